@@ -1,0 +1,253 @@
+//! Multisets and piles of cards, with no heap allocation.
+//!
+//! * [`CardCounts`]: a hand or any unordered multiset, stored as one count per face
+//!   (`[u8; 54]`) plus the total, so decks of several packs need no special case.
+//! * [`Pile`]: an ordered stack (stock or discard pile) in a fixed-capacity array.
+//!   Index 0 is the bottom; the last element is the top (the next card drawn from a
+//!   stock, the card to follow on a discard pile).
+
+use crate::card::{Card, NUM_FACES};
+
+/// Most cards any supported deck holds: four packs with two jokers each.
+pub const MAX_CARDS: usize = 216;
+
+/// A multiset of cards: a count per face.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct CardCounts {
+    counts: [u8; NUM_FACES],
+    total: u16,
+}
+
+impl Default for CardCounts {
+    fn default() -> Self {
+        CardCounts {
+            counts: [0; NUM_FACES],
+            total: 0,
+        }
+    }
+}
+
+impl CardCounts {
+    /// The empty multiset.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// How many copies of `c` are held.
+    #[inline]
+    pub fn count(&self, c: Card) -> u8 {
+        self.counts[c.index()]
+    }
+
+    /// Number of cards in the multiset.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.total as usize
+    }
+
+    /// True when empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// True when at least one copy of `c` is held.
+    #[inline]
+    pub fn contains(&self, c: Card) -> bool {
+        self.counts[c.index()] > 0
+    }
+
+    /// Add one copy of `c`.
+    #[inline]
+    pub fn add(&mut self, c: Card) {
+        self.counts[c.index()] += 1;
+        self.total += 1;
+    }
+
+    /// Remove one copy of `c`; returns false (and changes nothing) if none is held.
+    #[inline]
+    pub fn remove(&mut self, c: Card) -> bool {
+        let k = &mut self.counts[c.index()];
+        if *k == 0 {
+            return false;
+        }
+        *k -= 1;
+        self.total -= 1;
+        true
+    }
+
+    /// Remove everything.
+    pub fn clear(&mut self) {
+        *self = Self::default();
+    }
+
+    /// The per-face counts.
+    pub fn counts(&self) -> &[u8; NUM_FACES] {
+        &self.counts
+    }
+
+    /// Distinct faces held, in index order (each face once, whatever its count).
+    pub fn faces(&self) -> impl Iterator<Item = Card> + '_ {
+        Card::all().filter(move |c| self.counts[c.index()] > 0)
+    }
+
+    /// Every copy, in index order.
+    pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
+        Card::all().flat_map(move |c| std::iter::repeat_n(c, self.counts[c.index()] as usize))
+    }
+}
+
+impl std::fmt::Debug for CardCounts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl FromIterator<Card> for CardCounts {
+    fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> Self {
+        let mut c = CardCounts::new();
+        for card in iter {
+            c.add(card);
+        }
+        c
+    }
+}
+
+/// An ordered pile of at most [`MAX_CARDS`] cards; the last card is the top.
+#[derive(Clone, Copy)]
+pub struct Pile {
+    cards: [Card; MAX_CARDS],
+    len: u16,
+}
+
+impl Default for Pile {
+    fn default() -> Self {
+        Pile {
+            cards: [Card(0); MAX_CARDS],
+            len: 0,
+        }
+    }
+}
+
+impl PartialEq for Pile {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl std::fmt::Debug for Pile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl Pile {
+    /// An empty pile.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of cards.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// True when empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Put `c` on top. Panics only if more than [`MAX_CARDS`] cards are stacked, which the
+    /// deck size validation rules out.
+    #[inline]
+    pub fn push(&mut self, c: Card) {
+        self.cards[self.len as usize] = c;
+        self.len += 1;
+    }
+
+    /// Take the top card.
+    #[inline]
+    pub fn pop(&mut self) -> Option<Card> {
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(self.cards[self.len as usize])
+    }
+
+    /// The top card.
+    #[inline]
+    pub fn top(&self) -> Option<Card> {
+        self.len.checked_sub(1).map(|i| self.cards[i as usize])
+    }
+
+    /// The card `k` places below the top (`0` is the top).
+    pub fn from_top(&self, k: usize) -> Option<Card> {
+        self.len().checked_sub(k + 1).map(|i| self.cards[i])
+    }
+
+    /// Cards bottom to top.
+    #[inline]
+    pub fn as_slice(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+
+    /// Mutable cards bottom to top.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Card] {
+        &mut self.cards[..self.len as usize]
+    }
+
+    /// Remove every card.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Keep only the bottom `n` cards.
+    pub fn truncate(&mut self, n: usize) {
+        self.len = self.len.min(n as u16);
+    }
+
+    /// Build a pile from cards listed bottom to top.
+    pub fn from_bottom_up(cards: &[Card]) -> Self {
+        let mut p = Pile::new();
+        for &c in cards {
+            p.push(c);
+        }
+        p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_track_copies_and_total() {
+        let c8h: Card = "8H".parse().unwrap();
+        let mut h = CardCounts::new();
+        h.add(c8h);
+        h.add(c8h);
+        assert_eq!(h.count(c8h), 2);
+        assert_eq!(h.len(), 2);
+        assert!(h.remove(c8h));
+        assert!(h.remove(c8h));
+        assert!(!h.remove(c8h));
+        assert!(h.is_empty());
+    }
+
+    #[test]
+    fn pile_is_a_stack() {
+        let cards: Vec<Card> = ["3C", "9C", "5C"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let mut p = Pile::from_bottom_up(&cards);
+        assert_eq!(p.top(), Some(cards[2]));
+        assert_eq!(p.from_top(2), Some(cards[0]));
+        assert_eq!(p.pop(), Some(cards[2]));
+        assert_eq!(p.len(), 2);
+    }
+}

@@ -1,0 +1,1682 @@
+//! The game engine: state, phases, legal actions, step and scoring.
+//!
+//! A [`Game`] holds one table: hands as per-face counts, the stock and discard pile as
+//! fixed-capacity piles, the nominated suit, direction, pending draw chain, the state of the
+//! turn in progress, match scores and one seeded xoshiro256++ generator. Nothing here
+//! allocates after construction: [`Game::legal_actions`] fills an [`ActionMask`] and
+//! [`Game::step`] mutates in place.
+//!
+//! Seats are numbered clockwise `0..n`; the dealer of the first hand is seat `n-1`, so seat 0
+//! (the dealer's left) acts first unless the start card says otherwise. A turn is broken into
+//! single decisions, each in one [`Phase`]:
+//!
+//! | phase        | who decides                  | legal actions                                   |
+//! |--------------|------------------------------|-------------------------------------------------|
+//! | `play`       | the player to act            | matching cards, `draw`, `pass` (when allowed), `announce` |
+//! | `chain`      | the target of a draw penalty | answering / cancelling cards, `accept`          |
+//! | `nominate`   | the player of a suit changer | `suit X` (and `end` when nomination is optional)|
+//! | `continue`   | a player mid-turn            | follow-on / equal-rank cards, `end`             |
+//! | `after_draw` | a player who just drew       | the cards the draw rule allows, `pass`, `draw`  |
+//! | `game_over`  | nobody                       | none                                            |
+//!
+//! Phases `give`, `target`, `ask`, `keep`, `challenge` and `second_suit` are part of the
+//! fixed layout for the remaining presets.
+
+use crate::action::{self, Action, ActionMask, NUM_ACTIONS};
+use crate::card::{Card, NUM_FACES, Suit};
+use crate::card_set::{CardCounts, Pile};
+use crate::rules::{
+    Accumulate, BlockedScoring, ChainAnswer, DrawAfter, DrawMode, Exhausted, Follow, LastCardMode,
+    LastSpecial, MAX_PLAYERS, MultiEffects, MultiMode, Nominate, Repeat, Rules, RulesSpec,
+    ScoreMode, SeriesWinner, StartEffect, TwoPlayerReverse, WildFollow,
+};
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The decision phases, in the fixed order used by the observation's one-hot.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Play,
+    Chain,
+    Nominate,
+    Continue,
+    AfterDraw,
+    Give,
+    Target,
+    Ask,
+    Keep,
+    Challenge,
+    SecondSuit,
+    GameOver,
+}
+
+/// Number of phases.
+pub const NUM_PHASES: usize = 12;
+
+impl Phase {
+    /// All phases in one-hot order.
+    pub const ALL: [Phase; NUM_PHASES] = [
+        Phase::Play,
+        Phase::Chain,
+        Phase::Nominate,
+        Phase::Continue,
+        Phase::AfterDraw,
+        Phase::Give,
+        Phase::Target,
+        Phase::Ask,
+        Phase::Keep,
+        Phase::Challenge,
+        Phase::SecondSuit,
+        Phase::GameOver,
+    ];
+
+    /// The snake_case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Play => "play",
+            Phase::Chain => "chain",
+            Phase::Nominate => "nominate",
+            Phase::Continue => "continue",
+            Phase::AfterDraw => "after_draw",
+            Phase::Give => "give",
+            Phase::Target => "target",
+            Phase::Ask => "ask",
+            Phase::Keep => "keep",
+            Phase::Challenge => "challenge",
+            Phase::SecondSuit => "second_suit",
+            Phase::GameOver => "game_over",
+        }
+    }
+
+    /// Index in [`Phase::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Errors from driving a game. Each message says what was wrong and what is allowed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GameError {
+    #[error(
+        "illegal action {action} in phase '{phase}' for player {player}; legal actions: {legal}"
+    )]
+    IllegalAction {
+        action: String,
+        phase: &'static str,
+        player: usize,
+        legal: String,
+    },
+    #[error("the game is over{0}; call reset() to start a new one")]
+    GameOver(&'static str),
+    #[error("action id {0} is out of range: ids are 0..{NUM_ACTIONS}")]
+    OutOfRange(i64),
+    #[error("invalid deck: {0}")]
+    InvalidDeck(String),
+    #[error("invalid position: {0}")]
+    InvalidPosition(String),
+    #[error("invalid state: {0}")]
+    InvalidState(String),
+}
+
+/// A pending draw chain (E03).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Chain {
+    pub active: bool,
+    pub amount: u16,
+    pub group: u8,
+    pub answer: ChainAnswerState,
+}
+
+/// Serializable copy of [`ChainAnswer`] (kept separate so the state format is explicit).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChainAnswerState {
+    #[default]
+    SameRank,
+    AnyDrawCard,
+    None,
+}
+
+impl From<ChainAnswer> for ChainAnswerState {
+    fn from(a: ChainAnswer) -> Self {
+        match a {
+            ChainAnswer::SameRank => ChainAnswerState::SameRank,
+            ChainAnswer::AnyDrawCard => ChainAnswerState::AnyDrawCard,
+            ChainAnswer::None => ChainAnswerState::None,
+        }
+    }
+}
+
+/// The turn in progress: cards placed so far and the effects they have collected.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Turn {
+    /// Cards placed this turn.
+    pub cards: u8,
+    pub first: Option<Card>,
+    /// The card a continuation follows (Q run, xtreme J), with its kind.
+    pub follow: Option<(FollowState, Card)>,
+    pub skips: u8,
+    pub reverses: u8,
+    /// Draw amount of a chain started this turn.
+    pub chain_add: u16,
+    pub chain_group: u8,
+    pub chain_answer: ChainAnswerState,
+    /// This turn answered a pending chain.
+    pub answered: bool,
+    /// This turn cancelled a pending chain.
+    pub cancelled: bool,
+    pub draw_lose: u16,
+    pub draw_keep: u16,
+    pub others_draw: u16,
+    pub free_play_next: bool,
+    pub extra_turn: bool,
+    /// A skip of this turn came from an ace (xtreme Silly Hat).
+    pub ace_skip: bool,
+    /// The top card was legal against the previous card (for `only_if_matching`).
+    pub top_matched: bool,
+    /// Cards drawn this turn by `draw`.
+    pub drawn: u8,
+    pub drawn_card: Option<Card>,
+    pub announced: bool,
+    /// The start card, resolved as if the dealer had played it.
+    pub is_start: bool,
+}
+
+/// Serializable follow-on kind.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FollowState {
+    SameSuitAny,
+    OneMatching,
+    EqualRank,
+}
+
+/// A mid-hand position for analysis, puzzles and scenario tests.
+#[derive(Clone, Debug, Default)]
+pub struct Position {
+    /// One hand per seat.
+    pub hands: Vec<Vec<Card>>,
+    /// Discard pile bottom to top (the last card is the top card).
+    pub discard: Vec<Card>,
+    /// Stock, next card drawn first; `None` shuffles the rest of the deck into it.
+    pub stock: Option<Vec<Card>>,
+    pub current_player: usize,
+    /// +1 clockwise, -1 anticlockwise.
+    pub direction: i8,
+    pub nominated_suit: Option<Suit>,
+    /// A pending draw penalty of the top card's kind on `current_player`.
+    pub pending_draw: u16,
+    pub dealer: Option<usize>,
+    pub seed: u64,
+}
+
+/// One table of a Crazy Eights-family game. See the module documentation.
+#[derive(Clone)]
+pub struct Game {
+    rules: Arc<Rules>,
+    n: u8,
+    hands: [CardCounts; MAX_PLAYERS],
+    stock: Pile,
+    discard: Pile,
+    nominated: Option<Suit>,
+    direction: i8,
+    current: u8,
+    dealer: u8,
+    phase: Phase,
+    chain: Chain,
+    free_play: bool,
+    turn: Turn,
+    pass_streak: u8,
+    went_out: Option<u8>,
+    scores: [i32; MAX_PLAYERS],
+    hand_points: [i32; MAX_PLAYERS],
+    hand_winner: Option<u8>,
+    winner: Option<u8>,
+    terminal: bool,
+    truncated: bool,
+    decisions: u32,
+    hands_played: u32,
+    hat: Option<u8>,
+    seed: u64,
+    rng: Xoshiro256PlusPlus,
+}
+
+#[inline]
+fn bit(c: Card) -> u64 {
+    1u64 << c.index()
+}
+
+impl Game {
+    /// A new game with the first hand dealt from `seed`.
+    pub fn new(rules: Arc<Rules>, seed: u64) -> Game {
+        let mut g = Game::blank(rules, seed);
+        g.deal_hand(&[]);
+        g
+    }
+
+    fn blank(rules: Arc<Rules>, seed: u64) -> Game {
+        let n = rules.num_players;
+        Game {
+            rules,
+            n,
+            hands: [CardCounts::new(); MAX_PLAYERS],
+            stock: Pile::new(),
+            discard: Pile::new(),
+            nominated: None,
+            direction: 1,
+            current: 0,
+            dealer: n - 1,
+            phase: Phase::Play,
+            chain: Chain::default(),
+            free_play: false,
+            turn: Turn::default(),
+            pass_streak: 0,
+            went_out: None,
+            scores: [0; MAX_PLAYERS],
+            hand_points: [0; MAX_PLAYERS],
+            hand_winner: None,
+            winner: None,
+            terminal: false,
+            truncated: false,
+            decisions: 0,
+            hands_played: 0,
+            hat: None,
+            seed,
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+        }
+    }
+
+    /// Start a new episode from `seed`. `deck` fixes the first cards of the shuffled pack:
+    /// dealt one at a time from the dealer's left (seat 0) round the table, then the start
+    /// card, then the stock in order (first listed = next drawn); the rest of the pack follows
+    /// in seeded random order. On error nothing changes.
+    pub fn reset(&mut self, seed: u64, deck: &[Card]) -> Result<(), GameError> {
+        self.check_deck(deck)?;
+        let rules = self.rules.clone();
+        *self = Game::blank(rules, seed);
+        self.deal_hand(deck);
+        Ok(())
+    }
+
+    fn check_deck(&self, deck: &[Card]) -> Result<(), GameError> {
+        let mut seen = CardCounts::new();
+        for &c in deck {
+            seen.add(c);
+            if seen.count(c) > self.rules.deck.count(c) {
+                return Err(GameError::InvalidDeck(format!(
+                    "{c} listed {} times but the deck holds {} (deck: {} pack(s), {} joker(s))",
+                    seen.count(c),
+                    self.rules.deck.count(c),
+                    self.rules.packs,
+                    self.rules.deck.count(Card::RED_JOKER)
+                        + self.rules.deck.count(Card::BLACK_JOKER)
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    // ----- dealing -------------------------------------------------------------------
+
+    fn deal_hand(&mut self, prefix: &[Card]) {
+        let r = self.rules.clone();
+        let n = self.n as usize;
+        let mut pack = Pile::new();
+        for c in r.deck.iter() {
+            pack.push(c);
+        }
+        pack.as_mut_slice().shuffle(&mut self.rng);
+        let cards = pack.as_mut_slice();
+        for (k, &c) in prefix.iter().enumerate() {
+            if let Some(j) = (k..cards.len()).find(|&j| cards[j] == c) {
+                cards.swap(k, j);
+            }
+        }
+        for h in self.hands.iter_mut() {
+            h.clear();
+        }
+        let mut idx = 0;
+        let first_seat = (self.dealer as usize + 1) % n;
+        for _ in 0..r.hand_size {
+            for k in 0..n {
+                self.hands[(first_seat + k) % n].add(cards[idx]);
+                idx += 1;
+            }
+        }
+        for _ in 0..r.spec.deal.dealer_extra {
+            self.hands[self.dealer as usize].add(cards[idx]);
+            idx += 1;
+        }
+        let start = cards[idx];
+        idx += 1;
+        self.stock.clear();
+        for &c in cards[idx..].iter().rev() {
+            self.stock.push(c);
+        }
+        self.discard.clear();
+        self.nominated = None;
+        self.direction = if r.spec.order.initial_direction == crate::rules::Direction::Ccw {
+            -1
+        } else {
+            1
+        };
+        self.chain = Chain::default();
+        self.free_play = false;
+        self.turn = Turn::default();
+        self.pass_streak = 0;
+        self.went_out = None;
+        self.hat = None;
+        self.phase = Phase::Play;
+        // Start card.
+        let mut start = start;
+        let mut guard = 0;
+        while r.start[start.index()] == StartEffect::Redraw && guard < 64 {
+            self.stock.push(start);
+            self.stock.as_mut_slice().shuffle(&mut self.rng);
+            start = self.stock.pop().expect("stock holds the returned card");
+            guard += 1;
+        }
+        self.discard.push(start);
+        let first = self.advance(self.dealer, 1);
+        match r.start[start.index()] {
+            StartEffect::Ignore | StartEffect::Redraw => self.current = first,
+            StartEffect::DealerNominatesBlind => {
+                if r.card[start.index()].nominate.is_some() {
+                    self.nominated = Some(Suit::ALL[self.rng.random_range(0..4usize)]);
+                }
+                self.current = first;
+            }
+            StartEffect::AsPlayedByDealer => {
+                self.current = self.dealer;
+                self.turn.is_start = true;
+                self.record_effects(start);
+                self.finish_play();
+            }
+        }
+    }
+
+    // ----- queries -------------------------------------------------------------------
+
+    /// The compiled rules.
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+    pub fn num_players(&self) -> usize {
+        self.n as usize
+    }
+    /// The player to decide, or `None` when the game is over or truncated.
+    pub fn current_player(&self) -> Option<usize> {
+        (!self.terminal && !self.truncated).then_some(self.current as usize)
+    }
+    pub fn phase(&self) -> Phase {
+        if self.terminal {
+            Phase::GameOver
+        } else {
+            self.phase
+        }
+    }
+    pub fn hand(&self, p: usize) -> &CardCounts {
+        &self.hands[p]
+    }
+    pub fn top_card(&self) -> Option<Card> {
+        self.discard.top()
+    }
+    /// The suit the next play must follow: the nominated suit, else the top card's suit.
+    pub fn active_suit(&self) -> Option<Suit> {
+        self.nominated
+            .or_else(|| self.discard.top().and_then(Card::suit))
+    }
+    pub fn nominated_suit(&self) -> Option<Suit> {
+        self.nominated
+    }
+    /// Cards the player to act must draw if they accept the pending chain (0 if none).
+    pub fn pending_draw(&self) -> u16 {
+        if self.chain.active {
+            self.chain.amount
+        } else {
+            0
+        }
+    }
+    pub fn chain(&self) -> &Chain {
+        &self.chain
+    }
+    pub fn direction(&self) -> i8 {
+        self.direction
+    }
+    pub fn stock(&self) -> &Pile {
+        &self.stock
+    }
+    pub fn discard(&self) -> &Pile {
+        &self.discard
+    }
+    pub fn is_terminal(&self) -> bool {
+        self.terminal
+    }
+    pub fn is_truncated(&self) -> bool {
+        self.truncated
+    }
+    /// Winner of the episode (the match winner when playing a match).
+    pub fn winner(&self) -> Option<usize> {
+        self.winner.map(usize::from)
+    }
+    pub fn scores(&self) -> &[i32] {
+        &self.scores[..self.n as usize]
+    }
+    pub fn hand_points(&self) -> &[i32] {
+        &self.hand_points[..self.n as usize]
+    }
+    pub fn dealer(&self) -> usize {
+        self.dealer as usize
+    }
+    pub fn decisions(&self) -> u32 {
+        self.decisions
+    }
+    pub fn hands_played(&self) -> u32 {
+        self.hands_played
+    }
+    pub fn free_play(&self) -> bool {
+        self.free_play
+    }
+    pub fn turn(&self) -> &Turn {
+        &self.turn
+    }
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Seat `k` places from `p` in the current direction.
+    #[inline]
+    pub fn advance(&self, p: u8, k: usize) -> u8 {
+        let n = self.n as i64;
+        ((p as i64 + self.direction as i64 * k as i64).rem_euclid(n)) as u8
+    }
+
+    // ----- matching ------------------------------------------------------------------
+
+    /// Does `c` match the top card by suit (active suit) or rank?
+    fn matches_top(&self, c: Card) -> bool {
+        let Some(top) = self.discard.top() else {
+            return true;
+        };
+        if let (Some(s), Some(a)) = (c.suit(), self.active_suit()) {
+            if s == a {
+                return true;
+            }
+        }
+        if self.rules.rank_blocked & bit(c) != 0 {
+            return false;
+        }
+        match (c.rank(), top.rank()) {
+            (Some(a), Some(b)) => {
+                a == b || (self.rules.spec.matching.any_court && a.is_court() && b.is_court())
+            }
+            _ => false,
+        }
+    }
+
+    /// May `c` be played in a normal turn, ignoring `only_if_no_other`?
+    fn playable_basic(&self, c: Card) -> bool {
+        let r = &self.rules.card[c.index()];
+        if let Some(w) = &r.wild {
+            if let Some(top) = self.discard.top() {
+                if w.forbidden_on & bit(top) != 0 && !self.free_play {
+                    return false;
+                }
+            }
+            if w.requires_match && !self.free_play {
+                return self.matches_top(c);
+            }
+            return true;
+        }
+        self.free_play || self.matches_top(c)
+    }
+
+    /// May `c` (held by the player to act) be played in a normal turn?
+    fn playable(&self, c: Card) -> bool {
+        if !self.playable_basic(c) {
+            return false;
+        }
+        if let Some(w) = &self.rules.card[c.index()].wild {
+            if w.only_if_no_other && !self.free_play {
+                let hand = &self.hands[self.current as usize];
+                return !hand.faces().any(|o| {
+                    o != c
+                        && !self.rules.card[o.index()]
+                            .wild
+                            .is_some_and(|w| w.only_if_no_other)
+                        && self.playable_basic(o)
+                });
+            }
+        }
+        true
+    }
+
+    fn has_playable(&self) -> bool {
+        self.hands[self.current as usize]
+            .faces()
+            .any(|c| self.playable(c))
+    }
+
+    /// May `c` answer or cancel the pending chain?
+    fn answers_chain(&self, c: Card) -> bool {
+        let r = &self.rules.card[c.index()];
+        if r.cancel & (1u32 << self.chain.group) != 0 {
+            return true;
+        }
+        match r.chain {
+            Some(ch) => match self.chain.answer {
+                ChainAnswerState::SameRank => ch.group == self.chain.group,
+                ChainAnswerState::AnyDrawCard => true,
+                ChainAnswerState::None => false,
+            },
+            None => false,
+        }
+    }
+
+    /// May `c` continue the turn in progress?
+    fn continues(&self, c: Card) -> bool {
+        match self.turn.follow {
+            Some((FollowState::SameSuitAny, src)) => c.suit().is_some() && c.suit() == src.suit(),
+            Some((FollowState::OneMatching, src)) => {
+                let same_suit = c.suit().is_some() && c.suit() == src.suit();
+                let same_rank = c.rank().is_some() && c.rank() == src.rank();
+                same_suit || same_rank || self.rules.card[c.index()].wild.is_some_and(|w| !w.solo)
+            }
+            Some((FollowState::EqualRank, src)) => {
+                c.rank().is_some()
+                    && c.rank() == src.rank()
+                    && !self.rules.card[c.index()].wild.is_some_and(|w| w.solo)
+                    && (!self.chain.active || self.answers_chain(c))
+            }
+            None => false,
+        }
+    }
+
+    /// Can a card be produced for a draw now (stock, or a refill from the discard pile)?
+    pub fn can_draw(&self) -> bool {
+        !self.stock.is_empty()
+            || (self.rules.spec.stock.exhausted != Exhausted::NoReshuffle && self.discard.len() > 1)
+    }
+
+    fn announce_allowed(&self) -> bool {
+        if self.rules.spec.last_card.mode != LastCardMode::Action || self.turn.announced {
+            return false;
+        }
+        let len = self.hands[self.current as usize].len();
+        let multi = self.rules.spec.multi.mode != MultiMode::Off
+            || self.rules.card.iter().any(|r| r.follow.is_some());
+        len == 2 || (multi && len > 2)
+    }
+
+    // ----- legal actions ---------------------------------------------------------------
+
+    /// Fill `mask` with the legal actions of the player to act (empty when the game is over
+    /// or truncated). Allocates nothing.
+    pub fn legal_actions(&self, mask: &mut ActionMask) {
+        mask.clear();
+        if self.terminal || self.truncated {
+            return;
+        }
+        let p = self.current as usize;
+        let hand = &self.hands[p];
+        match self.phase {
+            Phase::Play => {
+                let mut any = false;
+                for c in hand.faces() {
+                    if self.playable(c) {
+                        mask.set(action::PLAY + c.index());
+                        any = true;
+                    }
+                }
+                let may_draw = self.rules.spec.draw.voluntary || !any;
+                if may_draw && self.can_draw() {
+                    mask.set(action::DRAW);
+                } else if !self.can_draw() && (self.rules.spec.draw.voluntary || !any) {
+                    mask.set(action::PASS);
+                }
+                if any && self.announce_allowed() {
+                    mask.set(action::ANNOUNCE);
+                }
+            }
+            Phase::Chain => {
+                let mut any = false;
+                for c in hand.faces() {
+                    if self.answers_chain(c) {
+                        mask.set(action::PLAY + c.index());
+                        any = true;
+                    }
+                }
+                mask.set(action::ACCEPT);
+                if any && self.announce_allowed() {
+                    mask.set(action::ANNOUNCE);
+                }
+            }
+            Phase::Nominate => {
+                for s in Suit::ALL {
+                    mask.set(action::NOMINATE + s.index());
+                }
+                let top = self.discard.top().expect("a card was placed");
+                if self.rules.card[top.index()].nominate == Some(Nominate::Optional) {
+                    mask.set(action::END_TURN);
+                }
+            }
+            Phase::Continue => {
+                for c in hand.faces() {
+                    if self.continues(c) {
+                        mask.set(action::PLAY + c.index());
+                    }
+                }
+                mask.set(action::END_TURN);
+            }
+            Phase::AfterDraw => {
+                let after = self.rules.spec.draw.after;
+                let only_drawn = matches!(
+                    after,
+                    DrawAfter::MayPlayDrawn | DrawAfter::MustPlayDrawnIfPlayable
+                );
+                for c in hand.faces() {
+                    if only_drawn && Some(c) != self.turn.drawn_card {
+                        continue;
+                    }
+                    if self.playable(c) {
+                        mask.set(action::PLAY + c.index());
+                    }
+                }
+                let must = matches!(
+                    after,
+                    DrawAfter::MustPlayDrawnIfPlayable | DrawAfter::MustPlayWhenFound
+                );
+                let d = &self.rules.spec.draw;
+                let more = d.mode == DrawMode::UpTo && self.turn.drawn < d.limit && self.can_draw();
+                if more {
+                    mask.set(action::DRAW);
+                }
+                if !must && !more {
+                    mask.set(action::PASS);
+                }
+                if mask.has_play() && self.announce_allowed() {
+                    mask.set(action::ANNOUNCE);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The legal actions as a vector (allocates; for tools and tests).
+    pub fn legal_action_vec(&self) -> Vec<usize> {
+        let mut m = ActionMask::default();
+        self.legal_actions(&mut m);
+        m.iter().collect()
+    }
+
+    // ----- stepping --------------------------------------------------------------------
+
+    /// Apply action `id` for the player to act. An illegal action returns an error and
+    /// leaves the game unchanged.
+    pub fn step(&mut self, id: usize) -> Result<(), GameError> {
+        if self.terminal {
+            return Err(GameError::GameOver(""));
+        }
+        if self.truncated {
+            return Err(GameError::GameOver(" (truncated at the decision limit)"));
+        }
+        if id >= NUM_ACTIONS {
+            return Err(GameError::OutOfRange(id as i64));
+        }
+        let mut mask = ActionMask::default();
+        self.legal_actions(&mut mask);
+        if !mask.contains(id) {
+            return Err(self.illegal(id, &mask));
+        }
+        self.apply(id);
+        Ok(())
+    }
+
+    fn illegal(&self, id: usize, mask: &ActionMask) -> GameError {
+        let legal: Vec<String> = mask
+            .iter()
+            .filter_map(Action::from_id)
+            .map(|a| a.to_string())
+            .collect();
+        GameError::IllegalAction {
+            action: Action::from_id(id).map_or_else(|| id.to_string(), |a| format!("'{a}' ({id})")),
+            phase: self.phase().name(),
+            player: self.current as usize,
+            legal: legal.join(", "),
+        }
+    }
+
+    /// Apply a legal action id (unchecked; [`Game::step`] checks).
+    pub fn apply(&mut self, id: usize) {
+        let action = Action::from_id(id).expect("legal ids decode");
+        match action {
+            Action::Play(c) => self.play_card(c),
+            Action::Nominate(s) => {
+                self.nominated = Some(s);
+                self.resolve_play();
+            }
+            Action::EndTurn => match self.phase {
+                Phase::Nominate => self.resolve_play(),
+                _ => self.finish_play(),
+            },
+            Action::Draw => self.draw_action(),
+            Action::Accept => self.accept(),
+            Action::Pass => self.pass(),
+            Action::Announce => self.turn.announced = true,
+            _ => unreachable!("action {action} is never legal in this engine version"),
+        }
+        self.decisions += 1;
+        let max = self.rules.spec.limits.max_decisions;
+        if !self.terminal && max > 0 && self.decisions >= max {
+            self.truncated = true;
+        }
+    }
+
+    fn play_card(&mut self, c: Card) {
+        let p = self.current as usize;
+        let phase = self.phase;
+        let matched = phase != Phase::Chain && self.matches_top(c);
+        self.hands[p].remove(c);
+        self.discard.push(c);
+        self.nominated = None;
+        self.pass_streak = 0;
+        self.free_play = false;
+        self.turn.top_matched = matched;
+        if phase == Phase::Chain {
+            let r = self.rules.card[c.index()];
+            if r.cancel & (1u32 << self.chain.group) != 0
+                && r.chain.is_none_or(|ch| ch.group != self.chain.group)
+            {
+                self.chain = Chain::default();
+                self.turn.cancelled = true;
+                self.turn.cards += 1;
+                self.turn.first.get_or_insert(c);
+                self.after_placement(c);
+                return;
+            }
+        }
+        self.record_effects(c);
+        self.after_placement(c);
+    }
+
+    /// Collect the effects of placed card `c` into the turn.
+    fn record_effects(&mut self, c: Card) {
+        let r = self.rules.card[c.index()];
+        let top_only = self.rules.spec.multi.effects == MultiEffects::TopOnly;
+        let t = &mut self.turn;
+        if top_only {
+            t.skips = 0;
+            t.reverses = 0;
+            t.chain_add = 0;
+            t.draw_lose = 0;
+            t.draw_keep = 0;
+            t.others_draw = 0;
+            t.free_play_next = false;
+            t.extra_turn = false;
+            t.ace_skip = false;
+        }
+        let once = r.repeat == Repeat::Once;
+        if r.skip > 0 {
+            t.skips = if once {
+                t.skips.max(r.skip)
+            } else {
+                t.skips + r.skip
+            };
+            if c.rank() == Some(crate::card::Rank::Ace) {
+                t.ace_skip = true;
+            }
+        }
+        if r.reverse {
+            t.reverses = if once { 1 } else { t.reverses + 1 };
+        }
+        if let Some(ch) = r.chain {
+            if self.chain.active {
+                // Answering a pending chain.
+                t.answered = true;
+                let acc = self.rules.spec.chain.accumulate;
+                self.chain.amount = match acc {
+                    Accumulate::Sum => self.chain.amount + ch.amount as u16,
+                    Accumulate::Increment => {
+                        self.chain.amount + self.rules.spec.chain.increment as u16
+                    }
+                    Accumulate::Fixed => self.chain.amount.max(ch.amount as u16),
+                };
+                self.chain.answer = ch.answer.into();
+            } else {
+                t.chain_add = if once && t.chain_add > 0 {
+                    t.chain_add
+                } else {
+                    t.chain_add + ch.amount as u16
+                };
+                t.chain_group = ch.group;
+                t.chain_answer = ch.answer.into();
+            }
+        }
+        t.draw_lose += r.draw_lose as u16;
+        t.draw_keep += r.draw_keep as u16;
+        t.others_draw += r.others_draw as u16;
+        if r.free_play_next || r.wild.is_some_and(|w| w.follow == WildFollow::Free) {
+            t.free_play_next = true;
+        }
+        if r.extra_turn {
+            t.extra_turn = true;
+        }
+        t.cards += 1;
+        t.first.get_or_insert(c);
+    }
+
+    /// After placing `c`: offer a continuation, or finish the play.
+    fn after_placement(&mut self, c: Card) {
+        let p = self.current as usize;
+        let r = self.rules.card[c.index()];
+        if self.turn.is_start {
+            self.finish_play();
+            return;
+        }
+        // Update the continuation source.
+        self.turn.follow = match (r.follow, self.turn.follow) {
+            (Some(Follow::SameSuitAny), Some((FollowState::SameSuitAny, src))) => {
+                Some((FollowState::SameSuitAny, src))
+            }
+            (Some(Follow::SameSuitAny), _) => Some((FollowState::SameSuitAny, c)),
+            (Some(Follow::OneMatching), _) => Some((FollowState::OneMatching, c)),
+            (None, Some((FollowState::SameSuitAny, src))) => Some((FollowState::SameSuitAny, src)),
+            (None, Some((FollowState::OneMatching, _))) => None,
+            (None, Some((FollowState::EqualRank, src))) => Some((FollowState::EqualRank, src)),
+            (None, None) => {
+                let excluded =
+                    self.rules.spec.multi.excluded.iter().any(|x| {
+                        crate::card::Rank::parse(x).is_some_and(|rk| c.rank() == Some(rk))
+                    });
+                (self.rules.spec.multi.mode == MultiMode::EqualRank
+                    && c.rank().is_some()
+                    && !excluded)
+                    .then_some((FollowState::EqualRank, c))
+            }
+        };
+        let solo = r.wild.is_some_and(|w| w.solo);
+        if self.hands[p].is_empty() || r.ends_turn || solo {
+            self.finish_play();
+            return;
+        }
+        let can_continue =
+            self.turn.follow.is_some() && self.hands[p].faces().any(|x| self.continues(x));
+        if can_continue {
+            self.phase = Phase::Continue;
+        } else {
+            self.finish_play();
+        }
+    }
+
+    /// The play is complete: nominate if the top card asks for it, then resolve.
+    fn finish_play(&mut self) {
+        let p = self.current as usize;
+        let top = self.discard.top().expect("a card was placed");
+        let r = self.rules.card[top.index()];
+        let going_out = self.hands[p].is_empty() && !self.turn.is_start;
+        let nominates = match r.nominate {
+            Some(Nominate::OnlyIfMatching) => self.turn.top_matched && !self.turn.is_start,
+            Some(_) => true,
+            None => false,
+        };
+        if nominates && !self.turn.cancelled && !(going_out && self.ends_hand_on_out(top)) {
+            self.phase = Phase::Nominate;
+            return;
+        }
+        self.resolve_play();
+    }
+
+    fn ends_hand_on_out(&self, top: Card) -> bool {
+        let ls = self.rules.card[top.index()].last_special;
+        !(ls == LastSpecial::ChainContinues && (self.turn.chain_add > 0 || self.turn.answered))
+    }
+
+    fn resolve_play(&mut self) {
+        let p = self.current;
+        let n = self.n as usize;
+        let top = self.discard.top().expect("a card was placed");
+        let t = self.turn;
+        if self.hands[p as usize].is_empty() && !t.is_start {
+            match self.rules.card[top.index()].last_special {
+                LastSpecial::ChainContinues if t.chain_add > 0 || t.answered => {
+                    self.went_out.get_or_insert(p);
+                }
+                LastSpecial::DrawsApply => {
+                    let target = self.advance(p, 1 + t.skips as usize) as usize;
+                    let k = t.draw_lose
+                        + t.draw_keep
+                        + t.chain_add
+                        + if t.answered { self.chain.amount } else { 0 };
+                    self.draw_cards(target, k as usize);
+                    self.end_hand(Some(p), false);
+                    return;
+                }
+                _ => {
+                    self.end_hand(Some(p), false);
+                    return;
+                }
+            }
+        } else if !t.is_start
+            && self.rules.spec.last_card.mode == LastCardMode::Action
+            && self.hands[p as usize].len() == 1
+            && !t.announced
+        {
+            self.draw_cards(p as usize, self.rules.spec.last_card.penalty as usize);
+        }
+        let mut skips = t.skips as usize;
+        let reversed = t.reverses % 2 == 1;
+        if reversed {
+            if n == 2 {
+                if self.rules.spec.two_player.reverse == TwoPlayerReverse::AsSkip {
+                    skips += 1;
+                }
+            } else {
+                self.direction = -self.direction;
+            }
+        }
+        if skips > 0 && t.ace_skip && self.rules.spec.options.silly_hat {
+            self.hat = Some(self.advance(p, skips));
+        }
+        if t.others_draw > 0 {
+            for k in 1..n {
+                let q = self.advance(p, k) as usize;
+                self.draw_cards(q, t.others_draw as usize);
+            }
+        }
+        let mut next = self.advance(p, 1 + skips);
+        if t.extra_turn {
+            next = p;
+        }
+        if t.cancelled {
+            self.chain = Chain::default();
+        }
+        if t.chain_add > 0 && !t.answered {
+            self.chain = Chain {
+                active: true,
+                amount: t.chain_add,
+                group: t.chain_group,
+                answer: t.chain_answer,
+            };
+        }
+        self.turn = Turn::default();
+        self.free_play = t.free_play_next;
+        if self.chain.active {
+            self.current = next;
+            self.phase = Phase::Chain;
+            return;
+        }
+        if t.draw_lose > 0 {
+            self.draw_cards(next as usize, t.draw_lose as usize);
+            next = self.advance(next, 1);
+            self.free_play = false;
+        } else if t.draw_keep > 0 {
+            self.draw_cards(next as usize, t.draw_keep as usize);
+        }
+        self.current = next;
+        self.phase = Phase::Play;
+    }
+
+    /// Take one card for a draw, refilling the stock per `stock.exhausted` (G1).
+    fn draw_one(&mut self) -> Option<Card> {
+        if self.stock.is_empty() {
+            self.refill_stock();
+        }
+        self.stock.pop()
+    }
+
+    fn refill_stock(&mut self) {
+        let Some(top) = self.discard.top() else {
+            return;
+        };
+        if self.discard.len() < 2 {
+            return;
+        }
+        match self.rules.spec.stock.exhausted {
+            Exhausted::ReshuffleAllButTop | Exhausted::KeepFive => {
+                for &c in &self.discard.as_slice()[..self.discard.len() - 1] {
+                    self.stock.push(c);
+                }
+                self.stock.as_mut_slice().shuffle(&mut self.rng);
+            }
+            Exhausted::TurnOverNoShuffle => {
+                // Flip the pile minus its top as a block: the oldest discard is drawn first.
+                let under = self.discard.len() - 1;
+                for i in (0..under).rev() {
+                    let c = self.discard.as_slice()[i];
+                    self.stock.push(c);
+                }
+            }
+            Exhausted::NoReshuffle => return,
+        }
+        self.discard.clear();
+        self.discard.push(top);
+    }
+
+    /// `p` draws `k` cards one at a time (G2); if none can be produced the rest lapses (G1).
+    fn draw_cards(&mut self, p: usize, k: usize) {
+        for _ in 0..k {
+            match self.draw_one() {
+                Some(c) => self.hands[p].add(c),
+                None => break,
+            }
+        }
+    }
+
+    fn draw_action(&mut self) {
+        let p = self.current as usize;
+        let d = self.rules.spec.draw.clone();
+        let mut got = None;
+        let mut take = |g: &mut Game| -> bool {
+            match g.draw_one() {
+                Some(c) => {
+                    g.hands[p].add(c);
+                    g.turn.drawn += 1;
+                    g.turn.drawn_card = Some(c);
+                    got = Some(c);
+                    true
+                }
+                None => false,
+            }
+        };
+        match d.mode {
+            DrawMode::One | DrawMode::UpTo => {
+                take(self);
+            }
+            DrawMode::UntilPlayable => {
+                while take(self) {
+                    if self.has_playable() {
+                        break;
+                    }
+                }
+            }
+            DrawMode::UntilPlayableOrHand => {
+                if self.hands[p].len() >= d.limit as usize {
+                    take(self);
+                } else {
+                    while take(self) {
+                        if self.has_playable() || self.hands[p].len() >= d.limit as usize {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        if got.is_some() {
+            self.pass_streak = 0;
+        }
+        let drawn_playable = self.turn.drawn_card.is_some_and(|c| self.playable(c));
+        let go_on = match d.after {
+            DrawAfter::EndTurn => false,
+            DrawAfter::MayPlayDrawn | DrawAfter::MustPlayDrawnIfPlayable => drawn_playable,
+            DrawAfter::MayPlayAny | DrawAfter::MustPlayWhenFound => {
+                self.has_playable()
+                    || (d.mode == DrawMode::UpTo && self.turn.drawn < d.limit && self.can_draw())
+            }
+        };
+        if go_on {
+            self.phase = Phase::AfterDraw;
+        } else {
+            self.end_turn_without_play();
+        }
+    }
+
+    fn end_turn_without_play(&mut self) {
+        self.turn = Turn::default();
+        self.free_play = false;
+        self.current = self.advance(self.current, 1);
+        self.phase = Phase::Play;
+    }
+
+    fn accept(&mut self) {
+        let p = self.current as usize;
+        let k = self.chain.amount as usize;
+        self.chain = Chain::default();
+        self.draw_cards(p, k);
+        if let Some(w) = self.went_out {
+            self.end_hand(Some(w), false);
+            return;
+        }
+        if self.rules.spec.chain.accept_ends_turn {
+            self.end_turn_without_play();
+        } else {
+            self.phase = Phase::Play;
+        }
+    }
+
+    fn pass(&mut self) {
+        let blocked_pass = !self.can_draw();
+        if blocked_pass {
+            self.pass_streak += 1;
+        }
+        if blocked_pass && self.pass_streak >= self.n && self.rules.spec.end.blocked {
+            self.end_hand(None, true);
+            return;
+        }
+        self.end_turn_without_play();
+    }
+
+    // ----- scoring ---------------------------------------------------------------------
+
+    /// Hand value of seat `p` under the preset's values and modifiers.
+    pub fn hand_value(&self, p: usize) -> i32 {
+        let s = &self.rules.spec.score;
+        let last = self.discard.top();
+        let mut total = 0;
+        for c in self.hands[p].iter() {
+            let mut v = self.rules.points[c.index()];
+            if s.double_last_rank {
+                if let Some(l) = last {
+                    let group = |x: Card| {
+                        x.rank().map(|r| match r.index() {
+                            1..=4 => 0,
+                            5..=8 => 1,
+                            9..=12 => 2,
+                            _ => 3,
+                        })
+                    };
+                    let doubled = l.is_joker()
+                        || (c.rank().is_some() && c.rank() == l.rank())
+                        || (s.double_trouble && group(c).is_some() && group(c) == group(l));
+                    if doubled {
+                        v *= 2;
+                    }
+                }
+            }
+            total += v;
+        }
+        total
+    }
+
+    fn end_hand(&mut self, winner: Option<u8>, blocked: bool) {
+        let n = self.n as usize;
+        let s = self.rules.spec.score.clone();
+        let values: Vec<i32> = (0..n).map(|p| self.hand_value(p)).collect();
+        let mut pts = [0i32; MAX_PLAYERS];
+        let lowest_unique = || -> Option<u8> {
+            let min = *values.iter().min()?;
+            let mut it = values.iter().enumerate().filter(|(_, v)| **v == min);
+            let first = it.next()?.0;
+            it.next().is_none().then_some(first as u8)
+        };
+        let mut hand_winner = winner;
+        match s.mode {
+            ScoreMode::Penalty => {
+                if winner.is_some() || s.blocked == BlockedScoring::AllScore {
+                    pts[..n].copy_from_slice(&values);
+                }
+                if blocked {
+                    hand_winner = lowest_unique();
+                }
+            }
+            ScoreMode::WinnerCollects | ScoreMode::PerCard => {
+                let collector = match (winner, s.blocked) {
+                    (Some(w), _) => Some(w),
+                    (None, BlockedScoring::LowestCollects) => lowest_unique(),
+                    _ => None,
+                };
+                if let Some(w) = collector {
+                    pts[w as usize] = (0..n)
+                        .filter(|&q| q != w as usize)
+                        .map(|q| {
+                            if s.mode == ScoreMode::PerCard {
+                                self.hands[q].len() as i32
+                            } else {
+                                values[q]
+                            }
+                        })
+                        .sum();
+                    hand_winner = Some(w);
+                }
+            }
+            ScoreMode::Countdown | ScoreMode::None => {}
+        }
+        if let Some(w) = hand_winner {
+            pts[w as usize] += s.winner_bonus;
+        }
+        if let Some(h) = self.hat {
+            pts[h as usize] -= 10;
+        }
+        for p in 0..n {
+            self.scores[p] += pts[p];
+        }
+        self.hand_points = pts;
+        self.hand_winner = hand_winner;
+        self.hands_played += 1;
+        if let Some(target) = self.rules.series_target {
+            let reached = self.scores[..n].iter().any(|&x| x >= target as i32);
+            let max_hands = self
+                .rules
+                .spec
+                .series
+                .max_hands
+                .is_some_and(|m| self.hands_played >= m);
+            if reached || max_hands {
+                self.winner = self.series_winner();
+                self.finish();
+            } else {
+                self.dealer = match self.rules.spec.order.next_dealer {
+                    crate::rules::NextDealer::Clockwise => (self.dealer + 1) % self.n,
+                    crate::rules::NextDealer::Winner => {
+                        hand_winner.unwrap_or((self.dealer + 1) % self.n)
+                    }
+                    crate::rules::NextDealer::Fixed => self.dealer,
+                };
+                self.deal_hand(&[]);
+            }
+        } else {
+            self.winner = hand_winner;
+            self.finish();
+        }
+    }
+
+    fn series_winner(&self) -> Option<u8> {
+        let sc = &self.scores[..self.n as usize];
+        let best = match self.rules.spec.series.winner {
+            SeriesWinner::Lowest | SeriesWinner::LastBelow => *sc.iter().min()?,
+            SeriesWinner::FirstToReach => *sc.iter().max()?,
+        };
+        let mut it = sc.iter().enumerate().filter(|(_, v)| **v == best);
+        let first = it.next()?.0;
+        it.next().is_none().then_some(first as u8)
+    }
+
+    fn finish(&mut self) {
+        self.terminal = true;
+        self.phase = Phase::GameOver;
+        self.turn = Turn::default();
+        self.chain = Chain::default();
+    }
+
+    /// Returns per seat. `score == false`: win/loss, winner +1 and the others -1/(n-1), all 0
+    /// without a winner or before the end. `score == true`: zero-sum points, see
+    /// [`Game::score_returns`].
+    pub fn returns(&self, out: &mut [f64], score: bool) {
+        let n = self.n as usize;
+        out[..n].fill(0.0);
+        if !self.terminal {
+            return;
+        }
+        if score
+            && !matches!(
+                self.rules.spec.score.mode,
+                ScoreMode::None | ScoreMode::Countdown
+            )
+        {
+            self.score_returns(out);
+            return;
+        }
+        if let Some(w) = self.winner {
+            for (p, o) in out[..n].iter_mut().enumerate() {
+                *o = if p == w as usize {
+                    1.0
+                } else {
+                    -1.0 / (n as f64 - 1.0)
+                };
+            }
+        }
+    }
+
+    /// Zero-sum score returns: each player's episode points against the table mean, divided
+    /// by 100 and signed so that higher is better (penalty points count against).
+    pub fn score_returns(&self, out: &mut [f64]) {
+        let n = self.n as usize;
+        let sc = &self.scores[..n];
+        let mean = sc.iter().map(|&x| x as f64).sum::<f64>() / n as f64;
+        let sign = if self.rules.spec.score.mode == ScoreMode::Penalty {
+            -1.0
+        } else {
+            1.0
+        };
+        for p in 0..n {
+            out[p] = sign * (sc[p] as f64 - mean) / 100.0;
+        }
+    }
+
+    // ----- positions and state -----------------------------------------------------------
+
+    /// Build a mid-hand position (see [`Position`]). Every listed card must exist in the
+    /// deck; unlisted cards go to the stock when `stock` is `None`, and are out of play when
+    /// it is given.
+    pub fn from_position(rules: Arc<Rules>, pos: &Position) -> Result<Game, GameError> {
+        let n = rules.num_players as usize;
+        let bad = |m: String| Err(GameError::InvalidPosition(m));
+        if pos.hands.len() != n {
+            return bad(format!(
+                "hands: expected {n} hands (one per seat), got {}",
+                pos.hands.len()
+            ));
+        }
+        if pos.discard.is_empty() {
+            return bad("discard: the discard pile needs at least its top card".into());
+        }
+        if pos.current_player >= n {
+            return bad(format!(
+                "current_player must be in 0..{n}, got {}",
+                pos.current_player
+            ));
+        }
+        if pos.direction != 1 && pos.direction != -1 {
+            return bad(format!("direction must be 1 or -1, got {}", pos.direction));
+        }
+        let dealer = pos.dealer.unwrap_or(n - 1);
+        if dealer >= n {
+            return bad(format!("dealer must be in 0..{n}, got {dealer}"));
+        }
+        let mut used = CardCounts::new();
+        let all = pos
+            .hands
+            .iter()
+            .flatten()
+            .chain(pos.discard.iter())
+            .chain(pos.stock.iter().flatten());
+        for &c in all {
+            used.add(c);
+            if used.count(c) > rules.deck.count(c) {
+                return bad(format!(
+                    "{c} appears {} times but the deck holds {}",
+                    used.count(c),
+                    rules.deck.count(c)
+                ));
+            }
+        }
+        let mut g = Game::blank(rules.clone(), pos.seed);
+        for (p, h) in pos.hands.iter().enumerate() {
+            g.hands[p] = h.iter().copied().collect();
+        }
+        for h in g.hands.iter_mut().skip(n) {
+            h.clear();
+        }
+        g.discard = Pile::from_bottom_up(&pos.discard);
+        g.stock.clear();
+        match &pos.stock {
+            Some(s) => {
+                for &c in s.iter().rev() {
+                    g.stock.push(c);
+                }
+            }
+            None => {
+                for c in rules.deck.faces() {
+                    for _ in used.count(c)..rules.deck.count(c) {
+                        g.stock.push(c);
+                    }
+                }
+                g.stock.as_mut_slice().shuffle(&mut g.rng);
+            }
+        }
+        g.nominated = pos.nominated_suit;
+        g.direction = pos.direction;
+        g.current = pos.current_player as u8;
+        g.dealer = dealer as u8;
+        g.turn = Turn::default();
+        g.free_play = false;
+        g.chain = Chain::default();
+        g.phase = Phase::Play;
+        g.pass_streak = 0;
+        g.went_out = None;
+        if pos.pending_draw > 0 {
+            let top = *pos.discard.last().unwrap();
+            let Some(ch) = rules.card[top.index()].chain else {
+                return bad(format!(
+                    "pending_draw needs a draw-chain card on top; {top} starts no chain in this preset"
+                ));
+            };
+            g.chain = Chain {
+                active: true,
+                amount: pos.pending_draw,
+                group: ch.group,
+                answer: ch.answer.into(),
+            };
+            g.phase = Phase::Chain;
+        }
+        Ok(g)
+    }
+
+    /// A serializable snapshot of the whole state.
+    pub fn snapshot(&self) -> Snapshot {
+        let n = self.n as usize;
+        Snapshot {
+            format: 1,
+            rules: self.rules.spec.clone(),
+            num_players: self.n,
+            hands: (0..n).map(|p| self.hands[p].iter().collect()).collect(),
+            stock: self.stock.as_slice().iter().rev().copied().collect(),
+            discard: self.discard.as_slice().to_vec(),
+            nominated: self.nominated.map(|s| s.letter().to_string()),
+            direction: self.direction,
+            current: self.current,
+            dealer: self.dealer,
+            phase: self.phase,
+            chain: self.chain,
+            free_play: self.free_play,
+            turn: self.turn,
+            pass_streak: self.pass_streak,
+            went_out: self.went_out,
+            scores: self.scores[..n].to_vec(),
+            hand_points: self.hand_points[..n].to_vec(),
+            hand_winner: self.hand_winner,
+            winner: self.winner,
+            terminal: self.terminal,
+            truncated: self.truncated,
+            decisions: self.decisions,
+            hands_played: self.hands_played,
+            hat: self.hat,
+            seed: self.seed,
+            rng: self.rng.clone(),
+        }
+    }
+
+    /// Rebuild a game from a snapshot, checking it for consistency.
+    pub fn from_snapshot(s: Snapshot) -> Result<Game, GameError> {
+        let n = s.num_players as usize;
+        let rules = Arc::new(
+            Rules::from_spec(s.rules, n).map_err(|e| GameError::InvalidState(e.to_string()))?,
+        );
+        let bad = |m: &str| Err(GameError::InvalidState(m.to_string()));
+        if s.hands.len() != n || s.scores.len() != n || s.hand_points.len() != n {
+            return bad("hands, scores and hand_points need one entry per player");
+        }
+        if s.current as usize >= n
+            || s.dealer as usize >= n
+            || (s.direction != 1 && s.direction != -1)
+        {
+            return bad("current, dealer or direction out of range");
+        }
+        let mut used = CardCounts::new();
+        for &c in s
+            .hands
+            .iter()
+            .flatten()
+            .chain(s.stock.iter())
+            .chain(s.discard.iter())
+        {
+            used.add(c);
+            if used.count(c) > rules.deck.count(c) {
+                return bad("more copies of a card than the deck holds");
+            }
+        }
+        let mut g = Game::blank(rules, s.seed);
+        for p in 0..MAX_PLAYERS {
+            g.hands[p] = s
+                .hands
+                .get(p)
+                .map(|h| h.iter().copied().collect())
+                .unwrap_or_default();
+        }
+        g.stock = Pile::from_bottom_up(&s.stock.iter().rev().copied().collect::<Vec<_>>());
+        g.discard = Pile::from_bottom_up(&s.discard);
+        g.nominated = match s.nominated.as_deref() {
+            None => None,
+            Some(x) => Some(
+                Suit::parse(x).ok_or_else(|| GameError::InvalidState(format!("bad suit {x:?}")))?,
+            ),
+        };
+        g.direction = s.direction;
+        g.current = s.current;
+        g.dealer = s.dealer;
+        g.phase = s.phase;
+        g.chain = s.chain;
+        g.free_play = s.free_play;
+        g.turn = s.turn;
+        g.pass_streak = s.pass_streak;
+        g.went_out = s.went_out;
+        g.scores = [0; MAX_PLAYERS];
+        g.scores[..n].copy_from_slice(&s.scores);
+        g.hand_points = [0; MAX_PLAYERS];
+        g.hand_points[..n].copy_from_slice(&s.hand_points);
+        g.hand_winner = s.hand_winner;
+        g.winner = s.winner;
+        g.terminal = s.terminal;
+        g.truncated = s.truncated;
+        g.decisions = s.decisions;
+        g.hands_played = s.hands_played;
+        g.hat = s.hat;
+        g.rng = s.rng;
+        Ok(g)
+    }
+
+    /// A text picture of the table with suit symbols (every hand shown).
+    pub fn render(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let n = self.n as usize;
+        let _ = writeln!(
+            s,
+            "{} · {} players · hand {} · decision {}",
+            self.rules.spec.name,
+            n,
+            self.hands_played + 1,
+            self.decisions
+        );
+        let top = self.discard.top().map_or("-".to_string(), |c| c.symbol());
+        let suit = match (self.nominated, self.active_suit()) {
+            (Some(x), _) => format!("  suit {} nominated", x.symbol()),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            s,
+            "Top: {top}{suit}   Stock: {}   Discard: {}   Direction: {}",
+            self.stock.len(),
+            self.discard.len(),
+            if self.direction > 0 {
+                "clockwise"
+            } else {
+                "anticlockwise"
+            }
+        );
+        if self.chain.active {
+            let _ = writeln!(s, "Pending: draw {}", self.chain.amount);
+        }
+        if self.free_play {
+            let _ = writeln!(s, "Free play: any card may be played");
+        }
+        for p in 0..n {
+            let marker = if self.current_player() == Some(p) {
+                "▶"
+            } else {
+                " "
+            };
+            let cards: Vec<String> = self.hands[p].iter().map(|c| c.symbol()).collect();
+            let dealer = if p == self.dealer as usize {
+                " (dealer)"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                s,
+                "{marker} P{p}{dealer} [{}]: {}",
+                self.hands[p].len(),
+                cards.join(" ")
+            );
+        }
+        if self.terminal {
+            match self.winner {
+                Some(w) => {
+                    let _ = writeln!(
+                        s,
+                        "Game over: P{w} wins. Hand points: {:?}",
+                        self.hand_points()
+                    );
+                }
+                None => {
+                    let _ = writeln!(
+                        s,
+                        "Game over: no winner. Hand points: {:?}",
+                        self.hand_points()
+                    );
+                }
+            }
+        } else if self.truncated {
+            let _ = writeln!(s, "Truncated at the decision limit");
+        } else {
+            let _ = writeln!(s, "P{} to act ({})", self.current, self.phase.name());
+        }
+        s
+    }
+
+    /// Every card of the deck is in exactly one place (hands, stock, discard pile).
+    pub fn card_count(&self) -> CardCounts {
+        let mut all = CardCounts::new();
+        for p in 0..self.n as usize {
+            for c in self.hands[p].iter() {
+                all.add(c);
+            }
+        }
+        for &c in self.stock.as_slice().iter().chain(self.discard.as_slice()) {
+            all.add(c);
+        }
+        all
+    }
+}
+
+/// The serialized form of a [`Game`] (`to_dict`, pickle). Field names are stable.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Snapshot {
+    pub format: u32,
+    pub rules: RulesSpec,
+    pub num_players: u8,
+    pub hands: Vec<Vec<Card>>,
+    /// Next card drawn first.
+    pub stock: Vec<Card>,
+    /// Bottom to top.
+    pub discard: Vec<Card>,
+    pub nominated: Option<String>,
+    pub direction: i8,
+    pub current: u8,
+    pub dealer: u8,
+    pub phase: Phase,
+    pub chain: Chain,
+    pub free_play: bool,
+    pub turn: Turn,
+    pub pass_streak: u8,
+    pub went_out: Option<u8>,
+    pub scores: Vec<i32>,
+    pub hand_points: Vec<i32>,
+    pub hand_winner: Option<u8>,
+    pub winner: Option<u8>,
+    pub terminal: bool,
+    pub truncated: bool,
+    pub decisions: u32,
+    pub hands_played: u32,
+    pub hat: Option<u8>,
+    pub seed: u64,
+    pub rng: Xoshiro256PlusPlus,
+}
+
+/// Derive the seed of game `i` from a base seed (SplitMix64 finaliser), so batches of games
+/// are reproducible whatever order or thread they run in.
+pub fn derive_seed(seed: u64, i: u64) -> u64 {
+    let mut z = seed ^ i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[allow(dead_code)]
+const _: () = assert!(NUM_FACES == 54);

@@ -1,0 +1,36 @@
+//! # eights
+//!
+//! A fast, faithful rules engine and reinforcement-learning environment for the Crazy
+//! Eights family of card games (Crazy Eights, Switch, British Blackjack, Crazy Eights
+//! Xtreme, and their house rules).
+//!
+//! Layers, bottom up (a lower layer never uses a higher one):
+//! 1. [`card`], [`card_set`]: card faces, notation, multisets and piles.
+//! 2. [`rules`]: the serde rules specification, presets and validation.
+//! 3. [`game`]: state, phases, legal actions, step and scoring.
+//! 4. [`action`], [`observation`]: the fixed action layout and observation encoding.
+//! 5. [`bots`]: baseline policies and the random self-play runner.
+//! 6. `python` (feature `python`): the PyO3 bindings, built by maturin as `eights._core`.
+//!
+//! ```
+//! use eights::{game::Game, rules::Rules, bots::RandomBot};
+//! use std::sync::Arc;
+//! let rules = Arc::new(Rules::load("crazy_eights", 2, None).unwrap());
+//! let mut g = Game::new(rules, 7);
+//! let mut bot = RandomBot::new(1);
+//! while !g.is_terminal() && !g.is_truncated() {
+//!     let a = bot.act(&g).unwrap();
+//!     g.step(a).unwrap();
+//! }
+//! ```
+
+pub mod action;
+pub mod bots;
+pub mod card;
+pub mod card_set;
+pub mod game;
+pub mod observation;
+pub mod rules;
+
+#[cfg(feature = "python")]
+mod python;

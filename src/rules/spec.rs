@@ -1,0 +1,889 @@
+//! The serde rules specification: every rule dimension of the catalog as data.
+//!
+//! A [`RulesSpec`] is what preset TOML files and user overrides are written in. Every
+//! table denies unknown fields, so a misspelt key is an error that names it. Fields keep
+//! the catalog's keys (section 2 of the rules catalog): `deck.packs`, `draw.after`,
+//! `chain.answer`, and so on. The effect table is `cards`: a map from a card selector to
+//! the effect primitives (E01–E27) that card carries.
+//!
+//! Card selectors: a rank (`"8"`, `"T"` or `"10"`, `"Q"`), a single card (`"QS"`), a colour
+//! group (`"black J"`, `"red K"`), `"joker"` (both jokers), `"RJ"` or `"BJ"`. When several
+//! selectors name the same card, the more specific one wins field by field: rank, then
+//! colour group, then single card.
+//!
+//! [`super::Rules::from_spec`] validates a spec into the engine's compiled form.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Complete rules of one game. See the module documentation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct RulesSpec {
+    /// Preset name.
+    pub name: String,
+    /// Human title.
+    pub title: String,
+    /// Where the rules come from.
+    pub source: String,
+    /// One paragraph of prose.
+    pub description: String,
+    /// Preset this one copies every unlisted setting from (resolved when loading).
+    pub inherits: Option<String>,
+    /// Named variant overlays applied on top of the preset (names of `variant.*` tables).
+    pub variants: Vec<String>,
+    /// Variant overlays this preset documents: name -> partial rules table.
+    pub variant: BTreeMap<String, serde_json::Value>,
+    /// Documented simplifications of out-of-scope mechanics.
+    pub simplifications: Vec<String>,
+    pub players: PlayersSpec,
+    pub deck: DeckSpec,
+    pub deal: DealSpec,
+    pub start: StartSpec,
+    pub order: OrderSpec,
+    #[serde(rename = "match")]
+    pub matching: MatchSpec,
+    pub draw: DrawSpec,
+    #[serde(rename = "pass")]
+    pub passing: PassSpec,
+    pub stock: StockSpec,
+    pub multi: MultiSpec,
+    pub chain: ChainSpec,
+    pub two_player: TwoPlayerSpec,
+    pub last_card: LastCardSpec,
+    /// Default behaviour when a special card is the last card played (2.16); a card's
+    /// own `last_special` overrides it.
+    pub last_special: LastSpecial,
+    pub end: EndSpec,
+    pub score: ScoreSpec,
+    pub series: SeriesSpec,
+    pub countdown: Option<CountdownSpec>,
+    /// The effect table: card selector -> effects.
+    pub cards: BTreeMap<String, CardSpec>,
+    /// Preset-specific options named by the catalog (e.g. `switch_blackjack.aces_wild`).
+    pub options: OptionsSpec,
+    pub limits: LimitsSpec,
+}
+
+/// `players`: allowed player counts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlayersSpec {
+    pub min: u8,
+    pub max: u8,
+}
+impl Default for PlayersSpec {
+    fn default() -> Self {
+        PlayersSpec { min: 2, max: 10 }
+    }
+}
+
+/// `deck.*` (2.1).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DeckSpec {
+    /// Number of 52-card packs.
+    pub packs: u8,
+    /// From this many players up, use that many packs: `{ "6" = 2 }`.
+    pub packs_by_players: BTreeMap<String, u8>,
+    /// Jokers per pack (0 or 2; one red, one black per two).
+    pub jokers: u8,
+    /// Red and black jokers have different rules (larby_switch).
+    pub joker_colours_distinct: bool,
+}
+impl Default for DeckSpec {
+    fn default() -> Self {
+        DeckSpec {
+            packs: 1,
+            packs_by_players: BTreeMap::new(),
+            jokers: 0,
+            joker_colours_distinct: false,
+        }
+    }
+}
+
+/// `deal.starter`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Starter {
+    /// The stock's top card starts the discard pile.
+    #[default]
+    TurnUp,
+    /// No start card: the first player leads any card.
+    None,
+}
+
+/// `deal.*` (2.2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DealSpec {
+    pub hand_size: u8,
+    /// Hand size for particular player counts: `{ "2" = 7 }`.
+    pub hand_size_by_players: BTreeMap<String, u8>,
+    /// Extra cards for the dealer (rose_mau: 2).
+    pub dealer_extra: u8,
+    pub starter: Starter,
+}
+impl Default for DealSpec {
+    fn default() -> Self {
+        DealSpec {
+            hand_size: 7,
+            hand_size_by_players: BTreeMap::new(),
+            dealer_extra: 0,
+            starter: Starter::TurnUp,
+        }
+    }
+}
+
+/// `start.effect` (2.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum StartEffect {
+    /// As if the dealer had just played it, nomination included (after seeing their hand).
+    #[default]
+    AsPlayedByDealer,
+    /// Sets suit and rank only.
+    Ignore,
+    /// Returned to the stock, which is shuffled, and another card is turned.
+    Redraw,
+    /// The dealer names a suit before looking (the engine picks one at random).
+    DealerNominatesBlind,
+}
+
+/// `start.*`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct StartSpec {
+    pub effect: StartEffect,
+    /// Per-card start effects overriding `effect`: selector -> effect.
+    pub cards: BTreeMap<String, StartEffect>,
+}
+
+/// `order.first`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum FirstPlayer {
+    #[default]
+    DealerLeft,
+    /// Direction chosen by the dealer (`order.initial_direction`).
+    DealerChooses,
+    PreviousLoser,
+    Agreed,
+}
+
+/// A direction of play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    #[default]
+    Cw,
+    Ccw,
+}
+
+/// `order.next_dealer`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum NextDealer {
+    #[default]
+    Clockwise,
+    Winner,
+    Fixed,
+}
+
+/// `order.*` (2.4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct OrderSpec {
+    pub first: FirstPlayer,
+    pub initial_direction: Direction,
+    pub next_dealer: NextDealer,
+}
+
+/// `match.after_wild`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum AfterWild {
+    /// The nominated suit, a wild, or the wild's rank.
+    #[default]
+    NominatedSuitOrWild,
+    /// Countdown: the nominated suit or the follower's own wild rank only.
+    NominatedSuitOrOwnWild,
+}
+
+/// `match.extra` entries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchExtra {
+    Arithmetic,
+    Sequence,
+    RoguePile,
+}
+
+/// `match.next_constraint` entries that are rules of their own (the others are card effects).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MatchSpec {
+    /// Only `suit_or_rank` exists in the catalog.
+    pub base: String,
+    /// Ranks that match by suit only (one_left: 2, 3).
+    pub rank_blocked: Vec<String>,
+    pub after_wild: AfterWild,
+    /// A court card matches any court card (switch_blackjack alternative reading).
+    pub any_court: bool,
+    pub extra: Vec<MatchExtra>,
+}
+impl Default for MatchSpec {
+    fn default() -> Self {
+        MatchSpec {
+            base: "suit_or_rank".into(),
+            rank_blocked: vec![],
+            after_wild: AfterWild::default(),
+            any_court: false,
+            extra: vec![],
+        }
+    }
+}
+
+/// `wild.nominate` / a suit-changer's nomination.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Nominate {
+    #[default]
+    Required,
+    /// The player may keep the current suit (`end`).
+    Optional,
+    /// No nomination: follow the card's own suit.
+    None,
+    /// A different suit may be named only if the card matched the previous card.
+    OnlyIfMatching,
+}
+
+/// What may follow a wild card when nothing is nominated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum WildFollow {
+    /// The nominated suit (or the card's own suit without nomination).
+    #[default]
+    Normal,
+    /// Match the card under the wild (one_card joker).
+    Transparent,
+    /// Any card may follow (crazy_eights_winner_collects joker).
+    Free,
+}
+
+/// A wild card's behaviour (2.6).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WildSpec {
+    /// `false` removes the card's wildness (overlays cannot write null in TOML).
+    pub enabled: bool,
+    pub nominate: Nominate,
+    /// The wild must itself match suit or rank.
+    pub requires_match: bool,
+    /// Playable only when no other card in hand is (kings_reverse jokers).
+    pub only_if_no_other: bool,
+    /// Top cards on which it cannot be played (selectors), besides a pending chain.
+    pub forbidden_on: Vec<String>,
+    /// Must be the only card of its turn.
+    pub solo: bool,
+    /// Inside a run it may be played as an ordinary card with no power.
+    pub also_normal: bool,
+    pub follow: WildFollow,
+}
+impl Default for WildSpec {
+    fn default() -> Self {
+        WildSpec {
+            enabled: true,
+            nominate: Nominate::Required,
+            requires_match: false,
+            only_if_no_other: false,
+            forbidden_on: vec![],
+            solo: false,
+            also_normal: false,
+            follow: WildFollow::Normal,
+        }
+    }
+}
+
+/// `chain.answer` (2.13).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ChainAnswer {
+    /// Only a card of the same chain group (by default the same rank).
+    #[default]
+    SameRank,
+    /// Any draw card answers any draw chain.
+    AnyDrawCard,
+    /// Cannot be answered.
+    None,
+}
+
+/// `chain.accumulate`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Accumulate {
+    /// Each answering card adds its own amount.
+    #[default]
+    Sum,
+    /// Each answer adds `chain.increment`.
+    Increment,
+    /// The amount never grows.
+    Fixed,
+}
+
+/// E03 `draw_chain`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct DrawChainSpec {
+    pub amount: u8,
+    /// Chain group; cards of one group answer each other. Default: the card's rank.
+    pub group: Option<String>,
+    /// Overrides `chain.answer` for this card.
+    pub answer: Option<ChainAnswer>,
+}
+
+/// E07 `shield`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct ShieldSpec {
+    /// Chain groups it shields against (`"any"` for all).
+    pub against: Vec<String>,
+    /// The chain continues past the shielding player.
+    pub pass_through: bool,
+}
+
+/// E10 `give`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Give {
+    /// One card to each other player, in order of play.
+    EachOther,
+    /// One card to the next player.
+    One,
+}
+
+/// A fixed side for passing hands (1.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    Left,
+    Right,
+    Direction,
+}
+
+/// E20 follow-on kinds (2.11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Follow {
+    /// Any number of cards of the card's suit; only the top one acts.
+    SameSuitAny,
+    /// One more card matching it by suit or rank; a card of the same kind chains on.
+    OneMatching,
+}
+
+/// How several copies of a card played in one turn combine (2.10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Repeat {
+    /// Every copy acts (skips add, reverses by parity, draws add).
+    #[default]
+    Each,
+    /// The effect happens once however many are played.
+    Once,
+}
+
+/// `last_special` values (2.16).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum LastSpecial {
+    /// The hand ends at once; the effect is ignored.
+    #[default]
+    Ignored,
+    /// Draws are made, then the hand is scored.
+    DrawsApply,
+    /// The card acts as during the hand (kings_reverse AS).
+    AsDuringHand,
+    /// A draw chain goes on; the round ends once it is accepted (xtreme 2).
+    ChainContinues,
+    /// A player cannot go out with this card.
+    CannotGoOut,
+}
+
+/// The effect table entry of one card selector (2.12). Every field is optional; a card
+/// with no field set is ordinary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct CardSpec {
+    /// The card is wild.
+    pub wild: Option<WildSpec>,
+    /// E26: a suit changer that is not wild (it must match), with this nomination mode.
+    pub nominate: Option<Nominate>,
+    /// E01: the next `skip` players lose their turn.
+    pub skip: Option<u8>,
+    /// E02.
+    pub reverse: Option<bool>,
+    /// E03.
+    pub draw_chain: Option<DrawChainSpec>,
+    /// E04: the next player draws this many at once and loses the turn.
+    pub draw_and_lose_turn: Option<u8>,
+    /// E05: the next player draws this many and then plays.
+    pub draw_keep_turn: Option<u8>,
+    /// E06: chain groups this card cancels (`"any"` for every chain).
+    pub cancel: Option<Vec<String>>,
+    /// E07.
+    pub shield: Option<ShieldSpec>,
+    /// E08.
+    pub mirror: Option<bool>,
+    /// E09: every other player draws this many.
+    pub others_draw: Option<u8>,
+    /// E10.
+    pub give: Option<Give>,
+    /// E11.
+    pub free_play_next: Option<bool>,
+    /// E12.
+    pub next_picture: Option<bool>,
+    /// E13.
+    pub second_suit: Option<bool>,
+    /// E14.
+    pub pass_hands: Option<Side>,
+    /// E15.
+    pub swap_hand: Option<bool>,
+    /// E16.
+    pub ask_rank: Option<bool>,
+    /// E17: the next player picks up this many cards under it.
+    pub pick_up_pile: Option<u8>,
+    /// E18.
+    pub must_cover: Option<bool>,
+    /// E19.
+    pub extra_turn: Option<bool>,
+    /// E20.
+    pub follow: Option<Follow>,
+    /// `follow.ends_turn`: placing it ends the turn (and any run).
+    pub ends_turn: Option<bool>,
+    /// E21.
+    pub marriage: Option<bool>,
+    /// E22.
+    pub joker_lock: Option<bool>,
+    /// E23.
+    pub waste_draw: Option<u8>,
+    /// E25 (out of scope: no effect).
+    pub slap: Option<bool>,
+    /// How copies played together combine.
+    pub repeat: Option<Repeat>,
+    /// Behaviour as the last card of the winner.
+    pub last_special: Option<LastSpecial>,
+}
+
+/// `draw.mode` (2.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum DrawMode {
+    #[default]
+    One,
+    UntilPlayable,
+    /// Until playable or the hand holds `draw.limit` cards.
+    UntilPlayableOrHand,
+    /// One card per `draw` action, at most `draw.limit` a turn.
+    UpTo,
+}
+
+/// `draw.after`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum DrawAfter {
+    #[default]
+    EndTurn,
+    MayPlayDrawn,
+    MayPlayAny,
+    MustPlayDrawnIfPlayable,
+    MustPlayWhenFound,
+}
+
+/// `draw.*`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DrawSpec {
+    pub voluntary: bool,
+    pub mode: DrawMode,
+    /// The k of `up_to` or the hand size of `until_playable_or_hand`.
+    pub limit: u8,
+    pub after: DrawAfter,
+    /// Compulsory draw at the end of every turn (stalin).
+    pub end_of_turn: u8,
+}
+impl Default for DrawSpec {
+    fn default() -> Self {
+        DrawSpec {
+            voluntary: true,
+            mode: DrawMode::One,
+            limit: 0,
+            after: DrawAfter::EndTurn,
+            end_of_turn: 0,
+        }
+    }
+}
+
+/// `pass.when` (2.8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum PassWhen {
+    /// Only when no card can be drawn.
+    #[default]
+    Never,
+    StockEmpty,
+    AfterOneDraw,
+    AfterDrawLimit,
+}
+
+/// `pass.all_pass`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum AllPass {
+    #[default]
+    BlockedHandEnds,
+    PassIsFinal,
+}
+
+/// `pass.*`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct PassSpec {
+    pub when: PassWhen,
+    pub all_pass: AllPass,
+}
+
+/// `stock.exhausted` (2.9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Exhausted {
+    #[default]
+    ReshuffleAllButTop,
+    TurnOverNoShuffle,
+    NoReshuffle,
+    KeepFive,
+}
+
+/// `stock.*`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct StockSpec {
+    pub exhausted: Exhausted,
+}
+
+/// `multi.mode` (2.10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum MultiMode {
+    #[default]
+    Off,
+    /// Further cards of the same rank; the first must be legal.
+    EqualRank,
+    PairsWithCover,
+    ZodiacRun,
+    UpTo3OrAll,
+    /// Runs where each card matches the previous top (grandads_game).
+    MatchingRun,
+}
+
+/// `multi.effects`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum MultiEffects {
+    #[default]
+    CumulateAll,
+    TopOnly,
+}
+
+/// Effect kinds, for `multi.order`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EffectKind {
+    Reverse,
+    Skip,
+    Draw,
+    Nominate,
+}
+
+/// `multi.*`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MultiSpec {
+    pub mode: MultiMode,
+    /// Ranks that cannot be multiplied.
+    pub excluded: Vec<String>,
+    pub effects: MultiEffects,
+    pub order: Vec<EffectKind>,
+    /// advanced_switch identical-card bonus.
+    pub identical_bonus: bool,
+}
+impl Default for MultiSpec {
+    fn default() -> Self {
+        MultiSpec {
+            mode: MultiMode::Off,
+            excluded: vec![],
+            effects: MultiEffects::CumulateAll,
+            order: vec![
+                EffectKind::Reverse,
+                EffectKind::Skip,
+                EffectKind::Draw,
+                EffectKind::Nominate,
+            ],
+            identical_bonus: false,
+        }
+    }
+}
+
+/// `chain.after`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ChainAfter {
+    #[default]
+    TopCardNormal,
+    AttackSuitOnly,
+}
+
+/// `chain.*` (2.13).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ChainSpec {
+    pub answer: ChainAnswer,
+    pub accumulate: Accumulate,
+    /// Step for `accumulate = "increment"`.
+    pub increment: u8,
+    pub accept_ends_turn: bool,
+    pub wild_blocked: bool,
+    pub after: ChainAfter,
+    pub can_circle: bool,
+}
+impl Default for ChainSpec {
+    fn default() -> Self {
+        ChainSpec {
+            answer: ChainAnswer::SameRank,
+            accumulate: Accumulate::Sum,
+            increment: 0,
+            accept_ends_turn: true,
+            wild_blocked: true,
+            after: ChainAfter::TopCardNormal,
+            can_circle: true,
+        }
+    }
+}
+
+/// `two_player.reverse`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum TwoPlayerReverse {
+    #[default]
+    Noop,
+    AsSkip,
+    OrdinaryCard,
+}
+
+/// `two_player.skip`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum TwoPlayerSkip {
+    #[default]
+    SamePlayerAgain,
+    RestrictedContinue,
+}
+
+/// `two_player.*` (2.14).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct TwoPlayerSpec {
+    pub reverse: TwoPlayerReverse,
+    pub skip: TwoPlayerSkip,
+}
+
+/// `last_card.mode` (2.15).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum LastCardMode {
+    #[default]
+    Off,
+    Auto,
+    Action,
+}
+
+/// `last_card.timing`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum LastCardTiming {
+    #[default]
+    HoldingOne,
+    OnPenultimatePlay,
+}
+
+/// `last_card.*`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct LastCardSpec {
+    pub mode: LastCardMode,
+    /// Cards drawn by a player left with one card who did not announce.
+    pub penalty: u8,
+    pub timing: LastCardTiming,
+    /// Documented exemptions (prose; going out in the same turn is always exempt).
+    pub exempt: Vec<String>,
+}
+
+/// `end.*` (2.17).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EndSpec {
+    pub empty_hand: bool,
+    /// A blocked hand (G13) ends and is scored.
+    pub blocked: bool,
+    pub four_of_a_kind: bool,
+    pub countdown_zero: bool,
+    pub play_for_second: bool,
+}
+impl Default for EndSpec {
+    fn default() -> Self {
+        EndSpec {
+            empty_hand: true,
+            blocked: true,
+            four_of_a_kind: false,
+            countdown_zero: false,
+            play_for_second: false,
+        }
+    }
+}
+
+/// `score.mode` (2.18).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoreMode {
+    /// Losers add their own hand value; lowest total wins.
+    #[default]
+    Penalty,
+    /// The winner scores the others' hand values; highest total wins.
+    WinnerCollects,
+    /// The winner scores one point per card the others hold.
+    PerCard,
+    Countdown,
+    /// A hand is only won or lost.
+    None,
+}
+
+/// Scoring of a blocked hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockedScoring {
+    /// Every player scores their own hand (penalty games).
+    #[default]
+    AllScore,
+    /// Nobody scores.
+    Nobody,
+    /// The player with the lowest hand value collects the others' (winner-collects games).
+    LowestCollects,
+}
+
+/// `score.*`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ScoreSpec {
+    pub mode: ScoreMode,
+    /// Card values: selector -> points. Unlisted cards are worth 0.
+    pub values: BTreeMap<String, i32>,
+    /// Cards of the last played card's rank count double; a joker last doubles all (xtreme).
+    pub double_last_rank: bool,
+    /// Double Trouble: doubling extends to the last card's group (2–5, 6–9, faces).
+    pub double_trouble: bool,
+    /// Added to the hand winner's score (xtreme Winner Bonus: -10).
+    pub winner_bonus: i32,
+    pub blocked: BlockedScoring,
+}
+impl Default for ScoreSpec {
+    fn default() -> Self {
+        ScoreSpec {
+            mode: ScoreMode::Penalty,
+            values: BTreeMap::new(),
+            double_last_rank: false,
+            double_trouble: false,
+            winner_bonus: 0,
+            blocked: BlockedScoring::AllScore,
+        }
+    }
+}
+
+/// `series.winner`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SeriesWinner {
+    /// Lowest total when someone reaches the target.
+    #[default]
+    Lowest,
+    /// First to reach the target (highest total).
+    FirstToReach,
+    /// The last player below the target.
+    LastBelow,
+}
+
+/// `series.*` (2.19). With `match = false` an episode is one hand.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct SeriesSpec {
+    /// Play a match of hands to `target` in one episode.
+    #[serde(rename = "match")]
+    pub play_match: bool,
+    /// Target score (a number, or "50*n" style per-player target via `target_per_player`).
+    pub target: Option<u32>,
+    pub target_per_player: Option<u32>,
+    pub winner: SeriesWinner,
+    pub max_hands: Option<u32>,
+}
+
+/// `countdown.*` (2.20).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CountdownSpec {
+    pub start_score: u8,
+    pub equal_rank_on_wild: bool,
+}
+impl Default for CountdownSpec {
+    fn default() -> Self {
+        CountdownSpec {
+            start_score: 8,
+            equal_rank_on_wild: false,
+        }
+    }
+}
+
+/// Options the catalog names per preset. Most map onto generic dimensions through the
+/// preset's `variant` overlays; these are the ones that are not a dimension of their own.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct OptionsSpec {
+    /// xtreme Silly Hat: the last player skipped by an ace scores -10 at the end.
+    pub silly_hat: bool,
+    /// kings_reverse joker bluff.
+    pub joker_bluff: bool,
+    /// bitch: lay one drawn pick-up card after a penalty.
+    pub replay_drawn_pickup: Option<bool>,
+    /// zodiac card.
+    pub zodiac_card: Option<String>,
+    /// one_card shields must match the ace's suit.
+    pub shield_same_suit: bool,
+    /// advanced_switch 500 rule.
+    pub allow_500: bool,
+    /// rose_mau public rules.
+    pub public_rules: Vec<String>,
+    /// thirty_eights / fat_buddah / larby out-of-turn plays.
+    pub speed_in: Option<String>,
+}
+
+/// `limits.*`: engine limits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitsSpec {
+    /// Truncate an episode after this many decisions (0 = never).
+    pub max_decisions: u32,
+}
+impl Default for LimitsSpec {
+    fn default() -> Self {
+        LimitsSpec {
+            max_decisions: 5000,
+        }
+    }
+}
