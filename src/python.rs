@@ -515,11 +515,12 @@ impl PyGame {
         Ok(PyArray1::from_vec(py, v))
     }
     /// Named slices of the observation: name -> (start, stop).
-    fn observation_spec(&self) -> Vec<(&'static str, (usize, usize))> {
-        observation::spec()
-            .into_iter()
-            .map(|(n, a, b)| (n, (a, b)))
-            .collect()
+    fn observation_spec<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (n, a, b) in observation::spec() {
+            d.set_item(n, (a, b))?;
+        }
+        Ok(d)
     }
     /// Per-card rule features, float32 array (54, n_features); names in rules_feature_names().
     fn rules_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {

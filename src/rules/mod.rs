@@ -160,6 +160,7 @@ pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
                 .and_then(|r| r.split('`').next())
             {
                 Some(key) if path == "." || path.is_empty() => key.to_string(),
+                Some(key) if path == key || path.ends_with(&format!(".{key}")) => path,
                 Some(key) => format!("{path}.{key}"),
                 None => path,
             };
@@ -231,11 +232,31 @@ pub fn load_spec(preset: &str, overrides: Option<&Value>) -> Result<RulesSpec, R
         }
         merged = v;
     }
+    if let Some(o) = overrides {
+        clear_shadowing_tables(&mut merged, o);
+    }
     let mut spec = spec_from_value(merged)?;
     if spec.name.is_empty() {
         spec.name = preset.to_string();
     }
     Ok(spec)
+}
+
+/// An explicit override of `deal.hand_size` (or `deck.packs`) means that value for every
+/// player count: the preset's per-player-count table is dropped unless the override sets it
+/// too.
+fn clear_shadowing_tables(merged: &mut Value, over: &Value) {
+    for (table, plain, by) in [
+        ("deal", "hand_size", "hand_size_by_players"),
+        ("deck", "packs", "packs_by_players"),
+    ] {
+        let o = over.get(table);
+        if o.and_then(|t| t.get(plain)).is_some() && o.and_then(|t| t.get(by)).is_none() {
+            if let Some(Value::Object(t)) = merged.get_mut(table) {
+                t.insert(by.to_string(), Value::Object(Default::default()));
+            }
+        }
+    }
 }
 
 /// A card selector resolved to a set of faces, with its specificity (higher wins).
@@ -973,6 +994,12 @@ mod tests {
         .unwrap_err();
         assert!(matches!(e, RulesError::Unsupported { .. }), "{e}");
         assert_eq!(e.field(), Some("cards.5C.pass_hands"));
+    }
+
+    #[test]
+    fn explicit_hand_size_wins_over_the_per_player_table() {
+        let r = Rules::load("crazy_eights", 2, Some(&json!({"deal": {"hand_size": 4}}))).unwrap();
+        assert_eq!(r.hand_size, 4);
     }
 
     #[test]

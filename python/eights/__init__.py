@@ -1,0 +1,111 @@
+"""eights: fast reinforcement-learning environments for Crazy Eights games.
+
+The game engine is written in Rust (``eights._core``); this package re-exports
+it and adds a Gymnasium environment.  Presets cover the Crazy Eights family:
+``crazy_eights``, ``crazy_eights_specials``, ``switch_blackjack`` and
+``crazy_eights_xtreme`` (see :func:`presets`); any rule can be overridden with
+a nested dict, e.g. ``{"deal": {"hand_size": 4}}``.
+
+Cards are strings such as ``"8H"``, ``"TD"`` (``"10D"`` is accepted on
+input), ``"QS"``, ``"RJ"``/``"BJ"`` (red/black joker).  Every preset and
+player count shares one action layout of ``NUM_ACTIONS == 197`` ids
+(0-53 play a card, 54-57 nominate a suit, 58 draw, 59 accept a penalty,
+60 pass, 61 end turn, 62-115 give a card, 116-169 keep a card, 170-178
+target a seat, 179-193 ask for a rank, 194/195 challenge or not, 196
+announce the last card); ``Game.action_to_string`` and
+``Game.string_to_action`` convert to and from text such as ``"play 8H"``.
+
+Quickstart, the game itself::
+
+    import random
+    import eights
+
+    game = eights.Game("crazy_eights", num_players=3, seed=0)
+    rng = random.Random(0)
+    while not (game.is_terminal or game.is_truncated):
+        game.step(rng.choice(game.legal_actions()))
+    print(game.winner, game.returns())
+
+Quickstart, Gymnasium (the learner plays seat 0 against built-in random bots)::
+
+    import numpy as np
+    import eights
+
+    env = eights.make("crazy_eights", num_players=2, seed=0)
+    obs, info = env.reset()
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        action = rng.choice(np.flatnonzero(info["action_mask"]))
+        obs, reward, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+
+Every preset is also registered with Gymnasium as ``"eights/<preset>-v0"``
+once this package is imported (``gymnasium.make("eights/crazy_eights-v0")``;
+without importing ``eights`` first, use the id
+``"eights:eights/crazy_eights-v0"``).  Benchmark from the shell with
+``python -m eights selfplay --preset crazy_eights``.
+"""
+
+import importlib.metadata as _metadata
+from types import ModuleType as _ModuleType
+
+from . import _core
+from ._core import (
+    NUM_ACTIONS,
+    Game,
+    IllegalActionError,
+    RandomBot,
+    RulesError,
+    presets,
+    random_selfplay,
+)
+from .env import EightsEnv, make
+
+try:
+    __version__ = _metadata.version("eights")
+except _metadata.PackageNotFoundError:  # running from a source tree
+    __version__ = "0.0.0"
+
+__all__ = [
+    "NUM_ACTIONS",
+    "EightsEnv",
+    "Game",
+    "IllegalActionError",
+    "RandomBot",
+    "RulesError",
+    "__version__",
+    "make",
+    "presets",
+    "random_selfplay",
+]
+
+# Re-export anything else the extension makes public, so new core features
+# need no change here.
+for _name in dir(_core):
+    _value = getattr(_core, _name)
+    if not _name.startswith("_") and _name not in globals() and not isinstance(_value, _ModuleType):
+        globals()[_name] = _value
+        __all__.append(_name)
+del _name, _value
+
+#: Namespace of the Gymnasium ids registered by this package.
+GYMNASIUM_NAMESPACE = "eights"
+
+
+def _register_gymnasium_envs() -> None:
+    """Register ``eights/<preset>-v0`` for every preset (idempotent)."""
+    from gymnasium.envs.registration import register, registry
+
+    for preset in presets():
+        env_id = f"{GYMNASIUM_NAMESPACE}/{preset}-v0"
+        if env_id in registry:  # already registered, e.g. importlib.reload
+            continue
+        register(
+            id=env_id,
+            entry_point="eights.env:EightsEnv",
+            kwargs={"preset": preset},
+        )
+
+
+_register_gymnasium_envs()

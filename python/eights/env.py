@@ -1,0 +1,669 @@
+"""Gymnasium environment for single-agent training against fixed opponents.
+
+:class:`EightsEnv` wraps one :class:`eights.Game`.  One seat (``learner_seat``)
+belongs to the agent being trained; every other seat is played by an opponent
+policy inside :meth:`EightsEnv.step`, so each observation the agent receives
+is a decision of its own.
+
+Conventions
+-----------
+* Observations are ``float32`` vectors of length ``game.observation_size``,
+  taken from the learner's point of view (``game.observation(learner_seat)``).
+* Actions are integers in ``[0, eights.NUM_ACTIONS)`` (``Discrete(197)``); the
+  layout is the same for every preset and player count (see the package
+  docstring).  Most actions are illegal in any given state, so agents should
+  use the boolean mask returned as ``info["action_mask"]`` or by
+  :meth:`EightsEnv.action_masks` (the sb3-contrib ``MaskablePPO`` convention).
+* ``env.action_space.sample()`` with no arguments draws uniformly from the
+  *currently legal* actions, so ``env.step(env.action_space.sample())`` is a
+  valid random policy.  ``sample(mask=...)`` behaves exactly as in Gymnasium.
+* Rewards are zero until the episode ends; the final reward is the learner's
+  entry of ``game.returns("win_loss")`` (winner +1, others ``-1/(n-1)``,
+  0 for everybody when nobody won) or of ``game.returns("score")``.
+* ``terminated`` is ``game.is_terminal``; ``truncated`` is
+  ``game.is_truncated`` (the game's own decision limit).
+
+Example::
+
+    import numpy as np
+    import eights
+
+    env = eights.make("crazy_eights", num_players=2, seed=0)
+    obs, info = env.reset()
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        action = rng.choice(np.flatnonzero(info["action_mask"]))
+        obs, reward, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+"""
+
+from __future__ import annotations
+
+import copy
+import numbers
+import operator
+import weakref
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ._core import NUM_ACTIONS, Game, IllegalActionError, RandomBot
+
+__all__ = [
+    "EightsEnv",
+    "LegalActionSpace",
+    "make",
+    "merge_rule_overrides",
+    "BOT_NAMES",
+    "REWARD_KINDS",
+    "ILLEGAL_ACTION_MODES",
+]
+
+#: Names accepted for built-in opponents.
+BOT_NAMES = ("random",)
+
+#: Accepted values of the ``reward`` argument.
+REWARD_KINDS = ("win_loss", "score")
+
+#: Accepted values of the ``illegal_action`` argument.
+ILLEGAL_ACTION_MODES = ("raise", "random")
+
+#: Keys accepted in the ``options`` dict of :meth:`EightsEnv.reset`.
+RESET_OPTIONS = ("deck",)
+
+#: How many deals :meth:`EightsEnv.reset` tries before giving up when the
+#: opponents keep finishing the game before the learner's first decision.
+MAX_DEAL_ATTEMPTS = 100
+
+# Seeds handed to the Rust core are drawn from [0, 2**63).
+_SEED_BOUND = 2**63 - 1
+
+OpponentSpec = Union[str, Callable[[np.ndarray, np.ndarray], int], Any]
+
+
+# --------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------
+
+
+def _describe(value: Any) -> str:
+    """Short ``repr`` of a value for error messages."""
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{text} (type {type(value).__name__})"
+
+
+def _as_action(action: Any, who: str = "action") -> int:
+    """Convert ``action`` to a Python ``int`` or raise ``TypeError``.
+
+    Accepts Python ints, numpy integers and integer numpy arrays holding a
+    single element (what most RL libraries hand back).  Rejects ``bool``,
+    floats, strings and everything else.
+    """
+    if isinstance(action, np.ndarray):
+        if action.size == 1 and np.issubdtype(action.dtype, np.integer):
+            return int(action.reshape(()).item())
+        raise TypeError(
+            f"{who} must be an integer in [0, {NUM_ACTIONS}), got a numpy array "
+            f"of shape {action.shape} and dtype {action.dtype}"
+        )
+    if isinstance(action, (bool, np.bool_)):
+        raise TypeError(
+            f"{who} must be an integer in [0, {NUM_ACTIONS}), got {_describe(action)}"
+        )
+    if isinstance(action, str):
+        raise TypeError(
+            f"{who} must be an integer in [0, {NUM_ACTIONS}), got the string "
+            f"{action!r}; convert action strings with env.game.string_to_action(...)"
+        )
+    if isinstance(action, numbers.Integral) or hasattr(action, "__index__"):
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+    raise TypeError(
+        f"{who} must be an integer in [0, {NUM_ACTIONS}), got {_describe(action)}"
+    )
+
+
+def _split_key(key: Any, separator: str) -> List[str]:
+    if not isinstance(key, str):
+        raise TypeError(f"rule names must be strings, got {_describe(key)}")
+    parts = key.split(separator)
+    if any(part == "" for part in parts):
+        raise ValueError(f"malformed rule name {key!r}")
+    return parts
+
+
+def _set_rule(target: Dict[str, Any], path: Sequence[str], value: Any) -> None:
+    """Set ``target[path[0]][path[1]]... = value``, merging nested dicts.
+
+    Raises ``ValueError`` when the same rule is given twice with different
+    values, or when a rule group is also given as a plain value.
+    """
+    node = target
+    for depth, part in enumerate(path[:-1]):
+        child = node.setdefault(part, {})
+        if not isinstance(child, dict):
+            dotted = ".".join(path[: depth + 1])
+            raise ValueError(
+                f"rule {dotted!r} is given both as a value ({child!r}) and as a "
+                f"group of rules (while setting {'.'.join(path)!r})"
+            )
+        node = child
+    leaf = path[-1]
+    dotted = ".".join(path)
+    if isinstance(value, Mapping):
+        existing = node.setdefault(leaf, {})
+        if not isinstance(existing, dict):
+            raise ValueError(
+                f"rule {dotted!r} is given both as a value ({existing!r}) and as a "
+                "group of rules"
+            )
+        for key, sub_value in value.items():
+            _set_rule(target, list(path) + _split_key(key, "."), sub_value)
+        return
+    if leaf in node:
+        existing = node[leaf]
+        if isinstance(existing, dict):
+            raise ValueError(
+                f"rule {dotted!r} is given both as a group of rules and as a "
+                f"value ({value!r})"
+            )
+        if existing != value:
+            raise ValueError(
+                f"rule {dotted!r} is given twice with different values: "
+                f"{existing!r} and {value!r}"
+            )
+        return
+    node[leaf] = copy.deepcopy(value)
+
+
+def merge_rule_overrides(
+    rules: Optional[Mapping[str, Any]] = None, **overrides: Any
+) -> Optional[Dict[str, Any]]:
+    """Combine ``rules=`` and keyword rule overrides into one nested dict.
+
+    * ``rules`` is a (possibly nested) mapping; its keys may also be dotted
+      paths, e.g. ``{"deal.hand_size": 4}``.
+    * keyword overrides use ``"__"`` in place of ``"."``:
+      ``deal__hand_size=4`` means ``{"deal": {"hand_size": 4}}``; a keyword
+      whose value is a dict is merged as a group (``deal={"hand_size": 4}``).
+
+    Giving the same rule twice with different values raises ``ValueError``.
+    Validation of the rule names and values themselves is left to the game
+    (which raises :class:`eights.RulesError` naming the offending field).
+
+    Returns ``None`` when there are no overrides at all.
+
+    >>> merge_rule_overrides({"deal": {"hand_size": 4}}, series__target=200)
+    {'deal': {'hand_size': 4}, 'series': {'target': 200}}
+    """
+    merged: Dict[str, Any] = {}
+    if rules is not None:
+        if not isinstance(rules, Mapping):
+            raise TypeError(
+                f"rules must be a dict of rule overrides, got {_describe(rules)}"
+            )
+        for key, value in rules.items():
+            _set_rule(merged, _split_key(key, "."), value)
+    for key, value in overrides.items():
+        _set_rule(merged, _split_key(key, "__"), value)
+    return merged or None
+
+
+class _BotOpponent:
+    """Opponent backed by a Rust bot exposing ``act(game) -> int``."""
+
+    __slots__ = ("bot",)
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    def act(self, game: Game, seat: int) -> int:
+        return self.bot.act(game)
+
+
+class _PolicyOpponent:
+    """Opponent backed by a Python policy ``f(obs, mask) -> int``."""
+
+    __slots__ = ("policy",)
+
+    def __init__(self, policy: Callable[[np.ndarray, np.ndarray], Any]) -> None:
+        self.policy = policy
+
+    def act(self, game: Game, seat: int) -> int:
+        action = self.policy(game.observation(seat), game.action_mask())
+        return _as_action(action, f"the action returned by the opponent at seat {seat}")
+
+
+class LegalActionSpace(spaces.Discrete):
+    """``Discrete(NUM_ACTIONS)`` whose default :meth:`sample` is legal.
+
+    Called without ``mask``/``probability``, :meth:`sample` draws uniformly
+    from the legal actions of the environment's current state (falling back to
+    a plain uniform draw when there are none, e.g. after the episode ended).
+    With an explicit ``mask`` or ``probability`` it is exactly
+    :meth:`gymnasium.spaces.Discrete.sample`.  The space only holds a weak
+    reference to its environment; a pickled or orphaned copy behaves like a
+    plain ``Discrete`` space.
+    """
+
+    def __init__(self, n: int, env: Optional["EightsEnv"] = None) -> None:
+        super().__init__(n)
+        self._env_ref = weakref.ref(env) if env is not None else None
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        if mask is None and probability is None and self._env_ref is not None:
+            env = self._env_ref()
+            legal_mask = env._sampling_mask() if env is not None else None
+            if legal_mask is not None and legal_mask.any():
+                mask = legal_mask.astype(np.int8)
+        return super().sample(mask=mask, probability=probability)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_env_ref"] = None
+        return state
+
+
+# --------------------------------------------------------------------------
+# The environment
+# --------------------------------------------------------------------------
+
+
+class EightsEnv(gymnasium.Env):
+    """A Crazy Eights-family game seen from one seat, as a Gymnasium env.
+
+    Args:
+        preset: name of a rules preset (see :func:`eights.presets`).
+        num_players: number of seats at the table (the allowed range depends
+            on the preset).
+        opponents: who plays the other seats.  Either one spec used for every
+            other seat, or a list with one spec per other seat, in seat order,
+            skipping the learner (e.g. for ``learner_seat=1`` of 4, the list is
+            for seats 0, 2, 3).  A spec is
+
+            * ``"random"``: the built-in Rust bot choosing uniformly among the
+              legal actions (re-seeded from the env's RNG on every reset);
+            * a callable ``f(obs, mask) -> int`` receiving that seat's
+              ``float32`` observation and ``bool`` action mask;
+            * an object with an ``act(obs, mask) -> int`` method;
+            * an :class:`eights.RandomBot` instance (used as is, never
+              re-seeded by the env).
+
+            Python policies are not seeded by the env; seed them yourself if
+            you need reproducible episodes.
+        seed: seed used by the first :meth:`reset` that is called without a
+            seed.  Later unseeded resets continue the env's RNG stream, as
+            usual in Gymnasium.
+        reward: ``"win_loss"`` (default) or ``"score"``: which
+            ``game.returns(kind)`` entry is paid to the learner at the end of
+            the episode; all intermediate rewards are 0.
+        learner_seat: the seat controlled by the agent.
+        render_mode: ``None`` or ``"ansi"`` (text from ``game.render()``).
+        illegal_action: what :meth:`step` does with an illegal learner action:
+            ``"raise"`` (default) raises :class:`eights.IllegalActionError`
+            and leaves the env unchanged; ``"random"`` plays a uniformly random
+            legal action instead (drawn from the env's RNG) and reports
+            ``info["illegal_action"] = True``.  Agents should normally use the
+            action mask; ``"random"`` exists for algorithms that cannot, and
+            for tools such as Gymnasium's ``check_env`` that step with
+            arbitrary actions.
+        rules: nested dict of rule overrides, e.g. ``{"deal": {"hand_size": 4}}``.
+        **rule_overrides: more rule overrides, with ``"__"`` in place of ``"."``
+            in the rule path (``deal__hand_size=4``).  Merged with ``rules``;
+            a rule given twice with different values is a ``ValueError``.
+
+    Attributes:
+        game: the underlying :class:`eights.Game` (read it freely; stepping it
+            directly desynchronises the env until the next reset).
+        preset, num_players, learner_seat, reward_kind: the settings above.
+        rules: the merged rule overrides (``None`` when there are none).
+
+    Raises:
+        ValueError: unknown preset, bot name, reward kind, render mode, or a
+            seat/player count out of range; :class:`eights.RulesError`
+            (a ``ValueError``) for invalid rule overrides.
+        TypeError: arguments of the wrong type.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        preset: str,
+        num_players: int = 2,
+        opponents: Union[OpponentSpec, Sequence[OpponentSpec]] = "random",
+        seed: Optional[int] = None,
+        reward: str = "win_loss",
+        learner_seat: int = 0,
+        render_mode: Optional[str] = None,
+        illegal_action: str = "raise",
+        rules: Optional[Mapping[str, Any]] = None,
+        **rule_overrides: Any,
+    ) -> None:
+        super().__init__()
+        if not isinstance(preset, str):
+            raise TypeError(f"preset must be a string, got {_describe(preset)}")
+        num_players = _as_int(num_players, "num_players")
+        learner_seat = _as_int(learner_seat, "learner_seat")
+        if seed is not None:
+            seed = _as_int(seed, "seed")
+            if seed < 0:
+                raise ValueError(f"seed must be a non-negative integer, got {seed}")
+        if reward not in REWARD_KINDS:
+            raise ValueError(
+                f"unknown reward {reward!r}; allowed: {', '.join(map(repr, REWARD_KINDS))}"
+            )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"unknown render_mode {render_mode!r}; allowed: None, "
+                + ", ".join(map(repr, self.metadata["render_modes"]))
+            )
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"unknown illegal_action {illegal_action!r}; allowed: "
+                + ", ".join(map(repr, ILLEGAL_ACTION_MODES))
+            )
+
+        self.rules = merge_rule_overrides(rules, **rule_overrides)
+        # The game validates the preset, the player count and the rules.
+        self.game = Game(preset, num_players, seed=0 if seed is None else seed, rules=self.rules)
+        if not 0 <= learner_seat < num_players:
+            raise ValueError(
+                f"learner_seat must be in [0, {num_players}) for {num_players} players, "
+                f"got {learner_seat}"
+            )
+
+        self.preset = preset
+        self.num_players = num_players
+        self.learner_seat = learner_seat
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self._opponent_specs = _normalise_opponents(opponents, num_players, learner_seat)
+        self._opponents: Dict[int, Any] = {}
+        self._initial_seed = seed
+        self._started = False
+
+        self.observation_space = spaces.Box(
+            low=-np.inf, high=np.inf, shape=(self.game.observation_size,), dtype=np.float32
+        )
+        self.action_space = LegalActionSpace(NUM_ACTIONS, self)
+
+    # ------------------------------------------------------------------ API
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> "tuple[np.ndarray, Dict[str, Any]]":
+        """Deal a new episode and play the opponents up to the learner's turn.
+
+        Args:
+            seed: seeds the env's RNG (``self.np_random``), from which the
+                game seed and the seeds of the built-in opponents are drawn,
+                so the same seed and the same learner actions reproduce an
+                episode exactly (given deterministic Python opponents).
+            options: optional dict; ``{"deck": [...card strings...]}`` fixes
+                the first cards of the pack (see ``eights.Game.reset``).
+
+        The first observation is always a decision of the learner: if the
+        opponents finish the game before the learner's first turn (possible
+        only when the learner does not move first), the env deals again with
+        fresh seeds from its RNG, up to ``MAX_DEAL_ATTEMPTS`` times, then
+        raises ``RuntimeError``.
+
+        Returns:
+            ``(observation, info)`` with ``info["action_mask"]`` (bool array),
+            ``info["current_player"]`` and ``info["phase"]``.
+        """
+        if seed is None and not self._started and self._initial_seed is not None:
+            seed = self._initial_seed
+        super().reset(seed=seed)
+        deck = None
+        if options:
+            unknown = sorted(set(options) - set(RESET_OPTIONS))
+            if unknown:
+                raise ValueError(
+                    f"unknown reset option(s) {', '.join(map(repr, unknown))}; "
+                    f"allowed: {', '.join(map(repr, RESET_OPTIONS))}"
+                )
+            deck = options.get("deck")
+
+        for _ in range(MAX_DEAL_ATTEMPTS):
+            game_seed = self._draw_seed()
+            self._opponents = {
+                seat: _build_opponent(spec, self._draw_seed())
+                for seat, spec in self._opponent_specs.items()
+            }
+            self.game.reset(seed=game_seed, deck=deck)
+            self._started = True
+            self._play_opponents()
+            if not self._episode_over():
+                break
+        else:
+            raise RuntimeError(
+                f"the opponents finished {MAX_DEAL_ATTEMPTS} deals in a row before "
+                f"the learner (seat {self.learner_seat}) could act; check the rules "
+                "and the opponents"
+            )
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> "tuple[np.ndarray, float, bool, bool, Dict[str, Any]]":
+        """Play the learner's ``action``, then the opponents until it is the
+        learner's turn again or the episode is over.
+
+        Args:
+            action: an integer in ``[0, 197)`` (Python or numpy integer, or a
+                one-element integer array).
+
+        Returns:
+            ``(observation, reward, terminated, truncated, info)``.
+
+        Raises:
+            TypeError: ``action`` is not an integer.
+            eights.IllegalActionError: the action is illegal in the current
+                state (with ``illegal_action="raise"``), or the episode is
+                already over; the env is left unchanged.
+            gymnasium.error.ResetNeeded: :meth:`reset` was never called, or
+                the episode was interrupted by an opponent error.
+        """
+        action = _as_action(action)
+        if not self._started:
+            raise gymnasium.error.ResetNeeded("call reset() before step()")
+        game = self.game
+        if not self._episode_over() and game.current_player != self.learner_seat:
+            raise gymnasium.error.ResetNeeded(
+                f"it is seat {game.current_player}'s turn, not the learner's "
+                f"(seat {self.learner_seat}); an opponent failed or the game was "
+                "stepped directly; call reset()"
+            )
+
+        replaced = False
+        if self.illegal_action == "random" and not self._episode_over():
+            mask = game.action_mask()
+            if not (0 <= action < NUM_ACTIONS and mask[action]):
+                legal = np.flatnonzero(mask)
+                action = int(legal[self.np_random.integers(len(legal))])
+                replaced = True
+        if not 0 <= action < NUM_ACTIONS:
+            raise IllegalActionError(
+                f"action {action} is out of range; actions are integers in [0, {NUM_ACTIONS})"
+            )
+
+        game.step(action)  # raises IllegalActionError, game unchanged
+        self._play_opponents()
+
+        terminated = bool(game.is_terminal)
+        truncated = bool(game.is_truncated)
+        reward = 0.0
+        if terminated or truncated:
+            reward = float(game.returns(self.reward_kind)[self.learner_seat])
+        info = self._info()
+        if self.illegal_action == "random":
+            info["illegal_action"] = replaced
+        return self._observation(), reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the learner's legal actions (all False once over).
+
+        This is the method name ``sb3_contrib.MaskablePPO`` looks for.
+        """
+        return self.game.action_mask()
+
+    def render(self) -> Optional[str]:
+        """Text picture of the table for ``render_mode="ansi"``.
+
+        With ``render_mode=None`` this warns and returns ``None`` (Gymnasium
+        convention); ``env.game.render()`` always works.
+        """
+        if self.render_mode == "ansi":
+            return self.game.render()
+        gymnasium.logger.warn(
+            "render() called without a render mode; create the env with "
+            'render_mode="ansi" or call env.game.render()'
+        )
+        return None
+
+    # ------------------------------------------------------------- internals
+
+    def _draw_seed(self) -> int:
+        return int(self.np_random.integers(0, _SEED_BOUND))
+
+    def _episode_over(self) -> bool:
+        return bool(self.game.is_terminal or self.game.is_truncated)
+
+    def _play_opponents(self) -> None:
+        """Step the opponents until the learner is to act or the game ends."""
+        game = self.game
+        learner = self.learner_seat
+        while not (game.is_terminal or game.is_truncated):
+            seat = game.current_player
+            if seat == learner:
+                return
+            action = self._opponents[seat].act(game, seat)
+            try:
+                if not 0 <= action < NUM_ACTIONS:
+                    raise IllegalActionError(
+                        f"action {action} is out of range [0, {NUM_ACTIONS})"
+                    )
+                game.step(action)
+            except IllegalActionError as exc:
+                raise IllegalActionError(
+                    f"the opponent at seat {seat} chose an illegal action {action} "
+                    f"({exc}); its legal actions were {game.legal_actions()}. The "
+                    "episode cannot continue; call reset()"
+                ) from exc
+
+    def _observation(self) -> np.ndarray:
+        return self.game.observation(self.learner_seat)
+
+    def _info(self) -> Dict[str, Any]:
+        return {
+            "action_mask": self.game.action_mask(),
+            "current_player": int(self.game.current_player),
+            "phase": self.game.phase,
+        }
+
+    def _sampling_mask(self) -> Optional[np.ndarray]:
+        """Mask used by ``action_space.sample()``; None before the first reset."""
+        if not self._started:
+            return None
+        return self.game.action_mask()
+
+
+def _as_int(value: Any, name: str) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {_describe(value)}")
+    return int(value)
+
+
+def _normalise_opponents(
+    opponents: Any, num_players: int, learner_seat: int
+) -> Dict[int, Any]:
+    """Map every non-learner seat to a validated opponent spec."""
+    seats = [seat for seat in range(num_players) if seat != learner_seat]
+    if isinstance(opponents, (list, tuple)):
+        if len(opponents) != len(seats):
+            raise ValueError(
+                f"opponents must have one entry per other seat: {len(seats)} for "
+                f"{num_players} players (seats {seats}), got {len(opponents)}"
+            )
+        specs = list(opponents)
+    else:
+        specs = [opponents] * len(seats)
+    for seat, spec in zip(seats, specs):
+        _check_opponent(spec, seat)
+    return dict(zip(seats, specs))
+
+
+def _check_opponent(spec: Any, seat: int) -> None:
+    if isinstance(spec, str):
+        if spec not in BOT_NAMES:
+            raise ValueError(
+                f"unknown opponent {spec!r} for seat {seat}; allowed bot names: "
+                + ", ".join(map(repr, BOT_NAMES))
+                + " (or a callable f(obs, mask) -> int, or an object with .act(obs, mask))"
+            )
+        return
+    if isinstance(spec, RandomBot) or callable(getattr(spec, "act", None)) or callable(spec):
+        return
+    raise TypeError(
+        f"opponent for seat {seat} must be a bot name ({', '.join(map(repr, BOT_NAMES))}), "
+        f"a callable f(obs, mask) -> int or an object with .act(obs, mask); got {_describe(spec)}"
+    )
+
+
+def _build_opponent(spec: Any, seed: int) -> Any:
+    """Instantiate the per-episode opponent for a validated spec."""
+    if isinstance(spec, str):  # only "random" passes validation
+        return _BotOpponent(RandomBot(seed))
+    if isinstance(spec, RandomBot):
+        return _BotOpponent(spec)
+    act = getattr(spec, "act", None)
+    if callable(act):
+        return _PolicyOpponent(act)
+    return _PolicyOpponent(spec)
+
+
+def make(
+    preset: str,
+    num_players: int = 2,
+    opponents: Union[OpponentSpec, Sequence[OpponentSpec]] = "random",
+    seed: Optional[int] = None,
+    reward: str = "win_loss",
+    learner_seat: int = 0,
+    render_mode: Optional[str] = None,
+    illegal_action: str = "raise",
+    **rules: Any,
+) -> EightsEnv:
+    """Create an :class:`EightsEnv` (unwrapped, so ``env.game`` and
+    ``env.action_masks()`` are directly available).
+
+    ``**rules`` are rule overrides: nested dicts (``deal={"hand_size": 4}``),
+    dotted paths with ``"__"`` for ``"."`` (``deal__hand_size=4``), and/or an
+    explicit ``rules={...}`` dict; all are merged.  See :class:`EightsEnv`
+    for every argument.
+
+    >>> env = make("crazy_eights", num_players=3, seed=0, deal__hand_size=4)
+    >>> obs, info = env.reset()
+
+    The same environments are registered with Gymnasium as
+    ``"eights/<preset>-v0"`` (``gymnasium.make("eights/crazy_eights-v0")``,
+    which adds Gymnasium's standard wrappers).
+    """
+    return EightsEnv(
+        preset,
+        num_players=num_players,
+        opponents=opponents,
+        seed=seed,
+        reward=reward,
+        learner_seat=learner_seat,
+        render_mode=render_mode,
+        illegal_action=illegal_action,
+        **rules,
+    )
