@@ -1550,7 +1550,7 @@ impl Game {
             "{} · {} players · hand {} · decision {}",
             self.rules.spec.name,
             n,
-            self.hands_played + 1,
+            self.hands_played + u32::from(!self.terminal),
             self.decisions
         );
         let top = self.discard.top().map_or("-".to_string(), |c| c.symbol());
