@@ -1487,6 +1487,15 @@ impl Game {
         {
             return bad("current, dealer or direction out of range");
         }
+        if s.discard.is_empty() {
+            return bad("the discard pile needs at least its top card");
+        }
+        if s.went_out.is_some_and(|w| w as usize >= n) || s.hat.is_some_and(|w| w as usize >= n) {
+            return bad("seat out of range");
+        }
+        if s.chain.active && (s.chain.group as usize) >= rules.chain_groups.len().max(1) {
+            return bad("chain group out of range");
+        }
         let mut used = CardCounts::new();
         for &c in s
             .hands
