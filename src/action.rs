@@ -245,10 +245,7 @@ mod tests {
     #[test]
     fn shorthand_forms() {
         assert_eq!(Action::parse("8H"), Action::parse("play 8H"));
-        assert_eq!(
-            Action::parse("nominate h"),
-            Some(Action::Nominate(Suit::Hearts))
-        );
+        assert_eq!(Action::parse("nominate h"), Some(Action::Nominate(Suit::Hearts)));
         assert_eq!(Action::parse("play 10D"), Action::parse("play TD"));
         assert_eq!(Action::parse("fly"), None);
     }

@@ -22,9 +22,7 @@ pub struct RandomBot {
 
 impl RandomBot {
     pub fn new(seed: u64) -> Self {
-        RandomBot {
-            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-        }
+        RandomBot { rng: Xoshiro256PlusPlus::seed_from_u64(seed) }
     }
 
     /// A uniformly drawn legal action, or `None` when the game is over.
@@ -60,18 +58,14 @@ pub struct SelfPlayStats {
 pub fn random_selfplay(rules: Arc<Rules>, games: u64, seed: u64) -> SelfPlayStats {
     let n = rules.num_players as usize;
     let mut wins = [0u64; MAX_PLAYERS];
-    let mut stats = SelfPlayStats {
-        games,
-        ..Default::default()
-    };
+    let mut stats = SelfPlayStats { games, ..Default::default() };
     let start = Instant::now();
     let mut g = Game::new(rules, derive_seed(seed, 0));
     let mut bot = RandomBot::new(derive_seed(seed ^ 0x5EED, 0));
     let mut m = ActionMask::default();
     for i in 0..games {
         if i > 0 {
-            g.reset(derive_seed(seed, i), &[])
-                .expect("an empty deck prefix is always valid");
+            g.reset(derive_seed(seed, i), &[]).expect("an empty deck prefix is always valid");
         }
         loop {
             g.legal_actions(&mut m);

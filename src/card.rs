@@ -190,21 +190,13 @@ impl Card {
     /// The suit; jokers have none.
     #[inline]
     pub fn suit(self) -> Option<Suit> {
-        if self.is_joker() {
-            None
-        } else {
-            Suit::from_index(self.0 as usize / 13)
-        }
+        if self.is_joker() { None } else { Suit::from_index(self.0 as usize / 13) }
     }
 
     /// The rank; jokers have none.
     #[inline]
     pub fn rank(self) -> Option<Rank> {
-        if self.is_joker() {
-            None
-        } else {
-            Rank::from_index(self.0 as usize % 13)
-        }
+        if self.is_joker() { None } else { Rank::from_index(self.0 as usize % 13) }
     }
 
     /// Red cards are diamonds, hearts and the red joker.

@@ -20,10 +20,7 @@ pub struct CardCounts {
 
 impl Default for CardCounts {
     fn default() -> Self {
-        CardCounts {
-            counts: [0; NUM_FACES],
-            total: 0,
-        }
+        CardCounts { counts: [0; NUM_FACES], total: 0 }
     }
 }
 
@@ -122,10 +119,7 @@ pub struct Pile {
 
 impl Default for Pile {
     fn default() -> Self {
-        Pile {
-            cards: [Card(0); MAX_CARDS],
-            len: 0,
-        }
+        Pile { cards: [Card(0); MAX_CARDS], len: 0 }
     }
 }
 
@@ -240,10 +234,7 @@ mod tests {
 
     #[test]
     fn pile_is_a_stack() {
-        let cards: Vec<Card> = ["3C", "9C", "5C"]
-            .iter()
-            .map(|s| s.parse().unwrap())
-            .collect();
+        let cards: Vec<Card> = ["3C", "9C", "5C"].iter().map(|s| s.parse().unwrap()).collect();
         let mut p = Pile::from_bottom_up(&cards);
         assert_eq!(p.top(), Some(cards[2]));
         assert_eq!(p.from_top(2), Some(cards[0]));

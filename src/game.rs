@@ -26,9 +26,9 @@ use crate::action::{self, Action, ActionMask, NUM_ACTIONS};
 use crate::card::{Card, NUM_FACES, Suit};
 use crate::card_set::{CardCounts, Pile};
 use crate::rules::{
-    Accumulate, BlockedScoring, ChainAnswer, DrawAfter, DrawMode, Exhausted, Follow, LastCardMode,
-    LastSpecial, MAX_PLAYERS, MultiEffects, MultiMode, Nominate, Repeat, Rules, RulesSpec,
-    ScoreMode, SeriesWinner, StartEffect, TwoPlayerReverse, WildFollow,
+    Accumulate, BlockedScoring, ChainAnswer, DrawAfter, DrawMode, Exhausted, Follow, LastCardMode, LastSpecial,
+    MAX_PLAYERS, MultiEffects, MultiMode, Nominate, Repeat, Rules, RulesSpec, ScoreMode, SeriesWinner, StartEffect,
+    TwoPlayerReverse, WildFollow,
 };
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -101,15 +101,8 @@ impl Phase {
 /// Errors from driving a game. Each message says what was wrong and what is allowed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum GameError {
-    #[error(
-        "illegal action {action} in phase '{phase}' for player {player}; legal actions: {legal}"
-    )]
-    IllegalAction {
-        action: String,
-        phase: &'static str,
-        player: usize,
-        legal: String,
-    },
+    #[error("illegal action {action} in phase '{phase}' for player {player}; legal actions: {legal}")]
+    IllegalAction { action: String, phase: &'static str, player: usize, legal: String },
     #[error("the game is over{0}; call reset() to start a new one")]
     GameOver(&'static str),
     #[error("action id {0} is out of range: ids are 0..{NUM_ACTIONS}")]
@@ -314,8 +307,7 @@ impl Game {
                     seen.count(c),
                     self.rules.deck.count(c),
                     self.rules.packs,
-                    self.rules.deck.count(Card::RED_JOKER)
-                        + self.rules.deck.count(Card::BLACK_JOKER)
+                    self.rules.deck.count(Card::RED_JOKER) + self.rules.deck.count(Card::BLACK_JOKER)
                 )));
             }
         }
@@ -361,11 +353,7 @@ impl Game {
         }
         self.discard.clear();
         self.nominated = None;
-        self.direction = if r.spec.order.initial_direction == crate::rules::Direction::Ccw {
-            -1
-        } else {
-            1
-        };
+        self.direction = if r.spec.order.initial_direction == crate::rules::Direction::Ccw { -1 } else { 1 };
         self.chain = Chain::default();
         self.free_play = false;
         self.turn = Turn::default();
@@ -415,11 +403,7 @@ impl Game {
         (!self.terminal && !self.truncated).then_some(self.current as usize)
     }
     pub fn phase(&self) -> Phase {
-        if self.terminal {
-            Phase::GameOver
-        } else {
-            self.phase
-        }
+        if self.terminal { Phase::GameOver } else { self.phase }
     }
     pub fn hand(&self, p: usize) -> &CardCounts {
         &self.hands[p]
@@ -429,19 +413,14 @@ impl Game {
     }
     /// The suit the next play must follow: the nominated suit, else the top card's suit.
     pub fn active_suit(&self) -> Option<Suit> {
-        self.nominated
-            .or_else(|| self.discard.top().and_then(Card::suit))
+        self.nominated.or_else(|| self.discard.top().and_then(Card::suit))
     }
     pub fn nominated_suit(&self) -> Option<Suit> {
         self.nominated
     }
     /// Cards the player to act must draw if they accept the pending chain (0 if none).
     pub fn pending_draw(&self) -> u16 {
-        if self.chain.active {
-            self.chain.amount
-        } else {
-            0
-        }
+        if self.chain.active { self.chain.amount } else { 0 }
     }
     pub fn chain(&self) -> &Chain {
         &self.chain
@@ -513,9 +492,7 @@ impl Game {
             return false;
         }
         match (c.rank(), top.rank()) {
-            (Some(a), Some(b)) => {
-                a == b || (self.rules.spec.matching.any_court && a.is_court() && b.is_court())
-            }
+            (Some(a), Some(b)) => a == b || (self.rules.spec.matching.any_court && a.is_court() && b.is_court()),
             _ => false,
         }
     }
@@ -547,9 +524,7 @@ impl Game {
                 let hand = &self.hands[self.current as usize];
                 return !hand.faces().any(|o| {
                     o != c
-                        && !self.rules.card[o.index()]
-                            .wild
-                            .is_some_and(|w| w.only_if_no_other)
+                        && !self.rules.card[o.index()].wild.is_some_and(|w| w.only_if_no_other)
                         && self.playable_basic(o)
                 });
             }
@@ -558,9 +533,7 @@ impl Game {
     }
 
     fn has_playable(&self) -> bool {
-        self.hands[self.current as usize]
-            .faces()
-            .any(|c| self.playable(c))
+        self.hands[self.current as usize].faces().any(|c| self.playable(c))
     }
 
     /// May `c` answer or cancel the pending chain?
@@ -600,8 +573,7 @@ impl Game {
 
     /// Can a card be produced for a draw now (stock, or a refill from the discard pile)?
     pub fn can_draw(&self) -> bool {
-        !self.stock.is_empty()
-            || (self.rules.spec.stock.exhausted != Exhausted::NoReshuffle && self.discard.len() > 1)
+        !self.stock.is_empty() || (self.rules.spec.stock.exhausted != Exhausted::NoReshuffle && self.discard.len() > 1)
     }
 
     fn announce_allowed(&self) -> bool {
@@ -609,8 +581,7 @@ impl Game {
             return false;
         }
         let len = self.hands[self.current as usize].len();
-        let multi = self.rules.spec.multi.mode != MultiMode::Off
-            || self.rules.card.iter().any(|r| r.follow.is_some());
+        let multi = self.rules.spec.multi.mode != MultiMode::Off || self.rules.card.iter().any(|r| r.follow.is_some());
         len == 2 || (multi && len > 2)
     }
 
@@ -676,10 +647,7 @@ impl Game {
             }
             Phase::AfterDraw => {
                 let after = self.rules.spec.draw.after;
-                let only_drawn = matches!(
-                    after,
-                    DrawAfter::MayPlayDrawn | DrawAfter::MustPlayDrawnIfPlayable
-                );
+                let only_drawn = matches!(after, DrawAfter::MayPlayDrawn | DrawAfter::MustPlayDrawnIfPlayable);
                 for c in hand.faces() {
                     if only_drawn && Some(c) != self.turn.drawn_card {
                         continue;
@@ -688,10 +656,7 @@ impl Game {
                         mask.set(action::PLAY + c.index());
                     }
                 }
-                let must = matches!(
-                    after,
-                    DrawAfter::MustPlayDrawnIfPlayable | DrawAfter::MustPlayWhenFound
-                );
+                let must = matches!(after, DrawAfter::MustPlayDrawnIfPlayable | DrawAfter::MustPlayWhenFound);
                 let d = &self.rules.spec.draw;
                 let more = d.mode == DrawMode::UpTo && self.turn.drawn < d.limit && self.can_draw();
                 if more {
@@ -739,11 +704,7 @@ impl Game {
     }
 
     fn illegal(&self, id: usize, mask: &ActionMask) -> GameError {
-        let legal: Vec<String> = mask
-            .iter()
-            .filter_map(Action::from_id)
-            .map(|a| a.to_string())
-            .collect();
+        let legal: Vec<String> = mask.iter().filter_map(Action::from_id).map(|a| a.to_string()).collect();
         GameError::IllegalAction {
             action: Action::from_id(id).map_or_else(|| id.to_string(), |a| format!("'{a}' ({id})")),
             phase: self.phase().name(),
@@ -790,9 +751,7 @@ impl Game {
         self.turn.top_matched = matched;
         if phase == Phase::Chain {
             let r = self.rules.card[c.index()];
-            if r.cancel & (1u32 << self.chain.group) != 0
-                && r.chain.is_none_or(|ch| ch.group != self.chain.group)
-            {
+            if r.cancel & (1u32 << self.chain.group) != 0 && r.chain.is_none_or(|ch| ch.group != self.chain.group) {
                 self.chain = Chain::default();
                 self.turn.cancelled = true;
                 self.turn.cards += 1;
@@ -823,11 +782,7 @@ impl Game {
         }
         let once = r.repeat == Repeat::Once;
         if r.skip > 0 {
-            t.skips = if once {
-                t.skips.max(r.skip)
-            } else {
-                t.skips + r.skip
-            };
+            t.skips = if once { t.skips.max(r.skip) } else { t.skips + r.skip };
             if c.rank() == Some(crate::card::Rank::Ace) {
                 t.ace_skip = true;
             }
@@ -842,18 +797,12 @@ impl Game {
                 let acc = self.rules.spec.chain.accumulate;
                 self.chain.amount = match acc {
                     Accumulate::Sum => self.chain.amount + ch.amount as u16,
-                    Accumulate::Increment => {
-                        self.chain.amount + self.rules.spec.chain.increment as u16
-                    }
+                    Accumulate::Increment => self.chain.amount + self.rules.spec.chain.increment as u16,
                     Accumulate::Fixed => self.chain.amount.max(ch.amount as u16),
                 };
                 self.chain.answer = ch.answer.into();
             } else {
-                t.chain_add = if once && t.chain_add > 0 {
-                    t.chain_add
-                } else {
-                    t.chain_add + ch.amount as u16
-                };
+                t.chain_add = if once && t.chain_add > 0 { t.chain_add } else { t.chain_add + ch.amount as u16 };
                 t.chain_group = ch.group;
                 t.chain_answer = ch.answer.into();
             }
@@ -881,22 +830,21 @@ impl Game {
         }
         // Update the continuation source.
         self.turn.follow = match (r.follow, self.turn.follow) {
-            (Some(Follow::SameSuitAny), Some((FollowState::SameSuitAny, src))) => {
-                Some((FollowState::SameSuitAny, src))
-            }
+            (Some(Follow::SameSuitAny), Some((FollowState::SameSuitAny, src))) => Some((FollowState::SameSuitAny, src)),
             (Some(Follow::SameSuitAny), _) => Some((FollowState::SameSuitAny, c)),
             (Some(Follow::OneMatching), _) => Some((FollowState::OneMatching, c)),
             (None, Some((FollowState::SameSuitAny, src))) => Some((FollowState::SameSuitAny, src)),
             (None, Some((FollowState::OneMatching, _))) => None,
             (None, Some((FollowState::EqualRank, src))) => Some((FollowState::EqualRank, src)),
             (None, None) => {
-                let excluded =
-                    self.rules.spec.multi.excluded.iter().any(|x| {
-                        crate::card::Rank::parse(x).is_some_and(|rk| c.rank() == Some(rk))
-                    });
-                (self.rules.spec.multi.mode == MultiMode::EqualRank
-                    && c.rank().is_some()
-                    && !excluded)
+                let excluded = self
+                    .rules
+                    .spec
+                    .multi
+                    .excluded
+                    .iter()
+                    .any(|x| crate::card::Rank::parse(x).is_some_and(|rk| c.rank() == Some(rk)));
+                (self.rules.spec.multi.mode == MultiMode::EqualRank && c.rank().is_some() && !excluded)
                     .then_some((FollowState::EqualRank, c))
             }
         };
@@ -905,8 +853,7 @@ impl Game {
             self.finish_play();
             return;
         }
-        let can_continue =
-            self.turn.follow.is_some() && self.hands[p].faces().any(|x| self.continues(x));
+        let can_continue = self.turn.follow.is_some() && self.hands[p].faces().any(|x| self.continues(x));
         if can_continue {
             self.phase = Phase::Continue;
         } else {
@@ -949,10 +896,7 @@ impl Game {
                 }
                 LastSpecial::DrawsApply => {
                     let target = self.advance(p, 1 + t.skips as usize) as usize;
-                    let k = t.draw_lose
-                        + t.draw_keep
-                        + t.chain_add
-                        + if t.answered { self.chain.amount } else { 0 };
+                    let k = t.draw_lose + t.draw_keep + t.chain_add + if t.answered { self.chain.amount } else { 0 };
                     self.draw_cards(target, k as usize);
                     self.end_hand(Some(p), false);
                     return;
@@ -997,12 +941,7 @@ impl Game {
             self.chain = Chain::default();
         }
         if t.chain_add > 0 && !t.answered {
-            self.chain = Chain {
-                active: true,
-                amount: t.chain_add,
-                group: t.chain_group,
-                answer: t.chain_answer,
-            };
+            self.chain = Chain { active: true, amount: t.chain_add, group: t.chain_group, answer: t.chain_answer };
         }
         self.turn = Turn::default();
         self.free_play = t.free_play_next;
@@ -1115,8 +1054,7 @@ impl Game {
             DrawAfter::EndTurn => false,
             DrawAfter::MayPlayDrawn | DrawAfter::MustPlayDrawnIfPlayable => drawn_playable,
             DrawAfter::MayPlayAny | DrawAfter::MustPlayWhenFound => {
-                self.has_playable()
-                    || (d.mode == DrawMode::UpTo && self.turn.drawn < d.limit && self.can_draw())
+                self.has_playable() || (d.mode == DrawMode::UpTo && self.turn.drawn < d.limit && self.can_draw())
             }
         };
         if go_on {
@@ -1223,13 +1161,7 @@ impl Game {
                 if let Some(w) = collector {
                     pts[w as usize] = (0..n)
                         .filter(|&q| q != w as usize)
-                        .map(|q| {
-                            if s.mode == ScoreMode::PerCard {
-                                self.hands[q].len() as i32
-                            } else {
-                                values[q]
-                            }
-                        })
+                        .map(|q| if s.mode == ScoreMode::PerCard { self.hands[q].len() as i32 } else { values[q] })
                         .sum();
                     hand_winner = Some(w);
                 }
@@ -1250,21 +1182,14 @@ impl Game {
         self.hands_played += 1;
         if let Some(target) = self.rules.series_target {
             let reached = self.scores[..n].iter().any(|&x| x >= target as i32);
-            let max_hands = self
-                .rules
-                .spec
-                .series
-                .max_hands
-                .is_some_and(|m| self.hands_played >= m);
+            let max_hands = self.rules.spec.series.max_hands.is_some_and(|m| self.hands_played >= m);
             if reached || max_hands {
                 self.winner = self.series_winner();
                 self.finish();
             } else {
                 self.dealer = match self.rules.spec.order.next_dealer {
                     crate::rules::NextDealer::Clockwise => (self.dealer + 1) % self.n,
-                    crate::rules::NextDealer::Winner => {
-                        hand_winner.unwrap_or((self.dealer + 1) % self.n)
-                    }
+                    crate::rules::NextDealer::Winner => hand_winner.unwrap_or((self.dealer + 1) % self.n),
                     crate::rules::NextDealer::Fixed => self.dealer,
                 };
                 self.deal_hand(&[]);
@@ -1302,22 +1227,13 @@ impl Game {
         if !self.terminal {
             return;
         }
-        if score
-            && !matches!(
-                self.rules.spec.score.mode,
-                ScoreMode::None | ScoreMode::Countdown
-            )
-        {
+        if score && !matches!(self.rules.spec.score.mode, ScoreMode::None | ScoreMode::Countdown) {
             self.score_returns(out);
             return;
         }
         if let Some(w) = self.winner {
             for (p, o) in out[..n].iter_mut().enumerate() {
-                *o = if p == w as usize {
-                    1.0
-                } else {
-                    -1.0 / (n as f64 - 1.0)
-                };
+                *o = if p == w as usize { 1.0 } else { -1.0 / (n as f64 - 1.0) };
             }
         }
     }
@@ -1328,11 +1244,7 @@ impl Game {
         let n = self.n as usize;
         let sc = &self.scores[..n];
         let mean = sc.iter().map(|&x| x as f64).sum::<f64>() / n as f64;
-        let sign = if self.rules.spec.score.mode == ScoreMode::Penalty {
-            -1.0
-        } else {
-            1.0
-        };
+        let sign = if self.rules.spec.score.mode == ScoreMode::Penalty { -1.0 } else { 1.0 };
         for p in 0..n {
             out[p] = sign * (sc[p] as f64 - mean) / 100.0;
         }
@@ -1347,19 +1259,13 @@ impl Game {
         let n = rules.num_players as usize;
         let bad = |m: String| Err(GameError::InvalidPosition(m));
         if pos.hands.len() != n {
-            return bad(format!(
-                "hands: expected {n} hands (one per seat), got {}",
-                pos.hands.len()
-            ));
+            return bad(format!("hands: expected {n} hands (one per seat), got {}", pos.hands.len()));
         }
         if pos.discard.is_empty() {
             return bad("discard: the discard pile needs at least its top card".into());
         }
         if pos.current_player >= n {
-            return bad(format!(
-                "current_player must be in 0..{n}, got {}",
-                pos.current_player
-            ));
+            return bad(format!("current_player must be in 0..{n}, got {}", pos.current_player));
         }
         if pos.direction != 1 && pos.direction != -1 {
             return bad(format!("direction must be 1 or -1, got {}", pos.direction));
@@ -1369,20 +1275,11 @@ impl Game {
             return bad(format!("dealer must be in 0..{n}, got {dealer}"));
         }
         let mut used = CardCounts::new();
-        let all = pos
-            .hands
-            .iter()
-            .flatten()
-            .chain(pos.discard.iter())
-            .chain(pos.stock.iter().flatten());
+        let all = pos.hands.iter().flatten().chain(pos.discard.iter()).chain(pos.stock.iter().flatten());
         for &c in all {
             used.add(c);
             if used.count(c) > rules.deck.count(c) {
-                return bad(format!(
-                    "{c} appears {} times but the deck holds {}",
-                    used.count(c),
-                    rules.deck.count(c)
-                ));
+                return bad(format!("{c} appears {} times but the deck holds {}", used.count(c), rules.deck.count(c)));
             }
         }
         let mut g = Game::blank(rules.clone(), pos.seed);
@@ -1426,12 +1323,7 @@ impl Game {
                     "pending_draw needs a draw-chain card on top; {top} starts no chain in this preset"
                 ));
             };
-            g.chain = Chain {
-                active: true,
-                amount: pos.pending_draw,
-                group: ch.group,
-                answer: ch.answer.into(),
-            };
+            g.chain = Chain { active: true, amount: pos.pending_draw, group: ch.group, answer: ch.answer.into() };
             g.phase = Phase::Chain;
         }
         Ok(g)
@@ -1474,17 +1366,12 @@ impl Game {
     /// Rebuild a game from a snapshot, checking it for consistency.
     pub fn from_snapshot(s: Snapshot) -> Result<Game, GameError> {
         let n = s.num_players as usize;
-        let rules = Arc::new(
-            Rules::from_spec(s.rules, n).map_err(|e| GameError::InvalidState(e.to_string()))?,
-        );
+        let rules = Arc::new(Rules::from_spec(s.rules, n).map_err(|e| GameError::InvalidState(e.to_string()))?);
         let bad = |m: &str| Err(GameError::InvalidState(m.to_string()));
         if s.hands.len() != n || s.scores.len() != n || s.hand_points.len() != n {
             return bad("hands, scores and hand_points need one entry per player");
         }
-        if s.current as usize >= n
-            || s.dealer as usize >= n
-            || (s.direction != 1 && s.direction != -1)
-        {
+        if s.current as usize >= n || s.dealer as usize >= n || (s.direction != 1 && s.direction != -1) {
             return bad("current, dealer or direction out of range");
         }
         if s.discard.is_empty() {
@@ -1497,13 +1384,7 @@ impl Game {
             return bad("chain group out of range");
         }
         let mut used = CardCounts::new();
-        for &c in s
-            .hands
-            .iter()
-            .flatten()
-            .chain(s.stock.iter())
-            .chain(s.discard.iter())
-        {
+        for &c in s.hands.iter().flatten().chain(s.stock.iter()).chain(s.discard.iter()) {
             used.add(c);
             if used.count(c) > rules.deck.count(c) {
                 return bad("more copies of a card than the deck holds");
@@ -1511,19 +1392,13 @@ impl Game {
         }
         let mut g = Game::blank(rules, s.seed);
         for p in 0..MAX_PLAYERS {
-            g.hands[p] = s
-                .hands
-                .get(p)
-                .map(|h| h.iter().copied().collect())
-                .unwrap_or_default();
+            g.hands[p] = s.hands.get(p).map(|h| h.iter().copied().collect()).unwrap_or_default();
         }
         g.stock = Pile::from_bottom_up(&s.stock.iter().rev().copied().collect::<Vec<_>>());
         g.discard = Pile::from_bottom_up(&s.discard);
         g.nominated = match s.nominated.as_deref() {
             None => None,
-            Some(x) => Some(
-                Suit::parse(x).ok_or_else(|| GameError::InvalidState(format!("bad suit {x:?}")))?,
-            ),
+            Some(x) => Some(Suit::parse(x).ok_or_else(|| GameError::InvalidState(format!("bad suit {x:?}")))?),
         };
         g.direction = s.direction;
         g.current = s.current;
@@ -1572,11 +1447,7 @@ impl Game {
             "Top: {top}{suit}   Stock: {}   Discard: {}   Direction: {}",
             self.stock.len(),
             self.discard.len(),
-            if self.direction > 0 {
-                "clockwise"
-            } else {
-                "anticlockwise"
-            }
+            if self.direction > 0 { "clockwise" } else { "anticlockwise" }
         );
         if self.chain.active {
             let _ = writeln!(s, "Pending: draw {}", self.chain.amount);
@@ -1585,39 +1456,18 @@ impl Game {
             let _ = writeln!(s, "Free play: any card may be played");
         }
         for p in 0..n {
-            let marker = if self.current_player() == Some(p) {
-                "▶"
-            } else {
-                " "
-            };
+            let marker = if self.current_player() == Some(p) { "▶" } else { " " };
             let cards: Vec<String> = self.hands[p].iter().map(|c| c.symbol()).collect();
-            let dealer = if p == self.dealer as usize {
-                " (dealer)"
-            } else {
-                ""
-            };
-            let _ = writeln!(
-                s,
-                "{marker} P{p}{dealer} [{}]: {}",
-                self.hands[p].len(),
-                cards.join(" ")
-            );
+            let dealer = if p == self.dealer as usize { " (dealer)" } else { "" };
+            let _ = writeln!(s, "{marker} P{p}{dealer} [{}]: {}", self.hands[p].len(), cards.join(" "));
         }
         if self.terminal {
             match self.winner {
                 Some(w) => {
-                    let _ = writeln!(
-                        s,
-                        "Game over: P{w} wins. Hand points: {:?}",
-                        self.hand_points()
-                    );
+                    let _ = writeln!(s, "Game over: P{w} wins. Hand points: {:?}", self.hand_points());
                 }
                 None => {
-                    let _ = writeln!(
-                        s,
-                        "Game over: no winner. Hand points: {:?}",
-                        self.hand_points()
-                    );
+                    let _ = writeln!(s, "Game over: no winner. Hand points: {:?}", self.hand_points());
                 }
             }
         } else if self.truncated {

@@ -85,11 +85,7 @@ pub fn spec() -> Vec<(&'static str, usize, usize)> {
 
 /// Write player `p`'s observation of `g` into `out` (length [`OBS_SIZE`]). No allocation.
 pub fn encode(g: &Game, p: usize, out: &mut [f32]) {
-    assert_eq!(
-        out.len(),
-        OBS_SIZE,
-        "observation buffer must hold {OBS_SIZE} floats"
-    );
+    assert_eq!(out.len(), OBS_SIZE, "observation buffer must hold {OBS_SIZE} floats");
     out.fill(0.0);
     let n = g.num_players();
     let mut at = 0;

@@ -23,12 +23,7 @@ create_exception!(
     PyValueError,
     "An action that is not legal now (or a step after the game ended). The game is unchanged."
 );
-create_exception!(
-    _core,
-    RulesError,
-    PyValueError,
-    "Invalid rules: the message names the offending field."
-);
+create_exception!(_core, RulesError, PyValueError, "Invalid rules: the message names the offending field.");
 
 fn rules_err(e: rules::RulesError) -> PyErr {
     match e {
@@ -47,8 +42,7 @@ fn game_err(e: GameError) -> PyErr {
 }
 
 fn parse_card(s: &str) -> PyResult<Card> {
-    s.parse::<Card>()
-        .map_err(|e| PyValueError::new_err(e.to_string()))
+    s.parse::<Card>().map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 fn parse_cards(v: &[String]) -> PyResult<Vec<Card>> {
@@ -60,9 +54,7 @@ fn to_json(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<serde
     let text: String = json
         .call_method1("dumps", (obj,))
         .map_err(|e| {
-            PyTypeError::new_err(format!(
-                "{what} must be JSON-like (dicts, lists, str, numbers, bool, None): {e}"
-            ))
+            PyTypeError::new_err(format!("{what} must be JSON-like (dicts, lists, str, numbers, bool, None): {e}"))
         })?
         .extract()?;
     serde_json::from_str(&text).map_err(|e| PyValueError::new_err(format!("{what}: {e}")))
@@ -76,11 +68,7 @@ fn from_json<'py>(py: Python<'py>, v: &impl serde::Serialize) -> PyResult<Bound<
 fn random_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos()),
-    );
+    h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
     h.finish()
 }
 
@@ -107,9 +95,7 @@ fn load_rules(
         }
         _ => None,
     };
-    Rules::load(preset, num_players as usize, over.as_ref())
-        .map(Arc::new)
-        .map_err(rules_err)
+    Rules::load(preset, num_players as usize, over.as_ref()).map(Arc::new).map_err(rules_err)
 }
 
 /// Names of the built-in presets.
@@ -121,11 +107,7 @@ fn presets() -> Vec<&'static str> {
 /// The resolved rules of a preset (with optional overrides) as a dict.
 #[pyfunction]
 #[pyo3(signature = (preset, rules=None))]
-fn preset_rules<'py>(
-    py: Python<'py>,
-    preset: &str,
-    rules: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
+fn preset_rules<'py>(py: Python<'py>, preset: &str, rules: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
     let over = match rules {
         Some(r) if !r.is_none() => Some(to_json(py, r, "rules")?),
         _ => None,
@@ -169,16 +151,12 @@ impl PyRandomBot {
     #[new]
     #[pyo3(signature = (seed=None))]
     fn new(seed: Option<u64>) -> Self {
-        PyRandomBot {
-            bot: RandomBot::new(seed.unwrap_or_else(random_seed)),
-        }
+        PyRandomBot { bot: RandomBot::new(seed.unwrap_or_else(random_seed)) }
     }
 
     /// A uniform legal action of `game`'s player to act.
     fn act(&mut self, game: &PyGame) -> PyResult<usize> {
-        self.bot
-            .act(&game.g)
-            .ok_or_else(|| IllegalActionError::new_err("the game is over: no legal action"))
+        self.bot.act(&game.g).ok_or_else(|| IllegalActionError::new_err("the game is over: no legal action"))
     }
 }
 
@@ -196,9 +174,7 @@ struct PyGame {
 impl PyGame {
     fn parse_action(&self, action: &Bound<'_, PyAny>) -> PyResult<usize> {
         if action.is_instance_of::<PyBool>() {
-            return Err(PyTypeError::new_err(
-                "action must be an int id or an action string, not bool",
-            ));
+            return Err(PyTypeError::new_err("action must be an int id or an action string, not bool"));
         }
         if action.is_instance_of::<PyString>() {
             let s: String = action.extract()?;
@@ -227,12 +203,7 @@ impl PyGame {
     }
 
     fn legal_strings(&self) -> Vec<String> {
-        self.g
-            .legal_action_vec()
-            .into_iter()
-            .filter_map(Action::from_id)
-            .map(|a| a.to_string())
-            .collect()
+        self.g.legal_action_vec().into_iter().filter_map(Action::from_id).map(|a| a.to_string()).collect()
     }
 }
 
@@ -248,9 +219,7 @@ impl PyGame {
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let r = load_rules(py, preset, num_players, rules)?;
-        Ok(PyGame {
-            g: Game::new(r, seed.unwrap_or_else(random_seed)),
-        })
+        Ok(PyGame { g: Game::new(r, seed.unwrap_or_else(random_seed)) })
     }
 
     /// Start a new episode. `seed=None` draws a fresh seed. `deck` (list of card strings)
@@ -262,9 +231,7 @@ impl PyGame {
     #[pyo3(signature = (seed=None, deck=None))]
     fn reset(&mut self, seed: Option<u64>, deck: Option<Vec<String>>) -> PyResult<()> {
         let cards = parse_cards(&deck.unwrap_or_default())?;
-        self.g
-            .reset(seed.unwrap_or_else(random_seed), &cards)
-            .map_err(game_err)
+        self.g.reset(seed.unwrap_or_else(random_seed), &cards).map_err(game_err)
     }
 
     /// Build an arbitrary mid-hand position (analysis, puzzles, tests). `hands`: one list of
@@ -293,15 +260,13 @@ impl PyGame {
         let r = load_rules(py, preset, num_players, rules)?;
         let nominated = match nominated_suit {
             None => None,
-            Some(s) => Some(Suit::parse(&s).ok_or_else(|| {
-                PyValueError::new_err(format!("invalid suit {s:?}: use C, D, H or S"))
-            })?),
+            Some(s) => Some(
+                Suit::parse(&s)
+                    .ok_or_else(|| PyValueError::new_err(format!("invalid suit {s:?}: use C, D, H or S")))?,
+            ),
         };
         let pos = Position {
-            hands: hands
-                .iter()
-                .map(|h| parse_cards(h))
-                .collect::<PyResult<_>>()?,
+            hands: hands.iter().map(|h| parse_cards(h)).collect::<PyResult<_>>()?,
             discard: parse_cards(&discard)?,
             stock: stock.map(|s| parse_cards(&s)).transpose()?,
             current_player,
@@ -311,9 +276,7 @@ impl PyGame {
             dealer,
             seed,
         };
-        Ok(PyGame {
-            g: Game::from_position(r, &pos).map_err(game_err)?,
-        })
+        Ok(PyGame { g: Game::from_position(r, &pos).map_err(game_err)? })
     }
 
     /// Player to act, or -1 when the game is over or truncated.
@@ -372,9 +335,7 @@ impl PyGame {
     }
     #[getter]
     fn hand_sizes(&self) -> Vec<usize> {
-        (0..self.g.num_players())
-            .map(|p| self.g.hand(p).len())
-            .collect()
+        (0..self.g.num_players()).map(|p| self.g.hand(p).len()).collect()
     }
     #[getter]
     fn is_terminal(&self) -> bool {
@@ -419,9 +380,7 @@ impl PyGame {
     fn check_seat(&self, p: i64) -> PyResult<usize> {
         let n = self.g.num_players() as i64;
         if !(0..n).contains(&p) {
-            return Err(PyValueError::new_err(format!(
-                "player must be in 0..{n}, got {p}"
-            )));
+            return Err(PyValueError::new_err(format!("player must be in 0..{n}, got {p}")));
         }
         Ok(p as usize)
     }
@@ -433,22 +392,11 @@ impl PyGame {
     }
     /// Discard pile, bottom to top.
     fn discard_pile(&self) -> Vec<String> {
-        self.g
-            .discard()
-            .as_slice()
-            .iter()
-            .map(|c| c.to_string())
-            .collect()
+        self.g.discard().as_slice().iter().map(|c| c.to_string()).collect()
     }
     /// Stock, next drawn first (hidden information: for analysis and tests).
     fn stock(&self) -> Vec<String> {
-        self.g
-            .stock()
-            .as_slice()
-            .iter()
-            .rev()
-            .map(|c| c.to_string())
-            .collect()
+        self.g.stock().as_slice().iter().rev().map(|c| c.to_string()).collect()
     }
     /// Sorted legal action ids (empty when the game is over).
     fn legal_actions(&self) -> Vec<usize> {
@@ -476,11 +424,7 @@ impl PyGame {
             .ok()
             .and_then(Action::from_id)
             .map(|a| a.to_string())
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "action id must be in 0..{NUM_ACTIONS}, got {action}"
-                ))
-            })
+            .ok_or_else(|| PyValueError::new_err(format!("action id must be in 0..{NUM_ACTIONS}, got {action}")))
     }
     fn string_to_action(&self, s: &str) -> PyResult<usize> {
         Action::parse(s).map(Action::id).ok_or_else(|| {
@@ -498,9 +442,7 @@ impl PyGame {
             "win_loss" => false,
             "score" => true,
             _ => {
-                return Err(PyValueError::new_err(format!(
-                    "kind must be \"win_loss\" or \"score\", got {kind:?}"
-                )));
+                return Err(PyValueError::new_err(format!("kind must be \"win_loss\" or \"score\", got {kind:?}")));
             }
         };
         let mut out = vec![0.0; self.g.num_players()];
@@ -570,15 +512,11 @@ impl PyGame {
     #[staticmethod]
     fn from_dict(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<Self> {
         let v = to_json(py, d, "state dict")?;
-        let snap: Snapshot = serde_json::from_value(v)
-            .map_err(|e| PyValueError::new_err(format!("invalid game state: {e}")))?;
-        Ok(PyGame {
-            g: Game::from_snapshot(snap).map_err(game_err)?,
-        })
+        let snap: Snapshot =
+            serde_json::from_value(v).map_err(|e| PyValueError::new_err(format!("invalid game state: {e}")))?;
+        Ok(PyGame { g: Game::from_snapshot(snap).map_err(game_err)? })
     }
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
         let py = slf.py();
         let ctor = py.get_type::<PyGame>().getattr("from_dict")?;
         let d = slf.borrow().to_dict(py)?;
@@ -594,10 +532,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(preset_rules, m)?)?;
     m.add_function(wrap_pyfunction!(preset_toml, m)?)?;
     m.add_function(wrap_pyfunction!(random_selfplay, m)?)?;
-    m.add(
-        "IllegalActionError",
-        m.py().get_type::<IllegalActionError>(),
-    )?;
+    m.add("IllegalActionError", m.py().get_type::<IllegalActionError>())?;
     m.add("RulesError", m.py().get_type::<RulesError>())?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;
     m.add("OBS_SIZE", OBS_SIZE)?;

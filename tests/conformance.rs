@@ -40,12 +40,7 @@ fn check_game(rules: &Arc<Rules>, seed: u64, deep: bool) -> u64 {
     let mut obs = vec![0f32; OBS_SIZE];
     let mut steps = 0u64;
     loop {
-        assert_eq!(
-            g.card_count(),
-            deck,
-            "card conservation broken (seed {seed})\n{}",
-            g.render()
-        );
+        assert_eq!(g.card_count(), deck, "card conservation broken (seed {seed})\n{}", g.render());
         g.legal_actions(&mut m);
         let list = g.legal_action_vec();
         assert_eq!(m.iter().collect::<Vec<_>>(), list);
@@ -53,11 +48,7 @@ fn check_game(rules: &Arc<Rules>, seed: u64, deep: bool) -> u64 {
             assert!(m.is_empty());
             break;
         }
-        assert!(
-            !m.is_empty(),
-            "no legal action in a live game (seed {seed})\n{}",
-            g.render()
-        );
+        assert!(!m.is_empty(), "no legal action in a live game (seed {seed})\n{}", g.render());
         let p = g.current_player().unwrap();
         observation::encode(&g, p, &mut obs);
         for c in Card::all() {
@@ -113,10 +104,7 @@ fn run_preset(name: &str) {
         for i in 0..GAMES_PER_CONFIG {
             steps += check_game(&rules, derive_seed(n as u64, i), i < 40);
         }
-        assert!(
-            steps > GAMES_PER_CONFIG,
-            "{name} n={n}: games must have decisions"
-        );
+        assert!(steps > GAMES_PER_CONFIG, "{name} n={n}: games must have decisions");
         // Determinism: same seed, same trace.
         for i in 0..5 {
             assert_eq!(trace(&rules, i, 400), trace(&rules, i, 400));
@@ -148,12 +136,7 @@ fn conformance_crazy_eights_xtreme() {
 #[test]
 fn every_preset_has_a_conformance_test() {
     // Keep this list in step with the presets: a new preset must be added above.
-    let covered = [
-        "crazy_eights",
-        "crazy_eights_specials",
-        "switch_blackjack",
-        "crazy_eights_xtreme",
-    ];
+    let covered = ["crazy_eights", "crazy_eights_specials", "switch_blackjack", "crazy_eights_xtreme"];
     for p in rules::preset_names() {
         assert!(covered.contains(&p), "preset {p} has no conformance test");
     }
@@ -165,16 +148,12 @@ fn documented_variants_play() {
         let spec = rules::load_spec(name, None).unwrap();
         for v in spec.variant.keys() {
             let over = serde_json::json!({ "variants": [v] });
-            let s =
-                rules::load_spec(name, Some(&over)).unwrap_or_else(|e| panic!("{name}/{v}: {e}"));
+            let s = rules::load_spec(name, Some(&over)).unwrap_or_else(|e| panic!("{name}/{v}: {e}"));
             for n in [2usize, 3, 4] {
                 if n < s.players.min as usize || n > s.players.max as usize {
                     continue;
                 }
-                let r = Arc::new(
-                    Rules::from_spec(s.clone(), n)
-                        .unwrap_or_else(|e| panic!("{name}/{v} n={n}: {e}")),
-                );
+                let r = Arc::new(Rules::from_spec(s.clone(), n).unwrap_or_else(|e| panic!("{name}/{v} n={n}: {e}")));
                 for i in 0..200 {
                     check_game(&r, derive_seed(77, i), false);
                 }

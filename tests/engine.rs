@@ -29,25 +29,15 @@ fn pos(r: &Arc<Rules>, hands: &[&str], discard: &str, stock: &str) -> Game {
 
 fn play(g: &mut Game, a: &str) {
     let id = Action::parse(a).unwrap().id();
-    g.step(id)
-        .unwrap_or_else(|e| panic!("{a}: {e}\n{}", g.render()));
+    g.step(id).unwrap_or_else(|e| panic!("{a}: {e}\n{}", g.render()));
 }
 
 /// 3.2 variant: "the Queen of Spades requires the next player to draw 5 cards" (E04:
 /// draw and lose the turn, no answer).
 #[test]
 fn queen_of_spades_variant_draws_five_and_loses_the_turn() {
-    let r = rules(
-        "crazy_eights_specials",
-        3,
-        json!({"variants": ["queen_of_spades_draw_5"]}),
-    );
-    let mut g = pos(
-        &r,
-        &["QS 3C", "2S 9H", "4D 5D"],
-        "4S",
-        "AC AD AH 6C 6D 6H 7C",
-    );
+    let r = rules("crazy_eights_specials", 3, json!({"variants": ["queen_of_spades_draw_5"]}));
+    let mut g = pos(&r, &["QS 3C", "2S 9H", "4D 5D"], "4S", "AC AD AH 6C 6D 6H 7C");
     play(&mut g, "play QS");
     assert_eq!(g.hand(1).len(), 7, "P1 drew 5");
     assert_eq!(g.current_player(), Some(2), "P1 lost the turn");
@@ -88,11 +78,7 @@ fn blocked_hand_scores_every_hand() {
 /// each hand, scores accumulate, and the lowest total wins once someone reaches 100.
 #[test]
 fn match_moves_the_dealer_and_accumulates() {
-    let r = rules(
-        "crazy_eights",
-        2,
-        json!({"series": {"match": true, "target": 100}}),
-    );
+    let r = rules("crazy_eights", 2, json!({"series": {"match": true, "target": 100}}));
     // P1 is left with 3C 4C KH = 17 points: below the target, so a new hand is dealt.
     let mut g = pos(&r, &["5C", "3C 4C KH"], "5H", "2C 6C 6D 6H 7C 7D 7H 9C");
     play(&mut g, "play 5C");

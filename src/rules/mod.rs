@@ -34,31 +34,21 @@ pub enum RulesError {
     UnknownPreset { name: String, available: String },
     #[error("invalid rules field '{field}': {message}")]
     Invalid { field: String, message: String },
-    #[error(
-        "rules field '{field}' is part of the rules model but not supported by this engine version: {message}"
-    )]
+    #[error("rules field '{field}' is part of the rules model but not supported by this engine version: {message}")]
     Unsupported { field: String, message: String },
 }
 
 impl RulesError {
     fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
-        RulesError::Invalid {
-            field: field.into(),
-            message: message.into(),
-        }
+        RulesError::Invalid { field: field.into(), message: message.into() }
     }
     fn unsupported(field: impl Into<String>, message: impl Into<String>) -> Self {
-        RulesError::Unsupported {
-            field: field.into(),
-            message: message.into(),
-        }
+        RulesError::Unsupported { field: field.into(), message: message.into() }
     }
     /// The dotted field the error is about, if any.
     pub fn field(&self) -> Option<&str> {
         match self {
-            RulesError::Invalid { field, .. } | RulesError::Unsupported { field, .. } => {
-                Some(field)
-            }
+            RulesError::Invalid { field, .. } | RulesError::Unsupported { field, .. } => Some(field),
             RulesError::UnknownPreset { .. } => None,
         }
     }
@@ -66,18 +56,9 @@ impl RulesError {
 
 const PRESETS: &[(&str, &str)] = &[
     ("crazy_eights", include_str!("presets/crazy_eights.toml")),
-    (
-        "crazy_eights_specials",
-        include_str!("presets/crazy_eights_specials.toml"),
-    ),
-    (
-        "switch_blackjack",
-        include_str!("presets/switch_blackjack.toml"),
-    ),
-    (
-        "crazy_eights_xtreme",
-        include_str!("presets/crazy_eights_xtreme.toml"),
-    ),
+    ("crazy_eights_specials", include_str!("presets/crazy_eights_specials.toml")),
+    ("switch_blackjack", include_str!("presets/switch_blackjack.toml")),
+    ("crazy_eights_xtreme", include_str!("presets/crazy_eights_xtreme.toml")),
 ];
 
 /// Names of the built-in presets.
@@ -91,15 +72,11 @@ pub fn preset_toml(name: &str) -> Result<&'static str, RulesError> {
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, t)| *t)
-        .ok_or_else(|| RulesError::UnknownPreset {
-            name: name.to_string(),
-            available: preset_names().join(", "),
-        })
+        .ok_or_else(|| RulesError::UnknownPreset { name: name.to_string(), available: preset_names().join(", ") })
 }
 
 fn toml_to_json(text: &str, what: &str) -> Result<Value, RulesError> {
-    let v: toml::Value =
-        toml::from_str(text).map_err(|e| RulesError::invalid(what, e.to_string()))?;
+    let v: toml::Value = toml::from_str(text).map_err(|e| RulesError::invalid(what, e.to_string()))?;
     serde_json::to_value(v).map_err(|e| RulesError::invalid(what, e.to_string()))
 }
 
@@ -122,16 +99,9 @@ pub fn merge(base: &mut Value, over: &Value) {
 
 fn preset_value(name: &str, depth: usize) -> Result<Value, RulesError> {
     let mut v = toml_to_json(preset_toml(name)?, name)?;
-    if let Some(parent) = v
-        .get("inherits")
-        .and_then(Value::as_str)
-        .map(str::to_string)
-    {
+    if let Some(parent) = v.get("inherits").and_then(Value::as_str).map(str::to_string) {
         if depth > 8 {
-            return Err(RulesError::invalid(
-                "inherits",
-                "inheritance chain too deep",
-            ));
+            return Err(RulesError::invalid("inherits", "inheritance chain too deep"));
         }
         let mut base = preset_value(&parent, depth + 1)?;
         // The child's own identity and variant list replace the parent's.
@@ -155,10 +125,7 @@ pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
             let path = track.path().to_string();
             let msg = e.to_string();
             // serde reports an unknown key at its parent; add the key itself to the path.
-            let field = match msg
-                .strip_prefix("unknown field `")
-                .and_then(|r| r.split('`').next())
-            {
+            let field = match msg.strip_prefix("unknown field `").and_then(|r| r.split('`').next()) {
                 Some(key) if path == "." || path.is_empty() => key.to_string(),
                 Some(key) if path == key || path.ends_with(&format!(".{key}")) => path,
                 Some(key) => format!("{path}.{key}"),
@@ -175,10 +142,7 @@ pub fn load_spec(preset: &str, overrides: Option<&Value>) -> Result<RulesSpec, R
     let mut merged = base.clone();
     if let Some(o) = overrides {
         if !o.is_object() && !o.is_null() {
-            return Err(RulesError::invalid(
-                "rules",
-                "overrides must be a table (dict) of rule fields",
-            ));
+            return Err(RulesError::invalid("rules", "overrides must be a table (dict) of rule fields"));
         }
         if o.is_object() {
             merge(&mut merged, o);
@@ -189,16 +153,13 @@ pub fn load_spec(preset: &str, overrides: Option<&Value>) -> Result<RulesSpec, R
         Some(Value::Array(a)) => a
             .iter()
             .map(|x| {
-                x.as_str().map(str::to_string).ok_or_else(|| {
-                    RulesError::invalid("variants", "expected a list of variant names")
-                })
+                x.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| RulesError::invalid("variants", "expected a list of variant names"))
             })
             .collect::<Result<_, _>>()?,
         Some(_) => {
-            return Err(RulesError::invalid(
-                "variants",
-                "expected a list of variant names",
-            ));
+            return Err(RulesError::invalid("variants", "expected a list of variant names"));
         }
     };
     if !variants.is_empty() {
@@ -206,19 +167,12 @@ pub fn load_spec(preset: &str, overrides: Option<&Value>) -> Result<RulesSpec, R
         let mut v = base;
         for name in &variants {
             let overlay = table.get(name).ok_or_else(|| {
-                let known: Vec<String> = table
-                    .as_object()
-                    .map(|m| m.keys().cloned().collect())
-                    .unwrap_or_default();
+                let known: Vec<String> = table.as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
                 RulesError::invalid(
                     "variants",
                     format!(
                         "unknown variant {name:?}; this preset documents: {}",
-                        if known.is_empty() {
-                            "none".to_string()
-                        } else {
-                            known.join(", ")
-                        }
+                        if known.is_empty() { "none".to_string() } else { known.join(", ") }
                     ),
                 )
             })?;
@@ -246,10 +200,7 @@ pub fn load_spec(preset: &str, overrides: Option<&Value>) -> Result<RulesSpec, R
 /// player count: the preset's per-player-count table is dropped unless the override sets it
 /// too.
 fn clear_shadowing_tables(merged: &mut Value, over: &Value) {
-    for (table, plain, by) in [
-        ("deal", "hand_size", "hand_size_by_players"),
-        ("deck", "packs", "packs_by_players"),
-    ] {
+    for (table, plain, by) in [("deal", "hand_size", "hand_size_by_players"), ("deck", "packs", "packs_by_players")] {
         let o = over.get(table);
         if o.and_then(|t| t.get(plain)).is_some() && o.and_then(|t| t.get(by)).is_none() {
             if let Some(Value::Object(t)) = merged.get_mut(table) {
@@ -263,21 +214,14 @@ fn clear_shadowing_tables(merged: &mut Value, over: &Value) {
 fn parse_selector(sel: &str) -> Option<(u64, u8)> {
     let s = sel.trim();
     let lower = s.to_ascii_lowercase();
-    let mask_of = |f: &dyn Fn(Card) -> bool| {
-        Card::all()
-            .filter(|&c| f(c))
-            .fold(0u64, |m, c| m | 1 << c.index())
-    };
+    let mask_of = |f: &dyn Fn(Card) -> bool| Card::all().filter(|&c| f(c)).fold(0u64, |m, c| m | 1 << c.index());
     if lower == "joker" || lower == "jokers" {
         return Some((mask_of(&|c| c.is_joker()), 1));
     }
     if lower == "any" {
         return Some((mask_of(&|_| true), 0));
     }
-    if let Some(rest) = lower
-        .strip_prefix("red ")
-        .or_else(|| lower.strip_prefix("black "))
-    {
+    if let Some(rest) = lower.strip_prefix("red ").or_else(|| lower.strip_prefix("black ")) {
         let red = lower.starts_with("red");
         let r = Rank::parse(rest)?;
         return Some((mask_of(&|c| c.rank() == Some(r) && c.is_red() == red), 1));
@@ -343,12 +287,7 @@ pub struct CardRule {
 impl CardRule {
     /// True when the card has any special effect.
     pub fn is_special(&self) -> bool {
-        *self
-            != CardRule {
-                repeat: self.repeat,
-                last_special: self.last_special,
-                ..CardRule::default()
-            }
+        *self != CardRule { repeat: self.repeat, last_special: self.last_special, ..CardRule::default() }
     }
 }
 
@@ -375,21 +314,14 @@ pub struct Rules {
 
 impl Rules {
     /// Load a preset with overrides and compile it for `num_players`.
-    pub fn load(
-        preset: &str,
-        num_players: usize,
-        overrides: Option<&Value>,
-    ) -> Result<Rules, RulesError> {
+    pub fn load(preset: &str, num_players: usize, overrides: Option<&Value>) -> Result<Rules, RulesError> {
         Rules::from_spec(load_spec(preset, overrides)?, num_players)
     }
 
     /// Validate `spec` for `num_players` and compile it.
     pub fn from_spec(spec: RulesSpec, num_players: usize) -> Result<Rules, RulesError> {
         let s = &spec;
-        if s.players.min < 2
-            || s.players.min > s.players.max
-            || s.players.max as usize > MAX_PLAYERS
-        {
+        if s.players.min < 2 || s.players.min > s.players.max || s.players.max as usize > MAX_PLAYERS {
             return Err(RulesError::invalid(
                 "players",
                 format!("need 2 <= players.min <= players.max <= {MAX_PLAYERS}"),
@@ -398,31 +330,22 @@ impl Rules {
         if num_players < s.players.min as usize || num_players > s.players.max as usize {
             return Err(RulesError::invalid(
                 "num_players",
-                format!(
-                    "{} allows {} to {} players, got {num_players}",
-                    s.name, s.players.min, s.players.max
-                ),
+                format!("{} allows {} to {} players, got {num_players}", s.name, s.players.min, s.players.max),
             ));
         }
         let n = num_players;
         // Deck.
         let mut packs = s.deck.packs;
         for (k, &p) in &s.deck.packs_by_players {
-            let from: usize = k.parse().map_err(|_| {
-                RulesError::invalid(
-                    format!("deck.packs_by_players.{k}"),
-                    "keys must be player counts",
-                )
-            })?;
+            let from: usize = k
+                .parse()
+                .map_err(|_| RulesError::invalid(format!("deck.packs_by_players.{k}"), "keys must be player counts"))?;
             if n >= from {
                 packs = p;
             }
         }
         if packs == 0 || packs > 4 {
-            return Err(RulesError::invalid(
-                "deck.packs",
-                format!("must be 1 to 4, got {packs}"),
-            ));
+            return Err(RulesError::invalid("deck.packs", format!("must be 1 to 4, got {packs}")));
         }
         if s.deck.jokers != 0 && s.deck.jokers != 2 {
             return Err(RulesError::invalid(
@@ -432,11 +355,7 @@ impl Rules {
         }
         let mut deck = CardCounts::new();
         for c in Card::all() {
-            let k = if c.is_joker() {
-                packs * s.deck.jokers / 2
-            } else {
-                packs
-            };
+            let k = if c.is_joker() { packs * s.deck.jokers / 2 } else { packs };
             for _ in 0..k {
                 deck.add(c);
             }
@@ -446,10 +365,7 @@ impl Rules {
         let mut hand_size = s.deal.hand_size;
         for (k, &h) in &s.deal.hand_size_by_players {
             let at: usize = k.parse().map_err(|_| {
-                RulesError::invalid(
-                    format!("deal.hand_size_by_players.{k}"),
-                    "keys must be player counts",
-                )
+                RulesError::invalid(format!("deal.hand_size_by_players.{k}"), "keys must be player counts")
             })?;
             if at == n {
                 hand_size = h;
@@ -458,9 +374,8 @@ impl Rules {
         if hand_size == 0 {
             return Err(RulesError::invalid("deal.hand_size", "must be at least 1"));
         }
-        let needed = hand_size as usize * n
-            + s.deal.dealer_extra as usize
-            + usize::from(s.deal.starter == Starter::TurnUp);
+        let needed =
+            hand_size as usize * n + s.deal.dealer_extra as usize + usize::from(s.deal.starter == Starter::TurnUp);
         if needed > deck.len() {
             return Err(RulesError::invalid(
                 "deal.hand_size",
@@ -471,12 +386,7 @@ impl Rules {
             ));
         }
         // Unsupported dimensions (behaviour lands with later presets).
-        let unsupported = |f: &str| {
-            Err(RulesError::unsupported(
-                f,
-                "its behaviour lands with the remaining presets",
-            ))
-        };
+        let unsupported = |f: &str| Err(RulesError::unsupported(f, "its behaviour lands with the remaining presets"));
         if s.deal.starter != Starter::TurnUp {
             return unsupported("deal.starter");
         }
@@ -484,10 +394,7 @@ impl Rules {
             return unsupported("order.first");
         }
         if s.matching.base != "suit_or_rank" {
-            return Err(RulesError::invalid(
-                "match.base",
-                "only \"suit_or_rank\" exists",
-            ));
+            return Err(RulesError::invalid("match.base", "only \"suit_or_rank\" exists"));
         }
         if !s.matching.extra.is_empty() {
             return unsupported("match.extra");
@@ -498,9 +405,7 @@ impl Rules {
         if s.draw.end_of_turn != 0 {
             return unsupported("draw.end_of_turn");
         }
-        if matches!(s.draw.mode, DrawMode::UpTo | DrawMode::UntilPlayableOrHand)
-            && s.draw.limit == 0
-        {
+        if matches!(s.draw.mode, DrawMode::UpTo | DrawMode::UntilPlayableOrHand) && s.draw.limit == 0 {
             return Err(RulesError::invalid(
                 "draw.limit",
                 "draw.mode up_to / until_playable_or_hand needs draw.limit >= 1",
@@ -549,10 +454,7 @@ impl Rules {
             return unsupported("end.play_for_second");
         }
         if !s.end.empty_hand {
-            return Err(RulesError::invalid(
-                "end.empty_hand",
-                "every game ends when a hand is empty",
-            ));
+            return Err(RulesError::invalid("end.empty_hand", "every game ends when a hand is empty"));
         }
         if s.score.mode == ScoreMode::Countdown {
             return unsupported("score.mode");
@@ -581,12 +483,8 @@ impl Rules {
         if s.options.speed_in.is_some() {
             return unsupported("options.speed_in");
         }
-        if s.series.play_match && s.series.target.is_none() && s.series.target_per_player.is_none()
-        {
-            return Err(RulesError::invalid(
-                "series.match",
-                "a match needs series.target or series.target_per_player",
-            ));
+        if s.series.play_match && s.series.target.is_none() && s.series.target_per_player.is_none() {
+            return Err(RulesError::invalid("series.match", "a match needs series.target or series.target_per_player"));
         }
         if s.series.winner == SeriesWinner::LastBelow {
             return unsupported("series.winner");
@@ -631,10 +529,7 @@ impl Rules {
         // First pass: chain groups in face order, so ids are stable.
         for i in 0..NUM_FACES {
             if let Some(dc) = &merged[i].draw_chain {
-                let name = dc
-                    .group
-                    .clone()
-                    .unwrap_or_else(|| chain_sel[i].clone().unwrap_or_default());
+                let name = dc.group.clone().unwrap_or_else(|| chain_sel[i].clone().unwrap_or_default());
                 group_id(&name, &mut chain_groups)?;
             }
         }
@@ -660,10 +555,7 @@ impl Rules {
                 ("waste_draw", cs.waste_draw.is_some_and(|k| k > 0)),
             ] {
                 if set {
-                    return Err(RulesError::unsupported(
-                        f(name),
-                        "its behaviour lands with the remaining presets",
-                    ));
+                    return Err(RulesError::unsupported(f(name), "its behaviour lands with the remaining presets"));
                 }
             }
             if let Some(w) = cs.wild.as_ref().filter(|w| w.enabled) {
@@ -700,10 +592,7 @@ impl Rules {
             if let Some(nm) = cs.nominate {
                 if nm != Nominate::None {
                     if r.wild.is_some() {
-                        return Err(RulesError::invalid(
-                            f("nominate"),
-                            "a wild card nominates through wild.nominate",
-                        ));
+                        return Err(RulesError::invalid(f("nominate"), "a wild card nominates through wild.nominate"));
                     }
                     r.nominate = Some(nm);
                 }
@@ -712,21 +601,11 @@ impl Rules {
             r.reverse = cs.reverse.unwrap_or(false);
             if let Some(dc) = &cs.draw_chain {
                 if dc.amount == 0 {
-                    return Err(RulesError::invalid(
-                        f("draw_chain.amount"),
-                        "must be at least 1",
-                    ));
+                    return Err(RulesError::invalid(f("draw_chain.amount"), "must be at least 1"));
                 }
-                let name = dc
-                    .group
-                    .clone()
-                    .unwrap_or_else(|| chain_sel[i].clone().unwrap_or_default());
+                let name = dc.group.clone().unwrap_or_else(|| chain_sel[i].clone().unwrap_or_default());
                 let g = group_id(&name, &mut chain_groups)?;
-                r.chain = Some(ChainRule {
-                    amount: dc.amount,
-                    group: g,
-                    answer: dc.answer.unwrap_or(s.chain.answer),
-                });
+                r.chain = Some(ChainRule { amount: dc.amount, group: g, answer: dc.answer.unwrap_or(s.chain.answer) });
             }
             r.draw_lose = cs.draw_and_lose_turn.unwrap_or(0);
             r.draw_keep = cs.draw_keep_turn.unwrap_or(0);
@@ -738,10 +617,7 @@ impl Rules {
                         let g = chain_groups.iter().position(|x| x == t).ok_or_else(|| {
                             RulesError::invalid(
                                 f("cancel"),
-                                format!(
-                                    "unknown chain group {t:?}; groups: {}",
-                                    chain_groups.join(", ")
-                                ),
+                                format!("unknown chain group {t:?}; groups: {}", chain_groups.join(", ")),
                             )
                         })?;
                         r.cancel |= 1 << g;
@@ -755,10 +631,7 @@ impl Rules {
             r.others_draw = cs.others_draw.unwrap_or(0);
             r.repeat = cs.repeat.unwrap_or_default();
             r.last_special = cs.last_special.unwrap_or(s.last_special);
-            if matches!(
-                r.last_special,
-                LastSpecial::AsDuringHand | LastSpecial::CannotGoOut
-            ) {
+            if matches!(r.last_special, LastSpecial::AsDuringHand | LastSpecial::CannotGoOut) {
                 return Err(RulesError::unsupported(
                     f("last_special"),
                     "its behaviour lands with the remaining presets",
@@ -802,21 +675,11 @@ impl Rules {
                 }
             }
         }
-        if start
-            .iter()
-            .enumerate()
-            .all(|(i, e)| *e == StartEffect::Redraw || deck.count(Card(i as u8)) == 0)
-        {
-            return Err(RulesError::invalid(
-                "start.cards",
-                "every card in the deck would be redrawn",
-            ));
+        if start.iter().enumerate().all(|(i, e)| *e == StartEffect::Redraw || deck.count(Card(i as u8)) == 0) {
+            return Err(RulesError::invalid("start.cards", "every card in the deck would be redrawn"));
         }
         let series_target = if s.series.play_match {
-            s.series
-                .target_per_player
-                .map(|t| t * n as u32)
-                .or(s.series.target)
+            s.series.target_per_player.map(|t| t * n as u32).or(s.series.target)
         } else {
             None
         };
@@ -920,10 +783,7 @@ fn overlay_card(dst: &mut CardSpec, src: &CardSpec) {
 
 /// Resolved rules of every preset, for documentation.
 pub fn all_preset_specs() -> BTreeMap<String, RulesSpec> {
-    preset_names()
-        .into_iter()
-        .filter_map(|n| load_spec(n, None).ok().map(|s| (n.to_string(), s)))
-        .collect()
+    preset_names().into_iter().filter_map(|n| load_spec(n, None).ok().map(|s| (n.to_string(), s))).collect()
 }
 
 #[cfg(test)]
@@ -936,8 +796,7 @@ mod tests {
         for name in preset_names() {
             let spec = load_spec(name, None).unwrap();
             for n in spec.players.min..=spec.players.max {
-                Rules::from_spec(spec.clone(), n as usize)
-                    .unwrap_or_else(|e| panic!("{name} n={n}: {e}"));
+                Rules::from_spec(spec.clone(), n as usize).unwrap_or_else(|e| panic!("{name} n={n}: {e}"));
             }
         }
     }
@@ -948,18 +807,13 @@ mod tests {
         assert_eq!(e.field(), Some("deal.hand_sizes"), "{e}");
         let e = load_spec("crazy_eights", Some(&json!({"deal": {"hand_size": "x"}}))).unwrap_err();
         assert_eq!(e.field(), Some("deal.hand_size"), "{e}");
-        let e = load_spec(
-            "crazy_eights",
-            Some(&json!({"draw": {"after": "whenever"}})),
-        )
-        .unwrap_err();
+        let e = load_spec("crazy_eights", Some(&json!({"draw": {"after": "whenever"}}))).unwrap_err();
         assert_eq!(e.field(), Some("draw.after"), "{e}");
     }
 
     #[test]
     fn deck_too_small_names_hand_size() {
-        let e =
-            Rules::load("crazy_eights", 5, Some(&json!({"deal": {"hand_size": 30}}))).unwrap_err();
+        let e = Rules::load("crazy_eights", 5, Some(&json!({"deal": {"hand_size": 30}}))).unwrap_err();
         assert_eq!(e.field(), Some("deal.hand_size"), "{e}");
     }
 
@@ -976,22 +830,14 @@ mod tests {
     #[test]
     fn crazy_eights_deck_doubles_from_six_players() {
         assert_eq!(Rules::load("crazy_eights", 5, None).unwrap().deck.len(), 52);
-        assert_eq!(
-            Rules::load("crazy_eights", 6, None).unwrap().deck.len(),
-            104
-        );
+        assert_eq!(Rules::load("crazy_eights", 6, None).unwrap().deck.len(), 104);
         assert_eq!(Rules::load("crazy_eights", 2, None).unwrap().hand_size, 7);
         assert_eq!(Rules::load("crazy_eights", 3, None).unwrap().hand_size, 5);
     }
 
     #[test]
     fn unsupported_dimensions_are_named() {
-        let e = Rules::load(
-            "crazy_eights",
-            2,
-            Some(&json!({"cards": {"5": {"pass_hands": "right"}}})),
-        )
-        .unwrap_err();
+        let e = Rules::load("crazy_eights", 2, Some(&json!({"cards": {"5": {"pass_hands": "right"}}}))).unwrap_err();
         assert!(matches!(e, RulesError::Unsupported { .. }), "{e}");
         assert_eq!(e.field(), Some("cards.5C.pass_hands"));
     }
@@ -1004,11 +850,7 @@ mod tests {
 
     #[test]
     fn variants_apply_overlays() {
-        let s = load_spec(
-            "crazy_eights",
-            Some(&json!({"variants": ["draw_until_playable"]})),
-        )
-        .unwrap();
+        let s = load_spec("crazy_eights", Some(&json!({"variants": ["draw_until_playable"]}))).unwrap();
         assert_eq!(s.draw.mode, DrawMode::UntilPlayable);
         let e = load_spec("crazy_eights", Some(&json!({"variants": ["nope"]}))).unwrap_err();
         assert_eq!(e.field(), Some("variants"));

@@ -93,12 +93,7 @@ pub struct DeckSpec {
 }
 impl Default for DeckSpec {
     fn default() -> Self {
-        DeckSpec {
-            packs: 1,
-            packs_by_players: BTreeMap::new(),
-            jokers: 0,
-            joker_colours_distinct: false,
-        }
+        DeckSpec { packs: 1, packs_by_players: BTreeMap::new(), jokers: 0, joker_colours_distinct: false }
     }
 }
 
@@ -126,12 +121,7 @@ pub struct DealSpec {
 }
 impl Default for DealSpec {
     fn default() -> Self {
-        DealSpec {
-            hand_size: 7,
-            hand_size_by_players: BTreeMap::new(),
-            dealer_extra: 0,
-            starter: Starter::TurnUp,
-        }
+        DealSpec { hand_size: 7, hand_size_by_players: BTreeMap::new(), dealer_extra: 0, starter: Starter::TurnUp }
     }
 }
 
@@ -513,13 +503,7 @@ pub struct DrawSpec {
 }
 impl Default for DrawSpec {
     fn default() -> Self {
-        DrawSpec {
-            voluntary: true,
-            mode: DrawMode::One,
-            limit: 0,
-            after: DrawAfter::EndTurn,
-            end_of_turn: 0,
-        }
+        DrawSpec { voluntary: true, mode: DrawMode::One, limit: 0, after: DrawAfter::EndTurn, end_of_turn: 0 }
     }
 }
 
@@ -622,12 +606,7 @@ impl Default for MultiSpec {
             mode: MultiMode::Off,
             excluded: vec![],
             effects: MultiEffects::CumulateAll,
-            order: vec![
-                EffectKind::Reverse,
-                EffectKind::Skip,
-                EffectKind::Draw,
-                EffectKind::Nominate,
-            ],
+            order: vec![EffectKind::Reverse, EffectKind::Skip, EffectKind::Draw, EffectKind::Nominate],
             identical_bonus: false,
         }
     }
@@ -843,10 +822,7 @@ pub struct CountdownSpec {
 }
 impl Default for CountdownSpec {
     fn default() -> Self {
-        CountdownSpec {
-            start_score: 8,
-            equal_rank_on_wild: false,
-        }
+        CountdownSpec { start_score: 8, equal_rank_on_wild: false }
     }
 }
 
@@ -882,8 +858,6 @@ pub struct LimitsSpec {
 }
 impl Default for LimitsSpec {
     fn default() -> Self {
-        LimitsSpec {
-            max_decisions: 5000,
-        }
+        LimitsSpec { max_decisions: 5000 }
     }
 }
