@@ -179,6 +179,15 @@ pub struct Turn {
     pub announced: bool,
     /// The start card, resolved as if the dealer had played it.
     pub is_start: bool,
+    /// The card placed before the top card this turn.
+    pub last: Option<Card>,
+    /// Cards handed over so far by a give card, and how many are due.
+    pub gave: u8,
+    pub give_due: u8,
+    /// The give of the top card has been completed.
+    pub give_done: bool,
+    /// Waste-pile draw for the next player (one_left 2).
+    pub waste_draw: u16,
 }
 
 /// Serializable follow-on kind.
@@ -188,6 +197,10 @@ pub enum FollowState {
     SameSuitAny,
     OneMatching,
     EqualRank,
+    /// Each card matches the current top (grandads_game runs).
+    MatchingRun,
+    /// The K or Q partner of a marriage.
+    Marriage,
 }
 
 /// A mid-hand position for analysis, puzzles and scenario tests.
@@ -226,6 +239,8 @@ pub struct Game {
     free_play: bool,
     turn: Turn,
     pass_streak: u8,
+    /// Players out of the hand after a final pass (`pass.all_pass = pass_is_final`).
+    done: u16,
     went_out: Option<u8>,
     scores: [i32; MAX_PLAYERS],
     hand_points: [i32; MAX_PLAYERS],
@@ -270,6 +285,7 @@ impl Game {
             free_play: false,
             turn: Turn::default(),
             pass_streak: 0,
+            done: 0,
             went_out: None,
             scores: [0; MAX_PLAYERS],
             hand_points: [0; MAX_PLAYERS],
@@ -358,6 +374,7 @@ impl Game {
         self.free_play = false;
         self.turn = Turn::default();
         self.pass_streak = 0;
+        self.done = 0;
         self.went_out = None;
         self.hat = None;
         self.phase = Phase::Play;
@@ -374,6 +391,10 @@ impl Game {
         let first = self.advance(self.dealer, 1);
         match r.start[start.index()] {
             StartEffect::Ignore | StartEffect::Redraw => self.current = first,
+            StartEffect::FreePlay => {
+                self.free_play = true;
+                self.current = first;
+            }
             StartEffect::DealerNominatesBlind => {
                 if r.card[start.index()].nominate.is_some() {
                     self.nominated = Some(Suit::ALL[self.rng.random_range(0..4usize)]);
@@ -561,6 +582,20 @@ impl Game {
                 let same_rank = c.rank().is_some() && c.rank() == src.rank();
                 same_suit || same_rank || self.rules.card[c.index()].wild.is_some_and(|w| !w.solo)
             }
+            Some((FollowState::MatchingRun, _)) => {
+                if self.chain.active {
+                    self.answers_chain(c)
+                } else {
+                    let w = self.rules.card[c.index()].wild;
+                    self.matches_top(c) || w.is_some_and(|w| !w.solo && !w.only_if_no_other && !w.requires_match)
+                }
+            }
+            Some((FollowState::Marriage, src)) => {
+                use crate::card::Rank::{King, Queen};
+                c.suit().is_some()
+                    && c.suit() == src.suit()
+                    && matches!((src.rank(), c.rank()), (Some(King), Some(Queen)) | (Some(Queen), Some(King)))
+            }
             Some((FollowState::EqualRank, src)) => {
                 c.rank().is_some()
                     && c.rank() == src.rank()
@@ -669,6 +704,11 @@ impl Game {
                     mask.set(action::ANNOUNCE);
                 }
             }
+            Phase::Give => {
+                for c in hand.faces() {
+                    mask.set(action::GIVE + c.index());
+                }
+            }
             _ => {}
         }
     }
@@ -730,6 +770,7 @@ impl Game {
             Action::Accept => self.accept(),
             Action::Pass => self.pass(),
             Action::Announce => self.turn.announced = true,
+            Action::Give(c) => self.give_card(c),
             _ => unreachable!("action {action} is never legal in this engine version"),
         }
         self.decisions += 1;
@@ -768,11 +809,18 @@ impl Game {
     fn record_effects(&mut self, c: Card) {
         let r = self.rules.card[c.index()];
         let top_only = self.rules.spec.multi.effects == MultiEffects::TopOnly;
+        let prev_chain = self.turn.last.and_then(|l| self.rules.card[l.index()].chain);
+        // Under top-only effects, draw cards directly on top of each other still add up.
+        let keep_chain = matches!((r.chain, prev_chain), (Some(a), Some(b)) if a.group == b.group);
         let t = &mut self.turn;
+        t.last = Some(c);
         if top_only {
             t.skips = 0;
             t.reverses = 0;
-            t.chain_add = 0;
+            if !keep_chain {
+                t.chain_add = 0;
+            }
+            t.waste_draw = 0;
             t.draw_lose = 0;
             t.draw_keep = 0;
             t.others_draw = 0;
@@ -810,6 +858,7 @@ impl Game {
         t.draw_lose += r.draw_lose as u16;
         t.draw_keep += r.draw_keep as u16;
         t.others_draw += r.others_draw as u16;
+        t.waste_draw += r.waste_draw as u16;
         if r.free_play_next || r.wild.is_some_and(|w| w.follow == WildFollow::Free) {
             t.free_play_next = true;
         }
@@ -829,14 +878,19 @@ impl Game {
             return;
         }
         // Update the continuation source.
+        let multi = self.rules.spec.multi.mode;
         self.turn.follow = match (r.follow, self.turn.follow) {
+            (_, Some((FollowState::MatchingRun, src))) => Some((FollowState::MatchingRun, src)),
             (Some(Follow::SameSuitAny), Some((FollowState::SameSuitAny, src))) => Some((FollowState::SameSuitAny, src)),
             (Some(Follow::SameSuitAny), _) => Some((FollowState::SameSuitAny, c)),
             (Some(Follow::OneMatching), _) => Some((FollowState::OneMatching, c)),
-            (None, Some((FollowState::SameSuitAny, src))) => Some((FollowState::SameSuitAny, src)),
-            (None, Some((FollowState::OneMatching, _))) => None,
-            (None, Some((FollowState::EqualRank, src))) => Some((FollowState::EqualRank, src)),
-            (None, None) => {
+            (_, Some((FollowState::SameSuitAny, src))) => Some((FollowState::SameSuitAny, src)),
+            (_, Some((FollowState::OneMatching, _))) => None,
+            (_, Some((FollowState::EqualRank, src))) => Some((FollowState::EqualRank, src)),
+            (_, Some((FollowState::Marriage, _))) => None,
+            (_, None) if r.marriage && self.turn.cards == 1 => Some((FollowState::Marriage, c)),
+            (_, None) if multi == MultiMode::MatchingRun => Some((FollowState::MatchingRun, c)),
+            (_, None) => {
                 let excluded = self
                     .rules
                     .spec
@@ -844,7 +898,7 @@ impl Game {
                     .excluded
                     .iter()
                     .any(|x| crate::card::Rank::parse(x).is_some_and(|rk| c.rank() == Some(rk)));
-                (self.rules.spec.multi.mode == MultiMode::EqualRank && c.rank().is_some() && !excluded)
+                (multi == MultiMode::EqualRank && c.rank().is_some() && !excluded)
                     .then_some((FollowState::EqualRank, c))
             }
         };
@@ -867,6 +921,29 @@ impl Game {
         let top = self.discard.top().expect("a card was placed");
         let r = self.rules.card[top.index()];
         let going_out = self.hands[p].is_empty() && !self.turn.is_start;
+        if let Some(give) = r.give {
+            if !self.turn.is_start && !self.turn.give_done {
+                if going_out {
+                    // Out with the give card itself: nothing to hand over. Played "as during the
+                    // hand" (kings_reverse AS), every other player draws the card they would have got.
+                    if r.last_special == LastSpecial::AsDuringHand {
+                        for k in 1..self.n as usize {
+                            let q = self.advance(p as u8, k) as usize;
+                            self.draw_cards(q, 1);
+                        }
+                    }
+                    self.end_hand(Some(p as u8), false);
+                    return;
+                }
+                self.turn.give_due = match give {
+                    crate::rules::Give::EachOther => self.n - 1,
+                    crate::rules::Give::One => 1,
+                };
+                self.turn.gave = 0;
+                self.phase = Phase::Give;
+                return;
+            }
+        }
         let nominates = match r.nominate {
             Some(Nominate::OnlyIfMatching) => self.turn.top_matched && !self.turn.is_start,
             Some(_) => true,
@@ -877,6 +954,67 @@ impl Game {
             return;
         }
         self.resolve_play();
+    }
+
+    /// Hand `c` to the next recipient of a give card (E10), in order of play.
+    fn give_card(&mut self, c: Card) {
+        let p = self.current;
+        let q = self.advance(p, self.turn.gave as usize + 1) as usize;
+        self.hands[p as usize].remove(c);
+        self.hands[q].add(c);
+        self.turn.gave += 1;
+        if self.hands[p as usize].is_empty() {
+            let top = self.discard.top().expect("a card was placed");
+            if self.rules.card[top.index()].last_special == LastSpecial::AsDuringHand {
+                // kings_reverse AS, case 2: the players who got no card draw one each.
+                for k in self.turn.gave as usize + 1..=self.turn.give_due as usize {
+                    let r = self.advance(p, k) as usize;
+                    self.draw_cards(r, 1);
+                }
+            }
+            self.end_hand(Some(p), false);
+            return;
+        }
+        if self.turn.gave >= self.turn.give_due {
+            self.turn.give_done = true;
+            self.finish_play();
+        }
+    }
+
+    /// The next seat from `q` (inclusive) that is still in the hand.
+    fn skip_done(&self, mut q: u8) -> u8 {
+        for _ in 0..self.n {
+            if self.done & (1 << q) == 0 {
+                break;
+            }
+            q = self.advance(q, 1);
+        }
+        q
+    }
+
+    /// The top four cards of the discard pile have one rank (`end.four_of_a_kind`).
+    fn four_of_a_kind(&self) -> bool {
+        let Some(r) = self.discard.top().and_then(Card::rank) else { return false };
+        self.discard.len() >= 4 && (1..4).all(|k| self.discard.from_top(k).and_then(Card::rank) == Some(r))
+    }
+
+    /// E23: `target` draws `k` from the shuffled waste pile under the top card (the rest from
+    /// the stock if it holds fewer); the remaining waste stays face up under the top card.
+    fn waste_draw(&mut self, target: usize, k: usize) {
+        let top = self.discard.pop().expect("a card was placed");
+        self.discard.as_mut_slice().shuffle(&mut self.rng);
+        let mut got = 0;
+        while got < k {
+            match self.discard.pop() {
+                Some(c) => self.hands[target].add(c),
+                None => break,
+            }
+            got += 1;
+        }
+        self.discard.push(top);
+        if got < k {
+            self.draw_cards(target, k - got);
+        }
     }
 
     fn ends_hand_on_out(&self, top: Card) -> bool {
@@ -913,6 +1051,11 @@ impl Game {
         {
             self.draw_cards(p as usize, self.rules.spec.last_card.penalty as usize);
         }
+        if self.rules.spec.end.four_of_a_kind && !t.is_start && self.four_of_a_kind() {
+            // Four cards of one rank on top of the pile end the hand; everyone scores.
+            self.end_hand(None, true);
+            return;
+        }
         let mut skips = t.skips as usize;
         let reversed = t.reverses % 2 == 1;
         if reversed {
@@ -937,6 +1080,10 @@ impl Game {
         if t.extra_turn {
             next = p;
         }
+        next = self.skip_done(next);
+        if t.waste_draw > 0 {
+            self.waste_draw(next as usize, t.waste_draw as usize);
+        }
         if t.cancelled {
             self.chain = Chain::default();
         }
@@ -952,7 +1099,7 @@ impl Game {
         }
         if t.draw_lose > 0 {
             self.draw_cards(next as usize, t.draw_lose as usize);
-            next = self.advance(next, 1);
+            next = self.skip_done(self.advance(next, 1));
             self.free_play = false;
         } else if t.draw_keep > 0 {
             self.draw_cards(next as usize, t.draw_keep as usize);
@@ -1067,7 +1214,7 @@ impl Game {
     fn end_turn_without_play(&mut self) {
         self.turn = Turn::default();
         self.free_play = false;
-        self.current = self.advance(self.current, 1);
+        self.current = self.skip_done(self.advance(self.current, 1));
         self.phase = Phase::Play;
     }
 
@@ -1088,6 +1235,16 @@ impl Game {
     }
 
     fn pass(&mut self) {
+        if self.rules.spec.passing.all_pass == crate::rules::AllPass::PassIsFinal && !self.can_draw() {
+            // kings_reverse: a player who passes on an empty stock is done for the hand.
+            self.done |= 1 << self.current;
+            if self.done.count_ones() >= self.n as u32 {
+                self.end_hand(None, true);
+            } else {
+                self.end_turn_without_play();
+            }
+            return;
+        }
         let blocked_pass = !self.can_draw();
         if blocked_pass {
             self.pass_streak += 1;
@@ -1348,6 +1505,7 @@ impl Game {
             free_play: self.free_play,
             turn: self.turn,
             pass_streak: self.pass_streak,
+            done: self.done,
             went_out: self.went_out,
             scores: self.scores[..n].to_vec(),
             hand_points: self.hand_points[..n].to_vec(),
@@ -1408,6 +1566,7 @@ impl Game {
         g.free_play = s.free_play;
         g.turn = s.turn;
         g.pass_streak = s.pass_streak;
+        g.done = s.done;
         g.went_out = s.went_out;
         g.scores = [0; MAX_PLAYERS];
         g.scores[..n].copy_from_slice(&s.scores);
@@ -1514,6 +1673,8 @@ pub struct Snapshot {
     pub free_play: bool,
     pub turn: Turn,
     pub pass_streak: u8,
+    #[serde(default)]
+    pub done: u16,
     pub went_out: Option<u8>,
     pub scores: Vec<i32>,
     pub hand_points: Vec<i32>,

@@ -133,10 +133,30 @@ fn conformance_crazy_eights_xtreme() {
     run_preset("crazy_eights_xtreme");
 }
 
+macro_rules! conformance {
+    ($($name:ident),*) => {
+        $( #[test] fn $name() { run_preset(stringify!($name)); } )*
+        const COVERED: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+conformance!(
+    crazy_eights_winner_collects,
+    kings_reverse,
+    grandads_game,
+    chase_the_ace,
+    blackjack_forum_house,
+    one_left,
+    sevens_and_eights,
+    jokers_and_nines,
+    fat_buddah
+);
+
 #[test]
 fn every_preset_has_a_conformance_test() {
     // Keep this list in step with the presets: a new preset must be added above.
-    let covered = ["crazy_eights", "crazy_eights_specials", "switch_blackjack", "crazy_eights_xtreme"];
+    let mut covered = vec!["crazy_eights", "crazy_eights_specials", "switch_blackjack", "crazy_eights_xtreme"];
+    covered.extend_from_slice(COVERED);
     for p in rules::preset_names() {
         assert!(covered.contains(&p), "preset {p} has no conformance test");
     }

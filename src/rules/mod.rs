@@ -59,6 +59,15 @@ const PRESETS: &[(&str, &str)] = &[
     ("crazy_eights_specials", include_str!("presets/crazy_eights_specials.toml")),
     ("switch_blackjack", include_str!("presets/switch_blackjack.toml")),
     ("crazy_eights_xtreme", include_str!("presets/crazy_eights_xtreme.toml")),
+    ("crazy_eights_winner_collects", include_str!("presets/crazy_eights_winner_collects.toml")),
+    ("kings_reverse", include_str!("presets/kings_reverse.toml")),
+    ("grandads_game", include_str!("presets/grandads_game.toml")),
+    ("chase_the_ace", include_str!("presets/chase_the_ace.toml")),
+    ("blackjack_forum_house", include_str!("presets/blackjack_forum_house.toml")),
+    ("one_left", include_str!("presets/one_left.toml")),
+    ("sevens_and_eights", include_str!("presets/sevens_and_eights.toml")),
+    ("jokers_and_nines", include_str!("presets/jokers_and_nines.toml")),
+    ("fat_buddah", include_str!("presets/fat_buddah.toml")),
 ];
 
 /// Names of the built-in presets.
@@ -280,6 +289,12 @@ pub struct CardRule {
     pub ends_turn: bool,
     pub extra_turn: bool,
     pub others_draw: u8,
+    /// E10: cards handed to opponents.
+    pub give: Option<Give>,
+    /// E23: the next player draws this many from the shuffled waste pile.
+    pub waste_draw: u8,
+    /// E21: K and Q of one suit may be played together.
+    pub marriage: bool,
     pub repeat: Repeat,
     pub last_special: LastSpecial,
 }
@@ -414,13 +429,10 @@ impl Rules {
         if s.passing.when == PassWhen::AfterOneDraw {
             return unsupported("pass.when");
         }
-        if s.passing.all_pass != AllPass::BlockedHandEnds {
-            return unsupported("pass.all_pass");
-        }
         if s.stock.exhausted == Exhausted::KeepFive {
             return unsupported("stock.exhausted");
         }
-        if !matches!(s.multi.mode, MultiMode::Off | MultiMode::EqualRank) {
+        if !matches!(s.multi.mode, MultiMode::Off | MultiMode::EqualRank | MultiMode::MatchingRun) {
             return unsupported("multi.mode");
         }
         if s.multi.identical_bonus {
@@ -443,9 +455,6 @@ impl Rules {
         }
         if s.two_player.skip != TwoPlayerSkip::SamePlayerAgain {
             return unsupported("two_player.skip");
-        }
-        if s.end.four_of_a_kind {
-            return unsupported("end.four_of_a_kind");
         }
         if s.end.countdown_zero {
             return unsupported("end.countdown_zero");
@@ -528,7 +537,7 @@ impl Rules {
         };
         // First pass: chain groups in face order, so ids are stable.
         for i in 0..NUM_FACES {
-            if let Some(dc) = &merged[i].draw_chain {
+            if let Some(dc) = merged[i].draw_chain.as_ref().filter(|dc| dc.amount > 0) {
                 let name = dc.group.clone().unwrap_or_else(|| chain_sel[i].clone().unwrap_or_default());
                 group_id(&name, &mut chain_groups)?;
             }
@@ -542,7 +551,6 @@ impl Rules {
             for (name, set) in [
                 ("shield", cs.shield.is_some()),
                 ("mirror", cs.mirror == Some(true)),
-                ("give", cs.give.is_some()),
                 ("next_picture", cs.next_picture == Some(true)),
                 ("second_suit", cs.second_suit == Some(true)),
                 ("pass_hands", cs.pass_hands.is_some()),
@@ -550,9 +558,7 @@ impl Rules {
                 ("ask_rank", cs.ask_rank == Some(true)),
                 ("pick_up_pile", cs.pick_up_pile.is_some_and(|k| k > 0)),
                 ("must_cover", cs.must_cover == Some(true)),
-                ("marriage", cs.marriage == Some(true)),
                 ("joker_lock", cs.joker_lock == Some(true)),
-                ("waste_draw", cs.waste_draw.is_some_and(|k| k > 0)),
             ] {
                 if set {
                     return Err(RulesError::unsupported(f(name), "its behaviour lands with the remaining presets"));
@@ -599,10 +605,7 @@ impl Rules {
             }
             r.skip = cs.skip.unwrap_or(0);
             r.reverse = cs.reverse.unwrap_or(false);
-            if let Some(dc) = &cs.draw_chain {
-                if dc.amount == 0 {
-                    return Err(RulesError::invalid(f("draw_chain.amount"), "must be at least 1"));
-                }
+            if let Some(dc) = cs.draw_chain.as_ref().filter(|dc| dc.amount > 0) {
                 let name = dc.group.clone().unwrap_or_else(|| chain_sel[i].clone().unwrap_or_default());
                 let g = group_id(&name, &mut chain_groups)?;
                 r.chain = Some(ChainRule { amount: dc.amount, group: g, answer: dc.answer.unwrap_or(s.chain.answer) });
@@ -625,13 +628,18 @@ impl Rules {
                 }
             }
             r.free_play_next = cs.free_play_next.unwrap_or(false);
-            r.follow = cs.follow;
+            r.follow = cs.follow.filter(|f| *f != Follow::None);
+            r.give = cs.give;
+            r.waste_draw = cs.waste_draw.unwrap_or(0);
+            r.marriage = cs.marriage.unwrap_or(false);
             r.ends_turn = cs.ends_turn.unwrap_or(false);
             r.extra_turn = cs.extra_turn.unwrap_or(false);
             r.others_draw = cs.others_draw.unwrap_or(0);
             r.repeat = cs.repeat.unwrap_or_default();
             r.last_special = cs.last_special.unwrap_or(s.last_special);
-            if matches!(r.last_special, LastSpecial::AsDuringHand | LastSpecial::CannotGoOut) {
+            if r.last_special == LastSpecial::CannotGoOut
+                || (r.last_special == LastSpecial::AsDuringHand && r.give.is_none())
+            {
                 return Err(RulesError::unsupported(
                     f("last_special"),
                     "its behaviour lands with the remaining presets",
@@ -648,6 +656,17 @@ impl Rules {
         for (sel, &v) in &s.score.values {
             let (mask, lvl) = selector_mask(&format!("score.values.{sel}"), sel)?;
             vals.push((lvl, mask, v));
+        }
+        for (k, table) in &s.score.values_by_players {
+            let at: usize = k.parse().map_err(|_| {
+                RulesError::invalid(format!("score.values_by_players.{k}"), "keys must be player counts")
+            })?;
+            if at == n {
+                for (sel, &v) in table {
+                    let (mask, lvl) = selector_mask(&format!("score.values_by_players.{k}.{sel}"), sel)?;
+                    vals.push((lvl + 3, mask, v));
+                }
+            }
         }
         vals.sort_by_key(|e| e.0);
         for (_, mask, v) in vals {

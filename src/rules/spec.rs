@@ -138,6 +138,8 @@ pub enum StartEffect {
     Redraw,
     /// The dealer names a suit before looking (the engine picks one at random).
     DealerNominatesBlind,
+    /// The first player may play any card (a wild start in sevens_and_eights).
+    FreePlay,
 }
 
 /// `start.*`.
@@ -325,6 +327,7 @@ pub enum Accumulate {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
 pub struct DrawChainSpec {
+    /// Cards to draw; 0 removes the chain (e.g. an inherited one).
     pub amount: u8,
     /// Chain group; cards of one group answer each other. Default: the card's rank.
     pub group: Option<String>,
@@ -369,6 +372,8 @@ pub enum Follow {
     SameSuitAny,
     /// One more card matching it by suit or rank; a card of the same kind chains on.
     OneMatching,
+    /// No follow-on (removes an inherited one).
+    None,
 }
 
 /// How several copies of a card played in one turn combine (2.10).
@@ -765,6 +770,8 @@ pub struct ScoreSpec {
     pub mode: ScoreMode,
     /// Card values: selector -> points. Unlisted cards are worth 0.
     pub values: BTreeMap<String, i32>,
+    /// Value overrides for particular player counts: `{ "2" = { "9" = 5 } }`.
+    pub values_by_players: BTreeMap<String, BTreeMap<String, i32>>,
     /// Cards of the last played card's rank count double; a joker last doubles all (xtreme).
     pub double_last_rank: bool,
     /// Double Trouble: doubling extends to the last card's group (2–5, 6–9, faces).
@@ -778,6 +785,7 @@ impl Default for ScoreSpec {
         ScoreSpec {
             mode: ScoreMode::Penalty,
             values: BTreeMap::new(),
+            values_by_players: BTreeMap::new(),
             double_last_rank: false,
             double_trouble: false,
             winner_bonus: 0,

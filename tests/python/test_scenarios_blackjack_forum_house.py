@@ -1,0 +1,136 @@
+"""Scenario checks BF-1 .. BF-4 (RULES.md 4.11) for `blackjack_forum_house`.
+
+Preset facts used (RULES.md 3.11, inheriting switch_blackjack 3.8 for the rest):
+2 = draw-chain(2); black J (JC, JS) = draw-chain(5); a 2 and a black J answer
+each other, adding up; a red J (JD, JH) cancels any pending chain; K = reverse,
+several kings played together reverse once (only the top one acts), variation
+`parity`; n=2: the reverse has no effect; Q = free play for the next player;
+8 = skip; A wild with nomination (R); equal-rank multi-card plays (R);
+drawing is voluntary.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from scenario_helpers import (  # noqa: E402
+    legal,
+    legal_cards,
+    multiset,
+    play_turn,
+    plays,
+    position,
+)
+
+PRESET = "blackjack_forum_house"
+# BF-2 variation `parity` ("Variation: Cumulative, so 2 kings maintains play in
+# current order"): every king acts, so two kings cancel.  The preset documents
+# it as the variant overlay "kings_cumulative".
+PARITY_RULES = {"variants": ["kings_cumulative"]}
+
+
+def test_BF_1_black_jack_on_two_then_red_jack_cancels():
+    """BF-1: n=3. P0 plays `2H`; P1 plays `JS`. Expect: P2 faces 7. P2 plays `JH`.
+    Expect: the chain is cancelled and P0 plays normally on `JH`."""
+    # P1: 4H (heart, blocked by the chain).  P2: 2C (a 2 answers a black-J
+    # chain too) and 6S (spade, blocked).  P0 keeps 7H (heart), JD (a jack),
+    # 9C and 4S (no match on JH).
+    g = position(
+        PRESET,
+        3,
+        hands=[
+            ["2H", "7H", "JD", "9C", "4S"],
+            ["JS", "4H"],
+            ["JH", "2C", "6S"],
+        ],
+        discard=["5H"],
+        stock=["3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD"],
+    )
+    g.step("play 2H")
+    assert g.current_player == 1
+    assert g.phase == "chain"
+    assert g.pending_draw == 2
+    assert legal(g) == {"play JS", "accept"}
+
+    g.step("play JS")
+    assert g.current_player == 2
+    assert g.phase == "chain"
+    assert g.pending_draw == 7
+    assert legal(g) == {"play JH", "play 2C", "accept"}
+
+    g.step("play JH")
+    assert g.pending_draw == 0
+    assert list(g.hand_sizes) == [4, 1, 2]
+    assert g.stock() == ["3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD"]
+    assert g.top_card == "JH"
+    assert g.current_player == 0
+    assert g.phase == "play"
+    assert legal_cards(g) == {"7H", "JD"}
+    assert legal(g) == plays("7H JD") | {"draw"}
+
+
+def _bf2_position(rules=None):
+    return position(
+        PRESET,
+        3,
+        hands=[["KH", "KS", "3D"], ["6C", "7C"], ["9C", "TC"]],
+        discard=["5H"],
+        stock=["2D", "4D"],
+        rules=rules,
+    )
+
+
+def test_BF_2_kings_together_reverse_once():
+    """BF-2: n=3. P0 plays `KH KS` together. Expect (default): one reverse, so P2
+    acts."""
+    g = _bf2_position()
+    play_turn(g, "KH KS")
+    assert g.discard_pile() == ["5H", "KH", "KS"]
+    assert g.direction == -1
+    assert g.current_player == 2
+
+
+def test_BF_2_parity_variation_two_kings_cancel():
+    """BF-2: n=3. P0 plays `KH KS` together. Expect (variation `parity`): the
+    direction is unchanged and P1 acts."""
+    g = _bf2_position(PARITY_RULES)
+    play_turn(g, "KH KS")
+    assert g.discard_pile() == ["5H", "KH", "KS"]
+    assert g.direction == 1
+    assert g.current_player == 1
+
+
+def test_BF_3_queen_free_play():
+    """BF-3: P0 plays `QC`. Expect: P1 may play any card."""
+    # n=3 (not stated).  P1's cards match neither the Q's suit nor its rank.
+    p1 = ["3D", "6H", "9S", "4D"]
+    g = position(
+        PRESET,
+        3,
+        hands=[["QC", "4H", "7S"], p1, ["TC", "JC"]],
+        discard=["5C"],
+        stock=["2S", "3S"],
+    )
+    play_turn(g, "QC")
+    assert g.top_card == "QC"
+    assert g.current_player == 1
+    assert g.phase == "play"
+    assert legal_cards(g) == set(p1)
+    assert legal(g) == plays(p1) | {"draw"}
+
+
+def test_BF_4_two_player_king_has_no_effect():
+    """BF-4: n=2. P0 plays `KC`. Expect: P1 acts (the reverse has no effect)."""
+    g = position(
+        PRESET,
+        2,
+        hands=[["KC", "3D", "9H"], ["6S", "7S"]],
+        discard=["5C"],
+        stock=["2D", "4D"],
+    )
+    play_turn(g, "KC")
+    assert g.top_card == "KC"
+    assert g.current_player == 1
+    assert g.phase == "play"
+    assert multiset(g.hand(1)) == multiset(["6S", "7S"])

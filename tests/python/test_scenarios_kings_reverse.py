@@ -1,0 +1,330 @@
+"""Scenario checks KR-1 .. KR-6 (RULES.md 4.7) for `kings_reverse`.
+
+Preset facts used (RULES.md 3.7): 2 packs + 4 jokers (two copies of every
+card, RJ x2, BJ x2); J is wild at any time with no nomination (the suit becomes
+the jack's); a joker is wild with a required nomination but playable only when
+no other card in hand is playable (jacks count, other jokers don't, A21), and
+the next player draws 4 and loses the turn (no answer); 7 = the next player
+draws 2 and loses the turn (no answer); 8 = skip; K = reverse (n=2: a skip);
+AS = give one card to each other player in order of play, the AS player
+choosing each card (A19), players left without a card each draw 1 and the
+hand ends if the AS player runs out; drawing is voluntary, one card, and a
+drawn playable card must be played; the stock is never reshuffled; with an
+empty stock a player who can't play passes and is done for the hand (A03);
+7 and joker as the last card: the draws apply before scoring; penalty
+scoring 7/8/K/AS=20, J=15, joker=25, the rest 5.
+
+Engine conventions: unanswerable penalties are applied at once when the play
+resolves (the victim's hand grows, the turn passes on, no decision is asked);
+after "play AS" the phase is "give" and the player takes one "give X" per
+recipient, next(p) first, while staying the current player.
+"""
+
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import eights  # noqa: E402
+from scenario_helpers import (  # noqa: E402
+    ALL_SUIT_NOMINATIONS,
+    hand_over,
+    legal,
+    legal_cards,
+    multiset,
+    plays,
+    position,
+)
+
+PRESET = "kings_reverse"
+# One hand per episode, so that `is_terminal` marks the end of the hand.
+ONE_HAND = {"series": {"match": False}}
+LAST_CARD_ACTION = {"last_card": {"mode": "action"}}
+
+
+def gives(*cs):
+    return {f"give {c}" for c in cs}
+
+
+def test_KR_1a_joker_illegal_while_other_cards_play():
+    """KR-1 (a): n=4, top `9C`. P0 holds `JH 9D RJ 4S`. Expect: legal = {`JH`,
+    `9D`} plus `draw`; `RJ` is illegal."""
+    g = position(
+        PRESET,
+        4,
+        hands=[["JH", "9D", "RJ", "4S"], ["2H", "3H"], ["2D", "3D"], ["5S", "6S"]],
+        discard=["9C"],
+        stock=["4H", "5H", "6H"],
+    )
+    assert legal_cards(g) == {"JH", "9D"}
+    assert legal(g) == plays("JH 9D") | {"draw"}
+    with pytest.raises(eights.IllegalActionError):
+        g.step("play RJ")
+
+
+def _kr1b(p2_hand):
+    """KR-1 (b) up to P2's turn: P0 plays RJ on 9C and names D."""
+    g = position(
+        PRESET,
+        4,
+        hands=[["RJ", "4S"], ["2H", "3H"], p2_hand, ["5S", "6S"]],
+        discard=["9C"],
+        stock=["4H", "5H", "6H", "TH", "QH", "2S"],
+    )
+    # RJ is legal: P0 has no other playable card (4S matches nothing)
+    assert legal(g) == {"play RJ", "draw"}
+    g.step("play RJ")
+    assert g.current_player == 0
+    assert g.phase == "nominate"
+    assert legal(g) == ALL_SUIT_NOMINATIONS
+    g.step("suit D")
+    return g
+
+
+def test_KR_1b_joker_when_nothing_else_draw_four():
+    """KR-1 (b): P0 holds `RJ 4S`. Expect: `RJ` is legal. P0 plays it and names D.
+    Expect: P1 draws 4 and loses the turn. P2 acts; their legal cards are
+    diamonds and jacks, and a joker only if they hold neither."""
+    # P2 holds a diamond (5D), a jack (JS), a joker (BJ: not legal, P2 has other
+    # playable cards), 9C (matches the old top only) and 4H.
+    g = _kr1b(["5D", "JS", "BJ", "9C", "4H"])
+    # P1 drew 4 at once and was passed over
+    assert multiset(g.hand(1)) == multiset(["2H", "3H", "4H", "5H", "6H", "TH"])
+    assert g.stock() == ["QH", "2S"]
+    assert g.pending_draw == 0
+    assert g.current_player == 2
+    assert g.top_card == "RJ"
+    assert g.nominated_suit == "D"
+    assert legal_cards(g) == {"5D", "JS"}
+    assert legal(g) == plays("5D JS") | {"draw"}
+
+    # P2 holding neither a diamond nor a jack may play the joker.
+    g = _kr1b(["BJ", "9C", "4H"])
+    assert g.current_player == 2
+    assert legal(g) == {"play BJ", "draw"}
+
+
+def test_KR_2_seven_draw_two_and_drawn_seven_must_be_played():
+    """KR-2: n=4. P0 plays `7C` on `9C`. Expect: P1 draws 2 and misses the turn; no
+    7 answer is offered. P2 has no legal card and draws `7S`. Expect: P2 must
+    play `7S`; then P3 draws 2 and misses the turn, and P0 acts."""
+    # P1 holds 7D (a 7 that could have answered if answers existed).  P2's
+    # cards match nothing on 7C (no club, 7, jack or joker).
+    g = position(
+        PRESET,
+        4,
+        hands=[["7C", "3D", "5H"], ["7D", "4H"], ["4D", "6H", "2S"], ["3S", "TD"]],
+        discard=["9C"],
+        stock=["2H", "3H", "7S", "4C", "5C", "6C"],
+    )
+    g.step("play 7C")
+    # P1 was not asked anything: the 2 cards were drawn and the turn moved on
+    assert multiset(g.hand(1)) == multiset(["7D", "4H", "2H", "3H"])
+    assert g.pending_draw == 0
+    assert g.current_player == 2
+    assert legal(g) == {"draw"}
+
+    g.step("draw")
+    assert multiset(g.hand(2)) == multiset(["4D", "6H", "2S", "7S"])
+    assert g.current_player == 2
+    # the drawn card is playable, so it must be played
+    assert legal(g) == {"play 7S"}
+    g.step("play 7S")
+    assert multiset(g.hand(2)) == multiset(["4D", "6H", "2S"])
+    assert multiset(g.hand(3)) == multiset(["3S", "TD", "4C", "5C"])
+    assert g.stock() == ["6C"]
+    assert g.current_player == 0
+
+
+def test_KR_3a_king_reverses():
+    """KR-3 (a): n=3. P0 plays `KH`. Expect: `d=ccw` and P2 acts."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["KH", "3D", "9S"], ["2C", "4C"], ["5C", "6C"]],
+        discard=["5H"],
+        stock=["2D", "4D"],
+    )
+    g.step("play KH")
+    assert g.direction == -1
+    assert g.current_player == 2
+
+
+def test_KR_3b_two_player_king_is_a_skip():
+    """KR-3 (b): n=2. P0 plays `KC`. Expect: P1 misses the turn and P0 acts
+    again."""
+    g = position(
+        PRESET,
+        2,
+        hands=[["KC", "3D", "9H"], ["2S", "4S"]],
+        discard=["5C"],
+        stock=["2D", "4D"],
+    )
+    g.step("play KC")
+    assert g.current_player == 0
+    assert g.phase == "play"
+    assert multiset(g.hand(1)) == multiset(["2S", "4S"])
+    assert g.top_card == "KC"
+
+
+# KR-4 fillers: every card is worth 5 points.
+_KR4_OTHERS = [["2C", "6D"], ["QC", "TC"], ["9H", "5C"]]
+
+
+def test_KR_4a_ace_of_spades_gives_one_card_to_each():
+    """KR-4 (a): n=4, top `4S`. P0 holds `AS 3H 5D 9C KD` and plays `AS`. Expect:
+    P0 makes three `give` decisions, to P1, P2 and P3 in that order; P0 is left
+    with 1 card; P1 acts."""
+    g = position(
+        PRESET,
+        4,
+        hands=[["AS", "3H", "5D", "9C", "KD"]] + _KR4_OTHERS,
+        discard=["4S"],
+        stock=["4D", "5D", "6C"],
+    )
+    g.step("play AS")
+    assert g.current_player == 0
+    assert g.phase == "give"
+    assert legal(g) == gives("3H", "5D", "9C", "KD")
+
+    g.step("give 3H")  # -> P1
+    assert multiset(g.hand(1)) == multiset(["2C", "6D", "3H"])
+    assert multiset(g.hand(2)) == multiset(["QC", "TC"])
+    assert multiset(g.hand(3)) == multiset(["9H", "5C"])
+    assert g.current_player == 0
+    assert g.phase == "give"
+    assert legal(g) == gives("5D", "9C", "KD")
+
+    g.step("give 5D")  # -> P2
+    assert multiset(g.hand(2)) == multiset(["QC", "TC", "5D"])
+    assert multiset(g.hand(3)) == multiset(["9H", "5C"])
+    assert g.current_player == 0
+    assert g.phase == "give"
+    assert legal(g) == gives("9C", "KD")
+
+    g.step("give 9C")  # -> P3
+    assert multiset(g.hand(3)) == multiset(["9H", "5C", "9C"])
+    assert g.hand(0) == ["KD"]
+    assert multiset(g.hand(1)) == multiset(["2C", "6D", "3H"])
+    assert multiset(g.hand(2)) == multiset(["QC", "TC", "5D"])
+    assert g.stock() == ["4D", "5D", "6C"]
+    assert g.top_card == "AS"
+    assert g.current_player == 1
+    assert g.phase == "play"
+
+
+def test_KR_4b_ace_of_spades_gives_out_last_cards():
+    """KR-4 (b): P0 holds `AS 3H 5D 9C`. Expect: after the three gives P0 has 0
+    cards and the hand ends (no one-card call needed)."""
+    # last_card.mode=action, so a missing call would be penalised; P0 never
+    # announces and must not draw.
+    g = position(
+        PRESET,
+        4,
+        hands=[["AS", "3H", "5D", "9C"]] + _KR4_OTHERS,
+        discard=["4S"],
+        stock=["4D", "5D", "6C"],
+        rules={**ONE_HAND, **LAST_CARD_ACTION},
+    )
+    g.step("play AS")
+    for card, recipient in (("3H", 1), ("5D", 2), ("9C", 3)):
+        assert g.current_player == 0
+        assert g.phase == "give"
+        assert f"give {card}" in legal(g)
+        g.step(f"give {card}")
+        assert card in g.hand(recipient)
+    assert hand_over(g)
+    assert g.winner == 0
+    assert g.hand(0) == []
+    assert list(g.hand_sizes) == [0, 3, 3, 3]
+    assert g.stock() == ["4D", "5D", "6C"]
+    # every remaining card is worth 5
+    assert list(g.hand_points) == [0, 15, 15, 15]
+
+
+def test_KR_4c_ace_of_spades_short_of_cards_others_draw():
+    """KR-4 (c): P0 holds `AS 3H`. Expect: `3H` goes to P1; P0 has gone out; P2
+    and P3 each draw 1; the hand ends."""
+    g = position(
+        PRESET,
+        4,
+        hands=[["AS", "3H"]] + _KR4_OTHERS,
+        discard=["4S"],
+        stock=["4D", "5D", "6C"],
+        rules=ONE_HAND,
+    )
+    g.step("play AS")
+    assert g.current_player == 0
+    assert g.phase == "give"
+    assert legal(g) == gives("3H")
+    g.step("give 3H")
+    assert hand_over(g)
+    assert g.winner == 0
+    assert g.hand(0) == []
+    assert multiset(g.hand(1)) == multiset(["2C", "6D", "3H"])
+    drawn2 = multiset(g.hand(2)) - multiset(["QC", "TC"])
+    drawn3 = multiset(g.hand(3)) - multiset(["9H", "5C"])
+    assert list(g.hand_sizes) == [0, 3, 3, 3]
+    assert drawn2 + drawn3 == multiset(["4D", "5D"])
+    assert g.stock() == ["6C"]
+    assert list(g.hand_points) == [0, 15, 15, 15]
+
+
+def test_KR_5_seven_as_last_card_draws_before_scoring():
+    """KR-5: n=3, top `7S`. P0's only card is `7H`; P1 holds `7D 8C KH AS JC`. P0
+    plays `7H`. Expect: P1 draws 2 (say `RJ 4C`) before scoring, and P1 scores
+    20+20+20+20+15+25+5 = 125."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["7H"], ["7D", "8C", "KH", "AS", "JC"], ["3D", "QD"]],
+        discard=["7S"],
+        stock=["RJ", "4C", "2D"],
+        rules=ONE_HAND,
+    )
+    g.step("play 7H")
+    assert hand_over(g)
+    assert g.winner == 0
+    assert multiset(g.hand(1)) == multiset(["7D", "8C", "KH", "AS", "JC", "RJ", "4C"])
+    assert multiset(g.hand(2)) == multiset(["3D", "QD"])
+    assert g.stock() == ["2D"]
+    # P2: 3D=5 QD=5 -> 10
+    assert list(g.hand_points) == [0, 125, 10]
+    assert list(g.scores) == [0, 125, 10]
+
+
+def test_KR_6_pass_is_final_with_empty_stock():
+    """KR-6 (R): n=3, the stock is empty. P0 can't play and passes. Expect: P0 gets
+    no more turns this hand. P1 and P2 go on until each has passed; then the
+    hand ends and all three hands are scored."""
+    # After P2's 4D, P0's 2D would be playable, but P0 is done: the turn goes
+    # from P2 straight to P1.
+    g = position(
+        PRESET,
+        3,
+        hands=[["2D", "3H"], ["4C", "5S"], ["4D", "6S"]],
+        discard=["9C"],
+        stock=[],
+        rules=ONE_HAND,
+    )
+    assert legal(g) == {"pass"}
+    g.step("pass")
+    assert g.current_player == 1
+    g.step("play 4C")
+    assert g.current_player == 2
+    g.step("play 4D")
+    assert not hand_over(g)
+    assert g.current_player == 1  # P0 is skipped for the rest of the hand
+    assert legal(g) == {"pass"}
+    g.step("pass")
+    assert not hand_over(g)
+    assert g.current_player == 2
+    assert legal(g) == {"pass"}
+    g.step("pass")
+    assert hand_over(g)
+    assert multiset(g.hand(0)) == multiset(["2D", "3H"])
+    # all scored: 2D 3H -> 10; 5S -> 5; 6S -> 5
+    assert list(g.hand_points) == [10, 5, 5]
+    assert list(g.scores) == [10, 5, 5]
