@@ -28,7 +28,7 @@ use crate::card_set::{CardCounts, Pile};
 use crate::rules::{
     Accumulate, BlockedScoring, ChainAnswer, DrawAfter, DrawMode, Exhausted, Follow, LastCardMode, LastSpecial,
     MAX_PLAYERS, MultiEffects, MultiMode, Nominate, Repeat, Rules, RulesSpec, ScoreMode, SeriesWinner, StartEffect,
-    TwoPlayerReverse, WildFollow,
+    TwoPlayerReverse, WildFollow, WildRule,
 };
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -188,6 +188,34 @@ pub struct Turn {
     pub give_done: bool,
     /// Waste-pile draw for the next player (one_left 2).
     pub waste_draw: u16,
+    /// A penalty was accepted and the turn goes on (`chain.accept_ends_turn = false`).
+    pub accepted: bool,
+    /// Draw-chain cards placed this turn, and the answer rule when there are several.
+    pub chain_cards: u8,
+    pub multi_answer: Option<ChainAnswerState>,
+    /// The card placed was identical to the previous top card (`multi.identical_bonus`).
+    pub identical: bool,
+    /// The top card was placed with its wild power (not as an ordinary card).
+    pub wild_power: bool,
+    /// The player went out and was dealt a new countdown hand.
+    pub redealt: bool,
+    pub restrict: Restrict,
+    /// E14 hand passing collected this turn.
+    pub pass_hands: Option<crate::rules::Side>,
+    /// Pick-up cards drawn as a penalty that may be laid at once (bitch), as a face mask.
+    pub replay: u64,
+}
+
+/// A one-turn constraint on the next player set by the previous card (2.5 `next_constraint`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Restrict {
+    #[default]
+    None,
+    /// A J, Q or K of any suit (advanced_switch jack).
+    Picture,
+    /// An even spot card matching as usual (rose_mau five).
+    Even,
 }
 
 /// Serializable follow-on kind.
@@ -201,6 +229,12 @@ pub enum FollowState {
     MatchingRun,
     /// The K or Q partner of a marriage.
     Marriage,
+    /// crazy_pairs: a pair may start (or the turn may end).
+    PairStart,
+    /// crazy_pairs: inside a pair; more copies or a cover card must follow.
+    PairMid,
+    /// zodiac runs: same face value or the next card up or down in the suit.
+    ZodiacRun,
 }
 
 /// A mid-hand position for analysis, puzzles and scenario tests.
@@ -220,6 +254,8 @@ pub struct Position {
     pub pending_draw: u16,
     pub dealer: Option<usize>,
     pub seed: u64,
+    /// Match scores (the countdown scores in countdown presets); `None` keeps the start values.
+    pub scores: Option<Vec<i32>>,
 }
 
 /// One table of a Crazy Eights-family game. See the module documentation.
@@ -237,6 +273,7 @@ pub struct Game {
     phase: Phase,
     chain: Chain,
     free_play: bool,
+    restrict: Restrict,
     turn: Turn,
     pass_streak: u8,
     /// Players out of the hand after a final pass (`pass.all_pass = pass_is_final`).
@@ -270,6 +307,10 @@ impl Game {
 
     fn blank(rules: Arc<Rules>, seed: u64) -> Game {
         let n = rules.num_players;
+        let mut scores = [0; MAX_PLAYERS];
+        if let Some(cd) = &rules.spec.countdown {
+            scores[..n as usize].fill(cd.start_score as i32);
+        }
         Game {
             rules,
             n,
@@ -283,11 +324,12 @@ impl Game {
             phase: Phase::Play,
             chain: Chain::default(),
             free_play: false,
+            restrict: Restrict::None,
             turn: Turn::default(),
             pass_streak: 0,
             done: 0,
             went_out: None,
-            scores: [0; MAX_PLAYERS],
+            scores,
             hand_points: [0; MAX_PLAYERS],
             hand_winner: None,
             winner: None,
@@ -372,6 +414,7 @@ impl Game {
         self.direction = if r.spec.order.initial_direction == crate::rules::Direction::Ccw { -1 } else { 1 };
         self.chain = Chain::default();
         self.free_play = false;
+        self.restrict = Restrict::None;
         self.turn = Turn::default();
         self.pass_streak = 0;
         self.done = 0;
@@ -512,20 +555,56 @@ impl Game {
         if self.rules.rank_blocked & bit(c) != 0 {
             return false;
         }
+        if self.nominated.is_some()
+            && self.rules.spec.matching.after_wild == crate::rules::AfterWild::NominatedSuitOrOwnWild
+            && !self.rules.spec.countdown.as_ref().is_some_and(|cd| cd.equal_rank_on_wild)
+        {
+            // Countdown: after a wild only the called suit or the follower's own wild.
+            return false;
+        }
         match (c.rank(), top.rank()) {
             (Some(a), Some(b)) => a == b || (self.rules.spec.matching.any_court && a.is_court() && b.is_court()),
             _ => false,
         }
     }
 
+    /// Is `c` player `p`'s own countdown wild (rank = score; 1 = ace)?
+    pub fn own_wild(&self, c: Card, p: usize) -> bool {
+        self.rules.spec.countdown.is_some()
+            && self.scores[p] >= 1
+            && c.rank().is_some_and(|r| r.index() as i32 == self.scores[p] - 1)
+    }
+
+    /// The wild behaviour of `c` for player `p`: the preset's, or the player's own countdown wild.
+    pub fn wild_of(&self, c: Card, p: usize) -> Option<WildRule> {
+        if self.own_wild(c, p) {
+            return Some(WildRule {
+                also_normal: false,
+                requires_match: false,
+                only_if_no_other: false,
+                forbidden_on: 0,
+                solo: false,
+                follow: WildFollow::Normal,
+            });
+        }
+        self.rules.card[c.index()].wild
+    }
+
     /// May `c` be played in a normal turn, ignoring `only_if_no_other`?
     fn playable_basic(&self, c: Card) -> bool {
-        let r = &self.rules.card[c.index()];
-        if let Some(w) = &r.wild {
-            if let Some(top) = self.discard.top() {
-                if w.forbidden_on & bit(top) != 0 && !self.free_play {
-                    return false;
-                }
+        let p = self.current as usize;
+        match self.restrict {
+            Restrict::Picture => return c.rank().is_some_and(|r| r.is_court()),
+            Restrict::Even => {
+                let even = c.rank().is_some_and(|r| matches!(r.index(), 1 | 3 | 5 | 7 | 9));
+                return even && self.matches_top(c);
+            }
+            Restrict::None => {}
+        }
+        if let Some(w) = self.wild_of(c, p) {
+            let forbidden = self.discard.top().is_some_and(|t| w.forbidden_on & bit(t) != 0) && !self.free_play;
+            if forbidden {
+                return w.also_normal && self.matches_top(c);
             }
             if w.requires_match && !self.free_play {
                 return self.matches_top(c);
@@ -540,7 +619,7 @@ impl Game {
         if !self.playable_basic(c) {
             return false;
         }
-        if let Some(w) = &self.rules.card[c.index()].wild {
+        if let Some(w) = &self.wild_of(c, self.current as usize) {
             if w.only_if_no_other && !self.free_play {
                 let hand = &self.hands[self.current as usize];
                 return !hand.faces().any(|o| {
@@ -560,6 +639,12 @@ impl Game {
     /// May `c` answer or cancel the pending chain?
     fn answers_chain(&self, c: Card) -> bool {
         let r = &self.rules.card[c.index()];
+        if let Some(s) = self.nominated {
+            // A chain started by a wild draw card: only the called suit answers (2.20).
+            if c.suit() != Some(s) && r.cancel == 0 {
+                return false;
+            }
+        }
         if r.cancel & (1u32 << self.chain.group) != 0 {
             return true;
         }
@@ -596,6 +681,28 @@ impl Game {
                     && c.suit() == src.suit()
                     && matches!((src.rank(), c.rank()), (Some(King), Some(Queen)) | (Some(Queen), Some(King)))
             }
+            Some((FollowState::PairStart, src)) => {
+                c.rank().is_some()
+                    && c.rank() == src.rank()
+                    && self.wild_of(c, self.current as usize).is_none()
+                    && (!self.chain.active || self.answers_chain(c))
+                    && self.pair_can_close(c)
+            }
+            Some((FollowState::PairMid, src)) => {
+                self.is_cover(c, src) || (c.rank().is_some() && c.rank() == src.rank() && self.pair_can_close(c))
+            }
+            Some((FollowState::ZodiacRun, _)) => {
+                let Some(top) = self.discard.top() else { return false };
+                let same = c.rank().is_some() && c.rank() == top.rank();
+                if self.chain.active {
+                    return same && self.answers_chain(c);
+                }
+                let step = match (c.rank(), top.rank()) {
+                    (Some(a), Some(b)) => (a.index() as i32 - b.index() as i32).abs() == 1,
+                    _ => false,
+                };
+                same || (step && c.suit() == top.suit())
+            }
             Some((FollowState::EqualRank, src)) => {
                 c.rank().is_some()
                     && c.rank() == src.rank()
@@ -604,6 +711,29 @@ impl Game {
             }
             None => false,
         }
+    }
+
+    /// crazy_pairs: `c` covers a pair ending in `last` (same suit, other rank, not wild).
+    fn is_cover(&self, c: Card, last: Card) -> bool {
+        c.suit().is_some() && c.suit() == last.suit() && c.rank() != last.rank() && self.wild_of(c, self.current as usize).is_none()
+    }
+
+    /// crazy_pairs: after adding pair card `x` from the hand, can the pair still be covered?
+    fn pair_can_close(&self, x: Card) -> bool {
+        fn go(g: &Game, hand: CardCounts, x: Card, depth: u8) -> bool {
+            hand.faces().any(|y| {
+                g.is_cover(y, x) || {
+                    y.rank() == x.rank() && depth < 16 && {
+                        let mut h = hand;
+                        h.remove(y);
+                        go(g, h, y, depth + 1)
+                    }
+                }
+            })
+        }
+        let mut hand = self.hands[self.current as usize];
+        hand.remove(x);
+        go(self, hand, x, 0)
     }
 
     /// Can a card be produced for a draw now (stock, or a refill from the discard pile)?
@@ -640,10 +770,18 @@ impl Game {
                         any = true;
                     }
                 }
-                let may_draw = self.rules.spec.draw.voluntary || !any;
-                if may_draw && self.can_draw() {
+                let voluntary = self.rules.spec.draw.voluntary || !any;
+                let when = self.rules.spec.passing.when;
+                let one_draw = when == crate::rules::PassWhen::AfterOneDraw;
+                if voluntary && self.can_draw() && !(one_draw && self.turn.drawn > 0) {
                     mask.set(action::DRAW);
-                } else if !self.can_draw() && (self.rules.spec.draw.voluntary || !any) {
+                }
+                let pass = if one_draw {
+                    self.turn.accepted || !self.can_draw()
+                } else {
+                    !self.can_draw() && voluntary
+                };
+                if pass {
                     mask.set(action::PASS);
                 }
                 if any && self.announce_allowed() {
@@ -678,7 +816,17 @@ impl Game {
                         mask.set(action::PLAY + c.index());
                     }
                 }
-                mask.set(action::END_TURN);
+                if !matches!(self.turn.follow, Some((FollowState::PairMid, _))) {
+                    mask.set(action::END_TURN);
+                }
+            }
+            Phase::AfterDraw if self.turn.replay != 0 => {
+                for c in hand.faces() {
+                    if self.turn.replay & bit(c) != 0 {
+                        mask.set(action::PLAY + c.index());
+                    }
+                }
+                mask.set(action::PASS);
             }
             Phase::AfterDraw => {
                 let after = self.rules.spec.draw.after;
@@ -784,6 +932,14 @@ impl Game {
         let p = self.current as usize;
         let phase = self.phase;
         let matched = phase != Phase::Chain && self.matches_top(c);
+        let prev_top = self.discard.top();
+        let wild_power = self.wild_of(c, p).is_some_and(|w| {
+            let forbidden = prev_top.is_some_and(|t| w.forbidden_on & bit(t) != 0) && !self.free_play;
+            !forbidden && !(w.also_normal && self.turn.cards > 0)
+        });
+        self.turn.wild_power = wild_power;
+        self.turn.identical = self.rules.spec.multi.identical_bonus && prev_top == Some(c);
+        self.restrict = Restrict::None;
         self.hands[p].remove(c);
         self.discard.push(c);
         self.nominated = None;
@@ -812,17 +968,27 @@ impl Game {
         let prev_chain = self.turn.last.and_then(|l| self.rules.card[l.index()].chain);
         // Under top-only effects, draw cards directly on top of each other still add up.
         let keep_chain = matches!((r.chain, prev_chain), (Some(a), Some(b)) if a.group == b.group);
+        let pure_wild = self.rules.spec.countdown.as_ref().is_some_and(|cd| cd.pure_wild)
+            && self.own_wild(c, self.current as usize);
         let t = &mut self.turn;
         t.last = Some(c);
+        if pure_wild {
+            // bitch: a card that is the player's own wild acts only as a wild.
+            t.cards += 1;
+            t.first.get_or_insert(c);
+            return;
+        }
         if top_only {
             t.skips = 0;
             t.reverses = 0;
             if !keep_chain {
                 t.chain_add = 0;
+                t.chain_cards = 0;
             }
             t.waste_draw = 0;
-            t.draw_lose = 0;
+            // Unanswerable draw penalties act wherever the card lies in a run (zodiac card).
             t.draw_keep = 0;
+            t.restrict = Restrict::None;
             t.others_draw = 0;
             t.free_play_next = false;
             t.extra_turn = false;
@@ -838,7 +1004,22 @@ impl Game {
         if r.reverse {
             t.reverses = if once { 1 } else { t.reverses + 1 };
         }
+        if r.pass_hands.is_some() {
+            t.pass_hands = r.pass_hands;
+        }
+        if r.next_picture {
+            t.restrict = Restrict::Picture;
+        }
+        if r.next_even {
+            t.restrict = Restrict::Even;
+        }
         if let Some(ch) = r.chain {
+            t.chain_cards += 1;
+            if t.chain_cards >= 2 {
+                if let Some(ma) = ch.multi_answer {
+                    t.multi_answer = Some(ma.into());
+                }
+            }
             if self.chain.active {
                 // Answering a pending chain.
                 t.answered = true;
@@ -880,6 +1061,13 @@ impl Game {
         // Update the continuation source.
         let multi = self.rules.spec.multi.mode;
         self.turn.follow = match (r.follow, self.turn.follow) {
+            (_, Some((FollowState::PairStart, _))) => Some((FollowState::PairMid, c)),
+            (_, Some((FollowState::PairMid, src))) => {
+                Some((if c.rank() == src.rank() { FollowState::PairMid } else { FollowState::PairStart }, c))
+            }
+            (_, Some((FollowState::ZodiacRun, src))) => Some((FollowState::ZodiacRun, src)),
+            (_, None) if multi == MultiMode::PairsWithCover => Some((FollowState::PairStart, c)),
+            (_, None) if multi == MultiMode::ZodiacRun => Some((FollowState::ZodiacRun, c)),
             (_, Some((FollowState::MatchingRun, src))) => Some((FollowState::MatchingRun, src)),
             (Some(Follow::SameSuitAny), Some((FollowState::SameSuitAny, src))) => Some((FollowState::SameSuitAny, src)),
             (Some(Follow::SameSuitAny), _) => Some((FollowState::SameSuitAny, c)),
@@ -902,7 +1090,9 @@ impl Game {
                     .then_some((FollowState::EqualRank, c))
             }
         };
-        let solo = r.wild.is_some_and(|w| w.solo);
+        let solo = self
+            .wild_of(c, p)
+            .is_some_and(|w| w.solo && !(w.also_normal && (self.turn.cards > 1 || self.turn.top_matched)));
         if self.hands[p].is_empty() || r.ends_turn || solo {
             self.finish_play();
             return;
@@ -920,7 +1110,34 @@ impl Game {
         let p = self.current as usize;
         let top = self.discard.top().expect("a card was placed");
         let r = self.rules.card[top.index()];
-        let going_out = self.hands[p].is_empty() && !self.turn.is_start;
+        let mut going_out = self.hands[p].is_empty() && !self.turn.is_start;
+        // Nomination: wilds only when played with their power; the countdown own wild always.
+        let own = self.own_wild(top, p);
+        let mode = if own { Some(Nominate::Required) } else { r.nominate };
+        let nominates = match mode {
+            None => false,
+            Some(m) => {
+                let power = match self.wild_of(top, p) {
+                    Some(w) => self.turn.is_start || (self.turn.wild_power && (!w.also_normal || self.turn.cards == 1)),
+                    None => true,
+                };
+                power && (m != Nominate::OnlyIfMatching || (self.turn.top_matched && !self.turn.is_start))
+            }
+        };
+        if going_out && self.rules.spec.countdown.is_some() && !self.turn.redealt {
+            // Countdown (2.20): going out lowers the score; at 0 the game is won, otherwise the
+            // player is dealt that many new cards and play goes on.
+            self.scores[p] -= 1;
+            if self.scores[p] <= 0 {
+                self.scores[p] = 0;
+                self.end_hand(Some(p as u8), false);
+                return;
+            }
+            self.turn.redealt = true;
+            let k = self.scores[p] as usize;
+            self.draw_cards(p, k);
+            going_out = false;
+        }
         if let Some(give) = r.give {
             if !self.turn.is_start && !self.turn.give_done {
                 if going_out {
@@ -944,12 +1161,7 @@ impl Game {
                 return;
             }
         }
-        let nominates = match r.nominate {
-            Some(Nominate::OnlyIfMatching) => self.turn.top_matched && !self.turn.is_start,
-            Some(_) => true,
-            None => false,
-        };
-        if nominates && !self.turn.cancelled && !(going_out && self.ends_hand_on_out(top)) {
+        if nominates && !(going_out && self.ends_hand_on_out(top)) {
             self.phase = Phase::Nominate;
             return;
         }
@@ -1076,7 +1288,28 @@ impl Game {
                 self.draw_cards(q, t.others_draw as usize);
             }
         }
+        if let Some(side) = t.pass_hands {
+            // E14: every hand moves one seat; a fixed side ignores the direction (1.2).
+            let old = self.hands;
+            for i in 0..n {
+                let to = match side {
+                    crate::rules::Side::Right => (i + n - 1) % n,
+                    crate::rules::Side::Left => (i + 1) % n,
+                    crate::rules::Side::Direction => self.advance(i as u8, 1) as usize,
+                };
+                self.hands[to] = old[i];
+            }
+        }
         let mut next = self.advance(p, 1 + skips);
+        if t.identical {
+            // advanced_switch identical card: every other player draws one in turn order and
+            // the player goes again, as the next person to play on their own card (A09).
+            for k in 1..n {
+                let q = self.advance(p, k) as usize;
+                self.draw_cards(q, 1);
+            }
+            next = self.advance(p, skips);
+        }
         if t.extra_turn {
             next = p;
         }
@@ -1090,8 +1323,14 @@ impl Game {
         if t.chain_add > 0 && !t.answered {
             self.chain = Chain { active: true, amount: t.chain_add, group: t.chain_group, answer: t.chain_answer };
         }
+        if let Some(ma) = t.multi_answer {
+            if self.chain.active {
+                self.chain.answer = ma;
+            }
+        }
         self.turn = Turn::default();
         self.free_play = t.free_play_next;
+        self.restrict = t.restrict;
         if self.chain.active {
             self.current = next;
             self.phase = Phase::Chain;
@@ -1214,6 +1453,7 @@ impl Game {
     fn end_turn_without_play(&mut self) {
         self.turn = Turn::default();
         self.free_play = false;
+        self.restrict = Restrict::None;
         self.current = self.skip_done(self.advance(self.current, 1));
         self.phase = Phase::Play;
     }
@@ -1222,7 +1462,24 @@ impl Game {
         let p = self.current as usize;
         let k = self.chain.amount as usize;
         self.chain = Chain::default();
-        self.draw_cards(p, k);
+        let mut pickups = 0u64;
+        for _ in 0..k {
+            match self.draw_one() {
+                Some(c) => {
+                    self.hands[p].add(c);
+                    if self.rules.card[c.index()].chain.is_some() {
+                        pickups |= bit(c);
+                    }
+                }
+                None => break,
+            }
+        }
+        if pickups != 0 && self.rules.spec.options.replay_drawn_pickup == Some(true) && self.went_out.is_none() {
+            // bitch (A10): one drawn pick-up card may be laid at once, ignoring matching.
+            self.turn.replay = pickups;
+            self.phase = Phase::AfterDraw;
+            return;
+        }
         if let Some(w) = self.went_out {
             self.end_hand(Some(w), false);
             return;
@@ -1230,6 +1487,8 @@ impl Game {
         if self.rules.spec.chain.accept_ends_turn {
             self.end_turn_without_play();
         } else {
+            // The penalty counts as this turn's draw (crazy_pairs A02): play, pass or draw once more.
+            self.turn.accepted = true;
             self.phase = Phase::Play;
         }
     }
@@ -1285,6 +1544,17 @@ impl Game {
             }
             total += v;
         }
+        let doubles: u32 = self.hands[p].iter().filter(|c| self.rules.double_mask & bit(*c) != 0).count() as u32;
+        let halves: u32 = if s.halve_per_identical_pair {
+            self.hands[p].faces().map(|c| u32::from(self.hands[p].count(c) / 2)).sum()
+        } else {
+            0
+        };
+        if doubles + halves > 0 {
+            // Double per deuce, halve per identical pair, rounding down once at the end.
+            let scaled = (total as i64) << doubles.min(30);
+            total = (scaled >> halves.min(62)) as i32;
+        }
         total
     }
 
@@ -1337,8 +1607,13 @@ impl Game {
         self.hand_points = pts;
         self.hand_winner = hand_winner;
         self.hands_played += 1;
-        if let Some(target) = self.rules.series_target {
-            let reached = self.scores[..n].iter().any(|&x| x >= target as i32);
+        if self.rules.spec.series.play_match {
+            let sc = &self.scores[..n];
+            let reached = match (self.rules.series_target, self.rules.spec.series.winner) {
+                (None, _) => false,
+                (Some(t), SeriesWinner::LastBelow) => sc.iter().filter(|&&x| x < t as i32).count() <= 1,
+                (Some(t), _) => sc.iter().any(|&x| x >= t as i32),
+            };
             let max_hands = self.rules.spec.series.max_hands.is_some_and(|m| self.hands_played >= m);
             if reached || max_hands {
                 self.winner = self.series_winner();
@@ -1359,6 +1634,11 @@ impl Game {
 
     fn series_winner(&self) -> Option<u8> {
         let sc = &self.scores[..self.n as usize];
+        if let (SeriesWinner::LastBelow, Some(t)) = (self.rules.spec.series.winner, self.rules.series_target) {
+            let mut below = sc.iter().enumerate().filter(|(_, v)| **v < t as i32);
+            let first = below.next()?.0;
+            return below.next().is_none().then_some(first as u8);
+        }
         let best = match self.rules.spec.series.winner {
             SeriesWinner::Lowest | SeriesWinner::LastBelow => *sc.iter().min()?,
             SeriesWinner::FirstToReach => *sc.iter().max()?,
@@ -1473,6 +1753,12 @@ impl Game {
         g.phase = Phase::Play;
         g.pass_streak = 0;
         g.went_out = None;
+        if let Some(sc) = &pos.scores {
+            if sc.len() != n {
+                return bad(format!("scores: expected {n} scores (one per seat), got {}", sc.len()));
+            }
+            g.scores[..n].copy_from_slice(sc);
+        }
         if pos.pending_draw > 0 {
             let top = *pos.discard.last().unwrap();
             let Some(ch) = rules.card[top.index()].chain else {
@@ -1503,6 +1789,7 @@ impl Game {
             phase: self.phase,
             chain: self.chain,
             free_play: self.free_play,
+            restrict: self.restrict,
             turn: self.turn,
             pass_streak: self.pass_streak,
             done: self.done,
@@ -1564,6 +1851,7 @@ impl Game {
         g.phase = s.phase;
         g.chain = s.chain;
         g.free_play = s.free_play;
+        g.restrict = s.restrict;
         g.turn = s.turn;
         g.pass_streak = s.pass_streak;
         g.done = s.done;
@@ -1671,6 +1959,8 @@ pub struct Snapshot {
     pub phase: Phase,
     pub chain: Chain,
     pub free_play: bool,
+    #[serde(default)]
+    pub restrict: Restrict,
     pub turn: Turn,
     pub pass_streak: u8,
     #[serde(default)]

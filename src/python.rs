@@ -240,7 +240,7 @@ impl PyGame {
     /// unlisted cards are out of play). `pending_draw` > 0 puts a draw penalty of the top
     /// card's kind on `current_player`.
     #[staticmethod]
-    #[pyo3(signature = (preset, num_players, *, hands, discard, stock=None, current_player=0, direction=1, nominated_suit=None, pending_draw=0, dealer=None, seed=0, rules=None))]
+    #[pyo3(signature = (preset, num_players, *, hands, discard, stock=None, current_player=0, direction=1, nominated_suit=None, pending_draw=0, dealer=None, seed=0, rules=None, scores=None))]
     #[allow(clippy::too_many_arguments)]
     fn from_position(
         py: Python<'_>,
@@ -256,6 +256,7 @@ impl PyGame {
         dealer: Option<usize>,
         seed: u64,
         rules: Option<&Bound<'_, PyAny>>,
+        scores: Option<Vec<i32>>,
     ) -> PyResult<Self> {
         let r = load_rules(py, preset, num_players, rules)?;
         let nominated = match nominated_suit {
@@ -275,6 +276,7 @@ impl PyGame {
             pending_draw,
             dealer,
             seed,
+            scores,
         };
         Ok(PyGame { g: Game::from_position(r, &pos).map_err(game_err)? })
     }

@@ -149,7 +149,14 @@ conformance!(
     one_left,
     sevens_and_eights,
     jokers_and_nines,
-    fat_buddah
+    fat_buddah,
+    crazy_eights_countdown,
+    crazy_eights_countdown_blog,
+    bitch,
+    crazy_pairs,
+    rose_mau,
+    advanced_switch,
+    zodiac
 );
 
 #[test]

@@ -68,6 +68,13 @@ const PRESETS: &[(&str, &str)] = &[
     ("sevens_and_eights", include_str!("presets/sevens_and_eights.toml")),
     ("jokers_and_nines", include_str!("presets/jokers_and_nines.toml")),
     ("fat_buddah", include_str!("presets/fat_buddah.toml")),
+    ("crazy_eights_countdown", include_str!("presets/crazy_eights_countdown.toml")),
+    ("crazy_eights_countdown_blog", include_str!("presets/crazy_eights_countdown_blog.toml")),
+    ("bitch", include_str!("presets/bitch.toml")),
+    ("crazy_pairs", include_str!("presets/crazy_pairs.toml")),
+    ("rose_mau", include_str!("presets/rose_mau.toml")),
+    ("advanced_switch", include_str!("presets/advanced_switch.toml")),
+    ("zodiac", include_str!("presets/zodiac.toml")),
 ];
 
 /// Names of the built-in presets.
@@ -254,6 +261,8 @@ fn selector_mask(field: &str, sel: &str) -> Result<(u64, u8), RulesError> {
 /// A draw chain carried by a card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChainRule {
+    /// Answer rule when one turn adds two or more of these cards.
+    pub multi_answer: Option<ChainAnswer>,
     pub amount: u8,
     /// Chain group id (index into [`Rules::chain_groups`]).
     pub group: u8,
@@ -263,6 +272,8 @@ pub struct ChainRule {
 /// A wild card's compiled behaviour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WildRule {
+    /// Inside a run it is an ordinary card (zodiac 8s).
+    pub also_normal: bool,
     pub requires_match: bool,
     pub only_if_no_other: bool,
     /// Faces on which it may not be played.
@@ -295,6 +306,12 @@ pub struct CardRule {
     pub waste_draw: u8,
     /// E21: K and Q of one suit may be played together.
     pub marriage: bool,
+    /// E12.
+    pub next_picture: bool,
+    /// After it only even spot cards may follow (rose_mau menu).
+    pub next_even: bool,
+    /// E14.
+    pub pass_hands: Option<Side>,
     pub repeat: Repeat,
     pub last_special: LastSpecial,
 }
@@ -325,6 +342,8 @@ pub struct Rules {
     /// Start-card effect per face.
     pub start: [StartEffect; NUM_FACES],
     pub series_target: Option<u32>,
+    /// Faces that double a hand's value when held (`score.double_per`).
+    pub double_mask: u64,
 }
 
 impl Rules {
@@ -414,9 +433,6 @@ impl Rules {
         if !s.matching.extra.is_empty() {
             return unsupported("match.extra");
         }
-        if s.matching.after_wild != AfterWild::NominatedSuitOrWild {
-            return unsupported("match.after_wild");
-        }
         if s.draw.end_of_turn != 0 {
             return unsupported("draw.end_of_turn");
         }
@@ -426,17 +442,14 @@ impl Rules {
                 "draw.mode up_to / until_playable_or_hand needs draw.limit >= 1",
             ));
         }
-        if s.passing.when == PassWhen::AfterOneDraw {
-            return unsupported("pass.when");
-        }
         if s.stock.exhausted == Exhausted::KeepFive {
             return unsupported("stock.exhausted");
         }
-        if !matches!(s.multi.mode, MultiMode::Off | MultiMode::EqualRank | MultiMode::MatchingRun) {
+        if !matches!(
+            s.multi.mode,
+            MultiMode::Off | MultiMode::EqualRank | MultiMode::MatchingRun | MultiMode::PairsWithCover | MultiMode::ZodiacRun
+        ) {
             return unsupported("multi.mode");
-        }
-        if s.multi.identical_bonus {
-            return unsupported("multi.identical_bonus");
         }
         if s.multi.order != MultiSpec::default().order {
             return unsupported("multi.order");
@@ -456,29 +469,14 @@ impl Rules {
         if s.two_player.skip != TwoPlayerSkip::SamePlayerAgain {
             return unsupported("two_player.skip");
         }
-        if s.end.countdown_zero {
-            return unsupported("end.countdown_zero");
-        }
         if s.end.play_for_second {
             return unsupported("end.play_for_second");
         }
         if !s.end.empty_hand {
             return Err(RulesError::invalid("end.empty_hand", "every game ends when a hand is empty"));
         }
-        if s.score.mode == ScoreMode::Countdown {
-            return unsupported("score.mode");
-        }
-        if s.countdown.is_some() {
-            return unsupported("countdown");
-        }
         if s.options.joker_bluff {
             return unsupported("options.joker_bluff");
-        }
-        if s.options.replay_drawn_pickup.is_some() {
-            return unsupported("options.replay_drawn_pickup");
-        }
-        if s.options.zodiac_card.is_some() {
-            return unsupported("options.zodiac_card");
         }
         if s.options.shield_same_suit {
             return unsupported("options.shield_same_suit");
@@ -486,17 +484,21 @@ impl Rules {
         if s.options.allow_500 {
             return unsupported("options.allow_500");
         }
-        if !s.options.public_rules.is_empty() {
-            return unsupported("options.public_rules");
-        }
         if s.options.speed_in.is_some() {
             return unsupported("options.speed_in");
         }
-        if s.series.play_match && s.series.target.is_none() && s.series.target_per_player.is_none() {
-            return Err(RulesError::invalid("series.match", "a match needs series.target or series.target_per_player"));
+        if s.series.play_match
+            && s.series.target.is_none()
+            && s.series.target_per_player.is_none()
+            && s.series.max_hands.is_none()
+        {
+            return Err(RulesError::invalid(
+                "series.match",
+                "a match needs series.target, series.target_per_player or series.max_hands",
+            ));
         }
-        if s.series.winner == SeriesWinner::LastBelow {
-            return unsupported("series.winner");
+        if s.countdown.as_ref().is_some_and(|c| !(1..=13).contains(&c.start_score)) {
+            return Err(RulesError::invalid("countdown.start_score", "must be 1 to 13 (the wild rank follows the score)"));
         }
         if s.last_card.mode == LastCardMode::Action && s.last_card.penalty == 0 {
             return Err(RulesError::invalid(
@@ -505,9 +507,39 @@ impl Rules {
             ));
         }
 
+        // Options that are shorthands for effect-table entries.
+        let mut cards_table = s.cards.clone();
+        for rule in &s.options.public_rules {
+            let (sel, patch) = match rule.as_str() {
+                "ace_reverse" => ("A", CardSpec { reverse: Some(true), ..Default::default() }),
+                "five_even" => ("5", CardSpec { next_even: Some(true), ..Default::default() }),
+                "six_skip_two" => ("6", CardSpec { skip: Some(2), ..Default::default() }),
+                "seven_extra_turn" => ("7", CardSpec { extra_turn: Some(true), ..Default::default() }),
+                other => {
+                    return Err(RulesError::invalid(
+                        "options.public_rules",
+                        format!("unknown rule {other:?}; the menu is: ace_reverse, five_even, six_skip_two, seven_extra_turn"),
+                    ));
+                }
+            };
+            overlay_card(cards_table.entry(sel.to_string()).or_default(), &patch);
+        }
+        let mut zodiac_mask = 0u64;
+        if let Some(z) = &s.options.zodiac_card {
+            let card: Card = z
+                .parse()
+                .map_err(|e: crate::card::CardParseError| RulesError::invalid("options.zodiac_card", e.to_string()))?;
+            zodiac_mask = 1 << card.index();
+            let patch = CardSpec {
+                draw_and_lose_turn: Some(7),
+                last_special: Some(LastSpecial::DrawsApply),
+                ..Default::default()
+            };
+            overlay_card(cards_table.entry(card.to_string()).or_default(), &patch);
+        }
         // Effect table: apply selectors from least to most specific.
         let mut entries: Vec<(u8, u64, &String, &CardSpec)> = Vec::new();
-        for (sel, cs) in &s.cards {
+        for (sel, cs) in &cards_table {
             let (mask, spec_lvl) = selector_mask(&format!("cards.{sel}"), sel)?;
             entries.push((spec_lvl, mask, sel, cs));
         }
@@ -551,9 +583,7 @@ impl Rules {
             for (name, set) in [
                 ("shield", cs.shield.is_some()),
                 ("mirror", cs.mirror == Some(true)),
-                ("next_picture", cs.next_picture == Some(true)),
                 ("second_suit", cs.second_suit == Some(true)),
-                ("pass_hands", cs.pass_hands.is_some()),
                 ("swap_hand", cs.swap_hand == Some(true)),
                 ("ask_rank", cs.ask_rank == Some(true)),
                 ("pick_up_pile", cs.pick_up_pile.is_some_and(|k| k > 0)),
@@ -565,19 +595,13 @@ impl Rules {
                 }
             }
             if let Some(w) = cs.wild.as_ref().filter(|w| w.enabled) {
-                if w.also_normal {
-                    return Err(RulesError::unsupported(
-                        f("wild.also_normal"),
-                        "its behaviour lands with the remaining presets",
-                    ));
-                }
                 if w.follow == WildFollow::Transparent {
                     return Err(RulesError::unsupported(
                         f("wild.follow"),
                         "its behaviour lands with the remaining presets",
                     ));
                 }
-                let mut forbidden = 0u64;
+                let mut forbidden = zodiac_mask;
                 for sel in &w.forbidden_on {
                     if sel == "pending_draw" {
                         continue; // always true while a chain is pending (chain.wild_blocked)
@@ -585,6 +609,7 @@ impl Rules {
                     forbidden |= selector_mask(&f("wild.forbidden_on"), sel)?.0;
                 }
                 r.wild = Some(WildRule {
+                    also_normal: w.also_normal,
                     requires_match: w.requires_match,
                     only_if_no_other: w.only_if_no_other,
                     forbidden_on: forbidden,
@@ -608,7 +633,12 @@ impl Rules {
             if let Some(dc) = cs.draw_chain.as_ref().filter(|dc| dc.amount > 0) {
                 let name = dc.group.clone().unwrap_or_else(|| chain_sel[i].clone().unwrap_or_default());
                 let g = group_id(&name, &mut chain_groups)?;
-                r.chain = Some(ChainRule { amount: dc.amount, group: g, answer: dc.answer.unwrap_or(s.chain.answer) });
+                r.chain = Some(ChainRule {
+                    amount: dc.amount,
+                    group: g,
+                    answer: dc.answer.unwrap_or(s.chain.answer),
+                    multi_answer: dc.multi_answer,
+                });
             }
             r.draw_lose = cs.draw_and_lose_turn.unwrap_or(0);
             r.draw_keep = cs.draw_keep_turn.unwrap_or(0);
@@ -629,6 +659,9 @@ impl Rules {
             }
             r.free_play_next = cs.free_play_next.unwrap_or(false);
             r.follow = cs.follow.filter(|f| *f != Follow::None);
+            r.next_picture = cs.next_picture.unwrap_or(false);
+            r.next_even = cs.next_even.unwrap_or(false);
+            r.pass_hands = cs.pass_hands;
             r.give = cs.give;
             r.waste_draw = cs.waste_draw.unwrap_or(0);
             r.marriage = cs.marriage.unwrap_or(false);
@@ -676,6 +709,10 @@ impl Rules {
                 }
             }
         }
+        let mut double_mask = 0u64;
+        for sel in &s.score.double_per {
+            double_mask |= selector_mask("score.double_per", sel)?.0;
+        }
         let mut rank_blocked = 0u64;
         for sel in &s.matching.rank_blocked {
             rank_blocked |= selector_mask("match.rank_blocked", sel)?.0;
@@ -713,6 +750,7 @@ impl Rules {
             rank_blocked,
             start,
             series_target,
+            double_mask,
             spec,
         })
     }
@@ -795,6 +833,7 @@ fn overlay_card(dst: &mut CardSpec, src: &CardSpec) {
         joker_lock,
         waste_draw,
         slap,
+        next_even,
         repeat,
         last_special
     );
@@ -856,9 +895,9 @@ mod tests {
 
     #[test]
     fn unsupported_dimensions_are_named() {
-        let e = Rules::load("crazy_eights", 2, Some(&json!({"cards": {"5": {"pass_hands": "right"}}}))).unwrap_err();
+        let e = Rules::load("crazy_eights", 2, Some(&json!({"cards": {"5": {"swap_hand": true}}}))).unwrap_err();
         assert!(matches!(e, RulesError::Unsupported { .. }), "{e}");
-        assert_eq!(e.field(), Some("cards.5C.pass_hands"));
+        assert_eq!(e.field(), Some("cards.5C.swap_hand"));
     }
 
     #[test]

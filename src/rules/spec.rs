@@ -333,6 +333,9 @@ pub struct DrawChainSpec {
     pub group: Option<String>,
     /// Overrides `chain.answer` for this card.
     pub answer: Option<ChainAnswer>,
+    /// Answer rule of a chain to which one turn added two or more of these cards
+    /// (crazy_pairs: paired fours cannot be answered).
+    pub multi_answer: Option<ChainAnswer>,
 }
 
 /// E07 `shield`.
@@ -435,8 +438,10 @@ pub struct CardSpec {
     pub give: Option<Give>,
     /// E11.
     pub free_play_next: Option<bool>,
-    /// E12.
+    /// E12: the next player must play a J, Q or K (any suit) or draw.
     pub next_picture: Option<bool>,
+    /// rose_mau menu: after this card only even spot cards (2, 4, 6, 8, T) of the suit may follow.
+    pub next_even: Option<bool>,
     /// E13.
     pub second_suit: Option<bool>,
     /// E14.
@@ -779,6 +784,10 @@ pub struct ScoreSpec {
     /// Added to the hand winner's score (xtreme Winner Bonus: -10).
     pub winner_bonus: i32,
     pub blocked: BlockedScoring,
+    /// Each held card of these selectors doubles the hand total (advanced_switch deuces).
+    pub double_per: Vec<String>,
+    /// Each pair of identical cards held halves the hand total (advanced_switch).
+    pub halve_per_identical_pair: bool,
 }
 impl Default for ScoreSpec {
     fn default() -> Self {
@@ -790,6 +799,8 @@ impl Default for ScoreSpec {
             double_trouble: false,
             winner_bonus: 0,
             blocked: BlockedScoring::AllScore,
+            double_per: vec![],
+            halve_per_identical_pair: false,
         }
     }
 }
@@ -825,12 +836,16 @@ pub struct SeriesSpec {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CountdownSpec {
+    /// Everyone's starting score (and wild rank: 8 -> 8, ..., 2 -> 2, 1 -> A).
     pub start_score: u8,
+    /// A card of the wild's rank may follow a wild even if it is not the called suit.
     pub equal_rank_on_wild: bool,
+    /// A card that is the player's own wild acts only as a wild (bitch: "unless you are on 2's").
+    pub pure_wild: bool,
 }
 impl Default for CountdownSpec {
     fn default() -> Self {
-        CountdownSpec { start_score: 8, equal_rank_on_wild: false }
+        CountdownSpec { start_score: 8, equal_rank_on_wild: false, pure_wild: false }
     }
 }
 

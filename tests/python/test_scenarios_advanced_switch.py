@@ -1,0 +1,225 @@
+"""Scenario checks AS-1 .. AS-6 (RULES.md 4.16) for `advanced_switch`.
+
+Preset facts used (RULES.md 3.16, A09/A36): 2 packs (two copies of every
+card), no jokers, deal 5; suit-or-rank matching; A is wild (optional
+nomination) but can't be played on a J or a 2 top card; J = the next player
+must play a J, Q or K of any suit or draw 1 (the turn ends), after which the J
+is an ordinary card; 8 = skip; 5 = every player passes their whole hand to
+seat p-1 (the right), then next(p) plays; 2 = draw-two chain answered by a 2
+(sum), accepting ends the turn (R); playing a card identical to the top card
+makes every other player draw 1 in turn order and the player goes again;
+drawing is not voluntary (R): only a player with no legal card draws, one
+card, and may not play it; penalty scoring: spot cards face value, Q/K 10, A
+22, J 20, 8 16, 5 10, 2 = 4 (R); the hand total doubles per 2 held and halves
+per identical pair held, rounded down once at the end (R).
+
+Engine conventions: the identical-card bonus draws are applied at once (no
+decisions of the drawers); `g.hand_points` holds the last hand's points.
+"""
+
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import eights  # noqa: E402
+from scenario_helpers import (  # noqa: E402
+    hand_over,
+    legal,
+    multiset,
+    plays,
+    position,
+)
+
+PRESET = "advanced_switch"
+# One hand per episode, so that `is_terminal` marks the end of the hand.
+ONE_HAND = {"series": {"match": False}}
+
+
+def test_AS_1a_jack_forces_a_picture_card():
+    """AS-1: n=4, top `9S`. P0 plays `JS`. Expect: P1, holding `QD AH 9H`, may play
+    only `QD`."""
+    g = position(
+        PRESET,
+        4,
+        hands=[["JS", "4D", "6C"], ["QD", "AH", "9H"], ["2C", "3C"], ["4H", "6H"]],
+        discard=["9S"],
+        stock=["KC", "3D", "7D"],
+    )
+    g.step("play JS")
+    assert g.current_player == 1
+    assert g.phase == "play"
+    # AH: aces can't be played on a J.  Drawing is not voluntary (R, A36), so
+    # with QD playable "draw" is not offered either.
+    assert legal(g) == {"play QD"}
+    for c in ("AH", "9H"):
+        with pytest.raises(eights.IllegalActionError):
+            g.step(f"play {c}")
+
+
+def test_AS_1b_no_picture_draw_then_jack_is_ordinary():
+    """AS-1: If P1 held no J, Q or K, P1 would draw 1 and the turn would end; P2
+    would then treat `JS` as ordinary (a spade or a J, but still not an ace)."""
+    # P1 draws KC (a picture card) but may not play it: the turn ends.  P2
+    # holds 5S (spade), JD (a J), AD (an ace: not on a J) and KH (a picture
+    # card that no longer has to be played and matches nothing).
+    g = position(
+        PRESET,
+        4,
+        hands=[["JS", "4D", "6C"], ["3H", "9D", "AC"], ["5S", "JD", "AD", "KH"], ["4H", "6H"]],
+        discard=["9S"],
+        stock=["KC", "3D", "7D"],
+    )
+    g.step("play JS")
+    assert g.current_player == 1
+    assert legal(g) == {"draw"}
+    g.step("draw")
+    assert multiset(g.hand(1)) == multiset(["3H", "9D", "AC", "KC"])
+    assert g.stock() == ["3D", "7D"]
+    assert g.top_card == "JS"
+    assert g.current_player == 2
+    assert legal(g) == plays("5S JD")
+    for c in ("AD", "KH"):
+        with pytest.raises(eights.IllegalActionError):
+            g.step(f"play {c}")
+
+
+def test_AS_2_two_chain_accept_ends_turn():
+    """AS-2: n=3. P0 plays `2C`; P1 takes 2. Expect: P1's turn ends; P2 may play a
+    club or a 2 (a new chain), but not an ace."""
+    # P1 holds no 2: 5D, AH (an ace can't answer, nor be played on a 2) and 9D.
+    # P2 holds 7C (club), 2H (a 2), AC (an ace of the 2's suit: still illegal
+    # on a 2) and TS.
+    g = position(
+        PRESET,
+        3,
+        hands=[["2C", "6H", "9S"], ["5D", "AH", "9D"], ["7C", "2H", "AC", "TS"]],
+        discard=["5C"],
+        stock=["3D", "4D", "6D", "7D"],
+    )
+    g.step("play 2C")
+    assert g.current_player == 1
+    assert g.phase == "chain"
+    assert g.pending_draw == 2
+    assert legal(g) == {"accept"}
+
+    g.step("accept")
+    assert multiset(g.hand(1)) == multiset(["5D", "AH", "9D", "3D", "4D"])
+    assert g.stock() == ["6D", "7D"]
+    assert g.pending_draw == 0
+    assert g.current_player == 2
+    assert g.phase == "play"
+    assert g.top_card == "2C"
+    assert legal(g) == plays("7C 2H")
+    with pytest.raises(eights.IllegalActionError):
+        g.step("play AC")
+
+    # a 2 now starts a new chain of 2 (not 4)
+    g.step("play 2H")
+    assert g.current_player == 0
+    assert g.phase == "chain"
+    assert g.pending_draw == 2
+    assert legal(g) == {"accept"}
+
+
+def test_AS_3_five_passes_hands_to_the_right():
+    """AS-3: n=4. P0 plays `5H`. Expect: P0's hand goes to P3, P1's to P0, P2's to
+    P1 and P3's to P2; then P1 acts."""
+    # Hand sizes differ so that every move is visible.
+    p0_rest = ["3C", "7D"]
+    p1 = ["KC", "4S", "9C"]
+    p2 = ["6D", "TC", "QS", "QD"]
+    p3 = ["2S"]
+    g = position(
+        PRESET,
+        4,
+        hands=[["5H"] + p0_rest, p1, p2, p3],
+        discard=["9H"],
+        stock=["3D", "4D"],
+    )
+    g.step("play 5H")
+    assert g.top_card == "5H"
+    assert multiset(g.hand(3)) == multiset(p0_rest)
+    assert multiset(g.hand(0)) == multiset(p1)
+    assert multiset(g.hand(1)) == multiset(p2)
+    assert multiset(g.hand(2)) == multiset(p3)
+    assert list(g.hand_sizes) == [3, 4, 1, 2]
+    assert g.stock() == ["3D", "4D"]
+    assert g.direction == 1
+    assert g.current_player == 1
+
+
+def test_AS_4_identical_card_others_draw_and_play_again():
+    """AS-4: n=4, top `7H` (played by P3). P0 plays the other `7H`. Expect: P1, P2
+    and P3 each draw 1, in that order; P0 acts again on `7H`."""
+    g = position(
+        PRESET,
+        4,
+        hands=[["7H", "KH", "3S"], ["2C", "4C"], ["5S", "9S"], ["TD", "QC"]],
+        discard=["9H", "7H"],
+        stock=["3C", "4D", "6C", "9D"],
+    )
+    g.step("play 7H")
+    assert g.discard_pile() == ["9H", "7H", "7H"]
+    # one card each, in turn order from P1
+    assert multiset(g.hand(1)) == multiset(["2C", "4C", "3C"])
+    assert multiset(g.hand(2)) == multiset(["5S", "9S", "4D"])
+    assert multiset(g.hand(3)) == multiset(["TD", "QC", "6C"])
+    assert g.stock() == ["9D"]
+    assert multiset(g.hand(0)) == multiset(["KH", "3S"])
+    assert g.current_player == 0
+    assert g.phase == "play"
+    assert g.top_card == "7H"
+    assert legal(g) == plays("KH")
+
+
+def test_AS_5_no_voluntary_draw_and_drawn_card_not_played():
+    """AS-5 (R): P0 holds a legal card. Expect: `draw` is illegal. If P0 has no legal
+    card and draws `4H` onto top `4C`, P0 may not play it and P1 acts."""
+    # n=2 (not stated).
+    g = position(
+        PRESET,
+        2,
+        hands=[["3C", "KD"], ["5S", "6S"]],
+        discard=["9C"],
+        stock=["4H", "TD"],
+    )
+    assert legal(g) == {"play 3C"}
+    with pytest.raises(eights.IllegalActionError):
+        g.step("draw")
+
+    g = position(
+        PRESET,
+        2,
+        hands=[["9D", "KH"], ["5S", "6S"]],
+        discard=["4C"],
+        stock=["4H", "TD"],
+    )
+    assert legal(g) == {"draw"}
+    g.step("draw")
+    assert multiset(g.hand(0)) == multiset(["9D", "KH", "4H"])
+    assert g.top_card == "4C"
+    assert g.current_player == 1
+
+
+def test_AS_6_scoring_doubles_and_halves():
+    """AS-6: P1 holds `AS 2D 7C 7C` at the end of the hand. Expect: 22+4+7+7 = 40,
+    x2 = 80, /2 = 40 points."""
+    # n=3 (not stated).  P0 goes out with 9H on 9S (an ordinary card); P2 holds
+    # KD 6S = 10 + 6 = 16 (no 2, no identical pair).
+    g = position(
+        PRESET,
+        3,
+        hands=[["9H"], ["AS", "2D", "7C", "7C"], ["KD", "6S"]],
+        discard=["9S"],
+        stock=["3D", "4D"],
+        rules=ONE_HAND,
+    )
+    g.step("play 9H")
+    assert hand_over(g)
+    assert g.winner == 0
+    assert multiset(g.hand(1)) == multiset(["AS", "2D", "7C", "7C"])
+    assert list(g.hand_points) == [0, 40, 16]
+    assert list(g.scores) == [0, 40, 16]

@@ -1,0 +1,272 @@
+"""Scenario checks ZD-1 .. ZD-6 (RULES.md 4.17) for `zodiac`.
+
+Preset facts used (RULES.md 3.17, A07/A38): 1 pack, no jokers (R), deal 7;
+the start card has no effect; a turn is a run: the first card matches the top
+card by suit or rank (or is a wild 8), and each further card matches the face
+value of the current top or is the next higher / lower card of the same suit,
+A < 2 < ... < K with no wrap-around; an 8 played as the first and only card
+is wild with a required nomination (no cards may follow it), an 8 inside a run
+is an ordinary card, and a wild 8 can't be played on the Zodiac card; an ace
+attacks only if it is the top card when the turn ends: the next player plays
+aces or draws 2 per ace in the chain (2, 4, 6, 8) and forfeits the turn;
+the Zodiac card (`JC` by default) makes the next player draw 7 and forfeit,
+with no answer; drawing is not voluntary (R): a player draws one card only
+when they have no legal play; a final ace / Zodiac card still makes the next
+player draw, and those cards count; scoring: the winner gets 1 point per card
+the opponents hold.
+
+Engine conventions: the continuation cards of a run are offered in phase
+"continue" ("end" stops); accepting an ace attack is "accept"; the Zodiac
+card is `rules={"options": {"zodiac_card": "JC"}}` and its penalty is applied
+at once when the play resolves (no decision of the victim).
+"""
+
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import eights  # noqa: E402
+from scenario_helpers import (  # noqa: E402
+    ALL_SUIT_NOMINATIONS,
+    dealt_game,
+    hand_over,
+    legal,
+    multiset,
+    play_turn,
+    plays,
+    position,
+)
+
+PRESET = "zodiac"
+ZODIAC_JC = {"options": {"zodiac_card": "JC"}}
+# One hand per episode, so that `is_terminal` marks the end of the hand.
+ONE_HAND = {"series": {"match": False}}
+
+
+def _zd1(top, p0_hand):
+    # n=2 (not stated); P1's cards are fillers.
+    return position(
+        PRESET,
+        2,
+        hands=[p0_hand, ["5D", "6D"]],
+        discard=[top],
+        stock=["TD", "JD", "QD"],
+    )
+
+
+def test_ZD_1a_runs_by_value_and_sequence():
+    """ZD-1: Top `2H`, P0 holds `2S 3S 3C 4C 7H 8H`. Expect: `2S 3S 3C 4C` is a
+    legal single turn, and so is `7H 8H`."""
+    hand = ["2S", "3S", "3C", "4C", "7H", "8H"]
+    g = _zd1("2H", hand)
+    # first card: 2S (rank), 7H (suit), 8H (suit / wild); no voluntary draw
+    assert legal(g) == plays("2S 7H 8H")
+    play_turn(g, "2S 3S 3C 4C")
+    assert g.discard_pile() == ["2H", "2S", "3S", "3C", "4C"]
+    assert multiset(g.hand(0)) == multiset(["7H", "8H"])
+    assert g.current_player == 1
+
+    g = _zd1("2H", hand)
+    g.step("play 7H")
+    assert g.current_player == 0
+    assert g.phase == "continue"
+    assert "play 8H" in legal(g)
+    g.step("play 8H")
+    # an 8 inside a run is ordinary: no nomination
+    if g.current_player == 0 and g.phase == "continue":
+        g.step("end")
+    assert g.current_player == 1
+    assert g.nominated_suit is None
+    assert g.discard_pile() == ["2H", "7H", "8H"]
+    assert multiset(g.hand(0)) == multiset(["2S", "3S", "3C", "4C"])
+
+
+def test_ZD_1b_ace_inside_a_run_is_not_an_attack():
+    """ZD-1: On top `9D`, `AD 2D 2S 3S` is legal, and the `AD` is not an attack."""
+    g = _zd1("9D", ["AD", "2D", "2S", "3S", "KC"])
+    play_turn(g, "AD 2D 2S 3S")
+    assert g.discard_pile() == ["9D", "AD", "2D", "2S", "3S"]
+    assert g.hand(0) == ["KC"]
+    assert g.current_player == 1
+    assert g.phase == "play"
+    assert g.pending_draw == 0
+    assert multiset(g.hand(1)) == multiset(["5D", "6D"])
+
+
+def test_ZD_1c_no_bicycle():
+    """ZD-1: On top `QH`, `KH AH` is illegal (a bicycle), and `2H AH KH` is
+    illegal."""
+    # KS / AS keep a legal continuation in hand, so the turn is still open
+    # when the wrapped card is refused.
+    g = _zd1("QH", ["KH", "KS", "AH", "2H", "5C"])
+    g.step("play KH")
+    assert g.current_player == 0
+    assert g.phase == "continue"
+    assert legal(g) == {"play KS", "end"}
+    with pytest.raises(eights.IllegalActionError):
+        g.step("play AH")
+
+    g = _zd1("QH", ["2H", "AH", "AS", "KH", "5C"])
+    g.step("play 2H")
+    assert legal(g) == {"play AH", "end"}
+    g.step("play AH")
+    assert g.current_player == 0
+    assert g.phase == "continue"
+    assert legal(g) == {"play AS", "end"}
+    with pytest.raises(eights.IllegalActionError):
+        g.step("play KH")
+
+
+def test_ZD_2a_wild_eight_is_played_alone():
+    """ZD-2: (a) P0 plays `8D` as the only card and names C. Expect: P1 must play an
+    8 or a club; P0 may not add cards after a wild 8."""
+    # n=2 (not stated).  P0 still holds 9D and 8C, which would continue a run.
+    # P1: 8H (an 8), 4C (club), 5S (the old top's rank) and 7D.
+    g = position(
+        PRESET,
+        2,
+        hands=[["8D", "9D", "8C", "3S"], ["8H", "4C", "5S", "7D"]],
+        discard=["5H"],
+        stock=["TD", "JD"],
+    )
+    g.step("play 8D")
+    assert g.current_player == 0
+    assert g.phase == "nominate"
+    assert legal(g) == ALL_SUIT_NOMINATIONS
+    for c in ("9D", "8C"):
+        with pytest.raises(eights.IllegalActionError):
+            g.step(f"play {c}")
+    g.step("suit C")
+    assert g.current_player == 1
+    assert g.nominated_suit == "C"
+    assert multiset(g.hand(0)) == multiset(["9D", "8C", "3S"])
+    assert legal(g) == plays("8H 4C")
+
+
+def test_ZD_2b_eights_inside_a_run_make_no_nomination():
+    """ZD-2: (b) Top `6H`; P0 plays `7H 8H 8S 9S`. Expect: no nomination; P1 must
+    match `9S`."""
+    # n=2 (not stated).  P1: 9C (rank), 2S (suit), 3H (the run's first suit)
+    # and KD.
+    g = position(
+        PRESET,
+        2,
+        hands=[["7H", "8H", "8S", "9S", "4D"], ["9C", "2S", "3H", "KD"]],
+        discard=["6H"],
+        stock=["TD", "JD"],
+    )
+    play_turn(g, "7H 8H 8S 9S")
+    assert g.discard_pile() == ["6H", "7H", "8H", "8S", "9S"]
+    assert g.current_player == 1
+    assert g.nominated_suit is None
+    assert g.top_card == "9S"
+    assert legal(g) == plays("9C 2S")
+
+
+def test_ZD_3_ace_chain_grows_by_two():
+    """ZD-3: n=3. P0 ends the turn with `AD` on top. P1 plays `AS`. Expect: P2 must
+    play an ace or draw 4 and forfeit. P2 draws 4. Expect: P0 acts on `AS` with no
+    chain."""
+    # P1 also holds 7C and KH (no answer); P2 holds AC (answer), 9S (would match
+    # AS normally) and 8S (a wild: no answer).
+    g = position(
+        PRESET,
+        3,
+        hands=[["AD", "5S", "3H", "KC"], ["AS", "7C", "KH"], ["AC", "9S", "8S"]],
+        discard=["9D"],
+        stock=["2D", "3D", "4D", "6D", "7D"],
+    )
+    play_turn(g, "AD")
+    assert g.top_card == "AD"
+    assert g.current_player == 1
+    assert g.phase == "chain"
+    assert g.pending_draw == 2
+    assert legal(g) == {"play AS", "accept"}
+
+    play_turn(g, "AS")
+    assert g.top_card == "AS"
+    assert g.current_player == 2
+    assert g.phase == "chain"
+    assert g.pending_draw == 4
+    assert legal(g) == {"play AC", "accept"}
+
+    g.step("accept")
+    assert multiset(g.hand(2)) == multiset(["AC", "9S", "8S", "2D", "3D", "4D", "6D"])
+    assert g.stock() == ["7D"]
+    assert g.pending_draw == 0
+    assert g.current_player == 0
+    assert g.phase == "play"
+    assert g.top_card == "AS"
+    assert legal(g) == plays("5S")
+
+
+def test_ZD_4_going_out_with_an_attacking_ace():
+    """ZD-4: n=2. P0 goes out with `AH`, which is an attack. Expect: P1 draws 2; P0
+    scores 1 point per card in P1's hand, the 2 drawn cards included."""
+    # P1 holds no ace, so drawing is P1's only possibility.
+    g = position(
+        PRESET,
+        2,
+        hands=[["AH"], ["3C", "4C", "6D", "7S", "TD"]],
+        discard=["9H"],
+        stock=["2C", "3D", "5D"],
+        rules=ONE_HAND,
+    )
+    g.step("play AH")
+    # Either reading of "the next player has to pick up" is accepted here: the
+    # engine applies the 2 cards itself, or it asks P1, whose only action is then
+    # "accept".
+    if not g.is_terminal and g.current_player == 1:
+        assert legal(g) == {"accept"}
+        g.step("accept")
+    assert hand_over(g)
+    assert g.winner == 0
+    assert multiset(g.hand(1)) == multiset(["3C", "4C", "6D", "7S", "TD", "2C", "3D"])
+    assert g.stock() == ["5D"]
+    assert list(g.hand_points) == [7, 0]
+    assert list(g.scores) == [7, 0]
+
+
+def test_ZD_5_ace_start_card_is_no_attack():
+    """ZD-5: the start card is `AS`. Expect: no attack; P0 must play an ace, a
+    spade, or an 8."""
+    # n=2, 7 cards each.
+    hands = [
+        ["AC", "5S", "8D", "3H", "4D", "6C", "TH"],
+        ["2C", "3C", "9H", "JD", "QD", "KH", "7C"],
+    ]
+    g = dealt_game(PRESET, 2, hands=hands, start="AS", stock=["2D", "3D"])
+    assert multiset(g.hand(0)) == multiset(hands[0])
+    assert g.current_player == 0
+    assert g.pending_draw == 0
+    assert g.phase == "play"
+    assert legal(g) == plays("AC 5S 8D")
+
+
+def test_ZD_6_zodiac_card_draw_seven():
+    """ZD-6: `zodiac.card=JC`, n=3. P0 plays `JC` on `4C`. Expect: P1 draws 7 and
+    forfeits. P2 must play a club or a J; a wild 8 is illegal on `JC`."""
+    # P1 holds JD (a J can't answer).  P2: 9C (club), JH (a J), 8D (only
+    # playable as a wild) and 5S.
+    penalty = ["2H", "3H", "4H", "7H", "9H", "TH", "QH"]
+    g = position(
+        PRESET,
+        3,
+        hands=[["JC", "5H", "6H"], ["2D", "3D", "JD"], ["9C", "JH", "8D", "5S"]],
+        discard=["4C"],
+        stock=penalty + ["KH", "AH"],
+        rules=ZODIAC_JC,
+    )
+    play_turn(g, "JC")
+    assert g.top_card == "JC"
+    assert multiset(g.hand(1)) == multiset(["2D", "3D", "JD"] + penalty)
+    assert g.stock() == ["KH", "AH"]
+    assert g.pending_draw == 0
+    assert g.current_player == 2
+    assert g.phase == "play"
+    assert legal(g) == plays("9C JH")
+    with pytest.raises(eights.IllegalActionError):
+        g.step("play 8D")
