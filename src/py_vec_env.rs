@@ -312,9 +312,17 @@ pub fn game_state_bytes() -> usize {
     std::mem::size_of::<Game>()
 }
 
+/// The seed of episode `k` of game `i` of a batch reset with `seed` (episode 0 is
+/// `derive_seed(seed, i)`).
+#[pyfunction]
+pub fn episode_seed(seed: u64, i: u64, k: u64) -> u64 {
+    crate::vec_env::episode_seed(seed, i, k)
+}
+
 /// Register the vector-env bindings in `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyVecEnvCore>()?;
     m.add_function(wrap_pyfunction!(game_state_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(episode_seed, m)?)?;
     Ok(())
 }
