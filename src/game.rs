@@ -297,6 +297,32 @@ fn bit(c: Card) -> u64 {
     1u64 << c.index()
 }
 
+/// Bitset of the faces with a non-zero count (bit `i` = face `i`), eight counts at a time.
+#[inline]
+fn held_bits(counts: &[u8; NUM_FACES]) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut bits = 0u64;
+    let mut word = [0u8; 8];
+    for (k, chunk) in counts.chunks(8).enumerate() {
+        word[..chunk.len()].copy_from_slice(chunk);
+        word[chunk.len()..].fill(0);
+        let w = u64::from_le_bytes(word);
+        // High bit of each byte set iff the byte is non-zero, then gathered into 8 bits.
+        let t = (((w & LOW7) + LOW7) | w) & HIGH;
+        bits |= (t.wrapping_mul(0x0002_0408_1020_4081) >> 56) << (8 * k);
+    }
+    bits
+}
+
+/// The 13 faces of one suit (clubs; shift by `13 * suit` for the others).
+const SUIT_BITS: u64 = (1 << 13) - 1;
+/// The four suited faces of one rank (aces; shift by the rank index for the others).
+const RANK_BITS: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+/// Every suited jack, queen and king.
+const COURT_BITS: u64 = (RANK_BITS << 10) | (RANK_BITS << 11) | (RANK_BITS << 12);
+const _: () = assert!(action::PLAY == 0 && NUM_FACES <= 64, "play ids are the first word of a mask");
+
 impl Game {
     /// A new game with the first hand dealt from `seed`.
     pub fn new(rules: Arc<Rules>, seed: u64) -> Game {
@@ -633,7 +659,63 @@ impl Game {
     }
 
     fn has_playable(&self) -> bool {
-        self.hands[self.current as usize].faces().any(|c| self.playable(c))
+        self.playable_bits() != 0
+    }
+
+    /// The faces that match the top card (as [`Game::matches_top`]), as a bitset.
+    fn matching_bits(&self) -> u64 {
+        let Some(top) = self.discard.top() else {
+            return u64::MAX;
+        };
+        let mut m = 0;
+        if let Some(a) = self.active_suit() {
+            m |= SUIT_BITS << (13 * a.index());
+        }
+        let rank_closed = self.nominated.is_some()
+            && self.rules.spec.matching.after_wild == crate::rules::AfterWild::NominatedSuitOrOwnWild
+            && !self.rules.spec.countdown.as_ref().is_some_and(|cd| cd.equal_rank_on_wild);
+        if let Some(r) = top.rank().filter(|_| !rank_closed) {
+            let mut ranks = RANK_BITS << r.index();
+            if self.rules.spec.matching.any_court && r.is_court() {
+                ranks |= COURT_BITS;
+            }
+            m |= ranks & !self.rules.rank_blocked;
+        }
+        m
+    }
+
+    /// The faces held by the player to act that [`Game::playable`] allows, as a bitset
+    /// (bit `i` = face `i`). Non-wild cards need only the matching bitset; wild cards, which
+    /// have per-card conditions, are checked one by one.
+    fn playable_bits(&self) -> u64 {
+        let held = held_bits(self.hands[self.current as usize].counts());
+        if self.restrict != Restrict::None || self.rules.spec.countdown.is_some() {
+            // One-turn constraints and per-player wilds: check card by card.
+            let mut out = 0u64;
+            let mut x = held;
+            while x != 0 {
+                let i = x.trailing_zeros() as usize;
+                x &= x - 1;
+                if self.playable(Card(i as u8)) {
+                    out |= 1 << i;
+                }
+            }
+            return out;
+        }
+        let (mut plain, mut out) = (0u64, 0u64);
+        let mut x = held;
+        while x != 0 {
+            let i = x.trailing_zeros() as usize;
+            x &= x - 1;
+            if self.rules.card[i].wild.is_some() {
+                if self.playable(Card(i as u8)) {
+                    out |= 1 << i;
+                }
+            } else {
+                plain |= 1 << i;
+            }
+        }
+        out | if self.free_play { plain } else { plain & self.matching_bits() }
     }
 
     /// May `c` answer or cancel the pending chain?
@@ -715,7 +797,10 @@ impl Game {
 
     /// crazy_pairs: `c` covers a pair ending in `last` (same suit, other rank, not wild).
     fn is_cover(&self, c: Card, last: Card) -> bool {
-        c.suit().is_some() && c.suit() == last.suit() && c.rank() != last.rank() && self.wild_of(c, self.current as usize).is_none()
+        c.suit().is_some()
+            && c.suit() == last.suit()
+            && c.rank() != last.rank()
+            && self.wild_of(c, self.current as usize).is_none()
     }
 
     /// crazy_pairs: after adding pair card `x` from the hand, can the pair still be covered?
@@ -763,24 +848,18 @@ impl Game {
         let hand = &self.hands[p];
         match self.phase {
             Phase::Play => {
-                let mut any = false;
-                for c in hand.faces() {
-                    if self.playable(c) {
-                        mask.set(action::PLAY + c.index());
-                        any = true;
-                    }
-                }
+                // Play ids 0..54 are bits 0..54 of the mask's first word.
+                let play = self.playable_bits();
+                mask.0[0] |= play;
+                let any = play != 0;
                 let voluntary = self.rules.spec.draw.voluntary || !any;
                 let when = self.rules.spec.passing.when;
                 let one_draw = when == crate::rules::PassWhen::AfterOneDraw;
                 if voluntary && self.can_draw() && !(one_draw && self.turn.drawn > 0) {
                     mask.set(action::DRAW);
                 }
-                let pass = if one_draw {
-                    self.turn.accepted || !self.can_draw()
-                } else {
-                    !self.can_draw() && voluntary
-                };
+                let pass =
+                    if one_draw { self.turn.accepted || !self.can_draw() } else { !self.can_draw() && voluntary };
                 if pass {
                     mask.set(action::PASS);
                 }
@@ -831,14 +910,11 @@ impl Game {
             Phase::AfterDraw => {
                 let after = self.rules.spec.draw.after;
                 let only_drawn = matches!(after, DrawAfter::MayPlayDrawn | DrawAfter::MustPlayDrawnIfPlayable);
-                for c in hand.faces() {
-                    if only_drawn && Some(c) != self.turn.drawn_card {
-                        continue;
-                    }
-                    if self.playable(c) {
-                        mask.set(action::PLAY + c.index());
-                    }
+                let mut play = self.playable_bits();
+                if only_drawn {
+                    play &= self.turn.drawn_card.map_or(0, bit);
                 }
+                mask.0[0] |= play;
                 let must = matches!(after, DrawAfter::MustPlayDrawnIfPlayable | DrawAfter::MustPlayWhenFound);
                 let d = &self.rules.spec.draw;
                 let more = d.mode == DrawMode::UpTo && self.turn.drawn < d.limit && self.can_draw();
@@ -1990,3 +2066,22 @@ pub fn derive_seed(seed: u64, i: u64) -> u64 {
 
 #[allow(dead_code)]
 const _: () = assert!(NUM_FACES == 54);
+
+#[cfg(test)]
+mod bit_tests {
+    use super::*;
+
+    #[test]
+    fn held_bits_marks_exactly_the_nonzero_counts() {
+        let mut counts = [0u8; NUM_FACES];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200 {
+            x = derive_seed(x, 1);
+            for (i, c) in counts.iter_mut().enumerate() {
+                *c = [0, 0, 1, 2, 4, 128, 255, 0][((x >> (i % 60)) & 7) as usize];
+            }
+            let want = counts.iter().enumerate().fold(0u64, |b, (i, &k)| b | u64::from(k != 0) << i);
+            assert_eq!(held_bits(&counts), want);
+        }
+    }
+}

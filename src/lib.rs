@@ -9,7 +9,8 @@
 //! 2. [`rules`]: the serde rules specification, presets and validation.
 //! 3. [`game`]: state, phases, legal actions, step and scoring.
 //! 4. [`action`], [`observation`]: the fixed action layout and observation encoding.
-//! 5. [`bots`]: baseline policies and the random self-play runner.
+//! 5. [`bots`]: baseline policies and the random self-play runner; [`vec_env`]: batches of
+//!    games stepped together on a thread pool.
 //! 6. `python` (feature `python`): the PyO3 bindings, built by maturin as `eights._core`.
 //!
 //! ```
@@ -31,6 +32,9 @@ pub mod card_set;
 pub mod game;
 pub mod observation;
 pub mod rules;
+pub mod vec_env;
 
+#[cfg(feature = "python")]
+mod py_vec_env;
 #[cfg(feature = "python")]
 mod python;

@@ -72,7 +72,7 @@ fn random_seed() -> u64 {
     h.finish()
 }
 
-fn load_rules(
+pub(crate) fn load_rules(
     py: Python<'_>,
     preset: &str,
     num_players: i64,
@@ -538,5 +538,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RulesError", m.py().get_type::<RulesError>())?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;
     m.add("OBS_SIZE", OBS_SIZE)?;
+    crate::py_vec_env::register(m)?;
     Ok(())
 }

@@ -61,6 +61,7 @@ from ._core import (
     random_selfplay,
 )
 from .env import EightsEnv, make
+from .vec_env import OpponentPool, VecEnv
 
 try:
     __version__ = _metadata.version("eights")
@@ -70,10 +71,12 @@ except _metadata.PackageNotFoundError:  # running from a source tree
 __all__ = [
     "NUM_ACTIONS",
     "EightsEnv",
+    "OpponentPool",
     "Game",
     "IllegalActionError",
     "RandomBot",
     "RulesError",
+    "VecEnv",
     "__version__",
     "make",
     "presets",

@@ -447,7 +447,11 @@ impl Rules {
         }
         if !matches!(
             s.multi.mode,
-            MultiMode::Off | MultiMode::EqualRank | MultiMode::MatchingRun | MultiMode::PairsWithCover | MultiMode::ZodiacRun
+            MultiMode::Off
+                | MultiMode::EqualRank
+                | MultiMode::MatchingRun
+                | MultiMode::PairsWithCover
+                | MultiMode::ZodiacRun
         ) {
             return unsupported("multi.mode");
         }
@@ -498,7 +502,10 @@ impl Rules {
             ));
         }
         if s.countdown.as_ref().is_some_and(|c| !(1..=13).contains(&c.start_score)) {
-            return Err(RulesError::invalid("countdown.start_score", "must be 1 to 13 (the wild rank follows the score)"));
+            return Err(RulesError::invalid(
+                "countdown.start_score",
+                "must be 1 to 13 (the wild rank follows the score)",
+            ));
         }
         if s.last_card.mode == LastCardMode::Action && s.last_card.penalty == 0 {
             return Err(RulesError::invalid(
@@ -518,7 +525,9 @@ impl Rules {
                 other => {
                     return Err(RulesError::invalid(
                         "options.public_rules",
-                        format!("unknown rule {other:?}; the menu is: ace_reverse, five_even, six_skip_two, seven_extra_turn"),
+                        format!(
+                            "unknown rule {other:?}; the menu is: ace_reverse, five_even, six_skip_two, seven_extra_turn"
+                        ),
                     ));
                 }
             };

@@ -1,0 +1,474 @@
+"""Batched environments: many games of one preset stepped in Rust per call.
+
+:class:`VecEnv` is a :class:`gymnasium.vector.VectorEnv`.  Its observation,
+mask, reward, terminated and truncated arrays are allocated once; every
+:meth:`VecEnv.step` validates the actions, then steps all games in Rust on a
+thread pool with the GIL released, writing the results into those arrays in
+place.  **The arrays returned by ``reset``/``step`` are those buffers**: they
+are overwritten by the next call, so copy what you keep (or pass
+``copy=True``).
+
+Modes:
+
+* learner (default): seat ``learner_seat`` is the agent; the other seats are
+  played by built-in Rust random bots inside the step (``opponents="random"``),
+  or by Python policies (callables ``f(obs, mask) -> actions`` on *batches*,
+  or :class:`OpponentPool` instances) called once per opponent round for all
+  games where that seat is to act.  Rewards have shape ``(num_envs,)``.
+* self-play (``self_play=True``): the caller plays every seat.  Observations
+  and masks are those of the seat to act (``info["current_player"]``) and
+  rewards are per seat, shape ``(num_envs, num_players)``.
+
+Autoreset follows Gymnasium 1.x: ``"next_step"`` (default; the step after an
+episode ended ignores that game's action and returns the first observation of
+a new episode with reward 0) or ``"same_step"`` (the new episode starts inside
+the step that ended the old one; its final observation is
+``info["final_obs"][i]`` where ``info["_final_obs"][i]`` is true).
+
+Seeding: game ``i`` of ``reset(seed=s)`` is dealt from a seed derived from
+``(s, i)``, and its later episodes, its built-in opponents and its
+:meth:`VecEnv.random_actions` draws follow streams derived from ``(s, i)``
+too, so results do not depend on the number of threads.
+
+Example::
+
+    import eights
+
+    envs = eights.VecEnv("crazy_eights", num_envs=1024, seed=0)
+    obs, info = envs.reset()
+    for _ in range(100):
+        actions = envs.random_actions()          # uniform legal actions, drawn in Rust
+        obs, rewards, terminated, truncated, info = envs.step(actions)
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv as _GymVectorEnv
+
+from ._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore
+from .env import merge_rule_overrides
+
+__all__ = ["VecEnv", "OpponentPool", "AUTORESET_MODES", "OBS_DTYPES"]
+
+#: Accepted values of ``autoreset``.
+AUTORESET_MODES = {
+    "next_step": AutoresetMode.NEXT_STEP,
+    "same_step": AutoresetMode.SAME_STEP,
+}
+
+#: Accepted observation dtypes (compact types keep the layout; values saturate).
+OBS_DTYPES = ("float32", "uint8", "int8")
+
+#: Opponent rounds per step before giving up on a Python opponent loop.
+MAX_OPPONENT_ROUNDS = 10_000
+
+_SEED_BOUND = 2**63 - 1
+
+BatchPolicy = Callable[[np.ndarray, np.ndarray], Any]
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{text} (type {type(value).__name__})"
+
+
+def _as_int(value: Any, name: str) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {_describe(value)}")
+    return int(value)
+
+
+def _check_batch_actions(actions: Any, n: int, who: str) -> np.ndarray:
+    """``actions`` as an int array of shape ``(n,)``; TypeError/ValueError otherwise."""
+    arr = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(
+            f"{who} must be integers (an int numpy array of shape ({n},)), got dtype {arr.dtype}"
+        )
+    if arr.shape != (n,):
+        raise ValueError(f"{who} must have shape ({n},), got {arr.shape}")
+    return arr
+
+
+class OpponentPool:
+    """Frozen policy snapshots; one is sampled per game and episode.
+
+    Each snapshot is a batched policy ``f(obs, mask) -> actions`` taking
+    observations of shape ``(k, obs_size)`` and boolean masks of shape
+    ``(k, NUM_ACTIONS)`` and returning ``k`` integer actions.  Give a pool as
+    an opponent of :class:`VecEnv` (each seat keeps its own draw per game,
+    resampled when the game's episode starts), or drive it yourself in
+    self-play: ``choice = pool.sample(num_envs)`` at episode starts, then
+    ``pool.act(obs, mask, choice)``.
+
+    Args:
+        snapshots: initial policies.
+        weights: sampling weights (default uniform); need not sum to 1.
+        seed: seed of the pool's sampling RNG.
+    """
+
+    def __init__(
+        self,
+        snapshots: Sequence[BatchPolicy] = (),
+        weights: Optional[Sequence[float]] = None,
+        seed: Optional[int] = None,
+    ) -> None:
+        self._policies: List[BatchPolicy] = []
+        self._weights: List[float] = []
+        if weights is not None and len(weights) != len(snapshots):
+            raise ValueError(
+                f"weights must have one entry per snapshot ({len(snapshots)}), got {len(weights)}"
+            )
+        for k, policy in enumerate(snapshots):
+            self.add(policy, 1.0 if weights is None else weights[k])
+        self.rng = np.random.default_rng(seed)
+
+    def add(self, snapshot: BatchPolicy, weight: float = 1.0) -> int:
+        """Add a frozen snapshot (a callable); returns its index."""
+        if not callable(snapshot):
+            raise TypeError(f"a snapshot must be callable f(obs, mask) -> actions, got {_describe(snapshot)}")
+        weight = float(weight)
+        if not weight > 0 or not np.isfinite(weight):
+            raise ValueError(f"snapshot weights must be positive and finite, got {weight}")
+        self._policies.append(snapshot)
+        self._weights.append(weight)
+        return len(self._policies) - 1
+
+    def __len__(self) -> int:
+        return len(self._policies)
+
+    def __getitem__(self, k: int) -> BatchPolicy:
+        return self._policies[k]
+
+    def sample(self, size: int) -> np.ndarray:
+        """Draw ``size`` snapshot indices according to the weights."""
+        if not self._policies:
+            raise ValueError("the opponent pool is empty; add() a snapshot first")
+        p = np.asarray(self._weights) / sum(self._weights)
+        return self.rng.choice(len(self._policies), size=size, p=p)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, choice: np.ndarray) -> np.ndarray:
+        """Actions for a batch, each row from the snapshot ``choice[row]``."""
+        out = np.empty(len(choice), dtype=np.int64)
+        for k in np.unique(choice):
+            rows = np.flatnonzero(choice == k)
+            out[rows] = _check_batch_actions(
+                self._policies[int(k)](obs[rows], mask[rows]), len(rows), f"the actions of snapshot {int(k)}"
+            )
+        return out
+
+
+class VecEnv(_GymVectorEnv):
+    """``num_envs`` games of one preset, stepped together in Rust.
+
+    Args:
+        preset: rules preset (see :func:`eights.presets`).
+        num_envs: number of games.
+        num_players: seats per table.
+        opponents: learner mode only.  ``"random"`` (built-in Rust bots,
+            played inside the step), one batched Python policy
+            ``f(obs, mask) -> actions`` or :class:`OpponentPool` for every
+            other seat, or a list with one such policy/pool per other seat
+            (in seat order, skipping the learner).
+        self_play: the caller plays every seat (``opponents`` is ignored).
+        learner_seat: the agent's seat in learner mode.
+        num_threads: threads of the Rust pool; ``None`` or 0 = all cores.
+        autoreset: ``"next_step"`` (default) or ``"same_step"``.
+        reward: ``"win_loss"`` or ``"score"`` (see ``Game.returns``).
+        obs_dtype: ``"float32"`` (default), or ``"uint8"`` / ``"int8"`` with
+            the same layout and values saturated (``uint8`` maps the
+            direction -1 to 0; fractional match scores are truncated).
+        seed: seed of the first :meth:`reset` called without one.
+        copy: return copies of the buffers instead of the buffers.
+        rules / **rule_overrides: rule overrides, as for :func:`eights.make`.
+
+    Attributes:
+        num_envs, num_players, learner_seat, self_play, num_threads;
+        single_observation_space (``Box(219)``), single_action_space
+        (``Discrete(197)``) and their batched forms.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        preset: str,
+        num_envs: int,
+        num_players: int = 2,
+        opponents: Any = "random",
+        *,
+        self_play: bool = False,
+        learner_seat: int = 0,
+        num_threads: Optional[int] = None,
+        autoreset: str = "next_step",
+        reward: str = "win_loss",
+        obs_dtype: str = "float32",
+        seed: Optional[int] = None,
+        copy: bool = False,
+        rules: Optional[Dict[str, Any]] = None,
+        **rule_overrides: Any,
+    ) -> None:
+        if not isinstance(preset, str):
+            raise TypeError(f"preset must be a string, got {_describe(preset)}")
+        num_envs = _as_int(num_envs, "num_envs")
+        num_players = _as_int(num_players, "num_players")
+        learner_seat = _as_int(learner_seat, "learner_seat")
+        num_threads = 0 if num_threads is None else _as_int(num_threads, "num_threads")
+        if autoreset not in AUTORESET_MODES:
+            raise ValueError(f"autoreset must be one of {sorted(AUTORESET_MODES)}, got {autoreset!r}")
+        obs_dtype = np.dtype(obs_dtype).name if not isinstance(obs_dtype, str) else obs_dtype
+        if obs_dtype not in OBS_DTYPES:
+            raise ValueError(f"obs_dtype must be one of {OBS_DTYPES}, got {obs_dtype!r}")
+        if seed is not None:
+            seed = _as_int(seed, "seed")
+            if not 0 <= seed <= _SEED_BOUND:
+                raise ValueError(f"seed must be in [0, 2**63), got {seed}")
+        self.self_play = bool(self_play)
+        self._py_opponents: Dict[int, Any] = {}
+        external = False
+        if not self.self_play:
+            self._py_opponents = _normalise_opponents(opponents, num_players, learner_seat)
+            external = bool(self._py_opponents)
+        self.rules = merge_rule_overrides(rules, **rule_overrides)
+        self._core = VecEnvCore(
+            preset,
+            num_envs,
+            num_players,
+            rules=self.rules,
+            num_threads=num_threads,
+            autoreset=autoreset,
+            self_play=self.self_play,
+            learner_seat=learner_seat,
+            opponents="external" if external else "random",
+            reward=reward,
+            obs_dtype=obs_dtype,
+        )
+        self.preset = preset
+        self.num_envs = num_envs
+        self.num_players = num_players
+        self.learner_seat = None if self.self_play else learner_seat
+        self.autoreset_mode = AUTORESET_MODES[autoreset]
+        self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode)
+        self.copy = bool(copy)
+        self._initial_seed = seed
+        self._seed_rng = np.random.default_rng(seed)
+        self._started = False
+
+        core = self._core
+        self._obs = core.observations
+        self._mask = core.action_masks
+        self._rewards = core.rewards if self.self_play else core.rewards.reshape(num_envs)
+        self._terminated = core.terminated
+        self._truncated = core.truncated
+        self._to_act = core.current_player
+        self._final_obs = core.final_observations
+        self._done = np.zeros(num_envs, dtype=bool)
+        self._actions = np.zeros(num_envs, dtype=np.int64)
+        self._opp_actions = np.full(num_envs, -1, dtype=np.int64)
+        # Per seat and game: the pool snapshot drawn for the current episode.
+        self._pool_choice: Dict[int, np.ndarray] = {}
+
+        if obs_dtype == "float32":
+            low, high = -np.inf, np.inf
+        else:
+            info = np.iinfo(obs_dtype)
+            low, high = info.min, info.max
+        self.single_observation_space = spaces.Box(low, high, shape=(OBS_SIZE,), dtype=np.dtype(obs_dtype))
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = spaces.Box(low, high, shape=(num_envs, OBS_SIZE), dtype=np.dtype(obs_dtype))
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, NUM_ACTIONS))
+
+    # ------------------------------------------------------------------ API
+
+    @property
+    def num_threads(self) -> int:
+        """Threads used per call (1 = the caller's thread only)."""
+        return self._core.num_threads
+
+    @property
+    def state_bytes_per_env(self) -> int:
+        """Bytes of Rust state per game (engine state, bot streams, bookkeeping)."""
+        return self._core.state_bytes_per_env
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        """Deal every game; game ``i`` from a seed derived from ``(seed, i)``.
+
+        ``seed=None`` uses the constructor's seed on the first reset, then
+        draws a fresh seed from the env's generator.  No options are
+        supported yet (partial resets are done by autoreset).
+        """
+        if options:
+            raise ValueError(f"VecEnv.reset supports no options, got {sorted(options)}")
+        if seed is None:
+            if not self._started and self._initial_seed is not None:
+                seed = self._initial_seed
+            else:
+                seed = int(self._seed_rng.integers(0, _SEED_BOUND))
+        else:
+            seed = _as_int(seed, "seed")
+            if not 0 <= seed <= _SEED_BOUND:
+                raise ValueError(f"seed must be in [0, 2**63), got {seed}")
+            self._seed_rng = np.random.default_rng(seed)
+        self._core.reset(seed)
+        self._started = True
+        self._done[:] = False
+        for seat, opp in self._py_opponents.items():
+            if isinstance(opp, OpponentPool):
+                self._pool_choice[seat] = opp.sample(self.num_envs)
+        self._play_opponents()
+        return self._out(self._obs), self._info()
+
+    def step(
+        self, actions: Any
+    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        """Step every game with its action (for the learner, or for the seat to
+        act in self-play).
+
+        Args:
+            actions: integers in ``[0, 197)``, shape ``(num_envs,)`` (any
+                integer dtype; int64 C-contiguous arrays are used as is).
+                Games whose episode ended on the previous step (next_step
+                autoreset) ignore their entry.
+
+        Raises:
+            TypeError: ``actions`` is not an integer array.
+            ValueError: wrong shape, or an action out of range.
+            eights.IllegalActionError: an action is not legal now (the
+                message names the env and its legal actions).
+            RuntimeError: ``reset()`` was never called.
+            In every case nothing has changed.
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        arr = _check_batch_actions(actions, self.num_envs, "actions")
+        if arr.dtype != np.int64 or not arr.flags.c_contiguous:
+            if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
+                raise ValueError("actions are out of range: action ids are 0..196")
+            np.copyto(self._actions, arr, casting="unsafe")
+            arr = self._actions
+        if self._pool_choice and self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            starting = self._done.copy()
+        else:
+            starting = None
+        self._core.step(arr)
+        if self._pool_choice:
+            if starting is None:  # same_step: the ended games were dealt again
+                starting = self._terminated | self._truncated
+            self._resample(starting)
+        self._play_opponents()
+        np.logical_or(self._terminated, self._truncated, out=self._done)
+        return (
+            self._out(self._obs),
+            self._out(self._rewards),
+            self._out(self._terminated),
+            self._out(self._truncated),
+            self._info(),
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """Legal-action masks, shape ``(num_envs, 197)`` (the sb3-contrib name)."""
+        return self._out(self._mask)
+
+    def random_actions(self, out: Optional[np.ndarray] = None) -> np.ndarray:
+        """Uniform legal actions for every game, drawn in Rust (game ``i``'s own
+        stream, seeded from the reset seed and ``i``); 0 where the episode is
+        over.  Returns an internal int64 buffer unless ``out`` (int64, shape
+        ``(num_envs,)``) is given."""
+        if out is not None:
+            if not isinstance(out, np.ndarray) or out.dtype != np.int64 or out.shape != (self.num_envs,):
+                raise TypeError(f"out must be an int64 numpy array of shape ({self.num_envs},)")
+        return self._core.random_actions(out)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self._started = False
+
+    # ------------------------------------------------------------- internals
+
+    def _out(self, a: np.ndarray) -> np.ndarray:
+        return a.copy() if self.copy else a
+
+    def _info(self) -> Dict[str, Any]:
+        info = {"action_mask": self._out(self._mask), "current_player": self._out(self._to_act)}
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
+            info["final_obs"] = self._out(self._final_obs)
+            info["_final_obs"] = self._out(self._done)
+        return info
+
+    def _resample(self, starting: np.ndarray) -> None:
+        if not starting.any():
+            return
+        rows = np.flatnonzero(starting)
+        for seat, choice in self._pool_choice.items():
+            choice[rows] = self._py_opponents[seat].sample(len(rows))
+
+    def _play_opponents(self) -> None:
+        """Python opponents: call them, a batch per seat (and snapshot), until
+        every game has the learner to act or has ended."""
+        if not self._py_opponents:
+            return
+        core = self._core
+        acts = self._opp_actions
+        for _ in range(MAX_OPPONENT_ROUNDS):
+            if not core.opponents_to_act():
+                return
+            acts.fill(-1)
+            to_act = self._to_act
+            for seat, opp in self._py_opponents.items():
+                rows = np.flatnonzero(to_act == seat)
+                if rows.size == 0:
+                    continue
+                obs, mask = self._obs[rows], self._mask[rows]
+                if isinstance(opp, OpponentPool):
+                    acts[rows] = opp.act(obs, mask, self._pool_choice[seat][rows])
+                else:
+                    acts[rows] = _check_batch_actions(
+                        opp(obs, mask), len(rows), f"the actions of the opponent at seat {seat}"
+                    )
+            before = (self._terminated | self._truncated) if self._pool_choice else None
+            try:
+                core.step_opponents(acts)
+            except (ValueError, IllegalActionError) as exc:
+                raise type(exc)(f"an opponent policy returned a bad action: {exc}") from exc
+            if before is not None and self.autoreset_mode == AutoresetMode.SAME_STEP:
+                self._resample((self._terminated | self._truncated) & ~before)
+        raise RuntimeError(f"the opponents did not finish within {MAX_OPPONENT_ROUNDS} rounds")
+
+
+def _normalise_opponents(opponents: Any, num_players: int, learner_seat: int) -> Dict[int, Any]:
+    """Python opponents per seat; empty for the built-in Rust bots."""
+    if not 0 <= learner_seat < num_players:
+        raise ValueError(f"learner_seat must be in [0, {num_players}), got {learner_seat}")
+    seats = [s for s in range(num_players) if s != learner_seat]
+    if isinstance(opponents, str):
+        if opponents != "random":
+            raise ValueError(
+                f"unknown opponent {opponents!r}: use \"random\" (built-in Rust bots), a batched "
+                "callable f(obs, mask) -> actions, an OpponentPool, or a list of those per seat"
+            )
+        return {}
+    specs = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents] * len(seats)
+    if len(specs) != len(seats):
+        raise ValueError(
+            f"opponents must have one entry per other seat: {len(seats)} (seats {seats}), got {len(specs)}"
+        )
+    for seat, spec in zip(seats, specs):
+        if isinstance(spec, str):
+            raise ValueError(
+                f"opponent for seat {seat}: built-in bots cannot be mixed with Python opponents; "
+                "use opponents=\"random\" for all seats, or Python policies for all"
+            )
+        if not (isinstance(spec, OpponentPool) or callable(spec)):
+            raise TypeError(
+                f"opponent for seat {seat} must be a batched callable f(obs, mask) -> actions or an "
+                f"OpponentPool, got {_describe(spec)}"
+            )
+    return dict(zip(seats, specs))

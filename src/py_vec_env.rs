@@ -1,0 +1,328 @@
+//! PyO3 bindings of [`crate::vec_env`]: `eights._core.VecEnvCore`, the engine under the
+//! Python `eights.VecEnv`. It owns its numpy output buffers (allocated once, rewritten in
+//! place by every call) and releases the GIL while the batch steps.
+
+use crate::action::NUM_ACTIONS;
+use crate::game::Game;
+use crate::observation::OBS_SIZE;
+use crate::python::{IllegalActionError, load_rules};
+use crate::vec_env::{Autoreset, Config, Mode, ObsValue, Opponents, Outputs, VecEnv, VecEnvError};
+use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+fn vec_err(e: VecEnvError) -> PyErr {
+    match e {
+        VecEnvError::Illegal { .. } => IllegalActionError::new_err(e.to_string()),
+        VecEnvError::NotReset => PyRuntimeError::new_err(e.to_string()),
+        _ => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// Observation buffers of one dtype.
+enum ObsBuf {
+    F32(Py<PyArray2<f32>>, Py<PyArray2<f32>>),
+    U8(Py<PyArray2<u8>>, Py<PyArray2<u8>>),
+    I8(Py<PyArray2<i8>>, Py<PyArray2<i8>>),
+}
+
+#[derive(Copy, Clone)]
+enum Call<'a> {
+    Reset(u64),
+    Step(&'a [i64]),
+    Opponents(&'a [i64]),
+}
+
+/// The batched engine; see `eights.VecEnv` for the documented Python API.
+#[pyclass(name = "VecEnvCore", module = "eights._core")]
+pub struct PyVecEnvCore {
+    env: VecEnv,
+    obs: ObsBuf,
+    mask: Py<PyArray2<bool>>,
+    rewards: Py<PyArray2<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    to_act: Py<PyArray1<i32>>,
+    actions: Py<PyArray1<i64>>,
+}
+
+fn zeros2<T: Element>(py: Python<'_>, n: usize, m: usize) -> Py<PyArray2<T>> {
+    numpy::PyArray2::<T>::zeros(py, [n, m], false).unbind()
+}
+
+fn zeros1<T: Element>(py: Python<'_>, n: usize) -> Py<PyArray1<T>> {
+    numpy::PyArray1::<T>::zeros(py, [n], false).unbind()
+}
+
+impl PyVecEnvCore {
+    fn run<O: ObsValue + Element>(
+        &mut self,
+        py: Python<'_>,
+        obs: &Py<PyArray2<O>>,
+        fin: &Py<PyArray2<O>>,
+        call: Call<'_>,
+    ) -> PyResult<()> {
+        let busy = |_| PyRuntimeError::new_err("an output buffer is borrowed elsewhere; cannot write to it now");
+        let mut o = obs.bind(py).try_readwrite().map_err(busy)?;
+        let mut f = fin.bind(py).try_readwrite().map_err(busy)?;
+        let mut m = self.mask.bind(py).try_readwrite().map_err(busy)?;
+        let mut r = self.rewards.bind(py).try_readwrite().map_err(busy)?;
+        let mut t = self.terminated.bind(py).try_readwrite().map_err(busy)?;
+        let mut u = self.truncated.bind(py).try_readwrite().map_err(busy)?;
+        let mut a = self.to_act.bind(py).try_readwrite().map_err(busy)?;
+        let contiguous = |_| PyRuntimeError::new_err("output buffers must stay C-contiguous");
+        let out = Outputs {
+            obs: o.as_slice_mut().map_err(contiguous)?,
+            mask: m.as_slice_mut().map_err(contiguous)?,
+            rewards: r.as_slice_mut().map_err(contiguous)?,
+            terminated: t.as_slice_mut().map_err(contiguous)?,
+            truncated: u.as_slice_mut().map_err(contiguous)?,
+            to_act: a.as_slice_mut().map_err(contiguous)?,
+            final_obs: Some(f.as_slice_mut().map_err(contiguous)?),
+        };
+        let env = &mut self.env;
+        py.detach(move || match call {
+            Call::Reset(seed) => env.reset(seed, out),
+            Call::Step(x) => env.step(x, out),
+            Call::Opponents(x) => env.step_opponents(x, out),
+        })
+        .map_err(vec_err)
+    }
+
+    fn dispatch(&mut self, py: Python<'_>, call: Call<'_>) -> PyResult<()> {
+        match &self.obs {
+            ObsBuf::F32(o, f) => {
+                let (o, f) = (o.clone_ref(py), f.clone_ref(py));
+                self.run(py, &o, &f, call)
+            }
+            ObsBuf::U8(o, f) => {
+                let (o, f) = (o.clone_ref(py), f.clone_ref(py));
+                self.run(py, &o, &f, call)
+            }
+            ObsBuf::I8(o, f) => {
+                let (o, f) = (o.clone_ref(py), f.clone_ref(py));
+                self.run(py, &o, &f, call)
+            }
+        }
+    }
+
+    fn with_actions(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>, opponents: bool) -> PyResult<()> {
+        let arr: PyReadonlyArray1<i64> = actions.extract().map_err(|_| {
+            PyTypeError::new_err(format!("actions must be a 1-D int64 numpy array of length {}", self.env.num_envs()))
+        })?;
+        let s = arr.as_slice().map_err(|_| PyValueError::new_err("actions must be C-contiguous"))?;
+        if opponents { self.dispatch(py, Call::Opponents(s)) } else { self.dispatch(py, Call::Step(s)) }
+    }
+}
+
+#[pymethods]
+impl PyVecEnvCore {
+    /// `VecEnvCore(preset, num_envs, num_players=2, rules=None, num_threads=0,
+    /// autoreset="next_step", self_play=False, learner_seat=0, opponents="random",
+    /// reward="win_loss", obs_dtype="float32")`.
+    #[new]
+    #[pyo3(signature = (preset, num_envs, num_players=2, rules=None, num_threads=0, autoreset="next_step", self_play=false, learner_seat=0, opponents="random", reward="win_loss", obs_dtype="float32"))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        preset: &str,
+        num_envs: i64,
+        num_players: i64,
+        rules: Option<&Bound<'_, PyAny>>,
+        num_threads: i64,
+        autoreset: &str,
+        self_play: bool,
+        learner_seat: i64,
+        opponents: &str,
+        reward: &str,
+        obs_dtype: &str,
+    ) -> PyResult<Self> {
+        let r = load_rules(py, preset, num_players, rules)?;
+        if num_envs < 1 {
+            return Err(PyValueError::new_err(format!("num_envs must be at least 1, got {num_envs}")));
+        }
+        if num_threads < 0 {
+            return Err(PyValueError::new_err(format!("num_threads must be >= 0 (0 = all cores), got {num_threads}")));
+        }
+        let autoreset = match autoreset {
+            "next_step" => Autoreset::NextStep,
+            "same_step" => Autoreset::SameStep,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "autoreset must be \"next_step\" or \"same_step\", got {autoreset:?}"
+                )));
+            }
+        };
+        let opponents = match opponents {
+            "random" => Opponents::Random,
+            "external" => Opponents::External,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "opponents must be \"random\" or \"external\", got {opponents:?}"
+                )));
+            }
+        };
+        let n = r.num_players as i64;
+        if !self_play && !(0..n).contains(&learner_seat) {
+            return Err(PyValueError::new_err(format!("learner_seat must be in [0, {n}), got {learner_seat}")));
+        }
+        let mode = if self_play { Mode::SelfPlay } else { Mode::Learner { seat: learner_seat as usize, opponents } };
+        let score_rewards = match reward {
+            "win_loss" => false,
+            "score" => true,
+            _ => {
+                return Err(PyValueError::new_err(format!("reward must be \"win_loss\" or \"score\", got {reward:?}")));
+            }
+        };
+        let cfg =
+            Config { num_envs: num_envs as usize, num_threads: num_threads as usize, autoreset, mode, score_rewards };
+        let env = VecEnv::new(r, cfg).map_err(vec_err)?;
+        let ne = env.num_envs();
+        let obs = match obs_dtype {
+            "float32" => ObsBuf::F32(zeros2(py, ne, OBS_SIZE), zeros2(py, ne, OBS_SIZE)),
+            "uint8" => ObsBuf::U8(zeros2(py, ne, OBS_SIZE), zeros2(py, ne, OBS_SIZE)),
+            "int8" => ObsBuf::I8(zeros2(py, ne, OBS_SIZE), zeros2(py, ne, OBS_SIZE)),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "obs_dtype must be \"float32\", \"uint8\" or \"int8\", got {obs_dtype:?}"
+                )));
+            }
+        };
+        let width = env.reward_width();
+        Ok(PyVecEnvCore {
+            obs,
+            mask: zeros2(py, ne, NUM_ACTIONS),
+            rewards: zeros2(py, ne, width),
+            terminated: zeros1(py, ne),
+            truncated: zeros1(py, ne),
+            to_act: zeros1(py, ne),
+            actions: zeros1(py, ne),
+            env,
+        })
+    }
+
+    /// Reseed and deal every game (game i from a seed derived from (seed, i)).
+    fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
+        self.dispatch(py, Call::Reset(seed))
+    }
+
+    /// Step with one int64 action per game (see `eights.VecEnv.step`).
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.with_actions(py, actions, false)
+    }
+
+    /// External opponents: play the games whose seat to act is an opponent.
+    fn step_opponents(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.with_actions(py, actions, true)
+    }
+
+    /// Uniform legal actions drawn in Rust, written into `out` (int64, one per game; default:
+    /// an internal buffer) and returned.
+    #[pyo3(signature = (out=None))]
+    fn random_actions<'py>(
+        &mut self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray1<i64>>>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let arr = out.unwrap_or_else(|| self.actions.bind(py).clone());
+        {
+            let mut w: PyReadwriteArray1<i64> =
+                arr.try_readwrite().map_err(|_| PyRuntimeError::new_err("out is borrowed elsewhere"))?;
+            let s = w.as_slice_mut().map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
+            let env = &mut self.env;
+            py.detach(move || env.random_actions(s)).map_err(vec_err)?;
+        }
+        Ok(arr)
+    }
+
+    /// True if some game waits for an opponent's action (external opponents).
+    fn opponents_to_act(&self) -> bool {
+        self.env.opponents_to_act()
+    }
+
+    #[getter]
+    fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        match &self.obs {
+            ObsBuf::F32(o, _) => o.bind(py).clone().into_any(),
+            ObsBuf::U8(o, _) => o.bind(py).clone().into_any(),
+            ObsBuf::I8(o, _) => o.bind(py).clone().into_any(),
+        }
+    }
+    #[getter]
+    fn final_observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        match &self.obs {
+            ObsBuf::F32(_, f) => f.bind(py).clone().into_any(),
+            ObsBuf::U8(_, f) => f.bind(py).clone().into_any(),
+            ObsBuf::I8(_, f) => f.bind(py).clone().into_any(),
+        }
+    }
+    #[getter]
+    fn action_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
+        self.mask.bind(py).clone()
+    }
+    /// Shape (num_envs, 1) in learner modes, (num_envs, num_players) in self-play.
+    #[getter]
+    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
+        self.rewards.bind(py).clone()
+    }
+    #[getter]
+    fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.terminated.bind(py).clone()
+    }
+    #[getter]
+    fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        self.truncated.bind(py).clone()
+    }
+    /// Seat to act per game, -1 when its episode is over.
+    #[getter]
+    fn current_player<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
+        self.to_act.bind(py).clone()
+    }
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.env.num_envs()
+    }
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.env.num_players()
+    }
+    #[getter]
+    fn num_threads(&self) -> usize {
+        self.env.num_threads()
+    }
+    /// Bytes of Rust state per game (the game, its bot streams, bookkeeping).
+    #[getter]
+    fn state_bytes_per_env(&self) -> usize {
+        VecEnv::state_bytes_per_env()
+    }
+    /// Game `i` as a standalone `eights.Game` snapshot (a copy, for inspection).
+    fn game_dict<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyAny>> {
+        if i >= self.env.num_envs() {
+            return Err(PyValueError::new_err(format!("env index must be in [0, {}), got {i}", self.env.num_envs())));
+        }
+        let text =
+            serde_json::to_string(&self.env.game(i).snapshot()).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        py.import("json")?.call_method1("loads", (text,))
+    }
+}
+
+/// Size in bytes of one `Game` (the engine state of one table).
+#[pyfunction]
+pub fn game_state_bytes() -> usize {
+    std::mem::size_of::<Game>()
+}
+
+/// The seed of episode `k` of game `i` of a batch reset with `seed` (episode 0 is
+/// `derive_seed(seed, i)`).
+#[pyfunction]
+pub fn episode_seed(seed: u64, i: u64, k: u64) -> u64 {
+    crate::vec_env::episode_seed(seed, i, k)
+}
+
+/// Register the vector-env bindings in `_core`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyVecEnvCore>()?;
+    m.add_function(wrap_pyfunction!(game_state_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(episode_seed, m)?)?;
+    Ok(())
+}

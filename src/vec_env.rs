@@ -1,0 +1,761 @@
+//! A batch of games of one rules set, stepped together (optionally on several threads).
+//!
+//! [`VecEnv`] holds `num_envs` [`Game`]s and writes every output of a step straight into
+//! caller-provided slices ([`Outputs`]): observations (`f32`, or compact `u8`/`i8` with the
+//! same layout and saturating values), legal-action masks (`bool` or `u8`), rewards,
+//! `terminated`, `truncated` and the seat to act. Nothing is allocated per step.
+//!
+//! **Seeding.** After [`VecEnv::reset`]`(seed)`, episode `k` of game `i` is dealt from
+//! [`episode_seed`]`(seed, i, k)` (episode 0 from [`derive_seed`]`(seed, i)`); game `i`'s
+//! built-in opponents and its [`VecEnv::random_actions`] sampler have their own
+//! [`RandomBot`] streams, seeded from `(seed, i)` as well. Every game only ever touches its
+//! own state, so results do not depend on the number of threads.
+//!
+//! **Modes** ([`Mode`]).
+//! * `Learner { seat, opponents: Random }` (default, seat 0): the built-in random bot plays
+//!   every other seat inside the step, so each observation is a decision of the learner.
+//!   One reward per game.
+//! * `Learner { seat, opponents: External }`: the caller plays the other seats. After
+//!   [`VecEnv::step`], games whose seat to act is not the learner wait for
+//!   [`VecEnv::step_opponents`], whose observation and mask rows are those of the opponent
+//!   to act; repeat until every game has the learner to act (or has ended).
+//! * `SelfPlay`: the caller drives every seat. Observations and masks are those of the seat
+//!   to act (`to_act`); rewards are per seat (`num_envs x num_players`).
+//!
+//! **Autoreset** ([`Autoreset`]).
+//! * `NextStep` (Gymnasium 1.x default): the step that ends an episode returns its final
+//!   observation with `terminated`/`truncated` set, an empty mask and `to_act = -1`; the
+//!   next step ignores that game's action and returns the first observation of a new
+//!   episode with reward 0 and both flags false.
+//! * `SameStep`: the game is dealt again inside the step that ended it; the outputs show the
+//!   new episode with the old episode's reward and flags, and its final observation is
+//!   written to `Outputs::final_obs`.
+//!
+//! When the episode is over the observation row is the learner's (learner modes) or that of
+//! the seat that made the last decision (self-play). Rewards are 0 except on the step that
+//! ends an episode, which pays [`Game::returns`] (win/loss, or zero-sum score).
+
+use crate::action::{Action, ActionMask, NUM_ACTIONS};
+use crate::bots::RandomBot;
+use crate::game::{Game, derive_seed};
+use crate::observation::{self, OBS_SIZE};
+use crate::rules::{MAX_PLAYERS, Rules};
+use std::sync::Arc;
+
+/// Salts separating the random streams of one game index.
+const OPPONENT_SALT: u64 = 0x0BB0_5EED_0000_0001;
+const SAMPLER_SALT: u64 = 0x5A3B_1E50_0000_0002;
+
+/// How many deals a reset tries when the opponents finish the hand before the learner's
+/// first decision (possible only with unusual rules); after that the ended game is reported.
+pub const MAX_DEALS: u32 = 100;
+
+/// Smallest number of games handed to one thread task.
+const GRAIN: usize = 64;
+
+/// The seed of episode `k` of game `i` after `reset(seed)`.
+pub fn episode_seed(seed: u64, i: u64, k: u64) -> u64 {
+    let base = derive_seed(seed, i);
+    if k == 0 { base } else { derive_seed(base, k) }
+}
+
+/// The seed of game `i`'s built-in opponent stream after `reset(seed)`.
+pub fn opponent_seed(seed: u64, i: u64) -> u64 {
+    derive_seed(seed ^ OPPONENT_SALT, i)
+}
+
+/// The seed of game `i`'s [`VecEnv::random_actions`] stream after `reset(seed)`.
+pub fn sampler_seed(seed: u64, i: u64) -> u64 {
+    derive_seed(seed ^ SAMPLER_SALT, i)
+}
+
+/// When a finished game is dealt again.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Autoreset {
+    /// On the next step (its action for that game is ignored). Gymnasium's default.
+    #[default]
+    NextStep,
+    /// Within the step that ended the episode; the final observation goes to `final_obs`.
+    SameStep,
+}
+
+/// Who plays the seats other than the learner's.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Opponents {
+    /// The built-in uniform random bot, played inside the step.
+    #[default]
+    Random,
+    /// The caller, through [`VecEnv::step_opponents`].
+    External,
+}
+
+/// Who drives which seats.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// One learner seat; the others are opponents.
+    Learner { seat: usize, opponents: Opponents },
+    /// The caller plays every seat.
+    SelfPlay,
+}
+
+impl Default for Mode {
+    fn default() -> Self {
+        Mode::Learner { seat: 0, opponents: Opponents::Random }
+    }
+}
+
+/// Settings of a [`VecEnv`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub num_envs: usize,
+    /// Threads of the dedicated pool; 0 means all cores.
+    pub num_threads: usize,
+    pub autoreset: Autoreset,
+    pub mode: Mode,
+    /// Zero-sum score rewards instead of win/loss (see [`Game::returns`]).
+    pub score_rewards: bool,
+}
+
+impl Config {
+    pub fn new(num_envs: usize) -> Config {
+        Config { num_envs, num_threads: 0, autoreset: Autoreset::NextStep, mode: Mode::default(), score_rewards: false }
+    }
+}
+
+/// Errors of a [`VecEnv`]. A step that returns an error has changed nothing.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum VecEnvError {
+    #[error("{what} must have {expected} elements, got {got}")]
+    Length { what: &'static str, expected: usize, got: usize },
+    #[error("action {action} of env {env} is out of range: action ids are 0..{NUM_ACTIONS}")]
+    OutOfRange { env: usize, action: i64 },
+    #[error("illegal action {action} for env {env} (seat {seat} to act); legal actions: {legal}")]
+    Illegal { env: usize, action: String, seat: usize, legal: String },
+    #[error("env {env}: seat {seat} (an opponent) is to act; play it with step_opponents() before step()")]
+    OpponentToAct { env: usize, seat: usize },
+    #[error("{0}")]
+    Config(String),
+    #[error("call reset() before stepping")]
+    NotReset,
+}
+
+/// An observation element type: `f32`, or compact `u8` / `i8` (same layout; each value
+/// converted with Rust's saturating, truncating `as` cast, so `u8` turns the direction -1
+/// into 0 and fractional scores into their integer part).
+pub trait ObsValue: Copy + Send + Sync + 'static {
+    /// Write player `p`'s observation of `g` into `out` (length [`OBS_SIZE`]).
+    fn encode(g: &Game, p: usize, out: &mut [Self]);
+}
+
+impl ObsValue for f32 {
+    #[inline]
+    fn encode(g: &Game, p: usize, out: &mut [f32]) {
+        observation::encode(g, p, out);
+    }
+}
+
+macro_rules! compact_obs {
+    ($t:ty) => {
+        impl ObsValue for $t {
+            #[inline]
+            fn encode(g: &Game, p: usize, out: &mut [$t]) {
+                let mut tmp = [0f32; OBS_SIZE];
+                observation::encode(g, p, &mut tmp);
+                for (o, &x) in out.iter_mut().zip(tmp.iter()) {
+                    *o = x as $t;
+                }
+            }
+        }
+    };
+}
+compact_obs!(u8);
+compact_obs!(i8);
+
+/// A mask element type: `bool` or `u8` (0/1).
+pub trait MaskValue: Copy + Send + Sync + 'static {
+    const FALSE: Self;
+    const TRUE: Self;
+}
+impl MaskValue for bool {
+    const FALSE: bool = false;
+    const TRUE: bool = true;
+}
+impl MaskValue for u8 {
+    const FALSE: u8 = 0;
+    const TRUE: u8 = 1;
+}
+
+/// The output slices of a batch, row `i` for game `i`. Lengths: `obs` `num_envs * OBS_SIZE`,
+/// `mask` `num_envs * NUM_ACTIONS`, `rewards` `num_envs * reward_width()`, the others
+/// `num_envs`; `final_obs` (`num_envs * OBS_SIZE`) is needed with [`Autoreset::SameStep`]
+/// and written only for games whose episode ended in the step.
+pub struct Outputs<'a, O, M> {
+    pub obs: &'a mut [O],
+    pub mask: &'a mut [M],
+    pub rewards: &'a mut [f32],
+    pub terminated: &'a mut [bool],
+    pub truncated: &'a mut [bool],
+    /// The seat to act, or -1 when the episode is over.
+    pub to_act: &'a mut [i32],
+    pub final_obs: Option<&'a mut [O]>,
+}
+
+/// One game's rows of [`Outputs`].
+struct Row<'a, O, M> {
+    obs: &'a mut [O],
+    mask: &'a mut [M],
+    rewards: &'a mut [f32],
+    terminated: &'a mut bool,
+    truncated: &'a mut bool,
+    to_act: &'a mut i32,
+    final_obs: Option<&'a mut [O]>,
+}
+
+impl<'a, O, M> Outputs<'a, O, M> {
+    fn split_at(self, k: usize, width: usize) -> (Outputs<'a, O, M>, Outputs<'a, O, M>) {
+        let (o1, o2) = self.obs.split_at_mut(k * OBS_SIZE);
+        let (m1, m2) = self.mask.split_at_mut(k * NUM_ACTIONS);
+        let (r1, r2) = self.rewards.split_at_mut(k * width);
+        let (t1, t2) = self.terminated.split_at_mut(k);
+        let (u1, u2) = self.truncated.split_at_mut(k);
+        let (a1, a2) = self.to_act.split_at_mut(k);
+        let (f1, f2) = match self.final_obs {
+            Some(f) => {
+                let (f1, f2) = f.split_at_mut(k * OBS_SIZE);
+                (Some(f1), Some(f2))
+            }
+            None => (None, None),
+        };
+        (
+            Outputs { obs: o1, mask: m1, rewards: r1, terminated: t1, truncated: u1, to_act: a1, final_obs: f1 },
+            Outputs { obs: o2, mask: m2, rewards: r2, terminated: t2, truncated: u2, to_act: a2, final_obs: f2 },
+        )
+    }
+
+    fn row(&mut self, j: usize, width: usize) -> Row<'_, O, M> {
+        Row {
+            obs: &mut self.obs[j * OBS_SIZE..(j + 1) * OBS_SIZE],
+            mask: &mut self.mask[j * NUM_ACTIONS..(j + 1) * NUM_ACTIONS],
+            rewards: &mut self.rewards[j * width..(j + 1) * width],
+            terminated: &mut self.terminated[j],
+            truncated: &mut self.truncated[j],
+            to_act: &mut self.to_act[j],
+            final_obs: self.final_obs.as_deref_mut().map(|f| &mut f[j * OBS_SIZE..(j + 1) * OBS_SIZE]),
+        }
+    }
+}
+
+/// The fixed settings every game reads while stepping.
+#[derive(Copy, Clone)]
+struct Ctx {
+    autoreset: Autoreset,
+    mode: Mode,
+    score: bool,
+    width: usize,
+}
+
+impl Ctx {
+    fn learner(&self) -> Option<usize> {
+        match self.mode {
+            Mode::Learner { seat, .. } => Some(seat),
+            Mode::SelfPlay => None,
+        }
+    }
+    fn bots(&self) -> Option<usize> {
+        match self.mode {
+            Mode::Learner { seat, opponents: Opponents::Random } => Some(seat),
+            _ => None,
+        }
+    }
+}
+
+/// One game with its random streams and bookkeeping.
+#[derive(Clone)]
+struct Slot {
+    game: Game,
+    /// Built-in opponents.
+    opponent: RandomBot,
+    /// [`VecEnv::random_actions`].
+    sampler: RandomBot,
+    /// Legal actions of the seat to act (empty when the episode is over).
+    mask: ActionMask,
+    base_seed: u64,
+    /// Episodes dealt since the last reset.
+    episodes: u64,
+    /// NextStep: the episode ended; the next step deals again.
+    pending: bool,
+    /// The learner has not decided yet in this episode (a deal the opponents finish first
+    /// is dealt again).
+    fresh: bool,
+    /// The seat of the last decision.
+    last_actor: u8,
+}
+
+impl Slot {
+    fn reseed(&mut self, seed: u64, i: u64) {
+        self.base_seed = derive_seed(seed, i);
+        self.opponent = RandomBot::new(opponent_seed(seed, i));
+        self.sampler = RandomBot::new(sampler_seed(seed, i));
+        self.episodes = 0;
+        self.pending = false;
+    }
+
+    fn next_seed(&mut self) -> u64 {
+        let k = self.episodes;
+        self.episodes += 1;
+        if k == 0 { self.base_seed } else { derive_seed(self.base_seed, k) }
+    }
+
+    /// Deal a new episode and, with built-in opponents, play them to the learner's turn.
+    fn deal(&mut self, ctx: Ctx) {
+        for _ in 0..MAX_DEALS {
+            let s = self.next_seed();
+            self.game.reset(s, &[]).expect("an empty deck prefix is always valid");
+            self.fresh = true;
+            self.pending = false;
+            self.last_actor = self.game.current_player().unwrap_or(0) as u8;
+            if let Some(seat) = ctx.bots() {
+                self.play_bots(seat);
+            }
+            if !self.over() {
+                break;
+            }
+        }
+        self.game.legal_actions(&mut self.mask);
+    }
+
+    #[inline]
+    fn over(&self) -> bool {
+        self.game.is_terminal() || self.game.is_truncated()
+    }
+
+    fn play_bots(&mut self, learner: usize) {
+        while let Some(p) = self.game.current_player() {
+            if p == learner {
+                return;
+            }
+            self.game.legal_actions(&mut self.mask);
+            let a = self.opponent.pick(&self.mask).expect("a game in progress has a legal action");
+            self.last_actor = p as u8;
+            self.game.apply(a);
+        }
+    }
+
+    /// The seat whose observation row is written.
+    #[inline]
+    fn obs_seat(&self, ctx: Ctx) -> usize {
+        match self.game.current_player() {
+            Some(p) => p,
+            None => ctx.learner().unwrap_or(self.last_actor as usize),
+        }
+    }
+
+    fn write<O: ObsValue, M: MaskValue>(&self, ctx: Ctx, row: &mut Row<'_, O, M>) {
+        O::encode(&self.game, self.obs_seat(ctx), row.obs);
+        row.mask.fill(M::FALSE);
+        for id in self.mask.iter() {
+            row.mask[id] = M::TRUE;
+        }
+        *row.to_act = self.game.current_player().map_or(-1, |p| p as i32);
+    }
+
+    /// After a decision: report the end of an episode (and autoreset) or the next state.
+    /// `report` is false while the learner has not decided yet (a new deal the opponents
+    /// ended is dealt again instead).
+    fn settle<O: ObsValue, M: MaskValue>(&mut self, ctx: Ctx, row: &mut Row<'_, O, M>) {
+        if self.over() && self.fresh && ctx.learner().is_some() {
+            // The opponents ended a deal before the learner's first decision.
+            self.deal(ctx);
+        }
+        if !self.over() {
+            self.game.legal_actions(&mut self.mask);
+            self.write(ctx, row);
+            return;
+        }
+        let mut ret = [0f64; MAX_PLAYERS];
+        self.game.returns(&mut ret, ctx.score);
+        match ctx.learner() {
+            Some(seat) => row.rewards[0] = ret[seat] as f32,
+            None => {
+                for (r, &x) in row.rewards.iter_mut().zip(ret.iter()) {
+                    *r = x as f32;
+                }
+            }
+        }
+        *row.terminated = self.game.is_terminal();
+        *row.truncated = self.game.is_truncated();
+        self.mask.clear();
+        match ctx.autoreset {
+            Autoreset::NextStep => {
+                self.pending = true;
+                self.write(ctx, row);
+            }
+            Autoreset::SameStep => {
+                if let Some(f) = row.final_obs.as_deref_mut() {
+                    O::encode(&self.game, self.obs_seat(ctx), f);
+                }
+                self.deal(ctx);
+                self.write(ctx, row);
+            }
+        }
+    }
+
+    fn clear_flags<O, M>(row: &mut Row<'_, O, M>) {
+        row.rewards.fill(0.0);
+        *row.terminated = false;
+        *row.truncated = false;
+    }
+
+    fn reset_row<O: ObsValue, M: MaskValue>(&mut self, ctx: Ctx, seed: u64, i: usize, row: &mut Row<'_, O, M>) {
+        self.reseed(seed, i as u64);
+        self.deal(ctx);
+        Self::clear_flags(row);
+        self.write(ctx, row);
+    }
+
+    /// A learner (or self-play) step with a validated action.
+    fn step_row<O: ObsValue, M: MaskValue>(&mut self, ctx: Ctx, action: i64, row: &mut Row<'_, O, M>) {
+        Self::clear_flags(row);
+        if self.pending {
+            self.deal(ctx);
+            self.write(ctx, row);
+            return;
+        }
+        if self.over() {
+            // Only reachable after MAX_DEALS deals that all ended before the learner acted.
+            self.settle(ctx, row);
+            return;
+        }
+        self.last_actor = self.game.current_player().unwrap_or(0) as u8;
+        self.fresh = false;
+        self.game.apply(action as usize);
+        if let Some(seat) = ctx.bots() {
+            self.play_bots(seat);
+        }
+        self.settle(ctx, row);
+    }
+
+    /// An opponent step (external opponents); games without an opponent to act are skipped.
+    fn opponent_row<O: ObsValue, M: MaskValue>(&mut self, ctx: Ctx, action: i64, row: &mut Row<'_, O, M>) {
+        let Some(p) = self.game.current_player() else { return };
+        if Some(p) == ctx.learner() || self.pending {
+            return;
+        }
+        self.last_actor = p as u8;
+        self.game.apply(action as usize);
+        self.settle(ctx, row);
+    }
+}
+
+/// A batch of games stepped together. See the module documentation.
+pub struct VecEnv {
+    rules: Arc<Rules>,
+    cfg: Config,
+    ctx: Ctx,
+    slots: Vec<Slot>,
+    pool: Option<rayon::ThreadPool>,
+    threads: usize,
+    started: bool,
+}
+
+impl VecEnv {
+    /// `num_envs` games of `rules`. Games are dealt from seed 0 but must be [`reset`](Self::reset)
+    /// before stepping.
+    pub fn new(rules: Arc<Rules>, cfg: Config) -> Result<VecEnv, VecEnvError> {
+        let n = rules.num_players as usize;
+        if cfg.num_envs == 0 {
+            return Err(VecEnvError::Config("num_envs must be at least 1".into()));
+        }
+        if let Mode::Learner { seat, .. } = cfg.mode {
+            if seat >= n {
+                return Err(VecEnvError::Config(format!("learner seat must be in 0..{n}, got {seat}")));
+            }
+        }
+        let threads = if cfg.num_threads == 0 {
+            std::thread::available_parallelism().map_or(1, |k| k.get())
+        } else {
+            cfg.num_threads
+        };
+        let pool = if threads > 1 {
+            Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .thread_name(|k| format!("eights-vecenv-{k}"))
+                    .build()
+                    .map_err(|e| VecEnvError::Config(format!("cannot start {threads} threads: {e}")))?,
+            )
+        } else {
+            None
+        };
+        let width = if cfg.mode == Mode::SelfPlay { n } else { 1 };
+        let ctx = Ctx { autoreset: cfg.autoreset, mode: cfg.mode, score: cfg.score_rewards, width };
+        let proto = Slot {
+            game: Game::new(rules.clone(), 0),
+            opponent: RandomBot::new(0),
+            sampler: RandomBot::new(0),
+            mask: ActionMask::default(),
+            base_seed: 0,
+            episodes: 0,
+            pending: false,
+            fresh: true,
+            last_actor: 0,
+        };
+        let slots = vec![proto; cfg.num_envs];
+        Ok(VecEnv { rules, cfg, ctx, slots, pool, threads, started: false })
+    }
+
+    pub fn num_envs(&self) -> usize {
+        self.cfg.num_envs
+    }
+    pub fn num_players(&self) -> usize {
+        self.rules.num_players as usize
+    }
+    /// Threads used per call (1 means the caller's thread only).
+    pub fn num_threads(&self) -> usize {
+        self.threads
+    }
+    pub fn config(&self) -> &Config {
+        &self.cfg
+    }
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+    /// Rewards per game: 1 (learner modes) or the number of players (self-play).
+    pub fn reward_width(&self) -> usize {
+        self.ctx.width
+    }
+    /// Game `i` (read-only).
+    pub fn game(&self, i: usize) -> &Game {
+        &self.slots[i].game
+    }
+    /// Legal actions of game `i`'s seat to act (empty when its episode is over).
+    pub fn legal_mask(&self, i: usize) -> &ActionMask {
+        &self.slots[i].mask
+    }
+    /// Bytes of state per game (the game, its two bot streams and bookkeeping).
+    pub fn state_bytes_per_env() -> usize {
+        std::mem::size_of::<Slot>()
+    }
+
+    fn check_outputs<O, M>(&self, out: &Outputs<'_, O, M>, need_final: bool) -> Result<(), VecEnvError> {
+        let n = self.cfg.num_envs;
+        let checks = [
+            ("obs", out.obs.len(), n * OBS_SIZE),
+            ("mask", out.mask.len(), n * NUM_ACTIONS),
+            ("rewards", out.rewards.len(), n * self.ctx.width),
+            ("terminated", out.terminated.len(), n),
+            ("truncated", out.truncated.len(), n),
+            ("to_act", out.to_act.len(), n),
+        ];
+        for (what, got, expected) in checks {
+            if got != expected {
+                return Err(VecEnvError::Length { what, expected, got });
+            }
+        }
+        match &out.final_obs {
+            Some(f) if f.len() != n * OBS_SIZE => {
+                Err(VecEnvError::Length { what: "final_obs", expected: n * OBS_SIZE, got: f.len() })
+            }
+            None if need_final && self.cfg.autoreset == Autoreset::SameStep => Err(VecEnvError::Config(
+                "final_obs is required with SameStep autoreset (the final observations go there)".into(),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Run `f(slot, i, row)` for every game, on the pool when there is one.
+    fn for_each<O, M, F>(&mut self, out: Outputs<'_, O, M>, f: F)
+    where
+        O: ObsValue,
+        M: MaskValue,
+        F: Fn(&mut Slot, usize, &mut Row<'_, O, M>) + Sync,
+    {
+        let width = self.ctx.width;
+        let slots = &mut self.slots[..];
+        match &self.pool {
+            Some(pool) if slots.len() > GRAIN => {
+                let grain = GRAIN.max(slots.len().div_ceil(self.threads * 4));
+                pool.install(|| par_rows(slots, 0, out, width, grain, &f));
+            }
+            _ => seq_rows(slots, 0, out, width, &f),
+        }
+    }
+
+    /// Reseed every game from `seed` (game `i` from `derive_seed(seed, i)`), deal, and write
+    /// the first observations; rewards and flags are cleared.
+    pub fn reset<O: ObsValue, M: MaskValue>(&mut self, seed: u64, out: Outputs<'_, O, M>) -> Result<(), VecEnvError> {
+        self.check_outputs(&out, false)?;
+        let ctx = self.ctx;
+        self.for_each(out, move |s, i, row| s.reset_row(ctx, seed, i, row));
+        self.started = true;
+        Ok(())
+    }
+
+    /// Validate one action per game for the seat to act (learner or self-play step).
+    fn validate(&self, actions: &[i64], opponents: bool) -> Result<(), VecEnvError> {
+        if !self.started {
+            return Err(VecEnvError::NotReset);
+        }
+        if actions.len() != self.cfg.num_envs {
+            return Err(VecEnvError::Length { what: "actions", expected: self.cfg.num_envs, got: actions.len() });
+        }
+        let learner = self.ctx.learner();
+        let external = matches!(self.cfg.mode, Mode::Learner { opponents: Opponents::External, .. });
+        for (i, (s, &a)) in self.slots.iter().zip(actions).enumerate() {
+            if s.pending {
+                continue;
+            }
+            let Some(p) = s.game.current_player() else { continue };
+            let opp = learner.is_some_and(|l| l != p);
+            if opponents != opp {
+                if !opponents && external {
+                    return Err(VecEnvError::OpponentToAct { env: i, seat: p });
+                }
+                continue;
+            }
+            if !(0..NUM_ACTIONS as i64).contains(&a) {
+                return Err(VecEnvError::OutOfRange { env: i, action: a });
+            }
+            if !s.mask.contains(a as usize) {
+                let name = |id: usize| Action::from_id(id).map_or(id.to_string(), |x| format!("'{x}' ({id})"));
+                let legal: Vec<String> = s.mask.iter().map(name).collect();
+                return Err(VecEnvError::Illegal {
+                    env: i,
+                    action: name(a as usize),
+                    seat: p,
+                    legal: legal.join(", "),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Step every game with its action: the learner's (learner modes) or the seat to act's
+    /// (self-play). Games awaiting a NextStep autoreset ignore their action and are dealt
+    /// again. With built-in opponents, they then play up to the learner's next decision.
+    /// Every action is checked before anything changes: an error leaves the batch as it was.
+    pub fn step<O: ObsValue, M: MaskValue>(
+        &mut self,
+        actions: &[i64],
+        out: Outputs<'_, O, M>,
+    ) -> Result<(), VecEnvError> {
+        self.check_outputs(&out, true)?;
+        self.validate(actions, false)?;
+        let ctx = self.ctx;
+        self.for_each(out, move |s, i, row| s.step_row(ctx, actions[i], row));
+        Ok(())
+    }
+
+    /// External opponents: play `actions[i]` in every game whose seat to act is an
+    /// opponent; other entries are ignored (and other games' rows left unchanged). Rows of
+    /// the stepped games are rewritten; their reward and flags are set only if the episode
+    /// ends here (so a step's results accumulate over its opponent rounds).
+    pub fn step_opponents<O: ObsValue, M: MaskValue>(
+        &mut self,
+        actions: &[i64],
+        out: Outputs<'_, O, M>,
+    ) -> Result<(), VecEnvError> {
+        if !matches!(self.cfg.mode, Mode::Learner { opponents: Opponents::External, .. }) {
+            return Err(VecEnvError::Config("step_opponents() needs a learner mode with external opponents".into()));
+        }
+        self.check_outputs(&out, true)?;
+        self.validate(actions, true)?;
+        let ctx = self.ctx;
+        self.for_each(out, move |s, i, row| s.opponent_row(ctx, actions[i], row));
+        Ok(())
+    }
+
+    /// True if some game has an opponent to act (external opponents).
+    pub fn opponents_to_act(&self) -> bool {
+        let Some(l) = self.ctx.learner() else { return false };
+        self.slots.iter().any(|s| !s.pending && s.game.current_player().is_some_and(|p| p != l))
+    }
+
+    /// A uniformly random legal action for each game's seat to act, drawn from game `i`'s
+    /// own sampler stream; 0 for games whose episode is over (their action is ignored).
+    pub fn random_actions(&mut self, out: &mut [i64]) -> Result<(), VecEnvError> {
+        if out.len() != self.cfg.num_envs {
+            return Err(VecEnvError::Length { what: "actions", expected: self.cfg.num_envs, got: out.len() });
+        }
+        let f = |s: &mut Slot, a: &mut i64| *a = s.sampler.pick(&s.mask).map_or(0, |x| x as i64);
+        match &self.pool {
+            Some(pool) if out.len() > 4 * GRAIN => {
+                use rayon::prelude::*;
+                let grain = GRAIN.max(out.len().div_ceil(self.threads * 4));
+                let slots = &mut self.slots;
+                pool.install(|| {
+                    slots.par_iter_mut().zip(out.par_iter_mut()).with_min_len(grain).for_each(|(s, a)| f(s, a))
+                });
+            }
+            _ => self.slots.iter_mut().zip(out.iter_mut()).for_each(|(s, a)| f(s, a)),
+        }
+        Ok(())
+    }
+}
+
+fn seq_rows<O, M, F>(slots: &mut [Slot], start: usize, mut out: Outputs<'_, O, M>, width: usize, f: &F)
+where
+    F: Fn(&mut Slot, usize, &mut Row<'_, O, M>),
+{
+    for (j, s) in slots.iter_mut().enumerate() {
+        let mut row = out.row(j, width);
+        f(s, start + j, &mut row);
+    }
+}
+
+fn par_rows<O, M, F>(slots: &mut [Slot], start: usize, out: Outputs<'_, O, M>, width: usize, grain: usize, f: &F)
+where
+    O: Send,
+    M: Send,
+    F: Fn(&mut Slot, usize, &mut Row<'_, O, M>) + Sync,
+{
+    if slots.len() <= grain {
+        seq_rows(slots, start, out, width, f);
+        return;
+    }
+    let mid = slots.len() / 2;
+    let (ls, rs) = slots.split_at_mut(mid);
+    let (lo, ro) = out.split_at(mid, width);
+    rayon::join(|| par_rows(ls, start, lo, width, grain, f), || par_rows(rs, start + mid, ro, width, grain, f));
+}
+
+/// Output buffers owned in one place, for Rust callers and tests.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Buffers<O> {
+    pub obs: Vec<O>,
+    pub mask: Vec<bool>,
+    pub rewards: Vec<f32>,
+    pub terminated: Vec<bool>,
+    pub truncated: Vec<bool>,
+    pub to_act: Vec<i32>,
+    pub final_obs: Vec<O>,
+}
+
+impl<O: ObsValue + Default> Buffers<O> {
+    /// Buffers sized for `env`.
+    pub fn new(env: &VecEnv) -> Self {
+        let n = env.num_envs();
+        Buffers {
+            obs: vec![O::default(); n * OBS_SIZE],
+            mask: vec![false; n * NUM_ACTIONS],
+            rewards: vec![0.0; n * env.reward_width()],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+            to_act: vec![0; n],
+            final_obs: vec![O::default(); n * OBS_SIZE],
+        }
+    }
+
+    /// The [`Outputs`] view of these buffers.
+    pub fn outputs(&mut self) -> Outputs<'_, O, bool> {
+        Outputs {
+            obs: &mut self.obs,
+            mask: &mut self.mask,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+            to_act: &mut self.to_act,
+            final_obs: Some(&mut self.final_obs),
+        }
+    }
+}

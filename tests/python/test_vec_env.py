@@ -1,0 +1,237 @@
+"""eights.VecEnv: equivalence with single games, determinism across thread counts,
+autoreset and truncation semantics, Python opponents, and input errors."""
+
+import gymnasium
+import numpy as np
+import pytest
+
+import eights
+from eights import OpponentPool, VecEnv
+
+
+def run(env, steps, seed=0):
+    """Step with random_actions(); return copies of every output."""
+    out = []
+    obs, info = env.reset(seed=seed)
+    out.append((obs.copy(), info["action_mask"].copy(), info["current_player"].copy()))
+    for _ in range(steps):
+        a = env.random_actions().copy()
+        obs, r, te, tr, info = env.step(a)
+        out.append((a, obs.copy(), r.copy(), te.copy(), tr.copy(), info["action_mask"].copy(),
+                    info["current_player"].copy()))
+    return out
+
+
+def test_is_a_gymnasium_vector_env_with_declared_spaces():
+    env = VecEnv("crazy_eights", num_envs=3, seed=1)
+    assert isinstance(env, gymnasium.vector.VectorEnv)
+    assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+    assert env.single_observation_space.shape == (eights.OBS_SIZE,)
+    assert env.single_action_space == gymnasium.spaces.Discrete(eights.NUM_ACTIONS)
+    assert env.observation_space.shape == (3, eights.OBS_SIZE)
+    assert env.action_space.shape == (3,)
+    obs, info = env.reset()
+    assert env.observation_space.contains(obs)
+    assert info["action_mask"].dtype == bool and info["action_mask"].shape == (3, eights.NUM_ACTIONS)
+    assert (info["current_player"] == 0).all()
+    assert env.action_masks().any(axis=1).all()
+    same = VecEnv("crazy_eights", num_envs=3, autoreset="same_step")
+    assert same.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
+    assert 0 < env.state_bytes_per_env < 4096
+    assert 0 < eights.game_state_bytes() <= env.state_bytes_per_env
+
+
+def test_self_play_matches_games_stepped_one_by_one():
+    """Every seat driven by the caller: the batch shows exactly what single games dealt from
+    the documented episode seeds show."""
+    n, seed, preset, rules = 4, 3, "crazy_eights_specials", {"deal": {"hand_size": 3}}
+    env = VecEnv(preset, num_envs=n, num_players=3, self_play=True, rules=rules)
+    obs, info = env.reset(seed=seed)
+    episodes = [0] * n
+
+    def deal(i):
+        episodes[i] += 1
+        return eights.Game(preset, 3, seed=eights.episode_seed(seed, i, episodes[i] - 1), rules=rules)
+
+    games = [deal(i) for i in range(n)]
+    rng = np.random.default_rng(0)
+    ended = 0
+    for step in range(300):
+        for i, g in enumerate(games):
+            p = g.current_player
+            if p < 0:
+                continue
+            assert info["current_player"][i] == p
+            np.testing.assert_array_equal(obs[i], g.observation(p))
+            np.testing.assert_array_equal(info["action_mask"][i], g.action_mask())
+        acts = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info["action_mask"]])
+        obs, rewards, term, trunc, info = env.step(acts)
+        for i, g in enumerate(games):
+            if g.current_player < 0:  # next-step autoreset: a new deal
+                games[i] = deal(i)
+                assert not term[i] and not trunc[i] and (rewards[i] == 0).all()
+                continue
+            g.step(int(acts[i]))
+            assert term[i] == g.is_terminal and trunc[i] == g.is_truncated
+            np.testing.assert_allclose(rewards[i], g.returns("win_loss") if g.is_terminal else 0, atol=1e-6)
+            ended += term[i]
+    assert ended >= 3, "the run covers finished episodes and autoresets"
+
+
+def test_thread_count_does_not_change_results():
+    kw = dict(num_players=2, seed=5)
+    one = run(VecEnv("switch_blackjack", 300, num_threads=1, **kw), 40, seed=5)
+    two = run(VecEnv("switch_blackjack", 300, num_threads=2, **kw), 40, seed=5)
+    assert len(one) == len(two)
+    for a, b in zip(one, two):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_next_step_autoreset_and_truncation():
+    env = VecEnv("crazy_eights", 2, self_play=True, rules={"limits": {"max_decisions": 5}}, seed=0)
+    env.reset()
+    for t in range(1, 6):
+        obs, r, term, trunc, info = env.step(env.random_actions())
+        assert list(trunc) == [t == 5] * 2 and not term.any() and (r == 0).all()
+    assert (info["current_player"] == -1).all() and not info["action_mask"].any()
+    # The next step ignores the actions, even out-of-range ones, and deals again.
+    obs, r, term, trunc, info = env.step(np.array([-1, 500]))
+    assert not trunc.any() and not term.any() and (info["current_player"] >= 0).all()
+    assert info["action_mask"].any(axis=1).all()
+
+
+def test_same_step_autoreset_reports_final_observations():
+    env = VecEnv("crazy_eights", 3, autoreset="same_step", rules={"limits": {"max_decisions": 6}}, seed=2)
+    env.reset()
+    seen_end = False
+    for _ in range(10):
+        before = env._obs.copy()
+        obs, r, term, trunc, info = env.step(env.random_actions())
+        done = term | trunc
+        np.testing.assert_array_equal(info["_final_obs"], done)
+        assert info["action_mask"].any(axis=1).all(), "every game shows a live (new) episode"
+        if done.any():
+            seen_end = True
+            for i in np.flatnonzero(done):
+                assert not np.array_equal(info["final_obs"][i], obs[i])
+                assert not np.array_equal(before[i], obs[i])
+    assert seen_end
+
+
+def test_bad_actions_raise_clear_errors_and_change_nothing():
+    env = VecEnv("crazy_eights", 4, seed=9)
+    obs, info = env.reset()
+    snapshot = [x.copy() for x in (obs, info["action_mask"], info["current_player"])]
+    legal = env.random_actions().copy()
+    illegal = legal.copy()
+    illegal[2] = np.flatnonzero(~info["action_mask"][2])[0]
+    cases = [
+        (legal.astype(np.float32), TypeError, "integers"),
+        (legal.astype(bool), TypeError, "integers"),
+        (legal[:3], ValueError, "shape"),
+        (legal.reshape(2, 2), ValueError, "shape"),
+        (np.where(np.arange(4) == 1, 197, legal), ValueError, "env 1 is out of range"),
+        (np.where(np.arange(4) == 1, -3, legal), ValueError, "out of range"),
+        (illegal, eights.IllegalActionError, "env 2"),
+    ]
+    for bad, exc, text in cases:
+        with pytest.raises(exc, match=text):
+            env.step(bad)
+        np.testing.assert_array_equal(obs, snapshot[0])
+        np.testing.assert_array_equal(info["action_mask"], snapshot[1])
+    # Nothing changed: the batch continues exactly like a fresh one.
+    fresh = VecEnv("crazy_eights", 4, seed=9)
+    fresh.reset()
+    a1 = fresh.random_actions().copy()
+    np.testing.assert_array_equal(a1, legal)
+    o1 = fresh.step(a1)[0].copy()
+    o2 = env.step(legal.astype(np.int32))[0]  # other integer dtypes are accepted
+    np.testing.assert_array_equal(o1, o2)
+
+
+def test_step_before_reset_and_bad_arguments():
+    env = VecEnv("crazy_eights", 2)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(ValueError, match="learner_seat"):
+        VecEnv("crazy_eights", 2, learner_seat=2)
+    with pytest.raises(ValueError, match="autoreset"):
+        VecEnv("crazy_eights", 2, autoreset="later")
+    with pytest.raises(ValueError, match="obs_dtype"):
+        VecEnv("crazy_eights", 2, obs_dtype="float16")
+    with pytest.raises(ValueError, match="num_envs"):
+        VecEnv("crazy_eights", 0)
+    with pytest.raises(eights.RulesError):
+        VecEnv("crazy_eights", 2, rules={"deal": {"hand_sise": 4}})
+
+
+def test_compact_observations_keep_the_layout():
+    f = VecEnv("crazy_eights", 8, seed=4)
+    u = VecEnv("crazy_eights", 8, seed=4, obs_dtype="uint8")
+    i = VecEnv("crazy_eights", 8, seed=4, obs_dtype="int8")
+    for e in (f, u, i):
+        e.reset()
+    for _ in range(20):
+        a = f.random_actions().copy()
+        of = f.step(a)[0]
+        ou = u.step(a)[0]
+        oi = i.step(a)[0]
+        assert ou.dtype == np.uint8 and oi.dtype == np.int8
+        np.testing.assert_array_equal(ou, np.clip(of, 0, 255).astype(np.uint8))
+        np.testing.assert_array_equal(oi, np.clip(of, -128, 127).astype(np.int8))
+
+
+def test_python_opponents_are_called_in_batches_for_their_seat():
+    calls = []
+
+    def first_legal(obs, mask):
+        calls.append(len(obs))
+        assert obs.shape[1] == eights.OBS_SIZE and mask.shape[1] == eights.NUM_ACTIONS
+        assert (obs[:, 108 + 4 + 1 + 1 + 1 + 3 + 12] == 1).all(), "the observation is the opponent's, to act"
+        return mask.argmax(axis=1)
+
+    env = VecEnv("crazy_eights", 16, num_players=3, opponents=first_legal, learner_seat=1, seed=0)
+    obs, info = env.reset()
+    assert (info["current_player"] == 1).all(), "the learner is to act after reset"
+    assert calls and max(calls) == 16
+    for _ in range(100):
+        obs, r, term, trunc, info = env.step(env.random_actions())
+        live = ~(term | trunc)
+        assert (info["current_player"][live] == 1).all()
+        assert (info["current_player"][~live] == -1).all()
+
+
+def test_opponent_pool_samples_a_snapshot_per_episode():
+    used = {0: 0, 1: 0}
+
+    def snapshot(k):
+        def policy(obs, mask):
+            used[k] += len(obs)
+            return mask.argmax(axis=1) if k == 0 else (mask.shape[1] - 1 - mask[:, ::-1].argmax(axis=1))
+        return policy
+
+    pool = OpponentPool([snapshot(0), snapshot(1)], weights=[1, 3], seed=0)
+    assert len(pool) == 2
+    env = VecEnv("crazy_eights", 32, opponents=pool, seed=1)
+    env.reset()
+    first = env._pool_choice[1].copy()
+    assert set(np.unique(first)) == {0, 1}
+    ended = np.zeros(32, dtype=bool)
+    for _ in range(300):
+        obs, r, term, trunc, info = env.step(env.random_actions())
+        ended |= term | trunc
+    assert used[0] > 0 and used[1] > used[0]
+    assert ended.any()
+    with pytest.raises(ValueError, match="empty"):
+        OpponentPool().sample(3)
+    with pytest.raises(TypeError):
+        OpponentPool([42])
+
+
+def test_bad_opponent_actions_are_reported():
+    env = VecEnv("crazy_eights", 4, opponents=lambda obs, mask: np.full(len(obs), 196), learner_seat=1)
+    with pytest.raises(eights.IllegalActionError, match="opponent"):
+        env.reset(seed=0)
+    with pytest.raises(ValueError, match="cannot be mixed"):
+        VecEnv("crazy_eights", 4, num_players=3, opponents=["random", lambda o, m: m.argmax(1)])

@@ -1,0 +1,391 @@
+//! The batched environment against a reference that steps the same seeded games one by one
+//! through `Game`, plus thread-count determinism, autoreset, truncation and input errors.
+
+use eights::action::{ActionMask, NUM_ACTIONS};
+use eights::bots::RandomBot;
+use eights::game::Game;
+use eights::observation::{self, OBS_SIZE};
+use eights::rules::Rules;
+use eights::vec_env::{
+    Autoreset, Buffers, Config, Mode, Opponents, VecEnv, VecEnvError, episode_seed, opponent_seed, sampler_seed,
+};
+use serde_json::json;
+use std::sync::Arc;
+
+fn rules(preset: &str, n: usize) -> Arc<Rules> {
+    Arc::new(Rules::load(preset, n, None).unwrap())
+}
+
+fn env(r: &Arc<Rules>, num_envs: usize, threads: usize, autoreset: Autoreset, mode: Mode) -> VecEnv {
+    let cfg = Config { num_envs, num_threads: threads, autoreset, mode, score_rewards: false };
+    VecEnv::new(r.clone(), cfg).unwrap()
+}
+
+/// One game stepped by hand with the documented seeds and semantics.
+struct Reference {
+    game: Game,
+    opponent: RandomBot,
+    sampler: RandomBot,
+    seed: u64,
+    index: u64,
+    episodes: u64,
+    pending: bool,
+    last_actor: usize,
+}
+
+/// What a step shows for one game.
+#[derive(Debug, PartialEq)]
+struct View {
+    obs: Vec<f32>,
+    mask: Vec<bool>,
+    rewards: Vec<f32>,
+    terminated: bool,
+    truncated: bool,
+    to_act: i32,
+    final_obs: Option<Vec<f32>>,
+}
+
+impl Reference {
+    fn new(r: &Arc<Rules>, seed: u64, i: u64, mode: Mode) -> Reference {
+        let mut x = Reference {
+            game: Game::new(r.clone(), 0),
+            opponent: RandomBot::new(opponent_seed(seed, i)),
+            sampler: RandomBot::new(sampler_seed(seed, i)),
+            seed,
+            index: i,
+            episodes: 0,
+            pending: false,
+            last_actor: 0,
+        };
+        x.deal(mode);
+        x
+    }
+
+    fn learner(mode: Mode) -> Option<usize> {
+        match mode {
+            Mode::Learner { seat, .. } => Some(seat),
+            Mode::SelfPlay => None,
+        }
+    }
+
+    fn deal(&mut self, mode: Mode) {
+        self.game.reset(episode_seed(self.seed, self.index, self.episodes), &[]).unwrap();
+        self.episodes += 1;
+        self.pending = false;
+        self.bots(mode);
+        assert!(!self.game.is_terminal(), "no test deal ends before the learner acts");
+    }
+
+    fn bots(&mut self, mode: Mode) {
+        if let Mode::Learner { seat, opponents: Opponents::Random } = mode {
+            while let Some(p) = self.game.current_player().filter(|&p| p != seat) {
+                let a = self.opponent.act(&self.game).unwrap();
+                self.last_actor = p;
+                self.game.step(a).unwrap();
+            }
+        }
+    }
+
+    fn mask(&self) -> ActionMask {
+        let mut m = ActionMask::default();
+        self.game.legal_actions(&mut m);
+        m
+    }
+
+    fn random_action(&mut self) -> i64 {
+        if self.pending { 0 } else { self.sampler.pick(&self.mask()).unwrap() as i64 }
+    }
+
+    fn view(&self, mode: Mode, rewards: Vec<f32>, final_obs: Option<Vec<f32>>) -> View {
+        let seat = self.game.current_player().unwrap_or_else(|| Self::learner(mode).unwrap_or(self.last_actor));
+        let mut obs = vec![0f32; OBS_SIZE];
+        observation::encode(&self.game, seat, &mut obs);
+        let m = self.mask();
+        View {
+            obs,
+            mask: (0..NUM_ACTIONS).map(|a| m.contains(a)).collect(),
+            rewards,
+            terminated: self.game.is_terminal(),
+            truncated: self.game.is_truncated(),
+            to_act: self.game.current_player().map_or(-1, |p| p as i32),
+            final_obs,
+        }
+    }
+
+    fn step(&mut self, action: i64, mode: Mode, autoreset: Autoreset) -> View {
+        let width = if mode == Mode::SelfPlay { self.game.num_players() } else { 1 };
+        let zero = vec![0f32; width];
+        if self.pending {
+            self.deal(mode);
+            return self.view(mode, zero, None);
+        }
+        self.last_actor = self.game.current_player().unwrap();
+        self.game.step(action as usize).unwrap();
+        self.bots(mode);
+        if !(self.game.is_terminal() || self.game.is_truncated()) {
+            return self.view(mode, zero, None);
+        }
+        let mut ret = vec![0f64; self.game.num_players()];
+        self.game.returns(&mut ret, false);
+        let rewards: Vec<f32> = match Self::learner(mode) {
+            Some(s) => vec![ret[s] as f32],
+            None => ret.iter().map(|&x| x as f32).collect(),
+        };
+        match autoreset {
+            Autoreset::NextStep => {
+                self.pending = true;
+                self.view(mode, rewards, None)
+            }
+            Autoreset::SameStep => {
+                let fin = self.view(mode, vec![], None).obs;
+                let (term, trunc) = (self.game.is_terminal(), self.game.is_truncated());
+                self.deal(mode);
+                let mut v = self.view(mode, rewards, Some(fin));
+                v.terminated = term;
+                v.truncated = trunc;
+                v
+            }
+        }
+    }
+}
+
+fn row(b: &Buffers<f32>, i: usize, width: usize, with_final: bool) -> View {
+    View {
+        obs: b.obs[i * OBS_SIZE..(i + 1) * OBS_SIZE].to_vec(),
+        mask: b.mask[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS].to_vec(),
+        rewards: b.rewards[i * width..(i + 1) * width].to_vec(),
+        terminated: b.terminated[i],
+        truncated: b.truncated[i],
+        to_act: b.to_act[i],
+        final_obs: with_final.then(|| b.final_obs[i * OBS_SIZE..(i + 1) * OBS_SIZE].to_vec()),
+    }
+}
+
+/// Step `num_envs` games through the batch and through references; compare every output.
+fn check_against_reference(preset: &str, players: usize, mode: Mode, autoreset: Autoreset, steps: usize) {
+    let r = rules(preset, players);
+    let n = 12;
+    let seed = 42;
+    let mut e = env(&r, n, 2, autoreset, mode);
+    let width = e.reward_width();
+    let mut b = Buffers::<f32>::new(&e);
+    e.reset(seed, b.outputs()).unwrap();
+    let mut refs: Vec<Reference> = (0..n).map(|i| Reference::new(&r, seed, i as u64, mode)).collect();
+    for (i, x) in refs.iter().enumerate() {
+        assert_eq!(row(&b, i, width, false), x.view(mode, vec![0.0; width], None), "{preset} reset env {i}");
+    }
+    let mut actions = vec![0i64; n];
+    let mut episodes_ended = 0;
+    for t in 0..steps {
+        e.random_actions(&mut actions).unwrap();
+        for (i, x) in refs.iter_mut().enumerate() {
+            assert_eq!(actions[i], x.random_action(), "{preset} step {t} env {i}: random action");
+        }
+        e.step(&actions, b.outputs()).unwrap();
+        for (i, x) in refs.iter_mut().enumerate() {
+            let want = x.step(actions[i], mode, autoreset);
+            let ended = want.terminated || want.truncated;
+            episodes_ended += ended as usize;
+            let same_step_end = autoreset == Autoreset::SameStep && ended;
+            assert_eq!(row(&b, i, width, same_step_end), want, "{preset} {mode:?} {autoreset:?} step {t} env {i}");
+        }
+    }
+    assert!(episodes_ended >= n, "the run covers autoresets ({episodes_ended} episodes ended)");
+}
+
+const LEARNER: Mode = Mode::Learner { seat: 0, opponents: Opponents::Random };
+
+#[test]
+fn learner_mode_matches_games_stepped_one_by_one() {
+    for (preset, players) in
+        [("crazy_eights", 2), ("crazy_eights", 4), ("switch_blackjack", 3), ("crazy_eights_xtreme", 2)]
+    {
+        check_against_reference(preset, players, LEARNER, Autoreset::NextStep, 800);
+    }
+    let seat2 = Mode::Learner { seat: 2, opponents: Opponents::Random };
+    check_against_reference("crazy_eights_specials", 3, seat2, Autoreset::NextStep, 800);
+}
+
+#[test]
+fn self_play_matches_games_stepped_one_by_one() {
+    check_against_reference("crazy_eights", 2, Mode::SelfPlay, Autoreset::NextStep, 1500);
+    check_against_reference("crazy_eights_specials", 4, Mode::SelfPlay, Autoreset::SameStep, 1500);
+}
+
+#[test]
+fn same_step_autoreset_matches_games_stepped_one_by_one() {
+    check_against_reference("crazy_eights", 2, LEARNER, Autoreset::SameStep, 800);
+    check_against_reference("switch_blackjack", 4, LEARNER, Autoreset::SameStep, 800);
+}
+
+#[test]
+fn thread_count_does_not_change_results() {
+    let r = rules("crazy_eights_specials", 3);
+    for mode in [LEARNER, Mode::SelfPlay] {
+        // More games than one task takes, so the pool really splits the batch.
+        let n = 700;
+        let mut envs: Vec<VecEnv> = [1, 2, 5].iter().map(|&t| env(&r, n, t, Autoreset::SameStep, mode)).collect();
+        assert_eq!(envs[0].num_threads(), 1);
+        assert_eq!(envs[2].num_threads(), 5);
+        let mut bufs: Vec<Buffers<f32>> = envs.iter().map(Buffers::new).collect();
+        for (e, b) in envs.iter_mut().zip(bufs.iter_mut()) {
+            e.reset(7, b.outputs()).unwrap();
+        }
+        let mut acts = vec![vec![0i64; n]; envs.len()];
+        for _ in 0..60 {
+            for (k, e) in envs.iter_mut().enumerate() {
+                e.random_actions(&mut acts[k]).unwrap();
+                e.step(&acts[k], bufs[k].outputs()).unwrap();
+            }
+            assert_eq!(acts[0], acts[1]);
+            assert_eq!(acts[0], acts[2]);
+            assert_eq!(bufs[0], bufs[1]);
+            assert_eq!(bufs[0], bufs[2]);
+        }
+    }
+}
+
+#[test]
+fn truncation_reports_and_resets_on_the_next_step() {
+    let r = Arc::new(Rules::load("crazy_eights", 2, Some(&json!({"limits": {"max_decisions": 7}}))).unwrap());
+    let mut e = env(&r, 4, 1, Autoreset::NextStep, Mode::SelfPlay);
+    let mut b = Buffers::<f32>::new(&e);
+    e.reset(3, b.outputs()).unwrap();
+    let mut a = vec![0i64; 4];
+    for t in 1..=7 {
+        e.random_actions(&mut a).unwrap();
+        e.step(&a, b.outputs()).unwrap();
+        assert_eq!(b.truncated, vec![t == 7; 4], "decision {t}");
+        assert_eq!(b.terminated, vec![false; 4]);
+        assert!(b.rewards.iter().all(|&x| x == 0.0), "no reward without a winner");
+    }
+    assert_eq!(b.to_act, vec![-1; 4]);
+    assert!(b.mask.iter().all(|&m| !m), "no legal action once truncated");
+    // The next step ignores the actions (even out-of-range ones) and deals episode 1.
+    e.step(&[-5, 999, 0, 0], b.outputs()).unwrap();
+    assert_eq!(b.truncated, vec![false; 4]);
+    for i in 0..4 {
+        assert_eq!(e.game(i).seed(), episode_seed(3, i as u64, 1));
+        assert_eq!(e.game(i).decisions(), 0);
+        assert!(b.to_act[i] >= 0);
+    }
+}
+
+#[test]
+fn external_opponents_wait_for_step_opponents() {
+    let r = rules("crazy_eights", 3);
+    let mode = Mode::Learner { seat: 1, opponents: Opponents::External };
+    let mut e = env(&r, 5, 1, Autoreset::NextStep, mode);
+    let mut b = Buffers::<f32>::new(&e);
+    e.reset(11, b.outputs()).unwrap();
+    // Seat 0 acts first: the opponents are to act everywhere, and step() refuses.
+    assert_eq!(b.to_act, vec![0; 5]);
+    assert!(e.opponents_to_act());
+    let mut a = vec![0i64; 5];
+    e.random_actions(&mut a).unwrap();
+    assert!(matches!(e.step(&a, b.outputs()), Err(VecEnvError::OpponentToAct { env: 0, seat: 0 })));
+    let mut learner_turns = 0;
+    for _ in 0..200 {
+        while e.opponents_to_act() {
+            e.random_actions(&mut a).unwrap();
+            e.step_opponents(&a, b.outputs()).unwrap();
+        }
+        for i in 0..5 {
+            assert!(b.to_act[i] == 1 || b.to_act[i] == -1, "learner to act or episode over");
+            if b.to_act[i] == 1 {
+                // The row is the learner's view of a game in progress.
+                let mut obs = vec![0f32; OBS_SIZE];
+                observation::encode(e.game(i), 1, &mut obs);
+                assert_eq!(&b.obs[i * OBS_SIZE..(i + 1) * OBS_SIZE], &obs[..]);
+                learner_turns += 1;
+            }
+        }
+        e.random_actions(&mut a).unwrap();
+        e.step(&a, b.outputs()).unwrap();
+    }
+    assert!(learner_turns > 500);
+}
+
+#[test]
+fn bad_actions_are_rejected_and_change_nothing() {
+    let r = rules("crazy_eights", 2);
+    let make = || {
+        let mut e = env(&r, 3, 1, Autoreset::NextStep, LEARNER);
+        let mut b = Buffers::<f32>::new(&e);
+        e.reset(5, b.outputs()).unwrap();
+        (e, b)
+    };
+    let (mut e1, mut b1) = make();
+    let (mut e2, mut b2) = make();
+    let mut a = vec![0i64; 3];
+    e1.random_actions(&mut a).unwrap();
+    let before = b1.clone();
+    assert!(matches!(e1.step(&a[..2], b1.outputs()), Err(VecEnvError::Length { what: "actions", .. })));
+    let mut bad = a.clone();
+    bad[2] = NUM_ACTIONS as i64;
+    assert_eq!(e1.step(&bad, b1.outputs()), Err(VecEnvError::OutOfRange { env: 2, action: 197 }));
+    bad[2] = -1;
+    assert_eq!(e1.step(&bad, b1.outputs()), Err(VecEnvError::OutOfRange { env: 2, action: -1 }));
+    let mut illegal = a.clone();
+    illegal[1] = (0..NUM_ACTIONS as i64).find(|&x| !e1.legal_mask(1).contains(x as usize)).unwrap();
+    let err = e1.step(&illegal, b1.outputs()).unwrap_err();
+    assert!(matches!(err, VecEnvError::Illegal { env: 1, .. }), "{err}");
+    assert!(err.to_string().contains("legal actions: "), "{err}");
+    assert_eq!(b1, before, "outputs untouched");
+    // The sampler streams and games are untouched too: both batches continue identically.
+    e2.random_actions(&mut a).unwrap();
+    for _ in 0..50 {
+        let mut a1 = vec![0i64; 3];
+        let mut a2 = vec![0i64; 3];
+        e1.random_actions(&mut a1).unwrap();
+        e2.random_actions(&mut a2).unwrap();
+        assert_eq!(a1, a2);
+        e1.step(&a1, b1.outputs()).unwrap();
+        e2.step(&a2, b2.outputs()).unwrap();
+        assert_eq!(b1, b2);
+    }
+}
+
+#[test]
+fn configuration_errors_are_clear() {
+    let r = rules("crazy_eights", 2);
+    let cfg = Config { mode: Mode::Learner { seat: 2, opponents: Opponents::Random }, ..Config::new(4) };
+    let err = VecEnv::new(r.clone(), cfg).err().unwrap();
+    assert!(err.to_string().contains("learner seat must be in 0..2"), "{err}");
+    assert!(VecEnv::new(r.clone(), Config::new(0)).is_err());
+    let mut e = env(&r, 2, 1, Autoreset::SameStep, LEARNER);
+    let mut b = Buffers::<f32>::new(&e);
+    assert_eq!(e.step(&[0, 0], b.outputs()), Err(VecEnvError::NotReset));
+    let mut out = b.outputs();
+    out.final_obs = None;
+    e.reset(0, out).unwrap();
+    let mut out = b.outputs();
+    out.final_obs = None;
+    assert!(matches!(e.step(&[0, 0], out), Err(VecEnvError::Config(_))), "SameStep needs final_obs");
+    assert!(matches!(e.step_opponents(&[0, 0], b.outputs()), Err(VecEnvError::Config(_))));
+}
+
+#[test]
+fn compact_observations_have_the_same_layout() {
+    let r = rules("crazy_eights", 4);
+    let mk = || env(&r, 8, 1, Autoreset::NextStep, Mode::SelfPlay);
+    let (mut ef, mut eu, mut es) = (mk(), mk(), mk());
+    let mut f = Buffers::<f32>::new(&ef);
+    let mut u = Buffers::<u8>::new(&eu);
+    let mut s = Buffers::<i8>::new(&es);
+    ef.reset(1, f.outputs()).unwrap();
+    eu.reset(1, u.outputs()).unwrap();
+    es.reset(1, s.outputs()).unwrap();
+    let mut a = vec![0i64; 8];
+    for _ in 0..100 {
+        for (k, &x) in f.obs.iter().enumerate() {
+            assert_eq!(u.obs[k], x.clamp(0.0, 255.0) as u8);
+            assert_eq!(s.obs[k], x.clamp(-128.0, 127.0) as i8);
+        }
+        assert_eq!((&f.mask, &f.to_act), (&u.mask, &u.to_act));
+        ef.random_actions(&mut a).unwrap();
+        ef.step(&a, f.outputs()).unwrap();
+        eu.step(&a, u.outputs()).unwrap();
+        es.step(&a, s.outputs()).unwrap();
+    }
+}
