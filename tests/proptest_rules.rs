@@ -404,7 +404,7 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
     if let Some(&h) = spec.deal.hand_size_by_players.get(&n.to_string()) {
         hand = h;
     }
-    let fits = |h: u8| h as usize * n + spec.deal.dealer_extra as usize + 1 <= deck_len;
+    let fits = |h: u8| h as usize * n + (spec.deal.dealer_extra as usize) < deck_len; // plus the start card
     if !fits(hand) {
         let most = (deck_len - 1 - spec.deal.dealer_extra as usize) / n;
         spec.deal.hand_size = most.clamp(1, 255) as u8;
