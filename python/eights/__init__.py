@@ -4,7 +4,10 @@ The game engine is written in Rust (``eights._core``); this package re-exports
 it and adds a Gymnasium environment.  Presets cover the Crazy Eights family:
 ``crazy_eights``, ``crazy_eights_specials``, ``switch_blackjack`` and
 ``crazy_eights_xtreme`` (see :func:`presets`); any rule can be overridden with
-a nested dict, e.g. ``{"deal": {"hand_size": 4}}``.
+a nested dict, e.g. ``{"deal": {"hand_size": 4}}``, and :class:`Rules` holds a
+complete rule set (from a preset with overrides, or a TOML file with
+``inherits = "<preset>"`` plus changes) that ``Game`` and ``make`` accept in
+place of a preset name; ``Rules.describe()`` gives the rules in words.
 
 Cards are strings such as ``"8H"``, ``"TD"`` (``"10D"`` is accepted on
 input), ``"QS"``, ``"RJ"``/``"BJ"`` (red/black joker).  Every preset and
@@ -53,7 +56,6 @@ from types import ModuleType as _ModuleType
 from . import _core
 from ._core import (
     NUM_ACTIONS,
-    Game,
     IllegalActionError,
     RandomBot,
     RulesError,
@@ -61,6 +63,7 @@ from ._core import (
     random_selfplay,
 )
 from .env import EightsEnv, make
+from .rules import Game, Rules
 from .vec_env import OpponentPool, VecEnv
 
 try:
@@ -75,6 +78,7 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "RandomBot",
+    "Rules",
     "RulesError",
     "VecEnv",
     "__version__",

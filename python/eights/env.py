@@ -50,7 +50,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ._core import NUM_ACTIONS, Game, IllegalActionError, RandomBot
+from ._core import NUM_ACTIONS, IllegalActionError, RandomBot
+from .rules import Game, Rules
 
 __all__ = [
     "EightsEnv",
@@ -280,7 +281,8 @@ class EightsEnv(gymnasium.Env):
     """A Crazy Eights-family game seen from one seat, as a Gymnasium env.
 
     Args:
-        preset: name of a rules preset (see :func:`eights.presets`).
+        preset: name of a rules preset (see :func:`eights.presets`), or an
+            :class:`eights.Rules`.
         num_players: number of seats at the table (the allowed range depends
             on the preset).
         opponents: who plays the other seats.  Either one spec used for every
@@ -336,7 +338,7 @@ class EightsEnv(gymnasium.Env):
 
     def __init__(
         self,
-        preset: str,
+        preset: Union[str, Rules],
         num_players: int = 2,
         opponents: Union[OpponentSpec, Sequence[OpponentSpec]] = "random",
         seed: Optional[int] = None,
@@ -348,8 +350,8 @@ class EightsEnv(gymnasium.Env):
         **rule_overrides: Any,
     ) -> None:
         super().__init__()
-        if not isinstance(preset, str):
-            raise TypeError(f"preset must be a string, got {_describe(preset)}")
+        if not isinstance(preset, (str, Rules)):
+            raise TypeError(f"preset must be a preset name or an eights.Rules, got {_describe(preset)}")
         num_players = _as_int(num_players, "num_players")
         learner_seat = _as_int(learner_seat, "learner_seat")
         if seed is not None:
@@ -380,7 +382,7 @@ class EightsEnv(gymnasium.Env):
                 f"got {learner_seat}"
             )
 
-        self.preset = preset
+        self.preset = preset if isinstance(preset, str) else preset.name
         self.num_players = num_players
         self.learner_seat = learner_seat
         self.reward_kind = reward
@@ -631,7 +633,7 @@ def _build_opponent(spec: Any, seed: int) -> Any:
 
 
 def make(
-    preset: str,
+    preset: Union[str, Rules],
     num_players: int = 2,
     opponents: Union[OpponentSpec, Sequence[OpponentSpec]] = "random",
     seed: Optional[int] = None,

@@ -16,6 +16,7 @@
 //! are rejected by validation with [`RulesError::Unsupported`], naming the field, instead of
 //! being silently ignored.
 
+pub mod describe;
 pub mod spec;
 
 use crate::card::{Card, NUM_FACES, Rank, Suit};

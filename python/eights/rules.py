@@ -1,0 +1,375 @@
+"""Rule sets as Python objects: :class:`Rules`.
+
+A :class:`Rules` is a complete, validated rules specification of one game of the Crazy
+Eights family.  Build it from a preset with overrides, or from a TOML file, and hand it
+to :class:`eights.Game` or :func:`eights.make`::
+
+    import eights
+
+    rules = eights.Rules("crazy_eights", deal__hand_size=8, variants=["multiple_cards"])
+    print(rules.describe())                  # the rules in words
+    game = eights.Game(rules, num_players=3, seed=0)
+    env = eights.make(rules, num_players=2, seed=0)
+
+    house = eights.Rules.from_toml("examples/house_rules.toml")
+    house.to_toml("my_rules.toml")
+
+A TOML file is either a complete specification or, more usually, ``inherits =
+"<preset>"`` plus the settings that differ: that is how a house-rules game is defined
+without code.  The keys are those of the presets (``src/rules/presets/*.toml``) and of
+``docs/presets.md``; a misspelt key or a bad value raises :class:`eights.RulesError`
+naming the field.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import sys
+from typing import Any, Dict, List, Mapping, Optional, Union
+
+from . import _core
+
+__all__ = ["Game", "Rules"]
+
+PathOrText = Union[str, "os.PathLike[str]"]
+
+
+def _deep_merge(base: Dict[str, Any], over: Mapping[str, Any]) -> Dict[str, Any]:
+    """``base`` updated with ``over``: dicts merge key by key, anything else replaces."""
+    out = copy.deepcopy(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(dict(value) if isinstance(value, Mapping) else value)
+    return out
+
+
+def _merge_overrides(rules: Optional[Mapping[str, Any]], overrides: Dict[str, Any]) -> Dict[str, Any]:
+    """``rules`` and keyword overrides as one nested dict (see ``eights.env.merge_rule_overrides``)."""
+    from .env import merge_rule_overrides  # env imports this module: import late
+
+    return merge_rule_overrides(rules, **overrides) or {}
+
+
+_RESOLVED_KEYS: List[str] = []
+
+
+def _is_resolved(table: Mapping[str, Any]) -> bool:
+    """True for a resolved spec as serialized: it has every top-level field."""
+    if not _RESOLVED_KEYS:
+        _RESOLVED_KEYS.extend(_core.preset_rules("crazy_eights"))
+    return all(k in table for k in _RESOLVED_KEYS)
+
+
+def _drop_none(value: Any) -> Any:
+    """Remove ``None`` entries (TOML has no null: an absent key means "not set")."""
+    if isinstance(value, dict):
+        return {k: _drop_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_drop_none(v) for v in value if v is not None]
+    return value
+
+
+def _load_toml_text(text: str, where: str) -> Dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python < 3.11 only
+        import tomli as tomllib
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"invalid TOML in {where}: {e}") from None
+
+
+class Rules:
+    """A complete rules specification, validated.
+
+    Args:
+        preset: name of a built-in preset (see :func:`eights.presets`) whose rules are the
+            starting point.
+        rules: nested dict of overrides, e.g. ``{"deal": {"hand_size": 8}}``; keys may be
+            dotted paths (``{"deal.hand_size": 8}``).  ``{"variants": [...]}`` applies
+            documented variants of the preset.
+        **overrides: more overrides as keyword arguments, ``"__"`` standing for ``"."``
+            (``deal__hand_size=8``); a keyword whose value is a dict sets a group
+            (``deal={"hand_size": 8}``).  Giving one rule twice with different values is a
+            ``ValueError``.
+
+    Raises:
+        ValueError: an unknown preset; :class:`eights.RulesError` (a ``ValueError``)
+            naming the field for a misspelt key, a wrong type or value, an unknown variant,
+            or rules the engine cannot play (checked for ``players.min`` players here and
+            for the actual player count by :class:`eights.Game`).
+        TypeError: ``preset`` is not a string or ``rules`` not a dict.
+
+    A :class:`Rules` is immutable: :meth:`replace` returns a changed copy.
+    """
+
+    __slots__ = ("_base", "_overrides", "_spec")
+
+    def __init__(
+        self,
+        preset: str = "crazy_eights",
+        rules: Optional[Mapping[str, Any]] = None,
+        **overrides: Any,
+    ) -> None:
+        if not isinstance(preset, str):
+            raise TypeError(
+                f"preset must be a preset name (str), got {type(preset).__name__}; "
+                "use Rules.from_toml or Rules.from_dict for a rules file or table"
+            )
+        if rules is not None and not isinstance(rules, Mapping):
+            raise TypeError(
+                f"rules must be a dict of rule overrides, e.g. {{'deal': {{'hand_size': 8}}}}, "
+                f"got {type(rules).__name__}"
+            )
+        self._init(preset, _merge_overrides(rules, overrides))
+
+    def _init(self, base: Union[str, Dict[str, Any]], overrides: Dict[str, Any]) -> None:
+        overrides = dict(overrides)
+        # `inherits` in a resolved spec only records the parent preset: kept when it names the
+        # base (a house-rules file), dropped otherwise.
+        if isinstance(base, str) and overrides.get("inherits", base) != base:
+            del overrides["inherits"]
+        spec = _core.resolve_rules(base, overrides or None)
+        _core.validate_rules(spec, spec["players"]["min"])
+        self._base = base
+        self._overrides = overrides
+        self._spec = spec
+
+    @classmethod
+    def _make(cls, base: Union[str, Dict[str, Any]], overrides: Dict[str, Any]) -> "Rules":
+        self = cls.__new__(cls)
+        self._init(base, overrides)
+        return self
+
+    # ------------------------------------------------------------- reading
+
+    @classmethod
+    def from_dict(cls, table: Mapping[str, Any]) -> "Rules":
+        """Rules from a table: ``{"inherits": "<preset>", ...changes}``, a specification of
+        its own (every unlisted field takes its default; listed ``variants`` are applied), or
+        a resolved specification as :meth:`to_dict` and ``Game.rules_dict()`` return it
+        (every field present: taken as it is, its ``variants`` already applied)."""
+        if not isinstance(table, Mapping):
+            raise TypeError(f"rules table must be a dict, got {type(table).__name__}")
+        table = copy.deepcopy(dict(table))
+        inherits = table.get("inherits")
+        if inherits is None:
+            pass
+        elif _is_resolved(table):
+            # A resolved spec (to_dict(), Game.rules_dict()): complete as it is; its
+            # `inherits` only records the parent preset.
+            return cls._make(table, {})
+        else:
+            if not isinstance(inherits, str):
+                raise _core.RulesError(
+                    f"invalid rules field 'inherits': expected a preset name (one of "
+                    f"{', '.join(_core.presets())}), got {inherits!r}"
+                )
+            return cls._make(inherits, table)
+        return cls._make(table, {})
+
+    @classmethod
+    def from_toml(cls, source: PathOrText) -> "Rules":
+        """Rules from a TOML file (a path) or TOML text.
+
+        The file is either ``inherits = "<preset>"`` plus changes (a house-rules game), or a
+        complete specification.  Raises ``FileNotFoundError`` for a missing ``*.toml`` path,
+        ``ValueError`` for invalid TOML and :class:`eights.RulesError` naming the field for
+        invalid rules.
+        """
+        if isinstance(source, os.PathLike) or (
+            isinstance(source, str) and "\n" not in source and "=" not in source
+        ):
+            path = os.fspath(source)
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            where = path
+        elif isinstance(source, str):
+            text, where = source, "the TOML text"
+        else:
+            raise TypeError(f"source must be a path or TOML text, got {type(source).__name__}")
+        return cls.from_dict(_load_toml_text(text, where))
+
+    # ------------------------------------------------------------- writing
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The complete resolved specification (every field), as a fresh dict."""
+        return copy.deepcopy(self._spec)
+
+    def to_toml(self, path: Optional[PathOrText] = None, full: bool = False) -> str:
+        """The rules as TOML text; also written to ``path`` when given.
+
+        Rules built on a preset are written as ``inherits = "<preset>"`` plus the
+        overrides, unless ``full=True``; rules from a complete specification are written
+        in full.  A full file lists every field with its resolved value and has its
+        variants already applied (``variants`` is written empty and the applied names go
+        into a comment).  ``Rules.from_toml`` reads either form back to the same rules.
+        """
+        import tomli_w
+
+        header = ""
+        if isinstance(self._base, str) and not full:
+            table: Dict[str, Any] = {"inherits": self._base}
+            table.update(copy.deepcopy(self._overrides))
+            table["inherits"] = self._base
+        else:
+            table = self.to_dict()
+            table.pop("inherits", None)
+            applied = table.get("variants") or []
+            table["variants"] = []
+            if applied:
+                header = f"# Complete rules, with these variants applied: {', '.join(applied)}.\n"
+        text = header + tomli_w.dumps(_drop_none(table))
+        if path is not None:
+            with open(os.fspath(path), "w", encoding="utf-8") as f:
+                f.write(text)
+        return text
+
+    def describe(self) -> str:
+        """The rules in words: players and deck, deal, matching, every special card, drawing
+        and passing, the last card, scoring, match play, variants and simplifications."""
+        return _core.describe_rules(self._spec)
+
+    # ------------------------------------------------------------- properties
+
+    @property
+    def name(self) -> str:
+        return self._spec.get("name") or ""
+
+    @property
+    def title(self) -> str:
+        return self._spec.get("title") or self.name
+
+    @property
+    def preset(self) -> Optional[str]:
+        """The built-in preset these rules start from (``None`` for a complete spec)."""
+        return self._base if isinstance(self._base, str) else None
+
+    @property
+    def overrides(self) -> Dict[str, Any]:
+        """The changes made on top of :attr:`preset` (a copy)."""
+        return copy.deepcopy(self._overrides)
+
+    @property
+    def variants(self) -> List[str]:
+        """Names of the documented variants (the ``variant.*`` tables), sorted."""
+        return sorted(self._spec.get("variant") or {})
+
+    @property
+    def active_variants(self) -> List[str]:
+        """Names of the variants applied to these rules."""
+        return list(self._spec.get("variants") or [])
+
+    @property
+    def players(self) -> range:
+        """Allowed player counts."""
+        p = self._spec["players"]
+        return range(p["min"], p["max"] + 1)
+
+    # ------------------------------------------------------------- changes
+
+    def replace(self, rules: Optional[Mapping[str, Any]] = None, **overrides: Any) -> "Rules":
+        """A copy with more overrides (same forms as the constructor); the new values win
+        over the old ones."""
+        if rules is not None and not isinstance(rules, Mapping):
+            raise TypeError(f"rules must be a dict of rule overrides, got {type(rules).__name__}")
+        more = _merge_overrides(rules, overrides)
+        return type(self)._make(self._base, _deep_merge(self._overrides, more))
+
+    def with_variants(self, *names: str) -> "Rules":
+        """A copy with the named documented variants applied as well."""
+        unknown = [n for n in names if n not in self.variants]
+        if unknown:
+            raise _core.RulesError(
+                f"invalid rules field 'variants': unknown variant(s) {', '.join(map(repr, unknown))}; "
+                f"these rules document: {', '.join(self.variants) or 'none'}"
+            )
+        return self.replace(variants=self.active_variants + [n for n in names if n not in self.active_variants])
+
+    def validate(self, num_players: int) -> None:
+        """Check the rules for ``num_players``; raises :class:`eights.RulesError` naming the
+        field (e.g. ``deal.hand_size`` when the deck cannot be dealt)."""
+        _core.validate_rules(self._spec, num_players)
+
+    # ------------------------------------------------------------- games
+
+    def game(self, num_players: int = 2, seed: Optional[int] = None) -> "_core.Game":
+        """A new :class:`eights.Game` with these rules."""
+        if isinstance(self._base, str):
+            return _core.Game(self._base, num_players, seed=seed, rules=self._overrides or None)
+        return _core.game_from_spec(self._spec, num_players, seed)
+
+    # ------------------------------------------------------------- dunder
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Rules):
+            return NotImplemented
+        return self._spec == other._spec
+
+    def __hash__(self) -> int:
+        return hash(json.dumps(self._spec, sort_keys=True))
+
+    def __repr__(self) -> str:
+        if isinstance(self._base, str):
+            extra = f", rules={self._overrides!r}" if self._overrides else ""
+            return f"Rules({self._base!r}{extra})"
+        return f"Rules.from_dict(<complete spec {self.name!r}>)"
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def __reduce__(self):
+        if isinstance(self._base, str):
+            return (Rules._make, (self._base, self._overrides))
+        return (Rules._make, (self._base, {}))
+
+
+class _GameType(type):
+    """Metaclass of :class:`Game`: calling it builds an ``eights._core.Game``, and
+    ``isinstance``, attributes and static methods are those of ``eights._core.Game``."""
+
+    def __call__(cls, preset: Any = "crazy_eights", num_players: int = 2, seed: Optional[int] = None,
+                 rules: Optional[Mapping[str, Any]] = None) -> "_core.Game":
+        if isinstance(preset, Rules):
+            r = preset.replace(rules) if rules else preset
+            return r.game(num_players, seed)
+        return _core.Game(preset, num_players, seed=seed, rules=rules)
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, _core.Game)
+
+    def __subclasscheck__(cls, sub: Any) -> bool:
+        return isinstance(sub, type) and issubclass(sub, _core.Game)
+
+    def __getattr__(cls, name: str) -> Any:
+        return getattr(_core.Game, name)
+
+
+class Game(metaclass=_GameType):
+    """One table of a Crazy Eights-family game (multi-agent API).
+
+    ``Game(preset, num_players=2, seed=None, rules=None)``: ``preset`` is a preset name or
+    an :class:`eights.Rules`; ``rules`` is a dict of overrides (nested tables, e.g.
+    ``{"deal": {"hand_size": 5}}``, or ``{"variants": ["multiple_cards"]}``).  The object
+    built is an ``eights._core.Game``; ``isinstance(g, eights.Game)`` holds, and the static
+    methods (``from_position``, ``from_dict``, ``rules_feature_names``) are available here.
+    """
+
+    @staticmethod
+    def from_position(preset: Any, num_players: int, **kwargs: Any) -> "_core.Game":
+        """``eights._core.Game.from_position``, also accepting preset-based :class:`Rules`."""
+        if isinstance(preset, Rules):
+            if preset.preset is None:
+                raise TypeError(
+                    "Game.from_position needs rules built on a preset (Rules(preset, ...) or a "
+                    "TOML file with inherits = \"<preset>\")"
+                )
+            extra = kwargs.pop("rules", None)
+            r = preset.replace(extra) if extra else preset
+            return _core.Game.from_position(r.preset, num_players, rules=r.overrides or None, **kwargs)
+        return _core.Game.from_position(preset, num_players, **kwargs)
