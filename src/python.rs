@@ -17,6 +17,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 use std::sync::Arc;
 
+#[path = "py_bots.rs"]
+mod py_bots;
+
 create_exception!(
     _core,
     IllegalActionError,
@@ -532,6 +535,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(preset_rules, m)?)?;
     m.add_function(wrap_pyfunction!(preset_toml, m)?)?;
     m.add_function(wrap_pyfunction!(random_selfplay, m)?)?;
+    py_bots::register(m)?;
     m.add("IllegalActionError", m.py().get_type::<IllegalActionError>())?;
     m.add("RulesError", m.py().get_type::<RulesError>())?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;
