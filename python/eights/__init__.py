@@ -61,6 +61,7 @@ from ._core import (
     random_selfplay,
 )
 from .env import EightsEnv, make
+from . import arena
 
 try:
     __version__ = _metadata.version("eights")
@@ -70,6 +71,7 @@ except _metadata.PackageNotFoundError:  # running from a source tree
 __all__ = [
     "NUM_ACTIONS",
     "EightsEnv",
+    "arena",
     "Game",
     "IllegalActionError",
     "RandomBot",
