@@ -228,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated bot names (default: random,heuristic,pimc:25)",
     )
     arena.add_argument(
-        "--games", type=_positive, default=300, help="duplicate deals per table (default: 300)"
+        "--games", type=_positive, default=1000, help="duplicate deals per table (default: 1000)"
     )
     arena.add_argument("--seed", type=_non_negative, default=0, help="random seed (default: 0)")
     arena.add_argument("--threads", type=_non_negative, default=0, help="worker threads, 0 = all cores (default: 0)")
