@@ -1,9 +1,25 @@
 //! Baseline policies and the random self-play runner.
 //!
-//! [`RandomBot`] plays uniformly among the legal actions with its own seeded xoshiro256++
-//! stream (never the game's), so the same seeds reproduce the same games.
-//! [`random_selfplay`] plays whole games between random bots in a tight Rust loop and
-//! reports results and speed; it is the project's main job and the engine's smoke test.
+//! Every bot implements [`Policy`]: it sees the game only through the acting player's
+//! information (legal actions, own hand, the public table, hand sizes) and never reads hidden
+//! cards. The ladder, weakest first:
+//!
+//! * [`RandomBot`] (`"random"`): uniform among the legal actions, with its own seeded
+//!   xoshiro256++ stream (never the game's), so the same seeds reproduce the same games.
+//! * [`heuristic::HeuristicBot`] (`"heuristic"`): a documented human strategy.
+//! * [`ismcts::IsmctsBot`] (`"ismcts:N"`): information-set Monte Carlo tree search over
+//!   determinizations ([`Game::determinize`]) with `N` simulations per decision.
+//! * [`pimc::PimcBot`] (`"pimc:N"`): determinized Monte Carlo with paired playouts of every
+//!   legal action in `N` sampled worlds (a rollout improvement of the heuristic).
+//!
+//! [`BotSpec`] parses the names above; [`arena`] plays duplicate-deal matches between
+//! them in parallel. [`random_selfplay`] plays whole games between random bots in a tight
+//! Rust loop and reports results and speed; it is the engine's smoke test.
+
+pub mod arena;
+pub mod heuristic;
+pub mod ismcts;
+pub mod pimc;
 
 use crate::action::ActionMask;
 use crate::game::{Game, derive_seed};
@@ -39,6 +55,91 @@ impl RandomBot {
             return None;
         }
         m.nth(self.rng.random_range(0..k))
+    }
+}
+
+/// A playing policy: picks a legal action for the player to act.
+///
+/// Implementations must use only what that player may know: the legal actions, its own hand,
+/// the public table (top card, active suit, pending chain, discard pile, direction, scores)
+/// and the other players' hand sizes; search policies sample the rest with
+/// [`Game::determinize`].
+pub trait Policy: Send + Sync {
+    /// A legal action of the player to act, or `None` when the game is over or truncated.
+    fn act(&mut self, g: &Game) -> Option<usize>;
+    /// The bot's name as a [`BotSpec`] string (`"random"`, `"heuristic"`, `"ismcts:400"`, `"pimc:50"`).
+    fn name(&self) -> String;
+}
+
+impl Policy for RandomBot {
+    fn act(&mut self, g: &Game) -> Option<usize> {
+        RandomBot::act(self, g)
+    }
+    fn name(&self) -> String {
+        "random".into()
+    }
+}
+
+/// A built-in bot by name: `"random"`, `"heuristic"`, `"ismcts"` / `"ismcts:N"` (N
+/// simulations per decision, default [`ismcts::DEFAULT_SIMULATIONS`]) or `"pimc"` /
+/// `"pimc:N"` (N sampled worlds per decision, default [`pimc::DEFAULT_WORLDS`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BotSpec {
+    Random,
+    Heuristic,
+    Ismcts { simulations: u32 },
+    Pimc { worlds: u32 },
+}
+
+/// The names [`BotSpec::parse`] accepts, for error messages.
+pub const BOT_SPEC_HELP: &str = "\"random\", \"heuristic\", \"ismcts\", \"ismcts:N\" (N simulations), \"pimc\" or \"pimc:N\" (N worlds), N in 1..=1000000";
+
+impl BotSpec {
+    /// Parse a bot name; the error says what was wrong and what is allowed.
+    pub fn parse(text: &str) -> Result<BotSpec, String> {
+        let t = text.trim().to_ascii_lowercase();
+        let (head, arg) = match t.split_once(':') {
+            Some((h, a)) => (h, Some(a)),
+            None => (t.as_str(), None),
+        };
+        let count = |a: &str| match a.parse::<u32>() {
+            Ok(k) if (1..=1_000_000).contains(&k) => Ok(k),
+            _ => Err(format!(
+                "bad count {a:?} in bot name {text:?}: expected an integer in 1..=1000000, e.g. \"{head}:400\""
+            )),
+        };
+        match (head, arg) {
+            ("random", None) => Ok(BotSpec::Random),
+            ("heuristic", None) => Ok(BotSpec::Heuristic),
+            ("ismcts", None) => Ok(BotSpec::Ismcts { simulations: ismcts::DEFAULT_SIMULATIONS }),
+            ("ismcts", Some(a)) => Ok(BotSpec::Ismcts { simulations: count(a)? }),
+            ("pimc", None) => Ok(BotSpec::Pimc { worlds: pimc::DEFAULT_WORLDS }),
+            ("pimc", Some(a)) => Ok(BotSpec::Pimc { worlds: count(a)? }),
+            ("random" | "heuristic", Some(_)) => {
+                Err(format!("bot {head:?} takes no parameter (got {text:?}); allowed bots: {BOT_SPEC_HELP}"))
+            }
+            _ => Err(format!("unknown bot {text:?}; allowed bots: {BOT_SPEC_HELP}")),
+        }
+    }
+
+    /// A fresh bot with its own seeded generator.
+    pub fn build(&self, seed: u64) -> Box<dyn Policy> {
+        match *self {
+            BotSpec::Random => Box::new(RandomBot::new(seed)),
+            BotSpec::Heuristic => Box::new(heuristic::HeuristicBot::new()),
+            BotSpec::Ismcts { simulations } => Box::new(ismcts::IsmctsBot::new(simulations, seed)),
+            BotSpec::Pimc { worlds } => Box::new(pimc::PimcBot::new(worlds, seed)),
+        }
+    }
+
+    /// The canonical name (parses back to the same spec).
+    pub fn name(&self) -> String {
+        match self {
+            BotSpec::Random => "random".into(),
+            BotSpec::Heuristic => "heuristic".into(),
+            BotSpec::Ismcts { simulations } => format!("ismcts:{simulations}"),
+            BotSpec::Pimc { worlds } => format!("pimc:{worlds}"),
+        }
     }
 }
 
@@ -86,4 +187,131 @@ pub fn random_selfplay(rules: Arc<Rules>, games: u64, seed: u64) -> SelfPlayStat
     stats.seconds = start.elapsed().as_secs_f64();
     stats.wins = wins[..n].to_vec();
     stats
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::preset_names;
+
+    fn rules(p: &str, n: usize) -> Arc<Rules> {
+        Arc::new(Rules::load(p, n, None).unwrap())
+    }
+
+    #[test]
+    fn bot_names_parse_and_round_trip() {
+        for name in ["random", "heuristic", "ismcts:400", "pimc:50", "ismcts:1"] {
+            assert_eq!(BotSpec::parse(name).unwrap().name(), name);
+        }
+        assert_eq!(BotSpec::parse(" ISMCTS ").unwrap(), BotSpec::Ismcts { simulations: ismcts::DEFAULT_SIMULATIONS });
+        for bad in ["minimax", "ismcts:0", "ismcts:x", "ismcts:-3", "random:3", "pimc:", ""] {
+            let e = BotSpec::parse(bad).unwrap_err();
+            assert!(e.contains("heuristic") || e.contains("1..=1000000"), "{bad}: {e}");
+        }
+    }
+
+    /// Positions along games of random play on every preset, for 2 and 3 players.
+    fn positions() -> Vec<Game> {
+        let mut out = Vec::new();
+        for p in preset_names() {
+            for n in [2, 3] {
+                let r = rules(p, n);
+                for s in 0..4 {
+                    let mut g = Game::new(r.clone(), 100 + s);
+                    let mut bot = RandomBot::new(s);
+                    let mut k = 0;
+                    while let Some(a) = bot.act(&g) {
+                        if k % 7 == 0 {
+                            out.push(g.clone());
+                        }
+                        g.apply(a);
+                        k += 1;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn determinize_keeps_what_the_player_knows() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut changed = 0;
+        for g in positions() {
+            let me = g.current_player().unwrap();
+            let d = g.determinize(me, &mut rng);
+            assert_eq!(d.hand(me), g.hand(me));
+            assert_eq!(d.discard(), g.discard());
+            assert_eq!(d.stock().len(), g.stock().len());
+            assert_eq!(d.card_count(), g.card_count(), "same cards in play");
+            for q in 0..g.num_players() {
+                assert_eq!(d.hand(q).len(), g.hand(q).len());
+            }
+            assert_eq!(d.legal_action_vec(), g.legal_action_vec(), "the player's legal actions are public to it");
+            assert_eq!(
+                (d.phase(), d.current_player(), d.top_card(), d.active_suit()),
+                (g.phase(), g.current_player(), g.top_card(), g.active_suit())
+            );
+            changed += usize::from((0..g.num_players()).any(|q| d.hand(q) != g.hand(q)));
+        }
+        assert!(changed > 100, "hidden cards are actually re-dealt ({changed})");
+    }
+
+    #[test]
+    fn determinize_with_keeps_known_cards() {
+        let r = rules("crazy_eights", 3);
+        let g = Game::new(r, 9);
+        let mut known = crate::game::KnownCards::default();
+        let c = g.hand(2).iter().next().unwrap();
+        known.in_hand[2].add(c);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        for _ in 0..50 {
+            let d = g.determinize_with(0, &known, &mut rng);
+            assert!(d.hand(2).contains(c));
+            assert_eq!(d.hand(0), g.hand(0));
+        }
+    }
+
+    /// Bots may use only the acting player's information: on any position, a bot gives the
+    /// same action on the true game as on a determinization of it for the acting player
+    /// (which differs exactly in the cards that player cannot see), and that action is legal.
+    #[test]
+    fn bots_are_legal_and_blind_to_hidden_cards() {
+        let specs = [BotSpec::Heuristic, BotSpec::Ismcts { simulations: 24 }, BotSpec::Pimc { worlds: 3 }];
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+        for (i, g) in positions().into_iter().enumerate().step_by(3) {
+            let me = g.current_player().unwrap();
+            let other = g.determinize(me, &mut rng);
+            for spec in specs {
+                let a = spec.build(i as u64).act(&g).unwrap();
+                assert!(g.legal_action_vec().contains(&a), "{spec:?} chose an illegal action");
+                let b = spec.build(i as u64).act(&other).unwrap();
+                assert_eq!(a, b, "{spec:?} read hidden cards at\n{}", g.render());
+            }
+        }
+    }
+
+    #[test]
+    fn bots_play_whole_games_on_every_preset() {
+        for p in preset_names() {
+            for n in [2, 4] {
+                let r = rules(p, n);
+                let mut table: Vec<BotSpec> = vec![BotSpec::Heuristic, BotSpec::Ismcts { simulations: 16 }];
+                table.extend([BotSpec::Pimc { worlds: 2 }, BotSpec::Random]);
+                table.truncate(n);
+                let res = arena::play_deals(r, &table, 1, 0..2, 1);
+                assert_eq!(res.records.len(), 2 * n);
+                assert!(res.records.iter().all(|x| x.winner.is_some() || x.truncated || x.decisions > 0));
+            }
+        }
+    }
+
+    #[test]
+    fn search_bots_are_deterministic_for_a_seed() {
+        for g in positions().into_iter().step_by(40) {
+            for spec in [BotSpec::Ismcts { simulations: 30 }, BotSpec::Pimc { worlds: 4 }] {
+                assert_eq!(spec.build(3).act(&g), spec.build(3).act(&g));
+            }
+        }
+    }
 }

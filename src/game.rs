@@ -2085,3 +2085,87 @@ mod bit_tests {
         }
     }
 }
+
+// ----- determinization (information sets for search agents) ------------------------------
+
+/// Cards whose location a player knows beyond its own hand and the public discard pile: the
+/// hook for presets where cards move openly between players (given, passed, shown). Seat `q`
+/// is known to hold `in_hand[q]` (a card listed here that `q` no longer holds is ignored).
+/// None of the current presets reveals such cards, so [`Game::determinize`] passes the empty
+/// set; a preset that does should track them and call [`Game::determinize_with`].
+#[derive(Clone, Debug, Default)]
+pub struct KnownCards {
+    pub in_hand: [CardCounts; MAX_PLAYERS],
+}
+
+impl Game {
+    /// A copy of the game as `player` could imagine it: every card hidden from `player` (the
+    /// other hands and the stock) is re-dealt uniformly at random, keeping what `player`
+    /// knows: its own hand, the discard pile (public), every hand size, the stock size and the
+    /// whole public state (phase, chain, turn, scores). The copy's random generator is
+    /// re-seeded from `rng`, so future reshuffles do not leak either.
+    ///
+    /// The hidden cards are collected in card order before shuffling, so two games that
+    /// `player` cannot tell apart give the same copy for the same `rng` state: a search
+    /// agent built on it cannot depend on hidden information.
+    ///
+    /// Known limits: a stock turned over without shuffling (`turn_over_no_shuffle`) has a
+    /// public order that is re-dealt here as if unknown (less information, never more); and
+    /// when `player` is not the player to act during `after_draw`, the card that player just
+    /// drew stays in its hand so that the turn stays consistent.
+    pub fn determinize<R: rand::Rng + ?Sized>(&self, player: usize, rng: &mut R) -> Game {
+        self.determinize_with(player, &KnownCards::default(), rng)
+    }
+
+    /// [`Game::determinize`] with cards known to be in other players' hands kept there.
+    pub fn determinize_with<R: rand::Rng + ?Sized>(&self, player: usize, known: &KnownCards, rng: &mut R) -> Game {
+        let n = self.n as usize;
+        let mut g = self.clone();
+        // Cards that stay where they are in every seat but `player`.
+        let mut keep = [CardCounts::new(); MAX_PLAYERS];
+        for q in (0..n).filter(|&q| q != player) {
+            for c in known.in_hand[q].faces() {
+                for _ in 0..known.in_hand[q].count(c).min(self.hands[q].count(c)) {
+                    keep[q].add(c);
+                }
+            }
+            if q == self.current as usize && self.phase == Phase::AfterDraw {
+                if let Some(c) = self.turn.drawn_card.filter(|&c| self.hands[q].count(c) > keep[q].count(c)) {
+                    keep[q].add(c);
+                }
+            }
+        }
+        // The hidden pool, in card order.
+        let mut pool = CardCounts::new();
+        for q in (0..n).filter(|&q| q != player) {
+            for c in self.hands[q].iter() {
+                pool.add(c);
+            }
+            for c in keep[q].iter() {
+                pool.remove(c);
+            }
+        }
+        for &c in self.stock.as_slice() {
+            pool.add(c);
+        }
+        let mut cards = Pile::new();
+        for c in pool.iter() {
+            cards.push(c);
+        }
+        cards.as_mut_slice().shuffle(rng);
+        let mut it = cards.as_slice().iter().copied();
+        for q in (0..n).filter(|&q| q != player) {
+            let size = self.hands[q].len();
+            g.hands[q] = keep[q];
+            while g.hands[q].len() < size {
+                g.hands[q].add(it.next().expect("the pool holds every hidden card"));
+            }
+        }
+        g.stock.clear();
+        for c in it {
+            g.stock.push(c);
+        }
+        g.rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
+        g
+    }
+}

@@ -17,6 +17,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 use std::sync::Arc;
 
+#[path = "py_bots.rs"]
+mod py_bots;
 #[path = "py_rules.rs"]
 mod py_rules;
 
@@ -538,6 +540,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(preset_toml, m)?)?;
     m.add_function(wrap_pyfunction!(random_selfplay, m)?)?;
     py_rules::register(m)?;
+    py_bots::register(m)?;
     m.add("IllegalActionError", m.py().get_type::<IllegalActionError>())?;
     m.add("RulesError", m.py().get_type::<RulesError>())?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;

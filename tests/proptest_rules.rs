@@ -239,7 +239,8 @@ fn apply_effect(cs: &mut CardSpec, e: &Effect) {
         Effect::Skip(k) => cs.skip = Some(k),
         Effect::Reverse(b) => cs.reverse = Some(b),
         Effect::DrawChain { amount, group, answer } => {
-            cs.draw_chain = Some(DrawChainSpec { amount, group: group.map(|g| format!("g{g}")), answer, multi_answer: None })
+            cs.draw_chain =
+                Some(DrawChainSpec { amount, group: group.map(|g| format!("g{g}")), answer, multi_answer: None })
         }
         Effect::DrawLose(k) => cs.draw_and_lose_turn = Some(k),
         Effect::DrawKeep(k) => cs.draw_keep_turn = Some(k),

@@ -65,6 +65,7 @@ from ._core import (
 from .env import EightsEnv, make
 from .rules import Game, Rules
 from .vec_env import OpponentPool, VecEnv
+from . import arena
 
 try:
     __version__ = _metadata.version("eights")
@@ -75,6 +76,7 @@ __all__ = [
     "NUM_ACTIONS",
     "EightsEnv",
     "OpponentPool",
+    "arena",
     "Game",
     "IllegalActionError",
     "RandomBot",

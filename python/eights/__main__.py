@@ -1,4 +1,4 @@
-"""Command-line tools: ``python -m eights {selfplay,presets}``.
+"""Command-line tools: ``python -m eights {selfplay,arena,presets}``.
 
 ``selfplay`` benchmarks random-vs-random games, first in the Rust loop
 (:func:`eights.random_selfplay`), then (unless ``--python-loop 0``) in a plain
@@ -9,6 +9,13 @@ from Python::
     python -m eights selfplay --preset switch_blackjack --players 4 --python-loop 0
     python -m eights selfplay --rules '{"deal": {"hand_size": 4}}'
     python -m eights presets
+
+``arena`` plays a duplicate-deal tournament between built-in bots (see
+:mod:`eights.arena`), shows a progress bar (with tqdm), prints the ratings table and
+optionally saves a chart (with matplotlib)::
+
+    python -m eights arena --preset crazy_eights --players 2 --agents random,heuristic,pimc:50 --games 500
+    python -m eights arena --agents heuristic,ismcts:400 --games 2000 --plot ratings.png
 """
 
 from __future__ import annotations
@@ -122,6 +129,38 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_arena(args: argparse.Namespace) -> int:
+    """Run a duplicate-deal tournament between bots and print the ratings."""
+    from . import arena
+
+    rules = _parse_rules(args.rules)
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    for a in agents:
+        eights.parse_bot(a)  # ValueError naming the allowed bots
+    start = time.perf_counter()
+    result = arena.tournament(
+        agents,
+        preset=args.preset,
+        num_players=args.players,
+        games=args.games,
+        seed=args.seed,
+        threads=args.threads,
+        rules=rules,
+        bootstrap=args.bootstrap,
+        progress=not args.no_progress,
+    )
+    print(result.table())
+    print(f"time: {time.perf_counter() - start:.1f} s")
+    if args.plot:
+        try:
+            result.plot(args.plot)
+        except ImportError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        print(f"chart saved to {args.plot}")
+    return 0
+
+
 def cmd_presets(args: argparse.Namespace) -> int:
     """Print the available presets, one per line."""
     for name in eights.presets():
@@ -133,6 +172,13 @@ def _non_negative(text: str) -> int:
     value = int(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
     return value
 
 
@@ -165,6 +211,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     selfplay.add_argument("--rules", default=None, metavar="JSON", help="rule overrides as a JSON object")
     selfplay.set_defaults(func=cmd_selfplay)
+
+    arena = sub.add_parser(
+        "arena",
+        help="duplicate-deal tournament between bots, with ratings",
+        description="Play every table of the given bots over duplicate deals (each deal replayed "
+        "with the seats rotated), print win rates with 95%% intervals and Bradley-Terry ratings "
+        "(Elo scale) with bootstrap intervals. Bots: random, heuristic, ismcts:N (N simulations "
+        "per decision), pimc:N (N sampled worlds per decision).",
+    )
+    arena.add_argument("--preset", default="crazy_eights", help="rules preset (default: crazy_eights)")
+    arena.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    arena.add_argument(
+        "--agents",
+        default="random,heuristic,pimc:25",
+        help="comma-separated bot names (default: random,heuristic,pimc:25)",
+    )
+    arena.add_argument(
+        "--games", type=_positive, default=1000, help="duplicate deals per table (default: 1000)"
+    )
+    arena.add_argument("--seed", type=_non_negative, default=0, help="random seed (default: 0)")
+    arena.add_argument("--threads", type=_non_negative, default=0, help="worker threads, 0 = all cores (default: 0)")
+    arena.add_argument(
+        "--bootstrap", type=_positive, default=1000, help="bootstrap resamples for the intervals (default: 1000)"
+    )
+    arena.add_argument("--rules", default=None, metavar="JSON", help="rule overrides as a JSON object")
+    arena.add_argument("--plot", default=None, metavar="PNG", help="save a chart of the ratings (needs matplotlib)")
+    arena.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    arena.set_defaults(func=cmd_arena)
 
     presets = sub.add_parser("presets", help="list the rules presets")
     presets.set_defaults(func=cmd_presets)

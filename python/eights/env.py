@@ -50,7 +50,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ._core import NUM_ACTIONS, IllegalActionError, RandomBot
+from ._core import BOT_NAMES_HELP, NUM_ACTIONS, Bot, IllegalActionError, RandomBot, parse_bot
 from .rules import Game, Rules
 
 __all__ = [
@@ -63,8 +63,8 @@ __all__ = [
     "ILLEGAL_ACTION_MODES",
 ]
 
-#: Names accepted for built-in opponents.
-BOT_NAMES = ("random",)
+#: Names accepted for built-in opponents ("ismcts:N" and "pimc:N" take a count).
+BOT_NAMES = ("random", "heuristic", "ismcts", "ismcts:N", "pimc", "pimc:N")
 
 #: Accepted values of the ``reward`` argument.
 REWARD_KINDS = ("win_loss", "score")
@@ -290,13 +290,16 @@ class EightsEnv(gymnasium.Env):
             skipping the learner (e.g. for ``learner_seat=1`` of 4, the list is
             for seats 0, 2, 3).  A spec is
 
-            * ``"random"``: the built-in Rust bot choosing uniformly among the
-              legal actions (re-seeded from the env's RNG on every reset);
+            * a built-in Rust bot by name, re-seeded from the env's RNG on every
+              reset: ``"random"`` (uniform among the legal actions),
+              ``"heuristic"`` (a documented human strategy), ``"ismcts:N"``
+              (information-set MCTS with ``N`` simulations per decision) or
+              ``"pimc:N"`` (determinized Monte Carlo over ``N`` sampled worlds);
             * a callable ``f(obs, mask) -> int`` receiving that seat's
               ``float32`` observation and ``bool`` action mask;
             * an object with an ``act(obs, mask) -> int`` method;
-            * an :class:`eights.RandomBot` instance (used as is, never
-              re-seeded by the env).
+            * an :class:`eights.RandomBot` or :class:`eights.Bot` instance (used
+              as is, never re-seeded by the env).
 
             Python policies are not seeded by the env; seed them yourself if
             you need reproducible episodes.
@@ -605,26 +608,27 @@ def _normalise_opponents(
 
 def _check_opponent(spec: Any, seat: int) -> None:
     if isinstance(spec, str):
-        if spec not in BOT_NAMES:
+        try:
+            parse_bot(spec)
+        except ValueError as exc:
             raise ValueError(
-                f"unknown opponent {spec!r} for seat {seat}; allowed bot names: "
-                + ", ".join(map(repr, BOT_NAMES))
-                + " (or a callable f(obs, mask) -> int, or an object with .act(obs, mask))"
-            )
+                f"unknown opponent {spec!r} for seat {seat}: {exc} "
+                "(or a callable f(obs, mask) -> int, or an object with .act(obs, mask))"
+            ) from None
         return
-    if isinstance(spec, RandomBot) or callable(getattr(spec, "act", None)) or callable(spec):
+    if isinstance(spec, (RandomBot, Bot)) or callable(getattr(spec, "act", None)) or callable(spec):
         return
     raise TypeError(
-        f"opponent for seat {seat} must be a bot name ({', '.join(map(repr, BOT_NAMES))}), "
+        f"opponent for seat {seat} must be a bot name ({BOT_NAMES_HELP}), "
         f"a callable f(obs, mask) -> int or an object with .act(obs, mask); got {_describe(spec)}"
     )
 
 
 def _build_opponent(spec: Any, seed: int) -> Any:
     """Instantiate the per-episode opponent for a validated spec."""
-    if isinstance(spec, str):  # only "random" passes validation
-        return _BotOpponent(RandomBot(seed))
-    if isinstance(spec, RandomBot):
+    if isinstance(spec, str):  # a validated bot name
+        return _BotOpponent(Bot(spec, seed))
+    if isinstance(spec, (RandomBot, Bot)):
         return _BotOpponent(spec)
     act = getattr(spec, "act", None)
     if callable(act):

@@ -1,0 +1,187 @@
+//! Duplicate-deal matches between built-in bots, run in parallel and reproducibly.
+//!
+//! A *table* is a list of one [`BotSpec`] per seat. Deal `d` is dealt from
+//! `derive_seed(seed, d)` and played `n` times (one per *rotation*): in rotation `r`, seat
+//! `k` is played by table entry [`agent_at`]`(k, r, n) = (k + r) % n`, so every entry holds
+//! every hand of the deal. Since [`Game::new`] with the same seed deals the same cards (and
+//! shuffles a refilled stock the same way for the same play), luck of the deal cancels out
+//! across rotations. Each bot is seeded from `(seed, deal, rotation, table entry)`, and
+//! results come back in `(deal, rotation)` order, so a run gives the same records whatever
+//! the thread count.
+
+use super::BotSpec;
+use crate::game::{Game, derive_seed};
+use crate::rules::Rules;
+use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// One finished (or truncated) game of a duplicate match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    pub deal: u64,
+    pub rotation: usize,
+    /// Winning seat, if any.
+    pub winner: Option<usize>,
+    /// Points of the last hand per seat.
+    pub hand_points: Vec<i32>,
+    /// Episode returns per seat, `Game::returns(.., score = true)`: zero-sum points against the
+    /// table mean / 100 (higher is better), or win/loss in presets without points.
+    pub score_returns: Vec<f64>,
+    pub decisions: u32,
+    pub truncated: bool,
+}
+
+/// Records of a run, plus per-table-entry decision counts and thinking time (for speed).
+#[derive(Clone, Debug, Default)]
+pub struct MatchResults {
+    pub records: Vec<GameRecord>,
+    pub agent_decisions: Vec<u64>,
+    pub agent_seconds: Vec<f64>,
+}
+
+/// The table entry that plays `seat` in `rotation` at a table of `n`.
+pub fn agent_at(seat: usize, rotation: usize, n: usize) -> usize {
+    (seat + rotation) % n
+}
+
+/// The game seed of deal `deal`.
+pub fn deal_seed(seed: u64, deal: u64) -> u64 {
+    derive_seed(seed, deal)
+}
+
+/// The seed of table entry `agent` in `(deal, rotation)`.
+pub fn bot_seed(seed: u64, deal: u64, rotation: usize, agent: usize) -> u64 {
+    derive_seed(derive_seed(seed ^ 0xB075_5EED_0000_0000, deal), (rotation * 64 + agent) as u64)
+}
+
+/// Play rotation `rotation` of deal `deal`; adds each entry's decisions and seconds.
+pub fn play_game(
+    rules: &Arc<Rules>,
+    table: &[BotSpec],
+    seed: u64,
+    deal: u64,
+    rotation: usize,
+    decisions: &mut [u64],
+    seconds: &mut [f64],
+) -> GameRecord {
+    let n = rules.num_players as usize;
+    assert_eq!(table.len(), n, "one bot per seat");
+    let mut g = Game::new(rules.clone(), deal_seed(seed, deal));
+    let mut bots: Vec<_> = (0..n)
+        .map(|seat| {
+            let agent = agent_at(seat, rotation, n);
+            table[agent].build(bot_seed(seed, deal, rotation, agent))
+        })
+        .collect();
+    while let Some(p) = g.current_player() {
+        let agent = agent_at(p, rotation, n);
+        let t = Instant::now();
+        let a = bots[p].act(&g).expect("a bot always finds a legal action while the game runs");
+        seconds[agent] += t.elapsed().as_secs_f64();
+        decisions[agent] += 1;
+        g.step(a).expect("bots only choose legal actions");
+    }
+    let mut ret = vec![0.0; n];
+    g.returns(&mut ret, true);
+    GameRecord {
+        deal,
+        rotation,
+        winner: g.winner(),
+        hand_points: g.hand_points().to_vec(),
+        score_returns: ret,
+        decisions: g.decisions(),
+        truncated: g.is_truncated(),
+    }
+}
+
+/// Play every rotation of deals `deals` between the bots of `table` (one per seat), on
+/// `threads` threads (0: rayon's global pool). The records are in `(deal, rotation)` order
+/// and identical for any thread count.
+pub fn play_deals(rules: Arc<Rules>, table: &[BotSpec], seed: u64, deals: Range<u64>, threads: usize) -> MatchResults {
+    let n = rules.num_players as usize;
+    let run = || {
+        deals
+            .clone()
+            .into_par_iter()
+            .map(|d| {
+                let mut dec = vec![0u64; n];
+                let mut sec = vec![0f64; n];
+                let recs: Vec<GameRecord> =
+                    (0..n).map(|r| play_game(&rules, table, seed, d, r, &mut dec, &mut sec)).collect();
+                (recs, dec, sec)
+            })
+            .collect::<Vec<_>>()
+    };
+    let parts = if threads == 0 {
+        run()
+    } else {
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool").install(run)
+    };
+    let mut out = MatchResults { records: Vec::new(), agent_decisions: vec![0; n], agent_seconds: vec![0.0; n] };
+    for (recs, dec, sec) in parts {
+        out.records.extend(recs);
+        for k in 0..n {
+            out.agent_decisions[k] += dec[k];
+            out.agent_seconds[k] += sec[k];
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::BotSpec;
+    use crate::rules::preset_names;
+
+    fn rules(p: &str) -> Arc<Rules> {
+        Arc::new(Rules::load(p, 2, None).unwrap())
+    }
+
+    #[test]
+    fn every_agent_holds_every_seat() {
+        for n in 2..=5 {
+            for agent in 0..n {
+                let mut seats: Vec<usize> =
+                    (0..n).flat_map(|r| (0..n).filter(move |&s| agent_at(s, r, n) == agent)).collect();
+                seats.sort();
+                assert_eq!(seats, (0..n).collect::<Vec<_>>());
+            }
+        }
+    }
+
+    #[test]
+    fn rotations_replay_the_same_deal() {
+        // A deterministic bot against itself: each rotation replays exactly the same game.
+        for p in preset_names() {
+            let r = rules(p);
+            let t = [BotSpec::Heuristic, BotSpec::Heuristic];
+            let (mut d, mut s) = (vec![0; 2], vec![0.0; 2]);
+            for deal in 0..5 {
+                let a = play_game(&r, &t, 3, deal, 0, &mut d, &mut s);
+                let b = play_game(&r, &t, 3, deal, 1, &mut d, &mut s);
+                assert_eq!((a.winner, &a.hand_points, a.decisions), (b.winner, &b.hand_points, b.decisions), "{p}");
+                let g0 = Game::new(r.clone(), deal_seed(3, deal));
+                let g1 = Game::new(r.clone(), deal_seed(3, deal));
+                assert_eq!(g0.hand(0), g1.hand(0));
+                assert_eq!(g0.hand(1), g1.hand(1));
+            }
+        }
+    }
+
+    #[test]
+    fn results_do_not_depend_on_thread_count() {
+        let r = rules("crazy_eights_specials");
+        let t = [BotSpec::Pimc { worlds: 2 }, BotSpec::Random];
+        let one = play_deals(r.clone(), &t, 11, 0..6, 1);
+        let two = play_deals(r.clone(), &t, 11, 0..6, 2);
+        let split = [play_deals(r.clone(), &t, 11, 0..2, 2), play_deals(r, &t, 11, 2..6, 1)];
+        assert_eq!(one.records, two.records);
+        let joined: Vec<_> = split.iter().flat_map(|x| x.records.clone()).collect();
+        assert_eq!(one.records, joined);
+        assert_eq!(one.records.len(), 12);
+        assert_eq!(one.agent_decisions, two.agent_decisions);
+    }
+}

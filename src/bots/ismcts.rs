@@ -1,0 +1,203 @@
+//! Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling, Powley and
+//! Whitehouse 2012).
+//!
+//! Each simulation samples a determinization of the hidden cards consistent with what the
+//! acting player knows ([`Game::determinize`]: its own hand, the public discard pile, hand
+//! and stock sizes), then walks one shared tree of action sequences: at each node only the
+//! children legal in this determinization are candidates, chosen by UCB1 with availability
+//! counts (`mean + c * sqrt(ln(available) / visits)`); an untried legal action is expanded,
+//! then the game is played out with the [`HeuristicBot`] policy (the random tail of the
+//! game comes from the determinization's re-seeded generator). Each node on the path is
+//! credited with the result for the player who chose its action: 1 for a win, 0 for a loss,
+//! 1/n for a hand without a winner or a playout cut at [`ROLLOUT_LIMIT`] decisions. The
+//! action of the most visited root child is played (ties: the lower action id).
+//!
+//! A decision with a single legal action is returned without search. The bot is
+//! deterministic for a given seed: all its randomness comes from its own xoshiro256++
+//! stream, never from the game's.
+
+use super::Policy;
+use super::heuristic::HeuristicBot;
+use crate::action::ActionMask;
+use crate::game::Game;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Simulations per decision of `"ismcts"` without a count.
+pub const DEFAULT_SIMULATIONS: u32 = 400;
+/// UCB1 exploration constant.
+pub const EXPLORATION: f64 = 0.7;
+/// Longest playout, in decisions, before it is scored as a draw.
+pub const ROLLOUT_LIMIT: u32 = 500;
+
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Debug)]
+struct Node {
+    action: u16,
+    /// The player who chose `action`.
+    player: u8,
+    first_child: u32,
+    next_sibling: u32,
+    visits: u32,
+    available: u32,
+    reward: f64,
+}
+
+/// The ISMCTS bot (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct IsmctsBot {
+    simulations: u32,
+    exploration: f64,
+    rng: Xoshiro256PlusPlus,
+    nodes: Vec<Node>,
+    path: Vec<u32>,
+    rollout: HeuristicBot,
+}
+
+impl IsmctsBot {
+    /// A bot running `simulations` simulations per decision, seeded with `seed`.
+    pub fn new(simulations: u32, seed: u64) -> Self {
+        IsmctsBot {
+            simulations: simulations.max(1),
+            exploration: EXPLORATION,
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            nodes: Vec::new(),
+            path: Vec::new(),
+            rollout: HeuristicBot::new(),
+        }
+    }
+
+    /// Simulations per decision.
+    pub fn simulations(&self) -> u32 {
+        self.simulations
+    }
+
+    fn add_child(&mut self, parent: u32, action: usize, player: usize) -> u32 {
+        let id = self.nodes.len() as u32;
+        let next = self.nodes[parent as usize].first_child;
+        self.nodes.push(Node {
+            action: action as u16,
+            player: player as u8,
+            first_child: NONE,
+            next_sibling: next,
+            visits: 0,
+            available: 0,
+            reward: 0.0,
+        });
+        self.nodes[parent as usize].first_child = id;
+        id
+    }
+
+    /// Run the search from `g` and return the chosen action.
+    pub fn search(&mut self, g: &Game) -> Option<usize> {
+        let me = g.current_player()?;
+        let mut m = ActionMask::default();
+        g.legal_actions(&mut m);
+        if m.len() <= 1 {
+            return m.nth(0);
+        }
+        let n = g.num_players();
+        self.nodes.clear();
+        self.nodes.push(Node {
+            action: 0,
+            player: 0,
+            first_child: NONE,
+            next_sibling: NONE,
+            visits: 0,
+            available: 0,
+            reward: 0.0,
+        });
+        let mut rewards = [0.0f64; crate::rules::MAX_PLAYERS];
+        for _ in 0..self.simulations {
+            let mut d = g.determinize(me, &mut self.rng);
+            self.path.clear();
+            let mut node = 0u32;
+            // Selection and expansion.
+            while let Some(p) = d.current_player() {
+                d.legal_actions(&mut m);
+                let mut untried = m;
+                let mut child = self.nodes[node as usize].first_child;
+                while child != NONE {
+                    let c = &mut self.nodes[child as usize];
+                    let a = c.action as usize;
+                    if m.contains(a) {
+                        c.available += 1;
+                        untried.0[a >> 6] &= !(1u64 << (a & 63));
+                    }
+                    child = c.next_sibling;
+                }
+                if !untried.is_empty() {
+                    let k = self.rng.random_range(0..untried.len());
+                    let a = untried.nth(k).expect("k < len");
+                    let id = self.add_child(node, a, p);
+                    d.apply(a);
+                    self.path.push(id);
+                    break;
+                }
+                let mut best = (f64::NEG_INFINITY, NONE);
+                let mut child = self.nodes[node as usize].first_child;
+                while child != NONE {
+                    let c = &self.nodes[child as usize];
+                    if m.contains(c.action as usize) {
+                        let v = c.visits.max(1) as f64;
+                        let ucb = c.reward / v + self.exploration * ((c.available as f64).ln() / v).sqrt();
+                        if ucb > best.0 {
+                            best = (ucb, child);
+                        }
+                    }
+                    child = c.next_sibling;
+                }
+                node = best.1;
+                d.apply(self.nodes[node as usize].action as usize);
+                self.path.push(node);
+            }
+            // Playout.
+            let mut steps = 0;
+            while d.current_player().is_some() && steps < ROLLOUT_LIMIT {
+                d.legal_actions(&mut m);
+                match self.rollout.choose(&d, &m) {
+                    Some(a) => d.apply(a),
+                    None => break,
+                }
+                steps += 1;
+            }
+            match (d.is_terminal(), d.winner()) {
+                (true, Some(w)) => {
+                    rewards[..n].fill(0.0);
+                    rewards[w] = 1.0;
+                }
+                _ => rewards[..n].fill(1.0 / n as f64),
+            }
+            for &i in &self.path {
+                let node = &mut self.nodes[i as usize];
+                node.visits += 1;
+                node.reward += rewards[node.player as usize];
+            }
+        }
+        let mut best: Option<(u32, usize)> = None;
+        let mut child = self.nodes[0].first_child;
+        while child != NONE {
+            let c = &self.nodes[child as usize];
+            let a = c.action as usize;
+            let better = match best {
+                None => true,
+                Some((v, b)) => c.visits > v || (c.visits == v && a < b),
+            };
+            if better {
+                best = Some((c.visits, a));
+            }
+            child = c.next_sibling;
+        }
+        best.map(|(_, a)| a)
+    }
+}
+
+impl Policy for IsmctsBot {
+    fn act(&mut self, g: &Game) -> Option<usize> {
+        self.search(g)
+    }
+    fn name(&self) -> String {
+        format!("ismcts:{}", self.simulations)
+    }
+}

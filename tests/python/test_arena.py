@@ -1,0 +1,221 @@
+"""The arena: duplicate deals, statistics, determinism, errors; bots and determinize.
+
+Strength claims are measured with ``python -m eights arena``, not here: these tests
+check the machinery and stay fast.
+"""
+
+import numpy as np
+import pytest
+
+import eights
+from eights import arena
+
+PRESETS = eights.presets()
+
+
+def test_rotations_replay_identical_deals():
+    # The same deterministic bot in both seats: each rotation of a deal is the same game
+    # with the seats swapped, so every deal scores exactly one win each.
+    for preset in ["crazy_eights", "switch_blackjack"]:
+        res = arena.play(["heuristic", "heuristic"], preset=preset, games=30, seed=4)
+        assert res["deal"].tolist() == [d for d in range(30) for _ in range(2)]
+        assert res["rotation"].tolist() == [0, 1] * 30
+        winners = res["winner"].reshape(30, 2)
+        assert (winners[:, 0] == winners[:, 1]).all(), "same seat wins both replays"
+        length = res["decisions"].reshape(30, 2)
+        assert (length[:, 0] == length[:, 1]).all()
+        points = res["hand_points"].reshape(30, 2, 2)
+        np.testing.assert_array_equal(points[:, 0], points[:, 1])
+        r = arena.evaluate("heuristic", "heuristic", preset=preset, games=30, seed=4)
+        assert r.win_rate == pytest.approx(0.5)
+
+
+def test_python_agents_see_the_same_deals_as_rust():
+    # The Python loop (used as soon as one agent is Python) deals and seeds exactly as the
+    # Rust loop: built-in bots give identical games on both paths.
+    rust = arena.play(["heuristic", "random"], preset="crazy_eights_specials", games=6, seed=9)
+
+    table = [arena.as_agent("heuristic"), arena.as_agent("random")]
+    py = arena._play_python(table, "crazy_eights_specials", 2, 9, 0, 6, None)
+    for key in ["deal", "rotation", "winner", "decisions", "hand_points", "score_returns"]:
+        np.testing.assert_array_equal(rust[key], py[key], err_msg=key)
+
+
+def test_self_play_is_even_within_its_interval():
+    r = arena.evaluate("random", "random", preset="crazy_eights", games=400, seed=1)
+    lo, hi = r.ci
+    assert lo < 0.5 < hi
+    assert r.ci_method == "bootstrap over deals"
+    assert r.games == 800 and r.wins + r.losses + r.no_winner == 800
+
+
+def test_interval_shrinks_with_games():
+    small = arena.evaluate("random", "random", preset="crazy_eights", games=50, seed=2)
+    large = arena.evaluate("random", "random", preset="crazy_eights", games=800, seed=2)
+    w_small = small.ci[1] - small.ci[0]
+    w_large = large.ci[1] - large.ci[0]
+    assert w_large < w_small / 2.5
+
+
+def test_determinism_by_seed_and_threads():
+    a = arena.evaluate("pimc:2", "heuristic", preset="crazy_eights", games=8, seed=5, threads=1)
+    b = arena.evaluate("pimc:2", "heuristic", preset="crazy_eights", games=8, seed=5, threads=2)
+    c = arena.evaluate("pimc:2", "heuristic", preset="crazy_eights", games=8, seed=6)
+    for key in ["winner", "decisions", "hand_points"]:
+        np.testing.assert_array_equal(a.raw[key], b.raw[key])
+    assert (a.win_rate, a.ci) == (b.win_rate, b.ci)
+    assert not np.array_equal(a.raw["decisions"], c.raw["decisions"])
+
+
+def test_python_callables_and_batched_objects():
+    calls = {"act": 0, "batch": 0}
+
+    def first_legal(obs, mask):
+        calls["act"] += 1
+        assert obs.shape == (eights.OBS_SIZE,) and mask.shape == (eights.NUM_ACTIONS,)
+        return int(np.flatnonzero(mask)[0])
+
+    class Batched:
+        name = "batched"
+
+        def act_batch(self, obs, masks):
+            calls["batch"] += 1
+            assert obs.shape[0] == masks.shape[0] and obs.shape[1] == eights.OBS_SIZE
+            return np.asarray([np.flatnonzero(m)[-1] for m in masks])
+
+    r = arena.evaluate(first_legal, Batched(), preset="switch_blackjack", games=20, seed=0, batch_size=16)
+    assert calls["act"] > 0 and 0 < calls["batch"] < calls["act"]
+    assert r.agent == "first_legal" and r.opponents == ["batched"]
+    r2 = arena.evaluate(("mine", first_legal), "heuristic", num_players=3, preset="crazy_eights", games=4)
+    assert r2.agent == "mine" and r2.games == 12
+
+
+def test_illegal_python_agent_is_reported():
+    with pytest.raises(ValueError, match="illegal action 196"):
+        arena.evaluate(lambda obs, mask: 196, "random", games=2)
+    with pytest.raises(TypeError, match="integers"):
+        arena.evaluate(lambda obs, mask: "draw", "random", games=2)
+
+
+@pytest.mark.parametrize(
+    "bad, exc, text",
+    [
+        ("minimax", ValueError, 'unknown bot "minimax".*heuristic'),
+        ("ismcts:0", ValueError, "1..=1000000"),
+        ("ismcts:many", ValueError, "1..=1000000"),
+        ("random:3", ValueError, "takes no parameter"),
+        (42, TypeError, "bot name"),
+        (eights.RandomBot(1), TypeError, "by name"),
+    ],
+)
+def test_bad_agent_specs(bad, exc, text):
+    with pytest.raises(exc, match=text):
+        arena.evaluate(bad, "random", games=1)
+    with pytest.raises(exc, match=text):
+        arena.tournament(["random", bad], games=1)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="num_players - 1 = 2"):
+        arena.evaluate("random", ["random"], num_players=3, games=1)
+    with pytest.raises(ValueError, match="games must be >= 1"):
+        arena.evaluate("random", "random", games=0)
+    with pytest.raises(TypeError, match="games must be an integer"):
+        arena.evaluate("random", "random", games=2.5)
+    with pytest.raises(ValueError, match="unknown preset"):
+        arena.evaluate("random", "random", preset="uno", games=1)
+    with pytest.raises(ValueError, match="at least 3 agents"):
+        arena.tournament(["random", "heuristic"], num_players=3, games=1)
+    with pytest.raises(ValueError, match="unique"):
+        arena.tournament(["random", "random"], games=1)
+    with pytest.raises(TypeError, match="list of agents"):
+        arena.tournament("random,heuristic", games=1)
+
+
+def test_tournament_ratings_and_chart(tmp_path):
+    t = arena.tournament(["random", "heuristic", "pimc:2"], preset="crazy_eights", games=30, seed=3, bootstrap=200)
+    assert t.agents == ["random", "heuristic", "pimc:2"]
+    assert t.ratings[0] == 0 and len(t.matches) == 3
+    assert (t.rating_ci[:, 0] <= t.ratings + 1e-9).all() and (t.ratings <= t.rating_ci[:, 1] + 1e-9).all()
+    assert t.win_rate(1, 0) + t.win_rate(0, 1) == pytest.approx(1.0)
+    text = t.table()
+    assert "heuristic" in text and "95%" in text
+    t3 = arena.tournament(["random", "heuristic", "pimc:2"], num_players=3, games=4, bootstrap=100)
+    assert len(t3.matches) == 1 and t3.matches[0].games == 12
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "ratings.png"
+    t.plot(str(path))
+    assert path.stat().st_size > 1000
+
+
+def test_bradley_terry_recovers_known_strengths():
+    # i beats j with probability 1 / (1 + 10 ** ((r_j - r_i) / 400)) for ratings 0, 200, 400.
+    r = np.array([0.0, 200.0, 400.0])
+    p = 1 / (1 + 10 ** ((r[None, :] - r[:, None]) / 400))
+    wins = p * 10000
+    np.fill_diagonal(wins, 0)
+    np.testing.assert_allclose(arena.bradley_terry(wins, prior=0), r, atol=1e-3)
+
+
+def test_wilson_interval():
+    lo, hi = arena.wilson_interval(50, 100)
+    assert lo < 0.5 < hi and hi - lo == pytest.approx(0.192, abs=0.005)
+    assert arena.wilson_interval(0, 10)[0] == 0.0 and arena.wilson_interval(10, 10)[1] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_bots_as_env_opponents(preset):
+    n = eights.preset_rules(preset)["players"]["min"]
+    for opp in ["heuristic", "ismcts:8", "pimc:2"]:
+        env = eights.make(preset, num_players=n, opponents=opp, seed=0)
+        obs, info = env.reset()
+        done = False
+        while not done:
+            action = int(np.flatnonzero(info["action_mask"])[0])
+            obs, reward, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+    with pytest.raises(ValueError, match="1..=1000000"):
+        eights.make(preset, num_players=n, opponents="ismcts:zero")
+
+
+def test_bot_class_and_determinize():
+    g = eights.Game("crazy_eights_xtreme", 3, seed=2)
+    bot = eights.Bot("ismcts:10", seed=1)
+    assert bot.name == "ismcts:10"
+    assert bot.act(g) in g.legal_actions()
+    assert eights.Bot("heuristic").act(g) in g.legal_actions()
+    me = g.current_player
+    d = eights.determinize(g, me, seed=7)
+    assert d.hand(me) == g.hand(me)
+    assert d.discard_pile() == g.discard_pile()
+    assert d.hand_sizes == g.hand_sizes and d.stock_size == g.stock_size
+    hidden = sorted(sum((g.hand(p) for p in range(3) if p != me), []) + g.stock())
+    hidden_d = sorted(sum((d.hand(p) for p in range(3) if p != me), []) + d.stock())
+    assert hidden == hidden_d
+    assert d.to_dict() == eights.determinize(g, me, seed=7).to_dict()
+    assert d.to_dict() != eights.determinize(g, me, seed=8).to_dict()
+    with pytest.raises(ValueError, match="player must be in 0..3"):
+        eights.determinize(g, 3)
+    with pytest.raises(ValueError, match="unknown bot"):
+        eights.Bot("alphazero")
+
+
+def test_cli_arena(tmp_path, capsys):
+    from eights.__main__ import main
+
+    path = tmp_path / "r.png"
+    args = ["arena", "--agents", "random,heuristic", "--games", "20", "--no-progress", "--bootstrap", "100"]
+    plot = ["--plot", str(path)] if _has_matplotlib() else []
+    assert main(args + plot) == 0
+    out = capsys.readouterr().out
+    assert "heuristic" in out and "rating" in out
+    assert main(["arena", "--agents", "random,minimax", "--games", "2"]) == 2
+    assert "unknown bot" in capsys.readouterr().err
+
+
+def _has_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
