@@ -194,8 +194,11 @@ mod tests {
     use super::*;
     use crate::rules::preset_names;
 
+    /// The preset's rules for `n` players, or for the nearest player count it allows.
     fn rules(p: &str, n: usize) -> Arc<Rules> {
-        Arc::new(Rules::load(p, n, None).unwrap())
+        let spec = crate::rules::load_spec(p, None).unwrap();
+        let n = n.clamp(spec.players.min as usize, spec.players.max as usize);
+        Arc::new(Rules::from_spec(spec, n).unwrap())
     }
 
     #[test]
@@ -296,8 +299,10 @@ mod tests {
         for p in preset_names() {
             for n in [2, 4] {
                 let r = rules(p, n);
+                let n = r.num_players as usize;
                 let mut table: Vec<BotSpec> = vec![BotSpec::Heuristic, BotSpec::Ismcts { simulations: 16 }];
                 table.extend([BotSpec::Pimc { worlds: 2 }, BotSpec::Random]);
+                table.resize(n.max(4), BotSpec::Random);
                 table.truncate(n);
                 let res = arena::play_deals(r, &table, 1, 0..2, 1);
                 assert_eq!(res.records.len(), 2 * n);

@@ -136,8 +136,11 @@ mod tests {
     use crate::bots::BotSpec;
     use crate::rules::preset_names;
 
+    /// Two-player rules, or the preset's smallest table when it needs more players.
     fn rules(p: &str) -> Arc<Rules> {
-        Arc::new(Rules::load(p, 2, None).unwrap())
+        let spec = crate::rules::load_spec(p, None).unwrap();
+        let n = spec.players.min.max(2) as usize;
+        Arc::new(Rules::from_spec(spec, n).unwrap())
     }
 
     #[test]
@@ -157,8 +160,9 @@ mod tests {
         // A deterministic bot against itself: each rotation replays exactly the same game.
         for p in preset_names() {
             let r = rules(p);
-            let t = [BotSpec::Heuristic, BotSpec::Heuristic];
-            let (mut d, mut s) = (vec![0; 2], vec![0.0; 2]);
+            let n = r.num_players as usize;
+            let t = vec![BotSpec::Heuristic; n];
+            let (mut d, mut s) = (vec![0; n], vec![0.0; n]);
             for deal in 0..5 {
                 let a = play_game(&r, &t, 3, deal, 0, &mut d, &mut s);
                 let b = play_game(&r, &t, 3, deal, 1, &mut d, &mut s);
