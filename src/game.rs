@@ -276,6 +276,8 @@ pub struct Game {
     restrict: Restrict,
     turn: Turn,
     pass_streak: u8,
+    /// Cards played in this hand (`end.max_plays`).
+    plays: u32,
     /// Players out of the hand after a final pass (`pass.all_pass = pass_is_final`).
     done: u16,
     went_out: Option<u8>,
@@ -353,6 +355,7 @@ impl Game {
             restrict: Restrict::None,
             turn: Turn::default(),
             pass_streak: 0,
+            plays: 0,
             done: 0,
             went_out: None,
             scores,
@@ -443,6 +446,7 @@ impl Game {
         self.restrict = Restrict::None;
         self.turn = Turn::default();
         self.pass_streak = 0;
+        self.plays = 0;
         self.done = 0;
         self.went_out = None;
         self.hat = None;
@@ -1018,6 +1022,13 @@ impl Game {
         self.restrict = Restrict::None;
         self.hands[p].remove(c);
         self.discard.push(c);
+        self.plays += 1;
+        if self.rules.spec.end.max_plays.is_some_and(|m| self.plays >= m) {
+            // The cap on plays ends the hand at once; everyone scores their cards.
+            let out = self.hands[p].is_empty().then_some(p as u8);
+            self.end_hand(out, out.is_none());
+            return;
+        }
         self.nominated = None;
         self.pass_streak = 0;
         self.free_play = false;
@@ -1584,7 +1595,8 @@ impl Game {
         if blocked_pass {
             self.pass_streak += 1;
         }
-        if blocked_pass && self.pass_streak >= self.n && self.rules.spec.end.blocked {
+        let needed = self.n as u16 + u16::from(self.rules.spec.end.blocked_extra_passes);
+        if blocked_pass && u16::from(self.pass_streak) >= needed && self.rules.spec.end.blocked {
             self.end_hand(None, true);
             return;
         }
@@ -1868,6 +1880,7 @@ impl Game {
             restrict: self.restrict,
             turn: self.turn,
             pass_streak: self.pass_streak,
+            plays: self.plays,
             done: self.done,
             went_out: self.went_out,
             scores: self.scores[..n].to_vec(),
@@ -1930,6 +1943,7 @@ impl Game {
         g.restrict = s.restrict;
         g.turn = s.turn;
         g.pass_streak = s.pass_streak;
+        g.plays = s.plays;
         g.done = s.done;
         g.went_out = s.went_out;
         g.scores = [0; MAX_PLAYERS];
@@ -2039,6 +2053,8 @@ pub struct Snapshot {
     pub restrict: Restrict,
     pub turn: Turn,
     pub pass_streak: u8,
+    #[serde(default)]
+    pub plays: u32,
     #[serde(default)]
     pub done: u16,
     pub went_out: Option<u8>,

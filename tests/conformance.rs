@@ -164,7 +164,8 @@ conformance!(
     crazy_pairs,
     rose_mau,
     advanced_switch,
-    zodiac
+    zodiac,
+    openspiel_crazy_eights
 );
 
 #[test]

@@ -76,6 +76,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("rose_mau", include_str!("presets/rose_mau.toml")),
     ("advanced_switch", include_str!("presets/advanced_switch.toml")),
     ("zodiac", include_str!("presets/zodiac.toml")),
+    ("openspiel_crazy_eights", include_str!("presets/openspiel_crazy_eights.toml")),
 ];
 
 /// Names of the built-in presets.

@@ -726,6 +726,12 @@ pub struct EndSpec {
     pub four_of_a_kind: bool,
     pub countdown_zero: bool,
     pub play_for_second: bool,
+    /// The hand ends (everyone scores) after this many cards have been played in it
+    /// (OpenSpiel's cap on plays).
+    pub max_plays: Option<u32>,
+    /// Extra consecutive passes on an empty stock needed to block the hand beyond one per
+    /// player (OpenSpiel: n + 1 passes, so 1).
+    pub blocked_extra_passes: u8,
 }
 impl Default for EndSpec {
     fn default() -> Self {
@@ -735,6 +741,8 @@ impl Default for EndSpec {
             four_of_a_kind: false,
             countdown_zero: false,
             play_for_second: false,
+            max_plays: None,
+            blocked_extra_passes: 0,
         }
     }
 }
