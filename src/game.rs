@@ -123,6 +123,9 @@ pub struct Chain {
     pub amount: u16,
     pub group: u8,
     pub answer: ChainAnswerState,
+    /// The card that started the chain.
+    #[serde(default)]
+    pub origin: Option<Card>,
 }
 
 /// Serializable copy of [`ChainAnswer`] (kept separate so the state format is explicit).
@@ -204,6 +207,8 @@ pub struct Turn {
     pub pass_hands: Option<crate::rules::Side>,
     /// Pick-up cards drawn as a penalty that may be laid at once (bitch), as a face mask.
     pub replay: u64,
+    /// The card that started a chain this turn.
+    pub chain_origin: Option<Card>,
 }
 
 /// A one-turn constraint on the next player set by the previous card (2.5 `next_constraint`).
@@ -216,6 +221,10 @@ pub enum Restrict {
     Picture,
     /// An even spot card matching as usual (rose_mau five).
     Even,
+    /// The given suit (index) or a wild: after an attack ends (`chain.after = attack_suit_only`).
+    Suit(u8),
+    /// As usual, or also the given suit (index): one_card's second suit.
+    Also(u8),
 }
 
 /// Serializable follow-on kind.
@@ -432,8 +441,11 @@ impl Game {
             self.hands[self.dealer as usize].add(cards[idx]);
             idx += 1;
         }
+        let lead = r.spec.deal.starter == crate::rules::Starter::None;
         let start = cards[idx];
-        idx += 1;
+        if !lead {
+            idx += 1;
+        }
         self.stock.clear();
         for &c in cards[idx..].iter().rev() {
             self.stock.push(c);
@@ -451,6 +463,11 @@ impl Game {
         self.went_out = None;
         self.hat = None;
         self.phase = Phase::Play;
+        if lead {
+            // deal.starter = none: no start card; the first player leads any card.
+            self.current = self.advance(self.dealer, 1);
+            return;
+        }
         // Start card.
         let mut start = start;
         let mut guard = 0;
@@ -505,9 +522,24 @@ impl Game {
     pub fn top_card(&self) -> Option<Card> {
         self.discard.top()
     }
-    /// The suit the next play must follow: the nominated suit, else the top card's suit.
+    /// The suit the next play must follow: the nominated suit, else the suit of the card to
+    /// match.
     pub fn active_suit(&self) -> Option<Suit> {
-        self.nominated.or_else(|| self.discard.top().and_then(Card::suit))
+        self.nominated.or_else(|| self.match_card().and_then(Card::suit))
+    }
+
+    /// The card the next play is matched against: the top card, or for a transparent wild
+    /// (one_card joker) the card under it. `None` on an empty pile (any card may be led).
+    pub fn match_card(&self) -> Option<Card> {
+        let mut k = 0;
+        while let Some(c) = self.discard.from_top(k) {
+            if self.rules.card[c.index()].wild.is_some_and(|w| w.follow == WildFollow::Transparent) {
+                k += 1;
+                continue;
+            }
+            return Some(c);
+        }
+        None
     }
     pub fn nominated_suit(&self) -> Option<Suit> {
         self.nominated
@@ -574,7 +606,7 @@ impl Game {
 
     /// Does `c` match the top card by suit (active suit) or rank?
     fn matches_top(&self, c: Card) -> bool {
-        let Some(top) = self.discard.top() else {
+        let Some(top) = self.match_card() else {
             return true;
         };
         if let (Some(s), Some(a)) = (c.suit(), self.active_suit()) {
@@ -629,6 +661,14 @@ impl Game {
                 let even = c.rank().is_some_and(|r| matches!(r.index(), 1 | 3 | 5 | 7 | 9));
                 return even && self.matches_top(c);
             }
+            Restrict::Suit(s) => {
+                return c.suit().is_some_and(|x| x.index() == s as usize) || self.wild_of(c, p).is_some();
+            }
+            Restrict::Also(s) => {
+                if c.suit().is_some_and(|x| x.index() == s as usize) {
+                    return true;
+                }
+            }
             Restrict::None => {}
         }
         if let Some(w) = self.wild_of(c, p) {
@@ -668,7 +708,7 @@ impl Game {
 
     /// The faces that match the top card (as [`Game::matches_top`]), as a bitset.
     fn matching_bits(&self) -> u64 {
-        let Some(top) = self.discard.top() else {
+        let Some(top) = self.match_card() else {
             return u64::MAX;
         };
         let mut m = 0;
@@ -731,7 +771,7 @@ impl Game {
                 return false;
             }
         }
-        if r.cancel & (1u32 << self.chain.group) != 0 {
+        if (r.cancel | r.shield) & (1u32 << self.chain.group) != 0 {
             return true;
         }
         match r.chain {
@@ -885,10 +925,14 @@ impl Game {
                 }
             }
             Phase::Nominate => {
-                for s in Suit::ALL {
-                    mask.set(action::NOMINATE + s.index());
-                }
                 let top = self.discard.top().expect("a card was placed");
+                let second = self.rules.card[top.index()].second_suit;
+                for s in Suit::ALL {
+                    // E13: the second suit must differ from the seven's own suit.
+                    if !(second && top.suit() == Some(s)) {
+                        mask.set(action::NOMINATE + s.index());
+                    }
+                }
                 if self.rules.card[top.index()].nominate == Some(Nominate::Optional) {
                     mask.set(action::END_TURN);
                 }
@@ -987,7 +1031,12 @@ impl Game {
         match action {
             Action::Play(c) => self.play_card(c),
             Action::Nominate(s) => {
-                self.nominated = Some(s);
+                let top = self.discard.top().expect("a card was placed");
+                if self.rules.card[top.index()].second_suit && !self.turn.is_start {
+                    self.turn.restrict = Restrict::Also(s as u8);
+                } else {
+                    self.nominated = Some(s);
+                }
                 self.resolve_play();
             }
             Action::EndTurn => match self.phase {
@@ -1035,7 +1084,16 @@ impl Game {
         self.turn.top_matched = matched;
         if phase == Phase::Chain {
             let r = self.rules.card[c.index()];
-            if r.cancel & (1u32 << self.chain.group) != 0 && r.chain.is_none_or(|ch| ch.group != self.chain.group) {
+            let group = 1u32 << self.chain.group;
+            let shields = r.shield & group != 0;
+            let cancels = r.cancel & group != 0 && r.chain.is_none_or(|ch| ch.group != self.chain.group);
+            if shields || cancels {
+                // E06 cancel / E07 shield: the chain ends, nobody draws, the card does not attack.
+                if shields && self.rules.spec.chain.after == crate::rules::ChainAfter::AttackSuitOnly {
+                    if let Some(s) = self.chain.origin.and_then(Card::suit) {
+                        self.turn.restrict = Restrict::Suit(s as u8);
+                    }
+                }
                 self.chain = Chain::default();
                 self.turn.cancelled = true;
                 self.turn.cards += 1;
@@ -1121,6 +1179,7 @@ impl Game {
                 t.chain_add = if once && t.chain_add > 0 { t.chain_add } else { t.chain_add + ch.amount as u16 };
                 t.chain_group = ch.group;
                 t.chain_answer = ch.answer.into();
+                t.chain_origin = Some(c);
             }
         }
         t.draw_lose += r.draw_lose as u16;
@@ -1248,6 +1307,7 @@ impl Game {
                 return;
             }
         }
+        let nominates = nominates || (r.second_suit && !self.turn.is_start);
         if nominates && !(going_out && self.ends_hand_on_out(top)) {
             self.phase = Phase::Nominate;
             return;
@@ -1408,7 +1468,13 @@ impl Game {
             self.chain = Chain::default();
         }
         if t.chain_add > 0 && !t.answered {
-            self.chain = Chain { active: true, amount: t.chain_add, group: t.chain_group, answer: t.chain_answer };
+            self.chain = Chain {
+                active: true,
+                amount: t.chain_add,
+                group: t.chain_group,
+                answer: t.chain_answer,
+                origin: t.chain_origin,
+            };
         }
         if let Some(ma) = t.multi_answer {
             if self.chain.active {
@@ -1548,6 +1614,7 @@ impl Game {
     fn accept(&mut self) {
         let p = self.current as usize;
         let k = self.chain.amount as usize;
+        let origin_suit = self.chain.origin.and_then(Card::suit);
         self.chain = Chain::default();
         let mut pickups = 0u64;
         for _ in 0..k {
@@ -1573,6 +1640,12 @@ impl Game {
         }
         if self.rules.spec.chain.accept_ends_turn {
             self.end_turn_without_play();
+            if self.rules.spec.chain.after == crate::rules::ChainAfter::AttackSuitOnly {
+                // one_card: after the pick-up the next player follows the attacking ace's suit.
+                if let Some(s) = origin_suit {
+                    self.restrict = Restrict::Suit(s as u8);
+                }
+            }
         } else {
             // The penalty counts as this turn's draw (crazy_pairs A02): play, pass or draw once more.
             self.turn.accepted = true;
@@ -1786,7 +1859,7 @@ impl Game {
         if pos.hands.len() != n {
             return bad(format!("hands: expected {n} hands (one per seat), got {}", pos.hands.len()));
         }
-        if pos.discard.is_empty() {
+        if pos.discard.is_empty() && rules.spec.deal.starter != crate::rules::Starter::None {
             return bad("discard: the discard pile needs at least its top card".into());
         }
         if pos.current_player >= n {
@@ -1848,13 +1921,21 @@ impl Game {
             g.scores[..n].copy_from_slice(sc);
         }
         if pos.pending_draw > 0 {
-            let top = *pos.discard.last().unwrap();
+            let Some(&top) = pos.discard.last() else {
+                return bad("pending_draw needs a draw-chain card on top of the discard pile".into());
+            };
             let Some(ch) = rules.card[top.index()].chain else {
                 return bad(format!(
                     "pending_draw needs a draw-chain card on top; {top} starts no chain in this preset"
                 ));
             };
-            g.chain = Chain { active: true, amount: pos.pending_draw, group: ch.group, answer: ch.answer.into() };
+            g.chain = Chain {
+                active: true,
+                amount: pos.pending_draw,
+                group: ch.group,
+                answer: ch.answer.into(),
+                origin: Some(top),
+            };
             g.phase = Phase::Chain;
         }
         Ok(g)
@@ -1908,7 +1989,7 @@ impl Game {
         if s.current as usize >= n || s.dealer as usize >= n || (s.direction != 1 && s.direction != -1) {
             return bad("current, dealer or direction out of range");
         }
-        if s.discard.is_empty() {
+        if s.discard.is_empty() && rules.spec.deal.starter != crate::rules::Starter::None {
             return bad("the discard pile needs at least its top card");
         }
         if s.went_out.is_some_and(|w| w as usize >= n) || s.hat.is_some_and(|w| w as usize >= n) {

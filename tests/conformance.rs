@@ -165,7 +165,8 @@ conformance!(
     rose_mau,
     advanced_switch,
     zodiac,
-    openspiel_crazy_eights
+    openspiel_crazy_eights,
+    one_card
 );
 
 #[test]

@@ -77,6 +77,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("advanced_switch", include_str!("presets/advanced_switch.toml")),
     ("zodiac", include_str!("presets/zodiac.toml")),
     ("openspiel_crazy_eights", include_str!("presets/openspiel_crazy_eights.toml")),
+    ("one_card", include_str!("presets/one_card.toml")),
 ];
 
 /// Names of the built-in presets.
@@ -310,6 +311,10 @@ pub struct CardRule {
     pub marriage: bool,
     /// E12.
     pub next_picture: bool,
+    /// E07: chain groups this card shields against (the attack ends, nobody draws).
+    pub shield: u32,
+    /// E13.
+    pub second_suit: bool,
     /// After it only even spot cards may follow (rose_mau menu).
     pub next_even: bool,
     /// E14.
@@ -423,9 +428,6 @@ impl Rules {
         }
         // Unsupported dimensions (behaviour lands with later presets).
         let unsupported = |f: &str| Err(RulesError::unsupported(f, "its behaviour lands with the remaining presets"));
-        if s.deal.starter != Starter::TurnUp {
-            return unsupported("deal.starter");
-        }
         if s.order.first == FirstPlayer::PreviousLoser {
             return unsupported("order.first");
         }
@@ -460,9 +462,6 @@ impl Rules {
         if s.multi.order != MultiSpec::default().order {
             return unsupported("multi.order");
         }
-        if s.chain.after != ChainAfter::TopCardNormal {
-            return unsupported("chain.after");
-        }
         if !s.chain.can_circle {
             return unsupported("chain.can_circle");
         }
@@ -471,9 +470,6 @@ impl Rules {
                 "chain.increment",
                 "accumulate = \"increment\" needs chain.increment >= 1",
             ));
-        }
-        if s.two_player.skip != TwoPlayerSkip::SamePlayerAgain {
-            return unsupported("two_player.skip");
         }
         if s.end.play_for_second {
             return unsupported("end.play_for_second");
@@ -592,9 +588,8 @@ impl Rules {
             let f = |k: &str| format!("cards.{face}.{k}");
             let mut r = CardRule::default();
             for (name, set) in [
-                ("shield", cs.shield.is_some()),
+                ("shield.pass_through", cs.shield.as_ref().is_some_and(|sh| sh.pass_through)),
                 ("mirror", cs.mirror == Some(true)),
-                ("second_suit", cs.second_suit == Some(true)),
                 ("swap_hand", cs.swap_hand == Some(true)),
                 ("ask_rank", cs.ask_rank == Some(true)),
                 ("pick_up_pile", cs.pick_up_pile.is_some_and(|k| k > 0)),
@@ -606,12 +601,6 @@ impl Rules {
                 }
             }
             if let Some(w) = cs.wild.as_ref().filter(|w| w.enabled) {
-                if w.follow == WildFollow::Transparent {
-                    return Err(RulesError::unsupported(
-                        f("wild.follow"),
-                        "its behaviour lands with the remaining presets",
-                    ));
-                }
                 let mut forbidden = zodiac_mask;
                 for sel in &w.forbidden_on {
                     if sel == "pending_draw" {
@@ -669,6 +658,22 @@ impl Rules {
                 }
             }
             r.free_play_next = cs.free_play_next.unwrap_or(false);
+            r.second_suit = cs.second_suit.unwrap_or(false);
+            if let Some(sh) = &cs.shield {
+                for t in &sh.against {
+                    if t == "any" {
+                        r.shield = u32::MAX;
+                    } else {
+                        let g = chain_groups.iter().position(|x| x == t).ok_or_else(|| {
+                            RulesError::invalid(
+                                f("shield.against"),
+                                format!("unknown chain group {t:?}; groups: {}", chain_groups.join(", ")),
+                            )
+                        })?;
+                        r.shield |= 1 << g;
+                    }
+                }
+            }
             r.follow = cs.follow.filter(|f| *f != Follow::None);
             r.next_picture = cs.next_picture.unwrap_or(false);
             r.next_even = cs.next_even.unwrap_or(false);
