@@ -244,6 +244,8 @@ pub enum FollowState {
     PairMid,
     /// zodiac runs: same face value or the next card up or down in the suit.
     ZodiacRun,
+    /// stalin: up to three cards, or the whole hand, each legal on the new top.
+    UpTo3,
 }
 
 /// A mid-hand position for analysis, puzzles and scenario tests.
@@ -265,6 +267,8 @@ pub struct Position {
     pub seed: u64,
     /// Match scores (the countdown scores in countdown presets); `None` keeps the start values.
     pub scores: Option<Vec<i32>>,
+    /// stalin's rogue pile, bottom to top.
+    pub rogue: Vec<Card>,
 }
 
 /// One table of a Crazy Eights-family game. See the module documentation.
@@ -275,6 +279,8 @@ pub struct Game {
     hands: [CardCounts; MAX_PLAYERS],
     stock: Pile,
     discard: Pile,
+    /// stalin's rogue pile (red cards only), bottom to top.
+    rogue: Pile,
     nominated: Option<Suit>,
     direction: i8,
     current: u8,
@@ -354,6 +360,7 @@ impl Game {
             hands: [CardCounts::new(); MAX_PLAYERS],
             stock: Pile::new(),
             discard: Pile::new(),
+            rogue: Pile::new(),
             nominated: None,
             direction: 1,
             current: 0,
@@ -440,6 +447,30 @@ impl Game {
         for _ in 0..r.spec.deal.dealer_extra {
             self.hands[self.dealer as usize].add(cards[idx]);
             idx += 1;
+        }
+        self.rogue.clear();
+        if r.rogue {
+            // stalin (A33): from the dealer's left, the first player holding a red card starts the
+            // rogue pile with their lowest red card; if nobody holds one, the first red card of
+            // the pack after the deal is turned for it.
+            let first_seat = (self.dealer as usize + 1) % n;
+            let from_hand = (0..n)
+                .map(|k| (first_seat + k) % n)
+                .find_map(|s| self.hands[s].faces().find(|c| c.is_red() && !c.is_joker()).map(|c| (s, c)));
+            match from_hand {
+                Some((s, c)) => {
+                    self.hands[s].remove(c);
+                    self.rogue.push(c);
+                }
+                None => {
+                    if let Some(j) = (idx..cards.len()).find(|&j| cards[j].is_red() && !cards[j].is_joker()) {
+                        let c = cards[j];
+                        cards[idx..=j].rotate_right(1);
+                        self.rogue.push(c);
+                        idx += 1;
+                    }
+                }
+            }
         }
         let lead = r.spec.deal.starter == crate::rules::Starter::None;
         let start = cards[idx];
@@ -614,6 +645,9 @@ impl Game {
                 return true;
             }
         }
+        if self.rules.arithmetic && Self::arithmetic(c, Some(top), self.discard.from_top(1)) {
+            return true;
+        }
         if self.rules.rank_blocked & bit(c) != 0 {
             return false;
         }
@@ -635,6 +669,51 @@ impl Game {
         self.rules.spec.countdown.is_some()
             && self.scores[p] >= 1
             && c.rank().is_some_and(|r| r.index() as i32 == self.scores[p] - 1)
+    }
+
+    /// stalin arithmetic: a spot card whose value (A=1 … T=10) is the sum or product of the
+    /// two top cards, none of the three being a picture card.
+    fn arithmetic(c: Card, top: Option<Card>, under: Option<Card>) -> bool {
+        let value = |x: Option<Card>| x.and_then(Card::rank).filter(|r| !r.is_court()).map(|r| r.index() as u32 + 1);
+        match (value(Some(c)), value(top), value(under)) {
+            (Some(v), Some(a), Some(b)) => v == a + b || v == a * b,
+            _ => false,
+        }
+    }
+
+    /// May red card `c` go on stalin's rogue pile (suit, rank or arithmetic against its top)?
+    fn rogue_ok(&self, c: Card) -> bool {
+        if !self.rules.rogue || !c.is_red() || c.is_joker() {
+            return false;
+        }
+        let Some(top) = self.rogue.top() else { return true };
+        c.suit() == top.suit()
+            || c.rank() == top.rank()
+            || (self.rules.arithmetic && Self::arithmetic(c, Some(top), self.rogue.from_top(1)))
+    }
+
+    /// The rogue pile, bottom to top.
+    pub fn rogue(&self) -> &Pile {
+        &self.rogue
+    }
+
+    /// stalin: can the whole of `hand` be played one card after another onto `top`/`under`?
+    fn can_empty(&self, hand: CardCounts, top: Card, under: Option<Card>, budget: &mut u32) -> bool {
+        if hand.is_empty() {
+            return true;
+        }
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
+        hand.faces().any(|y| {
+            let suit_or_rank = y.suit() == top.suit() || y.rank() == top.rank();
+            (suit_or_rank || (self.rules.arithmetic && Self::arithmetic(y, Some(top), under))) && {
+                let mut h = hand;
+                h.remove(y);
+                self.can_empty(h, y, Some(top), budget)
+            }
+        })
     }
 
     /// The wild behaviour of `c` for player `p`: the preset's, or the player's own countdown wild.
@@ -733,7 +812,7 @@ impl Game {
     /// have per-card conditions, are checked one by one.
     fn playable_bits(&self) -> u64 {
         let held = held_bits(self.hands[self.current as usize].counts());
-        if self.restrict != Restrict::None || self.rules.spec.countdown.is_some() {
+        if self.restrict != Restrict::None || self.rules.spec.countdown.is_some() || self.rules.arithmetic {
             // One-turn constraints and per-player wilds: check card by card.
             let mut out = 0u64;
             let mut x = held;
@@ -817,6 +896,19 @@ impl Game {
             Some((FollowState::PairMid, src)) => {
                 self.is_cover(c, src) || (c.rank().is_some() && c.rank() == src.rank() && self.pair_can_close(c))
             }
+            Some((FollowState::UpTo3, _)) => {
+                if !self.matches_top(c) {
+                    return false;
+                }
+                if self.turn.cards < 3 {
+                    return true;
+                }
+                // Past three cards only the whole hand may be played.
+                let mut hand = self.hands[self.current as usize];
+                hand.remove(c);
+                let mut budget = 20_000;
+                self.can_empty(hand, c, self.discard.top(), &mut budget)
+            }
             Some((FollowState::ZodiacRun, _)) => {
                 let Some(top) = self.discard.top() else { return false };
                 let same = c.rank().is_some() && c.rank() == top.rank();
@@ -893,7 +985,15 @@ impl Game {
         match self.phase {
             Phase::Play => {
                 // Play ids 0..54 are bits 0..54 of the mask's first word.
-                let play = self.playable_bits();
+                let mut play = self.playable_bits();
+                if play == 0 && self.rules.rogue {
+                    // stalin: one red card on the rogue pile, only without a play-pile play.
+                    for c in hand.faces() {
+                        if self.rogue_ok(c) {
+                            play |= bit(c);
+                        }
+                    }
+                }
                 mask.0[0] |= play;
                 let any = play != 0;
                 let voluntary = self.rules.spec.draw.voluntary || !any;
@@ -943,7 +1043,9 @@ impl Game {
                         mask.set(action::PLAY + c.index());
                     }
                 }
-                if !matches!(self.turn.follow, Some((FollowState::PairMid, _))) {
+                let inside_pair = matches!(self.turn.follow, Some((FollowState::PairMid, _)));
+                let whole_hand = matches!(self.turn.follow, Some((FollowState::UpTo3, _))) && self.turn.cards > 3;
+                if !inside_pair && !whole_hand {
                     mask.set(action::END_TURN);
                 }
             }
@@ -1060,6 +1162,19 @@ impl Game {
     fn play_card(&mut self, c: Card) {
         let p = self.current as usize;
         let phase = self.phase;
+        if self.rules.rogue && phase == Phase::Play && !self.playable(c) {
+            // stalin: the card goes on the rogue pile, which ends the play.
+            self.hands[p].remove(c);
+            self.rogue.push(c);
+            self.pass_streak = 0;
+            self.turn.cards += 1;
+            let r = self.rules.card[c.index()];
+            if r.reverse {
+                self.turn.reverses += 1;
+            }
+            self.resolve_play();
+            return;
+        }
         let matched = phase != Phase::Chain && self.matches_top(c);
         let prev_top = self.discard.top();
         let wild_power = self.wild_of(c, p).is_some_and(|w| {
@@ -1214,6 +1329,8 @@ impl Game {
             (_, Some((FollowState::ZodiacRun, src))) => Some((FollowState::ZodiacRun, src)),
             (_, None) if multi == MultiMode::PairsWithCover => Some((FollowState::PairStart, c)),
             (_, None) if multi == MultiMode::ZodiacRun => Some((FollowState::ZodiacRun, c)),
+            (_, None) if multi == MultiMode::UpTo3OrAll => Some((FollowState::UpTo3, c)),
+            (_, Some((FollowState::UpTo3, src))) => Some((FollowState::UpTo3, src)),
             (_, Some((FollowState::MatchingRun, src))) => Some((FollowState::MatchingRun, src)),
             (Some(Follow::SameSuitAny), Some((FollowState::SameSuitAny, src))) => Some((FollowState::SameSuitAny, src)),
             (Some(Follow::SameSuitAny), _) => Some((FollowState::SameSuitAny, c)),
@@ -1384,7 +1501,7 @@ impl Game {
     fn resolve_play(&mut self) {
         let p = self.current;
         let n = self.n as usize;
-        let top = self.discard.top().expect("a card was placed");
+        let top = self.discard.top().or(self.rogue.top()).expect("a card was placed");
         let t = self.turn;
         if self.hands[p as usize].is_empty() && !t.is_start {
             match self.rules.card[top.index()].last_special {
@@ -1409,6 +1526,10 @@ impl Game {
             && !t.announced
         {
             self.draw_cards(p as usize, self.rules.spec.last_card.penalty as usize);
+        }
+        if self.rules.spec.draw.end_of_turn > 0 && !t.is_start {
+            // stalin: every play ends with a compulsory draw (a player who went out has won).
+            self.draw_cards(p as usize, self.rules.spec.draw.end_of_turn as usize);
         }
         if self.rules.spec.end.four_of_a_kind && !t.is_start && self.four_of_a_kind() {
             // Four cards of one rank on top of the pile end the hand; everyone scores.
@@ -1873,7 +1994,13 @@ impl Game {
             return bad(format!("dealer must be in 0..{n}, got {dealer}"));
         }
         let mut used = CardCounts::new();
-        let all = pos.hands.iter().flatten().chain(pos.discard.iter()).chain(pos.stock.iter().flatten());
+        let all = pos
+            .hands
+            .iter()
+            .flatten()
+            .chain(pos.discard.iter())
+            .chain(pos.stock.iter().flatten())
+            .chain(pos.rogue.iter());
         for &c in all {
             used.add(c);
             if used.count(c) > rules.deck.count(c) {
@@ -1888,6 +2015,7 @@ impl Game {
             h.clear();
         }
         g.discard = Pile::from_bottom_up(&pos.discard);
+        g.rogue = Pile::from_bottom_up(&pos.rogue);
         g.stock.clear();
         match &pos.stock {
             Some(s) => {
@@ -1951,6 +2079,7 @@ impl Game {
             hands: (0..n).map(|p| self.hands[p].iter().collect()).collect(),
             stock: self.stock.as_slice().iter().rev().copied().collect(),
             discard: self.discard.as_slice().to_vec(),
+            rogue: self.rogue.as_slice().to_vec(),
             nominated: self.nominated.map(|s| s.letter().to_string()),
             direction: self.direction,
             current: self.current,
@@ -1999,7 +2128,7 @@ impl Game {
             return bad("chain group out of range");
         }
         let mut used = CardCounts::new();
-        for &c in s.hands.iter().flatten().chain(s.stock.iter()).chain(s.discard.iter()) {
+        for &c in s.hands.iter().flatten().chain(s.stock.iter()).chain(s.discard.iter()).chain(s.rogue.iter()) {
             used.add(c);
             if used.count(c) > rules.deck.count(c) {
                 return bad("more copies of a card than the deck holds");
@@ -2011,6 +2140,7 @@ impl Game {
         }
         g.stock = Pile::from_bottom_up(&s.stock.iter().rev().copied().collect::<Vec<_>>());
         g.discard = Pile::from_bottom_up(&s.discard);
+        g.rogue = Pile::from_bottom_up(&s.rogue);
         g.nominated = match s.nominated.as_deref() {
             None => None,
             Some(x) => Some(Suit::parse(x).ok_or_else(|| GameError::InvalidState(format!("bad suit {x:?}")))?),
@@ -2104,7 +2234,7 @@ impl Game {
                 all.add(c);
             }
         }
-        for &c in self.stock.as_slice().iter().chain(self.discard.as_slice()) {
+        for &c in self.stock.as_slice().iter().chain(self.discard.as_slice()).chain(self.rogue.as_slice()) {
             all.add(c);
         }
         all
@@ -2123,6 +2253,9 @@ pub struct Snapshot {
     pub stock: Vec<Card>,
     /// Bottom to top.
     pub discard: Vec<Card>,
+    /// stalin's rogue pile, bottom to top.
+    #[serde(default)]
+    pub rogue: Vec<Card>,
     pub nominated: Option<String>,
     pub direction: i8,
     pub current: u8,

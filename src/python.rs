@@ -245,7 +245,7 @@ impl PyGame {
     /// unlisted cards are out of play). `pending_draw` > 0 puts a draw penalty of the top
     /// card's kind on `current_player`.
     #[staticmethod]
-    #[pyo3(signature = (preset, num_players, *, hands, discard, stock=None, current_player=0, direction=1, nominated_suit=None, pending_draw=0, dealer=None, seed=0, rules=None, scores=None))]
+    #[pyo3(signature = (preset, num_players, *, hands, discard, stock=None, current_player=0, direction=1, nominated_suit=None, pending_draw=0, dealer=None, seed=0, rules=None, scores=None, rogue=None))]
     #[allow(clippy::too_many_arguments)]
     fn from_position(
         py: Python<'_>,
@@ -262,6 +262,7 @@ impl PyGame {
         seed: u64,
         rules: Option<&Bound<'_, PyAny>>,
         scores: Option<Vec<i32>>,
+        rogue: Option<Vec<String>>,
     ) -> PyResult<Self> {
         let r = load_rules(py, preset, num_players, rules)?;
         let nominated = match nominated_suit {
@@ -282,6 +283,7 @@ impl PyGame {
             dealer,
             seed,
             scores,
+            rogue: parse_cards(&rogue.unwrap_or_default())?,
         };
         Ok(PyGame { g: Game::from_position(r, &pos).map_err(game_err)? })
     }
@@ -400,6 +402,10 @@ impl PyGame {
     /// Discard pile, bottom to top.
     fn discard_pile(&self) -> Vec<String> {
         self.g.discard().as_slice().iter().map(|c| c.to_string()).collect()
+    }
+    /// stalin's rogue pile, bottom to top (empty in other presets).
+    fn rogue_pile(&self) -> Vec<String> {
+        self.g.rogue().as_slice().iter().map(|c| c.to_string()).collect()
     }
     /// Stock, next drawn first (hidden information: for analysis and tests).
     fn stock(&self) -> Vec<String> {

@@ -166,7 +166,8 @@ conformance!(
     advanced_switch,
     zodiac,
     openspiel_crazy_eights,
-    one_card
+    one_card,
+    stalin
 );
 
 #[test]

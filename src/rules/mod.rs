@@ -78,6 +78,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("zodiac", include_str!("presets/zodiac.toml")),
     ("openspiel_crazy_eights", include_str!("presets/openspiel_crazy_eights.toml")),
     ("one_card", include_str!("presets/one_card.toml")),
+    ("stalin", include_str!("presets/stalin.toml")),
 ];
 
 /// Names of the built-in presets.
@@ -351,6 +352,10 @@ pub struct Rules {
     pub series_target: Option<u32>,
     /// Faces that double a hand's value when held (`score.double_per`).
     pub double_mask: u64,
+    /// `match.extra` contains arithmetic (stalin).
+    pub arithmetic: bool,
+    /// `match.extra` contains the rogue pile (stalin).
+    pub rogue: bool,
 }
 
 impl Rules {
@@ -434,11 +439,8 @@ impl Rules {
         if s.matching.base != "suit_or_rank" {
             return Err(RulesError::invalid("match.base", "only \"suit_or_rank\" exists"));
         }
-        if !s.matching.extra.is_empty() {
-            return unsupported("match.extra");
-        }
-        if s.draw.end_of_turn != 0 {
-            return unsupported("draw.end_of_turn");
+        if s.matching.extra.contains(&MatchExtra::Sequence) {
+            return Err(RulesError::invalid("match.extra", "sequence matching is multi.mode = \"zodiac_run\""));
         }
         if matches!(s.draw.mode, DrawMode::UpTo | DrawMode::UntilPlayableOrHand) && s.draw.limit == 0 {
             return Err(RulesError::invalid(
@@ -456,6 +458,7 @@ impl Rules {
                 | MultiMode::MatchingRun
                 | MultiMode::PairsWithCover
                 | MultiMode::ZodiacRun
+                | MultiMode::UpTo3OrAll
         ) {
             return unsupported("multi.mode");
         }
@@ -767,6 +770,8 @@ impl Rules {
             start,
             series_target,
             double_mask,
+            arithmetic: s.matching.extra.contains(&MatchExtra::Arithmetic),
+            rogue: s.matching.extra.contains(&MatchExtra::RoguePile),
             spec,
         })
     }

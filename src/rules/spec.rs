@@ -574,6 +574,7 @@ pub enum MultiMode {
     EqualRank,
     PairsWithCover,
     ZodiacRun,
+    #[serde(rename = "up_to_3_or_all")]
     UpTo3OrAll,
     /// Runs where each card matches the previous top (grandads_game).
     MatchingRun,
