@@ -619,6 +619,10 @@ impl Game {
     pub fn free_play(&self) -> bool {
         self.free_play
     }
+    /// The one-turn constraint on the player to act.
+    pub fn restrict(&self) -> Restrict {
+        self.restrict
+    }
     pub fn turn(&self) -> &Turn {
         &self.turn
     }

@@ -27,16 +27,19 @@
 //! | `turn_cards`     | 1    | cards the player to act has placed this turn               |
 //! | `turn_drawn`     | 1    | cards the player to act has drawn this turn                |
 //! | `announced`      | 1    | 1 if the player to act announced "last card" this turn     |
+//! | `constraint`     | 4    | one-turn constraint on the player to act: picture card, even spot card, attack suit only, second suit allowed |
+//! | `constraint_suit`| 4    | the suit of the attack-suit or second-suit constraint      |
+//! | `rogue_top`      | 54   | one-hot top card of stalin's rogue pile                    |
 //!
-//! Total [`OBS_SIZE`] = 219. Per-face rule features are separate
+//! Total [`OBS_SIZE`] = 281. Per-face rule features are separate
 //! ([`crate::rules::Rules::features`]) so an agent can condition on the rules.
 
 use crate::card::NUM_FACES;
-use crate::game::{ChainAnswerState, Game, NUM_PHASES};
+use crate::game::{ChainAnswerState, Game, NUM_PHASES, Restrict};
 use crate::rules::MAX_PLAYERS;
 
 /// Named slices of the observation, in order: `(name, size)`.
-pub const OBS_LAYOUT: [(&str, usize); 19] = [
+pub const OBS_LAYOUT: [(&str, usize); 22] = [
     ("hand", NUM_FACES),
     ("top_card", NUM_FACES),
     ("active_suit", 4),
@@ -56,6 +59,9 @@ pub const OBS_LAYOUT: [(&str, usize); 19] = [
     ("turn_cards", 1),
     ("turn_drawn", 1),
     ("announced", 1),
+    ("constraint", 4),
+    ("constraint_suit", 4),
+    ("rogue_top", NUM_FACES),
 ];
 
 const fn total() -> usize {
@@ -148,6 +154,25 @@ pub fn encode(g: &Game, p: usize, out: &mut [f32]) {
     out[at + 1] = f32::from(t.drawn);
     out[at + 2] = f32::from(t.announced as u8);
     at += 3;
+    let (kind, suit) = match g.restrict() {
+        Restrict::None => (None, None),
+        Restrict::Picture => (Some(0), None),
+        Restrict::Even => (Some(1), None),
+        Restrict::Suit(s) => (Some(2), Some(s as usize)),
+        Restrict::Also(s) => (Some(3), Some(s as usize)),
+    };
+    if let Some(k) = kind {
+        out[at + k] = 1.0;
+    }
+    at += 4;
+    if let Some(s) = suit {
+        out[at + s] = 1.0;
+    }
+    at += 4;
+    if let Some(c) = g.rogue().top() {
+        out[at + c.index()] = 1.0;
+    }
+    at += NUM_FACES;
     debug_assert_eq!(at, OBS_SIZE);
 }
 
@@ -163,6 +188,6 @@ mod tests {
             assert_eq!(w[0].2, w[1].1);
         }
         assert_eq!(s.last().unwrap().2, OBS_SIZE);
-        assert_eq!(OBS_SIZE, 219);
+        assert_eq!(OBS_SIZE, 281);
     }
 }
