@@ -43,8 +43,12 @@ def position(
     pending_draw=0,
     rules=None,
     seed=0,
+    scores=None,
 ):
     """Wrapper over ``eights.Game.from_position`` with sanity preconditions.
+
+    ``scores`` sets the match scores (the countdown scores in the countdown presets,
+    where a player's wild rank is their score).
 
     ``discard`` is bottom -> top (last = top card); ``stock`` is next-drawn
     first.  The preconditions only check that the position was built as
@@ -64,6 +68,8 @@ def position(
         seed=seed,
         rules=rules,
     )
+    if scores is not None:
+        kwargs["scores"] = list(scores)
     g = eights.Game.from_position(preset, n, **kwargs)
     # --- preconditions: the position is what we asked for -----------------
     assert g.num_players == n
@@ -73,6 +79,8 @@ def position(
     assert g.top_card == discard[-1]
     if stock is not None:
         assert g.stock() == list(stock), "stock not built as given"
+    if scores is not None:
+        assert list(g.scores) == list(scores), "countdown scores not built as given"
     assert g.current_player == current_player
     assert g.direction == direction
     assert g.pending_draw == pending_draw
