@@ -41,8 +41,10 @@ fn check_game(rules: &Arc<Rules>, seed: u64, deep: bool) -> u64 {
     let mut steps = 0u64;
     loop {
         // Cheap invariants every step, the full multiset and encodings every few steps.
-        let total: usize =
-            (0..g.num_players()).map(|p| g.hand(p).len()).sum::<usize>() + g.stock().len() + g.discard().len();
+        let total: usize = (0..g.num_players()).map(|p| g.hand(p).len()).sum::<usize>()
+            + g.stock().len()
+            + g.discard().len()
+            + g.rogue().len();
         assert_eq!(total, deck.len(), "card count changed (seed {seed})\n{}", g.render());
         g.legal_actions(&mut m);
         let over = g.is_terminal() || g.is_truncated();
