@@ -13,14 +13,19 @@
 //! | phase        | who decides                  | legal actions                                   |
 //! |--------------|------------------------------|-------------------------------------------------|
 //! | `play`       | the player to act            | matching cards, `draw`, `pass` (when allowed), `announce` |
-//! | `chain`      | the target of a draw penalty | answering / cancelling cards, `accept`          |
-//! | `nominate`   | the player of a suit changer | `suit X` (and `end` when nomination is optional)|
-//! | `continue`   | a player mid-turn            | follow-on / equal-rank cards, `end`             |
+//! | `chain`      | the target of a draw penalty | answering, cancelling or shielding cards, `accept` |
+//! | `nominate`   | the player of a suit changer | `suit X` (and `end` when nomination is optional); a second suit after a one_card seven |
+//! | `continue`   | a player mid-turn            | follow-on, run, pair or equal-rank cards, `end` when the turn may stop |
 //! | `after_draw` | a player who just drew       | the cards the draw rule allows, `pass`, `draw`  |
+//! | `give`       | the player of a give card    | `give X`, once per recipient                    |
 //! | `game_over`  | nobody                       | none                                            |
 //!
-//! Phases `give`, `target`, `ask`, `keep`, `challenge` and `second_suit` are part of the
-//! fixed layout for the remaining presets.
+//! Phases `target`, `ask`, `keep`, `challenge` and `second_suit` are part of the fixed layout
+//! for the presets still to come (thirty_eights, larby_switch, kings_reverse's joker bluff).
+//!
+//! Besides the draw chain, the state holds the one-turn constraint a card puts on the next
+//! player ([`Restrict`]), the countdown scores (a player's wild rank), stalin's rogue pile,
+//! and the players out of the hand after a final pass.
 
 use crate::action::{self, Action, ActionMask, NUM_ACTIONS};
 use crate::card::{Card, NUM_FACES, Suit};
