@@ -214,6 +214,11 @@ pub struct Turn {
     pub replay: u64,
     /// The card that started a chain this turn.
     pub chain_origin: Option<Card>,
+    /// E17 cards to pick up from under the top card.
+    pub pick_up: u16,
+    /// E15 / E16 decisions of the top card are done.
+    pub swap_done: bool,
+    pub ask_done: bool,
 }
 
 /// A one-turn constraint on the next player set by the previous card (2.5 `next_constraint`).
@@ -230,6 +235,8 @@ pub enum Restrict {
     Suit(u8),
     /// As usual, or also the given suit (index): one_card's second suit.
     Also(u8),
+    /// Only the asked card (thirty_eights seven): rank index 0..13, 13 = QS, 14 = joker.
+    Ask(u8),
 }
 
 /// Serializable follow-on kind.
@@ -251,6 +258,8 @@ pub enum FollowState {
     ZodiacRun,
     /// stalin: up to three cards, or the whole hand, each legal on the new top.
     UpTo3,
+    /// E18: the card must be covered by a card of its suit or a joker.
+    Cover,
 }
 
 /// A mid-hand position for analysis, puzzles and scenario tests.
@@ -757,6 +766,13 @@ impl Game {
                     return true;
                 }
             }
+            Restrict::Ask(k) => {
+                return match k {
+                    0..=12 => c.rank().is_some_and(|r| r.index() == k as usize),
+                    13 => c == Card::new(Suit::Spades, crate::card::Rank::Queen),
+                    _ => c.is_joker(),
+                };
+            }
             Restrict::None => {}
         }
         if let Some(w) = self.wild_of(c, p) {
@@ -905,6 +921,7 @@ impl Game {
             Some((FollowState::PairMid, src)) => {
                 self.is_cover(c, src) || (c.rank().is_some() && c.rank() == src.rank() && self.pair_can_close(c))
             }
+            Some((FollowState::Cover, src)) => c.is_joker() || (c.suit().is_some() && c.suit() == src.suit()),
             Some((FollowState::UpTo3, _)) => {
                 if !self.matches_top(c) {
                     return false;
@@ -1052,7 +1069,8 @@ impl Game {
                         mask.set(action::PLAY + c.index());
                     }
                 }
-                let inside_pair = matches!(self.turn.follow, Some((FollowState::PairMid, _)));
+                let inside_pair =
+                    matches!(self.turn.follow, Some((FollowState::PairMid, _)) | Some((FollowState::Cover, _)));
                 let whole_hand = matches!(self.turn.follow, Some((FollowState::UpTo3, _))) && self.turn.cards > 3;
                 if !inside_pair && !whole_hand {
                     mask.set(action::END_TURN);
@@ -1091,6 +1109,19 @@ impl Game {
                 for c in hand.faces() {
                     mask.set(action::GIVE + c.index());
                 }
+            }
+            Phase::Target => {
+                for k in 1..self.n as usize {
+                    mask.set(action::TARGET + k - 1);
+                }
+                mask.set(action::END_TURN);
+            }
+            Phase::Ask => {
+                for k in 0..13 {
+                    mask.set(action::ASK + k);
+                }
+                mask.set(action::ASK_QS);
+                mask.set(action::ASK_JOKER);
             }
             _ => {}
         }
@@ -1150,7 +1181,22 @@ impl Game {
                 }
                 self.resolve_play();
             }
+            Action::Target(k) => {
+                // E15: swap hands with the seat k places clockwise.
+                let p = self.current as usize;
+                let q = (p + k as usize) % self.n as usize;
+                self.hands.swap(p, q);
+                self.turn.swap_done = true;
+                self.finish_play();
+            }
+            Action::AskRank(r) => self.ask(r.index() as u8),
+            Action::AskQueenOfSpades => self.ask(13),
+            Action::AskJoker => self.ask(14),
             Action::EndTurn => match self.phase {
+                Phase::Target => {
+                    self.turn.swap_done = true;
+                    self.finish_play();
+                }
                 Phase::Nominate => self.resolve_play(),
                 _ => self.finish_play(),
             },
@@ -1310,6 +1356,7 @@ impl Game {
         t.draw_keep += r.draw_keep as u16;
         t.others_draw += r.others_draw as u16;
         t.waste_draw += r.waste_draw as u16;
+        t.pick_up += r.pick_up_pile as u16;
         if r.free_play_next || r.wild.is_some_and(|w| w.follow == WildFollow::Free) {
             t.free_play_next = true;
         }
@@ -1331,6 +1378,8 @@ impl Game {
         // Update the continuation source.
         let multi = self.rules.spec.multi.mode;
         self.turn.follow = match (r.follow, self.turn.follow) {
+            _ if r.must_cover => Some((FollowState::Cover, c)),
+            (_, Some((FollowState::Cover, _))) => None,
             (_, Some((FollowState::PairStart, _))) => Some((FollowState::PairMid, c)),
             (_, Some((FollowState::PairMid, src))) => {
                 Some((if c.rank() == src.rank() { FollowState::PairMid } else { FollowState::PairStart }, c))
@@ -1373,6 +1422,10 @@ impl Game {
         if can_continue {
             self.phase = Phase::Continue;
         } else {
+            if r.must_cover {
+                // E18 with no cover card: the card stays and the player draws one.
+                self.draw_cards(p, 1);
+            }
             self.finish_play();
         }
     }
@@ -1433,12 +1486,29 @@ impl Game {
                 return;
             }
         }
+        if !self.turn.is_start && !going_out {
+            if r.swap_hand && !self.turn.swap_done {
+                self.phase = Phase::Target;
+                return;
+            }
+            if r.ask_rank && !self.turn.ask_done {
+                self.phase = Phase::Ask;
+                return;
+            }
+        }
         let nominates = nominates || (r.second_suit && !self.turn.is_start);
         if nominates && !(going_out && self.ends_hand_on_out(top)) {
             self.phase = Phase::Nominate;
             return;
         }
         self.resolve_play();
+    }
+
+    /// E16: the next player must play the asked card (`k`: rank index, 13 = QS, 14 = joker).
+    fn ask(&mut self, k: u8) {
+        self.turn.ask_done = true;
+        self.turn.restrict = Restrict::Ask(k);
+        self.finish_play();
     }
 
     /// Hand `c` to the next recipient of a give card (E10), in order of play.
@@ -1504,7 +1574,8 @@ impl Game {
 
     fn ends_hand_on_out(&self, top: Card) -> bool {
         let ls = self.rules.card[top.index()].last_special;
-        !(ls == LastSpecial::ChainContinues && (self.turn.chain_add > 0 || self.turn.answered))
+        !(ls == LastSpecial::CannotGoOut
+            || (ls == LastSpecial::ChainContinues && (self.turn.chain_add > 0 || self.turn.answered)))
     }
 
     fn resolve_play(&mut self) {
@@ -1512,7 +1583,10 @@ impl Game {
         let n = self.n as usize;
         let top = self.discard.top().or(self.rogue.top()).expect("a card was placed");
         let t = self.turn;
-        if self.hands[p as usize].is_empty() && !t.is_start {
+        let cannot_out = self.hands[p as usize].is_empty()
+            && !t.is_start
+            && self.rules.card[top.index()].last_special == LastSpecial::CannotGoOut;
+        if self.hands[p as usize].is_empty() && !t.is_start && !cannot_out {
             match self.rules.card[top.index()].last_special {
                 LastSpecial::ChainContinues if t.chain_add > 0 || t.answered => {
                     self.went_out.get_or_insert(p);
@@ -1566,16 +1640,30 @@ impl Game {
             }
         }
         if let Some(side) = t.pass_hands {
-            // E14: every hand moves one seat; a fixed side ignores the direction (1.2).
+            // E14: every hand moves one seat; a fixed side ignores the direction (1.2). A player
+            // who cannot go out on the card is skipped: the seat before passes to the seat after.
             let old = self.hands;
-            for i in 0..n {
-                let to = match side {
+            let step = |g: &Game, i: usize| -> usize {
+                match side {
                     crate::rules::Side::Right => (i + n - 1) % n,
                     crate::rules::Side::Left => (i + 1) % n,
-                    crate::rules::Side::Direction => self.advance(i as u8, 1) as usize,
-                };
+                    crate::rules::Side::Direction => g.advance(i as u8, 1) as usize,
+                }
+            };
+            for i in 0..n {
+                if cannot_out && i == p as usize {
+                    continue;
+                }
+                let mut to = step(self, i);
+                if cannot_out && to == p as usize {
+                    to = step(self, to);
+                }
                 self.hands[to] = old[i];
             }
+        }
+        if cannot_out {
+            // thirty_eights: a player cannot go out on an ace or an eight; they draw one card.
+            self.draw_cards(p as usize, 1);
         }
         let mut next = self.advance(p, 1 + skips);
         if t.identical {
@@ -1618,6 +1706,19 @@ impl Game {
             self.current = next;
             self.phase = Phase::Chain;
             return;
+        }
+        if t.pick_up > 0 {
+            // E17: the next player takes the cards under the top card and loses the turn.
+            let victim = next as usize;
+            let top = self.discard.pop().expect("a card was placed");
+            for _ in 0..t.pick_up {
+                match self.discard.pop() {
+                    Some(c) => self.hands[victim].add(c),
+                    None => break,
+                }
+            }
+            self.discard.push(top);
+            next = self.skip_done(self.advance(next, 1));
         }
         if t.draw_lose > 0 {
             self.draw_cards(next as usize, t.draw_lose as usize);
@@ -1718,12 +1819,15 @@ impl Game {
         if got.is_some() {
             self.pass_streak = 0;
         }
-        let drawn_playable = self.turn.drawn_card.is_some_and(|c| self.playable(c));
+        let asked = matches!(self.restrict, Restrict::Ask(_));
+        let drawn_playable = !asked && self.turn.drawn_card.is_some_and(|c| self.playable(c));
         let go_on = match d.after {
             DrawAfter::EndTurn => false,
             DrawAfter::MayPlayDrawn | DrawAfter::MustPlayDrawnIfPlayable => drawn_playable,
             DrawAfter::MayPlayAny | DrawAfter::MustPlayWhenFound => {
-                self.has_playable() || (d.mode == DrawMode::UpTo && self.turn.drawn < d.limit && self.can_draw())
+                !asked
+                    && (self.has_playable()
+                        || (d.mode == DrawMode::UpTo && self.turn.drawn < d.limit && self.can_draw()))
             }
         };
         if go_on {

@@ -27,11 +27,12 @@
 //! | `turn_cards`     | 1    | cards the player to act has placed this turn               |
 //! | `turn_drawn`     | 1    | cards the player to act has drawn this turn                |
 //! | `announced`      | 1    | 1 if the player to act announced "last card" this turn     |
-//! | `constraint`     | 4    | one-turn constraint on the player to act: picture card, even spot card, attack suit only, second suit allowed |
+//! | `constraint`     | 5    | one-turn constraint on the player to act: picture card, even spot card, attack suit only, second suit allowed, asked card |
 //! | `constraint_suit`| 4    | the suit of the attack-suit or second-suit constraint      |
 //! | `rogue_top`      | 54   | one-hot top card of stalin's rogue pile                    |
+//! | `asked`          | 15   | one-hot asked card: ranks A..K, QS, joker (thirty_eights seven) |
 //!
-//! Total [`OBS_SIZE`] = 281. Per-face rule features are separate
+//! Total [`OBS_SIZE`] = 297. Per-face rule features are separate
 //! ([`crate::rules::Rules::features`]) so an agent can condition on the rules.
 
 use crate::card::NUM_FACES;
@@ -39,7 +40,7 @@ use crate::game::{ChainAnswerState, Game, NUM_PHASES, Restrict};
 use crate::rules::MAX_PLAYERS;
 
 /// Named slices of the observation, in order: `(name, size)`.
-pub const OBS_LAYOUT: [(&str, usize); 22] = [
+pub const OBS_LAYOUT: [(&str, usize); 23] = [
     ("hand", NUM_FACES),
     ("top_card", NUM_FACES),
     ("active_suit", 4),
@@ -59,9 +60,10 @@ pub const OBS_LAYOUT: [(&str, usize); 22] = [
     ("turn_cards", 1),
     ("turn_drawn", 1),
     ("announced", 1),
-    ("constraint", 4),
+    ("constraint", 5),
     ("constraint_suit", 4),
     ("rogue_top", NUM_FACES),
+    ("asked", 15),
 ];
 
 const fn total() -> usize {
@@ -160,11 +162,12 @@ pub fn encode(g: &Game, p: usize, out: &mut [f32]) {
         Restrict::Even => (Some(1), None),
         Restrict::Suit(s) => (Some(2), Some(s as usize)),
         Restrict::Also(s) => (Some(3), Some(s as usize)),
+        Restrict::Ask(_) => (Some(4), None),
     };
     if let Some(k) = kind {
         out[at + k] = 1.0;
     }
-    at += 4;
+    at += 5;
     if let Some(s) = suit {
         out[at + s] = 1.0;
     }
@@ -173,6 +176,10 @@ pub fn encode(g: &Game, p: usize, out: &mut [f32]) {
         out[at + c.index()] = 1.0;
     }
     at += NUM_FACES;
+    if let Restrict::Ask(k) = g.restrict() {
+        out[at + (k as usize).min(14)] = 1.0;
+    }
+    at += 15;
     debug_assert_eq!(at, OBS_SIZE);
 }
 
@@ -188,6 +195,6 @@ mod tests {
             assert_eq!(w[0].2, w[1].1);
         }
         assert_eq!(s.last().unwrap().2, OBS_SIZE);
-        assert_eq!(OBS_SIZE, 281);
+        assert_eq!(OBS_SIZE, 297);
     }
 }

@@ -169,7 +169,8 @@ conformance!(
     zodiac,
     openspiel_crazy_eights,
     one_card,
-    stalin
+    stalin,
+    thirty_eights
 );
 
 #[test]

@@ -79,6 +79,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("openspiel_crazy_eights", include_str!("presets/openspiel_crazy_eights.toml")),
     ("one_card", include_str!("presets/one_card.toml")),
     ("stalin", include_str!("presets/stalin.toml")),
+    ("thirty_eights", include_str!("presets/thirty_eights.toml")),
 ];
 
 /// Names of the built-in presets.
@@ -316,6 +317,14 @@ pub struct CardRule {
     pub shield: u32,
     /// E13.
     pub second_suit: bool,
+    /// E15: the player may swap hands with another player.
+    pub swap_hand: bool,
+    /// E16: the player names a rank (or QS, or joker) the next player must play.
+    pub ask_rank: bool,
+    /// E17: the next player picks up this many cards under it and loses the turn.
+    pub pick_up_pile: u8,
+    /// E18: the card must be covered by one of its suit (or a wild).
+    pub must_cover: bool,
     /// After it only even spot cards may follow (rose_mau menu).
     pub next_even: bool,
     /// E14.
@@ -593,10 +602,6 @@ impl Rules {
             for (name, set) in [
                 ("shield.pass_through", cs.shield.as_ref().is_some_and(|sh| sh.pass_through)),
                 ("mirror", cs.mirror == Some(true)),
-                ("swap_hand", cs.swap_hand == Some(true)),
-                ("ask_rank", cs.ask_rank == Some(true)),
-                ("pick_up_pile", cs.pick_up_pile.is_some_and(|k| k > 0)),
-                ("must_cover", cs.must_cover == Some(true)),
                 ("joker_lock", cs.joker_lock == Some(true)),
             ] {
                 if set {
@@ -662,6 +667,10 @@ impl Rules {
             }
             r.free_play_next = cs.free_play_next.unwrap_or(false);
             r.second_suit = cs.second_suit.unwrap_or(false);
+            r.swap_hand = cs.swap_hand.unwrap_or(false);
+            r.ask_rank = cs.ask_rank.unwrap_or(false);
+            r.pick_up_pile = cs.pick_up_pile.unwrap_or(0);
+            r.must_cover = cs.must_cover.unwrap_or(false);
             if let Some(sh) = &cs.shield {
                 for t in &sh.against {
                     if t == "any" {
@@ -689,9 +698,7 @@ impl Rules {
             r.others_draw = cs.others_draw.unwrap_or(0);
             r.repeat = cs.repeat.unwrap_or_default();
             r.last_special = cs.last_special.unwrap_or(s.last_special);
-            if r.last_special == LastSpecial::CannotGoOut
-                || (r.last_special == LastSpecial::AsDuringHand && r.give.is_none())
-            {
+            if r.last_special == LastSpecial::AsDuringHand && r.give.is_none() {
                 return Err(RulesError::unsupported(
                     f("last_special"),
                     "its behaviour lands with the remaining presets",
@@ -916,9 +923,9 @@ mod tests {
 
     #[test]
     fn unsupported_dimensions_are_named() {
-        let e = Rules::load("crazy_eights", 2, Some(&json!({"cards": {"5": {"swap_hand": true}}}))).unwrap_err();
+        let e = Rules::load("crazy_eights", 2, Some(&json!({"cards": {"5": {"mirror": true}}}))).unwrap_err();
         assert!(matches!(e, RulesError::Unsupported { .. }), "{e}");
-        assert_eq!(e.field(), Some("cards.5C.swap_hand"));
+        assert_eq!(e.field(), Some("cards.5C.mirror"));
     }
 
     #[test]
