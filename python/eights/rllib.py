@@ -1,0 +1,199 @@
+"""Ray RLlib multi-agent environment for eights games (new API stack).
+
+:class:`EightsMultiAgentEnv` is a ``ray.rllib.env.multi_agent_env.MultiAgentEnv``: every
+seat is an agent (``"player_0"`` .. ``"player_{n-1}"``) and the game is turn based, so
+each ``step`` returns an observation only for the agent that decides next. RLlib
+scales it the usual way: more env runners (``config.env_runners(num_env_runners=...)``)
+on one machine or on a Ray cluster.
+
+Conventions
+
+* Observations are dicts ``{"observations": float32 (OBS_SIZE,), "action_mask": float32
+  (NUM_ACTIONS,)}``, the layout RLlib's action-masking module expects (1.0 = legal).
+  :func:`action_masking_module_spec` returns an ``RLModuleSpec`` that builds that module
+  (PPO, PyTorch): it adds ``log(mask)`` to the logits so illegal actions are never
+  sampled.
+* Actions are ``Discrete(197)`` ids (``eights.NUM_ACTIONS``, the fixed action layout);
+  ``action_space.sample()`` draws a legal action of the agent to act.
+* Rewards are 0 during the hand; when it ends every agent that has acted receives its
+  entry of ``game.returns(reward)`` (``"win_loss"``: winner +1, others ``-1/(n-1)``;
+  ``"score"``: the normalised score) with its final observation, and
+  ``terminateds["__all__"]`` is True. A hand stopped at the engine's decision cap
+  ends with ``truncateds["__all__"] = True``.
+* An illegal action raises :class:`eights.IllegalActionError` (a ``ValueError``); with the
+  masking module it never happens.
+* Seeds: ``reset(seed=s)`` deals the same hand for the same ``s``; ``reset()`` without a
+  seed continues the env's own seeded stream (``env_config["seed"]``, default 0, offset
+  by the env runner and vector index when RLlib passes an ``EnvContext``), so runs
+  reproduce.
+
+``env_config`` keys: ``preset`` (default ``"crazy_eights"``), ``num_players`` (2),
+``rules`` (a dict of overrides or an :class:`eights.Rules`), ``reward`` (``"win_loss"``),
+``seed`` (0).
+
+Example::
+
+    from ray.rllib.algorithms.ppo import PPOConfig
+    import eights.rllib
+
+    eights.rllib.register()                      # registers the env name "eights"
+    config = (
+        PPOConfig()
+        .environment("eights", env_config={"preset": "crazy_eights", "num_players": 2})
+        .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, episode, **kw: "shared")
+        .rl_module(rl_module_spec=eights.rllib.action_masking_module_spec(["shared"]))
+        .env_runners(num_env_runners=2)
+    )
+    algo = config.build_algo()
+    print(algo.train()["env_runners"]["episode_return_mean"])
+
+See ``examples/rllib_selfplay.py`` for a full self-play run.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, Mapping, Optional, Tuple
+
+import gymnasium
+import numpy as np
+from ray.rllib.env.multi_agent_env import MultiAgentEnv
+
+from ._core import NUM_ACTIONS
+from .env import LegalActionSpace
+from .rules import Game, Rules
+
+__all__ = ["ENV_NAME", "EightsMultiAgentEnv", "action_masking_module_spec", "agent_id", "register"]
+
+#: The name :func:`register` gives the environment in Ray Tune's registry.
+ENV_NAME = "eights"
+
+_CONFIG_KEYS = ("preset", "num_players", "rules", "reward", "seed")
+_REWARDS = ("win_loss", "score")
+
+
+def agent_id(seat: int) -> str:
+    """The agent id of a seat: ``"player_<seat>"``."""
+    return f"player_{seat}"
+
+
+class EightsMultiAgentEnv(MultiAgentEnv):
+    """Every seat of an eights game as an RLlib agent (see the module documentation)."""
+
+    def __init__(self, config: Optional[Mapping[str, Any]] = None) -> None:
+        super().__init__()
+        # An EnvContext (what RLlib passes) tells which runner and sub-env this is: give
+        # each its own stream so parallel runners do not play the same deals.
+        worker = int(getattr(config, "worker_index", 0))
+        vector = int(getattr(config, "vector_index", 0))
+        config = dict(config or {})
+        unknown = sorted(set(config) - set(_CONFIG_KEYS))
+        if unknown:
+            raise ValueError(f"unknown env_config keys {unknown}; allowed: {list(_CONFIG_KEYS)}")
+        preset = config.get("preset", "crazy_eights")
+        num_players = config.get("num_players", 2)
+        rules = config.get("rules")
+        self.reward_kind = config.get("reward", "win_loss")
+        if self.reward_kind not in _REWARDS:
+            raise ValueError(f"unknown reward {self.reward_kind!r}; allowed: {list(_REWARDS)}")
+        seed = config.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+        self._rng = np.random.default_rng([seed, worker, vector])
+        if isinstance(rules, Rules):
+            self.game = Game(rules, num_players, seed=0)
+        else:
+            self.game = Game(preset, num_players, seed=0, rules=rules)
+        self.num_players = int(num_players)
+        self.agents = self.possible_agents = [agent_id(s) for s in range(self.num_players)]
+        obs_space = gymnasium.spaces.Dict(
+            {
+                "observations": gymnasium.spaces.Box(
+                    -np.inf, np.inf, (self.game.observation_size,), np.float32
+                ),
+                "action_mask": gymnasium.spaces.Box(0.0, 1.0, (NUM_ACTIONS,), np.float32),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.agents}
+        # Like the Gymnasium env's: sample() without a mask draws a legal action (RLlib's env
+        # checker steps sampled actions).
+        action_space = LegalActionSpace(NUM_ACTIONS, self)
+        self.action_spaces = {a: action_space for a in self.agents}
+        self._acted: set = set()
+        self._started = False
+
+    # ------------------------------------------------------------------ API
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.game.reset(seed=int(self._rng.integers(2**63)), deck=(options or {}).get("deck"))
+        self._acted = set()
+        self._started = True
+        seat = self.game.current_player
+        return {agent_id(seat): self._obs(seat)}, {}
+
+    def step(self, action_dict: Mapping[str, Any]):
+        seat = self.game.current_player
+        if seat < 0:
+            raise ValueError("the hand is over: call reset() before step()")
+        me = agent_id(seat)
+        if me not in action_dict:
+            raise ValueError(f"it is {me}'s turn; action_dict has {sorted(action_dict)}")
+        self.game.step(int(action_dict[me]))
+        self._acted.add(seat)
+        if self.game.is_terminal or self.game.is_truncated:
+            returns = self.game.returns(self.reward_kind)
+            seats = sorted(self._acted)
+            obs = {agent_id(s): self._obs(s) for s in seats}
+            rewards = {agent_id(s): float(returns[s]) for s in seats}
+            done = {"__all__": bool(self.game.is_terminal)}
+            cut = {"__all__": bool(self.game.is_truncated and not self.game.is_terminal)}
+            return obs, rewards, done, cut, {}
+        nxt = self.game.current_player
+        return {agent_id(nxt): self._obs(nxt)}, {me: 0.0}, {"__all__": False}, {"__all__": False}, {}
+
+    def render(self) -> str:
+        return self.game.render()
+
+    # ------------------------------------------------------------- helpers
+
+    def _sampling_mask(self) -> Optional[np.ndarray]:
+        if not self._started or self.game.current_player < 0:
+            return None
+        return self.game.action_mask()
+
+    def _obs(self, seat: int) -> Dict[str, np.ndarray]:
+        mask = self.game.action_mask() if self.game.current_player == seat else np.zeros(NUM_ACTIONS, bool)
+        return {"observations": self.game.observation(seat), "action_mask": mask.astype(np.float32)}
+
+
+def register(name: str = ENV_NAME) -> str:
+    """Register :class:`EightsMultiAgentEnv` with Ray Tune under ``name`` and return it."""
+    from ray.tune.registry import register_env
+
+    register_env(name, lambda config: EightsMultiAgentEnv(config))
+    return name
+
+
+def action_masking_module_spec(
+    policies: Iterable[str] = ("shared",), hidden: Tuple[int, ...] = (256, 256)
+) -> Any:
+    """A ``MultiRLModuleSpec`` with one action-masking PPO module (PyTorch) per policy id.
+
+    The module class is RLlib's own ``ActionMaskingTorchRLModule``; ``hidden`` sets the
+    sizes of its hidden layers.
+    """
+    from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    model_config = DefaultModelConfig(fcnet_hiddens=list(hidden), head_fcnet_hiddens=[])
+    return MultiRLModuleSpec(
+        rl_module_specs={
+            p: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model_config)
+            for p in policies
+        }
+    )
