@@ -140,7 +140,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     rules = _parse_rules(args.rules)
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     for a in agents:
-        eights.parse_bot(a)  # ValueError naming the allowed bots
+        eights._core.parse_bot(a)  # ValueError naming the allowed bots
     start = time.perf_counter()
     result = arena.tournament(
         agents,

@@ -529,7 +529,7 @@ class EightsEnv(gymnasium.Env):
         """
         return self.game.action_mask()
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Optional[str]:  # type: ignore[override]  # text frames (ansi, html)
         """The table seen from the learner's seat: text for ``render_mode="ansi"``,
         HTML for ``render_mode="html"`` (see :mod:`eights.render`).
 

@@ -121,7 +121,7 @@ class raw_env(AECEnv):
             (``deal__hand_size=4``).
     """
 
-    metadata = {
+    metadata: Dict[str, Any] = {
         "name": "eights_v0",
         "render_modes": ["ansi", "html"],
         "is_parallelizable": False,
@@ -175,7 +175,7 @@ class raw_env(AECEnv):
         self._np_random: Optional[np.random.Generator] = None
         self._started = False
         self._decisions = 0
-        self._observation_spaces = {
+        self._observation_spaces: Dict[str, spaces.Space] = {
             a: spaces.Dict(
                 {
                     "observation": spaces.Box(-np.inf, np.inf, shape=(self._obs_size,), dtype=np.float32),
@@ -184,7 +184,7 @@ class raw_env(AECEnv):
             )
             for a in self.possible_agents
         }
-        self._action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._action_spaces: Dict[str, spaces.Space] = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self.history: Deque[Tuple[int, int]] = collections.deque(maxlen=HISTORY_SHOWN)
 
     # ------------------------------------------------------------- spaces

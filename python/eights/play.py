@@ -147,18 +147,18 @@ def play(
                 if line.strip().lower() in HELP_WORDS:
                     say(_moves_text(game))
                     continue
-                action, why = parse_move(game, line)
-                if action is not None:
+                choice, why = parse_move(game, line)
+                if choice is not None:
                     break
                 say(f"Sorry, {why}")
                 say("Your move?")
             try:
-                game.step(action)
+                game.step(choice)
             except IllegalActionError as exc:  # not expected: parse_move checked legality
                 say(f"Sorry, {exc}")
                 continue
-            history.append((seat, action))
-            say(f"You: {action_text(game, action)}")
+            history.append((seat, choice))
+            say(f"You: {action_text(game, choice)}")
     except _Quit:
         say("\nGoodbye: the game was left unfinished.")
         return 0
