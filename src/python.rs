@@ -508,6 +508,11 @@ impl PyGame {
     fn __str__(&self) -> String {
         self.g.render()
     }
+    /// HTML picture of the table (cards as small inline SVGs), shown by Jupyter; drawn by
+    /// `eights.render.game_html`.
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        slf.py().import("eights.render")?.call_method1("game_html", (slf,))?.extract()
+    }
     fn clone(&self) -> Self {
         PyGame { g: self.g.clone() }
     }

@@ -1,4 +1,4 @@
-"""Command-line tools: ``python -m eights {selfplay,arena,presets}``.
+"""Command-line tools: ``python -m eights {selfplay,arena,play,presets}``.
 
 ``selfplay`` benchmarks random-vs-random games, first in the Rust loop
 (:func:`eights.random_selfplay`), then (unless ``--python-loop 0``) in a plain
@@ -16,6 +16,10 @@ optionally saves a chart (with matplotlib)::
 
     python -m eights arena --preset crazy_eights --players 2 --agents random,heuristic,pimc:50 --games 500
     python -m eights arena --agents heuristic,ismcts:400 --games 2000 --plot ratings.png
+
+``play`` lets a person play a hand against bots in the terminal (see :mod:`eights.play`)::
+
+    python -m eights play --preset switch_blackjack --players 3 --seat 0 --bots heuristic --seed 7
 """
 
 from __future__ import annotations
@@ -136,7 +140,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     rules = _parse_rules(args.rules)
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     for a in agents:
-        eights.parse_bot(a)  # ValueError naming the allowed bots
+        eights._core.parse_bot(a)  # ValueError naming the allowed bots
     start = time.perf_counter()
     result = arena.tournament(
         agents,
@@ -159,6 +163,15 @@ def cmd_arena(args: argparse.Namespace) -> int:
             return 2
         print(f"chart saved to {args.plot}")
     return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play a hand against bots in the terminal."""
+    from .play import play
+
+    rules = _parse_rules(args.rules)
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    return play(args.preset, args.players, seat=args.seat, bots=bots, seed=args.seed, rules=rules)
 
 
 def cmd_presets(args: argparse.Namespace) -> int:
@@ -239,6 +252,26 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--plot", default=None, metavar="PNG", help="save a chart of the ratings (needs matplotlib)")
     arena.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     arena.set_defaults(func=cmd_arena)
+
+    play = sub.add_parser(
+        "play",
+        help="play a hand against bots in the terminal",
+        description="Play one hand against built-in bots: each turn shows the table and your legal "
+        'moves; answer with a move number or its text ("8h", "10D", "draw", "suit H"). '
+        '"help" lists the moves, "quit" or end of input leaves.',
+    )
+    play.add_argument("--preset", default="crazy_eights", help="rules preset (default: crazy_eights)")
+    play.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    play.add_argument("--seat", type=_non_negative, default=0, help="your seat, 0 moves first (default: 0)")
+    play.add_argument(
+        "--bots",
+        default="heuristic",
+        help="bot for every other seat, or a comma-separated bot per other seat: random, heuristic, "
+        "ismcts:N, pimc:N (default: heuristic)",
+    )
+    play.add_argument("--seed", type=_non_negative, default=None, help="random seed (default: a fresh one, printed)")
+    play.add_argument("--rules", default=None, metavar="JSON", help="rule overrides as a JSON object")
+    play.set_defaults(func=cmd_play)
 
     presets = sub.add_parser("presets", help="list the rules presets")
     presets.set_defaults(func=cmd_presets)

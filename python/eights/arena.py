@@ -135,9 +135,8 @@ def as_agent(spec: Any, what: str = "agent") -> Agent:
     batch = getattr(spec, "act_batch", None)
     act = getattr(spec, "act", None)
     if callable(batch) or callable(act):
-        name = getattr(spec, "name", None)
-        if not isinstance(name, str):
-            name = type(spec).__name__
+        label = getattr(spec, "name", None)
+        name = label if isinstance(label, str) else type(spec).__name__
         return Agent(name, act=act if callable(act) else None, act_batch=batch if callable(batch) else None)
     if callable(spec):
         name = getattr(spec, "__name__", None) or type(spec).__name__
@@ -215,7 +214,7 @@ def _play_python(
             for s in range(n):
                 k = _core.arena_agent_at(s, r, n)
                 a = table[k]
-                bots.append(Bot(a.bot, seed=_core.arena_bot_seed(seed, d, r, k)) if a.is_builtin else None)
+                bots.append(Bot(a.bot, seed=_core.arena_bot_seed(seed, d, r, k)) if a.bot is not None else None)
             games.append(g)
             seats.append(bots)
             rot.append(r)
@@ -247,29 +246,30 @@ def _play_python(
             masks = np.stack([games[gi].action_mask() for gi, _ in items])
             t = time.perf_counter()
             if agent.act_batch is not None:
-                actions = list(np.asarray(agent.act_batch(obs, masks)).reshape(-1))
+                actions: List[Any] = list(np.asarray(agent.act_batch(obs, masks)).reshape(-1))
                 if len(actions) != len(items):
                     raise ValueError(
                         f"agent {agent.name!r}: act_batch returned {len(actions)} actions for "
                         f"{len(items)} observations"
                     )
             else:
+                assert agent.act is not None  # as_agent gives every Python agent act or act_batch
                 actions = [agent.act(o, m) for o, m in zip(obs, masks)]
             sec[k] += time.perf_counter() - t
             dec[k] += len(items)
-            for (gi, s), a, m in zip(items, actions, masks):
-                if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+            for (gi, s), raw, m in zip(items, actions, masks):
+                if isinstance(raw, (bool, np.bool_)) or not isinstance(raw, (int, np.integer)):
                     raise TypeError(
-                        f"agent {agent.name!r} returned {_describe(a)}; actions are integers in "
+                        f"agent {agent.name!r} returned {_describe(raw)}; actions are integers in "
                         f"[0, {NUM_ACTIONS})"
                     )
-                a = int(a)
-                if not (0 <= a < NUM_ACTIONS and m[a]):
+                action = int(raw)
+                if not (0 <= action < NUM_ACTIONS and m[action]):
                     raise ValueError(
-                        f"agent {agent.name!r} chose illegal action {a} at seat {s}; legal actions: "
+                        f"agent {agent.name!r} chose illegal action {action} at seat {s}; legal actions: "
                         f"{np.flatnonzero(m).tolist()}"
                     )
-                games[gi].step(a)
+                games[gi].step(action)
         active = still
     return {
         "deal": np.asarray(deals, np.uint64),
@@ -314,7 +314,8 @@ def play(
         chunk = max(8, 4 * (threads or os.cpu_count() or 1))
         for start in range(0, games, chunk):
             count = min(chunk, games - start)
-            res = _core.arena_play(preset, n, [a.bot for a in agents], seed, start, count, threads, rules)
+            bots = [a.bot for a in agents if a.bot is not None]
+            res = _core.arena_play(preset, n, bots, seed, start, count, threads, rules)
             parts.append(res)
             if progress is not None:
                 progress(count * n)
@@ -427,7 +428,7 @@ def _summarise(
     seat_of_0 = np.asarray([(n - int(r)) % n for r in res["rotation"]])
     rows = np.arange(games)
     winner = res["winner"]
-    dps = {}
+    dps: Dict[str, Any] = {}
     for k, name in enumerate(names):
         s = float(res["agent_seconds"][k])
         dps.setdefault(name, float(res["agent_decisions"][k]) / s if s > 0 else float("inf"))

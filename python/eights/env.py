@@ -40,17 +40,19 @@ Example::
 
 from __future__ import annotations
 
+import collections
 import copy
 import numbers
 import operator
 import weakref
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Deque, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from ._core import BOT_NAMES_HELP, NUM_ACTIONS, Bot, IllegalActionError, RandomBot, parse_bot
+from .render import HISTORY_SHOWN, game_html, table_text
 from .rules import Game, Rules
 
 __all__ = [
@@ -310,7 +312,10 @@ class EightsEnv(gymnasium.Env):
             ``game.returns(kind)`` entry is paid to the learner at the end of
             the episode; all intermediate rewards are 0.
         learner_seat: the seat controlled by the agent.
-        render_mode: ``None`` or ``"ansi"`` (text from ``game.render()``).
+        render_mode: ``None``, ``"ansi"`` (the table as text with card symbols
+            as the learner sees it: its hand, the other hands as card counts, the
+            last few actions) or ``"html"`` (the same picture as HTML with inline
+            SVG cards, also what Jupyter shows for the env).
         illegal_action: what :meth:`step` does with an illegal learner action:
             ``"raise"`` (default) raises :class:`eights.IllegalActionError`
             and leaves the env unchanged; ``"random"`` plays a uniformly random
@@ -337,7 +342,7 @@ class EightsEnv(gymnasium.Env):
         TypeError: arguments of the wrong type.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "html"], "render_fps": 4}
 
     def __init__(
         self,
@@ -395,6 +400,8 @@ class EightsEnv(gymnasium.Env):
         self._opponents: Dict[int, Any] = {}
         self._initial_seed = seed
         self._started = False
+        #: The last few ``(seat, action id)`` pairs of the episode, oldest first.
+        self.history: Deque[Tuple[int, int]] = collections.deque(maxlen=HISTORY_SHOWN)
 
         self.observation_space = spaces.Box(
             low=-np.inf, high=np.inf, shape=(self.game.observation_size,), dtype=np.float32
@@ -447,6 +454,7 @@ class EightsEnv(gymnasium.Env):
             }
             self.game.reset(seed=game_seed, deck=deck)
             self._started = True
+            self.history.clear()
             self._play_opponents()
             if not self._episode_over():
                 break
@@ -501,6 +509,7 @@ class EightsEnv(gymnasium.Env):
             )
 
         game.step(action)  # raises IllegalActionError, game unchanged
+        self.history.append((self.learner_seat, action))
         self._play_opponents()
 
         terminated = bool(game.is_terminal)
@@ -520,19 +529,26 @@ class EightsEnv(gymnasium.Env):
         """
         return self.game.action_mask()
 
-    def render(self) -> Optional[str]:
-        """Text picture of the table for ``render_mode="ansi"``.
+    def render(self) -> Optional[str]:  # type: ignore[override]  # text frames (ansi, html)
+        """The table seen from the learner's seat: text for ``render_mode="ansi"``,
+        HTML for ``render_mode="html"`` (see :mod:`eights.render`).
 
         With ``render_mode=None`` this warns and returns ``None`` (Gymnasium
-        convention); ``env.game.render()`` always works.
+        convention); ``env.game.render()`` (every hand) always works.
         """
         if self.render_mode == "ansi":
-            return self.game.render()
+            return table_text(self.game, self.learner_seat, self.history)
+        if self.render_mode == "html":
+            return self._repr_html_()
         gymnasium.logger.warn(
             "render() called without a render mode; create the env with "
-            'render_mode="ansi" or call env.game.render()'
+            'render_mode="ansi" or "html", or call env.game.render()'
         )
         return None
+
+    def _repr_html_(self) -> str:
+        """HTML picture of the table from the learner's seat (shown by Jupyter)."""
+        return game_html(self.game, self.learner_seat, self.history)
 
     # ------------------------------------------------------------- internals
 
@@ -557,6 +573,7 @@ class EightsEnv(gymnasium.Env):
                         f"action {action} is out of range [0, {NUM_ACTIONS})"
                     )
                 game.step(action)
+                self.history.append((seat, action))
             except IllegalActionError as exc:
                 raise IllegalActionError(
                     f"the opponent at seat {seat} chose an illegal action {action} "

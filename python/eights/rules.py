@@ -27,7 +27,7 @@ import copy
 import json
 import os
 import sys
-from typing import Any, Dict, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
 
 from . import _core
 
@@ -163,15 +163,15 @@ class Rules:
         elif _is_resolved(table):
             # A resolved spec (to_dict(), Game.rules_dict()): complete as it is; its
             # `inherits` only records the parent preset.
-            return cls._make(table, {})
+            return cls._make(dict(table), {})
         else:
             if not isinstance(inherits, str):
                 raise _core.RulesError(
                     f"invalid rules field 'inherits': expected a preset name (one of "
                     f"{', '.join(_core.presets())}), got {inherits!r}"
                 )
-            return cls._make(inherits, table)
-        return cls._make(table, {})
+            return cls._make(inherits, dict(table))
+        return cls._make(dict(table), {})
 
     @classmethod
     def from_toml(cls, source: PathOrText) -> "Rules":
@@ -329,47 +329,65 @@ class Rules:
         return (Rules._make, (self._base, {}))
 
 
-class _GameType(type):
-    """Metaclass of :class:`Game`: calling it builds an ``eights._core.Game``, and
-    ``isinstance``, attributes and static methods are those of ``eights._core.Game``."""
+if TYPE_CHECKING:  # what type checkers see: a Game is an eights._core.Game
 
-    def __call__(cls, preset: Any = "crazy_eights", num_players: int = 2, seed: Optional[int] = None,
-                 rules: Optional[Mapping[str, Any]] = None) -> "_core.Game":
-        if isinstance(preset, Rules):
-            r = preset.replace(rules) if rules else preset
-            return r.game(num_players, seed)
-        return _core.Game(preset, num_players, seed=seed, rules=rules)
+    class Game(_core.Game):
+        """One table of a Crazy Eights-family game (see the runtime class below)."""
 
-    def __instancecheck__(cls, obj: Any) -> bool:
-        return isinstance(obj, _core.Game)
+        # It builds the core class, not a subclass.
+        def __new__(  # type: ignore[misc]
+            cls,
+            preset: Union[str, "Rules"] = "crazy_eights",
+            num_players: int = 2,
+            seed: Optional[int] = None,
+            rules: Optional[Mapping[str, Any]] = None,
+        ) -> "_core.Game": ...
 
-    def __subclasscheck__(cls, sub: Any) -> bool:
-        return isinstance(sub, type) and issubclass(sub, _core.Game)
+        @staticmethod
+        def from_position(preset: Union[str, "Rules"], num_players: int, **kwargs: Any) -> "_core.Game": ...
 
-    def __getattr__(cls, name: str) -> Any:
-        return getattr(_core.Game, name)
+else:
+    class _GameType(type):
+        """Metaclass of :class:`Game`: calling it builds an ``eights._core.Game``, and
+        ``isinstance``, attributes and static methods are those of ``eights._core.Game``."""
+
+        def __call__(cls, preset: Any = "crazy_eights", num_players: int = 2, seed: Optional[int] = None,
+                     rules: Optional[Mapping[str, Any]] = None) -> "_core.Game":
+            if isinstance(preset, Rules):
+                r = preset.replace(rules) if rules else preset
+                return r.game(num_players, seed)
+            return _core.Game(preset, num_players, seed=seed, rules=rules)
+
+        def __instancecheck__(cls, obj: Any) -> bool:
+            return isinstance(obj, _core.Game)
+
+        def __subclasscheck__(cls, sub: Any) -> bool:
+            return isinstance(sub, type) and issubclass(sub, _core.Game)
+
+        def __getattr__(cls, name: str) -> Any:
+            return getattr(_core.Game, name)
 
 
-class Game(metaclass=_GameType):
-    """One table of a Crazy Eights-family game (multi-agent API).
+    class Game(metaclass=_GameType):
+        """One table of a Crazy Eights-family game (multi-agent API).
 
-    ``Game(preset, num_players=2, seed=None, rules=None)``: ``preset`` is a preset name or
-    an :class:`eights.Rules`; ``rules`` is a dict of overrides (nested tables, e.g.
-    ``{"deal": {"hand_size": 5}}``, or ``{"variants": ["multiple_cards"]}``).  The object
-    built is an ``eights._core.Game``; ``isinstance(g, eights.Game)`` holds, and the static
-    methods (``from_position``, ``from_dict``, ``rules_feature_names``) are available here.
-    """
+        ``Game(preset, num_players=2, seed=None, rules=None)``: ``preset`` is a preset name or
+        an :class:`eights.Rules`; ``rules`` is a dict of overrides (nested tables, e.g.
+        ``{"deal": {"hand_size": 5}}``, or ``{"variants": ["multiple_cards"]}``).  The object
+        built is an ``eights._core.Game``; ``isinstance(g, eights.Game)`` holds, and the static
+        methods (``from_position``, ``from_dict``, ``rules_feature_names``) are available here.
+        """
 
-    @staticmethod
-    def from_position(preset: Any, num_players: int, **kwargs: Any) -> "_core.Game":
-        """``eights._core.Game.from_position``, also accepting preset-based :class:`Rules`."""
-        if isinstance(preset, Rules):
-            if preset.preset is None:
-                raise TypeError(
-                    "Game.from_position needs rules built on a preset (Rules(preset, ...) or a "
-                    "TOML file with inherits = \"<preset>\")"
-                )
-            extra = kwargs.pop("rules", None)
-            r = preset.replace(extra) if extra else preset
-            return _core.Game.from_position(r.preset, num_players, rules=r.overrides or None, **kwargs)
-        return _core.Game.from_position(preset, num_players, **kwargs)
+        @staticmethod
+        def from_position(preset: Any, num_players: int, **kwargs: Any) -> "_core.Game":
+            """``eights._core.Game.from_position``, also accepting preset-based :class:`Rules`."""
+            if isinstance(preset, Rules):
+                if preset.preset is None:
+                    raise TypeError(
+                        "Game.from_position needs rules built on a preset (Rules(preset, ...) or a "
+                        "TOML file with inherits = \"<preset>\")"
+                    )
+                extra = kwargs.pop("rules", None)
+                r = preset.replace(extra) if extra else preset
+                return _core.Game.from_position(r.preset, num_players, rules=r.overrides or None, **kwargs)
+            return _core.Game.from_position(preset, num_players, **kwargs)

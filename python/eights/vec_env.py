@@ -280,9 +280,14 @@ class VecEnv(_GymVectorEnv):
         else:
             info = np.iinfo(obs_dtype)
             low, high = info.min, info.max
-        self.single_observation_space = spaces.Box(low, high, shape=(OBS_SIZE,), dtype=np.dtype(obs_dtype))
+        # gymnasium's annotation wants a scalar type; a numpy dtype is accepted at run time.
+        self.single_observation_space = spaces.Box(
+            low, high, shape=(OBS_SIZE,), dtype=np.dtype(obs_dtype)  # type: ignore[arg-type]
+        )
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
-        self.observation_space = spaces.Box(low, high, shape=(num_envs, OBS_SIZE), dtype=np.dtype(obs_dtype))
+        self.observation_space = spaces.Box(
+            low, high, shape=(num_envs, OBS_SIZE), dtype=np.dtype(obs_dtype)  # type: ignore[arg-type]
+        )
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, NUM_ACTIONS))
 
     # ------------------------------------------------------------------ API

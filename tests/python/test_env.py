@@ -93,7 +93,7 @@ def test_spaces_and_attributes():
     assert env.action_space == gymnasium.spaces.Discrete(eights.NUM_ACTIONS)
     assert env.observation_space.shape == (env.game.observation_size,)
     assert env.observation_space.dtype == np.float32
-    assert env.metadata["render_modes"] == ["ansi"]
+    assert env.metadata["render_modes"] == ["ansi", "html"]
 
 
 # --------------------------------------------------------------------------

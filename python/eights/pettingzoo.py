@@ -1,0 +1,297 @@
+"""PettingZoo AEC environment: every seat of a Crazy Eights-family game is an agent.
+
+``env(preset, num_players, ...)`` returns the environment wrapped with PettingZoo's standard
+wrappers; ``raw_env`` is the bare class; ``parallel_env`` is the turn-based parallel form.
+Needs the optional ``pettingzoo`` package (``pip install 'eights[pettingzoo]'``).
+
+Conventions
+-----------
+* Agents are ``"player_0" .. "player_{n-1}"``, agent ``player_k`` plays seat ``k``.
+  ``agent_selection`` is always the seat the engine says is to act; a player may act
+  several times in a row (an eight then its suit nomination, a skip in two-player play, ...).
+* Observation of every agent: ``{"observation": float32 Box (game.observation_size,),
+  "action_mask": int8 Box of 197 zeros/ones}``.  The observation is the game seen from
+  that seat (``game.observation(seat)``).  The mask holds the legal actions of the agent
+  to act and is all zeros for every other agent, and for everybody once the game is over.
+* Actions: ``Discrete(197)``, the fixed action layout of the package (see ``eights``).
+* Rewards are zero until the hand ends; then every agent receives its entry of
+  ``game.returns(reward)``: with ``reward="win_loss"`` (default) the winner gets +1 and the
+  others ``-1/(n-1)`` each (zero-sum); ``reward="score"`` pays the normalised points.
+  When nobody wins (the engine's draw, or a truncation) everybody gets 0.
+* Termination: ``game.is_terminal`` (the hand is over) ends the episode for every agent.
+  Truncation: the engine's own decision cap (``game.is_truncated``), or ``max_cycles``
+  decisions in total when given, truncates every agent.
+* Illegal actions: the wrapped env (``env()``) uses PettingZoo's ``TerminateIllegalWrapper``:
+  an action outside the mask ends the episode at once, the offending agent gets
+  ``illegal_reward`` (default -1) and the others 0, with a warning; an id outside
+  ``[0, 197)`` fails ``AssertOutOfBoundsWrapper``; stepping before ``reset`` fails
+  ``OrderEnforcingWrapper``.  The bare ``raw_env`` raises ``eights.IllegalActionError`` and
+  stays unchanged.
+* Seeding: ``reset(seed=s)`` seeds the env's generator, from which every deal is drawn, so
+  the same seed and the same actions replay the same games; ``reset()`` without a seed
+  continues the stream.  ``options={"deck": [...]}`` fixes the first cards of the pack
+  (as ``eights.Game.reset``).
+* Parallel form: the game is turn-based and one agent may act twice in a row, so it is not
+  ``is_parallelizable`` (PettingZoo's ``aec_to_parallel`` requires every agent to act once
+  per cycle and refuses it).  :func:`parallel_env` uses ``turn_based_aec_to_parallel``
+  instead: each parallel step applies the action of the agent to act (named by
+  ``infos[agent]["active_agent"]``) and ignores the others'.
+
+Example::
+
+    from eights.pettingzoo import env as make_env
+
+    env = make_env("switch_blackjack", num_players=3)
+    env.reset(seed=0)
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, info = env.last()
+        if termination or truncation:
+            action = None
+        else:
+            action = env.action_space(agent).sample(obs["action_mask"])
+        env.step(action)
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Any, Deque, Dict, Optional, Tuple, Union
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+from ._core import NUM_ACTIONS, IllegalActionError
+from .env import REWARD_KINDS, _as_action, _as_int, merge_rule_overrides
+from .render import HISTORY_SHOWN, game_html, table_text
+from .rules import Game, Rules
+
+__all__ = ["env", "raw_env", "parallel_env", "RENDER_VIEWS"]
+
+#: Accepted values of ``render_view``: whose cards the pictures show face up.
+RENDER_VIEWS = ("current", "all")
+
+_SEED_BOUND = 2**63 - 1
+
+
+def env(
+    preset: Union[str, Rules] = "crazy_eights",
+    num_players: int = 2,
+    render_mode: Optional[str] = None,
+    illegal_reward: float = -1.0,
+    **kwargs: Any,
+) -> AECEnv:
+    """The AEC environment wrapped with PettingZoo's standard wrappers
+    (``TerminateIllegalWrapper(illegal_reward)``, ``AssertOutOfBoundsWrapper``,
+    ``OrderEnforcingWrapper``).  ``kwargs`` go to :class:`raw_env`."""
+    aec: AECEnv = raw_env(preset, num_players, render_mode=render_mode, **kwargs)
+    aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=illegal_reward)
+    aec = wrappers.AssertOutOfBoundsWrapper(aec)
+    aec = wrappers.OrderEnforcingWrapper(aec)
+    return aec
+
+
+def parallel_env(
+    preset: Union[str, Rules] = "crazy_eights",
+    num_players: int = 2,
+    render_mode: Optional[str] = None,
+    **kwargs: Any,
+) -> ParallelEnv:
+    """The turn-based parallel form of :func:`env` (``turn_based_aec_to_parallel``):
+    ``step(actions)`` uses only ``actions[active agent]``."""
+    return turn_based_aec_to_parallel(env(preset, num_players, render_mode=render_mode, **kwargs))
+
+
+class raw_env(AECEnv):
+    """A Crazy Eights-family game with one PettingZoo agent per seat (see the module doc).
+
+    Args:
+        preset: preset name (``eights.presets()``) or an :class:`eights.Rules`.
+        num_players: seats at the table.
+        render_mode: ``None``, ``"ansi"`` (text with card symbols) or ``"html"`` (inline SVG).
+        reward: ``"win_loss"`` (default) or ``"score"``.
+        max_cycles: optional cap on the number of decisions (all agents together) after
+            which every agent is truncated; ``None`` keeps only the engine's own cap.
+        render_view: ``"current"`` (default: the hand of the agent to act face up, the
+            others as card counts), ``"all"`` (every hand), or a seat number.
+        rules: dict of rule overrides; ``**rule_overrides`` as in ``eights.make``
+            (``deal__hand_size=4``).
+    """
+
+    metadata: Dict[str, Any] = {
+        "name": "eights_v0",
+        "render_modes": ["ansi", "html"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        preset: Union[str, Rules] = "crazy_eights",
+        num_players: int = 2,
+        render_mode: Optional[str] = None,
+        reward: str = "win_loss",
+        max_cycles: Optional[int] = None,
+        render_view: Union[str, int] = "current",
+        rules: Optional[Dict[str, Any]] = None,
+        **rule_overrides: Any,
+    ) -> None:
+        super().__init__()
+        num_players = _as_int(num_players, "num_players")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"unknown render_mode {render_mode!r}; allowed: None, "
+                + ", ".join(map(repr, self.metadata["render_modes"]))
+            )
+        if reward not in REWARD_KINDS:
+            raise ValueError(f"unknown reward {reward!r}; allowed: {', '.join(map(repr, REWARD_KINDS))}")
+        if max_cycles is not None:
+            max_cycles = _as_int(max_cycles, "max_cycles")
+            if max_cycles < 1:
+                raise ValueError(f"max_cycles must be a positive integer or None, got {max_cycles}")
+        if isinstance(render_view, str):
+            if render_view not in RENDER_VIEWS:
+                raise ValueError(
+                    f"unknown render_view {render_view!r}; allowed: "
+                    + ", ".join(map(repr, RENDER_VIEWS)) + " or a seat number"
+                )
+        elif not 0 <= _as_int(render_view, "render_view") < num_players:
+            raise ValueError(f"render_view seat must be in [0, {num_players}), got {render_view}")
+
+        self.rules = merge_rule_overrides(rules, **rule_overrides)
+        self.game = Game(preset, num_players, seed=0, rules=self.rules)  # validates everything
+        self.preset = preset if isinstance(preset, str) else preset.name
+        self.num_players = num_players
+        self.render_mode = render_mode
+        self.reward_kind = reward
+        self.max_cycles = max_cycles
+        self.render_view = render_view
+        self.possible_agents = [f"player_{p}" for p in range(num_players)]
+        self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
+        self._obs_size = self.game.observation_size
+        self._np_random: Optional[np.random.Generator] = None
+        self._started = False
+        self._decisions = 0
+        self._observation_spaces: Dict[str, spaces.Space] = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(-np.inf, np.inf, shape=(self._obs_size,), dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._action_spaces: Dict[str, spaces.Space] = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self.history: Deque[Tuple[int, int]] = collections.deque(maxlen=HISTORY_SHOWN)
+
+    # ------------------------------------------------------------- spaces
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The agent's observation space (the same object at every call)."""
+        return self._observation_spaces[self.possible_agents[self._seat(agent)]]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The agent's action space, ``Discrete(197)`` (the same object at every call)."""
+        return self._action_spaces[self.possible_agents[self._seat(agent)]]
+
+    def _seat(self, agent: str) -> int:
+        try:
+            return self.agent_name_mapping[agent]
+        except KeyError:
+            raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}") from None
+
+    # ---------------------------------------------------------------- API
+
+    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
+        """Deal a new hand.  ``seed`` reseeds the env's generator; ``options`` may hold
+        ``"deck"`` (a list of card strings fixing the first cards of the pack); other
+        option keys are ignored."""
+        if seed is not None or self._np_random is None:
+            self._np_random, _ = seeding.np_random(seed)
+        deck = (options or {}).get("deck")
+        self.game.reset(seed=int(self._np_random.integers(0, _SEED_BOUND)), deck=deck)
+        self._started = True
+        self._decisions = 0
+        self.history.clear()
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player]
+        self._check_end()
+
+    def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        seat = self._seat(agent)
+        game = self.game
+        if seat == game.current_player and not self.terminations[agent] and not self.truncations[agent]:
+            mask = game.action_mask().astype(np.int8)
+        else:
+            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        return {"observation": game.observation(seat), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action = _as_action(action)
+        if not 0 <= action < NUM_ACTIONS:
+            raise IllegalActionError(f"action {action} is out of range; actions are integers in [0, {NUM_ACTIONS})")
+        seat = self._seat(agent)
+        self.game.step(action)  # IllegalActionError leaves everything unchanged
+        self._decisions += 1
+        self.history.append((seat, action))
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._check_end()
+        self._accumulate_rewards()
+
+    def _check_end(self) -> None:
+        game = self.game
+        capped = self.max_cycles is not None and self._decisions >= self.max_cycles
+        if game.is_terminal or game.is_truncated or capped:
+            returns = game.returns(self.reward_kind) if game.is_terminal else np.zeros(self.num_players)
+            for p, a in enumerate(self.possible_agents):
+                self.rewards[a] = float(returns[p])
+                if game.is_terminal:
+                    self.terminations[a] = True
+                else:
+                    self.truncations[a] = True
+        else:
+            self.agent_selection = self.possible_agents[game.current_player]
+
+    def render(self) -> Optional[str]:
+        """The table as text (``"ansi"``) or HTML (``"html"``), from the point of view set by
+        ``render_view``; warns and returns None without a render mode."""
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn(
+                'render() called without a render mode; create the env with render_mode="ansi" or "html"'
+            )
+            return None
+        if self.render_mode == "html":
+            return self._repr_html_()
+        return table_text(self.game, self._viewer(), self.history, self.possible_agents)
+
+    def _repr_html_(self) -> str:
+        return game_html(self.game, self._viewer(), self.history, self.possible_agents)
+
+    def _viewer(self) -> Optional[int]:
+        if self.render_view == "all":
+            return None
+        if self.render_view == "current":
+            seat = self.game.current_player
+            return seat if seat >= 0 else None
+        return int(self.render_view)
+
+    def close(self) -> None:
+        pass
+
+    def __str__(self) -> str:
+        return f"eights.pettingzoo.raw_env({self.preset!r}, num_players={self.num_players})"

@@ -1,0 +1,181 @@
+"""Play a hand against built-in bots in the terminal: ``python -m eights play``.
+
+This module owns the interactive loop of the ``play`` command and the reading of a
+person's moves.  Each turn of the person shows the table as text (see
+:func:`eights.render.table_text`: the person's hand, the other hands as card counts, the
+last actions) and the legal moves, numbered::
+
+    python -m eights play --preset switch_blackjack --players 3 --seat 0 --bots heuristic --seed 7
+
+A move is typed as its number in the list, or as its text, case-insensitively: ``play 8H``,
+``8h`` (a bare card means "play it"), ``10D``, ``8♥``, ``draw``, ``suit H``, ``nominate h``,
+or just ``h`` when a suit is to be named.  ``help`` lists the moves again, ``quit`` (or
+end of input, or Ctrl-C) leaves.  Unknown or illegal input is explained (what was wrong,
+what is allowed) and asked again; the game is never changed by bad input.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
+
+from ._core import Bot, IllegalActionError, derive_seed, parse_bot
+from .render import HISTORY_SHOWN, SUIT_SYMBOLS, action_text, card_symbol, table_text
+from .rules import Game
+
+__all__ = ["parse_move", "play"]
+
+QUIT_WORDS = ("q", "quit", "exit")
+HELP_WORDS = ("?", "h?", "help", "moves")
+
+_SYMBOL_LETTERS = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
+
+
+class _Quit(Exception):
+    """The person asked to leave."""
+
+
+def _moves_text(game: Any) -> str:
+    lines = []
+    for i, (a, s) in enumerate(zip(game.legal_actions(), game.legal_action_strings()), 1):
+        pretty = action_text(game, a)
+        lines.append(f"  {i:>2}) {s}" + (f"   [{pretty}]" if pretty != s else ""))
+    return "\n".join(lines)
+
+
+def parse_move(game: Any, text: str) -> Tuple[Optional[int], str]:
+    """Read one line typed by the player to act.
+
+    Returns ``(action id, "")`` for a legal move, or ``(None, explanation)`` saying what
+    was wrong and what is allowed.  Accepts a move number (1-based, as listed), or a move
+    text understood by ``game.string_to_action`` (case-insensitive; ``"8h"`` plays the
+    eight of hearts, ``"10D"`` the ten of diamonds), card and suit symbols (``"8♥"``), and
+    a bare suit letter when naming a suit is legal.
+    """
+    legal = game.legal_actions()
+    strings = game.legal_action_strings()
+    raw = text.strip()
+    allowed = f"type a number from 1 to {len(legal)} or a move such as {strings[0]!r} (\"help\" lists them)"
+    if not raw:
+        return None, f"no move given; {allowed}"
+    if raw.lstrip("+-").isdigit():
+        number = int(raw)
+        if 1 <= number <= len(legal):
+            return legal[number - 1], ""
+        return None, f"there is no move number {number}: the moves are numbered 1 to {len(legal)}"
+    cleaned = "".join(_SYMBOL_LETTERS.get(ch, ch) for ch in raw)
+    if len(cleaned) == 1 and cleaned.upper() in SUIT_SYMBOLS:
+        cleaned = "suit " + cleaned.upper()
+    try:
+        action = game.string_to_action(cleaned)
+    except ValueError:
+        return None, f"{raw!r} is not a move I know; {allowed}"
+    if action in legal:
+        return action, ""
+    name = game.action_to_string(action)
+    why = "it is not legal now"
+    if name.startswith("play ") and name[5:] not in game.hand(game.current_player):
+        why = f"you do not hold {card_symbol(name[5:])}"
+    elif name.startswith("play "):
+        top = card_symbol(game.top_card) if game.top_card else "nothing"
+        why = f"{card_symbol(name[5:])} cannot be played on {top} now"
+    return None, f"{name!r} is not allowed: {why}. Legal moves: {', '.join(strings)}"
+
+
+def play(
+    preset: str,
+    num_players: int,
+    seat: int = 0,
+    bots: Optional[List[str]] = None,
+    seed: Optional[int] = None,
+    rules: Optional[Dict[str, Any]] = None,
+    read_line: Callable[[], str] = input,
+    out: TextIO = sys.stdout,
+) -> int:
+    """Play one game, the person at ``seat``, bots elsewhere; returns an exit status.
+
+    ``bots``: one bot name for every other seat, or one per other seat in seat order
+    (default ``["heuristic"]``).  ``read_line`` reads one line of input (raising
+    ``EOFError`` at the end).  Returns 0 when the game ended or the person quit.
+    """
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    game = Game(preset, num_players, seed=seed, rules=rules)  # validates preset/count/rules
+    if not 0 <= seat < num_players:
+        raise ValueError(f"--seat must be in 0..{num_players - 1} for {num_players} players, got {seat}")
+    others = [p for p in range(num_players) if p != seat]
+    names = bots or ["heuristic"]
+    if len(names) == 1:
+        names = names * len(others)
+    if len(names) != len(others):
+        raise ValueError(
+            f"--bots needs one bot name, or one per other seat ({len(others)}), got {len(names)}: {', '.join(names)}"
+        )
+    for name in names:
+        parse_bot(name)  # ValueError naming the allowed bots
+    seat_bots = {p: Bot(name, derive_seed(seed, p + 1)) for p, name in zip(others, names)}
+    labels = [("You" if p == seat else f"P{p}") for p in range(num_players)]
+    history: List[Tuple[int, int]] = []
+
+    def say(text: str = "") -> None:
+        print(text, file=out, flush=True)
+
+    say(f"{preset}, {num_players} players, seed {seed}. You are seat {seat}; "
+        + ", ".join(f"P{p}: {seat_bots[p].name}" for p in others) + ".")
+    say('Type a move number or its text ("8h", "draw", "suit H"); "help" lists the moves, "quit" leaves.')
+    try:
+        while not (game.is_terminal or game.is_truncated):
+            player = game.current_player
+            if player != seat:
+                action = seat_bots[player].act(game)
+                game.step(action)
+                history.append((player, action))
+                say(f"{labels[player]} ({seat_bots[player].name}): {action_text(game, action)}")
+                continue
+            say()
+            say(table_text(game, seat, history[-HISTORY_SHOWN:], labels).rstrip("\n"))
+            say("Your moves:")
+            say(_moves_text(game))
+            while True:
+                try:
+                    line = read_line()
+                except EOFError:
+                    raise _Quit from None
+                if line.strip().lower() in QUIT_WORDS:
+                    raise _Quit
+                if line.strip().lower() in HELP_WORDS:
+                    say(_moves_text(game))
+                    continue
+                choice, why = parse_move(game, line)
+                if choice is not None:
+                    break
+                say(f"Sorry, {why}")
+                say("Your move?")
+            try:
+                game.step(choice)
+            except IllegalActionError as exc:  # not expected: parse_move checked legality
+                say(f"Sorry, {exc}")
+                continue
+            history.append((seat, choice))
+            say(f"You: {action_text(game, choice)}")
+    except _Quit:
+        say("\nGoodbye: the game was left unfinished.")
+        return 0
+    except KeyboardInterrupt:
+        say("\nInterrupted: the game was left unfinished.")
+        return 130
+
+    say()
+    say(table_text(game, None, history[-HISTORY_SHOWN:], labels).rstrip("\n"))
+    if game.is_terminal and game.winner == seat:
+        say("Result: you win!")
+    elif game.is_terminal and game.winner is not None:
+        say(f"Result: {labels[game.winner]} ({seat_bots[game.winner].name}) wins.")
+    elif game.is_truncated:
+        say("Result: no winner, the game reached the engine's decision limit.")
+    else:
+        say("Result: no winner.")
+    say("Hand points: " + ", ".join(f"{labels[p]} {v}" for p, v in enumerate(game.hand_points)))
+    say("Scores:      " + ", ".join(f"{labels[p]} {v}" for p, v in enumerate(game.scores)))
+    return 0

@@ -1,0 +1,233 @@
+"""The PettingZoo AEC environment (eights.pettingzoo): PettingZoo's own API, seed and
+parallel tests, plus the conventions the module documents (masks, rewards, truncation,
+illegal actions, seeding)."""
+
+import numpy as np
+import pytest
+
+pettingzoo = pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
+from pettingzoo.utils.conversions import aec_to_parallel  # noqa: E402
+
+import eights  # noqa: E402
+from eights.pettingzoo import env as make_env  # noqa: E402
+from eights.pettingzoo import parallel_env, raw_env  # noqa: E402
+
+# kings_reverse has a give phase (after an ace the player hands cards to another seat).
+TABLES = [("crazy_eights", 2), ("switch_blackjack", 3), ("kings_reverse", 4)]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("preset,n", TABLES)
+def test_pettingzoo_api_test(preset, n):
+    api_test(make_env(preset, n, render_mode="ansi"), num_cycles=1000)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("preset,n", TABLES)
+def test_pettingzoo_seed_test(preset, n):
+    seed_test(lambda: make_env(preset, n), num_cycles=500)
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("preset,n", TABLES)
+def test_parallel_api_test_turn_based(preset, n):
+    parallel_api_test(parallel_env(preset, n), num_cycles=1000)
+
+
+def test_aec_to_parallel_refuses_a_turn_based_game():
+    # A player may act twice in a row (an eight, then its suit), so the game is not
+    # parallelizable in PettingZoo's sense; the generic conversion must refuse it.
+    assert make_env().metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(make_env())
+
+
+def _play(env, seed, rng_seed=0, limit=100_000):
+    """Play a whole episode with seeded uniform legal actions; returns the log."""
+    rng = np.random.default_rng(rng_seed)
+    env.reset(seed=seed)
+    log = []
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter(limit):
+        obs, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        log.append((agent, action))
+        env.step(action)
+    return log, totals
+
+
+@pytest.mark.parametrize("preset,n", TABLES)
+def test_same_seed_same_games_different_seed_different_deal(preset, n):
+    a, b, c = make_env(preset, n), make_env(preset, n), make_env(preset, n)
+    assert _play(a, seed=11) == _play(b, seed=11)
+    # a second episode from the continued stream also matches
+    a.reset()
+    b.reset()
+    assert a.unwrapped.game.hand(0) == b.unwrapped.game.hand(0)
+    c.reset(seed=12)
+    a.reset(seed=11)
+    assert [a.unwrapped.game.hand(p) for p in range(n)] != [c.unwrapped.game.hand(p) for p in range(n)]
+
+
+def test_give_phase_is_reached_in_kings_reverse():
+    # The give-phase preset really exercises "give" actions through the AEC API.
+    env = make_env("kings_reverse", 4)
+    seen = set()
+    for seed in range(40):
+        log, _ = _play(env, seed=seed, rng_seed=seed)
+        seen |= {env.unwrapped.game.action_to_string(a).split()[0] for _, a in log}
+        if "give" in seen:
+            break
+    assert "give" in seen
+
+
+@pytest.mark.parametrize("preset,n", TABLES)
+def test_masks_only_for_the_agent_to_act(preset, n):
+    env = make_env(preset, n)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    game = env.unwrapped.game
+    for _ in range(60):
+        if not env.agents or env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+            break
+        acting = env.agent_selection
+        assert acting == f"player_{game.current_player}"
+        for agent in env.agents:
+            mask = env.observe(agent)["action_mask"]
+            assert mask.dtype == np.int8 and mask.shape == (eights.NUM_ACTIONS,)
+            if agent == acting:
+                assert np.array_equal(mask.astype(bool), game.action_mask())
+            else:
+                assert not mask.any()
+        env.step(int(rng.choice(np.flatnonzero(env.observe(acting)["action_mask"]))))
+
+
+@pytest.mark.parametrize("preset,n", TABLES)
+def test_win_loss_rewards_at_the_end(preset, n):
+    env = make_env(preset, n)
+    for seed in range(5):
+        _, totals = _play(env, seed=seed, rng_seed=seed)
+        game = env.unwrapped.game
+        if game.winner is None:  # truncated or no winner: nobody is paid
+            assert all(v == 0.0 for v in totals.values())
+            continue
+        for p in range(n):
+            expected = 1.0 if p == game.winner else -1.0 / (n - 1)
+            assert totals[f"player_{p}"] == pytest.approx(expected)
+        # after the end every mask is zero
+        assert all(not env.unwrapped.observe(a)["action_mask"].any() for a in env.possible_agents)
+
+
+def test_rewards_are_zero_before_the_end():
+    env = make_env("crazy_eights", 2)
+    env.reset(seed=0)
+    for _ in range(5):
+        obs, reward, term, trunc, _ = env.last()
+        assert reward == 0.0 and not term and not trunc
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+def test_max_cycles_truncates_every_agent_after_that_many_decisions():
+    env = make_env("crazy_eights", 3, max_cycles=4)
+    env.reset(seed=0)
+    for i in range(4):
+        assert not any(env.truncations.values())
+        obs, *_ = env.last()
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert all(v == 0.0 for v in env._cumulative_rewards.values())
+    log, totals = _play(env, seed=0)
+    assert len(log) == 4 and not env.agents
+
+
+def test_engine_decision_cap_truncates():
+    # A tiny decision cap forces the engine's own truncation.
+    env = make_env("crazy_eights", 2, rules={"limits": {"max_decisions": 3}})
+    log, totals = _play(env, seed=0)
+    assert env.unwrapped.game.is_truncated
+    assert len(log) == 3 and all(v == 0.0 for v in totals.values())
+
+
+def test_illegal_action_terminates_with_penalty(caplog):
+    env = make_env("crazy_eights", 3, illegal_reward=-1.0)
+    env.reset(seed=0)
+    obs, *_ = env.last()
+    offender = env.agent_selection
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    env.step(illegal)
+    assert "Illegal move" in caplog.text  # PettingZoo logs a warning
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        _, reward, term, trunc, _ = env.last()
+        assert term
+        totals[agent] += reward
+        env.step(None)
+    assert totals[offender] == -1.0
+    assert all(v == 0.0 for a, v in totals.items() if a != offender)
+
+
+def test_raw_env_raises_on_illegal_action_and_stays_unchanged():
+    env = raw_env("crazy_eights", 2)
+    env.reset(seed=0)
+    before = env.unwrapped.game.to_dict()
+    mask = env.observe(env.agent_selection)["action_mask"]
+    with pytest.raises(eights.IllegalActionError):
+        env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert env.game.to_dict() == before
+    with pytest.raises(TypeError):
+        env.step("draw")
+
+
+def test_spaces_are_cached_and_typed():
+    env = make_env("switch_blackjack", 3)
+    for agent in env.possible_agents:
+        assert env.observation_space(agent) is env.observation_space(agent)
+        assert env.action_space(agent) is env.action_space(agent)
+        assert env.action_space(agent).n == eights.NUM_ACTIONS
+        space = env.observation_space(agent)
+        assert space["observation"].dtype == np.float32
+        assert space["action_mask"].dtype == np.int8
+    env.reset(seed=0)
+    for agent in env.agents:
+        assert env.observation_space(agent).contains(env.observe(agent))
+    with pytest.raises(ValueError, match="player_0"):
+        env.unwrapped.observation_space("player_9")
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="ansi"):
+        raw_env(render_mode="human")
+    with pytest.raises(ValueError, match="win_loss"):
+        raw_env(reward="points")
+    with pytest.raises(ValueError, match="max_cycles"):
+        raw_env(max_cycles=0)
+    with pytest.raises(ValueError):
+        raw_env("no_such_preset")
+    with pytest.raises(ValueError):
+        raw_env("crazy_eights", num_players=1)
+
+
+def test_ansi_render_of_the_aec_env():
+    env = make_env("switch_blackjack", 3, render_mode="ansi")
+    env.reset(seed=2)
+    obs, *_ = env.last()
+    first = env.agent_selection
+    action = int(np.flatnonzero(obs["action_mask"])[0])
+    env.step(action)
+    game = env.unwrapped.game
+    text = env.render()
+    if not (game.is_terminal or game.is_truncated):
+        acting = env.agent_selection
+        assert f"{acting} to act" in text
+        seat = int(acting.split("_")[1])
+        suit_symbols = dict(zip("CDHS", "♣♦♥♠"))
+        for card in game.hand(seat):
+            shown = card if card in ("RJ", "BJ") else card[0] + suit_symbols[card[1]]
+            assert shown in text
+    assert f"Last actions: {first} " in text

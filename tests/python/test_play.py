@@ -1,0 +1,93 @@
+"""``python -m eights play``: a person against bots in the terminal, driven by a scripted
+standard input."""
+
+import subprocess
+import sys
+
+import pytest
+
+import eights
+from eights.play import parse_move
+
+
+def _run(args, stdin, timeout=120):
+    return subprocess.run(
+        [sys.executable, "-m", "eights", "play", *args],
+        input=stdin, capture_output=True, text=True, timeout=timeout, encoding="utf-8",
+    )
+
+
+def test_full_game_answering_the_first_legal_move():
+    # Enough "1" answers for any game up to the engine's decision cap.
+    res = _run(["--preset", "switch_blackjack", "--players", "3", "--seed", "5", "--bots", "heuristic"],
+               "1\n" * 6000)
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "Your moves:" in out and " 1) " in out
+    assert "Result: " in out and "Scores:" in out and "Hand points:" in out
+    assert "unfinished" not in out
+    assert "P1 (heuristic): " in out  # what the bots did is shown
+    assert res.stderr == ""
+
+
+def test_bad_input_is_explained_and_asked_again():
+    res = _run(["--preset", "crazy_eights", "--players", "2", "--seed", "1"],
+               "xyzzy\n99\n0\nchallenge\n\nquit\n")
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "'xyzzy' is not a move I know" in out
+    assert "there is no move number 99" in out and "there is no move number 0" in out
+    assert "'challenge' is not allowed" in out and "Legal moves: " in out
+    assert "no move given" in out
+    assert out.count("Your move?") == 5  # asked again after each of the five bad answers
+    assert "unfinished" in out  # quit leaves cleanly
+
+
+def test_end_of_input_exits_cleanly():
+    res = _run(["--seed", "0"], "")
+    assert res.returncode == 0 and "Traceback" not in res.stderr
+    assert "unfinished" in res.stdout
+
+
+def test_bad_arguments_are_reported():
+    res = _run(["--preset", "no_such_preset"], "")
+    assert res.returncode == 2 and "crazy_eights" in res.stderr
+    res = _run(["--bots", "genius"], "")
+    assert res.returncode == 2 and "heuristic" in res.stderr
+    res = _run(["--players", "3", "--seat", "3"], "")
+    assert res.returncode == 2 and "seat" in res.stderr
+
+
+def _position():
+    # Seat 0 holds 8H, TD, 3C on top card 5D (crazy_eights: follow suit or rank, eights wild).
+    return eights.Game.from_position(
+        "crazy_eights", 2, hands=[["8H", "TD", "3C"], ["4S", "KS"]], discard=["5D"]
+    )
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("8h", "play 8H"), ("PLAY 8h", "play 8H"), ("10D", "play TD"), ("td", "play TD"),
+    ("8♥", "play 8H"), ("draw", "draw"), (" Draw ", "draw"),
+])
+def test_parse_move_reads_cards_and_words(text, expected):
+    game = _position()
+    action, why = parse_move(game, text)
+    assert why == "" and game.action_to_string(action) == expected
+
+
+def test_parse_move_numbers_follow_the_listed_order():
+    game = _position()
+    legal = game.legal_actions()
+    assert parse_move(game, "1")[0] == legal[0]
+    assert parse_move(game, str(len(legal)))[0] == legal[-1]
+
+
+def test_parse_move_explains_what_is_wrong():
+    game = _position()
+    action, why = parse_move(game, "9c")
+    assert action is None and "do not hold 9♣" in why
+    action, why = parse_move(game, "3c")  # held, but neither suit nor rank matches 5D
+    assert action is None and "3♣ cannot be played on 5♦" in why and "play 8H" in why
+    game.step("play 8H")  # an eight: now a suit is named
+    action, why = parse_move(game, "s")
+    assert why == "" and game.action_to_string(action) == "suit S"
