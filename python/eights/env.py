@@ -256,7 +256,9 @@ class LegalActionSpace(spaces.Discrete):
     plain ``Discrete`` space.
     """
 
-    def __init__(self, n: int, env: Optional["EightsEnv"] = None) -> None:
+    def __init__(self, n: int, env: Optional[Any] = None) -> None:
+        # ``env`` is any environment with a ``_sampling_mask()`` method (EightsEnv, the
+        # RLlib env of eights.rllib).
         super().__init__(n)
         self._env_ref = weakref.ref(env) if env is not None else None
 

@@ -57,6 +57,7 @@ from typing import Any, Dict, Iterable, Mapping, Optional, Tuple
 import gymnasium
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
+from ray.rllib.utils.typing import MultiAgentDict
 
 from ._core import NUM_ACTIONS
 from .env import LegalActionSpace
@@ -123,7 +124,7 @@ class EightsMultiAgentEnv(MultiAgentEnv):
 
     # ------------------------------------------------------------------ API
 
-    def reset(
+    def reset(  # type: ignore[override]  # RLlib's multi-agent form
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
     ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         if seed is not None:
@@ -134,13 +135,15 @@ class EightsMultiAgentEnv(MultiAgentEnv):
         seat = self.game.current_player
         return {agent_id(seat): self._obs(seat)}, {}
 
-    def step(self, action_dict: Mapping[str, Any]):
+    def step(  # type: ignore[override]  # RLlib's multi-agent form
+        self, action_dict: MultiAgentDict
+    ) -> Tuple[Dict[str, Any], Dict[str, float], Dict[str, bool], Dict[str, bool], Dict[str, Any]]:
         seat = self.game.current_player
         if seat < 0:
             raise ValueError("the hand is over: call reset() before step()")
         me = agent_id(seat)
         if me not in action_dict:
-            raise ValueError(f"it is {me}'s turn; action_dict has {sorted(action_dict)}")
+            raise ValueError(f"it is {me}'s turn; action_dict has {sorted(map(str, action_dict))}")
         self.game.step(int(action_dict[me]))
         self._acted.add(seat)
         if self.game.is_terminal or self.game.is_truncated:
@@ -154,7 +157,7 @@ class EightsMultiAgentEnv(MultiAgentEnv):
         nxt = self.game.current_player
         return {agent_id(nxt): self._obs(nxt)}, {me: 0.0}, {"__all__": False}, {"__all__": False}, {}
 
-    def render(self) -> str:
+    def render(self) -> str:  # type: ignore[override]  # a text frame
         return self.game.render()
 
     # ------------------------------------------------------------- helpers
