@@ -818,6 +818,9 @@ fn multi(s: &RulesSpec) -> Vec<String> {
             match m.effects {
                 MultiEffects::CumulateAll => "Every card played acts (unless its own rule says once).",
                 MultiEffects::TopOnly => "Only the top card acts.",
+                MultiEffects::TopOnlyInRuns => {
+                    "Copies of one rank played together all act (unless their own rule says once); in a run of one suit only the last card acts."
+                }
             }
             .into(),
         );
