@@ -814,7 +814,9 @@ fn drawing(s: &RulesSpec) -> Vec<String> {
                 "When the stock runs out, the discard pile except its top card is turned over without shuffling."
             }
             Exhausted::NoReshuffle => "The stock is not replenished: once it is empty, play goes on without drawing.",
-            Exhausted::KeepFive => "When the stock runs out, every player keeps five cards and returns the rest to it.",
+            Exhausted::KeepFive => {
+                "When a turn starts with fewer than five cards in the stock, every player holding more than five keeps five of their choice and the rest are shuffled into the stock; a stock that still runs out is refilled from the discard pile under its top card."
+            }
         }
         .into(),
     );
