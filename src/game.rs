@@ -2629,7 +2629,18 @@ impl Game {
         g.pass_streak = s.pass_streak;
         g.plays = s.plays;
         g.done = s.done;
-        g.interlude = s.interlude;
+        let il = s.interlude;
+        let seats = [il.resume, il.origin, il.seat, il.mirror_by, il.victim.unwrap_or(0)];
+        if seats.iter().any(|&x| x as usize >= n) || il.suit >= 4 {
+            return bad("interlude seat or suit out of range");
+        }
+        let in_window = il.kind == InterludeKind::MirrorThree;
+        if in_window != (s.phase == Phase::Chain && !s.chain.active && il.kind != InterludeKind::None)
+            || (il.kind == InterludeKind::KeepFive) != (s.phase == Phase::Keep)
+        {
+            return bad("interlude kind does not fit the phase");
+        }
+        g.interlude = il;
         g.kept = s.kept.iter().copied().collect();
         let keeper = &g.hands[g.current as usize];
         if g.kept.faces().any(|c| g.kept.count(c) > keeper.count(c)) || g.kept.len() >= 5 {

@@ -475,6 +475,8 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
                             }
                         }
                     }
+                    // G11: jokers in the deck need a rule.
+                    None if field == "deck.jokers" => spec.deck.jokers = 0,
                     // joker_lock is a joker's own effect (not wild, no chain): drop it elsewhere.
                     Some(face) if field.ends_with(".joker_lock") => {
                         for (sel, c) in spec.cards.iter_mut() {

@@ -725,6 +725,18 @@ impl Rules {
             }
             card[i] = r;
         }
+        // G11: jokers have no suit and no rank; a deck with jokers must give them a rule.
+        for j in [Card::RED_JOKER, Card::BLACK_JOKER] {
+            if deck.count(j) > 0 && !card[j.index()].is_special() {
+                return Err(RulesError::invalid(
+                    "deck.jokers",
+                    format!(
+                        "the deck holds jokers but {j} has no rule (G11: a joker has no suit or rank, so it could never \
+                         be played); give it an effect under cards.joker / cards.{j}, or set deck.jokers = 0"
+                    ),
+                ));
+            }
+        }
         // Points.
         let mut points = [0i32; NUM_FACES];
         let mut vals: Vec<(u8, u64, i32)> = Vec::new();
@@ -945,6 +957,26 @@ mod tests {
         let e = Rules::load("crazy_eights", 2, Some(&over)).unwrap_err();
         assert!(matches!(e, RulesError::Unsupported { .. }), "{e}");
         assert_eq!(e.field(), Some("cards.5C.shield.pass_through"));
+    }
+
+    #[test]
+    fn jokers_without_a_rule_are_rejected() {
+        // G11: a preset that includes jokers must give them a rule.
+        let e = Rules::load("crazy_eights", 3, Some(&json!({"deck": {"jokers": 2}}))).unwrap_err();
+        assert!(matches!(e, RulesError::Invalid { .. }), "{e}");
+        assert_eq!(e.field(), Some("deck.jokers"));
+        let over = json!({"deck": {"jokers": 2}, "cards": {"joker": {"wild": {}}}});
+        assert!(Rules::load("crazy_eights", 3, Some(&over)).is_ok());
+    }
+
+    #[test]
+    fn joker_lock_belongs_to_jokers() {
+        let e = Rules::load("larby_switch", 3, Some(&json!({"cards": {"5": {"joker_lock": true}}}))).unwrap_err();
+        assert_eq!(e.field(), Some("cards.5C.joker_lock"), "{e}");
+        let r = Rules::load("larby_switch", 3, Some(&json!({"variants": ["no_jokers"]}))).unwrap();
+        assert_eq!(r.deck.count(Card::RED_JOKER), 0);
+        let r = Rules::load("larby_switch", 6, None).unwrap();
+        assert_eq!(r.deck.len(), 2 * 54);
     }
 
     #[test]
