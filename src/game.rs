@@ -2044,12 +2044,7 @@ impl Game {
         }
         let resume = self.current;
         if let Some(k) = (0..self.n).find(|&k| self.hands[self.advance(resume, k as usize) as usize].len() > 5) {
-            self.interlude = Interlude {
-                kind: InterludeKind::KeepFive,
-                resume,
-                seat: k,
-                ..Interlude::default()
-            };
+            self.interlude = Interlude { kind: InterludeKind::KeepFive, resume, seat: k, ..Interlude::default() };
             self.kept.clear();
             self.current = self.advance(resume, k as usize);
             self.phase = Phase::Keep;
@@ -2071,7 +2066,8 @@ impl Game {
         self.hands[q] = self.kept;
         self.kept.clear();
         let resume = self.interlude.resume;
-        let next = (self.interlude.seat + 1..self.n).find(|&k| self.hands[self.advance(resume, k as usize) as usize].len() > 5);
+        let next = (self.interlude.seat + 1..self.n)
+            .find(|&k| self.hands[self.advance(resume, k as usize) as usize].len() > 5);
         match next {
             Some(k) => {
                 self.interlude.seat = k;

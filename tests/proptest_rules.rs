@@ -429,7 +429,10 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
         spec.draw.limit = 3;
     }
     let increments = spec.chain.accumulate == Accumulate::Increment
-        || spec.cards.values().any(|c| c.draw_chain.as_ref().is_some_and(|d| d.accumulate == Some(Accumulate::Increment)));
+        || spec
+            .cards
+            .values()
+            .any(|c| c.draw_chain.as_ref().is_some_and(|d| d.accumulate == Some(Accumulate::Increment)));
     if increments && spec.chain.increment == 0 {
         spec.chain.increment = 2;
     }

@@ -507,7 +507,9 @@ fn phrases(spec: &RulesSpec, sel: &str, cs: &CardSpec) -> Phrases {
             "joker_lock",
             f,
             if f {
-                format!("may only be played on a king, and the next card on it must be a king{colour} (or the player draws)")
+                format!(
+                    "may only be played on a king, and the next card on it must be a king{colour} (or the player draws)"
+                )
             } else {
                 "no lock".to_string()
             },

@@ -486,7 +486,9 @@ impl Rules {
             return unsupported("chain.can_circle");
         }
         let increments = s.chain.accumulate == Accumulate::Increment
-            || s.cards.values().any(|c| c.draw_chain.as_ref().is_some_and(|d| d.accumulate == Some(Accumulate::Increment)));
+            || s.cards
+                .values()
+                .any(|c| c.draw_chain.as_ref().is_some_and(|d| d.accumulate == Some(Accumulate::Increment)));
         if increments && s.chain.increment == 0 {
             return Err(RulesError::invalid(
                 "chain.increment",
@@ -618,10 +620,18 @@ impl Rules {
             r.mirror = cs.mirror == Some(true);
             r.joker_lock = cs.joker_lock == Some(true);
             if r.joker_lock && !face.is_joker() {
-                return Err(RulesError::invalid(f("joker_lock"), "joker_lock is a joker's effect (selector \"joker\", \"RJ\" or \"BJ\")"));
+                return Err(RulesError::invalid(
+                    f("joker_lock"),
+                    "joker_lock is a joker's effect (selector \"joker\", \"RJ\" or \"BJ\")",
+                ));
             }
-            if r.joker_lock && (cs.wild.as_ref().is_some_and(|w| w.enabled) || cs.draw_chain.as_ref().is_some_and(|d| d.amount > 0)) {
-                return Err(RulesError::invalid(f("joker_lock"), "a locking joker cannot also be wild or start a draw chain"));
+            if r.joker_lock
+                && (cs.wild.as_ref().is_some_and(|w| w.enabled) || cs.draw_chain.as_ref().is_some_and(|d| d.amount > 0))
+            {
+                return Err(RulesError::invalid(
+                    f("joker_lock"),
+                    "a locking joker cannot also be wild or start a draw chain",
+                ));
             }
             if let Some(w) = cs.wild.as_ref().filter(|w| w.enabled) {
                 let mut forbidden = zodiac_mask;
