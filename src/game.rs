@@ -20,8 +20,19 @@
 //! | `give`       | the player of a give card    | `give X`, once per recipient                    |
 //! | `game_over`  | nobody                       | none                                            |
 //!
-//! Phases `target`, `ask`, `keep`, `challenge` and `second_suit` are part of the fixed layout
-//! for the presets still to come (thirty_eights, larby_switch, kings_reverse's joker bluff).
+//! | `target`     | the player of a swap card    | `target +k`, `end`                              |
+//! | `ask`        | the player of an ask card    | `ask R`                                         |
+//! | `keep`       | a player holding more than 5 | `keep X`, five times (`stock.exhausted = keep_five`) |
+//!
+//! Phases `challenge` and `second_suit` are part of the fixed layout for what is still to come
+//! (kings_reverse's joker bluff).
+//!
+//! Decisions outside the normal turn order are an [`Interlude`]: larby_switch's mirror window
+//! after a three (each other player holding a queen of its suit is asked in turn order, in the
+//! `chain` phase: `play Q` mirrors, `pass` declines; the player then made to pick up for
+//! everyone may mirror back with any queen or `accept`), and the `keep` choices of the
+//! five-card rule at the start of a turn. When an interlude closes, the turn it interrupted
+//! (or the turn that follows the three) starts.
 //!
 //! Besides the draw chain, the state holds the one-turn constraint a card puts on the next
 //! player ([`Restrict`]), the countdown scores (a player's wild rank), stalin's rogue pile,
@@ -219,6 +230,42 @@ pub struct Turn {
     /// E15 / E16 decisions of the top card are done.
     pub swap_done: bool,
     pub ask_done: bool,
+    /// E08 mirroring cards placed on a pending chain this turn (odd: the penalty goes back;
+    /// even: the player takes it at once).
+    pub mirrors: u8,
+}
+
+/// What an [`Interlude`] is doing.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InterludeKind {
+    #[default]
+    None,
+    /// E08 on an E09 card: the mirror window after larby's three.
+    MirrorThree,
+    /// `stock.exhausted = keep_five`: players choose the five cards they keep.
+    KeepFive,
+}
+
+/// Decisions taken outside the normal turn (see the module documentation).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Interlude {
+    pub kind: InterludeKind,
+    /// The player whose turn starts when the interlude closes.
+    pub resume: u8,
+    /// The player of the three(s).
+    pub origin: u8,
+    /// Cards each other player picks up (one per three).
+    pub per_player: u16,
+    /// Suit index a first mirroring queen must have.
+    pub suit: u8,
+    /// Seat being asked (mirror window: places from `origin`; keep: places from `resume`).
+    pub seat: u8,
+    /// After a mirror: the seat that must pick up for everyone.
+    pub victim: Option<u8>,
+    /// The seat whose queen made the last mirror.
+    pub mirror_by: u8,
 }
 
 /// A one-turn constraint on the next player set by the previous card (2.5 `next_constraint`).
@@ -309,6 +356,9 @@ pub struct Game {
     plays: u32,
     /// Players out of the hand after a final pass (`pass.all_pass = pass_is_final`).
     done: u16,
+    interlude: Interlude,
+    /// Cards chosen so far by the player in the `keep` phase (a subset of their hand).
+    kept: CardCounts,
     went_out: Option<u8>,
     scores: [i32; MAX_PLAYERS],
     hand_points: [i32; MAX_PLAYERS],
@@ -387,6 +437,8 @@ impl Game {
             pass_streak: 0,
             plays: 0,
             done: 0,
+            interlude: Interlude::default(),
+            kept: CardCounts::new(),
             went_out: None,
             scores,
             hand_points: [0; MAX_PLAYERS],
@@ -505,6 +557,8 @@ impl Game {
         self.pass_streak = 0;
         self.plays = 0;
         self.done = 0;
+        self.interlude = Interlude::default();
+        self.kept.clear();
         self.went_out = None;
         self.hat = None;
         self.phase = Phase::Play;
@@ -591,7 +645,21 @@ impl Game {
     }
     /// Cards the player to act must draw if they accept the pending chain (0 if none).
     pub fn pending_draw(&self) -> u16 {
-        if self.chain.active { self.chain.amount } else { 0 }
+        if self.chain.active {
+            self.chain.amount
+        } else if self.interlude.kind == InterludeKind::MirrorThree && self.interlude.victim.is_some() {
+            self.mirror_amount()
+        } else {
+            0
+        }
+    }
+    /// The decisions outside the normal turn in progress (mirror window, keep choices).
+    pub fn interlude(&self) -> &Interlude {
+        &self.interlude
+    }
+    /// Cards kept so far by the player choosing in the `keep` phase.
+    pub fn kept(&self) -> &CardCounts {
+        &self.kept
     }
     pub fn chain(&self) -> &Chain {
         &self.chain
@@ -658,6 +726,10 @@ impl Game {
         let Some(top) = self.match_card() else {
             return true;
         };
+        if self.rules.lock_mask & (bit(c) | bit(top)) != 0 {
+            // E22: a locking joker goes only on a K, and only a K (of its colour) follows it.
+            return self.lock_bits(top) & bit(c) != 0;
+        }
         if let (Some(s), Some(a)) = (c.suit(), self.active_suit()) {
             if s == a {
                 return true;
@@ -815,6 +887,9 @@ impl Game {
         let Some(top) = self.match_card() else {
             return u64::MAX;
         };
+        if self.rules.lock_mask & bit(top) != 0 {
+            return self.lock_bits(top);
+        }
         let mut m = 0;
         if let Some(a) = self.active_suit() {
             m |= SUIT_BITS << (13 * a.index());
@@ -828,6 +903,34 @@ impl Game {
                 ranks |= COURT_BITS;
             }
             m |= ranks & !self.rules.rank_blocked;
+            if r == crate::card::Rank::King {
+                m |= self.rules.lock_mask;
+            }
+        }
+        m
+    }
+
+    /// E22 matching around a locking joker: on a joker, the kings that may follow it (of the
+    /// joker's colour when `deck.joker_colours_distinct`); on a king, the locking jokers too.
+    fn lock_bits(&self, top: Card) -> u64 {
+        const KINGS: u64 = RANK_BITS << 12;
+        // Suit order C, D, H, S: diamonds and hearts are red.
+        const RED: u64 = (SUIT_BITS << 13) | (SUIT_BITS << 26);
+        if self.rules.lock_mask & bit(top) != 0 {
+            if !self.rules.spec.deck.joker_colours_distinct {
+                return KINGS;
+            }
+            return if top.is_red() { KINGS & RED } else { KINGS & !RED };
+        }
+        let mut m = 0;
+        if let Some(r) = top.rank() {
+            m |= RANK_BITS << r.index();
+            if r == crate::card::Rank::King {
+                m |= self.rules.lock_mask;
+            }
+        }
+        if let Some(a) = self.active_suit() {
+            m |= SUIT_BITS << (13 * a.index());
         }
         m
     }
@@ -878,6 +981,9 @@ impl Game {
         if (r.cancel | r.shield) & (1u32 << self.chain.group) != 0 {
             return true;
         }
+        if r.mirror && self.mirrors_top(c) {
+            return true;
+        }
         match r.chain {
             Some(ch) => match self.chain.answer {
                 ChainAnswerState::SameRank => ch.group == self.chain.group,
@@ -888,10 +994,29 @@ impl Game {
         }
     }
 
+    /// E08: may mirror card `c` go on the top card of a pending chain? Directly on the chain
+    /// card only with its suit; on a mirroring card, any mirror card.
+    fn mirrors_top(&self, c: Card) -> bool {
+        let Some(top) = self.discard.top() else { return false };
+        let t = &self.rules.card[top.index()];
+        t.mirror || (t.chain.is_some() && c.suit().is_some() && c.suit() == top.suit())
+    }
+
+    /// Are all the cards placed this turn of `src`'s rank (several sevens leading a run)?
+    fn turn_all_rank(&self, src: Card) -> bool {
+        (0..self.turn.cards as usize).all(|k| self.discard.from_top(k).is_some_and(|x| x.rank() == src.rank()))
+    }
+
     /// May `c` continue the turn in progress?
     fn continues(&self, c: Card) -> bool {
         match self.turn.follow {
-            Some((FollowState::SameSuitAny, src)) => c.suit().is_some() && c.suit() == src.suit(),
+            Some((FollowState::SameSuitAny, src)) => {
+                (c.suit().is_some() && c.suit() == src.suit())
+                    || (self.rules.spec.multi.mode == MultiMode::EqualRank
+                        && c.rank().is_some()
+                        && c.rank() == src.rank()
+                        && self.turn_all_rank(src))
+            }
             Some((FollowState::OneMatching, src)) => {
                 let same_suit = c.suit().is_some() && c.suit() == src.suit();
                 let same_rank = c.rank().is_some() && c.rank() == src.rank();
@@ -948,8 +1073,8 @@ impl Game {
                 same || (step && c.suit() == top.suit())
             }
             Some((FollowState::EqualRank, src)) => {
-                c.rank().is_some()
-                    && c.rank() == src.rank()
+                let locks = self.rules.lock_mask & bit(c) != 0 && self.rules.lock_mask & bit(src) != 0;
+                (locks || (c.rank().is_some() && c.rank() == src.rank()))
                     && !self.rules.card[c.index()].wild.is_some_and(|w| w.solo)
                     && (!self.chain.active || self.answers_chain(c))
             }
@@ -1037,6 +1162,7 @@ impl Game {
                     mask.set(action::ANNOUNCE);
                 }
             }
+            Phase::Chain if self.interlude.kind == InterludeKind::MirrorThree => self.mirror_actions(mask),
             Phase::Chain => {
                 let mut any = false;
                 for c in hand.faces() {
@@ -1116,6 +1242,13 @@ impl Game {
                 }
                 mask.set(action::END_TURN);
             }
+            Phase::Keep => {
+                for c in hand.faces() {
+                    if hand.count(c) > self.kept.count(c) {
+                        mask.set(action::KEEP + c.index());
+                    }
+                }
+            }
             Phase::Ask => {
                 for k in 0..13 {
                     mask.set(action::ASK + k);
@@ -1170,7 +1303,12 @@ impl Game {
     /// Apply a legal action id (unchecked; [`Game::step`] checks).
     pub fn apply(&mut self, id: usize) {
         let action = Action::from_id(id).expect("legal ids decode");
+        let window = self.interlude.kind == InterludeKind::MirrorThree;
         match action {
+            Action::Play(c) if window => self.mirror_play(c),
+            Action::Pass if window => self.mirror_pass(),
+            Action::Accept if window => self.mirror_accept(),
+            Action::Keep(c) => self.keep_card(c),
             Action::Play(c) => self.play_card(c),
             Action::Nominate(s) => {
                 let top = self.discard.top().expect("a card was placed");
@@ -1279,7 +1417,13 @@ impl Game {
     /// Collect the effects of placed card `c` into the turn.
     fn record_effects(&mut self, c: Card) {
         let r = self.rules.card[c.index()];
-        let top_only = self.rules.spec.multi.effects == MultiEffects::TopOnly;
+        let in_run = matches!(self.turn.follow, Some((FollowState::SameSuitAny | FollowState::OneMatching, _)));
+        let top_only = match self.rules.spec.multi.effects {
+            MultiEffects::TopOnly => true,
+            MultiEffects::TopOnlyInRuns => in_run,
+            MultiEffects::CumulateAll => false,
+        };
+        let mirror = r.mirror && self.chain.active && !self.turn.is_start;
         let prev_chain = self.turn.last.and_then(|l| self.rules.card[l.index()].chain);
         // Under top-only effects, draw cards directly on top of each other still add up.
         let keep_chain = matches!((r.chain, prev_chain), (Some(a), Some(b)) if a.group == b.group);
@@ -1338,15 +1482,19 @@ impl Game {
             if self.chain.active {
                 // Answering a pending chain.
                 t.answered = true;
-                let acc = self.rules.spec.chain.accumulate;
-                self.chain.amount = match acc {
+                self.chain.amount = match ch.accumulate {
                     Accumulate::Sum => self.chain.amount + ch.amount as u16,
                     Accumulate::Increment => self.chain.amount + self.rules.spec.chain.increment as u16,
                     Accumulate::Fixed => self.chain.amount.max(ch.amount as u16),
                 };
                 self.chain.answer = ch.answer.into();
             } else {
-                t.chain_add = if once && t.chain_add > 0 { t.chain_add } else { t.chain_add + ch.amount as u16 };
+                let fixed = ch.accumulate == Accumulate::Fixed;
+                t.chain_add = if (once || fixed) && t.chain_add > 0 {
+                    t.chain_add.max(ch.amount as u16)
+                } else {
+                    t.chain_add + ch.amount as u16
+                };
                 t.chain_group = ch.group;
                 t.chain_answer = ch.answer.into();
                 t.chain_origin = Some(c);
@@ -1362,6 +1510,12 @@ impl Game {
         }
         if r.extra_turn {
             t.extra_turn = true;
+        }
+        if mirror {
+            // E08 on a pending chain: each mirror reverses the direction; the chain stays.
+            t.mirrors += 1;
+            t.reverses += 1;
+            t.answered = true;
         }
         t.cards += 1;
         t.first.get_or_insert(c);
@@ -1390,7 +1544,11 @@ impl Game {
             (_, None) if multi == MultiMode::UpTo3OrAll => Some((FollowState::UpTo3, c)),
             (_, Some((FollowState::UpTo3, src))) => Some((FollowState::UpTo3, src)),
             (_, Some((FollowState::MatchingRun, src))) => Some((FollowState::MatchingRun, src)),
-            (Some(Follow::SameSuitAny), Some((FollowState::SameSuitAny, src))) => Some((FollowState::SameSuitAny, src)),
+            (Some(Follow::SameSuitAny), Some((FollowState::SameSuitAny, src))) => {
+                // Several sevens may lead a larby run: the last of them sets the suit.
+                let lead = multi == MultiMode::EqualRank && c.rank() == src.rank() && self.turn_all_rank(src);
+                Some((FollowState::SameSuitAny, if lead { c } else { src }))
+            }
             (Some(Follow::SameSuitAny), _) => Some((FollowState::SameSuitAny, c)),
             (Some(Follow::OneMatching), _) => Some((FollowState::OneMatching, c)),
             (_, Some((FollowState::SameSuitAny, src))) => Some((FollowState::SameSuitAny, src)),
@@ -1407,8 +1565,8 @@ impl Game {
                     .excluded
                     .iter()
                     .any(|x| crate::card::Rank::parse(x).is_some_and(|rk| c.rank() == Some(rk)));
-                (multi == MultiMode::EqualRank && c.rank().is_some() && !excluded)
-                    .then_some((FollowState::EqualRank, c))
+                let ranked = c.rank().is_some() || self.rules.lock_mask & bit(c) != 0;
+                (multi == MultiMode::EqualRank && ranked && !excluded).then_some((FollowState::EqualRank, c))
             }
         };
         let solo = self
@@ -1633,7 +1791,9 @@ impl Game {
         if skips > 0 && t.ace_skip && self.rules.spec.options.silly_hat {
             self.hat = Some(self.advance(p, skips));
         }
-        if t.others_draw > 0 {
+        // E08 on E09: before the others pick up, those holding a mirroring card may answer.
+        let window = if t.others_draw > 0 && self.rules.has_mirror { self.mirror_candidate(p, top, 1) } else { None };
+        if t.others_draw > 0 && window.is_none() {
             for k in 1..n {
                 let q = self.advance(p, k) as usize;
                 self.draw_cards(q, t.others_draw as usize);
@@ -1702,9 +1862,37 @@ impl Game {
         self.turn = Turn::default();
         self.free_play = t.free_play_next;
         self.restrict = t.restrict;
+        if t.mirrors > 0 && t.mirrors % 2 == 0 && self.chain.active {
+            // E08: an even number of mirrors sends the penalty back to their player, who takes
+            // it at once; the next player plays normally.
+            let k = self.chain.amount as usize;
+            self.chain = Chain::default();
+            self.draw_cards(p as usize, k);
+        }
+        if let Some(k) = window.filter(|_| !self.chain.active) {
+            self.interlude = Interlude {
+                kind: InterludeKind::MirrorThree,
+                resume: next,
+                origin: p,
+                per_player: t.others_draw,
+                suit: top.suit().map_or(0, |s| s as u8),
+                seat: k,
+                victim: None,
+                mirror_by: 0,
+            };
+            self.current = self.advance(p, k as usize);
+            self.phase = Phase::Chain;
+            return;
+        } else if window.is_some() {
+            for k in 1..n {
+                let q = self.advance(p, k) as usize;
+                self.draw_cards(q, t.others_draw as usize);
+            }
+        }
         if self.chain.active {
             self.current = next;
             self.phase = Phase::Chain;
+            self.begin_turn();
             return;
         }
         if t.pick_up > 0 {
@@ -1729,6 +1917,169 @@ impl Game {
         }
         self.current = next;
         self.phase = Phase::Play;
+        self.begin_turn();
+    }
+
+    // ----- interludes: the mirror window and the five-card rule ------------------------
+
+    /// E08 on E09: the first seat, `from` or more places after `p`, holding a mirroring card of
+    /// the suit of `top` (the others_draw card).
+    fn mirror_candidate(&self, p: u8, top: Card, from: u8) -> Option<u8> {
+        let suit = top.suit()?;
+        let q = Card::new(suit, crate::card::Rank::Queen);
+        if !self.rules.card[q.index()].mirror {
+            return None;
+        }
+        (from..self.n).find(|&k| self.hands[self.advance(p, k as usize) as usize].contains(q))
+    }
+
+    /// Cards the player made to mirror a three picks up: what every other player would have.
+    fn mirror_amount(&self) -> u16 {
+        (self.n as u16 - 1) * self.interlude.per_player
+    }
+
+    /// Legal actions in the mirror window.
+    fn mirror_actions(&self, mask: &mut ActionMask) {
+        let il = &self.interlude;
+        let hand = &self.hands[self.current as usize];
+        let mut any = false;
+        match il.victim {
+            None => {
+                let suit = Suit::ALL[il.suit as usize];
+                let q = Card::new(suit, crate::card::Rank::Queen);
+                if hand.contains(q) {
+                    mask.set(action::PLAY + q.index());
+                    any = true;
+                }
+                mask.set(action::PASS);
+            }
+            Some(_) => {
+                for c in hand.faces() {
+                    if self.rules.card[c.index()].mirror {
+                        mask.set(action::PLAY + c.index());
+                        any = true;
+                    }
+                }
+                mask.set(action::ACCEPT);
+            }
+        }
+        if any && self.announce_allowed() {
+            mask.set(action::ANNOUNCE);
+        }
+    }
+
+    /// A mirroring card played in the window: the duty to pick up for everyone passes to the
+    /// player of the three, or back to the player of the previous mirror.
+    fn mirror_play(&mut self, c: Card) {
+        let q = self.current;
+        self.hands[q as usize].remove(c);
+        self.discard.push(c);
+        self.plays += 1;
+        self.nominated = None;
+        let victim = match self.interlude.victim {
+            None => self.interlude.origin,
+            Some(_) => self.interlude.mirror_by,
+        };
+        if self.hands[q as usize].is_empty() {
+            // Out with the queen: the hand ends and the effect is ignored (G9).
+            self.end_hand(Some(q), false);
+            return;
+        }
+        if self.rules.spec.last_card.mode == LastCardMode::Action
+            && self.hands[q as usize].len() == 1
+            && !self.turn.announced
+        {
+            self.draw_cards(q as usize, self.rules.spec.last_card.penalty as usize);
+        }
+        self.turn = Turn::default();
+        self.interlude.victim = Some(victim);
+        self.interlude.mirror_by = q;
+        self.current = victim;
+        let can_mirror = self.hands[victim as usize].faces().any(|x| self.rules.card[x.index()].mirror);
+        if !can_mirror {
+            self.mirror_accept();
+        }
+    }
+
+    /// A polled player declines to mirror: ask the next one, or everyone else picks up.
+    fn mirror_pass(&mut self) {
+        self.turn = Turn::default();
+        let il = self.interlude;
+        let top = self.discard.top().expect("a card was placed");
+        match self.mirror_candidate(il.origin, top, il.seat + 1) {
+            Some(k) => {
+                self.interlude.seat = k;
+                self.current = self.advance(il.origin, k as usize);
+            }
+            None => {
+                for k in 1..self.n as usize {
+                    let q = self.advance(il.origin, k) as usize;
+                    self.draw_cards(q, il.per_player as usize);
+                }
+                self.close_interlude();
+            }
+        }
+    }
+
+    /// The player made to mirror picks up for everyone; the window closes.
+    fn mirror_accept(&mut self) {
+        let k = self.mirror_amount() as usize;
+        self.draw_cards(self.current as usize, k);
+        self.close_interlude();
+    }
+
+    fn close_interlude(&mut self) {
+        self.turn = Turn::default();
+        self.current = self.interlude.resume;
+        self.interlude = Interlude::default();
+        self.phase = if self.chain.active { Phase::Chain } else { Phase::Play };
+        self.begin_turn();
+    }
+
+    /// The start of a turn: apply the five-card rule (`stock.exhausted = keep_five`) when the
+    /// stock holds fewer than five cards and someone holds more than five.
+    fn begin_turn(&mut self) {
+        if self.rules.spec.stock.exhausted != Exhausted::KeepFive || self.stock.len() >= 5 || self.terminal {
+            return;
+        }
+        let resume = self.current;
+        if let Some(k) = (0..self.n).find(|&k| self.hands[self.advance(resume, k as usize) as usize].len() > 5) {
+            self.interlude = Interlude { kind: InterludeKind::KeepFive, resume, seat: k, ..Interlude::default() };
+            self.kept.clear();
+            self.current = self.advance(resume, k as usize);
+            self.phase = Phase::Keep;
+        }
+    }
+
+    /// One card chosen to keep; at five, the rest of the hand goes to the stock.
+    fn keep_card(&mut self, c: Card) {
+        let q = self.current as usize;
+        self.kept.add(c);
+        if self.kept.len() < 5 {
+            return;
+        }
+        for f in self.hands[q].faces() {
+            for _ in self.kept.count(f)..self.hands[q].count(f) {
+                self.stock.push(f);
+            }
+        }
+        self.hands[q] = self.kept;
+        self.kept.clear();
+        let resume = self.interlude.resume;
+        let next = (self.interlude.seat + 1..self.n)
+            .find(|&k| self.hands[self.advance(resume, k as usize) as usize].len() > 5);
+        match next {
+            Some(k) => {
+                self.interlude.seat = k;
+                self.current = self.advance(resume, k as usize);
+            }
+            None => {
+                self.stock.as_mut_slice().shuffle(&mut self.rng);
+                self.current = resume;
+                self.interlude = Interlude::default();
+                self.phase = if self.chain.active { Phase::Chain } else { Phase::Play };
+            }
+        }
     }
 
     /// Take one card for a draw, refilling the stock per `stock.exhausted` (G1).
@@ -1843,6 +2194,7 @@ impl Game {
         self.restrict = Restrict::None;
         self.current = self.skip_done(self.advance(self.current, 1));
         self.phase = Phase::Play;
+        self.begin_turn();
     }
 
     fn accept(&mut self) {
@@ -2045,6 +2397,8 @@ impl Game {
 
     fn finish(&mut self) {
         self.terminal = true;
+        self.interlude = Interlude::default();
+        self.kept.clear();
         self.phase = Phase::GameOver;
         self.turn = Turn::default();
         self.chain = Chain::default();
@@ -2205,6 +2559,8 @@ impl Game {
             pass_streak: self.pass_streak,
             plays: self.plays,
             done: self.done,
+            interlude: self.interlude,
+            kept: self.kept.iter().collect(),
             went_out: self.went_out,
             scores: self.scores[..n].to_vec(),
             hand_points: self.hand_points[..n].to_vec(),
@@ -2269,6 +2625,23 @@ impl Game {
         g.pass_streak = s.pass_streak;
         g.plays = s.plays;
         g.done = s.done;
+        let il = s.interlude;
+        let seats = [il.resume, il.origin, il.seat, il.mirror_by, il.victim.unwrap_or(0)];
+        if seats.iter().any(|&x| x as usize >= n) || il.suit >= 4 {
+            return bad("interlude seat or suit out of range");
+        }
+        let in_window = il.kind == InterludeKind::MirrorThree;
+        if in_window != (s.phase == Phase::Chain && !s.chain.active && il.kind != InterludeKind::None)
+            || (il.kind == InterludeKind::KeepFive) != (s.phase == Phase::Keep)
+        {
+            return bad("interlude kind does not fit the phase");
+        }
+        g.interlude = il;
+        g.kept = s.kept.iter().copied().collect();
+        let keeper = &g.hands[g.current as usize];
+        if g.kept.faces().any(|c| g.kept.count(c) > keeper.count(c)) || g.kept.len() >= 5 {
+            return bad("kept cards must be fewer than five cards of the keeper's hand");
+        }
         g.went_out = s.went_out;
         g.scores = [0; MAX_PLAYERS];
         g.scores[..n].copy_from_slice(&s.scores);
@@ -2384,6 +2757,12 @@ pub struct Snapshot {
     pub plays: u32,
     #[serde(default)]
     pub done: u16,
+    /// Decisions outside the normal turn (mirror window, keep choices).
+    #[serde(default)]
+    pub interlude: Interlude,
+    /// Cards chosen so far in the `keep` phase.
+    #[serde(default)]
+    pub kept: Vec<Card>,
     pub went_out: Option<u8>,
     pub scores: Vec<i32>,
     pub hand_points: Vec<i32>,
@@ -2470,6 +2849,14 @@ impl Game {
             for c in known.in_hand[q].faces() {
                 for _ in 0..known.in_hand[q].count(c).min(self.hands[q].count(c)) {
                     keep[q].add(c);
+                }
+            }
+            if q == self.current as usize && self.phase == Phase::Keep {
+                // The keeper's choices so far stay in its hand.
+                for c in self.kept.faces() {
+                    while keep[q].count(c) < self.kept.count(c) {
+                        keep[q].add(c);
+                    }
                 }
             }
             if q == self.current as usize && self.phase == Phase::AfterDraw {

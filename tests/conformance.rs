@@ -171,7 +171,8 @@ conformance!(
     openspiel_crazy_eights,
     one_card,
     stalin,
-    thirty_eights
+    thirty_eights,
+    larby_switch
 );
 
 #[test]

@@ -39,6 +39,7 @@ enum Effect {
         amount: u8,
         group: Option<u8>,
         answer: Option<ChainAnswer>,
+        accumulate: Option<Accumulate>,
     },
     DrawLose(u8),
     DrawKeep(u8),
@@ -64,6 +65,8 @@ enum Effect {
     WasteDraw(u8),
     Marriage(bool),
     LastSpecial(LastSpecial),
+    Mirror(bool),
+    JokerLock(bool),
 }
 
 #[derive(Debug, Clone)]
@@ -133,8 +136,9 @@ fn effect() -> impl Strategy<Value = Effect> {
     prop_oneof![
         3 => (1u8..=2).prop_map(Effect::Skip),
         2 => prop::bool::ANY.prop_map(Effect::Reverse),
-        4 => (1u8..=5, prop::option::of(0u8..3), prop::option::of(chain_answer()))
-            .prop_map(|(amount, group, answer)| Effect::DrawChain { amount, group, answer }),
+        4 => (1u8..=5, prop::option::of(0u8..3), prop::option::of(chain_answer()),
+              prop::option::of(prop::sample::select(&[Accumulate::Sum, Accumulate::Increment, Accumulate::Fixed][..])))
+            .prop_map(|(amount, group, answer, accumulate)| Effect::DrawChain { amount, group, answer, accumulate }),
         2 => (1u8..=4).prop_map(Effect::DrawLose),
         1 => (1u8..=3).prop_map(Effect::DrawKeep),
         2 => prop::option::of(0u8..4).prop_map(Effect::Cancel),
@@ -154,6 +158,8 @@ fn effect() -> impl Strategy<Value = Effect> {
         1 => prop::sample::select(&[Give::EachOther, Give::One][..]).prop_map(Effect::Give),
         1 => (1u8..=2).prop_map(Effect::WasteDraw),
         1 => prop::bool::ANY.prop_map(Effect::Marriage),
+        1 => prop::bool::ANY.prop_map(Effect::Mirror),
+        1 => prop::bool::ANY.prop_map(Effect::JokerLock),
         1 => last_special().prop_map(Effect::LastSpecial),
     ]
 }
@@ -182,9 +188,9 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         2 => (select(&[PassWhen::Never, PassWhen::StockEmpty, PassWhen::AfterDrawLimit][..]),
               select(&[AllPass::BlockedHandEnds, AllPass::PassIsFinal][..]))
             .prop_map(|(w, a)| Mutation::Pass(w, a)),
-        2 => select(&[Exhausted::ReshuffleAllButTop, Exhausted::TurnOverNoShuffle, Exhausted::NoReshuffle][..]).prop_map(Mutation::Stock),
+        2 => select(&[Exhausted::ReshuffleAllButTop, Exhausted::TurnOverNoShuffle, Exhausted::NoReshuffle, Exhausted::KeepFive][..]).prop_map(Mutation::Stock),
         2 => (select(&[MultiMode::Off, MultiMode::EqualRank, MultiMode::MatchingRun][..]),
-              select(&[MultiEffects::CumulateAll, MultiEffects::TopOnly][..]),
+              select(&[MultiEffects::CumulateAll, MultiEffects::TopOnly, MultiEffects::TopOnlyInRuns][..]),
               prop::collection::vec(rank_sel(), 0..3))
             .prop_map(|(m, e, x)| Mutation::Multi(m, e, x)),
         2 => (chain_answer(), select(&[Accumulate::Sum, Accumulate::Increment, Accumulate::Fixed][..]), 0u8..=3,
@@ -238,9 +244,14 @@ fn apply_effect(cs: &mut CardSpec, e: &Effect) {
     match e.clone() {
         Effect::Skip(k) => cs.skip = Some(k),
         Effect::Reverse(b) => cs.reverse = Some(b),
-        Effect::DrawChain { amount, group, answer } => {
-            cs.draw_chain =
-                Some(DrawChainSpec { amount, group: group.map(|g| format!("g{g}")), answer, multi_answer: None })
+        Effect::DrawChain { amount, group, answer, accumulate } => {
+            cs.draw_chain = Some(DrawChainSpec {
+                amount,
+                group: group.map(|g| format!("g{g}")),
+                answer,
+                multi_answer: None,
+                accumulate,
+            })
         }
         Effect::DrawLose(k) => cs.draw_and_lose_turn = Some(k),
         Effect::DrawKeep(k) => cs.draw_keep_turn = Some(k),
@@ -270,6 +281,8 @@ fn apply_effect(cs: &mut CardSpec, e: &Effect) {
         Effect::Give(g) => cs.give = Some(g),
         Effect::WasteDraw(k) => cs.waste_draw = Some(k),
         Effect::Marriage(b) => cs.marriage = Some(b),
+        Effect::Mirror(b) => cs.mirror = Some(b),
+        Effect::JokerLock(b) => cs.joker_lock = Some(b),
         Effect::LastSpecial(l) => cs.last_special = Some(l),
     }
 }
@@ -415,7 +428,12 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
     if matches!(spec.draw.mode, DrawMode::UpTo | DrawMode::UntilPlayableOrHand) && spec.draw.limit == 0 {
         spec.draw.limit = 3;
     }
-    if spec.chain.accumulate == Accumulate::Increment && spec.chain.increment == 0 {
+    let increments = spec.chain.accumulate == Accumulate::Increment
+        || spec
+            .cards
+            .values()
+            .any(|c| c.draw_chain.as_ref().is_some_and(|d| d.accumulate == Some(Accumulate::Increment)));
+    if increments && spec.chain.increment == 0 {
         spec.chain.increment = 2;
     }
     if spec.last_card.mode == LastCardMode::Action && spec.last_card.penalty == 0 {
@@ -457,6 +475,16 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
                         for (sel, c) in spec.cards.iter_mut() {
                             if covers(sel, face) {
                                 c.nominate = None;
+                            }
+                        }
+                    }
+                    // G11: jokers in the deck need a rule.
+                    None if field == "deck.jokers" => spec.deck.jokers = 0,
+                    // joker_lock is a joker's own effect (not wild, no chain): drop it elsewhere.
+                    Some(face) if field.ends_with(".joker_lock") => {
+                        for (sel, c) in spec.cards.iter_mut() {
+                            if covers(sel, face) {
+                                c.joker_lock = None;
                             }
                         }
                     }

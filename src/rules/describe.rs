@@ -345,7 +345,15 @@ fn phrases(spec: &RulesSpec, sel: &str, cs: &CardSpec) -> Phrases {
                 ChainAnswer::AnyDrawCard => "unless they answer with any draw-penalty card".into(),
                 ChainAnswer::None => "(it cannot be answered)".into(),
             };
-            p.push("draw_chain", true, format!("the next player draws {} {answer}", dc.amount));
+            let grows = match dc.accumulate {
+                Some(Accumulate::Fixed) => "; an answer does not raise the penalty",
+                Some(Accumulate::Sum) if spec.chain.accumulate != Accumulate::Sum => "; each answer adds its amount",
+                Some(Accumulate::Increment) if spec.chain.accumulate != Accumulate::Increment => {
+                    "; each answer adds the chain increment"
+                }
+                _ => "",
+            };
+            p.push("draw_chain", true, format!("the next player draws {} {answer}{grows}", dc.amount));
         } else {
             p.push("draw_chain", false, "no draw penalty");
         }
@@ -394,7 +402,18 @@ fn phrases(spec: &RulesSpec, sel: &str, cs: &CardSpec) -> Phrases {
         p.push("shield", true, format!("shields its player from a pending {against} penalty{through}"));
     }
     if let Some(m) = cs.mirror {
-        p.push("mirror", m, if m { "mirrors the effect of the special card under it" } else { "no mirror" });
+        p.push(
+            "mirror",
+            m,
+            if m {
+                "mirrors a pending draw penalty when played straight on its card of the same suit (or on a mirroring card): \
+                 the direction reverses and the penalty goes back to the previous player (an even number played together \
+                 sends it back to their player, who takes it at once); after a card that makes the others draw, another \
+                 player holding one of its suit may mirror it, and the card's player draws for everyone"
+            } else {
+                "no mirror"
+            },
+        );
     }
     if let Some(k) = cs.others_draw {
         p.push(
@@ -483,7 +502,18 @@ fn phrases(spec: &RulesSpec, sel: &str, cs: &CardSpec) -> Phrases {
         );
     }
     if let Some(f) = cs.joker_lock {
-        p.push("joker_lock", f, if f { "locks play until a card of its colour is played" } else { "no lock" });
+        let colour = if spec.deck.joker_colours_distinct { " of the joker's colour" } else { "" };
+        p.push(
+            "joker_lock",
+            f,
+            if f {
+                format!(
+                    "may only be played on a king, and the next card on it must be a king{colour} (or the player draws)"
+                )
+            } else {
+                "no lock".to_string()
+            },
+        );
     }
     if let Some(k) = cs.waste_draw {
         p.push(
@@ -786,7 +816,9 @@ fn drawing(s: &RulesSpec) -> Vec<String> {
                 "When the stock runs out, the discard pile except its top card is turned over without shuffling."
             }
             Exhausted::NoReshuffle => "The stock is not replenished: once it is empty, play goes on without drawing.",
-            Exhausted::KeepFive => "When the stock runs out, every player keeps five cards and returns the rest to it.",
+            Exhausted::KeepFive => {
+                "When a turn starts with fewer than five cards in the stock, every player holding more than five keeps five of their choice and the rest are shuffled into the stock; a stock that still runs out is refilled from the discard pile under its top card."
+            }
         }
         .into(),
     );
@@ -818,6 +850,9 @@ fn multi(s: &RulesSpec) -> Vec<String> {
             match m.effects {
                 MultiEffects::CumulateAll => "Every card played acts (unless its own rule says once).",
                 MultiEffects::TopOnly => "Only the top card acts.",
+                MultiEffects::TopOnlyInRuns => {
+                    "Copies of one rank played together all act (unless their own rule says once); in a run of one suit only the last card acts."
+                }
             }
             .into(),
         );

@@ -80,6 +80,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("one_card", include_str!("presets/one_card.toml")),
     ("stalin", include_str!("presets/stalin.toml")),
     ("thirty_eights", include_str!("presets/thirty_eights.toml")),
+    ("larby_switch", include_str!("presets/larby_switch.toml")),
 ];
 
 /// Names of the built-in presets.
@@ -272,6 +273,8 @@ pub struct ChainRule {
     /// Chain group id (index into [`Rules::chain_groups`]).
     pub group: u8,
     pub answer: ChainAnswer,
+    /// How an answer with this card grows the pending penalty.
+    pub accumulate: Accumulate,
 }
 
 /// A wild card's compiled behaviour.
@@ -329,6 +332,10 @@ pub struct CardRule {
     pub next_even: bool,
     /// E14.
     pub pass_hands: Option<Side>,
+    /// E08: mirrors a pending draw chain or an `others_draw` card of its suit.
+    pub mirror: bool,
+    /// E22: playable only on a K, and only a K (of its colour) may follow it.
+    pub joker_lock: bool,
     pub repeat: Repeat,
     pub last_special: LastSpecial,
 }
@@ -365,6 +372,10 @@ pub struct Rules {
     pub arithmetic: bool,
     /// `match.extra` contains the rogue pile (stalin).
     pub rogue: bool,
+    /// Faces carrying E22 `joker_lock` (larby_switch jokers).
+    pub lock_mask: u64,
+    /// Some card carries E08 `mirror`.
+    pub has_mirror: bool,
 }
 
 impl Rules {
@@ -457,9 +468,6 @@ impl Rules {
                 "draw.mode up_to / until_playable_or_hand needs draw.limit >= 1",
             ));
         }
-        if s.stock.exhausted == Exhausted::KeepFive {
-            return unsupported("stock.exhausted");
-        }
         if !matches!(
             s.multi.mode,
             MultiMode::Off
@@ -477,7 +485,11 @@ impl Rules {
         if !s.chain.can_circle {
             return unsupported("chain.can_circle");
         }
-        if s.chain.accumulate == Accumulate::Increment && s.chain.increment == 0 {
+        let increments = s.chain.accumulate == Accumulate::Increment
+            || s.cards
+                .values()
+                .any(|c| c.draw_chain.as_ref().is_some_and(|d| d.accumulate == Some(Accumulate::Increment)));
+        if increments && s.chain.increment == 0 {
             return Err(RulesError::invalid(
                 "chain.increment",
                 "accumulate = \"increment\" needs chain.increment >= 1",
@@ -599,14 +611,27 @@ impl Rules {
             let face = Card(i as u8);
             let f = |k: &str| format!("cards.{face}.{k}");
             let mut r = CardRule::default();
-            for (name, set) in [
-                ("shield.pass_through", cs.shield.as_ref().is_some_and(|sh| sh.pass_through)),
-                ("mirror", cs.mirror == Some(true)),
-                ("joker_lock", cs.joker_lock == Some(true)),
-            ] {
-                if set {
-                    return Err(RulesError::unsupported(f(name), "its behaviour lands with the remaining presets"));
-                }
+            if cs.shield.as_ref().is_some_and(|sh| sh.pass_through) {
+                return Err(RulesError::unsupported(
+                    f("shield.pass_through"),
+                    "its behaviour lands with the remaining presets",
+                ));
+            }
+            r.mirror = cs.mirror == Some(true);
+            r.joker_lock = cs.joker_lock == Some(true);
+            if r.joker_lock && !face.is_joker() {
+                return Err(RulesError::invalid(
+                    f("joker_lock"),
+                    "joker_lock is a joker's effect (selector \"joker\", \"RJ\" or \"BJ\")",
+                ));
+            }
+            if r.joker_lock
+                && (cs.wild.as_ref().is_some_and(|w| w.enabled) || cs.draw_chain.as_ref().is_some_and(|d| d.amount > 0))
+            {
+                return Err(RulesError::invalid(
+                    f("joker_lock"),
+                    "a locking joker cannot also be wild or start a draw chain",
+                ));
             }
             if let Some(w) = cs.wild.as_ref().filter(|w| w.enabled) {
                 let mut forbidden = zodiac_mask;
@@ -646,6 +671,7 @@ impl Rules {
                     group: g,
                     answer: dc.answer.unwrap_or(s.chain.answer),
                     multi_answer: dc.multi_answer,
+                    accumulate: dc.accumulate.unwrap_or(s.chain.accumulate),
                 });
             }
             r.draw_lose = cs.draw_and_lose_turn.unwrap_or(0);
@@ -708,6 +734,18 @@ impl Rules {
                 // A wild draw card (fat_buddah style) is fine; nothing to check yet.
             }
             card[i] = r;
+        }
+        // G11: jokers have no suit and no rank; a deck with jokers must give them a rule.
+        for j in [Card::RED_JOKER, Card::BLACK_JOKER] {
+            if deck.count(j) > 0 && !card[j.index()].is_special() {
+                return Err(RulesError::invalid(
+                    "deck.jokers",
+                    format!(
+                        "the deck holds jokers but {j} has no rule (G11: a joker has no suit or rank, so it could never \
+                         be played); give it an effect under cards.joker / cards.{j}, or set deck.jokers = 0"
+                    ),
+                ));
+            }
         }
         // Points.
         let mut points = [0i32; NUM_FACES];
@@ -779,6 +817,8 @@ impl Rules {
             double_mask,
             arithmetic: s.matching.extra.contains(&MatchExtra::Arithmetic),
             rogue: s.matching.extra.contains(&MatchExtra::RoguePile),
+            lock_mask: (0..NUM_FACES).filter(|&i| card[i].joker_lock).fold(0, |m, i| m | 1 << i),
+            has_mirror: card.iter().any(|r| r.mirror),
             spec,
         })
     }
@@ -923,9 +963,30 @@ mod tests {
 
     #[test]
     fn unsupported_dimensions_are_named() {
-        let e = Rules::load("crazy_eights", 2, Some(&json!({"cards": {"5": {"mirror": true}}}))).unwrap_err();
+        let over = json!({"cards": {"5": {"shield": {"against": ["any"], "pass_through": true}}}});
+        let e = Rules::load("crazy_eights", 2, Some(&over)).unwrap_err();
         assert!(matches!(e, RulesError::Unsupported { .. }), "{e}");
-        assert_eq!(e.field(), Some("cards.5C.mirror"));
+        assert_eq!(e.field(), Some("cards.5C.shield.pass_through"));
+    }
+
+    #[test]
+    fn jokers_without_a_rule_are_rejected() {
+        // G11: a preset that includes jokers must give them a rule.
+        let e = Rules::load("crazy_eights", 3, Some(&json!({"deck": {"jokers": 2}}))).unwrap_err();
+        assert!(matches!(e, RulesError::Invalid { .. }), "{e}");
+        assert_eq!(e.field(), Some("deck.jokers"));
+        let over = json!({"deck": {"jokers": 2}, "cards": {"joker": {"wild": {}}}});
+        assert!(Rules::load("crazy_eights", 3, Some(&over)).is_ok());
+    }
+
+    #[test]
+    fn joker_lock_belongs_to_jokers() {
+        let e = Rules::load("larby_switch", 3, Some(&json!({"cards": {"5": {"joker_lock": true}}}))).unwrap_err();
+        assert_eq!(e.field(), Some("cards.5C.joker_lock"), "{e}");
+        let r = Rules::load("larby_switch", 3, Some(&json!({"variants": ["no_jokers"]}))).unwrap();
+        assert_eq!(r.deck.count(Card::RED_JOKER), 0);
+        let r = Rules::load("larby_switch", 6, None).unwrap();
+        assert_eq!(r.deck.len(), 2 * 54);
     }
 
     #[test]

@@ -336,6 +336,9 @@ pub struct DrawChainSpec {
     /// Answer rule of a chain to which one turn added two or more of these cards
     /// (crazy_pairs: paired fours cannot be answered).
     pub multi_answer: Option<ChainAnswer>,
+    /// Overrides `chain.accumulate` for answers with this card (larby_switch: aces stay at
+    /// 5 while twos add up).
+    pub accumulate: Option<Accumulate>,
 }
 
 /// E07 `shield`.
@@ -430,7 +433,9 @@ pub struct CardSpec {
     pub cancel: Option<Vec<String>>,
     /// E07.
     pub shield: Option<ShieldSpec>,
-    /// E08.
+    /// E08: played directly on a pending draw chain card of its suit (or on a mirroring
+    /// card), it reverses the direction and sends the penalty back; played at once after an
+    /// E09 `others_draw` card of its suit, the card's player picks up for everyone.
     pub mirror: Option<bool>,
     /// E09: every other player draws this many.
     pub others_draw: Option<u8>,
@@ -462,7 +467,8 @@ pub struct CardSpec {
     pub ends_turn: Option<bool>,
     /// E21.
     pub marriage: Option<bool>,
-    /// E22.
+    /// E22: a joker playable only on a K; the next card must be a K (of the joker's colour
+    /// when `deck.joker_colours_distinct`).
     pub joker_lock: Option<bool>,
     /// E23.
     pub waste_draw: Option<u8>,
@@ -554,6 +560,9 @@ pub enum Exhausted {
     ReshuffleAllButTop,
     TurnOverNoShuffle,
     NoReshuffle,
+    /// larby_switch: at the start of a turn with fewer than 5 cards in the stock, every
+    /// player holding more than 5 keeps 5 of their choice and the rest are shuffled into the
+    /// stock; a stock that still runs out is refilled as `reshuffle_all_but_top`.
     KeepFive,
 }
 
@@ -587,6 +596,9 @@ pub enum MultiEffects {
     #[default]
     CumulateAll,
     TopOnly,
+    /// Equal-rank copies cumulate, but inside a follow-on run (E20) only the last card acts
+    /// (larby_switch: several eights skip several players; in a seven run only the top acts).
+    TopOnlyInRuns,
 }
 
 /// Effect kinds, for `multi.order`.
