@@ -1779,7 +1779,8 @@ impl Game {
 
     fn draw_action(&mut self) {
         let p = self.current as usize;
-        let d = self.rules.spec.draw.clone();
+        let rules = self.rules.clone();
+        let d = &rules.spec.draw;
         let mut got = None;
         let mut take = |g: &mut Game| -> bool {
             match g.draw_one() {
@@ -1955,8 +1956,14 @@ impl Game {
 
     fn end_hand(&mut self, winner: Option<u8>, blocked: bool) {
         let n = self.n as usize;
-        let s = self.rules.spec.score.clone();
-        let values: Vec<i32> = (0..n).map(|p| self.hand_value(p)).collect();
+        // The rules by reference count (not a copy of the score spec): no allocation per hand.
+        let rules = self.rules.clone();
+        let s = &rules.spec.score;
+        let mut all_values = [0i32; MAX_PLAYERS];
+        for (p, v) in all_values[..n].iter_mut().enumerate() {
+            *v = self.hand_value(p);
+        }
+        let values = &all_values[..n];
         let mut pts = [0i32; MAX_PLAYERS];
         let lowest_unique = || -> Option<u8> {
             let min = *values.iter().min()?;
@@ -1968,7 +1975,7 @@ impl Game {
         match s.mode {
             ScoreMode::Penalty => {
                 if winner.is_some() || s.blocked == BlockedScoring::AllScore {
-                    pts[..n].copy_from_slice(&values);
+                    pts[..n].copy_from_slice(values);
                 }
                 if blocked {
                     hand_winner = lowest_unique();

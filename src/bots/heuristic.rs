@@ -111,6 +111,14 @@ impl HeuristicBot {
                 let a = action::NOMINATE + best.index();
                 Some(if m.contains(a) { a } else { m.nth(0)? })
             }
+            Phase::Continue if plays.len() == 1 => {
+                let c = plays[0];
+                Some(if is_kept(g, hand, c) && m.contains(action::END_TURN) {
+                    action::END_TURN
+                } else {
+                    action::PLAY + c.index()
+                })
+            }
             Phase::Continue => {
                 let st = HandStats::new(g, hand);
                 let best = plays
@@ -124,11 +132,16 @@ impl HeuristicBot {
                 }
             }
             _ => {
-                let st = HandStats::new(g, hand);
-                let best = plays
-                    .iter()
-                    .map(|&c| (score(g, &st, p, hand, c), c))
-                    .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.index().cmp(&a.1.index())));
+                // A lone play needs no scoring.
+                let best = if plays.len() == 1 {
+                    Some((0.0, plays[0]))
+                } else {
+                    let st = HandStats::new(g, hand);
+                    plays
+                        .iter()
+                        .map(|&c| (score(g, &st, p, hand, c), c))
+                        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.index().cmp(&a.1.index())))
+                };
                 if let Some((_, c)) = best {
                     let rules = g.rules();
                     let only_wilds = plays.iter().all(|x| rules.card[x.index()].wild.is_some());
@@ -215,11 +228,7 @@ impl HandStats {
     /// Penalty points of `c`, or its face value in presets that score no points.
     fn value(&self, g: &Game, c: Card) -> f64 {
         let pts = g.rules().points[c.index()];
-        if pts != 0 || self.has_points {
-            pts as f64
-        } else {
-            c.rank().map_or(0.0, |r| r.face_value() as f64)
-        }
+        if pts != 0 || self.has_points { pts as f64 } else { c.rank().map_or(0.0, |r| r.face_value() as f64) }
     }
 
     /// Non-wild cards of `suit` in the hand, other than copies of `c`.
