@@ -189,7 +189,7 @@ def cmd_botspeed(args: argparse.Namespace) -> int:
             rate = dec / sec if sec > 0 else float("inf")
             ms = 1000.0 * sec / dec if dec > 0 else float("nan")
             longest = 1000.0 * float(res["agent_max_seconds"][0])
-            print(f"{preset:<22}  {b:<{w}}  {rate:12,.0f}  {ms:11.3f}  {longest:10.1f}")
+            print(f"{preset:<22}  {b:<{w}}  {rate:12,.0f}  {ms:11.4f}  {longest:10.3f}")
     return 0
 
 
