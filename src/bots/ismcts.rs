@@ -185,9 +185,9 @@ impl IsmctsBot {
                 _ if d.current_player().is_some() => {
                     // Cheap evaluation: softmax of minus the hand sizes.
                     let mut z = 0.0;
-                    for q in 0..n {
-                        rewards[q] = (-HAND_SIZE_WEIGHT * d.hand(q).len() as f64).exp();
-                        z += rewards[q];
+                    for (q, r) in rewards[..n].iter_mut().enumerate() {
+                        *r = (-HAND_SIZE_WEIGHT * d.hand(q).len() as f64).exp();
+                        z += *r;
                     }
                     for r in &mut rewards[..n] {
                         *r /= z;
