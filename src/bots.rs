@@ -8,7 +8,8 @@
 //!   xoshiro256++ stream (never the game's), so the same seeds reproduce the same games.
 //! * [`heuristic::HeuristicBot`] (`"heuristic"`): a documented human strategy.
 //! * [`ismcts::IsmctsBot`] (`"ismcts:N"`): information-set Monte Carlo tree search over
-//!   determinizations ([`Game::determinize`]) with `N` simulations per decision.
+//!   determinizations ([`Game::determinize`]) with `N` simulations per decision, biased
+//!   towards the heuristic's choices, with short heuristic playouts.
 //! * [`pimc::PimcBot`] (`"pimc:N"`): determinized Monte Carlo with paired playouts of every
 //!   legal action in `N` sampled worlds (a rollout improvement of the heuristic).
 //!
