@@ -8,7 +8,8 @@
 //!   xoshiro256++ stream (never the game's), so the same seeds reproduce the same games.
 //! * [`heuristic::HeuristicBot`] (`"heuristic"`): a documented human strategy.
 //! * [`ismcts::IsmctsBot`] (`"ismcts:N"`): information-set Monte Carlo tree search over
-//!   determinizations ([`Game::determinize`]) with `N` simulations per decision.
+//!   determinizations ([`Game::determinize`]) with `N` simulations per decision, biased
+//!   towards the heuristic's choices, with short heuristic playouts.
 //! * [`pimc::PimcBot`] (`"pimc:N"`): determinized Monte Carlo with paired playouts of every
 //!   legal action in `N` sampled worlds (a rollout improvement of the heuristic).
 //!
@@ -273,6 +274,125 @@ mod tests {
             assert!(d.hand(2).contains(c));
             assert_eq!(d.hand(0), g.hand(0));
         }
+    }
+
+    /// Random-play positions of `preset` at `n` players, each with the position before the
+    /// action that led to it and that action.
+    fn transitions(preset: &str, n: usize, games: u64) -> Vec<(Game, usize, Game)> {
+        let r = rules(preset, n);
+        let mut out = Vec::new();
+        for s in 0..games {
+            let mut g = Game::new(r.clone(), 500 + s);
+            let mut bot = RandomBot::new(s);
+            while let Some(a) = bot.act(&g) {
+                let before = g.clone();
+                g.apply(a);
+                out.push((before, a, g.clone()));
+            }
+        }
+        out
+    }
+
+    /// The faces of `h`, as a bitset.
+    fn faces(h: &crate::card_set::CardCounts) -> u64 {
+        h.faces().fold(0, |b, c| b | 1 << c.index())
+    }
+
+    /// A card given with a give card (kings_reverse ace of spades, one_left king) stays in the
+    /// receiver's hand in every determinization the giver samples, until the receiver plays
+    /// that face: the giver saw it go there.
+    #[test]
+    fn a_given_card_stays_in_the_receivers_determinized_hand() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        for (preset, n) in [("one_left", 2), ("kings_reverse", 2), ("kings_reverse", 3)] {
+            let mut checked = 0;
+            let trans = transitions(preset, n, 60);
+            for (i, (before, a, after)) in trans.iter().enumerate() {
+                let Some(crate::action::Action::Give(c)) = crate::action::Action::from_id(*a) else { continue };
+                let giver = before.current_player().unwrap();
+                // The receiver: the seat whose hand gained a copy of c.
+                let Some(to) = (0..n).find(|&q| q != giver && after.hand(q).count(c) > before.hand(q).count(c)) else {
+                    continue;
+                };
+                // Follow the game while the receiver has not played or given that face.
+                for (prev, b, g) in &trans[i..] {
+                    if g.decisions() < after.decisions() || g.is_terminal() {
+                        break;
+                    }
+                    let played = matches!(
+                        crate::action::Action::from_id(*b),
+                        Some(crate::action::Action::Play(x) | crate::action::Action::Give(x)) if x == c
+                    );
+                    if played && prev.current_player() == Some(to) {
+                        break;
+                    }
+                    for _ in 0..5 {
+                        let d = g.determinize(giver, &mut rng);
+                        assert!(d.hand(to).contains(c), "{preset}: {giver} gave {c:?} to {to}\n{}", g.render());
+                    }
+                    checked += 1;
+                }
+            }
+            assert!(checked > 20, "{preset}/{n}: only {checked} positions after a give");
+        }
+    }
+
+    /// A player who passes its hand (advanced_switch, thirty_eights) knows where it went: right
+    /// after the pass, every face of it is in the receiver's hand in its determinizations.
+    #[test]
+    fn a_passed_hand_is_known_to_the_passer() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+        for (preset, n) in [("advanced_switch", 3), ("thirty_eights", 3)] {
+            let mut passes = 0;
+            for (before, a, after) in transitions(preset, n, 80) {
+                let p = before.current_player().unwrap();
+                // The hand passed on: the player's hand less the card it played.
+                let mut rest = *before.hand(p);
+                if let Some(crate::action::Action::Play(c)) = crate::action::Action::from_id(a) {
+                    rest.remove(c);
+                }
+                let old = &rest;
+                if old.len() < 2 || after.is_terminal() {
+                    continue;
+                }
+                let Some(to) = (0..n).find(|&q| q != p && after.hand(q) == old && before.hand(q) != old) else {
+                    continue;
+                };
+                passes += 1;
+                for _ in 0..5 {
+                    let d = after.determinize(p, &mut rng);
+                    let want = faces(old);
+                    assert_eq!(faces(d.hand(to)) & want, want, "{preset}: {p} passed its hand to {to}");
+                }
+            }
+            assert!(passes > 5, "{preset}: only {passes} passes");
+        }
+    }
+
+    /// Whatever a player has seen go into other hands is true of the real hands, and no
+    /// determinization it samples contradicts it; the other hands' cards are still re-dealt.
+    #[test]
+    fn determinizations_never_contradict_what_was_seen() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
+        for (preset, n) in [("kings_reverse", 3), ("one_left", 2), ("advanced_switch", 4), ("thirty_eights", 3)] {
+            let (mut known, mut changed) = (0, 0);
+            for (_, _, g) in transitions(preset, n, 25).into_iter().step_by(3) {
+                for o in 0..n {
+                    let seen = g.seen_cards(o).expect("this preset moves cards between hands");
+                    let d = g.determinize(o, &mut rng);
+                    for q in (0..n).filter(|&q| q != o) {
+                        assert_eq!(seen[q] & !faces(g.hand(q)), 0, "{preset}: {o} saw a card {q} does not hold");
+                        assert_eq!(faces(d.hand(q)) & seen[q], seen[q], "{preset}: determinization for {o}");
+                        assert_eq!(d.hand(q).len(), g.hand(q).len());
+                        known += seen[q].count_ones();
+                        changed += usize::from(d.hand(q) != g.hand(q));
+                    }
+                    assert_eq!(d.hand(o), g.hand(o));
+                }
+            }
+            assert!(known > 50 && changed > 50, "{preset}: {known} seen cards, {changed} re-dealt hands");
+        }
+        assert!(transitions("crazy_eights", 2, 1)[0].2.seen_cards(0).is_none(), "nothing moves between hands");
     }
 
     /// Bots may use only the acting player's information: on any position, a bot gives the

@@ -371,6 +371,27 @@ pub struct Game {
     hat: Option<u8>,
     seed: u64,
     rng: Xoshiro256PlusPlus,
+    /// Cards each player has seen go into another hand, in presets where cards move openly
+    /// between players (give, pass or swap hands, pick up the pile); `None` in the others.
+    seen: Option<Box<SeenCards>>,
+}
+
+/// `bits[o][q]`: the faces observer `o` knows seat `q` holds (at least one copy each). A bit
+/// is set when `o` sees the card go into `q`'s hand (a card `o` gave to `q`, a hand `o` passed
+/// or swapped to `q`, cards `q` picked up from the discard pile), moves with `q`'s hand when
+/// hands are passed or swapped, and is cleared for every observer when `q` plays or gives a
+/// copy of that face (which copy left is not known). So a set bit is always true of the real
+/// hands; [`Game::determinize`] keeps those cards in place. Only faces are tracked: with
+/// several packs a player knows at least one copy is there. A game restored from a snapshot
+/// or a position starts with nothing seen (less information, never wrong).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeenCards {
+    pub bits: [[u64; MAX_PLAYERS]; MAX_PLAYERS],
+}
+
+/// Face bits of every card in `h`.
+fn face_bits(h: &CardCounts) -> u64 {
+    held_bits(h.counts())
 }
 
 #[inline]
@@ -451,6 +472,27 @@ impl Game {
             hat: None,
             seed,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            seen: None,
+        }
+    }
+
+    /// Whether any card of `rules` moves cards openly between players (see [`SeenCards`]).
+    fn tracks_seen(rules: &Rules) -> bool {
+        rules.card.iter().any(|r| r.give.is_some() || r.pass_hands.is_some() || r.swap_hand || r.pick_up_pile > 0)
+    }
+
+    /// What `observer` has seen go into other hands (see [`SeenCards`]): face bits per seat,
+    /// or `None` in presets where cards never move openly between players.
+    pub fn seen_cards(&self, observer: usize) -> Option<&[u64; MAX_PLAYERS]> {
+        self.seen.as_ref().map(|s| &s.bits[observer])
+    }
+
+    /// `q` gave up a copy of `c`: no observer can still be sure `q` holds that face.
+    fn forget_card(&mut self, q: usize, c: Card) {
+        if let Some(s) = self.seen.as_deref_mut() {
+            for o in s.bits.iter_mut() {
+                o[q] &= !bit(c);
+            }
         }
     }
 
@@ -461,7 +503,9 @@ impl Game {
     pub fn reset(&mut self, seed: u64, deck: &[Card]) -> Result<(), GameError> {
         self.check_deck(deck)?;
         let rules = self.rules.clone();
+        let seen = self.seen.take();
         *self = Game::blank(rules, seed);
+        self.seen = seen;
         self.deal_hand(deck);
         Ok(())
     }
@@ -487,6 +531,10 @@ impl Game {
 
     fn deal_hand(&mut self, prefix: &[Card]) {
         let r = self.rules.clone();
+        if Game::tracks_seen(&r) {
+            // A new hand: nothing seen yet (the box is kept across resets, no allocation).
+            **self.seen.get_or_insert_with(Default::default) = SeenCards::default();
+        }
         let n = self.n as usize;
         let mut pack = Pile::new();
         for c in r.deck.iter() {
@@ -1324,6 +1372,15 @@ impl Game {
                 let p = self.current as usize;
                 let q = (p + k as usize) % self.n as usize;
                 self.hands.swap(p, q);
+                let (hp, hq) = (face_bits(&self.hands[p]), face_bits(&self.hands[q]));
+                if let Some(s) = self.seen.as_deref_mut() {
+                    // Knowledge follows the hands; each of the two knows the hand it gave away.
+                    for o in s.bits.iter_mut() {
+                        o.swap(p, q);
+                    }
+                    s.bits[p][q] = hq;
+                    s.bits[q][p] = hp;
+                }
                 self.turn.swap_done = true;
                 self.finish_play();
             }
@@ -1358,6 +1415,7 @@ impl Game {
         if self.rules.rogue && phase == Phase::Play && !self.playable(c) {
             // stalin: the card goes on the rogue pile, which ends the play.
             self.hands[p].remove(c);
+            self.forget_card(p, c);
             self.rogue.push(c);
             self.pass_streak = 0;
             self.turn.cards += 1;
@@ -1378,6 +1436,7 @@ impl Game {
         self.turn.identical = self.rules.spec.multi.identical_bonus && prev_top == Some(c);
         self.restrict = Restrict::None;
         self.hands[p].remove(c);
+        self.forget_card(p, c);
         self.discard.push(c);
         self.plays += 1;
         if self.rules.spec.end.max_plays.is_some_and(|m| self.plays >= m) {
@@ -1674,7 +1733,12 @@ impl Game {
         let p = self.current;
         let q = self.advance(p, self.turn.gave as usize + 1) as usize;
         self.hands[p as usize].remove(c);
+        self.forget_card(p as usize, c);
         self.hands[q].add(c);
+        if let Some(s) = self.seen.as_deref_mut() {
+            // The giver knows where the card went.
+            s.bits[p as usize][q] |= bit(c);
+        }
         self.turn.gave += 1;
         if self.hands[p as usize].is_empty() {
             let top = self.discard.top().expect("a card was placed");
@@ -1803,6 +1867,7 @@ impl Game {
             // E14: every hand moves one seat; a fixed side ignores the direction (1.2). A player
             // who cannot go out on the card is skipped: the seat before passes to the seat after.
             let old = self.hands;
+            let old_seen = self.seen.as_deref().copied();
             let step = |g: &Game, i: usize| -> usize {
                 match side {
                     crate::rules::Side::Right => (i + n - 1) % n,
@@ -1819,6 +1884,13 @@ impl Game {
                     to = step(self, to);
                 }
                 self.hands[to] = old[i];
+                if let (Some(s), Some(before)) = (self.seen.as_deref_mut(), old_seen.as_ref()) {
+                    // Knowledge follows the hand; the passer knows the hand it passed.
+                    for o in 0..n {
+                        s.bits[o][to] = before.bits[o][i];
+                    }
+                    s.bits[i][to] = face_bits(&old[i]);
+                }
             }
         }
         if cannot_out {
@@ -1901,7 +1973,15 @@ impl Game {
             let top = self.discard.pop().expect("a card was placed");
             for _ in 0..t.pick_up {
                 match self.discard.pop() {
-                    Some(c) => self.hands[victim].add(c),
+                    Some(c) => {
+                        self.hands[victim].add(c);
+                        if let Some(s) = self.seen.as_deref_mut() {
+                            // The discard pile is public: everyone sees what the victim takes.
+                            for o in s.bits.iter_mut() {
+                                o[victim] |= bit(c);
+                            }
+                        }
+                    }
                     None => break,
                 }
             }
@@ -2130,7 +2210,8 @@ impl Game {
 
     fn draw_action(&mut self) {
         let p = self.current as usize;
-        let d = self.rules.spec.draw.clone();
+        let rules = self.rules.clone();
+        let d = &rules.spec.draw;
         let mut got = None;
         let mut take = |g: &mut Game| -> bool {
             match g.draw_one() {
@@ -2307,8 +2388,14 @@ impl Game {
 
     fn end_hand(&mut self, winner: Option<u8>, blocked: bool) {
         let n = self.n as usize;
-        let s = self.rules.spec.score.clone();
-        let values: Vec<i32> = (0..n).map(|p| self.hand_value(p)).collect();
+        // The rules by reference count (not a copy of the score spec): no allocation per hand.
+        let rules = self.rules.clone();
+        let s = &rules.spec.score;
+        let mut all_values = [0i32; MAX_PLAYERS];
+        for (p, v) in all_values[..n].iter_mut().enumerate() {
+            *v = self.hand_value(p);
+        }
+        let values = &all_values[..n];
         let mut pts = [0i32; MAX_PLAYERS];
         let lowest_unique = || -> Option<u8> {
             let min = *values.iter().min()?;
@@ -2320,7 +2407,7 @@ impl Game {
         match s.mode {
             ScoreMode::Penalty => {
                 if winner.is_some() || s.blocked == BlockedScoring::AllScore {
-                    pts[..n].copy_from_slice(&values);
+                    pts[..n].copy_from_slice(values);
                 }
                 if blocked {
                     hand_winner = lowest_unique();
@@ -2810,11 +2897,12 @@ mod bit_tests {
 
 // ----- determinization (information sets for search agents) ------------------------------
 
-/// Cards whose location a player knows beyond its own hand and the public discard pile: the
-/// hook for presets where cards move openly between players (given, passed, shown). Seat `q`
-/// is known to hold `in_hand[q]` (a card listed here that `q` no longer holds is ignored).
-/// None of the current presets reveals such cards, so [`Game::determinize`] passes the empty
-/// set; a preset that does should track them and call [`Game::determinize_with`].
+/// Cards whose location a player knows beyond what the game tracks itself: seat `q` is known
+/// to hold `in_hand[q]` (a card listed here that `q` no longer holds is ignored). The game
+/// already tracks the cards each player saw go into another hand ([`SeenCards`]: gives,
+/// passed and swapped hands, picked-up discards) and [`Game::determinize`] keeps those in
+/// place; this is for knowledge an agent gathers on its own, passed to
+/// [`Game::determinize_with`].
 #[derive(Clone, Debug, Default)]
 pub struct KnownCards {
     pub in_hand: [CardCounts; MAX_PLAYERS],
@@ -2823,9 +2911,11 @@ pub struct KnownCards {
 impl Game {
     /// A copy of the game as `player` could imagine it: every card hidden from `player` (the
     /// other hands and the stock) is re-dealt uniformly at random, keeping what `player`
-    /// knows: its own hand, the discard pile (public), every hand size, the stock size and the
-    /// whole public state (phase, chain, turn, scores). The copy's random generator is
-    /// re-seeded from `rng`, so future reshuffles do not leak either.
+    /// knows: its own hand, the discard pile (public), every hand size, the stock size, the
+    /// cards it saw go into other hands and that are still there ([`SeenCards`]: given,
+    /// passed, swapped, picked up) and the whole public state (phase, chain, turn, scores).
+    /// The copy's random generator is re-seeded from `rng`, so future reshuffles do not leak
+    /// either.
     ///
     /// The hidden cards are collected in card order before shuffling, so two games that
     /// `player` cannot tell apart give the same copy for the same `rng` state: a search
@@ -2845,6 +2935,7 @@ impl Game {
         let mut g = self.clone();
         // Cards that stay where they are in every seat but `player`.
         let mut keep = [CardCounts::new(); MAX_PLAYERS];
+        let seen = self.seen_cards(player);
         for q in (0..n).filter(|&q| q != player) {
             for c in known.in_hand[q].faces() {
                 for _ in 0..known.in_hand[q].count(c).min(self.hands[q].count(c)) {
@@ -2857,6 +2948,15 @@ impl Game {
                     while keep[q].count(c) < self.kept.count(c) {
                         keep[q].add(c);
                     }
+                }
+            }
+            let mut bits = seen.map_or(0, |b| b[q]);
+            while bits != 0 {
+                let c = Card(bits.trailing_zeros() as u8);
+                bits &= bits - 1;
+                debug_assert!(self.hands[q].contains(c), "a seen card is still held");
+                if keep[q].count(c) == 0 && self.hands[q].contains(c) {
+                    keep[q].add(c);
                 }
             }
             if q == self.current as usize && self.phase == Phase::AfterDraw {
@@ -2894,6 +2994,16 @@ impl Game {
         g.stock.clear();
         for c in it {
             g.stock.push(c);
+        }
+        if let Some(sc) = g.seen.as_deref_mut() {
+            // What the others know about hidden hands is hidden too: keep only what `player`
+            // knows as well, so the copy stays consistent with its re-dealt hands.
+            let mine = sc.bits[player];
+            for (o, row) in sc.bits.iter_mut().enumerate().filter(|&(o, _)| o != player) {
+                for q in (0..n).filter(|&q| q != player && q != o) {
+                    row[q] &= mine[q];
+                }
+            }
         }
         g.rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
         g

@@ -109,7 +109,8 @@ fn arena_agent_at(seat: usize, rotation: usize, n: usize) -> usize {
 /// `threads` threads (0: all cores) with the GIL released. Returns a dict of numpy arrays,
 /// one row per game in (deal, rotation) order: deal, rotation, winner (seat, -1 for none),
 /// hand_points (games, n), score_returns (games, n), decisions, truncated; and per table
-/// entry agent_decisions, agent_seconds (thinking time, summed over threads).
+/// entry agent_decisions, agent_seconds (thinking time, summed over threads) and
+/// agent_max_seconds (the longest single decision).
 #[pyfunction]
 #[pyo3(signature = (preset, num_players, table, seed=0, start=0, count=1, threads=0, rules=None))]
 #[allow(clippy::too_many_arguments)]
@@ -155,6 +156,7 @@ fn arena_play<'py>(
     d.set_item("truncated", PyArray1::from_vec(py, recs.iter().map(|x| x.truncated).collect()))?;
     d.set_item("agent_decisions", PyArray1::from_vec(py, res.agent_decisions.iter().map(|&x| x as i64).collect()))?;
     d.set_item("agent_seconds", PyArray1::from_vec(py, res.agent_seconds.clone()))?;
+    d.set_item("agent_max_seconds", PyArray1::from_vec(py, res.agent_max_seconds.clone()))?;
     Ok(d)
 }
 

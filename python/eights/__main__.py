@@ -1,4 +1,4 @@
-"""Command-line tools: ``python -m eights {selfplay,arena,play,presets}``.
+"""Command-line tools: ``python -m eights {selfplay,arena,botspeed,play,presets}``.
 
 ``selfplay`` benchmarks random-vs-random games, first in the Rust loop
 (:func:`eights.random_selfplay`), then (unless ``--python-loop 0``) in a plain
@@ -16,6 +16,11 @@ optionally saves a chart (with matplotlib)::
 
     python -m eights arena --preset crazy_eights --players 2 --agents random,heuristic,pimc:50 --games 500
     python -m eights arena --agents heuristic,ismcts:400 --games 2000 --plot ratings.png
+
+``botspeed`` times each bot's decisions (mean and longest, one thread) in games against the
+heuristic bot, on one or more presets::
+
+    python -m eights botspeed --presets crazy_eights,switch_blackjack --bots random,heuristic,ismcts:400
 
 ``play`` lets a person play a hand against bots in the terminal (see :mod:`eights.play`)::
 
@@ -174,6 +179,33 @@ def cmd_play(args: argparse.Namespace) -> int:
     return play(args.preset, args.players, seat=args.seat, bots=bots, seed=args.seed, rules=rules)
 
 
+def cmd_botspeed(args: argparse.Namespace) -> int:
+    """Time each bot's decisions on each preset (one thread, games against the heuristic)."""
+    from . import arena
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+    for b in bots:
+        eights.parse_bot(b)  # ValueError naming the allowed bots
+    print(
+        f"{args.players} players, {args.games} duplicate deals against heuristic per bot, one thread, "
+        f"seed {args.seed}"
+    )
+    w = max(10, max(len(b) for b in bots))
+    print(f"{'preset':<22}  {'bot':<{w}}  {'decisions/s':>12}  {'ms/decision':>11}  {'longest ms':>10}")
+    for preset in presets:
+        for b in bots:
+            opponents = ["heuristic"] * (args.players - 1)
+            res = arena.play([b] + opponents, preset, args.games, args.seed, threads=1)
+            dec = float(res["agent_decisions"][0])
+            sec = float(res["agent_seconds"][0])
+            rate = dec / sec if sec > 0 else float("inf")
+            ms = 1000.0 * sec / dec if dec > 0 else float("nan")
+            longest = 1000.0 * float(res["agent_max_seconds"][0])
+            print(f"{preset:<22}  {b:<{w}}  {rate:12,.0f}  {ms:11.4f}  {longest:10.3f}")
+    return 0
+
+
 def cmd_presets(args: argparse.Namespace) -> int:
     """Print the available presets, one per line."""
     for name in eights.presets():
@@ -272,6 +304,27 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=_non_negative, default=None, help="random seed (default: a fresh one, printed)")
     play.add_argument("--rules", default=None, metavar="JSON", help="rule overrides as a JSON object")
     play.set_defaults(func=cmd_play)
+
+    botspeed = sub.add_parser(
+        "botspeed",
+        help="time each bot's decisions",
+        description="Play each bot against the heuristic bot on each preset (one thread) and print "
+        "its decisions per second, mean milliseconds per decision and longest decision.",
+    )
+    botspeed.add_argument(
+        "--presets",
+        default="crazy_eights,crazy_eights_specials,switch_blackjack",
+        help="comma-separated presets (default: crazy_eights,crazy_eights_specials,switch_blackjack)",
+    )
+    botspeed.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    botspeed.add_argument(
+        "--bots",
+        default="random,heuristic,pimc:50,ismcts:400",
+        help="comma-separated bot names (default: random,heuristic,pimc:50,ismcts:400)",
+    )
+    botspeed.add_argument("--games", type=_positive, default=20, help="duplicate deals per bot (default: 20)")
+    botspeed.add_argument("--seed", type=_non_negative, default=0, help="random seed (default: 0)")
+    botspeed.set_defaults(func=cmd_botspeed)
 
     presets = sub.add_parser("presets", help="list the rules presets")
     presets.set_defaults(func=cmd_presets)

@@ -178,6 +178,7 @@ def _empty_results(n: int) -> Dict[str, np.ndarray]:
         "truncated": np.zeros(0, bool),
         "agent_decisions": np.zeros(n, np.int64),
         "agent_seconds": np.zeros(n),
+        "agent_max_seconds": np.zeros(n),
     }
 
 
@@ -188,6 +189,8 @@ def _concat(parts: List[Dict[str, np.ndarray]], n: int) -> Dict[str, np.ndarray]
     for key in out:
         if key in ("agent_decisions", "agent_seconds"):
             out[key] = np.sum([p[key] for p in parts], axis=0)
+        elif key == "agent_max_seconds":
+            out[key] = np.max([p[key] for p in parts], axis=0)
         else:
             out[key] = np.concatenate([p[key] for p in parts])
     return out
@@ -221,6 +224,7 @@ def _play_python(
             deals.append(d)
     dec = np.zeros(n, np.int64)
     sec = np.zeros(n)
+    longest = np.zeros(n)
     active = list(range(len(games)))
     while active:
         waiting: Dict[int, List[Tuple[int, int]]] = {}
@@ -237,7 +241,9 @@ def _play_python(
                     break
                 t = time.perf_counter()
                 a = bot.act(g)
-                sec[k] += time.perf_counter() - t
+                dt = time.perf_counter() - t
+                sec[k] += dt
+                longest[k] = max(longest[k], dt)
                 dec[k] += 1
                 g.step(a)
         for k, items in waiting.items():
@@ -255,7 +261,10 @@ def _play_python(
             else:
                 assert agent.act is not None  # as_agent gives every Python agent act or act_batch
                 actions = [agent.act(o, m) for o, m in zip(obs, masks)]
-            sec[k] += time.perf_counter() - t
+            dt = time.perf_counter() - t
+            sec[k] += dt
+            # A batched decision counts as the batch's time shared equally.
+            longest[k] = max(longest[k], dt / len(items))
             dec[k] += len(items)
             for (gi, s), raw, m in zip(items, actions, masks):
                 if isinstance(raw, (bool, np.bool_)) or not isinstance(raw, (int, np.integer)):
@@ -281,6 +290,7 @@ def _play_python(
         "truncated": np.asarray([g.is_truncated for g in games], bool),
         "agent_decisions": dec,
         "agent_seconds": sec,
+        "agent_max_seconds": longest,
     }
 
 
@@ -299,7 +309,8 @@ def play(
     Returns a dict of numpy arrays with one row per game, in (deal, rotation) order:
     ``deal``, ``rotation``, ``winner`` (seat, -1 for none), ``hand_points`` and
     ``score_returns`` (games, n), ``decisions``, ``truncated``; plus per table entry
-    ``agent_decisions`` and ``agent_seconds`` (thinking time). ``progress`` is an
+    ``agent_decisions``, ``agent_seconds`` (thinking time) and ``agent_max_seconds``
+    (the longest decision; for a batched Python agent, a batch's time over its size). ``progress`` is an
     optional callable receiving the number of games just finished.
     """
     agents = [as_agent(a, f"table[{i}]") for i, a in enumerate(table)]

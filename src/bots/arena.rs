@@ -33,12 +33,14 @@ pub struct GameRecord {
     pub truncated: bool,
 }
 
-/// Records of a run, plus per-table-entry decision counts and thinking time (for speed).
+/// Records of a run, plus per-table-entry decision counts and thinking time (for speed): the
+/// total and the longest single decision.
 #[derive(Clone, Debug, Default)]
 pub struct MatchResults {
     pub records: Vec<GameRecord>,
     pub agent_decisions: Vec<u64>,
     pub agent_seconds: Vec<f64>,
+    pub agent_max_seconds: Vec<f64>,
 }
 
 /// The table entry that plays `seat` in `rotation` at a table of `n`.
@@ -56,15 +58,29 @@ pub fn bot_seed(seed: u64, deal: u64, rotation: usize, agent: usize) -> u64 {
     derive_seed(derive_seed(seed ^ 0xB075_5EED_0000_0000, deal), (rotation * 64 + agent) as u64)
 }
 
-/// Play rotation `rotation` of deal `deal`; adds each entry's decisions and seconds.
+/// Per-table-entry decision counts, thinking seconds and longest decision.
+#[derive(Clone, Debug)]
+pub struct Timing {
+    pub decisions: Vec<u64>,
+    pub seconds: Vec<f64>,
+    pub max_seconds: Vec<f64>,
+}
+
+impl Timing {
+    /// Zero counts for `n` table entries.
+    pub fn new(n: usize) -> Timing {
+        Timing { decisions: vec![0; n], seconds: vec![0.0; n], max_seconds: vec![0.0; n] }
+    }
+}
+
+/// Play rotation `rotation` of deal `deal`; adds each entry's decisions and seconds to `timing`.
 pub fn play_game(
     rules: &Arc<Rules>,
     table: &[BotSpec],
     seed: u64,
     deal: u64,
     rotation: usize,
-    decisions: &mut [u64],
-    seconds: &mut [f64],
+    timing: &mut Timing,
 ) -> GameRecord {
     let n = rules.num_players as usize;
     assert_eq!(table.len(), n, "one bot per seat");
@@ -79,8 +95,10 @@ pub fn play_game(
         let agent = agent_at(p, rotation, n);
         let t = Instant::now();
         let a = bots[p].act(&g).expect("a bot always finds a legal action while the game runs");
-        seconds[agent] += t.elapsed().as_secs_f64();
-        decisions[agent] += 1;
+        let dt = t.elapsed().as_secs_f64();
+        timing.seconds[agent] += dt;
+        timing.max_seconds[agent] = timing.max_seconds[agent].max(dt);
+        timing.decisions[agent] += 1;
         g.step(a).expect("bots only choose legal actions");
     }
     let mut ret = vec![0.0; n];
@@ -106,11 +124,9 @@ pub fn play_deals(rules: Arc<Rules>, table: &[BotSpec], seed: u64, deals: Range<
             .clone()
             .into_par_iter()
             .map(|d| {
-                let mut dec = vec![0u64; n];
-                let mut sec = vec![0f64; n];
-                let recs: Vec<GameRecord> =
-                    (0..n).map(|r| play_game(&rules, table, seed, d, r, &mut dec, &mut sec)).collect();
-                (recs, dec, sec)
+                let mut timing = Timing::new(n);
+                let recs: Vec<GameRecord> = (0..n).map(|r| play_game(&rules, table, seed, d, r, &mut timing)).collect();
+                (recs, timing)
             })
             .collect::<Vec<_>>()
     };
@@ -119,12 +135,18 @@ pub fn play_deals(rules: Arc<Rules>, table: &[BotSpec], seed: u64, deals: Range<
     } else {
         rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool").install(run)
     };
-    let mut out = MatchResults { records: Vec::new(), agent_decisions: vec![0; n], agent_seconds: vec![0.0; n] };
-    for (recs, dec, sec) in parts {
+    let mut out = MatchResults {
+        records: Vec::new(),
+        agent_decisions: vec![0; n],
+        agent_seconds: vec![0.0; n],
+        agent_max_seconds: vec![0.0; n],
+    };
+    for (recs, t) in parts {
         out.records.extend(recs);
         for k in 0..n {
-            out.agent_decisions[k] += dec[k];
-            out.agent_seconds[k] += sec[k];
+            out.agent_decisions[k] += t.decisions[k];
+            out.agent_seconds[k] += t.seconds[k];
+            out.agent_max_seconds[k] = out.agent_max_seconds[k].max(t.max_seconds[k]);
         }
     }
     out
@@ -162,10 +184,10 @@ mod tests {
             let r = rules(p);
             let n = r.num_players as usize;
             let t = vec![BotSpec::Heuristic; n];
-            let (mut d, mut s) = (vec![0; n], vec![0.0; n]);
+            let mut timing = Timing::new(n);
             for deal in 0..5 {
-                let a = play_game(&r, &t, 3, deal, 0, &mut d, &mut s);
-                let b = play_game(&r, &t, 3, deal, 1, &mut d, &mut s);
+                let a = play_game(&r, &t, 3, deal, 0, &mut timing);
+                let b = play_game(&r, &t, 3, deal, 1, &mut timing);
                 assert_eq!((a.winner, &a.hand_points, a.decisions), (b.winner, &b.hand_points, b.decisions), "{p}");
                 let g0 = Game::new(r.clone(), deal_seed(3, deal));
                 let g1 = Game::new(r.clone(), deal_seed(3, deal));

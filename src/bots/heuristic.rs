@@ -104,17 +104,26 @@ impl HeuristicBot {
                 }
             }
             Phase::Nominate => {
-                let best = best_suit(g, hand);
+                let best = HandStats::new(g, hand).best_suit;
                 if m.contains(action::END_TURN) && g.active_suit() == Some(best) {
                     return Some(action::END_TURN);
                 }
                 let a = action::NOMINATE + best.index();
                 Some(if m.contains(a) { a } else { m.nth(0)? })
             }
+            Phase::Continue if plays.len() == 1 => {
+                let c = plays[0];
+                Some(if is_kept(g, hand, c) && m.contains(action::END_TURN) {
+                    action::END_TURN
+                } else {
+                    action::PLAY + c.index()
+                })
+            }
             Phase::Continue => {
+                let st = HandStats::new(g, hand);
                 let best = plays
                     .iter()
-                    .map(|&c| (score(g, p, hand, c), c))
+                    .map(|&c| (score(g, &st, p, hand, c), c))
                     .filter(|(_, c)| !is_kept(g, hand, *c))
                     .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.index().cmp(&a.1.index())));
                 match best {
@@ -123,10 +132,16 @@ impl HeuristicBot {
                 }
             }
             _ => {
-                let best = plays
-                    .iter()
-                    .map(|&c| (score(g, p, hand, c), c))
-                    .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.index().cmp(&a.1.index())));
+                // A lone play needs no scoring.
+                let best = if plays.len() == 1 {
+                    Some((0.0, plays[0]))
+                } else {
+                    let st = HandStats::new(g, hand);
+                    plays
+                        .iter()
+                        .map(|&c| (score(g, &st, p, hand, c), c))
+                        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.index().cmp(&a.1.index())))
+                };
                 if let Some((_, c)) = best {
                     let rules = g.rules();
                     let only_wilds = plays.iter().all(|x| rules.card[x.index()].wild.is_some());
@@ -163,14 +178,68 @@ impl Policy for HeuristicBot {
     }
 }
 
-/// Penalty points of `c`, or its face value in presets that score no points.
-fn value(g: &Game, c: Card) -> f64 {
-    let rules = g.rules();
-    let pts = rules.points[c.index()];
-    if pts != 0 || rules.points.iter().any(|&x| x != 0) {
-        pts as f64
-    } else {
-        c.rank().map_or(0.0, |r| r.face_value() as f64)
+/// What the scoring needs about the acting player's hand, counted once per decision so that
+/// scoring a card costs O(1): copies of non-wild cards per suit and their points, copies per
+/// rank, and the suit held most.
+struct HandStats {
+    has_points: bool,
+    suit_count: [u32; 4],
+    suit_pts: [f64; 4],
+    rank_count: [u32; 13],
+    best_suit: Suit,
+}
+
+impl HandStats {
+    fn new(g: &Game, hand: &CardCounts) -> HandStats {
+        let rules = g.rules();
+        let has_points = rules.points.iter().any(|&x| x != 0);
+        let mut st = HandStats {
+            has_points,
+            suit_count: [0; 4],
+            suit_pts: [0.0; 4],
+            rank_count: [0; 13],
+            best_suit: Suit::Clubs,
+        };
+        for c in hand.faces() {
+            let k = hand.count(c) as u32;
+            if let Some(r) = c.rank() {
+                st.rank_count[r.index()] += k;
+            }
+            if let Some(su) = c.suit().filter(|_| rules.card[c.index()].wild.is_none()) {
+                st.suit_count[su.index()] += k;
+                // Copy by copy, in card order, as a plain sum over the hand would.
+                for _ in 0..k {
+                    st.suit_pts[su.index()] += st.value(g, c);
+                }
+            }
+        }
+        // The suit with the most non-wild cards (ties: more points, then C, D, H, S).
+        let mut best = (Suit::Clubs, -1i64, f64::NEG_INFINITY);
+        for su in Suit::ALL {
+            let (k, pts) = (st.suit_count[su.index()] as i64, st.suit_pts[su.index()]);
+            if k > best.1 || (k == best.1 && pts > best.2) {
+                best = (su, k, pts);
+            }
+        }
+        st.best_suit = best.0;
+        st
+    }
+
+    /// Penalty points of `c`, or its face value in presets that score no points.
+    fn value(&self, g: &Game, c: Card) -> f64 {
+        let pts = g.rules().points[c.index()];
+        if pts != 0 || self.has_points { pts as f64 } else { c.rank().map_or(0.0, |r| r.face_value() as f64) }
+    }
+
+    /// Non-wild cards of `suit` in the hand, other than copies of `c`.
+    fn same_suit(&self, g: &Game, hand: &CardCounts, c: Card, suit: Option<Suit>) -> f64 {
+        suit.map_or(0.0, |su| {
+            let mut k = self.suit_count[su.index()];
+            if c.suit() == Some(su) && g.rules().card[c.index()].wild.is_none() {
+                k -= hand.count(c) as u32;
+            }
+            k as f64
+        })
     }
 }
 
@@ -181,26 +250,20 @@ fn is_kept(g: &Game, hand: &CardCounts, c: Card) -> bool {
 }
 
 /// The score of playing `c` from `hand` by player `p` (rule 5).
-fn score(g: &Game, p: usize, hand: &CardCounts, c: Card) -> f64 {
+fn score(g: &Game, st: &HandStats, p: usize, hand: &CardCounts, c: Card) -> f64 {
     let rules = g.rules();
     let r = &rules.card[c.index()];
     let n = g.num_players();
     let next = g.advance(p as u8, 1) as usize;
     let next_low = g.hand(next).len() <= LOW_HAND;
-    let mut s = value(g, c);
-    let same_suit = |suit: Option<Suit>| {
-        suit.map_or(0, |su| {
-            hand.iter().filter(|&x| x != c && x.suit() == Some(su) && rules.card[x.index()].wild.is_none()).count()
-        })
-    };
-    let left_suit = same_suit(c.suit()) as f64;
-    let left_rank = hand.iter().filter(|&x| x != c && x.rank().is_some() && x.rank() == c.rank()).count() as f64;
+    let mut s = st.value(g, c);
+    let left_suit = st.same_suit(g, hand, c, c.suit());
+    let left_rank = c.rank().map_or(0.0, |rk| (st.rank_count[rk.index()] - hand.count(c) as u32) as f64);
     if r.wild.is_none() {
         s += FOLLOW_SUIT * left_suit + FOLLOW_RANK * left_rank;
     } else {
         // A wild names the best suit: its follow-up is the suit held most.
-        let best = best_suit(g, hand);
-        s += FOLLOW_SUIT * same_suit(Some(best)) as f64;
+        s += FOLLOW_SUIT * st.same_suit(g, hand, c, Some(st.best_suit));
     }
     if r.follow.is_some() {
         s += FOLLOW_SUIT * left_suit;
@@ -229,24 +292,4 @@ fn score(g: &Game, p: usize, hand: &CardCounts, c: Card) -> f64 {
         s -= FREE_PLAY;
     }
     s
-}
-
-/// The suit with the most non-wild cards in `hand` (ties: more points, then C, D, H, S).
-fn best_suit(g: &Game, hand: &CardCounts) -> Suit {
-    let rules = g.rules();
-    let mut best = (Suit::Clubs, -1i64, f64::NEG_INFINITY);
-    for s in Suit::ALL {
-        let mut k = 0i64;
-        let mut pts = 0.0;
-        for c in hand.iter() {
-            if c.suit() == Some(s) && rules.card[c.index()].wild.is_none() {
-                k += 1;
-                pts += value(g, c);
-            }
-        }
-        if k > best.1 || (k == best.1 && pts > best.2) {
-            best = (s, k, pts);
-        }
-    }
-    best.0
 }

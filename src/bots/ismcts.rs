@@ -3,14 +3,19 @@
 //!
 //! Each simulation samples a determinization of the hidden cards consistent with what the
 //! acting player knows ([`Game::determinize`]: its own hand, the public discard pile, hand
-//! and stock sizes), then walks one shared tree of action sequences: at each node only the
-//! children legal in this determinization are candidates, chosen by UCB1 with availability
-//! counts (`mean + c * sqrt(ln(available) / visits)`); an untried legal action is expanded,
-//! then the game is played out with the [`HeuristicBot`] policy (the random tail of the
-//! game comes from the determinization's re-seeded generator). Each node on the path is
-//! credited with the result for the player who chose its action: 1 for a win, 0 for a loss,
-//! 1/n for a hand without a winner or a playout cut at [`ROLLOUT_LIMIT`] decisions. The
-//! action of the most visited root child is played (ties: the lower action id).
+//! and stock sizes, cards it saw go into other hands), then walks one shared tree of action
+//! sequences: at each node only the children legal in this determinization are candidates,
+//! chosen by UCB1 with availability counts (`mean + c * sqrt(ln(available) / visits)`, `c` =
+//! [`EXPLORATION`]) plus a progressive bias towards the heuristic: the child the
+//! [`HeuristicBot`] would choose in this determinization gets `+`[`HEURISTIC_BIAS`]` /
+//! (visits + 1)`, a head start that fades as the search gathers evidence. An untried legal
+//! action is expanded (a uniformly drawn one), then the game is played out with the
+//! heuristic policy (the random tail of the game comes from the determinization's re-seeded
+//! generator) for at most [`PLAYOUT_DECISIONS`] decisions. Each node on the path is credited
+//! with the result for the player who chose its action: 1 for a win, 0 for a loss, 1/n for
+//! a hand without a winner; a playout cut short is scored by the hand sizes, a softmax of
+//! `-`[`HAND_SIZE_WEIGHT`]` * cards held` over the players (fewer cards, more likely to win).
+//! The action of the most visited root child is played (ties: the lower action id).
 //!
 //! A decision with a single legal action is returned without search. The bot is
 //! deterministic for a given seed: all its randomness comes from its own xoshiro256++
@@ -27,7 +32,13 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 pub const DEFAULT_SIMULATIONS: u32 = 400;
 /// UCB1 exploration constant.
 pub const EXPLORATION: f64 = 0.7;
-/// Longest playout, in decisions, before it is scored as a draw.
+/// Progressive bias of the heuristic's choice at a node: `HEURISTIC_BIAS / (visits + 1)`.
+pub const HEURISTIC_BIAS: f64 = 1.0;
+/// Playout decisions before a playout is cut short and scored by hand sizes.
+pub const PLAYOUT_DECISIONS: u32 = 20;
+/// Weight of a card held in the hand-size score of a playout cut short.
+pub const HAND_SIZE_WEIGHT: f64 = 0.5;
+/// Longest playout of [`super::pimc`], in decisions, before it is scored as a draw.
 pub const ROLLOUT_LIMIT: u32 = 500;
 
 const NONE: u32 = u32::MAX;
@@ -48,7 +59,6 @@ struct Node {
 #[derive(Clone, Debug)]
 pub struct IsmctsBot {
     simulations: u32,
-    exploration: f64,
     rng: Xoshiro256PlusPlus,
     nodes: Vec<Node>,
     path: Vec<u32>,
@@ -60,7 +70,6 @@ impl IsmctsBot {
     pub fn new(simulations: u32, seed: u64) -> Self {
         IsmctsBot {
             simulations: simulations.max(1),
-            exploration: EXPLORATION,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             nodes: Vec::new(),
             path: Vec::new(),
@@ -109,6 +118,8 @@ impl IsmctsBot {
             reward: 0.0,
         });
         let mut rewards = [0.0f64; crate::rules::MAX_PLAYERS];
+        // The root's legal actions are the same in every determinization: one heuristic call.
+        let root_h = self.rollout.choose(g, &m);
         for _ in 0..self.simulations {
             let mut d = g.determinize(me, &mut self.rng);
             self.path.clear();
@@ -135,13 +146,17 @@ impl IsmctsBot {
                     self.path.push(id);
                     break;
                 }
+                let hb = if node == 0 { root_h } else { self.rollout.choose(&d, &m) };
                 let mut best = (f64::NEG_INFINITY, NONE);
                 let mut child = self.nodes[node as usize].first_child;
                 while child != NONE {
                     let c = &self.nodes[child as usize];
                     if m.contains(c.action as usize) {
                         let v = c.visits.max(1) as f64;
-                        let ucb = c.reward / v + self.exploration * ((c.available as f64).ln() / v).sqrt();
+                        let mut ucb = c.reward / v + EXPLORATION * ((c.available as f64).ln() / v).sqrt();
+                        if hb == Some(c.action as usize) {
+                            ucb += HEURISTIC_BIAS / (v + 1.0);
+                        }
                         if ucb > best.0 {
                             best = (ucb, child);
                         }
@@ -154,7 +169,7 @@ impl IsmctsBot {
             }
             // Playout.
             let mut steps = 0;
-            while d.current_player().is_some() && steps < ROLLOUT_LIMIT {
+            while d.current_player().is_some() && steps < PLAYOUT_DECISIONS {
                 d.legal_actions(&mut m);
                 match self.rollout.choose(&d, &m) {
                     Some(a) => d.apply(a),
@@ -166,6 +181,17 @@ impl IsmctsBot {
                 (true, Some(w)) => {
                     rewards[..n].fill(0.0);
                     rewards[w] = 1.0;
+                }
+                _ if d.current_player().is_some() => {
+                    // Cheap evaluation: softmax of minus the hand sizes.
+                    let mut z = 0.0;
+                    for (q, r) in rewards[..n].iter_mut().enumerate() {
+                        *r = (-HAND_SIZE_WEIGHT * d.hand(q).len() as f64).exp();
+                        z += *r;
+                    }
+                    for r in &mut rewards[..n] {
+                        *r /= z;
+                    }
                 }
                 _ => rewards[..n].fill(1.0 / n as f64),
             }

@@ -219,3 +219,26 @@ def _has_matplotlib():
     except ImportError:
         return False
     return True
+
+
+def test_longest_decision_is_recorded():
+    res = arena.play(["ismcts:20", "random"], "crazy_eights", games=3, seed=1, threads=1)
+    longest, total, count = res["agent_max_seconds"], res["agent_seconds"], res["agent_decisions"]
+    assert longest.shape == (2,)
+    for k in range(2):
+        # The longest decision is one of them: at least the mean, at most the total.
+        assert total[k] / count[k] <= longest[k] <= total[k]
+
+
+def test_cli_botspeed(capsys):
+    from eights.__main__ import main
+
+    assert main(["botspeed", "--presets", "crazy_eights", "--bots", "random,ismcts:10", "--games", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line.split() for line in lines if line.startswith("crazy_eights")]
+    assert [r[1] for r in rows] == ["random", "ismcts:10"]
+    for r in rows:
+        rate, ms, longest = float(r[2].replace(",", "")), float(r[3]), float(r[4])
+        assert rate > 0 and 0 <= ms <= longest
+    assert main(["botspeed", "--bots", "random,minimax", "--games", "1"]) == 2
+    assert "unknown bot" in capsys.readouterr().err
