@@ -182,11 +182,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_botspeed(args: argparse.Namespace) -> int:
     """Time each bot's decisions on each preset (one thread, games against the heuristic)."""
     from . import arena
+    from ._core import parse_bot
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
     for b in bots:
-        eights.parse_bot(b)  # ValueError naming the allowed bots
+        parse_bot(b)  # ValueError naming the allowed bots
     print(
         f"{args.players} players, {args.games} duplicate deals against heuristic per bot, one thread, "
         f"seed {args.seed}"
