@@ -23,10 +23,12 @@ def _load_ppo():
     pytest.importorskip("torch")
     pytest.importorskip("tqdm")
     pytest.importorskip("matplotlib")
-    spec = importlib.util.spec_from_file_location("ppo_selfplay", PPO)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    if "ppo_selfplay" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("ppo_selfplay", PPO)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["ppo_selfplay"] = module  # dataclasses look their module up
+        spec.loader.exec_module(module)
+    return sys.modules["ppo_selfplay"]
 
 
 def test_ppo_selfplay_smoke_run_writes_checkpoint_plot_and_evaluates(tmp_path):
