@@ -12,6 +12,7 @@ Run (needs ``pip install -e '.[train]'``: torch, tqdm, matplotlib)::
     python examples/ppo_selfplay.py                      # 30 minutes of training, then the arena
     python examples/ppo_selfplay.py --smoke              # a few seconds, for CI
     python examples/ppo_selfplay.py --time-budget-minutes 5 --out runs/short --plot runs/short/curve.png
+    python examples/ppo_selfplay.py --load runs/short/final.pt --time-budget-minutes 0 --out runs/eval  # evaluate
 
 Opponent mixing schedule (per game, drawn when its episode starts; ``p`` is the
 training progress in [0, 1], the larger of the step and the time fractions):
@@ -128,6 +129,8 @@ class Args:
     """seed of the arena deals"""
     greedy_eval: bool = True
     """play the most likely legal action in the arena (else sample)"""
+    load: str = ""
+    """start from this checkpoint (with --time-budget-minutes 0: evaluate it only)"""
     smoke: bool = False
     """a tiny run that finishes in seconds (for CI)"""
 
@@ -391,6 +394,8 @@ def main() -> None:
     ]
     obs_size, n_act = eights.OBS_SIZE, eights.NUM_ACTIONS
     agent = Agent(obs_size, n_act, args.hidden)
+    if args.load:
+        agent.load_state_dict(torch.load(args.load, weights_only=False)["model"])
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
 
     T, N = args.num_steps, num_envs
@@ -406,7 +411,8 @@ def main() -> None:
     outs = [e.reset() for e in envs]
     next_obs = torch.from_numpy(np.concatenate([o for o, _ in outs]))
     next_mask = torch.from_numpy(np.concatenate([e.action_masks() for e in envs]))
-    agent.norm.update(next_obs)  # initial statistics from the first deals
+    if not args.load:
+        agent.norm.update(next_obs)  # initial statistics from the first deals
     pending = torch.zeros(N, dtype=torch.bool)  # the game ended at the last step: this step is a dummy
     results = {k: [] for k in ("random", "heuristic", "snapshots")}  # outcomes since the last curve point
     curve, global_step, update = [], 0, 0
@@ -417,6 +423,8 @@ def main() -> None:
     bar = tqdm(total=args.total_timesteps if args.smoke else None, unit="step", smoothing=0.05, dynamic_ncols=True)
 
     def progress() -> float:
+        if budget <= 0 or args.total_timesteps <= 0:
+            return 1.0
         return min(1.0, max(global_step / args.total_timesteps, (time.time() - start) / budget))
 
     while progress() < 1.0:
@@ -527,12 +535,14 @@ def main() -> None:
         if update % args.checkpoint_every == 0:
             torch.save({"model": agent.state_dict(), "args": dataclasses.asdict(args), "step": global_step},
                        os.path.join(args.out, "checkpoint.pt"))
+            if curve:  # the plot so far, should the run be stopped early
+                save_plot(curve, args.plot, f"PPO self-play, {args.preset}, {args.num_players} players")
         bar.update(global_step - bar.n)
 
     bar.close()
     elapsed = time.time() - start
     print(f"trained {global_step:,} learner decisions in {elapsed / 60:.1f} min "
-          f"({global_step / elapsed:,.0f} steps/s, {update} updates; rollouts {t_rollout:.0f} s, "
+          f"({global_step / max(elapsed, 1e-9):,.0f} steps/s, {update} updates; rollouts {t_rollout:.0f} s, "
           f"updates {t_update:.0f} s)")
     torch.save({"model": agent.state_dict(), "args": dataclasses.asdict(args), "step": global_step},
                os.path.join(args.out, "final.pt"))
@@ -541,8 +551,9 @@ def main() -> None:
             w = csv.DictWriter(f, fieldnames=list(curve[0]))
             w.writeheader()
             w.writerows(curve)
-    save_plot(curve, args.plot, f"PPO self-play, {args.preset}, {args.num_players} players")
-    print(f"checkpoint: {os.path.join(args.out, 'final.pt')}  plot: {args.plot}")
+    if curve:
+        save_plot(curve, args.plot, f"PPO self-play, {args.preset}, {args.num_players} players")
+    print(f"checkpoint: {os.path.join(args.out, 'final.pt')}  plot: {args.plot if curve else '(no curve)'}")
     if args.eval_deals > 0:
         evaluate(agent.eval(), args)
 

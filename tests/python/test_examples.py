@@ -51,6 +51,19 @@ def test_ppo_selfplay_smoke_run_writes_checkpoint_plot_and_evaluates(tmp_path):
     saved = torch.load(out / "final.pt", weights_only=False)
     assert saved["step"] > 0 and saved["args"]["smoke"] is True
 
+    # Evaluate the saved policy only: no training step, the same weights.
+    again = tmp_path / "eval"
+    proc = subprocess.run(
+        [sys.executable, str(PPO), "--smoke", "--load", str(out / "final.pt"), "--time-budget-minutes", "0",
+         "--eval-deals", "2", "--out", str(again)],
+        capture_output=True, text=True, timeout=300, env=env,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    reloaded = torch.load(again / "final.pt", weights_only=False)
+    assert reloaded["step"] == 0
+    for name, value in saved["model"].items():
+        assert torch.equal(value, reloaded["model"][name]), name
+
 
 def test_numpy_heuristic_matches_the_rust_heuristic_on_crazy_eights():
     ppo = _load_ppo()
