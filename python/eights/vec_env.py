@@ -383,6 +383,14 @@ class VecEnv(_GymVectorEnv):
         """Legal-action masks, shape ``(num_envs, 197)`` (the sb3-contrib name)."""
         return self._out(self._mask)
 
+    def pool_choices(self) -> Dict[int, np.ndarray]:
+        """For each seat played by an :class:`OpponentPool`: the snapshot index
+        each game's opponent at that seat plays in its current episode (copies;
+        empty without pools).  With ``next_step`` autoreset, a game whose
+        episode ended at the last step still shows that episode's draw until
+        its next step, so per-opponent results can be read right after a step."""
+        return {seat: choice.copy() for seat, choice in self._pool_choice.items()}
+
     def random_actions(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """Uniform legal actions for every game, drawn in Rust (game ``i``'s own
         stream, seeded from the reset seed and ``i``); 0 where the episode is

@@ -229,6 +229,31 @@ def test_opponent_pool_samples_a_snapshot_per_episode():
         OpponentPool([42])
 
 
+def test_pool_choices_tell_which_snapshot_plays_each_game():
+    # Seat 0 (the pool) moves first. Snapshot 0 always draws (a 7-card hand
+    # becomes 8); snapshot 1 plays its first legal card when it has one (7 -> 6).
+    def drawer(obs, mask):
+        return np.full(len(obs), 58)
+
+    def player(obs, mask):
+        return np.where(mask[:, :54].any(1), mask[:, :54].argmax(1), mask.argmax(1))  # a play, else nominate or draw
+
+    pool = OpponentPool([drawer, player], seed=5)
+    env = VecEnv("crazy_eights", 64, opponents=pool, learner_seat=1, seed=2)
+    assert VecEnv("crazy_eights", 2).pool_choices() == {}
+    obs, info = env.reset()
+    choices = env.pool_choices()
+    assert list(choices) == [0]
+    choice = choices[0]
+    sizes = obs[:, eights.Game("crazy_eights").observation_spec()["hand_sizes"][0]]  # seat 0 seen from seat 1
+    assert set(np.unique(choice)) == {0, 1}
+    # (A deal starting on an eight has the dealer, seat 1, nominate first: seat 0 keeps 7.)
+    assert (sizes[choice == 0] != 6).all() and (sizes[choice == 0] == 8).mean() > 0.5
+    assert (sizes[choice == 1] == 6).mean() > 0.5
+    choice[:] = 7
+    assert set(np.unique(env.pool_choices()[0])) == {0, 1}, "a copy is returned"
+
+
 def test_bad_opponent_actions_are_reported():
     env = VecEnv("crazy_eights", 4, opponents=lambda obs, mask: np.full(len(obs), 196), learner_seat=1)
     with pytest.raises(eights.IllegalActionError, match="opponent"):
