@@ -25,13 +25,10 @@ training progress in [0, 1], the larger of the step and the time fractions):
   ``--snapshot-every`` updates.  Until the first snapshot exists, its share
   goes to the random bot.
 
-Both bots are played by Python batch policies through ``eights.OpponentPool``:
-the random bot draws uniform legal actions with numpy; the heuristic bot is a
-numpy re-implementation of the Rust ``heuristic`` bot's rules for presets whose
-cards have no effect but being wild (as in ``crazy_eights``), where it makes
-the same choice as the Rust bot; on other presets it is an approximation
-(their chain, skip and cancel rules are not scored) and a warning says so.
-The final evaluation always uses the Rust bots through ``eights.arena``.
+The pool (an ``eights.OpponentPool``) holds the bot names ``"random"`` and
+``"heuristic"``, which the VecEnv plays with the Rust bots on the real game
+state, and the snapshots, which are batched torch policies. The final
+evaluation plays the same Rust bots through ``eights.arena``.
 
 Reward: +1 for a win, -1 for a loss at the end of the hand (``win_loss``);
 truncated hands (5,000 decisions) are treated as ended with their reward.
@@ -47,7 +44,6 @@ import csv
 import dataclasses
 import os
 import time
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,7 +54,6 @@ from tqdm import tqdm
 import eights
 from eights import arena
 
-PLAY, NOMINATE, DRAW, ACCEPT, PASS, END_TURN = 0, 54, 58, 59, 60, 61
 
 
 @dataclass
@@ -154,82 +149,6 @@ def parse_args() -> Args:
     return args
 
 
-# ----------------------------------------------------------------------------- bots as batch policies
-
-
-def random_policy(seed: int):
-    """Uniform legal actions for a batch."""
-    rng = np.random.default_rng(seed)
-
-    def policy(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        return (rng.random(mask.shape) * mask).argmax(axis=1)
-
-    return policy
-
-
-def heuristic_policy(preset: str, num_players: int):
-    """The Rust ``heuristic`` bot's rules on observation batches (see the module docstring).
-
-    Play the best-scored legal card: its penalty points, +4 per other non-wild card of
-    its suit left in hand, +2 per card of its rank; a wild scores +4 per card of the suit
-    held most and -60 while the hand has more than two cards.  When only wilds are
-    playable, draw instead if the hand has 4+ cards and the next player 3+.  Nominate
-    the suit held most (ties: more points, then C, D, H, S).  Without a play: draw, else
-    pass, accept, end the turn.  Ties go to the lower action id.
-    """
-    g = eights.Game(preset, num_players, seed=0)
-    spec = g.observation_spec()
-    col = {n: i for i, n in enumerate(g.rules_feature_names())}
-    feat = g.rules_features()
-    specials = ["skip", "reverse", "draw_chain_amount", "draw_and_lose_turn", "cancels_chain", "free_play_next", "follow_on"]
-    if feat[:, [col[n] for n in specials]].any():
-        warnings.warn(f"{preset}: the numpy heuristic opponent ignores chain, skip and cancel cards (an approximation)")
-    faces = np.arange(54)
-    wild = feat[:, col["wild"]] > 0
-    rank = np.where(faces < 52, faces % 13, -1)
-    suit = np.where(faces < 52, faces // 13, -1)
-    pts = feat[:, col["points"]].astype(np.float64)
-    value = pts if pts.any() else np.where(rank >= 0, np.minimum(rank + 1, 10), 0).astype(np.float64)
-    in_suit = ((suit[:, None] == np.arange(4)) & ~wild[:, None]).astype(np.float64)  # (54, 4)
-    same_rank = ((rank[:, None] == rank[None, :]) & (rank[:, None] >= 0) & ~np.eye(54, dtype=bool)).astype(np.float64)
-    hand_sl = slice(*spec["hand"])
-    phase0, sizes0, active0, dir0 = spec["phase"][0], spec["hand_sizes"][0], spec["active_suit"][0], spec["direction"][0]
-    nominate_phase = 2  # index of "nominate" in the phase one-hot
-
-    def policy(obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        obs = obs.astype(np.float64)
-        hand = obs[:, hand_sl]
-        n_hand = hand.sum(1)
-        plays = mask[:, :54]
-        per_suit = hand @ in_suit
-        best = (per_suit * 1e6 + hand @ (in_suit * value[:, None])).argmax(1)  # suit held most
-        left_suit = per_suit[:, np.maximum(suit, 0)] - hand * in_suit.sum(1)
-        left_rank = hand @ same_rank
-        best_count = np.take_along_axis(per_suit, best[:, None], 1)
-        score = value + np.where(wild, 4.0 * best_count, 4.0 * left_suit + 2.0 * left_rank)
-        score -= 60.0 * (wild & (n_hand > 2)[:, None])
-        card = np.where(plays, score, -np.inf).argmax(1)
-        has_play = plays.any(1)
-        only_wilds = has_play & ~(plays & ~wild).any(1)
-        next_size = np.where(obs[:, dir0] >= 0, obs[:, sizes0], obs[:, sizes0 + num_players - 2])
-        save = only_wilds & (n_hand >= 4) & (next_size > 2) & mask[:, DRAW]
-        out = np.where(save, DRAW, PLAY + card)
-        fallback = mask.argmax(1)
-        for a in (END_TURN, ACCEPT, PASS, DRAW):  # the first legal of draw, pass, accept, end
-            fallback = np.where(mask[:, a], a, fallback)
-        out = np.where(has_play, out, fallback)
-        nominating = obs[:, phase0 + nominate_phase] > 0
-        if nominating.any():
-            active = obs[:, active0:active0 + 4]
-            keep = mask[:, END_TURN] & active.any(1) & (active.argmax(1) == best)
-            legal = np.take_along_axis(mask, (NOMINATE + best)[:, None], 1)[:, 0]
-            nominate = np.where(legal, NOMINATE + best, mask.argmax(1))
-            out = np.where(nominating, np.where(keep, END_TURN, nominate), out)
-        return out
-
-    return policy
-
-
 # ----------------------------------------------------------------------------- the agent
 
 
@@ -314,7 +233,7 @@ class MixedPool(eights.OpponentPool):
     RANDOM, HEURISTIC = 0, 1
 
     def __init__(self, args: Args, seed: int):
-        super().__init__([random_policy(seed), heuristic_policy(args.preset, args.num_players)], seed=seed)
+        super().__init__(["random", "heuristic"], seed=seed)
         self.args, self.progress = args, 0.0
 
     def shares(self):

@@ -235,6 +235,23 @@ impl PyVecEnvCore {
         Ok(arr)
     }
 
+    /// The action built-in bot `bot` ("heuristic", "random", "ismcts:N", "pimc:N") chooses
+    /// for the seat to act in each game of `rows` (int64 game indices); -1 where the
+    /// episode is over. See `VecEnv::bot_actions`.
+    fn bot_actions<'py>(
+        &mut self,
+        py: Python<'py>,
+        bot: &str,
+        rows: PyReadonlyArray1<'py, i64>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let spec = crate::bots::BotSpec::parse(bot).map_err(PyValueError::new_err)?;
+        let rows = rows.as_slice().map_err(|_| PyValueError::new_err("rows must be C-contiguous"))?.to_vec();
+        let mut out = vec![0i64; rows.len()];
+        let env = &mut self.env;
+        py.detach(|| env.bot_actions(spec, &rows, &mut out)).map_err(vec_err)?;
+        Ok(PyArray1::from_vec(py, out))
+    }
+
     /// True if some game waits for an opponent's action (external opponents).
     fn opponents_to_act(&self) -> bool {
         self.env.opponents_to_act()

@@ -36,7 +36,8 @@
 //! ends an episode, which pays [`Game::returns`] (win/loss, or zero-sum score).
 
 use crate::action::{Action, ActionMask, NUM_ACTIONS};
-use crate::bots::RandomBot;
+use crate::bots::heuristic::HeuristicBot;
+use crate::bots::{BotSpec, RandomBot};
 use crate::game::{Game, derive_seed};
 use crate::observation::{self, OBS_SIZE};
 use crate::rules::{MAX_PLAYERS, Rules};
@@ -45,6 +46,7 @@ use std::sync::Arc;
 /// Salts separating the random streams of one game index.
 const OPPONENT_SALT: u64 = 0x0BB0_5EED_0000_0001;
 const SAMPLER_SALT: u64 = 0x5A3B_1E50_0000_0002;
+const SEARCH_SALT: u64 = 0x5EA2_C4B0_0000_0003;
 
 /// How many deals a reset tries when the opponents finish the hand before the learner's
 /// first decision (possible only with unusual rules); after that the ended game is reported.
@@ -669,6 +671,42 @@ impl VecEnv {
     pub fn opponents_to_act(&self) -> bool {
         let Some(l) = self.ctx.learner() else { return false };
         self.slots.iter().any(|s| !s.pending && s.game.current_player().is_some_and(|p| p != l))
+    }
+
+    /// The action built-in bot `spec` chooses for the seat to act in each game listed in
+    /// `rows`: `out[j]` for game `rows[j]`, -1 where that game's episode is over. This is
+    /// how Python-driven opponents (an [`Opponents::External`] seat, a snapshot pool) use
+    /// the Rust bots on the real game state. `heuristic` is deterministic; `random` draws
+    /// from game `i`'s opponent stream; a search bot is seeded from game `i`'s episode
+    /// seed and its decision count. So the answer for a game never depends on the other
+    /// rows or the thread count. Errors (a length mismatch, a row out of range) change
+    /// nothing.
+    pub fn bot_actions(&mut self, spec: BotSpec, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
+        if out.len() != rows.len() {
+            return Err(VecEnvError::Length { what: "out", expected: rows.len(), got: out.len() });
+        }
+        let n = self.cfg.num_envs;
+        if let Some(&r) = rows.iter().find(|&&r| r < 0 || r as usize >= n) {
+            return Err(VecEnvError::Config(format!("row {r} is out of range: games are 0..{n}")));
+        }
+        let heuristic = HeuristicBot::new();
+        for (&r, a) in rows.iter().zip(out.iter_mut()) {
+            let s = &mut self.slots[r as usize];
+            let choice = if s.over() || s.pending {
+                None
+            } else {
+                match spec {
+                    BotSpec::Random => s.opponent.pick(&s.mask),
+                    BotSpec::Heuristic => heuristic.choose(&s.game, &s.mask),
+                    _ => {
+                        let seed = derive_seed(s.base_seed ^ SEARCH_SALT, s.game.decisions() as u64);
+                        spec.build(seed).act(&s.game)
+                    }
+                }
+            };
+            *a = choice.map_or(-1, |x| x as i64);
+        }
+        Ok(())
     }
 
     /// A uniformly random legal action for each game's seat to act, drawn from game `i`'s

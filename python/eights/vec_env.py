@@ -50,7 +50,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv as _GymVectorEnv
 
-from ._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore
+from ._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore, parse_bot
 from .env import merge_rule_overrides
 
 __all__ = ["VecEnv", "OpponentPool", "AUTORESET_MODES", "OBS_DTYPES"]
@@ -102,7 +102,9 @@ class OpponentPool:
 
     Each snapshot is a batched policy ``f(obs, mask) -> actions`` taking
     observations of shape ``(k, obs_size)`` and boolean masks of shape
-    ``(k, NUM_ACTIONS)`` and returning ``k`` integer actions.  Give a pool as
+    ``(k, NUM_ACTIONS)`` and returning ``k`` integer actions, or the name of a
+    built-in Rust bot (``"heuristic"``, ``"random"``, ``"ismcts:N"``,
+    ``"pimc:N"``), which a :class:`VecEnv` plays on the real game state.  Give a pool as
     an opponent of :class:`VecEnv` (each seat keeps its own draw per game,
     resampled when the game's episode starts), or drive it yourself in
     self-play: ``choice = pool.sample(num_envs)`` at episode starts, then
@@ -130,10 +132,15 @@ class OpponentPool:
             self.add(policy, 1.0 if weights is None else weights[k])
         self.rng = np.random.default_rng(seed)
 
-    def add(self, snapshot: BatchPolicy, weight: float = 1.0) -> int:
-        """Add a frozen snapshot (a callable); returns its index."""
-        if not callable(snapshot):
-            raise TypeError(f"a snapshot must be callable f(obs, mask) -> actions, got {_describe(snapshot)}")
+    def add(self, snapshot: Union[BatchPolicy, str], weight: float = 1.0) -> int:
+        """Add a frozen snapshot (a callable) or a built-in bot name; returns its index."""
+        if isinstance(snapshot, str):
+            snapshot = parse_bot(snapshot)  # ValueError naming the allowed bots
+        elif not callable(snapshot):
+            raise TypeError(
+                f"a snapshot must be callable f(obs, mask) -> actions or a built-in bot name, "
+                f"got {_describe(snapshot)}"
+            )
         weight = float(weight)
         if not weight > 0 or not np.isfinite(weight):
             raise ValueError(f"snapshot weights must be positive and finite, got {weight}")
@@ -144,7 +151,7 @@ class OpponentPool:
     def __len__(self) -> int:
         return len(self._policies)
 
-    def __getitem__(self, k: int) -> BatchPolicy:
+    def __getitem__(self, k: int) -> Union[BatchPolicy, str]:
         return self._policies[k]
 
     def sample(self, size: int) -> np.ndarray:
@@ -154,14 +161,32 @@ class OpponentPool:
         p = np.asarray(self._weights) / sum(self._weights)
         return self.rng.choice(len(self._policies), size=size, p=p)
 
-    def act(self, obs: np.ndarray, mask: np.ndarray, choice: np.ndarray) -> np.ndarray:
-        """Actions for a batch, each row from the snapshot ``choice[row]``."""
+    def act(
+        self,
+        obs: np.ndarray,
+        mask: np.ndarray,
+        choice: np.ndarray,
+        builtin: Optional[Callable[[str, np.ndarray], np.ndarray]] = None,
+    ) -> np.ndarray:
+        """Actions for a batch, each row from the snapshot ``choice[row]``.
+
+        Rows whose snapshot is a built-in bot name are answered by
+        ``builtin(name, rows)`` (a :class:`VecEnv` passes its Rust games)."""
         out = np.empty(len(choice), dtype=np.int64)
         for k in np.unique(choice):
             rows = np.flatnonzero(choice == k)
-            out[rows] = _check_batch_actions(
-                self._policies[int(k)](obs[rows], mask[rows]), len(rows), f"the actions of snapshot {int(k)}"
-            )
+            policy = self._policies[int(k)]
+            if isinstance(policy, str):
+                if builtin is None:
+                    raise ValueError(
+                        f"snapshot {int(k)} is the built-in bot {policy!r}, which needs the game state: "
+                        "use the pool as an opponent of a VecEnv"
+                    )
+                out[rows] = builtin(policy, rows)
+            else:
+                out[rows] = _check_batch_actions(
+                    policy(obs[rows], mask[rows]), len(rows), f"the actions of snapshot {int(k)}"
+                )
         return out
 
 
@@ -173,9 +198,11 @@ class VecEnv(_GymVectorEnv):
         num_envs: number of games.
         num_players: seats per table.
         opponents: learner mode only.  ``"random"`` (built-in Rust bots,
-            played inside the step), one batched Python policy
-            ``f(obs, mask) -> actions`` or :class:`OpponentPool` for every
-            other seat, or a list with one such policy/pool per other seat
+            played inside the step), another built-in bot name
+            (``"heuristic"``, ``"ismcts:N"``, ``"pimc:N"``: played in Rust on
+            the real game state between learner steps), one batched Python
+            policy ``f(obs, mask) -> actions`` or :class:`OpponentPool` for
+            every other seat, or a list with one such entry per other seat
             (in seat order, skipping the learner).
         self_play: the caller plays every seat (``opponents`` is ignored).
         learner_seat: the agent's seat in learner mode.
@@ -440,8 +467,13 @@ class VecEnv(_GymVectorEnv):
                 if rows.size == 0:
                     continue
                 obs, mask = self._obs[rows], self._mask[rows]
-                if isinstance(opp, OpponentPool):
-                    acts[rows] = opp.act(obs, mask, self._pool_choice[seat][rows])
+                if isinstance(opp, str):
+                    acts[rows] = core.bot_actions(opp, rows)
+                elif isinstance(opp, OpponentPool):
+                    acts[rows] = opp.act(
+                        obs, mask, self._pool_choice[seat][rows],
+                        builtin=lambda name, sub, rows=rows: core.bot_actions(name, rows[sub]),
+                    )
                 else:
                     acts[rows] = _check_batch_actions(
                         opp(obs, mask), len(rows), f"the actions of the opponent at seat {seat}"
@@ -461,27 +493,27 @@ def _normalise_opponents(opponents: Any, num_players: int, learner_seat: int) ->
     if not 0 <= learner_seat < num_players:
         raise ValueError(f"learner_seat must be in [0, {num_players}), got {learner_seat}")
     seats = [s for s in range(num_players) if s != learner_seat]
-    if isinstance(opponents, str):
-        if opponents != "random":
-            raise ValueError(
-                f"unknown opponent {opponents!r}: use \"random\" (built-in Rust bots), a batched "
-                "callable f(obs, mask) -> actions, an OpponentPool, or a list of those per seat"
-            )
+    if isinstance(opponents, str) and opponents.strip().lower() == "random":
         return {}
     specs = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents] * len(seats)
     if len(specs) != len(seats):
         raise ValueError(
             f"opponents must have one entry per other seat: {len(seats)} (seats {seats}), got {len(specs)}"
         )
+    out: Dict[int, Any] = {}
     for seat, spec in zip(seats, specs):
         if isinstance(spec, str):
-            raise ValueError(
-                f"opponent for seat {seat}: built-in bots cannot be mixed with Python opponents; "
-                "use opponents=\"random\" for all seats, or Python policies for all"
-            )
-        if not (isinstance(spec, OpponentPool) or callable(spec)):
+            try:
+                spec = parse_bot(spec)
+            except ValueError as exc:
+                raise ValueError(
+                    f"opponent for seat {seat}: {exc}; or a batched callable f(obs, mask) -> actions, "
+                    "an OpponentPool, or a list of those per seat"
+                ) from None
+        elif not (isinstance(spec, OpponentPool) or callable(spec)):
             raise TypeError(
-                f"opponent for seat {seat} must be a batched callable f(obs, mask) -> actions or an "
-                f"OpponentPool, got {_describe(spec)}"
+                f"opponent for seat {seat} must be a built-in bot name, a batched callable "
+                f"f(obs, mask) -> actions or an OpponentPool, got {_describe(spec)}"
             )
-    return dict(zip(seats, specs))
+        out[seat] = spec
+    return out

@@ -1,5 +1,4 @@
-"""The training example runs end to end in smoke mode, and its numpy heuristic opponent
-plays exactly like the Rust heuristic bot on crazy_eights.
+"""The training example runs end to end in smoke mode and its masked policy stays legal.
 
 Whether the example *learns* is measured by a full run (README), not here.
 """
@@ -63,25 +62,6 @@ def test_ppo_selfplay_smoke_run_writes_checkpoint_plot_and_evaluates(tmp_path):
     assert reloaded["step"] == 0
     for name, value in saved["model"].items():
         assert torch.equal(value, reloaded["model"][name]), name
-
-
-def test_numpy_heuristic_matches_the_rust_heuristic_on_crazy_eights():
-    ppo = _load_ppo()
-    policy = ppo.heuristic_policy("crazy_eights", 2)
-    rng = np.random.default_rng(0)
-    decisions = 0
-    for seed in range(40):
-        game = eights.Game("crazy_eights", 2, seed=seed)
-        bot = eights.Bot("heuristic", seed=0)
-        while not (game.is_terminal or game.is_truncated):
-            p = game.current_player
-            expected = bot.act(game)
-            got = policy(game.observation(p)[None], game.action_mask()[None])[0]
-            assert got == expected, (game.render(), game.action_to_string(expected), game.action_to_string(int(got)))
-            decisions += 1
-            # Half the moves random, so positions stray from heuristic-only play.
-            game.step(expected if rng.random() < 0.5 else int(rng.choice(game.legal_actions())))
-    assert decisions > 1000
 
 
 def test_masked_policy_only_chooses_legal_actions():

@@ -258,5 +258,90 @@ def test_bad_opponent_actions_are_reported():
     env = VecEnv("crazy_eights", 4, opponents=lambda obs, mask: np.full(len(obs), 196), learner_seat=1)
     with pytest.raises(eights.IllegalActionError, match="opponent"):
         env.reset(seed=0)
-    with pytest.raises(ValueError, match="cannot be mixed"):
-        VecEnv("crazy_eights", 4, num_players=3, opponents=["random", lambda o, m: m.argmax(1)])
+    mixed = VecEnv("crazy_eights", 4, num_players=3, opponents=["random", lambda o, m: np.full(len(o), 196)])
+    mixed.reset(seed=0)
+    with pytest.raises(eights.IllegalActionError, match="opponent"):
+        mixed.step(mixed.random_actions())
+
+
+def test_builtin_bots_and_python_opponents_mix_per_seat():
+    env = VecEnv("crazy_eights", 4, num_players=3, opponents=["random", lambda o, m: m.argmax(1)], seed=0)
+    env.reset()
+    for _ in range(50):
+        _, _, term, trunc, info = env.step(env.random_actions())
+        assert (info["current_player"][~(term | trunc)] == 0).all()
+
+
+def _recording(env):
+    """Wrap the core's bot_actions to check each answer against eights.Bot on the same state."""
+    core = env._core
+    real = core.bot_actions
+    calls = []
+
+    class Spy:
+        def __getattr__(self, name):
+            return getattr(core, name)
+
+        def bot_actions(self, bot, rows):
+            out = real(bot, rows)
+            for r, a in zip(rows, out):
+                game = eights.Game.from_dict(core.game_dict(int(r)))
+                if bot == "random":  # its own stream: only legality can be checked
+                    assert a in game.legal_actions()
+                else:
+                    assert a == eights.Bot(bot, seed=0).act(game), (bot, int(r))
+                assert game.current_player != env.learner_seat
+            calls.append((bot, len(rows)))
+            return out
+
+    env._core = Spy()
+    return calls
+
+
+@pytest.mark.parametrize("preset,players", [("crazy_eights", 2), ("switch_blackjack", 3)])
+def test_builtin_heuristic_opponents_play_the_rust_bot_on_the_real_state(preset, players):
+    env = VecEnv(preset, 8, num_players=players, opponents="heuristic", seed=3)
+    calls = _recording(env)
+    env.reset()
+    ended = np.zeros(8, dtype=bool)
+    for _ in range(150):
+        _, _, term, trunc, info = env.step(env.random_actions())
+        ended |= term | trunc
+        assert (info["current_player"][~(term | trunc)] == 0).all()
+    assert calls and all(bot == "heuristic" for bot, _ in calls)
+    assert ended.any()
+
+
+def test_opponent_pool_mixes_builtin_bots_and_snapshots():
+    seen = []
+
+    def snapshot(obs, mask):
+        seen.append(len(obs))
+        return mask.argmax(axis=1)
+
+    pool = OpponentPool(["heuristic", snapshot, "random"], weights=[2, 1, 1], seed=0)
+    assert pool[0] == "heuristic" and pool[2] == "random"
+    env = VecEnv("crazy_eights", 32, opponents=pool, seed=2)
+    calls = _recording(env)
+    env.reset()
+    for _ in range(200):
+        env.step(env.random_actions())
+    bots = {bot for bot, _ in calls}
+    assert bots == {"heuristic", "random"} and seen
+    # Outside a VecEnv a built-in entry cannot act: it needs the game.
+    with pytest.raises(ValueError, match="built-in bot"):
+        pool.act(np.zeros((1, eights.OBS_SIZE), np.float32), np.ones((1, eights.NUM_ACTIONS), bool), np.array([0]))
+
+
+def test_builtin_opponent_names_and_rows_are_checked():
+    with pytest.raises(ValueError, match="unknown bot"):
+        VecEnv("crazy_eights", 2, opponents="heuristc")
+    with pytest.raises(ValueError, match="unknown bot"):
+        OpponentPool(["ismcts", "alphazero"])
+    env = VecEnv("crazy_eights", 2, opponents="heuristic", seed=0)
+    env.reset()
+    with pytest.raises(ValueError, match="out of range"):
+        env._core.bot_actions("heuristic", np.array([0, 2], dtype=np.int64))
+    # A game whose episode is over (or a learner's turn) still answers: -1 only when over.
+    out = env._core.bot_actions("heuristic", np.array([0, 1], dtype=np.int64))
+    assert out.shape == (2,) and (out >= 0).all()
