@@ -24,8 +24,18 @@
 //! | `ask`        | the player of an ask card    | `ask R`                                         |
 //! | `keep`       | a player holding more than 5 | `keep X`, five times (`stock.exhausted = keep_five`) |
 //!
-//! Phases `challenge` and `second_suit` are part of the fixed layout for what is still to come
-//! (kings_reverse's joker bluff).
+//! | `challenge`  | the player after a bluffable joker | `challenge`, `no_challenge` (`options.joker_bluff`) |
+//!
+//! Phase `second_suit` is part of the fixed layout for what is still to come.
+//!
+//! With `options.joker_bluff` (kings_reverse), a joker that may normally be played only when no
+//! other card is playable may be played at any time; whether it was legal is recorded
+//! ([`Bluff`]) and the next player decides in the `challenge` phase. Without a challenge they
+//! take the joker's penalty as usual. A challenged illegal joker goes back to its player's hand
+//! (the previous top card, nomination and constraints are restored), that player draws the
+//! penalty and misses their next turn, and the challenger plays; a challenged legal joker makes
+//! the challenger draw the penalty plus two and lose the turn. A joker played as the last card
+//! is always legal and is never challenged.
 //!
 //! Decisions outside the normal turn order are an [`Interlude`]: larby_switch's mirror window
 //! after a three (each other player holding a queen of its suit is asked in turn order, in the
@@ -233,7 +243,30 @@ pub struct Turn {
     /// E08 mirroring cards placed on a pending chain this turn (odd: the penalty goes back;
     /// even: the player takes it at once).
     pub mirrors: u8,
+    /// The top card is a joker played under `options.joker_bluff` (its challenge is pending
+    /// once the play resolves).
+    pub bluff: Option<Bluff>,
 }
+
+/// A joker played under `options.joker_bluff`, waiting for the next player's challenge decision.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Bluff {
+    /// The joker's player.
+    pub by: u8,
+    /// The joker was legal: no other card of its player's hand was playable.
+    pub legal: bool,
+    /// Cards of the joker's penalty (`draw_and_lose_turn`).
+    pub amount: u16,
+    /// State restored when an illegal joker is taken back: the nominated suit (index),
+    /// free play and the one-turn constraint in force before it.
+    pub prev_nominated: Option<u8>,
+    pub prev_free_play: bool,
+    pub prev_restrict: Restrict,
+}
+
+/// Extra cards a challenger draws for challenging a legal joker (kings_reverse).
+pub const CHALLENGE_EXTRA: u16 = 2;
 
 /// What an [`Interlude`] is doing.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -359,6 +392,10 @@ pub struct Game {
     interlude: Interlude,
     /// Cards chosen so far by the player in the `keep` phase (a subset of their hand).
     kept: CardCounts,
+    /// The joker awaiting a challenge decision (phase `challenge`).
+    challenge: Option<Bluff>,
+    /// Seats that miss their next turn (a challenged illegal joker), one bit per seat.
+    missed: u16,
     went_out: Option<u8>,
     scores: [i32; MAX_PLAYERS],
     hand_points: [i32; MAX_PLAYERS],
@@ -460,6 +497,8 @@ impl Game {
             done: 0,
             interlude: Interlude::default(),
             kept: CardCounts::new(),
+            challenge: None,
+            missed: 0,
             went_out: None,
             scores,
             hand_points: [0; MAX_PLAYERS],
@@ -607,6 +646,8 @@ impl Game {
         self.done = 0;
         self.interlude = Interlude::default();
         self.kept.clear();
+        self.challenge = None;
+        self.missed = 0;
         self.went_out = None;
         self.hat = None;
         self.phase = Phase::Play;
@@ -693,7 +734,10 @@ impl Game {
     }
     /// Cards the player to act must draw if they accept the pending chain (0 if none).
     pub fn pending_draw(&self) -> u16 {
-        if self.chain.active {
+        if let Some(b) = self.challenge.filter(|_| self.phase == Phase::Challenge) {
+            // Without a challenge the player to act takes the joker's penalty.
+            b.amount
+        } else if self.chain.active {
             self.chain.amount
         } else if self.interlude.kind == InterludeKind::MirrorThree && self.interlude.victim.is_some() {
             self.mirror_amount()
@@ -704,6 +748,14 @@ impl Game {
     /// The decisions outside the normal turn in progress (mirror window, keep choices).
     pub fn interlude(&self) -> &Interlude {
         &self.interlude
+    }
+    /// The joker awaiting the challenge decision, if any (`options.joker_bluff`).
+    pub fn challenge(&self) -> Option<&Bluff> {
+        self.challenge.as_ref()
+    }
+    /// Seats that miss their next turn, one bit per seat.
+    pub fn missed(&self) -> u16 {
+        self.missed
     }
     /// Cards kept so far by the player choosing in the `keep` phase.
     pub fn kept(&self) -> &CardCounts {
@@ -1026,7 +1078,7 @@ impl Game {
                 return false;
             }
         }
-        if (r.cancel | r.shield) & (1u32 << self.chain.group) != 0 {
+        if r.cancel & (1u32 << self.chain.group) != 0 || self.shields_chain(c) {
             return true;
         }
         if r.mirror && self.mirrors_top(c) {
@@ -1040,6 +1092,14 @@ impl Game {
             },
             None => false,
         }
+    }
+
+    /// E07: does `c` shield against the pending chain (its group, and the top card's suit when
+    /// the shield must match it)?
+    fn shields_chain(&self, c: Card) -> bool {
+        let r = &self.rules.card[c.index()];
+        r.shield & (1u32 << self.chain.group) != 0
+            && (!r.shield_same_suit || (c.suit().is_some() && c.suit() == self.discard.top().and_then(Card::suit)))
     }
 
     /// E08: may mirror card `c` go on the top card of a pending chain? Directly on the chain
@@ -1193,6 +1253,9 @@ impl Game {
                         }
                     }
                 }
+                if self.rules.spec.options.joker_bluff {
+                    play |= self.bluff_bits();
+                }
                 mask.0[0] |= play;
                 let any = play != 0;
                 let voluntary = self.rules.spec.draw.voluntary || !any;
@@ -1297,6 +1360,10 @@ impl Game {
                     }
                 }
             }
+            Phase::Challenge => {
+                mask.set(action::CHALLENGE);
+                mask.set(action::NO_CHALLENGE);
+            }
             Phase::Ask => {
                 for k in 0..13 {
                     mask.set(action::ASK + k);
@@ -1400,7 +1467,8 @@ impl Game {
             Action::Pass => self.pass(),
             Action::Announce => self.turn.announced = true,
             Action::Give(c) => self.give_card(c),
-            _ => unreachable!("action {action} is never legal in this engine version"),
+            Action::Challenge => self.resolve_challenge(true),
+            Action::NoChallenge => self.resolve_challenge(false),
         }
         self.decisions += 1;
         let max = self.rules.spec.limits.max_decisions;
@@ -1427,12 +1495,27 @@ impl Game {
             return;
         }
         let matched = phase != Phase::Chain && self.matches_top(c);
+        let shields = phase == Phase::Chain && self.shields_chain(c);
         let prev_top = self.discard.top();
         let wild_power = self.wild_of(c, p).is_some_and(|w| {
             let forbidden = prev_top.is_some_and(|t| w.forbidden_on & bit(t) != 0) && !self.free_play;
             !forbidden && !(w.also_normal && self.turn.cards > 0)
         });
         self.turn.wild_power = wild_power;
+        // options.joker_bluff: a joker that is normally playable only without another playable
+        // card; record whether it was legal for a challenge.
+        self.turn.bluff = (phase == Phase::Play && self.rules.spec.options.joker_bluff)
+            .then(|| self.wild_of(c, p))
+            .flatten()
+            .filter(|w| w.only_if_no_other)
+            .map(|_| Bluff {
+                by: p as u8,
+                legal: self.playable(c),
+                amount: 0,
+                prev_nominated: self.nominated.map(|s| s as u8),
+                prev_free_play: self.free_play,
+                prev_restrict: self.restrict,
+            });
         self.turn.identical = self.rules.spec.multi.identical_bonus && prev_top == Some(c);
         self.restrict = Restrict::None;
         self.hands[p].remove(c);
@@ -1452,8 +1535,15 @@ impl Game {
         if phase == Phase::Chain {
             let r = self.rules.card[c.index()];
             let group = 1u32 << self.chain.group;
-            let shields = r.shield & group != 0;
             let cancels = r.cancel & group != 0 && r.chain.is_none_or(|ch| ch.group != self.chain.group);
+            if shields && r.shield_through && !cancels {
+                // E07 pass-through: the player is shielded; the chain, unchanged, moves on to the
+                // next player. The card has no other effect.
+                self.turn.cards += 1;
+                self.turn.first.get_or_insert(c);
+                self.after_placement(c);
+                return;
+            }
             if shields || cancels {
                 // E06 cancel / E07 shield: the chain ends, nobody draws, the card does not attack.
                 if shields && self.rules.spec.chain.after == crate::rules::ChainAfter::AttackSuitOnly {
@@ -1988,6 +2078,13 @@ impl Game {
             self.discard.push(top);
             next = self.skip_done(self.advance(next, 1));
         }
+        if let Some(b) = t.bluff.filter(|_| t.draw_lose > 0) {
+            // options.joker_bluff: the victim decides whether to challenge the joker first.
+            self.challenge = Some(Bluff { amount: t.draw_lose, ..b });
+            self.current = next;
+            self.phase = Phase::Challenge;
+            return;
+        }
         if t.draw_lose > 0 {
             self.draw_cards(next as usize, t.draw_lose as usize);
             next = self.skip_done(self.advance(next, 1));
@@ -1998,6 +2095,62 @@ impl Game {
         self.current = next;
         self.phase = Phase::Play;
         self.begin_turn();
+    }
+
+    // ----- the joker challenge (options.joker_bluff) -------------------------------------
+
+    /// Bitset of the held faces that may be played as a bluff: wilds restricted to "no other
+    /// playable card" that are otherwise playable now.
+    fn bluff_bits(&self) -> u64 {
+        let p = self.current as usize;
+        let mut out = 0u64;
+        for c in self.hands[p].faces() {
+            if self.wild_of(c, p).is_some_and(|w| w.only_if_no_other) && self.playable_basic(c) {
+                out |= bit(c);
+            }
+        }
+        out
+    }
+
+    /// The challenged player's decision: an illegal joker goes back and its player draws the
+    /// penalty and misses their next turn, then the challenger plays on the previous top card;
+    /// a legal joker (or no challenge) makes the challenger draw (plus [`CHALLENGE_EXTRA`] for
+    /// a failed challenge) and lose the turn.
+    fn resolve_challenge(&mut self, challenge: bool) {
+        let b = self.challenge.take().expect("phase challenge holds a bluff");
+        let q = self.current;
+        self.phase = Phase::Play;
+        if challenge && !b.legal {
+            let joker = self.discard.pop().expect("the joker is on top");
+            self.hands[b.by as usize].add(joker);
+            self.plays = self.plays.saturating_sub(1);
+            self.nominated = b.prev_nominated.map(|i| Suit::ALL[i as usize]);
+            self.free_play = b.prev_free_play;
+            self.restrict = b.prev_restrict;
+            self.draw_cards(b.by as usize, b.amount as usize);
+            self.missed |= 1 << b.by;
+            self.begin_turn();
+            return;
+        }
+        let k = b.amount + if challenge { CHALLENGE_EXTRA } else { 0 };
+        self.draw_cards(q as usize, k as usize);
+        self.free_play = false;
+        self.current = self.skip_done(self.advance(q, 1));
+        self.begin_turn();
+    }
+
+    /// Was bluff `b` (whose joker is the top card) legal, judged on the current hands? Used to
+    /// keep a determinized copy consistent with its re-dealt hands.
+    fn bluff_legal(&self, b: &Bluff) -> bool {
+        let mut h = self.clone();
+        let Some(joker) = h.discard.pop() else { return b.legal };
+        h.nominated = b.prev_nominated.map(|i| Suit::ALL[i as usize]);
+        h.free_play = b.prev_free_play;
+        h.restrict = b.prev_restrict;
+        h.current = b.by;
+        h.phase = Phase::Play;
+        h.turn = Turn::default();
+        h.playable(joker)
     }
 
     // ----- interludes: the mirror window and the five-card rule ------------------------
@@ -2119,6 +2272,11 @@ impl Game {
     /// The start of a turn: apply the five-card rule (`stock.exhausted = keep_five`) when the
     /// stock holds fewer than five cards and someone holds more than five.
     fn begin_turn(&mut self) {
+        // A seat that misses its next turn (a challenged illegal joker) is passed over once.
+        while self.missed & (1 << self.current) != 0 && self.phase == Phase::Play && !self.terminal {
+            self.missed &= !(1 << self.current);
+            self.current = self.skip_done(self.advance(self.current, 1));
+        }
         if self.rules.spec.stock.exhausted != Exhausted::KeepFive || self.stock.len() >= 5 || self.terminal {
             return;
         }
@@ -2449,7 +2607,13 @@ impl Game {
                 (Some(t), _) => sc.iter().any(|&x| x >= t as i32),
             };
             let max_hands = self.rules.spec.series.max_hands.is_some_and(|m| self.hands_played >= m);
-            if reached || max_hands {
+            // options.allow_500: reaching 500 wins at once; it is checked before the last-below
+            // rule, so a hand that does both is won at 500.
+            let at_500 = self.rules.spec.options.allow_500 && sc.iter().any(|&x| x >= crate::rules::ALLOW_500_SCORE);
+            if at_500 {
+                self.winner = self.highest_unique();
+                self.finish();
+            } else if reached || max_hands {
                 self.winner = self.series_winner();
                 self.finish();
             } else {
@@ -2464,6 +2628,15 @@ impl Game {
             self.winner = hand_winner;
             self.finish();
         }
+    }
+
+    /// The seat with the strictly highest match total (`options.allow_500`), if unique.
+    fn highest_unique(&self) -> Option<u8> {
+        let sc = &self.scores[..self.n as usize];
+        let best = *sc.iter().max()?;
+        let mut it = sc.iter().enumerate().filter(|(_, v)| **v == best);
+        let first = it.next()?.0;
+        it.next().is_none().then_some(first as u8)
     }
 
     fn series_winner(&self) -> Option<u8> {
@@ -2486,6 +2659,7 @@ impl Game {
         self.terminal = true;
         self.interlude = Interlude::default();
         self.kept.clear();
+        self.challenge = None;
         self.phase = Phase::GameOver;
         self.turn = Turn::default();
         self.chain = Chain::default();
@@ -2648,6 +2822,8 @@ impl Game {
             done: self.done,
             interlude: self.interlude,
             kept: self.kept.iter().collect(),
+            challenge: self.challenge,
+            missed: self.missed,
             went_out: self.went_out,
             scores: self.scores[..n].to_vec(),
             hand_points: self.hand_points[..n].to_vec(),
@@ -2729,6 +2905,23 @@ impl Game {
         if g.kept.faces().any(|c| g.kept.count(c) > keeper.count(c)) || g.kept.len() >= 5 {
             return bad("kept cards must be fewer than five cards of the keeper's hand");
         }
+        let bluff_ok = |b: &Bluff| {
+            b.by as usize >= n
+                || b.prev_nominated.is_some_and(|x| x >= 4)
+                || !g.rules.spec.options.joker_bluff
+                || !g.discard.top().is_some_and(|t| g.rules.card[t.index()].wild.is_some_and(|w| w.only_if_no_other))
+        };
+        if (s.phase == Phase::Challenge) != s.challenge.is_some()
+            || s.challenge.as_ref().is_some_and(|b| bluff_ok(b) || b.by == s.current || b.amount == 0)
+            || s.turn.bluff.as_ref().is_some_and(|b| bluff_ok(b) || b.by != s.current)
+        {
+            return bad("challenge does not fit the phase, the options or the top card");
+        }
+        if u32::from(s.missed) >> n != 0 {
+            return bad("missed turns name a seat out of range");
+        }
+        g.challenge = s.challenge;
+        g.missed = s.missed;
         g.went_out = s.went_out;
         g.scores = [0; MAX_PLAYERS];
         g.scores[..n].copy_from_slice(&s.scores);
@@ -2850,6 +3043,12 @@ pub struct Snapshot {
     /// Cards chosen so far in the `keep` phase.
     #[serde(default)]
     pub kept: Vec<Card>,
+    /// The joker awaiting a challenge decision (`options.joker_bluff`).
+    #[serde(default)]
+    pub challenge: Option<Bluff>,
+    /// Seats that miss their next turn, one bit per seat.
+    #[serde(default)]
+    pub missed: u16,
     pub went_out: Option<u8>,
     pub scores: Vec<i32>,
     pub hand_points: Vec<i32>,
@@ -3004,6 +3203,13 @@ impl Game {
                     row[q] &= mine[q];
                 }
             }
+        }
+        // A pending joker challenge: its legality follows the re-dealt hand of its player.
+        if let Some(b) = g.challenge.filter(|b| b.by as usize != player) {
+            g.challenge = Some(Bluff { legal: g.bluff_legal(&b), ..b });
+        }
+        if let Some(b) = g.turn.bluff.filter(|b| b.by as usize != player) {
+            g.turn.bluff = Some(Bluff { legal: g.bluff_legal(&b), ..b });
         }
         g.rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
         g

@@ -66,6 +66,10 @@ enum Effect {
     Marriage(bool),
     LastSpecial(LastSpecial),
     Mirror(bool),
+    Shield {
+        pass_through: bool,
+        same_suit: bool,
+    },
     JokerLock(bool),
 }
 
@@ -91,6 +95,8 @@ enum Mutation {
     Score { mode: ScoreMode, double_last_rank: bool, double_trouble: bool, winner_bonus: i32, blocked: BlockedScoring },
     Series { play_match: bool, target: u32 },
     SillyHat(bool),
+    JokerBluff(bool),
+    Allow500(bool),
     ClearCards,
     Card(String, Effect),
 }
@@ -159,6 +165,7 @@ fn effect() -> impl Strategy<Value = Effect> {
         1 => (1u8..=2).prop_map(Effect::WasteDraw),
         1 => prop::bool::ANY.prop_map(Effect::Marriage),
         1 => prop::bool::ANY.prop_map(Effect::Mirror),
+        1 => (prop::bool::ANY, prop::bool::ANY).prop_map(|(pass_through, same_suit)| Effect::Shield { pass_through, same_suit }),
         1 => prop::bool::ANY.prop_map(Effect::JokerLock),
         1 => last_special().prop_map(Effect::LastSpecial),
     ]
@@ -212,6 +219,8 @@ fn mutation() -> impl Strategy<Value = Mutation> {
             }),
         1 => (prop::bool::weighted(0.3), 20u32..=150).prop_map(|(play_match, target)| Mutation::Series { play_match, target }),
         1 => prop::bool::ANY.prop_map(Mutation::SillyHat),
+        1 => prop::bool::ANY.prop_map(Mutation::JokerBluff),
+        1 => prop::bool::ANY.prop_map(Mutation::Allow500),
         1 => Just(Mutation::ClearCards),
         12 => (selector(), effect()).prop_map(|(s, e)| Mutation::Card(s, e)),
     ]
@@ -282,6 +291,9 @@ fn apply_effect(cs: &mut CardSpec, e: &Effect) {
         Effect::WasteDraw(k) => cs.waste_draw = Some(k),
         Effect::Marriage(b) => cs.marriage = Some(b),
         Effect::Mirror(b) => cs.mirror = Some(b),
+        Effect::Shield { pass_through, same_suit } => {
+            cs.shield = Some(ShieldSpec { against: vec!["any".into()], pass_through, same_suit })
+        }
         Effect::JokerLock(b) => cs.joker_lock = Some(b),
         Effect::LastSpecial(l) => cs.last_special = Some(l),
     }
@@ -356,6 +368,13 @@ fn apply(spec: &mut RulesSpec, m: &Mutation) {
             spec.series.target_per_player = None;
         }
         Mutation::SillyHat(b) => spec.options.silly_hat = b,
+        Mutation::JokerBluff(b) => spec.options.joker_bluff = b,
+        Mutation::Allow500(b) => {
+            spec.options.allow_500 = b;
+            if b {
+                spec.series.winner = SeriesWinner::LastBelow;
+            }
+        }
         Mutation::ClearCards => spec.cards.clear(),
         Mutation::Card(sel, e) => apply_effect(spec.cards.entry(sel).or_default(), &e),
     }
@@ -478,6 +497,10 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
                             }
                         }
                     }
+                    // The joker bluff needs a plain draw-and-lose wild with only_if_no_other; the 500
+                    // rule needs three players and a last-below match.
+                    None if field == "options.joker_bluff" => spec.options.joker_bluff = false,
+                    None if field == "options.allow_500" => spec.options.allow_500 = false,
                     // G11: jokers in the deck need a rule.
                     None if field == "deck.jokers" => spec.deck.jokers = 0,
                     // joker_lock is a joker's own effect (not wild, no chain): drop it elsewhere.

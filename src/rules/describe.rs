@@ -398,8 +398,13 @@ fn phrases(spec: &RulesSpec, sel: &str, cs: &CardSpec) -> Phrases {
     }
     if let Some(sh) = &cs.shield {
         let against = if sh.against.is_empty() { "any".to_string() } else { sh.against.join(", ") };
-        let through = if sh.pass_through { " (the penalty passes on to the next player)" } else { "" };
-        p.push("shield", true, format!("shields its player from a pending {against} penalty{through}"));
+        let through = if sh.pass_through {
+            " without ending it: the penalty, unchanged, passes on to the next player"
+        } else {
+            ""
+        };
+        let suit = if sh.same_suit { " (only on a top card of its own suit)" } else { "" };
+        p.push("shield", true, format!("shields its player from a pending {against} penalty{suit}{through}"));
     }
     if let Some(m) = cs.mirror {
         p.push(
@@ -1019,7 +1024,15 @@ fn options(s: &RulesSpec) -> Vec<String> {
         v.push("Silly Hat: the last player skipped by an ace scores -10 at the end of the hand.".into());
     }
     if o.joker_bluff {
-        v.push("Joker bluff: a joker may be challenged.".into());
+        v.push(
+            "Joker bluff: a joker that may normally be played only when no other card is playable may be played at \
+             any time, and the next player chooses to challenge it or not. Not challenged, it acts as usual. \
+             Challenged and illegal (another card was playable), it goes back to its player's hand, who draws its \
+             penalty and misses their next turn, and the challenger plays on the previous top card. Challenged and \
+             legal, the challenger draws its penalty plus 2 and loses the turn. A joker played as the last card is \
+             always legal."
+                .into(),
+        );
     }
     if let Some(r) = o.replay_drawn_pickup {
         v.push(format!("A drawn pick-up card {} be laid after a penalty.", if r { "may" } else { "may not" }));
@@ -1031,7 +1044,12 @@ fn options(s: &RulesSpec) -> Vec<String> {
         v.push("Shields must match the attacking card's suit.".into());
     }
     if o.allow_500 {
-        v.push("The 500 rule is allowed.".into());
+        v.push(
+            "The 500 rule (three or more players): a player whose match total reaches 500 wins the match at once \
+             (checked before the last-below rule; the highest total wins if several reach 500 in one hand, none \
+             on a tie). Literal reading of the source: under penalty scoring the winner then holds the worst total."
+                .into(),
+        );
     }
     if !o.public_rules.is_empty() {
         v.push(format!("Public rules: {}.", o.public_rules.join(", ")));

@@ -318,6 +318,10 @@ pub struct CardRule {
     pub next_picture: bool,
     /// E07: chain groups this card shields against (the attack ends, nobody draws).
     pub shield: u32,
+    /// E07 pass-through: the chain goes on, unchanged, to the player after the shielding one.
+    pub shield_through: bool,
+    /// E07: the shield must be of the top card's suit.
+    pub shield_same_suit: bool,
     /// E13.
     pub second_suit: bool,
     /// E15: the player may swap hands with another player.
@@ -501,14 +505,26 @@ impl Rules {
         if !s.end.empty_hand {
             return Err(RulesError::invalid("end.empty_hand", "every game ends when a hand is empty"));
         }
-        if s.options.joker_bluff {
-            return unsupported("options.joker_bluff");
-        }
         if s.options.shield_same_suit {
             return unsupported("options.shield_same_suit");
         }
         if s.options.allow_500 {
-            return unsupported("options.allow_500");
+            // advanced_switch (3.16, A37): "For three or more players it is optional to allow a
+            // player whose score has exceeded 250 to win by reaching 500 ..." - a match rule on
+            // top of the last-below-250 series.
+            if n < 3 {
+                return Err(RulesError::invalid(
+                    "options.allow_500",
+                    format!("the 500 rule is for three or more players, got {n}"),
+                ));
+            }
+            if !s.series.play_match || s.series.winner != SeriesWinner::LastBelow {
+                return Err(RulesError::invalid(
+                    "options.allow_500",
+                    "the 500 rule belongs to a match won by the last player below the target: it needs \
+                     series.match = true and series.winner = \"last_below\"",
+                ));
+            }
         }
         if s.options.speed_in.is_some() {
             return unsupported("options.speed_in");
@@ -611,12 +627,6 @@ impl Rules {
             let face = Card(i as u8);
             let f = |k: &str| format!("cards.{face}.{k}");
             let mut r = CardRule::default();
-            if cs.shield.as_ref().is_some_and(|sh| sh.pass_through) {
-                return Err(RulesError::unsupported(
-                    f("shield.pass_through"),
-                    "its behaviour lands with the remaining presets",
-                ));
-            }
             r.mirror = cs.mirror == Some(true);
             r.joker_lock = cs.joker_lock == Some(true);
             if r.joker_lock && !face.is_joker() {
@@ -698,6 +708,8 @@ impl Rules {
             r.pick_up_pile = cs.pick_up_pile.unwrap_or(0);
             r.must_cover = cs.must_cover.unwrap_or(false);
             if let Some(sh) = &cs.shield {
+                r.shield_through = sh.pass_through;
+                r.shield_same_suit = sh.same_suit;
                 for t in &sh.against {
                     if t == "any" {
                         r.shield = u32::MAX;
@@ -734,6 +746,45 @@ impl Rules {
                 // A wild draw card (fat_buddah style) is fine; nothing to check yet.
             }
             card[i] = r;
+        }
+        if s.options.joker_bluff {
+            // The bluffable cards: wilds playable only without another playable card. A challenge
+            // is about their penalty, so they must carry a draw_and_lose_turn and nothing that
+            // would have to be undone besides the nomination.
+            let mut any = false;
+            for (i, r) in card.iter().enumerate() {
+                if !r.wild.is_some_and(|w| w.only_if_no_other) {
+                    continue;
+                }
+                any = true;
+                let plain = r.skip == 0
+                    && !r.reverse
+                    && r.chain.is_none()
+                    && r.draw_keep == 0
+                    && r.others_draw == 0
+                    && r.give.is_none()
+                    && r.pick_up_pile == 0
+                    && r.follow.is_none()
+                    && r.waste_draw == 0
+                    && !r.extra_turn
+                    && !r.free_play_next;
+                if r.draw_lose == 0 || !plain {
+                    return Err(RulesError::invalid(
+                        "options.joker_bluff",
+                        format!(
+                            "{} may be bluffed (wild.only_if_no_other) so it needs draw_and_lose_turn >= 1 and no \
+                             other effect besides its nomination",
+                            Card(i as u8)
+                        ),
+                    ));
+                }
+            }
+            if !any {
+                return Err(RulesError::invalid(
+                    "options.joker_bluff",
+                    "needs a wild card with wild.only_if_no_other (the card that may be bluffed)",
+                ));
+            }
         }
         // G11: jokers have no suit and no rank; a deck with jokers must give them a rule.
         for j in [Card::RED_JOKER, Card::BLACK_JOKER] {
@@ -963,10 +1014,10 @@ mod tests {
 
     #[test]
     fn unsupported_dimensions_are_named() {
-        let over = json!({"cards": {"5": {"shield": {"against": ["any"], "pass_through": true}}}});
+        let over = json!({"options": {"speed_in": "priority_window"}});
         let e = Rules::load("crazy_eights", 2, Some(&over)).unwrap_err();
         assert!(matches!(e, RulesError::Unsupported { .. }), "{e}");
-        assert_eq!(e.field(), Some("cards.5C.shield.pass_through"));
+        assert_eq!(e.field(), Some("options.speed_in"));
     }
 
     #[test]

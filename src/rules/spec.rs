@@ -347,8 +347,12 @@ pub struct DrawChainSpec {
 pub struct ShieldSpec {
     /// Chain groups it shields against (`"any"` for all).
     pub against: Vec<String>,
-    /// The chain continues past the shielding player.
+    /// The chain continues past the shielding player: the penalty is unchanged and passes to
+    /// the next player (xtreme variation 6, pass-through form).
     pub pass_through: bool,
+    /// The shield may only be played on a top card of its own suit (xtreme variation 6: "if it
+    /// matches the suit of the top card").
+    pub same_suit: bool,
 }
 
 /// E10 `give`.
@@ -885,13 +889,17 @@ pub struct OptionsSpec {
     pub zodiac_card: Option<String>,
     /// one_card shields must match the ace's suit.
     pub shield_same_suit: bool,
-    /// advanced_switch 500 rule.
+    /// advanced_switch 500 rule: in a last-below match with three or more players, a player
+    /// whose total reaches [`ALLOW_500_SCORE`] wins the match at once.
     pub allow_500: bool,
     /// rose_mau public rules.
     pub public_rules: Vec<String>,
     /// thirty_eights / fat_buddah / larby out-of-turn plays.
     pub speed_in: Option<String>,
 }
+
+/// The total that wins a match under `options.allow_500` (literal, whatever the target).
+pub const ALLOW_500_SCORE: i32 = 500;
 
 /// `limits.*`: engine limits.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

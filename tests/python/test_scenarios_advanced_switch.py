@@ -223,3 +223,65 @@ def test_AS_6_scoring_doubles_and_halves():
     assert multiset(g.hand(1)) == multiset(["AS", "2D", "7C", "7C"])
     assert list(g.hand_points) == [0, 40, 16]
     assert list(g.scores) == [0, 40, 16]
+
+
+# ----- option `advanced_switch.allow_500` (RULES.md 3.16 notes, A37) -------------------------
+# "a player at or above 250 wins by reaching 500 before all but one exceed 250" (n >= 3),
+# literal.  Without it the series ends when exactly one player is below 250, who wins.
+
+MATCH = {"series": {"match": True}}
+MATCH_500 = {"series": {"match": True}, "options": {"allow_500": True}}
+
+
+def _hand_to_500(rules, scores):
+    # P1 goes out with 9H on 9S; P0 holds KD (10 points), P2 holds 3C (3 points).
+    g = position(
+        PRESET,
+        3,
+        hands=[["KD"], ["9H"], ["3C"]],
+        discard=["9S"],
+        current_player=1,
+        rules=rules,
+        scores=scores,
+    )
+    g.step("play 9H")
+    return g
+
+
+def test_AS_500_rule_reaching_500_wins_the_match():
+    g = _hand_to_500(MATCH_500, [490, 100, 200])
+    # P0 reaches 500 while two players are still below 250: P0 wins.
+    assert g.is_terminal
+    assert list(g.scores) == [500, 100, 203]
+    assert g.winner == 0
+
+
+def test_AS_500_rule_off_the_match_goes_on():
+    g = _hand_to_500(MATCH, [490, 100, 200])
+    # Two players are below 250, so the series is not over.
+    assert not g.is_terminal
+    assert list(g.scores) == [500, 100, 203]
+    assert g.winner is None
+
+
+def test_AS_500_rule_below_500_the_match_goes_on():
+    g = _hand_to_500(MATCH_500, [480, 100, 200])
+    assert not g.is_terminal
+    assert list(g.scores) == [490, 100, 203]
+
+
+def test_AS_500_rule_last_below_250_still_wins_first():
+    # P0 stays below 500 while P2 passes 250: only P1 is below 250 and wins.
+    g = _hand_to_500(MATCH_500, [300, 100, 248])
+    assert g.is_terminal
+    assert list(g.scores) == [310, 100, 251]
+    assert g.winner == 1
+
+
+def test_AS_500_rule_needs_three_players_and_a_match():
+    with pytest.raises(ValueError, match="allow_500"):
+        eights.Game(PRESET, 2, rules=MATCH_500)
+    with pytest.raises(ValueError, match="allow_500"):
+        eights.Game(PRESET, 3, rules={"options": {"allow_500": True}})
+    # The documented variant sets both.
+    eights.Game(PRESET, 3, rules={"variants": ["allow_500"]})

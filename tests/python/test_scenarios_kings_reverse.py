@@ -328,3 +328,125 @@ def test_KR_6_pass_is_final_with_empty_stock():
     # all scored: 2D 3H -> 10; 5S -> 5; 6S -> 5
     assert list(g.hand_points) == [10, 5, 5]
     assert list(g.scores) == [10, 5, 5]
+
+
+# ----- optional joker bluff (RULES.md 3.7, `kings_reverse.joker_bluff`) ---------------------
+# When true a joker may be played even if other cards are playable, and next(p)
+# chooses `challenge` or `no_challenge`.  An illegal joker is taken back; its player
+# draws the 4 cards and misses their next turn, and the challenger then plays normally
+# on the previous top card.  A legal joker means the challenger draws 4 + 2 and loses
+# their turn.
+
+BLUFF = {"options": {"joker_bluff": True}}
+BLUFF_STOCK = ["4H", "5H", "6H", "TH", "QH", "2S", "3S", "8D"]
+
+
+def _bluff_position(p0_hand, n=3):
+    hands = [p0_hand, ["2C", "3H"], ["5C", "6S"]][:n]
+    return position(PRESET, n, hands=hands, discard=["9C"], stock=BLUFF_STOCK, rules=BLUFF)
+
+
+def test_KR_bluff_joker_playable_with_other_playable_cards_then_challenge_offered():
+    g = _bluff_position(["JH", "9D", "RJ", "4S"])
+    # Without the flag RJ would be illegal here (KR-1 a); with it RJ may be played.
+    assert legal(g) == plays("JH 9D RJ") | {"draw"}
+    g.step("play RJ")
+    assert g.phase == "nominate"
+    g.step("suit H")
+    assert g.current_player == 1
+    assert g.phase == "challenge"
+    assert legal(g) == {"challenge", "no_challenge"}
+    assert g.pending_draw == 4
+
+
+def test_KR_bluff_not_challenged_joker_acts_as_usual():
+    g = _bluff_position(["JH", "9D", "RJ", "4S"])
+    g.step("play RJ")
+    g.step("suit H")
+    g.step("no_challenge")
+    # P1 draws 4 and loses the turn; the joker and its nomination stand.
+    assert multiset(g.hand(1)) == multiset(["2C", "3H", "4H", "5H", "6H", "TH"])
+    assert g.current_player == 2
+    assert g.phase == "play"
+    assert g.top_card == "RJ"
+    assert g.nominated_suit == "H"
+    assert multiset(g.hand(0)) == multiset(["JH", "9D", "4S"])
+
+
+def test_KR_bluff_illegal_joker_challenged_is_taken_back():
+    g = _bluff_position(["JH", "9D", "RJ", "4S"])
+    g.step("play RJ")
+    g.step("suit H")
+    g.step("challenge")
+    # The joker goes back to P0, who draws the 4 cards.
+    assert multiset(g.hand(0)) == multiset(["JH", "9D", "RJ", "4S", "4H", "5H", "6H", "TH"])
+    assert multiset(g.hand(1)) == multiset(["2C", "3H"])
+    # The challenger plays normally on the previous top card (no nomination).
+    assert g.top_card == "9C"
+    assert g.discard_pile() == ["9C"]
+    assert g.nominated_suit is None
+    assert g.current_player == 1
+    assert g.phase == "play"
+    assert legal(g) == plays("2C") | {"draw"}
+    g.step("play 2C")
+    assert g.current_player == 2
+    g.step("play 5C")
+    # P0 misses their next turn: play passes to P1.
+    assert g.current_player == 1
+    # ...only once: after P1 and P2, P0 plays again.  P1 draws QH and P2 draws 2S,
+    # neither playable on 5C, so each turn ends.
+    g.step("draw")
+    assert g.current_player == 2
+    g.step("draw")
+    assert multiset(g.hand(2)) == multiset(["6S", "2S"])
+    assert g.current_player == 0
+
+
+def test_KR_bluff_legal_joker_challenged_costs_four_plus_two():
+    g = _bluff_position(["RJ", "4S"])
+    g.step("play RJ")
+    g.step("suit D")
+    assert g.phase == "challenge"
+    g.step("challenge")
+    # P1 draws 4 + 2 and loses the turn; the joker stays with its nomination.
+    assert multiset(g.hand(1)) == multiset(["2C", "3H", "4H", "5H", "6H", "TH", "QH", "2S"])
+    assert g.stock() == ["3S", "8D"]
+    assert multiset(g.hand(0)) == multiset(["4S"])
+    assert g.top_card == "RJ"
+    assert g.nominated_suit == "D"
+    assert g.current_player == 2
+
+
+def test_KR_bluff_two_players_illegal_joker_challenger_plays_twice():
+    g = _bluff_position(["JH", "9D", "RJ", "4S"], n=2)
+    g.step("play RJ")
+    g.step("suit H")
+    assert g.current_player == 1 and g.phase == "challenge"
+    g.step("challenge")
+    assert g.current_player == 1
+    g.step("play 2C")
+    # P0 misses their next turn, so P1 plays again.
+    assert g.current_player == 1
+    assert g.phase == "play"
+
+
+def test_KR_bluff_joker_as_last_card_is_not_challenged():
+    g = _bluff_position(["RJ"])
+    g.step("play RJ")
+    # Going out ends the hand at once (no nomination, G9); the joker's draws apply
+    # (last special `draws_apply`); a last joker is legal, so nothing to challenge.
+    assert hand_over(g)
+    assert g.winner == 0
+    assert multiset(g.hand(1)) == multiset(["2C", "3H", "4H", "5H", "6H", "TH"])
+
+
+def test_KR_bluff_documented_variant_enables_it():
+    g = position(
+        PRESET,
+        3,
+        hands=[["JH", "9D", "RJ", "4S"], ["2C", "3H"], ["5C", "6S"]],
+        discard=["9C"],
+        stock=BLUFF_STOCK,
+        rules={"variants": ["joker_bluff"]},
+    )
+    assert "play RJ" in legal(g)

@@ -394,3 +394,81 @@ def test_CX_6_double_scoring():
         g.step("suit C")
     assert hand_over(g)
     assert list(g.hand_points) == [0, 14]
+
+
+# ----- variation 6, Defensive 10 (RULES.md 3.24, E06 / E07) ---------------------------------
+# "a card may break a 2-chain without forcing the player to draw cards" (cancel form) and
+# "the defensive card only shields the player from the 2-chain, but does not end it. In
+# this case if it matches the suit of the top card then it can be played where the 2-chain
+# skips the player but continues going around the table" (pass-through shield form).
+
+DEFENSIVE_CANCEL = {"variants": ["defensive_ten"]}
+DEFENSIVE_SHIELD = {"variants": ["defensive_ten_shield"]}
+_DEF_STOCK = ["3C", "4C", "5C", "6C", "7C", "9C", "3S", "4S"]
+
+
+def _defence(rules, p1, p2):
+    g = position(
+        PRESET,
+        4,
+        hands=[["2H", "3D"], p1, p2, ["5D", "6S", "QD"]],
+        discard=["5H"],
+        stock=_DEF_STOCK,
+        rules=rules,
+    )
+    g.step("play 2H")
+    assert g.current_player == 1 and g.phase == "chain" and g.pending_draw == 2
+    return g
+
+
+def test_CX_defensive_ten_not_a_defence_without_the_variation():
+    g = _defence(None, ["TH", "TC", "8S"], ["2S", "4D"])
+    assert legal(g) == {"accept"}
+
+
+def test_CX_defensive_ten_cancel_breaks_the_chain():
+    g = _defence(DEFENSIVE_CANCEL, ["TH", "TC", "8S"], ["2S", "4D"])
+    # Any ten breaks the chain (the cancel form has no suit condition).
+    assert legal(g) == {"play TH", "play TC", "accept"}
+    g.step("play TC")
+    # Nobody draws; the chain is over and P2 plays normally on TC.
+    assert g.pending_draw == 0
+    assert multiset(g.hand(1)) == multiset(["TH", "8S"])
+    assert g.current_player == 2
+    assert g.phase == "play"
+    assert g.stock() == _DEF_STOCK
+
+
+def test_CX_defensive_ten_shield_passes_the_chain_on():
+    g = _defence(DEFENSIVE_SHIELD, ["TH", "TC", "8S"], ["2S", "4D"])
+    # Only a ten of the top card's suit (2H: hearts) shields.
+    assert legal(g) == {"play TH", "accept"}
+    g.step("play TH")
+    # P1 is shielded and draws nothing; the chain, still 2, skips on to P2.
+    assert multiset(g.hand(1)) == multiset(["TC", "8S"])
+    assert g.top_card == "TH"
+    assert g.current_player == 2
+    assert g.phase == "chain"
+    assert g.pending_draw == 2
+    # A 2 still answers the chain.
+    assert legal(g) == {"play 2S", "accept"}
+    g.step("play 2S")
+    assert g.current_player == 3 and g.pending_draw == 4
+    g.step("accept")
+    assert multiset(g.hand(3)) == multiset(["5D", "6S", "QD", "3C", "4C", "5C", "6C"])
+    # Accepting jams P3; P0 then follows the top 2 normally.
+    assert g.current_player == 0
+    assert g.phase == "play"
+    assert g.pending_draw == 0
+
+
+def test_CX_defensive_ten_shield_accepted_by_the_next_player():
+    g = _defence(DEFENSIVE_SHIELD, ["TH", "8S"], ["TD", "TH", "4D"])
+    g.step("play TH")
+    # On top TH, P2's TH matches the top card's suit and shields again; TD does not.
+    assert legal(g) == {"play TH", "accept"}
+    g.step("accept")
+    assert multiset(g.hand(2)) == multiset(["TD", "TH", "4D", "3C", "4C"])
+    assert g.current_player == 3
+    assert g.phase == "play"
+    assert g.pending_draw == 0
