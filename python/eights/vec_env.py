@@ -122,7 +122,7 @@ class OpponentPool:
         weights: Optional[Sequence[float]] = None,
         seed: Optional[int] = None,
     ) -> None:
-        self._policies: List[BatchPolicy] = []
+        self._policies: List[Union[BatchPolicy, str]] = []
         self._weights: List[float] = []
         if weights is not None and len(weights) != len(snapshots):
             raise ValueError(
@@ -470,10 +470,10 @@ class VecEnv(_GymVectorEnv):
                 if isinstance(opp, str):
                     acts[rows] = core.bot_actions(opp, rows)
                 elif isinstance(opp, OpponentPool):
-                    acts[rows] = opp.act(
-                        obs, mask, self._pool_choice[seat][rows],
-                        builtin=lambda name, sub, rows=rows: core.bot_actions(name, rows[sub]),
-                    )
+                    def builtin(name: str, sub: np.ndarray, rows: np.ndarray = rows) -> np.ndarray:
+                        return core.bot_actions(name, rows[sub])
+
+                    acts[rows] = opp.act(obs, mask, self._pool_choice[seat][rows], builtin=builtin)
                 else:
                     acts[rows] = _check_batch_actions(
                         opp(obs, mask), len(rows), f"the actions of the opponent at seat {seat}"
