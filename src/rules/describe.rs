@@ -907,7 +907,13 @@ fn end_and_score(s: &RulesSpec) -> Vec<String> {
         v.push("A player whose countdown score reaches zero wins.".into());
     }
     if e.play_for_second {
-        v.push("The remaining players may play on for second place.".into());
+        v.push(
+            "With three players, the first player to go out takes first place and leaves the hand; the \
+             card they went out with has no effect. The other two play on (skips and reversals count only \
+             players still in) until one of them goes out for second place. Rewards follow the finishing \
+             order: +1, 0 and -1."
+                .into(),
+        );
     }
     let sc = &s.score;
     v.push(
