@@ -401,6 +401,8 @@ pub struct Game {
     /// `end.play_for_second` the second and third places.
     places: [u8; MAX_PLAYERS],
     placed: u8,
+    /// The loser of the previous hand of a match (`order.first = previous_loser`).
+    loser: Option<u8>,
     scores: [i32; MAX_PLAYERS],
     hand_points: [i32; MAX_PLAYERS],
     hand_winner: Option<u8>,
@@ -506,6 +508,7 @@ impl Game {
             went_out: None,
             places: [0; MAX_PLAYERS],
             placed: 0,
+            loser: None,
             scores,
             hand_points: [0; MAX_PLAYERS],
             hand_winner: None,
@@ -659,8 +662,14 @@ impl Game {
         self.hat = None;
         self.phase = Phase::Play;
         if lead {
-            // deal.starter = none: no start card; the first player leads any card.
-            self.current = self.advance(self.dealer, 1);
+            // deal.starter = none: no start card; the first player leads any card. With
+            // order.first = previous_loser the previous hand's loser leads (the first hand of a
+            // match, or a single hand, falls back to the dealer's choice: the dealer's left
+            // clockwise, the dealer's right anticlockwise).
+            self.current = match (r.spec.order.first, self.loser) {
+                (crate::rules::FirstPlayer::PreviousLoser, Some(l)) => l,
+                _ => self.advance(self.dealer, 1),
+            };
             return;
         }
         // Start card.
@@ -2693,6 +2702,7 @@ impl Game {
                 self.winner = self.series_winner();
                 self.finish();
             } else {
+                self.loser = self.hand_loser(hand_winner);
                 self.dealer = match self.rules.spec.order.next_dealer {
                     crate::rules::NextDealer::Clockwise => (self.dealer + 1) % self.n,
                     crate::rules::NextDealer::Winner => hand_winner.unwrap_or((self.dealer + 1) % self.n),
@@ -2704,6 +2714,30 @@ impl Game {
             self.winner = hand_winner;
             self.finish();
         }
+    }
+
+    /// The loser of the hand just ended (`order.first = previous_loser`): the last place of
+    /// the finishing order when it is complete (`end.play_for_second`), otherwise the player
+    /// other than the winner holding the most cards, ties going to the first in turn order
+    /// from the winner (from the dealer when there is no winner).
+    fn hand_loser(&self, winner: Option<u8>) -> Option<u8> {
+        let n = self.n as usize;
+        if self.placed as usize == n {
+            return Some(self.places[n - 1]);
+        }
+        let from = winner.unwrap_or(self.dealer);
+        let mut best: Option<(usize, u8)> = None;
+        for k in 1..=n {
+            let q = self.advance(from, k);
+            if Some(q) == winner {
+                continue;
+            }
+            let len = self.hands[q as usize].len();
+            if best.is_none_or(|(b, _)| len > b) {
+                best = Some((len, q));
+            }
+        }
+        best.map(|(_, q)| q)
     }
 
     /// The seat with the strictly highest match total (`options.allow_500`), if unique.
@@ -2910,6 +2944,7 @@ impl Game {
             missed: self.missed,
             went_out: self.went_out,
             finishing_order: self.finishing_order().to_vec(),
+            previous_loser: self.loser,
             scores: self.scores[..n].to_vec(),
             hand_points: self.hand_points[..n].to_vec(),
             hand_winner: self.hand_winner,
@@ -2938,7 +2973,10 @@ impl Game {
         if s.discard.is_empty() && rules.spec.deal.starter != crate::rules::Starter::None {
             return bad("the discard pile needs at least its top card");
         }
-        if s.went_out.is_some_and(|w| w as usize >= n) || s.hat.is_some_and(|w| w as usize >= n) {
+        if s.went_out.is_some_and(|w| w as usize >= n)
+            || s.hat.is_some_and(|w| w as usize >= n)
+            || s.previous_loser.is_some_and(|w| w as usize >= n)
+        {
             return bad("seat out of range");
         }
         if s.chain.active && (s.chain.group as usize) >= rules.chain_groups.len().max(1) {
@@ -3031,6 +3069,7 @@ impl Game {
         for &p in &s.finishing_order {
             g.place(p);
         }
+        g.loser = s.previous_loser;
         g.scores = [0; MAX_PLAYERS];
         g.scores[..n].copy_from_slice(&s.scores);
         g.hand_points = [0; MAX_PLAYERS];
@@ -3161,6 +3200,9 @@ pub struct Snapshot {
     /// Seats in the order they went out this hand (see [`Game::finishing_order`]).
     #[serde(default)]
     pub finishing_order: Vec<u8>,
+    /// The loser of the previous hand of a match (`order.first = previous_loser`).
+    #[serde(default)]
+    pub previous_loser: Option<u8>,
     pub scores: Vec<i32>,
     pub hand_points: Vec<i32>,
     pub hand_winner: Option<u8>,

@@ -457,8 +457,12 @@ impl Rules {
         }
         // Unsupported dimensions (behaviour lands with later presets).
         let unsupported = |f: &str| Err(RulesError::unsupported(f, "its behaviour lands with the remaining presets"));
-        if s.order.first == FirstPlayer::PreviousLoser {
-            return unsupported("order.first");
+        if s.order.first == FirstPlayer::PreviousLoser && s.deal.starter != Starter::None {
+            return Err(RulesError::unsupported(
+                "order.first",
+                "previous_loser is implemented for games without a start card (deal.starter = \"none\"), \
+                 where the first player leads any card",
+            ));
         }
         if s.matching.base != "suit_or_rank" {
             return Err(RulesError::invalid("match.base", "only \"suit_or_rank\" exists"));

@@ -486,3 +486,73 @@ def test_OC_P2h_mid_hand_snapshot_keeps_the_finishing_order():
     d["finishing_order"] = [0, 0]
     with pytest.raises(ValueError):
         eights.Game.from_dict(d)
+
+
+# ------------------------------------------------------- previous loser leads
+# Source rule 4 (RULES.md 2.4 `order.first = previous_loser`): "The first to lay
+# out a card should be either the loser of the previous game [...] The
+# non-participant may also choose the initial direction of play (clockwise or
+# counter-clockwise) if there are three players."  The engine takes the choice of
+# direction as the parameter order.initial_direction (anticlockwise in the
+# documented variant).  Loser: the last place when the finishing order is
+# complete (play for second), else the player left with the most cards.  A
+# previous hand exists only within a match; a first hand falls back to the
+# dealer's choice (dealer's right when anticlockwise).
+def _match(*variants, hands_in_match=2):
+    return {
+        "variants": list(variants),
+        "last_card": {"mode": "off"},
+        "series": {"match": True, "max_hands": hands_in_match},
+    }
+
+
+def test_OC_L1_last_place_leads_the_next_hand_in_the_chosen_direction():
+    g = position(
+        PRESET,
+        3,
+        hands=[["5H"], ["5S", "9C", "4S"], ["TS", "6S", "4C"]],
+        discard=["5C"],
+        stock=STOCK,
+        rules=_match("play_for_second", "previous_loser"),
+        seed=11,
+    )
+    for a in ["play 5H", "play 5S", "play TS", "draw", "play 6S", "play 4S", "play 4C"]:
+        g.step(a)
+    # P0 first, P2 second, P1 last: P1 leads hand 2, anticlockwise.
+    assert g.hands_played == 1 and not g.is_terminal
+    assert g.current_player == 1
+    assert g.direction == -1
+    assert g.top_card is None  # one_card has no start card: the leader plays any card
+
+
+def test_OC_L2_without_play_for_second_the_most_cards_left_loses():
+    g = position(
+        PRESET,
+        3,
+        hands=[["5H"], ["5S", "9C"], ["TS", "6S", "4C"]],
+        discard=["5C"],
+        stock=STOCK,
+        rules=_match("previous_loser"),
+        seed=11,
+    )
+    g.step("play 5H")  # P0 wins; P2 holds 3 cards, P1 holds 2
+    assert g.hands_played == 1
+    assert g.current_player == 2
+
+
+def test_OC_L3_two_players_the_other_player_leads():
+    g = position(
+        PRESET, 2, hands=[["5H"], ["5S", "9C"]], discard=["5C"], stock=STOCK, rules=_match("previous_loser"), seed=11
+    )
+    g.step("play 5H")
+    assert g.hands_played == 1
+    assert g.current_player == 1
+
+
+def test_OC_L4_first_hand_falls_back_to_the_dealer_choice():
+    g = eights.Game(PRESET, 3, seed=5, rules={"variants": ["previous_loser"]})
+    # Dealer is seat 2; anticlockwise the dealer's right (seat 1) leads.
+    assert g.dealer == 2
+    assert g.current_player == 1 and g.direction == -1
+    g = eights.Game(PRESET, 3, seed=5)
+    assert g.current_player == 0 and g.direction == 1
