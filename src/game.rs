@@ -397,6 +397,12 @@ pub struct Game {
     /// Seats that miss their next turn (a challenged illegal joker), one bit per seat.
     missed: u16,
     went_out: Option<u8>,
+    /// Seats in the order they went out this hand (`places[..placed]`): the winner, and under
+    /// `end.play_for_second` the second and third places.
+    places: [u8; MAX_PLAYERS],
+    placed: u8,
+    /// The loser of the previous hand of a match (`order.first = previous_loser`).
+    loser: Option<u8>,
     scores: [i32; MAX_PLAYERS],
     hand_points: [i32; MAX_PLAYERS],
     hand_winner: Option<u8>,
@@ -500,6 +506,9 @@ impl Game {
             challenge: None,
             missed: 0,
             went_out: None,
+            places: [0; MAX_PLAYERS],
+            placed: 0,
+            loser: None,
             scores,
             hand_points: [0; MAX_PLAYERS],
             hand_winner: None,
@@ -649,11 +658,18 @@ impl Game {
         self.challenge = None;
         self.missed = 0;
         self.went_out = None;
+        self.placed = 0;
         self.hat = None;
         self.phase = Phase::Play;
         if lead {
-            // deal.starter = none: no start card; the first player leads any card.
-            self.current = self.advance(self.dealer, 1);
+            // deal.starter = none: no start card; the first player leads any card. With
+            // order.first = previous_loser the previous hand's loser leads (the first hand of a
+            // match, or a single hand, falls back to the dealer's choice: the dealer's left
+            // clockwise, the dealer's right anticlockwise).
+            self.current = match (r.spec.order.first, self.loser) {
+                (crate::rules::FirstPlayer::PreviousLoser, Some(l)) => l,
+                _ => self.advance(self.dealer, 1),
+            };
             return;
         }
         // Start card.
@@ -788,6 +804,17 @@ impl Game {
     }
     pub fn hand_points(&self) -> &[i32] {
         &self.hand_points[..self.n as usize]
+    }
+    /// Seats in the order they went out in the current (or last) hand: the first place as
+    /// soon as they are out, then, under `end.play_for_second`, the second and third places
+    /// when the hand ends. Empty while nobody is out, and after a blocked hand without a winner.
+    pub fn finishing_order(&self) -> &[u8] {
+        &self.places[..self.placed as usize]
+    }
+    /// Seats out of the hand, one bit per seat (a final pass, or placed under
+    /// `end.play_for_second`).
+    pub fn out_of_hand(&self) -> u16 {
+        self.done
     }
     pub fn dealer(&self) -> usize {
         self.dealer as usize
@@ -1859,6 +1886,35 @@ impl Game {
         q
     }
 
+    /// Whether `end.play_for_second` is in force: three players, the first out leaves the hand
+    /// and the other two play on for second place.
+    #[inline]
+    fn for_second(&self) -> bool {
+        self.rules.spec.end.play_for_second && self.n == 3
+    }
+
+    /// Seat `k` places from `p` in the current direction, then on past players who are out.
+    /// Under `end.play_for_second` only players still in count, so a skip never lands on a
+    /// placed player and with two left a skip of one comes back to `p`.
+    fn step_in(&self, p: u8, k: usize) -> u8 {
+        if self.done == 0 || !self.for_second() {
+            return self.skip_done(self.advance(p, k));
+        }
+        let mut q = p;
+        for _ in 0..k {
+            q = self.skip_done(self.advance(q, 1));
+        }
+        q
+    }
+
+    /// Record `p` as the next place of the hand.
+    fn place(&mut self, p: u8) {
+        if !self.finishing_order().contains(&p) && (self.placed as usize) < MAX_PLAYERS {
+            self.places[self.placed as usize] = p;
+            self.placed += 1;
+        }
+    }
+
     /// The top four cards of the discard pile have one rank (`end.four_of_a_kind`).
     fn four_of_a_kind(&self) -> bool {
         let Some(r) = self.discard.top().and_then(Card::rank) else { return false };
@@ -1898,6 +1954,30 @@ impl Game {
         let cannot_out = self.hands[p as usize].is_empty()
             && !t.is_start
             && self.rules.card[top.index()].last_special == LastSpecial::CannotGoOut;
+        if self.hands[p as usize].is_empty() && !t.is_start && !cannot_out && self.for_second() {
+            // end.play_for_second: the first player out takes first place and leaves the hand;
+            // the going-out card's own effects are ignored (G9) and the next player still in
+            // plays on. The second player out takes second place and ends the hand.
+            self.place(p);
+            self.done |= 1 << p;
+            if self.placed >= 2 {
+                let last = (0..self.n).find(|&q| self.done & (1 << q) == 0).expect("one player is left");
+                self.place(last);
+                let first = self.places[0];
+                self.end_hand(Some(first), false);
+                return;
+            }
+            self.turn = Turn::default();
+            self.chain = Chain::default();
+            self.free_play = false;
+            // After a shield the attacking ace's suit is still to be followed (it is the ace's
+            // rule, not the shield's effect).
+            self.restrict = if t.cancelled { t.restrict } else { Restrict::None };
+            self.current = self.step_in(p, 1);
+            self.phase = Phase::Play;
+            self.begin_turn();
+            return;
+        }
         if self.hands[p as usize].is_empty() && !t.is_start && !cannot_out {
             match self.rules.card[top.index()].last_special {
                 LastSpecial::ChainContinues if t.chain_add > 0 || t.answered => {
@@ -1987,7 +2067,7 @@ impl Game {
             // thirty_eights: a player cannot go out on an ace or an eight; they draw one card.
             self.draw_cards(p as usize, 1);
         }
-        let mut next = self.advance(p, 1 + skips);
+        let mut next = self.step_in(p, 1 + skips);
         if t.identical {
             // advanced_switch identical card: every other player draws one in turn order and
             // the player goes again, as the next person to play on their own card (A09).
@@ -1995,7 +2075,7 @@ impl Game {
                 let q = self.advance(p, k) as usize;
                 self.draw_cards(q, 1);
             }
-            next = self.advance(p, skips);
+            next = self.step_in(p, skips);
         }
         if t.extra_turn {
             next = p;
@@ -2076,7 +2156,7 @@ impl Game {
                 }
             }
             self.discard.push(top);
-            next = self.skip_done(self.advance(next, 1));
+            next = self.step_in(next, 1);
         }
         if let Some(b) = t.bluff.filter(|_| t.draw_lose > 0) {
             // options.joker_bluff: the victim decides whether to challenge the joker first.
@@ -2087,7 +2167,7 @@ impl Game {
         }
         if t.draw_lose > 0 {
             self.draw_cards(next as usize, t.draw_lose as usize);
-            next = self.skip_done(self.advance(next, 1));
+            next = self.step_in(next, 1);
             self.free_play = false;
         } else if t.draw_keep > 0 {
             self.draw_cards(next as usize, t.draw_keep as usize);
@@ -2275,7 +2355,7 @@ impl Game {
         // A seat that misses its next turn (a challenged illegal joker) is passed over once.
         while self.missed & (1 << self.current) != 0 && self.phase == Phase::Play && !self.terminal {
             self.missed &= !(1 << self.current);
-            self.current = self.skip_done(self.advance(self.current, 1));
+            self.current = self.step_in(self.current, 1);
         }
         if self.rules.spec.stock.exhausted != Exhausted::KeepFive || self.stock.len() >= 5 || self.terminal {
             return;
@@ -2431,7 +2511,7 @@ impl Game {
         self.turn = Turn::default();
         self.free_play = false;
         self.restrict = Restrict::None;
-        self.current = self.skip_done(self.advance(self.current, 1));
+        self.current = self.step_in(self.current, 1);
         self.phase = Phase::Play;
         self.begin_turn();
     }
@@ -2546,6 +2626,11 @@ impl Game {
 
     fn end_hand(&mut self, winner: Option<u8>, blocked: bool) {
         let n = self.n as usize;
+        // end.play_for_second: a hand blocked after the first player went out is still theirs.
+        let winner = winner.or_else(|| self.finishing_order().first().copied());
+        if let Some(w) = winner {
+            self.place(w);
+        }
         // The rules by reference count (not a copy of the score spec): no allocation per hand.
         let rules = self.rules.clone();
         let s = &rules.spec.score;
@@ -2617,6 +2702,7 @@ impl Game {
                 self.winner = self.series_winner();
                 self.finish();
             } else {
+                self.loser = self.hand_loser(hand_winner);
                 self.dealer = match self.rules.spec.order.next_dealer {
                     crate::rules::NextDealer::Clockwise => (self.dealer + 1) % self.n,
                     crate::rules::NextDealer::Winner => hand_winner.unwrap_or((self.dealer + 1) % self.n),
@@ -2628,6 +2714,30 @@ impl Game {
             self.winner = hand_winner;
             self.finish();
         }
+    }
+
+    /// The loser of the hand just ended (`order.first = previous_loser`): the last place of
+    /// the finishing order when it is complete (`end.play_for_second`), otherwise the player
+    /// other than the winner holding the most cards, ties going to the first in turn order
+    /// from the winner (from the dealer when there is no winner).
+    fn hand_loser(&self, winner: Option<u8>) -> Option<u8> {
+        let n = self.n as usize;
+        if self.placed as usize == n {
+            return Some(self.places[n - 1]);
+        }
+        let from = winner.unwrap_or(self.dealer);
+        let mut best: Option<(usize, u8)> = None;
+        for k in 1..=n {
+            let q = self.advance(from, k);
+            if Some(q) == winner {
+                continue;
+            }
+            let len = self.hands[q as usize].len();
+            if best.is_none_or(|(b, _)| len > b) {
+                best = Some((len, q));
+            }
+        }
+        best.map(|(_, q)| q)
     }
 
     /// The seat with the strictly highest match total (`options.allow_500`), if unique.
@@ -2666,7 +2776,8 @@ impl Game {
     }
 
     /// Returns per seat. `score == false`: win/loss, winner +1 and the others -1/(n-1), all 0
-    /// without a winner or before the end. `score == true`: zero-sum points, see
+    /// without a winner or before the end; under `end.play_for_second` +1 / 0 / -1 for the
+    /// first, second and third places (a hand blocked after the first place: +1, -1/2, -1/2). `score == true`: zero-sum points, see
     /// [`Game::score_returns`].
     pub fn returns(&self, out: &mut [f64], score: bool) {
         let n = self.n as usize;
@@ -2676,6 +2787,13 @@ impl Game {
         }
         if score && !matches!(self.rules.spec.score.mode, ScoreMode::None | ScoreMode::Countdown) {
             self.score_returns(out);
+            return;
+        }
+        if self.for_second() && self.placed as usize == n {
+            // end.play_for_second: the reward is the finishing order, +1 / 0 / -1.
+            for (k, &p) in self.finishing_order().iter().enumerate() {
+                out[p as usize] = 1.0 - k as f64;
+            }
             return;
         }
         if let Some(w) = self.winner {
@@ -2825,6 +2943,8 @@ impl Game {
             challenge: self.challenge,
             missed: self.missed,
             went_out: self.went_out,
+            finishing_order: self.finishing_order().to_vec(),
+            previous_loser: self.loser,
             scores: self.scores[..n].to_vec(),
             hand_points: self.hand_points[..n].to_vec(),
             hand_winner: self.hand_winner,
@@ -2853,7 +2973,10 @@ impl Game {
         if s.discard.is_empty() && rules.spec.deal.starter != crate::rules::Starter::None {
             return bad("the discard pile needs at least its top card");
         }
-        if s.went_out.is_some_and(|w| w as usize >= n) || s.hat.is_some_and(|w| w as usize >= n) {
+        if s.went_out.is_some_and(|w| w as usize >= n)
+            || s.hat.is_some_and(|w| w as usize >= n)
+            || s.previous_loser.is_some_and(|w| w as usize >= n)
+        {
             return bad("seat out of range");
         }
         if s.chain.active && (s.chain.group as usize) >= rules.chain_groups.len().max(1) {
@@ -2920,9 +3043,33 @@ impl Game {
         if u32::from(s.missed) >> n != 0 {
             return bad("missed turns name a seat out of range");
         }
+        if u32::from(s.done) >> n != 0 {
+            return bad("players out of the hand name a seat out of range");
+        }
+        let fo = &s.finishing_order;
+        if fo.len() > n || fo.iter().any(|&p| p as usize >= n) || (1..fo.len()).any(|i| fo[..i].contains(&fo[i])) {
+            return bad("finishing_order must list distinct seats in range");
+        }
+        let for_second = g.rules.spec.end.play_for_second && n == 3;
+        if !s.terminal
+            && (fo.len() > usize::from(for_second)
+                || fo.iter().any(|&p| !s.hands[p as usize].is_empty() || s.done & (1 << p) == 0))
+        {
+            return bad(
+                "finishing_order mid-hand: only the first place under end.play_for_second, with an empty hand \
+                 and marked out of the hand",
+            );
+        }
+        if !s.terminal && !fo.is_empty() && s.current == fo[0] {
+            return bad("the player to act is out of the hand");
+        }
         g.challenge = s.challenge;
         g.missed = s.missed;
         g.went_out = s.went_out;
+        for &p in &s.finishing_order {
+            g.place(p);
+        }
+        g.loser = s.previous_loser;
         g.scores = [0; MAX_PLAYERS];
         g.scores[..n].copy_from_slice(&s.scores);
         g.hand_points = [0; MAX_PLAYERS];
@@ -3050,6 +3197,12 @@ pub struct Snapshot {
     #[serde(default)]
     pub missed: u16,
     pub went_out: Option<u8>,
+    /// Seats in the order they went out this hand (see [`Game::finishing_order`]).
+    #[serde(default)]
+    pub finishing_order: Vec<u8>,
+    /// The loser of the previous hand of a match (`order.first = previous_loser`).
+    #[serde(default)]
+    pub previous_loser: Option<u8>,
     pub scores: Vec<i32>,
     pub hand_points: Vec<i32>,
     pub hand_winner: Option<u8>,

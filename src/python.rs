@@ -368,6 +368,12 @@ impl PyGame {
     fn hand_points(&self) -> Vec<i32> {
         self.g.hand_points().to_vec()
     }
+    /// Seats in the order they went out this hand: the winner, and with one_card's
+    /// play-for-second rule the second and third places once the hand is over.
+    #[getter]
+    fn finishing_order(&self) -> Vec<usize> {
+        self.g.finishing_order().iter().map(|&p| usize::from(p)).collect()
+    }
     #[getter]
     fn decision_count(&self) -> u32 {
         self.g.decisions()

@@ -665,7 +665,11 @@ fn deal_and_start(s: &RulesSpec) -> Vec<String> {
     v.push(match s.order.first {
         FirstPlayer::DealerLeft => format!("The player to the dealer's left plays first; play goes {dir}."),
         FirstPlayer::DealerChooses => format!("The dealer chooses the direction of play (here {dir})."),
-        FirstPlayer::PreviousLoser => "The loser of the previous hand plays first.".into(),
+        FirstPlayer::PreviousLoser => format!(
+            "In a match the loser of the previous hand leads and chooses the direction of play (here \
+             {dir}); the first hand is led by the dealer's left clockwise, or the dealer's right \
+             anticlockwise. The loser is the last player out, or else the player left with the most cards."
+        ),
         FirstPlayer::Agreed => format!("The players agree who plays first (here the dealer's left); play goes {dir}."),
     });
     v.push(
@@ -907,7 +911,13 @@ fn end_and_score(s: &RulesSpec) -> Vec<String> {
         v.push("A player whose countdown score reaches zero wins.".into());
     }
     if e.play_for_second {
-        v.push("The remaining players may play on for second place.".into());
+        v.push(
+            "With three players, the first player to go out takes first place and leaves the hand; the \
+             card they went out with has no effect. The other two play on (skips and reversals count only \
+             players still in) until one of them goes out for second place. Rewards follow the finishing \
+             order: +1, 0 and -1."
+                .into(),
+        );
     }
     let sc = &s.score;
     v.push(

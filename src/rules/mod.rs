@@ -457,8 +457,12 @@ impl Rules {
         }
         // Unsupported dimensions (behaviour lands with later presets).
         let unsupported = |f: &str| Err(RulesError::unsupported(f, "its behaviour lands with the remaining presets"));
-        if s.order.first == FirstPlayer::PreviousLoser {
-            return unsupported("order.first");
+        if s.order.first == FirstPlayer::PreviousLoser && s.deal.starter != Starter::None {
+            return Err(RulesError::unsupported(
+                "order.first",
+                "previous_loser is implemented for games without a start card (deal.starter = \"none\"), \
+                 where the first player leads any card",
+            ));
         }
         if s.matching.base != "suit_or_rank" {
             return Err(RulesError::invalid("match.base", "only \"suit_or_rank\" exists"));
@@ -499,8 +503,15 @@ impl Rules {
                 "accumulate = \"increment\" needs chain.increment >= 1",
             ));
         }
-        if s.end.play_for_second {
-            return unsupported("end.play_for_second");
+        if s.end.play_for_second && n > 3 {
+            // one_card (3.20): "If there are 3 players and there is a winner already, the two
+            // remaining players may continue the game for 2nd place." With two players it is inert.
+            return Err(RulesError::invalid(
+                "end.play_for_second",
+                format!(
+                    "playing on for second place is for three players (two are allowed, it then has no effect), got {n}"
+                ),
+            ));
         }
         if !s.end.empty_hand {
             return Err(RulesError::invalid("end.empty_hand", "every game ends when a hand is empty"));

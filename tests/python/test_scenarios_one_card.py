@@ -379,3 +379,180 @@ def test_OC_6_seven_second_suit_for_next_player_only():
     for bad in ("3C", "KC"):
         with pytest.raises(eights.IllegalActionError):
             g.step(f"play {bad}")
+
+
+# ------------------------------------------------------- play for second place
+# Source rule 14 (RULES.md 2.17 `play_for_second`, 3.20 "end"): "If there are 3
+# players and there is a winner already, the two remaining players may continue
+# the game for 2nd place."  The first player out takes first place and leaves the
+# hand; the card they went out with has no effect (G9, `last_special=ignored`);
+# the hand ends when the second player goes out.  The reward is the finishing
+# order (RULES.md section 1 table, "Betting / 75-25 split"): +1 / 0 / -1.
+FOR_SECOND = {"variants": ["play_for_second"], "last_card": {"mode": "off"}}
+
+
+def _pos2(n, hands, discard, stock, **kw):
+    return position(PRESET, n, hands=hands, discard=discard, stock=stock, rules=FOR_SECOND, seed=11, **kw)
+
+
+STOCK = ["4D", "6D", "8D", "9D", "TD"]
+
+
+def test_OC_P2a_first_out_leaves_and_the_other_two_play_on():
+    g = _pos2(3, [["5H"], ["5S", "9C", "4S"], ["TS", "6S", "4C"]], ["5C"], STOCK)
+    g.step("play 5H")
+    assert not g.is_terminal
+    assert g.finishing_order == [0]
+    assert g.current_player == 1 and g.phase == "play"
+    g.step("play 5S")  # P1: 9C and 4S left
+    assert g.current_player == 2  # P0 is out, so P2 follows P1
+    g.step("play TS")
+    assert g.current_player == 1  # and P1 follows P2, passing over P0
+    g.step("draw")
+    assert g.current_player == 2
+    g.step("play 6S")
+    g.step("play 4S")  # P1: 9C left
+    g.step("play 4C")  # P2 is out second: the hand ends
+    assert g.is_terminal
+    assert g.finishing_order == [0, 2, 1]
+    assert g.winner == 0
+    assert list(g.returns()) == [1.0, -1.0, 0.0]
+
+
+def test_OC_P2b_going_out_with_a_jack_skips_nobody():
+    g = _pos2(3, [["JH"], ["5H", "9C"], ["6H", "8C"]], ["5C", "4H"], STOCK)
+    g.step("play JH")
+    assert g.finishing_order == [0]
+    assert g.current_player == 1  # the jack's skip is ignored
+
+
+def test_OC_P2c_going_out_with_an_ace_attacks_nobody():
+    g = _pos2(3, [["AH"], ["5H", "9C"], ["6H", "8C"]], ["4H"], STOCK)
+    g.step("play AH")
+    assert g.current_player == 1
+    assert g.phase == "play" and g.pending_draw == 0
+
+
+def test_OC_P2d_jack_with_two_left_skips_the_other_player_still_in():
+    # P1 goes out first; then P0's jack makes the next player still in (P2) lose a
+    # turn, so P0 plays again.
+    g = _pos2(3, [["JH", "9H", "KC"], ["4H"], ["6H", "8C", "TC"]], ["5C", "4C"], STOCK, current_player=1)
+    g.step("play 4H")
+    assert g.finishing_order == [1]
+    assert g.current_player == 2
+    g.step("play 6H")
+    assert g.current_player == 0
+    g.step("play JH")
+    assert g.current_player == 0 and g.phase == "play"
+    assert not g.is_terminal
+
+
+def test_OC_P2e_shield_as_last_card_then_the_ace_suit_is_followed():
+    # P0 attacks with AS; P1 shields with its last card and takes first place; P2,
+    # the next player still in, must follow the attacking ace's suit or play a joker.
+    g = _pos2(3, [["AS", "9C"], ["2H"], ["4S", "6H", "8C", "RJ"]], ["5S"], STOCK)
+    g.step("play AS")
+    assert g.current_player == 1 and g.phase == "chain"
+    g.step("play 2H")
+    assert g.finishing_order == [1]
+    assert g.current_player == 2
+    assert {a for a in legal(g) if a.startswith("play ")} == plays("4S", "RJ")
+
+
+def test_OC_P2f_without_the_variant_the_first_out_ends_the_hand():
+    g = _pos(3, [["5H"], ["5S", "9C"], ["6H", "8C"]], ["5C"], STOCK)
+    g.step("play 5H")
+    assert g.is_terminal and g.winner == 0
+    assert list(g.returns()) == [1.0, -0.5, -0.5]
+
+
+def test_OC_P2g_with_two_players_the_variant_has_no_effect():
+    g = _pos2(2, [["5H"], ["5S", "9C"]], ["5C"], STOCK)
+    g.step("play 5H")
+    assert g.is_terminal and g.winner == 0
+    assert g.finishing_order == [0]
+    assert list(g.returns()) == [1.0, -1.0]
+
+
+def test_OC_P2h_mid_hand_snapshot_keeps_the_finishing_order():
+    g = _pos2(3, [["5H"], ["5S", "9C", "4S"], ["TS", "6S", "8C"]], ["5C"], STOCK)
+    g.step("play 5H")
+    h = eights.Game.from_dict(g.to_dict())
+    assert h.finishing_order == [0]
+    assert h.current_player == 1
+    h.step("play 5S")
+    assert h.current_player == 2
+    d = g.to_dict()
+    d["finishing_order"] = [0, 0]
+    with pytest.raises(ValueError):
+        eights.Game.from_dict(d)
+
+
+# ------------------------------------------------------- previous loser leads
+# Source rule 4 (RULES.md 2.4 `order.first = previous_loser`): "The first to lay
+# out a card should be either the loser of the previous game [...] The
+# non-participant may also choose the initial direction of play (clockwise or
+# counter-clockwise) if there are three players."  The engine takes the choice of
+# direction as the parameter order.initial_direction (anticlockwise in the
+# documented variant).  Loser: the last place when the finishing order is
+# complete (play for second), else the player left with the most cards.  A
+# previous hand exists only within a match; a first hand falls back to the
+# dealer's choice (dealer's right when anticlockwise).
+def _match(*variants, hands_in_match=2):
+    return {
+        "variants": list(variants),
+        "last_card": {"mode": "off"},
+        "series": {"match": True, "max_hands": hands_in_match},
+    }
+
+
+def test_OC_L1_last_place_leads_the_next_hand_in_the_chosen_direction():
+    g = position(
+        PRESET,
+        3,
+        hands=[["5H"], ["5S", "9C", "4S"], ["TS", "6S", "4C"]],
+        discard=["5C"],
+        stock=STOCK,
+        rules=_match("play_for_second", "previous_loser"),
+        seed=11,
+    )
+    for a in ["play 5H", "play 5S", "play TS", "draw", "play 6S", "play 4S", "play 4C"]:
+        g.step(a)
+    # P0 first, P2 second, P1 last: P1 leads hand 2, anticlockwise.
+    assert g.hands_played == 1 and not g.is_terminal
+    assert g.current_player == 1
+    assert g.direction == -1
+    assert g.top_card is None  # one_card has no start card: the leader plays any card
+
+
+def test_OC_L2_without_play_for_second_the_most_cards_left_loses():
+    g = position(
+        PRESET,
+        3,
+        hands=[["5H"], ["5S", "9C"], ["TS", "6S", "4C"]],
+        discard=["5C"],
+        stock=STOCK,
+        rules=_match("previous_loser"),
+        seed=11,
+    )
+    g.step("play 5H")  # P0 wins; P2 holds 3 cards, P1 holds 2
+    assert g.hands_played == 1
+    assert g.current_player == 2
+
+
+def test_OC_L3_two_players_the_other_player_leads():
+    g = position(
+        PRESET, 2, hands=[["5H"], ["5S", "9C"]], discard=["5C"], stock=STOCK, rules=_match("previous_loser"), seed=11
+    )
+    g.step("play 5H")
+    assert g.hands_played == 1
+    assert g.current_player == 1
+
+
+def test_OC_L4_first_hand_falls_back_to_the_dealer_choice():
+    g = eights.Game(PRESET, 3, seed=5, rules={"variants": ["previous_loser"]})
+    # Dealer is seat 2; anticlockwise the dealer's right (seat 1) leads.
+    assert g.dealer == 2
+    assert g.current_player == 1 and g.direction == -1
+    g = eights.Game(PRESET, 3, seed=5)
+    assert g.current_player == 0 and g.direction == 1
