@@ -4,7 +4,6 @@ Whether the example *learns* is measured by a full run (README), not here.
 """
 
 import importlib.util
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -34,10 +33,10 @@ def test_ppo_selfplay_smoke_run_writes_checkpoint_plot_and_evaluates(tmp_path):
     _load_ppo()
     out = tmp_path / "run"
     plot = tmp_path / "curve.png"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "python"), os.environ.get("PYTHONPATH")])))
+    # The installed eights package (the wheel in CI, an editable install in development).
     proc = subprocess.run(
         [sys.executable, str(PPO), "--smoke", "--out", str(out), "--plot", str(plot)],
-        capture_output=True, text=True, timeout=300, env=env,
+        capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     for name in ("final.pt", "checkpoint.pt", "learning_curve.csv"):
@@ -55,7 +54,7 @@ def test_ppo_selfplay_smoke_run_writes_checkpoint_plot_and_evaluates(tmp_path):
     proc = subprocess.run(
         [sys.executable, str(PPO), "--smoke", "--load", str(out / "final.pt"), "--time-budget-minutes", "0",
          "--eval-deals", "2", "--out", str(again)],
-        capture_output=True, text=True, timeout=300, env=env,
+        capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     reloaded = torch.load(again / "final.pt", weights_only=False)

@@ -42,7 +42,12 @@ def test_stubtest_core_matches_the_extension(tmp_path):
     assert res.returncode == 0, res.stdout + res.stderr
 
 
-@pytest.mark.skipif(not (ROOT / "pyproject.toml").is_file(), reason="needs the source tree")
 def test_mypy_package_is_clean():
-    res = _mypy("mypy", "--config-file", str(ROOT / "pyproject.toml"), str(PACKAGE), cwd=ROOT)
+    # The package's source tree (its stubs stand in for the extension, so no build is needed
+    # there): the same files whether the tests run on an editable install or on the wheel.
+    repo = Path(__file__).resolve().parents[2]
+    res = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(repo / "pyproject.toml"), str(repo / "python" / "eights")],
+        cwd=repo, capture_output=True, text=True, timeout=600,
+    )
     assert res.returncode == 0, res.stdout + res.stderr
