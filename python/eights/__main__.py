@@ -270,8 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
     arena.add_argument(
         "--agents",
-        default="random,heuristic,pimc:25",
-        help="comma-separated bot names (default: random,heuristic,pimc:25)",
+        default="random,heuristic,ismcts:400",
+        help="comma-separated bot names (default: random,heuristic,ismcts:400)",
     )
     arena.add_argument(
         "--games", type=_positive, default=1000, help="duplicate deals per table (default: 1000)"
