@@ -12,6 +12,8 @@ drawing is voluntary.
 import os
 import sys
 
+import pytest
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from scenario_helpers import (  # noqa: E402
@@ -134,3 +136,34 @@ def test_BF_4_two_player_king_has_no_effect():
     assert g.current_player == 1
     assert g.phase == "play"
     assert multiset(g.hand(1)) == multiset(["6S", "7S"])
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="fidelity: two 2s played together act twice, not top card only; see docs/fidelity.md",
+)
+def test_BF_fidelity_two_twos_together_only_the_top_one_acts():
+    """Source (forum house list): "2 - pick up 2"; "If you play 3 Kings, only the
+    top one takes effect". The catalog's recorded decision (A28, multiples of other
+    ranks): only the top card acts, as docs/presets.md says ("Several cards of one
+    rank may be played together; only the top card acts").
+
+    n=3: P0 plays `2H 2S` together. Expect: P1 faces 2, not 4."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["2H", "2S", "3D", "9C"], ["6C", "7C"], ["9D", "TC"]],
+        discard=["5H"],
+        stock=["4D", "5D", "6D", "7D", "8D"],
+    )
+    play_turn(g, "2H 2S")
+    assert g.discard_pile() == ["5H", "2H", "2S"]
+    assert g.current_player == 1
+    assert g.phase == "chain"
+    assert g.pending_draw == 2
+    g.step("accept")
+    assert multiset(g.hand(1)) == multiset(["6C", "7C", "4D", "5D"])
+    assert g.stock() == ["6D", "7D", "8D"]

@@ -240,3 +240,35 @@ def test_SE_6_seven_as_last_card_then_scoring():
     # 50 + 40 + 30 + 20 + 15 + 10 + 5 = 170; P2: 5 + 5 = 10
     assert list(g.hand_points) == [0, 170, 10]
     assert list(g.scores) == [0, 170, 10]
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="fidelity: sevens that complete four of a kind make nobody draw; see docs/fidelity.md",
+)
+def test_SE_fidelity_four_sevens_ending_next_player_draws():
+    """Source (Sevens and Eights, rule 12): "If a player ends the hand by playing one
+    or more Sevens, then the player after him draws two cards for each Seven played,
+    and the hand ends." ... "It does not matter which of the two options stated in
+    rules 10 and 11 he uses to end the hand."
+
+    n=3, the pile ends `7C 7D 7H`; P0 plays `7S` (not the last card), which makes
+    four of a kind (rule 10): P1 draws 2 and the hand ends; everyone is scored, P1
+    with the two drawn cards."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["7S", "KD", "2S"], ["4C", "6C"], ["9H", "TH"]],
+        discard=["9C", "7C", "7D", "7H"],
+        stock=["3D", "4D", "5D"],
+        rules=ONE_HAND,
+    )
+    play_turn(g, "7S")
+    assert hand_over(g)
+    assert multiset(g.hand(1)) == multiset(["4C", "6C", "3D", "4D"])
+    assert g.stock() == ["5D"]
+    # P0 did not go out: KD 40 + 2S 5; P1: 4C 6C 3D 4D = 4 x 5; P2: 9H 5 + TH 10
+    assert list(g.hand_points) == [45, 20, 15]
