@@ -17,6 +17,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from scenario_helpers import (  # noqa: E402
+    ALL_SUIT_NOMINATIONS,
     legal,
     legal_cards,
     multiset,
@@ -167,3 +168,41 @@ def test_BF_fidelity_two_twos_together_only_the_top_one_acts():
     g.step("accept")
     assert multiset(g.hand(1)) == multiset(["6C", "7C", "4D", "5D"])
     assert g.stock() == ["6D", "7D", "8D"]
+
+
+def test_BF_fidelity_eight_miss_a_turn():
+    """Source (forum house list): "8 - miss a turn".
+
+    n=3: P0 plays `8H` on `5H`; P1 misses the turn and P2 acts."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["8H", "3D", "9C"], ["6H", "7C"], ["9H", "TC"]],
+        discard=["5H"],
+        stock=["4D", "5D"],
+    )
+    play_turn(g, "8H")
+    assert multiset(g.hand(1)) == multiset(["6H", "7C"])
+    assert g.current_player == 2
+
+
+def test_BF_fidelity_ace_changes_suit():
+    """Source (forum house list): "ace - change suit." Catalog (A28): the ace is
+    wild and nominates.
+
+    n=3, top `9C`: P0 plays `AS` (neither a club nor a 9) and names D; P1 must play
+    a diamond or an ace."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["AS", "3H", "4H"], ["4D", "6C", "AH", "9S"], ["9H", "TC"]],
+        discard=["9C"],
+        stock=["4S", "5S"],
+    )
+    assert "play AS" in legal(g)
+    g.step("play AS")
+    assert g.current_player == 0
+    assert legal(g) == ALL_SUIT_NOMINATIONS
+    g.step("suit D")
+    assert g.current_player == 1
+    assert legal_cards(g) == {"4D", "AH"}

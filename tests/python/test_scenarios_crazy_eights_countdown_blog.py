@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from countdown_helpers import score_position  # noqa: E402
 from scenario_helpers import (  # noqa: E402
+    ALL_SUIT_NOMINATIONS,
     legal,
     legal_cards,
     multiset,
@@ -129,3 +130,31 @@ def test_CB_4_two_jacks_skip_two():
     assert g.phase == "play"
     # P0 follows the top JS: a spade or a J (P0 holds no 8)
     assert legal(g) == plays("5S") | {"draw"}
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+def test_CB_fidelity_wild_two_nominates_and_draws_two():
+    """Source (Countdown, blog version): "Twos make the next player draw two cards or
+    play another Two as usual" with the countdown rule "When a player's wild card rank
+    also has a special effect, the player nominates a suit and the card also acts"
+    (Wild / Draw Two: "The next player must either draw two cards or play a Two of the
+    nominated suit").
+
+    n=3, scores 2/8/8: P0 plays `2H` on `9C` and names D; P1 must take 2 or play
+    `2D`."""
+    g = cb_position(
+        3,
+        hands=[["2H", "5C", "TS"], ["2D", "4D", "8C", "KH"], ["6S", "7S"]],
+        discard=["9C"],
+        stock=["3H", "4H", "5H"],
+        scores=[2, 8, 8],
+    )
+    g.step("play 2H")
+    assert g.current_player == 0
+    assert legal(g) == ALL_SUIT_NOMINATIONS
+    g.step("suit D")
+    assert g.current_player == 1
+    assert g.pending_draw == 2
+    assert legal(g) == {"accept", "play 2D"}

@@ -30,10 +30,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import eights  # noqa: E402
 from scenario_helpers import (  # noqa: E402
     ALL_SUIT_NOMINATIONS,
+    deal_deck,
     hand_over,
     legal,
     legal_cards,
     multiset,
+    play_turn,
     plays,
     position,
 )
@@ -450,3 +452,52 @@ def test_KR_bluff_documented_variant_enables_it():
         rules={"variants": ["joker_bluff"]},
     )
     assert "play RJ" in legal(g)
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+def test_KR_fidelity_joker_turncard_is_returned_and_another_turned():
+    """Source (Kings Reverse): "If a joker is the turncard, it is returned to the
+    drawing pack and another turned instead."
+
+    n=2, the card turned after the deal is `RJ`: it goes back into the stock and a
+    card that is not a joker starts the discard pile; the hands are as dealt."""
+    hands = [
+        ["3C", "4C", "5C", "6C", "9C", "TC", "2D", "3D", "4D", "5D"],
+        ["2H", "3H", "4H", "5H", "6H", "9H", "TH", "2S", "3S", "4S"],
+    ]
+    g = eights.Game(PRESET, 2, seed=3)
+    g.reset(seed=3, deck=deal_deck(hands, "RJ", ["9D", "KC", "KD"]))
+    pile = g.discard_pile()
+    assert len(pile) == 1
+    assert pile[0] not in ("RJ", "BJ")
+    assert "RJ" in g.stock()
+    assert sum(g.hand_sizes) + len(g.stock()) + len(pile) == 108
+    for p in (0, 1):
+        assert multiset(g.hand(p)) == multiset(hands[p])
+
+
+def test_KR_fidelity_marriage_king_and_queen_of_one_suit_together():
+    """Source (Kings Reverse): "A King and Queen of the same suit can be played at
+    the same time in a marriage". Catalog (A20): the first card must be legal, the
+    player chooses the top card, and the K's reverse applies.
+
+    n=3, top `5H`: P0 plays `KH` and may add `QH` (not `QS`); the direction reverses
+    and P2 acts on `QH`."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["KH", "QH", "QS", "3C"], ["4C", "5C"], ["6D", "7D"]],
+        discard=["5H"],
+        stock=["2D", "3D"],
+    )
+    g.step("play KH")
+    assert g.current_player == 0
+    assert g.phase == "continue"
+    assert legal(g) == {"play QH", "end"}
+    g.step("play QH")
+    assert g.discard_pile() == ["5H", "KH", "QH"]
+    assert multiset(g.hand(0)) == multiset(["QS", "3C"])
+    assert g.direction == -1
+    assert g.current_player == 2

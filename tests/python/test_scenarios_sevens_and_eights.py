@@ -272,3 +272,47 @@ def test_SE_fidelity_four_sevens_ending_next_player_draws():
     assert g.stock() == ["5D"]
     # P0 did not go out: KD 40 + 2S 5; P1: 4C 6C 3D 4D = 4 x 5; P2: 9H 5 + TH 10
     assert list(g.hand_points) == [45, 20, 15]
+
+
+@pytest.mark.parametrize("pair", [["QH", "QD"], ["KH", "KD"]])
+def test_SE_fidelity_queens_and_kings_not_played_together(pair):
+    """Source (Sevens and Eights, rule 7): "Players may play two or more cards of the
+    same rank at the same time (however, this rule does not apply to Jacks, Queens,
+    or Kings)."
+
+    Top `5H`: P0 plays the heart Q (or K) and is offered no second one; P1 acts."""
+    g = position(
+        PRESET,
+        3,
+        hands=[pair + ["3C"], ["4C", "6C"], ["6D", "7D"]],
+        discard=["5H"],
+        stock=["2D", "3D"],
+    )
+    g.step(f"play {pair[0]}")
+    assert g.current_player == 1
+    assert multiset(g.hand(0)) == multiset([pair[1], "3C"])
+
+
+def test_SE_fidelity_after_drawing_may_play_or_end():
+    """Source (Sevens and Eights, rule 3): "If a player cannot play or does not want
+    to play one of his cards, he may draw the top card of the deck. If he cannot play
+    or does not want to, then his turn ends". Catalog (A40): any legal card may then
+    be played.
+
+    Top `5C`: P0 holds `5H` but draws (`2D`, unplayable); P0 may still play `5H`
+    or pass."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["5H", "6D"], ["4H", "KH"], ["9D", "TD"]],
+        discard=["5C"],
+        stock=["2D", "3D", "4D"],
+        rules=ONE_HAND,
+    )
+    assert "draw" in legal(g)
+    g.step("draw")
+    assert g.current_player == 0
+    assert legal(g) == plays("5H") | {"pass"}
+    g.step("pass")
+    assert g.current_player == 1
+    assert multiset(g.hand(0)) == multiset(["5H", "6D", "2D"])

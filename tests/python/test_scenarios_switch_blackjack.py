@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import eights  # noqa: E402
 from scenario_helpers import (  # noqa: E402
     ALL_SUIT_NOMINATIONS,
+    dealt_game,
     legal,
     legal_cards,
     multiset,
@@ -247,3 +248,26 @@ def test_SB_6_stock_turned_over_without_shuffle():
     assert g.discard_pile() == ["KD"]
     assert g.top_card == "KD"
     assert g.current_player == 1
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+@pytest.mark.parametrize("start", ["2C", "8C", "JC", "KC"])
+def test_SB_fidelity_starting_card_has_no_additional_effect(start):
+    """Source (The Other Blackjack, rule 7): "The starting card has no additional
+    effect other than setting the suit and the pip value."
+
+    n=2, start `2C` / `8C` / `JC` (black jack) / `KC`: no penalty, nobody skipped; P0
+    plays a club or the start card's rank."""
+    hands = [
+        ["4C", "9D", "KS", "6H", "3S", "TD", "5H"],
+        ["5D", "7D", "4D", "QD", "6D", "3D", "4S"],
+    ]
+    g = dealt_game(PRESET, 2, hands=hands, start=start, stock=["5S", "6S", "7S"])
+    assert g.current_player == 0
+    assert g.phase == "play"
+    assert g.pending_draw == 0
+    expected = {"4C"} | {c for c in hands[0] if c[0] == start[0]}
+    assert legal_cards(g) == expected
+    assert multiset(g.hand(0)) == multiset(hands[0])

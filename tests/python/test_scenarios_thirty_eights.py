@@ -481,7 +481,86 @@ def test_TE_fidelity_three_start_card_dealer_covers_or_draws():
     ]
     g = dealt_game(PRESET, N, hands=hands, start="3C", stock=["KH", "KC", "9C"], rules=RULES)
     assert multiset(g.hand(3)) == multiset(hands[3] + ["KH"])
-    assert g.stock() == ["KC", "9C"]
+    assert g.stock()[:2] == ["KC", "9C"]
     assert g.top_card == "3C"
     assert g.current_player == 0
     assert g.phase == "play"
+
+
+def test_TE_fidelity_jack_trades_hands_with_a_chosen_player():
+    """Source (38's): "Jacks: The person who lays down a Jack may choose to (although
+    he is not required to) trade his hand with any one other player's hand."
+
+    P0 plays `JC` and may choose any other seat or decline; choosing P2 (two seats
+    on) swaps P0's remaining hand with P2's."""
+    g = _pos(
+        [["JC", "5H"], ["6D", "TD", "9S"], ["4H", "KH", "2H", "3H"], ["6S", "TH"]],
+        ["5C"],
+        ["9C", "TC"],
+    )
+    g.step("play JC")
+    assert g.current_player == 0
+    assert legal(g) == {"target +1", "target +2", "target +3", "end"}
+    g.step("target +2")
+    assert multiset(g.hand(0)) == multiset(["4H", "KH", "2H", "3H"])
+    assert multiset(g.hand(2)) == multiset(["5H"])
+    assert g.current_player == 1
+
+
+def test_TE_fidelity_four_skips():
+    """Source (38's): "Fours: If a four is played, the next person in the direction
+    of play misses their turn."
+
+    P0 plays `4C`; P1 is skipped and P2 acts."""
+    g = _pos(
+        [["4C", "5H"], ["6D", "TD", "9S"], ["4H", "KH"], ["6S", "TH"]],
+        ["5C"],
+        ["9C", "TC"],
+    )
+    g.step("play 4C")
+    assert multiset(g.hand(1)) == multiset(["6D", "TD", "9S"])
+    assert g.current_player == 2
+    assert legal(g) == plays("4H")
+
+
+def test_TE_fidelity_deuce_chain_two_four_six():
+    """Source (38's): "If a deuce is played the next person in the direction of play
+    must either draw 2 cards, or play another deuce. If he plays another deuce, the
+    next person must draw 4 cards or play another deuce, if the third deuce is played
+    the next player must pick up 6 cards".
+
+    P0 `2C`, P1 `2D`, P2 `2H`: P3 (no deuce; a spade 8 is no answer) takes 6."""
+    stock = ["9C", "TC", "9D", "9H", "6C", "6H", "QC"]
+    g = _pos(
+        [["2C", "5H"], ["2D", "TD", "9S"], ["2H", "KH"], ["8S", "TH"]],
+        ["5C"],
+        stock,
+    )
+    for p, card, total in ((0, "2C", 2), (1, "2D", 4), (2, "2H", 6)):
+        assert g.current_player == p
+        g.step(f"play {card}")
+        assert g.pending_draw == total
+    assert g.current_player == 3
+    assert legal(g) == {"accept"}
+    g.step("accept")
+    assert multiset(g.hand(3)) == multiset(["8S", "TH"] + stock[:6])
+    assert g.current_player == 0
+
+
+def test_TE_fidelity_draw_only_when_unable_then_may_play_the_drawn_card():
+    """Source (38's): "You can only draw if you can't play anything in your hand." and
+    "If you can't play, and have to draw, if you're able, you CAN play the card you
+    just drew."
+
+    Top `5D`: holding `5C`, P0 may not draw. Holding nothing playable, P0 draws `9D`
+    and may play it or end the turn."""
+    g = _pos([["5C", "3H"], ["6D", "TD", "9S"], ["4H", "KH"], ["6S", "TH"]], ["5D"], ["9D", "TC"])
+    assert legal(g) == plays("5C")
+    g = _pos([["6C", "3H"], ["6D", "TD", "9S"], ["4H", "KH"], ["6S", "TH"]], ["5D"], ["9D", "TC"])
+    assert legal(g) == {"draw"}
+    g.step("draw")
+    assert g.current_player == 0
+    assert legal(g) == {"play 9D", "pass"}
+    g.step("play 9D")
+    assert g.top_card == "9D"
+    assert g.current_player == 1

@@ -270,3 +270,48 @@ def test_ZD_6_zodiac_card_draw_seven():
     assert legal(g) == plays("9C JH")
     with pytest.raises(eights.IllegalActionError):
         g.step("play 8D")
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+def test_ZD_fidelity_wild_eight_not_on_the_zodiac_card():
+    """Source (Zodiac): "Remember that you can play a single 8 at any time,
+    regardless of the card facing up on the discard pile (except for the Zodiac
+    card)."
+
+    The Zodiac card `JC` is on top (no draw pending): P0's `8H` is illegal; `TC`
+    (a club) is legal."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["8H", "3H", "TC"], ["4C", "6C"], ["6D", "7D"]],
+        discard=["5C", "JC"],
+        stock=["2D", "3D"],
+        rules=ZODIAC_JC,
+    )
+    assert "play 8H" not in legal(g)
+    assert "play TC" in legal(g)
+
+
+def test_ZD_fidelity_going_out_with_the_zodiac_card_next_draws_seven_winner_counts_them():
+    """Source (Zodiac): "If a player "goes out", i.e. plays all their cards and ends
+    their hand by playing either an Ace or the Zodiac card, the next player in turn
+    has to pick up the 2, 4, 6, 7, or 8 cards. The winner counts them toward his
+    total." and "That player receives 1 point for each card his opponent(s) hold."
+
+    n=3: P0's last card is `JC`; P1 draws 7 (9 cards), P2 holds 2: P0 scores 11."""
+    stock = ["2D", "3D", "4D", "5D", "9C", "7S", "8S", "9S"]
+    g = position(
+        PRESET,
+        3,
+        hands=[["JC"], ["4H", "6H"], ["6D", "7D"]],
+        discard=["5C"],
+        stock=stock,
+        rules={**ZODIAC_JC, **ONE_HAND},
+    )
+    g.step("play JC")
+    assert hand_over(g)
+    assert g.winner == 0
+    assert multiset(g.hand(1)) == multiset(["4H", "6H"] + stock[:7])
+    assert list(g.hand_points) == [11, 0, 0]
