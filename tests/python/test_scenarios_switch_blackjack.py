@@ -270,4 +270,6 @@ def test_SB_fidelity_starting_card_has_no_additional_effect(start):
     assert g.pending_draw == 0
     expected = {"4C"} | {c for c in hands[0] if c[0] == start[0]}
     assert legal_cards(g) == expected
+    # rule 3: drawing is allowed even with a legal card in hand
+    assert "draw" in legal(g)
     assert multiset(g.hand(0)) == multiset(hands[0])
