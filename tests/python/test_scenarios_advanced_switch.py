@@ -383,3 +383,46 @@ def test_AS_fidelity_special_start_cards_act():
     assert multiset(g.hand(0)) == multiset(_AS_START_HANDS[1])
     assert multiset(g.hand(1)) == multiset(_AS_START_HANDS[2])
     assert multiset(g.hand(2)) == multiset(_AS_START_HANDS[0])
+
+
+def test_AS_fidelity_identical_eight_skips_the_players_own_extra_turn():
+    """Source (Advanced Switch): "If a card is played identical to the last card
+    played then all other players add a card to their hand in turn and the person
+    who played the card goes again. If the card is a special card then the player
+    must play on it according to the above rules." (A09: an identical 8 skips the
+    player's own extra turn)
+
+    n=3, top `8H`: P0 plays the other `8H`; P1 and P2 draw 1 each, P0's extra turn
+    is skipped, P1 acts."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["8H", "3C", "4C"], ["4H", "5C"], ["6H", "7D"]],
+        discard=["9H", "8H"],
+        stock=["2D", "3D", "4D"],
+    )
+    g.step("play 8H")
+    assert multiset(g.hand(1)) == multiset(["4H", "5C", "2D"])
+    assert multiset(g.hand(2)) == multiset(["6H", "7D", "3D"])
+    assert g.current_player == 1
+
+
+def test_AS_fidelity_identical_deuce_the_player_must_answer_it():
+    """Source (Advanced Switch): "If the card is a special card then the player must
+    play on it according to the above rules." (A09: an identical 2 makes its own
+    player play a 2 or take 2)
+
+    n=3, top `2H` (its penalty already taken): P0 plays the other `2H`; the others
+    draw 1 each and P0 must play `2C` or take 2."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["2H", "3C", "2C"], ["4H", "5C"], ["6H", "7D"]],
+        discard=["9H", "2H"],
+        stock=["2D", "3D", "4D", "5D", "6D"],
+    )
+    g.step("play 2H")
+    assert list(g.hand_sizes) == [2, 3, 3]
+    assert g.current_player == 0
+    assert g.pending_draw == 2
+    assert legal(g) == {"play 2C", "accept"}

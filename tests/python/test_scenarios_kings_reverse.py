@@ -501,3 +501,63 @@ def test_KR_fidelity_marriage_king_and_queen_of_one_suit_together():
     assert multiset(g.hand(0)) == multiset(["QS", "3C"])
     assert g.direction == -1
     assert g.current_player == 2
+
+
+def test_KR_fidelity_eight_skips():
+    """Source (Kings Reverse): "An 8 causes the next player to just miss his/her
+    turn."
+
+    n=3: P0 plays `8H` on `9H`; P1 misses the turn (draws nothing) and P2 acts."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["8H", "3C", "4C"], ["4H", "5C"], ["6H", "7D"]],
+        discard=["9H"],
+        stock=["2D", "3D"],
+    )
+    g.step("play 8H")
+    assert multiset(g.hand(1)) == multiset(["4H", "5C"])
+    assert g.stock() == ["2D", "3D"]
+    assert g.current_player == 2
+
+
+def test_KR_fidelity_jack_wild_suit_becomes_the_jacks():
+    """Source (Kings Reverse): "Jacks are wild cards and can be played on any other
+    card regardless of suit. Thereafter, the suit is that of the jack played."
+
+    P0 plays `JC` on `9H` (no nomination); P1 must follow clubs: `5C` is legal,
+    `9H` and `4H` are not."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["JC", "3D", "4D"], ["4H", "5C", "9H"], ["6H", "7D"]],
+        discard=["9H"],
+        stock=["2D", "3D"],
+    )
+    g.step("play JC")
+    assert g.current_player == 1
+    assert g.nominated_suit is None
+    assert legal_cards(g) == {"5C"}
+
+
+def test_KR_fidelity_joker_as_last_card_next_draws_four_before_scoring():
+    """Source (Kings Reverse): "If a 7 or joker is played as the last card, the next
+    player in sequence must draw the appropriate number of cards before the score is
+    tallied." with "jokers are worth 25" … "all other cards are worth 5".
+
+    n=3: P0's last card is `RJ`: P1 draws 4 and scores 7 cards x 5 = 35; P2 (6H 5,
+    7D 20) scores 25."""
+    stock = ["2D", "3D", "4D", "5D", "6D"]
+    g = position(
+        PRESET,
+        3,
+        hands=[["RJ"], ["4H", "5C", "9H"], ["6H", "7D"]],
+        discard=["9H"],
+        stock=stock,
+        rules=ONE_HAND,
+    )
+    g.step("play RJ")
+    assert hand_over(g)
+    assert g.winner == 0
+    assert multiset(g.hand(1)) == multiset(["4H", "5C", "9H"] + stock[:4])
+    assert list(g.hand_points) == [0, 35, 25]
