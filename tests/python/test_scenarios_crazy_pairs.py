@@ -320,3 +320,25 @@ def test_CP_fidelity_eight_is_played_alone():
     g.step("suit H")
     assert g.current_player == 1
     assert multiset(g.hand(0)) == multiset(["8C", "KC"])
+
+
+def test_CP_fidelity_winner_collects_card_points():
+    """Source (Crazy Pairs): "the remaining players add up the points in their hands
+    and all points are awarded to the player who won the round" with "Kicker cards
+    (aces, fours, jacks, eights) : 20 points", "Face cards and tens: 10 points",
+    "Two through nine - 5 points".
+
+    n=3: P0 goes out with `5H` on `5C`; P1 holds `AS 4D JC 8H` (80), P2 holds
+    `TD QC KS 2H 9C` (40): P0 collects 120."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["5H"], ["AS", "4D", "JC", "8H"], ["TD", "QC", "KS", "2H", "9C"]],
+        discard=["5C"],
+        stock=["6C", "7C"],
+        rules={"series": {"match": False}},
+    )
+    g.step("play 5H")
+    assert g.is_terminal
+    assert g.winner == 0
+    assert list(g.hand_points) == [120, 0, 0]

@@ -31,6 +31,7 @@ import eights  # noqa: E402
 from scenario_helpers import (  # noqa: E402
     ALL_SUIT_NOMINATIONS,
     deal_deck,
+    dealt_game,
     hand_over,
     legal,
     legal_cards,
@@ -561,3 +562,34 @@ def test_KR_fidelity_joker_as_last_card_next_draws_four_before_scoring():
     assert g.winner == 0
     assert multiset(g.hand(1)) == multiset(["4H", "5C", "9H"] + stock[:4])
     assert list(g.hand_points) == [0, 35, 25]
+
+
+_KR_START_HANDS = [
+    ["3C", "4C", "5C", "6C", "9C", "TC", "2D", "3D", "4D", "5D"],
+    ["2H", "3H", "4H", "5H", "6H", "9H", "TH", "2S", "3S", "4S"],
+    ["6D", "9D", "TD", "QD", "5S", "6S", "9S", "TS", "QS", "QC"],
+]
+
+
+@pytest.mark.parametrize(
+    "start, first, direction, p0_extra",
+    [
+        ("7H", 1, 1, 2),  # P0 draws 2 and misses the turn
+        ("8H", 1, 1, 0),  # P0 misses the turn
+        ("KH", 1, -1, 0),  # reverse: the dealer's right (P1 of 3) starts
+        ("JH", 0, 1, 0),  # the suit is hearts, nothing else
+        ("AS", 0, 1, 0),  # no give at the start (A04)
+    ],
+)
+def test_KR_fidelity_special_start_cards(start, first, direction, p0_extra):
+    """Source (Kings Reverse): "The player to the dealer's left plays first, unless
+    the first card on the discard pile is one of special cards (see below)."
+    Catalog (A04): a special start card acts as if the dealer (P2) had played it,
+    and an AS start gives nothing.
+
+    n=3, start 7 / 8 / K / J / AS."""
+    g = dealt_game(PRESET, 3, hands=_KR_START_HANDS, start=start, stock=["KC", "KD", "2C"])
+    assert g.current_player == first
+    assert g.direction == direction
+    assert len(g.hand(0)) == 10 + p0_extra
+    assert list(g.hand_sizes)[1:] == [10, 10]

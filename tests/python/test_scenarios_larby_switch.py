@@ -455,3 +455,20 @@ def test_LS_fidelity_three_start_card_others_than_dealer_pick_up_one():
     assert _sizes(g) == [6, 6, 5]
     assert g.stock()[:2] == ["TS", "KD"]
     assert g.current_player == 0
+
+
+def test_LS_fidelity_several_twos_at_once_two_each():
+    """Source (Larby): "Playing multiple twos causes the next player to pick up two
+    cards for each 2."
+
+    n=3: P0 plays `2H 2S` together; P1 (no 2, no Q) must pick up 4."""
+    g = _pos(
+        3,
+        [["2H", "2S", "4C", "5C"], ["4H", "5D"], ["6H", "7D"]],
+        ["9H"],
+        stock=["2D", "3D", "4D", "6D", "8D"],
+    )
+    play_turn(g, "2H 2S")
+    assert g.current_player == 1
+    assert g.pending_draw == 4
+    assert legal(g) == {"accept"}

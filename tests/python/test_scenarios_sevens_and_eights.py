@@ -316,3 +316,30 @@ def test_SE_fidelity_after_drawing_may_play_or_end():
     g.step("pass")
     assert g.current_player == 1
     assert multiset(g.hand(0)) == multiset(["5H", "6D", "2D"])
+
+
+@pytest.mark.parametrize("last", [["JS"], ["8S"], ["8S", "8D"]])
+def test_SE_fidelity_going_out_with_a_jack_or_eights_nothing_else_happens(last):
+    """Source (Sevens and Eights, rule 12): "If he ends by playing a Jack or one or
+    more Eights, then nothing else happens."
+
+    n=3: P0 goes out with `JS` (or `8S`, or `8S 8D`) on `9S`; nobody draws, the hand
+    ends and P0 scores 0."""
+    g = position(
+        PRESET,
+        3,
+        hands=[last, ["4C", "6C"], ["9H", "TH"]],
+        discard=["9S"],
+        stock=["3D", "4D", "5D"],
+        rules=ONE_HAND,
+    )
+    g.step(f"play {last[0]}")
+    if not hand_over(g) and g.phase == "nominate":
+        g.step("suit C")
+    for c in last[1:]:
+        g.step(f"play {c}")
+    assert hand_over(g)
+    assert g.winner == 0
+    assert g.stock() == ["3D", "4D", "5D"]
+    # P1: 4C 6C = 10; P2: 9H 5 + TH 10 = 15
+    assert list(g.hand_points) == [0, 10, 15]

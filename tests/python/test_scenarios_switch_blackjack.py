@@ -273,3 +273,20 @@ def test_SB_fidelity_starting_card_has_no_additional_effect(start):
     # rule 3: drawing is allowed even with a legal card in hand
     assert "draw" in legal(g)
     assert multiset(g.hand(0)) == multiset(hands[0])
+
+
+def test_SB_fidelity_three_reverses_with_three_players():
+    """Source (The Other Blackjack): "Threes - A three reverses the direction of
+    play."
+
+    n=3: P0 plays `3H` on `9H`; the direction becomes anticlockwise and P2 acts."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["3H", "4C", "5C"], ["4H", "5D"], ["6H", "7D"]],
+        discard=["9H"],
+        stock=["2D", "3D"],
+    )
+    g.step("play 3H")
+    assert g.direction == -1
+    assert g.current_player == 2

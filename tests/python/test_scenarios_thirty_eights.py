@@ -564,3 +564,45 @@ def test_TE_fidelity_draw_only_when_unable_then_may_play_the_drawn_card():
     g.step("play 9D")
     assert g.top_card == "9D"
     assert g.current_player == 1
+
+
+def test_TE_fidelity_eight_start_card_dealer_calls_a_suit_blind():
+    """Source (38's): "If the first card turned up is an eight or joker, the dealer
+    calls the suit BEFORE looking at his hand." (a blind call: any suit)
+
+    Start `8C` over several seeds: a suit is always nominated before P0 acts, P0 must
+    follow it (or play a wild), and more than one suit occurs."""
+    hands = [
+        ["KD", "5H", "TC", "2C", "3C", "4C", "5C", "6C"],
+        ["2D", "3D", "4D", "5D", "6D", "9D", "TD", "9S"],
+        ["2H", "3H", "4H", "5H", "6H", "9H", "TH", "QH"],
+        ["2S", "3S", "4S", "5S", "6S", "9S", "TS", "QD"],
+    ]
+    seen = set()
+    for seed in range(1, 13):
+        g = dealt_game(PRESET, N, hands=hands, start="8C", stock=["KC"], rules=RULES, seed=seed)
+        suit = g.nominated_suit
+        assert suit in ("C", "D", "H", "S")
+        seen.add(suit)
+        assert g.current_player == 0
+        expected = {c for c in hands[0] if c[1] == suit}
+        assert legal(g) == (plays(expected) if expected else {"draw"})
+    assert len(seen) > 1
+
+
+def test_TE_fidelity_card_points():
+    """Source (38's): "Aces are 20 points", "Kings are 10 points", "The Queens of
+    Spades are 100 points each", "Jacks … 10 points", "Nines … 10 points", "Eights
+    … 20 points", "Sevens … 5 Points", "Threes … 5 points", "Deuces … 20 points",
+    "Joker … 50 points". Catalog (A43): penalty points for the players left.
+
+    P0 goes out with `5H` on `5C`."""
+    g = _pos(
+        [["5H"], ["QS", "2D", "9S"], ["AH", "KH", "7C", "RJ"], ["3S", "JD", "8D"]],
+        ["5C"],
+        ["6C", "KC", "4C"],
+    )
+    g.step("play 5H")
+    assert hand_over(g)
+    # P1: 100 + 20 + 10; P2: 20 + 10 + 5 + 50; P3: 5 + 10 + 20
+    assert list(g.hand_points) == [0, 130, 85, 35]

@@ -34,6 +34,7 @@ from scenario_helpers import (  # noqa: E402
     dealt_game,
     hand_over,
     legal,
+    legal_cards,
     multiset,
     play_turn,
     plays,
@@ -315,3 +316,31 @@ def test_ZD_fidelity_going_out_with_the_zodiac_card_next_draws_seven_winner_coun
     assert g.winner == 0
     assert multiset(g.hand(1)) == multiset(["4H", "6H"] + stock[:7])
     assert list(g.hand_points) == [11, 0, 0]
+
+
+def test_ZD_fidelity_draw_only_when_unable_to_discard():
+    """Source (Zodiac): "If a player cannot discard at least 1 card, then he must draw
+    1 card from the overturned deck, and play progresses to the next player on the
+    left." Catalog (A38): no voluntary draw.
+
+    Top `5D`: P0 holding `5C` and `9D` may not draw; holding nothing playable, P0
+    draws 1 and the turn passes."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["5C", "4H", "9D"], ["4C", "6C"], ["6D", "7D"]],
+        discard=["5D"],
+        stock=["2D", "3D"],
+    )
+    assert legal(g) == plays("5C 9D")
+    g = position(
+        PRESET,
+        3,
+        hands=[["3C", "4H", "9S"], ["4C", "6C"], ["6D", "7D"]],
+        discard=["5D"],
+        stock=["2S", "3D"],
+    )
+    assert legal(g) == {"draw"}
+    g.step("draw")
+    assert multiset(g.hand(0)) == multiset(["3C", "4H", "9S", "2S"])
+    assert g.current_player == 1
