@@ -593,3 +593,18 @@ def test_KR_fidelity_special_start_cards(start, first, direction, p0_extra):
     assert g.direction == direction
     assert len(g.hand(0)) == 10 + p0_extra
     assert list(g.hand_sizes)[1:] == [10, 10]
+
+
+def test_KR_fidelity_two_player_seven_draw_two_and_same_player_again():
+    """Source (Kings Reverse): "A 7 causes the next player to miss his/her turn and
+    also draw two cards." n=2: P1 draws 2 and P0 acts again."""
+    g = position(
+        PRESET,
+        2,
+        hands=[["7H", "3C", "4C"], ["4H", "5C"]],
+        discard=["9H"],
+        stock=["2D", "3D", "4D"],
+    )
+    g.step("play 7H")
+    assert multiset(g.hand(1)) == multiset(["4H", "5C", "2D", "3D"])
+    assert g.current_player == 0

@@ -290,3 +290,21 @@ def test_SB_fidelity_three_reverses_with_three_players():
     g.step("play 3H")
     assert g.direction == -1
     assert g.current_player == 2
+
+
+def test_SB_fidelity_red_jack_does_not_cancel_a_two_chain():
+    """Source (The Other Blackjack): "Red jacks - A red jack can be played onto any
+    number of black jacks, cancelling them." (black jacks only: a 2-chain is answered
+    by a 2 or taken)
+
+    P0 plays `2H`; P1 holding `JH` and `2S` may play `2S` or accept, not `JH`."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["2H", "3C", "4C"], ["JH", "5C", "2S"], ["6H", "7D"]],
+        discard=["9H"],
+        stock=["2D", "3D", "4D"],
+    )
+    g.step("play 2H")
+    assert g.current_player == 1
+    assert legal(g) == {"play 2S", "accept"}

@@ -531,3 +531,24 @@ def test_CX_fidelity_joker_declares_suit_next_plays_joker_or_suit():
     g.step("suit C")
     assert g.current_player == 1
     assert legal_cards(g) == {"5C", "BJ"}
+
+
+def test_CX_fidelity_single_pack_eights_wild():
+    """Source (Xtreme, Single Deck Play): "In this case the Jokers are removed. In
+    this case Eights will be the wild cards. They then do not have to match the suit
+    in order to be played." Variant `single_pack`: 52 cards; `8C` plays on `9H` and
+    nominates."""
+    g = eights.Game(PRESET, 3, seed=2, rules={"variants": ["single_pack"]})
+    g.reset(seed=2)
+    assert sum(g.hand_sizes) + len(g.stock()) + len(g.discard_pile()) == 52
+    g = position(
+        PRESET,
+        3,
+        hands=[["8C", "3C", "4D"], ["4H", "5C", "9C"], ["6H", "7D"]],
+        discard=["9H"],
+        stock=["2D", "3D"],
+        rules={"variants": ["single_pack"]},
+    )
+    assert legal(g) == plays("8C")
+    g.step("play 8C")
+    assert legal(g) == ALL_SUIT_NOMINATIONS
