@@ -1,4 +1,4 @@
-"""Deal and deck size of every catalog preset, checked against its source text.
+"""Deal, deck size and stock reshuffle of the catalog presets, checked against the sources.
 
 Part of the sentence-level fidelity audit (docs/fidelity.md): each row quotes the
 source sentence that fixes the hand size and the number of cards in play, or names
@@ -86,3 +86,44 @@ def test_deal_stalin_five_each_and_one_red_card_to_the_rogue_pile():
     sizes = list(g.hand_sizes)
     assert sum(sizes) == 4 * 5 - 1
     assert sorted(sizes) == [4, 5, 5, 5]
+    # "as many standard 52-card decks as needed (no jokers)": R, one pack per 5 players
+    for n, packs in ((4, 1), (6, 2)):
+        g = eights.Game("stalin", n, seed=5)
+        g.reset(seed=5)
+        total = sum(g.hand_sizes) + len(g.stock()) + len(g.discard_pile()) + len(g.rogue_pile())
+        assert total == 52 * packs
+
+
+# (preset, source sentence)
+RESHUFFLES = [
+    ("crazy_pairs", "top card of the pile is set aside and the pile is shuffled and turned over to form a new stock"),
+    ("zodiac", "the dealer must set aside the card currently laying face up on top of the discard pile, and reshuffle"),
+    ("sevens_and_eights", "all the cards in the waste pile, except the top card, are shuffled and a new draw pile is formed"),
+    ("jokers_and_nines", "All other rules of Sevens and Eights apply."),
+    ("one_card", "the played cards (except for the top card of the pile) must be shuffled and laid face down again"),
+    ("crazy_eights_xtreme", "all cards from the discard pile except the top card, which remains, are shuffled"),
+]
+
+
+@pytest.mark.parametrize("preset, quote", RESHUFFLES, ids=[r[0] for r in RESHUFFLES])
+def test_empty_stock_reshuffles_all_but_the_top_card(preset, quote):
+    """With the stock empty, a draw turns the discard pile except its top card into a
+    new stock (the quote is in the parameter table).
+
+    n=3, pile `2H 3H 4H 5H 9S`, P0 holds `3C 4C` (nothing plays on `9S`) and draws."""
+    pile = ["2H", "3H", "4H", "5H", "9S"]
+    g = eights.Game.from_position(
+        preset,
+        3,
+        hands=[["3C", "4C"], ["4D", "5C"], ["6D", "7D"]],
+        discard=pile,
+        stock=[],
+        rules={"series": {"match": False}},
+        seed=3,
+    )
+    assert g.stock() == []
+    g.step("draw")
+    assert g.discard_pile() == ["9S"], quote
+    drawn = [c for c in g.hand(0) if c not in ("3C", "4C")]
+    assert drawn and set(drawn) <= set(pile[:-1])
+    assert sorted(drawn + g.stock()) == sorted(pile[:-1])

@@ -343,3 +343,25 @@ def test_SE_fidelity_going_out_with_a_jack_or_eights_nothing_else_happens(last):
     assert g.stock() == ["3D", "4D", "5D"]
     # P1: 4C 6C = 10; P2: 9H 5 + TH 10 = 15
     assert list(g.hand_points) == [0, 10, 15]
+
+
+LAST_CARD = {"last_card": {"mode": "action"}, "series": {"match": False}}
+
+
+def test_SE_fidelity_card_call_penalty_two():
+    """Source (Sevens and Eights, rule 9): "If a player has only one card left at the
+    end of his turn, he must say "card" … If he fails to do so and any player catches
+    him before the next player plays, then that player who failed to call must draw
+    two cards." (option `last_card.mode=action`)"""
+    g = position(
+        PRESET,
+        3,
+        hands=[["5H", "6D"], ["4C", "KC"], ["9D", "TD"]],
+        discard=["5C"],
+        stock=["2D", "3D", "4D"],
+        rules=LAST_CARD,
+    )
+    g.step("play 5H")
+    g.step("draw")  # P1 takes a turn
+    assert len(g.hand(0)) == 3
+

@@ -308,3 +308,29 @@ def test_SB_fidelity_red_jack_does_not_cancel_a_two_chain():
     g.step("play 2H")
     assert g.current_player == 1
     assert legal(g) == {"play 2S", "accept"}
+
+
+def test_SB_fidelity_ace_ends_a_queen_run_and_nominates():
+    """Source (The Other Blackjack): "Aces - Playing an ace ends a players turn, but
+    the player may nominate which suit the next card played is from" with "Queens - A
+    queen allows you to play any other ards of the same suit on top of it." Catalog
+    (A25): an ace placed in a queen run ends the run and its nomination applies.
+
+    P0 plays `QH 5H AH` and names C: the run ends (nothing more is offered) and P1
+    must follow clubs or play an ace."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["QH", "5H", "AH", "3H"], ["4D", "5C", "AS", "9D"], ["6S", "7D"]],
+        discard=["9H"],
+        stock=["2D", "3D"],
+    )
+    g.step("play QH")
+    g.step("play 5H")
+    g.step("play AH")
+    assert g.current_player == 0
+    assert legal(g) == ALL_SUIT_NOMINATIONS | {"end"}
+    g.step("suit C")
+    assert g.current_player == 1
+    assert legal_cards(g) == {"5C", "AS"}
+    assert multiset(g.hand(0)) == multiset(["3H"])

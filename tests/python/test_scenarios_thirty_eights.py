@@ -606,3 +606,48 @@ def test_TE_fidelity_card_points():
     assert hand_over(g)
     # P1: 100 + 20 + 10; P2: 20 + 10 + 5 + 50; P3: 5 + 10 + 20
     assert list(g.hand_points) == [0, 130, 85, 35]
+
+
+def test_TE_fidelity_one_card_call_penalty_four():
+    """Source (38's): "If a player has one card in his hand (no matter how he got
+    it), he must say "One Card!" before the next person plays. If he doesn't, someone
+    can ask him "How many cards do you have?" and he must draw 4 cards." (the preset
+    default `last_card.mode=action`, penalty 4)
+
+    P0 plays down to one card without the call; once P1 has played, P0 holds 5."""
+    g = position(
+        PRESET,
+        N,
+        hands=[["5H", "TC"], ["6H", "TD", "9S"], ["4H", "KH"], ["6S", "TH"]],
+        discard=["5C"],
+        stock=["9C", "9D", "9H", "6C", "6D", "QC"],
+        rules={"series": {"match": False}},
+        seed=38,
+    )
+    assert "announce" in legal(g)
+    g.step("play 5H")
+    g.step("play 6H")
+    assert len(g.hand(0)) == 5
+
+
+@pytest.mark.parametrize(
+    "start, first, direction, pending",
+    [
+        ("4C", 1, 1, 0),  # four: P0 misses the turn
+        ("KC", 2, -1, 0),  # king: reverse, the dealer's right (P2 of 4) starts
+        ("2C", 0, 1, 2),  # deuce: P0 draws 2 or plays a deuce
+    ],
+)
+def test_TE_fidelity_special_start_cards_act_as_played_by_dealer(start, first, direction, pending):
+    """Source (38's): "If any other special action card is the first turned up, it is
+    treated as if the dealer played it." (the dealer is P3 of 4)"""
+    hands = [
+        ["KD", "5H", "TC", "2H", "3C", "4C", "5C", "6C"],
+        ["2D", "3D", "4D", "5D", "6D", "9D", "TD", "9S"],
+        ["2S", "3H", "4H", "5S", "6H", "9H", "TH", "QH"],
+        ["3S", "4S", "6S", "9C", "TS", "QD", "KS", "QC"],
+    ]
+    g = dealt_game(PRESET, N, hands=hands, start=start, stock=["9C"], rules=RULES)
+    assert g.current_player == first
+    assert g.direction == direction
+    assert g.pending_draw == pending
