@@ -152,6 +152,7 @@ def test_BF_4_two_player_king_has_no_effect():
         (["2H", "2S"], "5H", 2),  # "2 - pick up 2"
         (["JC", "JS"], "5C", 5),  # "blackjack - pick up 5"
     ],
+    ids=["twos", "black_jacks"],
 )
 def test_BF_fidelity_pick_ups_together_only_the_top_one_acts(pair, top, single):
     """Source (forum house list): "2 - pick up 2", "blackjack - pick up 5"; "If you
