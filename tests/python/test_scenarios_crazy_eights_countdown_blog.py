@@ -158,3 +158,25 @@ def test_CB_fidelity_wild_two_nominates_and_draws_two():
     assert g.current_player == 1
     assert g.pending_draw == 2
     assert legal(g) == {"accept", "play 2D"}
+
+
+def test_CB_fidelity_going_out_with_a_jack_still_skips():
+    """Source (Countdown): "When a player gets rid of all their cards, this does not
+    end the play. Instead, the player subtracts 1 from their score, and is
+    immediately dealt a new hand" with "Jacks skip the next player". Catalog (A17):
+    a special card used to go out acts, since the game goes on.
+
+    n=3, scores 8: P0 goes out with `JH`; P0 is dealt 7 and P1 is skipped."""
+    stock = ["2D", "3D", "4D", "5D", "6D", "7D", "9D", "TD", "QD", "KD"]
+    g = cb_position(
+        3,
+        hands=[["JH"], ["4C", "5C"], ["6S", "7S"]],
+        discard=["9H"],
+        stock=stock,
+        scores=[8, 8, 8],
+    )
+    g.step("play JH")
+    assert list(g.scores) == [7, 8, 8]
+    assert multiset(g.hand(0)) == multiset(stock[:7])
+    assert multiset(g.hand(1)) == multiset(["4C", "5C"])
+    assert g.current_player == 2

@@ -43,6 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import eights  # noqa: E402
 from scenario_helpers import (  # noqa: E402
     ALL_SUIT_NOMINATIONS,
+    deal_deck,
     dealt_game,
     hand_over,
     legal,
@@ -651,3 +652,30 @@ def test_TE_fidelity_special_start_cards_act_as_played_by_dealer(start, first, d
     assert g.current_player == first
     assert g.direction == direction
     assert g.pending_draw == pending
+
+
+def test_TE_fidelity_ace_and_queen_of_spades_start_cards():
+    """Source (38's): "If any other special action card is the first turned up, it is
+    treated as if the dealer played it." with "When an Ace is played, everyone passes
+    their entire hand to the next person in the direction of play" and the QS: "The
+    next person in the direction of play, must pick up the to 13 cards" (none lie
+    under a start card; the victim loses the turn, A44).
+
+    `AC` start: every hand moves one seat on, so P0 holds the dealer's (P3's) dealt
+    hand and acts. `QS` start: P0 picks up nothing and misses the turn; P1 acts."""
+    hands = [
+        ["KD", "5H", "TC", "2H", "3C", "4C", "5C", "6C"],
+        ["2D", "3D", "4D", "5D", "6D", "9D", "TD", "9S"],
+        ["2S", "3H", "4H", "5S", "6H", "9H", "TH", "QH"],
+        ["3S", "4S", "6S", "9C", "TS", "QD", "KS", "QC"],
+    ]
+    g = eights.Game(PRESET, N, seed=7, rules=RULES)
+    g.reset(seed=7, deck=deal_deck(hands, "AC", ["9C"]))
+    assert g.top_card == "AC"
+    assert g.current_player == 0
+    for p in range(N):
+        assert multiset(g.hand(p)) == multiset(hands[(p - 1) % N])
+    g = dealt_game(PRESET, N, hands=hands, start="QS", stock=["9C"], rules=RULES)
+    assert g.current_player == 1
+    assert list(g.hand_sizes) == [8, 8, 8, 8]
+    assert g.discard_pile() == ["QS"]
