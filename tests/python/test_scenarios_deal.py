@@ -22,6 +22,8 @@ DEALS = [
      "five cards to each player (seven each if there are only two players); a standard 52 card pack"),
     ("crazy_eights", 4, [5] * 4, 52,
      "The dealer deals (singly) five cards to each player"),
+    ("crazy_eights", 6, [5] * 6, 104,
+     "or two such packs shuffled together if there are a lot of players (R: from 6 players)"),
     ("crazy_eights_specials", 3, [5] * 3, 52, "as crazy_eights (the same text)"),
     ("crazy_eights_winner_collects", 3, [8] * 3, 52,
      "Deal eight cards to each player. / A 52 cards standard deck is used."),
