@@ -8,7 +8,7 @@ impl Game {
     pub(super) fn record_effects(&mut self, c: Card) {
         let r = self.rules.card[c.index()];
         let in_run = matches!(self.turn.follow, Some((FollowState::SameSuitAny | FollowState::OneMatching, _)));
-        let top_only = match self.rules.spec.multi.effects {
+        let top_only = match self.rules.settings.multi_effects {
             MultiEffects::TopOnly => true,
             MultiEffects::TopOnlyInRuns => in_run,
             MultiEffects::CumulateAll => false,
@@ -17,8 +17,7 @@ impl Game {
         let prev_chain = self.turn.last.and_then(|l| self.rules.card[l.index()].chain);
         // Under top-only effects, draw cards directly on top of each other still add up.
         let keep_chain = matches!((r.chain, prev_chain), (Some(a), Some(b)) if a.group == b.group);
-        let pure_wild = self.rules.spec.countdown.as_ref().is_some_and(|cd| cd.pure_wild)
-            && self.own_wild(c, self.current as usize);
+        let pure_wild = self.rules.settings.pure_wild && self.own_wild(c, self.current as usize);
         let t = &mut self.turn;
         t.last = Some(c);
         if pure_wild {
@@ -62,34 +61,6 @@ impl Game {
         if r.next_even {
             t.restrict = Restrict::Even;
         }
-        if let Some(ch) = r.chain {
-            t.chain_cards += 1;
-            if t.chain_cards >= 2 {
-                if let Some(ma) = ch.multi_answer {
-                    t.multi_answer = Some(ma.into());
-                }
-            }
-            if self.chain.active {
-                // Answering a pending chain.
-                t.answered = true;
-                self.chain.amount = match ch.accumulate {
-                    Accumulate::Sum => self.chain.amount + ch.amount as u16,
-                    Accumulate::Increment => self.chain.amount + self.rules.spec.chain.increment as u16,
-                    Accumulate::Fixed => self.chain.amount.max(ch.amount as u16),
-                };
-                self.chain.answer = ch.answer.into();
-            } else {
-                let fixed = ch.accumulate == Accumulate::Fixed;
-                t.chain_add = if (once || fixed) && t.chain_add > 0 {
-                    t.chain_add.max(ch.amount as u16)
-                } else {
-                    t.chain_add + ch.amount as u16
-                };
-                t.chain_group = ch.group;
-                t.chain_answer = ch.answer.into();
-                t.chain_origin = Some(c);
-            }
-        }
         t.draw_lose += r.draw_lose as u16;
         t.draw_keep += r.draw_keep as u16;
         t.others_draw += r.others_draw as u16;
@@ -102,13 +73,48 @@ impl Game {
             t.extra_turn = true;
         }
         if mirror {
-            // E08 on a pending chain: each mirror reverses the direction; the chain stays.
+            // A mirroring card on a pending chain: each mirror reverses the direction; the chain stays.
             t.mirrors += 1;
             t.reverses += 1;
             t.answered = true;
         }
         t.cards += 1;
         t.first.get_or_insert(c);
+        if let Some(ch) = r.chain {
+            self.record_chain(c, ch, once);
+        }
+    }
+
+    /// Draw-chain card `c` placed: it answers the pending chain (which grows by its rule), or
+    /// starts or adds to the chain this turn will set.
+    fn record_chain(&mut self, c: Card, ch: crate::rules::ChainRule, once: bool) {
+        let t = &mut self.turn;
+        t.chain_cards += 1;
+        if t.chain_cards >= 2 {
+            if let Some(ma) = ch.multi_answer {
+                t.multi_answer = Some(ma.into());
+            }
+        }
+        if self.chain.active {
+            // Answering a pending chain.
+            t.answered = true;
+            self.chain.amount = match ch.accumulate {
+                Accumulate::Sum => self.chain.amount + ch.amount as u16,
+                Accumulate::Increment => self.chain.amount + self.rules.settings.chain_increment as u16,
+                Accumulate::Fixed => self.chain.amount.max(ch.amount as u16),
+            };
+            self.chain.answer = ch.answer.into();
+        } else {
+            let fixed = ch.accumulate == Accumulate::Fixed;
+            t.chain_add = if (once || fixed) && t.chain_add > 0 {
+                t.chain_add.max(ch.amount as u16)
+            } else {
+                t.chain_add + ch.amount as u16
+            };
+            t.chain_group = ch.group;
+            t.chain_answer = ch.answer.into();
+            t.chain_origin = Some(c);
+        }
     }
 
     /// After placing `c`: offer a continuation, or finish the play.
@@ -120,7 +126,7 @@ impl Game {
             return;
         }
         // Update the continuation source.
-        let multi = self.rules.spec.multi.mode;
+        let multi = self.rules.settings.multi_mode;
         self.turn.follow = match (r.follow, self.turn.follow) {
             _ if r.must_cover => Some((FollowState::Cover, c)),
             (_, Some((FollowState::Cover, _))) => None,
@@ -148,13 +154,7 @@ impl Game {
             (_, None) if r.marriage && self.turn.cards == 1 => Some((FollowState::Marriage, c)),
             (_, None) if multi == MultiMode::MatchingRun => Some((FollowState::MatchingRun, c)),
             (_, None) => {
-                let excluded = self
-                    .rules
-                    .spec
-                    .multi
-                    .excluded
-                    .iter()
-                    .any(|x| crate::card::Rank::parse(x).is_some_and(|rk| c.rank() == Some(rk)));
+                let excluded = self.rules.settings.multi_excluded & bit(c) != 0;
                 let ranked = c.rank().is_some() || self.rules.lock_mask & bit(c) != 0;
                 (multi == MultiMode::EqualRank && ranked && !excluded).then_some((FollowState::EqualRank, c))
             }
@@ -171,7 +171,7 @@ impl Game {
             self.phase = Phase::Continue;
         } else {
             if r.must_cover {
-                // E18 with no cover card: the card stays and the player draws one.
+                // A card that must be covered (`must_cover`), with no cover card: the card stays and the player draws one.
                 self.draw_cards(p, 1);
             }
             self.finish_play();
@@ -197,8 +197,8 @@ impl Game {
                 power && (m != Nominate::OnlyIfMatching || (self.turn.top_matched && !self.turn.is_start))
             }
         };
-        if going_out && self.rules.spec.countdown.is_some() && !self.turn.redealt {
-            // Countdown (2.20): going out lowers the score; at 0 the game is won, otherwise the
+        if going_out && self.rules.settings.countdown && !self.turn.redealt {
+            // Countdown: going out lowers the score; at 0 the game is won, otherwise the
             // player is dealt that many new cards and play goes on.
             self.scores[p] -= 1;
             if self.scores[p] <= 0 {
@@ -217,10 +217,7 @@ impl Game {
                     // Out with the give card itself: nothing to hand over. Played "as during the
                     // hand" (kings_reverse AS), every other player draws the card they would have got.
                     if r.last_special == LastSpecial::AsDuringHand {
-                        for k in 1..self.n as usize {
-                            let q = self.advance(p as u8, k) as usize;
-                            self.draw_cards(q, 1);
-                        }
+                        self.others_draw(p as u8, 1);
                     }
                     self.end_hand(Some(p as u8), false);
                     return;
@@ -252,14 +249,14 @@ impl Game {
         self.resolve_play();
     }
 
-    /// E16: the next player must play the asked card (`k`: rank index, 13 = QS, 14 = joker).
+    /// An ask card (`ask_rank`): the next player must play the asked card (`k`: rank index, 13 = QS, 14 = joker).
     pub(super) fn ask(&mut self, k: u8) {
         self.turn.ask_done = true;
         self.turn.restrict = Restrict::Ask(k);
         self.finish_play();
     }
 
-    /// Hand `c` to the next recipient of a give card (E10), in order of play.
+    /// Hand `c` to the next recipient of a give card (`give`), in order of play.
     pub(super) fn give_card(&mut self, c: Card) {
         let p = self.current;
         let q = self.advance(p, self.turn.gave as usize + 1) as usize;

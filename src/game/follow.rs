@@ -33,7 +33,7 @@ impl Game {
         match self.turn.follow {
             Some((FollowState::SameSuitAny, src)) => {
                 (c.suit().is_some() && c.suit() == src.suit())
-                    || (self.rules.spec.multi.mode == MultiMode::EqualRank
+                    || (self.rules.settings.multi_mode == MultiMode::EqualRank
                         && c.rank().is_some()
                         && c.rank() == src.rank()
                         && self.turn_all_rank(src))

@@ -33,35 +33,15 @@ impl Game {
                 idx += 1;
             }
         }
-        for _ in 0..r.spec.deal.dealer_extra {
+        for _ in 0..r.settings.dealer_extra {
             self.hands[self.dealer as usize].add(cards[idx]);
             idx += 1;
         }
         self.rogue.clear();
         if r.rogue {
-            // stalin (A33): from the dealer's left, the first player holding a red card starts the
-            // rogue pile with their lowest red card; if nobody holds one, the first red card of
-            // the pack after the deal is turned for it.
-            let first_seat = (self.dealer as usize + 1) % n;
-            let from_hand = (0..n)
-                .map(|k| (first_seat + k) % n)
-                .find_map(|s| self.hands[s].faces().find(|c| c.is_red() && !c.is_joker()).map(|c| (s, c)));
-            match from_hand {
-                Some((s, c)) => {
-                    self.hands[s].remove(c);
-                    self.rogue.push(c);
-                }
-                None => {
-                    if let Some(j) = (idx..cards.len()).find(|&j| cards[j].is_red() && !cards[j].is_joker()) {
-                        let c = cards[j];
-                        cards[idx..=j].rotate_right(1);
-                        self.rogue.push(c);
-                        idx += 1;
-                    }
-                }
-            }
+            idx = self.deal_rogue(cards, idx);
         }
-        let lead = r.spec.deal.starter == crate::rules::Starter::None;
+        let lead = r.settings.lead;
         let start = cards[idx];
         if !lead {
             idx += 1;
@@ -72,7 +52,7 @@ impl Game {
         }
         self.discard.clear();
         self.nominated = None;
-        self.direction = if r.spec.order.initial_direction == crate::rules::Direction::Ccw { -1 } else { 1 };
+        self.direction = r.settings.initial_direction;
         self.chain = Chain::default();
         self.free_play = false;
         self.restrict = Restrict::None;
@@ -93,13 +73,44 @@ impl Game {
             // order.first = previous_loser the previous hand's loser leads (the first hand of a
             // match, or a single hand, falls back to the dealer's choice: the dealer's left
             // clockwise, the dealer's right anticlockwise).
-            self.current = match (r.spec.order.first, self.loser) {
+            self.current = match (r.settings.first_player, self.loser) {
                 (crate::rules::FirstPlayer::PreviousLoser, Some(l)) => l,
                 _ => self.advance(self.dealer, 1),
             };
             return;
         }
-        // Start card.
+        self.turn_start_card(start);
+    }
+
+    /// stalin: from the dealer's left, the first player holding a red card starts the rogue
+    /// pile with their lowest red card; if nobody holds one, the first red card of the pack
+    /// after the deal (`cards[idx..]`) is turned for it. Returns the index of the next card.
+    fn deal_rogue(&mut self, cards: &mut [Card], mut idx: usize) -> usize {
+        let n = self.n as usize;
+        let first_seat = (self.dealer as usize + 1) % n;
+        let from_hand = (0..n)
+            .map(|k| (first_seat + k) % n)
+            .find_map(|s| self.hands[s].faces().find(|c| c.is_red() && !c.is_joker()).map(|c| (s, c)));
+        match from_hand {
+            Some((s, c)) => {
+                self.hands[s].remove(c);
+                self.rogue.push(c);
+            }
+            None => {
+                if let Some(j) = (idx..cards.len()).find(|&j| cards[j].is_red() && !cards[j].is_joker()) {
+                    let c = cards[j];
+                    cards[idx..=j].rotate_right(1);
+                    self.rogue.push(c);
+                    idx += 1;
+                }
+            }
+        }
+        idx
+    }
+
+    /// Turn the start card `start` (redrawn while its effect says so) and apply its effect.
+    fn turn_start_card(&mut self, start: Card) {
+        let r = self.rules.clone();
         let mut start = start;
         let mut guard = 0;
         while r.start[start.index()] == StartEffect::Redraw && guard < 64 {
@@ -133,7 +144,7 @@ impl Game {
 
     /// Hand value of seat `p` under the preset's values and modifiers.
     pub fn hand_value(&self, p: usize) -> i32 {
-        let s = &self.rules.spec.score;
+        let s = &self.rules.settings;
         let last = self.discard.top();
         let mut total = 0;
         for c in self.hands[p].iter() {
@@ -179,25 +190,21 @@ impl Game {
         if let Some(w) = winner {
             self.place(w);
         }
-        // The rules by reference count (not a copy of the score spec): no allocation per hand.
-        let rules = self.rules.clone();
-        let s = &rules.spec.score;
+        let s = self.rules.settings;
         let mut all_values = [0i32; MAX_PLAYERS];
         for (p, v) in all_values[..n].iter_mut().enumerate() {
             *v = self.hand_value(p);
         }
         let values = &all_values[..n];
         let mut pts = [0i32; MAX_PLAYERS];
-        let lowest_unique = || -> Option<u8> {
+        let lowest_unique = || {
             let min = *values.iter().min()?;
-            let mut it = values.iter().enumerate().filter(|(_, v)| **v == min);
-            let first = it.next()?.0;
-            it.next().is_none().then_some(first as u8)
+            unique_seat(values, |v| v == min)
         };
         let mut hand_winner = winner;
-        match s.mode {
+        match s.score_mode {
             ScoreMode::Penalty => {
-                if winner.is_some() || s.blocked == BlockedScoring::AllScore {
+                if winner.is_some() || s.score_blocked == BlockedScoring::AllScore {
                     pts[..n].copy_from_slice(values);
                 }
                 if blocked {
@@ -205,7 +212,7 @@ impl Game {
                 }
             }
             ScoreMode::WinnerCollects | ScoreMode::PerCard => {
-                let collector = match (winner, s.blocked) {
+                let collector = match (winner, s.score_blocked) {
                     (Some(w), _) => Some(w),
                     (None, BlockedScoring::LowestCollects) => lowest_unique(),
                     _ => None,
@@ -213,7 +220,9 @@ impl Game {
                 if let Some(w) = collector {
                     pts[w as usize] = (0..n)
                         .filter(|&q| q != w as usize)
-                        .map(|q| if s.mode == ScoreMode::PerCard { self.hands[q].len() as i32 } else { values[q] })
+                        .map(
+                            |q| if s.score_mode == ScoreMode::PerCard { self.hands[q].len() as i32 } else { values[q] },
+                        )
                         .sum();
                     hand_winner = Some(w);
                 }
@@ -226,23 +235,30 @@ impl Game {
         if let Some(h) = self.hat {
             pts[h as usize] -= 10;
         }
-        for p in 0..n {
-            self.scores[p] += pts[p];
+        for (score, pt) in self.scores[..n].iter_mut().zip(&pts[..n]) {
+            *score += pt;
         }
         self.hand_points = pts;
         self.hand_winner = hand_winner;
         self.hands_played += 1;
-        if self.rules.spec.series.play_match {
+        self.next_hand_or_end(hand_winner);
+    }
+
+    /// After a hand: the match (or the single hand) ends with its winner, or the next dealer
+    /// deals the next hand.
+    fn next_hand_or_end(&mut self, hand_winner: Option<u8>) {
+        let n = self.n as usize;
+        if self.rules.settings.play_match {
             let sc = &self.scores[..n];
-            let reached = match (self.rules.series_target, self.rules.spec.series.winner) {
+            let reached = match (self.rules.series_target, self.rules.settings.series_winner) {
                 (None, _) => false,
                 (Some(t), SeriesWinner::LastBelow) => sc.iter().filter(|&&x| x < t as i32).count() <= 1,
                 (Some(t), _) => sc.iter().any(|&x| x >= t as i32),
             };
-            let max_hands = self.rules.spec.series.max_hands.is_some_and(|m| self.hands_played >= m);
+            let max_hands = self.rules.settings.max_hands.is_some_and(|m| self.hands_played >= m);
             // options.allow_500: reaching 500 wins at once; it is checked before the last-below
             // rule, so a hand that does both is won at 500.
-            let at_500 = self.rules.spec.options.allow_500 && sc.iter().any(|&x| x >= crate::rules::ALLOW_500_SCORE);
+            let at_500 = self.rules.settings.allow_500 && sc.iter().any(|&x| x >= crate::rules::ALLOW_500_SCORE);
             if at_500 {
                 self.winner = self.highest_unique();
                 self.finish();
@@ -251,7 +267,7 @@ impl Game {
                 self.finish();
             } else {
                 self.loser = self.hand_loser(hand_winner);
-                self.dealer = match self.rules.spec.order.next_dealer {
+                self.dealer = match self.rules.settings.next_dealer {
                     crate::rules::NextDealer::Clockwise => (self.dealer + 1) % self.n,
                     crate::rules::NextDealer::Winner => hand_winner.unwrap_or((self.dealer + 1) % self.n),
                     crate::rules::NextDealer::Fixed => self.dealer,
@@ -292,25 +308,19 @@ impl Game {
     pub(super) fn highest_unique(&self) -> Option<u8> {
         let sc = &self.scores[..self.n as usize];
         let best = *sc.iter().max()?;
-        let mut it = sc.iter().enumerate().filter(|(_, v)| **v == best);
-        let first = it.next()?.0;
-        it.next().is_none().then_some(first as u8)
+        unique_seat(sc, |v| v == best)
     }
 
     pub(super) fn series_winner(&self) -> Option<u8> {
         let sc = &self.scores[..self.n as usize];
-        if let (SeriesWinner::LastBelow, Some(t)) = (self.rules.spec.series.winner, self.rules.series_target) {
-            let mut below = sc.iter().enumerate().filter(|(_, v)| **v < t as i32);
-            let first = below.next()?.0;
-            return below.next().is_none().then_some(first as u8);
+        if let (SeriesWinner::LastBelow, Some(t)) = (self.rules.settings.series_winner, self.rules.series_target) {
+            return unique_seat(sc, |v| v < t as i32);
         }
-        let best = match self.rules.spec.series.winner {
+        let best = match self.rules.settings.series_winner {
             SeriesWinner::Lowest | SeriesWinner::LastBelow => *sc.iter().min()?,
             SeriesWinner::FirstToReach => *sc.iter().max()?,
         };
-        let mut it = sc.iter().enumerate().filter(|(_, v)| **v == best);
-        let first = it.next()?.0;
-        it.next().is_none().then_some(first as u8)
+        unique_seat(sc, |v| v == best)
     }
 
     pub(super) fn finish(&mut self) {
@@ -333,7 +343,7 @@ impl Game {
         if !self.terminal {
             return;
         }
-        if score && !matches!(self.rules.spec.score.mode, ScoreMode::None | ScoreMode::Countdown) {
+        if score && !matches!(self.rules.settings.score_mode, ScoreMode::None | ScoreMode::Countdown) {
             self.score_returns(out);
             return;
         }
@@ -357,9 +367,17 @@ impl Game {
         let n = self.n as usize;
         let sc = &self.scores[..n];
         let mean = sc.iter().map(|&x| x as f64).sum::<f64>() / n as f64;
-        let sign = if self.rules.spec.score.mode == ScoreMode::Penalty { -1.0 } else { 1.0 };
+        let sign = if self.rules.settings.score_mode == ScoreMode::Penalty { -1.0 } else { 1.0 };
         for p in 0..n {
             out[p] = sign * (sc[p] as f64 - mean) / 100.0;
         }
     }
+}
+
+/// The one seat whose value satisfies `pick` (the unique lowest, highest or last below a
+/// target), or `None` when there is none or several.
+fn unique_seat(values: &[i32], pick: impl Fn(i32) -> bool) -> Option<u8> {
+    let mut it = values.iter().enumerate().filter(|(_, v)| pick(**v));
+    let first = it.next()?.0;
+    it.next().is_none().then_some(first as u8)
 }

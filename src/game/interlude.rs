@@ -4,7 +4,7 @@
 use super::*;
 
 impl Game {
-    /// E08 on E09: the first seat, `from` or more places after `p`, holding a mirroring card of
+    /// The mirror window on an others-draw card: the first seat, `from` or more places after `p`, holding a mirroring card of
     /// the suit of `top` (the others_draw card).
     pub(super) fn mirror_candidate(&self, p: u8, top: Card, from: u8) -> Option<u8> {
         let suit = top.suit()?;
@@ -63,16 +63,11 @@ impl Game {
             Some(_) => self.interlude.mirror_by,
         };
         if self.hands[q as usize].is_empty() {
-            // Out with the queen: the hand ends and the effect is ignored (G9).
+            // Out with the queen: the hand ends and the effect of a going-out card is ignored.
             self.end_hand(Some(q), false);
             return;
         }
-        if self.rules.spec.last_card.mode == LastCardMode::Action
-            && self.hands[q as usize].len() == 1
-            && !self.turn.announced
-        {
-            self.draw_cards(q as usize, self.rules.spec.last_card.penalty as usize);
-        }
+        self.last_card_penalty(q as usize, self.turn.announced);
         self.turn = Turn::default();
         self.interlude.victim = Some(victim);
         self.interlude.mirror_by = q;
@@ -94,10 +89,7 @@ impl Game {
                 self.current = self.advance(il.origin, k as usize);
             }
             None => {
-                for k in 1..self.n as usize {
-                    let q = self.advance(il.origin, k) as usize;
-                    self.draw_cards(q, il.per_player as usize);
-                }
+                self.others_draw(il.origin, il.per_player as usize);
                 self.close_interlude();
             }
         }
@@ -147,5 +139,22 @@ impl Game {
                 self.phase = if self.chain.active { Phase::Chain } else { Phase::Play };
             }
         }
+    }
+
+    /// Open the mirror window after `p`'s others-draw card `top`: seat `k` places from `p` is
+    /// asked first; the turn of `resume` starts when the window closes.
+    pub(super) fn open_mirror_window(&mut self, p: u8, top: Card, k: u8, resume: u8, per_player: u16) {
+        self.interlude = Interlude {
+            kind: InterludeKind::MirrorThree,
+            resume,
+            origin: p,
+            per_player,
+            suit: top.suit().map_or(0, |s| s as u8),
+            seat: k,
+            victim: None,
+            mirror_by: 0,
+        };
+        self.current = self.advance(p, k as usize);
+        self.phase = Phase::Chain;
     }
 }

@@ -5,11 +5,12 @@ use super::*;
 
 impl Game {
     pub(super) fn announce_allowed(&self) -> bool {
-        if self.rules.spec.last_card.mode != LastCardMode::Action || self.turn.announced {
+        if self.rules.settings.last_card_mode != LastCardMode::Action || self.turn.announced {
             return false;
         }
         let len = self.hands[self.current as usize].len();
-        let multi = self.rules.spec.multi.mode != MultiMode::Off || self.rules.card.iter().any(|r| r.follow.is_some());
+        let multi =
+            self.rules.settings.multi_mode != MultiMode::Off || self.rules.card.iter().any(|r| r.follow.is_some());
         len == 2 || (multi && len > 2)
     }
 
@@ -20,111 +21,16 @@ impl Game {
         if self.terminal || self.truncated {
             return;
         }
-        let p = self.current as usize;
-        let hand = &self.hands[p];
         match self.phase {
-            Phase::Play => {
-                // Play ids 0..54 are bits 0..54 of the mask's first word.
-                let mut play = self.playable_bits();
-                if play == 0 && self.rules.rogue {
-                    // stalin: one red card on the rogue pile, only without a play-pile play.
-                    for c in hand.faces() {
-                        if self.rogue_ok(c) {
-                            play |= bit(c);
-                        }
-                    }
-                }
-                if self.rules.spec.options.joker_bluff {
-                    play |= self.bluff_bits();
-                }
-                mask.0[0] |= play;
-                let any = play != 0;
-                let voluntary = self.rules.spec.draw.voluntary || !any;
-                let when = self.rules.spec.passing.when;
-                let one_draw = when == crate::rules::PassWhen::AfterOneDraw;
-                if voluntary && self.can_draw() && !(one_draw && self.turn.drawn > 0) {
-                    mask.set(action::DRAW);
-                }
-                let pass =
-                    if one_draw { self.turn.accepted || !self.can_draw() } else { !self.can_draw() && voluntary };
-                if pass {
-                    mask.set(action::PASS);
-                }
-                if any && self.announce_allowed() {
-                    mask.set(action::ANNOUNCE);
-                }
-            }
+            Phase::Play => self.legal_play(mask),
             Phase::Chain if self.interlude.kind == InterludeKind::MirrorThree => self.mirror_actions(mask),
-            Phase::Chain => {
-                let mut any = false;
-                for c in hand.faces() {
-                    if self.answers_chain(c) {
-                        mask.set(action::PLAY + c.index());
-                        any = true;
-                    }
-                }
-                mask.set(action::ACCEPT);
-                if any && self.announce_allowed() {
-                    mask.set(action::ANNOUNCE);
-                }
-            }
-            Phase::Nominate => {
-                let top = self.discard.top().expect("a card was placed");
-                let second = self.rules.card[top.index()].second_suit;
-                for s in Suit::ALL {
-                    // E13: the second suit must differ from the seven's own suit.
-                    if !(second && top.suit() == Some(s)) {
-                        mask.set(action::NOMINATE + s.index());
-                    }
-                }
-                if self.rules.card[top.index()].nominate == Some(Nominate::Optional) {
-                    mask.set(action::END_TURN);
-                }
-            }
-            Phase::Continue => {
-                for c in hand.faces() {
-                    if self.continues(c) {
-                        mask.set(action::PLAY + c.index());
-                    }
-                }
-                let inside_pair =
-                    matches!(self.turn.follow, Some((FollowState::PairMid, _)) | Some((FollowState::Cover, _)));
-                let whole_hand = matches!(self.turn.follow, Some((FollowState::UpTo3, _))) && self.turn.cards > 3;
-                if !inside_pair && !whole_hand {
-                    mask.set(action::END_TURN);
-                }
-            }
-            Phase::AfterDraw if self.turn.replay != 0 => {
-                for c in hand.faces() {
-                    if self.turn.replay & bit(c) != 0 {
-                        mask.set(action::PLAY + c.index());
-                    }
-                }
-                mask.set(action::PASS);
-            }
-            Phase::AfterDraw => {
-                let after = self.rules.spec.draw.after;
-                let only_drawn = matches!(after, DrawAfter::MayPlayDrawn | DrawAfter::MustPlayDrawnIfPlayable);
-                let mut play = self.playable_bits();
-                if only_drawn {
-                    play &= self.turn.drawn_card.map_or(0, bit);
-                }
-                mask.0[0] |= play;
-                let must = matches!(after, DrawAfter::MustPlayDrawnIfPlayable | DrawAfter::MustPlayWhenFound);
-                let d = &self.rules.spec.draw;
-                let more = d.mode == DrawMode::UpTo && self.turn.drawn < d.limit && self.can_draw();
-                if more {
-                    mask.set(action::DRAW);
-                }
-                if !must && !more {
-                    mask.set(action::PASS);
-                }
-                if mask.has_play() && self.announce_allowed() {
-                    mask.set(action::ANNOUNCE);
-                }
-            }
+            Phase::Chain => self.legal_chain(mask),
+            Phase::Nominate => self.legal_nominate(mask),
+            Phase::Continue => self.legal_continue(mask),
+            Phase::AfterDraw if self.turn.replay != 0 => self.legal_replay(mask),
+            Phase::AfterDraw => self.legal_after_draw(mask),
             Phase::Give => {
-                for c in hand.faces() {
+                for c in self.hands[self.current as usize].faces() {
                     mask.set(action::GIVE + c.index());
                 }
             }
@@ -134,13 +40,7 @@ impl Game {
                 }
                 mask.set(action::END_TURN);
             }
-            Phase::Keep => {
-                for c in hand.faces() {
-                    if hand.count(c) > self.kept.count(c) {
-                        mask.set(action::KEEP + c.index());
-                    }
-                }
-            }
+            Phase::Keep => self.legal_keep(mask),
             Phase::Challenge => {
                 mask.set(action::CHALLENGE);
                 mask.set(action::NO_CHALLENGE);
@@ -152,7 +52,128 @@ impl Game {
                 mask.set(action::ASK_QS);
                 mask.set(action::ASK_JOKER);
             }
-            _ => {}
+            Phase::SecondSuit | Phase::GameOver => {}
+        }
+    }
+
+    /// Phase `play`: matching cards (a rogue card, a bluffed joker), draw, pass, announce.
+    #[inline]
+    fn legal_play(&self, mask: &mut ActionMask) {
+        let hand = &self.hands[self.current as usize];
+        // Play ids 0..54 are bits 0..54 of the mask's first word.
+        let mut play = self.playable_bits();
+        if play == 0 && self.rules.rogue {
+            // stalin: one red card on the rogue pile, only without a play-pile play.
+            for c in hand.faces() {
+                if self.rogue_ok(c) {
+                    play |= bit(c);
+                }
+            }
+        }
+        if self.rules.settings.joker_bluff {
+            play |= self.bluff_bits();
+        }
+        mask.0[0] |= play;
+        let any = play != 0;
+        let voluntary = self.rules.settings.draw_voluntary || !any;
+        let when = self.rules.settings.pass_when;
+        let one_draw = when == crate::rules::PassWhen::AfterOneDraw;
+        if voluntary && self.can_draw() && !(one_draw && self.turn.drawn > 0) {
+            mask.set(action::DRAW);
+        }
+        let pass = if one_draw { self.turn.accepted || !self.can_draw() } else { !self.can_draw() && voluntary };
+        if pass {
+            mask.set(action::PASS);
+        }
+        if any && self.announce_allowed() {
+            mask.set(action::ANNOUNCE);
+        }
+    }
+
+    /// Phase `chain`: the cards that answer, cancel or shield, and `accept`.
+    fn legal_chain(&self, mask: &mut ActionMask) {
+        let mut any = false;
+        for c in self.hands[self.current as usize].faces() {
+            if self.answers_chain(c) {
+                mask.set(action::PLAY + c.index());
+                any = true;
+            }
+        }
+        mask.set(action::ACCEPT);
+        if any && self.announce_allowed() {
+            mask.set(action::ANNOUNCE);
+        }
+    }
+
+    /// Phase `nominate`: a suit (a second suit differs from the card's own), `end` when optional.
+    fn legal_nominate(&self, mask: &mut ActionMask) {
+        let top = self.discard.top().expect("a card was placed");
+        let second = self.rules.card[top.index()].second_suit;
+        for s in Suit::ALL {
+            // one_card's second suit must differ from the seven's own suit.
+            if !(second && top.suit() == Some(s)) {
+                mask.set(action::NOMINATE + s.index());
+            }
+        }
+        if self.rules.card[top.index()].nominate == Some(Nominate::Optional) {
+            mask.set(action::END_TURN);
+        }
+    }
+
+    /// Phase `continue`: the follow-on cards, and `end` unless a pair or the whole hand must go on.
+    fn legal_continue(&self, mask: &mut ActionMask) {
+        for c in self.hands[self.current as usize].faces() {
+            if self.continues(c) {
+                mask.set(action::PLAY + c.index());
+            }
+        }
+        let inside_pair = matches!(self.turn.follow, Some((FollowState::PairMid, _)) | Some((FollowState::Cover, _)));
+        let whole_hand = matches!(self.turn.follow, Some((FollowState::UpTo3, _))) && self.turn.cards > 3;
+        if !inside_pair && !whole_hand {
+            mask.set(action::END_TURN);
+        }
+    }
+
+    /// Phase `after_draw` after a penalty pick-up (bitch): one drawn pick-up card, or `pass`.
+    fn legal_replay(&self, mask: &mut ActionMask) {
+        for c in self.hands[self.current as usize].faces() {
+            if self.turn.replay & bit(c) != 0 {
+                mask.set(action::PLAY + c.index());
+            }
+        }
+        mask.set(action::PASS);
+    }
+
+    /// Phase `after_draw`: the cards the draw rule allows, `draw` again, `pass`, announce.
+    fn legal_after_draw(&self, mask: &mut ActionMask) {
+        let after = self.rules.settings.draw_after;
+        let only_drawn = matches!(after, DrawAfter::MayPlayDrawn | DrawAfter::MustPlayDrawnIfPlayable);
+        let mut play = self.playable_bits();
+        if only_drawn {
+            play &= self.turn.drawn_card.map_or(0, bit);
+        }
+        mask.0[0] |= play;
+        let must = matches!(after, DrawAfter::MustPlayDrawnIfPlayable | DrawAfter::MustPlayWhenFound);
+        let s = &self.rules.settings;
+        let more = s.draw_mode == DrawMode::UpTo && self.turn.drawn < s.draw_limit && self.can_draw();
+        if more {
+            mask.set(action::DRAW);
+        }
+        if !must && !more {
+            mask.set(action::PASS);
+        }
+        if mask.has_play() && self.announce_allowed() {
+            mask.set(action::ANNOUNCE);
+        }
+    }
+
+    /// Phase `keep`: each face of the hand not yet kept as often as it is held.
+    fn legal_keep(&self, mask: &mut ActionMask) {
+        let hand = &self.hands[self.current as usize];
+        for c in hand.faces() {
+            if hand.count(c) > self.kept.count(c) {
+                mask.set(action::KEEP + c.index());
+            }
         }
     }
 

@@ -10,7 +10,7 @@ impl Game {
             return true;
         };
         if self.rules.lock_mask & (bit(c) | bit(top)) != 0 {
-            // E22: a locking joker goes only on a K, and only a K (of its colour) follows it.
+            // A locking joker (`joker_lock`) goes only on a K, and only a K (of its colour) follows it.
             return self.lock_bits(top) & bit(c) != 0;
         }
         if let (Some(s), Some(a)) = (c.suit(), self.active_suit()) {
@@ -24,22 +24,26 @@ impl Game {
         if self.rules.rank_blocked & bit(c) != 0 {
             return false;
         }
-        if self.nominated.is_some()
-            && self.rules.spec.matching.after_wild == crate::rules::AfterWild::NominatedSuitOrOwnWild
-            && !self.rules.spec.countdown.as_ref().is_some_and(|cd| cd.equal_rank_on_wild)
-        {
+        if self.rank_closed() {
             // Countdown: after a wild only the called suit or the follower's own wild.
             return false;
         }
         match (c.rank(), top.rank()) {
-            (Some(a), Some(b)) => a == b || (self.rules.spec.matching.any_court && a.is_court() && b.is_court()),
+            (Some(a), Some(b)) => a == b || (self.rules.settings.any_court && a.is_court() && b.is_court()),
             _ => false,
         }
     }
 
+    /// After a wild, is matching by rank closed (only the nominated suit or the follower's own
+    /// wild may follow: `match.after_wild = nominated_suit_or_own_wild`)?
+    #[inline]
+    pub(super) fn rank_closed(&self) -> bool {
+        self.nominated.is_some() && self.rules.settings.rank_closed_after_wild
+    }
+
     /// Is `c` player `p`'s own countdown wild (rank = score; 1 = ace)?
     pub fn own_wild(&self, c: Card, p: usize) -> bool {
-        self.rules.spec.countdown.is_some()
+        self.rules.settings.countdown
             && self.scores[p] >= 1
             && c.rank().is_some_and(|r| r.index() as i32 == self.scores[p] - 1)
     }
@@ -153,12 +157,9 @@ impl Game {
         if let Some(a) = self.active_suit() {
             m |= SUIT_BITS << (13 * a.index());
         }
-        let rank_closed = self.nominated.is_some()
-            && self.rules.spec.matching.after_wild == crate::rules::AfterWild::NominatedSuitOrOwnWild
-            && !self.rules.spec.countdown.as_ref().is_some_and(|cd| cd.equal_rank_on_wild);
-        if let Some(r) = top.rank().filter(|_| !rank_closed) {
+        if let Some(r) = top.rank().filter(|_| !self.rank_closed()) {
             let mut ranks = RANK_BITS << r.index();
-            if self.rules.spec.matching.any_court && r.is_court() {
+            if self.rules.settings.any_court && r.is_court() {
                 ranks |= COURT_BITS;
             }
             m |= ranks & !self.rules.rank_blocked;
@@ -169,14 +170,14 @@ impl Game {
         m
     }
 
-    /// E22 matching around a locking joker: on a joker, the kings that may follow it (of the
+    /// Matching around a locking joker (`joker_lock`): on a joker, the kings that may follow it (of the
     /// joker's colour when `deck.joker_colours_distinct`); on a king, the locking jokers too.
     pub(super) fn lock_bits(&self, top: Card) -> u64 {
         const KINGS: u64 = RANK_BITS << 12;
         // Suit order C, D, H, S: diamonds and hearts are red.
         const RED: u64 = (SUIT_BITS << 13) | (SUIT_BITS << 26);
         if self.rules.lock_mask & bit(top) != 0 {
-            if !self.rules.spec.deck.joker_colours_distinct {
+            if !self.rules.settings.joker_colours_distinct {
                 return KINGS;
             }
             return if top.is_red() { KINGS & RED } else { KINGS & !RED };
@@ -199,7 +200,7 @@ impl Game {
     /// have per-card conditions, are checked one by one.
     pub(super) fn playable_bits(&self) -> u64 {
         let held = held_bits(self.hands[self.current as usize].counts());
-        if self.restrict != Restrict::None || self.rules.spec.countdown.is_some() || self.rules.arithmetic {
+        if self.restrict != Restrict::None || self.rules.settings.countdown || self.rules.arithmetic {
             // One-turn constraints and per-player wilds: check card by card.
             let mut out = 0u64;
             let mut x = held;
@@ -232,7 +233,7 @@ impl Game {
     pub(super) fn answers_chain(&self, c: Card) -> bool {
         let r = &self.rules.card[c.index()];
         if let Some(s) = self.nominated {
-            // A chain started by a wild draw card: only the called suit answers (2.20).
+            // A chain started by a wild draw card: only the called suit answers.
             if c.suit() != Some(s) && r.cancel == 0 {
                 return false;
             }
@@ -253,7 +254,7 @@ impl Game {
         }
     }
 
-    /// E07: does `c` shield against the pending chain (its group, and the top card's suit when
+    /// Does `c` shield (`shield`) against the pending chain (its group, and the top card's suit when
     /// the shield must match it)?
     pub(super) fn shields_chain(&self, c: Card) -> bool {
         let r = &self.rules.card[c.index()];
@@ -261,7 +262,7 @@ impl Game {
             && (!r.shield_same_suit || (c.suit().is_some() && c.suit() == self.discard.top().and_then(Card::suit)))
     }
 
-    /// E08: may mirror card `c` go on the top card of a pending chain? Directly on the chain
+    /// May mirroring card `c` (`mirror`) go on the top card of a pending chain? Directly on the chain
     /// card only with its suit; on a mirroring card, any mirror card.
     pub(super) fn mirrors_top(&self, c: Card) -> bool {
         let Some(top) = self.discard.top() else { return false };

@@ -4,29 +4,28 @@
 //! fixed-capacity piles, the nominated suit, direction, pending draw chain, the state of the
 //! turn in progress, match scores and one seeded xoshiro256++ generator. Nothing here
 //! allocates after construction: [`Game::legal_actions`] fills an [`ActionMask`] and
-//! [`Game::step`] mutates in place.
+//! [`Game::step`] mutates in place. The rules are read from [`Rules`] as compiled once: the
+//! per-card table [`Rules::card`] and the table-wide [`Rules::settings`]; the engine never
+//! reads the serde specification during play.
 //!
 //! Seats are numbered clockwise `0..n`; the dealer of the first hand is seat `n-1`, so seat 0
 //! (the dealer's left) acts first unless the start card says otherwise. A turn is broken into
-//! single decisions, each in one [`Phase`]:
+//! single decisions, each in one [`Phase`] (in the order of the observation's one-hot):
 //!
-//! | phase        | who decides                  | legal actions                                   |
-//! |--------------|------------------------------|-------------------------------------------------|
-//! | `play`       | the player to act            | matching cards, `draw`, `pass` (when allowed), `announce` |
-//! | `chain`      | the target of a draw penalty | answering, cancelling or shielding cards, `accept` |
-//! | `nominate`   | the player of a suit changer | `suit X` (and `end` when nomination is optional); a second suit after a one_card seven |
-//! | `continue`   | a player mid-turn            | follow-on, run, pair or equal-rank cards, `end` when the turn may stop |
-//! | `after_draw` | a player who just drew       | the cards the draw rule allows, `pass`, `draw`  |
-//! | `give`       | the player of a give card    | `give X`, once per recipient                    |
-//! | `game_over`  | nobody                       | none                                            |
-//!
-//! | `target`     | the player of a swap card    | `target +k`, `end`                              |
-//! | `ask`        | the player of an ask card    | `ask R`                                         |
-//! | `keep`       | a player holding more than 5 | `keep X`, five times (`stock.exhausted = keep_five`) |
-//!
-//! | `challenge`  | the player after a bluffable joker | `challenge`, `no_challenge` (`options.joker_bluff`) |
-//!
-//! Phase `second_suit` is part of the fixed layout for what is still to come.
+//! | phase         | who decides                          | legal actions                                   | rules |
+//! |---------------|--------------------------------------|-------------------------------------------------|-------|
+//! | `play`        | the player to act                    | matching cards, `draw`, `pass` (when allowed), `announce` | |
+//! | `chain`       | the target of a draw penalty; in the mirror window, the player asked | answering, cancelling or shielding cards, `accept`; in the window `play Q`, `pass` or `accept` | `chain.*`, `mirror` |
+//! | `nominate`    | the player of a suit changer         | `suit X` (and `end` when nomination is optional); a second suit after one_card's seven | `nominate`, `second_suit` |
+//! | `continue`    | a player mid-turn                    | follow-on, run, pair or equal-rank cards, `end` when the turn may stop | `multi.*`, `follow` |
+//! | `after_draw`  | a player who just drew               | the cards the draw rule allows, `pass`, `draw`  | `draw.*` |
+//! | `give`        | the player of a give card            | `give X`, once per recipient                    | `give` |
+//! | `target`      | the player of a swap card            | `target +k`, `end`                              | `swap_hand` |
+//! | `ask`         | the player of an ask card            | `ask R`                                         | `ask_rank` |
+//! | `keep`        | a player holding more than five      | `keep X`, five times                            | `stock.exhausted = keep_five` |
+//! | `challenge`   | the player after a bluffable joker   | `challenge`, `no_challenge`                     | `options.joker_bluff` |
+//! | `second_suit` | nobody: a reserved slot of the layout | none                                           | |
+//! | `game_over`   | nobody                               | none                                            | |
 //!
 //! With `options.joker_bluff` (kings_reverse), a joker that may normally be played only when no
 //! other card is playable may be played at any time; whether it was legal is recorded
@@ -47,6 +46,46 @@
 //! Besides the draw chain, the state holds the one-turn constraint a card puts on the next
 //! player ([`Restrict`]), the countdown scores (a player's wild rank), stalin's rogue pile,
 //! and the players out of the hand after a final pass.
+//!
+//! # Where things live
+//!
+//! | file           | owns |
+//! |----------------|------|
+//! | `state.rs`     | the state types: [`Phase`], [`GameError`], [`Turn`], [`Chain`], [`Bluff`], [`Interlude`], [`Restrict`], [`FollowState`] |
+//! | `bits.rs`      | face bitsets of hands, suits, ranks and court cards |
+//! | `query.rs`     | read-only getters, the card count, the text rendering |
+//! | `seats.rs`     | moving round the table, players out of the hand, the finishing order |
+//! | `matching.rs`  | what may be played on what; what answers, shields or mirrors a chain |
+//! | `follow.rs`    | follow-on plays within a turn (runs, pairs, marriages, equal ranks) |
+//! | `legal.rs`     | [`Game::legal_actions`]: a `match` on the phase, one function per phase |
+//! | `play.rs`      | [`Game::step`], [`Game::apply`] and placing a card |
+//! | `effects.rs`   | the effects of a placed card, continuation, nomination, give and ask |
+//! | `resolve.rs`   | resolving a completed play, as a few named steps |
+//! | `turn.rs`      | turns without a play: start of a turn, draw, accept, pass |
+//! | `stock.rs`     | drawing, refilling the stock, "every other player draws k", the last-card penalty |
+//! | `challenge.rs` | the joker challenge |
+//! | `interlude.rs` | the mirror window and the five-card rule |
+//! | `hand.rs`      | dealing, hand values, the end of a hand, the match winner, returns |
+//! | `knowledge.rs` | [`SeenCards`], [`KnownCards`], determinization |
+//! | `snapshot.rs`  | [`Position`], [`Snapshot`] and their checks (one deck-count check) |
+//!
+//! # Adding a mechanic
+//!
+//! 1. Rules: add the field to the specification (`rules/spec.rs`), then compile it once:
+//!    a per-card effect into [`crate::rules::CardRule`], a table-wide one into
+//!    [`crate::rules::settings::Settings`] (a plain value: enum, flag, number or face mask;
+//!    a bad value is a `RulesError` at load time, never a silent no-op during play).
+//! 2. Engine: put the mechanic in ONE file of `game/` (a new one if it owns state or a phase
+//!    of its own), as an `impl Game` block with `pub(super)` functions. Hook it in where it
+//!    acts: a placed card's effect in `effects.rs` (collected into [`Turn`]) and its
+//!    consequence as a step of `resolve.rs`; a new decision as a [`Phase`] with its arm in
+//!    `legal.rs` and in `play.rs`'s `apply`. Read only `self.rules.card` and
+//!    `self.rules.settings`, never `self.rules.spec`.
+//! 3. State that must survive a snapshot goes into [`Turn`] or [`Game`] and [`Snapshot`] (with
+//!    `#[serde(default)]` so older snapshots still load), checked in `snapshot.rs`. A new phase
+//!    changes the observation layout: use the reserved `second_suit` slot or widen it on purpose.
+//! 4. Tests: a scenario test for the mechanic, and the golden self-play file must not change
+//!    for presets that do not use it.
 
 mod bits;
 mod challenge;
@@ -150,8 +189,8 @@ impl Game {
     pub(super) fn blank(rules: Arc<Rules>, seed: u64) -> Game {
         let n = rules.num_players;
         let mut scores = [0; MAX_PLAYERS];
-        if let Some(cd) = &rules.spec.countdown {
-            scores[..n as usize].fill(cd.start_score as i32);
+        if rules.settings.countdown {
+            scores[..n as usize].fill(rules.settings.countdown_start as i32);
         }
         Game {
             rules,

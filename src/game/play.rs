@@ -54,7 +54,7 @@ impl Game {
                 self.resolve_play();
             }
             Action::Target(k) => {
-                // E15: swap hands with the seat k places clockwise.
+                // A swap card (`swap_hand`): swap hands with the seat k places clockwise.
                 let p = self.current as usize;
                 let q = (p + k as usize) % self.n as usize;
                 self.hands.swap(p, q);
@@ -90,7 +90,7 @@ impl Game {
             Action::NoChallenge => self.resolve_challenge(false),
         }
         self.decisions += 1;
-        let max = self.rules.spec.limits.max_decisions;
+        let max = self.rules.settings.max_decisions;
         if !self.terminal && max > 0 && self.decisions >= max {
             self.truncated = true;
         }
@@ -118,12 +118,12 @@ impl Game {
         let prev_top = self.discard.top();
         let wild_power = self.wild_of(c, p).is_some_and(|w| {
             let forbidden = prev_top.is_some_and(|t| w.forbidden_on & bit(t) != 0) && !self.free_play;
-            !forbidden && !(w.also_normal && self.turn.cards > 0)
+            !(forbidden || (w.also_normal && self.turn.cards > 0))
         });
         self.turn.wild_power = wild_power;
         // options.joker_bluff: a joker that is normally playable only without another playable
         // card; record whether it was legal for a challenge.
-        self.turn.bluff = (phase == Phase::Play && self.rules.spec.options.joker_bluff)
+        self.turn.bluff = (phase == Phase::Play && self.rules.settings.joker_bluff)
             .then(|| self.wild_of(c, p))
             .flatten()
             .filter(|w| w.only_if_no_other)
@@ -135,13 +135,13 @@ impl Game {
                 prev_free_play: self.free_play,
                 prev_restrict: self.restrict,
             });
-        self.turn.identical = self.rules.spec.multi.identical_bonus && prev_top == Some(c);
+        self.turn.identical = self.rules.settings.identical_bonus && prev_top == Some(c);
         self.restrict = Restrict::None;
         self.hands[p].remove(c);
         self.forget_card(p, c);
         self.discard.push(c);
         self.plays += 1;
-        if self.rules.spec.end.max_plays.is_some_and(|m| self.plays >= m) {
+        if self.rules.settings.max_plays.is_some_and(|m| self.plays >= m) {
             // The cap on plays ends the hand at once; everyone scores their cards.
             let out = self.hands[p].is_empty().then_some(p as u8);
             self.end_hand(out, out.is_none());
@@ -151,34 +151,39 @@ impl Game {
         self.pass_streak = 0;
         self.free_play = false;
         self.turn.top_matched = matched;
-        if phase == Phase::Chain {
-            let r = self.rules.card[c.index()];
-            let group = 1u32 << self.chain.group;
-            let cancels = r.cancel & group != 0 && r.chain.is_none_or(|ch| ch.group != self.chain.group);
-            if shields && r.shield_through && !cancels {
-                // E07 pass-through: the player is shielded; the chain, unchanged, moves on to the
-                // next player. The card has no other effect.
-                self.turn.cards += 1;
-                self.turn.first.get_or_insert(c);
-                self.after_placement(c);
-                return;
-            }
-            if shields || cancels {
-                // E06 cancel / E07 shield: the chain ends, nobody draws, the card does not attack.
-                if shields && self.rules.spec.chain.after == crate::rules::ChainAfter::AttackSuitOnly {
-                    if let Some(s) = self.chain.origin.and_then(Card::suit) {
-                        self.turn.restrict = Restrict::Suit(s as u8);
-                    }
-                }
-                self.chain = Chain::default();
-                self.turn.cancelled = true;
-                self.turn.cards += 1;
-                self.turn.first.get_or_insert(c);
-                self.after_placement(c);
-                return;
-            }
+        if phase == Phase::Chain && self.cancel_or_shield(c, shields) {
+            return;
         }
         self.record_effects(c);
         self.after_placement(c);
+    }
+
+    /// `c` placed on a pending chain: a shield that passes the chain on, or a cancelling or
+    /// shielding card that ends it (nobody draws, the card does not attack). Returns whether
+    /// the card was one of those (its placement is then complete).
+    fn cancel_or_shield(&mut self, c: Card, shields: bool) -> bool {
+        let r = self.rules.card[c.index()];
+        let group = 1u32 << self.chain.group;
+        let cancels = r.cancel & group != 0 && r.chain.is_none_or(|ch| ch.group != self.chain.group);
+        if !shields && !cancels {
+            return false;
+        }
+        if shields && r.shield_through && !cancels {
+            // A pass-through shield: the player is shielded; the chain, unchanged, moves on to
+            // the next player. The card has no other effect.
+        } else {
+            // A cancel or a shield: the chain ends, nobody draws, the card does not attack.
+            if shields && self.rules.settings.chain_after == crate::rules::ChainAfter::AttackSuitOnly {
+                if let Some(s) = self.chain.origin.and_then(Card::suit) {
+                    self.turn.restrict = Restrict::Suit(s as u8);
+                }
+            }
+            self.chain = Chain::default();
+            self.turn.cancelled = true;
+        }
+        self.turn.cards += 1;
+        self.turn.first.get_or_insert(c);
+        self.after_placement(c);
+        true
     }
 }

@@ -26,7 +26,7 @@ impl Game {
     /// and the other two play on for second place.
     #[inline]
     pub(super) fn for_second(&self) -> bool {
-        self.rules.spec.end.play_for_second && self.n == 3
+        self.rules.settings.play_for_second && self.n == 3
     }
 
     /// Seat `k` places from `p` in the current direction, then on past players who are out.

@@ -90,20 +90,15 @@ pub struct Snapshot {
 
 impl Game {
     pub(super) fn check_deck(&self, deck: &[Card]) -> Result<(), GameError> {
-        let mut seen = CardCounts::new();
-        for &c in deck {
-            seen.add(c);
-            if seen.count(c) > self.rules.deck.count(c) {
-                return Err(GameError::InvalidDeck(format!(
-                    "{c} listed {} times but the deck holds {} (deck: {} pack(s), {} joker(s))",
-                    seen.count(c),
-                    self.rules.deck.count(c),
-                    self.rules.packs,
-                    self.rules.deck.count(Card::RED_JOKER) + self.rules.deck.count(Card::BLACK_JOKER)
-                )));
-            }
-        }
-        Ok(())
+        let d = &self.rules.deck;
+        count_in_deck(d, deck).map(|_| ()).map_err(|(c, k)| {
+            GameError::InvalidDeck(format!(
+                "{c} listed {k} times but the deck holds {} (deck: {} pack(s), {} joker(s))",
+                d.count(c),
+                self.rules.packs,
+                d.count(Card::RED_JOKER) + d.count(Card::BLACK_JOKER)
+            ))
+        })
     }
 
     /// Build a mid-hand position (see [`Position`]). Every listed card must exist in the
@@ -115,7 +110,7 @@ impl Game {
         if pos.hands.len() != n {
             return bad(format!("hands: expected {n} hands (one per seat), got {}", pos.hands.len()));
         }
-        if pos.discard.is_empty() && rules.spec.deal.starter != crate::rules::Starter::None {
+        if pos.discard.is_empty() && !rules.settings.lead {
             return bad("discard: the discard pile needs at least its top card".into());
         }
         if pos.current_player >= n {
@@ -128,7 +123,6 @@ impl Game {
         if dealer >= n {
             return bad(format!("dealer must be in 0..{n}, got {dealer}"));
         }
-        let mut used = CardCounts::new();
         let all = pos
             .hands
             .iter()
@@ -136,12 +130,10 @@ impl Game {
             .chain(pos.discard.iter())
             .chain(pos.stock.iter().flatten())
             .chain(pos.rogue.iter());
-        for &c in all {
-            used.add(c);
-            if used.count(c) > rules.deck.count(c) {
-                return bad(format!("{c} appears {} times but the deck holds {}", used.count(c), rules.deck.count(c)));
-            }
-        }
+        let used = match count_in_deck(&rules.deck, all) {
+            Ok(used) => used,
+            Err((c, k)) => return bad(format!("{c} appears {k} times but the deck holds {}", rules.deck.count(c))),
+        };
         let mut g = Game::blank(rules.clone(), pos.seed);
         for (p, h) in pos.hands.iter().enumerate() {
             g.hands[p] = h.iter().copied().collect();
@@ -251,7 +243,7 @@ impl Game {
     /// Rebuild a game from a snapshot, checking it for consistency.
     pub fn from_snapshot(s: Snapshot) -> Result<Game, GameError> {
         let n = s.num_players as usize;
-        let rules = Arc::new(Rules::from_spec(s.rules, n).map_err(|e| GameError::InvalidState(e.to_string()))?);
+        let rules = Arc::new(Rules::from_spec(s.rules.clone(), n).map_err(|e| GameError::InvalidState(e.to_string()))?);
         let bad = |m: &str| Err(GameError::InvalidState(m.to_string()));
         if s.hands.len() != n || s.scores.len() != n || s.hand_points.len() != n {
             return bad("hands, scores and hand_points need one entry per player");
@@ -259,7 +251,7 @@ impl Game {
         if s.current as usize >= n || s.dealer as usize >= n || (s.direction != 1 && s.direction != -1) {
             return bad("current, dealer or direction out of range");
         }
-        if s.discard.is_empty() && rules.spec.deal.starter != crate::rules::Starter::None {
+        if s.discard.is_empty() && !rules.settings.lead {
             return bad("the discard pile needs at least its top card");
         }
         if s.went_out.is_some_and(|w| w as usize >= n)
@@ -271,12 +263,9 @@ impl Game {
         if s.chain.active && (s.chain.group as usize) >= rules.chain_groups.len().max(1) {
             return bad("chain group out of range");
         }
-        let mut used = CardCounts::new();
-        for &c in s.hands.iter().flatten().chain(s.stock.iter()).chain(s.discard.iter()).chain(s.rogue.iter()) {
-            used.add(c);
-            if used.count(c) > rules.deck.count(c) {
-                return bad("more copies of a card than the deck holds");
-            }
+        let all = s.hands.iter().flatten().chain(s.stock.iter()).chain(s.discard.iter()).chain(s.rogue.iter());
+        if count_in_deck(&rules.deck, all).is_err() {
+            return bad("more copies of a card than the deck holds");
         }
         let mut g = Game::blank(rules, s.seed);
         for p in 0..MAX_PLAYERS {
@@ -300,58 +289,9 @@ impl Game {
         g.pass_streak = s.pass_streak;
         g.plays = s.plays;
         g.done = s.done;
-        let il = s.interlude;
-        let seats = [il.resume, il.origin, il.seat, il.mirror_by, il.victim.unwrap_or(0)];
-        if seats.iter().any(|&x| x as usize >= n) || il.suit >= 4 {
-            return bad("interlude seat or suit out of range");
-        }
-        let in_window = il.kind == InterludeKind::MirrorThree;
-        if in_window != (s.phase == Phase::Chain && !s.chain.active && il.kind != InterludeKind::None)
-            || (il.kind == InterludeKind::KeepFive) != (s.phase == Phase::Keep)
-        {
-            return bad("interlude kind does not fit the phase");
-        }
-        g.interlude = il;
+        g.check_snapshot_turn(&s)?;
+        g.interlude = s.interlude;
         g.kept = s.kept.iter().copied().collect();
-        let keeper = &g.hands[g.current as usize];
-        if g.kept.faces().any(|c| g.kept.count(c) > keeper.count(c)) || g.kept.len() >= 5 {
-            return bad("kept cards must be fewer than five cards of the keeper's hand");
-        }
-        let bluff_ok = |b: &Bluff| {
-            b.by as usize >= n
-                || b.prev_nominated.is_some_and(|x| x >= 4)
-                || !g.rules.spec.options.joker_bluff
-                || !g.discard.top().is_some_and(|t| g.rules.card[t.index()].wild.is_some_and(|w| w.only_if_no_other))
-        };
-        if (s.phase == Phase::Challenge) != s.challenge.is_some()
-            || s.challenge.as_ref().is_some_and(|b| bluff_ok(b) || b.by == s.current || b.amount == 0)
-            || s.turn.bluff.as_ref().is_some_and(|b| bluff_ok(b) || b.by != s.current)
-        {
-            return bad("challenge does not fit the phase, the options or the top card");
-        }
-        if u32::from(s.missed) >> n != 0 {
-            return bad("missed turns name a seat out of range");
-        }
-        if u32::from(s.done) >> n != 0 {
-            return bad("players out of the hand name a seat out of range");
-        }
-        let fo = &s.finishing_order;
-        if fo.len() > n || fo.iter().any(|&p| p as usize >= n) || (1..fo.len()).any(|i| fo[..i].contains(&fo[i])) {
-            return bad("finishing_order must list distinct seats in range");
-        }
-        let for_second = g.rules.spec.end.play_for_second && n == 3;
-        if !s.terminal
-            && (fo.len() > usize::from(for_second)
-                || fo.iter().any(|&p| !s.hands[p as usize].is_empty() || s.done & (1 << p) == 0))
-        {
-            return bad(
-                "finishing_order mid-hand: only the first place under end.play_for_second, with an empty hand \
-                 and marked out of the hand",
-            );
-        }
-        if !s.terminal && !fo.is_empty() && s.current == fo[0] {
-            return bad("the player to act is out of the hand");
-        }
         g.challenge = s.challenge;
         g.missed = s.missed;
         g.went_out = s.went_out;
@@ -373,4 +313,83 @@ impl Game {
         g.rng = s.rng;
         Ok(g)
     }
+
+    /// The turn-level checks of a snapshot against the restored tables (`self` holds its
+    /// hands, piles and seats): interlude, kept cards, challenge, missed and placed seats.
+    fn check_snapshot_turn(&self, s: &Snapshot) -> Result<(), GameError> {
+        let n = self.n as usize;
+        let il = s.interlude;
+        let seats = [il.resume, il.origin, il.seat, il.mirror_by, il.victim.unwrap_or(0)];
+        if seats.iter().any(|&x| x as usize >= n) || il.suit >= 4 {
+            return bad_state("interlude seat or suit out of range");
+        }
+        let in_window = il.kind == InterludeKind::MirrorThree;
+        if in_window != (s.phase == Phase::Chain && !s.chain.active && il.kind != InterludeKind::None)
+            || (il.kind == InterludeKind::KeepFive) != (s.phase == Phase::Keep)
+        {
+            return bad_state("interlude kind does not fit the phase");
+        }
+        let kept: CardCounts = s.kept.iter().copied().collect();
+        let keeper = &self.hands[self.current as usize];
+        if kept.faces().any(|c| kept.count(c) > keeper.count(c)) || kept.len() >= 5 {
+            return bad_state("kept cards must be fewer than five cards of the keeper's hand");
+        }
+        let bluff_ok = |b: &Bluff| {
+            b.by as usize >= n
+                || b.prev_nominated.is_some_and(|x| x >= 4)
+                || !self.rules.settings.joker_bluff
+                || !self
+                    .discard
+                    .top()
+                    .is_some_and(|t| self.rules.card[t.index()].wild.is_some_and(|w| w.only_if_no_other))
+        };
+        if (s.phase == Phase::Challenge) != s.challenge.is_some()
+            || s.challenge.as_ref().is_some_and(|b| bluff_ok(b) || b.by == s.current || b.amount == 0)
+            || s.turn.bluff.as_ref().is_some_and(|b| bluff_ok(b) || b.by != s.current)
+        {
+            return bad_state("challenge does not fit the phase, the options or the top card");
+        }
+        if u32::from(s.missed) >> n != 0 {
+            return bad_state("missed turns name a seat out of range");
+        }
+        if u32::from(s.done) >> n != 0 {
+            return bad_state("players out of the hand name a seat out of range");
+        }
+        let fo = &s.finishing_order;
+        if fo.len() > n || fo.iter().any(|&p| p as usize >= n) || (1..fo.len()).any(|i| fo[..i].contains(&fo[i])) {
+            return bad_state("finishing_order must list distinct seats in range");
+        }
+        let for_second = self.rules.settings.play_for_second && n == 3;
+        if !s.terminal
+            && (fo.len() > usize::from(for_second)
+                || fo.iter().any(|&p| !s.hands[p as usize].is_empty() || s.done & (1 << p) == 0))
+        {
+            return bad_state(
+                "finishing_order mid-hand: only the first place under end.play_for_second, with an empty hand \
+                 and marked out of the hand",
+            );
+        }
+        if !s.terminal && !fo.is_empty() && s.current == fo[0] {
+            return bad_state("the player to act is out of the hand");
+        }
+        Ok(())
+    }
+}
+
+fn bad_state(m: &str) -> Result<(), GameError> {
+    Err(GameError::InvalidState(m.to_string()))
+}
+
+/// Count `cards` against `deck`: the counts, or the first card listed more often than the
+/// deck holds it, with the number of times it was listed by then. The one deck-count check
+/// of decks, positions and snapshots.
+fn count_in_deck<'a>(deck: &CardCounts, cards: impl IntoIterator<Item = &'a Card>) -> Result<CardCounts, (Card, u8)> {
+    let mut used = CardCounts::new();
+    for &c in cards {
+        used.add(c);
+        if used.count(c) > deck.count(c) {
+            return Err((c, used.count(c)));
+        }
+    }
+    Ok(used)
 }

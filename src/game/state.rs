@@ -17,6 +17,8 @@ pub enum Phase {
     Ask,
     Keep,
     Challenge,
+    /// Reserved: a slot of the fixed observation layout that no game enters (a second suit is
+    /// chosen in `nominate`). Kept so the one-hot and snapshots do not change.
     SecondSuit,
     GameOver,
 }
@@ -82,7 +84,7 @@ pub enum GameError {
     InvalidState(String),
 }
 
-/// A pending draw chain (E03).
+/// A pending draw chain (`chain.*`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Chain {
@@ -170,18 +172,18 @@ pub struct Turn {
     /// The player went out and was dealt a new countdown hand.
     pub redealt: bool,
     pub restrict: Restrict,
-    /// E14 hand passing collected this turn.
+    /// Hand passing (`pass_hands`) collected this turn.
     pub pass_hands: Option<crate::rules::Side>,
     /// Pick-up cards drawn as a penalty that may be laid at once (bitch), as a face mask.
     pub replay: u64,
     /// The card that started a chain this turn.
     pub chain_origin: Option<Card>,
-    /// E17 cards to pick up from under the top card.
+    /// Cards to pick up from under the top card (`pick_up_pile`).
     pub pick_up: u16,
-    /// E15 / E16 decisions of the top card are done.
+    /// The swap (`swap_hand`) and ask (`ask_rank`) decisions of the top card are done.
     pub swap_done: bool,
     pub ask_done: bool,
-    /// E08 mirroring cards placed on a pending chain this turn (odd: the penalty goes back;
+    /// Mirroring cards (`mirror`) placed on a pending chain this turn (odd: the penalty goes back;
     /// even: the player takes it at once).
     pub mirrors: u8,
     /// The top card is a joker played under `options.joker_bluff` (its challenge is pending
@@ -215,7 +217,7 @@ pub const CHALLENGE_EXTRA: u16 = 2;
 pub enum InterludeKind {
     #[default]
     None,
-    /// E08 on an E09 card: the mirror window after larby's three.
+    /// The mirror window after larby's three (an others-draw card answered by `mirror` queens).
     MirrorThree,
     /// `stock.exhausted = keep_five`: players choose the five cards they keep.
     KeepFive,
@@ -242,7 +244,7 @@ pub struct Interlude {
     pub mirror_by: u8,
 }
 
-/// A one-turn constraint on the next player set by the previous card (2.5 `next_constraint`).
+/// A one-turn constraint on the next player set by the previous card (`next_picture`, `next_even`, `chain.after`, `second_suit`, `ask_rank`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Restrict {
@@ -279,6 +281,6 @@ pub enum FollowState {
     ZodiacRun,
     /// stalin: up to three cards, or the whole hand, each legal on the new top.
     UpTo3,
-    /// E18: the card must be covered by a card of its suit or a joker.
+    /// `must_cover`: the card must be covered by a card of its suit or a joker.
     Cover,
 }

@@ -6,10 +6,10 @@ use super::*;
 impl Game {
     /// Can a card be produced for a draw now (stock, or a refill from the discard pile)?
     pub fn can_draw(&self) -> bool {
-        !self.stock.is_empty() || (self.rules.spec.stock.exhausted != Exhausted::NoReshuffle && self.discard.len() > 1)
+        !self.stock.is_empty() || (self.rules.settings.exhausted != Exhausted::NoReshuffle && self.discard.len() > 1)
     }
 
-    /// E23: `target` draws `k` from the shuffled waste pile under the top card (the rest from
+    /// `waste_draw`: `target` draws `k` from the shuffled waste pile under the top card (the rest from
     /// the stock if it holds fewer); the remaining waste stays face up under the top card.
     pub(super) fn waste_draw(&mut self, target: usize, k: usize) {
         let top = self.discard.pop().expect("a card was placed");
@@ -28,7 +28,7 @@ impl Game {
         }
     }
 
-    /// Take one card for a draw, refilling the stock per `stock.exhausted` (G1).
+    /// Take one card for a draw, refilling the stock per `stock.exhausted`.
     pub(super) fn draw_one(&mut self) -> Option<Card> {
         if self.stock.is_empty() {
             self.refill_stock();
@@ -43,7 +43,7 @@ impl Game {
         if self.discard.len() < 2 {
             return;
         }
-        match self.rules.spec.stock.exhausted {
+        match self.rules.settings.exhausted {
             Exhausted::ReshuffleAllButTop | Exhausted::KeepFive => {
                 for &c in &self.discard.as_slice()[..self.discard.len() - 1] {
                     self.stock.push(c);
@@ -64,13 +64,29 @@ impl Game {
         self.discard.push(top);
     }
 
-    /// `p` draws `k` cards one at a time (G2); if none can be produced the rest lapses (G1).
+    /// `p` draws `k` cards one at a time; if none can be produced the rest of the draw lapses.
     pub(super) fn draw_cards(&mut self, p: usize, k: usize) {
         for _ in 0..k {
             match self.draw_one() {
                 Some(c) => self.hands[p].add(c),
                 None => break,
             }
+        }
+    }
+
+    /// Every player but `p` draws `k` cards, in turn order from `p`.
+    pub(super) fn others_draw(&mut self, p: u8, k: usize) {
+        for j in 1..self.n as usize {
+            let q = self.advance(p, j) as usize;
+            self.draw_cards(q, k);
+        }
+    }
+
+    /// The last-card penalty (`last_card.mode = action`): `p`, left with one card without
+    /// having announced it, draws `last_card.penalty` cards.
+    pub(super) fn last_card_penalty(&mut self, p: usize, announced: bool) {
+        if self.rules.settings.last_card_mode == LastCardMode::Action && self.hands[p].len() == 1 && !announced {
+            self.draw_cards(p, self.rules.settings.last_card_penalty as usize);
         }
     }
 }

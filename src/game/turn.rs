@@ -11,7 +11,7 @@ impl Game {
             self.missed &= !(1 << self.current);
             self.current = self.step_in(self.current, 1);
         }
-        if self.rules.spec.stock.exhausted != Exhausted::KeepFive || self.stock.len() >= 5 || self.terminal {
+        if self.rules.settings.exhausted != Exhausted::KeepFive || self.stock.len() >= 5 || self.terminal {
             return;
         }
         let resume = self.current;
@@ -25,8 +25,7 @@ impl Game {
 
     pub(super) fn draw_action(&mut self) {
         let p = self.current as usize;
-        let rules = self.rules.clone();
-        let d = &rules.spec.draw;
+        let d = self.rules.settings;
         let mut got = None;
         let mut take = |g: &mut Game| -> bool {
             match g.draw_one() {
@@ -40,7 +39,7 @@ impl Game {
                 None => false,
             }
         };
-        match d.mode {
+        match d.draw_mode {
             DrawMode::One | DrawMode::UpTo => {
                 take(self);
             }
@@ -52,11 +51,11 @@ impl Game {
                 }
             }
             DrawMode::UntilPlayableOrHand => {
-                if self.hands[p].len() >= d.limit as usize {
+                if self.hands[p].len() >= d.draw_limit as usize {
                     take(self);
                 } else {
                     while take(self) {
-                        if self.has_playable() || self.hands[p].len() >= d.limit as usize {
+                        if self.has_playable() || self.hands[p].len() >= d.draw_limit as usize {
                             break;
                         }
                     }
@@ -68,13 +67,13 @@ impl Game {
         }
         let asked = matches!(self.restrict, Restrict::Ask(_));
         let drawn_playable = !asked && self.turn.drawn_card.is_some_and(|c| self.playable(c));
-        let go_on = match d.after {
+        let go_on = match d.draw_after {
             DrawAfter::EndTurn => false,
             DrawAfter::MayPlayDrawn | DrawAfter::MustPlayDrawnIfPlayable => drawn_playable,
             DrawAfter::MayPlayAny | DrawAfter::MustPlayWhenFound => {
                 !asked
                     && (self.has_playable()
-                        || (d.mode == DrawMode::UpTo && self.turn.drawn < d.limit && self.can_draw()))
+                        || (d.draw_mode == DrawMode::UpTo && self.turn.drawn < d.draw_limit && self.can_draw()))
             }
         };
         if go_on {
@@ -110,8 +109,8 @@ impl Game {
                 None => break,
             }
         }
-        if pickups != 0 && self.rules.spec.options.replay_drawn_pickup == Some(true) && self.went_out.is_none() {
-            // bitch (A10): one drawn pick-up card may be laid at once, ignoring matching.
+        if pickups != 0 && self.rules.settings.replay_drawn_pickup && self.went_out.is_none() {
+            // bitch (`options.replay_drawn_pickup`): one drawn pick-up card may be laid at once, ignoring matching.
             self.turn.replay = pickups;
             self.phase = Phase::AfterDraw;
             return;
@@ -120,23 +119,23 @@ impl Game {
             self.end_hand(Some(w), false);
             return;
         }
-        if self.rules.spec.chain.accept_ends_turn {
+        if self.rules.settings.accept_ends_turn {
             self.end_turn_without_play();
-            if self.rules.spec.chain.after == crate::rules::ChainAfter::AttackSuitOnly {
+            if self.rules.settings.chain_after == crate::rules::ChainAfter::AttackSuitOnly {
                 // one_card: after the pick-up the next player follows the attacking ace's suit.
                 if let Some(s) = origin_suit {
                     self.restrict = Restrict::Suit(s as u8);
                 }
             }
         } else {
-            // The penalty counts as this turn's draw (crazy_pairs A02): play, pass or draw once more.
+            // The penalty counts as this turn's draw (crazy_pairs, `chain.accept_ends_turn = false`): play, pass or draw once more.
             self.turn.accepted = true;
             self.phase = Phase::Play;
         }
     }
 
     pub(super) fn pass(&mut self) {
-        if self.rules.spec.passing.all_pass == crate::rules::AllPass::PassIsFinal && !self.can_draw() {
+        if self.rules.settings.all_pass == crate::rules::AllPass::PassIsFinal && !self.can_draw() {
             // kings_reverse: a player who passes on an empty stock is done for the hand.
             self.done |= 1 << self.current;
             if self.done.count_ones() >= self.n as u32 {
@@ -150,8 +149,8 @@ impl Game {
         if blocked_pass {
             self.pass_streak += 1;
         }
-        let needed = self.n as u16 + u16::from(self.rules.spec.end.blocked_extra_passes);
-        if blocked_pass && u16::from(self.pass_streak) >= needed && self.rules.spec.end.blocked {
+        let needed = self.n as u16 + u16::from(self.rules.settings.blocked_extra_passes);
+        if blocked_pass && u16::from(self.pass_streak) >= needed && self.rules.settings.end_blocked {
             self.end_hand(None, true);
             return;
         }
