@@ -17,6 +17,7 @@
 //! being silently ignored.
 
 pub mod describe;
+pub mod settings;
 pub mod spec;
 
 use crate::card::{Card, NUM_FACES, Rank, Suit};
@@ -380,6 +381,8 @@ pub struct Rules {
     pub lock_mask: u64,
     /// Some card carries E08 `mirror`.
     pub has_mirror: bool,
+    /// The table-wide settings compiled for play.
+    pub settings: settings::Settings,
 }
 
 impl Rules {
@@ -881,6 +884,7 @@ impl Rules {
             rogue: s.matching.extra.contains(&MatchExtra::RoguePile),
             lock_mask: (0..NUM_FACES).filter(|&i| card[i].joker_lock).fold(0, |m, i| m | 1 << i),
             has_mirror: card.iter().any(|r| r.mirror),
+            settings: settings::Settings::compile(&spec)?,
             spec,
         })
     }
