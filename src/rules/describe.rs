@@ -13,7 +13,7 @@
 //! documentation), and [`variant_changes`] renders a `variant.*` overlay as dotted
 //! `field = value` settings.
 
-use super::parse_selector;
+use super::compile::parse_selector;
 use super::spec::*;
 use crate::card::{Card, Rank, Suit};
 use serde_json::Value;
