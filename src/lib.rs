@@ -36,6 +36,4 @@ pub mod rules;
 pub mod vec_env;
 
 #[cfg(feature = "python")]
-mod py_vec_env;
-#[cfg(feature = "python")]
 mod python;

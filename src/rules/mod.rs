@@ -163,61 +163,97 @@ pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
 /// Load a preset with optional overrides (a nested table) into a [`RulesSpec`].
 pub fn load_spec(preset: &str, overrides: Option<&Value>) -> Result<RulesSpec, RulesError> {
     let base = preset_value(preset, 0)?;
+    if overrides.is_some_and(|o| !o.is_object() && !o.is_null()) {
+        return Err(RulesError::invalid("rules", "overrides must be a table (dict) of rule fields"));
+    }
+    let merged = apply_overrides(base, overrides.filter(|o| o.is_object()), "this preset documents")?;
+    let mut spec = spec_from_value(merged)?;
+    if spec.name.is_empty() {
+        spec.name = preset.to_string();
+    }
+    Ok(spec)
+}
+
+/// Resolve a rules table the way presets are resolved (see [`apply_overrides`]). A table
+/// with `inherits = "<preset>"` (and not already resolved) is that preset plus changes; a
+/// resolved table is taken as it is (only variants newly listed by the overrides are applied).
+pub fn resolve_spec(base: Value, overrides: Option<&Value>) -> Result<RulesSpec, RulesError> {
+    let parent = base.get("inherits").and_then(Value::as_str).filter(|_| !is_resolved(&base)).map(str::to_string);
+    if let Some(parent) = parent {
+        let mut own = base;
+        if let Value::Object(m) = &mut own {
+            m.remove("inherits");
+        }
+        if let Some(o) = overrides {
+            merge(&mut own, o);
+        }
+        return load_spec(&parent, Some(&own));
+    }
+    spec_from_value(apply_overrides(base, overrides, "these rules document")?)
+}
+
+/// A complete spec from a table: a resolved spec as it is; a partial table with
+/// `inherits = "<preset>"` is resolved first; any other table takes defaults for what it
+/// leaves out.
+pub fn complete_spec(v: Value) -> Result<RulesSpec, RulesError> {
+    if !is_resolved(&v) && v.get("inherits").and_then(Value::as_str).is_some() {
+        resolve_spec(v, None)
+    } else {
+        spec_from_value(v)
+    }
+}
+
+/// True for a resolved specification as serialized (`Rules.to_dict()`, `Game.rules_dict()`):
+/// it has every top-level field. Its `inherits` only records the parent preset, and the
+/// variants it lists are already applied.
+pub fn is_resolved(v: &Value) -> bool {
+    let Ok(Value::Object(all)) = serde_json::to_value(RulesSpec::default()) else { return false };
+    v.as_object().is_some_and(|m| all.keys().all(|k| m.contains_key(k)))
+}
+
+fn variant_names(v: &Value) -> Result<Vec<String>, RulesError> {
+    let bad = || RulesError::invalid("variants", "expected a list of variant names");
+    match v.get("variants") {
+        None | Some(Value::Null) => Ok(vec![]),
+        Some(Value::Array(a)) => a.iter().map(|x| x.as_str().map(str::to_string).ok_or_else(bad)).collect(),
+        Some(_) => Err(bad()),
+    }
+}
+
+/// The variant pass shared by presets and rules tables: the overrides are merged, the
+/// listed `variants` overlays are applied to `base` (those a resolved `base` lists are
+/// already applied), and the overrides are merged again on top, so an explicit override
+/// beats a variant. `whose` words the unknown-variant error ("this preset documents").
+fn apply_overrides(base: Value, overrides: Option<&Value>, whose: &str) -> Result<Value, RulesError> {
+    let applied = if is_resolved(&base) { variant_names(&base)? } else { vec![] };
     let mut merged = base.clone();
     if let Some(o) = overrides {
-        if !o.is_object() && !o.is_null() {
-            return Err(RulesError::invalid("rules", "overrides must be a table (dict) of rule fields"));
-        }
-        if o.is_object() {
-            merge(&mut merged, o);
-        }
+        merge(&mut merged, o);
     }
-    let variants: Vec<String> = match merged.get("variants") {
-        None | Some(Value::Null) => vec![],
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|x| {
-                x.as_str()
-                    .map(str::to_string)
-                    .ok_or_else(|| RulesError::invalid("variants", "expected a list of variant names"))
-            })
-            .collect::<Result<_, _>>()?,
-        Some(_) => {
-            return Err(RulesError::invalid("variants", "expected a list of variant names"));
-        }
-    };
-    if !variants.is_empty() {
+    let variants = variant_names(&merged)?;
+    if variants.iter().any(|v| !applied.contains(v)) {
         let table = merged.get("variant").cloned().unwrap_or(Value::Null);
         let mut v = base;
-        for name in &variants {
+        for name in variants.iter().filter(|v| !applied.contains(v)) {
             let overlay = table.get(name).ok_or_else(|| {
                 let known: Vec<String> = table.as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
-                RulesError::invalid(
-                    "variants",
-                    format!(
-                        "unknown variant {name:?}; this preset documents: {}",
-                        if known.is_empty() { "none".to_string() } else { known.join(", ") }
-                    ),
-                )
+                let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+                RulesError::invalid("variants", format!("unknown variant {name:?}; {whose}: {known}"))
             })?;
             merge(&mut v, overlay);
         }
-        if let Some(o) = overrides.filter(|o| o.is_object()) {
+        if let Some(o) = overrides {
             merge(&mut v, o);
         }
         if let Value::Object(m) = &mut v {
-            m.insert("variants".into(), Value::from(variants.clone()));
+            m.insert("variants".into(), Value::from(variants));
         }
         merged = v;
     }
     if let Some(o) = overrides {
         clear_shadowing_tables(&mut merged, o);
     }
-    let mut spec = spec_from_value(merged)?;
-    if spec.name.is_empty() {
-        spec.name = preset.to_string();
-    }
-    Ok(spec)
+    Ok(merged)
 }
 
 /// An explicit override of `deal.hand_size` (or `deck.packs`) means that value for every
