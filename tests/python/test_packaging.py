@@ -22,7 +22,7 @@ INTERNAL = [
     "VecEnvCore", "arena_agent_at", "arena_bot_seed", "arena_deal_seed", "arena_play",
     "game_state_bytes", "game_from_spec", "resolve_rules", "validate_rules",
     "describe_rules", "special_cards", "variant_changes", "derive_seed", "parse_bot",
-    "BOT_NAMES_HELP",
+    "BOT_NAMES_HELP", "merge_rules", "is_resolved",
 ]
 
 
