@@ -1,4 +1,5 @@
-"""Command-line tools: ``python -m eights {selfplay,arena,botspeed,play,presets}``.
+"""Command-line tools: ``eights {selfplay,arena,botspeed,play,presets}`` (the console
+script; ``python -m eights ...`` does the same).
 
 ``selfplay`` benchmarks random-vs-random games, first in the Rust loop
 (:func:`eights.random_selfplay`), then (unless ``--python-loop 0``) in a plain
@@ -228,10 +229,10 @@ def _positive(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``python -m eights`` argument parser."""
+def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
+    """The argument parser of ``python -m eights`` (``prog="eights"`` for the console script)."""
     parser = argparse.ArgumentParser(
-        prog="python -m eights",
+        prog=prog,
         description="Tools for the eights Crazy Eights RL library.",
     )
     parser.add_argument("--version", action="version", version=f"eights {eights.__version__}")
@@ -262,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
         "arena",
         help="duplicate-deal tournament between bots, with ratings",
         description="Play every table of the given bots over duplicate deals (each deal replayed "
-        "with the seats rotated), print win rates with 95%% intervals and Bradley-Terry ratings "
+        "with the seats rotated), print win rates with 95% intervals and Bradley-Terry ratings "
         "(Elo scale) with bootstrap intervals. Bots: random, heuristic, ismcts:N (N simulations "
         "per decision), pimc:N (N sampled worlds per decision).",
     )
@@ -333,8 +334,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Entry point of ``python -m eights``."""
-    args = build_parser().parse_args(argv)
+    """Entry point of ``python -m eights`` and of the ``eights`` console script."""
+    prog = "python -m eights" if sys.argv[0].endswith("__main__.py") else "eights"
+    args = build_parser(prog).parse_args(argv)
     try:
         return args.func(args)
     except ValueError as exc:  # bad preset, player count or rules

@@ -54,6 +54,10 @@ Example::
 
 from __future__ import annotations
 
+from ._optional import require
+
+require("pettingzoo", "pettingzoo", "eights.pettingzoo")
+
 import collections
 from typing import Any, Deque, Dict, Optional, Tuple, Union
 

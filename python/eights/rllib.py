@@ -52,6 +52,10 @@ See ``examples/rllib_selfplay.py`` for a full self-play run.
 
 from __future__ import annotations
 
+from ._optional import require
+
+require(["ray.rllib", "torch"], "rllib", "eights.rllib")
+
 from typing import Any, Dict, Iterable, Mapping, Optional, Tuple
 
 import gymnasium
