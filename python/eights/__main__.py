@@ -142,10 +142,17 @@ def cmd_arena(args: argparse.Namespace) -> int:
     """Run a duplicate-deal tournament between bots and print the ratings."""
     from . import arena
 
+    from ._policies import load_policy
+
     rules = _parse_rules(args.rules)
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
-    for a in agents:
-        eights._core.parse_bot(a)  # ValueError naming the allowed bots
+    for path in args.out or []:
+        if not path.lower().endswith((".json", ".csv")):
+            raise ValueError(f"--out must name a .json or .csv file, got {path!r}")
+    # Bot names, module:attribute policies and saved SB3 models (ValueError when unknown).
+    from .observation import ObservationBounds
+
+    scale = ObservationBounds(args.preset, args.players, rules=rules)
+    agents = [load_policy(a.strip(), scale) for a in args.agents.split(",") if a.strip()]
     start = time.perf_counter()
     result = arena.tournament(
         agents,
@@ -160,6 +167,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
     )
     print(result.table())
     print(f"time: {time.perf_counter() - start:.1f} s")
+    for path in args.out or []:
+        result.save(path)
+        print(f"results saved to {path}")
     if args.plot:
         try:
             result.plot(args.plot)
@@ -271,7 +281,9 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument(
         "--agents",
         default="random,heuristic,ismcts:400",
-        help="comma-separated bot names (default: random,heuristic,ismcts:400)",
+        help="comma-separated agents: bot names, module:attribute (a policy f(obs, mask) -> action "
+        "or an object with act/act_batch) or paths of saved SB3 models (.zip) "
+        "(default: random,heuristic,ismcts:400)",
     )
     arena.add_argument(
         "--games", type=_positive, default=1000, help="duplicate deals per table (default: 1000)"
@@ -284,6 +296,10 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--rules", default=None, metavar="JSON", help="rule overrides as a JSON object")
     arena.add_argument("--plot", default=None, metavar="PNG", help="save a chart of the ratings (needs matplotlib)")
     arena.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    arena.add_argument(
+        "--out", action="append", default=None, metavar="FILE",
+        help="also write the results to FILE: .json (everything) or .csv (the ratings table); repeatable",
+    )
     arena.set_defaults(func=cmd_arena)
 
     play = sub.add_parser(
@@ -300,7 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots",
         default="heuristic",
         help="bot for every other seat, or a comma-separated bot per other seat: random, heuristic, "
-        "ismcts:N, pimc:N (default: heuristic)",
+        "ismcts:N, pimc:N, module:attribute (your policy) or a saved SB3 model (.zip) (default: heuristic)",
     )
     play.add_argument("--seed", type=_non_negative, default=None, help="random seed (default: a fresh one, printed)")
     play.add_argument("--rules", default=None, metavar="JSON", help="rule overrides as a JSON object")

@@ -48,6 +48,7 @@ Example::
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import os
 import time
@@ -612,6 +613,71 @@ class TournamentResult:
 
     def __str__(self) -> str:
         return self.table()
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The results as plain JSON-able data: the settings, one entry per agent
+        (rating, 95% interval, decisions per second, mean game length), the pairwise
+        wins and one entry per match."""
+        return {
+            "preset": self.preset,
+            "num_players": self.num_players,
+            "deals": self.deals,
+            "agents": [
+                {
+                    "agent": a,
+                    "rating": float(self.ratings[i]),
+                    "rating_low": float(self.rating_ci[i, 0]),
+                    "rating_high": float(self.rating_ci[i, 1]),
+                    "decisions_per_second": float(self.decisions_per_second.get(a, float("nan"))),
+                    "mean_length": float(self.mean_length.get(a, float("nan"))),
+                }
+                for i, a in enumerate(self.agents)
+            ],
+            "pairwise_wins": self.wins.tolist(),
+            "matches": [
+                {
+                    "agent": m.agent,
+                    "opponents": list(m.opponents),
+                    "games": m.games,
+                    "win_rate": m.win_rate,
+                    "win_rate_low": m.ci[0],
+                    "win_rate_high": m.ci[1],
+                    "wins": m.wins,
+                    "losses": m.losses,
+                    "no_winner": m.no_winner,
+                    "mean_hand_points": m.mean_hand_points,
+                    "mean_score": m.mean_score,
+                    "mean_length": m.mean_length,
+                    "truncated": m.truncated,
+                }
+                for m in self.matches
+            ],
+        }
+
+    def save(self, path: str) -> None:
+        """Write the results to ``path``: JSON (:meth:`to_dict`) for ``.json``, or CSV with one
+        row per agent (agent, rating, interval, decisions per second, mean length) for ``.csv``.
+
+        Raises:
+            ValueError: another file extension.
+        """
+        ext = os.path.splitext(str(path))[1].lower()
+        data = self.to_dict()
+        if ext == ".json":
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(data, f, indent=2)
+                f.write("\n")
+        elif ext == ".csv":
+            import csv
+
+            with open(path, "w", encoding="utf-8", newline="") as f:
+                fields = ["agent", "rating", "rating_low", "rating_high", "decisions_per_second", "mean_length"]
+                writer = csv.DictWriter(f, fieldnames=["preset", "num_players", "deals"] + fields)
+                writer.writeheader()
+                for row in data["agents"]:
+                    writer.writerow({"preset": self.preset, "num_players": self.num_players, "deals": self.deals, **row})
+        else:
+            raise ValueError(f"results can be saved as .json or .csv, got {path!r}")
 
     def plot(self, path: str) -> None:
         """Save a chart of the ratings with their intervals (needs matplotlib)."""
