@@ -558,7 +558,7 @@ class EightsEnv(gymnasium.Env):
         """
         return self.game.action_mask()
 
-    def render(self) -> Any:  # type: ignore[override]  # text, HTML or an image, by mode
+    def render(self) -> Any:  # text, HTML or an image, by mode
         """The table seen from the learner's seat: text for ``render_mode="ansi"``,
         HTML for ``render_mode="html"`` (see :mod:`eights.render`), an ``(H, W, 3)``
         ``uint8`` image for ``"rgb_array"`` (needs Pillow), and for ``"human"`` the text
