@@ -1,4 +1,4 @@
-"""Command-line tools: ``python -m eights {selfplay,arena,botspeed,play,presets}``.
+"""Command-line tools: ``python -m eights {selfplay,arena,botspeed,play,replay,presets}``.
 
 ``selfplay`` benchmarks random-vs-random games, first in the Rust loop
 (:func:`eights.random_selfplay`), then (unless ``--python-loop 0``) in a plain
@@ -21,6 +21,10 @@ optionally saves a chart (with matplotlib)::
 heuristic bot, on one or more presets::
 
     python -m eights botspeed --presets crazy_eights,switch_blackjack --bots random,heuristic,ismcts:400
+
+``replay`` prints a saved game record (``--record`` of the arena, ``record_dir`` of the envs)::
+
+    python -m eights replay records/episode_0.json --tables 10
 
 ``play`` lets a person play a hand against bots in the terminal (see :mod:`eights.play`)::
 
@@ -164,6 +168,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         rules=rules,
         bootstrap=args.bootstrap,
         progress=not args.no_progress,
+        record_dir=args.record,
     )
     print(result.table())
     print(f"time: {time.perf_counter() - start:.1f} s")
@@ -187,6 +192,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     rules = _parse_rules(args.rules)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     return play(args.preset, args.players, seat=args.seat, bots=bots, seed=args.seed, rules=rules)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Print a saved game record in the terminal, move by move."""
+    from .replay import load_record, replay_text
+
+    try:
+        record = load_record(args.file)
+    except OSError as exc:
+        raise ValueError(f"cannot read {args.file!r}: {exc}") from None
+    viewer = None if args.viewer is None else int(args.viewer)
+    print(replay_text(record, viewer=viewer, every=args.tables), end="")
+    return 0
 
 
 def cmd_botspeed(args: argparse.Namespace) -> int:
@@ -297,6 +315,10 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--plot", default=None, metavar="PNG", help="save a chart of the ratings (needs matplotlib)")
     arena.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     arena.add_argument(
+        "--record", default=None, metavar="DIR",
+        help="save a replay record of every game in DIR (episode_<k>.json; see 'replay')",
+    )
+    arena.add_argument(
         "--out", action="append", default=None, metavar="FILE",
         help="also write the results to FILE: .json (everything) or .csv (the ratings table); repeatable",
     )
@@ -342,6 +364,19 @@ def build_parser() -> argparse.ArgumentParser:
     botspeed.add_argument("--games", type=_positive, default=20, help="duplicate deals per bot (default: 20)")
     botspeed.add_argument("--seed", type=_non_negative, default=0, help="random seed (default: 0)")
     botspeed.set_defaults(func=cmd_botspeed)
+
+    replay = sub.add_parser(
+        "replay",
+        help="print a saved game record move by move",
+        description="Replay a game record (a JSON file written by the envs' or the arena's record "
+        "option, or json.dump(game.record())): the dealt table, every action, and the final table.",
+    )
+    replay.add_argument("file", help="the record's JSON file")
+    replay.add_argument("--viewer", type=_non_negative, default=None, metavar="SEAT",
+                        help="show only this seat's hand (default: every hand)")
+    replay.add_argument("--tables", type=_non_negative, default=0, metavar="N",
+                        help="also print the table after every N-th action (default: 0, only first and last)")
+    replay.set_defaults(func=cmd_replay)
 
     presets = sub.add_parser("presets", help="list the rules presets")
     presets.set_defaults(func=cmd_presets)
