@@ -6,14 +6,17 @@ Trains sb3-contrib's MaskablePPO (MlpPolicy, CPU) for the same number of timeste
 the same number of games, once with every game in the Rust batch (``eights.sb3.VecEnv``)
 and once with one Python env per game (``make_vec_env(eights.make)``, a
 ``DummyVecEnv``), and prints environment steps per second of the whole ``learn`` call
-(rollouts and gradient updates together), then of the rollouts alone (``n_epochs`` = 0
-is not allowed by SB3, so the rollout-only row times ``collect_rollouts``).
+(rollouts and gradient updates together), of the rollouts alone (one more
+``collect_rollouts``, no update), and of the vector env alone (``env_method("action_masks")``
+and ``step`` with random legal actions, what MaskablePPO asks of the env per step).
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+
+import numpy as np
 
 import torch
 from sb3_contrib import MaskablePPO
@@ -56,7 +59,14 @@ def main() -> None:
         start = time.perf_counter()
         model.collect_rollouts(venv, callback, model.rollout_buffer, n_rollout_steps=args.n_steps)
         rollout = args.n_steps * args.envs / (time.perf_counter() - start)
-        print(f"{kind:<26} learn: {learn:8,.0f} steps/s   rollouts only: {rollout:8,.0f} steps/s")
+        venv.reset()
+        rng = np.random.default_rng(0)
+        start = time.perf_counter()
+        for _ in range(args.n_steps):
+            masks = np.stack(venv.env_method("action_masks"))
+            venv.step((rng.random(masks.shape) * masks).argmax(axis=1))
+        env_only = args.n_steps * args.envs / (time.perf_counter() - start)
+        print(f"{kind:<26} learn: {learn:8,.0f}   rollouts only: {rollout:8,.0f}   env only: {env_only:8,.0f}  steps/s")
         venv.close()
 
 
