@@ -196,7 +196,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Print a saved game record in the terminal, move by move."""
-    from .replay import load_record, replay_text
+    from .render import replay_text
+    from .replay import load_record
 
     try:
         record = load_record(args.file)

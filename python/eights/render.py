@@ -3,7 +3,8 @@
 This module owns the human-facing renderings used by the environments
 (``render_mode="ansi"`` / ``"html"``), by ``python -m eights play`` and by Jupyter
 (``eights.Game._repr_html_`` and ``EightsEnv._repr_html_`` call :func:`game_html`), and the
-notebook viewer of game records (:func:`replay_html`).
+notebook viewer and the terminal text of game records (:func:`replay_html`,
+:func:`replay_text`).
 
 Encodings defined here:
 
@@ -33,6 +34,7 @@ __all__ = [
     "card_symbol",
     "game_html",
     "replay_html",
+    "replay_text",
     "table_text",
 ]
 
@@ -295,3 +297,33 @@ def replay_html(record: Any, viewer: Optional[int] = None) -> ReplayHTML:
     )
     controls = controls.replace(f'"{uid}(', f'"{uid.replace("-", "_")}(')
     return ReplayHTML(f'<div class="eights-replay" id="{uid}">{script}{controls}{"".join(frames)}</div>')
+
+
+def replay_text(record: Any, viewer: Optional[int] = None, every: int = 0) -> str:
+    """The record as terminal text: the dealt table, one numbered line per action
+    (``12. P1 play 8♥``), the table after every ``every``-th action when ``every`` > 0, and
+    the final table with the result.  ``viewer`` shows only that seat's hand."""
+    from .replay import load_record, replay_states
+
+    record = load_record(record)
+    lines = []
+    head = f"{record.get('preset')} · {record.get('players')} players"
+    if record.get("seed") is not None:
+        head += f" · seed {record['seed']}"
+    lines.append(head + f" · {len(record['actions'])} actions")
+    history: List[Tuple[int, Action]] = []
+    game: Any = None
+    for k, step, game in replay_states(record):
+        if step is None:
+            lines.append(table_text(game, viewer).rstrip("\n"))
+            continue
+        history.append(step)
+        seat, action = step
+        # The action's text as the player chose it (the state before is gone; action ids
+        # name cards and suits, so the text does not depend on the state).
+        lines.append(f"{k:>4}. P{seat} {action_text(game, action)}")
+        if every and k % every == 0 and k != len(record["actions"]):
+            lines.append(table_text(game, viewer, history).rstrip("\n"))
+    if game is not None and record["actions"]:
+        lines.append(table_text(game, viewer, history).rstrip("\n"))
+    return "\n".join(lines) + "\n"

@@ -12,7 +12,7 @@ import json
 import os
 from typing import Any, Dict, Iterator, Optional, Tuple, Union
 
-__all__ = ["EpisodeRecorder", "load_record", "replay_states", "replay_text"]
+__all__ = ["EpisodeRecorder", "load_record", "replay_states"]
 
 
 class EpisodeRecorder:
@@ -71,32 +71,3 @@ def replay_states(record: Dict[str, Any]) -> Iterator[Tuple[int, Optional[Tuple[
         game.step(int(action))
         yield k, (int(seat), int(action)), game
 
-
-def replay_text(record: Dict[str, Any], viewer: Optional[int] = None, every: int = 0) -> str:
-    """The record as terminal text: the dealt table, one numbered line per action
-    (``12. P1 play 8♥``), the table after every ``every``-th action when ``every`` > 0, and
-    the final table with the result.  ``viewer`` shows only that seat's hand."""
-    from .render import action_text, table_text
-
-    record = load_record(record)
-    lines = []
-    head = f"{record.get('preset')} · {record.get('players')} players"
-    if record.get("seed") is not None:
-        head += f" · seed {record['seed']}"
-    lines.append(head + f" · {len(record['actions'])} actions")
-    history: list = []
-    game: Any = None
-    for k, step, game in replay_states(record):
-        if step is None:
-            lines.append(table_text(game, viewer).rstrip("\n"))
-            continue
-        history.append(step)
-        seat, action = step
-        # The action's text as the player chose it (the state before is gone; action ids
-        # name cards and suits, so the text does not depend on the state).
-        lines.append(f"{k:>4}. P{seat} {action_text(game, action)}")
-        if every and k % every == 0 and k != len(record["actions"]):
-            lines.append(table_text(game, viewer, history).rstrip("\n"))
-    if game is not None and record["actions"]:
-        lines.append(table_text(game, viewer, history).rstrip("\n"))
-    return "\n".join(lines) + "\n"

@@ -10,8 +10,8 @@ import pytest
 
 import eights
 from eights.__main__ import main
-from eights.render import replay_html
-from eights.replay import load_record, replay_text
+from eights.render import replay_html, replay_text
+from eights.replay import load_record
 
 
 def _random_game(preset, n, seed, steps=None, deck=None):
