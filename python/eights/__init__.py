@@ -137,6 +137,8 @@ def _register_gymnasium_envs() -> None:
         register(
             id=env_id,
             entry_point="eights.env:EightsEnv",
+            # gymnasium.make_vec(id, num_envs=n) returns the batched Rust eights.VecEnv.
+            vector_entry_point="eights.vec_env:VecEnv",
             kwargs={"preset": preset},
         )
 
