@@ -38,6 +38,10 @@ The game, for OpenSpiel:
 
 from __future__ import annotations
 
+from ._optional import require
+
+require("pyspiel", "openspiel", "eights.openspiel")
+
 import hashlib
 from typing import Any, Dict, List, Optional, Tuple
 

@@ -26,6 +26,10 @@ to keep).
 
 from __future__ import annotations
 
+from ._optional import require
+
+require("stable_baselines3", "sb3", "eights.sb3")
+
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
