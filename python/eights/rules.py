@@ -30,38 +30,11 @@ import sys
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
 
 from . import _core
+from ._overrides import deep_merge, rules_and_overrides
 
 __all__ = ["Game", "Rules"]
 
 PathOrText = Union[str, "os.PathLike[str]"]
-
-
-def _deep_merge(base: Dict[str, Any], over: Mapping[str, Any]) -> Dict[str, Any]:
-    """``base`` updated with ``over``: dicts merge key by key, anything else replaces."""
-    out = copy.deepcopy(base)
-    for key, value in over.items():
-        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
-            out[key] = _deep_merge(out[key], value)
-        else:
-            out[key] = copy.deepcopy(dict(value) if isinstance(value, Mapping) else value)
-    return out
-
-
-def _merge_overrides(rules: Optional[Mapping[str, Any]], overrides: Dict[str, Any]) -> Dict[str, Any]:
-    """``rules`` and keyword overrides as one nested dict (see ``eights.env.merge_rule_overrides``)."""
-    from .env import merge_rule_overrides  # env imports this module: import late
-
-    return merge_rule_overrides(rules, **overrides) or {}
-
-
-_RESOLVED_KEYS: List[str] = []
-
-
-def _is_resolved(table: Mapping[str, Any]) -> bool:
-    """True for a resolved spec as serialized: it has every top-level field."""
-    if not _RESOLVED_KEYS:
-        _RESOLVED_KEYS.extend(_core.preset_rules("crazy_eights"))
-    return all(k in table for k in _RESOLVED_KEYS)
 
 
 def _drop_none(value: Any) -> Any:
@@ -126,7 +99,7 @@ class Rules:
                 f"rules must be a dict of rule overrides, e.g. {{'deal': {{'hand_size': 8}}}}, "
                 f"got {type(rules).__name__}"
             )
-        self._init(preset, _merge_overrides(rules, overrides))
+        self._init(preset, rules_and_overrides(rules, overrides))
 
     def _init(self, base: Union[str, Dict[str, Any]], overrides: Dict[str, Any]) -> None:
         overrides = dict(overrides)
@@ -160,7 +133,7 @@ class Rules:
         inherits = table.get("inherits")
         if inherits is None:
             pass
-        elif _is_resolved(table):
+        elif _core.is_resolved(table):
             # A resolved spec (to_dict(), Game.rules_dict()): complete as it is; its
             # `inherits` only records the parent preset.
             return cls._make(dict(table), {})
@@ -278,8 +251,8 @@ class Rules:
         over the old ones."""
         if rules is not None and not isinstance(rules, Mapping):
             raise TypeError(f"rules must be a dict of rule overrides, got {type(rules).__name__}")
-        more = _merge_overrides(rules, overrides)
-        return type(self)._make(self._base, _deep_merge(self._overrides, more))
+        more = rules_and_overrides(rules, overrides)
+        return type(self)._make(self._base, deep_merge(self._overrides, more))
 
     def with_variants(self, *names: str) -> "Rules":
         """A copy with the named documented variants applied as well."""

@@ -1,9 +1,11 @@
-//! PyO3 bindings of the bots and the arena core (a child module of `python`, registered in
-//! `eights._core` by [`register`]).
+//! Bindings of [`crate::bots`]: the `RandomBot` and `Bot` classes, bot names, random
+//! self-play, determinization, and the arena core (seeds, seat rotation, playing deals on a
+//! thread pool with the GIL released).
 
-use super::{IllegalActionError, PyGame, load_rules, random_seed};
+use super::convert::{IllegalActionError, from_json, load_rules, random_seed};
+use super::game::PyGame;
 use crate::bots::arena::{agent_at, bot_seed, deal_seed, play_deals};
-use crate::bots::{BOT_SPEC_HELP, BotSpec, Policy};
+use crate::bots::{self, BOT_SPEC_HELP, BotSpec, Policy, RandomBot};
 use crate::game::derive_seed as core_derive_seed;
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -14,6 +16,44 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 fn parse_spec(spec: &str) -> PyResult<BotSpec> {
     BotSpec::parse(spec).map_err(PyValueError::new_err)
+}
+
+/// Play `games` random-vs-random games in Rust (the GIL is released). Game `i` is dealt
+/// from a seed derived from `(seed, i)`. Returns a dict: games, wins (per seat), no_winner,
+/// truncated, decisions, seconds.
+#[pyfunction]
+#[pyo3(signature = (preset, num_players=2, games=1000, seed=0, rules=None))]
+fn random_selfplay<'py>(
+    py: Python<'py>,
+    preset: &str,
+    num_players: i64,
+    games: u64,
+    seed: u64,
+    rules: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let r = load_rules(py, preset, num_players, rules)?;
+    let stats = py.detach(move || bots::random_selfplay(r, games, seed));
+    from_json(py, &stats)
+}
+
+/// A uniformly random player with its own seeded generator.
+#[pyclass(name = "RandomBot", module = "eights._core")]
+struct PyRandomBot {
+    bot: RandomBot,
+}
+
+#[pymethods]
+impl PyRandomBot {
+    #[new]
+    #[pyo3(signature = (seed=None))]
+    fn new(seed: Option<u64>) -> Self {
+        PyRandomBot { bot: RandomBot::new(seed.unwrap_or_else(random_seed)) }
+    }
+
+    /// A uniform legal action of `game`'s player to act.
+    fn act(&mut self, game: &PyGame) -> PyResult<usize> {
+        self.bot.act(&game.g).ok_or_else(|| IllegalActionError::new_err("the game is over: no legal action"))
+    }
 }
 
 /// A built-in bot: `Bot(name, seed=None)` with `name` one of "random", "heuristic",
@@ -162,7 +202,9 @@ fn arena_play<'py>(
 
 /// Add the bot classes and functions to `eights._core`.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyRandomBot>()?;
     m.add_class::<PyBot>()?;
+    m.add_function(wrap_pyfunction!(random_selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(parse_bot, m)?)?;
     m.add_function(wrap_pyfunction!(determinize, m)?)?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;

@@ -2,10 +2,10 @@
 //! Python `eights.VecEnv`. It owns its numpy output buffers (allocated once, rewritten in
 //! place by every call) and releases the GIL while the batch steps.
 
+use super::convert::{IllegalActionError, from_json, load_rules};
 use crate::action::NUM_ACTIONS;
 use crate::game::Game;
 use crate::observation::OBS_SIZE;
-use crate::python::{IllegalActionError, load_rules};
 use crate::vec_env::{Autoreset, Config, Mode, ObsValue, Opponents, Outputs, VecEnv, VecEnvError};
 use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
@@ -317,9 +317,7 @@ impl PyVecEnvCore {
         if i >= self.env.num_envs() {
             return Err(PyValueError::new_err(format!("env index must be in [0, {}), got {i}", self.env.num_envs())));
         }
-        let text =
-            serde_json::to_string(&self.env.game(i).snapshot()).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        py.import("json")?.call_method1("loads", (text,))
+        from_json(py, &self.env.game(i).snapshot())
     }
 }
 
@@ -337,7 +335,7 @@ pub fn episode_seed(seed: u64, i: u64, k: u64) -> u64 {
 }
 
 /// Register the vector-env bindings in `_core`.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyVecEnvCore>()?;
     m.add_function(wrap_pyfunction!(game_state_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(episode_seed, m)?)?;
