@@ -17,13 +17,6 @@ SRC = ROOT / "src"
 
 Graph = Dict[str, Set[str]]
 
-# The one cycle known when this test was written: card.rs links to card_set::CardCounts
-# (in its docs) while card_set.rs uses card. It is being removed on another branch; once that
-# is merged, test_rust_known_cycle_is_gone passes, which (strict xfail) fails the suite: then
-# delete KNOWN_RUST_CYCLE and that test.
-KNOWN_RUST_CYCLE = {("card", "card_set"), ("card_set", "card")}
-
-
 def find_cycle(graph: Graph) -> Optional[List[str]]:
     """A cycle of ``graph`` as ``[a, b, ..., a]``, or None; self-loops are ignored."""
     state: Dict[str, int] = {}  # 1: on the current path, 2: done
@@ -51,11 +44,6 @@ def find_cycle(graph: Graph) -> Optional[List[str]]:
             if found:
                 return found
     return None
-
-
-def without(graph: Graph, edges: Iterable[Tuple[str, str]]) -> Graph:
-    drop = set(edges)
-    return {a: {b for b in bs if (a, b) not in drop} for a, bs in graph.items()}
 
 
 # ------------------------------------------------------------------ Python
@@ -180,7 +168,7 @@ def rust_graph(src: Path) -> Graph:
 def test_find_cycle_finds_cycles_and_only_cycles():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set(), "d": {"d"}}) is None
-    assert find_cycle(without({"a": {"b"}, "b": {"a"}}, [("b", "a")])) is None
+    assert find_cycle({"a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]
 
 
 def test_import_parsers_see_every_form():
@@ -216,13 +204,6 @@ def test_python_modules_have_no_import_cycle():
 
 @pytest.mark.skipif(not SRC.is_dir(), reason="the Rust source tree is not here")
 def test_rust_modules_have_no_cycle():
-    graph = without(rust_graph(SRC), KNOWN_RUST_CYCLE)
+    graph = rust_graph(SRC)
     assert {"game", "rules", "python"} <= set(graph)
     assert find_cycle(graph) is None, f"module cycle: {' -> '.join(find_cycle(graph) or [])}"
-
-
-@pytest.mark.skipif(not SRC.is_dir(), reason="the Rust source tree is not here")
-@pytest.mark.xfail(strict=True, reason="card <-> card_set, being removed on another branch")
-def test_rust_known_cycle_is_gone():
-    cycle = find_cycle(rust_graph(SRC))
-    assert cycle is None, f"module cycle: {' -> '.join(cycle or [])}"
