@@ -101,6 +101,8 @@ pub trait ObsScalar: Copy + Default {
     /// A count, equal to `Self::of(k as f32)` (a separate method so that whole slices of
     /// counts convert without going through `f32`).
     fn count(k: u8) -> Self;
+    /// `self + 1` for the small counts of the layout (exact below 127).
+    fn plus_one(self) -> Self;
 }
 
 impl ObsScalar for f32 {
@@ -113,6 +115,10 @@ impl ObsScalar for f32 {
     #[inline(always)]
     fn count(k: u8) -> f32 {
         f32::from(k)
+    }
+    #[inline(always)]
+    fn plus_one(self) -> f32 {
+        self + 1.0
     }
 }
 
@@ -127,6 +133,10 @@ impl ObsScalar for u8 {
     fn count(k: u8) -> u8 {
         k
     }
+    #[inline(always)]
+    fn plus_one(self) -> u8 {
+        self.saturating_add(1)
+    }
 }
 
 impl ObsScalar for i8 {
@@ -140,6 +150,10 @@ impl ObsScalar for i8 {
     fn count(k: u8) -> i8 {
         k.min(127) as i8
     }
+    #[inline(always)]
+    fn plus_one(self) -> i8 {
+        self.saturating_add(1)
+    }
 }
 
 /// Write player `p`'s observation of `g` into `out` (length [`OBS_SIZE`]). No allocation.
@@ -147,102 +161,125 @@ pub fn encode(g: &Game, p: usize, out: &mut [f32]) {
     encode_into(g, p, out);
 }
 
-/// Sequential writer over an observation row: every slice is written whole, in layout
-/// order, so the row is stored in one pass with no clearing beforehand.
-struct Writer<'a, T> {
-    out: &'a mut [T],
+/// Start of the slice named `name` in [`OBS_LAYOUT`] (a compile-time constant).
+const fn offset(name: &str) -> usize {
+    let mut i = 0;
+    let mut at = 0;
+    while i < OBS_LAYOUT.len() {
+        if str_eq(OBS_LAYOUT[i].0, name) {
+            return at;
+        }
+        at += OBS_LAYOUT[i].1;
+        i += 1;
+    }
+    panic!("no such observation slice")
 }
 
-impl<'a, T: ObsScalar> Writer<'a, T> {
-    /// The next `k` elements.
-    #[inline(always)]
-    fn take(&mut self, k: usize) -> &'a mut [T] {
-        let (head, tail) = std::mem::take(&mut self.out).split_at_mut(k);
-        self.out = tail;
-        head
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
     }
-
-    #[inline(always)]
-    fn value(&mut self, x: T) {
-        self.take(1)[0] = x;
-    }
-
-    #[inline(always)]
-    fn flag(&mut self, b: bool) {
-        self.value(if b { T::ONE } else { T::ZERO });
-    }
-
-    /// `k` elements, all zero but a one at `hot` (if any).
-    #[inline(always)]
-    fn one_hot(&mut self, k: usize, hot: Option<usize>) {
-        let s = self.take(k);
-        s.fill(T::ZERO);
-        if let Some(i) = hot {
-            s[i] = T::ONE;
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
         }
+        i += 1;
     }
-
-    /// One count per face.
-    #[inline(always)]
-    fn counts(&mut self, counts: &[u8; NUM_FACES]) {
-        for (o, &k) in self.take(NUM_FACES).iter_mut().zip(counts) {
-            *o = T::count(k);
-        }
-    }
+    true
 }
+
+const HAND: usize = offset("hand");
+const TOP_CARD: usize = offset("top_card");
+const ACTIVE_SUIT: usize = offset("active_suit");
+const NOMINATED: usize = offset("nominated");
+const FREE_PLAY: usize = offset("free_play");
+const PENDING_DRAW: usize = offset("pending_draw");
+const PENDING_KIND: usize = offset("pending_kind");
+const PHASE: usize = offset("phase");
+const TO_ACT: usize = offset("to_act");
+const DIRECTION: usize = offset("direction");
+const HAND_SIZES: usize = offset("hand_sizes");
+const SEATS: usize = offset("seats");
+const SCORES: usize = offset("scores");
+const STOCK_SIZE: usize = offset("stock_size");
+const DISCARD_SIZE: usize = offset("discard_size");
+const PLAYED: usize = offset("played");
+const TURN_CARDS: usize = offset("turn_cards");
+const CONSTRAINT: usize = offset("constraint");
+const CONSTRAINT_SUIT: usize = offset("constraint_suit");
+const ROGUE_TOP: usize = offset("rogue_top");
+const ASKED: usize = offset("asked");
 
 /// [`encode`] for any [`ObsScalar`]: each element is `T::of` the `f32` value, so a `u8`
-/// observation equals the `f32` one cast element by element. The row is written in one
-/// pass, each element once.
+/// observation equals the `f32` one cast element by element. The row is cleared in one
+/// block and then only its non-zero entries are written, at fixed offsets: the hand from
+/// its face bitset, the discard pile's copies per face counted once.
 pub fn encode_into<T: ObsScalar>(g: &Game, p: usize, out: &mut [T]) {
-    assert_eq!(out.len(), OBS_SIZE, "observation buffer must hold {OBS_SIZE} values");
-    // Copies per face in the discard pile; a deck holds at most 216 cards, so u8 counts
-    // cannot overflow. (Indexed modulo 64 so the counting loop needs no bounds check.)
-    let mut played = [0u8; 64];
-    let discard = g.discard().as_slice();
-    for c in discard {
-        played[c.index() & 63] += 1;
-    }
-    let played: &[u8; NUM_FACES] = played[..NUM_FACES].try_into().expect("54 faces");
+    let out: &mut [T; OBS_SIZE] =
+        out.try_into().unwrap_or_else(|_| panic!("observation buffer must hold {OBS_SIZE} values"));
+    out.fill(T::ZERO);
     let n = g.num_players();
-    let mut w = Writer { out };
-    w.counts(g.hand(p).counts());
-    w.one_hot(NUM_FACES, g.top_card().map(|t| t.index()));
-    w.one_hot(4, g.active_suit().map(|s| s.index()));
-    w.flag(g.nominated_suit().is_some());
-    w.flag(g.free_play());
+    let hand = g.hand(p);
+    let counts = hand.counts();
+    let mut x = hand.bits();
+    while x != 0 {
+        let i = x.trailing_zeros() as usize;
+        x &= x - 1;
+        out[HAND + (i % NUM_FACES)] = T::count(counts[i % NUM_FACES]);
+    }
+    if let Some(t) = g.top_card() {
+        out[TOP_CARD + t.index() % NUM_FACES] = T::ONE;
+    }
+    if let Some(s) = g.active_suit() {
+        out[ACTIVE_SUIT + s.index() % 4] = T::ONE;
+    }
+    if g.nominated_suit().is_some() {
+        out[NOMINATED] = T::ONE;
+    }
+    if g.free_play() {
+        out[FREE_PLAY] = T::ONE;
+    }
     let pending = g.pending_draw();
-    w.value(T::of(f32::from(pending)));
-    let kind = (pending > 0).then(|| match g.chain().answer {
-        ChainAnswerState::SameRank => 0,
-        ChainAnswerState::AnyDrawCard => 1,
-        ChainAnswerState::None => 2,
-    });
-    w.one_hot(3, kind);
-    w.one_hot(NUM_PHASES, Some(g.phase().index()));
-    w.flag(g.current_player() == Some(p));
-    w.value(T::of(f32::from(g.direction())));
-    let sizes = w.take(MAX_PLAYERS - 1);
-    sizes.fill(T::ZERO);
-    for k in 1..n {
-        sizes[k - 1] = T::of(g.hand((p + k) % n).len() as f32);
+    out[PENDING_DRAW] = T::of(f32::from(pending));
+    if pending > 0 {
+        let k = match g.chain().answer {
+            ChainAnswerState::SameRank => 0,
+            ChainAnswerState::AnyDrawCard => 1,
+            ChainAnswerState::None => 2,
+        };
+        out[PENDING_KIND + k] = T::ONE;
     }
-    let seats = w.take(MAX_PLAYERS - 1);
-    seats.fill(T::ZERO);
-    seats[..n - 1].fill(T::ONE);
-    let scores = w.take(MAX_PLAYERS);
-    scores.fill(T::ZERO);
+    out[PHASE + g.phase().index() % NUM_PHASES] = T::ONE;
+    if g.current_player() == Some(p) {
+        out[TO_ACT] = T::ONE;
+    }
+    out[DIRECTION] = T::of(f32::from(g.direction()));
     let s = g.scores();
-    for k in 0..n {
-        scores[k] = T::of(s[(p + k) % n] as f32 / 100.0);
+    out[SCORES] = T::of(s[p] as f32 / 100.0);
+    for k in 1..n.min(MAX_PLAYERS) {
+        let q = (p + k) % n;
+        out[HAND_SIZES + k - 1] = T::of(g.hand(q).len() as f32);
+        out[SEATS + k - 1] = T::ONE;
+        out[SCORES + k] = T::of(s[q] as f32 / 100.0);
     }
-    w.value(T::of(g.stock().len() as f32));
-    w.value(T::of(discard.len() as f32));
-    w.counts(played);
+    out[STOCK_SIZE] = T::of(g.stock().len() as f32);
+    let discard = g.discard().as_slice();
+    out[DISCARD_SIZE] = T::of(discard.len() as f32);
+    // Copies per face in the discard pile, counted in place (at most 8 copies of a face in
+    // a deck of four packs, so a u8 or i8 count is exact).
+    let played: &mut [T; NUM_FACES] = (&mut out[PLAYED..PLAYED + NUM_FACES]).try_into().expect("54 faces");
+    for c in discard {
+        let e = &mut played[c.index() % NUM_FACES];
+        *e = e.plus_one();
+    }
     let t = g.turn();
-    w.value(T::of(f32::from(t.cards)));
-    w.value(T::of(f32::from(t.drawn)));
-    w.flag(t.announced);
+    out[TURN_CARDS] = T::of(f32::from(t.cards));
+    out[TURN_CARDS + 1] = T::of(f32::from(t.drawn));
+    if t.announced {
+        out[TURN_CARDS + 2] = T::ONE;
+    }
     let (kind, suit) = match g.restrict() {
         Restrict::None => (None, None),
         Restrict::Picture => (Some(0), None),
@@ -251,15 +288,18 @@ pub fn encode_into<T: ObsScalar>(g: &Game, p: usize, out: &mut [T]) {
         Restrict::Also(s) => (Some(3), Some(s as usize)),
         Restrict::Ask(_) => (Some(4), None),
     };
-    w.one_hot(5, kind);
-    w.one_hot(4, suit);
-    w.one_hot(NUM_FACES, g.rogue().top().map(|c| c.index()));
-    let asked = match g.restrict() {
-        Restrict::Ask(k) => Some((k as usize).min(14)),
-        _ => None,
-    };
-    w.one_hot(15, asked);
-    debug_assert!(w.out.is_empty());
+    if let Some(k) = kind {
+        out[CONSTRAINT + k] = T::ONE;
+    }
+    if let Some(s) = suit {
+        out[CONSTRAINT_SUIT + s % 4] = T::ONE;
+    }
+    if let Some(c) = g.rogue().top() {
+        out[ROGUE_TOP + c.index() % NUM_FACES] = T::ONE;
+    }
+    if let Restrict::Ask(k) = g.restrict() {
+        out[ASKED + (k as usize).min(14)] = T::ONE;
+    }
 }
 
 #[cfg(test)]
@@ -278,7 +318,7 @@ mod tests {
     }
 
     /// The encoder as first written (clear the row, then set entries one by one), kept as
-    /// the reference the one-pass encoder must reproduce exactly.
+    /// the reference the encoder must reproduce exactly.
     fn reference(g: &Game, p: usize, out: &mut [f32]) {
         assert_eq!(out.len(), OBS_SIZE, "observation buffer must hold {OBS_SIZE} floats");
         out.fill(0.0);
@@ -371,7 +411,7 @@ mod tests {
     }
 
     #[test]
-    fn one_pass_encoder_matches_the_reference() {
+    fn encoder_matches_the_reference() {
         use crate::action::ActionMask;
         use crate::bots::RandomBot;
         use crate::game::derive_seed;
