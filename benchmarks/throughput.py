@@ -3,23 +3,33 @@
     pip install '.[bench]'            # optional peers: open_spiel, rlcard
     python benchmarks/throughput.py   # a few minutes; --seconds sets the time per row
 
-Prints one table. Every row plays uniformly random legal actions and counts
-*decisions* (one player choosing one action); ``ratio`` is each row's rate over
-the OpenSpiel Python loop.  Rows:
+Every row plays uniformly random legal actions and counts *decisions* (one player
+choosing one action). Ratios are taken against OpenSpiel's all-C++ loop
+(``pyspiel.evaluate_bots``) measured in the same run, so they hold on any machine
+even when absolute rates do not. Prints four tables:
 
-* eights Rust engine: ``eights.random_selfplay`` (whole loop in Rust, one thread).
-* eights Game loop: Python loop over ``eights.Game`` (legal_actions, step) with the
-  observation of the player to act, like the OpenSpiel loop.
-* eights Env loop: ``EightsEnv.step`` against the built-in random bot; a step is a
-  learner decision plus the opponent's decisions played inside it (both counted).
-* eights VecEnv: ``VecEnv(self_play=True)`` stepped with ``random_actions()``, one
-  decision per game and step, at several batch sizes and thread counts; plus one
-  learner-mode row (opponent decisions counted too).
-* OpenSpiel ``crazy_eights``: Python loop with ``observation_tensor()``, and the
-  all-C++ loop ``pyspiel.evaluate_bots`` with uniform random bots (decisions per game
-  taken from the Python loop, which plays the same game with the same policy).
-* RLCard UNO: ``env.step`` loop (the state dict holds the observation).
-Peers that are not installed are skipped.
+1. Main rows (``--preset``, ``--players``):
+
+   * eights Rust engine: ``eights.random_selfplay`` (whole loop in Rust, one thread).
+   * eights Game loop: Python loop over ``eights.Game`` (legal_actions, step) with the
+     observation of the player to act, like the OpenSpiel loop.
+   * eights Env loop: ``EightsEnv.step`` against the built-in random bot; a step is a
+     learner decision plus the opponent's decisions played inside it (both counted).
+   * eights VecEnv: ``VecEnv(self_play=True)`` stepped with ``random_actions()``, one
+     decision per game and step, at b=1024, 4096 and 16384 on 1 and 2 threads (float32
+     observations and bool masks), b=4096 with ``uint8`` observations, and one
+     learner-mode row (opponent decisions counted too).
+   * OpenSpiel ``crazy_eights``: Python loop with ``observation_tensor()``, and the
+     all-C++ loop ``pyspiel.evaluate_bots`` with uniform random bots (decisions per game
+     taken from the Python loop, which plays the same game with the same policy).
+   * RLCard UNO: ``env.step`` loop (the state dict holds the observation).
+
+2. Per preset: the Rust engine's rate for every preset at 2 players and at its largest
+   table, as a ratio to OpenSpiel's C++ loop and to the crazy_eights engine row.
+3. Batch sweep: VecEnv self-play, b = 64 .. 16384, 1 and 2 threads.
+4. The targets of the speed work, checked against this run's figures.
+
+Peers that are not installed are skipped (ratios then read n/a).
 """
 
 from __future__ import annotations
@@ -46,10 +56,9 @@ def timed(fn, seconds):
 
 
 def eights_engine(preset, players, seconds):
-    games = 2000
-    stats = eights.random_selfplay(preset, players, games=games, seed=1)
-    per_game = stats["decisions"] / games
-    games = max(1000, int(seconds * 8e6 / per_game))
+    games = 500
+    stats = eights.random_selfplay(preset, players, games=games, seed=1)  # warm-up and calibration
+    games = max(500, int(games * seconds / max(stats["seconds"], 1e-6)))
     stats = eights.random_selfplay(preset, players, games=games, seed=2)
     return stats["decisions"] / stats["seconds"]
 
@@ -172,52 +181,75 @@ def rlcard_uno(seconds):
     return timed(chunk, seconds), int(np.prod(env.state_shape[0])) * 8
 
 
+def eights_vec_learner(preset, players, seconds, num_envs, threads):
+    env = eights.VecEnv(preset, num_envs, num_players=players, num_threads=threads, seed=0)
+    env.reset()
+    steps = max(1, 20000 // num_envs)
+
+    def chunk():
+        for _ in range(steps):
+            env.step(env.random_actions())
+        return steps * num_envs
+
+    return timed(chunk, seconds)
+
+
+def eights_vec_dtype(preset, players, seconds, num_envs, threads, obs_dtype):
+    env = eights.VecEnv(preset, num_envs, num_players=players, self_play=True, num_threads=threads,
+                        obs_dtype=obs_dtype, seed=0)
+    env.reset()
+    steps = max(1, 20000 // num_envs)
+
+    def chunk():
+        for _ in range(steps):
+            env.step(env.random_actions())
+        return steps * num_envs
+
+    return timed(chunk, seconds)
+
+
+def ratio(value, base):
+    return f"{value / base:.2f}x" if base else "n/a"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--preset", default="crazy_eights")
     ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--seconds", type=float, default=2.0, help="measuring time per row")
-    ap.add_argument("--batches", default="1,256,4096,16384")
+    ap.add_argument("--seconds", type=float, default=2.0, help="measuring time per main row")
+    ap.add_argument("--preset-seconds", type=float, default=0.5, help="measuring time per preset row")
+    ap.add_argument("--sweep-seconds", type=float, default=1.0, help="measuring time per batch-sweep row")
+    ap.add_argument("--threads", type=int, default=2, help="the multi-threaded rows' thread count")
+    ap.add_argument("--batches", default="64,256,1024,4096,16384", help="batch sizes of the sweep")
+    ap.add_argument("--no-presets", action="store_true", help="skip the per-preset table")
+    ap.add_argument("--no-sweep", action="store_true", help="skip the batch sweep")
     args = ap.parse_args()
     preset, players, sec = args.preset, args.players, args.seconds
     cores = os.cpu_count() or 1
+    mt = args.threads
     rows = []  # (name, decisions/s, note)
+    named = {}
 
-    def add(name, fn, note=""):
+    def measure(name, fn, quiet=False):
         t0 = time.perf_counter()
         try:
             value = fn()
         except ImportError as exc:
             print(f"  skipped {name}: {exc}", flush=True)
             return None
-        rows.append((name, value, note))
-        print(f"  {name:<44} {value:>14,.0f}  ({time.perf_counter() - t0:.1f} s)", flush=True)
+        named[name] = value
+        if not quiet:
+            print(f"  {name:<48} {value:>14,.0f}  ({time.perf_counter() - t0:.1f} s)", flush=True)
         return value
 
-    print(f"measuring ({sec:g} s per row)...", flush=True)
-    add("eights Rust engine (1 thread)", lambda: eights_engine(preset, players, sec))
-    add("eights Game loop (Python, with observation)", lambda: eights_game_loop(preset, players, sec))
-    add("eights Env.step loop (Python)", lambda: eights_env_loop(preset, players, sec), "incl. bot moves")
-    for b in [int(x) for x in args.batches.split(",")]:
-        for t in sorted({1, cores}):
-            add(f"eights VecEnv self-play b={b} threads={t}", lambda b=b, t=t: eights_vec(preset, players, sec, b, t))
-    learner = {}
+    def add(name, fn, note=""):
+        value = measure(name, fn)
+        if value is not None:
+            rows.append((name, value, note))
+        return value
 
-    def learner_row():
-        env = eights.VecEnv(preset, 4096, num_players=players, num_threads=cores, seed=0)
-        env.reset()
-        steps = 5
-
-        def chunk():
-            for _ in range(steps):
-                env.step(env.random_actions())
-            return steps * 4096
-
-        learner["steps"] = timed(chunk, sec)
-        return learner["steps"]
-
-    add(f"eights VecEnv learner b=4096 threads={cores}", learner_row, "learner steps/s")
-
+    print(f"measuring ({sec:g} s per main row)...", flush=True)
+    # The baseline first: every ratio below divides by it.
     os_py = {}
 
     def os_python():
@@ -225,10 +257,23 @@ def main():
         os_py.update(per_game=per_game, obs=size)
         return rate
 
-    base = add("OpenSpiel crazy_eights Python loop", os_python, "with observation_tensor")
-    if base:
-        add("OpenSpiel crazy_eights C++ evaluate_bots", lambda: openspiel_cpp(players, sec, os_py["per_game"]),
-            f"{os_py['per_game']:.0f} decisions/game")
+    os_python_rate = add("OpenSpiel crazy_eights Python loop", os_python, "with observation_tensor")
+    base = None
+    if os_python_rate:
+        base = add("OpenSpiel crazy_eights C++ evaluate_bots", lambda: openspiel_cpp(players, sec, os_py["per_game"]),
+                   f"{os_py['per_game']:.0f} decisions/game")
+    engine = add("eights Rust engine (1 thread)", lambda: eights_engine(preset, players, sec))
+    add("eights Game loop (Python, with observation)", lambda: eights_game_loop(preset, players, sec))
+    env_loop = add("eights Env.step loop (Python)", lambda: eights_env_loop(preset, players, sec), "incl. bot moves")
+    vec = {}
+    for b in (1024, 4096, 16384):
+        for t in sorted({1, mt}):
+            vec[b, t] = add(f"eights VecEnv self-play b={b} threads={t}",
+                            lambda b=b, t=t: eights_vec(preset, players, sec, b, t), "float32 obs, bool mask")
+    u8 = add(f"eights VecEnv self-play b=4096 threads={mt} uint8",
+             lambda: eights_vec_dtype(preset, players, sec, 4096, mt, "uint8"), "uint8 obs, bool mask")
+    learner = add(f"eights VecEnv learner b=4096 threads={mt}",
+                  lambda: eights_vec_learner(preset, players, sec, 4096, mt), "learner steps/s")
     uno = {}
 
     def uno_row():
@@ -238,26 +283,93 @@ def main():
 
     add("RLCard UNO env.step loop", uno_row)
 
+    preset_rows = []
+    if not args.no_presets:
+        print(f"per preset ({args.preset_seconds:g} s per row)...", flush=True)
+        for p in eights.presets():
+            sizes = eights.Rules(p).players
+            for n in sorted({2 if 2 in sizes else sizes[0], sizes[-1]}):
+                value = measure(f"{p} {n}p", lambda p=p, n=n: eights_engine(p, n, args.preset_seconds), quiet=True)
+                preset_rows.append((p, n, value))
+        print(f"  {len(preset_rows)} rows done", flush=True)
+
+    sweep = {}
+    if not args.no_sweep:
+        print(f"batch sweep ({args.sweep_seconds:g} s per row)...", flush=True)
+        for b in [int(x) for x in args.batches.split(",")]:
+            for t in sorted({1, mt}):
+                sweep[b, t] = measure(f"sweep b={b} threads={t}",
+                                      lambda b=b, t=t: eights_vec(preset, players, args.sweep_seconds, b, t))
+
     print()
     print(f"machine: {platform.machine()} {platform.processor() or ''}, {cores} cores, "
           f"Python {platform.python_version()}, eights {eights.__version__}")
     print(f"game: {preset}, {players} players; uniformly random legal actions; rates in decisions/s "
-          "(the learner row: learner steps/s)")
+          "(the learner row: learner steps/s); ratios over OpenSpiel's all-C++ loop of this run")
     print()
-    print(f"| {'row':<44} | {'per second':>12} | {'vs OpenSpiel Python':>19} | note")
-    print(f"|{'-' * 46}|{'-' * 14}|{'-' * 21}|------")
+    print(f"| {'row':<48} | {'per second':>12} | {'vs OpenSpiel C++':>16} | note")
+    print(f"|{'-' * 50}|{'-' * 14}|{'-' * 18}|------")
     for name, value, note in rows:
-        ratio = f"{value / base:.2f}x" if base else "n/a"
-        print(f"| {name:<44} | {value / 1e6:>10.3f} M | {ratio:>19} | {note}")
+        print(f"| {name:<48} | {value / 1e6:>10.3f} M | {ratio(value, base):>16} | {note}")
+
+    if preset_rows:
+        print()
+        print("Rust engine per preset (1 thread, decisions/s)")
+        print()
+        print(f"| {'preset':<30} | {'players':>7} | {'per second':>12} | {'vs OpenSpiel C++':>16} | "
+              f"{'vs crazy_eights':>15} |")
+        print(f"|{'-' * 32}|{'-' * 9}|{'-' * 14}|{'-' * 18}|{'-' * 17}|")
+        for p, n, value in preset_rows:
+            print(f"| {p:<30} | {n:>7} | {value / 1e6:>10.3f} M | {ratio(value, base):>16} | "
+                  f"{ratio(value, engine):>15} |")
+
+    if sweep:
+        print()
+        print("VecEnv self-play batch sweep (float32 obs, bool mask; decisions/s)")
+        print()
+        ts = sorted({t for _, t in sweep})
+        header = " | ".join(f"{f'{t} thread' + ('s' if t > 1 else ''):>12} | {'vs C++':>7}" for t in ts)
+        print(f"| {'batch':>6} | {header} |")
+        print(f"|{'-' * 8}|" + "|".join(f"{'-' * 14}|{'-' * 9}" for _ in ts) + "|")
+        for b in sorted({b for b, _ in sweep}):
+            cells = " | ".join(f"{sweep[b, t] / 1e6:>10.3f} M | {ratio(sweep[b, t], base):>7}" for t in ts)
+            print(f"| {b:>6} | {cells} |")
+
     print()
     env = eights.VecEnv(preset, 1, num_players=players)
+    state = env.state_bytes_per_env
     print(f"memory per environment: Game {eights._core.game_state_bytes()} B; VecEnv slot "
-          f"{env.state_bytes_per_env} B + output rows {eights.OBS_SIZE * 4 + eights.NUM_ACTIONS + 4 + 4 + 2} B")
+          f"{state} B + output rows {eights.OBS_SIZE * 4 + eights.NUM_ACTIONS + 4 + 4 + 2} B")
     print(f"observation bytes per step: eights {eights.OBS_SIZE * 4} (float32) / {eights.OBS_SIZE} (uint8)"
           + (f"; OpenSpiel {os_py['obs'] * 4} (float32 tensor of {os_py['obs']})" if "obs" in os_py else "")
           + (f"; RLCard UNO {uno['obs']} (int64 planes)" if "obs" in uno else ""))
     if learner:
-        print(f"VecEnv learner mode b=4096: {learner['steps'] / 1e6:.2f} M learner steps/s")
+        print(f"VecEnv learner mode b=4096: {learner / 1e6:.2f} M learner steps/s")
+
+    # Targets of the speed work (crazy_eights, 2 players unless said).
+    print()
+    print("targets (this run):")
+
+    def target(what, value, goal, fmt="{:.2f}"):
+        if value is None:
+            print(f"  {what:<58} n/a")
+            return
+        mark = "met" if value >= goal else "NOT met"
+        print(f"  {what:<58} {fmt.format(value):>8} (goal >= {fmt.format(goal)}) {mark}")
+
+    def over(a, b):
+        return a / b if a and b else None
+
+    target("engine, 1 thread / OpenSpiel C++", over(engine, base), 8)
+    target(f"VecEnv b=4096 {mt} threads float32 / OpenSpiel C++", over(vec.get((4096, mt)), base), 4)
+    target(f"VecEnv b=4096 {mt} threads uint8 / OpenSpiel C++", over(u8, base), 5)
+    target(f"VecEnv b=4096 {mt} threads / 1 thread", over(vec.get((4096, mt)), vec.get((4096, 1))), 1.7)
+    target("VecEnv 1 thread b=16384 / b=1024", over(vec.get((16384, 1)), vec.get((1024, 1))), 0.8)
+    if preset_rows and engine:
+        worst = min(preset_rows, key=lambda r: r[2])
+        target(f"slowest preset ({worst[0]} {worst[1]}p) / crazy_eights engine", over(worst[2], engine), 0.5)
+    target("Env.step loop / OpenSpiel Python loop", over(env_loop, os_python_rate), 2)
+    print(f"  {'VecEnv state per game (bytes)':<58} {state:>8} (goal < 2048) {'met' if state < 2048 else 'NOT met'}")
 
 
 if __name__ == "__main__":

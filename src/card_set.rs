@@ -1,7 +1,8 @@
 //! Multisets and piles of cards, with no heap allocation.
 //!
 //! * [`CardCounts`]: a hand or any unordered multiset, stored as one count per face
-//!   (`[u8; 54]`) plus the total, so decks of several packs need no special case.
+//!   (`[u8; 54]`) plus the total, so decks of several packs need no special case, and the
+//!   set of faces held as a 64-bit mask kept in step with the counts (bit `i` = face `i`).
 //! * [`Pile`]: an ordered stack (stock or discard pile) in a fixed-capacity array.
 //!   Index 0 is the bottom; the last element is the top (the next card drawn from a
 //!   stock, the card to follow on a discard pile).
@@ -16,11 +17,13 @@ pub const MAX_CARDS: usize = 216;
 pub struct CardCounts {
     counts: [u8; NUM_FACES],
     total: u16,
+    /// Bit `i` set iff `counts[i] > 0`.
+    bits: u64,
 }
 
 impl Default for CardCounts {
     fn default() -> Self {
-        CardCounts { counts: [0; NUM_FACES], total: 0 }
+        CardCounts { counts: [0; NUM_FACES], total: 0, bits: 0 }
     }
 }
 
@@ -51,7 +54,13 @@ impl CardCounts {
     /// True when at least one copy of `c` is held.
     #[inline]
     pub fn contains(&self, c: Card) -> bool {
-        self.counts[c.index()] > 0
+        self.bits & (1 << c.index()) != 0
+    }
+
+    /// The faces held, as a bitset (bit `i` = face `i`, whatever its count).
+    #[inline]
+    pub fn bits(&self) -> u64 {
+        self.bits
     }
 
     /// Add one copy of `c`.
@@ -59,6 +68,7 @@ impl CardCounts {
     pub fn add(&mut self, c: Card) {
         self.counts[c.index()] += 1;
         self.total += 1;
+        self.bits |= 1 << c.index();
     }
 
     /// Remove one copy of `c`; returns false (and changes nothing) if none is held.
@@ -70,6 +80,9 @@ impl CardCounts {
         }
         *k -= 1;
         self.total -= 1;
+        if *k == 0 {
+            self.bits &= !(1 << c.index());
+        }
         true
     }
 
@@ -84,13 +97,38 @@ impl CardCounts {
     }
 
     /// Distinct faces held, in index order (each face once, whatever its count).
-    pub fn faces(&self) -> impl Iterator<Item = Card> + '_ {
-        Card::all().filter(move |c| self.counts[c.index()] > 0)
+    #[inline]
+    pub fn faces(&self) -> Faces {
+        Faces(self.bits)
     }
 
     /// Every copy, in index order.
     pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
-        Card::all().flat_map(move |c| std::iter::repeat_n(c, self.counts[c.index()] as usize))
+        self.faces().flat_map(move |c| std::iter::repeat_n(c, self.counts[c.index()] as usize))
+    }
+}
+
+/// The faces of a bitset in index order (see [`CardCounts::faces`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Faces(u64);
+
+impl Iterator for Faces {
+    type Item = Card;
+
+    #[inline]
+    fn next(&mut self) -> Option<Card> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(Card(i as u8))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let k = self.0.count_ones() as usize;
+        (k, Some(k))
     }
 }
 
@@ -230,6 +268,25 @@ mod tests {
         assert!(h.remove(c8h));
         assert!(!h.remove(c8h));
         assert!(h.is_empty());
+    }
+
+    #[test]
+    fn face_bits_follow_the_counts() {
+        let cards: Vec<Card> = ["8H", "3C", "8H", "RJ"].iter().map(|s| s.parse().unwrap()).collect();
+        let mut h: CardCounts = cards.iter().copied().collect();
+        let faces: Vec<Card> = h.faces().collect();
+        let mut want = vec![cards[1], cards[0], cards[3]];
+        want.sort_by_key(|c| c.index());
+        assert_eq!(faces, want);
+        assert_eq!(h.bits().count_ones(), 3);
+        h.remove(cards[0]);
+        assert!(h.contains(cards[0]), "one 8H is left");
+        h.remove(cards[0]);
+        assert!(!h.contains(cards[0]));
+        assert_eq!(h.faces().count(), 2);
+        assert_eq!(h.iter().count(), 2);
+        h.clear();
+        assert_eq!(h.bits(), 0);
     }
 
     #[test]

@@ -91,71 +91,195 @@ pub fn spec() -> Vec<(&'static str, usize, usize)> {
         .collect()
 }
 
+/// An element type the encoder writes: `f32`, or a compact integer type holding each value
+/// converted with Rust's saturating, truncating `as` cast from the `f32` value.
+pub trait ObsScalar: Copy + Default {
+    const ZERO: Self;
+    const ONE: Self;
+    /// The value `x` (an `f32` of the layout above) in this type.
+    fn of(x: f32) -> Self;
+    /// A count, equal to `Self::of(k as f32)` (a separate method so that whole slices of
+    /// counts convert without going through `f32`).
+    fn count(k: u8) -> Self;
+    /// `self + 1` for the small counts of the layout (exact below 127).
+    fn plus_one(self) -> Self;
+}
+
+impl ObsScalar for f32 {
+    const ZERO: f32 = 0.0;
+    const ONE: f32 = 1.0;
+    #[inline(always)]
+    fn of(x: f32) -> f32 {
+        x
+    }
+    #[inline(always)]
+    fn count(k: u8) -> f32 {
+        f32::from(k)
+    }
+    #[inline(always)]
+    fn plus_one(self) -> f32 {
+        self + 1.0
+    }
+}
+
+impl ObsScalar for u8 {
+    const ZERO: u8 = 0;
+    const ONE: u8 = 1;
+    #[inline(always)]
+    fn of(x: f32) -> u8 {
+        x as u8
+    }
+    #[inline(always)]
+    fn count(k: u8) -> u8 {
+        k
+    }
+    #[inline(always)]
+    fn plus_one(self) -> u8 {
+        self.saturating_add(1)
+    }
+}
+
+impl ObsScalar for i8 {
+    const ZERO: i8 = 0;
+    const ONE: i8 = 1;
+    #[inline(always)]
+    fn of(x: f32) -> i8 {
+        x as i8
+    }
+    #[inline(always)]
+    fn count(k: u8) -> i8 {
+        k.min(127) as i8
+    }
+    #[inline(always)]
+    fn plus_one(self) -> i8 {
+        self.saturating_add(1)
+    }
+}
+
 /// Write player `p`'s observation of `g` into `out` (length [`OBS_SIZE`]). No allocation.
 pub fn encode(g: &Game, p: usize, out: &mut [f32]) {
-    assert_eq!(out.len(), OBS_SIZE, "observation buffer must hold {OBS_SIZE} floats");
-    out.fill(0.0);
-    let n = g.num_players();
+    encode_into(g, p, out);
+}
+
+/// Start of the slice named `name` in [`OBS_LAYOUT`] (a compile-time constant).
+const fn offset(name: &str) -> usize {
+    let mut i = 0;
     let mut at = 0;
-    // hand
-    for (i, &k) in g.hand(p).counts().iter().enumerate() {
-        out[at + i] = f32::from(k);
+    while i < OBS_LAYOUT.len() {
+        if str_eq(OBS_LAYOUT[i].0, name) {
+            return at;
+        }
+        at += OBS_LAYOUT[i].1;
+        i += 1;
     }
-    at += NUM_FACES;
+    panic!("no such observation slice")
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const HAND: usize = offset("hand");
+const TOP_CARD: usize = offset("top_card");
+const ACTIVE_SUIT: usize = offset("active_suit");
+const NOMINATED: usize = offset("nominated");
+const FREE_PLAY: usize = offset("free_play");
+const PENDING_DRAW: usize = offset("pending_draw");
+const PENDING_KIND: usize = offset("pending_kind");
+const PHASE: usize = offset("phase");
+const TO_ACT: usize = offset("to_act");
+const DIRECTION: usize = offset("direction");
+const HAND_SIZES: usize = offset("hand_sizes");
+const SEATS: usize = offset("seats");
+const SCORES: usize = offset("scores");
+const STOCK_SIZE: usize = offset("stock_size");
+const DISCARD_SIZE: usize = offset("discard_size");
+const PLAYED: usize = offset("played");
+const TURN_CARDS: usize = offset("turn_cards");
+const CONSTRAINT: usize = offset("constraint");
+const CONSTRAINT_SUIT: usize = offset("constraint_suit");
+const ROGUE_TOP: usize = offset("rogue_top");
+const ASKED: usize = offset("asked");
+
+/// [`encode`] for any [`ObsScalar`]: each element is `T::of` the `f32` value, so a `u8`
+/// observation equals the `f32` one cast element by element. The row is cleared in one
+/// block and then only its non-zero entries are written, at fixed offsets: the hand from
+/// its face bitset, the discard pile's copies per face counted once.
+pub fn encode_into<T: ObsScalar>(g: &Game, p: usize, out: &mut [T]) {
+    let out: &mut [T; OBS_SIZE] =
+        out.try_into().unwrap_or_else(|_| panic!("observation buffer must hold {OBS_SIZE} values"));
+    out.fill(T::ZERO);
+    let n = g.num_players();
+    let hand = g.hand(p);
+    let counts = hand.counts();
+    let mut x = hand.bits();
+    while x != 0 {
+        let i = x.trailing_zeros() as usize;
+        x &= x - 1;
+        out[HAND + (i % NUM_FACES)] = T::count(counts[i % NUM_FACES]);
+    }
     if let Some(t) = g.top_card() {
-        out[at + t.index()] = 1.0;
+        out[TOP_CARD + t.index() % NUM_FACES] = T::ONE;
     }
-    at += NUM_FACES;
     if let Some(s) = g.active_suit() {
-        out[at + s.index()] = 1.0;
+        out[ACTIVE_SUIT + s.index() % 4] = T::ONE;
     }
-    at += 4;
-    out[at] = f32::from(g.nominated_suit().is_some() as u8);
-    at += 1;
-    out[at] = f32::from(g.free_play() as u8);
-    at += 1;
-    out[at] = f32::from(g.pending_draw());
-    at += 1;
-    if g.pending_draw() > 0 {
+    if g.nominated_suit().is_some() {
+        out[NOMINATED] = T::ONE;
+    }
+    if g.free_play() {
+        out[FREE_PLAY] = T::ONE;
+    }
+    let pending = g.pending_draw();
+    out[PENDING_DRAW] = T::of(f32::from(pending));
+    if pending > 0 {
         let k = match g.chain().answer {
             ChainAnswerState::SameRank => 0,
             ChainAnswerState::AnyDrawCard => 1,
             ChainAnswerState::None => 2,
         };
-        out[at + k] = 1.0;
+        out[PENDING_KIND + k] = T::ONE;
     }
-    at += 3;
-    out[at + g.phase().index()] = 1.0;
-    at += NUM_PHASES;
-    out[at] = f32::from((g.current_player() == Some(p)) as u8);
-    at += 1;
-    out[at] = f32::from(g.direction());
-    at += 1;
-    for k in 1..n {
-        out[at + k - 1] = g.hand((p + k) % n).len() as f32;
+    out[PHASE + g.phase().index() % NUM_PHASES] = T::ONE;
+    if g.current_player() == Some(p) {
+        out[TO_ACT] = T::ONE;
     }
-    at += MAX_PLAYERS - 1;
-    for k in 1..n {
-        out[at + k - 1] = 1.0;
+    out[DIRECTION] = T::of(f32::from(g.direction()));
+    let s = g.scores();
+    out[SCORES] = T::of(s[p] as f32 / 100.0);
+    for k in 1..n.min(MAX_PLAYERS) {
+        let q = (p + k) % n;
+        out[HAND_SIZES + k - 1] = T::of(g.hand(q).len() as f32);
+        out[SEATS + k - 1] = T::ONE;
+        out[SCORES + k] = T::of(s[q] as f32 / 100.0);
     }
-    at += MAX_PLAYERS - 1;
-    for k in 0..n {
-        out[at + k] = g.scores()[(p + k) % n] as f32 / 100.0;
+    out[STOCK_SIZE] = T::of(g.stock().len() as f32);
+    let discard = g.discard().as_slice();
+    out[DISCARD_SIZE] = T::of(discard.len() as f32);
+    // Copies per face in the discard pile, counted in place (at most 8 copies of a face in
+    // a deck of four packs, so a u8 or i8 count is exact).
+    let played: &mut [T; NUM_FACES] = (&mut out[PLAYED..PLAYED + NUM_FACES]).try_into().expect("54 faces");
+    for c in discard {
+        let e = &mut played[c.index() % NUM_FACES];
+        *e = e.plus_one();
     }
-    at += MAX_PLAYERS;
-    out[at] = g.stock().len() as f32;
-    at += 1;
-    out[at] = g.discard().len() as f32;
-    at += 1;
-    for c in g.discard().as_slice() {
-        out[at + c.index()] += 1.0;
-    }
-    at += NUM_FACES;
     let t = g.turn();
-    out[at] = f32::from(t.cards);
-    out[at + 1] = f32::from(t.drawn);
-    out[at + 2] = f32::from(t.announced as u8);
-    at += 3;
+    out[TURN_CARDS] = T::of(f32::from(t.cards));
+    out[TURN_CARDS + 1] = T::of(f32::from(t.drawn));
+    if t.announced {
+        out[TURN_CARDS + 2] = T::ONE;
+    }
     let (kind, suit) = match g.restrict() {
         Restrict::None => (None, None),
         Restrict::Picture => (Some(0), None),
@@ -165,22 +289,17 @@ pub fn encode(g: &Game, p: usize, out: &mut [f32]) {
         Restrict::Ask(_) => (Some(4), None),
     };
     if let Some(k) = kind {
-        out[at + k] = 1.0;
+        out[CONSTRAINT + k] = T::ONE;
     }
-    at += 5;
     if let Some(s) = suit {
-        out[at + s] = 1.0;
+        out[CONSTRAINT_SUIT + s % 4] = T::ONE;
     }
-    at += 4;
     if let Some(c) = g.rogue().top() {
-        out[at + c.index()] = 1.0;
+        out[ROGUE_TOP + c.index() % NUM_FACES] = T::ONE;
     }
-    at += NUM_FACES;
     if let Restrict::Ask(k) = g.restrict() {
-        out[at + (k as usize).min(14)] = 1.0;
+        out[ASKED + (k as usize).min(14)] = T::ONE;
     }
-    at += 15;
-    debug_assert_eq!(at, OBS_SIZE);
 }
 
 #[cfg(test)]
@@ -196,5 +315,142 @@ mod tests {
         }
         assert_eq!(s.last().unwrap().2, OBS_SIZE);
         assert_eq!(OBS_SIZE, 297);
+    }
+
+    /// The encoder as first written (clear the row, then set entries one by one), kept as
+    /// the reference the encoder must reproduce exactly.
+    fn reference(g: &Game, p: usize, out: &mut [f32]) {
+        assert_eq!(out.len(), OBS_SIZE, "observation buffer must hold {OBS_SIZE} floats");
+        out.fill(0.0);
+        let n = g.num_players();
+        let mut at = 0;
+        // hand
+        for (i, &k) in g.hand(p).counts().iter().enumerate() {
+            out[at + i] = f32::from(k);
+        }
+        at += NUM_FACES;
+        if let Some(t) = g.top_card() {
+            out[at + t.index()] = 1.0;
+        }
+        at += NUM_FACES;
+        if let Some(s) = g.active_suit() {
+            out[at + s.index()] = 1.0;
+        }
+        at += 4;
+        out[at] = f32::from(g.nominated_suit().is_some() as u8);
+        at += 1;
+        out[at] = f32::from(g.free_play() as u8);
+        at += 1;
+        out[at] = f32::from(g.pending_draw());
+        at += 1;
+        if g.pending_draw() > 0 {
+            let k = match g.chain().answer {
+                ChainAnswerState::SameRank => 0,
+                ChainAnswerState::AnyDrawCard => 1,
+                ChainAnswerState::None => 2,
+            };
+            out[at + k] = 1.0;
+        }
+        at += 3;
+        out[at + g.phase().index()] = 1.0;
+        at += NUM_PHASES;
+        out[at] = f32::from((g.current_player() == Some(p)) as u8);
+        at += 1;
+        out[at] = f32::from(g.direction());
+        at += 1;
+        for k in 1..n {
+            out[at + k - 1] = g.hand((p + k) % n).len() as f32;
+        }
+        at += MAX_PLAYERS - 1;
+        for k in 1..n {
+            out[at + k - 1] = 1.0;
+        }
+        at += MAX_PLAYERS - 1;
+        for k in 0..n {
+            out[at + k] = g.scores()[(p + k) % n] as f32 / 100.0;
+        }
+        at += MAX_PLAYERS;
+        out[at] = g.stock().len() as f32;
+        at += 1;
+        out[at] = g.discard().len() as f32;
+        at += 1;
+        for c in g.discard().as_slice() {
+            out[at + c.index()] += 1.0;
+        }
+        at += NUM_FACES;
+        let t = g.turn();
+        out[at] = f32::from(t.cards);
+        out[at + 1] = f32::from(t.drawn);
+        out[at + 2] = f32::from(t.announced as u8);
+        at += 3;
+        let (kind, suit) = match g.restrict() {
+            Restrict::None => (None, None),
+            Restrict::Picture => (Some(0), None),
+            Restrict::Even => (Some(1), None),
+            Restrict::Suit(s) => (Some(2), Some(s as usize)),
+            Restrict::Also(s) => (Some(3), Some(s as usize)),
+            Restrict::Ask(_) => (Some(4), None),
+        };
+        if let Some(k) = kind {
+            out[at + k] = 1.0;
+        }
+        at += 5;
+        if let Some(s) = suit {
+            out[at + s] = 1.0;
+        }
+        at += 4;
+        if let Some(c) = g.rogue().top() {
+            out[at + c.index()] = 1.0;
+        }
+        at += NUM_FACES;
+        if let Restrict::Ask(k) = g.restrict() {
+            out[at + (k as usize).min(14)] = 1.0;
+        }
+        at += 15;
+        debug_assert_eq!(at, OBS_SIZE);
+    }
+
+    #[test]
+    fn encoder_matches_the_reference() {
+        use crate::action::ActionMask;
+        use crate::bots::RandomBot;
+        use crate::game::derive_seed;
+        use crate::rules::{Rules, load_spec, preset_names};
+        use std::sync::Arc;
+        let mut checked = 0;
+        for preset in preset_names() {
+            let spec = load_spec(preset, None).unwrap();
+            for n in [spec.players.min.max(2), spec.players.max] {
+                let rules = Arc::new(Rules::load(preset, n as usize, None).unwrap());
+                let mut g = Game::new(rules, derive_seed(7, n as u64));
+                let mut bot = RandomBot::new(11);
+                let mut mask = ActionMask::default();
+                let (mut want, mut got) = ([0f32; OBS_SIZE], [0f32; OBS_SIZE]);
+                let (mut bytes, mut signed) = ([0u8; OBS_SIZE], [0i8; OBS_SIZE]);
+                for step in 0..600u64 {
+                    g.legal_actions(&mut mask);
+                    let Some(a) = bot.pick(&mask) else {
+                        g.reset(derive_seed(7, 1000 + step), &[]).unwrap();
+                        continue;
+                    };
+                    for p in 0..n as usize {
+                        got.fill(f32::NAN);
+                        bytes.fill(0xAA);
+                        reference(&g, p, &mut want);
+                        encode(&g, p, &mut got);
+                        encode_into(&g, p, &mut bytes);
+                        encode_into(&g, p, &mut signed);
+                        assert_eq!(got, want, "{preset} {n}p, step {step}, seat {p}");
+                        let cast: Vec<u8> = want.iter().map(|&x| x as u8).collect();
+                        assert_eq!(&bytes[..], &cast[..], "{preset} {n}p, step {step}, seat {p} (u8)");
+                        let cast: Vec<i8> = want.iter().map(|&x| x as i8).collect();
+                        assert_eq!(&signed[..], &cast[..], "{preset} {n}p, step {step}, seat {p} (i8)");
+                        checked += 1;
+                    }
+                    g.apply(a);
+                }
+            }
+        }
+        assert!(checked > 10_000);
     }
 }

@@ -149,29 +149,17 @@ pub trait ObsValue: Copy + Send + Sync + 'static {
     fn encode(g: &Game, p: usize, out: &mut [Self]);
 }
 
-impl ObsValue for f32 {
-    #[inline]
-    fn encode(g: &Game, p: usize, out: &mut [f32]) {
-        observation::encode(g, p, out);
-    }
-}
-
-macro_rules! compact_obs {
-    ($t:ty) => {
+macro_rules! obs_value {
+    ($($t:ty),*) => {$(
         impl ObsValue for $t {
             #[inline]
             fn encode(g: &Game, p: usize, out: &mut [$t]) {
-                let mut tmp = [0f32; OBS_SIZE];
-                observation::encode(g, p, &mut tmp);
-                for (o, &x) in out.iter_mut().zip(tmp.iter()) {
-                    *o = x as $t;
-                }
+                observation::encode_into(g, p, out);
             }
         }
-    };
+    )*};
 }
-compact_obs!(u8);
-compact_obs!(i8);
+obs_value!(f32, u8, i8);
 
 /// A mask element type: `bool` or `u8` (0/1).
 pub trait MaskValue: Copy + Send + Sync + 'static {
@@ -233,18 +221,6 @@ impl<'a, O, M> Outputs<'a, O, M> {
             Outputs { obs: o2, mask: m2, rewards: r2, terminated: t2, truncated: u2, to_act: a2, final_obs: f2 },
         )
     }
-
-    fn row(&mut self, j: usize, width: usize) -> Row<'_, O, M> {
-        Row {
-            obs: &mut self.obs[j * OBS_SIZE..(j + 1) * OBS_SIZE],
-            mask: &mut self.mask[j * NUM_ACTIONS..(j + 1) * NUM_ACTIONS],
-            rewards: &mut self.rewards[j * width..(j + 1) * width],
-            terminated: &mut self.terminated[j],
-            truncated: &mut self.truncated[j],
-            to_act: &mut self.to_act[j],
-            final_obs: self.final_obs.as_deref_mut().map(|f| &mut f[j * OBS_SIZE..(j + 1) * OBS_SIZE]),
-        }
-    }
 }
 
 /// The fixed settings every game reads while stepping.
@@ -271,21 +247,16 @@ impl Ctx {
     }
 }
 
-/// One game with its random streams and bookkeeping.
+/// One game with its opponents' random stream and bookkeeping: what only the game's own
+/// step reads.
 #[derive(Clone)]
 struct Slot {
     game: Game,
     /// Built-in opponents.
     opponent: RandomBot,
-    /// [`VecEnv::random_actions`].
-    sampler: RandomBot,
-    /// Legal actions of the seat to act (empty when the episode is over).
-    mask: ActionMask,
     base_seed: u64,
     /// Episodes dealt since the last reset.
     episodes: u64,
-    /// NextStep: the episode ended; the next step deals again.
-    pending: bool,
     /// The learner has not decided yet in this episode (a deal the opponents finish first
     /// is dealt again).
     fresh: bool,
@@ -293,13 +264,28 @@ struct Slot {
     last_actor: u8,
 }
 
+/// The part of a game every pass over the whole batch reads (action validation,
+/// [`VecEnv::random_actions`]), kept in an array of its own so those passes stream through
+/// 72 bytes per game rather than the whole game state.
+#[derive(Clone)]
+struct Hot {
+    /// Legal actions of the seat to act (empty when the episode is over).
+    mask: ActionMask,
+    /// [`VecEnv::random_actions`].
+    sampler: RandomBot,
+    /// The seat to act, or -1 when the episode is over.
+    to_act: i8,
+    /// NextStep: the episode ended; the next step deals again.
+    pending: bool,
+}
+
 impl Slot {
-    fn reseed(&mut self, seed: u64, i: u64) {
+    fn reseed(&mut self, h: &mut Hot, seed: u64, i: u64) {
         self.base_seed = derive_seed(seed, i);
         self.opponent = RandomBot::new(opponent_seed(seed, i));
-        self.sampler = RandomBot::new(sampler_seed(seed, i));
+        h.sampler = RandomBot::new(sampler_seed(seed, i));
         self.episodes = 0;
-        self.pending = false;
+        h.pending = false;
     }
 
     fn next_seed(&mut self) -> u64 {
@@ -309,21 +295,21 @@ impl Slot {
     }
 
     /// Deal a new episode and, with built-in opponents, play them to the learner's turn.
-    fn deal(&mut self, ctx: Ctx) {
+    fn deal(&mut self, h: &mut Hot, ctx: Ctx) {
         for _ in 0..MAX_DEALS {
             let s = self.next_seed();
             self.game.reset(s, &[]).expect("an empty deck prefix is always valid");
             self.fresh = true;
-            self.pending = false;
+            h.pending = false;
             self.last_actor = self.game.current_player().unwrap_or(0) as u8;
             if let Some(seat) = ctx.bots() {
-                self.play_bots(seat);
+                self.play_bots(h, seat);
             }
             if !self.over() {
                 break;
             }
         }
-        self.game.legal_actions(&mut self.mask);
+        self.game.legal_actions(&mut h.mask);
     }
 
     #[inline]
@@ -331,13 +317,13 @@ impl Slot {
         self.game.is_terminal() || self.game.is_truncated()
     }
 
-    fn play_bots(&mut self, learner: usize) {
+    fn play_bots(&mut self, h: &mut Hot, learner: usize) {
         while let Some(p) = self.game.current_player() {
             if p == learner {
                 return;
             }
-            self.game.legal_actions(&mut self.mask);
-            let a = self.opponent.pick(&self.mask).expect("a game in progress has a legal action");
+            self.game.legal_actions(&mut h.mask);
+            let a = self.opponent.pick(&h.mask).expect("a game in progress has a legal action");
             self.last_actor = p as u8;
             self.game.apply(a);
         }
@@ -352,26 +338,26 @@ impl Slot {
         }
     }
 
-    fn write<O: ObsValue, M: MaskValue>(&self, ctx: Ctx, row: &mut Row<'_, O, M>) {
+    /// Write the observation, mask and seat to act (every path through a step ends here).
+    fn write<O: ObsValue, M: MaskValue>(&self, h: &mut Hot, ctx: Ctx, row: &mut Row<'_, O, M>) {
         O::encode(&self.game, self.obs_seat(ctx), row.obs);
-        row.mask.fill(M::FALSE);
-        for id in self.mask.iter() {
-            row.mask[id] = M::TRUE;
-        }
-        *row.to_act = self.game.current_player().map_or(-1, |p| p as i32);
+        write_mask(&h.mask, row.mask);
+        let to_act = self.game.current_player().map_or(-1, |p| p as i32);
+        h.to_act = to_act as i8;
+        *row.to_act = to_act;
     }
 
     /// After a decision: report the end of an episode (and autoreset) or the next state.
     /// `report` is false while the learner has not decided yet (a new deal the opponents
     /// ended is dealt again instead).
-    fn settle<O: ObsValue, M: MaskValue>(&mut self, ctx: Ctx, row: &mut Row<'_, O, M>) {
+    fn settle<O: ObsValue, M: MaskValue>(&mut self, h: &mut Hot, ctx: Ctx, row: &mut Row<'_, O, M>) {
         if self.over() && self.fresh && ctx.learner().is_some() {
             // The opponents ended a deal before the learner's first decision.
-            self.deal(ctx);
+            self.deal(h, ctx);
         }
         if !self.over() {
-            self.game.legal_actions(&mut self.mask);
-            self.write(ctx, row);
+            self.game.legal_actions(&mut h.mask);
+            self.write(h, ctx, row);
             return;
         }
         let mut ret = [0f64; MAX_PLAYERS];
@@ -386,18 +372,18 @@ impl Slot {
         }
         *row.terminated = self.game.is_terminal();
         *row.truncated = self.game.is_truncated();
-        self.mask.clear();
+        h.mask.clear();
         match ctx.autoreset {
             Autoreset::NextStep => {
-                self.pending = true;
-                self.write(ctx, row);
+                h.pending = true;
+                self.write(h, ctx, row);
             }
             Autoreset::SameStep => {
                 if let Some(f) = row.final_obs.as_deref_mut() {
                     O::encode(&self.game, self.obs_seat(ctx), f);
                 }
-                self.deal(ctx);
-                self.write(ctx, row);
+                self.deal(h, ctx);
+                self.write(h, ctx, row);
             }
         }
     }
@@ -408,44 +394,68 @@ impl Slot {
         *row.truncated = false;
     }
 
-    fn reset_row<O: ObsValue, M: MaskValue>(&mut self, ctx: Ctx, seed: u64, i: usize, row: &mut Row<'_, O, M>) {
-        self.reseed(seed, i as u64);
-        self.deal(ctx);
+    fn reset_row<O: ObsValue, M: MaskValue>(
+        &mut self,
+        h: &mut Hot,
+        ctx: Ctx,
+        seed: u64,
+        i: usize,
+        row: &mut Row<'_, O, M>,
+    ) {
+        self.reseed(h, seed, i as u64);
+        self.deal(h, ctx);
         Self::clear_flags(row);
-        self.write(ctx, row);
+        self.write(h, ctx, row);
     }
 
     /// A learner (or self-play) step with a validated action.
-    fn step_row<O: ObsValue, M: MaskValue>(&mut self, ctx: Ctx, action: i64, row: &mut Row<'_, O, M>) {
+    fn step_row<O: ObsValue, M: MaskValue>(&mut self, h: &mut Hot, ctx: Ctx, action: i64, row: &mut Row<'_, O, M>) {
         Self::clear_flags(row);
-        if self.pending {
-            self.deal(ctx);
-            self.write(ctx, row);
+        if h.pending {
+            self.deal(h, ctx);
+            self.write(h, ctx, row);
             return;
         }
         if self.over() {
             // Only reachable after MAX_DEALS deals that all ended before the learner acted.
-            self.settle(ctx, row);
+            self.settle(h, ctx, row);
             return;
         }
         self.last_actor = self.game.current_player().unwrap_or(0) as u8;
         self.fresh = false;
         self.game.apply(action as usize);
         if let Some(seat) = ctx.bots() {
-            self.play_bots(seat);
+            self.play_bots(h, seat);
         }
-        self.settle(ctx, row);
+        self.settle(h, ctx, row);
     }
 
     /// An opponent step (external opponents); games without an opponent to act are skipped.
-    fn opponent_row<O: ObsValue, M: MaskValue>(&mut self, ctx: Ctx, action: i64, row: &mut Row<'_, O, M>) {
+    fn opponent_row<O: ObsValue, M: MaskValue>(&mut self, h: &mut Hot, ctx: Ctx, action: i64, row: &mut Row<'_, O, M>) {
         let Some(p) = self.game.current_player() else { return };
-        if Some(p) == ctx.learner() || self.pending {
+        if Some(p) == ctx.learner() || h.pending {
             return;
         }
         self.last_actor = p as u8;
         self.game.apply(action as usize);
-        self.settle(ctx, row);
+        self.settle(h, ctx, row);
+    }
+}
+
+/// Write `mask` as one 0/1 element per action id.
+#[inline]
+fn write_mask<M: MaskValue>(mask: &ActionMask, row: &mut [M]) {
+    let row: &mut [M; NUM_ACTIONS] = row.try_into().expect("a mask row holds NUM_ACTIONS elements");
+    row.fill(M::FALSE);
+    for (w, &word) in mask.0.iter().enumerate() {
+        let mut x = word;
+        while x != 0 {
+            let id = w * 64 + x.trailing_zeros() as usize;
+            x &= x - 1;
+            if id < NUM_ACTIONS {
+                row[id] = M::TRUE;
+            }
+        }
     }
 }
 
@@ -455,6 +465,7 @@ pub struct VecEnv {
     cfg: Config,
     ctx: Ctx,
     slots: Vec<Slot>,
+    hot: Vec<Hot>,
     pool: Option<rayon::ThreadPool>,
     threads: usize,
     started: bool,
@@ -494,16 +505,15 @@ impl VecEnv {
         let proto = Slot {
             game: Game::new(rules.clone(), 0),
             opponent: RandomBot::new(0),
-            sampler: RandomBot::new(0),
-            mask: ActionMask::default(),
             base_seed: 0,
             episodes: 0,
-            pending: false,
             fresh: true,
             last_actor: 0,
         };
+        let hot = Hot { mask: ActionMask::default(), sampler: RandomBot::new(0), to_act: -1, pending: false };
         let slots = vec![proto; cfg.num_envs];
-        Ok(VecEnv { rules, cfg, ctx, slots, pool, threads, started: false })
+        let hot = vec![hot; cfg.num_envs];
+        Ok(VecEnv { rules, cfg, ctx, slots, hot, pool, threads, started: false })
     }
 
     pub fn num_envs(&self) -> usize {
@@ -532,11 +542,12 @@ impl VecEnv {
     }
     /// Legal actions of game `i`'s seat to act (empty when its episode is over).
     pub fn legal_mask(&self, i: usize) -> &ActionMask {
-        &self.slots[i].mask
+        &self.hot[i].mask
     }
-    /// Bytes of state per game (the game, its two bot streams and bookkeeping).
+    /// Bytes of state per game (the game, its two bot streams, its legal actions and
+    /// bookkeeping).
     pub fn state_bytes_per_env() -> usize {
-        std::mem::size_of::<Slot>()
+        std::mem::size_of::<Slot>() + std::mem::size_of::<Hot>()
     }
 
     fn check_outputs<O, M>(&self, out: &Outputs<'_, O, M>, need_final: bool) -> Result<(), VecEnvError> {
@@ -570,16 +581,16 @@ impl VecEnv {
     where
         O: ObsValue,
         M: MaskValue,
-        F: Fn(&mut Slot, usize, &mut Row<'_, O, M>) + Sync,
+        F: Fn(&mut Slot, &mut Hot, usize, &mut Row<'_, O, M>) + Sync,
     {
         let width = self.ctx.width;
-        let slots = &mut self.slots[..];
+        let games = Games { slots: &mut self.slots[..], hot: &mut self.hot[..], start: 0 };
         match &self.pool {
-            Some(pool) if slots.len() > GRAIN => {
-                let grain = GRAIN.max(slots.len().div_ceil(self.threads * 4));
-                pool.install(|| par_rows(slots, 0, out, width, grain, &f));
+            Some(pool) if games.len() > GRAIN => {
+                let grain = GRAIN.max(games.len().div_ceil(self.threads * 4));
+                pool.install(|| par_rows(games, out, width, grain, &f));
             }
-            _ => seq_rows(slots, 0, out, width, &f),
+            _ => seq_rows(games, out, width, &f),
         }
     }
 
@@ -588,7 +599,7 @@ impl VecEnv {
     pub fn reset<O: ObsValue, M: MaskValue>(&mut self, seed: u64, out: Outputs<'_, O, M>) -> Result<(), VecEnvError> {
         self.check_outputs(&out, false)?;
         let ctx = self.ctx;
-        self.for_each(out, move |s, i, row| s.reset_row(ctx, seed, i, row));
+        self.for_each(out, move |s, h, i, row| s.reset_row(h, ctx, seed, i, row));
         self.started = true;
         Ok(())
     }
@@ -603,11 +614,11 @@ impl VecEnv {
         }
         let learner = self.ctx.learner();
         let external = matches!(self.cfg.mode, Mode::Learner { opponents: Opponents::External, .. });
-        for (i, (s, &a)) in self.slots.iter().zip(actions).enumerate() {
-            if s.pending {
+        for (i, (s, &a)) in self.hot.iter().zip(actions).enumerate() {
+            if s.pending || s.to_act < 0 {
                 continue;
             }
-            let Some(p) = s.game.current_player() else { continue };
+            let p = s.to_act as usize;
             let opp = learner.is_some_and(|l| l != p);
             if opponents != opp {
                 if !opponents && external {
@@ -644,7 +655,7 @@ impl VecEnv {
         self.check_outputs(&out, true)?;
         self.validate(actions, false)?;
         let ctx = self.ctx;
-        self.for_each(out, move |s, i, row| s.step_row(ctx, actions[i], row));
+        self.for_each(out, move |s, h, i, row| s.step_row(h, ctx, actions[i], row));
         Ok(())
     }
 
@@ -663,14 +674,14 @@ impl VecEnv {
         self.check_outputs(&out, true)?;
         self.validate(actions, true)?;
         let ctx = self.ctx;
-        self.for_each(out, move |s, i, row| s.opponent_row(ctx, actions[i], row));
+        self.for_each(out, move |s, h, i, row| s.opponent_row(h, ctx, actions[i], row));
         Ok(())
     }
 
     /// True if some game has an opponent to act (external opponents).
     pub fn opponents_to_act(&self) -> bool {
         let Some(l) = self.ctx.learner() else { return false };
-        self.slots.iter().any(|s| !s.pending && s.game.current_player().is_some_and(|p| p != l))
+        self.hot.iter().any(|s| !s.pending && s.to_act >= 0 && s.to_act as usize != l)
     }
 
     /// The action built-in bot `spec` chooses for the seat to act in each game listed in
@@ -692,12 +703,13 @@ impl VecEnv {
         let heuristic = HeuristicBot::new();
         for (&r, a) in rows.iter().zip(out.iter_mut()) {
             let s = &mut self.slots[r as usize];
-            let choice = if s.over() || s.pending {
+            let h = &self.hot[r as usize];
+            let choice = if s.over() || h.pending {
                 None
             } else {
                 match spec {
-                    BotSpec::Random => s.opponent.pick(&s.mask),
-                    BotSpec::Heuristic => heuristic.choose(&s.game, &s.mask),
+                    BotSpec::Random => s.opponent.pick(&h.mask),
+                    BotSpec::Heuristic => heuristic.choose(&s.game, &h.mask),
                     _ => {
                         let seed = derive_seed(s.base_seed ^ SEARCH_SALT, s.game.decisions() as u64);
                         spec.build(seed).act(&s.game)
@@ -715,46 +727,83 @@ impl VecEnv {
         if out.len() != self.cfg.num_envs {
             return Err(VecEnvError::Length { what: "actions", expected: self.cfg.num_envs, got: out.len() });
         }
-        let f = |s: &mut Slot, a: &mut i64| *a = s.sampler.pick(&s.mask).map_or(0, |x| x as i64);
+        let f = |s: &mut Hot, a: &mut i64| *a = s.sampler.pick(&s.mask).map_or(0, |x| x as i64);
         match &self.pool {
             Some(pool) if out.len() > 4 * GRAIN => {
                 use rayon::prelude::*;
                 let grain = GRAIN.max(out.len().div_ceil(self.threads * 4));
-                let slots = &mut self.slots;
+                let hot = &mut self.hot;
                 pool.install(|| {
-                    slots.par_iter_mut().zip(out.par_iter_mut()).with_min_len(grain).for_each(|(s, a)| f(s, a))
+                    hot.par_iter_mut().zip(out.par_iter_mut()).with_min_len(grain).for_each(|(s, a)| f(s, a))
                 });
             }
-            _ => self.slots.iter_mut().zip(out.iter_mut()).for_each(|(s, a)| f(s, a)),
+            _ => self.hot.iter_mut().zip(out.iter_mut()).for_each(|(s, a)| f(s, a)),
         }
         Ok(())
     }
 }
 
-fn seq_rows<O, M, F>(slots: &mut [Slot], start: usize, mut out: Outputs<'_, O, M>, width: usize, f: &F)
-where
-    F: Fn(&mut Slot, usize, &mut Row<'_, O, M>),
-{
-    for (j, s) in slots.iter_mut().enumerate() {
-        let mut row = out.row(j, width);
-        f(s, start + j, &mut row);
+/// A contiguous range of games (game `start + j` at index `j`), split with its output rows.
+struct Games<'a> {
+    slots: &'a mut [Slot],
+    hot: &'a mut [Hot],
+    start: usize,
+}
+
+impl<'a> Games<'a> {
+    fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    fn split_at(self, k: usize) -> (Games<'a>, Games<'a>) {
+        let (s1, s2) = self.slots.split_at_mut(k);
+        let (h1, h2) = self.hot.split_at_mut(k);
+        (Games { slots: s1, hot: h1, start: self.start }, Games { slots: s2, hot: h2, start: self.start + k })
     }
 }
 
-fn par_rows<O, M, F>(slots: &mut [Slot], start: usize, out: Outputs<'_, O, M>, width: usize, grain: usize, f: &F)
+fn seq_rows<O, M, F>(games: Games<'_>, out: Outputs<'_, O, M>, width: usize, f: &F)
+where
+    F: Fn(&mut Slot, &mut Hot, usize, &mut Row<'_, O, M>),
+{
+    let Outputs { obs, mask, rewards, terminated, truncated, to_act, final_obs } = out;
+    let mut fin = final_obs.map(|x| x.chunks_exact_mut(OBS_SIZE));
+    let flags = terminated.iter_mut().zip(truncated.iter_mut()).zip(to_act.iter_mut());
+    let rows =
+        obs.chunks_exact_mut(OBS_SIZE).zip(mask.chunks_exact_mut(NUM_ACTIONS)).zip(rewards.chunks_exact_mut(width));
+    let games_iter = games.slots.iter_mut().zip(games.hot.iter_mut());
+    for (j, ((s, h), (((o, m), r), ((t, u), a)))) in games_iter.zip(rows.zip(flags)).enumerate() {
+        let mut row = Row {
+            obs: o,
+            mask: m,
+            rewards: r,
+            terminated: t,
+            truncated: u,
+            to_act: a,
+            final_obs: fin.as_mut().and_then(Iterator::next),
+        };
+        f(s, h, games.start + j, &mut row);
+    }
+}
+
+/// Split the games in halves down to `grain` games per task. Split points are multiples of
+/// [`GRAIN`] games, so no two tasks write into one cache line of any output row (64 rows of
+/// every output are a whole number of 64-byte lines) or of the hot array.
+fn par_rows<O, M, F>(games: Games<'_>, out: Outputs<'_, O, M>, width: usize, grain: usize, f: &F)
 where
     O: Send,
     M: Send,
-    F: Fn(&mut Slot, usize, &mut Row<'_, O, M>) + Sync,
+    F: Fn(&mut Slot, &mut Hot, usize, &mut Row<'_, O, M>) + Sync,
 {
-    if slots.len() <= grain {
-        seq_rows(slots, start, out, width, f);
+    let len = games.len();
+    let mid = (len / 2).next_multiple_of(GRAIN);
+    if len <= grain || mid >= len {
+        seq_rows(games, out, width, f);
         return;
     }
-    let mid = slots.len() / 2;
-    let (ls, rs) = slots.split_at_mut(mid);
+    let (lg, rg) = games.split_at(mid);
     let (lo, ro) = out.split_at(mid, width);
-    rayon::join(|| par_rows(ls, start, lo, width, grain, f), || par_rows(rs, start + mid, ro, width, grain, f));
+    rayon::join(|| par_rows(lg, lo, width, grain, f), || par_rows(rg, ro, width, grain, f));
 }
 
 /// Output buffers owned in one place, for Rust callers and tests.

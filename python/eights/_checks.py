@@ -35,6 +35,10 @@ def as_action(action: Any, who: str = "action") -> int:
     single element (what most RL libraries hand back).  Rejects ``bool``,
     floats, strings and everything else.
     """
+    if type(action) is int:  # the common cases first: a Python or numpy integer
+        return action
+    if isinstance(action, np.integer):
+        return int(action)
     if isinstance(action, np.ndarray):
         if action.size == 1 and np.issubdtype(action.dtype, np.integer):
             return int(action.reshape(()).item())

@@ -5,30 +5,12 @@ use super::*;
 
 /// Face bits of every card in `h`.
 pub(super) fn face_bits(h: &CardCounts) -> u64 {
-    held_bits(h.counts())
+    h.bits()
 }
 
 #[inline]
 pub(super) fn bit(c: Card) -> u64 {
     1u64 << c.index()
-}
-
-/// Bitset of the faces with a non-zero count (bit `i` = face `i`), eight counts at a time.
-#[inline]
-pub(super) fn held_bits(counts: &[u8; NUM_FACES]) -> u64 {
-    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut bits = 0u64;
-    let mut word = [0u8; 8];
-    for (k, chunk) in counts.chunks(8).enumerate() {
-        word[..chunk.len()].copy_from_slice(chunk);
-        word[chunk.len()..].fill(0);
-        let w = u64::from_le_bytes(word);
-        // High bit of each byte set iff the byte is non-zero, then gathered into 8 bits.
-        let t = (((w & LOW7) + LOW7) | w) & HIGH;
-        bits |= (t.wrapping_mul(0x0002_0408_1020_4081) >> 56) << (8 * k);
-    }
-    bits
 }
 
 /// The 13 faces of one suit (clubs; shift by `13 * suit` for the others).
@@ -45,16 +27,26 @@ mod bit_tests {
     use crate::game::derive_seed;
 
     #[test]
-    fn held_bits_marks_exactly_the_nonzero_counts() {
-        let mut counts = [0u8; NUM_FACES];
+    fn face_bits_mark_exactly_the_faces_held() {
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..200 {
             x = derive_seed(x, 1);
-            for (i, c) in counts.iter_mut().enumerate() {
-                *c = [0, 0, 1, 2, 4, 128, 255, 0][((x >> (i % 60)) & 7) as usize];
+            let mut h = CardCounts::new();
+            let mut counts = [0u8; NUM_FACES];
+            for k in 0..(x % 40) {
+                let i = (derive_seed(x, k) % NUM_FACES as u64) as usize;
+                h.add(Card(i as u8));
+                counts[i] += 1;
+            }
+            // Take some copies out again: a face is held while any copy is left.
+            for k in 0..(x % 7) {
+                let i = (derive_seed(x, 100 + k) % NUM_FACES as u64) as usize;
+                if h.remove(Card(i as u8)) {
+                    counts[i] -= 1;
+                }
             }
             let want = counts.iter().enumerate().fold(0u64, |b, (i, &k)| b | u64::from(k != 0) << i);
-            assert_eq!(held_bits(&counts), want);
+            assert_eq!(face_bits(&h), want);
         }
     }
 }

@@ -13,7 +13,8 @@ impl Game {
             // A locking joker (`joker_lock`) goes only on a K, and only a K (of its colour) follows it.
             return self.lock_bits(top) & bit(c) != 0;
         }
-        if let (Some(s), Some(a)) = (c.suit(), self.active_suit()) {
+        // The active suit (as `active_suit()`, without looking for the match card again).
+        if let (Some(s), Some(a)) = (c.suit(), self.nominated.or_else(|| top.suit())) {
             if s == a {
                 return true;
             }
@@ -39,6 +40,33 @@ impl Game {
     #[inline]
     pub(super) fn rank_closed(&self) -> bool {
         self.nominated.is_some() && self.rules.settings.rank_closed_after_wild
+    }
+
+    /// The faces of player `p`'s own countdown wild rank (as [`Game::own_wild`]), as a bitset.
+    #[inline]
+    pub(super) fn own_wild_bits(&self, p: usize) -> u64 {
+        if !self.rules.settings.countdown {
+            return 0;
+        }
+        match self.scores[p] {
+            s @ 1..=13 => RANK_BITS << (s - 1),
+            _ => 0,
+        }
+    }
+
+    /// The faces [`Game::arithmetic`] allows on `top` with `under` below it, as a bitset:
+    /// the spot ranks whose value is the sum or the product of the two cards' values.
+    pub(super) fn arithmetic_bits(top: Card, under: Option<Card>) -> u64 {
+        let value = |x: Option<Card>| x.and_then(Card::rank).filter(|r| !r.is_court()).map(|r| r.index() as u32 + 1);
+        let (Some(a), Some(b)) = (value(Some(top)), value(under)) else { return 0 };
+        let mut m = 0;
+        for v in [a + b, a * b] {
+            // Spot values run from 1 (ace) to 10; picture cards never match by arithmetic.
+            if (1..=10).contains(&v) {
+                m |= RANK_BITS << (v - 1);
+            }
+        }
+        m
     }
 
     /// Is `c` player `p`'s own countdown wild (rank = score; 1 = ace)?
@@ -154,8 +182,11 @@ impl Game {
             return self.lock_bits(top);
         }
         let mut m = 0;
-        if let Some(a) = self.active_suit() {
+        if let Some(a) = self.nominated.or_else(|| top.suit()) {
             m |= SUIT_BITS << (13 * a.index());
+        }
+        if self.rules.arithmetic {
+            m |= Self::arithmetic_bits(top, self.discard.from_top(1));
         }
         if let Some(r) = top.rank().filter(|_| !self.rank_closed()) {
             let mut ranks = RANK_BITS << r.index();
@@ -199,9 +230,9 @@ impl Game {
     /// (bit `i` = face `i`). Non-wild cards need only the matching bitset; wild cards, which
     /// have per-card conditions, are checked one by one.
     pub(super) fn playable_bits(&self) -> u64 {
-        let held = held_bits(self.hands[self.current as usize].counts());
-        if self.restrict != Restrict::None || self.rules.settings.countdown || self.rules.arithmetic {
-            // One-turn constraints and per-player wilds: check card by card.
+        let held = self.hands[self.current as usize].bits();
+        if self.restrict != Restrict::None {
+            // One-turn constraints: check card by card.
             let mut out = 0u64;
             let mut x = held;
             while x != 0 {
@@ -213,20 +244,21 @@ impl Game {
             }
             return out;
         }
-        let (mut plain, mut out) = (0u64, 0u64);
-        let mut x = held;
+        // Cards with per-card conditions (the preset's wilds and, in countdown presets, the
+        // player's own wild rank) are checked one by one; the others need only the matching
+        // bitset.
+        let wilds = self.rules.wild_mask | self.own_wild_bits(self.current as usize);
+        let plain = held & !wilds;
+        let mut out = if self.free_play { plain } else { plain & self.matching_bits() };
+        let mut x = held & wilds;
         while x != 0 {
             let i = x.trailing_zeros() as usize;
             x &= x - 1;
-            if self.rules.card[i].wild.is_some() {
-                if self.playable(Card(i as u8)) {
-                    out |= 1 << i;
-                }
-            } else {
-                plain |= 1 << i;
+            if self.playable(Card(i as u8)) {
+                out |= 1 << i;
             }
         }
-        out | if self.free_play { plain } else { plain & self.matching_bits() }
+        out
     }
 
     /// May `c` answer or cancel the pending chain?

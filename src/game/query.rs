@@ -39,9 +39,13 @@ impl Game {
     /// The card the next play is matched against: the top card, or for a transparent wild
     /// (one_card joker) the card under it. `None` on an empty pile (any card may be led).
     pub fn match_card(&self) -> Option<Card> {
-        let mut k = 0;
+        let top = self.discard.top()?;
+        if self.rules.transparent_mask & bit(top) == 0 {
+            return Some(top);
+        }
+        let mut k = 1;
         while let Some(c) = self.discard.from_top(k) {
-            if self.rules.card[c.index()].wild.is_some_and(|w| w.follow == WildFollow::Transparent) {
+            if self.rules.transparent_mask & bit(c) != 0 {
                 k += 1;
                 continue;
             }

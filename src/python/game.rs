@@ -310,7 +310,10 @@ impl PyGame {
     fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
         let mut m = ActionMask::default();
         self.g.legal_actions(&mut m);
-        let v: Vec<bool> = (0..NUM_ACTIONS).map(|i| m.contains(i)).collect();
+        let mut v = vec![false; NUM_ACTIONS];
+        for id in m.iter().filter(|&id| id < NUM_ACTIONS) {
+            v[id] = true;
+        }
         PyArray1::from_vec(py, v)
     }
     /// Apply an action: an int id or a string such as "play 8H", "8H", "suit H", "draw".

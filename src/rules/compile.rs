@@ -46,6 +46,10 @@ impl Rules {
             arithmetic: s.matching.extra.contains(&MatchExtra::Arithmetic),
             rogue: s.matching.extra.contains(&MatchExtra::RoguePile),
             lock_mask: (0..NUM_FACES).filter(|&i| card[i].joker_lock).fold(0, |m, i| m | 1 << i),
+            wild_mask: (0..NUM_FACES).filter(|&i| card[i].wild.is_some()).fold(0, |m, i| m | 1 << i),
+            transparent_mask: (0..NUM_FACES)
+                .filter(|&i| card[i].wild.is_some_and(|w| w.follow == WildFollow::Transparent))
+                .fold(0, |m, i| m | 1 << i),
             has_mirror: card.iter().any(|r| r.mirror),
             settings: Settings::compile(&spec)?,
             spec,

@@ -384,6 +384,10 @@ pub struct Rules {
     pub rogue: bool,
     /// Faces carrying `joker_lock` (larby_switch jokers).
     pub lock_mask: u64,
+    /// Faces with a wild rule (`card[i].wild` is set), for the bitset fast path of legal plays.
+    pub wild_mask: u64,
+    /// Faces that are transparent wilds (the card under them is matched).
+    pub transparent_mask: u64,
     /// Some card carries `mirror`.
     pub has_mirror: bool,
     /// The table-wide settings compiled for play.
