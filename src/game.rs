@@ -1497,7 +1497,8 @@ impl Game {
             Action::Challenge => self.resolve_challenge(true),
             Action::NoChallenge => self.resolve_challenge(false),
         }
-        self.decisions += 1;
+        // Saturating: a restored state may start anywhere below the limit of its type.
+        self.decisions = self.decisions.saturating_add(1);
         let max = self.rules.spec.limits.max_decisions;
         if !self.terminal && max > 0 && self.decisions >= max {
             self.truncated = true;
@@ -1659,8 +1660,8 @@ impl Game {
                 // Answering a pending chain.
                 t.answered = true;
                 self.chain.amount = match ch.accumulate {
-                    Accumulate::Sum => self.chain.amount + ch.amount as u16,
-                    Accumulate::Increment => self.chain.amount + self.rules.spec.chain.increment as u16,
+                    Accumulate::Sum => self.chain.amount.saturating_add(ch.amount as u16),
+                    Accumulate::Increment => self.chain.amount.saturating_add(self.rules.spec.chain.increment as u16),
                     Accumulate::Fixed => self.chain.amount.max(ch.amount as u16),
                 };
                 self.chain.answer = ch.answer.into();
@@ -1676,11 +1677,12 @@ impl Game {
                 t.chain_origin = Some(c);
             }
         }
-        t.draw_lose += r.draw_lose as u16;
-        t.draw_keep += r.draw_keep as u16;
-        t.others_draw += r.others_draw as u16;
-        t.waste_draw += r.waste_draw as u16;
-        t.pick_up += r.pick_up_pile as u16;
+        // Saturating: a restored turn may hold any u16 amount already.
+        t.draw_lose = t.draw_lose.saturating_add(r.draw_lose as u16);
+        t.draw_keep = t.draw_keep.saturating_add(r.draw_keep as u16);
+        t.others_draw = t.others_draw.saturating_add(r.others_draw as u16);
+        t.waste_draw = t.waste_draw.saturating_add(r.waste_draw as u16);
+        t.pick_up = t.pick_up.saturating_add(r.pick_up_pile as u16);
         if r.free_play_next || r.wild.is_some_and(|w| w.follow == WildFollow::Free) {
             t.free_play_next = true;
         }
@@ -2212,7 +2214,7 @@ impl Game {
             self.begin_turn();
             return;
         }
-        let k = b.amount + if challenge { CHALLENGE_EXTRA } else { 0 };
+        let k = b.amount.saturating_add(if challenge { CHALLENGE_EXTRA } else { 0 });
         self.draw_cards(q as usize, k as usize);
         self.free_play = false;
         self.current = self.skip_done(self.advance(q, 1));
@@ -2673,17 +2675,17 @@ impl Game {
             ScoreMode::Countdown | ScoreMode::None => {}
         }
         if let Some(w) = hand_winner {
-            pts[w as usize] += s.winner_bonus;
+            pts[w as usize] = pts[w as usize].saturating_add(s.winner_bonus);
         }
         if let Some(h) = self.hat {
             pts[h as usize] -= 10;
         }
         for p in 0..n {
-            self.scores[p] += pts[p];
+            self.scores[p] = self.scores[p].saturating_add(pts[p]);
         }
         self.hand_points = pts;
         self.hand_winner = hand_winner;
-        self.hands_played += 1;
+        self.hands_played = self.hands_played.saturating_add(1);
         if self.rules.spec.series.play_match {
             let sc = &self.scores[..n];
             let reached = match (self.rules.series_target, self.rules.spec.series.winner) {
@@ -2962,8 +2964,10 @@ impl Game {
     /// Rebuild a game from a snapshot, checking it for consistency.
     pub fn from_snapshot(s: Snapshot) -> Result<Game, GameError> {
         let n = s.num_players as usize;
-        let rules = Arc::new(Rules::from_spec(s.rules, n).map_err(|e| GameError::InvalidState(e.to_string()))?);
+        // A copy of the spec: `s` is checked as a whole below.
+        let rules = Arc::new(Rules::from_spec(s.rules.clone(), n).map_err(|e| GameError::InvalidState(e.to_string()))?);
         let bad = |m: &str| Err(GameError::InvalidState(m.to_string()));
+        crate::snapshot_checks::check_fields(&s, &rules).map_err(GameError::InvalidState)?;
         if s.hands.len() != n || s.scores.len() != n || s.hand_points.len() != n {
             return bad("hands, scores and hand_points need one entry per player");
         }
@@ -2996,10 +3000,13 @@ impl Game {
         g.stock = Pile::from_bottom_up(&s.stock.iter().rev().copied().collect::<Vec<_>>());
         g.discard = Pile::from_bottom_up(&s.discard);
         g.rogue = Pile::from_bottom_up(&s.rogue);
-        g.nominated = match s.nominated.as_deref() {
-            None => None,
-            Some(x) => Some(Suit::parse(x).ok_or_else(|| GameError::InvalidState(format!("bad suit {x:?}")))?),
-        };
+        g.nominated =
+            match s.nominated.as_deref() {
+                None => None,
+                Some(x) => Some(Suit::parse(x).ok_or_else(|| {
+                    GameError::InvalidState(format!("nominated: unknown suit {x:?} (use C, D, H or S)"))
+                })?),
+            };
         g.direction = s.direction;
         g.current = s.current;
         g.dealer = s.dealer;
@@ -3082,6 +3089,7 @@ impl Game {
         g.hands_played = s.hands_played;
         g.hat = s.hat;
         g.rng = s.rng;
+        crate::snapshot_checks::check_game(&g).map_err(GameError::InvalidState)?;
         Ok(g)
     }
 

@@ -29,9 +29,11 @@ pub mod action;
 pub mod bots;
 pub mod card;
 pub mod card_set;
+pub mod check;
 pub mod game;
 pub mod observation;
 pub mod rules;
+pub mod snapshot_checks;
 pub mod vec_env;
 
 #[cfg(feature = "python")]

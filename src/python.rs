@@ -11,12 +11,15 @@ use crate::game::{Game, GameError, Position, Snapshot};
 use crate::observation::{self, OBS_SIZE};
 use crate::rules::{self, RULE_FEATURE_NAMES, RULE_FEATURES, Rules};
 use numpy::{PyArray1, PyArray2};
+use py_args::int_in;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 use std::sync::Arc;
 
+#[path = "py_args.rs"]
+pub(crate) mod py_args;
 #[path = "py_bots.rs"]
 mod py_bots;
 #[path = "py_rules.rs"]
@@ -54,15 +57,19 @@ fn parse_cards(v: &[String]) -> PyResult<Vec<Card>> {
     v.iter().map(|s| parse_card(s)).collect()
 }
 
-fn to_json(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<serde_json::Value> {
-    let json = py.import("json")?;
-    let text: String = json
-        .call_method1("dumps", (obj,))
-        .map_err(|e| {
-            PyTypeError::new_err(format!("{what} must be JSON-like (dicts, lists, str, numbers, bool, None): {e}"))
-        })?
-        .extract()?;
-    serde_json::from_str(&text).map_err(|e| PyValueError::new_err(format!("{what}: {e}")))
+/// A Python value as JSON. For rules (`what` = "rules", "spec", "overlay") an unusable
+/// value (NaN, a date, a huge integer, too deep a nesting) is a `RulesError` naming its
+/// field; for a game state a `ValueError` naming it.
+fn to_json(_py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<serde_json::Value> {
+    py_args::to_value(obj).map_err(|e| {
+        if what == "state dict" {
+            PyValueError::new_err(format!("invalid game state: {}", e.text()))
+        } else if e.path.is_empty() {
+            RulesError::new_err(format!("invalid {what}: {}", e.message))
+        } else {
+            RulesError::new_err(format!("invalid rules field '{}': {}", e.path, e.message))
+        }
+    })
 }
 
 fn from_json<'py>(py: Python<'py>, v: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
@@ -77,18 +84,14 @@ fn random_seed() -> u64 {
     h.finish()
 }
 
+/// The rules of `preset` with overrides for `num_players` (already checked to be in
+/// `[2, MAX_PLAYERS]` by the `py_args::num_players` extractor).
 pub(crate) fn load_rules(
     py: Python<'_>,
     preset: &str,
-    num_players: i64,
+    num_players: usize,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Arc<Rules>> {
-    if !(2..=rules::MAX_PLAYERS as i64).contains(&num_players) {
-        return Err(PyValueError::new_err(format!(
-            "num_players must be between 2 and {} (the preset may allow fewer), got {num_players}",
-            rules::MAX_PLAYERS
-        )));
-    }
     let over = match rules {
         Some(r) if !r.is_none() => {
             if !r.is_instance_of::<PyDict>() {
@@ -100,7 +103,7 @@ pub(crate) fn load_rules(
         }
         _ => None,
     };
-    Rules::load(preset, num_players as usize, over.as_ref()).map(Arc::new).map_err(rules_err)
+    Rules::load(preset, num_players, over.as_ref()).map(Arc::new).map_err(rules_err)
 }
 
 /// Names of the built-in presets.
@@ -135,13 +138,33 @@ fn preset_toml(preset: &str) -> PyResult<&'static str> {
 fn random_selfplay<'py>(
     py: Python<'py>,
     preset: &str,
-    num_players: i64,
-    games: u64,
-    seed: u64,
+    #[pyo3(from_py_with = py_args::num_players)] num_players: usize,
+    #[pyo3(from_py_with = py_args::games)] games: u64,
+    #[pyo3(from_py_with = py_args::seed)] seed: u64,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let r = load_rules(py, preset, num_players, rules)?;
     let stats = py.detach(move || bots::random_selfplay(r, games, seed));
+    from_json(py, &stats)
+}
+
+/// Like `random_selfplay`, with the engine's invariants checked after every decision
+/// (`eights::check::check_state`): cards conserved, the legal set equal to the mask and
+/// empty exactly at the end, observations finite, the snapshot round trip, zero-sum
+/// returns. Returns a dict: games, decisions, truncated, violations and failures (the
+/// first few messages). Used by `python -m eights soak`.
+#[pyfunction]
+#[pyo3(signature = (preset, num_players=2, games=10, seed=0, rules=None))]
+fn checked_selfplay<'py>(
+    py: Python<'py>,
+    preset: &str,
+    #[pyo3(from_py_with = py_args::num_players)] num_players: usize,
+    #[pyo3(from_py_with = py_args::games)] games: u64,
+    #[pyo3(from_py_with = py_args::seed)] seed: u64,
+    rules: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let r = load_rules(py, preset, num_players, rules)?;
+    let stats = py.detach(move || crate::check::checked_selfplay(r, games, seed));
     from_json(py, &stats)
 }
 
@@ -155,7 +178,7 @@ struct PyRandomBot {
 impl PyRandomBot {
     #[new]
     #[pyo3(signature = (seed=None))]
-    fn new(seed: Option<u64>) -> Self {
+    fn new(#[pyo3(from_py_with = py_args::opt_seed)] seed: Option<u64>) -> Self {
         PyRandomBot { bot: RandomBot::new(seed.unwrap_or_else(random_seed)) }
     }
 
@@ -219,8 +242,8 @@ impl PyGame {
     fn new(
         py: Python<'_>,
         preset: &str,
-        num_players: i64,
-        seed: Option<u64>,
+        #[pyo3(from_py_with = py_args::num_players)] num_players: usize,
+        #[pyo3(from_py_with = py_args::opt_seed)] seed: Option<u64>,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let r = load_rules(py, preset, num_players, rules)?;
@@ -234,7 +257,11 @@ impl PyGame {
     /// in seeded random order. A deck naming an unknown card, or more copies of a card than
     /// the pack holds, raises ValueError and changes nothing.
     #[pyo3(signature = (seed=None, deck=None))]
-    fn reset(&mut self, seed: Option<u64>, deck: Option<Vec<String>>) -> PyResult<()> {
+    fn reset(
+        &mut self,
+        #[pyo3(from_py_with = py_args::opt_seed)] seed: Option<u64>,
+        deck: Option<Vec<String>>,
+    ) -> PyResult<()> {
         let cards = parse_cards(&deck.unwrap_or_default())?;
         self.g.reset(seed.unwrap_or_else(random_seed), &cards).map_err(game_err)
     }
@@ -250,20 +277,21 @@ impl PyGame {
     fn from_position(
         py: Python<'_>,
         preset: &str,
-        num_players: i64,
+        #[pyo3(from_py_with = py_args::num_players)] num_players: usize,
         hands: Vec<Vec<String>>,
         discard: Vec<String>,
         stock: Option<Vec<String>>,
-        current_player: usize,
-        direction: i8,
+        #[pyo3(from_py_with = py_args::current_player)] current_player: usize,
+        #[pyo3(from_py_with = py_args::direction)] direction: i8,
         nominated_suit: Option<String>,
-        pending_draw: u16,
-        dealer: Option<usize>,
-        seed: u64,
+        #[pyo3(from_py_with = py_args::pending_draw)] pending_draw: u16,
+        #[pyo3(from_py_with = py_args::dealer)] dealer: Option<usize>,
+        #[pyo3(from_py_with = py_args::seed)] seed: u64,
         rules: Option<&Bound<'_, PyAny>>,
-        scores: Option<Vec<i32>>,
+        #[pyo3(from_py_with = py_args::scores)] scores: Option<Vec<i32>>,
         rogue: Option<Vec<String>>,
     ) -> PyResult<Self> {
+        // Seats beyond the table and direction 0 are refused by Game::from_position.
         let r = load_rules(py, preset, num_players, rules)?;
         let nominated = match nominated_suit {
             None => None,
@@ -392,16 +420,12 @@ impl PyGame {
         self.g.free_play()
     }
 
-    fn check_seat(&self, p: i64) -> PyResult<usize> {
-        let n = self.g.num_players() as i64;
-        if !(0..n).contains(&p) {
-            return Err(PyValueError::new_err(format!("player must be in 0..{n}, got {p}")));
-        }
-        Ok(p as usize)
+    fn check_seat(&self, p: &Bound<'_, PyAny>) -> PyResult<usize> {
+        int_in(p, "player", 0u8, self.g.num_players() as u8 - 1).map(usize::from)
     }
 
     /// Cards in player `p`'s hand, sorted by card index.
-    fn hand(&self, p: i64) -> PyResult<Vec<String>> {
+    fn hand(&self, p: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         let p = self.check_seat(p)?;
         Ok(self.g.hand(p).iter().map(|c| c.to_string()).collect())
     }
@@ -438,12 +462,11 @@ impl PyGame {
         let id = self.parse_action(action)?;
         self.g.step(id).map_err(game_err)
     }
-    fn action_to_string(&self, action: i64) -> PyResult<String> {
-        usize::try_from(action)
-            .ok()
-            .and_then(Action::from_id)
+    fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let id = int_in(action, "action", 0u64, NUM_ACTIONS as u64 - 1)?;
+        Action::from_id(id as usize)
             .map(|a| a.to_string())
-            .ok_or_else(|| PyValueError::new_err(format!("action id must be in 0..{NUM_ACTIONS}, got {action}")))
+            .ok_or_else(|| PyValueError::new_err(format!("action must be in [0, {}], got {id}", NUM_ACTIONS - 1)))
     }
     fn string_to_action(&self, s: &str) -> PyResult<usize> {
         Action::parse(s).map(Action::id).ok_or_else(|| {
@@ -469,7 +492,7 @@ impl PyGame {
         Ok(PyArray1::from_vec(py, out))
     }
     /// Player `p`'s observation (float32, shape (observation_size,)); see observation_spec().
-    fn observation<'py>(&self, py: Python<'py>, p: i64) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    fn observation<'py>(&self, py: Python<'py>, p: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let p = self.check_seat(p)?;
         let mut v = vec![0f32; OBS_SIZE];
         observation::encode(&self.g, p, &mut v);
@@ -535,6 +558,12 @@ impl PyGame {
     /// Rebuild a game from `to_dict()` output.
     #[staticmethod]
     fn from_dict(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if !d.is_instance_of::<PyDict>() {
+            return Err(PyTypeError::new_err(format!(
+                "the state must be a dict (from Game.to_dict()), got {}",
+                d.get_type().name()?
+            )));
+        }
         let v = to_json(py, d, "state dict")?;
         let snap: Snapshot =
             serde_json::from_value(v).map_err(|e| PyValueError::new_err(format!("invalid game state: {e}")))?;
@@ -556,6 +585,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(preset_rules, m)?)?;
     m.add_function(wrap_pyfunction!(preset_toml, m)?)?;
     m.add_function(wrap_pyfunction!(random_selfplay, m)?)?;
+    m.add_function(wrap_pyfunction!(checked_selfplay, m)?)?;
     py_rules::register(m)?;
     py_bots::register(m)?;
     m.add("IllegalActionError", m.py().get_type::<IllegalActionError>())?;

@@ -55,6 +55,13 @@ pub const MAX_DEALS: u32 = 100;
 /// Smallest number of games handed to one thread task.
 const GRAIN: usize = 64;
 
+/// Most games one batch may hold (about 4 KiB each with the Python output buffers, so a
+/// few GiB at the limit); larger requests are refused before anything is allocated.
+pub const MAX_NUM_ENVS: usize = 1 << 20;
+
+/// Most threads of a batch's pool.
+pub const MAX_THREADS: usize = 1024;
+
 /// The seed of episode `k` of game `i` after `reset(seed)`.
 pub fn episode_seed(seed: u64, i: u64, k: u64) -> u64 {
     let base = derive_seed(seed, i);
@@ -139,6 +146,9 @@ pub enum VecEnvError {
     Config(String),
     #[error("call reset() before stepping")]
     NotReset,
+    /// The memory for the games could not be reserved.
+    #[error("cannot allocate {num_envs} games ({bytes} bytes of game state): out of memory")]
+    OutOfMemory { num_envs: usize, bytes: usize },
 }
 
 /// An observation element type: `f32`, or compact `u8` / `i8` (same layout; each value
@@ -465,8 +475,14 @@ impl VecEnv {
     /// before stepping.
     pub fn new(rules: Arc<Rules>, cfg: Config) -> Result<VecEnv, VecEnvError> {
         let n = rules.num_players as usize;
-        if cfg.num_envs == 0 {
-            return Err(VecEnvError::Config("num_envs must be at least 1".into()));
+        if cfg.num_envs == 0 || cfg.num_envs > MAX_NUM_ENVS {
+            return Err(VecEnvError::Config(format!("num_envs must be in [1, {MAX_NUM_ENVS}], got {}", cfg.num_envs)));
+        }
+        if cfg.num_threads > MAX_THREADS {
+            return Err(VecEnvError::Config(format!(
+                "num_threads must be in [0, {MAX_THREADS}] (0 = all cores), got {}",
+                cfg.num_threads
+            )));
         }
         if let Mode::Learner { seat, .. } = cfg.mode {
             if seat >= n {
@@ -502,7 +518,12 @@ impl VecEnv {
             fresh: true,
             last_actor: 0,
         };
-        let slots = vec![proto; cfg.num_envs];
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(cfg.num_envs).map_err(|_| VecEnvError::OutOfMemory {
+            num_envs: cfg.num_envs,
+            bytes: cfg.num_envs.saturating_mul(std::mem::size_of::<Slot>()),
+        })?;
+        slots.resize(cfg.num_envs, proto);
         Ok(VecEnv { rules, cfg, ctx, slots, pool, threads, started: false })
     }
 

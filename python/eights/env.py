@@ -206,12 +206,16 @@ def merge_rule_overrides(
     >>> merge_rule_overrides({"deal": {"hand_size": 4}}, series__target=200)
     {'deal': {'hand_size': 4}, 'series': {'target': 200}}
     """
+    from .rules import check_depth  # rules imports this module: import late
+
     merged: Dict[str, Any] = {}
+    check_depth(overrides)
     if rules is not None:
         if not isinstance(rules, Mapping):
             raise TypeError(
                 f"rules must be a dict of rule overrides, got {_describe(rules)}"
             )
+        check_depth(rules)
         for key, value in rules.items():
             _set_rule(merged, _split_key(key, "."), value)
     for key, value in overrides.items():
@@ -366,8 +370,8 @@ class EightsEnv(gymnasium.Env):
         learner_seat = _as_int(learner_seat, "learner_seat")
         if seed is not None:
             seed = _as_int(seed, "seed")
-            if seed < 0:
-                raise ValueError(f"seed must be a non-negative integer, got {seed}")
+            if not 0 <= seed < 2**64:
+                raise ValueError(f"seed must be in [0, 2**64), got {seed}")
         if reward not in REWARD_KINDS:
             raise ValueError(
                 f"unknown reward {reward!r}; allowed: {', '.join(map(repr, REWARD_KINDS))}"
@@ -435,10 +439,15 @@ class EightsEnv(gymnasium.Env):
             ``(observation, info)`` with ``info["action_mask"]`` (bool array),
             ``info["current_player"]`` and ``info["phase"]``.
         """
-        if seed is None and not self._started and self._initial_seed is not None:
-            seed = self._initial_seed
-        super().reset(seed=seed)
+        # Every argument is checked before anything changes (the RNG, the opponents, the
+        # game): a call that raises leaves the env exactly as it was.
+        if seed is not None:
+            seed = _as_int(seed, "seed")
+            if not 0 <= seed < 2**64:
+                raise ValueError(f"seed must be in [0, 2**64), got {seed}")
         deck = None
+        if options is not None and not isinstance(options, Mapping):
+            raise TypeError(f"options must be a dict or None, got {_describe(options)}")
         if options:
             unknown = sorted(set(options) - set(RESET_OPTIONS))
             if unknown:
@@ -447,6 +456,11 @@ class EightsEnv(gymnasium.Env):
                     f"allowed: {', '.join(map(repr, RESET_OPTIONS))}"
                 )
             deck = options.get("deck")
+        if deck is not None:
+            self.game.clone().reset(seed=0, deck=deck)  # ValueError for a bad deck
+        if seed is None and not self._started and self._initial_seed is not None:
+            seed = self._initial_seed
+        super().reset(seed=seed)
 
         for _ in range(MAX_DEAL_ATTEMPTS):
             game_seed = self._draw_seed()

@@ -73,15 +73,42 @@ def _drop_none(value: Any) -> Any:
     return value
 
 
+#: Deepest nesting of tables and lists accepted in rules (the engine's limit; real rules use 4).
+MAX_RULES_DEPTH = 32
+
+
+def check_depth(value: Any, what: str = "rules") -> None:
+    """Raise :class:`eights.RulesError` naming the path where ``value`` (dicts and lists)
+    nests deeper than :data:`MAX_RULES_DEPTH` (checked without recursion)."""
+    stack = [(value, "", 0)]
+    while stack:
+        node, path, depth = stack.pop()
+        if depth > MAX_RULES_DEPTH:
+            raise _core.RulesError(
+                f"invalid rules field '{path or what}': nested more than {MAX_RULES_DEPTH} levels deep"
+            )
+        if isinstance(node, Mapping):
+            stack.extend((v, f"{path}.{k}" if path else str(k), depth + 1) for k, v in node.items())
+        elif isinstance(node, (list, tuple)):
+            stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(node))
+
+
 def _load_toml_text(text: str, where: str) -> Dict[str, Any]:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on Python < 3.11 only
         import tomli as tomllib
     try:
-        return tomllib.loads(text)
+        table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"invalid TOML in {where}: {e}") from None
+    except RecursionError:
+        raise _core.RulesError(
+            f"invalid rules in {where}: tables or arrays nested too deeply "
+            f"(the limit is {MAX_RULES_DEPTH} levels)"
+        ) from None
+    check_depth(table, where)
+    return table
 
 
 class Rules:
@@ -156,6 +183,7 @@ class Rules:
         (every field present: taken as it is, its ``variants`` already applied)."""
         if not isinstance(table, Mapping):
             raise TypeError(f"rules table must be a dict, got {type(table).__name__}")
+        check_depth(table)
         table = copy.deepcopy(dict(table))
         inherits = table.get("inherits")
         if inherits is None:

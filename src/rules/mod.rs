@@ -391,6 +391,7 @@ impl Rules {
     /// Validate `spec` for `num_players` and compile it.
     pub fn from_spec(spec: RulesSpec, num_players: usize) -> Result<Rules, RulesError> {
         let s = &spec;
+        s.check_ranges(num_players)?;
         if s.players.min < 2 || s.players.min > s.players.max || s.players.max as usize > MAX_PLAYERS {
             return Err(RulesError::invalid(
                 "players",
@@ -861,7 +862,8 @@ impl Rules {
             return Err(RulesError::invalid("start.cards", "every card in the deck would be redrawn"));
         }
         let series_target = if s.series.play_match {
-            s.series.target_per_player.map(|t| t * n as u32).or(s.series.target)
+            // In range: check_ranges bounds target_per_player * n by MAX_SERIES_TARGET.
+            s.series.target_per_player.map(|t| t.saturating_mul(n as u32)).or(s.series.target)
         } else {
             None
         };
