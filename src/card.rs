@@ -2,8 +2,8 @@
 //!
 //! A [`Card`] is a face index in `0..54`: `suit * 13 + rank` for the 52 standard faces
 //! (suits C, D, H, S; ranks A, 2, …, 9, T, J, Q, K), then `RJ` = 52 and `BJ` = 53.
-//! Several packs hold several copies of the same face; copies are counted by
-//! [`crate::card_set::CardCounts`], never told apart.
+//! Several packs hold several copies of the same face; copies are counted (by the card sets
+//! one layer up), never told apart. This module depends on nothing else in the crate.
 //!
 //! Notation is rank then suit: `8H`, `TD`, `QS`, `AC`, plus `RJ` and `BJ`. Parsing also
 //! accepts `10D` for `TD` and lower case.
@@ -286,7 +286,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn index_examples_from_the_catalog() {
+    fn index_examples() {
         for (s, i) in [
             ("AC", 0),
             ("KC", 12),

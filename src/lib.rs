@@ -5,13 +5,15 @@
 //! Xtreme, and their house rules).
 //!
 //! Layers, bottom up (a lower layer never uses a higher one):
-//! 1. [`card`], [`card_set`]: card faces, notation, multisets and piles.
-//! 2. [`rules`]: the serde rules specification, presets and validation.
-//! 3. [`game`]: state, phases, legal actions, step and scoring.
-//! 4. [`action`], [`observation`]: the fixed action layout and observation encoding.
-//! 5. [`bots`]: baseline policies and the random self-play runner; [`vec_env`]: batches of
-//!    games stepped together on a thread pool.
-//! 6. `python` (feature `python`): the PyO3 bindings, built by maturin as `eights._core`.
+//! 1. [`card`], [`card_set`]: card faces and notation, then multisets and piles of them.
+//! 2. [`rules`]: the serde rules specification, presets, validation and the compiled rules.
+//! 3. [`action`]: the fixed action layout and the legal-action mask.
+//! 4. [`game`]: state, phases, legal actions, step and scoring.
+//! 5. [`observation`]: the observation encoding of a game.
+//! 6. [`bots`]: baseline policies, search bots and the arena; [`vec_env`]: batches of games
+//!    stepped together on a thread pool; [`check`]: the invariant checks and checked random
+//!    playouts (fuzz harness, soak).
+//! 7. `python` (feature `python`): the PyO3 bindings, built by maturin as `eights._core`.
 //!
 //! ```
 //! use eights::{game::Game, rules::Rules, bots::RandomBot};
@@ -33,10 +35,7 @@ pub mod check;
 pub mod game;
 pub mod observation;
 pub mod rules;
-pub mod snapshot_checks;
 pub mod vec_env;
 
-#[cfg(feature = "python")]
-mod py_vec_env;
 #[cfg(feature = "python")]
 mod python;

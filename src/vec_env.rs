@@ -322,6 +322,7 @@ impl Slot {
     fn deal(&mut self, ctx: Ctx) {
         for _ in 0..MAX_DEALS {
             let s = self.next_seed();
+            // Safe: reset only fails on a bad deck prefix, and an empty prefix is always valid.
             self.game.reset(s, &[]).expect("an empty deck prefix is always valid");
             self.fresh = true;
             self.pending = false;
@@ -347,6 +348,9 @@ impl Slot {
                 return;
             }
             self.game.legal_actions(&mut self.mask);
+            // Safe: `p` is to act, so the game runs; a running game always has a legal action
+            // (the engine invariant the fuzz harness, the soak and proptest_rules check; these
+            // games are dealt, never loaded from a snapshot).
             let a = self.opponent.pick(&self.mask).expect("a game in progress has a legal action");
             self.last_actor = p as u8;
             self.game.apply(a);

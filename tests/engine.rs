@@ -1,5 +1,5 @@
-//! Engine checks of rules not covered by the catalog's scenario list, each derived from the
-//! rules text it cites (RULES.md sections 1-3).
+//! Engine checks of single rules that the conformance and golden tests do not pin down: one
+//! hand-built position per rule, with the rule quoted or named by its rules field.
 
 use eights::action::{self, Action};
 use eights::card::Card;
@@ -32,8 +32,8 @@ fn play(g: &mut Game, a: &str) {
     g.step(id).unwrap_or_else(|e| panic!("{a}: {e}\n{}", g.render()));
 }
 
-/// 3.2 variant: "the Queen of Spades requires the next player to draw 5 cards" (E04:
-/// draw and lose the turn, no answer).
+/// crazy_eights_specials variant: "the Queen of Spades requires the next player to draw 5
+/// cards" (`draw_and_lose_turn`: draw and lose the turn, no answer).
 #[test]
 fn queen_of_spades_variant_draws_five_and_loses_the_turn() {
     let r = rules("crazy_eights_specials", 3, json!({"variants": ["queen_of_spades_draw_5"]}));
@@ -44,7 +44,7 @@ fn queen_of_spades_variant_draws_five_and_loses_the_turn() {
     assert_eq!(g.pending_draw(), 0, "no chain to answer");
 }
 
-/// 2.15 `last_card.mode = action`: without `announce`, the player left with one card draws
+/// `last_card.mode = action`: without `announce`, the player left with one card draws
 /// the penalty at once; with it, nothing happens.
 #[test]
 fn last_card_penalty_in_action_mode() {
@@ -60,8 +60,8 @@ fn last_card_penalty_in_action_mode() {
     assert_eq!(g.current_player(), Some(1));
 }
 
-/// 3.1 variant `no_reshuffle`: with an empty stock players pass; when all pass the hand is
-/// blocked and every player scores their hand (G13).
+/// crazy_eights variant `no_reshuffle`: with an empty stock players pass; when all pass the
+/// hand is blocked and every player scores their hand.
 #[test]
 fn blocked_hand_scores_every_hand() {
     let r = rules("crazy_eights", 2, json!({"variants": ["no_reshuffle"]}));
@@ -74,8 +74,9 @@ fn blocked_hand_scores_every_hand() {
     assert_eq!(g.winner(), None, "a tie has no winner");
 }
 
-/// G5 and 3.1 option: a match of hands to 100 points; the dealer moves one seat clockwise
-/// each hand, scores accumulate, and the lowest total wins once someone reaches 100.
+/// crazy_eights variant `match_to_100` (`series.match`): a match of hands to 100 points; the
+/// dealer moves one seat clockwise each hand, scores accumulate, and the lowest total wins
+/// once someone reaches 100.
 #[test]
 fn match_moves_the_dealer_and_accumulates() {
     let r = rules("crazy_eights", 2, json!({"series": {"match": true, "target": 100}}));
@@ -96,7 +97,7 @@ fn match_moves_the_dealer_and_accumulates() {
     assert_eq!(g.winner(), Some(0));
 }
 
-/// G1/G2: a penalty larger than the cards that can be produced draws what exists.
+/// A penalty larger than the cards that can be produced draws what exists.
 #[test]
 fn penalty_draws_what_exists() {
     let r = rules("crazy_eights_specials", 2, json!({}));

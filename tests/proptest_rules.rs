@@ -503,7 +503,7 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
                     None if field == "options.allow_500" => spec.options.allow_500 = false,
                     // Playing on for second place is for two or three players.
                     None if field == "end.play_for_second" => spec.end.play_for_second = false,
-                    // G11: jokers in the deck need a rule.
+                    // Jokers in the deck need a rule.
                     None if field == "deck.jokers" => spec.deck.jokers = 0,
                     // joker_lock is a joker's own effect (not wild, no chain): drop it elsewhere.
                     Some(face) if field.ends_with(".joker_lock") => {

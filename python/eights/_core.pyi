@@ -1,6 +1,6 @@
-# Type stubs of the Rust extension `eights._core` (src/python.rs, src/py_bots.rs,
-# src/py_rules.rs, src/py_vec_env.rs). tests/python/test_stubs.py runs mypy's stubtest
-# against the built extension, so these must change with the bindings.
+# Type stubs of the Rust extension `eights._core` (the bindings in src/python/).
+# tests/python/test_stubs.py runs mypy's stubtest against the built extension, so these
+# must change with the bindings.
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, final
 
@@ -21,6 +21,8 @@ __all__ = [
     "special_cards",
     "variant_changes",
     "game_from_spec",
+    "is_resolved",
+    "merge_rules",
     "Bot",
     "parse_bot",
     "determinize",
@@ -250,5 +252,7 @@ def describe_rules(spec: Dict[str, Any]) -> str: ...
 def special_cards(spec: Dict[str, Any]) -> List[Tuple[str, str, List[str]]]: ...
 def variant_changes(overlay: Dict[str, Any]) -> List[str]: ...
 def game_from_spec(spec: Dict[str, Any], num_players: int = 2, seed: Optional[int] = None) -> Game: ...
+def is_resolved(table: Any) -> bool: ...
+def merge_rules(base: Dict[str, Any], over: Dict[str, Any]) -> Dict[str, Any]: ...
 def game_state_bytes() -> int: ...
 def episode_seed(seed: int, i: int, k: int) -> int: ...

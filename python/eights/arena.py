@@ -57,6 +57,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _core
+from ._checks import describe as _describe
 from ._core import NUM_ACTIONS, Bot, Game
 
 __all__ = [
@@ -75,13 +76,6 @@ AgentSpec = Union[str, Callable[[np.ndarray, np.ndarray], Any], Any]
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
-
-
-def _describe(value: Any) -> str:
-    text = repr(value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{text} (type {type(value).__name__})"
 
 
 # --------------------------------------------------------------------------

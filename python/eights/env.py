@@ -41,17 +41,19 @@ Example::
 from __future__ import annotations
 
 import collections
-import copy
-import numbers
-import operator
 import weakref
-from typing import Any, Callable, Deque, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Deque, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from ._checks import as_action as _as_action
+from ._checks import as_int as _as_int
+from ._checks import describe as _describe
+from ._checks import opponents_per_seat, other_seats
 from ._core import BOT_NAMES_HELP, NUM_ACTIONS, Bot, IllegalActionError, RandomBot, parse_bot
+from ._overrides import merge_rule_overrides
 from .render import HISTORY_SHOWN, game_html, table_text
 from .rules import Game, Rules
 
@@ -90,137 +92,6 @@ OpponentSpec = Union[str, Callable[[np.ndarray, np.ndarray], int], Any]
 # --------------------------------------------------------------------------
 # Helpers
 # --------------------------------------------------------------------------
-
-
-def _describe(value: Any) -> str:
-    """Short ``repr`` of a value for error messages."""
-    text = repr(value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{text} (type {type(value).__name__})"
-
-
-def _as_action(action: Any, who: str = "action") -> int:
-    """Convert ``action`` to a Python ``int`` or raise ``TypeError``.
-
-    Accepts Python ints, numpy integers and integer numpy arrays holding a
-    single element (what most RL libraries hand back).  Rejects ``bool``,
-    floats, strings and everything else.
-    """
-    if isinstance(action, np.ndarray):
-        if action.size == 1 and np.issubdtype(action.dtype, np.integer):
-            return int(action.reshape(()).item())
-        raise TypeError(
-            f"{who} must be an integer in [0, {NUM_ACTIONS}), got a numpy array "
-            f"of shape {action.shape} and dtype {action.dtype}"
-        )
-    if isinstance(action, (bool, np.bool_)):
-        raise TypeError(
-            f"{who} must be an integer in [0, {NUM_ACTIONS}), got {_describe(action)}"
-        )
-    if isinstance(action, str):
-        raise TypeError(
-            f"{who} must be an integer in [0, {NUM_ACTIONS}), got the string "
-            f"{action!r}; convert action strings with env.game.string_to_action(...)"
-        )
-    if isinstance(action, numbers.Integral) or hasattr(action, "__index__"):
-        try:
-            return operator.index(action)
-        except TypeError:
-            pass
-    raise TypeError(
-        f"{who} must be an integer in [0, {NUM_ACTIONS}), got {_describe(action)}"
-    )
-
-
-def _split_key(key: Any, separator: str) -> List[str]:
-    if not isinstance(key, str):
-        raise TypeError(f"rule names must be strings, got {_describe(key)}")
-    parts = key.split(separator)
-    if any(part == "" for part in parts):
-        raise ValueError(f"malformed rule name {key!r}")
-    return parts
-
-
-def _set_rule(target: Dict[str, Any], path: Sequence[str], value: Any) -> None:
-    """Set ``target[path[0]][path[1]]... = value``, merging nested dicts.
-
-    Raises ``ValueError`` when the same rule is given twice with different
-    values, or when a rule group is also given as a plain value.
-    """
-    node = target
-    for depth, part in enumerate(path[:-1]):
-        child = node.setdefault(part, {})
-        if not isinstance(child, dict):
-            dotted = ".".join(path[: depth + 1])
-            raise ValueError(
-                f"rule {dotted!r} is given both as a value ({child!r}) and as a "
-                f"group of rules (while setting {'.'.join(path)!r})"
-            )
-        node = child
-    leaf = path[-1]
-    dotted = ".".join(path)
-    if isinstance(value, Mapping):
-        existing = node.setdefault(leaf, {})
-        if not isinstance(existing, dict):
-            raise ValueError(
-                f"rule {dotted!r} is given both as a value ({existing!r}) and as a "
-                "group of rules"
-            )
-        for key, sub_value in value.items():
-            _set_rule(target, list(path) + _split_key(key, "."), sub_value)
-        return
-    if leaf in node:
-        existing = node[leaf]
-        if isinstance(existing, dict):
-            raise ValueError(
-                f"rule {dotted!r} is given both as a group of rules and as a "
-                f"value ({value!r})"
-            )
-        if existing != value:
-            raise ValueError(
-                f"rule {dotted!r} is given twice with different values: "
-                f"{existing!r} and {value!r}"
-            )
-        return
-    node[leaf] = copy.deepcopy(value)
-
-
-def merge_rule_overrides(
-    rules: Optional[Mapping[str, Any]] = None, **overrides: Any
-) -> Optional[Dict[str, Any]]:
-    """Combine ``rules=`` and keyword rule overrides into one nested dict.
-
-    * ``rules`` is a (possibly nested) mapping; its keys may also be dotted
-      paths, e.g. ``{"deal.hand_size": 4}``.
-    * keyword overrides use ``"__"`` in place of ``"."``:
-      ``deal__hand_size=4`` means ``{"deal": {"hand_size": 4}}``; a keyword
-      whose value is a dict is merged as a group (``deal={"hand_size": 4}``).
-
-    Giving the same rule twice with different values raises ``ValueError``.
-    Validation of the rule names and values themselves is left to the game
-    (which raises :class:`eights.RulesError` naming the offending field).
-
-    Returns ``None`` when there are no overrides at all.
-
-    >>> merge_rule_overrides({"deal": {"hand_size": 4}}, series__target=200)
-    {'deal': {'hand_size': 4}, 'series': {'target': 200}}
-    """
-    from .rules import check_depth  # rules imports this module: import late
-
-    merged: Dict[str, Any] = {}
-    check_depth(overrides)
-    if rules is not None:
-        if not isinstance(rules, Mapping):
-            raise TypeError(
-                f"rules must be a dict of rule overrides, got {_describe(rules)}"
-            )
-        check_depth(rules)
-        for key, value in rules.items():
-            _set_rule(merged, _split_key(key, "."), value)
-    for key, value in overrides.items():
-        _set_rule(merged, _split_key(key, "__"), value)
-    return merged or None
 
 
 class _BotOpponent:
@@ -390,11 +261,7 @@ class EightsEnv(gymnasium.Env):
         self.rules = merge_rule_overrides(rules, **rule_overrides)
         # The game validates the preset, the player count and the rules.
         self.game = Game(preset, num_players, seed=0 if seed is None else seed, rules=self.rules)
-        if not 0 <= learner_seat < num_players:
-            raise ValueError(
-                f"learner_seat must be in [0, {num_players}) for {num_players} players, "
-                f"got {learner_seat}"
-            )
+        other_seats(num_players, learner_seat)  # ValueError for a learner_seat off the table
 
         self.preset = preset if isinstance(preset, str) else preset.name
         self.num_players = num_players
@@ -614,32 +481,14 @@ class EightsEnv(gymnasium.Env):
         return self.game.action_mask()
 
 
-def _as_int(value: Any, name: str) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {_describe(value)}")
-    return int(value)
-
-
 def _normalise_opponents(
     opponents: Any, num_players: int, learner_seat: int
 ) -> Dict[int, Any]:
     """Map every non-learner seat to a validated opponent spec."""
-    seats = [seat for seat in range(num_players) if seat != learner_seat]
-    if isinstance(opponents, (list, tuple)):
-        if len(opponents) != len(seats):
-            raise ValueError(
-                f"opponents must have one entry per other seat: {len(seats)} for "
-                f"{num_players} players (seats {seats}), got {len(opponents)}"
-            )
-        specs = list(opponents)
-    else:
-        specs = [opponents] * len(seats)
-    for seat, spec in zip(seats, specs):
-        _check_opponent(spec, seat)
-    return dict(zip(seats, specs))
+    return opponents_per_seat(opponents, num_players, learner_seat, _check_opponent)
 
 
-def _check_opponent(spec: Any, seat: int) -> None:
+def _check_opponent(spec: Any, seat: int) -> Any:
     if isinstance(spec, str):
         try:
             parse_bot(spec)
@@ -648,9 +497,9 @@ def _check_opponent(spec: Any, seat: int) -> None:
                 f"unknown opponent {spec!r} for seat {seat}: {exc} "
                 "(or a callable f(obs, mask) -> int, or an object with .act(obs, mask))"
             ) from None
-        return
+        return spec
     if isinstance(spec, (RandomBot, Bot)) or callable(getattr(spec, "act", None)) or callable(spec):
-        return
+        return spec
     raise TypeError(
         f"opponent for seat {seat} must be a bot name ({BOT_NAMES_HELP}), "
         f"a callable f(obs, mask) -> int or an object with .act(obs, mask); got {_describe(spec)}"

@@ -64,8 +64,11 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
+from ._checks import as_action as _as_action
+from ._checks import as_int as _as_int
 from ._core import NUM_ACTIONS, IllegalActionError
-from .env import REWARD_KINDS, _as_action, _as_int, merge_rule_overrides
+from ._overrides import merge_rule_overrides
+from .env import REWARD_KINDS
 from .render import HISTORY_SHOWN, game_html, table_text
 from .rules import Game, Rules
 

@@ -30,38 +30,11 @@ import sys
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
 
 from . import _core
+from ._overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides
 
 __all__ = ["Game", "Rules"]
 
 PathOrText = Union[str, "os.PathLike[str]"]
-
-
-def _deep_merge(base: Dict[str, Any], over: Mapping[str, Any]) -> Dict[str, Any]:
-    """``base`` updated with ``over``: dicts merge key by key, anything else replaces."""
-    out = copy.deepcopy(base)
-    for key, value in over.items():
-        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
-            out[key] = _deep_merge(out[key], value)
-        else:
-            out[key] = copy.deepcopy(dict(value) if isinstance(value, Mapping) else value)
-    return out
-
-
-def _merge_overrides(rules: Optional[Mapping[str, Any]], overrides: Dict[str, Any]) -> Dict[str, Any]:
-    """``rules`` and keyword overrides as one nested dict (see ``eights.env.merge_rule_overrides``)."""
-    from .env import merge_rule_overrides  # env imports this module: import late
-
-    return merge_rule_overrides(rules, **overrides) or {}
-
-
-_RESOLVED_KEYS: List[str] = []
-
-
-def _is_resolved(table: Mapping[str, Any]) -> bool:
-    """True for a resolved spec as serialized: it has every top-level field."""
-    if not _RESOLVED_KEYS:
-        _RESOLVED_KEYS.extend(_core.preset_rules("crazy_eights"))
-    return all(k in table for k in _RESOLVED_KEYS)
 
 
 def _drop_none(value: Any) -> Any:
@@ -71,26 +44,6 @@ def _drop_none(value: Any) -> Any:
     if isinstance(value, list):
         return [_drop_none(v) for v in value if v is not None]
     return value
-
-
-#: Deepest nesting of tables and lists accepted in rules (the engine's limit; real rules use 4).
-MAX_RULES_DEPTH = 32
-
-
-def check_depth(value: Any, what: str = "rules") -> None:
-    """Raise :class:`eights.RulesError` naming the path where ``value`` (dicts and lists)
-    nests deeper than :data:`MAX_RULES_DEPTH` (checked without recursion)."""
-    stack = [(value, "", 0)]
-    while stack:
-        node, path, depth = stack.pop()
-        if depth > MAX_RULES_DEPTH:
-            raise _core.RulesError(
-                f"invalid rules field '{path or what}': nested more than {MAX_RULES_DEPTH} levels deep"
-            )
-        if isinstance(node, Mapping):
-            stack.extend((v, f"{path}.{k}" if path else str(k), depth + 1) for k, v in node.items())
-        elif isinstance(node, (list, tuple)):
-            stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(node))
 
 
 def _load_toml_text(text: str, where: str) -> Dict[str, Any]:
@@ -153,7 +106,7 @@ class Rules:
                 f"rules must be a dict of rule overrides, e.g. {{'deal': {{'hand_size': 8}}}}, "
                 f"got {type(rules).__name__}"
             )
-        self._init(preset, _merge_overrides(rules, overrides))
+        self._init(preset, rules_and_overrides(rules, overrides))
 
     def _init(self, base: Union[str, Dict[str, Any]], overrides: Dict[str, Any]) -> None:
         overrides = dict(overrides)
@@ -188,7 +141,7 @@ class Rules:
         inherits = table.get("inherits")
         if inherits is None:
             pass
-        elif _is_resolved(table):
+        elif _core.is_resolved(table):
             # A resolved spec (to_dict(), Game.rules_dict()): complete as it is; its
             # `inherits` only records the parent preset.
             return cls._make(dict(table), {})
@@ -306,8 +259,8 @@ class Rules:
         over the old ones."""
         if rules is not None and not isinstance(rules, Mapping):
             raise TypeError(f"rules must be a dict of rule overrides, got {type(rules).__name__}")
-        more = _merge_overrides(rules, overrides)
-        return type(self)._make(self._base, _deep_merge(self._overrides, more))
+        more = rules_and_overrides(rules, overrides)
+        return type(self)._make(self._base, deep_merge(self._overrides, more))
 
     def with_variants(self, *names: str) -> "Rules":
         """A copy with the named documented variants applied as well."""

@@ -43,15 +43,17 @@ Example::
 
 from __future__ import annotations
 
-import numbers
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv as _GymVectorEnv
 
+from ._checks import as_int as _as_int
+from ._checks import describe as _describe
+from ._checks import opponents_per_seat, other_seats
 from ._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore, parse_bot
-from .env import merge_rule_overrides
+from ._overrides import merge_rule_overrides
 
 __all__ = ["VecEnv", "OpponentPool", "AUTORESET_MODES", "OBS_DTYPES"]
 
@@ -70,19 +72,6 @@ MAX_OPPONENT_ROUNDS = 10_000
 _SEED_BOUND = 2**63 - 1
 
 BatchPolicy = Callable[[np.ndarray, np.ndarray], Any]
-
-
-def _describe(value: Any) -> str:
-    text = repr(value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{text} (type {type(value).__name__})"
-
-
-def _as_int(value: Any, name: str) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {_describe(value)}")
-    return int(value)
 
 
 def _check_batch_actions(actions: Any, n: int, who: str) -> np.ndarray:
@@ -490,30 +479,26 @@ class VecEnv(_GymVectorEnv):
 
 def _normalise_opponents(opponents: Any, num_players: int, learner_seat: int) -> Dict[int, Any]:
     """Python opponents per seat; empty for the built-in Rust bots."""
-    if not 0 <= learner_seat < num_players:
-        raise ValueError(f"learner_seat must be in [0, {num_players}), got {learner_seat}")
-    seats = [s for s in range(num_players) if s != learner_seat]
     if isinstance(opponents, str) and opponents.strip().lower() == "random":
+        other_seats(num_players, learner_seat)  # ValueError for a learner_seat off the table
         return {}
-    specs = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents] * len(seats)
-    if len(specs) != len(seats):
-        raise ValueError(
-            f"opponents must have one entry per other seat: {len(seats)} (seats {seats}), got {len(specs)}"
+    return opponents_per_seat(opponents, num_players, learner_seat, _check_opponent)
+
+
+def _check_opponent(spec: Any, seat: int) -> Any:
+    """A Python opponent: a built-in bot name (canonicalised), a batched callable or an
+    :class:`OpponentPool`."""
+    if isinstance(spec, str):
+        try:
+            return parse_bot(spec)
+        except ValueError as exc:
+            raise ValueError(
+                f"opponent for seat {seat}: {exc}; or a batched callable f(obs, mask) -> actions, "
+                "an OpponentPool, or a list of those per seat"
+            ) from None
+    if not (isinstance(spec, OpponentPool) or callable(spec)):
+        raise TypeError(
+            f"opponent for seat {seat} must be a built-in bot name, a batched callable "
+            f"f(obs, mask) -> actions or an OpponentPool, got {_describe(spec)}"
         )
-    out: Dict[int, Any] = {}
-    for seat, spec in zip(seats, specs):
-        if isinstance(spec, str):
-            try:
-                spec = parse_bot(spec)
-            except ValueError as exc:
-                raise ValueError(
-                    f"opponent for seat {seat}: {exc}; or a batched callable f(obs, mask) -> actions, "
-                    "an OpponentPool, or a list of those per seat"
-                ) from None
-        elif not (isinstance(spec, OpponentPool) or callable(spec)):
-            raise TypeError(
-                f"opponent for seat {seat} must be a built-in bot name, a batched callable "
-                f"f(obs, mask) -> actions or an OpponentPool, got {_describe(spec)}"
-            )
-        out[seat] = spec
-    return out
+    return spec

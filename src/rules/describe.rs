@@ -13,7 +13,7 @@
 //! documentation), and [`variant_changes`] renders a `variant.*` overlay as dotted
 //! `field = value` settings.
 
-use super::parse_selector;
+use super::compile::parse_selector;
 use super::spec::*;
 use crate::card::{Card, Rank, Suit};
 use serde_json::Value;
@@ -284,8 +284,19 @@ fn chain_group_members(spec: &RulesSpec, group: &str) -> Vec<String> {
         .collect()
 }
 
+/// Everything the card spec says, field by field, in a fixed order.
 fn phrases(spec: &RulesSpec, sel: &str, cs: &CardSpec) -> Phrases {
     let mut p = Phrases { items: vec![] };
+    wild_phrases(&mut p, cs);
+    penalty_phrases(&mut p, spec, sel, cs);
+    defence_phrases(&mut p, spec, cs);
+    hand_phrases(&mut p, cs);
+    play_phrases(&mut p, spec, cs);
+    p
+}
+
+/// Wild cards and suit changers.
+fn wild_phrases(p: &mut Phrases, cs: &CardSpec) {
     if let Some(w) = &cs.wild {
         if w.enabled {
             let mut t = String::from("wild");
@@ -325,6 +336,10 @@ fn phrases(spec: &RulesSpec, sel: &str, cs: &CardSpec) -> Phrases {
             None => p.push("nominate", false, "does not change the suit"),
         }
     }
+}
+
+/// Skips, reversals and draw penalties on the next player.
+fn penalty_phrases(p: &mut Phrases, spec: &RulesSpec, sel: &str, cs: &CardSpec) {
     if let Some(k) = cs.skip {
         p.push("skip", k > 0, if k > 0 { skip_phrase(spec, k) } else { "does not skip".into() });
     }
@@ -333,27 +348,7 @@ fn phrases(spec: &RulesSpec, sel: &str, cs: &CardSpec) -> Phrases {
     }
     if let Some(dc) = &cs.draw_chain {
         if dc.amount > 0 {
-            let group = dc.group.clone().unwrap_or_else(|| sel.to_string());
-            let answer = match dc.answer.unwrap_or(spec.chain.answer) {
-                ChainAnswer::SameRank => {
-                    let members = chain_group_members(spec, &group);
-                    let names: Vec<String> = if members.is_empty() { vec![selector_names(sel).1] } else { members };
-                    let mut names = names;
-                    names[0] = another(&names[0]);
-                    format!("unless they answer with {}", join_or(&names))
-                }
-                ChainAnswer::AnyDrawCard => "unless they answer with any draw-penalty card".into(),
-                ChainAnswer::None => "(it cannot be answered)".into(),
-            };
-            let grows = match dc.accumulate {
-                Some(Accumulate::Fixed) => "; an answer does not raise the penalty",
-                Some(Accumulate::Sum) if spec.chain.accumulate != Accumulate::Sum => "; each answer adds its amount",
-                Some(Accumulate::Increment) if spec.chain.accumulate != Accumulate::Increment => {
-                    "; each answer adds the chain increment"
-                }
-                _ => "",
-            };
-            p.push("draw_chain", true, format!("the next player draws {} {answer}{grows}", dc.amount));
+            p.push("draw_chain", true, draw_chain_phrase(spec, sel, dc));
         } else {
             p.push("draw_chain", false, "no draw penalty");
         }
@@ -376,6 +371,35 @@ fn phrases(spec: &RulesSpec, sel: &str, cs: &CardSpec) -> Phrases {
             if k > 0 { format!("the next player draws {k} and then plays as usual") } else { "no draw".into() },
         );
     }
+}
+
+/// A draw chain card: what the next player draws and how they may answer.
+fn draw_chain_phrase(spec: &RulesSpec, sel: &str, dc: &DrawChainSpec) -> String {
+    let group = dc.group.clone().unwrap_or_else(|| sel.to_string());
+    let answer = match dc.answer.unwrap_or(spec.chain.answer) {
+        ChainAnswer::SameRank => {
+            let members = chain_group_members(spec, &group);
+            let names: Vec<String> = if members.is_empty() { vec![selector_names(sel).1] } else { members };
+            let mut names = names;
+            names[0] = another(&names[0]);
+            format!("unless they answer with {}", join_or(&names))
+        }
+        ChainAnswer::AnyDrawCard => "unless they answer with any draw-penalty card".into(),
+        ChainAnswer::None => "(it cannot be answered)".into(),
+    };
+    let grows = match dc.accumulate {
+        Some(Accumulate::Fixed) => "; an answer does not raise the penalty",
+        Some(Accumulate::Sum) if spec.chain.accumulate != Accumulate::Sum => "; each answer adds its amount",
+        Some(Accumulate::Increment) if spec.chain.accumulate != Accumulate::Increment => {
+            "; each answer adds the chain increment"
+        }
+        _ => "",
+    };
+    format!("the next player draws {} {answer}{grows}", dc.amount)
+}
+
+/// Answers to a pending draw penalty: cancel, shield, mirror.
+fn defence_phrases(p: &mut Phrases, spec: &RulesSpec, cs: &CardSpec) {
     if let Some(targets) = &cs.cancel {
         if targets.is_empty() {
             p.push("cancel", false, "cancels nothing");
@@ -420,6 +444,10 @@ fn phrases(spec: &RulesSpec, sel: &str, cs: &CardSpec) -> Phrases {
             },
         );
     }
+}
+
+/// Effects on the other hands: draws, gifts, passing, swapping, asking, picking up.
+fn hand_phrases(p: &mut Phrases, cs: &CardSpec) {
     if let Some(k) = cs.others_draw {
         p.push(
             "others_draw",
@@ -478,6 +506,10 @@ fn phrases(spec: &RulesSpec, sel: &str, cs: &CardSpec) -> Phrases {
     if let Some(f) = cs.must_cover {
         p.push("must_cover", f, if f { "it must be covered by another card of its suit" } else { "no cover needed" });
     }
+}
+
+/// What may follow the card, and how it acts when repeated or played last.
+fn play_phrases(p: &mut Phrases, spec: &RulesSpec, cs: &CardSpec) {
     if let Some(f) = cs.follow {
         match f {
             Follow::SameSuitAny => p.push(
@@ -547,7 +579,6 @@ fn phrases(spec: &RulesSpec, sel: &str, cs: &CardSpec) -> Phrases {
             format!("as the winner's last card, {}", last_special_phrase(l)),
         );
     }
-    p
 }
 
 /// The effect table in words, one entry per selector that does something, in rank order.
@@ -896,7 +927,13 @@ fn last_card(s: &RulesSpec) -> Vec<String> {
 }
 
 fn end_and_score(s: &RulesSpec) -> Vec<String> {
-    let e = &s.end;
+    let mut v = hand_end(&s.end);
+    v.extend(scoring(s));
+    v
+}
+
+/// How a hand ends.
+fn hand_end(e: &EndSpec) -> Vec<String> {
     let mut v = Vec::new();
     if e.empty_hand {
         v.push("The first player to get rid of all their cards wins the hand.".to_string());
@@ -919,7 +956,13 @@ fn end_and_score(s: &RulesSpec) -> Vec<String> {
                 .into(),
         );
     }
+    v
+}
+
+/// The scoring mode, then card values and the other scoring settings.
+fn scoring(s: &RulesSpec) -> Vec<String> {
     let sc = &s.score;
+    let mut v = Vec::new();
     v.push(
         match sc.mode {
             ScoreMode::Penalty => {
@@ -932,48 +975,58 @@ fn end_and_score(s: &RulesSpec) -> Vec<String> {
         }
         .into(),
     );
-    if sc.mode != ScoreMode::None {
-        if !sc.values.is_empty() {
-            let mut vals: Vec<(&String, &i32)> = sc.values.iter().collect();
-            vals.sort_by_key(|(sel, _)| selector_key(sel));
-            let parts: Vec<String> = vals.iter().map(|(sel, p)| format!("{} {p}", value_label(sel))).collect();
-            let listed: u64 = vals.iter().filter_map(|(sel, _)| parse_selector(sel)).fold(0, |m, (x, _)| m | x);
-            let in_deck = if s.deck.jokers > 0 { (1u64 << 54) - 1 } else { (1u64 << 52) - 1 };
-            let rest = if listed & in_deck == in_deck { "" } else { "; other cards 0" };
-            v.push(format!("Card values: {}{rest}.", parts.join(", ")));
-        }
-        for (k, table) in &sc.values_by_players {
-            let mut vals: Vec<(&String, &i32)> = table.iter().collect();
-            vals.sort_by_key(|(sel, _)| selector_key(sel));
-            let parts: Vec<String> = vals.iter().map(|(sel, p)| format!("{} {p}", value_label(sel))).collect();
-            v.push(format!("With {k} players: {}.", parts.join(", ")));
-        }
-        if sc.double_last_rank {
-            v.push(
-                "Cards of the rank of the last card played count double (all cards when the last card is a joker)."
-                    .into(),
-            );
-        }
-        if sc.double_trouble {
-            v.push("Double Trouble: doubling extends to the last card's group (2-5, 6-9, picture cards).".into());
-        }
-        if sc.winner_bonus != 0 {
-            v.push(format!("The winner of a hand adds {} to their score.", sc.winner_bonus));
-        }
-        if e.blocked {
-            v.push(
-                match sc.blocked {
-                    BlockedScoring::AllScore => "In a blocked hand every player scores their own cards.",
-                    BlockedScoring::Nobody => "In a blocked hand nobody scores.",
-                    BlockedScoring::LowestCollects => {
-                        "In a blocked hand the player with the lowest hand value collects the others' values."
-                    }
+    if sc.mode == ScoreMode::None {
+        return v;
+    }
+    v.extend(card_values(s));
+    if sc.double_last_rank {
+        v.push(
+            "Cards of the rank of the last card played count double (all cards when the last card is a joker).".into(),
+        );
+    }
+    if sc.double_trouble {
+        v.push("Double Trouble: doubling extends to the last card's group (2-5, 6-9, picture cards).".into());
+    }
+    if sc.winner_bonus != 0 {
+        v.push(format!("The winner of a hand adds {} to their score.", sc.winner_bonus));
+    }
+    if s.end.blocked {
+        v.push(
+            match sc.blocked {
+                BlockedScoring::AllScore => "In a blocked hand every player scores their own cards.",
+                BlockedScoring::Nobody => "In a blocked hand nobody scores.",
+                BlockedScoring::LowestCollects => {
+                    "In a blocked hand the player with the lowest hand value collects the others' values."
                 }
-                .into(),
-            );
-        }
+            }
+            .into(),
+        );
     }
     v
+}
+
+/// `score.values` and `score.values_by_players`, in rank order.
+fn card_values(s: &RulesSpec) -> Vec<String> {
+    let sc = &s.score;
+    let mut v = Vec::new();
+    if !sc.values.is_empty() {
+        let listed: u64 = sc.values.keys().filter_map(|sel| parse_selector(sel)).fold(0, |m, (x, _)| m | x);
+        let in_deck = if s.deck.jokers > 0 { (1u64 << 54) - 1 } else { (1u64 << 52) - 1 };
+        let rest = if listed & in_deck == in_deck { "" } else { "; other cards 0" };
+        v.push(format!("Card values: {}{rest}.", value_list(&sc.values)));
+    }
+    for (k, table) in &sc.values_by_players {
+        v.push(format!("With {k} players: {}.", value_list(table)));
+    }
+    v
+}
+
+/// `label value, ...` in rank order.
+fn value_list(values: &std::collections::BTreeMap<String, i32>) -> String {
+    let mut vals: Vec<(&String, &i32)> = values.iter().collect();
+    vals.sort_by_key(|(sel, _)| selector_key(sel));
+    let parts: Vec<String> = vals.iter().map(|(sel, p)| format!("{} {p}", value_label(sel))).collect();
+    parts.join(", ")
 }
 
 /// Compact card name for value lists: `8`, `10`, `QS`, `joker`, `black J`.

@@ -16,11 +16,13 @@
 //! are rejected by validation with [`RulesError::Unsupported`], naming the field, instead of
 //! being silently ignored.
 
+mod compile;
 pub mod describe;
+pub mod settings;
 pub mod spec;
 
-use crate::card::{Card, NUM_FACES, Rank, Suit};
-use crate::card_set::{CardCounts, MAX_CARDS};
+use crate::card::{Card, NUM_FACES, Suit};
+use crate::card_set::CardCounts;
 use serde_json::Value;
 pub use spec::*;
 use std::collections::BTreeMap;
@@ -161,61 +163,97 @@ pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
 /// Load a preset with optional overrides (a nested table) into a [`RulesSpec`].
 pub fn load_spec(preset: &str, overrides: Option<&Value>) -> Result<RulesSpec, RulesError> {
     let base = preset_value(preset, 0)?;
+    if overrides.is_some_and(|o| !o.is_object() && !o.is_null()) {
+        return Err(RulesError::invalid("rules", "overrides must be a table (dict) of rule fields"));
+    }
+    let merged = apply_overrides(base, overrides.filter(|o| o.is_object()), "this preset documents")?;
+    let mut spec = spec_from_value(merged)?;
+    if spec.name.is_empty() {
+        spec.name = preset.to_string();
+    }
+    Ok(spec)
+}
+
+/// Resolve a rules table the way presets are resolved (see [`apply_overrides`]). A table
+/// with `inherits = "<preset>"` (and not already resolved) is that preset plus changes; a
+/// resolved table is taken as it is (only variants newly listed by the overrides are applied).
+pub fn resolve_spec(base: Value, overrides: Option<&Value>) -> Result<RulesSpec, RulesError> {
+    let parent = base.get("inherits").and_then(Value::as_str).filter(|_| !is_resolved(&base)).map(str::to_string);
+    if let Some(parent) = parent {
+        let mut own = base;
+        if let Value::Object(m) = &mut own {
+            m.remove("inherits");
+        }
+        if let Some(o) = overrides {
+            merge(&mut own, o);
+        }
+        return load_spec(&parent, Some(&own));
+    }
+    spec_from_value(apply_overrides(base, overrides, "these rules document")?)
+}
+
+/// A complete spec from a table: a resolved spec as it is; a partial table with
+/// `inherits = "<preset>"` is resolved first; any other table takes defaults for what it
+/// leaves out.
+pub fn complete_spec(v: Value) -> Result<RulesSpec, RulesError> {
+    if !is_resolved(&v) && v.get("inherits").and_then(Value::as_str).is_some() {
+        resolve_spec(v, None)
+    } else {
+        spec_from_value(v)
+    }
+}
+
+/// True for a resolved specification as serialized (`Rules.to_dict()`, `Game.rules_dict()`):
+/// it has every top-level field. Its `inherits` only records the parent preset, and the
+/// variants it lists are already applied.
+pub fn is_resolved(v: &Value) -> bool {
+    let Ok(Value::Object(all)) = serde_json::to_value(RulesSpec::default()) else { return false };
+    v.as_object().is_some_and(|m| all.keys().all(|k| m.contains_key(k)))
+}
+
+fn variant_names(v: &Value) -> Result<Vec<String>, RulesError> {
+    let bad = || RulesError::invalid("variants", "expected a list of variant names");
+    match v.get("variants") {
+        None | Some(Value::Null) => Ok(vec![]),
+        Some(Value::Array(a)) => a.iter().map(|x| x.as_str().map(str::to_string).ok_or_else(bad)).collect(),
+        Some(_) => Err(bad()),
+    }
+}
+
+/// The variant pass shared by presets and rules tables: the overrides are merged, the
+/// listed `variants` overlays are applied to `base` (those a resolved `base` lists are
+/// already applied), and the overrides are merged again on top, so an explicit override
+/// beats a variant. `whose` words the unknown-variant error ("this preset documents").
+fn apply_overrides(base: Value, overrides: Option<&Value>, whose: &str) -> Result<Value, RulesError> {
+    let applied = if is_resolved(&base) { variant_names(&base)? } else { vec![] };
     let mut merged = base.clone();
     if let Some(o) = overrides {
-        if !o.is_object() && !o.is_null() {
-            return Err(RulesError::invalid("rules", "overrides must be a table (dict) of rule fields"));
-        }
-        if o.is_object() {
-            merge(&mut merged, o);
-        }
+        merge(&mut merged, o);
     }
-    let variants: Vec<String> = match merged.get("variants") {
-        None | Some(Value::Null) => vec![],
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|x| {
-                x.as_str()
-                    .map(str::to_string)
-                    .ok_or_else(|| RulesError::invalid("variants", "expected a list of variant names"))
-            })
-            .collect::<Result<_, _>>()?,
-        Some(_) => {
-            return Err(RulesError::invalid("variants", "expected a list of variant names"));
-        }
-    };
-    if !variants.is_empty() {
+    let variants = variant_names(&merged)?;
+    if variants.iter().any(|v| !applied.contains(v)) {
         let table = merged.get("variant").cloned().unwrap_or(Value::Null);
         let mut v = base;
-        for name in &variants {
+        for name in variants.iter().filter(|v| !applied.contains(v)) {
             let overlay = table.get(name).ok_or_else(|| {
                 let known: Vec<String> = table.as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
-                RulesError::invalid(
-                    "variants",
-                    format!(
-                        "unknown variant {name:?}; this preset documents: {}",
-                        if known.is_empty() { "none".to_string() } else { known.join(", ") }
-                    ),
-                )
+                let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+                RulesError::invalid("variants", format!("unknown variant {name:?}; {whose}: {known}"))
             })?;
             merge(&mut v, overlay);
         }
-        if let Some(o) = overrides.filter(|o| o.is_object()) {
+        if let Some(o) = overrides {
             merge(&mut v, o);
         }
         if let Value::Object(m) = &mut v {
-            m.insert("variants".into(), Value::from(variants.clone()));
+            m.insert("variants".into(), Value::from(variants));
         }
         merged = v;
     }
     if let Some(o) = overrides {
         clear_shadowing_tables(&mut merged, o);
     }
-    let mut spec = spec_from_value(merged)?;
-    if spec.name.is_empty() {
-        spec.name = preset.to_string();
-    }
-    Ok(spec)
+    Ok(merged)
 }
 
 /// An explicit override of `deal.hand_size` (or `deck.packs`) means that value for every
@@ -230,38 +268,6 @@ fn clear_shadowing_tables(merged: &mut Value, over: &Value) {
             }
         }
     }
-}
-
-/// A card selector resolved to a set of faces, with its specificity (higher wins).
-fn parse_selector(sel: &str) -> Option<(u64, u8)> {
-    let s = sel.trim();
-    let lower = s.to_ascii_lowercase();
-    let mask_of = |f: &dyn Fn(Card) -> bool| Card::all().filter(|&c| f(c)).fold(0u64, |m, c| m | 1 << c.index());
-    if lower == "joker" || lower == "jokers" {
-        return Some((mask_of(&|c| c.is_joker()), 1));
-    }
-    if lower == "any" {
-        return Some((mask_of(&|_| true), 0));
-    }
-    if let Some(rest) = lower.strip_prefix("red ").or_else(|| lower.strip_prefix("black ")) {
-        let red = lower.starts_with("red");
-        let r = Rank::parse(rest)?;
-        return Some((mask_of(&|c| c.rank() == Some(r) && c.is_red() == red), 1));
-    }
-    if let Some(r) = Rank::parse(s) {
-        return Some((mask_of(&|c| c.rank() == Some(r)), 0));
-    }
-    let c: Card = s.parse().ok()?;
-    Some((1u64 << c.index(), 2))
-}
-
-fn selector_mask(field: &str, sel: &str) -> Result<(u64, u8), RulesError> {
-    parse_selector(sel).ok_or_else(|| {
-        RulesError::invalid(
-            field,
-            format!("unknown card selector {sel:?}: use a rank (\"8\", \"T\"), a card (\"QS\"), a colour group (\"black J\"), \"joker\", \"RJ\" or \"BJ\""),
-        )
-    })
 }
 
 /// A draw chain carried by a card.
@@ -308,37 +314,37 @@ pub struct CardRule {
     pub ends_turn: bool,
     pub extra_turn: bool,
     pub others_draw: u8,
-    /// E10: cards handed to opponents.
+    /// Cards its player hands to opponents.
     pub give: Option<Give>,
-    /// E23: the next player draws this many from the shuffled waste pile.
+    /// The next player draws this many from the shuffled waste pile.
     pub waste_draw: u8,
-    /// E21: K and Q of one suit may be played together.
+    /// K and Q of one suit may be played together.
     pub marriage: bool,
-    /// E12.
+    /// The next player must play a picture card (J, Q or K) or draw.
     pub next_picture: bool,
-    /// E07: chain groups this card shields against (the attack ends, nobody draws).
+    /// Chain groups this card shields against (the attack ends, nobody draws).
     pub shield: u32,
-    /// E07 pass-through: the chain goes on, unchanged, to the player after the shielding one.
+    /// Shield pass-through: the chain goes on, unchanged, to the player after the shielding one.
     pub shield_through: bool,
-    /// E07: the shield must be of the top card's suit.
+    /// The shield must be of the top card's suit.
     pub shield_same_suit: bool,
-    /// E13.
+    /// Its player names a second suit the next player may follow.
     pub second_suit: bool,
-    /// E15: the player may swap hands with another player.
+    /// The player may swap hands with another player.
     pub swap_hand: bool,
-    /// E16: the player names a rank (or QS, or joker) the next player must play.
+    /// The player names a rank (or QS, or joker) the next player must play.
     pub ask_rank: bool,
-    /// E17: the next player picks up this many cards under it and loses the turn.
+    /// The next player picks up this many cards under it and loses the turn.
     pub pick_up_pile: u8,
-    /// E18: the card must be covered by one of its suit (or a wild).
+    /// The card must be covered by one of its suit (or a wild).
     pub must_cover: bool,
     /// After it only even spot cards may follow (rose_mau menu).
     pub next_even: bool,
-    /// E14.
+    /// Every player passes their hand one seat this way.
     pub pass_hands: Option<Side>,
-    /// E08: mirrors a pending draw chain or an `others_draw` card of its suit.
+    /// Mirrors a pending draw chain or an `others_draw` card of its suit.
     pub mirror: bool,
-    /// E22: playable only on a K, and only a K (of its colour) may follow it.
+    /// Playable only on a K, and only a K (of its colour) may follow it.
     pub joker_lock: bool,
     pub repeat: Repeat,
     pub last_special: LastSpecial,
@@ -376,10 +382,12 @@ pub struct Rules {
     pub arithmetic: bool,
     /// `match.extra` contains the rogue pile (stalin).
     pub rogue: bool,
-    /// Faces carrying E22 `joker_lock` (larby_switch jokers).
+    /// Faces carrying `joker_lock` (larby_switch jokers).
     pub lock_mask: u64,
-    /// Some card carries E08 `mirror`.
+    /// Some card carries `mirror`.
     pub has_mirror: bool,
+    /// The table-wide settings compiled for play.
+    pub settings: settings::Settings,
 }
 
 impl Rules {
@@ -388,506 +396,7 @@ impl Rules {
         Rules::from_spec(load_spec(preset, overrides)?, num_players)
     }
 
-    /// Validate `spec` for `num_players` and compile it.
-    pub fn from_spec(spec: RulesSpec, num_players: usize) -> Result<Rules, RulesError> {
-        let s = &spec;
-        s.check_ranges(num_players)?;
-        if s.players.min < 2 || s.players.min > s.players.max || s.players.max as usize > MAX_PLAYERS {
-            return Err(RulesError::invalid(
-                "players",
-                format!("need 2 <= players.min <= players.max <= {MAX_PLAYERS}"),
-            ));
-        }
-        if num_players < s.players.min as usize || num_players > s.players.max as usize {
-            return Err(RulesError::invalid(
-                "num_players",
-                format!("{} allows {} to {} players, got {num_players}", s.name, s.players.min, s.players.max),
-            ));
-        }
-        let n = num_players;
-        // Deck.
-        let mut packs = s.deck.packs;
-        for (k, &p) in &s.deck.packs_by_players {
-            let from: usize = k
-                .parse()
-                .map_err(|_| RulesError::invalid(format!("deck.packs_by_players.{k}"), "keys must be player counts"))?;
-            if n >= from {
-                packs = p;
-            }
-        }
-        if packs == 0 || packs > 4 {
-            return Err(RulesError::invalid("deck.packs", format!("must be 1 to 4, got {packs}")));
-        }
-        if s.deck.jokers != 0 && s.deck.jokers != 2 {
-            return Err(RulesError::invalid(
-                "deck.jokers",
-                format!("jokers per pack must be 0 or 2, got {}", s.deck.jokers),
-            ));
-        }
-        let mut deck = CardCounts::new();
-        for c in Card::all() {
-            let k = if c.is_joker() { packs * s.deck.jokers / 2 } else { packs };
-            for _ in 0..k {
-                deck.add(c);
-            }
-        }
-        debug_assert!(deck.len() <= MAX_CARDS);
-        // Deal.
-        let mut hand_size = s.deal.hand_size;
-        for (k, &h) in &s.deal.hand_size_by_players {
-            let at: usize = k.parse().map_err(|_| {
-                RulesError::invalid(format!("deal.hand_size_by_players.{k}"), "keys must be player counts")
-            })?;
-            if at == n {
-                hand_size = h;
-            }
-        }
-        if hand_size == 0 {
-            return Err(RulesError::invalid("deal.hand_size", "must be at least 1"));
-        }
-        let needed =
-            hand_size as usize * n + s.deal.dealer_extra as usize + usize::from(s.deal.starter == Starter::TurnUp);
-        if needed > deck.len() {
-            return Err(RulesError::invalid(
-                "deal.hand_size",
-                format!(
-                    "dealing {hand_size} cards to {n} players needs {needed} cards but the deck ({packs} pack(s)) has {}",
-                    deck.len()
-                ),
-            ));
-        }
-        // Unsupported dimensions (behaviour lands with later presets).
-        let unsupported = |f: &str| Err(RulesError::unsupported(f, "its behaviour lands with the remaining presets"));
-        if s.order.first == FirstPlayer::PreviousLoser && s.deal.starter != Starter::None {
-            return Err(RulesError::unsupported(
-                "order.first",
-                "previous_loser is implemented for games without a start card (deal.starter = \"none\"), \
-                 where the first player leads any card",
-            ));
-        }
-        if s.matching.base != "suit_or_rank" {
-            return Err(RulesError::invalid("match.base", "only \"suit_or_rank\" exists"));
-        }
-        if s.matching.extra.contains(&MatchExtra::Sequence) {
-            return Err(RulesError::invalid("match.extra", "sequence matching is multi.mode = \"zodiac_run\""));
-        }
-        if matches!(s.draw.mode, DrawMode::UpTo | DrawMode::UntilPlayableOrHand) && s.draw.limit == 0 {
-            return Err(RulesError::invalid(
-                "draw.limit",
-                "draw.mode up_to / until_playable_or_hand needs draw.limit >= 1",
-            ));
-        }
-        if !matches!(
-            s.multi.mode,
-            MultiMode::Off
-                | MultiMode::EqualRank
-                | MultiMode::MatchingRun
-                | MultiMode::PairsWithCover
-                | MultiMode::ZodiacRun
-                | MultiMode::UpTo3OrAll
-        ) {
-            return unsupported("multi.mode");
-        }
-        if s.multi.order != MultiSpec::default().order {
-            return unsupported("multi.order");
-        }
-        if !s.chain.can_circle {
-            return unsupported("chain.can_circle");
-        }
-        let increments = s.chain.accumulate == Accumulate::Increment
-            || s.cards
-                .values()
-                .any(|c| c.draw_chain.as_ref().is_some_and(|d| d.accumulate == Some(Accumulate::Increment)));
-        if increments && s.chain.increment == 0 {
-            return Err(RulesError::invalid(
-                "chain.increment",
-                "accumulate = \"increment\" needs chain.increment >= 1",
-            ));
-        }
-        if s.end.play_for_second && n > 3 {
-            // one_card (3.20): "If there are 3 players and there is a winner already, the two
-            // remaining players may continue the game for 2nd place." With two players it is inert.
-            return Err(RulesError::invalid(
-                "end.play_for_second",
-                format!(
-                    "playing on for second place is for three players (two are allowed, it then has no effect), got {n}"
-                ),
-            ));
-        }
-        if !s.end.empty_hand {
-            return Err(RulesError::invalid("end.empty_hand", "every game ends when a hand is empty"));
-        }
-        if s.options.shield_same_suit {
-            return unsupported("options.shield_same_suit");
-        }
-        if s.options.allow_500 {
-            // advanced_switch (3.16, A37): "For three or more players it is optional to allow a
-            // player whose score has exceeded 250 to win by reaching 500 ..." - a match rule on
-            // top of the last-below-250 series.
-            if n < 3 {
-                return Err(RulesError::invalid(
-                    "options.allow_500",
-                    format!("the 500 rule is for three or more players, got {n}"),
-                ));
-            }
-            if !s.series.play_match || s.series.winner != SeriesWinner::LastBelow {
-                return Err(RulesError::invalid(
-                    "options.allow_500",
-                    "the 500 rule belongs to a match won by the last player below the target: it needs \
-                     series.match = true and series.winner = \"last_below\"",
-                ));
-            }
-        }
-        if s.options.speed_in.is_some() {
-            return unsupported("options.speed_in");
-        }
-        if s.series.play_match
-            && s.series.target.is_none()
-            && s.series.target_per_player.is_none()
-            && s.series.max_hands.is_none()
-        {
-            return Err(RulesError::invalid(
-                "series.match",
-                "a match needs series.target, series.target_per_player or series.max_hands",
-            ));
-        }
-        if s.countdown.as_ref().is_some_and(|c| !(1..=13).contains(&c.start_score)) {
-            return Err(RulesError::invalid(
-                "countdown.start_score",
-                "must be 1 to 13 (the wild rank follows the score)",
-            ));
-        }
-        if s.last_card.mode == LastCardMode::Action && s.last_card.penalty == 0 {
-            return Err(RulesError::invalid(
-                "last_card.penalty",
-                "last_card.mode = \"action\" needs a penalty of at least 1 card",
-            ));
-        }
-
-        // Options that are shorthands for effect-table entries.
-        let mut cards_table = s.cards.clone();
-        for rule in &s.options.public_rules {
-            let (sel, patch) = match rule.as_str() {
-                "ace_reverse" => ("A", CardSpec { reverse: Some(true), ..Default::default() }),
-                "five_even" => ("5", CardSpec { next_even: Some(true), ..Default::default() }),
-                "six_skip_two" => ("6", CardSpec { skip: Some(2), ..Default::default() }),
-                "seven_extra_turn" => ("7", CardSpec { extra_turn: Some(true), ..Default::default() }),
-                other => {
-                    return Err(RulesError::invalid(
-                        "options.public_rules",
-                        format!(
-                            "unknown rule {other:?}; the menu is: ace_reverse, five_even, six_skip_two, seven_extra_turn"
-                        ),
-                    ));
-                }
-            };
-            overlay_card(cards_table.entry(sel.to_string()).or_default(), &patch);
-        }
-        let mut zodiac_mask = 0u64;
-        if let Some(z) = &s.options.zodiac_card {
-            let card: Card = z
-                .parse()
-                .map_err(|e: crate::card::CardParseError| RulesError::invalid("options.zodiac_card", e.to_string()))?;
-            zodiac_mask = 1 << card.index();
-            let patch = CardSpec {
-                draw_and_lose_turn: Some(7),
-                last_special: Some(LastSpecial::DrawsApply),
-                ..Default::default()
-            };
-            overlay_card(cards_table.entry(card.to_string()).or_default(), &patch);
-        }
-        // Effect table: apply selectors from least to most specific.
-        let mut entries: Vec<(u8, u64, &String, &CardSpec)> = Vec::new();
-        for (sel, cs) in &cards_table {
-            let (mask, spec_lvl) = selector_mask(&format!("cards.{sel}"), sel)?;
-            entries.push((spec_lvl, mask, sel, cs));
-        }
-        entries.sort_by_key(|e| e.0);
-        let mut merged: Vec<CardSpec> = vec![CardSpec::default(); NUM_FACES];
-        let mut chain_sel: Vec<Option<String>> = vec![None; NUM_FACES];
-        for (_, mask, sel, cs) in &entries {
-            for i in 0..NUM_FACES {
-                if mask & (1 << i) != 0 {
-                    overlay_card(&mut merged[i], cs);
-                    if cs.draw_chain.is_some() {
-                        chain_sel[i] = Some(sel.to_string());
-                    }
-                }
-            }
-        }
-        let mut chain_groups: Vec<String> = Vec::new();
-        let group_id = |name: &str, groups: &mut Vec<String>| -> Result<u8, RulesError> {
-            if let Some(i) = groups.iter().position(|g| g == name) {
-                return Ok(i as u8);
-            }
-            if groups.len() >= 31 {
-                return Err(RulesError::invalid("cards", "at most 31 chain groups"));
-            }
-            groups.push(name.to_string());
-            Ok((groups.len() - 1) as u8)
-        };
-        // First pass: chain groups in face order, so ids are stable.
-        for i in 0..NUM_FACES {
-            if let Some(dc) = merged[i].draw_chain.as_ref().filter(|dc| dc.amount > 0) {
-                let name = dc.group.clone().unwrap_or_else(|| chain_sel[i].clone().unwrap_or_default());
-                group_id(&name, &mut chain_groups)?;
-            }
-        }
-        let mut card = [CardRule::default(); NUM_FACES];
-        for i in 0..NUM_FACES {
-            let cs = &merged[i];
-            let face = Card(i as u8);
-            let f = |k: &str| format!("cards.{face}.{k}");
-            let mut r = CardRule::default();
-            r.mirror = cs.mirror == Some(true);
-            r.joker_lock = cs.joker_lock == Some(true);
-            if r.joker_lock && !face.is_joker() {
-                return Err(RulesError::invalid(
-                    f("joker_lock"),
-                    "joker_lock is a joker's effect (selector \"joker\", \"RJ\" or \"BJ\")",
-                ));
-            }
-            if r.joker_lock
-                && (cs.wild.as_ref().is_some_and(|w| w.enabled) || cs.draw_chain.as_ref().is_some_and(|d| d.amount > 0))
-            {
-                return Err(RulesError::invalid(
-                    f("joker_lock"),
-                    "a locking joker cannot also be wild or start a draw chain",
-                ));
-            }
-            if let Some(w) = cs.wild.as_ref().filter(|w| w.enabled) {
-                let mut forbidden = zodiac_mask;
-                for sel in &w.forbidden_on {
-                    if sel == "pending_draw" {
-                        continue; // always true while a chain is pending (chain.wild_blocked)
-                    }
-                    forbidden |= selector_mask(&f("wild.forbidden_on"), sel)?.0;
-                }
-                r.wild = Some(WildRule {
-                    also_normal: w.also_normal,
-                    requires_match: w.requires_match,
-                    only_if_no_other: w.only_if_no_other,
-                    forbidden_on: forbidden,
-                    solo: w.solo,
-                    follow: w.follow,
-                });
-                if w.nominate != Nominate::None {
-                    r.nominate = Some(w.nominate);
-                }
-            }
-            if let Some(nm) = cs.nominate {
-                if nm != Nominate::None {
-                    if r.wild.is_some() {
-                        return Err(RulesError::invalid(f("nominate"), "a wild card nominates through wild.nominate"));
-                    }
-                    r.nominate = Some(nm);
-                }
-            }
-            r.skip = cs.skip.unwrap_or(0);
-            r.reverse = cs.reverse.unwrap_or(false);
-            if let Some(dc) = cs.draw_chain.as_ref().filter(|dc| dc.amount > 0) {
-                let name = dc.group.clone().unwrap_or_else(|| chain_sel[i].clone().unwrap_or_default());
-                let g = group_id(&name, &mut chain_groups)?;
-                r.chain = Some(ChainRule {
-                    amount: dc.amount,
-                    group: g,
-                    answer: dc.answer.unwrap_or(s.chain.answer),
-                    multi_answer: dc.multi_answer,
-                    accumulate: dc.accumulate.unwrap_or(s.chain.accumulate),
-                });
-            }
-            r.draw_lose = cs.draw_and_lose_turn.unwrap_or(0);
-            r.draw_keep = cs.draw_keep_turn.unwrap_or(0);
-            if let Some(targets) = &cs.cancel {
-                for t in targets {
-                    if t == "any" {
-                        r.cancel = u32::MAX;
-                    } else {
-                        let g = chain_groups.iter().position(|x| x == t).ok_or_else(|| {
-                            RulesError::invalid(
-                                f("cancel"),
-                                format!("unknown chain group {t:?}; groups: {}", chain_groups.join(", ")),
-                            )
-                        })?;
-                        r.cancel |= 1 << g;
-                    }
-                }
-            }
-            r.free_play_next = cs.free_play_next.unwrap_or(false);
-            r.second_suit = cs.second_suit.unwrap_or(false);
-            r.swap_hand = cs.swap_hand.unwrap_or(false);
-            r.ask_rank = cs.ask_rank.unwrap_or(false);
-            r.pick_up_pile = cs.pick_up_pile.unwrap_or(0);
-            r.must_cover = cs.must_cover.unwrap_or(false);
-            if let Some(sh) = &cs.shield {
-                r.shield_through = sh.pass_through;
-                r.shield_same_suit = sh.same_suit;
-                for t in &sh.against {
-                    if t == "any" {
-                        r.shield = u32::MAX;
-                    } else {
-                        let g = chain_groups.iter().position(|x| x == t).ok_or_else(|| {
-                            RulesError::invalid(
-                                f("shield.against"),
-                                format!("unknown chain group {t:?}; groups: {}", chain_groups.join(", ")),
-                            )
-                        })?;
-                        r.shield |= 1 << g;
-                    }
-                }
-            }
-            r.follow = cs.follow.filter(|f| *f != Follow::None);
-            r.next_picture = cs.next_picture.unwrap_or(false);
-            r.next_even = cs.next_even.unwrap_or(false);
-            r.pass_hands = cs.pass_hands;
-            r.give = cs.give;
-            r.waste_draw = cs.waste_draw.unwrap_or(0);
-            r.marriage = cs.marriage.unwrap_or(false);
-            r.ends_turn = cs.ends_turn.unwrap_or(false);
-            r.extra_turn = cs.extra_turn.unwrap_or(false);
-            r.others_draw = cs.others_draw.unwrap_or(0);
-            r.repeat = cs.repeat.unwrap_or_default();
-            r.last_special = cs.last_special.unwrap_or(s.last_special);
-            if r.last_special == LastSpecial::AsDuringHand && r.give.is_none() {
-                return Err(RulesError::unsupported(
-                    f("last_special"),
-                    "its behaviour lands with the remaining presets",
-                ));
-            }
-            if r.chain.is_some() && r.wild.is_some() && s.chain.wild_blocked {
-                // A wild draw card (fat_buddah style) is fine; nothing to check yet.
-            }
-            card[i] = r;
-        }
-        if s.options.joker_bluff {
-            // The bluffable cards: wilds playable only without another playable card. A challenge
-            // is about their penalty, so they must carry a draw_and_lose_turn and nothing that
-            // would have to be undone besides the nomination.
-            let mut any = false;
-            for (i, r) in card.iter().enumerate() {
-                if !r.wild.is_some_and(|w| w.only_if_no_other) {
-                    continue;
-                }
-                any = true;
-                let plain = r.skip == 0
-                    && !r.reverse
-                    && r.chain.is_none()
-                    && r.draw_keep == 0
-                    && r.others_draw == 0
-                    && r.give.is_none()
-                    && r.pick_up_pile == 0
-                    && r.follow.is_none()
-                    && r.waste_draw == 0
-                    && !r.extra_turn
-                    && !r.free_play_next;
-                if r.draw_lose == 0 || !plain {
-                    return Err(RulesError::invalid(
-                        "options.joker_bluff",
-                        format!(
-                            "{} may be bluffed (wild.only_if_no_other) so it needs draw_and_lose_turn >= 1 and no \
-                             other effect besides its nomination",
-                            Card(i as u8)
-                        ),
-                    ));
-                }
-            }
-            if !any {
-                return Err(RulesError::invalid(
-                    "options.joker_bluff",
-                    "needs a wild card with wild.only_if_no_other (the card that may be bluffed)",
-                ));
-            }
-        }
-        // G11: jokers have no suit and no rank; a deck with jokers must give them a rule.
-        for j in [Card::RED_JOKER, Card::BLACK_JOKER] {
-            if deck.count(j) > 0 && !card[j.index()].is_special() {
-                return Err(RulesError::invalid(
-                    "deck.jokers",
-                    format!(
-                        "the deck holds jokers but {j} has no rule (G11: a joker has no suit or rank, so it could never \
-                         be played); give it an effect under cards.joker / cards.{j}, or set deck.jokers = 0"
-                    ),
-                ));
-            }
-        }
-        // Points.
-        let mut points = [0i32; NUM_FACES];
-        let mut vals: Vec<(u8, u64, i32)> = Vec::new();
-        for (sel, &v) in &s.score.values {
-            let (mask, lvl) = selector_mask(&format!("score.values.{sel}"), sel)?;
-            vals.push((lvl, mask, v));
-        }
-        for (k, table) in &s.score.values_by_players {
-            let at: usize = k.parse().map_err(|_| {
-                RulesError::invalid(format!("score.values_by_players.{k}"), "keys must be player counts")
-            })?;
-            if at == n {
-                for (sel, &v) in table {
-                    let (mask, lvl) = selector_mask(&format!("score.values_by_players.{k}.{sel}"), sel)?;
-                    vals.push((lvl + 3, mask, v));
-                }
-            }
-        }
-        vals.sort_by_key(|e| e.0);
-        for (_, mask, v) in vals {
-            for (i, p) in points.iter_mut().enumerate() {
-                if mask & (1 << i) != 0 {
-                    *p = v;
-                }
-            }
-        }
-        let mut double_mask = 0u64;
-        for sel in &s.score.double_per {
-            double_mask |= selector_mask("score.double_per", sel)?.0;
-        }
-        let mut rank_blocked = 0u64;
-        for sel in &s.matching.rank_blocked {
-            rank_blocked |= selector_mask("match.rank_blocked", sel)?.0;
-        }
-        let mut start = [s.start.effect; NUM_FACES];
-        let mut st: Vec<(u8, u64, StartEffect)> = Vec::new();
-        for (sel, &e) in &s.start.cards {
-            let (mask, lvl) = selector_mask(&format!("start.cards.{sel}"), sel)?;
-            st.push((lvl, mask, e));
-        }
-        st.sort_by_key(|e| e.0);
-        for (_, mask, e) in st {
-            for (i, x) in start.iter_mut().enumerate() {
-                if mask & (1 << i) != 0 {
-                    *x = e;
-                }
-            }
-        }
-        if start.iter().enumerate().all(|(i, e)| *e == StartEffect::Redraw || deck.count(Card(i as u8)) == 0) {
-            return Err(RulesError::invalid("start.cards", "every card in the deck would be redrawn"));
-        }
-        let series_target = if s.series.play_match {
-            // In range: check_ranges bounds target_per_player * n by MAX_SERIES_TARGET.
-            s.series.target_per_player.map(|t| t.saturating_mul(n as u32)).or(s.series.target)
-        } else {
-            None
-        };
-        Ok(Rules {
-            num_players: n as u8,
-            packs,
-            deck,
-            hand_size,
-            card,
-            points,
-            chain_groups,
-            rank_blocked,
-            start,
-            series_target,
-            double_mask,
-            arithmetic: s.matching.extra.contains(&MatchExtra::Arithmetic),
-            rogue: s.matching.extra.contains(&MatchExtra::RoguePile),
-            lock_mask: (0..NUM_FACES).filter(|&i| card[i].joker_lock).fold(0, |m, i| m | 1 << i),
-            has_mirror: card.iter().any(|r| r.mirror),
-            spec,
-        })
-    }
-
-    /// The nominated suits a nominating card allows (G6: any suit).
+    /// The nominated suits a nominating card allows (any suit).
     pub fn suits(&self) -> [Suit; 4] {
         Suit::ALL
     }
@@ -932,44 +441,6 @@ pub const RULE_FEATURE_NAMES: [&str; RULE_FEATURES] = [
     "ends_turn",
     "points",
 ];
-
-fn overlay_card(dst: &mut CardSpec, src: &CardSpec) {
-    macro_rules! take {
-        ($($f:ident),*) => { $( if src.$f.is_some() { dst.$f = src.$f.clone(); } )* };
-    }
-    take!(
-        wild,
-        nominate,
-        skip,
-        reverse,
-        draw_chain,
-        draw_and_lose_turn,
-        draw_keep_turn,
-        cancel,
-        shield,
-        mirror,
-        others_draw,
-        give,
-        free_play_next,
-        next_picture,
-        second_suit,
-        pass_hands,
-        swap_hand,
-        ask_rank,
-        pick_up_pile,
-        must_cover,
-        extra_turn,
-        follow,
-        ends_turn,
-        marriage,
-        joker_lock,
-        waste_draw,
-        slap,
-        next_even,
-        repeat,
-        last_special
-    );
-}
 
 /// Resolved rules of every preset, for documentation.
 pub fn all_preset_specs() -> BTreeMap<String, RulesSpec> {
@@ -1035,7 +506,7 @@ mod tests {
 
     #[test]
     fn jokers_without_a_rule_are_rejected() {
-        // G11: a preset that includes jokers must give them a rule.
+        // A preset that includes jokers must give them a rule.
         let e = Rules::load("crazy_eights", 3, Some(&json!({"deck": {"jokers": 2}}))).unwrap_err();
         assert!(matches!(e, RulesError::Invalid { .. }), "{e}");
         assert_eq!(e.field(), Some("deck.jokers"));

@@ -1,10 +1,10 @@
-//! The serde rules specification: every rule dimension of the catalog as data.
+//! The serde rules specification: every rule dimension the engine knows, as data.
 //!
 //! A [`RulesSpec`] is what preset TOML files and user overrides are written in. Every
-//! table denies unknown fields, so a misspelt key is an error that names it. Fields keep
-//! the catalog's keys (section 2 of the rules catalog): `deck.packs`, `draw.after`,
-//! `chain.answer`, and so on. The effect table is `cards`: a map from a card selector to
-//! the effect primitives (E01–E27) that card carries.
+//! table denies unknown fields, so a misspelt key is an error that names it. Fields are
+//! dotted keys by rule dimension: `deck.packs`, `draw.after`, `chain.answer`, and so on.
+//! The effect table is `cards`: a map from a card selector to the effects ([`CardSpec`])
+//! that card carries.
 //!
 //! Card selectors: a rank (`"8"`, `"T"` or `"10"`, `"Q"`), a single card (`"QS"`), a colour
 //! group (`"black J"`, `"red K"`), `"joker"` (both jokers), `"RJ"` or `"BJ"`. When several
@@ -51,7 +51,7 @@ pub struct RulesSpec {
     pub chain: ChainSpec,
     pub two_player: TwoPlayerSpec,
     pub last_card: LastCardSpec,
-    /// Default behaviour when a special card is the last card played (2.16); a card's
+    /// Default behaviour when a special card is the last card played; a card's
     /// own `last_special` overrides it.
     pub last_special: LastSpecial,
     pub end: EndSpec,
@@ -60,7 +60,7 @@ pub struct RulesSpec {
     pub countdown: Option<CountdownSpec>,
     /// The effect table: card selector -> effects.
     pub cards: BTreeMap<String, CardSpec>,
-    /// Preset-specific options named by the catalog (e.g. `switch_blackjack.aces_wild`).
+    /// Preset-specific options (e.g. `switch_blackjack.aces_wild`).
     pub options: OptionsSpec,
     pub limits: LimitsSpec,
 }
@@ -78,7 +78,7 @@ impl Default for PlayersSpec {
     }
 }
 
-/// `deck.*` (2.1).
+/// `deck.*`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DeckSpec {
@@ -108,7 +108,7 @@ pub enum Starter {
     None,
 }
 
-/// `deal.*` (2.2).
+/// `deal.*`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DealSpec {
@@ -125,7 +125,7 @@ impl Default for DealSpec {
     }
 }
 
-/// `start.effect` (2.3).
+/// `start.effect`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum StartEffect {
@@ -182,7 +182,7 @@ pub enum NextDealer {
     Fixed,
 }
 
-/// `order.*` (2.4).
+/// `order.*`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
 pub struct OrderSpec {
@@ -215,7 +215,7 @@ pub enum MatchExtra {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct MatchSpec {
-    /// Only `suit_or_rank` exists in the catalog.
+    /// Only `suit_or_rank` exists.
     pub base: String,
     /// Ranks that match by suit only (one_left: 2, 3).
     pub rank_blocked: Vec<String>,
@@ -263,7 +263,7 @@ pub enum WildFollow {
     Free,
 }
 
-/// A wild card's behaviour (2.6).
+/// A wild card's behaviour (`cards.<selector>.wild`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct WildSpec {
@@ -297,7 +297,7 @@ impl Default for WildSpec {
     }
 }
 
-/// `chain.answer` (2.13).
+/// `chain.answer`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum ChainAnswer {
@@ -323,7 +323,7 @@ pub enum Accumulate {
     Fixed,
 }
 
-/// E03 `draw_chain`.
+/// `draw_chain`: the next player draws unless they answer with a chain card.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
 pub struct DrawChainSpec {
@@ -341,7 +341,7 @@ pub struct DrawChainSpec {
     pub accumulate: Option<Accumulate>,
 }
 
-/// E07 `shield`.
+/// `shield`: protects its player from a pending draw chain.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
 pub struct ShieldSpec {
@@ -355,7 +355,7 @@ pub struct ShieldSpec {
     pub same_suit: bool,
 }
 
-/// E10 `give`.
+/// `give`: its player hands cards to opponents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Give {
@@ -365,7 +365,7 @@ pub enum Give {
     One,
 }
 
-/// A fixed side for passing hands (1.2).
+/// A fixed side for passing hands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Side {
@@ -374,7 +374,7 @@ pub enum Side {
     Direction,
 }
 
-/// E20 follow-on kinds (2.11).
+/// `follow`: the follow-on kinds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Follow {
@@ -386,7 +386,7 @@ pub enum Follow {
     None,
 }
 
-/// How several copies of a card played in one turn combine (2.10).
+/// How several copies of a card played in one turn combine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum Repeat {
@@ -397,7 +397,7 @@ pub enum Repeat {
     Once,
 }
 
-/// `last_special` values (2.16).
+/// `last_special` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum LastSpecial {
@@ -414,69 +414,69 @@ pub enum LastSpecial {
     CannotGoOut,
 }
 
-/// The effect table entry of one card selector (2.12). Every field is optional; a card
+/// The effect table entry of one card selector (`cards.<selector>`). Every field is optional; a card
 /// with no field set is ordinary.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
 pub struct CardSpec {
     /// The card is wild.
     pub wild: Option<WildSpec>,
-    /// E26: a suit changer that is not wild (it must match), with this nomination mode.
+    /// A suit changer that is not wild (it must match), with this nomination mode.
     pub nominate: Option<Nominate>,
-    /// E01: the next `skip` players lose their turn.
+    /// The next `skip` players lose their turn.
     pub skip: Option<u8>,
-    /// E02.
+    /// Reverses the direction of play.
     pub reverse: Option<bool>,
-    /// E03.
+    /// Starts or extends a draw chain.
     pub draw_chain: Option<DrawChainSpec>,
-    /// E04: the next player draws this many at once and loses the turn.
+    /// The next player draws this many at once and loses the turn.
     pub draw_and_lose_turn: Option<u8>,
-    /// E05: the next player draws this many and then plays.
+    /// The next player draws this many and then plays.
     pub draw_keep_turn: Option<u8>,
-    /// E06: chain groups this card cancels (`"any"` for every chain).
+    /// Chain groups this card cancels (`"any"` for every chain).
     pub cancel: Option<Vec<String>>,
-    /// E07.
+    /// Shields its player from a pending draw chain.
     pub shield: Option<ShieldSpec>,
-    /// E08: played directly on a pending draw chain card of its suit (or on a mirroring
+    /// Played directly on a pending draw chain card of its suit (or on a mirroring
     /// card), it reverses the direction and sends the penalty back; played at once after an
-    /// E09 `others_draw` card of its suit, the card's player picks up for everyone.
+    /// `others_draw` card of its suit, the card's player picks up for everyone.
     pub mirror: Option<bool>,
-    /// E09: every other player draws this many.
+    /// Every other player draws this many.
     pub others_draw: Option<u8>,
-    /// E10.
+    /// Its player hands cards to opponents.
     pub give: Option<Give>,
-    /// E11.
+    /// The next player may play any card.
     pub free_play_next: Option<bool>,
-    /// E12: the next player must play a J, Q or K (any suit) or draw.
+    /// The next player must play a J, Q or K (any suit) or draw.
     pub next_picture: Option<bool>,
     /// rose_mau menu: after this card only even spot cards (2, 4, 6, 8, T) of the suit may follow.
     pub next_even: Option<bool>,
-    /// E13.
+    /// Its player names a second suit the next player may follow.
     pub second_suit: Option<bool>,
-    /// E14.
+    /// Every player passes their hand one seat this way.
     pub pass_hands: Option<Side>,
-    /// E15.
+    /// Its player may swap hands with another player.
     pub swap_hand: Option<bool>,
-    /// E16.
+    /// Its player names a rank the next player must play.
     pub ask_rank: Option<bool>,
-    /// E17: the next player picks up this many cards under it.
+    /// The next player picks up this many cards under it.
     pub pick_up_pile: Option<u8>,
-    /// E18.
+    /// It must be covered by another card of its suit (or a wild).
     pub must_cover: Option<bool>,
-    /// E19.
+    /// Its player takes another turn.
     pub extra_turn: Option<bool>,
-    /// E20.
+    /// Its player may cover it with more cards (see [`Follow`]).
     pub follow: Option<Follow>,
     /// `follow.ends_turn`: placing it ends the turn (and any run).
     pub ends_turn: Option<bool>,
-    /// E21.
+    /// A K and Q of one suit may be played together (marriage).
     pub marriage: Option<bool>,
-    /// E22: a joker playable only on a K; the next card must be a K (of the joker's colour
+    /// A joker playable only on a K; the next card must be a K (of the joker's colour
     /// when `deck.joker_colours_distinct`).
     pub joker_lock: Option<bool>,
-    /// E23.
+    /// The next player draws this many from the shuffled discard pile.
     pub waste_draw: Option<u8>,
-    /// E25 (out of scope: no effect).
+    /// Slap: a real-time race, out of scope (no effect).
     pub slap: Option<bool>,
     /// How copies played together combine.
     pub repeat: Option<Repeat>,
@@ -484,7 +484,7 @@ pub struct CardSpec {
     pub last_special: Option<LastSpecial>,
 }
 
-/// `draw.mode` (2.7).
+/// `draw.mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum DrawMode {
@@ -527,7 +527,7 @@ impl Default for DrawSpec {
     }
 }
 
-/// `pass.when` (2.8).
+/// `pass.when`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum PassWhen {
@@ -556,7 +556,7 @@ pub struct PassSpec {
     pub all_pass: AllPass,
 }
 
-/// `stock.exhausted` (2.9).
+/// `stock.exhausted`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum Exhausted {
@@ -577,7 +577,7 @@ pub struct StockSpec {
     pub exhausted: Exhausted,
 }
 
-/// `multi.mode` (2.10).
+/// `multi.mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum MultiMode {
@@ -600,7 +600,7 @@ pub enum MultiEffects {
     #[default]
     CumulateAll,
     TopOnly,
-    /// Equal-rank copies cumulate, but inside a follow-on run (E20) only the last card acts
+    /// Equal-rank copies cumulate, but inside a follow-on run (`follow`) only the last card acts
     /// (larby_switch: several eights skip several players; in a seven run only the top acts).
     TopOnlyInRuns,
 }
@@ -648,7 +648,7 @@ pub enum ChainAfter {
     AttackSuitOnly,
 }
 
-/// `chain.*` (2.13).
+/// `chain.*`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ChainSpec {
@@ -694,7 +694,7 @@ pub enum TwoPlayerSkip {
     RestrictedContinue,
 }
 
-/// `two_player.*` (2.14).
+/// `two_player.*`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
 pub struct TwoPlayerSpec {
@@ -702,7 +702,7 @@ pub struct TwoPlayerSpec {
     pub skip: TwoPlayerSkip,
 }
 
-/// `last_card.mode` (2.15).
+/// `last_card.mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum LastCardMode {
@@ -733,12 +733,12 @@ pub struct LastCardSpec {
     pub exempt: Vec<String>,
 }
 
-/// `end.*` (2.17).
+/// `end.*`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct EndSpec {
     pub empty_hand: bool,
-    /// A blocked hand (G13) ends and is scored.
+    /// A blocked hand (nobody can play or draw) ends and is scored.
     pub blocked: bool,
     pub four_of_a_kind: bool,
     pub countdown_zero: bool,
@@ -764,7 +764,7 @@ impl Default for EndSpec {
     }
 }
 
-/// `score.mode` (2.18).
+/// `score.mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum ScoreMode {
@@ -843,7 +843,7 @@ pub enum SeriesWinner {
     LastBelow,
 }
 
-/// `series.*` (2.19). With `match = false` an episode is one hand.
+/// `series.*`. With `match = false` an episode is one hand.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
 pub struct SeriesSpec {
@@ -857,7 +857,7 @@ pub struct SeriesSpec {
     pub max_hands: Option<u32>,
 }
 
-/// `countdown.*` (2.20).
+/// `countdown.*`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct CountdownSpec {
@@ -874,7 +874,7 @@ impl Default for CountdownSpec {
     }
 }
 
-/// Options the catalog names per preset. Most map onto generic dimensions through the
+/// Options named per preset. Most map onto generic dimensions through the
 /// preset's `variant` overlays; these are the ones that are not a dimension of their own.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]

@@ -26,6 +26,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import eights  # noqa: E402
 from scenario_helpers import (  # noqa: E402
+    ALL_SUIT_NOMINATIONS,
+    deal_deck,
     hand_over,
     legal,
     multiset,
@@ -285,3 +287,142 @@ def test_AS_500_rule_needs_three_players_and_a_match():
         eights.Game(PRESET, 3, rules={"options": {"allow_500": True}})
     # The documented variant sets both.
     eights.Game(PRESET, 3, rules={"variants": ["allow_500"]})
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+def test_AS_fidelity_ace_wild_with_optional_suit():
+    """Source (Advanced Switch): "Aces: Wild cards that can be played at any time to
+    the discard pack and a new suit may be selected."
+
+    n=3, top `9H`: P0's `AS` is legal; P0 may name a suit or keep the current one;
+    after "D" P1 must play a diamond or an ace."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["AS", "3C", "4C"], ["4D", "6H", "AC", "7S"], ["6D", "7D"]],
+        discard=["9H"],
+        stock=["2D", "3D"],
+    )
+    assert "play AS" in legal(g)
+    g.step("play AS")
+    assert g.phase == "nominate"
+    assert legal(g) == ALL_SUIT_NOMINATIONS | {"end"}
+    g.step("suit D")
+    assert g.current_player == 1
+    assert legal(g) == plays("4D AC")  # no voluntary draw (R, A36)
+
+
+@pytest.mark.parametrize("top", ["JH", "2H"])
+def test_AS_fidelity_ace_not_on_a_jack_or_deuce(top):
+    """Source (Advanced Switch): "Aces cannot be played to a Jack or deuce."
+
+    Top `JH` or `2H` (no penalty pending): P0's `AS` is illegal."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["AS", "QH", "2C"], ["4C", "5C"], ["6D", "7D"]],
+        discard=["9H", top],
+        stock=["2D", "3D"],
+    )
+    assert "play AS" not in legal(g)
+    with pytest.raises(eights.IllegalActionError):
+        g.step("play AS")
+
+
+def test_AS_fidelity_eight_skips():
+    """Source (Advanced Switch): "Eights: When an eight is played the next player
+    misses a turn."
+
+    n=3: P0 plays `8H` on `9H`; P1 is skipped and P2 acts."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["8H", "3C", "4C"], ["4H", "5C"], ["6H", "7D"]],
+        discard=["9H"],
+        stock=["2D", "3D"],
+    )
+    g.step("play 8H")
+    assert multiset(g.hand(1)) == multiset(["4H", "5C"])
+    assert g.current_player == 2
+
+
+_AS_START_HANDS = [
+    ["3D", "4D", "6D", "7D", "9D"],
+    ["3H", "4H", "6H", "7H", "9H"],
+    ["3S", "4S", "6S", "7S", "9S"],
+]
+
+
+def _as_start(card):
+    g = eights.Game(PRESET, 3, seed=3)
+    g.reset(seed=3, deck=deal_deck(_AS_START_HANDS, card, ["TD", "TH", "TS", "KC"]))
+    assert g.top_card == card
+    return g
+
+
+def test_AS_fidelity_special_start_cards_act():
+    """Source (Advanced Switch): "If a special card is turned up on the deal it must
+    be played as above." (treated as played by the dealer, P2 of 3)
+
+    `8C`: P0 misses the turn, P1 acts. `2C`: P0 must take 2 (or play a 2). `JC`: P0
+    must play a picture card, so with none only draws. `5C`: the hands pass to the
+    right before P0 plays, so P0 holds P1's dealt hand."""
+    g = _as_start("8C")
+    assert g.current_player == 1
+    g = _as_start("2C")
+    assert g.current_player == 0
+    assert g.pending_draw == 2
+    assert legal(g) == {"accept"}
+    g = _as_start("JC")
+    assert g.current_player == 0
+    assert legal(g) == {"draw"}
+    g = _as_start("5C")
+    assert g.current_player == 0
+    assert multiset(g.hand(0)) == multiset(_AS_START_HANDS[1])
+    assert multiset(g.hand(1)) == multiset(_AS_START_HANDS[2])
+    assert multiset(g.hand(2)) == multiset(_AS_START_HANDS[0])
+
+
+def test_AS_fidelity_identical_eight_skips_the_players_own_extra_turn():
+    """Source (Advanced Switch): "If a card is played identical to the last card
+    played then all other players add a card to their hand in turn and the person
+    who played the card goes again. If the card is a special card then the player
+    must play on it according to the above rules." (A09: an identical 8 skips the
+    player's own extra turn)
+
+    n=3, top `8H`: P0 plays the other `8H`; P1 and P2 draw 1 each, P0's extra turn
+    is skipped, P1 acts."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["8H", "3C", "4C"], ["4H", "5C"], ["6H", "7D"]],
+        discard=["9H", "8H"],
+        stock=["2D", "3D", "4D"],
+    )
+    g.step("play 8H")
+    assert multiset(g.hand(1)) == multiset(["4H", "5C", "2D"])
+    assert multiset(g.hand(2)) == multiset(["6H", "7D", "3D"])
+    assert g.current_player == 1
+
+
+def test_AS_fidelity_identical_deuce_the_player_must_answer_it():
+    """Source (Advanced Switch): "If the card is a special card then the player must
+    play on it according to the above rules." (A09: an identical 2 makes its own
+    player play a 2 or take 2)
+
+    n=3, top `2H` (its penalty already taken): P0 plays the other `2H`; the others
+    draw 1 each and P0 must play `2C` or take 2."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["2H", "3C", "2C"], ["4H", "5C"], ["6H", "7D"]],
+        discard=["9H", "2H"],
+        stock=["2D", "3D", "4D", "5D", "6D"],
+    )
+    g.step("play 2H")
+    assert list(g.hand_sizes) == [2, 3, 3]
+    assert g.current_player == 0
+    assert g.pending_draw == 2
+    assert legal(g) == {"play 2C", "accept"}

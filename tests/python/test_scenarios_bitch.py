@@ -244,3 +244,36 @@ def test_BI_6_declining_the_drawn_pick_up():
     assert g.top_card == "2S"
     # on 2S: 2H (a 2, starting a new pick-up) and KS (a spade)
     assert legal(g) == plays("2H KS") | {"draw"}
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+@pytest.mark.xfail(
+    strict=True, reason="fidelity: a wild ace at score 1 does not skip; see docs/fidelity.md"
+)
+def test_BI_fidelity_wild_ace_at_score_one_also_skips():
+    """Source (Bitch): "A are miss a turn." The game "branches off" Crazy Eights
+    Countdown, where "When a player's wild card rank also has a special effect, the
+    player nominates a suit and the card also acts as a special effect card" (Wild /
+    Skip: "The next player is skipped and the following player must play the
+    nominated suit or a wild card"). The source's only exception is "2 are pick up 2
+    unless you are on 2's".
+
+    n=3, scores 1/8/8: P0 plays `AS` on `9C` (playable only as P0's wild) and names
+    D. Expect: P1 is skipped; P2 must play a diamond or their own wild (8)."""
+    g = bi_position(
+        3,
+        hands=[["AS", "3C", "4H"], ["4D", "5H"], ["6D", "8S", "7H"]],
+        discard=["9C"],
+        stock=["2H", "3H"],
+        scores=[1, 8, 8],
+    )
+    assert "play AS" in legal(g)
+    g.step("play AS")
+    assert g.phase == "nominate"
+    g.step("suit D")
+    assert multiset(g.hand(1)) == multiset(["4D", "5H"])
+    assert g.current_player == 2
+    assert g.phase == "play"
+    assert legal(g) == plays("6D 8S") | {"draw"}

@@ -12,9 +12,12 @@ drawing is voluntary.
 import os
 import sys
 
+import pytest
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from scenario_helpers import (  # noqa: E402
+    ALL_SUIT_NOMINATIONS,
     legal,
     legal_cards,
     multiset,
@@ -134,3 +137,99 @@ def test_BF_4_two_player_king_has_no_effect():
     assert g.current_player == 1
     assert g.phase == "play"
     assert multiset(g.hand(1)) == multiset(["6S", "7S"])
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="fidelity: pick-up cards played together all act, not the top one only; see docs/fidelity.md",
+)
+@pytest.mark.parametrize(
+    "pair, top, single",
+    [
+        (["2H", "2S"], "5H", 2),  # "2 - pick up 2"
+        (["JC", "JS"], "5C", 5),  # "blackjack - pick up 5"
+    ],
+    ids=["twos", "black_jacks"],
+)
+def test_BF_fidelity_pick_ups_together_only_the_top_one_acts(pair, top, single):
+    """Source (forum house list): "2 - pick up 2", "blackjack - pick up 5"; "If you
+    play 3 Kings, only the top one takes effect". The catalog's recorded decision
+    (A28, multiples of other ranks): only the top card acts, as docs/presets.md says
+    ("Several cards of one rank may be played together; only the top card acts").
+
+    n=3: P0 plays two 2s (or both black jacks) together. Expect: P1 faces one card's
+    penalty (2, or 5), not the sum."""
+    stock = ["4D", "5D", "6D", "7D", "8D", "9H", "TH", "3H", "4H", "6S"]
+    g = position(
+        PRESET,
+        3,
+        hands=[pair + ["3D", "9C"], ["6C", "7C"], ["9D", "TC"]],
+        discard=[top],
+        stock=stock,
+    )
+    play_turn(g, pair)
+    assert g.discard_pile() == [top] + pair
+    assert g.current_player == 1
+    assert g.phase == "chain"
+    assert g.pending_draw == single
+    g.step("accept")
+    assert multiset(g.hand(1)) == multiset(["6C", "7C"] + stock[:single])
+    assert g.stock() == stock[single:]
+
+
+def test_BF_fidelity_eight_miss_a_turn():
+    """Source (forum house list): "8 - miss a turn".
+
+    n=3: P0 plays `8H` on `5H`; P1 misses the turn and P2 acts."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["8H", "3D", "9C"], ["6H", "7C"], ["9H", "TC"]],
+        discard=["5H"],
+        stock=["4D", "5D"],
+    )
+    play_turn(g, "8H")
+    assert multiset(g.hand(1)) == multiset(["6H", "7C"])
+    assert g.current_player == 2
+
+
+def test_BF_fidelity_ace_changes_suit():
+    """Source (forum house list): "ace - change suit." Catalog (A28): the ace is
+    wild and nominates.
+
+    n=3, top `9C`: P0 plays `AS` (neither a club nor a 9) and names D; P1 must play
+    a diamond or an ace."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["AS", "3H", "4H"], ["4D", "6C", "AH", "9S"], ["9H", "TC"]],
+        discard=["9C"],
+        stock=["4S", "5S"],
+    )
+    assert "play AS" in legal(g)
+    g.step("play AS")
+    assert g.current_player == 0
+    assert legal(g) == ALL_SUIT_NOMINATIONS
+    g.step("suit D")
+    assert g.current_player == 1
+    assert legal_cards(g) == {"4D", "AH"}
+
+
+def test_BF_fidelity_two_eights_together_skip_once():
+    """Source (forum house list): "8 - miss a turn"; catalog A28: of several cards of
+    one rank played together only the top card acts.
+
+    n=4: P0 plays `8H 8S` together; only P1 misses a turn and P2 acts."""
+    g = position(
+        PRESET,
+        4,
+        hands=[["8H", "8S", "3D", "9C"], ["6C", "7C"], ["9D", "TC"], ["4S", "5S"]],
+        discard=["5H"],
+        stock=["4D", "5D"],
+    )
+    play_turn(g, "8H 8S")
+    assert g.discard_pile() == ["5H", "8H", "8S"]
+    assert g.current_player == 2

@@ -176,3 +176,123 @@ def test_CE_6_penalty_scoring():
     assert list(g.hand_points) == [0, 66, 12]
     # first (and only) hand: the cumulative scores equal this hand's points
     assert list(g.scores) == [0, 66, 12]
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+# The Pagat-style page's variations, each a documented variant of this preset.
+
+_V_HANDS = [["8C", "KS", "3H", "5D"], ["QC", "8S", "4D", "KD"], ["2C", "3C"]]
+
+
+def _variant(v, hands=_V_HANDS, top="KH", stock=("7H", "9C", "TS")):
+    return position(
+        PRESET, 3, hands=hands, discard=[top], stock=list(stock), rules={"variants": [v]}
+    )
+
+
+def test_CE_fidelity_variant_eight_must_match():
+    """Source: "Some play that you can only play an Eight that matches the previous
+    card's suit or rank." Variant `eight_must_match`: on `KH` the `8C` is illegal."""
+    g = _variant("eight_must_match")
+    assert legal(g) == plays("KS 3H") | {"draw"}
+
+
+def test_CE_fidelity_variant_no_nomination():
+    """Source: "Some play that you can play an Eight at any time but when playing an
+    Eight you do not nominate a suit. The next player must simply match the suit of
+    the Eight you played or play another eight." Variant `no_nomination`."""
+    g = _variant("no_nomination")
+    g.step("play 8C")
+    assert g.current_player == 1
+    assert g.nominated_suit is None
+    assert legal_cards(g) == {"QC", "8S"}
+
+
+@pytest.mark.parametrize("top, nominates", [("KH", False), ("KC", True)])
+def test_CE_fidelity_variant_nominate_only_if_matching(top, nominates):
+    """Source (Szu Kay Wong): "an Eight can be played on any card, but the player can
+    only nominate a different suit if the Eight matches the rank or suit of the
+    previous card." Variant `nominate_only_if_matching`: `8C` on `KH` names nothing;
+    on `KC` it nominates."""
+    g = _variant("nominate_only_if_matching", top=top)
+    g.step("play 8C")
+    if nominates:
+        assert g.current_player == 0
+        assert legal(g) == ALL_SUIT_NOMINATIONS
+    else:
+        assert g.current_player == 1
+        assert legal_cards(g) == {"QC", "8S"}
+
+
+def test_CE_fidelity_variant_must_play_if_able():
+    """Source: "some people play that you may only draw if you are unable to play -
+    if you can play you must." Variant `must_play_if_able`: no draw with a legal
+    card."""
+    g = _variant("must_play_if_able")
+    assert legal(g) == plays("8C KS 3H")
+
+
+def test_CE_fidelity_variant_play_drawn_card():
+    """Source: "Some allow the drawn card to be played immediately if it is a legal
+    play." Variant `play_drawn_card`: P0 draws `9C` on `KC` and may play it (or
+    pass); a drawn card that does not play ends the turn."""
+    hands = [["2S", "4S", "3H", "5D"], ["QC", "8S", "4D", "KD"], ["2C", "3C"]]
+    g = _variant("play_drawn_card", hands=hands, top="KC", stock=("9C", "7H", "TS"))
+    g.step("draw")
+    assert g.current_player == 0
+    assert legal(g) == {"play 9C", "pass"}
+    g = _variant("play_drawn_card", hands=hands, top="KC", stock=("7H", "9C", "TS"))
+    g.step("draw")
+    assert g.current_player == 1
+
+
+def test_CE_fidelity_variant_draw_up_to_three():
+    """Source: "Some allow more than one card to be drawn - either up to a fixed
+    number of cards, after which if you still cannot (or will not) play the turn
+    passes to the next player." Variant `draw_up_to_3`: P0 draws `7H`, `9D`, then
+    `KH`, which may be played (or the turn passes)."""
+    hands = [["2S", "4S", "3H", "5D"], ["QC", "8S", "4D", "KD"], ["2C", "3C"]]
+    g = _variant("draw_up_to_3", hands=hands, top="KC", stock=("7H", "9D", "KH", "TS"))
+    g.step("draw")
+    g.step("draw")
+    assert g.current_player == 0
+    g.step("draw")
+    assert g.current_player == 0
+    assert legal(g) == {"play KH", "pass"}
+    g.step("pass")
+    assert g.current_player == 1
+    assert g.stock() == ["TS"]
+
+
+def test_CE_fidelity_variant_draw_until_playable():
+    """Source: "Others require you to continue drawing until either you can play or
+    the deck is exhausted." Variant `draw_until_playable`: one draw action takes
+    `7H`, `9D`, `2H`, `KH` and stops at the playable `KH`."""
+    hands = [["2S", "4S", "3H", "5D"], ["QC", "8S", "4D", "KD"], ["2C", "3C"]]
+    stock = ("7H", "9D", "2H", "KH", "TS")
+    g = _variant("draw_until_playable", hands=hands, top="KC", stock=stock)
+    g.step("draw")
+    assert multiset(g.hand(0)) == multiset(hands[0] + list(stock[:4]))
+    assert g.stock() == ["TS"]
+    assert "play KH" in legal(g)
+
+
+def test_CE_fidelity_variant_jacks_wild():
+    """Source: "a different card may be used to change suit - for example in the
+    British game Switch it is often the Ace, and some other variants use the Jack or
+    the Seven." Variant `jacks_wild`: `JD` plays on `KH` and nominates; `8C` is an
+    ordinary card."""
+    hands = [["JD", "4S", "3S", "8C"], ["QC", "8S", "4D", "KD"], ["2C", "3C"]]
+    g = _variant("jacks_wild", hands=hands)
+    assert legal(g) == plays("JD") | {"draw"}
+    g.step("play JD")
+    assert legal(g) == ALL_SUIT_NOMINATIONS
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_CE_fidelity_variant_hand_size_8(n):
+    """Source: "The number of cards dealt to each player initially may vary. For
+    example some begin with eight cards each." Variant `hand_size_8`."""
+    g = eights.Game(PRESET, n, seed=4, rules={"variants": ["hand_size_8"]})
+    g.reset(seed=4)
+    assert list(g.hand_sizes) == [8] * n

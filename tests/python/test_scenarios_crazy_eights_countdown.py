@@ -31,6 +31,7 @@ import eights  # noqa: E402
 from countdown_helpers import score_position  # noqa: E402
 from scenario_helpers import (  # noqa: E402
     ALL_SUIT_NOMINATIONS,
+    dealt_game,
     legal,
     legal_cards,
     multiset,
@@ -311,3 +312,28 @@ def test_CD_6c_no_nominated_two_left_only_accept():
     assert g.pending_draw == 0
     assert g.nominated_suit == "D"
     assert legal(g) == plays("4D 6C") | {"draw"}
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+def test_CD_fidelity_eight_start_card_dealer_nominates():
+    """Source (Countdown): "So at the start of the game everyone has Eight as their
+    wild card, and the game is like normal Crazy Eights." with (basic game) "If an
+    Eight is turned up by the dealer as the first card of the play pile, it is
+    treated as though the dealer had played it. The dealer looks at his or her hand
+    and nominates a suit" (catalog 3.4: the start card as in crazy_eights).
+
+    n=3, start `8H`: the dealer (P2) nominates; after "C" P0 must play a club or an
+    8."""
+    hands = [
+        ["3C", "4C", "5C", "6C", "9C", "TC", "3D", "4D"],
+        ["3H", "4H", "5H", "6H", "9H", "TH", "3S", "4S"],
+        ["5D", "6D", "9D", "TD", "5S", "6S", "9S", "TS"],
+    ]
+    g = dealt_game(PRESET, 3, hands=hands, start="8H", stock=["KC", "KD"])
+    assert g.current_player == 2
+    assert legal(g) == ALL_SUIT_NOMINATIONS
+    g.step("suit C")
+    assert g.current_player == 0
+    assert legal_cards(g) == {"3C", "4C", "5C", "6C", "9C", "TC"}

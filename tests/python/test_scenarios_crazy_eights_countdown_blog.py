@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from countdown_helpers import score_position  # noqa: E402
 from scenario_helpers import (  # noqa: E402
+    ALL_SUIT_NOMINATIONS,
     legal,
     legal_cards,
     multiset,
@@ -129,3 +130,53 @@ def test_CB_4_two_jacks_skip_two():
     assert g.phase == "play"
     # P0 follows the top JS: a spade or a J (P0 holds no 8)
     assert legal(g) == plays("5S") | {"draw"}
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+def test_CB_fidelity_wild_two_nominates_and_draws_two():
+    """Source (Countdown, blog version): "Twos make the next player draw two cards or
+    play another Two as usual" with the countdown rule "When a player's wild card rank
+    also has a special effect, the player nominates a suit and the card also acts"
+    (Wild / Draw Two: "The next player must either draw two cards or play a Two of the
+    nominated suit").
+
+    n=3, scores 2/8/8: P0 plays `2H` on `9C` and names D; P1 must take 2 or play
+    `2D`."""
+    g = cb_position(
+        3,
+        hands=[["2H", "5C", "TS"], ["2D", "4D", "8C", "KH"], ["6S", "7S"]],
+        discard=["9C"],
+        stock=["3H", "4H", "5H"],
+        scores=[2, 8, 8],
+    )
+    g.step("play 2H")
+    assert g.current_player == 0
+    assert legal(g) == ALL_SUIT_NOMINATIONS
+    g.step("suit D")
+    assert g.current_player == 1
+    assert g.pending_draw == 2
+    assert legal(g) == {"accept", "play 2D"}
+
+
+def test_CB_fidelity_going_out_with_a_jack_still_skips():
+    """Source (Countdown): "When a player gets rid of all their cards, this does not
+    end the play. Instead, the player subtracts 1 from their score, and is
+    immediately dealt a new hand" with "Jacks skip the next player". Catalog (A17):
+    a special card used to go out acts, since the game goes on.
+
+    n=3, scores 8: P0 goes out with `JH`; P0 is dealt 7 and P1 is skipped."""
+    stock = ["2D", "3D", "4D", "5D", "6D", "7D", "9D", "TD", "QD", "KD"]
+    g = cb_position(
+        3,
+        hands=[["JH"], ["4C", "5C"], ["6S", "7S"]],
+        discard=["9H"],
+        stock=stock,
+        scores=[8, 8, 8],
+    )
+    g.step("play JH")
+    assert list(g.scores) == [7, 8, 8]
+    assert multiset(g.hand(0)) == multiset(stock[:7])
+    assert multiset(g.hand(1)) == multiset(["4C", "5C"])
+    assert g.current_player == 2

@@ -30,6 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import eights  # noqa: E402
 from scenario_helpers import (  # noqa: E402
+    ALL_SUIT_NOMINATIONS,
     legal,
     multiset,
     play_turn,
@@ -273,3 +274,71 @@ def test_CP_6_pass_only_after_exactly_one_draw():
     assert multiset(g.hand(0)) == multiset(["5H", "KC", "3C"])
     assert g.stock() == ["4D", "7S"]
     assert g.current_player == 1
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+def test_CP_fidelity_eight_is_never_a_cover_card():
+    """Source (Crazy Pairs): "since eights are wild they do not have a suit or a
+    rank. Therefore they can never be played as a pair or a cover card."
+
+    On `3S` P0 plays `9S 9D`; the covers offered are the diamonds `7D` only, not
+    `8D`."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["9S", "9D", "8D", "7D", "KC"], ["4C", "5C"], ["6H", "7H"]],
+        discard=["3S"],
+        stock=["2D", "3D"],
+    )
+    g.step("play 9S")
+    assert g.current_player == 0
+    assert g.phase == "continue"
+    g.step("play 9D")
+    assert g.current_player == 0
+    assert legal(g) == {"play 7D"}
+
+
+def test_CP_fidelity_eight_is_played_alone():
+    """Source (Crazy Pairs): "Eights are considered wild and may be played regardless
+    of the card on the pile. When an eight is played the player must call the suit"
+    and "They must always be played by themselves."
+
+    P0 plays `8D` on `3S` holding `8C`: P0 names a suit and the turn ends (no pair of
+    eights)."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["8D", "8C", "KC"], ["4C", "5C"], ["6H", "7H"]],
+        discard=["3S"],
+        stock=["2D", "3D"],
+    )
+    g.step("play 8D")
+    assert g.current_player == 0
+    assert legal(g) == ALL_SUIT_NOMINATIONS
+    g.step("suit H")
+    assert g.current_player == 1
+    assert multiset(g.hand(0)) == multiset(["8C", "KC"])
+
+
+def test_CP_fidelity_winner_collects_card_points():
+    """Source (Crazy Pairs): "the remaining players add up the points in their hands
+    and all points are awarded to the player who won the round" with "Kicker cards
+    (aces, fours, jacks, eights) : 20 points", "Face cards and tens: 10 points",
+    "Two through nine - 5 points".
+
+    n=3: P0 goes out with `5H` on `5C`; P1 holds `AS 4D JC 8H` (80), P2 holds
+    `TD QC KS 2H 9C` (40): P0 collects 120."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["5H"], ["AS", "4D", "JC", "8H"], ["TD", "QC", "KS", "2H", "9C"]],
+        discard=["5C"],
+        stock=["6C", "7C"],
+        rules={"series": {"match": False}},
+    )
+    g.step("play 5H")
+    assert g.is_terminal
+    assert g.winner == 0
+    assert list(g.hand_points) == [120, 0, 0]

@@ -138,3 +138,20 @@ def test_GG_4_king_changes_suit_and_player_goes_again():
     assert multiset(g.hand(0)) == multiset(["4C", "KD", "9D", "5H", "2D"])
     assert g.stock() == ["3D", "4D"]
     assert g.current_player == 1
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+def test_GG_fidelity_variant_kings_wild():
+    """Source (Vitenka): "Or sometimes Kings counted as wildcards instead (even more
+    powerful)". Variant `kings_wild`: `KC` plays on `9H`."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["KC", "3C", "4D"], ["4H", "5C", "9C"], ["6H", "7D"]],
+        discard=["9H"],
+        stock=["2D", "3D"],
+        rules={"variants": ["kings_wild"]},
+    )
+    assert legal(g) == plays("KC") | {"draw"}

@@ -30,10 +30,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import eights  # noqa: E402
 from scenario_helpers import (  # noqa: E402
     ALL_SUIT_NOMINATIONS,
+    deal_deck,
+    dealt_game,
     hand_over,
     legal,
     legal_cards,
     multiset,
+    play_turn,
     plays,
     position,
 )
@@ -450,3 +453,158 @@ def test_KR_bluff_documented_variant_enables_it():
         rules={"variants": ["joker_bluff"]},
     )
     assert "play RJ" in legal(g)
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+def test_KR_fidelity_joker_turncard_is_returned_and_another_turned():
+    """Source (Kings Reverse): "If a joker is the turncard, it is returned to the
+    drawing pack and another turned instead."
+
+    n=2, the card turned after the deal is `RJ`: it goes back into the stock and a
+    card that is not a joker starts the discard pile; the hands are as dealt."""
+    hands = [
+        ["3C", "4C", "5C", "6C", "9C", "TC", "2D", "3D", "4D", "5D"],
+        ["2H", "3H", "4H", "5H", "6H", "9H", "TH", "2S", "3S", "4S"],
+    ]
+    g = eights.Game(PRESET, 2, seed=3)
+    g.reset(seed=3, deck=deal_deck(hands, "RJ", ["9D", "KC", "KD"]))
+    pile = g.discard_pile()
+    assert len(pile) == 1
+    assert pile[0] not in ("RJ", "BJ")
+    assert "RJ" in g.stock()
+    assert sum(g.hand_sizes) + len(g.stock()) + len(pile) == 108
+    for p in (0, 1):
+        assert multiset(g.hand(p)) == multiset(hands[p])
+
+
+def test_KR_fidelity_marriage_king_and_queen_of_one_suit_together():
+    """Source (Kings Reverse): "A King and Queen of the same suit can be played at
+    the same time in a marriage". Catalog (A20): the first card must be legal, the
+    player chooses the top card, and the K's reverse applies.
+
+    n=3, top `5H`: P0 plays `KH` and may add `QH` (not `QS`); the direction reverses
+    and P2 acts on `QH`."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["KH", "QH", "QS", "3C"], ["4C", "5C"], ["6D", "7D"]],
+        discard=["5H"],
+        stock=["2D", "3D"],
+    )
+    g.step("play KH")
+    assert g.current_player == 0
+    assert g.phase == "continue"
+    assert legal(g) == {"play QH", "end"}
+    g.step("play QH")
+    assert g.discard_pile() == ["5H", "KH", "QH"]
+    assert multiset(g.hand(0)) == multiset(["QS", "3C"])
+    assert g.direction == -1
+    assert g.current_player == 2
+
+
+def test_KR_fidelity_eight_skips():
+    """Source (Kings Reverse): "An 8 causes the next player to just miss his/her
+    turn."
+
+    n=3: P0 plays `8H` on `9H`; P1 misses the turn (draws nothing) and P2 acts."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["8H", "3C", "4C"], ["4H", "5C"], ["6H", "7D"]],
+        discard=["9H"],
+        stock=["2D", "3D"],
+    )
+    g.step("play 8H")
+    assert multiset(g.hand(1)) == multiset(["4H", "5C"])
+    assert g.stock() == ["2D", "3D"]
+    assert g.current_player == 2
+
+
+def test_KR_fidelity_jack_wild_suit_becomes_the_jacks():
+    """Source (Kings Reverse): "Jacks are wild cards and can be played on any other
+    card regardless of suit. Thereafter, the suit is that of the jack played."
+
+    P0 plays `JC` on `9H` (no nomination); P1 must follow clubs: `5C` is legal,
+    `9H` and `4H` are not."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["JC", "3D", "4D"], ["4H", "5C", "9H"], ["6H", "7D"]],
+        discard=["9H"],
+        stock=["2D", "3D"],
+    )
+    g.step("play JC")
+    assert g.current_player == 1
+    assert g.nominated_suit is None
+    assert legal_cards(g) == {"5C"}
+
+
+def test_KR_fidelity_joker_as_last_card_next_draws_four_before_scoring():
+    """Source (Kings Reverse): "If a 7 or joker is played as the last card, the next
+    player in sequence must draw the appropriate number of cards before the score is
+    tallied." with "jokers are worth 25" … "all other cards are worth 5".
+
+    n=3: P0's last card is `RJ`: P1 draws 4 and scores 7 cards x 5 = 35; P2 (6H 5,
+    7D 20) scores 25."""
+    stock = ["2D", "3D", "4D", "5D", "6D"]
+    g = position(
+        PRESET,
+        3,
+        hands=[["RJ"], ["4H", "5C", "9H"], ["6H", "7D"]],
+        discard=["9H"],
+        stock=stock,
+        rules=ONE_HAND,
+    )
+    g.step("play RJ")
+    assert hand_over(g)
+    assert g.winner == 0
+    assert multiset(g.hand(1)) == multiset(["4H", "5C", "9H"] + stock[:4])
+    assert list(g.hand_points) == [0, 35, 25]
+
+
+_KR_START_HANDS = [
+    ["3C", "4C", "5C", "6C", "9C", "TC", "2D", "3D", "4D", "5D"],
+    ["2H", "3H", "4H", "5H", "6H", "9H", "TH", "2S", "3S", "4S"],
+    ["6D", "9D", "TD", "QD", "5S", "6S", "9S", "TS", "QS", "QC"],
+]
+
+
+@pytest.mark.parametrize(
+    "start, first, direction, p0_extra",
+    [
+        ("7H", 1, 1, 2),  # P0 draws 2 and misses the turn
+        ("8H", 1, 1, 0),  # P0 misses the turn
+        ("KH", 1, -1, 0),  # reverse: the dealer's right (P1 of 3) starts
+        ("JH", 0, 1, 0),  # the suit is hearts, nothing else
+        ("AS", 0, 1, 0),  # no give at the start (A04)
+    ],
+)
+def test_KR_fidelity_special_start_cards(start, first, direction, p0_extra):
+    """Source (Kings Reverse): "The player to the dealer's left plays first, unless
+    the first card on the discard pile is one of special cards (see below)."
+    Catalog (A04): a special start card acts as if the dealer (P2) had played it,
+    and an AS start gives nothing.
+
+    n=3, start 7 / 8 / K / J / AS."""
+    g = dealt_game(PRESET, 3, hands=_KR_START_HANDS, start=start, stock=["KC", "KD", "2C"])
+    assert g.current_player == first
+    assert g.direction == direction
+    assert len(g.hand(0)) == 10 + p0_extra
+    assert list(g.hand_sizes)[1:] == [10, 10]
+
+
+def test_KR_fidelity_two_player_seven_draw_two_and_same_player_again():
+    """Source (Kings Reverse): "A 7 causes the next player to miss his/her turn and
+    also draw two cards." n=2: P1 draws 2 and P0 acts again."""
+    g = position(
+        PRESET,
+        2,
+        hands=[["7H", "3C", "4C"], ["4H", "5C"]],
+        discard=["9H"],
+        stock=["2D", "3D", "4D"],
+    )
+    g.step("play 7H")
+    assert multiset(g.hand(1)) == multiset(["4H", "5C", "2D", "3D"])
+    assert g.current_player == 0

@@ -435,3 +435,40 @@ def test_up_to_six_players_five_cards():
         assert all(len(g.hand(p)) >= 5 for p in range(n))
     with pytest.raises(ValueError):
         eights.Game(PRESET, 7, seed=3)
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+def test_LS_fidelity_three_start_card_others_than_dealer_pick_up_one():
+    """Source (Larby): "Any special effect of the the first turned up card applies"
+    and "Three (any suit): every player except person who played the 3 picks up one
+    card." (the dealer counts as its player)
+
+    n=3, start `3C`: P0 and P1 pick up 1, the dealer P2 does not; P0 then acts."""
+    hands = [
+        ["4D", "5D", "6D", "9D", "QD"],
+        ["4H", "5H", "6H", "9H", "QH"],
+        ["4S", "5S", "6S", "9S", "QS"],
+    ]
+    g = dealt_game(PRESET, 3, hands=hands, start="3C", stock=["TD", "TH", "TS", "KD"], rules=RULES)
+    assert _sizes(g) == [6, 6, 5]
+    assert g.stock()[:2] == ["TS", "KD"]
+    assert g.current_player == 0
+
+
+def test_LS_fidelity_several_twos_at_once_two_each():
+    """Source (Larby): "Playing multiple twos causes the next player to pick up two
+    cards for each 2."
+
+    n=3: P0 plays `2H 2S` together; P1 (no 2, no Q) must pick up 4."""
+    g = _pos(
+        3,
+        [["2H", "2S", "4C", "5C"], ["4H", "5D"], ["6H", "7D"]],
+        ["9H"],
+        stock=["2D", "3D", "4D", "6D", "8D"],
+    )
+    play_turn(g, "2H 2S")
+    assert g.current_player == 1
+    assert g.pending_draw == 4
+    assert legal(g) == {"accept"}

@@ -33,6 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import eights  # noqa: E402
 from scenario_helpers import (  # noqa: E402
+    hand_over,
     legal,
     multiset,
     plays,
@@ -556,3 +557,25 @@ def test_OC_L4_first_hand_falls_back_to_the_dealer_choice():
     assert g.current_player == 1 and g.direction == -1
     g = eights.Game(PRESET, 3, seed=5)
     assert g.current_player == 0 and g.direction == 1
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+def test_OC_fidelity_variant_one_card_call_penalty_one():
+    """Source (One Card, variations): "as soon as a player has one card left, he
+    should say in a loud voice "One Card!" because if another player says "One
+    card!" first, then the player with one card should pick another." Variant
+    `last_card`: P0 plays down to one card without announcing and picks up 1."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["5H", "9D"], ["4C", "6C", "3D"], ["7S", "7D", "3C"]],
+        discard=["9S", "5S"],
+        stock=["2D", "3S", "4H", "5D", "6D", "TD"],
+        rules={"variants": ["last_card"]},
+    )
+    assert "announce" in legal(g)
+    g.step("play 5H")
+    g.step("draw")  # P1 takes a turn: the call was missed
+    assert len(g.hand(0)) == 2

@@ -212,3 +212,23 @@ def test_OL_6_last_card_with_announce_no_penalty():
     assert g.stock() == ["3D", "4D", "6C", "2C"]
     assert g.top_card == "5H"
     assert g.current_player == 1
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+def test_OL_fidelity_win_by_depleting_the_hand():
+    """Source (One Left): "You win when you deplete your hand."
+
+    P0 plays its last card `5H` on `9H` and wins."""
+    g = position(
+        PRESET,
+        2,
+        hands=[["5H"], ["4C", "KC"]],
+        discard=["9H"],
+        stock=["2D", "3D"],
+        rules={"series": {"match": False}},
+    )
+    g.step("play 5H")
+    assert g.is_terminal
+    assert g.winner == 0

@@ -24,6 +24,7 @@ import eights  # noqa: E402
 from scenario_helpers import (  # noqa: E402
     legal,
     multiset,
+    plays,
     position,
 )
 
@@ -120,3 +121,48 @@ def test_RM_4_public_rule_ace_reverse():
     g.step("play AH")
     assert g.direction == 1
     assert g.current_player == 1
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+def _menu(rule):
+    return {"options": {"public_rules": [rule]}}
+
+
+def test_RM_fidelity_menu_six_skips_two_players():
+    """Source (Rose Mau, "Examples of typical created Rules"): "6's skip two
+    players." Public rule `six_skip_two`, n=5: P0 plays `6H`; P1 and P2 are skipped
+    and P3 acts."""
+    g = position(
+        PRESET, 5, hands=[["6H", "KD"]] + _FILLERS, discard=["9H"], stock=["2D", "3D"],
+        rules=_menu("six_skip_two"),
+    )
+    g.step("play 6H")
+    assert g.current_player == 3
+
+
+def test_RM_fidelity_menu_seven_gives_another_turn():
+    """Source (Rose Mau): "Playing a 7 gives the player another turn." Public rule
+    `seven_extra_turn`: P0 plays `7H` and acts again."""
+    g = position(
+        PRESET, 5, hands=[["7H", "7C", "KD"]] + _FILLERS, discard=["9H"], stock=["2D", "3D"],
+        rules=_menu("seven_extra_turn"),
+    )
+    g.step("play 7H")
+    assert g.current_player == 0
+    assert "play 7C" in legal(g)
+
+
+def test_RM_fidelity_menu_after_a_five_only_even_spot_cards():
+    """Source (Rose Mau): "Only even, non-face cards may be played after 5's."
+    Public rule `five_even`; catalog (A32): they must still match suit.
+
+    P0 plays `5H`; P1 (holding `4H`, `3H`, `QH`, `5C`, `8D`) may play `4H` only."""
+    hands = [["5H", "KD"], ["4H", "3H", "QH", "5C", "8D"], ["4C", "8C"], ["2S", "3S"], ["4S", "8S"]]
+    g = position(
+        PRESET, 5, hands=hands, discard=["9H"], stock=["2D", "3D"], rules=_menu("five_even"),
+    )
+    g.step("play 5H")
+    assert g.current_player == 1
+    assert legal(g) == plays("4H") | {"draw"}

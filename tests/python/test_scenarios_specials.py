@@ -282,3 +282,30 @@ def test_CS_6d_two_twos_make_four():
     assert g.phase == "chain"
     assert g.pending_draw == 4
     assert legal(g) == {"play 2S", "accept"}
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+_N2_HANDS = [
+    ["3C", "4C", "5C", "6C", "9C", "TC", "3D"],
+    ["3H", "4H", "5H", "6H", "9H", "TH", "3S"],
+]
+
+
+def test_CS_fidelity_two_player_ace_start_card_has_no_effect():
+    """Source (Pagat-style page): "In a two-player game an Ace has no effect." with
+    "If one of these special cards is turned up as the first card of the play pile,
+    it is treated as though the dealer had played it."
+
+    n=2, start `AH`: P0 (the dealer's left) starts."""
+    g = dealt_game(PRESET, 2, hands=_N2_HANDS, start="AH", stock=["KC"])
+    assert g.current_player == 0
+    assert g.direction == 1
+
+
+def test_CS_fidelity_two_player_queen_start_card_dealer_plays_first():
+    """Source (Pagat-style page): "In a two-player game the opponent is skipped and
+    the same player plays again." with the start-card rule (catalog: a Q start with
+    n=2 lets the dealer, P1, act first)."""
+    g = dealt_game(PRESET, 2, hands=_N2_HANDS, start="QH", stock=["KC"])
+    assert g.current_player == 1

@@ -40,6 +40,7 @@ from scenario_helpers import (  # noqa: E402
     legal,
     multiset,
     plays,
+    position,
 )
 
 PRESET = "stalin"
@@ -351,3 +352,26 @@ def test_ST_6_empty_hand_wins_without_drawing():
     assert g.discard_pile() == ["9C", "4H", "5H", "6H"]
     with pytest.raises(eights.IllegalActionError):
         g.step("draw")
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+def test_ST_fidelity_ace_of_diamonds_reverses_option():
+    """Source (Stalin, optional rules): "Ace of Diamonds causing play order to
+    reverse". Variant `ace_of_diamonds_reverses`: P0 plays `AD` on `9D` (and draws
+    at the end of the turn); the direction reverses and P3 acts."""
+    g = position(
+        PRESET,
+        N,
+        hands=[["AD", "3C", "4C"], ["4D", "5C"], ["6D", "7H"], ["2S", "3S"]],
+        discard=["9D"],
+        stock=["2H", "3H", "4H", "5H", "6H"],
+        rules={"variants": ["ace_of_diamonds_reverses"]},
+    )
+    g.step("play AD")
+    if g.current_player == 0 and "end" in legal(g):
+        g.step("end")
+    assert g.direction == -1
+    assert g.current_player == 3
+    assert multiset(g.hand(0)) == multiset(["3C", "4C", "2H"])

@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import eights  # noqa: E402
 from scenario_helpers import (  # noqa: E402
     ALL_SUIT_NOMINATIONS,
+    dealt_game,
     legal,
     legal_cards,
     multiset,
@@ -247,3 +248,89 @@ def test_SB_6_stock_turned_over_without_shuffle():
     assert g.discard_pile() == ["KD"]
     assert g.top_card == "KD"
     assert g.current_player == 1
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+@pytest.mark.parametrize("start", ["2C", "8C", "JC", "KC"])
+def test_SB_fidelity_starting_card_has_no_additional_effect(start):
+    """Source (The Other Blackjack, rule 7): "The starting card has no additional
+    effect other than setting the suit and the pip value."
+
+    n=2, start `2C` / `8C` / `JC` (black jack) / `KC`: no penalty, nobody skipped; P0
+    plays a club or the start card's rank."""
+    hands = [
+        ["4C", "9D", "KS", "6H", "3S", "TD", "5H"],
+        ["5D", "7D", "4D", "QD", "6D", "3D", "4S"],
+    ]
+    g = dealt_game(PRESET, 2, hands=hands, start=start, stock=["5S", "6S", "7S"])
+    assert g.current_player == 0
+    assert g.phase == "play"
+    assert g.pending_draw == 0
+    expected = {"4C"} | {c for c in hands[0] if c[0] == start[0]}
+    assert legal_cards(g) == expected
+    # rule 3: drawing is allowed even with a legal card in hand
+    assert "draw" in legal(g)
+    assert multiset(g.hand(0)) == multiset(hands[0])
+
+
+def test_SB_fidelity_three_reverses_with_three_players():
+    """Source (The Other Blackjack): "Threes - A three reverses the direction of
+    play."
+
+    n=3: P0 plays `3H` on `9H`; the direction becomes anticlockwise and P2 acts."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["3H", "4C", "5C"], ["4H", "5D"], ["6H", "7D"]],
+        discard=["9H"],
+        stock=["2D", "3D"],
+    )
+    g.step("play 3H")
+    assert g.direction == -1
+    assert g.current_player == 2
+
+
+def test_SB_fidelity_red_jack_does_not_cancel_a_two_chain():
+    """Source (The Other Blackjack): "Red jacks - A red jack can be played onto any
+    number of black jacks, cancelling them." (black jacks only: a 2-chain is answered
+    by a 2 or taken)
+
+    P0 plays `2H`; P1 holding `JH` and `2S` may play `2S` or accept, not `JH`."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["2H", "3C", "4C"], ["JH", "5C", "2S"], ["6H", "7D"]],
+        discard=["9H"],
+        stock=["2D", "3D", "4D"],
+    )
+    g.step("play 2H")
+    assert g.current_player == 1
+    assert legal(g) == {"play 2S", "accept"}
+
+
+def test_SB_fidelity_ace_ends_a_queen_run_and_nominates():
+    """Source (The Other Blackjack): "Aces - Playing an ace ends a players turn, but
+    the player may nominate which suit the next card played is from" with "Queens - A
+    queen allows you to play any other ards of the same suit on top of it." Catalog
+    (A25): an ace placed in a queen run ends the run and its nomination applies.
+
+    P0 plays `QH 5H AH` and names C: the run ends (nothing more is offered) and P1
+    must follow clubs or play an ace."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["QH", "5H", "AH", "3H"], ["4D", "5C", "AS", "9D"], ["6S", "7D"]],
+        discard=["9H"],
+        stock=["2D", "3D"],
+    )
+    g.step("play QH")
+    g.step("play 5H")
+    g.step("play AH")
+    assert g.current_player == 0
+    assert legal(g) == ALL_SUIT_NOMINATIONS | {"end"}
+    g.step("suit C")
+    assert g.current_player == 1
+    assert legal_cards(g) == {"5C", "AS"}
+    assert multiset(g.hand(0)) == multiset(["3H"])

@@ -472,3 +472,83 @@ def test_CX_defensive_ten_shield_accepted_by_the_next_player():
     assert g.current_player == 3
     assert g.phase == "play"
     assert g.pending_draw == 0
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+def test_CX_fidelity_ace_skips_in_play():
+    """Source (Xtreme): "Ace - If a player can play an Ace the next player in
+    rotation order will be skipped."
+
+    n=3: P0 plays `AH` on `5H`; P1 is skipped and P2 acts."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["AH", "3C", "4C"], ["6H", "7C"], ["9H", "TC"]],
+        discard=["5H"],
+        stock=["4D", "5D"],
+    )
+    play_turn(g, "AH")
+    assert multiset(g.hand(1)) == multiset(["6H", "7C"])
+    assert g.current_player == 2
+
+
+def test_CX_fidelity_king_reverses_in_play():
+    """Source (Xtreme): "King - The King reverses the direction, that is rotation of
+    play."
+
+    n=3: P0 plays `KH` on `5H`; the direction becomes anticlockwise and P2 acts."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["KH", "3C", "4C"], ["6H", "7C"], ["9H", "TC"]],
+        discard=["5H"],
+        stock=["4D", "5D"],
+    )
+    play_turn(g, "KH")
+    assert g.direction == -1
+    assert g.current_player == 2
+
+
+def test_CX_fidelity_joker_declares_suit_next_plays_joker_or_suit():
+    """Source (Xtreme): "The player playing the Joker will declare which suit they
+    wish to change to. The next player must either play a Joker or a card of the suit
+    declared."
+
+    n=3: P0 plays `RJ` on `5H` and declares C; P1 (holding `5C`, `6H`, `BJ`, `5S`)
+    may play `5C` or `BJ` only."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["RJ", "3D", "4D"], ["5C", "6H", "BJ", "5S"], ["9H", "TC"]],
+        discard=["5H"],
+        stock=["4S", "6S"],
+    )
+    g.step("play RJ")
+    assert g.current_player == 0
+    assert legal(g) == ALL_SUIT_NOMINATIONS
+    g.step("suit C")
+    assert g.current_player == 1
+    assert legal_cards(g) == {"5C", "BJ"}
+
+
+def test_CX_fidelity_single_pack_eights_wild():
+    """Source (Xtreme, Single Deck Play): "In this case the Jokers are removed. In
+    this case Eights will be the wild cards. They then do not have to match the suit
+    in order to be played." Variant `single_pack`: 52 cards; `8C` plays on `9H` and
+    nominates."""
+    g = eights.Game(PRESET, 3, seed=2, rules={"variants": ["single_pack"]})
+    g.reset(seed=2)
+    assert sum(g.hand_sizes) + len(g.stock()) + len(g.discard_pile()) == 52
+    g = position(
+        PRESET,
+        3,
+        hands=[["8C", "3C", "4D"], ["4H", "5C", "9C"], ["6H", "7D"]],
+        discard=["9H"],
+        stock=["2D", "3D"],
+        rules={"variants": ["single_pack"]},
+    )
+    assert legal(g) == plays("8C")
+    g.step("play 8C")
+    assert legal(g) == ALL_SUIT_NOMINATIONS

@@ -34,6 +34,7 @@ from scenario_helpers import (  # noqa: E402
     dealt_game,
     hand_over,
     legal,
+    legal_cards,
     multiset,
     play_turn,
     plays,
@@ -270,3 +271,76 @@ def test_ZD_6_zodiac_card_draw_seven():
     assert legal(g) == plays("9C JH")
     with pytest.raises(eights.IllegalActionError):
         g.step("play 8D")
+
+
+# ------------------------------------------------ fidelity audit (docs/fidelity.md)
+
+
+def test_ZD_fidelity_wild_eight_not_on_the_zodiac_card():
+    """Source (Zodiac): "Remember that you can play a single 8 at any time,
+    regardless of the card facing up on the discard pile (except for the Zodiac
+    card)."
+
+    The Zodiac card `JC` is on top (no draw pending): P0's `8H` is illegal; `TC`
+    (a club) is legal."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["8H", "3H", "TC"], ["4C", "6C"], ["6D", "7D"]],
+        discard=["5C", "JC"],
+        stock=["2D", "3D"],
+        rules=ZODIAC_JC,
+    )
+    assert "play 8H" not in legal(g)
+    assert "play TC" in legal(g)
+
+
+def test_ZD_fidelity_going_out_with_the_zodiac_card_next_draws_seven_winner_counts_them():
+    """Source (Zodiac): "If a player "goes out", i.e. plays all their cards and ends
+    their hand by playing either an Ace or the Zodiac card, the next player in turn
+    has to pick up the 2, 4, 6, 7, or 8 cards. The winner counts them toward his
+    total." and "That player receives 1 point for each card his opponent(s) hold."
+
+    n=3: P0's last card is `JC`; P1 draws 7 (9 cards), P2 holds 2: P0 scores 11."""
+    stock = ["2D", "3D", "4D", "5D", "9C", "7S", "8S", "9S"]
+    g = position(
+        PRESET,
+        3,
+        hands=[["JC"], ["4H", "6H"], ["6D", "7D"]],
+        discard=["5C"],
+        stock=stock,
+        rules={**ZODIAC_JC, **ONE_HAND},
+    )
+    g.step("play JC")
+    assert hand_over(g)
+    assert g.winner == 0
+    assert multiset(g.hand(1)) == multiset(["4H", "6H"] + stock[:7])
+    assert list(g.hand_points) == [11, 0, 0]
+
+
+def test_ZD_fidelity_draw_only_when_unable_to_discard():
+    """Source (Zodiac): "If a player cannot discard at least 1 card, then he must draw
+    1 card from the overturned deck, and play progresses to the next player on the
+    left." Catalog (A38): no voluntary draw.
+
+    Top `5D`: P0 holding `5C` and `9D` may not draw; holding nothing playable, P0
+    draws 1 and the turn passes."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["5C", "4H", "9D"], ["4C", "6C"], ["6D", "7D"]],
+        discard=["5D"],
+        stock=["2D", "3D"],
+    )
+    assert legal(g) == plays("5C 9D")
+    g = position(
+        PRESET,
+        3,
+        hands=[["3C", "4H", "9S"], ["4C", "6C"], ["6D", "7D"]],
+        discard=["5D"],
+        stock=["2S", "3D"],
+    )
+    assert legal(g) == {"draw"}
+    g.step("draw")
+    assert multiset(g.hand(0)) == multiset(["3C", "4H", "9S", "2S"])
+    assert g.current_player == 1

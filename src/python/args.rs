@@ -100,7 +100,7 @@ pub(crate) fn scores(o: &Bound<'_, PyAny>) -> PyResult<Option<Vec<i32>>> {
         return Ok(None);
     }
     let items: Vec<Bound<'_, PyAny>> = o.extract()?;
-    let max = crate::snapshot_checks::MAX_SCORE;
+    let max = crate::game::checks::MAX_SCORE;
     items.iter().map(|x| int_in(x, "scores", -max, max)).collect::<PyResult<Vec<i32>>>().map(Some)
 }
 

@@ -1,192 +1,18 @@
-//! PyO3 bindings: thin newtypes over the core, exposed as the extension `eights._core`.
-//!
-//! Conversions live here and nowhere else: card strings, rule overrides (a Python dict,
-//! passed through JSON into the serde rules model), numpy arrays, and errors
-//! (`IllegalActionError` and `RulesError`, both `ValueError` subclasses).
+//! Bindings of [`crate::game`]: the `Game` class (one table: state, legal actions, step,
+//! observations, snapshots). Rules are loaded through `convert::load_rules`; everything the
+//! game does is delegated to the core `Game`.
 
+use super::args::{self, int_in};
+use super::convert::{IllegalActionError, from_json, game_err, load_rules, parse_cards, random_seed, to_json};
 use crate::action::{Action, ActionMask, NUM_ACTIONS};
-use crate::bots::{self, RandomBot};
-use crate::card::{Card, Suit};
+use crate::card::Suit;
 use crate::game::{Game, GameError, Position, Snapshot};
 use crate::observation::{self, OBS_SIZE};
-use crate::rules::{self, RULE_FEATURE_NAMES, RULE_FEATURES, Rules};
+use crate::rules::{RULE_FEATURE_NAMES, RULE_FEATURES};
 use numpy::{PyArray1, PyArray2};
-use py_args::int_in;
-use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
-use std::sync::Arc;
-
-#[path = "py_args.rs"]
-pub(crate) mod py_args;
-#[path = "py_bots.rs"]
-mod py_bots;
-#[path = "py_rules.rs"]
-mod py_rules;
-
-create_exception!(
-    _core,
-    IllegalActionError,
-    PyValueError,
-    "An action that is not legal now (or a step after the game ended). The game is unchanged."
-);
-create_exception!(_core, RulesError, PyValueError, "Invalid rules: the message names the offending field.");
-
-fn rules_err(e: rules::RulesError) -> PyErr {
-    match e {
-        rules::RulesError::UnknownPreset { .. } => PyValueError::new_err(e.to_string()),
-        _ => RulesError::new_err(e.to_string()),
-    }
-}
-
-fn game_err(e: GameError) -> PyErr {
-    match e {
-        GameError::IllegalAction { .. } | GameError::GameOver(_) | GameError::OutOfRange(_) => {
-            IllegalActionError::new_err(e.to_string())
-        }
-        _ => PyValueError::new_err(e.to_string()),
-    }
-}
-
-fn parse_card(s: &str) -> PyResult<Card> {
-    s.parse::<Card>().map_err(|e| PyValueError::new_err(e.to_string()))
-}
-
-fn parse_cards(v: &[String]) -> PyResult<Vec<Card>> {
-    v.iter().map(|s| parse_card(s)).collect()
-}
-
-/// A Python value as JSON. For rules (`what` = "rules", "spec", "overlay") an unusable
-/// value (NaN, a date, a huge integer, too deep a nesting) is a `RulesError` naming its
-/// field; for a game state a `ValueError` naming it.
-fn to_json(_py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<serde_json::Value> {
-    py_args::to_value(obj).map_err(|e| {
-        if what == "state dict" {
-            PyValueError::new_err(format!("invalid game state: {}", e.text()))
-        } else if e.path.is_empty() {
-            RulesError::new_err(format!("invalid {what}: {}", e.message))
-        } else {
-            RulesError::new_err(format!("invalid rules field '{}': {}", e.path, e.message))
-        }
-    })
-}
-
-fn from_json<'py>(py: Python<'py>, v: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
-    let text = serde_json::to_string(v).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    py.import("json")?.call_method1("loads", (text,))
-}
-
-fn random_seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
-    h.finish()
-}
-
-/// The rules of `preset` with overrides for `num_players` (already checked to be in
-/// `[2, MAX_PLAYERS]` by the `py_args::num_players` extractor).
-pub(crate) fn load_rules(
-    py: Python<'_>,
-    preset: &str,
-    num_players: usize,
-    rules: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Arc<Rules>> {
-    let over = match rules {
-        Some(r) if !r.is_none() => {
-            if !r.is_instance_of::<PyDict>() {
-                return Err(PyTypeError::new_err(
-                    "rules must be a dict of rule overrides, e.g. {\"deal\": {\"hand_size\": 5}}",
-                ));
-            }
-            Some(to_json(py, r, "rules")?)
-        }
-        _ => None,
-    };
-    Rules::load(preset, num_players, over.as_ref()).map(Arc::new).map_err(rules_err)
-}
-
-/// Names of the built-in presets.
-#[pyfunction]
-fn presets() -> Vec<&'static str> {
-    rules::preset_names()
-}
-
-/// The resolved rules of a preset (with optional overrides) as a dict.
-#[pyfunction]
-#[pyo3(signature = (preset, rules=None))]
-fn preset_rules<'py>(py: Python<'py>, preset: &str, rules: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
-    let over = match rules {
-        Some(r) if !r.is_none() => Some(to_json(py, r, "rules")?),
-        _ => None,
-    };
-    let spec = rules::load_spec(preset, over.as_ref()).map_err(rules_err)?;
-    from_json(py, &spec)
-}
-
-/// The TOML text of a preset file.
-#[pyfunction]
-fn preset_toml(preset: &str) -> PyResult<&'static str> {
-    rules::preset_toml(preset).map_err(rules_err)
-}
-
-/// Play `games` random-vs-random games in Rust (the GIL is released). Game `i` is dealt
-/// from a seed derived from `(seed, i)`. Returns a dict: games, wins (per seat), no_winner,
-/// truncated, decisions, seconds.
-#[pyfunction]
-#[pyo3(signature = (preset, num_players=2, games=1000, seed=0, rules=None))]
-fn random_selfplay<'py>(
-    py: Python<'py>,
-    preset: &str,
-    #[pyo3(from_py_with = py_args::num_players)] num_players: usize,
-    #[pyo3(from_py_with = py_args::games)] games: u64,
-    #[pyo3(from_py_with = py_args::seed)] seed: u64,
-    rules: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let r = load_rules(py, preset, num_players, rules)?;
-    let stats = py.detach(move || bots::random_selfplay(r, games, seed));
-    from_json(py, &stats)
-}
-
-/// Like `random_selfplay`, with the engine's invariants checked after every decision
-/// (`eights::check::check_state`): cards conserved, the legal set equal to the mask and
-/// empty exactly at the end, observations finite, the snapshot round trip, zero-sum
-/// returns. Returns a dict: games, decisions, truncated, violations and failures (the
-/// first few messages). Used by `python -m eights soak`.
-#[pyfunction]
-#[pyo3(signature = (preset, num_players=2, games=10, seed=0, rules=None))]
-fn checked_selfplay<'py>(
-    py: Python<'py>,
-    preset: &str,
-    #[pyo3(from_py_with = py_args::num_players)] num_players: usize,
-    #[pyo3(from_py_with = py_args::games)] games: u64,
-    #[pyo3(from_py_with = py_args::seed)] seed: u64,
-    rules: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let r = load_rules(py, preset, num_players, rules)?;
-    let stats = py.detach(move || crate::check::checked_selfplay(r, games, seed));
-    from_json(py, &stats)
-}
-
-/// A uniformly random player with its own seeded generator.
-#[pyclass(name = "RandomBot", module = "eights._core")]
-struct PyRandomBot {
-    bot: RandomBot,
-}
-
-#[pymethods]
-impl PyRandomBot {
-    #[new]
-    #[pyo3(signature = (seed=None))]
-    fn new(#[pyo3(from_py_with = py_args::opt_seed)] seed: Option<u64>) -> Self {
-        PyRandomBot { bot: RandomBot::new(seed.unwrap_or_else(random_seed)) }
-    }
-
-    /// A uniform legal action of `game`'s player to act.
-    fn act(&mut self, game: &PyGame) -> PyResult<usize> {
-        self.bot.act(&game.g).ok_or_else(|| IllegalActionError::new_err("the game is over: no legal action"))
-    }
-}
 
 /// One table of a Crazy Eights-family game (multi-agent API).
 ///
@@ -195,8 +21,8 @@ impl PyRandomBot {
 /// `{"variants": ["multiple_cards"]}` for a documented variant). A hand is dealt at once.
 #[pyclass(name = "Game", module = "eights._core")]
 #[derive(Clone)]
-struct PyGame {
-    g: Game,
+pub(super) struct PyGame {
+    pub(super) g: Game,
 }
 
 impl PyGame {
@@ -242,8 +68,8 @@ impl PyGame {
     fn new(
         py: Python<'_>,
         preset: &str,
-        #[pyo3(from_py_with = py_args::num_players)] num_players: usize,
-        #[pyo3(from_py_with = py_args::opt_seed)] seed: Option<u64>,
+        #[pyo3(from_py_with = args::num_players)] num_players: usize,
+        #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let r = load_rules(py, preset, num_players, rules)?;
@@ -259,7 +85,7 @@ impl PyGame {
     #[pyo3(signature = (seed=None, deck=None))]
     fn reset(
         &mut self,
-        #[pyo3(from_py_with = py_args::opt_seed)] seed: Option<u64>,
+        #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>,
         deck: Option<Vec<String>>,
     ) -> PyResult<()> {
         let cards = parse_cards(&deck.unwrap_or_default())?;
@@ -277,18 +103,18 @@ impl PyGame {
     fn from_position(
         py: Python<'_>,
         preset: &str,
-        #[pyo3(from_py_with = py_args::num_players)] num_players: usize,
+        #[pyo3(from_py_with = args::num_players)] num_players: usize,
         hands: Vec<Vec<String>>,
         discard: Vec<String>,
         stock: Option<Vec<String>>,
-        #[pyo3(from_py_with = py_args::current_player)] current_player: usize,
-        #[pyo3(from_py_with = py_args::direction)] direction: i8,
+        #[pyo3(from_py_with = args::current_player)] current_player: usize,
+        #[pyo3(from_py_with = args::direction)] direction: i8,
         nominated_suit: Option<String>,
-        #[pyo3(from_py_with = py_args::pending_draw)] pending_draw: u16,
-        #[pyo3(from_py_with = py_args::dealer)] dealer: Option<usize>,
-        #[pyo3(from_py_with = py_args::seed)] seed: u64,
+        #[pyo3(from_py_with = args::pending_draw)] pending_draw: u16,
+        #[pyo3(from_py_with = args::dealer)] dealer: Option<usize>,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
         rules: Option<&Bound<'_, PyAny>>,
-        #[pyo3(from_py_with = py_args::scores)] scores: Option<Vec<i32>>,
+        #[pyo3(from_py_with = args::scores)] scores: Option<Vec<i32>>,
         rogue: Option<Vec<String>>,
     ) -> PyResult<Self> {
         // Seats beyond the table and direction 0 are refused by Game::from_position.
@@ -421,6 +247,7 @@ impl PyGame {
     }
 
     fn check_seat(&self, p: &Bound<'_, PyAny>) -> PyResult<usize> {
+        // A table has 2..=MAX_PLAYERS (10) seats: the cast is exact and the bound at least 1.
         int_in(p, "player", 0u8, self.g.num_players() as u8 - 1).map(usize::from)
     }
 
@@ -577,21 +404,7 @@ impl PyGame {
     }
 }
 
-#[pymodule]
-fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyGame>()?;
-    m.add_class::<PyRandomBot>()?;
-    m.add_function(wrap_pyfunction!(presets, m)?)?;
-    m.add_function(wrap_pyfunction!(preset_rules, m)?)?;
-    m.add_function(wrap_pyfunction!(preset_toml, m)?)?;
-    m.add_function(wrap_pyfunction!(random_selfplay, m)?)?;
-    m.add_function(wrap_pyfunction!(checked_selfplay, m)?)?;
-    py_rules::register(m)?;
-    py_bots::register(m)?;
-    m.add("IllegalActionError", m.py().get_type::<IllegalActionError>())?;
-    m.add("RulesError", m.py().get_type::<RulesError>())?;
-    m.add("NUM_ACTIONS", NUM_ACTIONS)?;
-    m.add("OBS_SIZE", OBS_SIZE)?;
-    crate::py_vec_env::register(m)?;
-    Ok(())
+/// Add the `Game` class to `eights._core`.
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyGame>()
 }

@@ -1,10 +1,12 @@
-//! PyO3 bindings of the bots and the arena core (a child module of `python`, registered in
-//! `eights._core` by [`register`]).
+//! Bindings of [`crate::bots`]: the `RandomBot` and `Bot` classes, bot names, random
+//! self-play, determinization, and the arena core (seeds, seat rotation, playing deals on a
+//! thread pool with the GIL released).
 
-use super::py_args::{self, int_in};
-use super::{IllegalActionError, PyGame, load_rules, random_seed};
+use super::args::{self, int_in};
+use super::convert::{IllegalActionError, from_json, load_rules, random_seed};
+use super::game::PyGame;
 use crate::bots::arena::{agent_at, bot_seed, deal_seed, play_deals};
-use crate::bots::{BOT_SPEC_HELP, BotSpec, Policy};
+use crate::bots::{self, BOT_SPEC_HELP, BotSpec, Policy, RandomBot};
 use crate::game::derive_seed as core_derive_seed;
 use crate::rules::MAX_PLAYERS;
 use numpy::{PyArray1, PyArray2};
@@ -16,6 +18,64 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 fn parse_spec(spec: &str) -> PyResult<BotSpec> {
     BotSpec::parse(spec).map_err(PyValueError::new_err)
+}
+
+/// Play `games` random-vs-random games in Rust (the GIL is released). Game `i` is dealt
+/// from a seed derived from `(seed, i)`. Returns a dict: games, wins (per seat), no_winner,
+/// truncated, decisions, seconds.
+#[pyfunction]
+#[pyo3(signature = (preset, num_players=2, games=1000, seed=0, rules=None))]
+fn random_selfplay<'py>(
+    py: Python<'py>,
+    preset: &str,
+    #[pyo3(from_py_with = args::num_players)] num_players: usize,
+    #[pyo3(from_py_with = args::games)] games: u64,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
+    rules: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let r = load_rules(py, preset, num_players, rules)?;
+    let stats = py.detach(move || bots::random_selfplay(r, games, seed));
+    from_json(py, &stats)
+}
+
+/// Like `random_selfplay`, with the engine's invariants checked after every decision
+/// (`eights::check::check_state`): cards conserved, the legal set equal to the mask and
+/// empty exactly at the end, observations finite, the snapshot round trip, zero-sum
+/// returns. Returns a dict: games, decisions, truncated, violations and failures (the
+/// first few messages). Used by `python -m eights soak`.
+#[pyfunction]
+#[pyo3(signature = (preset, num_players=2, games=10, seed=0, rules=None))]
+fn checked_selfplay<'py>(
+    py: Python<'py>,
+    preset: &str,
+    #[pyo3(from_py_with = args::num_players)] num_players: usize,
+    #[pyo3(from_py_with = args::games)] games: u64,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
+    rules: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let r = load_rules(py, preset, num_players, rules)?;
+    let stats = py.detach(move || crate::check::checked_selfplay(r, games, seed));
+    from_json(py, &stats)
+}
+
+/// A uniformly random player with its own seeded generator.
+#[pyclass(name = "RandomBot", module = "eights._core")]
+struct PyRandomBot {
+    bot: RandomBot,
+}
+
+#[pymethods]
+impl PyRandomBot {
+    #[new]
+    #[pyo3(signature = (seed=None))]
+    fn new(#[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>) -> Self {
+        PyRandomBot { bot: RandomBot::new(seed.unwrap_or_else(random_seed)) }
+    }
+
+    /// A uniform legal action of `game`'s player to act.
+    fn act(&mut self, game: &PyGame) -> PyResult<usize> {
+        self.bot.act(&game.g).ok_or_else(|| IllegalActionError::new_err("the game is over: no legal action"))
+    }
 }
 
 /// A built-in bot: `Bot(name, seed=None)` with `name` one of "random", "heuristic",
@@ -32,7 +92,7 @@ struct PyBot {
 impl PyBot {
     #[new]
     #[pyo3(signature = (name, seed=None))]
-    fn new(name: &str, #[pyo3(from_py_with = py_args::opt_seed)] seed: Option<u64>) -> PyResult<Self> {
+    fn new(name: &str, #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>) -> PyResult<Self> {
         let spec = parse_spec(name)?;
         Ok(PyBot { bot: spec.build(seed.unwrap_or_else(random_seed)), spec })
     }
@@ -76,8 +136,9 @@ fn parse_bot(name: &Bound<'_, PyAny>) -> PyResult<String> {
 fn determinize(
     game: &PyGame,
     player: &Bound<'_, PyAny>,
-    #[pyo3(from_py_with = py_args::opt_seed)] seed: Option<u64>,
+    #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>,
 ) -> PyResult<PyGame> {
+    // A table has 2..=MAX_PLAYERS (10) seats: the cast is exact and the bound at least 1.
     let player = usize::from(int_in(player, "player", 0u8, game.g.num_players() as u8 - 1)?);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed.unwrap_or_else(random_seed));
     Ok(PyGame { g: game.g.determinize(player, &mut rng) })
@@ -135,12 +196,12 @@ fn arena_agent_at(seat: &Bound<'_, PyAny>, rotation: &Bound<'_, PyAny>, n: &Boun
 fn arena_play<'py>(
     py: Python<'py>,
     preset: &str,
-    #[pyo3(from_py_with = py_args::num_players)] num_players: usize,
+    #[pyo3(from_py_with = args::num_players)] num_players: usize,
     table: Vec<String>,
-    #[pyo3(from_py_with = py_args::seed)] seed: u64,
-    #[pyo3(from_py_with = py_args::start)] start: u64,
-    #[pyo3(from_py_with = py_args::count)] count: u64,
-    #[pyo3(from_py_with = py_args::threads)] threads: usize,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
+    #[pyo3(from_py_with = args::start)] start: u64,
+    #[pyo3(from_py_with = args::count)] count: u64,
+    #[pyo3(from_py_with = args::threads)] threads: usize,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let r = load_rules(py, preset, num_players, rules)?;
@@ -185,7 +246,10 @@ fn arena_play<'py>(
 
 /// Add the bot classes and functions to `eights._core`.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyRandomBot>()?;
     m.add_class::<PyBot>()?;
+    m.add_function(wrap_pyfunction!(random_selfplay, m)?)?;
+    m.add_function(wrap_pyfunction!(checked_selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(parse_bot, m)?)?;
     m.add_function(wrap_pyfunction!(determinize, m)?)?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;

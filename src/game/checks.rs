@@ -4,9 +4,9 @@
 //! each other and with the phase; then, on the rebuilt game, a live game must have a legal
 //! action. Each message names the field.
 
+use super::{Bluff, Game, Phase, Restrict, Snapshot};
 use crate::action::ActionMask;
 use crate::card::NUM_FACES;
-use crate::game::{Bluff, Game, Phase, Restrict, Snapshot};
 use crate::rules::{MAX_PLAYERS, Rules};
 
 /// Largest magnitude of a match score or hand points in a loaded state (real totals stay

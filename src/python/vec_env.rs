@@ -2,11 +2,11 @@
 //! Python `eights.VecEnv`. It owns its numpy output buffers (allocated once, rewritten in
 //! place by every call) and releases the GIL while the batch steps.
 
+use super::args::{self, int_in};
+use super::convert::{IllegalActionError, from_json, load_rules};
 use crate::action::NUM_ACTIONS;
 use crate::game::Game;
 use crate::observation::OBS_SIZE;
-use crate::python::py_args::{self, int_in};
-use crate::python::{IllegalActionError, load_rules};
 use crate::vec_env::{Autoreset, Config, Mode, ObsValue, Opponents, Outputs, VecEnv, VecEnvError};
 use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1};
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
@@ -138,13 +138,13 @@ impl PyVecEnvCore {
     fn new(
         py: Python<'_>,
         preset: &str,
-        #[pyo3(from_py_with = py_args::num_envs)] num_envs: usize,
-        #[pyo3(from_py_with = py_args::num_players)] num_players: usize,
+        #[pyo3(from_py_with = args::num_envs)] num_envs: usize,
+        #[pyo3(from_py_with = args::num_players)] num_players: usize,
         rules: Option<&Bound<'_, PyAny>>,
-        #[pyo3(from_py_with = py_args::num_threads)] num_threads: usize,
+        #[pyo3(from_py_with = args::num_threads)] num_threads: usize,
         autoreset: &str,
         self_play: bool,
-        #[pyo3(from_py_with = py_args::learner_seat)] learner_seat: usize,
+        #[pyo3(from_py_with = args::learner_seat)] learner_seat: usize,
         opponents: &str,
         reward: &str,
         obs_dtype: &str,
@@ -321,10 +321,9 @@ impl PyVecEnvCore {
     }
     /// Game `i` as a standalone `eights.Game` snapshot (a copy, for inspection).
     fn game_dict<'py>(&self, py: Python<'py>, i: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        // num_envs is in [1, MAX_NUM_ENVS]: the bound is at least 0 and `i` fits usize.
         let i = int_in(i, "env index", 0u64, self.env.num_envs() as u64 - 1)? as usize;
-        let text =
-            serde_json::to_string(&self.env.game(i).snapshot()).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        py.import("json")?.call_method1("loads", (text,))
+        from_json(py, &self.env.game(i).snapshot())
     }
 }
 
@@ -343,7 +342,7 @@ pub fn episode_seed(seed: &Bound<'_, PyAny>, i: &Bound<'_, PyAny>, k: &Bound<'_,
 }
 
 /// Register the vector-env bindings in `_core`.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyVecEnvCore>()?;
     m.add_function(wrap_pyfunction!(game_state_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(episode_seed, m)?)?;

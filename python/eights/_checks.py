@@ -1,0 +1,93 @@
+"""Argument checks shared by the environments and the arena: short descriptions of bad
+values for error messages, integer and action conversion (``TypeError`` naming the
+argument), and the per-seat layout of ``opponents``."""
+
+from __future__ import annotations
+
+import numbers
+import operator
+from typing import Any, Callable, Dict, List
+
+import numpy as np
+
+from ._core import NUM_ACTIONS
+
+
+def describe(value: Any) -> str:
+    """Short ``repr`` of a value for error messages."""
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{text} (type {type(value).__name__})"
+
+
+def as_int(value: Any, name: str) -> int:
+    """``value`` as a Python ``int``; ``TypeError`` naming ``name`` for a bool or a non-integer."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {describe(value)}")
+    return int(value)
+
+
+def as_action(action: Any, who: str = "action") -> int:
+    """Convert ``action`` to a Python ``int`` or raise ``TypeError``.
+
+    Accepts Python ints, numpy integers and integer numpy arrays holding a
+    single element (what most RL libraries hand back).  Rejects ``bool``,
+    floats, strings and everything else.
+    """
+    if isinstance(action, np.ndarray):
+        if action.size == 1 and np.issubdtype(action.dtype, np.integer):
+            return int(action.reshape(()).item())
+        raise TypeError(
+            f"{who} must be an integer in [0, {NUM_ACTIONS}), got a numpy array "
+            f"of shape {action.shape} and dtype {action.dtype}"
+        )
+    if isinstance(action, (bool, np.bool_)):
+        raise TypeError(
+            f"{who} must be an integer in [0, {NUM_ACTIONS}), got {describe(action)}"
+        )
+    if isinstance(action, str):
+        raise TypeError(
+            f"{who} must be an integer in [0, {NUM_ACTIONS}), got the string "
+            f"{action!r}; convert action strings with env.game.string_to_action(...)"
+        )
+    if isinstance(action, numbers.Integral) or hasattr(action, "__index__"):
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+    raise TypeError(
+        f"{who} must be an integer in [0, {NUM_ACTIONS}), got {describe(action)}"
+    )
+
+
+def other_seats(num_players: int, learner_seat: int) -> List[int]:
+    """The seats other than ``learner_seat``; ``ValueError`` if it is not a seat."""
+    if not 0 <= learner_seat < num_players:
+        raise ValueError(
+            f"learner_seat must be in [0, {num_players}) for {num_players} players, "
+            f"got {learner_seat}"
+        )
+    return [seat for seat in range(num_players) if seat != learner_seat]
+
+
+def opponents_per_seat(
+    opponents: Any,
+    num_players: int,
+    learner_seat: int,
+    check: Callable[[Any, int], Any],
+) -> Dict[int, Any]:
+    """Map every non-learner seat to its opponent: ``opponents`` is a list or tuple with one
+    entry per other seat, or one spec for all of them.  ``check(spec, seat)`` validates a
+    spec (raising ``TypeError``/``ValueError`` naming the seat) and returns what to keep."""
+    seats = other_seats(num_players, learner_seat)
+    if isinstance(opponents, (list, tuple)):
+        if len(opponents) != len(seats):
+            raise ValueError(
+                f"opponents must have one entry per other seat: {len(seats)} for "
+                f"{num_players} players (seats {seats}), got {len(opponents)}"
+            )
+        specs = list(opponents)
+    else:
+        specs = [opponents] * len(seats)
+    return {seat: check(spec, seat) for seat, spec in zip(seats, specs)}

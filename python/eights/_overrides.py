@@ -1,0 +1,133 @@
+"""Rule overrides: combining a ``rules=`` dict (dotted keys allowed) with keyword overrides
+(``deal__hand_size=4``) into one nested dict, and merging override tables (the deep merge
+is the engine's own, ``eights._core.merge_rules``, so presets and overrides merge alike)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+from . import _core
+from ._checks import describe
+
+__all__ = ["merge_rule_overrides", "deep_merge", "rules_and_overrides", "check_depth", "MAX_RULES_DEPTH"]
+
+
+#: Deepest nesting of tables and lists accepted in rules (the engine's limit; real rules use 4).
+MAX_RULES_DEPTH = 32
+
+
+def check_depth(value: Any, what: str = "rules") -> None:
+    """Raise :class:`eights.RulesError` naming the path where ``value`` (dicts and lists)
+    nests deeper than :data:`MAX_RULES_DEPTH` (checked without recursion)."""
+    stack = [(value, "", 0)]
+    while stack:
+        node, path, depth = stack.pop()
+        if depth > MAX_RULES_DEPTH:
+            raise _core.RulesError(
+                f"invalid rules field '{path or what}': nested more than {MAX_RULES_DEPTH} levels deep"
+            )
+        if isinstance(node, Mapping):
+            stack.extend((v, f"{path}.{k}" if path else str(k), depth + 1) for k, v in node.items())
+        elif isinstance(node, (list, tuple)):
+            stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(node))
+
+
+def _split_key(key: Any, separator: str) -> List[str]:
+    if not isinstance(key, str):
+        raise TypeError(f"rule names must be strings, got {describe(key)}")
+    parts = key.split(separator)
+    if any(part == "" for part in parts):
+        raise ValueError(f"malformed rule name {key!r}")
+    return parts
+
+
+def _set_rule(target: Dict[str, Any], path: Sequence[str], value: Any) -> None:
+    """Set ``target[path[0]][path[1]]... = value``, merging nested dicts.
+
+    Raises ``ValueError`` when the same rule is given twice with different
+    values, or when a rule group is also given as a plain value.
+    """
+    node = target
+    for depth, part in enumerate(path[:-1]):
+        child = node.setdefault(part, {})
+        if not isinstance(child, dict):
+            dotted = ".".join(path[: depth + 1])
+            raise ValueError(
+                f"rule {dotted!r} is given both as a value ({child!r}) and as a "
+                f"group of rules (while setting {'.'.join(path)!r})"
+            )
+        node = child
+    leaf = path[-1]
+    dotted = ".".join(path)
+    if isinstance(value, Mapping):
+        existing = node.setdefault(leaf, {})
+        if not isinstance(existing, dict):
+            raise ValueError(
+                f"rule {dotted!r} is given both as a value ({existing!r}) and as a "
+                "group of rules"
+            )
+        for key, sub_value in value.items():
+            _set_rule(target, list(path) + _split_key(key, "."), sub_value)
+        return
+    if leaf in node:
+        existing = node[leaf]
+        if isinstance(existing, dict):
+            raise ValueError(
+                f"rule {dotted!r} is given both as a group of rules and as a "
+                f"value ({value!r})"
+            )
+        if existing != value:
+            raise ValueError(
+                f"rule {dotted!r} is given twice with different values: "
+                f"{existing!r} and {value!r}"
+            )
+        return
+    node[leaf] = copy.deepcopy(value)
+
+
+def merge_rule_overrides(
+    rules: Optional[Mapping[str, Any]] = None, **overrides: Any
+) -> Optional[Dict[str, Any]]:
+    """Combine ``rules=`` and keyword rule overrides into one nested dict.
+
+    * ``rules`` is a (possibly nested) mapping; its keys may also be dotted
+      paths, e.g. ``{"deal.hand_size": 4}``.
+    * keyword overrides use ``"__"`` in place of ``"."``:
+      ``deal__hand_size=4`` means ``{"deal": {"hand_size": 4}}``; a keyword
+      whose value is a dict is merged as a group (``deal={"hand_size": 4}``).
+
+    Giving the same rule twice with different values raises ``ValueError``.
+    Validation of the rule names and values themselves is left to the game
+    (which raises :class:`eights.RulesError` naming the offending field).
+
+    Returns ``None`` when there are no overrides at all.
+
+    >>> merge_rule_overrides({"deal": {"hand_size": 4}}, series__target=200)
+    {'deal': {'hand_size': 4}, 'series': {'target': 200}}
+    """
+    merged: Dict[str, Any] = {}
+    check_depth(overrides)
+    if rules is not None:
+        if not isinstance(rules, Mapping):
+            raise TypeError(
+                f"rules must be a dict of rule overrides, got {describe(rules)}"
+            )
+        check_depth(rules)
+        for key, value in rules.items():
+            _set_rule(merged, _split_key(key, "."), value)
+    for key, value in overrides.items():
+        _set_rule(merged, _split_key(key, "__"), value)
+    return merged or None
+
+
+def rules_and_overrides(rules: Optional[Mapping[str, Any]], overrides: Dict[str, Any]) -> Dict[str, Any]:
+    """``rules`` and keyword overrides as one nested dict (empty when there are none)."""
+    return merge_rule_overrides(rules, **overrides) or {}
+
+
+def deep_merge(base: Dict[str, Any], over: Mapping[str, Any]) -> Dict[str, Any]:
+    """``base`` updated with ``over``, as a new dict: dicts merge key by key, anything else
+    replaces.  Both must be JSON-like (``TypeError`` naming ``rules`` otherwise)."""
+    merged: Dict[str, Any] = _core.merge_rules(base, dict(over))
+    return merged

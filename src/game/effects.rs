@@ -1,0 +1,289 @@
+//! The effects of a placed card: collecting them into the turn, offering a continuation,
+//! nominating, giving and asking before the play resolves.
+
+use super::*;
+
+impl Game {
+    /// Collect the effects of placed card `c` into the turn.
+    pub(super) fn record_effects(&mut self, c: Card) {
+        let r = self.rules.card[c.index()];
+        let in_run = matches!(self.turn.follow, Some((FollowState::SameSuitAny | FollowState::OneMatching, _)));
+        let top_only = match self.rules.settings.multi_effects {
+            MultiEffects::TopOnly => true,
+            MultiEffects::TopOnlyInRuns => in_run,
+            MultiEffects::CumulateAll => false,
+        };
+        let mirror = r.mirror && self.chain.active && !self.turn.is_start;
+        let prev_chain = self.turn.last.and_then(|l| self.rules.card[l.index()].chain);
+        // Under top-only effects, draw cards directly on top of each other still add up.
+        let keep_chain = matches!((r.chain, prev_chain), (Some(a), Some(b)) if a.group == b.group);
+        let pure_wild = self.rules.settings.pure_wild && self.own_wild(c, self.current as usize);
+        let t = &mut self.turn;
+        t.last = Some(c);
+        if pure_wild {
+            // bitch: a card that is the player's own wild acts only as a wild.
+            t.cards += 1;
+            t.first.get_or_insert(c);
+            return;
+        }
+        if top_only {
+            t.skips = 0;
+            t.reverses = 0;
+            if !keep_chain {
+                t.chain_add = 0;
+                t.chain_cards = 0;
+            }
+            t.waste_draw = 0;
+            // Unanswerable draw penalties act wherever the card lies in a run (zodiac card).
+            t.draw_keep = 0;
+            t.restrict = Restrict::None;
+            t.others_draw = 0;
+            t.free_play_next = false;
+            t.extra_turn = false;
+            t.ace_skip = false;
+        }
+        let once = r.repeat == Repeat::Once;
+        if r.skip > 0 {
+            t.skips = if once { t.skips.max(r.skip) } else { t.skips + r.skip };
+            if c.rank() == Some(crate::card::Rank::Ace) {
+                t.ace_skip = true;
+            }
+        }
+        if r.reverse {
+            t.reverses = if once { 1 } else { t.reverses + 1 };
+        }
+        if r.pass_hands.is_some() {
+            t.pass_hands = r.pass_hands;
+        }
+        if r.next_picture {
+            t.restrict = Restrict::Picture;
+        }
+        if r.next_even {
+            t.restrict = Restrict::Even;
+        }
+        // Saturating: a restored turn may hold any u16 amount already.
+        t.draw_lose = t.draw_lose.saturating_add(r.draw_lose as u16);
+        t.draw_keep = t.draw_keep.saturating_add(r.draw_keep as u16);
+        t.others_draw = t.others_draw.saturating_add(r.others_draw as u16);
+        t.waste_draw = t.waste_draw.saturating_add(r.waste_draw as u16);
+        t.pick_up = t.pick_up.saturating_add(r.pick_up_pile as u16);
+        if r.free_play_next || r.wild.is_some_and(|w| w.follow == WildFollow::Free) {
+            t.free_play_next = true;
+        }
+        if r.extra_turn {
+            t.extra_turn = true;
+        }
+        if mirror {
+            // A mirroring card on a pending chain: each mirror reverses the direction; the chain stays.
+            t.mirrors += 1;
+            t.reverses += 1;
+            t.answered = true;
+        }
+        t.cards += 1;
+        t.first.get_or_insert(c);
+        if let Some(ch) = r.chain {
+            self.record_chain(c, ch, once);
+        }
+    }
+
+    /// Draw-chain card `c` placed: it answers the pending chain (which grows by its rule), or
+    /// starts or adds to the chain this turn will set.
+    fn record_chain(&mut self, c: Card, ch: crate::rules::ChainRule, once: bool) {
+        let t = &mut self.turn;
+        t.chain_cards += 1;
+        if t.chain_cards >= 2 {
+            if let Some(ma) = ch.multi_answer {
+                t.multi_answer = Some(ma.into());
+            }
+        }
+        if self.chain.active {
+            // Answering a pending chain.
+            t.answered = true;
+            self.chain.amount = match ch.accumulate {
+                Accumulate::Sum => self.chain.amount.saturating_add(ch.amount as u16),
+                Accumulate::Increment => self.chain.amount.saturating_add(self.rules.settings.chain_increment as u16),
+                Accumulate::Fixed => self.chain.amount.max(ch.amount as u16),
+            };
+            self.chain.answer = ch.answer.into();
+        } else {
+            let fixed = ch.accumulate == Accumulate::Fixed;
+            t.chain_add = if (once || fixed) && t.chain_add > 0 {
+                t.chain_add.max(ch.amount as u16)
+            } else {
+                t.chain_add + ch.amount as u16
+            };
+            t.chain_group = ch.group;
+            t.chain_answer = ch.answer.into();
+            t.chain_origin = Some(c);
+        }
+    }
+
+    /// After placing `c`: offer a continuation, or finish the play.
+    pub(super) fn after_placement(&mut self, c: Card) {
+        let p = self.current as usize;
+        let r = self.rules.card[c.index()];
+        if self.turn.is_start {
+            self.finish_play();
+            return;
+        }
+        // Update the continuation source.
+        let multi = self.rules.settings.multi_mode;
+        self.turn.follow = match (r.follow, self.turn.follow) {
+            _ if r.must_cover => Some((FollowState::Cover, c)),
+            (_, Some((FollowState::Cover, _))) => None,
+            (_, Some((FollowState::PairStart, _))) => Some((FollowState::PairMid, c)),
+            (_, Some((FollowState::PairMid, src))) => {
+                Some((if c.rank() == src.rank() { FollowState::PairMid } else { FollowState::PairStart }, c))
+            }
+            (_, Some((FollowState::ZodiacRun, src))) => Some((FollowState::ZodiacRun, src)),
+            (_, None) if multi == MultiMode::PairsWithCover => Some((FollowState::PairStart, c)),
+            (_, None) if multi == MultiMode::ZodiacRun => Some((FollowState::ZodiacRun, c)),
+            (_, None) if multi == MultiMode::UpTo3OrAll => Some((FollowState::UpTo3, c)),
+            (_, Some((FollowState::UpTo3, src))) => Some((FollowState::UpTo3, src)),
+            (_, Some((FollowState::MatchingRun, src))) => Some((FollowState::MatchingRun, src)),
+            (Some(Follow::SameSuitAny), Some((FollowState::SameSuitAny, src))) => {
+                // Several sevens may lead a larby run: the last of them sets the suit.
+                let lead = multi == MultiMode::EqualRank && c.rank() == src.rank() && self.turn_all_rank(src);
+                Some((FollowState::SameSuitAny, if lead { c } else { src }))
+            }
+            (Some(Follow::SameSuitAny), _) => Some((FollowState::SameSuitAny, c)),
+            (Some(Follow::OneMatching), _) => Some((FollowState::OneMatching, c)),
+            (_, Some((FollowState::SameSuitAny, src))) => Some((FollowState::SameSuitAny, src)),
+            (_, Some((FollowState::OneMatching, _))) => None,
+            (_, Some((FollowState::EqualRank, src))) => Some((FollowState::EqualRank, src)),
+            (_, Some((FollowState::Marriage, _))) => None,
+            (_, None) if r.marriage && self.turn.cards == 1 => Some((FollowState::Marriage, c)),
+            (_, None) if multi == MultiMode::MatchingRun => Some((FollowState::MatchingRun, c)),
+            (_, None) => {
+                let excluded = self.rules.settings.multi_excluded & bit(c) != 0;
+                let ranked = c.rank().is_some() || self.rules.lock_mask & bit(c) != 0;
+                (multi == MultiMode::EqualRank && ranked && !excluded).then_some((FollowState::EqualRank, c))
+            }
+        };
+        let solo = self
+            .wild_of(c, p)
+            .is_some_and(|w| w.solo && !(w.also_normal && (self.turn.cards > 1 || self.turn.top_matched)));
+        if self.hands[p].is_empty() || r.ends_turn || solo {
+            self.finish_play();
+            return;
+        }
+        let can_continue = self.turn.follow.is_some() && self.hands[p].faces().any(|x| self.continues(x));
+        if can_continue {
+            self.phase = Phase::Continue;
+        } else {
+            if r.must_cover {
+                // A card that must be covered (`must_cover`), with no cover card: the card stays and the player draws one.
+                self.draw_cards(p, 1);
+            }
+            self.finish_play();
+        }
+    }
+
+    /// The play is complete: nominate if the top card asks for it, then resolve.
+    pub(super) fn finish_play(&mut self) {
+        let p = self.current as usize;
+        let top = self.discard.top().expect("a card was placed");
+        let r = self.rules.card[top.index()];
+        let mut going_out = self.hands[p].is_empty() && !self.turn.is_start;
+        // Nomination: wilds only when played with their power; the countdown own wild always.
+        let own = self.own_wild(top, p);
+        let mode = if own { Some(Nominate::Required) } else { r.nominate };
+        let nominates = match mode {
+            None => false,
+            Some(m) => {
+                let power = match self.wild_of(top, p) {
+                    Some(w) => self.turn.is_start || (self.turn.wild_power && (!w.also_normal || self.turn.cards == 1)),
+                    None => true,
+                };
+                power && (m != Nominate::OnlyIfMatching || (self.turn.top_matched && !self.turn.is_start))
+            }
+        };
+        if going_out && self.rules.settings.countdown && !self.turn.redealt {
+            // Countdown: going out lowers the score; at 0 the game is won, otherwise the
+            // player is dealt that many new cards and play goes on.
+            self.scores[p] -= 1;
+            if self.scores[p] <= 0 {
+                self.scores[p] = 0;
+                self.end_hand(Some(p as u8), false);
+                return;
+            }
+            self.turn.redealt = true;
+            let k = self.scores[p] as usize;
+            self.draw_cards(p, k);
+            going_out = false;
+        }
+        if let Some(give) = r.give {
+            if !self.turn.is_start && !self.turn.give_done {
+                if going_out {
+                    // Out with the give card itself: nothing to hand over. Played "as during the
+                    // hand" (kings_reverse AS), every other player draws the card they would have got.
+                    if r.last_special == LastSpecial::AsDuringHand {
+                        self.others_draw(p as u8, 1);
+                    }
+                    self.end_hand(Some(p as u8), false);
+                    return;
+                }
+                self.turn.give_due = match give {
+                    crate::rules::Give::EachOther => self.n - 1,
+                    crate::rules::Give::One => 1,
+                };
+                self.turn.gave = 0;
+                self.phase = Phase::Give;
+                return;
+            }
+        }
+        if !self.turn.is_start && !going_out {
+            if r.swap_hand && !self.turn.swap_done {
+                self.phase = Phase::Target;
+                return;
+            }
+            if r.ask_rank && !self.turn.ask_done {
+                self.phase = Phase::Ask;
+                return;
+            }
+        }
+        let nominates = nominates || (r.second_suit && !self.turn.is_start);
+        if nominates && !(going_out && self.ends_hand_on_out(top)) {
+            self.phase = Phase::Nominate;
+            return;
+        }
+        self.resolve_play();
+    }
+
+    /// An ask card (`ask_rank`): the next player must play the asked card (`k`: rank index, 13 = QS, 14 = joker).
+    pub(super) fn ask(&mut self, k: u8) {
+        self.turn.ask_done = true;
+        self.turn.restrict = Restrict::Ask(k);
+        self.finish_play();
+    }
+
+    /// Hand `c` to the next recipient of a give card (`give`), in order of play.
+    pub(super) fn give_card(&mut self, c: Card) {
+        let p = self.current;
+        let q = self.advance(p, self.turn.gave as usize + 1) as usize;
+        self.hands[p as usize].remove(c);
+        self.forget_card(p as usize, c);
+        self.hands[q].add(c);
+        if let Some(s) = self.seen.as_deref_mut() {
+            // The giver knows where the card went.
+            s.bits[p as usize][q] |= bit(c);
+        }
+        self.turn.gave += 1;
+        if self.hands[p as usize].is_empty() {
+            let top = self.discard.top().expect("a card was placed");
+            if self.rules.card[top.index()].last_special == LastSpecial::AsDuringHand {
+                // kings_reverse AS, case 2: the players who got no card draw one each.
+                for k in self.turn.gave as usize + 1..=self.turn.give_due as usize {
+                    let r = self.advance(p, k) as usize;
+                    self.draw_cards(r, 1);
+                }
+            }
+            self.end_hand(Some(p), false);
+            return;
+        }
+        if self.turn.gave >= self.turn.give_due {
+            self.turn.give_done = true;
+            self.finish_play();
+        }
+    }
+}

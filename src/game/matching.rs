@@ -1,0 +1,272 @@
+//! What may be played on what in a normal turn: matching the top card, wilds, locks, one-turn
+//! constraints, stalin's rogue pile, and what answers, cancels, shields or mirrors a chain.
+
+use super::*;
+
+impl Game {
+    /// Does `c` match the top card by suit (active suit) or rank?
+    pub(super) fn matches_top(&self, c: Card) -> bool {
+        let Some(top) = self.match_card() else {
+            return true;
+        };
+        if self.rules.lock_mask & (bit(c) | bit(top)) != 0 {
+            // A locking joker (`joker_lock`) goes only on a K, and only a K (of its colour) follows it.
+            return self.lock_bits(top) & bit(c) != 0;
+        }
+        if let (Some(s), Some(a)) = (c.suit(), self.active_suit()) {
+            if s == a {
+                return true;
+            }
+        }
+        if self.rules.arithmetic && Self::arithmetic(c, Some(top), self.discard.from_top(1)) {
+            return true;
+        }
+        if self.rules.rank_blocked & bit(c) != 0 {
+            return false;
+        }
+        if self.rank_closed() {
+            // Countdown: after a wild only the called suit or the follower's own wild.
+            return false;
+        }
+        match (c.rank(), top.rank()) {
+            (Some(a), Some(b)) => a == b || (self.rules.settings.any_court && a.is_court() && b.is_court()),
+            _ => false,
+        }
+    }
+
+    /// After a wild, is matching by rank closed (only the nominated suit or the follower's own
+    /// wild may follow: `match.after_wild = nominated_suit_or_own_wild`)?
+    #[inline]
+    pub(super) fn rank_closed(&self) -> bool {
+        self.nominated.is_some() && self.rules.settings.rank_closed_after_wild
+    }
+
+    /// Is `c` player `p`'s own countdown wild (rank = score; 1 = ace)?
+    pub fn own_wild(&self, c: Card, p: usize) -> bool {
+        self.rules.settings.countdown
+            && self.scores[p] >= 1
+            && c.rank().is_some_and(|r| r.index() as i32 == self.scores[p] - 1)
+    }
+
+    /// stalin arithmetic: a spot card whose value (A=1 … T=10) is the sum or product of the
+    /// two top cards, none of the three being a picture card.
+    pub(super) fn arithmetic(c: Card, top: Option<Card>, under: Option<Card>) -> bool {
+        let value = |x: Option<Card>| x.and_then(Card::rank).filter(|r| !r.is_court()).map(|r| r.index() as u32 + 1);
+        match (value(Some(c)), value(top), value(under)) {
+            (Some(v), Some(a), Some(b)) => v == a + b || v == a * b,
+            _ => false,
+        }
+    }
+
+    /// May red card `c` go on stalin's rogue pile (suit, rank or arithmetic against its top)?
+    pub(super) fn rogue_ok(&self, c: Card) -> bool {
+        if !self.rules.rogue || !c.is_red() || c.is_joker() {
+            return false;
+        }
+        let Some(top) = self.rogue.top() else { return true };
+        c.suit() == top.suit()
+            || c.rank() == top.rank()
+            || (self.rules.arithmetic && Self::arithmetic(c, Some(top), self.rogue.from_top(1)))
+    }
+
+    /// The wild behaviour of `c` for player `p`: the preset's, or the player's own countdown wild.
+    pub fn wild_of(&self, c: Card, p: usize) -> Option<WildRule> {
+        if self.own_wild(c, p) {
+            return Some(WildRule {
+                also_normal: false,
+                requires_match: false,
+                only_if_no_other: false,
+                forbidden_on: 0,
+                solo: false,
+                follow: WildFollow::Normal,
+            });
+        }
+        self.rules.card[c.index()].wild
+    }
+
+    /// May `c` be played in a normal turn, ignoring `only_if_no_other`?
+    pub(super) fn playable_basic(&self, c: Card) -> bool {
+        let p = self.current as usize;
+        match self.restrict {
+            Restrict::Picture => return c.rank().is_some_and(|r| r.is_court()),
+            Restrict::Even => {
+                let even = c.rank().is_some_and(|r| matches!(r.index(), 1 | 3 | 5 | 7 | 9));
+                return even && self.matches_top(c);
+            }
+            Restrict::Suit(s) => {
+                return c.suit().is_some_and(|x| x.index() == s as usize) || self.wild_of(c, p).is_some();
+            }
+            Restrict::Also(s) => {
+                if c.suit().is_some_and(|x| x.index() == s as usize) {
+                    return true;
+                }
+            }
+            Restrict::Ask(k) => {
+                return match k {
+                    0..=12 => c.rank().is_some_and(|r| r.index() == k as usize),
+                    13 => c == Card::new(Suit::Spades, crate::card::Rank::Queen),
+                    _ => c.is_joker(),
+                };
+            }
+            Restrict::None => {}
+        }
+        if let Some(w) = self.wild_of(c, p) {
+            let forbidden = self.discard.top().is_some_and(|t| w.forbidden_on & bit(t) != 0) && !self.free_play;
+            if forbidden {
+                return w.also_normal && self.matches_top(c);
+            }
+            if w.requires_match && !self.free_play {
+                return self.matches_top(c);
+            }
+            return true;
+        }
+        self.free_play || self.matches_top(c)
+    }
+
+    /// May `c` (held by the player to act) be played in a normal turn?
+    pub(super) fn playable(&self, c: Card) -> bool {
+        if !self.playable_basic(c) {
+            return false;
+        }
+        if let Some(w) = &self.wild_of(c, self.current as usize) {
+            if w.only_if_no_other && !self.free_play {
+                let hand = &self.hands[self.current as usize];
+                return !hand.faces().any(|o| {
+                    o != c
+                        && !self.rules.card[o.index()].wild.is_some_and(|w| w.only_if_no_other)
+                        && self.playable_basic(o)
+                });
+            }
+        }
+        true
+    }
+
+    pub(super) fn has_playable(&self) -> bool {
+        self.playable_bits() != 0
+    }
+
+    /// The faces that match the top card (as [`Game::matches_top`]), as a bitset.
+    pub(super) fn matching_bits(&self) -> u64 {
+        let Some(top) = self.match_card() else {
+            return u64::MAX;
+        };
+        if self.rules.lock_mask & bit(top) != 0 {
+            return self.lock_bits(top);
+        }
+        let mut m = 0;
+        if let Some(a) = self.active_suit() {
+            m |= SUIT_BITS << (13 * a.index());
+        }
+        if let Some(r) = top.rank().filter(|_| !self.rank_closed()) {
+            let mut ranks = RANK_BITS << r.index();
+            if self.rules.settings.any_court && r.is_court() {
+                ranks |= COURT_BITS;
+            }
+            m |= ranks & !self.rules.rank_blocked;
+            if r == crate::card::Rank::King {
+                m |= self.rules.lock_mask;
+            }
+        }
+        m
+    }
+
+    /// Matching around a locking joker (`joker_lock`): on a joker, the kings that may follow it (of the
+    /// joker's colour when `deck.joker_colours_distinct`); on a king, the locking jokers too.
+    pub(super) fn lock_bits(&self, top: Card) -> u64 {
+        const KINGS: u64 = RANK_BITS << 12;
+        // Suit order C, D, H, S: diamonds and hearts are red.
+        const RED: u64 = (SUIT_BITS << 13) | (SUIT_BITS << 26);
+        if self.rules.lock_mask & bit(top) != 0 {
+            if !self.rules.settings.joker_colours_distinct {
+                return KINGS;
+            }
+            return if top.is_red() { KINGS & RED } else { KINGS & !RED };
+        }
+        let mut m = 0;
+        if let Some(r) = top.rank() {
+            m |= RANK_BITS << r.index();
+            if r == crate::card::Rank::King {
+                m |= self.rules.lock_mask;
+            }
+        }
+        if let Some(a) = self.active_suit() {
+            m |= SUIT_BITS << (13 * a.index());
+        }
+        m
+    }
+
+    /// The faces held by the player to act that [`Game::playable`] allows, as a bitset
+    /// (bit `i` = face `i`). Non-wild cards need only the matching bitset; wild cards, which
+    /// have per-card conditions, are checked one by one.
+    pub(super) fn playable_bits(&self) -> u64 {
+        let held = held_bits(self.hands[self.current as usize].counts());
+        if self.restrict != Restrict::None || self.rules.settings.countdown || self.rules.arithmetic {
+            // One-turn constraints and per-player wilds: check card by card.
+            let mut out = 0u64;
+            let mut x = held;
+            while x != 0 {
+                let i = x.trailing_zeros() as usize;
+                x &= x - 1;
+                if self.playable(Card(i as u8)) {
+                    out |= 1 << i;
+                }
+            }
+            return out;
+        }
+        let (mut plain, mut out) = (0u64, 0u64);
+        let mut x = held;
+        while x != 0 {
+            let i = x.trailing_zeros() as usize;
+            x &= x - 1;
+            if self.rules.card[i].wild.is_some() {
+                if self.playable(Card(i as u8)) {
+                    out |= 1 << i;
+                }
+            } else {
+                plain |= 1 << i;
+            }
+        }
+        out | if self.free_play { plain } else { plain & self.matching_bits() }
+    }
+
+    /// May `c` answer or cancel the pending chain?
+    pub(super) fn answers_chain(&self, c: Card) -> bool {
+        let r = &self.rules.card[c.index()];
+        if let Some(s) = self.nominated {
+            // A chain started by a wild draw card: only the called suit answers.
+            if c.suit() != Some(s) && r.cancel == 0 {
+                return false;
+            }
+        }
+        if r.cancel & (1u32 << self.chain.group) != 0 || self.shields_chain(c) {
+            return true;
+        }
+        if r.mirror && self.mirrors_top(c) {
+            return true;
+        }
+        match r.chain {
+            Some(ch) => match self.chain.answer {
+                ChainAnswerState::SameRank => ch.group == self.chain.group,
+                ChainAnswerState::AnyDrawCard => true,
+                ChainAnswerState::None => false,
+            },
+            None => false,
+        }
+    }
+
+    /// Does `c` shield (`shield`) against the pending chain (its group, and the top card's suit when
+    /// the shield must match it)?
+    pub(super) fn shields_chain(&self, c: Card) -> bool {
+        let r = &self.rules.card[c.index()];
+        r.shield & (1u32 << self.chain.group) != 0
+            && (!r.shield_same_suit || (c.suit().is_some() && c.suit() == self.discard.top().and_then(Card::suit)))
+    }
+
+    /// May mirroring card `c` (`mirror`) go on the top card of a pending chain? Directly on the chain
+    /// card only with its suit; on a mirroring card, any mirror card.
+    pub(super) fn mirrors_top(&self, c: Card) -> bool {
+        let Some(top) = self.discard.top() else { return false };
+        let t = &self.rules.card[top.index()];
+        t.mirror || (t.chain.is_some() && c.suit().is_some() && c.suit() == top.suit())
+    }
+}

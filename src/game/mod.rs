@@ -1,0 +1,263 @@
+//! The game engine: state, phases, legal actions, step and scoring.
+//!
+//! A [`Game`] holds one table: hands as per-face counts, the stock and discard pile as
+//! fixed-capacity piles, the nominated suit, direction, pending draw chain, the state of the
+//! turn in progress, match scores and one seeded xoshiro256++ generator. Nothing here
+//! allocates after construction: [`Game::legal_actions`] fills an [`ActionMask`] and
+//! [`Game::step`] mutates in place. The rules are read from [`Rules`] as compiled once: the
+//! per-card table [`Rules::card`] and the table-wide [`Rules::settings`]; the engine never
+//! reads the serde specification during play.
+//!
+//! Seats are numbered clockwise `0..n`; the dealer of the first hand is seat `n-1`, so seat 0
+//! (the dealer's left) acts first unless the start card says otherwise. A turn is broken into
+//! single decisions, each in one [`Phase`] (in the order of the observation's one-hot):
+//!
+//! | phase         | who decides                          | legal actions                                   | rules |
+//! |---------------|--------------------------------------|-------------------------------------------------|-------|
+//! | `play`        | the player to act                    | matching cards, `draw`, `pass` (when allowed), `announce` | |
+//! | `chain`       | the target of a draw penalty; in the mirror window, the player asked | answering, cancelling or shielding cards, `accept`; in the window `play Q`, `pass` or `accept` | `chain.*`, `mirror` |
+//! | `nominate`    | the player of a suit changer         | `suit X` (and `end` when nomination is optional); a second suit after one_card's seven | `nominate`, `second_suit` |
+//! | `continue`    | a player mid-turn                    | follow-on, run, pair or equal-rank cards, `end` when the turn may stop | `multi.*`, `follow` |
+//! | `after_draw`  | a player who just drew               | the cards the draw rule allows, `pass`, `draw`  | `draw.*` |
+//! | `give`        | the player of a give card            | `give X`, once per recipient                    | `give` |
+//! | `target`      | the player of a swap card            | `target +k`, `end`                              | `swap_hand` |
+//! | `ask`         | the player of an ask card            | `ask R`                                         | `ask_rank` |
+//! | `keep`        | a player holding more than five      | `keep X`, five times                            | `stock.exhausted = keep_five` |
+//! | `challenge`   | the player after a bluffable joker   | `challenge`, `no_challenge`                     | `options.joker_bluff` |
+//! | `second_suit` | nobody: a reserved slot of the layout | none                                           | |
+//! | `game_over`   | nobody                               | none                                            | |
+//!
+//! With `options.joker_bluff` (kings_reverse), a joker that may normally be played only when no
+//! other card is playable may be played at any time; whether it was legal is recorded
+//! ([`Bluff`]) and the next player decides in the `challenge` phase. Without a challenge they
+//! take the joker's penalty as usual. A challenged illegal joker goes back to its player's hand
+//! (the previous top card, nomination and constraints are restored), that player draws the
+//! penalty and misses their next turn, and the challenger plays; a challenged legal joker makes
+//! the challenger draw the penalty plus two and lose the turn. A joker played as the last card
+//! is always legal and is never challenged.
+//!
+//! Decisions outside the normal turn order are an [`Interlude`]: larby_switch's mirror window
+//! after a three (each other player holding a queen of its suit is asked in turn order, in the
+//! `chain` phase: `play Q` mirrors, `pass` declines; the player then made to pick up for
+//! everyone may mirror back with any queen or `accept`), and the `keep` choices of the
+//! five-card rule at the start of a turn. When an interlude closes, the turn it interrupted
+//! (or the turn that follows the three) starts.
+//!
+//! Besides the draw chain, the state holds the one-turn constraint a card puts on the next
+//! player ([`Restrict`]), the countdown scores (a player's wild rank), stalin's rogue pile,
+//! and the players out of the hand after a final pass.
+//!
+//! # Where things live
+//!
+//! | file           | owns |
+//! |----------------|------|
+//! | `state.rs`     | the state types: [`Phase`], [`GameError`], [`Turn`], [`Chain`], [`Bluff`], [`Interlude`], [`Restrict`], [`FollowState`] |
+//! | `bits.rs`      | face bitsets of hands, suits, ranks and court cards |
+//! | `query.rs`     | read-only getters, the card count, the text rendering |
+//! | `seats.rs`     | moving round the table, players out of the hand, the finishing order |
+//! | `matching.rs`  | what may be played on what; what answers, shields or mirrors a chain |
+//! | `follow.rs`    | follow-on plays within a turn (runs, pairs, marriages, equal ranks) |
+//! | `legal.rs`     | [`Game::legal_actions`]: a `match` on the phase, one function per phase |
+//! | `play.rs`      | [`Game::step`], [`Game::apply`] and placing a card |
+//! | `effects.rs`   | the effects of a placed card, continuation, nomination, give and ask |
+//! | `resolve.rs`   | resolving a completed play, as a few named steps |
+//! | `turn.rs`      | turns without a play: start of a turn, draw, accept, pass |
+//! | `stock.rs`     | drawing, refilling the stock, "every other player draws k", the last-card penalty |
+//! | `challenge.rs` | the joker challenge |
+//! | `interlude.rs` | the mirror window and the five-card rule |
+//! | `hand.rs`      | dealing, hand values, the end of a hand, the match winner, returns |
+//! | `knowledge.rs` | [`SeenCards`], [`KnownCards`], determinization |
+//! | `snapshot.rs`  | [`Position`], [`Snapshot`] and their checks (one deck-count check) |
+//!
+//! # Adding a mechanic
+//!
+//! 1. Rules: add the field to the specification (`rules/spec.rs`), then compile it once:
+//!    a per-card effect into [`crate::rules::CardRule`], a table-wide one into
+//!    [`crate::rules::settings::Settings`] (a plain value: enum, flag, number or face mask;
+//!    a bad value is a `RulesError` at load time, never a silent no-op during play).
+//! 2. Engine: put the mechanic in ONE file of `game/` (a new one if it owns state or a phase
+//!    of its own), as an `impl Game` block with `pub(super)` functions. Hook it in where it
+//!    acts: a placed card's effect in `effects.rs` (collected into [`Turn`]) and its
+//!    consequence as a step of `resolve.rs`; a new decision as a [`Phase`] with its arm in
+//!    `legal.rs` and in `play.rs`'s `apply`. Read only `self.rules.card` and
+//!    `self.rules.settings`, never `self.rules.spec`.
+//! 3. State that must survive a snapshot goes into [`Turn`] or [`Game`] and [`Snapshot`] (with
+//!    `#[serde(default)]` so older snapshots still load), checked in `snapshot.rs`. A new phase
+//!    changes the observation layout: use the reserved `second_suit` slot or widen it on purpose.
+//! 4. Tests: a scenario test for the mechanic, and the golden self-play file must not change
+//!    for presets that do not use it.
+
+mod bits;
+mod challenge;
+pub mod checks;
+mod effects;
+mod follow;
+mod hand;
+mod interlude;
+mod knowledge;
+mod legal;
+mod matching;
+mod play;
+mod query;
+mod resolve;
+mod seats;
+mod snapshot;
+mod state;
+mod stock;
+mod turn;
+
+use bits::*;
+pub use knowledge::{KnownCards, SeenCards};
+pub use snapshot::{Position, Snapshot};
+pub use state::*;
+
+use crate::action::{self, Action, ActionMask, NUM_ACTIONS};
+use crate::card::{Card, NUM_FACES, Suit};
+use crate::card_set::{CardCounts, Pile};
+use crate::rules::{
+    Accumulate, BlockedScoring, ChainAnswer, DrawAfter, DrawMode, Exhausted, Follow, LastCardMode, LastSpecial,
+    MAX_PLAYERS, MultiEffects, MultiMode, Nominate, Repeat, Rules, RulesSpec, ScoreMode, SeriesWinner, StartEffect,
+    TwoPlayerReverse, WildFollow, WildRule,
+};
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// One table of a Crazy Eights-family game. See the module documentation.
+#[derive(Clone)]
+pub struct Game {
+    rules: Arc<Rules>,
+    n: u8,
+    hands: [CardCounts; MAX_PLAYERS],
+    stock: Pile,
+    discard: Pile,
+    /// stalin's rogue pile (red cards only), bottom to top.
+    rogue: Pile,
+    nominated: Option<Suit>,
+    direction: i8,
+    current: u8,
+    dealer: u8,
+    phase: Phase,
+    chain: Chain,
+    free_play: bool,
+    restrict: Restrict,
+    turn: Turn,
+    pass_streak: u8,
+    /// Cards played in this hand (`end.max_plays`).
+    plays: u32,
+    /// Players out of the hand after a final pass (`pass.all_pass = pass_is_final`).
+    done: u16,
+    interlude: Interlude,
+    /// Cards chosen so far by the player in the `keep` phase (a subset of their hand).
+    kept: CardCounts,
+    /// The joker awaiting a challenge decision (phase `challenge`).
+    challenge: Option<Bluff>,
+    /// Seats that miss their next turn (a challenged illegal joker), one bit per seat.
+    missed: u16,
+    went_out: Option<u8>,
+    /// Seats in the order they went out this hand (`places[..placed]`): the winner, and under
+    /// `end.play_for_second` the second and third places.
+    places: [u8; MAX_PLAYERS],
+    placed: u8,
+    /// The loser of the previous hand of a match (`order.first = previous_loser`).
+    loser: Option<u8>,
+    scores: [i32; MAX_PLAYERS],
+    hand_points: [i32; MAX_PLAYERS],
+    hand_winner: Option<u8>,
+    winner: Option<u8>,
+    terminal: bool,
+    truncated: bool,
+    decisions: u32,
+    hands_played: u32,
+    hat: Option<u8>,
+    seed: u64,
+    rng: Xoshiro256PlusPlus,
+    /// Cards each player has seen go into another hand, in presets where cards move openly
+    /// between players (give, pass or swap hands, pick up the pile); `None` in the others.
+    seen: Option<Box<SeenCards>>,
+}
+
+impl Game {
+    /// A new game with the first hand dealt from `seed`.
+    pub fn new(rules: Arc<Rules>, seed: u64) -> Game {
+        let mut g = Game::blank(rules, seed);
+        g.deal_hand(&[]);
+        g
+    }
+
+    pub(super) fn blank(rules: Arc<Rules>, seed: u64) -> Game {
+        let n = rules.num_players;
+        let mut scores = [0; MAX_PLAYERS];
+        if rules.settings.countdown {
+            scores[..n as usize].fill(rules.settings.countdown_start as i32);
+        }
+        Game {
+            rules,
+            n,
+            hands: [CardCounts::new(); MAX_PLAYERS],
+            stock: Pile::new(),
+            discard: Pile::new(),
+            rogue: Pile::new(),
+            nominated: None,
+            direction: 1,
+            current: 0,
+            dealer: n - 1,
+            phase: Phase::Play,
+            chain: Chain::default(),
+            free_play: false,
+            restrict: Restrict::None,
+            turn: Turn::default(),
+            pass_streak: 0,
+            plays: 0,
+            done: 0,
+            interlude: Interlude::default(),
+            kept: CardCounts::new(),
+            challenge: None,
+            missed: 0,
+            went_out: None,
+            places: [0; MAX_PLAYERS],
+            placed: 0,
+            loser: None,
+            scores,
+            hand_points: [0; MAX_PLAYERS],
+            hand_winner: None,
+            winner: None,
+            terminal: false,
+            truncated: false,
+            decisions: 0,
+            hands_played: 0,
+            hat: None,
+            seed,
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            seen: None,
+        }
+    }
+
+    /// Start a new episode from `seed`. `deck` fixes the first cards of the shuffled pack:
+    /// dealt one at a time from the dealer's left (seat 0) round the table, then the start
+    /// card, then the stock in order (first listed = next drawn); the rest of the pack follows
+    /// in seeded random order. On error nothing changes.
+    pub fn reset(&mut self, seed: u64, deck: &[Card]) -> Result<(), GameError> {
+        self.check_deck(deck)?;
+        let rules = self.rules.clone();
+        let seen = self.seen.take();
+        *self = Game::blank(rules, seed);
+        self.seen = seen;
+        self.deal_hand(deck);
+        Ok(())
+    }
+}
+
+/// Derive the seed of game `i` from a base seed (SplitMix64 finaliser), so batches of games
+/// are reproducible whatever order or thread they run in.
+pub fn derive_seed(seed: u64, i: u64) -> u64 {
+    let mut z = seed ^ i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[allow(dead_code)]
+const _: () = assert!(NUM_FACES == 54);

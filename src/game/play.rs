@@ -1,0 +1,190 @@
+//! Stepping: checking and applying an action, and placing a card on the discard pile.
+
+use super::*;
+
+impl Game {
+    /// Apply action `id` for the player to act. An illegal action returns an error and
+    /// leaves the game unchanged.
+    pub fn step(&mut self, id: usize) -> Result<(), GameError> {
+        if self.terminal {
+            return Err(GameError::GameOver(""));
+        }
+        if self.truncated {
+            return Err(GameError::GameOver(" (truncated at the decision limit)"));
+        }
+        if id >= NUM_ACTIONS {
+            return Err(GameError::OutOfRange(id as i64));
+        }
+        let mut mask = ActionMask::default();
+        self.legal_actions(&mut mask);
+        if !mask.contains(id) {
+            return Err(self.illegal(id, &mask));
+        }
+        self.apply(id);
+        Ok(())
+    }
+
+    pub(super) fn illegal(&self, id: usize, mask: &ActionMask) -> GameError {
+        let legal: Vec<String> = mask.iter().filter_map(Action::from_id).map(|a| a.to_string()).collect();
+        GameError::IllegalAction {
+            action: Action::from_id(id).map_or_else(|| id.to_string(), |a| format!("'{a}' ({id})")),
+            phase: self.phase().name(),
+            player: self.current as usize,
+            legal: legal.join(", "),
+        }
+    }
+
+    /// Apply a legal action id (unchecked; [`Game::step`] checks).
+    pub fn apply(&mut self, id: usize) {
+        let action = Action::from_id(id).expect("legal ids decode");
+        let window = self.interlude.kind == InterludeKind::MirrorThree;
+        match action {
+            Action::Play(c) if window => self.mirror_play(c),
+            Action::Pass if window => self.mirror_pass(),
+            Action::Accept if window => self.mirror_accept(),
+            Action::Keep(c) => self.keep_card(c),
+            Action::Play(c) => self.play_card(c),
+            Action::Nominate(s) => {
+                let top = self.discard.top().expect("a card was placed");
+                if self.rules.card[top.index()].second_suit && !self.turn.is_start {
+                    self.turn.restrict = Restrict::Also(s as u8);
+                } else {
+                    self.nominated = Some(s);
+                }
+                self.resolve_play();
+            }
+            Action::Target(k) => {
+                // A swap card (`swap_hand`): swap hands with the seat k places clockwise.
+                let p = self.current as usize;
+                let q = (p + k as usize) % self.n as usize;
+                self.hands.swap(p, q);
+                let (hp, hq) = (face_bits(&self.hands[p]), face_bits(&self.hands[q]));
+                if let Some(s) = self.seen.as_deref_mut() {
+                    // Knowledge follows the hands; each of the two knows the hand it gave away.
+                    for o in s.bits.iter_mut() {
+                        o.swap(p, q);
+                    }
+                    s.bits[p][q] = hq;
+                    s.bits[q][p] = hp;
+                }
+                self.turn.swap_done = true;
+                self.finish_play();
+            }
+            Action::AskRank(r) => self.ask(r.index() as u8),
+            Action::AskQueenOfSpades => self.ask(13),
+            Action::AskJoker => self.ask(14),
+            Action::EndTurn => match self.phase {
+                Phase::Target => {
+                    self.turn.swap_done = true;
+                    self.finish_play();
+                }
+                Phase::Nominate => self.resolve_play(),
+                _ => self.finish_play(),
+            },
+            Action::Draw => self.draw_action(),
+            Action::Accept => self.accept(),
+            Action::Pass => self.pass(),
+            Action::Announce => self.turn.announced = true,
+            Action::Give(c) => self.give_card(c),
+            Action::Challenge => self.resolve_challenge(true),
+            Action::NoChallenge => self.resolve_challenge(false),
+        }
+        // Saturating: a restored state may start anywhere below the limit of its type.
+        self.decisions = self.decisions.saturating_add(1);
+        let max = self.rules.settings.max_decisions;
+        if !self.terminal && max > 0 && self.decisions >= max {
+            self.truncated = true;
+        }
+    }
+
+    pub(super) fn play_card(&mut self, c: Card) {
+        let p = self.current as usize;
+        let phase = self.phase;
+        if self.rules.rogue && phase == Phase::Play && !self.playable(c) {
+            // stalin: the card goes on the rogue pile, which ends the play.
+            self.hands[p].remove(c);
+            self.forget_card(p, c);
+            self.rogue.push(c);
+            self.pass_streak = 0;
+            self.turn.cards += 1;
+            let r = self.rules.card[c.index()];
+            if r.reverse {
+                self.turn.reverses += 1;
+            }
+            self.resolve_play();
+            return;
+        }
+        let matched = phase != Phase::Chain && self.matches_top(c);
+        let shields = phase == Phase::Chain && self.shields_chain(c);
+        let prev_top = self.discard.top();
+        let wild_power = self.wild_of(c, p).is_some_and(|w| {
+            let forbidden = prev_top.is_some_and(|t| w.forbidden_on & bit(t) != 0) && !self.free_play;
+            !(forbidden || (w.also_normal && self.turn.cards > 0))
+        });
+        self.turn.wild_power = wild_power;
+        // options.joker_bluff: a joker that is normally playable only without another playable
+        // card; record whether it was legal for a challenge.
+        self.turn.bluff = (phase == Phase::Play && self.rules.settings.joker_bluff)
+            .then(|| self.wild_of(c, p))
+            .flatten()
+            .filter(|w| w.only_if_no_other)
+            .map(|_| Bluff {
+                by: p as u8,
+                legal: self.playable(c),
+                amount: 0,
+                prev_nominated: self.nominated.map(|s| s as u8),
+                prev_free_play: self.free_play,
+                prev_restrict: self.restrict,
+            });
+        self.turn.identical = self.rules.settings.identical_bonus && prev_top == Some(c);
+        self.restrict = Restrict::None;
+        self.hands[p].remove(c);
+        self.forget_card(p, c);
+        self.discard.push(c);
+        self.plays += 1;
+        if self.rules.settings.max_plays.is_some_and(|m| self.plays >= m) {
+            // The cap on plays ends the hand at once; everyone scores their cards.
+            let out = self.hands[p].is_empty().then_some(p as u8);
+            self.end_hand(out, out.is_none());
+            return;
+        }
+        self.nominated = None;
+        self.pass_streak = 0;
+        self.free_play = false;
+        self.turn.top_matched = matched;
+        if phase == Phase::Chain && self.cancel_or_shield(c, shields) {
+            return;
+        }
+        self.record_effects(c);
+        self.after_placement(c);
+    }
+
+    /// `c` placed on a pending chain: a shield that passes the chain on, or a cancelling or
+    /// shielding card that ends it (nobody draws, the card does not attack). Returns whether
+    /// the card was one of those (its placement is then complete).
+    fn cancel_or_shield(&mut self, c: Card, shields: bool) -> bool {
+        let r = self.rules.card[c.index()];
+        let group = 1u32 << self.chain.group;
+        let cancels = r.cancel & group != 0 && r.chain.is_none_or(|ch| ch.group != self.chain.group);
+        if !shields && !cancels {
+            return false;
+        }
+        if shields && r.shield_through && !cancels {
+            // A pass-through shield: the player is shielded; the chain, unchanged, moves on to
+            // the next player. The card has no other effect.
+        } else {
+            // A cancel or a shield: the chain ends, nobody draws, the card does not attack.
+            if shields && self.rules.settings.chain_after == crate::rules::ChainAfter::AttackSuitOnly {
+                if let Some(s) = self.chain.origin.and_then(Card::suit) {
+                    self.turn.restrict = Restrict::Suit(s as u8);
+                }
+            }
+            self.chain = Chain::default();
+            self.turn.cancelled = true;
+        }
+        self.turn.cards += 1;
+        self.turn.first.get_or_insert(c);
+        self.after_placement(c);
+        true
+    }
+}

@@ -1,0 +1,284 @@
+//! Resolving a completed play: going out, penalties, direction, skips, chains and who
+//! plays next. [`Game::resolve_play`] runs these steps in order; each returns early when the
+//! hand ends or an interlude or challenge takes over.
+
+use super::*;
+
+impl Game {
+    /// The top four cards of the discard pile have one rank (`end.four_of_a_kind`).
+    pub(super) fn four_of_a_kind(&self) -> bool {
+        let Some(r) = self.discard.top().and_then(Card::rank) else { return false };
+        self.discard.len() >= 4 && (1..4).all(|k| self.discard.from_top(k).and_then(Card::rank) == Some(r))
+    }
+
+    pub(super) fn ends_hand_on_out(&self, top: Card) -> bool {
+        let ls = self.rules.card[top.index()].last_special;
+        !(ls == LastSpecial::CannotGoOut
+            || (ls == LastSpecial::ChainContinues && (self.turn.chain_add > 0 || self.turn.answered)))
+    }
+
+    /// Resolve the completed play of the player to act: the hand may end, the effects
+    /// collected in the turn apply, and the next turn (or a challenge or mirror window) starts.
+    pub(super) fn resolve_play(&mut self) {
+        let p = self.current;
+        let top = self.discard.top().or(self.rogue.top()).expect("a card was placed");
+        let t = self.turn;
+        let out = self.hands[p as usize].is_empty() && !t.is_start;
+        let cannot_out = out && self.rules.card[top.index()].last_special == LastSpecial::CannotGoOut;
+        if out && !cannot_out && self.for_second() {
+            self.leave_for_second(p, &t);
+            return;
+        }
+        if out && !cannot_out {
+            if self.go_out(p, top, &t) {
+                return;
+            }
+        } else if !t.is_start {
+            self.last_card_penalty(p as usize, t.announced);
+        }
+        if self.end_of_play_draw(p, &t) {
+            return;
+        }
+        let skips = self.turn_direction(p, &t);
+        // A mirror window on an others-draw card: before the others pick up, those holding a
+        // mirroring card may answer.
+        let window = if t.others_draw > 0 && self.rules.has_mirror { self.mirror_candidate(p, top, 1) } else { None };
+        if t.others_draw > 0 && window.is_none() {
+            self.others_draw(p, t.others_draw as usize);
+        }
+        if let Some(side) = t.pass_hands {
+            self.pass_hands(p, side, cannot_out);
+        }
+        if cannot_out {
+            // thirty_eights: a player cannot go out on an ace or an eight; they draw one card.
+            self.draw_cards(p as usize, 1);
+        }
+        let next = self.next_seat(p, skips, &t);
+        self.settle_chain(p, &t);
+        if let Some(k) = window.filter(|_| !self.chain.active) {
+            self.open_mirror_window(p, top, k, next, t.others_draw);
+            return;
+        } else if window.is_some() {
+            self.others_draw(p, t.others_draw as usize);
+        }
+        if self.chain.active {
+            self.current = next;
+            self.phase = Phase::Chain;
+            self.begin_turn();
+            return;
+        }
+        self.hand_over(next, &t);
+    }
+
+    /// `end.play_for_second`: the first player out takes first place and leaves the hand; the
+    /// going-out card's own effects are ignored and the next player still in plays on. The
+    /// second player out takes second place and ends the hand.
+    fn leave_for_second(&mut self, p: u8, t: &Turn) {
+        self.place(p);
+        self.done |= 1 << p;
+        if self.placed >= 2 {
+            let last = (0..self.n).find(|&q| self.done & (1 << q) == 0).expect("one player is left");
+            self.place(last);
+            let first = self.places[0];
+            self.end_hand(Some(first), false);
+            return;
+        }
+        self.turn = Turn::default();
+        self.chain = Chain::default();
+        self.free_play = false;
+        // After a shield the attacking ace's suit is still to be followed (it is the ace's
+        // rule, not the shield's effect).
+        self.restrict = if t.cancelled { t.restrict } else { Restrict::None };
+        self.current = self.step_in(p, 1);
+        self.phase = Phase::Play;
+        self.begin_turn();
+    }
+
+    /// `p` went out on `top`: the hand ends (after the card's draws under `draws_apply`),
+    /// unless a draw chain goes on (`chain_continues`). Returns whether the hand ended.
+    fn go_out(&mut self, p: u8, top: Card, t: &Turn) -> bool {
+        match self.rules.card[top.index()].last_special {
+            LastSpecial::ChainContinues if t.chain_add > 0 || t.answered => {
+                self.went_out.get_or_insert(p);
+                false
+            }
+            LastSpecial::DrawsApply => {
+                let target = self.advance(p, 1 + t.skips as usize) as usize;
+                let k = t.draw_lose + t.draw_keep + t.chain_add + if t.answered { self.chain.amount } else { 0 };
+                self.draw_cards(target, k as usize);
+                self.end_hand(Some(p), false);
+                true
+            }
+            _ => {
+                self.end_hand(Some(p), false);
+                true
+            }
+        }
+    }
+
+    /// The compulsory draw after every play (`draw.end_of_turn`) and the four-of-a-kind end.
+    /// Returns whether the hand ended.
+    fn end_of_play_draw(&mut self, p: u8, t: &Turn) -> bool {
+        if self.rules.settings.draw_end_of_turn > 0 && !t.is_start {
+            // stalin: every play ends with a compulsory draw (a player who went out has won).
+            self.draw_cards(p as usize, self.rules.settings.draw_end_of_turn as usize);
+        }
+        if self.rules.settings.four_of_a_kind && !t.is_start && self.four_of_a_kind() {
+            // Four cards of one rank on top of the pile end the hand; everyone scores.
+            self.end_hand(None, true);
+            return true;
+        }
+        false
+    }
+
+    /// Apply the turn's reverses (a skip with two players under `two_player.reverse =
+    /// as_skip`) and the silly hat of an ace skip; returns the number of seats skipped.
+    fn turn_direction(&mut self, p: u8, t: &Turn) -> usize {
+        let mut skips = t.skips as usize;
+        let reversed = t.reverses % 2 == 1;
+        if reversed {
+            if self.n == 2 {
+                if self.rules.settings.two_player_reverse == TwoPlayerReverse::AsSkip {
+                    skips += 1;
+                }
+            } else {
+                self.direction = -self.direction;
+            }
+        }
+        if skips > 0 && t.ace_skip && self.rules.settings.silly_hat {
+            self.hat = Some(self.advance(p, skips));
+        }
+        skips
+    }
+
+    /// Every hand moves one seat; a fixed side ignores the direction. A player who cannot go
+    /// out on the card is skipped: the seat before passes to the seat after.
+    fn pass_hands(&mut self, p: u8, side: crate::rules::Side, cannot_out: bool) {
+        let n = self.n as usize;
+        let old = self.hands;
+        let old_seen = self.seen.as_deref().copied();
+        let step = |g: &Game, i: usize| -> usize {
+            match side {
+                crate::rules::Side::Right => (i + n - 1) % n,
+                crate::rules::Side::Left => (i + 1) % n,
+                crate::rules::Side::Direction => g.advance(i as u8, 1) as usize,
+            }
+        };
+        for (i, hand) in old.iter().enumerate().take(n) {
+            if cannot_out && i == p as usize {
+                continue;
+            }
+            let mut to = step(self, i);
+            if cannot_out && to == p as usize {
+                to = step(self, to);
+            }
+            self.hands[to] = *hand;
+            if let (Some(s), Some(before)) = (self.seen.as_deref_mut(), old_seen.as_ref()) {
+                // Knowledge follows the hand; the passer knows the hand it passed.
+                for o in 0..n {
+                    s.bits[o][to] = before.bits[o][i];
+                }
+                s.bits[i][to] = face_bits(hand);
+            }
+        }
+    }
+
+    /// The seat that plays next after `p`'s play: past the skips, again `p` after an identical
+    /// card (everyone else draws one) or an extra turn, past players out of the hand. A
+    /// waste-pile draw for that seat happens here.
+    fn next_seat(&mut self, p: u8, skips: usize, t: &Turn) -> u8 {
+        let mut next = self.step_in(p, 1 + skips);
+        if t.identical {
+            // advanced_switch identical card: every other player draws one in turn order and
+            // the player goes again, as the next person to play on their own card.
+            self.others_draw(p, 1);
+            next = self.step_in(p, skips);
+        }
+        if t.extra_turn {
+            next = p;
+        }
+        next = self.skip_done(next);
+        if t.waste_draw > 0 {
+            self.waste_draw(next as usize, t.waste_draw as usize);
+        }
+        next
+    }
+
+    /// The draw chain after the play: cancelled, started, its answer rule set; the turn's
+    /// one-turn effects pass to the next player; an even number of mirrors sends the penalty
+    /// back to `p`, who takes it at once.
+    fn settle_chain(&mut self, p: u8, t: &Turn) {
+        if t.cancelled {
+            self.chain = Chain::default();
+        }
+        if t.chain_add > 0 && !t.answered {
+            self.chain = Chain {
+                active: true,
+                amount: t.chain_add,
+                group: t.chain_group,
+                answer: t.chain_answer,
+                origin: t.chain_origin,
+            };
+        }
+        if let Some(ma) = t.multi_answer {
+            if self.chain.active {
+                self.chain.answer = ma;
+            }
+        }
+        self.turn = Turn::default();
+        self.free_play = t.free_play_next;
+        self.restrict = t.restrict;
+        if t.mirrors > 0 && t.mirrors % 2 == 0 && self.chain.active {
+            let k = self.chain.amount as usize;
+            self.chain = Chain::default();
+            self.draw_cards(p as usize, k);
+        }
+    }
+
+    /// The turn passes to `next`: a pick-up of the pile, a joker challenge, the penalties that
+    /// make `next` draw (and lose the turn), then `next`'s turn begins.
+    fn hand_over(&mut self, mut next: u8, t: &Turn) {
+        if t.pick_up > 0 {
+            // The next player takes the cards under the top card and loses the turn.
+            self.pick_up_pile(next as usize, t.pick_up);
+            next = self.step_in(next, 1);
+        }
+        if let Some(b) = t.bluff.filter(|_| t.draw_lose > 0) {
+            // options.joker_bluff: the victim decides whether to challenge the joker first.
+            self.challenge = Some(Bluff { amount: t.draw_lose, ..b });
+            self.current = next;
+            self.phase = Phase::Challenge;
+            return;
+        }
+        if t.draw_lose > 0 {
+            self.draw_cards(next as usize, t.draw_lose as usize);
+            next = self.step_in(next, 1);
+            self.free_play = false;
+        } else if t.draw_keep > 0 {
+            self.draw_cards(next as usize, t.draw_keep as usize);
+        }
+        self.current = next;
+        self.phase = Phase::Play;
+        self.begin_turn();
+    }
+
+    /// `victim` takes up to `k` cards from under the top card, in view of everyone.
+    fn pick_up_pile(&mut self, victim: usize, k: u16) {
+        let top = self.discard.pop().expect("a card was placed");
+        for _ in 0..k {
+            match self.discard.pop() {
+                Some(c) => {
+                    self.hands[victim].add(c);
+                    if let Some(s) = self.seen.as_deref_mut() {
+                        // The discard pile is public: everyone sees what the victim takes.
+                        for o in s.bits.iter_mut() {
+                            o[victim] |= bit(c);
+                        }
+                    }
+                }
+                None => break,
+            }
+        }
+        self.discard.push(top);
+    }
+}

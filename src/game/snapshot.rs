@@ -1,0 +1,400 @@
+//! Positions and snapshots: building a game from a mid-hand [`Position`], and the
+//! serialized [`Snapshot`] of a whole game with its consistency checks.
+
+use super::*;
+
+/// A mid-hand position for analysis, puzzles and scenario tests.
+#[derive(Clone, Debug, Default)]
+pub struct Position {
+    /// One hand per seat.
+    pub hands: Vec<Vec<Card>>,
+    /// Discard pile bottom to top (the last card is the top card).
+    pub discard: Vec<Card>,
+    /// Stock, next card drawn first; `None` shuffles the rest of the deck into it.
+    pub stock: Option<Vec<Card>>,
+    pub current_player: usize,
+    /// +1 clockwise, -1 anticlockwise.
+    pub direction: i8,
+    pub nominated_suit: Option<Suit>,
+    /// A pending draw penalty of the top card's kind on `current_player`.
+    pub pending_draw: u16,
+    pub dealer: Option<usize>,
+    pub seed: u64,
+    /// Match scores (the countdown scores in countdown presets); `None` keeps the start values.
+    pub scores: Option<Vec<i32>>,
+    /// stalin's rogue pile, bottom to top.
+    pub rogue: Vec<Card>,
+}
+
+/// The serialized form of a [`Game`] (`to_dict`, pickle). Field names are stable.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Snapshot {
+    pub format: u32,
+    pub rules: RulesSpec,
+    pub num_players: u8,
+    pub hands: Vec<Vec<Card>>,
+    /// Next card drawn first.
+    pub stock: Vec<Card>,
+    /// Bottom to top.
+    pub discard: Vec<Card>,
+    /// stalin's rogue pile, bottom to top.
+    #[serde(default)]
+    pub rogue: Vec<Card>,
+    pub nominated: Option<String>,
+    pub direction: i8,
+    pub current: u8,
+    pub dealer: u8,
+    pub phase: Phase,
+    pub chain: Chain,
+    pub free_play: bool,
+    #[serde(default)]
+    pub restrict: Restrict,
+    pub turn: Turn,
+    pub pass_streak: u8,
+    #[serde(default)]
+    pub plays: u32,
+    #[serde(default)]
+    pub done: u16,
+    /// Decisions outside the normal turn (mirror window, keep choices).
+    #[serde(default)]
+    pub interlude: Interlude,
+    /// Cards chosen so far in the `keep` phase.
+    #[serde(default)]
+    pub kept: Vec<Card>,
+    /// The joker awaiting a challenge decision (`options.joker_bluff`).
+    #[serde(default)]
+    pub challenge: Option<Bluff>,
+    /// Seats that miss their next turn, one bit per seat.
+    #[serde(default)]
+    pub missed: u16,
+    pub went_out: Option<u8>,
+    /// Seats in the order they went out this hand (see [`Game::finishing_order`]).
+    #[serde(default)]
+    pub finishing_order: Vec<u8>,
+    /// The loser of the previous hand of a match (`order.first = previous_loser`).
+    #[serde(default)]
+    pub previous_loser: Option<u8>,
+    pub scores: Vec<i32>,
+    pub hand_points: Vec<i32>,
+    pub hand_winner: Option<u8>,
+    pub winner: Option<u8>,
+    pub terminal: bool,
+    pub truncated: bool,
+    pub decisions: u32,
+    pub hands_played: u32,
+    pub hat: Option<u8>,
+    pub seed: u64,
+    pub rng: Xoshiro256PlusPlus,
+}
+
+impl Game {
+    pub(super) fn check_deck(&self, deck: &[Card]) -> Result<(), GameError> {
+        let d = &self.rules.deck;
+        count_in_deck(d, deck).map(|_| ()).map_err(|(c, k)| {
+            GameError::InvalidDeck(format!(
+                "{c} listed {k} times but the deck holds {} (deck: {} pack(s), {} joker(s))",
+                d.count(c),
+                self.rules.packs,
+                d.count(Card::RED_JOKER) + d.count(Card::BLACK_JOKER)
+            ))
+        })
+    }
+
+    /// Build a mid-hand position (see [`Position`]). Every listed card must exist in the
+    /// deck; unlisted cards go to the stock when `stock` is `None`, and are out of play when
+    /// it is given.
+    pub fn from_position(rules: Arc<Rules>, pos: &Position) -> Result<Game, GameError> {
+        let n = rules.num_players as usize;
+        let bad = |m: String| Err(GameError::InvalidPosition(m));
+        if pos.hands.len() != n {
+            return bad(format!("hands: expected {n} hands (one per seat), got {}", pos.hands.len()));
+        }
+        if pos.discard.is_empty() && !rules.settings.lead {
+            return bad("discard: the discard pile needs at least its top card".into());
+        }
+        if pos.current_player >= n {
+            return bad(format!("current_player must be in 0..{n}, got {}", pos.current_player));
+        }
+        if pos.direction != 1 && pos.direction != -1 {
+            return bad(format!("direction must be 1 or -1, got {}", pos.direction));
+        }
+        let dealer = pos.dealer.unwrap_or(n - 1);
+        if dealer >= n {
+            return bad(format!("dealer must be in 0..{n}, got {dealer}"));
+        }
+        let all = pos
+            .hands
+            .iter()
+            .flatten()
+            .chain(pos.discard.iter())
+            .chain(pos.stock.iter().flatten())
+            .chain(pos.rogue.iter());
+        let used = match count_in_deck(&rules.deck, all) {
+            Ok(used) => used,
+            Err((c, k)) => return bad(format!("{c} appears {k} times but the deck holds {}", rules.deck.count(c))),
+        };
+        let mut g = Game::blank(rules.clone(), pos.seed);
+        for (p, h) in pos.hands.iter().enumerate() {
+            g.hands[p] = h.iter().copied().collect();
+        }
+        for h in g.hands.iter_mut().skip(n) {
+            h.clear();
+        }
+        g.discard = Pile::from_bottom_up(&pos.discard);
+        g.rogue = Pile::from_bottom_up(&pos.rogue);
+        g.stock.clear();
+        match &pos.stock {
+            Some(s) => {
+                for &c in s.iter().rev() {
+                    g.stock.push(c);
+                }
+            }
+            None => {
+                for c in rules.deck.faces() {
+                    for _ in used.count(c)..rules.deck.count(c) {
+                        g.stock.push(c);
+                    }
+                }
+                g.stock.as_mut_slice().shuffle(&mut g.rng);
+            }
+        }
+        g.nominated = pos.nominated_suit;
+        g.direction = pos.direction;
+        g.current = pos.current_player as u8;
+        g.dealer = dealer as u8;
+        g.turn = Turn::default();
+        g.free_play = false;
+        g.chain = Chain::default();
+        g.phase = Phase::Play;
+        g.pass_streak = 0;
+        g.went_out = None;
+        if let Some(sc) = &pos.scores {
+            if sc.len() != n {
+                return bad(format!("scores: expected {n} scores (one per seat), got {}", sc.len()));
+            }
+            g.scores[..n].copy_from_slice(sc);
+        }
+        if pos.pending_draw > 0 {
+            let Some(&top) = pos.discard.last() else {
+                return bad("pending_draw needs a draw-chain card on top of the discard pile".into());
+            };
+            let Some(ch) = rules.card[top.index()].chain else {
+                return bad(format!(
+                    "pending_draw needs a draw-chain card on top; {top} starts no chain in this preset"
+                ));
+            };
+            g.chain = Chain {
+                active: true,
+                amount: pos.pending_draw,
+                group: ch.group,
+                answer: ch.answer.into(),
+                origin: Some(top),
+            };
+            g.phase = Phase::Chain;
+        }
+        Ok(g)
+    }
+
+    /// A serializable snapshot of the whole state.
+    pub fn snapshot(&self) -> Snapshot {
+        let n = self.n as usize;
+        Snapshot {
+            format: 1,
+            rules: self.rules.spec.clone(),
+            num_players: self.n,
+            hands: (0..n).map(|p| self.hands[p].iter().collect()).collect(),
+            stock: self.stock.as_slice().iter().rev().copied().collect(),
+            discard: self.discard.as_slice().to_vec(),
+            rogue: self.rogue.as_slice().to_vec(),
+            nominated: self.nominated.map(|s| s.letter().to_string()),
+            direction: self.direction,
+            current: self.current,
+            dealer: self.dealer,
+            phase: self.phase,
+            chain: self.chain,
+            free_play: self.free_play,
+            restrict: self.restrict,
+            turn: self.turn,
+            pass_streak: self.pass_streak,
+            plays: self.plays,
+            done: self.done,
+            interlude: self.interlude,
+            kept: self.kept.iter().collect(),
+            challenge: self.challenge,
+            missed: self.missed,
+            went_out: self.went_out,
+            finishing_order: self.finishing_order().to_vec(),
+            previous_loser: self.loser,
+            scores: self.scores[..n].to_vec(),
+            hand_points: self.hand_points[..n].to_vec(),
+            hand_winner: self.hand_winner,
+            winner: self.winner,
+            terminal: self.terminal,
+            truncated: self.truncated,
+            decisions: self.decisions,
+            hands_played: self.hands_played,
+            hat: self.hat,
+            seed: self.seed,
+            rng: self.rng.clone(),
+        }
+    }
+
+    /// Rebuild a game from a snapshot, checking it for consistency.
+    pub fn from_snapshot(s: Snapshot) -> Result<Game, GameError> {
+        let n = s.num_players as usize;
+        let rules = Arc::new(Rules::from_spec(s.rules.clone(), n).map_err(|e| GameError::InvalidState(e.to_string()))?);
+        let bad = |m: &str| Err(GameError::InvalidState(m.to_string()));
+        super::checks::check_fields(&s, &rules).map_err(GameError::InvalidState)?;
+        if s.hands.len() != n || s.scores.len() != n || s.hand_points.len() != n {
+            return bad("hands, scores and hand_points need one entry per player");
+        }
+        if s.current as usize >= n || s.dealer as usize >= n || (s.direction != 1 && s.direction != -1) {
+            return bad("current, dealer or direction out of range");
+        }
+        if s.discard.is_empty() && !rules.settings.lead {
+            return bad("the discard pile needs at least its top card");
+        }
+        if s.went_out.is_some_and(|w| w as usize >= n)
+            || s.hat.is_some_and(|w| w as usize >= n)
+            || s.previous_loser.is_some_and(|w| w as usize >= n)
+        {
+            return bad("seat out of range");
+        }
+        if s.chain.active && (s.chain.group as usize) >= rules.chain_groups.len().max(1) {
+            return bad("chain group out of range");
+        }
+        let all = s.hands.iter().flatten().chain(s.stock.iter()).chain(s.discard.iter()).chain(s.rogue.iter());
+        if count_in_deck(&rules.deck, all).is_err() {
+            return bad("more copies of a card than the deck holds");
+        }
+        let mut g = Game::blank(rules, s.seed);
+        for p in 0..MAX_PLAYERS {
+            g.hands[p] = s.hands.get(p).map(|h| h.iter().copied().collect()).unwrap_or_default();
+        }
+        g.stock = Pile::from_bottom_up(&s.stock.iter().rev().copied().collect::<Vec<_>>());
+        g.discard = Pile::from_bottom_up(&s.discard);
+        g.rogue = Pile::from_bottom_up(&s.rogue);
+        g.nominated =
+            match s.nominated.as_deref() {
+                None => None,
+                Some(x) => Some(Suit::parse(x).ok_or_else(|| {
+                    GameError::InvalidState(format!("nominated: unknown suit {x:?} (use C, D, H or S)"))
+                })?),
+            };
+        g.direction = s.direction;
+        g.current = s.current;
+        g.dealer = s.dealer;
+        g.phase = s.phase;
+        g.chain = s.chain;
+        g.free_play = s.free_play;
+        g.restrict = s.restrict;
+        g.turn = s.turn;
+        g.pass_streak = s.pass_streak;
+        g.plays = s.plays;
+        g.done = s.done;
+        g.check_snapshot_turn(&s)?;
+        g.interlude = s.interlude;
+        g.kept = s.kept.iter().copied().collect();
+        g.challenge = s.challenge;
+        g.missed = s.missed;
+        g.went_out = s.went_out;
+        for &p in &s.finishing_order {
+            g.place(p);
+        }
+        g.loser = s.previous_loser;
+        g.scores = [0; MAX_PLAYERS];
+        g.scores[..n].copy_from_slice(&s.scores);
+        g.hand_points = [0; MAX_PLAYERS];
+        g.hand_points[..n].copy_from_slice(&s.hand_points);
+        g.hand_winner = s.hand_winner;
+        g.winner = s.winner;
+        g.terminal = s.terminal;
+        g.truncated = s.truncated;
+        g.decisions = s.decisions;
+        g.hands_played = s.hands_played;
+        g.hat = s.hat;
+        g.rng = s.rng;
+        super::checks::check_game(&g).map_err(GameError::InvalidState)?;
+        Ok(g)
+    }
+
+    /// The turn-level checks of a snapshot against the restored tables (`self` holds its
+    /// hands, piles and seats): interlude, kept cards, challenge, missed and placed seats.
+    fn check_snapshot_turn(&self, s: &Snapshot) -> Result<(), GameError> {
+        let n = self.n as usize;
+        let il = s.interlude;
+        let seats = [il.resume, il.origin, il.seat, il.mirror_by, il.victim.unwrap_or(0)];
+        if seats.iter().any(|&x| x as usize >= n) || il.suit >= 4 {
+            return bad_state("interlude seat or suit out of range");
+        }
+        let in_window = il.kind == InterludeKind::MirrorThree;
+        if in_window != (s.phase == Phase::Chain && !s.chain.active && il.kind != InterludeKind::None)
+            || (il.kind == InterludeKind::KeepFive) != (s.phase == Phase::Keep)
+        {
+            return bad_state("interlude kind does not fit the phase");
+        }
+        let kept: CardCounts = s.kept.iter().copied().collect();
+        let keeper = &self.hands[self.current as usize];
+        if kept.faces().any(|c| kept.count(c) > keeper.count(c)) || kept.len() >= 5 {
+            return bad_state("kept cards must be fewer than five cards of the keeper's hand");
+        }
+        let bluff_ok = |b: &Bluff| {
+            b.by as usize >= n
+                || b.prev_nominated.is_some_and(|x| x >= 4)
+                || !self.rules.settings.joker_bluff
+                || !self
+                    .discard
+                    .top()
+                    .is_some_and(|t| self.rules.card[t.index()].wild.is_some_and(|w| w.only_if_no_other))
+        };
+        if (s.phase == Phase::Challenge) != s.challenge.is_some()
+            || s.challenge.as_ref().is_some_and(|b| bluff_ok(b) || b.by == s.current || b.amount == 0)
+            || s.turn.bluff.as_ref().is_some_and(|b| bluff_ok(b) || b.by != s.current)
+        {
+            return bad_state("challenge does not fit the phase, the options or the top card");
+        }
+        if u32::from(s.missed) >> n != 0 {
+            return bad_state("missed turns name a seat out of range");
+        }
+        if u32::from(s.done) >> n != 0 {
+            return bad_state("players out of the hand name a seat out of range");
+        }
+        let fo = &s.finishing_order;
+        if fo.len() > n || fo.iter().any(|&p| p as usize >= n) || (1..fo.len()).any(|i| fo[..i].contains(&fo[i])) {
+            return bad_state("finishing_order must list distinct seats in range");
+        }
+        let for_second = self.rules.settings.play_for_second && n == 3;
+        if !s.terminal
+            && (fo.len() > usize::from(for_second)
+                || fo.iter().any(|&p| !s.hands[p as usize].is_empty() || s.done & (1 << p) == 0))
+        {
+            return bad_state(
+                "finishing_order mid-hand: only the first place under end.play_for_second, with an empty hand \
+                 and marked out of the hand",
+            );
+        }
+        if !s.terminal && !fo.is_empty() && s.current == fo[0] {
+            return bad_state("the player to act is out of the hand");
+        }
+        Ok(())
+    }
+}
+
+fn bad_state(m: &str) -> Result<(), GameError> {
+    Err(GameError::InvalidState(m.to_string()))
+}
+
+/// Count `cards` against `deck`: the counts, or the first card listed more often than the
+/// deck holds it, with the number of times it was listed by then. The one deck-count check
+/// of decks, positions and snapshots.
+fn count_in_deck<'a>(deck: &CardCounts, cards: impl IntoIterator<Item = &'a Card>) -> Result<CardCounts, (Card, u8)> {
+    let mut used = CardCounts::new();
+    for &c in cards {
+        used.add(c);
+        if used.count(c) > deck.count(c) {
+            return Err((c, used.count(c)));
+        }
+    }
+    Ok(used)
+}

@@ -1,0 +1,92 @@
+//! The stock: drawing cards, refilling from the discard pile when it runs out, and the
+//! waste-pile draw.
+
+use super::*;
+
+impl Game {
+    /// Can a card be produced for a draw now (stock, or a refill from the discard pile)?
+    pub fn can_draw(&self) -> bool {
+        !self.stock.is_empty() || (self.rules.settings.exhausted != Exhausted::NoReshuffle && self.discard.len() > 1)
+    }
+
+    /// `waste_draw`: `target` draws `k` from the shuffled waste pile under the top card (the rest from
+    /// the stock if it holds fewer); the remaining waste stays face up under the top card.
+    pub(super) fn waste_draw(&mut self, target: usize, k: usize) {
+        let top = self.discard.pop().expect("a card was placed");
+        self.discard.as_mut_slice().shuffle(&mut self.rng);
+        let mut got = 0;
+        while got < k {
+            match self.discard.pop() {
+                Some(c) => self.hands[target].add(c),
+                None => break,
+            }
+            got += 1;
+        }
+        self.discard.push(top);
+        if got < k {
+            self.draw_cards(target, k - got);
+        }
+    }
+
+    /// Take one card for a draw, refilling the stock per `stock.exhausted`.
+    pub(super) fn draw_one(&mut self) -> Option<Card> {
+        if self.stock.is_empty() {
+            self.refill_stock();
+        }
+        self.stock.pop()
+    }
+
+    pub(super) fn refill_stock(&mut self) {
+        let Some(top) = self.discard.top() else {
+            return;
+        };
+        if self.discard.len() < 2 {
+            return;
+        }
+        match self.rules.settings.exhausted {
+            Exhausted::ReshuffleAllButTop | Exhausted::KeepFive => {
+                for &c in &self.discard.as_slice()[..self.discard.len() - 1] {
+                    self.stock.push(c);
+                }
+                self.stock.as_mut_slice().shuffle(&mut self.rng);
+            }
+            Exhausted::TurnOverNoShuffle => {
+                // Flip the pile minus its top as a block: the oldest discard is drawn first.
+                let under = self.discard.len() - 1;
+                for i in (0..under).rev() {
+                    let c = self.discard.as_slice()[i];
+                    self.stock.push(c);
+                }
+            }
+            Exhausted::NoReshuffle => return,
+        }
+        self.discard.clear();
+        self.discard.push(top);
+    }
+
+    /// `p` draws `k` cards one at a time; if none can be produced the rest of the draw lapses.
+    pub(super) fn draw_cards(&mut self, p: usize, k: usize) {
+        for _ in 0..k {
+            match self.draw_one() {
+                Some(c) => self.hands[p].add(c),
+                None => break,
+            }
+        }
+    }
+
+    /// Every player but `p` draws `k` cards, in turn order from `p`.
+    pub(super) fn others_draw(&mut self, p: u8, k: usize) {
+        for j in 1..self.n as usize {
+            let q = self.advance(p, j) as usize;
+            self.draw_cards(q, k);
+        }
+    }
+
+    /// The last-card penalty (`last_card.mode = action`): `p`, left with one card without
+    /// having announced it, draws `last_card.penalty` cards.
+    pub(super) fn last_card_penalty(&mut self, p: usize, announced: bool) {
+        if self.rules.settings.last_card_mode == LastCardMode::Action && self.hands[p].len() == 1 && !announced {
+            self.draw_cards(p, self.rules.settings.last_card_penalty as usize);
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Turns without a play: the start of a turn, drawing, accepting a chain and passing.
+
+use super::*;
+
+impl Game {
+    /// The start of a turn: apply the five-card rule (`stock.exhausted = keep_five`) when the
+    /// stock holds fewer than five cards and someone holds more than five.
+    pub(super) fn begin_turn(&mut self) {
+        // A seat that misses its next turn (a challenged illegal joker) is passed over once.
+        while self.missed & (1 << self.current) != 0 && self.phase == Phase::Play && !self.terminal {
+            self.missed &= !(1 << self.current);
+            self.current = self.step_in(self.current, 1);
+        }
+        if self.rules.settings.exhausted != Exhausted::KeepFive || self.stock.len() >= 5 || self.terminal {
+            return;
+        }
+        let resume = self.current;
+        if let Some(k) = (0..self.n).find(|&k| self.hands[self.advance(resume, k as usize) as usize].len() > 5) {
+            self.interlude = Interlude { kind: InterludeKind::KeepFive, resume, seat: k, ..Interlude::default() };
+            self.kept.clear();
+            self.current = self.advance(resume, k as usize);
+            self.phase = Phase::Keep;
+        }
+    }
+
+    pub(super) fn draw_action(&mut self) {
+        let p = self.current as usize;
+        let d = self.rules.settings;
+        let mut got = None;
+        let mut take = |g: &mut Game| -> bool {
+            match g.draw_one() {
+                Some(c) => {
+                    g.hands[p].add(c);
+                    g.turn.drawn += 1;
+                    g.turn.drawn_card = Some(c);
+                    got = Some(c);
+                    true
+                }
+                None => false,
+            }
+        };
+        match d.draw_mode {
+            DrawMode::One | DrawMode::UpTo => {
+                take(self);
+            }
+            DrawMode::UntilPlayable => {
+                while take(self) {
+                    if self.has_playable() {
+                        break;
+                    }
+                }
+            }
+            DrawMode::UntilPlayableOrHand => {
+                if self.hands[p].len() >= d.draw_limit as usize {
+                    take(self);
+                } else {
+                    while take(self) {
+                        if self.has_playable() || self.hands[p].len() >= d.draw_limit as usize {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        if got.is_some() {
+            self.pass_streak = 0;
+        }
+        let asked = matches!(self.restrict, Restrict::Ask(_));
+        let drawn_playable = !asked && self.turn.drawn_card.is_some_and(|c| self.playable(c));
+        let go_on = match d.draw_after {
+            DrawAfter::EndTurn => false,
+            DrawAfter::MayPlayDrawn | DrawAfter::MustPlayDrawnIfPlayable => drawn_playable,
+            DrawAfter::MayPlayAny | DrawAfter::MustPlayWhenFound => {
+                !asked
+                    && (self.has_playable()
+                        || (d.draw_mode == DrawMode::UpTo && self.turn.drawn < d.draw_limit && self.can_draw()))
+            }
+        };
+        if go_on {
+            self.phase = Phase::AfterDraw;
+        } else {
+            self.end_turn_without_play();
+        }
+    }
+
+    pub(super) fn end_turn_without_play(&mut self) {
+        self.turn = Turn::default();
+        self.free_play = false;
+        self.restrict = Restrict::None;
+        self.current = self.step_in(self.current, 1);
+        self.phase = Phase::Play;
+        self.begin_turn();
+    }
+
+    pub(super) fn accept(&mut self) {
+        let p = self.current as usize;
+        let k = self.chain.amount as usize;
+        let origin_suit = self.chain.origin.and_then(Card::suit);
+        self.chain = Chain::default();
+        let mut pickups = 0u64;
+        for _ in 0..k {
+            match self.draw_one() {
+                Some(c) => {
+                    self.hands[p].add(c);
+                    if self.rules.card[c.index()].chain.is_some() {
+                        pickups |= bit(c);
+                    }
+                }
+                None => break,
+            }
+        }
+        if pickups != 0 && self.rules.settings.replay_drawn_pickup && self.went_out.is_none() {
+            // bitch (`options.replay_drawn_pickup`): one drawn pick-up card may be laid at once, ignoring matching.
+            self.turn.replay = pickups;
+            self.phase = Phase::AfterDraw;
+            return;
+        }
+        if let Some(w) = self.went_out {
+            self.end_hand(Some(w), false);
+            return;
+        }
+        if self.rules.settings.accept_ends_turn {
+            self.end_turn_without_play();
+            if self.rules.settings.chain_after == crate::rules::ChainAfter::AttackSuitOnly {
+                // one_card: after the pick-up the next player follows the attacking ace's suit.
+                if let Some(s) = origin_suit {
+                    self.restrict = Restrict::Suit(s as u8);
+                }
+            }
+        } else {
+            // The penalty counts as this turn's draw (crazy_pairs, `chain.accept_ends_turn = false`): play, pass or draw once more.
+            self.turn.accepted = true;
+            self.phase = Phase::Play;
+        }
+    }
+
+    pub(super) fn pass(&mut self) {
+        if self.rules.settings.all_pass == crate::rules::AllPass::PassIsFinal && !self.can_draw() {
+            // kings_reverse: a player who passes on an empty stock is done for the hand.
+            self.done |= 1 << self.current;
+            if self.done.count_ones() >= self.n as u32 {
+                self.end_hand(None, true);
+            } else {
+                self.end_turn_without_play();
+            }
+            return;
+        }
+        let blocked_pass = !self.can_draw();
+        if blocked_pass {
+            self.pass_streak += 1;
+        }
+        let needed = self.n as u16 + u16::from(self.rules.settings.blocked_extra_passes);
+        if blocked_pass && u16::from(self.pass_streak) >= needed && self.rules.settings.end_blocked {
+            self.end_hand(None, true);
+            return;
+        }
+        self.end_turn_without_play();
+    }
+}

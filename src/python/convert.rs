@@ -1,0 +1,104 @@
+//! Conversions shared by the binding files: the Python exceptions (`IllegalActionError`,
+//! `RulesError`) and the mapping of core errors onto them, card parsing, JSON <-> Python
+//! (rule tables and game states cross as JSON), seeds, and loading rules from arguments.
+
+use crate::card::Card;
+use crate::game::GameError;
+use crate::rules::{self, Rules};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::sync::Arc;
+
+create_exception!(
+    _core,
+    IllegalActionError,
+    PyValueError,
+    "An action that is not legal now (or a step after the game ended). The game is unchanged."
+);
+create_exception!(_core, RulesError, PyValueError, "Invalid rules: the message names the offending field.");
+
+pub(super) fn rules_err(e: rules::RulesError) -> PyErr {
+    match e {
+        rules::RulesError::UnknownPreset { .. } => PyValueError::new_err(e.to_string()),
+        _ => RulesError::new_err(e.to_string()),
+    }
+}
+
+pub(super) fn game_err(e: GameError) -> PyErr {
+    match e {
+        GameError::IllegalAction { .. } | GameError::GameOver(_) | GameError::OutOfRange(_) => {
+            IllegalActionError::new_err(e.to_string())
+        }
+        _ => PyValueError::new_err(e.to_string()),
+    }
+}
+
+pub(super) fn parse_card(s: &str) -> PyResult<Card> {
+    s.parse::<Card>().map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+pub(super) fn parse_cards(v: &[String]) -> PyResult<Vec<Card>> {
+    v.iter().map(|s| parse_card(s)).collect()
+}
+
+/// A Python value as JSON. For rules (`what` = "rules", "spec", "overlay") an unusable
+/// value (NaN, a date, a huge integer, too deep a nesting) is a `RulesError` naming its
+/// field; for a game state a `ValueError` naming it.
+pub(super) fn to_json(_py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<serde_json::Value> {
+    super::args::to_value(obj).map_err(|e| {
+        if what == "state dict" {
+            PyValueError::new_err(format!("invalid game state: {}", e.text()))
+        } else if e.path.is_empty() {
+            RulesError::new_err(format!("invalid {what}: {}", e.message))
+        } else {
+            RulesError::new_err(format!("invalid rules field '{}': {}", e.path, e.message))
+        }
+    })
+}
+
+pub(super) fn from_json<'py>(py: Python<'py>, v: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
+    let text = serde_json::to_string(v).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+pub(super) fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos()));
+    h.finish()
+}
+
+/// A rules table argument: a dict (TypeError naming `what` otherwise) as JSON.
+pub(super) fn as_table(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<serde_json::Value> {
+    if !obj.is_instance_of::<PyDict>() {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a dict of rule fields, got {}",
+            obj.get_type().name()?
+        )));
+    }
+    to_json(py, obj, what)
+}
+
+/// The rules of `preset` with optional overrides (a dict) for `num_players` (already in
+/// `[2, MAX_PLAYERS]`: the `args::num_players` extractor checks it).
+pub(super) fn load_rules(
+    py: Python<'_>,
+    preset: &str,
+    num_players: usize,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Arc<Rules>> {
+    let over = match rules {
+        Some(r) if !r.is_none() => {
+            if !r.is_instance_of::<PyDict>() {
+                return Err(PyTypeError::new_err(
+                    "rules must be a dict of rule overrides, e.g. {\"deal\": {\"hand_size\": 5}}",
+                ));
+            }
+            Some(to_json(py, r, "rules")?)
+        }
+        _ => None,
+    };
+    Rules::load(preset, num_players, over.as_ref()).map(Arc::new).map_err(rules_err)
+}

@@ -1,0 +1,173 @@
+//! Bindings of [`crate::rules`]: preset names and texts, and rule sets as data (resolving,
+//! validating and describing a rules table, building a game from a complete specification).
+//! The Python class `eights.Rules` (`python/eights/rules.py`) is written on top of these.
+
+use super::args;
+use super::convert::{as_table, from_json, random_seed, rules_err, to_json};
+use super::game::PyGame;
+use crate::game::Game;
+use crate::rules::describe::{describe, special_cards as card_words, variant_changes as overlay_words};
+use crate::rules::{self, Rules, complete_spec, load_spec, resolve_spec};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+use serde_json::Value;
+use std::sync::Arc;
+
+fn opt_table(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<Value>> {
+    match obj {
+        Some(o) if !o.is_none() => Ok(Some(as_table(py, o, what)?)),
+        _ => Ok(None),
+    }
+}
+
+/// Names of the built-in presets.
+#[pyfunction]
+fn presets() -> Vec<&'static str> {
+    rules::preset_names()
+}
+
+/// The resolved rules of a preset (with optional overrides) as a dict.
+#[pyfunction]
+#[pyo3(signature = (preset, rules=None))]
+fn preset_rules<'py>(py: Python<'py>, preset: &str, rules: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+    let over = match rules {
+        Some(r) if !r.is_none() => Some(to_json(py, r, "rules")?),
+        _ => None,
+    };
+    let spec = load_spec(preset, over.as_ref()).map_err(rules_err)?;
+    from_json(py, &spec)
+}
+
+/// The TOML text of a preset file.
+#[pyfunction]
+fn preset_toml(preset: &str) -> PyResult<&'static str> {
+    rules::preset_toml(preset).map_err(rules_err)
+}
+
+/// Resolve rules to a complete specification dict.
+///
+/// `base` is a preset name, or a dict: a complete specification, or one with
+/// `inherits = "<preset>"` and changes. `rules` are overrides merged on top (an override
+/// beats a variant overlay). Raises `RulesError` naming the field for unknown fields, wrong
+/// types and unknown variants, `ValueError` for an unknown preset.
+#[pyfunction]
+#[pyo3(signature = (base, rules=None))]
+fn resolve_rules<'py>(
+    py: Python<'py>,
+    base: &Bound<'py, PyAny>,
+    rules: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let over = opt_table(py, rules, "rules")?;
+    let spec = if base.is_instance_of::<PyString>() {
+        let name: String = base.extract()?;
+        load_spec(&name, over.as_ref())
+    } else if base.is_instance_of::<PyDict>() {
+        resolve_spec(to_json(py, base, "rules")?, over.as_ref())
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "base must be a preset name (str) or a dict of rules, got {}",
+            base.get_type().name()?
+        )));
+    }
+    .map_err(rules_err)?;
+    from_json(py, &spec)
+}
+
+/// Validate a complete specification for `num_players`; raises `RulesError` naming the
+/// field (e.g. `deal.hand_size` when the deck is too small).
+#[pyfunction]
+fn validate_rules(
+    py: Python<'_>,
+    spec: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = args::num_players)] num_players: usize,
+) -> PyResult<()> {
+    let s = complete_spec(as_table(py, spec, "spec")?).map_err(rules_err)?;
+    let n = check_players(num_players)?;
+    Rules::from_spec(s, n).map(|_| ()).map_err(rules_err)
+}
+
+/// The rules of a complete specification in words (see the Rust `rules::describe`).
+#[pyfunction]
+fn describe_rules(py: Python<'_>, spec: &Bound<'_, PyAny>) -> PyResult<String> {
+    let s = complete_spec(as_table(py, spec, "spec")?).map_err(rules_err)?;
+    Ok(describe(&s))
+}
+
+/// The effect table in words: a list of `(selector, label, [effect, ...])`, in rank order.
+#[pyfunction]
+fn special_cards(py: Python<'_>, spec: &Bound<'_, PyAny>) -> PyResult<Vec<(String, String, Vec<String>)>> {
+    let s = complete_spec(as_table(py, spec, "spec")?).map_err(rules_err)?;
+    Ok(card_words(&s).into_iter().map(|c| (c.selector, c.label, c.effects)).collect())
+}
+
+/// A variant overlay (or any rules table) as dotted settings: `["draw.mode = \"up_to\"", ...]`.
+#[pyfunction]
+fn variant_changes(py: Python<'_>, overlay: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    Ok(overlay_words(&as_table(py, overlay, "overlay")?))
+}
+
+/// `num_players`, already in `[2, MAX_PLAYERS]` (the `args::num_players` extractor).
+fn check_players(num_players: usize) -> PyResult<usize> {
+    Ok(num_players)
+}
+
+/// A new `Game` from a complete rules specification (as `Rules.to_dict()` or
+/// `Game.rules_dict()` return it; variants it lists are taken as already applied). A dict
+/// with `inherits = "<preset>"` is resolved first. Raises `RulesError` naming the field.
+#[pyfunction]
+#[pyo3(signature = (spec, num_players=2, seed=None))]
+fn game_from_spec(
+    py: Python<'_>,
+    spec: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = args::num_players)] num_players: usize,
+    #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>,
+) -> PyResult<PyGame> {
+    let s = complete_spec(as_table(py, spec, "spec")?).map_err(rules_err)?;
+    let n = check_players(num_players)?;
+    let r = Rules::from_spec(s, n).map_err(rules_err)?;
+    Ok(PyGame { g: Game::new(Arc::new(r), seed.unwrap_or_else(random_seed)) })
+}
+
+/// True for a resolved specification as serialized (`Rules.to_dict()`, `Game.rules_dict()`):
+/// a dict with every top-level field (see the Rust `rules::is_resolved`).
+#[pyfunction]
+fn is_resolved(table: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let Ok(d) = table.cast::<PyDict>() else { return Ok(false) };
+    let mut keys = serde_json::Map::new();
+    for k in d.keys() {
+        if let Ok(k) = k.extract::<String>() {
+            keys.insert(k, Value::Null);
+        }
+    }
+    Ok(rules::is_resolved(&Value::Object(keys)))
+}
+
+/// `base` updated with `over` (rules tables): dicts merge key by key, anything else
+/// replaces (the Rust `rules::merge`, used for presets and overrides alike).
+#[pyfunction]
+fn merge_rules<'py>(
+    py: Python<'py>,
+    base: &Bound<'py, PyAny>,
+    over: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut merged = as_table(py, base, "rules")?;
+    rules::merge(&mut merged, &as_table(py, over, "rules")?);
+    from_json(py, &merged)
+}
+
+/// Add this module's functions to `eights._core`.
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(presets, m)?)?;
+    m.add_function(wrap_pyfunction!(preset_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(preset_toml, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(describe_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(special_cards, m)?)?;
+    m.add_function(wrap_pyfunction!(variant_changes, m)?)?;
+    m.add_function(wrap_pyfunction!(game_from_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(is_resolved, m)?)?;
+    m.add_function(wrap_pyfunction!(merge_rules, m)?)?;
+    Ok(())
+}

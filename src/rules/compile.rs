@@ -1,0 +1,649 @@
+//! The rules compiler: [`Rules::from_spec`] checks a resolved [`RulesSpec`] for a player
+//! count (`validate_*`) and builds the engine's tables from it (`compile_*`): the deck, the
+//! hand size, the per-face effect table, card points and start-card effects.
+//!
+//! Settings keyed by card selector are resolved by precedence: general selectors first, more
+//! specific ones on top (see [`parse_selector`] and [`apply_by_precedence`]).
+
+use super::{CardRule, ChainRule, MAX_PLAYERS, Rules, RulesError, WildRule, settings::Settings, spec::*};
+use crate::card::{Card, NUM_FACES, Rank};
+use crate::card_set::{CardCounts, MAX_CARDS};
+use std::collections::BTreeMap;
+
+impl Rules {
+    /// Validate `spec` for `num_players` and compile it.
+    pub fn from_spec(spec: RulesSpec, num_players: usize) -> Result<Rules, RulesError> {
+        let s = &spec;
+        s.check_ranges(num_players)?;
+        let n = validate_players(s, num_players)?;
+        let (packs, deck) = compile_deck(s, n)?;
+        let hand_size = compile_hand_size(s, n, packs, &deck)?;
+        validate_play(s)?;
+        validate_end_and_options(s, n)?;
+        let (card, chain_groups) = compile_cards(s)?;
+        validate_joker_bluff(s, &card)?;
+        validate_jokers_have_rules(&deck, &card)?;
+        let points = compile_points(s, n)?;
+        let double_mask = selectors_union("score.double_per", &s.score.double_per)?;
+        let rank_blocked = selectors_union("match.rank_blocked", &s.matching.rank_blocked)?;
+        let start = compile_start(s, &deck)?;
+        let series_target = if s.series.play_match {
+            // In range: check_ranges bounds target_per_player * n by MAX_SERIES_TARGET.
+            s.series.target_per_player.map(|t| t.saturating_mul(n as u32)).or(s.series.target)
+        } else {
+            None
+        };
+        Ok(Rules {
+            num_players: n as u8,
+            packs,
+            deck,
+            hand_size,
+            card,
+            points,
+            chain_groups,
+            rank_blocked,
+            start,
+            series_target,
+            double_mask,
+            arithmetic: s.matching.extra.contains(&MatchExtra::Arithmetic),
+            rogue: s.matching.extra.contains(&MatchExtra::RoguePile),
+            lock_mask: (0..NUM_FACES).filter(|&i| card[i].joker_lock).fold(0, |m, i| m | 1 << i),
+            has_mirror: card.iter().any(|r| r.mirror),
+            settings: Settings::compile(&spec)?,
+            spec,
+        })
+    }
+}
+
+// ----- card selectors ----------------------------------------------------------------
+
+/// A card selector resolved to a set of faces, with its specificity (higher wins).
+pub(super) fn parse_selector(sel: &str) -> Option<(u64, u8)> {
+    let s = sel.trim();
+    let lower = s.to_ascii_lowercase();
+    let mask_of = |f: &dyn Fn(Card) -> bool| Card::all().filter(|&c| f(c)).fold(0u64, |m, c| m | 1 << c.index());
+    if lower == "joker" || lower == "jokers" {
+        return Some((mask_of(&|c| c.is_joker()), 1));
+    }
+    if lower == "any" {
+        return Some((mask_of(&|_| true), 0));
+    }
+    if let Some(rest) = lower.strip_prefix("red ").or_else(|| lower.strip_prefix("black ")) {
+        let red = lower.starts_with("red");
+        let r = Rank::parse(rest)?;
+        return Some((mask_of(&|c| c.rank() == Some(r) && c.is_red() == red), 1));
+    }
+    if let Some(r) = Rank::parse(s) {
+        return Some((mask_of(&|c| c.rank() == Some(r)), 0));
+    }
+    let c: Card = s.parse().ok()?;
+    Some((1u64 << c.index(), 2))
+}
+
+fn selector_mask(field: &str, sel: &str) -> Result<(u64, u8), RulesError> {
+    parse_selector(sel).ok_or_else(|| {
+        RulesError::invalid(
+            field,
+            format!("unknown card selector {sel:?}: use a rank (\"8\", \"T\"), a card (\"QS\"), a colour group (\"black J\"), \"joker\", \"RJ\" or \"BJ\""),
+        )
+    })
+}
+
+/// The faces of several selectors together; `field` names them in errors.
+fn selectors_union(field: &str, sels: &[String]) -> Result<u64, RulesError> {
+    sels.iter().try_fold(0u64, |m, sel| Ok(m | selector_mask(field, sel)?.0))
+}
+
+/// One `(precedence, faces, value)` entry per selector of `table`; a selector is named
+/// `{prefix}.{selector}` in errors. `bonus` raises the precedence of the whole table.
+fn selector_entries<'a, T: 'a>(
+    prefix: &str,
+    table: impl IntoIterator<Item = (&'a String, T)>,
+    bonus: u8,
+) -> Result<Vec<(u8, u64, T)>, RulesError> {
+    table
+        .into_iter()
+        .map(|(sel, v)| {
+            let (mask, lvl) = selector_mask(&format!("{prefix}.{sel}"), sel)?;
+            Ok((lvl + bonus, mask, v))
+        })
+        .collect()
+}
+
+/// Apply selector entries from least to most specific (entries of equal precedence keep
+/// their order): `apply(face, value)` runs for every face of every entry, so the most
+/// specific selector of a face has the last word.
+fn apply_by_precedence<T>(mut entries: Vec<(u8, u64, T)>, mut apply: impl FnMut(usize, &T)) {
+    entries.sort_by_key(|e| e.0);
+    for (_, mask, v) in &entries {
+        for i in 0..NUM_FACES {
+            if mask & (1 << i) != 0 {
+                apply(i, v);
+            }
+        }
+    }
+}
+
+/// A key of a per-player-count table (`deck.packs_by_players`, ...) as a player count.
+fn player_count_key(table: &str, key: &str) -> Result<usize, RulesError> {
+    key.parse().map_err(|_| RulesError::invalid(format!("{table}.{key}"), "keys must be player counts"))
+}
+
+// ----- players, deck, deal -------------------------------------------------------------
+
+fn validate_players(s: &RulesSpec, num_players: usize) -> Result<usize, RulesError> {
+    if s.players.min < 2 || s.players.min > s.players.max || s.players.max as usize > MAX_PLAYERS {
+        return Err(RulesError::invalid("players", format!("need 2 <= players.min <= players.max <= {MAX_PLAYERS}")));
+    }
+    if num_players < s.players.min as usize || num_players > s.players.max as usize {
+        return Err(RulesError::invalid(
+            "num_players",
+            format!("{} allows {} to {} players, got {num_players}", s.name, s.players.min, s.players.max),
+        ));
+    }
+    Ok(num_players)
+}
+
+/// The pack count for `n` players and the full deck it makes.
+fn compile_deck(s: &RulesSpec, n: usize) -> Result<(u8, CardCounts), RulesError> {
+    let mut packs = s.deck.packs;
+    for (k, &p) in &s.deck.packs_by_players {
+        if n >= player_count_key("deck.packs_by_players", k)? {
+            packs = p;
+        }
+    }
+    if packs == 0 || packs > 4 {
+        return Err(RulesError::invalid("deck.packs", format!("must be 1 to 4, got {packs}")));
+    }
+    if s.deck.jokers != 0 && s.deck.jokers != 2 {
+        return Err(RulesError::invalid(
+            "deck.jokers",
+            format!("jokers per pack must be 0 or 2, got {}", s.deck.jokers),
+        ));
+    }
+    let mut deck = CardCounts::new();
+    for c in Card::all() {
+        let k = if c.is_joker() { packs * s.deck.jokers / 2 } else { packs };
+        for _ in 0..k {
+            deck.add(c);
+        }
+    }
+    debug_assert!(deck.len() <= MAX_CARDS);
+    Ok((packs, deck))
+}
+
+/// The hand size for `n` players, checked against the deck.
+fn compile_hand_size(s: &RulesSpec, n: usize, packs: u8, deck: &CardCounts) -> Result<u8, RulesError> {
+    let mut hand_size = s.deal.hand_size;
+    for (k, &h) in &s.deal.hand_size_by_players {
+        if player_count_key("deal.hand_size_by_players", k)? == n {
+            hand_size = h;
+        }
+    }
+    if hand_size == 0 {
+        return Err(RulesError::invalid("deal.hand_size", "must be at least 1"));
+    }
+    let needed = hand_size as usize * n + s.deal.dealer_extra as usize + usize::from(s.deal.starter == Starter::TurnUp);
+    if needed > deck.len() {
+        return Err(RulesError::invalid(
+            "deal.hand_size",
+            format!(
+                "dealing {hand_size} cards to {n} players needs {needed} cards but the deck ({packs} pack(s)) has {}",
+                deck.len()
+            ),
+        ));
+    }
+    Ok(hand_size)
+}
+
+// ----- consistency of the play settings ------------------------------------------------
+
+/// A dimension of the rules model whose behaviour this engine does not implement.
+fn unsupported(field: &str) -> Result<(), RulesError> {
+    Err(RulesError::unsupported(field, "its behaviour lands with the remaining presets"))
+}
+
+/// Turn order, matching, drawing, multi-card plays and draw chains.
+fn validate_play(s: &RulesSpec) -> Result<(), RulesError> {
+    if s.order.first == FirstPlayer::PreviousLoser && s.deal.starter != Starter::None {
+        return Err(RulesError::unsupported(
+            "order.first",
+            "previous_loser is implemented for games without a start card (deal.starter = \"none\"), \
+             where the first player leads any card",
+        ));
+    }
+    if s.matching.base != "suit_or_rank" {
+        return Err(RulesError::invalid("match.base", "only \"suit_or_rank\" exists"));
+    }
+    if s.matching.extra.contains(&MatchExtra::Sequence) {
+        return Err(RulesError::invalid("match.extra", "sequence matching is multi.mode = \"zodiac_run\""));
+    }
+    if matches!(s.draw.mode, DrawMode::UpTo | DrawMode::UntilPlayableOrHand) && s.draw.limit == 0 {
+        return Err(RulesError::invalid(
+            "draw.limit",
+            "draw.mode up_to / until_playable_or_hand needs draw.limit >= 1",
+        ));
+    }
+    if !matches!(
+        s.multi.mode,
+        MultiMode::Off
+            | MultiMode::EqualRank
+            | MultiMode::MatchingRun
+            | MultiMode::PairsWithCover
+            | MultiMode::ZodiacRun
+            | MultiMode::UpTo3OrAll
+    ) {
+        return unsupported("multi.mode");
+    }
+    if s.multi.order != MultiSpec::default().order {
+        return unsupported("multi.order");
+    }
+    if !s.chain.can_circle {
+        return unsupported("chain.can_circle");
+    }
+    let increments = s.chain.accumulate == Accumulate::Increment
+        || s.cards.values().any(|c| c.draw_chain.as_ref().is_some_and(|d| d.accumulate == Some(Accumulate::Increment)));
+    if increments && s.chain.increment == 0 {
+        return Err(RulesError::invalid("chain.increment", "accumulate = \"increment\" needs chain.increment >= 1"));
+    }
+    Ok(())
+}
+
+/// The end of a hand, match play, the last card and the preset options.
+fn validate_end_and_options(s: &RulesSpec, n: usize) -> Result<(), RulesError> {
+    if s.end.play_for_second && n > 3 {
+        // one_card: with three players, once there is a winner the two others may play on
+        // for second place. With two players it is inert.
+        return Err(RulesError::invalid(
+            "end.play_for_second",
+            format!(
+                "playing on for second place is for three players (two are allowed, it then has no effect), got {n}"
+            ),
+        ));
+    }
+    if !s.end.empty_hand {
+        return Err(RulesError::invalid("end.empty_hand", "every game ends when a hand is empty"));
+    }
+    if s.options.shield_same_suit {
+        return unsupported("options.shield_same_suit");
+    }
+    if s.options.allow_500 {
+        validate_allow_500(s, n)?;
+    }
+    if s.options.speed_in.is_some() {
+        return unsupported("options.speed_in");
+    }
+    if s.series.play_match
+        && s.series.target.is_none()
+        && s.series.target_per_player.is_none()
+        && s.series.max_hands.is_none()
+    {
+        return Err(RulesError::invalid(
+            "series.match",
+            "a match needs series.target, series.target_per_player or series.max_hands",
+        ));
+    }
+    if s.countdown.as_ref().is_some_and(|c| !(1..=13).contains(&c.start_score)) {
+        return Err(RulesError::invalid("countdown.start_score", "must be 1 to 13 (the wild rank follows the score)"));
+    }
+    if s.last_card.mode == LastCardMode::Action && s.last_card.penalty == 0 {
+        return Err(RulesError::invalid(
+            "last_card.penalty",
+            "last_card.mode = \"action\" needs a penalty of at least 1 card",
+        ));
+    }
+    Ok(())
+}
+
+/// advanced_switch: with three or more players, a player whose score has passed 250 may
+/// win by reaching 500, a match rule on top of the last-below-250 series.
+fn validate_allow_500(s: &RulesSpec, n: usize) -> Result<(), RulesError> {
+    if n < 3 {
+        return Err(RulesError::invalid(
+            "options.allow_500",
+            format!("the 500 rule is for three or more players, got {n}"),
+        ));
+    }
+    if !s.series.play_match || s.series.winner != SeriesWinner::LastBelow {
+        return Err(RulesError::invalid(
+            "options.allow_500",
+            "the 500 rule belongs to a match won by the last player below the target: it needs \
+             series.match = true and series.winner = \"last_below\"",
+        ));
+    }
+    Ok(())
+}
+
+// ----- the effect table ----------------------------------------------------------------
+
+/// The `cards` table with the options that are shorthands for effect-table entries
+/// (`options.public_rules`, `options.zodiac_card`) written in, and the zodiac card's face.
+fn expand_card_options(s: &RulesSpec) -> Result<(BTreeMap<String, CardSpec>, u64), RulesError> {
+    let mut cards_table = s.cards.clone();
+    for rule in &s.options.public_rules {
+        let (sel, patch) = match rule.as_str() {
+            "ace_reverse" => ("A", CardSpec { reverse: Some(true), ..Default::default() }),
+            "five_even" => ("5", CardSpec { next_even: Some(true), ..Default::default() }),
+            "six_skip_two" => ("6", CardSpec { skip: Some(2), ..Default::default() }),
+            "seven_extra_turn" => ("7", CardSpec { extra_turn: Some(true), ..Default::default() }),
+            other => {
+                return Err(RulesError::invalid(
+                    "options.public_rules",
+                    format!(
+                        "unknown rule {other:?}; the menu is: ace_reverse, five_even, six_skip_two, seven_extra_turn"
+                    ),
+                ));
+            }
+        };
+        overlay_card(cards_table.entry(sel.to_string()).or_default(), &patch);
+    }
+    let mut zodiac_mask = 0u64;
+    if let Some(z) = &s.options.zodiac_card {
+        let card: Card = z
+            .parse()
+            .map_err(|e: crate::card::CardParseError| RulesError::invalid("options.zodiac_card", e.to_string()))?;
+        zodiac_mask = 1 << card.index();
+        let patch =
+            CardSpec { draw_and_lose_turn: Some(7), last_special: Some(LastSpecial::DrawsApply), ..Default::default() };
+        overlay_card(cards_table.entry(card.to_string()).or_default(), &patch);
+    }
+    Ok((cards_table, zodiac_mask))
+}
+
+/// The compiled effect table and the chain group names (ids are indices).
+fn compile_cards(s: &RulesSpec) -> Result<([CardRule; NUM_FACES], Vec<String>), RulesError> {
+    let (cards_table, zodiac_mask) = expand_card_options(s)?;
+    let entries = selector_entries("cards", cards_table.iter().map(|(sel, cs)| (sel, (sel, cs))), 0)?;
+    let mut merged: Vec<CardSpec> = vec![CardSpec::default(); NUM_FACES];
+    // The selector that gave each face its draw chain: the default chain group name.
+    let mut chain_sel: Vec<Option<&String>> = vec![None; NUM_FACES];
+    apply_by_precedence(entries, |i, &(sel, cs)| {
+        overlay_card(&mut merged[i], cs);
+        if cs.draw_chain.is_some() {
+            chain_sel[i] = Some(sel);
+        }
+    });
+    let (chain_group, chain_groups) = compile_chain_groups(&merged, &chain_sel)?;
+    let mut card = [CardRule::default(); NUM_FACES];
+    for (i, cs) in merged.iter().enumerate() {
+        card[i] = compile_card(s, Card(i as u8), cs, chain_group[i], &chain_groups, zodiac_mask)?;
+    }
+    Ok((card, chain_groups))
+}
+
+/// Chain groups in face order, so ids are stable: a draw chain's group is its `group`, or
+/// else the selector that gave it. Returns each face's group id and the group names.
+fn compile_chain_groups(
+    merged: &[CardSpec],
+    chain_sel: &[Option<&String>],
+) -> Result<([Option<u8>; NUM_FACES], Vec<String>), RulesError> {
+    let mut ids = [None; NUM_FACES];
+    let mut groups: Vec<String> = Vec::new();
+    for i in 0..NUM_FACES {
+        if let Some(dc) = merged[i].draw_chain.as_ref().filter(|dc| dc.amount > 0) {
+            let name = dc.group.clone().unwrap_or_else(|| chain_sel[i].cloned().unwrap_or_default());
+            let id = match groups.iter().position(|g| *g == name) {
+                Some(id) => id,
+                None if groups.len() >= 31 => return Err(RulesError::invalid("cards", "at most 31 chain groups")),
+                None => {
+                    groups.push(name);
+                    groups.len() - 1
+                }
+            };
+            ids[i] = Some(id as u8);
+        }
+    }
+    Ok((ids, groups))
+}
+
+/// Chain groups named in `targets` as a bit set (all bits for `"any"`).
+fn chain_group_mask(field: String, targets: &[String], groups: &[String]) -> Result<u32, RulesError> {
+    let mut mask = 0u32;
+    for t in targets {
+        if t == "any" {
+            mask = u32::MAX;
+        } else {
+            let g = groups.iter().position(|x| x == t).ok_or_else(|| {
+                RulesError::invalid(&field, format!("unknown chain group {t:?}; groups: {}", groups.join(", ")))
+            })?;
+            mask |= 1 << g;
+        }
+    }
+    Ok(mask)
+}
+
+/// One face's entry of the effect table, from its merged card spec.
+fn compile_card(
+    s: &RulesSpec,
+    face: Card,
+    cs: &CardSpec,
+    chain_group: Option<u8>,
+    groups: &[String],
+    zodiac_mask: u64,
+) -> Result<CardRule, RulesError> {
+    let f = |k: &str| format!("cards.{face}.{k}");
+    validate_joker_lock(face, cs)?;
+    let mut r =
+        CardRule { mirror: cs.mirror == Some(true), joker_lock: cs.joker_lock == Some(true), ..Default::default() };
+    compile_wild(cs, face, zodiac_mask, &mut r)?;
+    r.skip = cs.skip.unwrap_or(0);
+    r.reverse = cs.reverse.unwrap_or(false);
+    if let (Some(dc), Some(group)) = (cs.draw_chain.as_ref().filter(|dc| dc.amount > 0), chain_group) {
+        r.chain = Some(ChainRule {
+            amount: dc.amount,
+            group,
+            answer: dc.answer.unwrap_or(s.chain.answer),
+            multi_answer: dc.multi_answer,
+            accumulate: dc.accumulate.unwrap_or(s.chain.accumulate),
+        });
+    }
+    r.draw_lose = cs.draw_and_lose_turn.unwrap_or(0);
+    r.draw_keep = cs.draw_keep_turn.unwrap_or(0);
+    if let Some(targets) = &cs.cancel {
+        r.cancel = chain_group_mask(f("cancel"), targets, groups)?;
+    }
+    r.free_play_next = cs.free_play_next.unwrap_or(false);
+    r.second_suit = cs.second_suit.unwrap_or(false);
+    r.swap_hand = cs.swap_hand.unwrap_or(false);
+    r.ask_rank = cs.ask_rank.unwrap_or(false);
+    r.pick_up_pile = cs.pick_up_pile.unwrap_or(0);
+    r.must_cover = cs.must_cover.unwrap_or(false);
+    if let Some(sh) = &cs.shield {
+        r.shield_through = sh.pass_through;
+        r.shield_same_suit = sh.same_suit;
+        r.shield = chain_group_mask(f("shield.against"), &sh.against, groups)?;
+    }
+    r.follow = cs.follow.filter(|f| *f != Follow::None);
+    r.next_picture = cs.next_picture.unwrap_or(false);
+    r.next_even = cs.next_even.unwrap_or(false);
+    r.pass_hands = cs.pass_hands;
+    r.give = cs.give;
+    r.waste_draw = cs.waste_draw.unwrap_or(0);
+    r.marriage = cs.marriage.unwrap_or(false);
+    r.ends_turn = cs.ends_turn.unwrap_or(false);
+    r.extra_turn = cs.extra_turn.unwrap_or(false);
+    r.others_draw = cs.others_draw.unwrap_or(0);
+    r.repeat = cs.repeat.unwrap_or_default();
+    r.last_special = cs.last_special.unwrap_or(s.last_special);
+    if r.last_special == LastSpecial::AsDuringHand && r.give.is_none() {
+        return Err(RulesError::unsupported(f("last_special"), "its behaviour lands with the remaining presets"));
+    }
+    Ok(r)
+}
+
+/// `joker_lock` belongs to jokers that are neither wild nor draw-chain cards.
+fn validate_joker_lock(face: Card, cs: &CardSpec) -> Result<(), RulesError> {
+    if cs.joker_lock != Some(true) {
+        return Ok(());
+    }
+    let field = format!("cards.{face}.joker_lock");
+    if !face.is_joker() {
+        return Err(RulesError::invalid(
+            field,
+            "joker_lock is a joker's effect (selector \"joker\", \"RJ\" or \"BJ\")",
+        ));
+    }
+    if cs.wild.as_ref().is_some_and(|w| w.enabled) || cs.draw_chain.as_ref().is_some_and(|d| d.amount > 0) {
+        return Err(RulesError::invalid(field, "a locking joker cannot also be wild or start a draw chain"));
+    }
+    Ok(())
+}
+
+/// The wild rule and the nomination of a face (a wild card nominates through
+/// `wild.nominate`, a suit changer through `nominate`).
+fn compile_wild(cs: &CardSpec, face: Card, zodiac_mask: u64, r: &mut CardRule) -> Result<(), RulesError> {
+    if let Some(w) = cs.wild.as_ref().filter(|w| w.enabled) {
+        let mut forbidden = zodiac_mask;
+        for sel in &w.forbidden_on {
+            if sel == "pending_draw" {
+                continue; // always true while a chain is pending (chain.wild_blocked)
+            }
+            forbidden |= selector_mask(&format!("cards.{face}.wild.forbidden_on"), sel)?.0;
+        }
+        r.wild = Some(WildRule {
+            also_normal: w.also_normal,
+            requires_match: w.requires_match,
+            only_if_no_other: w.only_if_no_other,
+            forbidden_on: forbidden,
+            solo: w.solo,
+            follow: w.follow,
+        });
+        if w.nominate != Nominate::None {
+            r.nominate = Some(w.nominate);
+        }
+    }
+    if let Some(nm) = cs.nominate.filter(|&nm| nm != Nominate::None) {
+        if r.wild.is_some() {
+            return Err(RulesError::invalid(
+                format!("cards.{face}.nominate"),
+                "a wild card nominates through wild.nominate",
+            ));
+        }
+        r.nominate = Some(nm);
+    }
+    Ok(())
+}
+
+/// `options.joker_bluff`: the bluffable cards are the wilds playable only without another
+/// playable card. A challenge is about their penalty, so they must carry a
+/// `draw_and_lose_turn` and nothing that would have to be undone besides the nomination.
+fn validate_joker_bluff(s: &RulesSpec, card: &[CardRule; NUM_FACES]) -> Result<(), RulesError> {
+    if !s.options.joker_bluff {
+        return Ok(());
+    }
+    let mut any = false;
+    for (i, r) in card.iter().enumerate() {
+        if !r.wild.is_some_and(|w| w.only_if_no_other) {
+            continue;
+        }
+        any = true;
+        let plain = r.skip == 0
+            && !r.reverse
+            && r.chain.is_none()
+            && r.draw_keep == 0
+            && r.others_draw == 0
+            && r.give.is_none()
+            && r.pick_up_pile == 0
+            && r.follow.is_none()
+            && r.waste_draw == 0
+            && !r.extra_turn
+            && !r.free_play_next;
+        if r.draw_lose == 0 || !plain {
+            return Err(RulesError::invalid(
+                "options.joker_bluff",
+                format!(
+                    "{} may be bluffed (wild.only_if_no_other) so it needs draw_and_lose_turn >= 1 and no \
+                     other effect besides its nomination",
+                    Card(i as u8)
+                ),
+            ));
+        }
+    }
+    if !any {
+        return Err(RulesError::invalid(
+            "options.joker_bluff",
+            "needs a wild card with wild.only_if_no_other (the card that may be bluffed)",
+        ));
+    }
+    Ok(())
+}
+
+/// Jokers have no suit and no rank: a deck with jokers must give them a rule.
+fn validate_jokers_have_rules(deck: &CardCounts, card: &[CardRule; NUM_FACES]) -> Result<(), RulesError> {
+    for j in [Card::RED_JOKER, Card::BLACK_JOKER] {
+        if deck.count(j) > 0 && !card[j.index()].is_special() {
+            return Err(RulesError::invalid(
+                "deck.jokers",
+                format!(
+                    "the deck holds jokers but {j} has no rule (a joker has no suit or rank, so it could never \
+                     be played); give it an effect under cards.joker / cards.{j}, or set deck.jokers = 0"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+// ----- points and the start card ------------------------------------------------------
+
+/// Card points: `score.values`, with `score.values_by_players` for `n` players on top.
+fn compile_points(s: &RulesSpec, n: usize) -> Result<[i32; NUM_FACES], RulesError> {
+    let mut vals = selector_entries("score.values", &s.score.values, 0)?;
+    for (k, table) in &s.score.values_by_players {
+        if player_count_key("score.values_by_players", k)? == n {
+            vals.extend(selector_entries(&format!("score.values_by_players.{k}"), table, 3)?);
+        }
+    }
+    let mut points = [0i32; NUM_FACES];
+    apply_by_precedence(vals, |i, &&v| points[i] = v);
+    Ok(points)
+}
+
+/// The start-card effect of every face; some card of the deck must be playable as one.
+fn compile_start(s: &RulesSpec, deck: &CardCounts) -> Result<[StartEffect; NUM_FACES], RulesError> {
+    let mut start = [s.start.effect; NUM_FACES];
+    apply_by_precedence(selector_entries("start.cards", &s.start.cards, 0)?, |i, &&e| start[i] = e);
+    if start.iter().enumerate().all(|(i, e)| *e == StartEffect::Redraw || deck.count(Card(i as u8)) == 0) {
+        return Err(RulesError::invalid("start.cards", "every card in the deck would be redrawn"));
+    }
+    Ok(start)
+}
+
+/// Copy the fields `src` sets over those of `dst`.
+pub(super) fn overlay_card(dst: &mut CardSpec, src: &CardSpec) {
+    macro_rules! take {
+        ($($f:ident),*) => { $( if src.$f.is_some() { dst.$f = src.$f.clone(); } )* };
+    }
+    take!(
+        wild,
+        nominate,
+        skip,
+        reverse,
+        draw_chain,
+        draw_and_lose_turn,
+        draw_keep_turn,
+        cancel,
+        shield,
+        mirror,
+        others_draw,
+        give,
+        free_play_next,
+        next_picture,
+        second_suit,
+        pass_hands,
+        swap_hand,
+        ask_rank,
+        pick_up_pile,
+        must_cover,
+        extra_turn,
+        follow,
+        ends_turn,
+        marriage,
+        joker_lock,
+        waste_draw,
+        slap,
+        next_even,
+        repeat,
+        last_special
+    );
+}
