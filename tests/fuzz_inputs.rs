@@ -342,6 +342,22 @@ fn fuzz_positions() {
     );
     run("positions", strategy, |(preset, n, hands, discard, stock, turn, extra, scores, rogue)| {
         let Some(rules) = rules_for(preset, n) else { return Ok(()) };
+        // Mostly one hand per seat and cards of the deck (so that many positions load);
+        // the raw lists stay for the first case of every 8 to test the refusals too.
+        let (mut hands, mut discard, mut stock, mut rogue) = (hands, discard, stock, rogue);
+        if extra.2 % 8 != 0 {
+            let in_deck = |v: &mut Vec<Card>| v.retain(|&c| rules.deck.count(c) > 0);
+            hands.resize(rules.num_players as usize, vec![]);
+            hands.iter_mut().for_each(in_deck);
+            in_deck(&mut discard);
+            in_deck(&mut rogue);
+            if let Some(st) = stock.as_mut() {
+                in_deck(st);
+            }
+            if discard.is_empty() {
+                discard.push(Card::from_index(0).expect("0 is a card index"));
+            }
+        }
         let (current_player, direction, suit) = turn;
         let (pending_draw, dealer, seed) = extra;
         let pos = Position {

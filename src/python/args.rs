@@ -45,6 +45,17 @@ where
     }
 }
 
+/// A seat of a table of `n` players: an integer in `0..n` (the message says "0..n", the
+/// form the bindings have always used for seats).
+pub(crate) fn seat_in(obj: &Bound<'_, PyAny>, name: &str, n: usize) -> PyResult<usize> {
+    let i = index_of(obj, name)?;
+    match i.extract::<i128>().ok().filter(|&v| v >= 0 && v < n as i128) {
+        // In 0..n, and n <= MAX_PLAYERS: the cast is exact.
+        Some(v) => Ok(v as usize),
+        None => Err(PyValueError::new_err(format!("{name} must be in 0..{n}, got {}", i.repr()?))),
+    }
+}
+
 /// An optional integer argument in `[lo, hi]` (`None` stays `None`).
 pub(crate) fn opt_int_in<T>(obj: Option<&Bound<'_, PyAny>>, name: &str, lo: T, hi: T) -> PyResult<Option<T>>
 where

@@ -138,8 +138,7 @@ fn determinize(
     player: &Bound<'_, PyAny>,
     #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>,
 ) -> PyResult<PyGame> {
-    // A table has 2..=MAX_PLAYERS (10) seats: the cast is exact and the bound at least 1.
-    let player = usize::from(int_in(player, "player", 0u8, game.g.num_players() as u8 - 1)?);
+    let player = args::seat_in(player, "player", game.g.num_players())?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed.unwrap_or_else(random_seed));
     Ok(PyGame { g: game.g.determinize(player, &mut rng) })
 }

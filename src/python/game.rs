@@ -247,8 +247,7 @@ impl PyGame {
     }
 
     fn check_seat(&self, p: &Bound<'_, PyAny>) -> PyResult<usize> {
-        // A table has 2..=MAX_PLAYERS (10) seats: the cast is exact and the bound at least 1.
-        int_in(p, "player", 0u8, self.g.num_players() as u8 - 1).map(usize::from)
+        args::seat_in(p, "player", self.g.num_players())
     }
 
     /// Cards in player `p`'s hand, sorted by card index.
