@@ -46,11 +46,6 @@ def find_cycle(graph: Graph) -> Optional[List[str]]:
     return None
 
 
-def without(graph: Graph, edges: Iterable[Tuple[str, str]]) -> Graph:
-    drop = set(edges)
-    return {a: {b for b in bs if (a, b) not in drop} for a, bs in graph.items()}
-
-
 # ------------------------------------------------------------------ Python
 
 
@@ -173,7 +168,7 @@ def rust_graph(src: Path) -> Graph:
 def test_find_cycle_finds_cycles_and_only_cycles():
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set(), "d": {"d"}}) is None
-    assert find_cycle(without({"a": {"b"}, "b": {"a"}}, [("b", "a")])) is None
+    assert find_cycle({"a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]
 
 
 def test_import_parsers_see_every_form():
@@ -212,4 +207,3 @@ def test_rust_modules_have_no_cycle():
     graph = rust_graph(SRC)
     assert {"game", "rules", "python"} <= set(graph)
     assert find_cycle(graph) is None, f"module cycle: {' -> '.join(find_cycle(graph) or [])}"
-
