@@ -167,16 +167,24 @@ def soak(
     log: Optional[Callable[[str], None]] = None,
 ) -> Dict[str, Any]:
     """Play random games over every preset and player count for about ``seconds``, in
-    rounds. A round visits every table size (preset and player count) once: the Rust loop
-    plays a few checked games there, then one of the Python drivers (the Python API or a
-    VecEnv batch, alternating from round to round). The first round always completes, so
-    every table size is covered however short the time. Returns a dict:
+    rounds. A round visits every table size (preset and player count) once, each preset's
+    smallest table first: the Rust loop plays a few checked games there, then one of the
+    Python drivers (the Python API or a VecEnv batch, alternating from table to table and
+    round to round). The smallest table of every preset is always visited, so every preset
+    is covered however short the time; the other tables as time allows
+    (``tables_visited``). Returns a dict:
     ``seconds``, ``rounds``, ``games`` and ``decisions`` per driver, ``violations``,
     ``failures`` (the first few messages), ``rss_start``, ``rss_after_first_round`` and
     ``rss_end`` in bytes, and ``rss_growth`` (end minus after the first round)."""
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds < 0:
         raise ValueError(f"seconds must be a finite number >= 0, got {seconds!r}")
     sizes = table_sizes(presets)
+    first = {}
+    for preset, n in sizes:
+        first.setdefault(preset, (preset, n))
+    must = len(first)
+    sizes = list(first.values()) + [t for t in sizes if t not in first.values()]
+    visited = 0
     rep = _Report()
     rss_start = rss_bytes()
     rss_first: Optional[int] = None
@@ -192,7 +200,8 @@ def soak(
                     driver(preset, n, s, rep)
                 except Exception as exc:  # any exception from valid play is a violation
                     rep.fail(f"{name} {preset} n={n} seed={s}", f"{type(exc).__name__}: {exc}")
-            if rounds > 0 and time.perf_counter() - start >= seconds:
+            visited = max(visited, k + 1) if rounds == 0 else len(sizes)
+            if (rounds > 0 or k + 1 >= must) and time.perf_counter() - start >= seconds:
                 done = True
                 break
         rounds += 1
@@ -210,6 +219,7 @@ def soak(
         "seconds": round(time.perf_counter() - start, 1),
         "rounds": rounds,
         "table_sizes": len(sizes),
+        "tables_visited": visited,
         "games": rep.games,
         "decisions": rep.decisions,
         "decisions_checked": sum(rep.decisions.values()),
@@ -229,7 +239,10 @@ def main(seconds: float, seed: int, presets: Optional[List[str]], as_json: bool)
         print(json.dumps(res, indent=2))
     else:
         mib = 2**20
-        print(f"soak: {res['seconds']} s, {res['rounds']} rounds over {res['table_sizes']} (preset, players) tables")
+        print(
+            f"soak: {res['seconds']} s, {res['rounds']} round(s), {res['tables_visited']} of "
+            f"{res['table_sizes']} (preset, players) tables visited"
+        )
         for d in ("rust", "python", "vec_env"):
             print(f"  {d:<8} games {res['games'][d]:>9,}  decisions checked {res['decisions'][d]:>12,}")
         print(f"  violations: {res['violations']}")
