@@ -140,7 +140,7 @@ fn determinize(
 ) -> PyResult<PyGame> {
     let player = args::seat_in(player, "player", game.g.num_players())?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed.unwrap_or_else(random_seed));
-    Ok(PyGame { g: game.g.determinize(player, &mut rng) })
+    Ok(PyGame::at(game.g.determinize(player, &mut rng)))
 }
 
 fn u64_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
