@@ -179,7 +179,7 @@ def soak(
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds < 0:
         raise ValueError(f"seconds must be a finite number >= 0, got {seconds!r}")
     sizes = table_sizes(presets)
-    first = {}
+    first: Dict[str, Tuple[str, int]] = {}
     for preset, n in sizes:
         first.setdefault(preset, (preset, n))
     must = len(first)
