@@ -424,7 +424,7 @@ mod tests {
                 table.extend([BotSpec::Pimc { worlds: 2 }, BotSpec::Random]);
                 table.resize(n.max(4), BotSpec::Random);
                 table.truncate(n);
-                let res = arena::play_deals(r, &table, 1, 0..2, 1);
+                let res = arena::play_deals(r, &table, 1, 0..2, 1).unwrap();
                 assert_eq!(res.records.len(), 2 * n);
                 assert!(res.records.iter().all(|x| x.winner.is_some() || x.truncated || x.decisions > 0));
             }

@@ -11,7 +11,8 @@
 //! 4. [`game`]: state, phases, legal actions, step and scoring.
 //! 5. [`observation`]: the observation encoding of a game.
 //! 6. [`bots`]: baseline policies, search bots and the arena; [`vec_env`]: batches of games
-//!    stepped together on a thread pool.
+//!    stepped together on a thread pool; [`check`]: the invariant checks and checked random
+//!    playouts (fuzz harness, soak).
 //! 7. `python` (feature `python`): the PyO3 bindings, built by maturin as `eights._core`.
 //!
 //! ```
@@ -30,6 +31,7 @@ pub mod action;
 pub mod bots;
 pub mod card;
 pub mod card_set;
+pub mod check;
 pub mod game;
 pub mod observation;
 pub mod rules;

@@ -55,6 +55,13 @@ pub const MAX_DEALS: u32 = 100;
 /// Smallest number of games handed to one thread task.
 const GRAIN: usize = 64;
 
+/// Most games one batch may hold (about 4 KiB each with the Python output buffers, so a
+/// few GiB at the limit); larger requests are refused before anything is allocated.
+pub const MAX_NUM_ENVS: usize = 1 << 20;
+
+/// Most threads of a batch's pool.
+pub const MAX_THREADS: usize = 1024;
+
 /// The seed of episode `k` of game `i` after `reset(seed)`.
 pub fn episode_seed(seed: u64, i: u64, k: u64) -> u64 {
     let base = derive_seed(seed, i);
@@ -139,6 +146,9 @@ pub enum VecEnvError {
     Config(String),
     #[error("call reset() before stepping")]
     NotReset,
+    /// The memory for the games could not be reserved.
+    #[error("cannot allocate {num_envs} games ({bytes} bytes of game state): out of memory")]
+    OutOfMemory { num_envs: usize, bytes: usize },
 }
 
 /// An observation element type: `f32`, or compact `u8` / `i8` (same layout; each value
@@ -298,6 +308,7 @@ impl Slot {
     fn deal(&mut self, h: &mut Hot, ctx: Ctx) {
         for _ in 0..MAX_DEALS {
             let s = self.next_seed();
+            // Safe: reset only fails on a bad deck prefix, and an empty prefix is always valid.
             self.game.reset(s, &[]).expect("an empty deck prefix is always valid");
             self.fresh = true;
             h.pending = false;
@@ -323,6 +334,9 @@ impl Slot {
                 return;
             }
             self.game.legal_actions(&mut h.mask);
+            // Safe: `p` is to act, so the game runs; a running game always has a legal action
+            // (the engine invariant the fuzz harness, the soak and proptest_rules check; these
+            // games are dealt, never loaded from a snapshot).
             let a = self.opponent.pick(&h.mask).expect("a game in progress has a legal action");
             self.last_actor = p as u8;
             self.game.apply(a);
@@ -476,8 +490,14 @@ impl VecEnv {
     /// before stepping.
     pub fn new(rules: Arc<Rules>, cfg: Config) -> Result<VecEnv, VecEnvError> {
         let n = rules.num_players as usize;
-        if cfg.num_envs == 0 {
-            return Err(VecEnvError::Config("num_envs must be at least 1".into()));
+        if cfg.num_envs == 0 || cfg.num_envs > MAX_NUM_ENVS {
+            return Err(VecEnvError::Config(format!("num_envs must be in [1, {MAX_NUM_ENVS}], got {}", cfg.num_envs)));
+        }
+        if cfg.num_threads > MAX_THREADS {
+            return Err(VecEnvError::Config(format!(
+                "num_threads must be in [0, {MAX_THREADS}] (0 = all cores), got {}",
+                cfg.num_threads
+            )));
         }
         if let Mode::Learner { seat, .. } = cfg.mode {
             if seat >= n {
@@ -511,9 +531,19 @@ impl VecEnv {
             last_actor: 0,
         };
         let hot = Hot { mask: ActionMask::default(), sampler: RandomBot::new(0), to_act: -1, pending: false };
-        let slots = vec![proto; cfg.num_envs];
-        let hot = vec![hot; cfg.num_envs];
-        Ok(VecEnv { rules, cfg, ctx, slots, hot, pool, threads, started: false })
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(cfg.num_envs).map_err(|_| VecEnvError::OutOfMemory {
+            num_envs: cfg.num_envs,
+            bytes: cfg.num_envs.saturating_mul(std::mem::size_of::<Slot>() + std::mem::size_of::<Hot>()),
+        })?;
+        slots.resize(cfg.num_envs, proto);
+        let mut hots = Vec::new();
+        hots.try_reserve_exact(cfg.num_envs).map_err(|_| VecEnvError::OutOfMemory {
+            num_envs: cfg.num_envs,
+            bytes: cfg.num_envs.saturating_mul(std::mem::size_of::<Slot>() + std::mem::size_of::<Hot>()),
+        })?;
+        hots.resize(cfg.num_envs, hot);
+        Ok(VecEnv { rules, cfg, ctx, slots, hot: hots, pool, threads, started: false })
     }
 
     pub fn num_envs(&self) -> usize {

@@ -1,5 +1,5 @@
-"""Command-line tools: ``eights {selfplay,arena,botspeed,play,replay,presets}`` (the console
-script; ``python -m eights ...`` does the same).
+"""Command-line tools: ``eights {selfplay,arena,botspeed,play,replay,soak,presets}`` (the
+console script; ``python -m eights ...`` does the same).
 
 ``selfplay`` benchmarks random-vs-random games, first in the Rust loop
 (:func:`eights.random_selfplay`), then (unless ``--python-loop 0``) in a plain
@@ -22,6 +22,12 @@ optionally saves a chart (with matplotlib)::
 heuristic bot, on one or more presets::
 
     python -m eights botspeed --presets crazy_eights,switch_blackjack --bots random,heuristic,ismcts:400
+
+``soak`` plays random games over every preset and player count for a while, through the
+Rust loop, the Python API and ``VecEnv``, checks the engine's invariants after every decision
+and reports memory before and after (see :mod:`eights.soak`); it exits 1 on a violation::
+
+    python -m eights soak --seconds 60
 
 ``replay`` prints a saved game record (``--record`` of the arena, ``record_dir`` of the envs)::
 
@@ -158,6 +164,11 @@ def cmd_arena(args: argparse.Namespace) -> int:
 
     scale = ObservationBounds(args.preset, args.players, rules=rules)
     agents = [load_policy(a.strip(), scale) for a in args.agents.split(",") if a.strip()]
+    if args.plot:
+        problem = _plot_problem(args.plot)
+        if problem:  # found before the tournament runs, not after
+            print(f"error: --plot {args.plot}: {problem}", file=sys.stderr)
+            return 2
     start = time.perf_counter()
     result = arena.tournament(
         agents,
@@ -237,6 +248,32 @@ def cmd_botspeed(args: argparse.Namespace) -> int:
     return 0
 
 
+def _plot_problem(path: str) -> Optional[str]:
+    """Why a chart cannot be saved to ``path`` (None when it can)."""
+    import os
+
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return "saving a chart needs matplotlib (pip install matplotlib)"
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK):
+        return f"the folder {folder} is not writable"
+    if os.path.isdir(path):
+        return "is a folder"
+    return None
+
+
+def cmd_soak(args: argparse.Namespace) -> int:
+    """Random games with invariant checks over every preset and player count."""
+    from . import soak
+
+    presets = [p.strip() for p in args.presets.split(",") if p.strip()] if args.presets else None
+    return soak.main(args.seconds, args.seed, presets, args.json)
+
+
 def cmd_presets(args: argparse.Namespace) -> int:
     """Print the available presets, one per line."""
     for name in eights.presets():
@@ -244,17 +281,42 @@ def cmd_presets(args: argparse.Namespace) -> int:
     return 0
 
 
-def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+_U64_MAX = 2**64 - 1
+
+
+def _int_in(text: str, low: int, high: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"must be in [{low}, {high}], got {value}")
     return value
 
 
+def _non_negative(text: str) -> int:
+    return _int_in(text, 0, _U64_MAX)
+
+
 def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return _int_in(text, 1, _U64_MAX)
+
+
+def _players(text: str) -> int:
+    return _int_in(text, 2, 10)
+
+
+def _threads(text: str) -> int:
+    return _int_in(text, 0, 1024)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not 0 <= value < 10**7:
+        raise argparse.ArgumentTypeError(f"must be in [0, 1e7), got {text}")
     return value
 
 
@@ -275,7 +337,7 @@ def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
         "report win rates and decisions per second.",
     )
     selfplay.add_argument("--preset", default="crazy_eights", help="rules preset (default: crazy_eights)")
-    selfplay.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    selfplay.add_argument("--players", type=_players, default=2, help="number of players (default: 2)")
     selfplay.add_argument("--games", type=_non_negative, default=20000, help="games in the Rust loop (default: 20000)")
     selfplay.add_argument("--seed", type=_non_negative, default=0, help="random seed (default: 0)")
     selfplay.add_argument(
@@ -297,7 +359,7 @@ def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
         "per decision), pimc:N (N sampled worlds per decision).",
     )
     arena.add_argument("--preset", default="crazy_eights", help="rules preset (default: crazy_eights)")
-    arena.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    arena.add_argument("--players", type=_players, default=2, help="number of players (default: 2)")
     arena.add_argument(
         "--agents",
         default="random,heuristic,ismcts:400",
@@ -309,7 +371,7 @@ def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
         "--games", type=_positive, default=1000, help="duplicate deals per table (default: 1000)"
     )
     arena.add_argument("--seed", type=_non_negative, default=0, help="random seed (default: 0)")
-    arena.add_argument("--threads", type=_non_negative, default=0, help="worker threads, 0 = all cores (default: 0)")
+    arena.add_argument("--threads", type=_threads, default=0, help="worker threads, 0 = all cores (default: 0)")
     arena.add_argument(
         "--bootstrap", type=_positive, default=1000, help="bootstrap resamples for the intervals (default: 1000)"
     )
@@ -334,7 +396,7 @@ def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
         '"help" lists the moves, "quit" or end of input leaves.',
     )
     play.add_argument("--preset", default="crazy_eights", help="rules preset (default: crazy_eights)")
-    play.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    play.add_argument("--players", type=_players, default=2, help="number of players (default: 2)")
     play.add_argument("--seat", type=_non_negative, default=0, help="your seat, 0 moves first (default: 0)")
     play.add_argument(
         "--bots",
@@ -357,7 +419,7 @@ def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
         default="crazy_eights,crazy_eights_specials,switch_blackjack",
         help="comma-separated presets (default: crazy_eights,crazy_eights_specials,switch_blackjack)",
     )
-    botspeed.add_argument("--players", type=int, default=2, help="number of players (default: 2)")
+    botspeed.add_argument("--players", type=_players, default=2, help="number of players (default: 2)")
     botspeed.add_argument(
         "--bots",
         default="random,heuristic,pimc:50,ismcts:400",
@@ -379,6 +441,19 @@ def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
     replay.add_argument("--tables", type=_non_negative, default=0, metavar="N",
                         help="also print the table after every N-th action (default: 0, only first and last)")
     replay.set_defaults(func=cmd_replay)
+
+    soak = sub.add_parser(
+        "soak",
+        help="random games with invariant checks over every preset and player count",
+        description="Plays random games over every preset and player count through the Rust loop, the "
+        "Python API and VecEnv, checks the invariants after every decision and reports memory "
+        "before and after; exits 1 on a violation.",
+    )
+    soak.add_argument("--seconds", type=_seconds, default=60.0, help="how long to run (default: 60)")
+    soak.add_argument("--seed", type=_non_negative, default=0, help="random seed (default: 0)")
+    soak.add_argument("--presets", default=None, help="comma-separated presets (default: all)")
+    soak.add_argument("--json", action="store_true", help="print the report as JSON")
+    soak.set_defaults(func=cmd_soak)
 
     presets = sub.add_parser("presets", help="list the rules presets")
     presets.set_defaults(func=cmd_presets)

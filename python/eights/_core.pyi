@@ -14,6 +14,7 @@ __all__ = [
     "preset_rules",
     "preset_toml",
     "random_selfplay",
+    "checked_selfplay",
     "resolve_rules",
     "validate_rules",
     "describe_rules",
@@ -223,6 +224,13 @@ def random_selfplay(
     preset: str,
     num_players: int = 2,
     games: int = 1000,
+    seed: int = 0,
+    rules: Optional[Dict[str, Any]] = None,
+) -> Dict[str, Any]: ...
+def checked_selfplay(
+    preset: str,
+    num_players: int = 2,
+    games: int = 10,
     seed: int = 0,
     rules: Optional[Dict[str, Any]] = None,
 ) -> Dict[str, Any]: ...

@@ -10,7 +10,27 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 from . import _core
 from ._checks import describe
 
-__all__ = ["merge_rule_overrides", "deep_merge", "rules_and_overrides"]
+__all__ = ["merge_rule_overrides", "deep_merge", "rules_and_overrides", "check_depth", "MAX_RULES_DEPTH"]
+
+
+#: Deepest nesting of tables and lists accepted in rules (the engine's limit; real rules use 4).
+MAX_RULES_DEPTH = 32
+
+
+def check_depth(value: Any, what: str = "rules") -> None:
+    """Raise :class:`eights.RulesError` naming the path where ``value`` (dicts and lists)
+    nests deeper than :data:`MAX_RULES_DEPTH` (checked without recursion)."""
+    stack = [(value, "", 0)]
+    while stack:
+        node, path, depth = stack.pop()
+        if depth > MAX_RULES_DEPTH:
+            raise _core.RulesError(
+                f"invalid rules field '{path or what}': nested more than {MAX_RULES_DEPTH} levels deep"
+            )
+        if isinstance(node, Mapping):
+            stack.extend((v, f"{path}.{k}" if path else str(k), depth + 1) for k, v in node.items())
+        elif isinstance(node, (list, tuple)):
+            stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(node))
 
 
 def _split_key(key: Any, separator: str) -> List[str]:
@@ -87,11 +107,13 @@ def merge_rule_overrides(
     {'deal': {'hand_size': 4}, 'series': {'target': 200}}
     """
     merged: Dict[str, Any] = {}
+    check_depth(overrides)
     if rules is not None:
         if not isinstance(rules, Mapping):
             raise TypeError(
                 f"rules must be a dict of rule overrides, got {describe(rules)}"
             )
+        check_depth(rules)
         for key, value in rules.items():
             _set_rule(merged, _split_key(key, "."), value)
     for key, value in overrides.items():

@@ -155,11 +155,19 @@ def _unique_names(agents: Sequence[Agent]) -> List[str]:
 # --------------------------------------------------------------------------
 
 
-def _check_int(value: Any, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+#: Upper bounds of the integer arguments (the Rust core takes them as 64-bit integers).
+_MAX_GAMES = 10**9
+_MAX_THREADS = 1024
+_U64_MAX = 2**64 - 1
+
+
+def _check_int(value: Any, name: str, low: int, high: Optional[int] = None) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be an integer, got {_describe(value)}")
     if value < low:
         raise ValueError(f"{name} must be >= {low}, got {value}")
+    if high is not None and value > high:
+        raise ValueError(f"{name} must be in [{low}, {high}], got {value}")
     return int(value)
 
 
@@ -323,10 +331,10 @@ def play(
     """
     agents = [as_agent(a, f"table[{i}]") for i, a in enumerate(table)]
     n = len(agents)
-    games = _check_int(games, "games", 1)
-    seed = _check_int(seed, "seed", 0)
-    threads = _check_int(threads, "threads", 0)
-    batch_size = _check_int(batch_size, "batch_size", 1)
+    games = _check_int(games, "games", 1, _MAX_GAMES)
+    seed = _check_int(seed, "seed", 0, _U64_MAX)
+    threads = _check_int(threads, "threads", 0, _MAX_THREADS)
+    batch_size = _check_int(batch_size, "batch_size", 1, 2**20)
     Game(preset, n, seed=0, rules=rules)  # validates preset, player count and rules
     recorder = EpisodeRecorder.from_arg(record_dir, "record_dir")
     parts = []
@@ -513,9 +521,9 @@ def evaluate(
             Python agent choosing an illegal action.
         TypeError: arguments of the wrong type.
     """
-    num_players = _check_int(num_players, "num_players", 2)
-    games = _check_int(games, "games", 1)
-    bootstrap = _check_int(bootstrap, "bootstrap", 100)
+    num_players = _check_int(num_players, "num_players", 2, 10)
+    games = _check_int(games, "games", 1, _MAX_GAMES)
+    bootstrap = _check_int(bootstrap, "bootstrap", 100, 10**6)
     main = as_agent(agent, "agent")
     if isinstance(opponents, (list, tuple)) and not (
         isinstance(opponents, tuple) and len(opponents) == 2 and isinstance(opponents[0], str)
@@ -764,9 +772,9 @@ def tournament(
     """
     if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
         raise TypeError(f"agents must be a list of agents ({AGENT_HELP}); got {_describe(agents)}")
-    num_players = _check_int(num_players, "num_players", 2)
-    games = _check_int(games, "games", 1)
-    bootstrap = _check_int(bootstrap, "bootstrap", 100)
+    num_players = _check_int(num_players, "num_players", 2, 10)
+    games = _check_int(games, "games", 1, _MAX_GAMES)
+    bootstrap = _check_int(bootstrap, "bootstrap", 100, 10**6)
     ags = [as_agent(a, f"agents[{i}]") for i, a in enumerate(agents)]
     if len(ags) < max(2, num_players):
         raise ValueError(

@@ -258,8 +258,8 @@ class EightsEnv(gymnasium.Env):
         learner_seat = _as_int(learner_seat, "learner_seat")
         if seed is not None:
             seed = _as_int(seed, "seed")
-            if seed < 0:
-                raise ValueError(f"seed must be a non-negative integer, got {seed}")
+            if not 0 <= seed < 2**64:
+                raise ValueError(f"seed must be in [0, 2**64), got {seed}")
         if reward not in REWARD_KINDS:
             raise ValueError(
                 f"unknown reward {reward!r}; allowed: {', '.join(map(repr, REWARD_KINDS))}"
@@ -327,10 +327,15 @@ class EightsEnv(gymnasium.Env):
             ``(observation, info)`` with ``info["action_mask"]`` (bool array),
             ``info["current_player"]`` and ``info["phase"]``.
         """
-        if seed is None and not self._started and self._initial_seed is not None:
-            seed = self._initial_seed
-        super().reset(seed=seed)
+        # Every argument is checked before anything changes (the RNG, the opponents, the
+        # game): a call that raises leaves the env exactly as it was.
+        if seed is not None:
+            seed = _as_int(seed, "seed")
+            if not 0 <= seed < 2**64:
+                raise ValueError(f"seed must be in [0, 2**64), got {seed}")
         deck = None
+        if options is not None and not isinstance(options, Mapping):
+            raise TypeError(f"options must be a dict or None, got {_describe(options)}")
         if options:
             unknown = sorted(set(options) - set(RESET_OPTIONS))
             if unknown:
@@ -339,6 +344,11 @@ class EightsEnv(gymnasium.Env):
                     f"allowed: {', '.join(map(repr, RESET_OPTIONS))}"
                 )
             deck = options.get("deck")
+        if deck is not None:
+            self.game.clone().reset(seed=0, deck=deck)  # ValueError for a bad deck
+        if seed is None and not self._started and self._initial_seed is not None:
+            seed = self._initial_seed
+        super().reset(seed=seed)
 
         for _ in range(MAX_DEAL_ATTEMPTS):
             game_seed = self._draw_seed()

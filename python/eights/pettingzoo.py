@@ -84,6 +84,7 @@ __all__ = ["env", "raw_env", "parallel_env", "RENDER_VIEWS"]
 RENDER_VIEWS = ("current", "all")
 
 _SEED_BOUND = 2**63 - 1
+_U64_MAX = 2**64 - 1
 
 
 def env(
@@ -231,9 +232,19 @@ class raw_env(AECEnv):
         """Deal a new hand.  ``seed`` reseeds the env's generator; ``options`` may hold
         ``"deck"`` (a list of card strings fixing the first cards of the pack); other
         option keys are ignored."""
+        if seed is not None:
+            seed = _as_int(seed, "seed")
+            if not 0 <= seed <= _U64_MAX:
+                raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
+        deck = (options or {}).get("deck")
+        if deck is not None:
+            # Check the deck on a copy first, so a bad deck leaves the env (its generator
+            # included) exactly as it was.
+            self.game.clone().reset(seed=0, deck=deck)
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        deck = (options or {}).get("deck")
         self.game.reset(seed=int(self._np_random.integers(0, _SEED_BOUND)), deck=deck)
         self._started = True
         self._decisions = 0
@@ -249,7 +260,16 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def _require_reset(self, what: str) -> None:
+        if not self._started:
+            raise RuntimeError(f"call reset() before {what}()")
+
+    def last(self, observe: bool = True) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
+        self._require_reset("last")
+        return super().last(observe)
+
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        self._require_reset("observe")
         seat = self._seat(agent)
         game = self.game
         if seat == game.current_player and not self.terminations[agent] and not self.truncations[agent]:
@@ -260,6 +280,7 @@ class raw_env(AECEnv):
         return {"observation": self.obs_bounds.scale(obs) if self.scale_obs else obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
+        self._require_reset("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

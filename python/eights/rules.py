@@ -30,7 +30,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
 
 from . import _core
-from ._overrides import deep_merge, rules_and_overrides
+from ._overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides
 
 __all__ = ["Game", "Rules"]
 
@@ -52,9 +52,16 @@ def _load_toml_text(text: str, where: str) -> Dict[str, Any]:
     else:  # pragma: no cover - exercised on Python < 3.11 only
         import tomli as tomllib
     try:
-        return tomllib.loads(text)
+        table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"invalid TOML in {where}: {e}") from None
+    except RecursionError:
+        raise _core.RulesError(
+            f"invalid rules in {where}: tables or arrays nested too deeply "
+            f"(the limit is {MAX_RULES_DEPTH} levels)"
+        ) from None
+    check_depth(table, where)
+    return table
 
 
 class Rules:
@@ -129,6 +136,7 @@ class Rules:
         (every field present: taken as it is, its ``variants`` already applied)."""
         if not isinstance(table, Mapping):
             raise TypeError(f"rules table must be a dict, got {type(table).__name__}")
+        check_depth(table)
         table = copy.deepcopy(dict(table))
         inherits = table.get("inherits")
         if inherits is None:

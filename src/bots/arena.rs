@@ -73,6 +73,17 @@ impl Timing {
     }
 }
 
+/// Why a run could not be played. Nothing is returned from a failed run.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ArenaError {
+    #[error("the table needs one bot per seat: {expected}, got {got}")]
+    Table { expected: usize, got: usize },
+    #[error("cannot start a pool of {threads} threads: {message}")]
+    ThreadPool { threads: usize, message: String },
+    #[error("deal {deal}, rotation {rotation}: {message}")]
+    Stuck { deal: u64, rotation: usize, message: String },
+}
+
 /// Play rotation `rotation` of deal `deal`; adds each entry's decisions and seconds to `timing`.
 pub fn play_game(
     rules: &Arc<Rules>,
@@ -81,9 +92,12 @@ pub fn play_game(
     deal: u64,
     rotation: usize,
     timing: &mut Timing,
-) -> GameRecord {
+) -> Result<GameRecord, ArenaError> {
     let n = rules.num_players as usize;
-    assert_eq!(table.len(), n, "one bot per seat");
+    if table.len() != n || timing.decisions.len() < n {
+        return Err(ArenaError::Table { expected: n, got: table.len() });
+    }
+    let stuck = |message: String| ArenaError::Stuck { deal, rotation, message };
     let mut g = Game::new(rules.clone(), deal_seed(seed, deal));
     let mut bots: Vec<_> = (0..n)
         .map(|seat| {
@@ -94,16 +108,17 @@ pub fn play_game(
     while let Some(p) = g.current_player() {
         let agent = agent_at(p, rotation, n);
         let t = Instant::now();
-        let a = bots[p].act(&g).expect("a bot always finds a legal action while the game runs");
+        let a = bots[p].act(&g).ok_or_else(|| stuck(format!("no legal action for seat {p} in a running game")))?;
         let dt = t.elapsed().as_secs_f64();
+        // `agent < n` (a remainder mod n) and `timing` has n entries (checked above).
         timing.seconds[agent] += dt;
         timing.max_seconds[agent] = timing.max_seconds[agent].max(dt);
         timing.decisions[agent] += 1;
-        g.step(a).expect("bots only choose legal actions");
+        g.step(a).map_err(|e| stuck(format!("a bot chose an illegal action: {e}")))?;
     }
     let mut ret = vec![0.0; n];
     g.returns(&mut ret, true);
-    GameRecord {
+    Ok(GameRecord {
         deal,
         rotation,
         winner: g.winner(),
@@ -111,29 +126,43 @@ pub fn play_game(
         score_returns: ret,
         decisions: g.decisions(),
         truncated: g.is_truncated(),
-    }
+    })
 }
 
 /// Play every rotation of deals `deals` between the bots of `table` (one per seat), on
 /// `threads` threads (0: rayon's global pool). The records are in `(deal, rotation)` order
-/// and identical for any thread count.
-pub fn play_deals(rules: Arc<Rules>, table: &[BotSpec], seed: u64, deals: Range<u64>, threads: usize) -> MatchResults {
+/// and identical for any thread count. A pool that cannot start, a table of the wrong size
+/// or a game that cannot go on is an error (nothing is returned).
+pub fn play_deals(
+    rules: Arc<Rules>,
+    table: &[BotSpec],
+    seed: u64,
+    deals: Range<u64>,
+    threads: usize,
+) -> Result<MatchResults, ArenaError> {
     let n = rules.num_players as usize;
+    if table.len() != n {
+        return Err(ArenaError::Table { expected: n, got: table.len() });
+    }
     let run = || {
         deals
             .clone()
             .into_par_iter()
             .map(|d| {
                 let mut timing = Timing::new(n);
-                let recs: Vec<GameRecord> = (0..n).map(|r| play_game(&rules, table, seed, d, r, &mut timing)).collect();
-                (recs, timing)
+                let recs = (0..n).map(|r| play_game(&rules, table, seed, d, r, &mut timing)).collect::<Result<_, _>>();
+                recs.map(|recs: Vec<GameRecord>| (recs, timing))
             })
-            .collect::<Vec<_>>()
+            .collect::<Result<Vec<_>, ArenaError>>()
     };
     let parts = if threads == 0 {
-        run()
+        run()?
     } else {
-        rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool").install(run)
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| ArenaError::ThreadPool { threads, message: e.to_string() })?
+            .install(run)?
     };
     let mut out = MatchResults {
         records: Vec::new(),
@@ -143,13 +172,14 @@ pub fn play_deals(rules: Arc<Rules>, table: &[BotSpec], seed: u64, deals: Range<
     };
     for (recs, t) in parts {
         out.records.extend(recs);
+        // Both sides have n entries (Timing::new(n) above).
         for k in 0..n {
             out.agent_decisions[k] += t.decisions[k];
             out.agent_seconds[k] += t.seconds[k];
             out.agent_max_seconds[k] = out.agent_max_seconds[k].max(t.max_seconds[k]);
         }
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -186,8 +216,8 @@ mod tests {
             let t = vec![BotSpec::Heuristic; n];
             let mut timing = Timing::new(n);
             for deal in 0..5 {
-                let a = play_game(&r, &t, 3, deal, 0, &mut timing);
-                let b = play_game(&r, &t, 3, deal, 1, &mut timing);
+                let a = play_game(&r, &t, 3, deal, 0, &mut timing).unwrap();
+                let b = play_game(&r, &t, 3, deal, 1, &mut timing).unwrap();
                 assert_eq!((a.winner, &a.hand_points, a.decisions), (b.winner, &b.hand_points, b.decisions), "{p}");
                 let g0 = Game::new(r.clone(), deal_seed(3, deal));
                 let g1 = Game::new(r.clone(), deal_seed(3, deal));
@@ -201,13 +231,22 @@ mod tests {
     fn results_do_not_depend_on_thread_count() {
         let r = rules("crazy_eights_specials");
         let t = [BotSpec::Pimc { worlds: 2 }, BotSpec::Random];
-        let one = play_deals(r.clone(), &t, 11, 0..6, 1);
-        let two = play_deals(r.clone(), &t, 11, 0..6, 2);
-        let split = [play_deals(r.clone(), &t, 11, 0..2, 2), play_deals(r, &t, 11, 2..6, 1)];
+        let one = play_deals(r.clone(), &t, 11, 0..6, 1).unwrap();
+        let two = play_deals(r.clone(), &t, 11, 0..6, 2).unwrap();
+        let split = [play_deals(r.clone(), &t, 11, 0..2, 2).unwrap(), play_deals(r, &t, 11, 2..6, 1).unwrap()];
         assert_eq!(one.records, two.records);
         let joined: Vec<_> = split.iter().flat_map(|x| x.records.clone()).collect();
         assert_eq!(one.records, joined);
         assert_eq!(one.records.len(), 12);
         assert_eq!(one.agent_decisions, two.agent_decisions);
+    }
+
+    #[test]
+    fn a_wrong_table_is_an_error_not_a_panic() {
+        let r = rules("crazy_eights");
+        let e = play_deals(r.clone(), &[BotSpec::Random], 1, 0..2, 1).unwrap_err();
+        assert_eq!(e, ArenaError::Table { expected: 2, got: 1 });
+        let mut timing = Timing::new(2);
+        assert!(play_game(&r, &[BotSpec::Random; 3], 1, 0, 0, &mut timing).is_err());
     }
 }

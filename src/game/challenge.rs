@@ -37,7 +37,7 @@ impl Game {
             self.begin_turn();
             return;
         }
-        let k = b.amount + if challenge { CHALLENGE_EXTRA } else { 0 };
+        let k = b.amount.saturating_add(if challenge { CHALLENGE_EXTRA } else { 0 });
         self.draw_cards(q as usize, k as usize);
         self.free_play = false;
         self.current = self.skip_done(self.advance(q, 1));

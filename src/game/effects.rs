@@ -61,11 +61,12 @@ impl Game {
         if r.next_even {
             t.restrict = Restrict::Even;
         }
-        t.draw_lose += r.draw_lose as u16;
-        t.draw_keep += r.draw_keep as u16;
-        t.others_draw += r.others_draw as u16;
-        t.waste_draw += r.waste_draw as u16;
-        t.pick_up += r.pick_up_pile as u16;
+        // Saturating: a restored turn may hold any u16 amount already.
+        t.draw_lose = t.draw_lose.saturating_add(r.draw_lose as u16);
+        t.draw_keep = t.draw_keep.saturating_add(r.draw_keep as u16);
+        t.others_draw = t.others_draw.saturating_add(r.others_draw as u16);
+        t.waste_draw = t.waste_draw.saturating_add(r.waste_draw as u16);
+        t.pick_up = t.pick_up.saturating_add(r.pick_up_pile as u16);
         if r.free_play_next || r.wild.is_some_and(|w| w.follow == WildFollow::Free) {
             t.free_play_next = true;
         }
@@ -99,8 +100,8 @@ impl Game {
             // Answering a pending chain.
             t.answered = true;
             self.chain.amount = match ch.accumulate {
-                Accumulate::Sum => self.chain.amount + ch.amount as u16,
-                Accumulate::Increment => self.chain.amount + self.rules.settings.chain_increment as u16,
+                Accumulate::Sum => self.chain.amount.saturating_add(ch.amount as u16),
+                Accumulate::Increment => self.chain.amount.saturating_add(self.rules.settings.chain_increment as u16),
                 Accumulate::Fixed => self.chain.amount.max(ch.amount as u16),
             };
             self.chain.answer = ch.answer.into();

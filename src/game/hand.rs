@@ -230,17 +230,17 @@ impl Game {
             ScoreMode::Countdown | ScoreMode::None => {}
         }
         if let Some(w) = hand_winner {
-            pts[w as usize] += s.winner_bonus;
+            pts[w as usize] = pts[w as usize].saturating_add(s.winner_bonus);
         }
         if let Some(h) = self.hat {
             pts[h as usize] -= 10;
         }
         for (score, pt) in self.scores[..n].iter_mut().zip(&pts[..n]) {
-            *score += pt;
+            *score = score.saturating_add(*pt);
         }
         self.hand_points = pts;
         self.hand_winner = hand_winner;
-        self.hands_played += 1;
+        self.hands_played = self.hands_played.saturating_add(1);
         self.next_hand_or_end(hand_winner);
     }
 

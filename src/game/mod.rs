@@ -89,6 +89,7 @@
 
 mod bits;
 mod challenge;
+pub mod checks;
 mod effects;
 mod follow;
 mod hand;

@@ -89,7 +89,8 @@ impl Game {
             Action::Challenge => self.resolve_challenge(true),
             Action::NoChallenge => self.resolve_challenge(false),
         }
-        self.decisions += 1;
+        // Saturating: a restored state may start anywhere below the limit of its type.
+        self.decisions = self.decisions.saturating_add(1);
         let max = self.rules.settings.max_decisions;
         if !self.terminal && max > 0 && self.decisions >= max {
             self.truncated = true;

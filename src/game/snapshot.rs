@@ -245,6 +245,7 @@ impl Game {
         let n = s.num_players as usize;
         let rules = Arc::new(Rules::from_spec(s.rules.clone(), n).map_err(|e| GameError::InvalidState(e.to_string()))?);
         let bad = |m: &str| Err(GameError::InvalidState(m.to_string()));
+        super::checks::check_fields(&s, &rules).map_err(GameError::InvalidState)?;
         if s.hands.len() != n || s.scores.len() != n || s.hand_points.len() != n {
             return bad("hands, scores and hand_points need one entry per player");
         }
@@ -274,10 +275,13 @@ impl Game {
         g.stock = Pile::from_bottom_up(&s.stock.iter().rev().copied().collect::<Vec<_>>());
         g.discard = Pile::from_bottom_up(&s.discard);
         g.rogue = Pile::from_bottom_up(&s.rogue);
-        g.nominated = match s.nominated.as_deref() {
-            None => None,
-            Some(x) => Some(Suit::parse(x).ok_or_else(|| GameError::InvalidState(format!("bad suit {x:?}")))?),
-        };
+        g.nominated =
+            match s.nominated.as_deref() {
+                None => None,
+                Some(x) => Some(Suit::parse(x).ok_or_else(|| {
+                    GameError::InvalidState(format!("nominated: unknown suit {x:?} (use C, D, H or S)"))
+                })?),
+            };
         g.direction = s.direction;
         g.current = s.current;
         g.dealer = s.dealer;
@@ -311,6 +315,7 @@ impl Game {
         g.hands_played = s.hands_played;
         g.hat = s.hat;
         g.rng = s.rng;
+        super::checks::check_game(&g).map_err(GameError::InvalidState)?;
         Ok(g)
     }
 

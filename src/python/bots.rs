@@ -2,11 +2,13 @@
 //! self-play, determinization, and the arena core (seeds, seat rotation, playing deals on a
 //! thread pool with the GIL released).
 
+use super::args::{self, int_in};
 use super::convert::{IllegalActionError, from_json, load_rules, random_seed};
 use super::game::PyGame;
 use crate::bots::arena::{agent_at, bot_seed, deal_seed, play_deals};
 use crate::bots::{self, BOT_SPEC_HELP, BotSpec, Policy, RandomBot};
 use crate::game::derive_seed as core_derive_seed;
+use crate::rules::MAX_PLAYERS;
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -26,13 +28,33 @@ fn parse_spec(spec: &str) -> PyResult<BotSpec> {
 fn random_selfplay<'py>(
     py: Python<'py>,
     preset: &str,
-    num_players: i64,
-    games: u64,
-    seed: u64,
+    #[pyo3(from_py_with = args::num_players)] num_players: usize,
+    #[pyo3(from_py_with = args::games)] games: u64,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let r = load_rules(py, preset, num_players, rules)?;
     let stats = py.detach(move || bots::random_selfplay(r, games, seed));
+    from_json(py, &stats)
+}
+
+/// Like `random_selfplay`, with the engine's invariants checked after every decision
+/// (`eights::check::check_state`): cards conserved, the legal set equal to the mask and
+/// empty exactly at the end, observations finite, the snapshot round trip, zero-sum
+/// returns. Returns a dict: games, decisions, truncated, violations and failures (the
+/// first few messages). Used by `python -m eights soak`.
+#[pyfunction]
+#[pyo3(signature = (preset, num_players=2, games=10, seed=0, rules=None))]
+fn checked_selfplay<'py>(
+    py: Python<'py>,
+    preset: &str,
+    #[pyo3(from_py_with = args::num_players)] num_players: usize,
+    #[pyo3(from_py_with = args::games)] games: u64,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
+    rules: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let r = load_rules(py, preset, num_players, rules)?;
+    let stats = py.detach(move || crate::check::checked_selfplay(r, games, seed));
     from_json(py, &stats)
 }
 
@@ -46,7 +68,7 @@ struct PyRandomBot {
 impl PyRandomBot {
     #[new]
     #[pyo3(signature = (seed=None))]
-    fn new(seed: Option<u64>) -> Self {
+    fn new(#[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>) -> Self {
         PyRandomBot { bot: RandomBot::new(seed.unwrap_or_else(random_seed)) }
     }
 
@@ -70,7 +92,7 @@ struct PyBot {
 impl PyBot {
     #[new]
     #[pyo3(signature = (name, seed=None))]
-    fn new(name: &str, seed: Option<u64>) -> PyResult<Self> {
+    fn new(name: &str, #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>) -> PyResult<Self> {
         let spec = parse_spec(name)?;
         Ok(PyBot { bot: spec.build(seed.unwrap_or_else(random_seed)), spec })
     }
@@ -111,37 +133,53 @@ fn parse_bot(name: &Bound<'_, PyAny>) -> PyResult<String> {
 /// search agents: the copy never depends on cards `player` cannot see.
 #[pyfunction]
 #[pyo3(signature = (game, player, seed=None))]
-fn determinize(game: &PyGame, player: i64, seed: Option<u64>) -> PyResult<PyGame> {
-    let n = game.g.num_players() as i64;
-    if !(0..n).contains(&player) {
-        return Err(PyValueError::new_err(format!("player must be in 0..{n}, got {player}")));
-    }
+fn determinize(
+    game: &PyGame,
+    player: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>,
+) -> PyResult<PyGame> {
+    let player = args::seat_in(player, "player", game.g.num_players())?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed.unwrap_or_else(random_seed));
-    Ok(PyGame::at(game.g.determinize(player as usize, &mut rng)))
+    Ok(PyGame::at(game.g.determinize(player, &mut rng)))
+}
+
+fn u64_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
+    int_in(obj, name, 0u64, u64::MAX)
 }
 
 /// The seed of item `i` derived from a base seed (SplitMix64), as used for arena deals.
 #[pyfunction]
-fn derive_seed(seed: u64, i: u64) -> u64 {
-    core_derive_seed(seed, i)
+fn derive_seed(seed: &Bound<'_, PyAny>, i: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(core_derive_seed(u64_arg(seed, "seed")?, u64_arg(i, "i")?))
 }
 
 /// The game seed of arena deal `deal`.
 #[pyfunction]
-fn arena_deal_seed(seed: u64, deal: u64) -> u64 {
-    deal_seed(seed, deal)
+fn arena_deal_seed(seed: &Bound<'_, PyAny>, deal: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(deal_seed(u64_arg(seed, "seed")?, u64_arg(deal, "deal")?))
 }
 
 /// The seed of table entry `agent`'s bot in `(deal, rotation)` of an arena run.
 #[pyfunction]
-fn arena_bot_seed(seed: u64, deal: u64, rotation: usize, agent: usize) -> u64 {
-    bot_seed(seed, deal, rotation, agent)
+fn arena_bot_seed(
+    seed: &Bound<'_, PyAny>,
+    deal: &Bound<'_, PyAny>,
+    rotation: &Bound<'_, PyAny>,
+    agent: &Bound<'_, PyAny>,
+) -> PyResult<u64> {
+    let last = MAX_PLAYERS as u8 - 1;
+    let rotation = usize::from(int_in(rotation, "rotation", 0u8, last)?);
+    let agent = usize::from(int_in(agent, "agent", 0u8, last)?);
+    Ok(bot_seed(u64_arg(seed, "seed")?, u64_arg(deal, "deal")?, rotation, agent))
 }
 
 /// The table entry that plays `seat` in `rotation` at a table of `n`.
 #[pyfunction]
-fn arena_agent_at(seat: usize, rotation: usize, n: usize) -> usize {
-    agent_at(seat, rotation, n)
+fn arena_agent_at(seat: &Bound<'_, PyAny>, rotation: &Bound<'_, PyAny>, n: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let n = int_in(n, "n", 1u8, MAX_PLAYERS as u8)?;
+    let seat = int_in(seat, "seat", 0u8, n - 1)?;
+    let rotation = int_in(rotation, "rotation", 0u8, n - 1)?;
+    Ok(agent_at(usize::from(seat), usize::from(rotation), usize::from(n)))
 }
 
 /// Play deals `start..start+count` between built-in bots (`table`: one bot name per seat,
@@ -157,24 +195,29 @@ fn arena_agent_at(seat: usize, rotation: usize, n: usize) -> usize {
 fn arena_play<'py>(
     py: Python<'py>,
     preset: &str,
-    num_players: i64,
+    #[pyo3(from_py_with = args::num_players)] num_players: usize,
     table: Vec<String>,
-    seed: u64,
-    start: u64,
-    count: u64,
-    threads: usize,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
+    #[pyo3(from_py_with = args::start)] start: u64,
+    #[pyo3(from_py_with = args::count)] count: u64,
+    #[pyo3(from_py_with = args::threads)] threads: usize,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let r = load_rules(py, preset, num_players, rules)?;
-    if table.len() != num_players as usize {
+    if table.len() != num_players {
         return Err(PyValueError::new_err(format!(
             "table needs one bot per seat: {num_players} names, got {}",
             table.len()
         )));
     }
     let specs: Vec<BotSpec> = table.iter().map(|s| parse_spec(s)).collect::<PyResult<_>>()?;
-    let res = py.detach(move || play_deals(r, &specs, seed, start..start + count, threads));
-    let n = num_players as usize;
+    let end = start
+        .checked_add(count)
+        .ok_or_else(|| PyValueError::new_err(format!("start + count must be below 2**64, got {start} + {count}")))?;
+    let res = py
+        .detach(move || play_deals(r, &specs, seed, start..end, threads))
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+    let n = num_players;
     let d = PyDict::new(py);
     let recs = &res.records;
     d.set_item("deal", PyArray1::from_vec(py, recs.iter().map(|x| x.deal).collect()))?;
@@ -205,6 +248,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRandomBot>()?;
     m.add_class::<PyBot>()?;
     m.add_function(wrap_pyfunction!(random_selfplay, m)?)?;
+    m.add_function(wrap_pyfunction!(checked_selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(parse_bot, m)?)?;
     m.add_function(wrap_pyfunction!(determinize, m)?)?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;

@@ -43,15 +43,19 @@ pub(super) fn parse_cards(v: &[String]) -> PyResult<Vec<Card>> {
     v.iter().map(|s| parse_card(s)).collect()
 }
 
-pub(super) fn to_json(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<serde_json::Value> {
-    let json = py.import("json")?;
-    let text: String = json
-        .call_method1("dumps", (obj,))
-        .map_err(|e| {
-            PyTypeError::new_err(format!("{what} must be JSON-like (dicts, lists, str, numbers, bool, None): {e}"))
-        })?
-        .extract()?;
-    serde_json::from_str(&text).map_err(|e| PyValueError::new_err(format!("{what}: {e}")))
+/// A Python value as JSON. For rules (`what` = "rules", "spec", "overlay") an unusable
+/// value (NaN, a date, a huge integer, too deep a nesting) is a `RulesError` naming its
+/// field; for a game state a `ValueError` naming it.
+pub(super) fn to_json(_py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<serde_json::Value> {
+    super::args::to_value(obj).map_err(|e| {
+        if what == "state dict" {
+            PyValueError::new_err(format!("invalid game state: {}", e.text()))
+        } else if e.path.is_empty() {
+            RulesError::new_err(format!("invalid {what}: {}", e.message))
+        } else {
+            RulesError::new_err(format!("invalid rules field '{}': {}", e.path, e.message))
+        }
+    })
 }
 
 pub(super) fn from_json<'py>(py: Python<'py>, v: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
@@ -77,19 +81,14 @@ pub(super) fn as_table(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> Py
     to_json(py, obj, what)
 }
 
-/// The rules of `preset` with optional overrides (a dict) for `num_players`.
+/// The rules of `preset` with optional overrides (a dict) for `num_players` (already in
+/// `[2, MAX_PLAYERS]`: the `args::num_players` extractor checks it).
 pub(super) fn load_rules(
     py: Python<'_>,
     preset: &str,
-    num_players: i64,
+    num_players: usize,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Arc<Rules>> {
-    if !(2..=rules::MAX_PLAYERS as i64).contains(&num_players) {
-        return Err(PyValueError::new_err(format!(
-            "num_players must be between 2 and {} (the preset may allow fewer), got {num_players}",
-            rules::MAX_PLAYERS
-        )));
-    }
     let over = match rules {
         Some(r) if !r.is_none() => {
             if !r.is_instance_of::<PyDict>() {
@@ -101,5 +100,5 @@ pub(super) fn load_rules(
         }
         _ => None,
     };
-    Rules::load(preset, num_players as usize, over.as_ref()).map(Arc::new).map_err(rules_err)
+    Rules::load(preset, num_players, over.as_ref()).map(Arc::new).map_err(rules_err)
 }

@@ -2,6 +2,7 @@
 //! observations, snapshots). Rules are loaded through `convert::load_rules`; everything the
 //! game does is delegated to the core `Game`.
 
+use super::args::{self, int_in};
 use super::convert::{
     IllegalActionError, from_json, game_err, load_rules, parse_cards, random_seed, rules_err, to_json,
 };
@@ -96,8 +97,8 @@ impl PyGame {
     fn new(
         py: Python<'_>,
         preset: &str,
-        num_players: i64,
-        seed: Option<u64>,
+        #[pyo3(from_py_with = args::num_players)] num_players: usize,
+        #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let r = load_rules(py, preset, num_players, rules)?;
@@ -112,7 +113,11 @@ impl PyGame {
     /// in seeded random order. A deck naming an unknown card, or more copies of a card than
     /// the pack holds, raises ValueError and changes nothing.
     #[pyo3(signature = (seed=None, deck=None))]
-    fn reset(&mut self, seed: Option<u64>, deck: Option<Vec<String>>) -> PyResult<()> {
+    fn reset(
+        &mut self,
+        #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>,
+        deck: Option<Vec<String>>,
+    ) -> PyResult<()> {
         let cards = parse_cards(&deck.unwrap_or_default())?;
         let seed = seed.unwrap_or_else(random_seed);
         self.g.reset(seed, &cards).map_err(game_err)?;
@@ -132,20 +137,21 @@ impl PyGame {
     fn from_position(
         py: Python<'_>,
         preset: &str,
-        num_players: i64,
+        #[pyo3(from_py_with = args::num_players)] num_players: usize,
         hands: Vec<Vec<String>>,
         discard: Vec<String>,
         stock: Option<Vec<String>>,
-        current_player: usize,
-        direction: i8,
+        #[pyo3(from_py_with = args::current_player)] current_player: usize,
+        #[pyo3(from_py_with = args::direction)] direction: i8,
         nominated_suit: Option<String>,
-        pending_draw: u16,
-        dealer: Option<usize>,
-        seed: u64,
+        #[pyo3(from_py_with = args::pending_draw)] pending_draw: u16,
+        #[pyo3(from_py_with = args::dealer)] dealer: Option<usize>,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
         rules: Option<&Bound<'_, PyAny>>,
-        scores: Option<Vec<i32>>,
+        #[pyo3(from_py_with = args::scores)] scores: Option<Vec<i32>>,
         rogue: Option<Vec<String>>,
     ) -> PyResult<Self> {
+        // Seats beyond the table and direction 0 are refused by Game::from_position.
         let r = load_rules(py, preset, num_players, rules)?;
         let nominated = match nominated_suit {
             None => None,
@@ -274,16 +280,12 @@ impl PyGame {
         self.g.free_play()
     }
 
-    fn check_seat(&self, p: i64) -> PyResult<usize> {
-        let n = self.g.num_players() as i64;
-        if !(0..n).contains(&p) {
-            return Err(PyValueError::new_err(format!("player must be in 0..{n}, got {p}")));
-        }
-        Ok(p as usize)
+    fn check_seat(&self, p: &Bound<'_, PyAny>) -> PyResult<usize> {
+        args::seat_in(p, "player", self.g.num_players())
     }
 
     /// Cards in player `p`'s hand, sorted by card index.
-    fn hand(&self, p: i64) -> PyResult<Vec<String>> {
+    fn hand(&self, p: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         let p = self.check_seat(p)?;
         Ok(self.g.hand(p).iter().map(|c| c.to_string()).collect())
     }
@@ -326,12 +328,11 @@ impl PyGame {
         self.actions.push((seat, id as u16));
         Ok(())
     }
-    fn action_to_string(&self, action: i64) -> PyResult<String> {
-        usize::try_from(action)
-            .ok()
-            .and_then(Action::from_id)
+    fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let id = int_in(action, "action", 0u64, NUM_ACTIONS as u64 - 1)?;
+        Action::from_id(id as usize)
             .map(|a| a.to_string())
-            .ok_or_else(|| PyValueError::new_err(format!("action id must be in 0..{NUM_ACTIONS}, got {action}")))
+            .ok_or_else(|| PyValueError::new_err(format!("action must be in [0, {}], got {id}", NUM_ACTIONS - 1)))
     }
     fn string_to_action(&self, s: &str) -> PyResult<usize> {
         Action::parse(s).map(Action::id).ok_or_else(|| {
@@ -357,7 +358,7 @@ impl PyGame {
         Ok(PyArray1::from_vec(py, out))
     }
     /// Player `p`'s observation (float32, shape (observation_size,)); see observation_spec().
-    fn observation<'py>(&self, py: Python<'py>, p: i64) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    fn observation<'py>(&self, py: Python<'py>, p: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let p = self.check_seat(p)?;
         let mut v = vec![0f32; OBS_SIZE];
         observation::encode(&self.g, p, &mut v);
@@ -423,6 +424,12 @@ impl PyGame {
     /// Rebuild a game from `to_dict()` output.
     #[staticmethod]
     fn from_dict(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if !d.is_instance_of::<PyDict>() {
+            return Err(PyTypeError::new_err(format!(
+                "the state must be a dict (from Game.to_dict()), got {}",
+                d.get_type().name()?
+            )));
+        }
         let v = to_json(py, d, "state dict")?;
         let snap: Snapshot =
             serde_json::from_value(v).map_err(|e| PyValueError::new_err(format!("invalid game state: {e}")))?;

@@ -2,6 +2,7 @@
 //! registers the module. One binding file per core module (`game`, `rules`, `bots`,
 //! `vec_env`), thin wrappers over the core; conversions shared by them live in `convert`.
 
+mod args;
 mod bots;
 mod convert;
 mod game;

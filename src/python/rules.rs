@@ -2,12 +2,13 @@
 //! validating and describing a rules table, building a game from a complete specification).
 //! The Python class `eights.Rules` (`python/eights/rules.py`) is written on top of these.
 
+use super::args;
 use super::convert::{as_table, from_json, random_seed, rules_err, to_json};
 use super::game::PyGame;
 use crate::game::Game;
 use crate::rules::describe::{describe, special_cards as card_words, variant_changes as overlay_words};
 use crate::rules::{self, Rules, complete_spec, load_spec, resolve_spec};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use serde_json::Value;
@@ -76,7 +77,11 @@ fn resolve_rules<'py>(
 /// Validate a complete specification for `num_players`; raises `RulesError` naming the
 /// field (e.g. `deal.hand_size` when the deck is too small).
 #[pyfunction]
-fn validate_rules(py: Python<'_>, spec: &Bound<'_, PyAny>, num_players: i64) -> PyResult<()> {
+fn validate_rules(
+    py: Python<'_>,
+    spec: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = args::num_players)] num_players: usize,
+) -> PyResult<()> {
     let s = complete_spec(as_table(py, spec, "spec")?).map_err(rules_err)?;
     let n = check_players(num_players)?;
     Rules::from_spec(s, n).map(|_| ()).map_err(rules_err)
@@ -102,14 +107,9 @@ fn variant_changes(py: Python<'_>, overlay: &Bound<'_, PyAny>) -> PyResult<Vec<S
     Ok(overlay_words(&as_table(py, overlay, "overlay")?))
 }
 
-fn check_players(num_players: i64) -> PyResult<usize> {
-    if !(2..=rules::MAX_PLAYERS as i64).contains(&num_players) {
-        return Err(PyValueError::new_err(format!(
-            "num_players must be between 2 and {} (the rules may allow fewer), got {num_players}",
-            rules::MAX_PLAYERS
-        )));
-    }
-    Ok(num_players as usize)
+/// `num_players`, already in `[2, MAX_PLAYERS]` (the `args::num_players` extractor).
+fn check_players(num_players: usize) -> PyResult<usize> {
+    Ok(num_players)
 }
 
 /// A new `Game` from a complete rules specification (as `Rules.to_dict()` or
@@ -117,7 +117,12 @@ fn check_players(num_players: i64) -> PyResult<usize> {
 /// with `inherits = "<preset>"` is resolved first. Raises `RulesError` naming the field.
 #[pyfunction]
 #[pyo3(signature = (spec, num_players=2, seed=None))]
-fn game_from_spec(py: Python<'_>, spec: &Bound<'_, PyAny>, num_players: i64, seed: Option<u64>) -> PyResult<PyGame> {
+fn game_from_spec(
+    py: Python<'_>,
+    spec: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = args::num_players)] num_players: usize,
+    #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>,
+) -> PyResult<PyGame> {
     let s = complete_spec(as_table(py, spec, "spec")?).map_err(rules_err)?;
     let n = check_players(num_players)?;
     let r = Rules::from_spec(s, n).map_err(rules_err)?;

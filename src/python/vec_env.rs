@@ -2,19 +2,21 @@
 //! Python `eights.VecEnv`. It owns its numpy output buffers (allocated once, rewritten in
 //! place by every call) and releases the GIL while the batch steps.
 
+use super::args::{self, int_in};
 use super::convert::{IllegalActionError, from_json, load_rules};
 use crate::action::NUM_ACTIONS;
 use crate::game::Game;
 use crate::observation::OBS_SIZE;
 use crate::vec_env::{Autoreset, Config, Mode, ObsValue, Opponents, Outputs, VecEnv, VecEnvError};
 use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1};
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 fn vec_err(e: VecEnvError) -> PyErr {
     match e {
         VecEnvError::Illegal { .. } => IllegalActionError::new_err(e.to_string()),
         VecEnvError::NotReset => PyRuntimeError::new_err(e.to_string()),
+        VecEnvError::OutOfMemory { .. } => PyMemoryError::new_err(e.to_string()),
         _ => PyValueError::new_err(e.to_string()),
     }
 }
@@ -46,12 +48,19 @@ pub struct PyVecEnvCore {
     actions: Py<PyArray1<i64>>,
 }
 
-fn zeros2<T: Element>(py: Python<'_>, n: usize, m: usize) -> Py<PyArray2<T>> {
-    numpy::PyArray2::<T>::zeros(py, [n, m], false).unbind()
+/// A zeroed array allocated through `numpy.zeros`, so a failed allocation is the
+/// `MemoryError` numpy raises (the numpy crate's constructors panic on it instead).
+fn zeros<'py, T: Element, A: pyo3::PyTypeCheck>(py: Python<'py>, shape: &[usize]) -> PyResult<Py<A>> {
+    let a = py.import("numpy")?.call_method1("zeros", (shape.to_vec(), numpy::dtype::<T>(py)))?;
+    Ok(a.cast_into::<A>()?.unbind())
 }
 
-fn zeros1<T: Element>(py: Python<'_>, n: usize) -> Py<PyArray1<T>> {
-    numpy::PyArray1::<T>::zeros(py, [n], false).unbind()
+fn zeros2<T: Element>(py: Python<'_>, n: usize, m: usize) -> PyResult<Py<PyArray2<T>>> {
+    zeros::<T, PyArray2<T>>(py, &[n, m])
+}
+
+fn zeros1<T: Element>(py: Python<'_>, n: usize) -> PyResult<Py<PyArray1<T>>> {
+    zeros::<T, PyArray1<T>>(py, &[n])
 }
 
 impl PyVecEnvCore {
@@ -110,8 +119,11 @@ impl PyVecEnvCore {
         let arr: PyReadonlyArray1<i64> = actions.extract().map_err(|_| {
             PyTypeError::new_err(format!("actions must be a 1-D int64 numpy array of length {}", self.env.num_envs()))
         })?;
-        let s = arr.as_slice().map_err(|_| PyValueError::new_err("actions must be C-contiguous"))?;
-        if opponents { self.dispatch(py, Call::Opponents(s)) } else { self.dispatch(py, Call::Step(s)) }
+        // A copy: the GIL is released while the batch steps, and another thread could write
+        // to the caller's array between the validation and the use of an action.
+        let s = arr.as_slice().map_err(|_| PyValueError::new_err("actions must be C-contiguous"))?.to_vec();
+        drop(arr);
+        if opponents { self.dispatch(py, Call::Opponents(&s)) } else { self.dispatch(py, Call::Step(&s)) }
     }
 }
 
@@ -126,24 +138,18 @@ impl PyVecEnvCore {
     fn new(
         py: Python<'_>,
         preset: &str,
-        num_envs: i64,
-        num_players: i64,
+        #[pyo3(from_py_with = args::num_envs)] num_envs: usize,
+        #[pyo3(from_py_with = args::num_players)] num_players: usize,
         rules: Option<&Bound<'_, PyAny>>,
-        num_threads: i64,
+        #[pyo3(from_py_with = args::num_threads)] num_threads: usize,
         autoreset: &str,
         self_play: bool,
-        learner_seat: i64,
+        #[pyo3(from_py_with = args::learner_seat)] learner_seat: usize,
         opponents: &str,
         reward: &str,
         obs_dtype: &str,
     ) -> PyResult<Self> {
         let r = load_rules(py, preset, num_players, rules)?;
-        if num_envs < 1 {
-            return Err(PyValueError::new_err(format!("num_envs must be at least 1, got {num_envs}")));
-        }
-        if num_threads < 0 {
-            return Err(PyValueError::new_err(format!("num_threads must be >= 0 (0 = all cores), got {num_threads}")));
-        }
         let autoreset = match autoreset {
             "next_step" => Autoreset::NextStep,
             "same_step" => Autoreset::SameStep,
@@ -162,11 +168,12 @@ impl PyVecEnvCore {
                 )));
             }
         };
-        let n = r.num_players as i64;
-        if !self_play && !(0..n).contains(&learner_seat) {
-            return Err(PyValueError::new_err(format!("learner_seat must be in [0, {n}), got {learner_seat}")));
+        let n = usize::from(r.num_players);
+        // Checked in self-play too (where it is unused) so a bad value is never silent.
+        if learner_seat >= n {
+            return Err(PyValueError::new_err(format!("learner_seat must be in [0, {}], got {learner_seat}", n - 1)));
         }
-        let mode = if self_play { Mode::SelfPlay } else { Mode::Learner { seat: learner_seat as usize, opponents } };
+        let mode = if self_play { Mode::SelfPlay } else { Mode::Learner { seat: learner_seat, opponents } };
         let score_rewards = match reward {
             "win_loss" => false,
             "score" => true,
@@ -174,14 +181,13 @@ impl PyVecEnvCore {
                 return Err(PyValueError::new_err(format!("reward must be \"win_loss\" or \"score\", got {reward:?}")));
             }
         };
-        let cfg =
-            Config { num_envs: num_envs as usize, num_threads: num_threads as usize, autoreset, mode, score_rewards };
+        let cfg = Config { num_envs, num_threads, autoreset, mode, score_rewards };
         let env = VecEnv::new(r, cfg).map_err(vec_err)?;
         let ne = env.num_envs();
         let obs = match obs_dtype {
-            "float32" => ObsBuf::F32(zeros2(py, ne, OBS_SIZE), zeros2(py, ne, OBS_SIZE)),
-            "uint8" => ObsBuf::U8(zeros2(py, ne, OBS_SIZE), zeros2(py, ne, OBS_SIZE)),
-            "int8" => ObsBuf::I8(zeros2(py, ne, OBS_SIZE), zeros2(py, ne, OBS_SIZE)),
+            "float32" => ObsBuf::F32(zeros2(py, ne, OBS_SIZE)?, zeros2(py, ne, OBS_SIZE)?),
+            "uint8" => ObsBuf::U8(zeros2(py, ne, OBS_SIZE)?, zeros2(py, ne, OBS_SIZE)?),
+            "int8" => ObsBuf::I8(zeros2(py, ne, OBS_SIZE)?, zeros2(py, ne, OBS_SIZE)?),
             _ => {
                 return Err(PyValueError::new_err(format!(
                     "obs_dtype must be \"float32\", \"uint8\" or \"int8\", got {obs_dtype:?}"
@@ -191,18 +197,19 @@ impl PyVecEnvCore {
         let width = env.reward_width();
         Ok(PyVecEnvCore {
             obs,
-            mask: zeros2(py, ne, NUM_ACTIONS),
-            rewards: zeros2(py, ne, width),
-            terminated: zeros1(py, ne),
-            truncated: zeros1(py, ne),
-            to_act: zeros1(py, ne),
-            actions: zeros1(py, ne),
+            mask: zeros2(py, ne, NUM_ACTIONS)?,
+            rewards: zeros2(py, ne, width)?,
+            terminated: zeros1(py, ne)?,
+            truncated: zeros1(py, ne)?,
+            to_act: zeros1(py, ne)?,
+            actions: zeros1(py, ne)?,
             env,
         })
     }
 
     /// Reseed and deal every game (game i from a seed derived from (seed, i)).
-    fn reset(&mut self, py: Python<'_>, seed: u64) -> PyResult<()> {
+    fn reset(&mut self, py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seed = int_in(seed, "seed", 0u64, u64::MAX)?;
         self.dispatch(py, Call::Reset(seed))
     }
 
@@ -313,10 +320,9 @@ impl PyVecEnvCore {
         VecEnv::state_bytes_per_env()
     }
     /// Game `i` as a standalone `eights.Game` snapshot (a copy, for inspection).
-    fn game_dict<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyAny>> {
-        if i >= self.env.num_envs() {
-            return Err(PyValueError::new_err(format!("env index must be in [0, {}), got {i}", self.env.num_envs())));
-        }
+    fn game_dict<'py>(&self, py: Python<'py>, i: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        // num_envs is in [1, MAX_NUM_ENVS]: the bound is at least 0 and `i` fits usize.
+        let i = int_in(i, "env index", 0u64, self.env.num_envs() as u64 - 1)? as usize;
         from_json(py, &self.env.game(i).snapshot())
     }
 }
@@ -330,8 +336,9 @@ pub fn game_state_bytes() -> usize {
 /// The seed of episode `k` of game `i` of a batch reset with `seed` (episode 0 is
 /// `derive_seed(seed, i)`).
 #[pyfunction]
-pub fn episode_seed(seed: u64, i: u64, k: u64) -> u64 {
-    crate::vec_env::episode_seed(seed, i, k)
+pub fn episode_seed(seed: &Bound<'_, PyAny>, i: &Bound<'_, PyAny>, k: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let arg = |o: &Bound<'_, PyAny>, name: &str| int_in(o, name, 0u64, u64::MAX);
+    Ok(crate::vec_env::episode_seed(arg(seed, "seed")?, arg(i, "i")?, arg(k, "k")?))
 }
 
 /// Register the vector-env bindings in `_core`.

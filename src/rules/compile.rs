@@ -14,6 +14,7 @@ impl Rules {
     /// Validate `spec` for `num_players` and compile it.
     pub fn from_spec(spec: RulesSpec, num_players: usize) -> Result<Rules, RulesError> {
         let s = &spec;
+        s.check_ranges(num_players)?;
         let n = validate_players(s, num_players)?;
         let (packs, deck) = compile_deck(s, n)?;
         let hand_size = compile_hand_size(s, n, packs, &deck)?;
@@ -27,7 +28,8 @@ impl Rules {
         let rank_blocked = selectors_union("match.rank_blocked", &s.matching.rank_blocked)?;
         let start = compile_start(s, &deck)?;
         let series_target = if s.series.play_match {
-            s.series.target_per_player.map(|t| t * n as u32).or(s.series.target)
+            // In range: check_ranges bounds target_per_player * n by MAX_SERIES_TARGET.
+            s.series.target_per_player.map(|t| t.saturating_mul(n as u32)).or(s.series.target)
         } else {
             None
         };

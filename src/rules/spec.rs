@@ -913,3 +913,55 @@ impl Default for LimitsSpec {
         LimitsSpec { max_decisions: 5000 }
     }
 }
+
+/// Largest match target (after `target_per_player` is multiplied by the player count), so
+/// that match totals stay far from the `i32` limits.
+pub const MAX_SERIES_TARGET: u32 = 1_000_000;
+/// Largest magnitude of one card's points (`score.values`, `score.values_by_players`).
+pub const MAX_CARD_POINTS: i32 = 10_000;
+/// Largest magnitude of `score.winner_bonus`.
+pub const MAX_WINNER_BONUS: i32 = 1_000_000;
+
+impl RulesSpec {
+    /// Numeric fields whose type allows values the engine cannot use safely: a message
+    /// naming the field and its allowed range. `num_players` scales the per-player target.
+    pub fn check_ranges(&self, num_players: usize) -> Result<(), super::RulesError> {
+        let s = &self.series;
+        let bad = |field: String, message: String| Err(super::RulesError::invalid(field, message));
+        if let Some(t) = s.target.filter(|&t| t > MAX_SERIES_TARGET) {
+            return bad("series.target".into(), format!("must be in [0, {MAX_SERIES_TARGET}], got {t}"));
+        }
+        if let Some(t) = s.target_per_player {
+            let total = u64::from(t) * num_players as u64;
+            if total > u64::from(MAX_SERIES_TARGET) {
+                return bad(
+                    "series.target_per_player".into(),
+                    format!("times {num_players} players must be at most {MAX_SERIES_TARGET}, got {t} (total {total})"),
+                );
+            }
+        }
+        let points = |field: String, v: i32| {
+            if v.unsigned_abs() > MAX_CARD_POINTS as u32 {
+                bad(field, format!("card points must be in [-{MAX_CARD_POINTS}, {MAX_CARD_POINTS}], got {v}"))
+            } else {
+                Ok(())
+            }
+        };
+        for (sel, &v) in &self.score.values {
+            points(format!("score.values.{sel}"), v)?;
+        }
+        for (k, table) in &self.score.values_by_players {
+            for (sel, &v) in table {
+                points(format!("score.values_by_players.{k}.{sel}"), v)?;
+            }
+        }
+        let b = self.score.winner_bonus;
+        if b.unsigned_abs() > MAX_WINNER_BONUS as u32 {
+            return bad(
+                "score.winner_bonus".into(),
+                format!("must be in [-{MAX_WINNER_BONUS}, {MAX_WINNER_BONUS}], got {b}"),
+            );
+        }
+        Ok(())
+    }
+}

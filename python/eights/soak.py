@@ -1,0 +1,256 @@
+"""Soak test: random games over every preset and player count for a fixed time, with the
+engine's invariants checked, through three drivers (the Rust loop, the Python ``Game`` API
+and ``VecEnv``), and the process memory reported before and after.
+
+``python -m eights soak --seconds 60`` runs it; :func:`soak` is the function behind it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import sys
+import time
+import zlib
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from . import _core
+from .rules import Game
+from .vec_env import VecEnv
+
+__all__ = ["soak", "table_sizes", "rss_bytes"]
+
+#: Decisions a game may take beyond ``limits.max_decisions`` before it counts as endless.
+_SLACK = 1000
+#: Games per Rust-loop batch, VecEnv batch size and steps.
+_RUST_GAMES = 4
+_VEC_ENVS = 16
+_VEC_STEPS = 120
+#: A full from_dict round trip every this many Python-API decisions (and at the end).
+_ROUND_TRIP_EVERY = 7
+
+
+def rss_bytes() -> int:
+    """Resident memory of this process in bytes (current, from /proc; elsewhere the peak)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+
+
+def table_sizes(presets: Optional[List[str]] = None) -> List[Tuple[str, int]]:
+    """Every (preset, player count) the presets allow."""
+    out = []
+    for name in presets or _core.presets():
+        players = _core.preset_rules(name)["players"]
+        for n in range(max(2, players["min"]), min(players["max"], 10) + 1):
+            try:
+                _core.Game(name, n, seed=0)
+            except ValueError:
+                continue  # e.g. a deck too small for that many hands
+            out.append((name, n))
+    return out
+
+
+class _Report:
+    def __init__(self) -> None:
+        self.games = {"rust": 0, "python": 0, "vec_env": 0}
+        self.decisions = {"rust": 0, "python": 0, "vec_env": 0}
+        self.violations = 0
+        self.failures: List[str] = []
+
+    def fail(self, where: str, message: str) -> None:
+        self.violations += 1
+        if len(self.failures) < 20:
+            self.failures.append(f"{where}: {message}")
+
+
+def _cards_in_play(g: Any) -> int:
+    return sum(g.hand_sizes) + g.stock_size + g.discard_size + len(g.rogue_pile())
+
+
+def _python_game(preset: str, n: int, seed: int, rep: _Report) -> None:
+    """One game through the Python API, checked after every decision."""
+    where = f"python {preset} n={n} seed={seed}"
+    rng = random.Random(seed)
+    g = Game(preset, n, seed=seed)
+    cards = _cards_in_play(g)
+    cap = g.rules_dict()["limits"]["max_decisions"] or 100_000
+    steps = 0
+    while True:
+        legal = g.legal_actions()
+        mask = g.action_mask()
+        if mask.shape != (g.num_actions,) or list(np.flatnonzero(mask)) != legal:
+            return rep.fail(where, f"mask differs from the legal set at decision {steps}")
+        over = g.is_terminal or g.is_truncated
+        if over != (not legal) or over != (g.current_player == -1):
+            return rep.fail(where, f"legal set {legal} with terminal={g.is_terminal} truncated={g.is_truncated}")
+        if _cards_in_play(g) != cards:
+            return rep.fail(where, f"cards not conserved at decision {steps}")
+        for p in range(n):
+            obs = g.observation(p)
+            if obs.shape != (g.observation_size,) or obs.dtype != np.float32 or not np.isfinite(obs).all():
+                return rep.fail(where, f"observation of seat {p} not finite or of the wrong shape")
+        if over or steps % _ROUND_TRIP_EVERY == 0:
+            d = g.to_dict()
+            if Game.from_dict(d).to_dict() != d:
+                return rep.fail(where, f"from_dict round trip changed the state at decision {steps}")
+        if over:
+            break
+        g.step(rng.choice(legal))
+        steps += 1
+        if steps > cap + _SLACK:
+            return rep.fail(where, f"no end after {steps} decisions")
+    for kind in ("win_loss", "score"):
+        r = g.returns(kind)
+        if not np.isfinite(r).all() or abs(float(r.sum())) > 1e-6:
+            return rep.fail(where, f"{kind} returns not zero-sum: {r}")
+    rep.games["python"] += 1
+    rep.decisions["python"] += steps
+
+
+def _vec_env(preset: str, n: int, seed: int, rep: _Report) -> None:
+    """A self-play VecEnv batch stepped with random legal actions, checked every step."""
+    where = f"vec_env {preset} n={n} seed={seed}"
+    env = VecEnv(preset, num_envs=_VEC_ENVS, num_players=n, self_play=True, num_threads=1, seed=seed)
+    space = env.single_observation_space
+    obs, info = env.reset(seed=seed)
+    cards = [_cards_in_play(Game.from_dict(env._core.game_dict(i))) for i in range(_VEC_ENVS)]
+    for step in range(_VEC_STEPS):
+        mask = info["action_mask"]
+        to_act = info["current_player"]
+        live = to_act >= 0
+        if (mask.any(axis=1) != live).any():
+            return rep.fail(where, f"a mask row is empty exactly when the game is live is false at step {step}")
+        if not np.isfinite(obs).all() or not all(space.contains(row) for row in obs):
+            return rep.fail(where, f"an observation is outside the declared space at step {step}")
+        actions = env.random_actions().copy()
+        if not mask[np.arange(_VEC_ENVS), actions][live].all():
+            return rep.fail(where, f"random_actions picked an action outside the mask at step {step}")
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        rep.decisions["vec_env"] += int(live.sum())
+        ended = terminated | truncated
+        rep.games["vec_env"] += int(ended.sum())
+        if (np.abs(rewards.sum(axis=1)) > 1e-4).any() or not np.isfinite(rewards).all():
+            return rep.fail(where, f"rewards not zero-sum at step {step}")
+        if (rewards[~terminated] != 0).any():
+            return rep.fail(where, f"a reward outside the end of an episode at step {step}")
+        if step % 50 == 49:
+            # Every deal puts the whole deck in play, so the count never changes.
+            for i in range(_VEC_ENVS):
+                if _cards_in_play(Game.from_dict(env._core.game_dict(i))) != cards[i]:
+                    return rep.fail(where, f"cards not conserved in game {i} at step {step}")
+    env.close()
+
+
+def _rust_loop(preset: str, n: int, seed: int, rep: _Report) -> None:
+    stats = _core.checked_selfplay(preset, n, games=_RUST_GAMES, seed=seed)
+    rep.games["rust"] += stats["games"]
+    rep.decisions["rust"] += stats["decisions"]
+    for f in stats["failures"][: max(0, stats["violations"])]:
+        rep.fail(f"rust {preset} n={n} seed={seed}", f)
+    rep.violations += stats["violations"] - len(stats["failures"])
+
+
+def soak(
+    seconds: float,
+    seed: int = 0,
+    presets: Optional[List[str]] = None,
+    log: Optional[Callable[[str], None]] = None,
+) -> Dict[str, Any]:
+    """Play random games over every preset and player count for about ``seconds``, in
+    rounds. A round visits every table size (preset and player count) once, each preset's
+    smallest table first: the Rust loop plays a few checked games there, then one of the
+    Python drivers (the Python API or a VecEnv batch, alternating from table to table and
+    round to round). The smallest table of every preset is always visited, so every preset
+    is covered however short the time; the other tables as time allows
+    (``tables_visited``). Returns a dict:
+    ``seconds``, ``rounds``, ``games`` and ``decisions`` per driver, ``violations``,
+    ``failures`` (the first few messages), ``rss_start``, ``rss_after_first_round`` and
+    ``rss_end`` in bytes, and ``rss_growth`` (end minus after the first round)."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"seconds must be a finite number >= 0, got {seconds!r}")
+    sizes = table_sizes(presets)
+    first: Dict[str, Tuple[str, int]] = {}
+    for preset, n in sizes:
+        first.setdefault(preset, (preset, n))
+    must = len(first)
+    sizes = list(first.values()) + [t for t in sizes if t not in first.values()]
+    visited = 0
+    rep = _Report()
+    rss_start = rss_bytes()
+    rss_first: Optional[int] = None
+    start = time.perf_counter()
+    rounds = 0
+    python_drivers = (("python", _python_game), ("vec_env", _vec_env))
+    done = False
+    while not done:
+        for k, (preset, n) in enumerate(sizes):
+            s = (seed * 1_000_003 + rounds * 7919 + n * 131 + zlib.crc32(preset.encode())) % 2**63
+            for name, driver in (("rust", _rust_loop), python_drivers[(k + rounds) % 2]):
+                try:
+                    driver(preset, n, s, rep)
+                except Exception as exc:  # any exception from valid play is a violation
+                    rep.fail(f"{name} {preset} n={n} seed={s}", f"{type(exc).__name__}: {exc}")
+            visited = max(visited, k + 1) if rounds == 0 else len(sizes)
+            if (rounds > 0 or k + 1 >= must) and time.perf_counter() - start >= seconds:
+                done = True
+                break
+        rounds += 1
+        if rss_first is None:
+            rss_first = rss_bytes()
+        elapsed = time.perf_counter() - start
+        done = done or elapsed >= seconds
+        if log:
+            log(
+                f"round {rounds}: {elapsed:.0f} s, decisions {sum(rep.decisions.values()):,}, "
+                f"violations {rep.violations}, rss {rss_bytes() / 2**20:.1f} MiB"
+            )
+    rss_end = rss_bytes()
+    return {
+        "seconds": round(time.perf_counter() - start, 1),
+        "rounds": rounds,
+        "table_sizes": len(sizes),
+        "tables_visited": visited,
+        "games": rep.games,
+        "decisions": rep.decisions,
+        "decisions_checked": sum(rep.decisions.values()),
+        "violations": rep.violations,
+        "failures": rep.failures,
+        "rss_start": rss_start,
+        "rss_after_first_round": rss_first,
+        "rss_end": rss_end,
+        "rss_growth": rss_end - (rss_first or rss_start),
+    }
+
+
+def main(seconds: float, seed: int, presets: Optional[List[str]], as_json: bool) -> int:
+    """The ``soak`` subcommand: run, print a summary (or JSON), exit 1 on a violation."""
+    res = soak(seconds, seed, presets, log=lambda m: print(m, file=sys.stderr, flush=True))
+    if as_json:
+        print(json.dumps(res, indent=2))
+    else:
+        mib = 2**20
+        print(
+            f"soak: {res['seconds']} s, {res['rounds']} round(s), {res['tables_visited']} of "
+            f"{res['table_sizes']} (preset, players) tables visited"
+        )
+        for d in ("rust", "python", "vec_env"):
+            print(f"  {d:<8} games {res['games'][d]:>9,}  decisions checked {res['decisions'][d]:>12,}")
+        print(f"  violations: {res['violations']}")
+        for f in res["failures"]:
+            print(f"    {f}")
+        print(
+            f"  memory (RSS): start {res['rss_start'] / mib:.1f} MiB, after the first round "
+            f"{(res['rss_after_first_round'] or 0) / mib:.1f} MiB, end {res['rss_end'] / mib:.1f} MiB "
+            f"(growth {res['rss_growth'] / mib:+.1f} MiB)"
+        )
+    return 1 if res["violations"] else 0

@@ -1,0 +1,197 @@
+//! Argument checks of the Python bindings: integer arguments in range (a bool is refused
+//! with `TypeError`, a value out of range is a `ValueError` naming the argument and the
+//! allowed range, never an `OverflowError`), and Python objects turned into JSON values
+//! with the path of anything JSON cannot hold (NaN, a date, too deep a nesting).
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use serde_json::Value;
+
+/// Deepest nesting of dicts and lists accepted in rules and states (real ones use 4).
+pub(crate) const MAX_DEPTH: usize = 32;
+
+/// The Python integer behind `obj` (an `int` or an object with `__index__`, such as a
+/// numpy integer); a bool is refused.
+fn index_of<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    let numpy_bool = obj.get_type().name().is_ok_and(|n| n == "bool_" || n == "bool");
+    if obj.is_instance_of::<PyBool>() || numpy_bool {
+        return Err(PyTypeError::new_err(format!("{name} must be an integer, not bool")));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        return Ok(obj.clone());
+    }
+    if !obj.is_instance_of::<PyFloat>() && obj.hasattr("__index__")? {
+        if let Ok(i) = obj.call_method0("__index__") {
+            return Ok(i);
+        }
+    }
+    Err(PyTypeError::new_err(format!("{name} must be an integer, got {}", obj.get_type().name()?)))
+}
+
+/// An integer argument in `[lo, hi]`.
+pub(crate) fn int_in<T>(obj: &Bound<'_, PyAny>, name: &str, lo: T, hi: T) -> PyResult<T>
+where
+    T: Copy + TryInto<i128> + TryFrom<i128> + std::fmt::Display,
+{
+    let i = index_of(obj, name)?;
+    // The bounds fit i128 for every integer type used here (up to 64 bits).
+    let (l, h) = (lo.try_into().unwrap_or(i128::MIN), hi.try_into().unwrap_or(i128::MAX));
+    // An integer beyond i128 fails to extract: it is out of range like any other.
+    let v = i.extract::<i128>().ok().filter(|v| (l..=h).contains(v));
+    match v.and_then(|v| T::try_from(v).ok()) {
+        Some(t) => Ok(t),
+        None => Err(PyValueError::new_err(format!("{name} must be in [{lo}, {hi}], got {}", i.repr()?))),
+    }
+}
+
+/// A seat of a table of `n` players: an integer in `0..n` (the message says "0..n", the
+/// form the bindings have always used for seats).
+pub(crate) fn seat_in(obj: &Bound<'_, PyAny>, name: &str, n: usize) -> PyResult<usize> {
+    let i = index_of(obj, name)?;
+    match i.extract::<i128>().ok().filter(|&v| v >= 0 && v < n as i128) {
+        // In 0..n, and n <= MAX_PLAYERS: the cast is exact.
+        Some(v) => Ok(v as usize),
+        None => Err(PyValueError::new_err(format!("{name} must be in 0..{n}, got {}", i.repr()?))),
+    }
+}
+
+/// An optional integer argument in `[lo, hi]` (`None` stays `None`).
+pub(crate) fn opt_int_in<T>(obj: Option<&Bound<'_, PyAny>>, name: &str, lo: T, hi: T) -> PyResult<Option<T>>
+where
+    T: Copy + TryInto<i128> + TryFrom<i128> + std::fmt::Display,
+{
+    match obj {
+        Some(o) if !o.is_none() => int_in(o, name, lo, hi).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// Extractors for `#[pyo3(from_py_with = ...)]`: one per argument name, so the message
+/// names the argument, and the signature keeps its plain default (`seed=0`, `num_players=2`).
+macro_rules! int_args {
+    ($($f:ident: $t:ty = $name:literal in $lo:expr, $hi:expr;)*) => {$(
+        pub(crate) fn $f(o: &Bound<'_, PyAny>) -> PyResult<$t> {
+            int_in(o, $name, $lo, $hi)
+        }
+    )*};
+}
+
+macro_rules! opt_int_args {
+    ($($f:ident: $t:ty = $name:literal in $lo:expr, $hi:expr;)*) => {$(
+        pub(crate) fn $f(o: &Bound<'_, PyAny>) -> PyResult<Option<$t>> {
+            opt_int_in(Some(o), $name, $lo, $hi)
+        }
+    )*};
+}
+
+int_args! {
+    num_players: usize = "num_players" in 2, crate::rules::MAX_PLAYERS;
+    seed: u64 = "seed" in 0, u64::MAX;
+    games: u64 = "games" in 0, u64::MAX;
+    start: u64 = "start" in 0, u64::MAX;
+    count: u64 = "count" in 0, u64::MAX;
+    threads: usize = "threads" in 0, crate::vec_env::MAX_THREADS;
+    num_threads: usize = "num_threads" in 0, crate::vec_env::MAX_THREADS;
+    num_envs: usize = "num_envs" in 1, crate::vec_env::MAX_NUM_ENVS;
+    learner_seat: usize = "learner_seat" in 0, crate::rules::MAX_PLAYERS - 1;
+    current_player: usize = "current_player" in 0, crate::rules::MAX_PLAYERS - 1;
+    direction: i8 = "direction" in -1, 1;
+    pending_draw: u16 = "pending_draw" in 0, u16::MAX;
+}
+
+opt_int_args! {
+    opt_seed: u64 = "seed" in 0, u64::MAX;
+    dealer: usize = "dealer" in 0, crate::rules::MAX_PLAYERS - 1;
+}
+
+/// `scores` of a position: a list of integers within the match-score limit, or `None`.
+pub(crate) fn scores(o: &Bound<'_, PyAny>) -> PyResult<Option<Vec<i32>>> {
+    if o.is_none() {
+        return Ok(None);
+    }
+    let items: Vec<Bound<'_, PyAny>> = o.extract()?;
+    let max = crate::game::checks::MAX_SCORE;
+    items.iter().map(|x| int_in(x, "scores", -max, max)).collect::<PyResult<Vec<i32>>>().map(Some)
+}
+
+/// Why a Python value cannot become JSON: the dotted path of the value and what is wrong.
+pub(crate) struct JsonError {
+    pub path: String,
+    pub message: String,
+}
+
+impl JsonError {
+    /// `"path: message"` (just the message at the top level).
+    pub(crate) fn text(&self) -> String {
+        if self.path.is_empty() { self.message.clone() } else { format!("{}: {}", self.path, self.message) }
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() { key.to_string() } else { format!("{path}.{key}") }
+}
+
+/// `obj` as a JSON value: dicts with string keys, lists and tuples, str, int (within the
+/// 64-bit range), finite float, bool and None. Anything else is an error naming its path.
+pub(crate) fn to_value(obj: &Bound<'_, PyAny>) -> Result<Value, JsonError> {
+    convert(obj, "", 0)
+}
+
+fn convert(obj: &Bound<'_, PyAny>, path: &str, depth: usize) -> Result<Value, JsonError> {
+    let fail = |message: String| JsonError { path: path.to_string(), message };
+    if depth > MAX_DEPTH {
+        return Err(fail(format!("nested more than {MAX_DEPTH} levels deep")));
+    }
+    if obj.is_none() {
+        return Ok(Value::Null);
+    }
+    if obj.is_instance_of::<PyBool>() {
+        return Ok(Value::Bool(obj.is_truthy().map_err(|e| fail(e.to_string()))?));
+    }
+    if obj.is_instance_of::<PyInt>() {
+        if let Ok(v) = obj.extract::<i64>() {
+            return Ok(Value::from(v));
+        }
+        if let Ok(v) = obj.extract::<u64>() {
+            return Ok(Value::from(v));
+        }
+        let r = obj.repr().map(|r| r.to_string()).unwrap_or_default();
+        return Err(fail(format!("integer {r} is out of range")));
+    }
+    if obj.is_instance_of::<PyFloat>() {
+        let f: f64 = obj.extract().map_err(|e: PyErr| fail(e.to_string()))?;
+        return serde_json::Number::from_f64(f)
+            .map(Value::Number)
+            .ok_or_else(|| fail(format!("must be a finite number, got {f}")));
+    }
+    if obj.is_instance_of::<PyString>() {
+        return obj.extract::<String>().map(Value::String).map_err(|e| fail(e.to_string()));
+    }
+    if let Ok(d) = obj.cast::<PyDict>() {
+        let mut m = serde_json::Map::new();
+        for (k, v) in d.iter() {
+            let Ok(key) = k.extract::<String>() else {
+                let r = k.repr().map(|r| r.to_string()).unwrap_or_default();
+                return Err(fail(format!("keys must be strings, got {r}")));
+            };
+            let value = convert(&v, &join(path, &key), depth + 1)?;
+            m.insert(key, value);
+        }
+        return Ok(Value::Object(m));
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let mut out = Vec::new();
+        for (i, v) in obj.try_iter().map_err(|e| fail(e.to_string()))?.enumerate() {
+            let v = v.map_err(|e| fail(e.to_string()))?;
+            out.push(convert(&v, &format!("{path}[{i}]"), depth + 1)?);
+        }
+        return Ok(Value::Array(out));
+    }
+    // numpy scalars and other integer-likes: through __index__ / __float__.
+    if let Ok(i) = index_of(obj, path) {
+        return convert(&i, path, depth);
+    }
+    let t = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+    Err(fail(format!("unsupported type {t} (use dict, list, str, int, float, bool or None)")))
+}

@@ -1,0 +1,92 @@
+//! Bad input at the Rust boundary: sizes checked before allocating, numeric rule fields in
+//! range (named on error), a failing thread pool reported as an error, and the invariant
+//! checker itself (it must notice a broken state).
+
+use eights::check::{CheckStats, check_state, checked_playout, checked_selfplay};
+use eights::game::Game;
+use eights::rules::{MAX_SERIES_TARGET, Rules, RulesError};
+use eights::vec_env::{Config, MAX_NUM_ENVS, MAX_THREADS, VecEnv, VecEnvError};
+use serde_json::json;
+use std::sync::Arc;
+
+fn rules(preset: &str, n: usize) -> Arc<Rules> {
+    Arc::new(Rules::load(preset, n, None).unwrap())
+}
+
+fn field_of(e: RulesError) -> String {
+    e.field().unwrap_or_default().to_string()
+}
+
+#[test]
+fn num_envs_beyond_the_limit_is_refused_before_allocating() {
+    for n in [MAX_NUM_ENVS + 1, 1_000_000_000, usize::MAX] {
+        let err = VecEnv::new(rules("crazy_eights", 2), Config::new(n)).err().expect("refused");
+        assert!(matches!(err, VecEnvError::Config(ref m) if m.contains("num_envs")), "{err}");
+    }
+    assert!(VecEnv::new(rules("crazy_eights", 2), Config::new(0)).is_err());
+    assert_eq!(VecEnv::new(rules("crazy_eights", 2), Config::new(3)).unwrap().num_envs(), 3);
+}
+
+#[test]
+fn thread_counts_beyond_the_limit_are_refused() {
+    let mut cfg = Config::new(4);
+    cfg.num_threads = MAX_THREADS + 1;
+    let err = VecEnv::new(rules("crazy_eights", 2), cfg).err().expect("refused");
+    assert!(err.to_string().contains("num_threads"), "{err}");
+}
+
+#[test]
+fn match_targets_that_would_overflow_are_refused_with_the_field() {
+    let base = |series: serde_json::Value| Rules::load("crazy_eights", 4, Some(&json!({ "series": series })));
+    let e = base(json!({"match": true, "target": 2u64.pow(31)})).err().unwrap();
+    assert_eq!(field_of(e), "series.target");
+    let e = base(json!({"match": true, "target": null, "target_per_player": 2u64.pow(30)})).err().unwrap();
+    assert_eq!(field_of(e), "series.target_per_player");
+    // 300_000 per player is fine for 2 or 3 players, too much for 4.
+    let ok = Rules::load("crazy_eights", 3, Some(&json!({"series": {"match": true, "target_per_player": 300_000}})));
+    assert_eq!(ok.unwrap().series_target, Some(900_000));
+    assert!(base(json!({"match": true, "target_per_player": 300_000})).is_err());
+    let r = base(json!({"match": true, "target": MAX_SERIES_TARGET})).unwrap();
+    assert_eq!(r.series_target, Some(MAX_SERIES_TARGET));
+}
+
+#[test]
+fn a_large_target_is_not_reached_after_one_hand() {
+    let r = Arc::new(
+        Rules::load("crazy_eights", 2, Some(&json!({"series": {"match": true, "target": 1_000_000}}))).unwrap(),
+    );
+    let mut g = Game::new(r, 0);
+    let mut bot = eights::bots::RandomBot::new(0);
+    while g.hands_played() == 0 {
+        g.step(bot.act(&g).unwrap()).unwrap();
+    }
+    assert!(!g.is_terminal(), "a match to 1,000,000 ended after one hand: {:?}", g.scores());
+}
+
+#[test]
+fn card_points_and_bonus_out_of_range_name_the_field() {
+    let load = |score: serde_json::Value| Rules::load("crazy_eights", 2, Some(&json!({ "score": score })));
+    assert_eq!(field_of(load(json!({"values": {"A": 1_000_000}})).err().unwrap()), "score.values.A");
+    assert_eq!(field_of(load(json!({"values": {"A": -1_000_000}})).err().unwrap()), "score.values.A");
+    assert_eq!(field_of(load(json!({"winner_bonus": i32::MIN})).err().unwrap()), "score.winner_bonus");
+    assert!(load(json!({"values": {"A": 10_000}, "winner_bonus": -1_000_000})).is_ok());
+}
+
+#[test]
+fn the_checker_passes_real_games_and_notices_a_broken_one() {
+    for (p, n) in [("crazy_eights", 2), ("switch_blackjack", 4), ("stalin", 4), ("one_card", 3)] {
+        let s = checked_selfplay(rules(p, n), 4, 9);
+        assert_eq!((s.games, s.violations), (4, 0), "{p}: {:?}", s.failures);
+        assert!(s.decisions > 20);
+    }
+    // A snapshot with a card moved out of play: the conservation check fails at once.
+    let g = Game::new(rules("crazy_eights", 2), 1);
+    let mut snap = serde_json::to_value(g.snapshot()).unwrap();
+    let card = snap["stock"].as_array_mut().unwrap().pop().unwrap();
+    let fewer: eights::game::Snapshot = serde_json::from_value(snap).unwrap();
+    let mut broken = Game::from_snapshot(fewer).unwrap();
+    assert!(check_state(&broken, &g.card_count()).unwrap_err().contains("not conserved"), "{card}");
+    let mut stats = CheckStats::default();
+    checked_playout(&mut broken, 1, &mut stats);
+    assert_eq!(stats.violations, 0, "a game is checked against its own start: {:?}", stats.failures);
+}
