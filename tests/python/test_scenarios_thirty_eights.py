@@ -405,9 +405,6 @@ def _stock(k):
     return pool[:k]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="fidelity: a joker does not answer a joker's draw 4; see docs/fidelity.md"
-)
 def test_TE_fidelity_jokers_in_succession_accumulate():
     """Source (38's): "If several jokers are played in succession, the cards to be
     drawn accumulate in the same way as with deuces." and (Deuces) "If he plays
@@ -439,9 +436,6 @@ def test_TE_fidelity_jokers_in_succession_accumulate():
     assert g.stock() == stock[8:]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="fidelity: a 7 start card does not make the dealer ask; see docs/fidelity.md"
-)
 def test_TE_fidelity_seven_start_card_dealer_asks():
     """Source (38's): "If any other special action card is the first turned up, it
     is treated as if the dealer played it." and (Sevens) "the person playing it asks
@@ -472,9 +466,6 @@ def test_TE_fidelity_seven_start_card_dealer_asks():
         assert legal(g) == {"draw"} or "draw" not in legal(g)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="fidelity: a 3 start card does not oblige the dealer; see docs/fidelity.md"
-)
 def test_TE_fidelity_three_start_card_dealer_covers_or_draws():
     """Source (38's): "If any other special action card is the first turned up, it
     is treated as if the dealer played it." and (Threes) "If you do not have another
