@@ -251,7 +251,7 @@ def main():
         print(f"| {name:<44} | {value / 1e6:>10.3f} M | {ratio:>19} | {note}")
     print()
     env = eights.VecEnv(preset, 1, num_players=players)
-    print(f"memory per environment: Game {eights.game_state_bytes()} B; VecEnv slot "
+    print(f"memory per environment: Game {eights._core.game_state_bytes()} B; VecEnv slot "
           f"{env.state_bytes_per_env} B + output rows {eights.OBS_SIZE * 4 + eights.NUM_ACTIONS + 4 + 4 + 2} B")
     print(f"observation bytes per step: eights {eights.OBS_SIZE * 4} (float32) / {eights.OBS_SIZE} (uint8)"
           + (f"; OpenSpiel {os_py['obs'] * 4} (float32 tensor of {os_py['obs']})" if "obs" in os_py else "")

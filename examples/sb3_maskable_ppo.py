@@ -1,9 +1,10 @@
 """Train sb3-contrib's MaskablePPO on an eights environment, then evaluate it in the arena.
 
-``eights.make(...)`` already speaks MaskablePPO's language: the environment has an
-``action_masks()`` method returning the boolean mask of legal actions, which
-``MaskablePPO`` finds by itself (through ``env_method("action_masks")`` on the vector
-env). No wrapper is needed.
+The games are stepped together in Rust by ``eights.sb3.VecEnv``, a stable-baselines3
+``VecEnv`` over the batched engine with an ``action_masks()`` method, which
+``MaskablePPO`` finds by itself. ``--dummy`` trains on SB3's ``DummyVecEnv`` of
+``eights.make(...)`` envs instead (one Python env per game; slower, same results in
+kind). No other wrapper is needed.
 
 Run::
 
@@ -24,9 +25,11 @@ import os
 import numpy as np
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.vec_env import VecMonitor
 
 import eights
 import eights.arena
+import eights.sb3
 
 
 def parse_args() -> argparse.Namespace:
@@ -39,6 +42,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--eval-games", type=int, default=500, help="duplicate deals per opponent")
     p.add_argument("--out", default="runs/sb3_maskable_ppo", help="directory for the saved model")
+    p.add_argument("--dummy", action="store_true", help="train on DummyVecEnv(eights.make) instead")
     p.add_argument("--smoke", action="store_true", help="tiny budget, for CI")
     args = p.parse_args()
     if args.smoke:
@@ -48,12 +52,19 @@ def parse_args() -> argparse.Namespace:
 
 def main() -> None:
     args = parse_args()
-    env = make_vec_env(
-        eights.make,
-        n_envs=args.n_envs,
-        seed=args.seed,
-        env_kwargs={"preset": args.preset, "num_players": args.players, "opponents": args.opponent},
-    )
+    if args.dummy:
+        env = make_vec_env(
+            eights.make,
+            n_envs=args.n_envs,
+            seed=args.seed,
+            env_kwargs={"preset": args.preset, "num_players": args.players, "opponents": args.opponent},
+        )
+    else:  # every game in one Rust batch; VecMonitor logs the episode returns
+        env = VecMonitor(
+            eights.sb3.VecEnv(
+                args.preset, num_envs=args.n_envs, num_players=args.players, opponents=args.opponent, seed=args.seed
+            )
+        )
     model = MaskablePPO(
         "MlpPolicy",
         env,

@@ -51,14 +51,21 @@ without importing ``eights`` first, use the id
 """
 
 import importlib.metadata as _metadata
-from types import ModuleType as _ModuleType
+import warnings as _warnings
+from typing import TYPE_CHECKING as _TYPE_CHECKING, Any as _Any
 
 from . import _core
 from ._core import (
     NUM_ACTIONS,
+    OBS_SIZE,
+    Bot,
     IllegalActionError,
     RandomBot,
     RulesError,
+    determinize,
+    episode_seed,
+    preset_rules,
+    preset_toml,
     presets,
     random_selfplay,
 )
@@ -72,31 +79,48 @@ try:
 except _metadata.PackageNotFoundError:  # running from a source tree
     __version__ = "0.0.0"
 
+# The public API. The rest of the extension (arena helpers, the VecEnv core, rule
+# resolution...) is internal and stays reachable as ``eights._core.<name>``.
 __all__ = [
     "NUM_ACTIONS",
+    "OBS_SIZE",
+    "Bot",
     "EightsEnv",
-    "OpponentPool",
-    "arena",
     "Game",
+    "GYMNASIUM_NAMESPACE",
     "IllegalActionError",
+    "OpponentPool",
     "RandomBot",
     "Rules",
     "RulesError",
     "VecEnv",
     "__version__",
+    "arena",
+    "determinize",
+    "episode_seed",
     "make",
+    "preset_rules",
+    "preset_toml",
     "presets",
     "random_selfplay",
 ]
 
-# Re-export anything else the extension makes public, so new core features
-# need no change here.
-for _name in dir(_core):
-    _value = getattr(_core, _name)
-    if not _name.startswith("_") and _name not in globals() and not isinstance(_value, _ModuleType):
-        globals()[_name] = _value
-        __all__.append(_name)
-del _name, _value
+
+if not _TYPE_CHECKING:  # type checkers see only the public names
+
+    def __getattr__(name: str) -> _Any:
+        """Serve the extension's internal names (``eights.game_from_spec``...) that earlier
+        versions re-exported, with a DeprecationWarning pointing at ``eights._core``."""
+        if not name.startswith("_") and hasattr(_core, name):
+            _warnings.warn(
+                f"eights.{name} is internal and will leave the top-level namespace; "
+                f"use eights._core.{name}",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return getattr(_core, name)
+        raise AttributeError(f"module 'eights' has no attribute {name!r}")
+
 
 #: Namespace of the Gymnasium ids registered by this package.
 GYMNASIUM_NAMESPACE = "eights"
@@ -113,6 +137,8 @@ def _register_gymnasium_envs() -> None:
         register(
             id=env_id,
             entry_point="eights.env:EightsEnv",
+            # gymnasium.make_vec(id, num_envs=n) returns the batched Rust eights.VecEnv.
+            vector_entry_point="eights.vec_env:VecEnv",
             kwargs={"preset": preset},
         )
 

@@ -1,4 +1,5 @@
-"""Command-line tools: ``python -m eights {selfplay,arena,botspeed,play,presets}``.
+"""Command-line tools: ``eights {selfplay,arena,botspeed,play,replay,presets}`` (the console
+script; ``python -m eights ...`` does the same).
 
 ``selfplay`` benchmarks random-vs-random games, first in the Rust loop
 (:func:`eights.random_selfplay`), then (unless ``--python-loop 0``) in a plain
@@ -21,6 +22,10 @@ optionally saves a chart (with matplotlib)::
 heuristic bot, on one or more presets::
 
     python -m eights botspeed --presets crazy_eights,switch_blackjack --bots random,heuristic,ismcts:400
+
+``replay`` prints a saved game record (``--record`` of the arena, ``record_dir`` of the envs)::
+
+    python -m eights replay records/episode_0.json --tables 10
 
 ``play`` lets a person play a hand against bots in the terminal (see :mod:`eights.play`)::
 
@@ -142,10 +147,17 @@ def cmd_arena(args: argparse.Namespace) -> int:
     """Run a duplicate-deal tournament between bots and print the ratings."""
     from . import arena
 
+    from ._policies import load_policy
+
     rules = _parse_rules(args.rules)
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
-    for a in agents:
-        eights._core.parse_bot(a)  # ValueError naming the allowed bots
+    for path in args.out or []:
+        if not path.lower().endswith((".json", ".csv")):
+            raise ValueError(f"--out must name a .json or .csv file, got {path!r}")
+    # Bot names, module:attribute policies and saved SB3 models (ValueError when unknown).
+    from .observation import ObservationBounds
+
+    scale = ObservationBounds(args.preset, args.players, rules=rules)
+    agents = [load_policy(a.strip(), scale) for a in args.agents.split(",") if a.strip()]
     start = time.perf_counter()
     result = arena.tournament(
         agents,
@@ -157,9 +169,13 @@ def cmd_arena(args: argparse.Namespace) -> int:
         rules=rules,
         bootstrap=args.bootstrap,
         progress=not args.no_progress,
+        record_dir=args.record,
     )
     print(result.table())
     print(f"time: {time.perf_counter() - start:.1f} s")
+    for path in args.out or []:
+        result.save(path)
+        print(f"results saved to {path}")
     if args.plot:
         try:
             result.plot(args.plot)
@@ -177,6 +193,20 @@ def cmd_play(args: argparse.Namespace) -> int:
     rules = _parse_rules(args.rules)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     return play(args.preset, args.players, seat=args.seat, bots=bots, seed=args.seed, rules=rules)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Print a saved game record in the terminal, move by move."""
+    from .render import replay_text
+    from .replay import load_record
+
+    try:
+        record = load_record(args.file)
+    except OSError as exc:
+        raise ValueError(f"cannot read {args.file!r}: {exc}") from None
+    viewer = None if args.viewer is None else int(args.viewer)
+    print(replay_text(record, viewer=viewer, every=args.tables), end="")
+    return 0
 
 
 def cmd_botspeed(args: argparse.Namespace) -> int:
@@ -228,10 +258,10 @@ def _positive(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``python -m eights`` argument parser."""
+def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
+    """The argument parser of ``python -m eights`` (``prog="eights"`` for the console script)."""
     parser = argparse.ArgumentParser(
-        prog="python -m eights",
+        prog=prog,
         description="Tools for the eights Crazy Eights RL library.",
     )
     parser.add_argument("--version", action="version", version=f"eights {eights.__version__}")
@@ -262,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
         "arena",
         help="duplicate-deal tournament between bots, with ratings",
         description="Play every table of the given bots over duplicate deals (each deal replayed "
-        "with the seats rotated), print win rates with 95%% intervals and Bradley-Terry ratings "
+        "with the seats rotated), print win rates with 95% intervals and Bradley-Terry ratings "
         "(Elo scale) with bootstrap intervals. Bots: random, heuristic, ismcts:N (N simulations "
         "per decision), pimc:N (N sampled worlds per decision).",
     )
@@ -271,7 +301,9 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument(
         "--agents",
         default="random,heuristic,ismcts:400",
-        help="comma-separated bot names (default: random,heuristic,ismcts:400)",
+        help="comma-separated agents: bot names, module:attribute (a policy f(obs, mask) -> action "
+        "or an object with act/act_batch) or paths of saved SB3 models (.zip) "
+        "(default: random,heuristic,ismcts:400)",
     )
     arena.add_argument(
         "--games", type=_positive, default=1000, help="duplicate deals per table (default: 1000)"
@@ -284,6 +316,14 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--rules", default=None, metavar="JSON", help="rule overrides as a JSON object")
     arena.add_argument("--plot", default=None, metavar="PNG", help="save a chart of the ratings (needs matplotlib)")
     arena.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    arena.add_argument(
+        "--record", default=None, metavar="DIR",
+        help="save a replay record of every game in DIR (episode_<k>.json; see 'replay')",
+    )
+    arena.add_argument(
+        "--out", action="append", default=None, metavar="FILE",
+        help="also write the results to FILE: .json (everything) or .csv (the ratings table); repeatable",
+    )
     arena.set_defaults(func=cmd_arena)
 
     play = sub.add_parser(
@@ -300,7 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots",
         default="heuristic",
         help="bot for every other seat, or a comma-separated bot per other seat: random, heuristic, "
-        "ismcts:N, pimc:N (default: heuristic)",
+        "ismcts:N, pimc:N, module:attribute (your policy) or a saved SB3 model (.zip) (default: heuristic)",
     )
     play.add_argument("--seed", type=_non_negative, default=None, help="random seed (default: a fresh one, printed)")
     play.add_argument("--rules", default=None, metavar="JSON", help="rule overrides as a JSON object")
@@ -327,14 +367,28 @@ def build_parser() -> argparse.ArgumentParser:
     botspeed.add_argument("--seed", type=_non_negative, default=0, help="random seed (default: 0)")
     botspeed.set_defaults(func=cmd_botspeed)
 
+    replay = sub.add_parser(
+        "replay",
+        help="print a saved game record move by move",
+        description="Replay a game record (a JSON file written by the envs' or the arena's record "
+        "option, or json.dump(game.record())): the dealt table, every action, and the final table.",
+    )
+    replay.add_argument("file", help="the record's JSON file")
+    replay.add_argument("--viewer", type=_non_negative, default=None, metavar="SEAT",
+                        help="show only this seat's hand (default: every hand)")
+    replay.add_argument("--tables", type=_non_negative, default=0, metavar="N",
+                        help="also print the table after every N-th action (default: 0, only first and last)")
+    replay.set_defaults(func=cmd_replay)
+
     presets = sub.add_parser("presets", help="list the rules presets")
     presets.set_defaults(func=cmd_presets)
     return parser
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Entry point of ``python -m eights``."""
-    args = build_parser().parse_args(argv)
+    """Entry point of ``python -m eights`` and of the ``eights`` console script."""
+    prog = "python -m eights" if sys.argv[0].endswith("__main__.py") else "eights"
+    args = build_parser(prog).parse_args(argv)
     try:
         return args.func(args)
     except ValueError as exc:  # bad preset, player count or rules

@@ -48,6 +48,7 @@ Example::
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import os
 import time
@@ -59,6 +60,7 @@ import numpy as np
 from . import _core
 from ._checks import describe as _describe
 from ._core import NUM_ACTIONS, Bot, Game
+from .replay import EpisodeRecorder
 
 __all__ = [
     "Agent",
@@ -198,8 +200,10 @@ def _play_python(
     start: int,
     count: int,
     rules: Optional[Dict[str, Any]],
+    recorder: Optional[EpisodeRecorder] = None,
 ) -> Dict[str, np.ndarray]:
-    """Play deals ``start..start+count`` with Python agents, batched per agent."""
+    """Play deals ``start..start+count`` with Python agents, batched per agent (and save
+    the record of every game with ``recorder``)."""
     games: List[Game] = []
     seats: List[List[Any]] = []  # per game, per seat: Bot or None (Python agent)
     rot: List[int] = []
@@ -274,6 +278,10 @@ def _play_python(
                     )
                 games[gi].step(action)
         active = still
+    if recorder is not None:
+        for gi, g in enumerate(games):
+            seat_agents = [table[_core.arena_agent_at(p, rot[gi], n)].name for p in range(n)]
+            recorder.save(g, {"arena": {"deal": deals[gi], "rotation": rot[gi], "seed": seed, "agents": seat_agents}})
     return {
         "deal": np.asarray(deals, np.uint64),
         "rotation": np.asarray(rot, np.int64),
@@ -297,8 +305,14 @@ def play(
     rules: Optional[Dict[str, Any]] = None,
     batch_size: int = 256,
     progress: Any = None,
+    record_dir: Optional[str] = None,
 ) -> Dict[str, np.ndarray]:
     """Play ``games`` duplicate deals at one table (one agent per seat).
+
+    ``record_dir``: save the record of every game there (``episode_<k>.json``, see
+    ``eights.Game.record``, with an ``"arena"`` entry: deal, rotation, seed and the agent
+    at each seat); the games are then played through the Python loop (same deals, same
+    bot seeds, so the same results), which is slower for tables of built-in bots.
 
     Returns a dict of numpy arrays with one row per game, in (deal, rotation) order:
     ``deal``, ``rotation``, ``winner`` (seat, -1 for none), ``hand_points`` and
@@ -314,8 +328,9 @@ def play(
     threads = _check_int(threads, "threads", 0)
     batch_size = _check_int(batch_size, "batch_size", 1)
     Game(preset, n, seed=0, rules=rules)  # validates preset, player count and rules
+    recorder = EpisodeRecorder.from_arg(record_dir, "record_dir")
     parts = []
-    if all(a.is_builtin for a in agents):
+    if all(a.is_builtin for a in agents) and recorder is None:
         chunk = max(8, 4 * (threads or os.cpu_count() or 1))
         for start in range(0, games, chunk):
             count = min(chunk, games - start)
@@ -328,7 +343,7 @@ def play(
         chunk = max(1, batch_size // n)
         for start in range(0, games, chunk):
             count = min(chunk, games - start)
-            parts.append(_play_python(agents, preset, n, seed, start, count, rules))
+            parts.append(_play_python(agents, preset, n, seed, start, count, rules, recorder))
             if progress is not None:
                 progress(count * n)
     return _concat(parts, n)
@@ -484,13 +499,14 @@ def evaluate(
     batch_size: int = 256,
     bootstrap: int = 2000,
     progress: bool = False,
+    record_dir: Optional[str] = None,
 ) -> EvalResult:
     """Evaluate ``agent`` against ``opponents`` over ``games`` duplicate deals.
 
     ``opponents`` is one agent for every other seat or a list of ``num_players - 1``
     agents. Every deal is played ``num_players`` times with the seats rotated, so the
     run has ``games * num_players`` games. See the module documentation for agents and
-    statistics.
+    statistics. ``record_dir`` saves the record of every game (see :func:`play`).
 
     Raises:
         ValueError: unknown bot names, bad counts, an unknown preset, invalid rules, or a
@@ -518,7 +534,7 @@ def evaluate(
     update, close = _progress_bar(games * num_players, progress, f"{names[0]} vs {', '.join(names[1:])}")
     t = time.perf_counter()
     try:
-        res = play(table, preset, games, seed, threads, rules, batch_size, update)
+        res = play(table, preset, games, seed, threads, rules, batch_size, update, record_dir)
     finally:
         close()
     return _summarise(table, names, res, preset, games, seed, bootstrap, time.perf_counter() - t)
@@ -607,6 +623,71 @@ class TournamentResult:
     def __str__(self) -> str:
         return self.table()
 
+    def to_dict(self) -> Dict[str, Any]:
+        """The results as plain JSON-able data: the settings, one entry per agent
+        (rating, 95% interval, decisions per second, mean game length), the pairwise
+        wins and one entry per match."""
+        return {
+            "preset": self.preset,
+            "num_players": self.num_players,
+            "deals": self.deals,
+            "agents": [
+                {
+                    "agent": a,
+                    "rating": float(self.ratings[i]),
+                    "rating_low": float(self.rating_ci[i, 0]),
+                    "rating_high": float(self.rating_ci[i, 1]),
+                    "decisions_per_second": float(self.decisions_per_second.get(a, float("nan"))),
+                    "mean_length": float(self.mean_length.get(a, float("nan"))),
+                }
+                for i, a in enumerate(self.agents)
+            ],
+            "pairwise_wins": self.wins.tolist(),
+            "matches": [
+                {
+                    "agent": m.agent,
+                    "opponents": list(m.opponents),
+                    "games": m.games,
+                    "win_rate": m.win_rate,
+                    "win_rate_low": m.ci[0],
+                    "win_rate_high": m.ci[1],
+                    "wins": m.wins,
+                    "losses": m.losses,
+                    "no_winner": m.no_winner,
+                    "mean_hand_points": m.mean_hand_points,
+                    "mean_score": m.mean_score,
+                    "mean_length": m.mean_length,
+                    "truncated": m.truncated,
+                }
+                for m in self.matches
+            ],
+        }
+
+    def save(self, path: str) -> None:
+        """Write the results to ``path``: JSON (:meth:`to_dict`) for ``.json``, or CSV with one
+        row per agent (agent, rating, interval, decisions per second, mean length) for ``.csv``.
+
+        Raises:
+            ValueError: another file extension.
+        """
+        ext = os.path.splitext(str(path))[1].lower()
+        data = self.to_dict()
+        if ext == ".json":
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(data, f, indent=2)
+                f.write("\n")
+        elif ext == ".csv":
+            import csv
+
+            with open(path, "w", encoding="utf-8", newline="") as f:
+                fields = ["agent", "rating", "rating_low", "rating_high", "decisions_per_second", "mean_length"]
+                writer = csv.DictWriter(f, fieldnames=["preset", "num_players", "deals"] + fields)
+                writer.writeheader()
+                for row in data["agents"]:
+                    writer.writerow({"preset": self.preset, "num_players": self.num_players, "deals": self.deals, **row})
+        else:
+            raise ValueError(f"results can be saved as .json or .csv, got {path!r}")
+
     def plot(self, path: str) -> None:
         """Save a chart of the ratings with their intervals (needs matplotlib)."""
         try:
@@ -665,6 +746,7 @@ def tournament(
     batch_size: int = 256,
     bootstrap: int = 1000,
     progress: bool = False,
+    record_dir: Optional[str] = None,
 ) -> TournamentResult:
     """Play every table of ``num_players`` distinct agents over ``games`` duplicate deals
     (the same deals for every table) and fit Bradley-Terry ratings.
@@ -672,7 +754,8 @@ def tournament(
     With two players every pair meets; with more, every combination of ``num_players``
     agents plays, and the winner of a game beats each other seat. Ratings are on the Elo
     scale (a 200-point gap means about 76% wins) with the first agent at 0; the 95%
-    intervals come from ``bootstrap`` resamples of the deals.
+    intervals come from ``bootstrap`` resamples of the deals. ``record_dir`` saves the
+    record of every game (see :func:`play`).
 
     Raises:
         ValueError: fewer agents than seats, duplicate agent names, bad counts, unknown
@@ -708,7 +791,7 @@ def tournament(
         for idx in tables:
             t = time.perf_counter()
             table = [ags[i] for i in idx]
-            res = play(table, preset, games, seed, threads, rules, batch_size, update)
+            res = play(table, preset, games, seed, threads, rules, batch_size, update, record_dir)
             matches.append(
                 _summarise(table, [names[i] for i in idx], res, preset, games, seed, bootstrap,
                            time.perf_counter() - t)

@@ -55,6 +55,8 @@ from ._checks import opponents_per_seat, other_seats
 from ._core import BOT_NAMES_HELP, NUM_ACTIONS, Bot, IllegalActionError, RandomBot, parse_bot
 from ._overrides import merge_rule_overrides
 from .render import HISTORY_SHOWN, game_html, table_text
+from .observation import ObservationBounds
+from .replay import EpisodeRecorder
 from .rules import Game, Rules
 
 __all__ = [
@@ -65,6 +67,7 @@ __all__ = [
     "BOT_NAMES",
     "REWARD_KINDS",
     "ILLEGAL_ACTION_MODES",
+    "RENDER_MODES",
 ]
 
 #: Names accepted for built-in opponents ("ismcts:N" and "pimc:N" take a count).
@@ -75,6 +78,9 @@ REWARD_KINDS = ("win_loss", "score")
 
 #: Accepted values of the ``illegal_action`` argument.
 ILLEGAL_ACTION_MODES = ("raise", "random")
+
+#: Accepted values of ``render_mode`` (besides None), in the Gymnasium and PettingZoo envs.
+RENDER_MODES = ("ansi", "html", "rgb_array", "human")
 
 #: Keys accepted in the ``options`` dict of :meth:`EightsEnv.reset`.
 RESET_OPTIONS = ("deck",)
@@ -191,8 +197,17 @@ class EightsEnv(gymnasium.Env):
         learner_seat: the seat controlled by the agent.
         render_mode: ``None``, ``"ansi"`` (the table as text with card symbols
             as the learner sees it: its hand, the other hands as card counts, the
-            last few actions) or ``"html"`` (the same picture as HTML with inline
-            SVG cards, also what Jupyter shows for the env).
+            last few actions), ``"html"`` (the same picture as HTML with inline
+            SVG cards, also what Jupyter shows for the env), ``"rgb_array"``
+            (the same picture as an ``(H, W, 3)`` ``uint8`` image, drawn with
+            Pillow; what video recorders use) or ``"human"`` (the text printed
+            to the terminal after every ``reset`` and ``step``).
+        scale_obs: ``False`` (default) gives the raw observation, in the finite
+            ``Box`` of :class:`eights.observation.ObservationBounds`; ``True`` maps
+            every slice into ``[0, 1]`` (``Box(0, 1)``; see that module's table).
+        record_dir: a directory to save a replay record of every finished episode
+            in (``<dir>/episode_<k>.json``, see ``eights.Game.record``); ``None``
+            (default) saves nothing.
         illegal_action: what :meth:`step` does with an illegal learner action:
             ``"raise"`` (default) raises :class:`eights.IllegalActionError`
             and leaves the env unchanged; ``"random"`` plays a uniformly random
@@ -219,7 +234,7 @@ class EightsEnv(gymnasium.Env):
         TypeError: arguments of the wrong type.
     """
 
-    metadata = {"render_modes": ["ansi", "html"], "render_fps": 4}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
     def __init__(
         self,
@@ -232,6 +247,8 @@ class EightsEnv(gymnasium.Env):
         render_mode: Optional[str] = None,
         illegal_action: str = "raise",
         rules: Optional[Mapping[str, Any]] = None,
+        scale_obs: bool = False,
+        record_dir: Optional[str] = None,
         **rule_overrides: Any,
     ) -> None:
         super().__init__()
@@ -276,10 +293,14 @@ class EightsEnv(gymnasium.Env):
         #: The last few ``(seat, action id)`` pairs of the episode, oldest first.
         self.history: Deque[Tuple[int, int]] = collections.deque(maxlen=HISTORY_SHOWN)
 
-        self.observation_space = spaces.Box(
-            low=-np.inf, high=np.inf, shape=(self.game.observation_size,), dtype=np.float32
-        )
+        if not isinstance(scale_obs, (bool, np.bool_)):
+            raise TypeError(f"scale_obs must be True or False, got {_describe(scale_obs)}")
+        # Finite bounds of every slice, from the deck the rules deal (see eights.observation).
+        self.obs_bounds = ObservationBounds(preset, num_players, rules=self.rules)
+        self.scale_obs = bool(scale_obs)
+        self.observation_space = self.obs_bounds.scaled_space if self.scale_obs else self.obs_bounds.space
         self.action_space = LegalActionSpace(NUM_ACTIONS, self)
+        self.recorder = EpisodeRecorder.from_arg(record_dir, "record_dir")
 
     # ------------------------------------------------------------------ API
 
@@ -337,6 +358,8 @@ class EightsEnv(gymnasium.Env):
                 f"the learner (seat {self.learner_seat}) could act; check the rules "
                 "and the opponents"
             )
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._info()
 
     def step(self, action: Any) -> "tuple[np.ndarray, float, bool, bool, Dict[str, Any]]":
@@ -390,9 +413,13 @@ class EightsEnv(gymnasium.Env):
         reward = 0.0
         if terminated or truncated:
             reward = float(game.returns(self.reward_kind)[self.learner_seat])
+            if self.recorder is not None:
+                self.recorder.save(game)
         info = self._info()
         if self.illegal_action == "random":
             info["illegal_action"] = replaced
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
@@ -402,9 +429,11 @@ class EightsEnv(gymnasium.Env):
         """
         return self.game.action_mask()
 
-    def render(self) -> Optional[str]:  # type: ignore[override]  # text frames (ansi, html)
+    def render(self) -> Any:  # text, HTML or an image, by mode
         """The table seen from the learner's seat: text for ``render_mode="ansi"``,
-        HTML for ``render_mode="html"`` (see :mod:`eights.render`).
+        HTML for ``render_mode="html"`` (see :mod:`eights.render`), an ``(H, W, 3)``
+        ``uint8`` image for ``"rgb_array"`` (needs Pillow), and for ``"human"`` the text
+        printed to the terminal (done by ``reset`` and ``step`` themselves; returns None).
 
         With ``render_mode=None`` this warns and returns ``None`` (Gymnasium
         convention); ``env.game.render()`` (every hand) always works.
@@ -413,9 +442,16 @@ class EightsEnv(gymnasium.Env):
             return table_text(self.game, self.learner_seat, self.history)
         if self.render_mode == "html":
             return self._repr_html_()
+        if self.render_mode == "rgb_array":
+            from ._draw import table_rgb
+
+            return table_rgb(self.game, self.learner_seat, self.history)
+        if self.render_mode == "human":
+            print(table_text(self.game, self.learner_seat, self.history), flush=True)
+            return None
         gymnasium.logger.warn(
-            "render() called without a render mode; create the env with "
-            'render_mode="ansi" or "html", or call env.game.render()'
+            "render() called without a render mode; create the env with render_mode="
+            + " or ".join(map(repr, RENDER_MODES)) + ", or call env.game.render()"
         )
         return None
 
@@ -455,7 +491,8 @@ class EightsEnv(gymnasium.Env):
                 ) from exc
 
     def _observation(self) -> np.ndarray:
-        return self.game.observation(self.learner_seat)
+        obs = self.game.observation(self.learner_seat)
+        return self.obs_bounds.scale(obs) if self.scale_obs else obs
 
     def _info(self) -> Dict[str, Any]:
         return {
@@ -517,6 +554,8 @@ def make(
     learner_seat: int = 0,
     render_mode: Optional[str] = None,
     illegal_action: str = "raise",
+    scale_obs: bool = False,
+    record_dir: Optional[str] = None,
     **rules: Any,
 ) -> EightsEnv:
     """Create an :class:`EightsEnv` (unwrapped, so ``env.game`` and
@@ -543,5 +582,7 @@ def make(
         learner_seat=learner_seat,
         render_mode=render_mode,
         illegal_action=illegal_action,
+        scale_obs=scale_obs,
+        record_dir=record_dir,
         **rules,
     )

@@ -54,6 +54,10 @@ Example::
 
 from __future__ import annotations
 
+from ._optional import require
+
+require("pettingzoo", "pettingzoo", "eights.pettingzoo")
+
 import collections
 from typing import Any, Deque, Dict, Optional, Tuple, Union
 
@@ -68,8 +72,10 @@ from ._checks import as_action as _as_action
 from ._checks import as_int as _as_int
 from ._core import NUM_ACTIONS, IllegalActionError
 from ._overrides import merge_rule_overrides
-from .env import REWARD_KINDS
+from .env import RENDER_MODES, REWARD_KINDS
 from .render import HISTORY_SHOWN, game_html, table_text
+from .observation import ObservationBounds
+from .replay import EpisodeRecorder
 from .rules import Game, Rules
 
 __all__ = ["env", "raw_env", "parallel_env", "RENDER_VIEWS"]
@@ -114,19 +120,25 @@ class raw_env(AECEnv):
     Args:
         preset: preset name (``eights.presets()``) or an :class:`eights.Rules`.
         num_players: seats at the table.
-        render_mode: ``None``, ``"ansi"`` (text with card symbols) or ``"html"`` (inline SVG).
+        render_mode: ``None``, ``"ansi"`` (text with card symbols), ``"html"`` (inline SVG),
+            ``"rgb_array"`` (an ``(H, W, 3)`` ``uint8`` image, needs Pillow) or ``"human"``
+            (the text printed to the terminal after every ``reset`` and ``step``).
         reward: ``"win_loss"`` (default) or ``"score"``.
         max_cycles: optional cap on the number of decisions (all agents together) after
             which every agent is truncated; ``None`` keeps only the engine's own cap.
         render_view: ``"current"`` (default: the hand of the agent to act face up, the
             others as card counts), ``"all"`` (every hand), or a seat number.
+        scale_obs: observations mapped into ``[0, 1]`` (see :mod:`eights.observation`);
+            by default the raw observation, in its finite bounds.
+        record_dir: save a replay record of every finished hand in this directory
+            (``episode_<k>.json``, see ``eights.Game.record``); ``None`` saves nothing.
         rules: dict of rule overrides; ``**rule_overrides`` as in ``eights.make``
             (``deal__hand_size=4``).
     """
 
     metadata: Dict[str, Any] = {
         "name": "eights_v0",
-        "render_modes": ["ansi", "html"],
+        "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -140,6 +152,8 @@ class raw_env(AECEnv):
         max_cycles: Optional[int] = None,
         render_view: Union[str, int] = "current",
         rules: Optional[Dict[str, Any]] = None,
+        scale_obs: bool = False,
+        record_dir: Optional[str] = None,
         **rule_overrides: Any,
     ) -> None:
         super().__init__()
@@ -175,13 +189,18 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{p}" for p in range(num_players)]
         self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
         self._obs_size = self.game.observation_size
+        if not isinstance(scale_obs, (bool, np.bool_)):
+            raise TypeError(f"scale_obs must be True or False, got {scale_obs!r}")
+        self.scale_obs = bool(scale_obs)
+        self.obs_bounds = ObservationBounds(preset, num_players, rules=self.rules)
+        self.recorder = EpisodeRecorder.from_arg(record_dir, "record_dir")
         self._np_random: Optional[np.random.Generator] = None
         self._started = False
         self._decisions = 0
         self._observation_spaces: Dict[str, spaces.Space] = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(-np.inf, np.inf, shape=(self._obs_size,), dtype=np.float32),
+                    "observation": self.obs_bounds.scaled_space if self.scale_obs else self.obs_bounds.space,
                     "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
                 }
             )
@@ -227,6 +246,8 @@ class raw_env(AECEnv):
         self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.current_player]
         self._check_end()
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         seat = self._seat(agent)
@@ -235,7 +256,8 @@ class raw_env(AECEnv):
             mask = game.action_mask().astype(np.int8)
         else:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        return {"observation": game.observation(seat), "action_mask": mask}
+        obs = game.observation(seat)
+        return {"observation": self.obs_bounds.scale(obs) if self.scale_obs else obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -253,11 +275,15 @@ class raw_env(AECEnv):
         self.rewards = {a: 0.0 for a in self.agents}
         self._check_end()
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def _check_end(self) -> None:
         game = self.game
         capped = self.max_cycles is not None and self._decisions >= self.max_cycles
         if game.is_terminal or game.is_truncated or capped:
+            if self.recorder is not None and self._decisions > 0:  # a hand played to its end
+                self.recorder.save(game)
             returns = game.returns(self.reward_kind) if game.is_terminal else np.zeros(self.num_players)
             for p, a in enumerate(self.possible_agents):
                 self.rewards[a] = float(returns[p])
@@ -268,19 +294,29 @@ class raw_env(AECEnv):
         else:
             self.agent_selection = self.possible_agents[game.current_player]
 
-    def render(self) -> Optional[str]:
-        """The table as text (``"ansi"``) or HTML (``"html"``), from the point of view set by
-        ``render_view``; warns and returns None without a render mode."""
+    def render(self) -> Any:
+        """The table as text (``"ansi"``), HTML (``"html"``) or an RGB image (``"rgb_array"``),
+        from the point of view set by ``render_view``; ``"human"`` prints the text and
+        returns None; warns and returns None without a render mode."""
         if self.render_mode is None:
             import gymnasium
 
             gymnasium.logger.warn(
-                'render() called without a render mode; create the env with render_mode="ansi" or "html"'
+                "render() called without a render mode; create the env with render_mode="
+                + " or ".join(map(repr, RENDER_MODES))
             )
             return None
         if self.render_mode == "html":
             return self._repr_html_()
-        return table_text(self.game, self._viewer(), self.history, self.possible_agents)
+        if self.render_mode == "rgb_array":
+            from ._draw import table_rgb
+
+            return table_rgb(self.game, self._viewer(), self.history, self.possible_agents)
+        text = table_text(self.game, self._viewer(), self.history, self.possible_agents)
+        if self.render_mode == "human":
+            print(text, flush=True)
+            return None
+        return text
 
     def _repr_html_(self) -> str:
         return game_html(self.game, self._viewer(), self.history, self.possible_agents)

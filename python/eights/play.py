@@ -1,6 +1,7 @@
 """Play a hand against built-in bots in the terminal: ``python -m eights play``.
 
-This module owns the interactive loop of the ``play`` command and the reading of a
+The other seats are built-in bots or your own policies (``module:attribute``, a saved SB3
+model).  This module owns the interactive loop of the ``play`` command and the reading of a
 person's moves.  Each turn of the person shows the table as text (see
 :func:`eights.render.table_text`: the person's hand, the other hands as card counts, the
 last actions) and the legal moves, numbered::
@@ -20,7 +21,7 @@ import random
 import sys
 from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
 
-from ._core import Bot, IllegalActionError, derive_seed, parse_bot
+from ._core import Bot, IllegalActionError, derive_seed
 from .render import HISTORY_SHOWN, SUIT_SYMBOLS, action_text, card_symbol, table_text
 from .rules import Game
 
@@ -83,11 +84,53 @@ def parse_move(game: Any, text: str) -> Tuple[Optional[int], str]:
     return None, f"{name!r} is not allowed: {why}. Legal moves: {', '.join(strings)}"
 
 
+class _PolicySeat:
+    """A Python policy (``module:attribute`` or a saved SB3 model) playing one seat."""
+
+    def __init__(self, name: str, policy: Any) -> None:
+        self.name = name
+        batch = getattr(policy, "act_batch", None)
+        act = getattr(policy, "act", None)
+        if callable(batch):
+            self._act = lambda obs, mask: batch(obs[None], mask[None])[0]
+        else:
+            self._act = act if callable(act) else policy
+
+    def act(self, game: Any) -> int:
+        seat = game.current_player
+        action = self._act(game.observation(seat), game.action_mask())
+        try:
+            return int(action)
+        except (TypeError, ValueError):
+            raise TypeError(f"the policy {self.name!r} returned {action!r}, not an action id") from None
+
+
+def _seat_agent(spec: Any, seed: int, preset: Any, num_players: int, rules: Optional[Dict[str, Any]]) -> Any:
+    """A bot name becomes a Rust bot; a policy spec (``module:attribute``, a model path) or a
+    policy object becomes a :class:`_PolicySeat`."""
+    from ._policies import load_policy
+
+    if isinstance(spec, str):
+        scale = None
+        if not spec.endswith(".zip"):
+            loaded = load_policy(spec)  # ValueError naming what is accepted
+        else:
+            from .observation import ObservationBounds
+
+            loaded = load_policy(spec, ObservationBounds(preset, num_players, rules=rules))
+        if isinstance(loaded, str):
+            return Bot(loaded, seed)
+        if isinstance(loaded, tuple):
+            return _PolicySeat(*loaded)
+        return _PolicySeat(getattr(loaded, "name", spec), loaded)
+    return _PolicySeat(getattr(spec, "name", type(spec).__name__), spec)
+
+
 def play(
     preset: str,
     num_players: int,
     seat: int = 0,
-    bots: Optional[List[str]] = None,
+    bots: Optional[List[Any]] = None,
     seed: Optional[int] = None,
     rules: Optional[Dict[str, Any]] = None,
     read_line: Callable[[], str] = input,
@@ -95,8 +138,10 @@ def play(
 ) -> int:
     """Play one game, the person at ``seat``, bots elsewhere; returns an exit status.
 
-    ``bots``: one bot name for every other seat, or one per other seat in seat order
-    (default ``["heuristic"]``).  ``read_line`` reads one line of input (raising
+    ``bots``: one bot for every other seat, or one per other seat in seat order (default
+    ``["heuristic"]``); a bot is a built-in name, ``"module:attribute"`` naming your policy
+    (a callable ``f(obs, mask) -> action`` or an object with ``act``/``act_batch``), the
+    path of a saved SB3 model, or such a policy object itself.  ``read_line`` reads one line of input (raising
     ``EOFError`` at the end).  Returns 0 when the game ended or the person quit.
     """
     if seed is None:
@@ -110,11 +155,11 @@ def play(
         names = names * len(others)
     if len(names) != len(others):
         raise ValueError(
-            f"--bots needs one bot name, or one per other seat ({len(others)}), got {len(names)}: {', '.join(names)}"
+            f"--bots needs one bot name, or one per other seat ({len(others)}), got {len(names)}: "
+            + ", ".join(map(str, names))
         )
-    for name in names:
-        parse_bot(name)  # ValueError naming the allowed bots
-    seat_bots = {p: Bot(name, derive_seed(seed, p + 1)) for p, name in zip(others, names)}
+    seat_bots = {p: _seat_agent(name, derive_seed(seed, p + 1), preset, num_players, rules)
+                 for p, name in zip(others, names)}
     labels = [("You" if p == seat else f"P{p}") for p in range(num_players)]
     history: List[Tuple[int, int]] = []
 

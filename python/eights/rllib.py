@@ -52,6 +52,10 @@ See ``examples/rllib_selfplay.py`` for a full self-play run.
 
 from __future__ import annotations
 
+from ._optional import require
+
+require(["ray.rllib", "torch"], "rllib", "eights.rllib")
+
 from typing import Any, Dict, Iterable, Mapping, Optional, Tuple
 
 import gymnasium
@@ -61,6 +65,7 @@ from ray.rllib.utils.typing import MultiAgentDict
 
 from ._core import NUM_ACTIONS
 from .env import LegalActionSpace
+from .observation import ObservationBounds
 from .rules import Game, Rules
 
 __all__ = ["ENV_NAME", "EightsMultiAgentEnv", "action_masking_module_spec", "agent_id", "register"]
@@ -108,9 +113,12 @@ class EightsMultiAgentEnv(MultiAgentEnv):
         self.agents = self.possible_agents = [agent_id(s) for s in range(self.num_players)]
         obs_space = gymnasium.spaces.Dict(
             {
-                "observations": gymnasium.spaces.Box(
-                    -np.inf, np.inf, (self.game.observation_size,), np.float32
-                ),
+                # Finite bounds from the dealt pack (see eights.observation).
+                "observations": (
+                    ObservationBounds(rules, num_players)
+                    if isinstance(rules, Rules)
+                    else ObservationBounds(preset, num_players, rules=rules)
+                ).space,
                 "action_mask": gymnasium.spaces.Box(0.0, 1.0, (NUM_ACTIONS,), np.float32),
             }
         )

@@ -43,6 +43,7 @@ Example::
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -54,8 +55,9 @@ from ._checks import describe as _describe
 from ._checks import opponents_per_seat, other_seats
 from ._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore, parse_bot
 from ._overrides import merge_rule_overrides
+from .observation import ObservationBounds
 
-__all__ = ["VecEnv", "OpponentPool", "AUTORESET_MODES", "OBS_DTYPES"]
+__all__ = ["VecEnv", "OpponentPool", "LegalMultiDiscrete", "AUTORESET_MODES", "OBS_DTYPES"]
 
 #: Accepted values of ``autoreset``.
 AUTORESET_MODES = {
@@ -179,6 +181,58 @@ class OpponentPool:
         return out
 
 
+class LegalMultiDiscrete(spaces.MultiDiscrete):
+    """``MultiDiscrete([197] * num_envs)`` whose :meth:`sample` draws legal actions.
+
+    * ``sample()`` draws, for every game, uniformly from the legal actions of the
+      environment's current masks (0 for a game with none, e.g. one whose episode just
+      ended: next-step autoreset ignores its action);
+    * ``sample(mask=m)`` with a boolean (or 0/1) array ``m`` of shape
+      ``(num_envs, 197)`` draws uniformly from the true entries of each row;
+    * ``sample(mask=tuple_of_int8_masks)`` or ``probability=...`` is exactly
+      :meth:`gymnasium.spaces.MultiDiscrete.sample`.
+
+    Before the first ``reset`` (no masks yet) ``sample()`` raises ``RuntimeError``:
+    use ``envs.random_actions()`` (legal, drawn in Rust) or reset first.  The space holds
+    only a weak reference to its environment; a pickled copy samples with a mask only.
+    """
+
+    def __init__(self, num_envs: int, env: Optional["VecEnv"] = None) -> None:
+        super().__init__(np.full(num_envs, NUM_ACTIONS))
+        self._env_ref = weakref.ref(env) if env is not None else None
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.ndarray:
+        if probability is not None or isinstance(mask, tuple):
+            return super().sample(mask=mask, probability=probability)
+        n = int(self.nvec.shape[0])
+        if mask is None:
+            env = self._env_ref() if self._env_ref is not None else None
+            if env is None or not env._started:
+                raise RuntimeError(
+                    "VecEnv.action_space.sample() draws legal actions from the envs' current masks, "
+                    "and there are none before reset(); call reset() first, pass mask=<bool array of "
+                    f"shape ({n}, {NUM_ACTIONS})>, or use envs.random_actions()"
+                )
+            mask = env._mask
+        arr = np.asarray(mask)
+        if arr.shape != (n, NUM_ACTIONS) or arr.dtype.kind not in "biu":
+            raise ValueError(
+                f"mask must be a boolean or 0/1 array of shape ({n}, {NUM_ACTIONS}) (or a tuple of int8 "
+                f"masks, as for MultiDiscrete), got shape {arr.shape} and dtype {arr.dtype}"
+            )
+        # argmax of uniform noise over the legal entries: a uniform legal choice per row.
+        noise = self.np_random.random((n, NUM_ACTIONS))
+        noise[arr == 0] = -1.0
+        out = noise.argmax(axis=1).astype(self.dtype)
+        out[~arr.any(axis=1)] = 0
+        return out
+
+    def __getstate__(self) -> Dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_env_ref"] = None
+        return state
+
+
 class VecEnv(_GymVectorEnv):
     """``num_envs`` games of one preset, stepped together in Rust.
 
@@ -203,6 +257,9 @@ class VecEnv(_GymVectorEnv):
             direction -1 to 0; fractional match scores are truncated).
         seed: seed of the first :meth:`reset` called without one.
         copy: return copies of the buffers instead of the buffers.
+        scale_obs: observations (of the learner, of Python opponents and the final
+            ones) mapped into ``[0, 1]`` (see :mod:`eights.observation`); these are
+            new arrays at every call, and ``obs_dtype`` must stay ``"float32"``.
         rules / **rule_overrides: rule overrides, as for :func:`eights.make`.
 
     Attributes:
@@ -228,6 +285,7 @@ class VecEnv(_GymVectorEnv):
         obs_dtype: str = "float32",
         seed: Optional[int] = None,
         copy: bool = False,
+        scale_obs: bool = False,
         rules: Optional[Dict[str, Any]] = None,
         **rule_overrides: Any,
     ) -> None:
@@ -291,8 +349,19 @@ class VecEnv(_GymVectorEnv):
         # Per seat and game: the pool snapshot drawn for the current episode.
         self._pool_choice: Dict[int, np.ndarray] = {}
 
-        if obs_dtype == "float32":
-            low, high = -np.inf, np.inf
+        if not isinstance(scale_obs, (bool, np.bool_)):
+            raise TypeError(f"scale_obs must be True or False, got {_describe(scale_obs)}")
+        if scale_obs and obs_dtype != "float32":
+            raise ValueError(f"scale_obs=True needs obs_dtype='float32', got {obs_dtype!r}")
+        self.scale_obs = bool(scale_obs)
+        #: Finite bounds of every slice, from the deck the rules deal (eights.observation).
+        self.obs_bounds = ObservationBounds(preset, num_players, rules=self.rules)
+        low: Any
+        high: Any
+        if self.scale_obs:
+            low, high = np.float32(0.0), np.float32(1.0)
+        elif obs_dtype == "float32":
+            low, high = self.obs_bounds.low, self.obs_bounds.high
         else:
             info = np.iinfo(obs_dtype)
             low, high = info.min, info.max
@@ -302,9 +371,10 @@ class VecEnv(_GymVectorEnv):
         )
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = spaces.Box(
-            low, high, shape=(num_envs, OBS_SIZE), dtype=np.dtype(obs_dtype)  # type: ignore[arg-type]
+            np.broadcast_to(low, (num_envs, OBS_SIZE)), np.broadcast_to(high, (num_envs, OBS_SIZE)),
+            shape=(num_envs, OBS_SIZE), dtype=np.dtype(obs_dtype),  # type: ignore[arg-type]
         )
-        self.action_space = spaces.MultiDiscrete(np.full(num_envs, NUM_ACTIONS))
+        self.action_space = LegalMultiDiscrete(num_envs, self)
 
     # ------------------------------------------------------------------ API
 
@@ -346,7 +416,7 @@ class VecEnv(_GymVectorEnv):
             if isinstance(opp, OpponentPool):
                 self._pool_choice[seat] = opp.sample(self.num_envs)
         self._play_opponents()
-        return self._out(self._obs), self._info()
+        return self._obs_out(self._obs), self._info()
 
     def step(
         self, actions: Any
@@ -388,7 +458,7 @@ class VecEnv(_GymVectorEnv):
         self._play_opponents()
         np.logical_or(self._terminated, self._truncated, out=self._done)
         return (
-            self._out(self._obs),
+            self._obs_out(self._obs),
             self._out(self._rewards),
             self._out(self._terminated),
             self._out(self._truncated),
@@ -425,10 +495,13 @@ class VecEnv(_GymVectorEnv):
     def _out(self, a: np.ndarray) -> np.ndarray:
         return a.copy() if self.copy else a
 
+    def _obs_out(self, obs: np.ndarray) -> np.ndarray:
+        return self.obs_bounds.scale(obs) if self.scale_obs else self._out(obs)
+
     def _info(self) -> Dict[str, Any]:
         info = {"action_mask": self._out(self._mask), "current_player": self._out(self._to_act)}
         if self.autoreset_mode == AutoresetMode.SAME_STEP:
-            info["final_obs"] = self._out(self._final_obs)
+            info["final_obs"] = self._obs_out(self._final_obs)
             info["_final_obs"] = self._out(self._done)
         return info
 
@@ -456,6 +529,8 @@ class VecEnv(_GymVectorEnv):
                 if rows.size == 0:
                     continue
                 obs, mask = self._obs[rows], self._mask[rows]
+                if self.scale_obs:
+                    obs = self.obs_bounds.scale(obs)
                 if isinstance(opp, str):
                     acts[rows] = core.bot_actions(opp, rows)
                 elif isinstance(opp, OpponentPool):

@@ -117,7 +117,7 @@ fn determinize(game: &PyGame, player: i64, seed: Option<u64>) -> PyResult<PyGame
         return Err(PyValueError::new_err(format!("player must be in 0..{n}, got {player}")));
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed.unwrap_or_else(random_seed));
-    Ok(PyGame { g: game.g.determinize(player as usize, &mut rng) })
+    Ok(PyGame::at(game.g.determinize(player as usize, &mut rng)))
 }
 
 /// The seed of item `i` derived from a base seed (SplitMix64), as used for arena deals.

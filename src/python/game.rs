@@ -2,16 +2,19 @@
 //! observations, snapshots). Rules are loaded through `convert::load_rules`; everything the
 //! game does is delegated to the core `Game`.
 
-use super::convert::{IllegalActionError, from_json, game_err, load_rules, parse_cards, random_seed, to_json};
+use super::convert::{
+    IllegalActionError, from_json, game_err, load_rules, parse_cards, random_seed, rules_err, to_json,
+};
 use crate::action::{Action, ActionMask, NUM_ACTIONS};
-use crate::card::Suit;
+use crate::card::{Card, Suit};
 use crate::game::{Game, GameError, Position, Snapshot};
 use crate::observation::{self, OBS_SIZE};
-use crate::rules::{RULE_FEATURE_NAMES, RULE_FEATURES};
+use crate::rules::{self, RULE_FEATURE_NAMES, RULE_FEATURES, Rules};
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+use std::sync::Arc;
 
 /// One table of a Crazy Eights-family game (multi-agent API).
 ///
@@ -22,9 +25,35 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 #[derive(Clone)]
 pub(super) struct PyGame {
     pub(super) g: Game,
+    /// Where the actions of `record()` start from; kept here, not in the engine state.
+    origin: Origin,
+    /// Every action since `origin`, with the seat that took it.
+    actions: Vec<(u8, u16)>,
 }
 
+/// The start of a game record: a seeded deal (optionally with a fixed deck), or an explicit
+/// state (`from_position`, `from_dict`, `determinize`).
+#[derive(Clone)]
+enum Origin {
+    Deal { seed: u64, deck: Vec<Card> },
+    State(Box<Snapshot>),
+}
+
+/// Version of the `Game.record()` format.
+const RECORD_FORMAT: u32 = 1;
+
 impl PyGame {
+    /// A game dealt from `seed` (and `deck`): its record starts there.
+    pub(super) fn dealt(g: Game, seed: u64, deck: Vec<Card>) -> Self {
+        PyGame { g, origin: Origin::Deal { seed, deck }, actions: Vec::new() }
+    }
+
+    /// A game whose record starts from its current state.
+    pub(super) fn at(g: Game) -> Self {
+        let snap = Box::new(g.snapshot());
+        PyGame { g, origin: Origin::State(snap), actions: Vec::new() }
+    }
+
     fn parse_action(&self, action: &Bound<'_, PyAny>) -> PyResult<usize> {
         if action.is_instance_of::<PyBool>() {
             return Err(PyTypeError::new_err("action must be an int id or an action string, not bool"));
@@ -72,7 +101,8 @@ impl PyGame {
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let r = load_rules(py, preset, num_players, rules)?;
-        Ok(PyGame { g: Game::new(r, seed.unwrap_or_else(random_seed)) })
+        let seed = seed.unwrap_or_else(random_seed);
+        Ok(PyGame::dealt(Game::new(r, seed), seed, Vec::new()))
     }
 
     /// Start a new episode. `seed=None` draws a fresh seed. `deck` (list of card strings)
@@ -84,7 +114,11 @@ impl PyGame {
     #[pyo3(signature = (seed=None, deck=None))]
     fn reset(&mut self, seed: Option<u64>, deck: Option<Vec<String>>) -> PyResult<()> {
         let cards = parse_cards(&deck.unwrap_or_default())?;
-        self.g.reset(seed.unwrap_or_else(random_seed), &cards).map_err(game_err)
+        let seed = seed.unwrap_or_else(random_seed);
+        self.g.reset(seed, &cards).map_err(game_err)?;
+        self.origin = Origin::Deal { seed, deck: cards };
+        self.actions.clear();
+        Ok(())
     }
 
     /// Build an arbitrary mid-hand position (analysis, puzzles, tests). `hands`: one list of
@@ -133,7 +167,7 @@ impl PyGame {
             scores,
             rogue: parse_cards(&rogue.unwrap_or_default())?,
         };
-        Ok(PyGame { g: Game::from_position(r, &pos).map_err(game_err)? })
+        Ok(PyGame::at(Game::from_position(r, &pos).map_err(game_err)?))
     }
 
     /// Player to act, or -1 when the game is over or truncated.
@@ -284,7 +318,10 @@ impl PyGame {
     /// unchanged, if it is not legal now or the game is over.
     fn step(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let id = self.parse_action(action)?;
-        self.g.step(id).map_err(game_err)
+        let seat = self.g.current_player().map_or(u8::MAX, |p| p as u8);
+        self.g.step(id).map_err(game_err)?;
+        self.actions.push((seat, id as u16));
+        Ok(())
     }
     fn action_to_string(&self, action: i64) -> PyResult<String> {
         usize::try_from(action)
@@ -368,7 +405,7 @@ impl PyGame {
         slf.py().import("eights.render")?.call_method1("game_html", (slf,))?.extract()
     }
     fn clone(&self) -> Self {
-        PyGame { g: self.g.clone() }
+        Clone::clone(self)
     }
     fn __copy__(&self) -> Self {
         self.clone()
@@ -386,7 +423,80 @@ impl PyGame {
         let v = to_json(py, d, "state dict")?;
         let snap: Snapshot =
             serde_json::from_value(v).map_err(|e| PyValueError::new_err(format!("invalid game state: {e}")))?;
-        Ok(PyGame { g: Game::from_snapshot(snap).map_err(game_err)? })
+        Ok(PyGame::at(Game::from_snapshot(snap).map_err(game_err)?))
+    }
+    /// The `(seat, action id)` pairs played since the deal (or since the state the game was
+    /// built from), oldest first.
+    fn history(&self) -> Vec<(u8, u16)> {
+        self.actions.clone()
+    }
+    /// A JSON-compatible record of the game: `format`, `preset`, `players`, `rules` (the
+    /// complete rules), where it starts (`seed` and `deck` of the deal, or `start`, a
+    /// `to_dict()` state, for games built from a position) and `actions`, the `[seat,
+    /// action id]` pairs played since. `Game.from_record(record)` replays it.
+    fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("format", RECORD_FORMAT)?;
+        d.set_item("preset", &self.g.rules().spec.name)?;
+        d.set_item("players", self.g.num_players())?;
+        d.set_item("rules", from_json(py, &self.g.rules().spec)?)?;
+        match &self.origin {
+            Origin::Deal { seed, deck } => {
+                d.set_item("seed", *seed)?;
+                d.set_item("deck", deck.iter().map(|c| c.to_string()).collect::<Vec<_>>())?;
+                d.set_item("start", py.None())?;
+            }
+            Origin::State(snap) => {
+                d.set_item("seed", py.None())?;
+                d.set_item("deck", py.None())?;
+                d.set_item("start", from_json(py, snap.as_ref())?)?;
+            }
+        }
+        let actions: Vec<(u8, u16)> = self.actions.clone();
+        d.set_item("actions", actions)?;
+        Ok(d)
+    }
+    /// Replay a `record()`: the same deal (or start state), then its actions, the first `upto`
+    /// of them when given. Raises ValueError when the record is malformed, or an action is
+    /// illegal or taken by another seat than recorded (naming the action's index).
+    #[staticmethod]
+    #[pyo3(signature = (record, upto=None))]
+    fn from_record(py: Python<'_>, record: &Bound<'_, PyAny>, upto: Option<usize>) -> PyResult<Self> {
+        let v = to_json(py, record, "record")?;
+        let bad = |m: String| PyValueError::new_err(format!("invalid game record: {m}"));
+        let obj = v.as_object().ok_or_else(|| bad("expected a dict".into()))?;
+        let field = |k: &str| obj.get(k).filter(|x| !x.is_null());
+        let n = field("players").and_then(|x| x.as_u64()).ok_or_else(|| bad("'players' must be an integer".into()))?;
+        let actions: Vec<(u8, u16)> = serde_json::from_value(field("actions").cloned().unwrap_or_default())
+            .map_err(|e| bad(format!("'actions' must be a list of [seat, action id] pairs ({e})")))?;
+        let mut game = if let Some(start) = field("start") {
+            let snap: Snapshot = serde_json::from_value(start.clone()).map_err(|e| bad(format!("'start': {e}")))?;
+            PyGame::at(Game::from_snapshot(snap).map_err(game_err)?)
+        } else {
+            let spec = field("rules").ok_or_else(|| bad("'rules' is missing".into()))?;
+            let spec = rules::spec_from_value(spec.clone()).map_err(rules_err)?;
+            let r = Rules::from_spec(spec, n as usize).map_err(rules_err)?;
+            let seed = field("seed").and_then(|x| x.as_u64()).ok_or_else(|| bad("'seed' must be an integer".into()))?;
+            let deck: Vec<String> = serde_json::from_value(field("deck").cloned().unwrap_or(serde_json::json!([])))
+                .map_err(|e| bad(format!("'deck' must be a list of card strings ({e})")))?;
+            let deck = parse_cards(&deck)?;
+            let mut g = Game::new(Arc::new(r), seed);
+            g.reset(seed, &deck).map_err(game_err)?;
+            PyGame::dealt(g, seed, deck)
+        };
+        let stop = upto.unwrap_or(actions.len());
+        if stop > actions.len() {
+            return Err(PyValueError::new_err(format!("upto={stop} but the record has {} actions", actions.len())));
+        }
+        for (k, &(seat, id)) in actions[..stop].iter().enumerate() {
+            let to_act = game.g.current_player().map_or(u8::MAX, |p| p as u8);
+            if to_act != seat {
+                return Err(bad(format!("action {k} was taken by seat {seat}, but seat {to_act} is to act")));
+            }
+            game.g.step(id as usize).map_err(|e| bad(format!("action {k} ({id}) does not replay: {e}")))?;
+            game.actions.push((seat, id));
+        }
+        Ok(game)
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyAny>,))> {
         let py = slf.py();

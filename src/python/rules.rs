@@ -121,7 +121,8 @@ fn game_from_spec(py: Python<'_>, spec: &Bound<'_, PyAny>, num_players: i64, see
     let s = complete_spec(as_table(py, spec, "spec")?).map_err(rules_err)?;
     let n = check_players(num_players)?;
     let r = Rules::from_spec(s, n).map_err(rules_err)?;
-    Ok(PyGame { g: Game::new(Arc::new(r), seed.unwrap_or_else(random_seed)) })
+    let seed = seed.unwrap_or_else(random_seed);
+    Ok(PyGame::dealt(Game::new(Arc::new(r), seed), seed, Vec::new()))
 }
 
 /// True for a resolved specification as serialized (`Rules.to_dict()`, `Game.rules_dict()`):

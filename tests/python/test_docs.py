@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 import eights
@@ -41,3 +42,11 @@ def test_presets_doc_covers_every_preset_and_variant():
 def test_every_preset_file_is_a_preset():
     files = {p.stem for p in (ROOT / "src" / "rules" / "presets").glob("*.toml")}
     assert files == set(eights.presets())
+
+
+def test_preset_sources_cite_titles_not_file_numbers():
+    # Sources name the text (title, author or contributor), never a numbered input file.
+    for name in eights.presets():
+        source = eights.Rules(name).to_dict()["source"]
+        assert source.strip(), name
+        assert not re.search(r"seed files?|\bfiles? \d{3}\b", source, re.I), (name, source)

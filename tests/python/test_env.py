@@ -93,7 +93,7 @@ def test_spaces_and_attributes():
     assert env.action_space == gymnasium.spaces.Discrete(eights.NUM_ACTIONS)
     assert env.observation_space.shape == (env.game.observation_size,)
     assert env.observation_space.dtype == np.float32
-    assert env.metadata["render_modes"] == ["ansi", "html"]
+    assert env.metadata["render_modes"] == ["ansi", "html", "rgb_array", "human"]
 
 
 # --------------------------------------------------------------------------
@@ -474,8 +474,8 @@ def test_invalid_arguments():
         eights.make("crazy_eights", reward="points")
     with pytest.raises(ValueError, match="learner_seat"):
         eights.make("crazy_eights", learner_seat=2)
-    with pytest.raises(ValueError, match="ansi"):
-        eights.make("crazy_eights", render_mode="human")
+    with pytest.raises(ValueError, match="'ansi', 'html', 'rgb_array', 'human'"):
+        eights.make("crazy_eights", render_mode="rgb")
     with pytest.raises(ValueError, match="raise"):
         eights.make("crazy_eights", illegal_action="ignore")
     with pytest.raises(TypeError):

@@ -201,8 +201,8 @@ def test_spaces_are_cached_and_typed():
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match="ansi"):
-        raw_env(render_mode="human")
+    with pytest.raises(ValueError, match="'ansi', 'html', 'rgb_array', 'human'"):
+        raw_env(render_mode="video")
     with pytest.raises(ValueError, match="win_loss"):
         raw_env(reward="points")
     with pytest.raises(ValueError, match="max_cycles"):

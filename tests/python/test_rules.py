@@ -263,10 +263,10 @@ def test_game_from_a_complete_spec_plays_and_pickles():
     assert g2.to_dict() == g.to_dict()
     play_out(g)
     # The low-level binding takes a complete spec, or an inherits form.
-    g3 = eights.game_from_spec({"inherits": "crazy_eights", "deal": {"hand_size": 3}}, 2, 0)
+    g3 = eights._core.game_from_spec({"inherits": "crazy_eights", "deal": {"hand_size": 3}}, 2, 0)
     assert g3.hand_sizes == [3, 3]
     with pytest.raises(eights.RulesError, match="'deal.hand_size'"):
-        eights.game_from_spec({**spec, "deal": {**spec["deal"], "hand_size": 40}}, 4, 0)
+        eights._core.game_from_spec({**spec, "deal": {**spec["deal"], "hand_size": 40}}, 4, 0)
 
 
 def test_game_static_methods_and_position():

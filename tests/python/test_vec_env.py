@@ -38,7 +38,7 @@ def test_is_a_gymnasium_vector_env_with_declared_spaces():
     same = VecEnv("crazy_eights", num_envs=3, autoreset="same_step")
     assert same.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
     assert 0 < env.state_bytes_per_env < 4096
-    assert 0 < eights.game_state_bytes() <= env.state_bytes_per_env
+    assert 0 < eights._core.game_state_bytes() <= env.state_bytes_per_env
 
 
 def test_self_play_matches_games_stepped_one_by_one():

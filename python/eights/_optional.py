@@ -1,0 +1,22 @@
+"""Optional dependencies: the modules that need an extra (``eights.pettingzoo``,
+``eights.rllib``, ...) call :func:`require` first, so a missing package raises an
+ImportError that names the extra to install instead of a bare ModuleNotFoundError."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Sequence, Union
+
+
+def require(modules: Union[str, Sequence[str]], extra: str, feature: str) -> None:
+    """Import each of ``modules``; on failure raise ``ModuleNotFoundError`` (an
+    ``ImportError``) saying that ``feature`` needs ``pip install 'eights[<extra>]'``."""
+    for module in [modules] if isinstance(modules, str) else modules:
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            raise ModuleNotFoundError(
+                f"{feature} needs the optional package {module.split('.')[0]!r}, which is not "
+                f"installed: pip install 'eights[{extra}]'",
+                name=module,
+            ) from exc

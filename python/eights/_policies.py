@@ -1,0 +1,160 @@
+"""Policies named on the command line: ``module:attribute`` and saved SB3 models.
+
+This module owns :func:`load_policy`, used by ``python -m eights arena --agents`` and
+``python -m eights play --bots``: a built-in bot name stays a name; ``module:attribute``
+imports a callable ``f(obs, mask) -> action`` or an object with ``act``/``act_batch``
+(a class is instantiated without arguments); a path to a ``.zip`` saved by
+stable-baselines3 / sb3-contrib becomes an agent that plays the model's greedy legal
+action.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import zipfile
+from typing import Any, List, Optional
+
+import numpy as np
+
+from ._core import BOT_NAMES_HELP, parse_bot
+
+__all__ = ["load_policy", "SB3Policy", "POLICY_HELP"]
+
+POLICY_HELP = (
+    f"a bot name ({BOT_NAMES_HELP}), module:attribute (a callable f(obs, mask) -> action or an "
+    "object with act/act_batch), or the path of a model saved by stable-baselines3 (.zip)"
+)
+
+
+class SB3Policy:
+    """A saved stable-baselines3 / sb3-contrib model as an arena agent.
+
+    ``act_batch(obs, masks)`` returns the model's most probable *legal* action for each row:
+    ``MaskablePPO`` predicts with the masks; other actor-critic models (PPO, A2C) have their
+    action logits masked; value-based models (DQN) have their Q-values masked.  When the
+    model was trained on the scaled observations (``observation_space`` within [0, 1]),
+    pass ``scale`` (an :class:`eights.ObservationBounds`-like object with ``scale(obs)``).
+    """
+
+    def __init__(self, model: Any, name: str, scale: Optional[Any] = None) -> None:
+        self.model = model
+        self.name = name
+        self.scale = scale
+
+    def _obs(self, obs: np.ndarray) -> np.ndarray:
+        return self.scale.scale(obs) if self.scale is not None else obs
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        import torch
+
+        obs = self._obs(np.asarray(obs, dtype=np.float32))
+        masks = np.asarray(masks, dtype=bool)
+        model = self.model
+        try:  # sb3-contrib MaskablePPO
+            from sb3_contrib import MaskablePPO
+
+            if isinstance(model, MaskablePPO):
+                actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
+                return np.asarray(actions, dtype=np.int64).reshape(len(obs))
+        except ImportError:  # pragma: no cover - sb3-contrib absent
+            pass
+        policy = model.policy
+        with torch.no_grad():
+            tensor, _ = policy.obs_to_tensor(obs)
+            if hasattr(policy, "get_distribution"):
+                scores = policy.get_distribution(tensor).distribution.logits
+            elif hasattr(policy, "q_net"):
+                scores = policy.q_net(tensor)
+            else:
+                raise TypeError(f"{type(model).__name__} models are not supported (need logits or Q-values)")
+            scores = scores.cpu().numpy().astype(np.float64)
+        scores[~masks] = -np.inf
+        return scores.argmax(axis=1).astype(np.int64)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
+
+
+def _load_sb3(path: str) -> Any:
+    """Load a model saved by ``model.save(path)``, choosing the class from the file."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            data = json.loads(archive.read("data").decode("utf-8"))
+    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+        raise ValueError(f"{path!r} is not a model saved by stable-baselines3 ({exc})") from None
+    policy_module = str(data.get("policy_class", {}).get("__module__", ""))
+    candidates: List[Any] = []
+    if "maskable" in policy_module:
+        from sb3_contrib import MaskablePPO
+
+        candidates.append(MaskablePPO)
+    elif "dqn" in policy_module:
+        from stable_baselines3 import DQN
+
+        candidates.append(DQN)
+    else:
+        from stable_baselines3 import A2C, PPO
+
+        candidates.extend([PPO, A2C])
+    errors = []
+    for cls in candidates:
+        try:
+            return cls.load(path, device="cpu")
+        except Exception as exc:  # noqa: BLE001 - try the next algorithm, report all
+            errors.append(f"{cls.__name__}: {exc}")
+    raise ValueError(f"could not load {path!r} as a stable-baselines3 model: " + "; ".join(errors))
+
+
+def _import_attribute(spec: str) -> Any:
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise ValueError(f"{spec!r} is not of the form module:attribute")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"cannot import module {module_name!r} for the policy {spec!r}: {exc}") from None
+    obj: Any = module
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise ValueError(f"module {module_name!r} has no attribute {attr!r} (policy {spec!r})") from None
+    if isinstance(obj, type):
+        obj = obj()
+    if not (callable(obj) or callable(getattr(obj, "act", None)) or callable(getattr(obj, "act_batch", None))):
+        raise ValueError(
+            f"{spec!r} is a {type(obj).__name__}, not a policy: need a callable f(obs, mask) -> action "
+            "or an object with act(obs, mask) / act_batch(obs, masks)"
+        )
+    return obj
+
+
+def load_policy(spec: str, scale: Optional[Any] = None) -> Any:
+    """A command-line agent: a bot name (returned normalised), ``module:attribute`` (the
+    object, named ``spec``), or a path to a saved SB3 model (an :class:`SB3Policy`).
+
+    ``scale`` is used for models whose observation space is the scaled one.
+
+    Raises:
+        ValueError: an unknown bot name, a module or attribute that cannot be found, a
+            file that is not a saved model.
+    """
+    if not isinstance(spec, str):
+        raise TypeError(f"a policy must be given as a string ({POLICY_HELP}), got {type(spec).__name__}")
+    text = spec.strip()
+    if text.endswith(".zip") or os.path.isfile(text):
+        if not os.path.isfile(text):
+            raise ValueError(f"no such model file: {text!r}")
+        model = _load_sb3(text)
+        space = getattr(model, "observation_space", None)
+        scaled = space is not None and np.all(space.low >= 0) and np.all(space.high <= 1)
+        return SB3Policy(model, os.path.basename(text), scale if scaled else None)
+    if ":" in text and not text.split(":", 1)[1].isdigit():
+        obj = _import_attribute(text)
+        return (text, obj)
+    try:
+        return parse_bot(text)
+    except ValueError as exc:
+        raise ValueError(f"unknown agent {text!r}: {exc}; or {POLICY_HELP}") from None

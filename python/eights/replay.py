@@ -1,0 +1,73 @@
+"""Records of finished games: saving them from the envs, and reading them back.
+
+This module owns :class:`EpisodeRecorder` (the ``record_dir`` option of the Gymnasium and
+PettingZoo envs and of the arena: one JSON file per finished game, ``episode_<k>.json``,
+holding ``game.record()``), :func:`load_record` and :func:`replay_states`, which steps a
+record through a fresh game and yields every state.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Dict, Iterator, Optional, Tuple, Union
+
+__all__ = ["EpisodeRecorder", "load_record", "replay_states"]
+
+
+class EpisodeRecorder:
+    """Writes ``game.record()`` of each finished game to ``<directory>/episode_<k>.json``
+    (``k`` counts from 0, continuing after the files already there)."""
+
+    def __init__(self, directory: Union[str, "os.PathLike[str]"]) -> None:
+        self.directory = os.fspath(directory)
+        os.makedirs(self.directory, exist_ok=True)
+        taken = [f for f in os.listdir(self.directory) if f.startswith("episode_") and f.endswith(".json")]
+        numbers = [int(f[8:-5]) for f in taken if f[8:-5].isdigit()]
+        self.count = max(numbers) + 1 if numbers else 0
+
+    @classmethod
+    def from_arg(cls, directory: Any, name: str) -> Optional["EpisodeRecorder"]:
+        """``None`` for ``None``; a recorder for a path; ``TypeError`` naming ``name`` otherwise."""
+        if directory is None:
+            return None
+        if not isinstance(directory, (str, os.PathLike)):
+            raise TypeError(f"{name} must be a directory path or None, got {type(directory).__name__}")
+        return cls(directory)
+
+    def save(self, game: Any, extra: Optional[Dict[str, Any]] = None) -> str:
+        """Write the record of ``game`` (plus ``extra`` keys); returns the file's path."""
+        record = game.record()
+        if extra:
+            record.update(extra)
+        path = os.path.join(self.directory, f"episode_{self.count}.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(record, f)
+        self.count += 1
+        return path
+
+
+def load_record(source: Union[str, "os.PathLike[str]", Dict[str, Any]]) -> Dict[str, Any]:
+    """A record from a dict (returned as is) or a JSON file written by :class:`EpisodeRecorder`."""
+    if isinstance(source, dict):
+        return source
+    if not isinstance(source, (str, os.PathLike)):
+        raise TypeError(f"record must be a dict or a path to a JSON file, got {type(source).__name__}")
+    with open(source, encoding="utf-8") as f:
+        record = json.load(f)
+    if not isinstance(record, dict) or "actions" not in record:
+        raise ValueError(f"{os.fspath(source)!r} does not hold a game record (a JSON object with 'actions')")
+    return record
+
+
+def replay_states(record: Dict[str, Any]) -> Iterator[Tuple[int, Optional[Tuple[int, int]], Any]]:
+    """Yield ``(k, (seat, action) or None, game)`` for the dealt state (``k = 0``, no action)
+    and after each of the record's actions; ``game`` is the same object, stepped on."""
+    from .rules import Game
+
+    game = Game.from_record(record, upto=0)
+    yield 0, None, game
+    for k, (seat, action) in enumerate(record["actions"], 1):
+        game.step(int(action))
+        yield k, (int(seat), int(action)), game
+

@@ -1,0 +1,152 @@
+"""A stable-baselines3 ``VecEnv`` over the batched Rust engine.
+
+This module owns :class:`VecEnv`, a :class:`stable_baselines3.common.vec_env.VecEnv` whose
+``num_envs`` games are one :class:`eights.VecEnv` (stepped together in Rust) instead of
+``num_envs`` Python envs in a ``DummyVecEnv``.  It has ``action_masks()``, so
+sb3-contrib's ``MaskablePPO`` trains on it directly.  Needs stable-baselines3
+(``pip install 'eights[sb3]'``).
+
+Example::
+
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import VecMonitor
+    import eights.sb3
+
+    venv = VecMonitor(eights.sb3.VecEnv("crazy_eights", num_envs=16, seed=0))
+    model = MaskablePPO("MlpPolicy", venv, n_steps=128, seed=0)
+    model.learn(10_000)
+
+Conventions (those of SB3's ``DummyVecEnv``): ``reset()`` returns the observations only;
+``step`` returns ``(obs, rewards, dones, infos)`` with ``dones = terminated | truncated``;
+a game that ended is dealt again inside the same step, its last observation is
+``infos[i]["terminal_observation"]`` and ``infos[i]["TimeLimit.truncated"]`` tells a
+truncation (the engine's decision cap) from a real end.  Observations are copies (safe
+to keep).
+"""
+
+from __future__ import annotations
+
+from ._optional import require
+
+require("stable_baselines3", "sb3", "eights.sb3")
+
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
+
+from ._core import NUM_ACTIONS
+from .vec_env import VecEnv as _EightsVecEnv
+
+__all__ = ["VecEnv"]
+
+
+class VecEnv(_SB3VecEnv):
+    """``num_envs`` games of one preset as an SB3 vector env (learner mode: the agent plays
+    ``learner_seat``, ``opponents`` the other seats, as in :class:`eights.VecEnv`).
+
+    Args:
+        preset: rules preset name.
+        num_envs: number of games.
+        num_players: seats per table.
+        opponents: as for :class:`eights.VecEnv` (``"random"`` by default, played in Rust).
+        learner_seat: the agent's seat.
+        seed: seed of the first reset (``model.learn`` seeds through :meth:`seed` too).
+        num_threads: Rust threads (``None`` = all cores).
+        reward: ``"win_loss"`` or ``"score"``.
+        scale_obs: observations scaled to ``[0, 1]`` (see :mod:`eights.observation`).
+        rules / **rule_overrides: rule overrides, as for :func:`eights.make`.
+    """
+
+    def __init__(
+        self,
+        preset: str = "crazy_eights",
+        num_envs: int = 8,
+        num_players: int = 2,
+        opponents: Any = "random",
+        *,
+        learner_seat: int = 0,
+        seed: Optional[int] = None,
+        num_threads: Optional[int] = None,
+        reward: str = "win_loss",
+        scale_obs: bool = False,
+        rules: Optional[Dict[str, Any]] = None,
+        **rule_overrides: Any,
+    ) -> None:
+        self.venv = _EightsVecEnv(
+            preset,
+            num_envs,
+            num_players,
+            opponents,
+            learner_seat=learner_seat,
+            num_threads=num_threads,
+            autoreset="same_step",
+            reward=reward,
+            seed=seed,
+            scale_obs=scale_obs,
+            rules=rules,
+            **rule_overrides,
+        )
+        self.render_mode = None
+        self._actions = np.zeros(num_envs, dtype=np.int64)
+        super().__init__(num_envs, self.venv.single_observation_space, spaces.Discrete(NUM_ACTIONS))
+
+    # ------------------------------------------------------------ SB3 API
+
+    def reset(self) -> np.ndarray:
+        seed = self._seeds[0]
+        obs, _ = self.venv.reset(seed=None if seed is None else int(seed) % (2**63))
+        self._reset_seeds()
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return np.array(obs, copy=True)
+
+    def step_async(self, actions: np.ndarray) -> None:
+        np.copyto(self._actions, np.asarray(actions).reshape(self.num_envs), casting="unsafe")
+
+    def step_wait(self) -> Any:
+        obs, rewards, terminated, truncated, info = self.venv.step(self._actions)
+        dones = terminated | truncated
+        infos: List[Dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        if dones.any():
+            final = info["final_obs"]
+            for i in np.flatnonzero(dones):
+                infos[i]["terminal_observation"] = np.array(final[i], copy=True)
+                infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
+        return np.array(obs, copy=True), np.array(rewards, dtype=np.float32), dones.copy(), infos
+
+    def action_masks(self) -> np.ndarray:
+        """Legal-action masks of the learner in every game, shape ``(num_envs, 197)``."""
+        return self.venv.action_masks().copy()
+
+    def close(self) -> None:
+        self.venv.close()
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> List[Any]:
+        value = getattr(self, attr_name)  # AttributeError when absent, as SB3 expects
+        return [value for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        raise AttributeError(f"eights.sb3.VecEnv shares one batch of games; cannot set {attr_name!r} per env")
+
+    def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> List[Any]:
+        rows = self._indices(indices)
+        if method_name == "action_masks":  # what sb3-contrib's get_action_masks calls
+            masks = self.venv.action_masks()
+            return [masks[i].copy() for i in rows]
+        method = getattr(self, method_name)
+        result = method(*method_args, **method_kwargs)
+        return [result for _ in rows]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> List[bool]:
+        return [False for _ in self._indices(indices)]
+
+    def get_images(self) -> Sequence[Optional[np.ndarray]]:
+        return [None for _ in range(self.num_envs)]
+
+    def _indices(self, indices: Union[None, int, Sequence[int]]) -> List[int]:
+        if indices is None:
+            return list(range(self.num_envs))
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices)

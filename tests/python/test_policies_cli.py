@@ -1,0 +1,116 @@
+"""Your own policy in the arena and play commands (module:attribute, a saved SB3 model),
+and the arena's --out JSON/CSV export."""
+
+import csv
+import io
+import json
+import textwrap
+
+import numpy as np
+import pytest
+
+import eights
+from eights.__main__ import main
+from eights._policies import load_policy
+from eights.play import play
+
+POLICY_MODULE = textwrap.dedent(
+    """
+    import numpy as np
+
+    CALLS = []
+
+    def first_legal(obs, mask):
+        CALLS.append(1)
+        return int(np.flatnonzero(mask)[0])
+
+    class LastLegal:
+        name = "last_legal"
+
+        def act_batch(self, obs, masks):
+            return np.array([np.flatnonzero(m)[-1] for m in masks])
+
+    not_a_policy = 42
+    """
+)
+
+
+@pytest.fixture
+def policy_module(tmp_path, monkeypatch):
+    (tmp_path / "my_eights_policies.py").write_text(POLICY_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return "my_eights_policies"
+
+
+def test_load_policy_forms(policy_module):
+    assert load_policy("heuristic") == "heuristic"
+    assert load_policy("ismcts:50") == "ismcts:50"
+    name, fn = load_policy(f"{policy_module}:first_legal")
+    assert name == f"{policy_module}:first_legal" and callable(fn)
+    _, obj = load_policy(f"{policy_module}:LastLegal")  # a class is instantiated
+    assert hasattr(obj, "act_batch")
+    with pytest.raises(ValueError, match="not a policy"):
+        load_policy(f"{policy_module}:not_a_policy")
+    with pytest.raises(ValueError, match="no attribute"):
+        load_policy(f"{policy_module}:missing")
+    with pytest.raises(ValueError, match="cannot import"):
+        load_policy("no_such_module_xyz:policy")
+    with pytest.raises(ValueError, match="unknown agent"):
+        load_policy("grandmaster")
+    with pytest.raises(ValueError, match="no such model"):
+        load_policy("missing_model.zip")
+
+
+def test_arena_cli_with_module_policies_and_out(policy_module, tmp_path, capsys):
+    out_json, out_csv = tmp_path / "r.json", tmp_path / "r.csv"
+    code = main([
+        "arena", "--agents", f"random,{policy_module}:first_legal,{policy_module}:LastLegal",
+        "--games", "6", "--bootstrap", "100", "--no-progress", "--threads", "1",
+        "--out", str(out_json), "--out", str(out_csv),
+    ])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert f"{policy_module}:first_legal" in text and "results saved to" in text
+    data = json.loads(out_json.read_text())
+    names = [a["agent"] for a in data["agents"]]
+    assert names == ["random", f"{policy_module}:first_legal", f"{policy_module}:LastLegal"]
+    assert data["deals"] == 6 and len(data["matches"]) == 3
+    assert data["agents"][0]["rating"] == 0.0
+    for m in data["matches"]:
+        assert m["games"] == 12 and m["wins"] + m["losses"] + m["no_winner"] == 12
+    rows = list(csv.DictReader(io.StringIO(out_csv.read_text())))
+    assert [r["agent"] for r in rows] == names
+    assert float(rows[1]["rating"]) == pytest.approx(data["agents"][1]["rating"])
+    assert main(["arena", "--agents", "random,heuristic", "--games", "2", "--out", "r.txt"]) == 2
+
+
+def test_play_against_a_module_policy(policy_module):
+    import my_eights_policies
+
+    out = io.StringIO()
+    lines = iter(["1"] * 500)
+    code = play("crazy_eights", 2, seat=0, bots=[f"{policy_module}:first_legal"], seed=3,
+                read_line=lambda: next(lines), out=out)
+    assert code == 0
+    assert "Result:" in out.getvalue()
+    assert my_eights_policies.CALLS  # the policy chose the other seat's moves
+
+
+def test_saved_sb3_model_as_agent(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    env = eights.make("crazy_eights", seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=16, n_epochs=1, seed=0, device="cpu")
+    path = tmp_path / "tiny.zip"
+    model.save(str(path))
+    agent = load_policy(str(path))
+    game = eights.Game("crazy_eights", 2, seed=1)
+    obs = np.stack([game.observation(0)] * 3)
+    masks = np.stack([game.action_mask()] * 3)
+    actions = agent.act_batch(obs, masks)
+    assert masks[np.arange(3), actions].all()
+    result = eights.arena.evaluate(agent, "random", games=3, seed=0)
+    assert result.games == 6

@@ -1,0 +1,66 @@
+"""eights.sb3.VecEnv: an SB3 VecEnv over the Rust batch, trained on by MaskablePPO."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("stable_baselines3")
+
+import eights  # noqa: E402
+import eights.sb3  # noqa: E402
+
+
+def test_protocol_and_autoreset():
+    from stable_baselines3.common.vec_env import VecEnv as SB3VecEnv
+
+    venv = eights.sb3.VecEnv("crazy_eights", num_envs=16, seed=0, num_threads=1)
+    assert isinstance(venv, SB3VecEnv) and venv.num_envs == 16
+    obs = venv.reset()
+    assert obs.shape == (16, eights.OBS_SIZE) and obs.dtype == np.float32
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(300):
+        masks = venv.action_masks()
+        assert masks.shape == (16, eights.NUM_ACTIONS) and masks.any(axis=1).all()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, rewards, dones, infos = venv.step(actions)
+        assert obs.shape == (16, eights.OBS_SIZE) and rewards.shape == dones.shape == (16,)
+        for i in np.flatnonzero(dones):
+            ended += 1
+            assert infos[i]["terminal_observation"].shape == (eights.OBS_SIZE,)
+            assert rewards[i] in (-1.0, 1.0) or infos[i]["TimeLimit.truncated"]
+        assert (rewards[~dones] == 0).all()
+    assert ended > 5  # random play draws a lot: episodes last ~200 learner steps
+    # sb3-contrib reads the masks through env_method / has_attr.
+    assert venv.has_attr("action_masks")
+    per_env = venv.env_method("action_masks", indices=[0, 3])
+    assert len(per_env) == 2 and np.array_equal(per_env[1], venv.action_masks()[3])
+    venv.close()
+
+
+def test_same_seed_same_games():
+    a = eights.sb3.VecEnv("switch_blackjack", num_envs=4, num_players=3)
+    b = eights.sb3.VecEnv("switch_blackjack", num_envs=4, num_players=3)
+    a.seed(7)
+    b.seed(7)
+    assert np.array_equal(a.reset(), b.reset())
+
+
+def test_maskable_ppo_learns_on_it():
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    import torch
+
+    torch.set_num_threads(1)
+    # Two-card hands against the heuristic bot: short episodes, so some end within the budget.
+    venv = VecMonitor(eights.sb3.VecEnv("crazy_eights", num_envs=8, seed=0, scale_obs=True, num_threads=1,
+                                        opponents="heuristic", deal={"hand_size_by_players": {"2": 2}}))
+    model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=64, n_epochs=1, seed=0, device="cpu")
+    model.learn(total_timesteps=512)
+    assert model.num_timesteps >= 512
+    assert len(model.ep_info_buffer) > 0  # whole episodes were played and logged
+    obs = venv.reset()
+    actions, _ = model.predict(obs, action_masks=np.stack(venv.env_method("action_masks")), deterministic=True)
+    masks = venv.venv.action_masks()
+    assert masks[np.arange(8), actions].all()
