@@ -83,17 +83,42 @@ enum Mutation {
     Order(FirstPlayer, Direction, NextDealer),
     RankBlocked(Vec<String>),
     AnyCourt(bool),
-    Draw { voluntary: bool, mode: DrawMode, limit: u8, after: DrawAfter },
-    Pass(PassWhen, AllPass),
-    Stock(Exhausted),
+    Draw {
+        voluntary: bool,
+        mode: DrawMode,
+        limit: u8,
+        after: DrawAfter,
+    },
+    Pass(PassWhen, AllPass, bool),
+    Stock(Exhausted, bool),
     Multi(MultiMode, MultiEffects, Vec<String>),
-    Chain { answer: ChainAnswer, accumulate: Accumulate, increment: u8, accept_ends_turn: bool, wild_blocked: bool },
+    Chain {
+        answer: ChainAnswer,
+        accumulate: Accumulate,
+        increment: u8,
+        accept_ends_turn: bool,
+        wild_blocked: bool,
+        needs_stock: bool,
+        pickup_counts_as_pass: bool,
+    },
     TwoPlayerReverse(TwoPlayerReverse),
     LastCard(LastCardMode, u8, LastCardTiming),
     LastSpecial(LastSpecial),
-    End { blocked: bool, four_of_a_kind: bool },
-    Score { mode: ScoreMode, double_last_rank: bool, double_trouble: bool, winner_bonus: i32, blocked: BlockedScoring },
-    Series { play_match: bool, target: u32 },
+    End {
+        blocked: bool,
+        four_of_a_kind: bool,
+    },
+    Score {
+        mode: ScoreMode,
+        double_last_rank: bool,
+        double_trouble: bool,
+        winner_bonus: i32,
+        blocked: BlockedScoring,
+    },
+    Series {
+        play_match: bool,
+        target: u32,
+    },
     SillyHat(bool),
     JokerBluff(bool),
     Allow500(bool),
@@ -193,17 +218,18 @@ fn mutation() -> impl Strategy<Value = Mutation> {
               select(&[DrawAfter::EndTurn, DrawAfter::MayPlayDrawn, DrawAfter::MayPlayAny, DrawAfter::MustPlayDrawnIfPlayable, DrawAfter::MustPlayWhenFound][..]))
             .prop_map(|(voluntary, mode, limit, after)| Mutation::Draw { voluntary, mode, limit, after }),
         2 => (select(&[PassWhen::Never, PassWhen::StockEmpty, PassWhen::AfterDrawLimit][..]),
-              select(&[AllPass::BlockedHandEnds, AllPass::PassIsFinal][..]))
-            .prop_map(|(w, a)| Mutation::Pass(w, a)),
-        2 => select(&[Exhausted::ReshuffleAllButTop, Exhausted::TurnOverNoShuffle, Exhausted::NoReshuffle, Exhausted::KeepFive][..]).prop_map(Mutation::Stock),
+              select(&[AllPass::BlockedHandEnds, AllPass::PassIsFinal][..]), prop::bool::ANY)
+            .prop_map(|(w, a, e)| Mutation::Pass(w, a, e)),
+        2 => (select(&[Exhausted::ReshuffleAllButTop, Exhausted::TurnOverNoShuffle, Exhausted::NoReshuffle, Exhausted::KeepFive][..]), prop::bool::ANY)
+            .prop_map(|(e, r)| Mutation::Stock(e, r)),
         2 => (select(&[MultiMode::Off, MultiMode::EqualRank, MultiMode::MatchingRun][..]),
-              select(&[MultiEffects::CumulateAll, MultiEffects::TopOnly, MultiEffects::TopOnlyInRuns][..]),
+              select(&[MultiEffects::CumulateAll, MultiEffects::TopOnly, MultiEffects::TopCardOnly, MultiEffects::TopOnlyInRuns][..]),
               prop::collection::vec(rank_sel(), 0..3))
             .prop_map(|(m, e, x)| Mutation::Multi(m, e, x)),
         2 => (chain_answer(), select(&[Accumulate::Sum, Accumulate::Increment, Accumulate::Fixed][..]), 0u8..=3,
-              prop::bool::ANY, prop::bool::ANY)
-            .prop_map(|(answer, accumulate, increment, accept_ends_turn, wild_blocked)| Mutation::Chain {
-                answer, accumulate, increment, accept_ends_turn, wild_blocked,
+              prop::bool::ANY, prop::bool::ANY, prop::bool::ANY, prop::bool::ANY)
+            .prop_map(|(answer, accumulate, increment, accept_ends_turn, wild_blocked, needs_stock, pickup_counts_as_pass)| Mutation::Chain {
+                answer, accumulate, increment, accept_ends_turn, wild_blocked, needs_stock, pickup_counts_as_pass,
             }),
         1 => select(&[TwoPlayerReverse::Noop, TwoPlayerReverse::AsSkip, TwoPlayerReverse::OrdinaryCard][..]).prop_map(Mutation::TwoPlayerReverse),
         1 => (select(&[LastCardMode::Off, LastCardMode::Auto, LastCardMode::Action][..]), 0u8..=3,
@@ -327,17 +353,31 @@ fn apply(spec: &mut RulesSpec, m: &Mutation) {
             spec.draw.limit = limit;
             spec.draw.after = after;
         }
-        Mutation::Pass(w, a) => {
+        Mutation::Pass(w, a, e) => {
             spec.passing.when = w;
             spec.passing.all_pass = a;
+            spec.passing.explicit = e;
         }
-        Mutation::Stock(e) => spec.stock.exhausted = e,
+        Mutation::Stock(e, r) => {
+            spec.stock.exhausted = e;
+            spec.stock.refill_at_once = r;
+        }
         Mutation::Multi(mode, effects, excluded) => {
             spec.multi.mode = mode;
             spec.multi.effects = effects;
             spec.multi.excluded = excluded;
         }
-        Mutation::Chain { answer, accumulate, increment, accept_ends_turn, wild_blocked } => {
+        Mutation::Chain {
+            answer,
+            accumulate,
+            increment,
+            accept_ends_turn,
+            wild_blocked,
+            needs_stock,
+            pickup_counts_as_pass,
+        } => {
+            spec.chain.needs_stock = needs_stock;
+            spec.chain.pickup_counts_as_pass = pickup_counts_as_pass;
             spec.chain.answer = answer;
             spec.chain.accumulate = accumulate;
             spec.chain.increment = increment;

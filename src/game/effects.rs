@@ -8,16 +8,18 @@ impl Game {
     pub(super) fn record_effects(&mut self, c: Card) {
         let r = self.rules.card[c.index()];
         let in_run = matches!(self.turn.follow, Some((FollowState::SameSuitAny | FollowState::OneMatching, _)));
+        let strict = self.rules.settings.multi_effects == MultiEffects::TopCardOnly;
         let top_only = match self.rules.settings.multi_effects {
-            MultiEffects::TopOnly => true,
+            MultiEffects::TopOnly | MultiEffects::TopCardOnly => true,
             MultiEffects::TopOnlyInRuns => in_run,
             MultiEffects::CumulateAll => false,
         };
         let mirror = r.mirror && self.chain.active && !self.turn.is_start;
         let prev_chain = self.turn.last.and_then(|l| self.rules.card[l.index()].chain);
-        // Under top-only effects, draw cards directly on top of each other still add up.
-        let keep_chain = matches!((r.chain, prev_chain), (Some(a), Some(b)) if a.group == b.group);
-        let pure_wild = self.rules.settings.pure_wild && self.own_wild(c, self.current as usize);
+        // Under top-only effects, draw cards directly on top of each other still add up (not
+        // under `top_card_only`).
+        let keep_chain = !strict && matches!((r.chain, prev_chain), (Some(a), Some(b)) if a.group == b.group);
+        let pure_wild = self.rules.settings.pure_wild & bit(c) != 0 && self.own_wild(c, self.current as usize);
         let t = &mut self.turn;
         t.last = Some(c);
         if pure_wild {
@@ -81,15 +83,20 @@ impl Game {
         }
         t.cards += 1;
         t.first.get_or_insert(c);
-        if let Some(ch) = r.chain {
-            self.record_chain(c, ch, once);
+        // `chain.needs_stock`: with nothing to draw, a draw card starts no penalty.
+        let void = self.rules.settings.chain_needs_stock && !self.chain.active && !self.can_draw();
+        if let Some(ch) = r.chain.filter(|_| !void) {
+            self.record_chain(c, ch, once, strict);
         }
     }
 
     /// Draw-chain card `c` placed: it answers the pending chain (which grows by its rule), or
     /// starts or adds to the chain this turn will set.
-    fn record_chain(&mut self, c: Card, ch: crate::rules::ChainRule, once: bool) {
+    /// Under `strict` (`multi.effects = top_card_only`) a second draw card of the same play
+    /// adds nothing to the penalty.
+    fn record_chain(&mut self, c: Card, ch: crate::rules::ChainRule, once: bool, strict: bool) {
         let t = &mut self.turn;
+        let repeated = strict && t.chain_cards > 0 && t.answered;
         t.chain_cards += 1;
         if t.chain_cards >= 2 {
             if let Some(ma) = ch.multi_answer {
@@ -99,6 +106,9 @@ impl Game {
         if self.chain.active {
             // Answering a pending chain.
             t.answered = true;
+            if repeated {
+                return;
+            }
             self.chain.amount = match ch.accumulate {
                 Accumulate::Sum => self.chain.amount.saturating_add(ch.amount as u16),
                 Accumulate::Increment => self.chain.amount.saturating_add(self.rules.settings.chain_increment as u16),
@@ -232,15 +242,15 @@ impl Game {
                 return;
             }
         }
-        if !self.turn.is_start && !going_out {
-            if r.swap_hand && !self.turn.swap_done {
-                self.phase = Phase::Target;
-                return;
-            }
-            if r.ask_rank && !self.turn.ask_done {
-                self.phase = Phase::Ask;
-                return;
-            }
+        if !self.turn.is_start && !going_out && r.swap_hand && !self.turn.swap_done {
+            self.phase = Phase::Target;
+            return;
+        }
+        if !going_out && r.ask_rank && !self.turn.ask_done {
+            // A start card asks too, the dealer asking (thirty_eights: "treated as if the
+            // dealer played it").
+            self.phase = Phase::Ask;
+            return;
         }
         let nominates = nominates || (r.second_suit && !self.turn.is_start);
         if nominates && !(going_out && self.ends_hand_on_out(top)) {

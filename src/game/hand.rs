@@ -137,8 +137,27 @@ impl Game {
                 self.current = self.dealer;
                 self.turn.is_start = true;
                 self.record_effects(start);
-                self.finish_play();
+                if r.card[start.index()].must_cover {
+                    self.start_cover(start);
+                } else {
+                    self.finish_play();
+                }
             }
+        }
+    }
+
+    /// A start card that must be covered (`must_cover`), as if the dealer played it: the
+    /// dealer covers it as their own play (phase `continue`) or, holding no cover card, draws
+    /// one; then the first player plays.
+    fn start_cover(&mut self, start: Card) {
+        let p = self.current as usize;
+        self.turn.follow = Some((FollowState::Cover, start));
+        if self.hands[p].faces().any(|x| self.continues(x)) {
+            self.turn.is_start = false;
+            self.phase = Phase::Continue;
+        } else {
+            self.draw_cards(p, 1);
+            self.finish_play();
         }
     }
 

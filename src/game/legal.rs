@@ -159,7 +159,9 @@ impl Game {
         if more {
             mask.set(action::DRAW);
         }
-        if !must && !more {
+        // A player who must play has nothing to play and can draw no more only under
+        // `pass.explicit` (the engine ends such a turn itself otherwise): they pass.
+        if !more && (!must || play == 0) {
             mask.set(action::PASS);
         }
         if mask.has_play() && self.announce_allowed() {

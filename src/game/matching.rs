@@ -265,8 +265,11 @@ impl Game {
     pub(super) fn answers_chain(&self, c: Card) -> bool {
         let r = &self.rules.card[c.index()];
         if let Some(s) = self.nominated {
-            // A chain started by a wild draw card: only the called suit answers.
-            if c.suit() != Some(s) && r.cancel == 0 {
+            // A chain started by a wild draw card: only the called suit answers, or another
+            // wild draw card of the chain's group (thirty_eights: "If several jokers are played
+            // in succession, the cards to be drawn accumulate").
+            let wild_answer = r.wild.is_some() && r.chain.is_some_and(|ch| ch.group == self.chain.group);
+            if c.suit() != Some(s) && r.cancel == 0 && !wild_answer {
                 return false;
             }
         }

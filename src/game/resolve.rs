@@ -103,9 +103,7 @@ impl Game {
                 false
             }
             LastSpecial::DrawsApply => {
-                let target = self.advance(p, 1 + t.skips as usize) as usize;
-                let k = t.draw_lose + t.draw_keep + t.chain_add + if t.answered { self.chain.amount } else { 0 };
-                self.draw_cards(target, k as usize);
+                self.ending_draws(p, t);
                 self.end_hand(Some(p), false);
                 true
             }
@@ -116,6 +114,14 @@ impl Game {
         }
     }
 
+    /// `last_special = draws_apply`: the play that ends the hand still makes the next player
+    /// draw its penalty (sevens_and_eights: two per seven).
+    fn ending_draws(&mut self, p: u8, t: &Turn) {
+        let target = self.advance(p, 1 + t.skips as usize) as usize;
+        let k = t.draw_lose + t.draw_keep + t.chain_add + if t.answered { self.chain.amount } else { 0 };
+        self.draw_cards(target, k as usize);
+    }
+
     /// The compulsory draw after every play (`draw.end_of_turn`) and the four-of-a-kind end.
     /// Returns whether the hand ended.
     fn end_of_play_draw(&mut self, p: u8, t: &Turn) -> bool {
@@ -124,7 +130,13 @@ impl Game {
             self.draw_cards(p as usize, self.rules.settings.draw_end_of_turn as usize);
         }
         if self.rules.settings.four_of_a_kind && !t.is_start && self.four_of_a_kind() {
-            // Four cards of one rank on top of the pile end the hand; everyone scores.
+            // Four cards of one rank on top of the pile end the hand; everyone scores. "It does
+            // not matter which of the two options [...] he uses to end the hand": the ending
+            // card's draws apply as when going out.
+            let top = self.discard.top().expect("a card was placed");
+            if self.rules.card[top.index()].last_special == LastSpecial::DrawsApply {
+                self.ending_draws(p, t);
+            }
             self.end_hand(None, true);
             return true;
         }

@@ -33,7 +33,11 @@ impl Game {
         if self.stock.is_empty() {
             self.refill_stock();
         }
-        self.stock.pop()
+        let c = self.stock.pop();
+        if self.stock.is_empty() && self.rules.settings.refill_at_once {
+            self.refill_stock();
+        }
+        c
     }
 
     pub(super) fn refill_stock(&mut self) {

@@ -76,7 +76,8 @@ impl Game {
                         || (d.draw_mode == DrawMode::UpTo && self.turn.drawn < d.draw_limit && self.can_draw()))
             }
         };
-        if go_on {
+        if go_on || (d.explicit_pass && d.draw_after != DrawAfter::EndTurn) {
+            // `pass.explicit`: with nothing left to do the player still passes themselves.
             self.phase = Phase::AfterDraw;
         } else {
             self.end_turn_without_play();
@@ -98,9 +99,11 @@ impl Game {
         let origin_suit = self.chain.origin.and_then(Card::suit);
         self.chain = Chain::default();
         let mut pickups = 0u64;
+        let mut drawn = 0;
         for _ in 0..k {
             match self.draw_one() {
                 Some(c) => {
+                    drawn += 1;
                     self.hands[p].add(c);
                     if self.rules.card[c.index()].chain.is_some() {
                         pickups |= bit(c);
@@ -117,6 +120,12 @@ impl Game {
         }
         if let Some(w) = self.went_out {
             self.end_hand(Some(w), false);
+            return;
+        }
+        // OpenSpiel: a penalty drawn in full down to the last card of the stock counts as a
+        // pass; one cut short by the empty stock does not.
+        let emptied = drawn == k && !self.can_draw();
+        if self.rules.settings.pickup_counts_as_pass && emptied && self.count_blocked_pass() {
             return;
         }
         if self.rules.settings.accept_ends_turn {
@@ -145,15 +154,21 @@ impl Game {
             }
             return;
         }
-        let blocked_pass = !self.can_draw();
-        if blocked_pass {
-            self.pass_streak += 1;
-        }
-        let needed = self.n as u16 + u16::from(self.rules.settings.blocked_extra_passes);
-        if blocked_pass && u16::from(self.pass_streak) >= needed && self.rules.settings.end_blocked {
-            self.end_hand(None, true);
+        if !self.can_draw() && self.count_blocked_pass() {
             return;
         }
         self.end_turn_without_play();
+    }
+
+    /// One more consecutive pass on an empty stock; returns whether it blocked the hand
+    /// (`end.blocked`), which then ends.
+    fn count_blocked_pass(&mut self) -> bool {
+        self.pass_streak += 1;
+        let needed = self.n as u16 + u16::from(self.rules.settings.blocked_extra_passes);
+        if u16::from(self.pass_streak) >= needed && self.rules.settings.end_blocked {
+            self.end_hand(None, true);
+            return true;
+        }
+        false
     }
 }

@@ -786,8 +786,21 @@ fn chain_rules(s: &RulesSpec) -> Vec<String> {
     } else {
         "A player who takes the penalty draws the cards and then plays on.".into()
     });
-    if c.wild_blocked && s.cards.values().any(|c| c.wild.as_ref().is_some_and(|w| w.enabled)) {
-        v.push("Wild cards cannot be played on a pending penalty.".into());
+    let wild = |c: &CardSpec| c.wild.as_ref().is_some_and(|w| w.enabled);
+    let wild_draw = |c: &CardSpec| wild(c) && c.draw_chain.as_ref().is_some_and(|d| d.amount > 0);
+    if c.wild_blocked && s.cards.values().any(wild) {
+        v.push(if s.cards.values().any(wild_draw) {
+            "Wild cards cannot be played on a pending penalty, except a wild draw card on a penalty of its own kind."
+                .into()
+        } else {
+            "Wild cards cannot be played on a pending penalty.".into()
+        });
+    }
+    if c.needs_stock {
+        v.push("A draw card played when the stock is empty is a normal card: nobody draws.".into());
+    }
+    if c.pickup_counts_as_pass {
+        v.push("A penalty drawn in full down to the last card of the stock counts as a pass.".into());
     }
     if c.after == ChainAfter::AttackSuitOnly {
         v.push("After a penalty is taken, the next card must follow the attacking card's suit.".into());
@@ -847,6 +860,9 @@ fn drawing(s: &RulesSpec) -> Vec<String> {
         }
         .into(),
     );
+    if s.passing.explicit {
+        v.push("A player left with nothing to do but pass passes as a decision of their own.".into());
+    }
     v.push(
         match s.stock.exhausted {
             Exhausted::ReshuffleAllButTop => {
@@ -862,6 +878,9 @@ fn drawing(s: &RulesSpec) -> Vec<String> {
         }
         .into(),
     );
+    if s.stock.refill_at_once && s.stock.exhausted != Exhausted::NoReshuffle {
+        v.push("The stock is refilled as soon as its last card is drawn.".into());
+    }
     v
 }
 
@@ -890,6 +909,9 @@ fn multi(s: &RulesSpec) -> Vec<String> {
             match m.effects {
                 MultiEffects::CumulateAll => "Every card played acts (unless its own rule says once).",
                 MultiEffects::TopOnly => "Only the top card acts.",
+                MultiEffects::TopCardOnly => {
+                    "Only the top card acts, draw cards included: several played together count as one."
+                }
                 MultiEffects::TopOnlyInRuns => {
                     "Copies of one rank played together all act (unless their own rule says once); in a run of one suit only the last card acts."
                 }

@@ -35,8 +35,9 @@ pub struct Settings {
     pub countdown: bool,
     /// `countdown.start_score`.
     pub countdown_start: u8,
-    /// `countdown.pure_wild`.
-    pub pure_wild: bool,
+    /// `countdown.pure_wild` as a face mask: the faces that, as the player's own wild, act
+    /// only as a wild (`countdown.pure_wild_ranks`, every face when empty; 0 when off).
+    pub pure_wild: u64,
     // ----- drawing, passing, the stock
     /// `draw.voluntary`.
     pub draw_voluntary: bool,
@@ -52,8 +53,12 @@ pub struct Settings {
     pub pass_when: PassWhen,
     /// `pass.all_pass`.
     pub all_pass: AllPass,
+    /// `pass.explicit`.
+    pub explicit_pass: bool,
     /// `stock.exhausted`.
     pub exhausted: Exhausted,
+    /// `stock.refill_at_once`.
+    pub refill_at_once: bool,
     // ----- the draw chain
     /// `chain.increment`.
     pub chain_increment: u8,
@@ -61,6 +66,10 @@ pub struct Settings {
     pub accept_ends_turn: bool,
     /// `chain.after`.
     pub chain_after: ChainAfter,
+    /// `chain.needs_stock`.
+    pub chain_needs_stock: bool,
+    /// `chain.pickup_counts_as_pass`.
+    pub pickup_counts_as_pass: bool,
     // ----- several cards per turn
     /// `multi.mode`.
     pub multi_mode: MultiMode,
@@ -123,16 +132,13 @@ impl Settings {
     /// Compile the table-wide settings of `s`. A rank in `multi.excluded` that does not
     /// parse is an error naming `multi.excluded`.
     pub fn compile(s: &RulesSpec) -> Result<Settings, RulesError> {
-        let mut multi_excluded = 0u64;
-        for x in &s.multi.excluded {
-            let rank = Rank::parse(x).ok_or_else(|| RulesError::Invalid {
-                field: "multi.excluded".into(),
-                message: format!("{x:?} is not a rank (A, 2..9, T or 10, J, Q, K)"),
-            })?;
-            multi_excluded |=
-                (0..NUM_FACES).filter(|&i| Card(i as u8).rank() == Some(rank)).fold(0u64, |m, i| m | 1 << i);
-        }
+        let multi_excluded = rank_faces("multi.excluded", &s.multi.excluded)?;
         let cd = s.countdown.as_ref();
+        let pure_wild = match cd {
+            Some(c) if c.pure_wild && c.pure_wild_ranks.is_empty() => u64::MAX,
+            Some(c) if c.pure_wild => rank_faces("countdown.pure_wild_ranks", &c.pure_wild_ranks)?,
+            _ => 0,
+        };
         Ok(Settings {
             dealer_extra: s.deal.dealer_extra,
             lead: s.deal.starter == Starter::None,
@@ -145,7 +151,7 @@ impl Settings {
                 && !cd.is_some_and(|c| c.equal_rank_on_wild),
             countdown: cd.is_some(),
             countdown_start: cd.map_or(0, |c| c.start_score),
-            pure_wild: cd.is_some_and(|c| c.pure_wild),
+            pure_wild,
             draw_voluntary: s.draw.voluntary,
             draw_mode: s.draw.mode,
             draw_limit: s.draw.limit,
@@ -153,10 +159,14 @@ impl Settings {
             draw_end_of_turn: s.draw.end_of_turn,
             pass_when: s.passing.when,
             all_pass: s.passing.all_pass,
+            explicit_pass: s.passing.explicit,
             exhausted: s.stock.exhausted,
+            refill_at_once: s.stock.refill_at_once,
             chain_increment: s.chain.increment,
             accept_ends_turn: s.chain.accept_ends_turn,
             chain_after: s.chain.after,
+            chain_needs_stock: s.chain.needs_stock,
+            pickup_counts_as_pass: s.chain.pickup_counts_as_pass,
             multi_mode: s.multi.mode,
             multi_effects: s.multi.effects,
             multi_excluded,
@@ -185,6 +195,20 @@ impl Settings {
             series_winner: s.series.winner,
         })
     }
+}
+
+/// The faces of the ranks named in `ranks`, as a face mask; a name that is not a rank is an
+/// error naming `field`.
+fn rank_faces(field: &str, ranks: &[String]) -> Result<u64, RulesError> {
+    let mut mask = 0u64;
+    for x in ranks {
+        let rank = Rank::parse(x).ok_or_else(|| RulesError::Invalid {
+            field: field.into(),
+            message: format!("{x:?} is not a rank (A, 2..9, T or 10, J, Q, K)"),
+        })?;
+        mask |= (0..NUM_FACES).filter(|&i| Card(i as u8).rank() == Some(rank)).fold(0u64, |m, i| m | 1 << i);
+    }
+    Ok(mask)
 }
 
 #[cfg(test)]

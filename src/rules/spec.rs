@@ -554,6 +554,9 @@ pub enum AllPass {
 pub struct PassSpec {
     pub when: PassWhen,
     pub all_pass: AllPass,
+    /// A turn that can only end in a pass waits for the player's `pass` (OpenSpiel asks for
+    /// it); off, the engine ends such a turn itself.
+    pub explicit: bool,
 }
 
 /// `stock.exhausted`.
@@ -575,6 +578,9 @@ pub enum Exhausted {
 #[serde(default, deny_unknown_fields)]
 pub struct StockSpec {
     pub exhausted: Exhausted,
+    /// Refill the stock as soon as its last card is drawn, not at the next draw (OpenSpiel's
+    /// reshuffle: the top card then is the one left out).
+    pub refill_at_once: bool,
 }
 
 /// `multi.mode`.
@@ -599,7 +605,12 @@ pub enum MultiMode {
 pub enum MultiEffects {
     #[default]
     CumulateAll,
+    /// Only the top card acts, except that draw cards placed directly on top of each other
+    /// (in a run of one suit) still add up.
     TopOnly,
+    /// Only the top card acts, draw cards included: copies of a draw card played together
+    /// make the next player face one card's penalty (blackjack_forum_house, catalog A28).
+    TopCardOnly,
     /// Equal-rank copies cumulate, but inside a follow-on run (`follow`) only the last card acts
     /// (larby_switch: several eights skip several players; in a seven run only the top acts).
     TopOnlyInRuns,
@@ -660,6 +671,12 @@ pub struct ChainSpec {
     pub wild_blocked: bool,
     pub after: ChainAfter,
     pub can_circle: bool,
+    /// A draw card played when nothing can be drawn starts no penalty: it is played as a
+    /// normal card (OpenSpiel's 2 on an empty stock).
+    pub needs_stock: bool,
+    /// A penalty drawn in full that leaves nothing to draw counts as a pass on an empty stock
+    /// (towards `end.blocked`), as in OpenSpiel (a penalty cut short by the empty stock does not).
+    pub pickup_counts_as_pass: bool,
 }
 impl Default for ChainSpec {
     fn default() -> Self {
@@ -671,6 +688,8 @@ impl Default for ChainSpec {
             wild_blocked: true,
             after: ChainAfter::TopCardNormal,
             can_circle: true,
+            needs_stock: false,
+            pickup_counts_as_pass: false,
         }
     }
 }
@@ -867,10 +886,13 @@ pub struct CountdownSpec {
     pub equal_rank_on_wild: bool,
     /// A card that is the player's own wild acts only as a wild (bitch: "unless you are on 2's").
     pub pure_wild: bool,
+    /// The ranks `pure_wild` applies to; empty: every rank. A wild of another rank with a
+    /// special effect acts as both (bitch: only the 2s; a wild ace still skips).
+    pub pure_wild_ranks: Vec<String>,
 }
 impl Default for CountdownSpec {
     fn default() -> Self {
-        CountdownSpec { start_score: 8, equal_rank_on_wild: false, pure_wild: false }
+        CountdownSpec { start_score: 8, equal_rank_on_wild: false, pure_wild: false, pure_wild_ranks: vec![] }
     }
 }
 

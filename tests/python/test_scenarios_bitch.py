@@ -249,9 +249,6 @@ def test_BI_6_declining_the_drawn_pick_up():
 # ------------------------------------------------ fidelity audit (docs/fidelity.md)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="fidelity: a wild ace at score 1 does not skip; see docs/fidelity.md"
-)
 def test_BI_fidelity_wild_ace_at_score_one_also_skips():
     """Source (Bitch): "A are miss a turn." The game "branches off" Crazy Eights
     Countdown, where "When a player's wild card rank also has a special effect, the

@@ -142,10 +142,6 @@ def test_BF_4_two_player_king_has_no_effect():
 # ------------------------------------------------ fidelity audit (docs/fidelity.md)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fidelity: pick-up cards played together all act, not the top one only; see docs/fidelity.md",
-)
 @pytest.mark.parametrize(
     "pair, top, single",
     [

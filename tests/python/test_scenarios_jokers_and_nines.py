@@ -191,10 +191,6 @@ def test_JN_5b_two_jokers_not_played_together():
 # ------------------------------------------------ fidelity audit (docs/fidelity.md)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fidelity: sevens that complete four of a kind make nobody draw; see docs/fidelity.md",
-)
 def test_JN_fidelity_four_sevens_ending_next_player_draws():
     """Source (Jokers and Nines, rule 5): "All other rules of Sevens and Eights
     apply." With Sevens and Eights rule 12: "If a player ends the hand by playing one

@@ -35,14 +35,17 @@ def test_draw_up_to_five_then_pass():
     assert len(g.hand(0)) == 7
 
 
-def test_five_draws_without_a_playable_card_end_the_turn():
-    # With nothing to play after the fifth draw, pass is the only action; the engine takes
-    # such a forced end of turn itself (as for every preset's draw rule).
+def test_five_draws_without_a_playable_card_wait_for_the_pass():
+    # With nothing to play after the fifth draw, pass is the only action; as in OpenSpiel the
+    # player still takes it as a decision (`pass.explicit`), so action sequences map one to one.
     stock = ["2H", "3H", "4H", "5H", "6H", "7H", "TH"]
     g = position(PRESET, 2, hands=[["2C", "3D"], ["4C", "5D"]], discard=["9S"], stock=stock)
     for _ in range(5):
         assert g.current_player == 0
         g.step("draw")
+    assert g.current_player == 0
+    assert legal(g) == {"pass"}
+    g.step("pass")
     assert g.current_player == 1
     assert len(g.hand(0)) == 7
 

@@ -245,10 +245,6 @@ def test_SE_6_seven_as_last_card_then_scoring():
 # ------------------------------------------------ fidelity audit (docs/fidelity.md)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fidelity: sevens that complete four of a kind make nobody draw; see docs/fidelity.md",
-)
 def test_SE_fidelity_four_sevens_ending_next_player_draws():
     """Source (Sevens and Eights, rule 12): "If a player ends the hand by playing one
     or more Sevens, then the player after him draws two cards for each Seven played,

@@ -405,9 +405,6 @@ def _stock(k):
     return pool[:k]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="fidelity: a joker does not answer a joker's draw 4; see docs/fidelity.md"
-)
 def test_TE_fidelity_jokers_in_succession_accumulate():
     """Source (38's): "If several jokers are played in succession, the cards to be
     drawn accumulate in the same way as with deuces." and (Deuces) "If he plays
@@ -439,9 +436,6 @@ def test_TE_fidelity_jokers_in_succession_accumulate():
     assert g.stock() == stock[8:]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="fidelity: a 7 start card does not make the dealer ask; see docs/fidelity.md"
-)
 def test_TE_fidelity_seven_start_card_dealer_asks():
     """Source (38's): "If any other special action card is the first turned up, it
     is treated as if the dealer played it." and (Sevens) "the person playing it asks
@@ -472,9 +466,6 @@ def test_TE_fidelity_seven_start_card_dealer_asks():
         assert legal(g) == {"draw"} or "draw" not in legal(g)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="fidelity: a 3 start card does not oblige the dealer; see docs/fidelity.md"
-)
 def test_TE_fidelity_three_start_card_dealer_covers_or_draws():
     """Source (38's): "If any other special action card is the first turned up, it
     is treated as if the dealer played it." and (Threes) "If you do not have another
@@ -494,6 +485,31 @@ def test_TE_fidelity_three_start_card_dealer_covers_or_draws():
     assert g.top_card == "3C"
     assert g.current_player == 0
     assert g.phase == "play"
+
+
+def test_TE_fidelity_three_start_card_dealer_covers():
+    """Source (38's): "If any other special action card is the first turned up, it
+    is treated as if the dealer played it." and (Threes) "If a three is played, the
+    person who played it must then play another card of the same suit".
+
+    Start card `3C`; the dealer (P3) holds `5C` and `QD`: the dealer must cover with
+    `5C` (no `end`), draws nothing, and P0 then plays on `5C`."""
+    hands = [
+        ["KD", "5H", "TC", "2C", "4C", "6C", "9C", "7H"],
+        ["2D", "3D", "4D", "5D", "6D", "9D", "TD", "9S"],
+        ["2H", "3H", "4H", "5H", "6H", "9H", "TH", "QH"],
+        ["2S", "3S", "4S", "5S", "6S", "9S", "5C", "QD"],
+    ]
+    g = dealt_game(PRESET, N, hands=hands, start="3C", stock=["KH", "KC", "9C"], rules=RULES)
+    assert g.current_player == 3
+    assert g.phase == "continue"
+    assert legal(g) == plays("5C")
+    g.step("play 5C")
+    assert g.top_card == "5C"
+    assert g.current_player == 0
+    assert g.phase == "play"
+    assert len(g.hand(3)) == 7
+    assert g.stock()[:3] == ["KH", "KC", "9C"]
 
 
 def test_TE_fidelity_jack_trades_hands_with_a_chosen_player():
