@@ -58,6 +58,80 @@ fn checked_selfplay<'py>(
     from_json(py, &stats)
 }
 
+/// The fast soak of `python -m eights soak --decisions N` (`eights::check::FastSoak`):
+/// random games over `tables`, a list of `(preset, num_players, low, high)` (`low`/`high`:
+/// the raw observation's declared bounds, arrays of `OBS_SIZE` floats, or `None` to check
+/// finiteness only), played on `num_threads` threads (0: all cores) with the GIL released.
+/// `run(first, games)` plays games `first .. first + games` and returns a dict of totals;
+/// the result depends on `seed` and the game indices only, not on the thread count.
+#[pyclass(name = "FastSoak", module = "eights._core")]
+struct PyFastSoak {
+    soak: crate::check::FastSoak,
+    pool: Option<rayon::ThreadPool>,
+}
+
+/// Optional bounds of a soak table: `None` or exactly `OBS_SIZE` floats.
+fn soak_bounds(b: Option<Vec<f32>>, name: &str) -> PyResult<Vec<f32>> {
+    let size = crate::observation::OBS_SIZE;
+    match b {
+        None => Ok(Vec::new()),
+        Some(v) if v.len() == size => Ok(v),
+        Some(v) => Err(PyValueError::new_err(format!("{name} must hold {size} values, got {}", v.len()))),
+    }
+}
+
+#[pymethods]
+impl PyFastSoak {
+    #[new]
+    #[pyo3(signature = (tables, seed=0, obs_every=1, full_every=1000, num_threads=0))]
+    fn new(
+        py: Python<'_>,
+        tables: Vec<(String, Bound<'_, PyAny>, Option<Vec<f32>>, Option<Vec<f32>>)>,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
+        #[pyo3(from_py_with = args::obs_every)] obs_every: u64,
+        #[pyo3(from_py_with = args::full_every)] full_every: u64,
+        #[pyo3(from_py_with = args::num_threads)] num_threads: usize,
+    ) -> PyResult<Self> {
+        let mut out = Vec::with_capacity(tables.len().min(4096));
+        for (preset, n, low, high) in tables {
+            let n = args::num_players(&n)?;
+            let rules = load_rules(py, &preset, n, None)?;
+            let (low, high) = (soak_bounds(low, "low")?, soak_bounds(high, "high")?);
+            out.push(crate::check::SoakTable { name: format!("{preset} n={n}"), rules, low, high });
+        }
+        if out.is_empty() {
+            return Err(PyValueError::new_err("tables must name at least one (preset, num_players)"));
+        }
+        let pool =
+            match num_threads {
+                0 => None,
+                t => Some(rayon::ThreadPoolBuilder::new().num_threads(t).build().map_err(|e| {
+                    pyo3::exceptions::PyRuntimeError::new_err(format!("cannot start {t} threads: {e}"))
+                })?),
+            };
+        Ok(PyFastSoak { soak: crate::check::FastSoak { tables: out, seed, obs_every, full_every }, pool })
+    }
+
+    /// Play games `first .. first + games`; returns a dict: games, decisions, truncated,
+    /// observations_checked, full_checks, violations, failures (the first few messages).
+    #[pyo3(signature = (first, games))]
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::start)] first: u64,
+        #[pyo3(from_py_with = args::games)] games: u64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let stats = py.detach(|| self.soak.run(first, games, self.pool.as_ref()));
+        from_json(py, &stats)
+    }
+
+    /// The number of tables.
+    #[getter]
+    fn num_tables(&self) -> usize {
+        self.soak.tables.len()
+    }
+}
+
 /// A uniformly random player with its own seeded generator.
 #[pyclass(name = "RandomBot", module = "eights._core")]
 struct PyRandomBot {
@@ -249,6 +323,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBot>()?;
     m.add_function(wrap_pyfunction!(random_selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(checked_selfplay, m)?)?;
+    m.add_class::<PyFastSoak>()?;
     m.add_function(wrap_pyfunction!(parse_bot, m)?)?;
     m.add_function(wrap_pyfunction!(determinize, m)?)?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
