@@ -173,6 +173,10 @@ impl Game {
             if sc.len() != n {
                 return bad(format!("scores: expected {n} scores (one per seat), got {}", sc.len()));
             }
+            let max = super::checks::MAX_SCORE;
+            if let Some(x) = sc.iter().find(|x| x.unsigned_abs() > max.unsigned_abs()) {
+                return bad(format!("scores: each must be in [-{max}, {max}], got {x}"));
+            }
             g.scores[..n].copy_from_slice(sc);
         }
         if pos.pending_draw > 0 {
@@ -193,6 +197,13 @@ impl Game {
             };
             g.phase = Phase::Chain;
         }
+        // A position is a state like any other: it must pass every check of a loaded
+        // snapshot (ranges, consistency, a legal action for the player to act), so that any
+        // position accepted here can be saved, loaded and played to its end.
+        Game::from_snapshot(g.snapshot()).map_err(|e| match e {
+            GameError::InvalidState(m) => GameError::InvalidPosition(m),
+            e => GameError::InvalidPosition(e.to_string()),
+        })?;
         Ok(g)
     }
 
