@@ -12,8 +12,10 @@
 //! the input.
 //!
 //! `EIGHTS_FUZZ_CASES` sets the number of cases per target (default 300, a few seconds in
-//! release mode; use e.g. 100000 for a long run) and `EIGHTS_FUZZ_SEED` another seed. Each
-//! target prints how many cases it ran and how many inputs were accepted and played.
+//! release mode; use e.g. 100000 for a long run), `EIGHTS_FUZZ_SEED` another seed, and
+//! `EIGHTS_FUZZ_SECONDS` a time budget per target (the cases drawn after it are skipped and
+//! not counted). Each target prints how many cases it ran and how many inputs were accepted
+//! and played (and its progress every 1000 cases).
 
 use eights::card::Card;
 use eights::check::{CheckStats, checked_playout};
@@ -28,6 +30,15 @@ use std::sync::Arc;
 
 fn cases() -> u32 {
     std::env::var("EIGHTS_FUZZ_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(300)
+}
+
+/// The end of the time budget of the target running on this thread (`EIGHTS_FUZZ_SECONDS`).
+fn past_budget() -> bool {
+    thread_local! {
+        static START: std::time::Instant = std::time::Instant::now();
+    }
+    let budget = std::env::var("EIGHTS_FUZZ_SECONDS").ok().and_then(|c| c.parse::<f64>().ok());
+    budget.is_some_and(|b| START.with(|s| s.elapsed().as_secs_f64()) > b)
 }
 
 fn config() -> Config {
@@ -256,6 +267,9 @@ fn bump(c: &'static std::thread::LocalKey<Cell<u64>>, k: u64) {
 /// panic or a failed check is an `Err` naming the input.
 fn load_and_play(what: &str, input: &str, load: impl FnOnce() -> Option<Game>, seed: u64) -> Result<(), String> {
     bump(&RAN, 1);
+    if RAN.with(Cell::get) % 1000 == 0 {
+        report(&format!("{what} (so far)"));
+    }
     let r = catch_unwind(AssertUnwindSafe(|| {
         let Some(mut g) = load() else { return CheckStats::default() };
         bump(&LOADED, 1);
@@ -297,7 +311,8 @@ where
     S::Value: std::fmt::Debug,
 {
     let mut runner = TestRunner::new(config());
-    let r = runner.run(&strategy, |v| f(v).map_err(TestCaseError::fail));
+    past_budget(); // starts this target's clock
+    let r = runner.run(&strategy, |v| if past_budget() { Ok(()) } else { f(v).map_err(TestCaseError::fail) });
     report(name);
     if let Err(e) = r {
         panic!("{name}: {e}");

@@ -3,13 +3,12 @@
 //! thread pool with the GIL released).
 
 use super::args::{self, int_in};
-use super::convert::{IllegalActionError, from_json, load_rules, random_seed};
+use super::convert::{IllegalActionError, array1, array2, from_json, load_rules, random_seed};
 use super::game::PyGame;
 use crate::bots::arena::{agent_at, bot_seed, deal_seed, play_deals};
 use crate::bots::{self, BOT_SPEC_HELP, BotSpec, Policy, RandomBot};
 use crate::game::derive_seed as core_derive_seed;
 use crate::rules::MAX_PLAYERS;
-use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -294,26 +293,29 @@ fn arena_play<'py>(
     let n = num_players;
     let d = PyDict::new(py);
     let recs = &res.records;
-    d.set_item("deal", PyArray1::from_vec(py, recs.iter().map(|x| x.deal).collect()))?;
-    d.set_item("rotation", PyArray1::from_vec(py, recs.iter().map(|x| x.rotation as i64).collect()))?;
-    d.set_item("winner", PyArray1::from_vec(py, recs.iter().map(|x| x.winner.map_or(-1, |w| w as i64)).collect()))?;
-    let rows =
-        |f: &dyn Fn(&crate::bots::arena::GameRecord) -> Vec<f64>| -> Vec<Vec<f64>> { recs.iter().map(f).collect() };
-    let hp = rows(&|x| x.hand_points.iter().map(|&v| v as f64).collect());
-    let sr = rows(&|x| x.score_returns.clone());
-    let to2 = |v: Vec<Vec<f64>>| -> PyResult<Bound<'py, PyArray2<f64>>> {
-        if v.is_empty() {
-            return Ok(PyArray2::zeros(py, [0, n], false));
-        }
-        PyArray2::from_vec2(py, &v).map_err(|e| PyValueError::new_err(e.to_string()))
-    };
-    d.set_item("hand_points", to2(hp)?)?;
-    d.set_item("score_returns", to2(sr)?)?;
-    d.set_item("decisions", PyArray1::from_vec(py, recs.iter().map(|x| x.decisions as i64).collect()))?;
-    d.set_item("truncated", PyArray1::from_vec(py, recs.iter().map(|x| x.truncated).collect()))?;
-    d.set_item("agent_decisions", PyArray1::from_vec(py, res.agent_decisions.iter().map(|&x| x as i64).collect()))?;
-    d.set_item("agent_seconds", PyArray1::from_vec(py, res.agent_seconds.clone()))?;
-    d.set_item("agent_max_seconds", PyArray1::from_vec(py, res.agent_max_seconds.clone()))?;
+    let k = recs.len();
+    d.set_item("deal", array1(py, k, recs.iter().map(|x| x.deal))?)?;
+    // Rotations and seats are below MAX_PLAYERS: the casts are exact.
+    d.set_item("rotation", array1(py, k, recs.iter().map(|x| x.rotation as i64))?)?;
+    d.set_item("winner", array1(py, k, recs.iter().map(|x| x.winner.map_or(-1, |w| w as i64)))?)?;
+    if let Some(bad) = recs.iter().find(|x| x.hand_points.len() != n || x.score_returns.len() != n) {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "deal {}: a record without one value per seat",
+            bad.deal
+        )));
+    }
+    // Hand points are within the engine's score limit: exact as f64.
+    d.set_item("hand_points", array2(py, k, n, recs.iter().flat_map(|x| x.hand_points.iter().map(|&v| v as f64)))?)?;
+    d.set_item("score_returns", array2(py, k, n, recs.iter().flat_map(|x| x.score_returns.iter().copied()))?)?;
+    d.set_item("decisions", array1(py, k, recs.iter().map(|x| i64::from(x.decisions)))?)?;
+    d.set_item("truncated", array1(py, k, recs.iter().map(|x| x.truncated))?)?;
+    let agents = res.agent_decisions.len();
+    d.set_item(
+        "agent_decisions",
+        array1(py, agents, res.agent_decisions.iter().map(|&x| i64::try_from(x).unwrap_or(i64::MAX)))?,
+    )?;
+    d.set_item("agent_seconds", array1(py, res.agent_seconds.len(), res.agent_seconds.iter().copied())?)?;
+    d.set_item("agent_max_seconds", array1(py, res.agent_max_seconds.len(), res.agent_max_seconds.iter().copied())?)?;
     Ok(d)
 }
 
