@@ -9,7 +9,7 @@ use crate::rules::{self, Rules};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyModule};
 use std::sync::Arc;
 
 create_exception!(
@@ -104,8 +104,8 @@ pub(super) fn load_rules(
     Rules::load(preset, num_players, over.as_ref()).map(Arc::new).map_err(rules_err)
 }
 
-/// `numpy.zeros`, looked up once.
-static NP_ZEROS: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+/// The `numpy` module, imported once (`zeros` is looked up on it at each call).
+static NUMPY: pyo3::sync::PyOnceLock<Py<PyModule>> = pyo3::sync::PyOnceLock::new();
 
 /// A zeroed numpy array of `shape` and `T`'s dtype, allocated by `numpy.zeros`: a failed
 /// allocation is numpy's `MemoryError` (rust-numpy's `from_vec`, `from_vec2` and `zeros`
@@ -114,8 +114,9 @@ pub(super) fn np_zeros<'py, T: numpy::Element, A: pyo3::PyTypeCheck>(
     py: Python<'py>,
     shape: &[usize],
 ) -> PyResult<Bound<'py, A>> {
-    let zeros = NP_ZEROS.get_or_try_init(py, || py.import("numpy")?.getattr("zeros").map(Bound::unbind))?;
-    let a = zeros.bind(py).call1((shape.to_vec(), numpy::dtype::<T>(py)))?;
+    let np = NUMPY.get_or_try_init(py, || py.import("numpy").map(Bound::unbind))?;
+    let zeros = np.bind(py).getattr(pyo3::intern!(py, "zeros"))?;
+    let a = zeros.call1((shape.to_vec(), numpy::dtype::<T>(py)))?;
     Ok(a.cast_into::<A>()?)
 }
 
