@@ -135,6 +135,7 @@ impl Game {
             Err((c, k)) => return bad(format!("{c} appears {k} times but the deck holds {}", rules.deck.count(c))),
         };
         let mut g = Game::blank(rules.clone(), pos.seed);
+        // pos.hands has n <= MAX_PLAYERS entries (checked above); hands holds MAX_PLAYERS.
         for (p, h) in pos.hands.iter().enumerate() {
             g.hands[p] = h.iter().copied().collect();
         }
@@ -161,6 +162,7 @@ impl Game {
         }
         g.nominated = pos.nominated_suit;
         g.direction = pos.direction;
+        // Both checked above to be below n <= MAX_PLAYERS (10): they fit u8.
         g.current = pos.current_player as u8;
         g.dealer = dealer as u8;
         g.turn = Turn::default();
@@ -177,12 +179,14 @@ impl Game {
             if let Some(x) = sc.iter().find(|x| x.unsigned_abs() > max.unsigned_abs()) {
                 return bad(format!("scores: each must be in [-{max}, {max}], got {x}"));
             }
+            // sc.len() == n <= MAX_PLAYERS (checked above).
             g.scores[..n].copy_from_slice(sc);
         }
         if pos.pending_draw > 0 {
             let Some(&top) = pos.discard.last() else {
                 return bad("pending_draw needs a draw-chain card on top of the discard pile".into());
             };
+            // Card indices are below NUM_FACES, the length of `card`.
             let Some(ch) = rules.card[top.index()].chain else {
                 return bad(format!(
                     "pending_draw needs a draw-chain card on top; {top} starts no chain in this preset"
@@ -214,6 +218,7 @@ impl Game {
             format: 1,
             rules: self.rules.spec.clone(),
             num_players: self.n,
+            // n <= MAX_PLAYERS, the length of hands, scores and hand_points.
             hands: (0..n).map(|p| self.hands[p].iter().collect()).collect(),
             stock: self.stock.as_slice().iter().rev().copied().collect(),
             discard: self.discard.as_slice().to_vec(),
@@ -315,6 +320,7 @@ impl Game {
         }
         g.loser = s.previous_loser;
         g.scores = [0; MAX_PLAYERS];
+        // s.scores and s.hand_points have n <= MAX_PLAYERS entries (checked above).
         g.scores[..n].copy_from_slice(&s.scores);
         g.hand_points = [0; MAX_PLAYERS];
         g.hand_points[..n].copy_from_slice(&s.hand_points);
@@ -346,6 +352,7 @@ impl Game {
             return bad_state("interlude kind does not fit the phase");
         }
         let kept: CardCounts = s.kept.iter().copied().collect();
+        // current < n was checked by from_snapshot before this call.
         let keeper = &self.hands[self.current as usize];
         if kept.faces().any(|c| kept.count(c) > keeper.count(c)) || kept.len() >= 5 {
             return bad_state("kept cards must be fewer than five cards of the keeper's hand");
@@ -357,6 +364,7 @@ impl Game {
                 || !self
                     .discard
                     .top()
+                    // Card indices are below NUM_FACES, the length of `card`.
                     .is_some_and(|t| self.rules.card[t.index()].wild.is_some_and(|w| w.only_if_no_other))
         };
         if (s.phase == Phase::Challenge) != s.challenge.is_some()
@@ -372,6 +380,7 @@ impl Game {
             return bad_state("players out of the hand name a seat out of range");
         }
         let fo = &s.finishing_order;
+        // i < fo.len() in the slices; seats are checked < n before `s.hands[p]` (n entries) below.
         if fo.len() > n || fo.iter().any(|&p| p as usize >= n) || (1..fo.len()).any(|i| fo[..i].contains(&fo[i])) {
             return bad_state("finishing_order must list distinct seats in range");
         }

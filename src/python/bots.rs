@@ -240,6 +240,7 @@ fn arena_bot_seed(
     rotation: &Bound<'_, PyAny>,
     agent: &Bound<'_, PyAny>,
 ) -> PyResult<u64> {
+    // MAX_PLAYERS is 10: it fits u8.
     let last = MAX_PLAYERS as u8 - 1;
     let rotation = usize::from(int_in(rotation, "rotation", 0u8, last)?);
     let agent = usize::from(int_in(agent, "agent", 0u8, last)?);

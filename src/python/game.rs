@@ -74,6 +74,8 @@ impl PyGame {
                 .call_method0("__index__")?
                 .extract()
                 .map_err(|_| IllegalActionError::new_err("action id out of range"))?;
+            // NUM_ACTIONS (197) fits i64; after this check `id` is in 0..197, so the cast
+            // below is exact.
             if id < 0 || id >= NUM_ACTIONS as i64 {
                 return Err(game_err(GameError::OutOfRange(id)));
             }
@@ -326,12 +328,14 @@ impl PyGame {
     /// unchanged, if it is not legal now or the game is over.
     fn step(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let id = self.parse_action(action)?;
+        // Seats are below MAX_PLAYERS (10) and ids below NUM_ACTIONS (197): both casts are exact.
         let seat = self.g.current_player().map_or(u8::MAX, |p| p as u8);
         self.g.step(id).map_err(game_err)?;
         self.actions.push((seat, id as u16));
         Ok(())
     }
     fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        // In 0..NUM_ACTIONS (197): the cast to usize below is exact.
         let id = int_in(action, "action", 0u64, NUM_ACTIONS as u64 - 1)?;
         Action::from_id(id as usize)
             .map(|a| a.to_string())
@@ -501,7 +505,9 @@ impl PyGame {
         if stop > actions.len() {
             return Err(PyValueError::new_err(format!("upto={stop} but the record has {} actions", actions.len())));
         }
+        // stop <= actions.len() (checked above).
         for (k, &(seat, id)) in actions[..stop].iter().enumerate() {
+            // A seat (below MAX_PLAYERS) fits u8; `id` is a u16 widened to usize.
             let to_act = game.g.current_player().map_or(u8::MAX, |p| p as u8);
             if to_act != seat {
                 return Err(bad(format!("action {k} was taken by seat {seat}, but seat {to_act} is to act")));
