@@ -372,6 +372,7 @@ fn fuzz_positions() {
             seed,
             scores,
             rogue,
+            wild_rank: None,
         };
         let text = format!("{preset} n={} {pos:?}", rules.num_players);
         load_and_play("position", &text, || Game::from_position(rules, &pos).ok(), seed)
