@@ -464,6 +464,13 @@ def test_ZD_instapik_the_rank_is_public_and_survives_snapshots():
         assert list(row) == [1.0 if r == "6" else 0.0 for r in "A23456789TJQK"]
     plain = position(PRESET, 2, hands=[["5C"], ["5S"]], discard=["9H"], stock=["2D"])
     assert not plain.observation(0)[a:b].any()
+    # The per-card rule features show the hand's wild cards: the sixes, not the eights.
+    wild = list(g.rules_feature_names()).index("wild")
+    features = g.rules_features()
+    face = lambda card: g.string_to_action(f"play {card}")  # noqa: E731
+    assert [features[face(f"6{s}"), wild] for s in "CDHS"] == [1.0] * 4
+    assert [features[face(f"8{s}"), wild] for s in "CDHS"] == [0.0] * 4
+    assert plain.rules_features()[face("8C"), wild] == 1.0
 
     d = g.to_dict()
     g2 = eights.Game.from_dict(d)
