@@ -31,8 +31,10 @@
 //! | `constraint_suit`| 4    | the suit of the attack-suit or second-suit constraint      |
 //! | `rogue_top`      | 54   | one-hot top card of stalin's rogue pile                    |
 //! | `asked`          | 15   | one-hot asked card: ranks A..K, QS, joker (thirty_eights seven) |
+//! | `wild_rank`      | 13   | one-hot rank made wild for the hand, A..K (zodiac's Wild Instapik; zero elsewhere) |
 //!
-//! Total [`OBS_SIZE`] = 297. Per-face rule features are separate
+//! Total [`OBS_SIZE`] = 310. The slices are in a fixed order and new ones are added at the
+//! end, so the offsets of the earlier ones never move. Per-face rule features are separate
 //! ([`crate::rules::Rules::features`]) so an agent can condition on the rules.
 
 use crate::card::NUM_FACES;
@@ -40,7 +42,7 @@ use crate::game::{ChainAnswerState, Game, NUM_PHASES, Restrict};
 use crate::rules::MAX_PLAYERS;
 
 /// Named slices of the observation, in order: `(name, size)`.
-pub const OBS_LAYOUT: [(&str, usize); 23] = [
+pub const OBS_LAYOUT: [(&str, usize); 24] = [
     ("hand", NUM_FACES),
     ("top_card", NUM_FACES),
     ("active_suit", 4),
@@ -64,6 +66,7 @@ pub const OBS_LAYOUT: [(&str, usize); 23] = [
     ("constraint_suit", 4),
     ("rogue_top", NUM_FACES),
     ("asked", 15),
+    ("wild_rank", 13),
 ];
 
 const fn total() -> usize {
@@ -211,6 +214,7 @@ const CONSTRAINT: usize = offset("constraint");
 const CONSTRAINT_SUIT: usize = offset("constraint_suit");
 const ROGUE_TOP: usize = offset("rogue_top");
 const ASKED: usize = offset("asked");
+const WILD_RANK: usize = offset("wild_rank");
 
 /// [`encode`] for any [`ObsScalar`]: each element is `T::of` the `f32` value, so a `u8`
 /// observation equals the `f32` one cast element by element. The row is cleared in one
@@ -300,6 +304,9 @@ pub fn encode_into<T: ObsScalar>(g: &Game, p: usize, out: &mut [T]) {
     if let Restrict::Ask(k) = g.restrict() {
         out[ASKED + (k as usize).min(14)] = T::ONE;
     }
+    if let Some(r) = g.wild_rank() {
+        out[WILD_RANK + r.index() % 13] = T::ONE;
+    }
 }
 
 #[cfg(test)]
@@ -314,7 +321,7 @@ mod tests {
             assert_eq!(w[0].2, w[1].1);
         }
         assert_eq!(s.last().unwrap().2, OBS_SIZE);
-        assert_eq!(OBS_SIZE, 297);
+        assert_eq!(OBS_SIZE, 310);
     }
 
     /// The encoder as first written (clear the row, then set entries one by one), kept as
@@ -407,6 +414,10 @@ mod tests {
             out[at + (k as usize).min(14)] = 1.0;
         }
         at += 15;
+        if let Some(r) = g.wild_rank() {
+            out[at + r.index()] = 1.0;
+        }
+        at += 13;
         debug_assert_eq!(at, OBS_SIZE);
     }
 
@@ -418,10 +429,12 @@ mod tests {
         use crate::rules::{Rules, load_spec, preset_names};
         use std::sync::Arc;
         let mut checked = 0;
-        for preset in preset_names() {
-            let spec = load_spec(preset, None).unwrap();
+        let instapik = serde_json::json!({"variants": ["wild_instapik"]});
+        let tables = preset_names().into_iter().map(|p| (p, None)).chain([("zodiac", Some(&instapik))]);
+        for (preset, over) in tables {
+            let spec = load_spec(preset, over).unwrap();
             for n in [spec.players.min.max(2), spec.players.max] {
-                let rules = Arc::new(Rules::load(preset, n as usize, None).unwrap());
+                let rules = Arc::new(Rules::load(preset, n as usize, over).unwrap());
                 let mut g = Game::new(rules, derive_seed(7, n as u64));
                 let mut bot = RandomBot::new(11);
                 let mut mask = ActionMask::default();

@@ -427,6 +427,8 @@ fn deck_position(rules: &Rules, seed: u64) -> Position {
         seed: r.next(),
         scores: if r.chance(1, 3) { Some((0..n).map(|_| r.below(200) as i32 - 50).collect()) } else { None },
         rogue,
+        // Drawn by the engine under options.wild_instapik.
+        wild_rank: None,
     }
 }
 
@@ -445,6 +447,7 @@ fn position_value(pos: &Position) -> Value {
         "seed": pos.seed,
         "scores": pos.scores,
         "rogue": cards(&pos.rogue),
+        "wild_rank": pos.wild_rank.map(|r| r.letter().to_string()),
     })
 }
 
@@ -487,6 +490,10 @@ fn position_from_value(v: &Value) -> Option<Position> {
         rogue: match opt("rogue") {
             None => vec![],
             Some(r) => cards(r)?,
+        },
+        wild_rank: match opt("wild_rank") {
+            None => None,
+            Some(w) => Some(eights::card::Rank::parse(w.as_str()?)?),
         },
     })
 }

@@ -122,6 +122,7 @@ enum Mutation {
     SillyHat(bool),
     JokerBluff(bool),
     Allow500(bool),
+    WildInstapik(bool),
     ClearCards,
     Card(String, Effect),
 }
@@ -247,6 +248,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         1 => prop::bool::ANY.prop_map(Mutation::SillyHat),
         1 => prop::bool::ANY.prop_map(Mutation::JokerBluff),
         1 => prop::bool::ANY.prop_map(Mutation::Allow500),
+        1 => prop::bool::ANY.prop_map(Mutation::WildInstapik),
         1 => Just(Mutation::ClearCards),
         12 => (selector(), effect()).prop_map(|(s, e)| Mutation::Card(s, e)),
     ]
@@ -415,6 +417,7 @@ fn apply(spec: &mut RulesSpec, m: &Mutation) {
                 spec.series.winner = SeriesWinner::LastBelow;
             }
         }
+        Mutation::WildInstapik(b) => spec.options.wild_instapik = b,
         Mutation::ClearCards => spec.cards.clear(),
         Mutation::Card(sel, e) => apply_effect(spec.cards.entry(sel).or_default(), &e),
     }
@@ -541,6 +544,9 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
                     // rule needs three players and a last-below match.
                     None if field == "options.joker_bluff" => spec.options.joker_bluff = false,
                     None if field == "options.allow_500" => spec.options.allow_500 = false,
+                    // Wild Instapik moves the eights' wild rule: the eights must be wild, no
+                    // other number rank, and not in a countdown preset.
+                    None if field == "options.wild_instapik" => spec.options.wild_instapik = false,
                     // Playing on for second place is for two or three players.
                     None if field == "end.play_for_second" => spec.end.play_for_second = false,
                     // Jokers in the deck need a rule.

@@ -143,8 +143,7 @@ impl HeuristicBot {
                         .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.index().cmp(&a.1.index())))
                 };
                 if let Some((_, c)) = best {
-                    let rules = g.rules();
-                    let only_wilds = plays.iter().all(|x| rules.card[x.index()].wild.is_some());
+                    let only_wilds = plays.iter().all(|&x| g.card_wild(x).is_some());
                     let next = g.advance(p as u8, 1) as usize;
                     let save = only_wilds
                         && hand.len() >= SAVE_WILD_MIN_HAND
@@ -205,7 +204,7 @@ impl HandStats {
             if let Some(r) = c.rank() {
                 st.rank_count[r.index()] += k;
             }
-            if let Some(su) = c.suit().filter(|_| rules.card[c.index()].wild.is_none()) {
+            if let Some(su) = c.suit().filter(|_| g.card_wild(c).is_none()) {
                 st.suit_count[su.index()] += k;
                 // Copy by copy, in card order, as a plain sum over the hand would.
                 for _ in 0..k {
@@ -235,7 +234,7 @@ impl HandStats {
     fn same_suit(&self, g: &Game, hand: &CardCounts, c: Card, suit: Option<Suit>) -> f64 {
         suit.map_or(0.0, |su| {
             let mut k = self.suit_count[su.index()];
-            if c.suit() == Some(su) && g.rules().card[c.index()].wild.is_none() {
+            if c.suit() == Some(su) && g.card_wild(c).is_none() {
                 k -= hand.count(c) as u32;
             }
             k as f64
@@ -246,7 +245,7 @@ impl HandStats {
 /// A wild, draw or cancel card to keep rather than play now (rule 5).
 fn is_kept(g: &Game, hand: &CardCounts, c: Card) -> bool {
     let r = &g.rules().card[c.index()];
-    hand.len() > 2 && (r.wild.is_some() || r.chain.is_some() || r.cancel != 0)
+    hand.len() > 2 && (g.card_wild(c).is_some() || r.chain.is_some() || r.cancel != 0)
 }
 
 /// The score of playing `c` from `hand` by player `p` (rule 5).
@@ -259,7 +258,9 @@ fn score(g: &Game, st: &HandStats, p: usize, hand: &CardCounts, c: Card) -> f64 
     let mut s = st.value(g, c);
     let left_suit = st.same_suit(g, hand, c, c.suit());
     let left_rank = c.rank().map_or(0.0, |rk| (st.rank_count[rk.index()] - hand.count(c) as u32) as f64);
-    if r.wild.is_none() {
+    // The card's wild rule this hand (zodiac's Wild Instapik moves the eights' to another rank).
+    let wild = g.card_wild(c).is_some();
+    if !wild {
         s += FOLLOW_SUIT * left_suit + FOLLOW_RANK * left_rank;
     } else {
         // A wild names the best suit: its follow-up is the suit held most.
@@ -269,7 +270,7 @@ fn score(g: &Game, st: &HandStats, p: usize, hand: &CardCounts, c: Card) -> f64 
         s += FOLLOW_SUIT * left_suit;
     }
     let keep = hand.len() > 2;
-    if r.wild.is_some() && keep {
+    if wild && keep {
         s -= WILD_KEEP;
     }
     if r.chain.is_some() || r.draw_lose > 0 || r.draw_keep > 0 {

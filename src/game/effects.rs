@@ -20,6 +20,7 @@ impl Game {
         // under `top_card_only`).
         let keep_chain = !strict && matches!((r.chain, prev_chain), (Some(a), Some(b)) if a.group == b.group);
         let pure_wild = self.rules.settings.pure_wild & bit(c) != 0 && self.own_wild(c, self.current as usize);
+        let free_wild = self.card_wild(c).is_some_and(|w| w.follow == WildFollow::Free);
         let t = &mut self.turn;
         t.last = Some(c);
         if pure_wild {
@@ -69,7 +70,7 @@ impl Game {
         t.others_draw = t.others_draw.saturating_add(r.others_draw as u16);
         t.waste_draw = t.waste_draw.saturating_add(r.waste_draw as u16);
         t.pick_up = t.pick_up.saturating_add(r.pick_up_pile as u16);
-        if r.free_play_next || r.wild.is_some_and(|w| w.follow == WildFollow::Free) {
+        if r.free_play_next || free_wild {
             t.free_play_next = true;
         }
         if r.extra_turn {
@@ -93,10 +94,12 @@ impl Game {
     /// Draw-chain card `c` placed: it answers the pending chain (which grows by its rule), or
     /// starts or adds to the chain this turn will set.
     /// Under `strict` (`multi.effects = top_card_only`) a second draw card of the same play
-    /// adds nothing to the penalty.
+    /// adds nothing to the penalty: a play that already answered the pending chain adds no
+    /// more (`chain_cards` is cleared by every card under top-only effects, so the turn's
+    /// `answered` flag is what marks it).
     fn record_chain(&mut self, c: Card, ch: crate::rules::ChainRule, once: bool, strict: bool) {
         let t = &mut self.turn;
-        let repeated = strict && t.chain_cards > 0 && t.answered;
+        let repeated = strict && t.answered;
         t.chain_cards += 1;
         if t.chain_cards >= 2 {
             if let Some(ma) = ch.multi_answer {
@@ -197,7 +200,7 @@ impl Game {
         let mut going_out = self.hands[p].is_empty() && !self.turn.is_start;
         // Nomination: wilds only when played with their power; the countdown own wild always.
         let own = self.own_wild(top, p);
-        let mode = if own { Some(Nominate::Required) } else { r.nominate };
+        let mode = if own { Some(Nominate::Required) } else { self.card_nominate(top) };
         let nominates = match mode {
             None => false,
             Some(m) => {

@@ -41,13 +41,13 @@ impl Game {
             Some((FollowState::OneMatching, src)) => {
                 let same_suit = c.suit().is_some() && c.suit() == src.suit();
                 let same_rank = c.rank().is_some() && c.rank() == src.rank();
-                same_suit || same_rank || self.rules.card[c.index()].wild.is_some_and(|w| !w.solo)
+                same_suit || same_rank || self.card_wild(c).is_some_and(|w| !w.solo)
             }
             Some((FollowState::MatchingRun, _)) => {
                 if self.chain.active {
                     self.answers_chain(c)
                 } else {
-                    let w = self.rules.card[c.index()].wild;
+                    let w = self.card_wild(c);
                     self.matches_top(c) || w.is_some_and(|w| !w.solo && !w.only_if_no_other && !w.requires_match)
                 }
             }
@@ -96,7 +96,7 @@ impl Game {
             Some((FollowState::EqualRank, src)) => {
                 let locks = self.rules.lock_mask & bit(c) != 0 && self.rules.lock_mask & bit(src) != 0;
                 (locks || (c.rank().is_some() && c.rank() == src.rank()))
-                    && !self.rules.card[c.index()].wild.is_some_and(|w| w.solo)
+                    && !self.card_wild(c).is_some_and(|w| w.solo)
                     && (!self.chain.active || self.answers_chain(c))
             }
             None => false,

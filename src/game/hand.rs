@@ -11,6 +11,9 @@ impl Game {
             **self.seen.get_or_insert_with(Default::default) = SeenCards::default();
         }
         let n = self.n as usize;
+        if r.settings.wild_instapik {
+            self.wild_rank = Some(self.draw_wild_rank());
+        }
         let mut pack = Pile::new();
         for c in r.deck.iter() {
             pack.push(c);
@@ -82,6 +85,15 @@ impl Game {
         self.turn_start_card(start);
     }
 
+    /// zodiac's Wild Instapik, before the deal: "remove all J, Q, K and A cards and shuffle the
+    /// deck. The dealer must "burn" the top card ... The next card dealt from the top of the
+    /// deck is the assigned "wild card"." Its rank is uniform over 2 to 10 (four cards of each
+    /// of the nine ranks, and the burnt card is unseen), so one draw of the game's generator
+    /// picks it; all the cards then go back into the pack.
+    pub(super) fn draw_wild_rank(&mut self) -> Rank {
+        Rank::from_index(self.rng.random_range(1..10usize)).expect("ranks 2 to 10")
+    }
+
     /// stalin: from the dealer's left, the first player holding a red card starts the rogue
     /// pile with their lowest red card; if nobody holds one, the first red card of the pack
     /// after the deal (`cards[idx..]`) is turned for it. Returns the index of the next card.
@@ -128,7 +140,7 @@ impl Game {
                 self.current = first;
             }
             StartEffect::DealerNominatesBlind => {
-                if r.card[start.index()].nominate.is_some() {
+                if self.card_nominate(start).is_some() {
                     self.nominated = Some(Suit::ALL[self.rng.random_range(0..4usize)]);
                 }
                 self.current = first;

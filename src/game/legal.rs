@@ -115,7 +115,7 @@ impl Game {
                 mask.set(action::NOMINATE + s.index());
             }
         }
-        if self.rules.card[top.index()].nominate == Some(Nominate::Optional) {
+        if self.card_nominate(top) == Some(Nominate::Optional) {
             mask.set(action::END_TURN);
         }
     }

@@ -97,6 +97,42 @@ impl Game {
             || (self.rules.arithmetic && Self::arithmetic(c, Some(top), self.rogue.from_top(1)))
     }
 
+    /// The face whose wild rule and nomination `c` carries this hand. Under
+    /// `options.wild_instapik` a card of the hand's wild rank carries the eight's of its suit
+    /// and an eight carries that rank's (none: validation keeps the spot ranks other than 8
+    /// free of wild rules); otherwise, and for every other card, `c` itself.
+    #[inline]
+    pub(super) fn wild_source(&self, c: Card) -> Card {
+        match (self.wild_rank, c.rank(), c.suit()) {
+            (Some(w), Some(r), Some(s)) if r == w => Card::new(s, Rank::Eight),
+            (Some(w), Some(Rank::Eight), Some(s)) => Card::new(s, w),
+            _ => c,
+        }
+    }
+
+    /// The preset's wild rule of `c` this hand (see [`Game::wild_source`]).
+    #[inline]
+    pub fn card_wild(&self, c: Card) -> Option<WildRule> {
+        self.rules.card[self.wild_source(c).index()].wild
+    }
+
+    /// The nomination `c` asks for this hand (see [`Game::wild_source`]).
+    #[inline]
+    pub fn card_nominate(&self, c: Card) -> Option<Nominate> {
+        self.rules.card[self.wild_source(c).index()].nominate
+    }
+
+    /// The faces with a wild rule this hand ([`crate::rules::Rules::wild_mask`] with the eights'
+    /// bits moved to the hand's wild rank under `options.wild_instapik`), as a bitset.
+    #[inline]
+    pub(super) fn wild_bits(&self) -> u64 {
+        let m = self.rules.wild_mask;
+        let Some(w) = self.wild_rank else { return m };
+        let (e, k) = (Rank::Eight.index(), w.index());
+        let (eights, wilds) = (RANK_BITS << e, RANK_BITS << k);
+        (m & !(eights | wilds)) | (((m & eights) >> e) << k) | (((m & wilds) >> k) << e)
+    }
+
     /// The wild behaviour of `c` for player `p`: the preset's, or the player's own countdown wild.
     pub fn wild_of(&self, c: Card, p: usize) -> Option<WildRule> {
         if self.own_wild(c, p) {
@@ -109,7 +145,7 @@ impl Game {
                 follow: WildFollow::Normal,
             });
         }
-        self.rules.card[c.index()].wild
+        self.card_wild(c)
     }
 
     /// May `c` be played in a normal turn, ignoring `only_if_no_other`?
@@ -160,9 +196,7 @@ impl Game {
             if w.only_if_no_other && !self.free_play {
                 let hand = &self.hands[self.current as usize];
                 return !hand.faces().any(|o| {
-                    o != c
-                        && !self.rules.card[o.index()].wild.is_some_and(|w| w.only_if_no_other)
-                        && self.playable_basic(o)
+                    o != c && !self.card_wild(o).is_some_and(|w| w.only_if_no_other) && self.playable_basic(o)
                 });
             }
         }
@@ -247,7 +281,7 @@ impl Game {
         // Cards with per-card conditions (the preset's wilds and, in countdown presets, the
         // player's own wild rank) are checked one by one; the others need only the matching
         // bitset.
-        let wilds = self.rules.wild_mask | self.own_wild_bits(self.current as usize);
+        let wilds = self.wild_bits() | self.own_wild_bits(self.current as usize);
         let plain = held & !wilds;
         let mut out = if self.free_play { plain } else { plain & self.matching_bits() };
         let mut x = held & wilds;
@@ -268,7 +302,7 @@ impl Game {
             // A chain started by a wild draw card: only the called suit answers, or another
             // wild draw card of the chain's group (thirty_eights: "If several jokers are played
             // in succession, the cards to be drawn accumulate").
-            let wild_answer = r.wild.is_some() && r.chain.is_some_and(|ch| ch.group == self.chain.group);
+            let wild_answer = self.card_wild(c).is_some() && r.chain.is_some_and(|ch| ch.group == self.chain.group);
             if c.suit() != Some(s) && r.cancel == 0 && !wild_answer {
                 return false;
             }

@@ -112,7 +112,7 @@ pub use snapshot::{Position, Snapshot};
 pub use state::*;
 
 use crate::action::{self, Action, ActionMask, NUM_ACTIONS};
-use crate::card::{Card, NUM_FACES, Suit};
+use crate::card::{Card, NUM_FACES, Rank, Suit};
 use crate::card_set::{CardCounts, Pile};
 use crate::rules::{
     Accumulate, BlockedScoring, ChainAnswer, DrawAfter, DrawMode, Exhausted, Follow, LastCardMode, LastSpecial,
@@ -172,6 +172,9 @@ pub struct Game {
     decisions: u32,
     hands_played: u32,
     hat: Option<u8>,
+    /// The rank that is wild this hand under `options.wild_instapik` (it takes over the
+    /// eights' wild rule); `None` in every other rule set.
+    wild_rank: Option<Rank>,
     seed: u64,
     rng: Xoshiro256PlusPlus,
     /// Cards each player has seen go into another hand, in presets where cards move openly
@@ -229,6 +232,7 @@ impl Game {
             decisions: 0,
             hands_played: 0,
             hat: None,
+            wild_rank: None,
             seed,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             seen: None,

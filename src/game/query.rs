@@ -176,6 +176,32 @@ impl Game {
         &self.rogue
     }
 
+    /// The rank that is wild this hand under `options.wild_instapik` (zodiac's Wild Instapik:
+    /// drawn before the deal, known to every player); `None` under every other rule set.
+    pub fn wild_rank(&self) -> Option<Rank> {
+        self.wild_rank
+    }
+
+    /// Per-face rule features of this hand, as [`Rules::features`], with the wild and
+    /// nomination columns of the eights and the hand's wild rank swapped under
+    /// `options.wild_instapik` (the same as [`Rules::features`] otherwise).
+    pub fn rules_features(&self, out: &mut [f32]) {
+        self.rules.features(out);
+        if self.wild_rank.is_none() {
+            return;
+        }
+        let w = crate::rules::RULE_FEATURES;
+        for i in 0..NUM_FACES {
+            let c = Card(i as u8);
+            let src = self.wild_source(c);
+            if src != c {
+                let r = &self.rules.card[src.index()];
+                out[i * w + 1] = f32::from(r.wild.is_some() as u8);
+                out[i * w + 2] = f32::from(r.nominate.is_some() as u8);
+            }
+        }
+    }
+
     /// A text picture of the table with suit symbols (every hand shown).
     pub fn render(&self) -> String {
         use std::fmt::Write;

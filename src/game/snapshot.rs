@@ -24,6 +24,9 @@ pub struct Position {
     pub scores: Option<Vec<i32>>,
     /// stalin's rogue pile, bottom to top.
     pub rogue: Vec<Card>,
+    /// The hand's wild rank under `options.wild_instapik` (2 to 10); `None` draws it from
+    /// the seeded generator as a deal does. Must be `None` under other rules.
+    pub wild_rank: Option<Rank>,
 }
 
 /// The serialized form of a [`Game`] (`to_dict`, pickle). Field names are stable.
@@ -84,6 +87,9 @@ pub struct Snapshot {
     pub decisions: u32,
     pub hands_played: u32,
     pub hat: Option<u8>,
+    /// The hand's wild rank under `options.wild_instapik` ("2" … "T"); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wild_rank: Option<String>,
     pub seed: u64,
     pub rng: Xoshiro256PlusPlus,
 }
@@ -135,6 +141,15 @@ impl Game {
             Err((c, k)) => return bad(format!("{c} appears {k} times but the deck holds {}", rules.deck.count(c))),
         };
         let mut g = Game::blank(rules.clone(), pos.seed);
+        match (rules.settings.wild_instapik, pos.wild_rank) {
+            (false, Some(_)) => return bad("wild_rank is only for rules with options.wild_instapik".into()),
+            (true, Some(r)) if !is_instapik_rank(r) => {
+                return bad(format!("wild_rank must be a number rank from 2 to 10, got {}", r.letter()));
+            }
+            (true, Some(r)) => g.wild_rank = Some(r),
+            (true, None) => g.wild_rank = Some(g.draw_wild_rank()),
+            (false, None) => {}
+        }
         // pos.hands has n <= MAX_PLAYERS entries (checked above); hands holds MAX_PLAYERS.
         for (p, h) in pos.hands.iter().enumerate() {
             g.hands[p] = h.iter().copied().collect();
@@ -251,6 +266,7 @@ impl Game {
             decisions: self.decisions,
             hands_played: self.hands_played,
             hat: self.hat,
+            wild_rank: self.wild_rank.map(|r| r.letter().to_string()),
             seed: self.seed,
             rng: self.rng.clone(),
         }
@@ -284,7 +300,17 @@ impl Game {
         if count_in_deck(&rules.deck, all).is_err() {
             return bad("more copies of a card than the deck holds");
         }
+        let wild_rank = match s.wild_rank.as_deref() {
+            None => None,
+            Some(x) => Some(Rank::parse(x).filter(|&r| is_instapik_rank(r)).ok_or_else(|| {
+                GameError::InvalidState(format!("wild_rank: {x:?} is not a number rank from 2 to 10"))
+            })?),
+        };
+        if wild_rank.is_some() != rules.settings.wild_instapik {
+            return bad("wild_rank is set exactly under options.wild_instapik (the hand's wild rank)");
+        }
         let mut g = Game::blank(rules, s.seed);
+        g.wild_rank = wild_rank;
         for p in 0..MAX_PLAYERS {
             g.hands[p] = s.hands.get(p).map(|h| h.iter().copied().collect()).unwrap_or_default();
         }
@@ -361,11 +387,7 @@ impl Game {
             b.by as usize >= n
                 || b.prev_nominated.is_some_and(|x| x >= 4)
                 || !self.rules.settings.joker_bluff
-                || !self
-                    .discard
-                    .top()
-                    // Card indices are below NUM_FACES, the length of `card`.
-                    .is_some_and(|t| self.rules.card[t.index()].wild.is_some_and(|w| w.only_if_no_other))
+                || !self.discard.top().is_some_and(|t| self.card_wild(t).is_some_and(|w| w.only_if_no_other))
         };
         if (s.phase == Phase::Challenge) != s.challenge.is_some()
             || s.challenge.as_ref().is_some_and(|b| bluff_ok(b) || b.by == s.current || b.amount == 0)
@@ -399,6 +421,11 @@ impl Game {
         }
         Ok(())
     }
+}
+
+/// A rank Wild Instapik may draw: a number card, 2 to 10.
+fn is_instapik_rank(r: Rank) -> bool {
+    (1..=9).contains(&r.index())
 }
 
 fn bad_state(m: &str) -> Result<(), GameError> {

@@ -7,7 +7,7 @@ use super::convert::{
     IllegalActionError, array1, array2, from_json, game_err, load_rules, parse_cards, random_seed, rules_err, to_json,
 };
 use crate::action::{Action, ActionMask, NUM_ACTIONS};
-use crate::card::{Card, Suit};
+use crate::card::{Card, Rank, Suit};
 use crate::game::{Game, GameError, Position, Snapshot};
 use crate::observation::{self, OBS_SIZE};
 use crate::rules::{self, MAX_PLAYERS, RULE_FEATURE_NAMES, RULE_FEATURES, Rules};
@@ -132,9 +132,10 @@ impl PyGame {
     /// card strings per seat; `discard`: bottom to top (last = top card); `stock`: next drawn
     /// first, or None to shuffle the rest of the pack into it with `seed` (when given, any
     /// unlisted cards are out of play). `pending_draw` > 0 puts a draw penalty of the top
-    /// card's kind on `current_player`.
+    /// card's kind on `current_player`. `wild_rank` ("2" to "9", "T" or "10") sets the hand's
+    /// wild rank under zodiac's `wild_instapik` variant (None draws it with `seed`).
     #[staticmethod]
-    #[pyo3(signature = (preset, num_players, *, hands, discard, stock=None, current_player=0, direction=1, nominated_suit=None, pending_draw=0, dealer=None, seed=0, rules=None, scores=None, rogue=None))]
+    #[pyo3(signature = (preset, num_players, *, hands, discard, stock=None, current_player=0, direction=1, nominated_suit=None, pending_draw=0, dealer=None, seed=0, rules=None, scores=None, rogue=None, wild_rank=None))]
     #[allow(clippy::too_many_arguments)]
     fn from_position(
         py: Python<'_>,
@@ -152,6 +153,7 @@ impl PyGame {
         rules: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::scores)] scores: Option<Vec<i32>>,
         rogue: Option<Vec<String>>,
+        wild_rank: Option<String>,
     ) -> PyResult<Self> {
         // Seats beyond the table and direction 0 are refused by Game::from_position.
         let r = load_rules(py, preset, num_players, rules)?;
@@ -161,6 +163,12 @@ impl PyGame {
                 Suit::parse(&s)
                     .ok_or_else(|| PyValueError::new_err(format!("invalid suit {s:?}: use C, D, H or S")))?,
             ),
+        };
+        let wild_rank = match wild_rank {
+            None => None,
+            Some(s) => Some(Rank::parse(&s).ok_or_else(|| {
+                PyValueError::new_err(format!("wild_rank: {s:?} is not a rank (use 2 to 9, T or 10)"))
+            })?),
         };
         let pos = Position {
             hands: hands.iter().map(|h| parse_cards(h)).collect::<PyResult<_>>()?,
@@ -174,6 +182,7 @@ impl PyGame {
             seed,
             scores,
             rogue: parse_cards(&rogue.unwrap_or_default())?,
+            wild_rank,
         };
         Ok(PyGame::at(Game::from_position(r, &pos).map_err(game_err)?))
     }
@@ -295,6 +304,13 @@ impl PyGame {
     fn discard_pile(&self) -> Vec<String> {
         self.g.discard().as_slice().iter().map(|c| c.to_string()).collect()
     }
+    /// The rank that is wild this hand under zodiac's `wild_instapik` variant ("2" … "9",
+    /// "T"), known to every player; None under every other rule set.
+    #[getter]
+    fn wild_rank(&self) -> Option<String> {
+        self.g.wild_rank().map(|r| r.letter().to_string())
+    }
+
     /// stalin's rogue pile, bottom to top (empty in other presets).
     fn rogue_pile(&self) -> Vec<String> {
         self.g.rogue().as_slice().iter().map(|c| c.to_string()).collect()
@@ -383,7 +399,7 @@ impl PyGame {
     /// Per-card rule features, float32 array (54, n_features); names in rules_feature_names().
     fn rules_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let mut v = [0f32; 54 * RULE_FEATURES];
-        self.g.rules().features(&mut v);
+        self.g.rules_features(&mut v);
         array2(py, 54, RULE_FEATURES, v)
     }
     #[staticmethod]

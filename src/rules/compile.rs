@@ -22,6 +22,7 @@ impl Rules {
         validate_end_and_options(s, n)?;
         let (card, chain_groups) = compile_cards(s)?;
         validate_joker_bluff(s, &card)?;
+        validate_wild_instapik(s, &card)?;
         validate_jokers_have_rules(&deck, &card)?;
         let points = compile_points(s, n)?;
         let double_mask = selectors_union("score.double_per", &s.score.double_per)?;
@@ -296,6 +297,31 @@ fn validate_end_and_options(s: &RulesSpec, n: usize) -> Result<(), RulesError> {
             "last_card.penalty",
             "last_card.mode = \"action\" needs a penalty of at least 1 card",
         ));
+    }
+    Ok(())
+}
+
+/// zodiac "Wild Instapik" moves the eights' wild rule to a number rank drawn each hand: every
+/// eight must carry a wild rule that follows the nominated suit (or the eight's own), and no
+/// other number card may carry one (the rank drawn takes the eight's rule, the eights that
+/// rank's: none).
+fn validate_wild_instapik(s: &RulesSpec, card: &[CardRule; NUM_FACES]) -> Result<(), RulesError> {
+    if !s.options.wild_instapik {
+        return Ok(());
+    }
+    let bad = |m: &str| Err(RulesError::invalid("options.wild_instapik", m));
+    if s.countdown.is_some() {
+        return bad("a countdown preset has a wild rank per player already");
+    }
+    for c in Card::all() {
+        let Some(r) = c.rank().filter(|r| (1..=9).contains(&r.index())) else { continue };
+        let w = card[c.index()].wild;
+        if r == Rank::Eight && !w.is_some_and(|w| w.follow == WildFollow::Normal) {
+            return bad("the eights must be wild (with the normal follow rule): Wild Instapik moves their wild rule");
+        }
+        if r != Rank::Eight && w.is_some() {
+            return bad(&format!("{c} is wild already: Wild Instapik gives the eights' wild rule to a number rank"));
+        }
     }
     Ok(())
 }

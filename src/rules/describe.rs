@@ -1125,6 +1125,15 @@ fn options(s: &RulesSpec) -> Vec<String> {
     if let Some(z) = &o.zodiac_card {
         v.push(format!("Zodiac card: {z}."));
     }
+    if o.wild_instapik {
+        v.push(
+            "Wild Instapik: before each hand a number rank from 2 to 10 is drawn at random (a card turned from the \
+             pack without its aces and court cards, after one card is burnt), and every player knows it. For that \
+             hand the cards of that rank are wild in place of the eights, with the eights' rule, and the eights are \
+             ordinary cards (unless the rank drawn is 8)."
+                .into(),
+        );
+    }
     if o.shield_same_suit {
         v.push("Shields must match the attacking card's suit.".into());
     }

@@ -536,6 +536,21 @@ mod tests {
     }
 
     #[test]
+    fn wild_instapik_needs_wild_eights_and_no_other_wild_number_rank() {
+        let on = json!({"options": {"wild_instapik": true}});
+        assert!(Rules::load("zodiac", 3, Some(&on)).is_ok());
+        assert!(Rules::load("crazy_eights", 3, Some(&on)).is_ok());
+        for (preset, over) in [
+            ("crazy_eights", json!({"options": {"wild_instapik": true}, "variants": ["jacks_wild"]})),
+            ("crazy_eights", json!({"options": {"wild_instapik": true}, "variants": ["sevens_wild"]})),
+            ("crazy_eights_countdown", on.clone()),
+        ] {
+            let e = Rules::load(preset, 3, Some(&over)).unwrap_err();
+            assert_eq!(e.field(), Some("options.wild_instapik"), "{preset} {over}: {e}");
+        }
+    }
+
+    #[test]
     fn variants_apply_overlays() {
         let s = load_spec("crazy_eights", Some(&json!({"variants": ["draw_until_playable"]}))).unwrap();
         assert_eq!(s.draw.mode, DrawMode::UntilPlayable);

@@ -107,6 +107,8 @@ pub struct Settings {
     pub silly_hat: bool,
     /// `options.allow_500`.
     pub allow_500: bool,
+    /// `options.wild_instapik`: each hand a rank from 2 to 10 takes over the eights' wild rule.
+    pub wild_instapik: bool,
     // ----- scoring and the match
     /// `score.mode`.
     pub score_mode: ScoreMode,
@@ -184,6 +186,7 @@ impl Settings {
             replay_drawn_pickup: s.options.replay_drawn_pickup == Some(true),
             silly_hat: s.options.silly_hat,
             allow_500: s.options.allow_500,
+            wild_instapik: s.options.wild_instapik,
             score_mode: s.score.mode,
             score_blocked: s.score.blocked,
             winner_bonus: s.score.winner_bonus,

@@ -909,6 +909,10 @@ pub struct OptionsSpec {
     pub replay_drawn_pickup: Option<bool>,
     /// zodiac card.
     pub zodiac_card: Option<String>,
+    /// zodiac "Wild Instapik": before each hand a number rank (2 to 10) is drawn at random
+    /// and takes over the eights' wild rule; the eights are ordinary cards that hand. The
+    /// rank is public (`Game::wild_rank`).
+    pub wild_instapik: bool,
     /// one_card shields must match the ace's suit.
     pub shield_same_suit: bool,
     /// advanced_switch 500 rule: in a last-below match with three or more players, a player

@@ -75,19 +75,28 @@ def os_hands(state, n):
     return hands
 
 
-def deck_for(rng, n):
-    """A shuffled pack whose start card (after the deal) is not an eight."""
+def deck_for(rng, n, eight_start=False):
+    """A shuffled pack whose start card (after the deal) is not an eight (or, with
+    `eight_start`, is one)."""
     deck = [r + s for r in RANKS for s in SUITS]
-    rng.shuffle(deck)
     start = n * (7 if n == 2 else 5)
-    j = next(k for k in range(start, len(deck)) if deck[k][0] != "8")
+    want = lambda k: (deck[k][0] == "8") == eight_start  # noqa: E731
+    rng.shuffle(deck)
+    while not any(want(k) for k in range(start, len(deck))):  # every eight was dealt
+        rng.shuffle(deck)
+    j = next(k for k in range(start, len(deck)) if want(k))
     deck[start], deck[j] = deck[j], deck[start]
     return deck
 
 
-def play_one(os_game, ours, amap, n, rng, seed):
-    """Replay one random game through both engines; return a list of differences."""
-    deck = deck_for(rng, n)
+def play_one(os_game, ours, amap, n, rng, seed, eight_start=False):
+    """Replay one random game through both engines; return a list of differences.
+
+    With `eight_start` the deck turns an eight up as the start card: both engines put it
+    back and turn another card at random; OpenSpiel's start-card chance node is then fed
+    the card our engine turned (it must still be a chance node offering every card of the
+    stock, the eight put back included)."""
+    deck = deck_for(rng, n, eight_start)
     ours.reset(seed=seed, deck=deck)
     state = os_game.new_initial_state()
     dealer = rng.randrange(n)
@@ -95,6 +104,21 @@ def play_one(os_game, ours, amap, n, rng, seed):
     dealt = n * (7 if n == 2 else 5) + 1
     for c in deck[:dealt]:
         state.apply_action(os_card(c))
+    if eight_start:
+        eight = deck[dealt - 1]
+        if not state.is_chance_node():
+            return [f"start: OpenSpiel kept the eight {eight} as the start card"]
+        outcomes = {x for x, _ in state.chance_outcomes()}
+        if os_card(eight) not in outcomes or len(outcomes) != 52 - dealt + 1:
+            return [f"start: OpenSpiel did not put {eight} back into a full stock ({len(outcomes)} outcomes)"]
+        top = ours.top_card
+        if top[0] == "8" or eight not in ours.stock() or len(ours.stock()) != 52 - dealt:
+            return [f"start: ours turned {top} after {eight}; stock {ours.stock()}"]
+        if os_card(top) not in outcomes:
+            return [f"start: ours turned {top}, not in OpenSpiel's stock"]
+        state.apply_action(os_card(top))
+        if state.is_chance_node():
+            return [f"start: OpenSpiel turned {top} and still waits for a start card"]
     seat = lambda q: (q - dealer - 1) % n  # noqa: E731
     steps = 0
     while True:
@@ -158,3 +182,22 @@ def test_openspiel_play_for_play(n, config):
         if diffs:
             failures.append(f"game {k}: {diffs}")
     assert not failures, f"{len(failures)} of {GAMES} games differ; first: {failures[:3]}"
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_openspiel_eight_start_card_put_back_play_for_play(n, config):
+    """An eight turned up as the start card: OpenSpiel puts it back and turns another
+    card from the whole stock (the eight included), and so does the preset
+    (`start.cards.8 = redraw`); the games that follow agree decision for decision."""
+    params, variants = CONFIGS[config]
+    os_game = pyspiel.load_game("crazy_eights", {"players": n, **params})
+    ours = eights.Game(PRESET, n, seed=0, rules={"variants": variants})
+    amap = action_map(ours)
+    rng = random.Random(7000 * n + len(config))
+    failures = []
+    for k in range(max(GAMES // 3, 1)):
+        diffs = play_one(os_game, ours, amap, n, rng, 10_000 + k, eight_start=True)
+        if diffs:
+            failures.append(f"game {k}: {diffs}")
+    assert not failures, f"{len(failures)} of {max(GAMES // 3, 1)} games differ; first: {failures[:3]}"

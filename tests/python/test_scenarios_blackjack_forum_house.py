@@ -176,6 +176,43 @@ def test_BF_fidelity_pick_ups_together_only_the_top_one_acts(pair, top, single):
     assert g.stock() == stock[single:]
 
 
+@pytest.mark.parametrize(
+    "answer, faced",
+    [
+        (["2S", "2C"], 2 + 2),  # "2 - pick up 2": the top 2 adds 2
+        (["JS", "JC"], 2 + 5),  # "blackjack - pick up 5", "jacks on 2's & vice versa"
+    ],
+    ids=["twos", "black_jacks"],
+)
+def test_BF_fidelity_answering_with_several_only_the_top_one_acts(answer, faced):
+    """Source (forum house list): "2 - pick up 2", "blackjack - pick up 5", "jacks on
+    2's & vice versa" and "If you play 3 Kings, only the top one takes effect"; catalog
+    A28: for every rank only the top card of a multiple acts.
+
+    n=3: P0 plays `2H`; P1 answers the pending 2 with two cards of one rank played
+    together (two 2s, or both black jacks). Expect: only the top card adds to the
+    penalty, so P2 faces 4 (or 7), and after accepting has drawn that many."""
+    stock = ["4D", "5D", "6D", "7D", "8D", "9H", "TH", "3H", "4H", "6S"]
+    g = position(
+        PRESET,
+        3,
+        hands=[["2H", "3D", "9C"], answer + ["7C"], ["9D", "TC"]],
+        discard=["5H"],
+        stock=stock,
+    )
+    g.step("play 2H")
+    assert g.current_player == 1
+    assert g.pending_draw == 2
+    play_turn(g, answer)
+    assert g.discard_pile() == ["5H", "2H"] + answer
+    assert g.current_player == 2
+    assert g.phase == "chain"
+    assert g.pending_draw == faced
+    g.step("accept")
+    assert multiset(g.hand(2)) == multiset(["9D", "TC"] + stock[:faced])
+    assert g.stock() == stock[faced:]
+
+
 def test_BF_fidelity_eight_miss_a_turn():
     """Source (forum house list): "8 - miss a turn".
 

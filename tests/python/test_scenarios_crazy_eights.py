@@ -289,6 +289,26 @@ def test_CE_fidelity_variant_jacks_wild():
     assert legal(g) == ALL_SUIT_NOMINATIONS
 
 
+@pytest.mark.parametrize("variant,rank", [("aces_wild", "A"), ("sevens_wild", "7")])
+def test_CE_fidelity_variant_aces_or_sevens_wild(variant, rank):
+    """Source: "a different card may be used to change suit - for example in the
+    British game Switch it is often the Ace, and some other variants use the Jack or
+    the Seven." Variants `aces_wild` and `sevens_wild`: on `KH` the `{rank}D` plays
+    (it matches neither suit nor rank) and its player names a suit; the `8C` is an
+    ordinary card (illegal on `KH`). After spades are named, the next player may play
+    a spade or another card of the wild rank, not a diamond or a king."""
+    hands = [[f"{rank}D", "4S", "3S", "8C"], ["QC", "8S", "4D", "KD", f"{rank}C"], ["2C", "3C"]]
+    g = _variant(variant, hands=hands)
+    assert legal(g) == plays(f"{rank}D") | {"draw"}
+    g.step(f"play {rank}D")
+    assert g.current_player == 0
+    assert legal(g) == ALL_SUIT_NOMINATIONS
+    g.step("suit S")
+    assert g.current_player == 1
+    assert g.nominated_suit == "S"
+    assert legal(g) == plays(f"8S {rank}C") | {"draw"}
+
+
 @pytest.mark.parametrize("n", [2, 3])
 def test_CE_fidelity_variant_hand_size_8(n):
     """Source: "The number of cards dealt to each player initially may vary. For

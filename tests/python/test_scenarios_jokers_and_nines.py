@@ -214,3 +214,62 @@ def test_JN_fidelity_four_sevens_ending_next_player_draws():
     assert g.stock() == ["5D"]
     # P0: KD 40 + 2S 5; P1: four 5-point cards; P2: 5H 5 + TH 10
     assert list(g.hand_points) == [45, 20, 15]
+
+
+def test_JN_fidelity_both_jokers_consecutively_do_not_end_the_hand():
+    """Source, rule 4: "Rule 10 of Sevens and Eights (ending with four consecutive cards
+    of one rank) applies in this version to any rank except Jokers - that is, both
+    Jokers played consecutively does not end the hand." A deck holds only two jokers,
+    so "all the cards of the rank played consecutively" would be both jokers: n=3, the
+    top card is `RJ` (spades named, its penalty already drawn) and P0 plays `BJ` on it.
+    Expect: the hand goes on (P1 draws 2 and loses the turn, P2 acts)."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["BJ", "3C", "4C"], ["2D", "3D"], ["4H", "6H"]],
+        discard=["5H", "RJ"],
+        nominated_suit="S",
+        stock=["TC", "2S", "6S"],
+        rules=ONE_HAND,
+    )
+    assert "play BJ" in legal(g)
+    g.step("play BJ")
+    g.step("suit C")
+    assert not hand_over(g)
+    assert g.discard_pile() == ["5H", "RJ", "BJ"]
+    assert len(g.hand(1)) == 4  # drew the joker's 2
+    assert g.current_player == 2
+    assert g.nominated_suit == "C"
+
+
+def test_JN_fidelity_a_joker_does_not_complete_four_of_a_kind():
+    """Source, rule 4: rule 10 ("If all four cards of the same rank are played
+    consecutively, then the hand ends.") "applies in this version to any rank except
+    Jokers": a joker is not a card of the rank it is played on. n=3, three fives on the
+    pile, P0 plays `RJ`. Expect: the hand goes on; with `5S` instead, it ends."""
+    three_fives = ["5C", "5D", "5H"]
+    g = position(
+        PRESET,
+        3,
+        hands=[["RJ", "3C", "4C"], ["2D", "3D"], ["4H", "6H"]],
+        discard=three_fives,
+        stock=["TC", "2S", "6S"],
+        rules=ONE_HAND,
+    )
+    g.step("play RJ")
+    g.step("suit C")
+    assert not hand_over(g)
+    assert g.current_player == 2
+
+    g = position(
+        PRESET,
+        3,
+        hands=[["5S", "3C", "4C"], ["2D", "3D"], ["4H", "6H"]],
+        discard=three_fives,
+        stock=["TC", "2S", "6S"],
+        rules=ONE_HAND,
+    )
+    g.step("play 5S")
+    if not g.is_terminal and g.current_player == 0 and g.phase == "continue":
+        g.step("end")
+    assert hand_over(g)

@@ -436,6 +436,39 @@ def test_TE_fidelity_jokers_in_succession_accumulate():
     assert g.stock() == stock[8:]
 
 
+def test_TE_fidelity_a_joker_answers_a_chain_of_three_jokers():
+    """Source (38's): "If several jokers are played in succession, the cards to be
+    drawn accumulate in the same way as with deuces." and (Deuces) "if the third deuce
+    is played the next player must pick up 6 cards or play another deuce, etc."
+
+    Four jokers in succession round the table (4 decks, 8 jokers): P0 `RJ` (P1 faces
+    4), P1 `BJ` (8), P2 `RJ` (12); P3, holding a joker, answers a chain of three
+    jokers with `BJ`, and P0 faces 16. P0, holding no joker now, can only accept, and
+    draws 16."""
+    pool = ["5C", "6C", "9C", "TC", "5H", "6H", "9H", "TH", "5S", "6S", "TS", "QD", "KD", "TD"]
+    stock = pool + ["3C", "4H", "KC"]
+    g = _pos(
+        [["RJ", "5D", "TC"], ["BJ", "9S"], ["RJ", "4C"], ["BJ", "6S", "KH"]],
+        ["5D"],
+        stock,
+    )
+    for p, named, faced in [(0, "S", 4), (1, "H", 8), (2, "C", 12)]:
+        assert g.current_player == p
+        g.step(f"play {'RJ' if p % 2 == 0 else 'BJ'}")
+        g.step(f"suit {named}")
+        assert g.pending_draw == faced
+    assert g.current_player == 3
+    assert legal(g) == {"play BJ", "accept"}
+    g.step("play BJ")
+    g.step("suit D")
+    assert g.current_player == 0
+    assert g.pending_draw == 16
+    assert legal(g) == {"accept"}
+    g.step("accept")
+    assert multiset(g.hand(0)) == multiset(["5D", "TC"] + stock[:16])
+    assert g.stock() == stock[16:]
+
+
 def test_TE_fidelity_seven_start_card_dealer_asks():
     """Source (38's): "If any other special action card is the first turned up, it
     is treated as if the dealer played it." and (Sevens) "the person playing it asks

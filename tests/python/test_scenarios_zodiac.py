@@ -344,3 +344,159 @@ def test_ZD_fidelity_draw_only_when_unable_to_discard():
     g.step("draw")
     assert multiset(g.hand(0)) == multiset(["3C", "4H", "9S", "2S"])
     assert g.current_player == 1
+
+
+# ------------------------------------------- Wild Instapik (variant `wild_instapik`)
+
+INSTAPIK = {"variants": ["wild_instapik"]}
+NUMBER_RANKS = set("23456789T")
+
+
+def _instapik(hands, discard, wild_rank, **kw):
+    g = eights.Game.from_position(
+        PRESET,
+        len(hands),
+        hands=hands,
+        discard=discard,
+        stock=["TD", "QD", "9D", "2D"],
+        rules={**INSTAPIK, **ZODIAC_JC},
+        wild_rank=wild_rank,
+        **kw,
+    )
+    assert g.wild_rank == wild_rank
+    return g
+
+
+def test_ZD_instapik_the_assigned_rank_is_wild_and_the_eights_are_ordinary():
+    """Source: "Wild Instapik: The 8 can be assigned to any number card (2 to 10)." and
+    "You can play an 8 at any time as a wild card to change the suit. When played in this
+    manner, you must play the 8 as the FIRST and ONLY card played on that turn."
+
+    Fives assigned: on `9H`, P0's `5C` plays as a wild (alone, then a suit is named) and
+    `8S` is an ordinary card (illegal on `9H`). After diamonds are named P1 may play a
+    diamond or a five, not its `8C`."""
+    g = _instapik([["5C", "8S", "3D", "7C"], ["8C", "5S", "4D", "KC"], ["2S", "3S"]], ["9H"], "5")
+    assert legal(g) == plays("5C")
+    g.step("play 5C")
+    assert g.current_player == 0
+    assert legal(g) == ALL_SUIT_NOMINATIONS, "a wild five is the only card of its turn"
+    g.step("suit D")
+    assert g.current_player == 1
+    assert g.nominated_suit == "D"
+    assert legal(g) == plays("5S 4D")
+
+
+def test_ZD_instapik_the_assigned_rank_inside_a_run_is_ordinary():
+    """Source: "You can also play 8s "normally", like any other card. ... When played in
+    this manner, 8s have no special power or meaning." (the assigned rank takes the 8's
+    place). Sevens assigned: on `4H`, P0 plays `4S 5S 6S 7S`: the `7S` ends a run, so no
+    suit is named and P1 must match the `7S`; the eights `8S` after it is an ordinary run
+    card too."""
+    g = _instapik([["4S", "5S", "6S", "7S", "8S", "KD"], ["7D", "3S", "9C"], ["2C", "3C"]], ["4H"], "7")
+    play_turn(g, "4S 5S 6S 7S 8S")
+    assert g.discard_pile() == ["4H", "4S", "5S", "6S", "7S", "8S"]
+    assert g.nominated_suit is None
+    assert g.current_player == 1
+    # On 8S: a spade or an 8 matches; the 7D is the wild rank.
+    assert legal(g) == plays("3S 7D")
+
+
+def test_ZD_instapik_the_assigned_rank_is_not_wild_on_the_zodiac_card():
+    """Source: "Remember that you can play a single 8 at any time, regardless of the card
+    facing up on the discard pile (except for the Zodiac card)." With fours assigned, the
+    `4D` is not wild on the Zodiac card `JC`; the `4C` still matches it by suit."""
+    g = _instapik([["4D", "4C", "9H"], ["2S", "3S"]], ["5C", "JC"], "4")
+    assert legal(g) == plays("4C")
+
+
+def test_ZD_instapik_eights_assigned_play_as_the_plain_game():
+    """Source: "The 8 can be assigned to any number card (2 to 10)." The draw may fall on
+    the eights themselves: then they are wild as in the plain game."""
+    g = _instapik([["8C", "5S", "3D"], ["2S", "3S"]], ["9H"], "8")
+    assert legal(g) == plays("8C")
+    g.step("play 8C")
+    assert legal(g) == ALL_SUIT_NOMINATIONS
+
+
+def test_ZD_instapik_the_rank_is_drawn_before_each_hand_from_2_to_10():
+    """Source: "Before play, remove all J, Q, K and A cards and shuffle the deck. The
+    dealer must "burn" the top card in the deck by discarding it face-down. The next card
+    dealt from the top of the deck is the assigned "wild card". Place all J, Q, K, and A
+    cards back into the deck, reshuffle all cards and proceed with normal play."
+
+    The rank is a number rank (2 to 10), each of the nine can come up, the same seed gives
+    the same rank, the deal is the normal one from the whole pack, and a new hand of a
+    match draws again ("Before play": the dealer does it, and the deal rotates)."""
+    seen = set()
+    for seed in range(200):
+        g = eights.Game(PRESET, 2, seed=seed, rules=INSTAPIK)
+        assert g.wild_rank in NUMBER_RANKS
+        seen.add(g.wild_rank)
+        assert eights.Game(PRESET, 2, seed=seed, rules=INSTAPIK).wild_rank == g.wild_rank
+        assert sum(g.hand_sizes) == 14
+        assert sum(g.hand_sizes) + g.stock_size + g.discard_size == 52
+    assert seen == NUMBER_RANKS
+    assert eights.Game(PRESET, 2, seed=3).wild_rank is None, "not drawn without the variant"
+
+    redrawn = 0
+    rules = {"variants": ["wild_instapik", "match_to_55"]}
+    for seed in range(20):
+        g = position(PRESET, 2, hands=[["6H"], ["2C", "3C"]], discard=["6D"], stock=["9S"], rules=rules, seed=seed)
+        first = g.wild_rank
+        g.step("play 6H")
+        assert not g.is_terminal and g.hands_played == 1
+        assert g.wild_rank in NUMBER_RANKS
+        redrawn += g.wild_rank != first
+    assert redrawn > 0, "each hand draws its own wild rank"
+
+
+def test_ZD_instapik_the_rank_is_public_and_survives_snapshots():
+    """The assigned card is dealt face up before the game ("The next card dealt from the
+    top of the deck is the assigned "wild card""), so every player knows the rank: it is
+    the one-hot `wild_rank` slice of every player's observation (zero without the
+    variant), `to_dict`/`from_dict` keep it, and a snapshot with a rank that cannot be
+    assigned is refused."""
+    g = _instapik([["5C", "8S"], ["8C", "5S"], ["2S", "3S"]], ["9H"], "6")
+    a, b = g.observation_spec()["wild_rank"]
+    assert b - a == 13
+    for p in range(3):
+        row = g.observation(p)[a:b]
+        assert list(row) == [1.0 if r == "6" else 0.0 for r in "A23456789TJQK"]
+    plain = position(PRESET, 2, hands=[["5C"], ["5S"]], discard=["9H"], stock=["2D"])
+    assert not plain.observation(0)[a:b].any()
+    # The per-card rule features show the hand's wild cards: the sixes, not the eights.
+    wild = list(g.rules_feature_names()).index("wild")
+    features = g.rules_features()
+    face = lambda card: g.string_to_action(f"play {card}")  # noqa: E731
+    assert [features[face(f"6{s}"), wild] for s in "CDHS"] == [1.0] * 4
+    assert [features[face(f"8{s}"), wild] for s in "CDHS"] == [0.0] * 4
+    assert plain.rules_features()[face("8C"), wild] == 1.0
+
+    d = g.to_dict()
+    g2 = eights.Game.from_dict(d)
+    assert g2.wild_rank == "6"
+    assert g2.legal_action_strings() == g.legal_action_strings()
+    for bad in ("J", "A", "x"):
+        with pytest.raises(ValueError, match="wild_rank"):
+            eights.Game.from_dict({**d, "wild_rank": bad})
+    missing = dict(d)
+    del missing["wild_rank"]
+    with pytest.raises(ValueError, match="wild_rank"):
+        eights.Game.from_dict(missing)
+    plain_d = plain.to_dict()
+    assert "wild_rank" not in plain_d
+    with pytest.raises(ValueError, match="wild_rank"):
+        eights.Game.from_dict({**plain_d, "wild_rank": "5"})
+    with pytest.raises(ValueError, match="wild_rank"):
+        _instapik([["5C"], ["5S"]], ["9H"], "Q")
+    with pytest.raises(ValueError, match="wild_rank"):
+        eights.Game.from_position(PRESET, 2, hands=[["5C"], ["5S"]], discard=["9H"], wild_rank="5")
+
+
+def test_ZD_instapik_is_described():
+    """`describe()` states the option as a rule only when it is on (the preset's notes
+    describe the variant either way)."""
+    rule = "Wild Instapik: before each hand a number rank from 2 to 10 is drawn"
+    assert rule in eights.Rules(PRESET, INSTAPIK).describe()
+    assert rule not in eights.Rules(PRESET).describe()
+    assert "variant `wild_instapik`" in eights.Rules(PRESET).describe()
