@@ -90,3 +90,30 @@ fn the_checker_passes_real_games_and_notices_a_broken_one() {
     checked_playout(&mut broken, 1, &mut stats);
     assert_eq!(stats.violations, 0, "a game is checked against its own start: {:?}", stats.failures);
 }
+
+/// Found by the position fuzz: `from_position` took scores beyond the snapshot limit (the
+/// game then failed its own snapshot round trip); every accepted position must also load as
+/// a snapshot.
+#[test]
+fn positions_pass_the_snapshot_checks() {
+    use eights::card::Card;
+    use eights::game::Position;
+    let r = rules("chase_the_ace", 5);
+    let kh: Card = "KH".parse().unwrap();
+    let pos = Position {
+        hands: vec![vec![]; 5],
+        discard: vec![kh],
+        direction: 1,
+        scores: Some(vec![i32::MAX, 0, 0, 0, 0]),
+        ..Position::default()
+    };
+    let e = Game::from_position(r.clone(), &pos).err().expect("refused").to_string();
+    assert!(e.contains("scores") && e.contains("1000000000"), "{e}");
+    let pos = Position { scores: Some(vec![1_000_000_000, 0, 0, 0, 0]), ..pos };
+    if let Ok(g) = Game::from_position(r, &pos) {
+        Game::from_snapshot(g.snapshot()).expect("an accepted position loads as a snapshot");
+        let mut stats = CheckStats::default();
+        checked_playout(&mut g.clone(), 1, &mut stats);
+        assert_eq!(stats.violations, 0, "{:?}", stats.failures);
+    }
+}

@@ -271,6 +271,10 @@ def cmd_soak(args: argparse.Namespace) -> int:
     from . import soak
 
     presets = [p.strip() for p in args.presets.split(",") if p.strip()] if args.presets else None
+    if args.decisions is not None:
+        return soak.main_fast(
+            args.decisions, args.seed, presets, args.json, args.threads, args.obs_every, args.full_every
+        )
     return soak.main(args.seconds, args.seed, presets, args.json)
 
 
@@ -308,6 +312,14 @@ def _players(text: str) -> int:
 
 def _threads(text: str) -> int:
     return _int_in(text, 0, 1024)
+
+
+def _soak_count(text: str) -> int:
+    return _int_in(text, 0, 2**63 - 1)
+
+
+def _soak_every(text: str) -> int:
+    return _int_in(text, 1, 2**32 - 1)
 
 
 def _seconds(text: str) -> float:
@@ -450,6 +462,19 @@ def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
         "before and after; exits 1 on a violation.",
     )
     soak.add_argument("--seconds", type=_seconds, default=60.0, help="how long to run (default: 60)")
+    soak.add_argument(
+        "--decisions",
+        type=_soak_count,
+        default=None,
+        metavar="N",
+        help="fast mode: play in Rust on all cores until N decisions (cheap checks at every decision, the "
+        "full check on a sample; --seconds is ignored)",
+    )
+    soak.add_argument("--threads", type=_threads, default=0, help="fast mode: threads, 0 = all cores (default: 0)")
+    soak.add_argument("--obs-every", type=_soak_every, default=1, metavar="K",
+                      help="fast mode: check the acting seat's observation every K-th decision (default: 1)")
+    soak.add_argument("--full-every", type=_soak_every, default=1000, metavar="K",
+                      help="fast mode: the full check every K-th decision of a game (default: 1000)")
     soak.add_argument("--seed", type=_non_negative, default=0, help="random seed (default: 0)")
     soak.add_argument("--presets", default=None, help="comma-separated presets (default: all)")
     soak.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -15,6 +15,7 @@ __all__ = [
     "preset_toml",
     "random_selfplay",
     "checked_selfplay",
+    "FastSoak",
     "resolve_rules",
     "validate_rules",
     "describe_rules",
@@ -166,6 +167,20 @@ class Game:
 class RandomBot:
     def __new__(cls, seed: Optional[int] = None) -> RandomBot: ...
     def act(self, game: Game) -> int: ...
+
+@final
+class FastSoak:
+    def __new__(
+        cls,
+        tables: Sequence[Tuple[str, int, Optional[Sequence[float]], Optional[Sequence[float]]]],
+        seed: int = 0,
+        obs_every: int = 1,
+        full_every: int = 1000,
+        num_threads: int = 0,
+    ) -> FastSoak: ...
+    def run(self, first: int, games: int) -> Dict[str, Any]: ...
+    @property
+    def num_tables(self) -> int: ...
 
 @final
 class Bot:

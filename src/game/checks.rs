@@ -89,6 +89,7 @@ pub fn check_fields(s: &Snapshot, rules: &Rules) -> Result<(), String> {
         return Err("winner is set but the game has not ended (terminal is false)".into());
     }
     for (field, v) in [("scores", &s.scores), ("hand_points", &s.hand_points)] {
+        // MAX_SCORE is a positive i32 constant: exact as u32.
         if let Some(x) = v.iter().find(|x| x.unsigned_abs() > MAX_SCORE as u32) {
             return Err(format!("{field}: each must be in [-{MAX_SCORE}, {MAX_SCORE}], got {x}"));
         }

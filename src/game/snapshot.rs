@@ -150,6 +150,7 @@ impl Game {
             (true, None) => g.wild_rank = Some(g.draw_wild_rank()),
             (false, None) => {}
         }
+        // pos.hands has n <= MAX_PLAYERS entries (checked above); hands holds MAX_PLAYERS.
         for (p, h) in pos.hands.iter().enumerate() {
             g.hands[p] = h.iter().copied().collect();
         }
@@ -176,6 +177,7 @@ impl Game {
         }
         g.nominated = pos.nominated_suit;
         g.direction = pos.direction;
+        // Both checked above to be below n <= MAX_PLAYERS (10): they fit u8.
         g.current = pos.current_player as u8;
         g.dealer = dealer as u8;
         g.turn = Turn::default();
@@ -188,12 +190,18 @@ impl Game {
             if sc.len() != n {
                 return bad(format!("scores: expected {n} scores (one per seat), got {}", sc.len()));
             }
+            let max = super::checks::MAX_SCORE;
+            if let Some(x) = sc.iter().find(|x| x.unsigned_abs() > max.unsigned_abs()) {
+                return bad(format!("scores: each must be in [-{max}, {max}], got {x}"));
+            }
+            // sc.len() == n <= MAX_PLAYERS (checked above).
             g.scores[..n].copy_from_slice(sc);
         }
         if pos.pending_draw > 0 {
             let Some(&top) = pos.discard.last() else {
                 return bad("pending_draw needs a draw-chain card on top of the discard pile".into());
             };
+            // Card indices are below NUM_FACES, the length of `card`.
             let Some(ch) = rules.card[top.index()].chain else {
                 return bad(format!(
                     "pending_draw needs a draw-chain card on top; {top} starts no chain in this preset"
@@ -208,6 +216,13 @@ impl Game {
             };
             g.phase = Phase::Chain;
         }
+        // A position is a state like any other: it must pass every check of a loaded
+        // snapshot (ranges, consistency, a legal action for the player to act), so that any
+        // position accepted here can be saved, loaded and played to its end.
+        Game::from_snapshot(g.snapshot()).map_err(|e| match e {
+            GameError::InvalidState(m) => GameError::InvalidPosition(m),
+            e => GameError::InvalidPosition(e.to_string()),
+        })?;
         Ok(g)
     }
 
@@ -218,6 +233,7 @@ impl Game {
             format: 1,
             rules: self.rules.spec.clone(),
             num_players: self.n,
+            // n <= MAX_PLAYERS, the length of hands, scores and hand_points.
             hands: (0..n).map(|p| self.hands[p].iter().collect()).collect(),
             stock: self.stock.as_slice().iter().rev().copied().collect(),
             discard: self.discard.as_slice().to_vec(),
@@ -330,6 +346,7 @@ impl Game {
         }
         g.loser = s.previous_loser;
         g.scores = [0; MAX_PLAYERS];
+        // s.scores and s.hand_points have n <= MAX_PLAYERS entries (checked above).
         g.scores[..n].copy_from_slice(&s.scores);
         g.hand_points = [0; MAX_PLAYERS];
         g.hand_points[..n].copy_from_slice(&s.hand_points);
@@ -361,6 +378,7 @@ impl Game {
             return bad_state("interlude kind does not fit the phase");
         }
         let kept: CardCounts = s.kept.iter().copied().collect();
+        // current < n was checked by from_snapshot before this call.
         let keeper = &self.hands[self.current as usize];
         if kept.faces().any(|c| kept.count(c) > keeper.count(c)) || kept.len() >= 5 {
             return bad_state("kept cards must be fewer than five cards of the keeper's hand");
@@ -384,6 +402,7 @@ impl Game {
             return bad_state("players out of the hand name a seat out of range");
         }
         let fo = &s.finishing_order;
+        // i < fo.len() in the slices; seats are checked < n before `s.hands[p]` (n entries) below.
         if fo.len() > n || fo.iter().any(|&p| p as usize >= n) || (1..fo.len()).any(|i| fo[..i].contains(&fo[i])) {
             return bad_state("finishing_order must list distinct seats in range");
         }

@@ -98,6 +98,8 @@ int_args! {
     current_player: usize = "current_player" in 0, crate::rules::MAX_PLAYERS - 1;
     direction: i8 = "direction" in -1, 1;
     pending_draw: u16 = "pending_draw" in 0, u16::MAX;
+    obs_every: u64 = "obs_every" in 1, u64::from(u32::MAX);
+    full_every: u64 = "full_every" in 1, u64::from(u32::MAX);
 }
 
 opt_int_args! {

@@ -3,13 +3,12 @@
 //! thread pool with the GIL released).
 
 use super::args::{self, int_in};
-use super::convert::{IllegalActionError, from_json, load_rules, random_seed};
+use super::convert::{IllegalActionError, array1, array2, from_json, load_rules, random_seed};
 use super::game::PyGame;
 use crate::bots::arena::{agent_at, bot_seed, deal_seed, play_deals};
 use crate::bots::{self, BOT_SPEC_HELP, BotSpec, Policy, RandomBot};
 use crate::game::derive_seed as core_derive_seed;
 use crate::rules::MAX_PLAYERS;
-use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -56,6 +55,80 @@ fn checked_selfplay<'py>(
     let r = load_rules(py, preset, num_players, rules)?;
     let stats = py.detach(move || crate::check::checked_selfplay(r, games, seed));
     from_json(py, &stats)
+}
+
+/// The fast soak of `python -m eights soak --decisions N` (`eights::check::FastSoak`):
+/// random games over `tables`, a list of `(preset, num_players, low, high)` (`low`/`high`:
+/// the raw observation's declared bounds, arrays of `OBS_SIZE` floats, or `None` to check
+/// finiteness only), played on `num_threads` threads (0: all cores) with the GIL released.
+/// `run(first, games)` plays games `first .. first + games` and returns a dict of totals;
+/// the result depends on `seed` and the game indices only, not on the thread count.
+#[pyclass(name = "FastSoak", module = "eights._core")]
+struct PyFastSoak {
+    soak: crate::check::FastSoak,
+    pool: Option<rayon::ThreadPool>,
+}
+
+/// Optional bounds of a soak table: `None` or exactly `OBS_SIZE` floats.
+fn soak_bounds(b: Option<Vec<f32>>, name: &str) -> PyResult<Vec<f32>> {
+    let size = crate::observation::OBS_SIZE;
+    match b {
+        None => Ok(Vec::new()),
+        Some(v) if v.len() == size => Ok(v),
+        Some(v) => Err(PyValueError::new_err(format!("{name} must hold {size} values, got {}", v.len()))),
+    }
+}
+
+#[pymethods]
+impl PyFastSoak {
+    #[new]
+    #[pyo3(signature = (tables, seed=0, obs_every=1, full_every=1000, num_threads=0))]
+    fn new(
+        py: Python<'_>,
+        tables: Vec<(String, Bound<'_, PyAny>, Option<Vec<f32>>, Option<Vec<f32>>)>,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
+        #[pyo3(from_py_with = args::obs_every)] obs_every: u64,
+        #[pyo3(from_py_with = args::full_every)] full_every: u64,
+        #[pyo3(from_py_with = args::num_threads)] num_threads: usize,
+    ) -> PyResult<Self> {
+        let mut out = Vec::with_capacity(tables.len().min(4096));
+        for (preset, n, low, high) in tables {
+            let n = args::num_players(&n)?;
+            let rules = load_rules(py, &preset, n, None)?;
+            let (low, high) = (soak_bounds(low, "low")?, soak_bounds(high, "high")?);
+            out.push(crate::check::SoakTable { name: format!("{preset} n={n}"), rules, low, high });
+        }
+        if out.is_empty() {
+            return Err(PyValueError::new_err("tables must name at least one (preset, num_players)"));
+        }
+        let pool =
+            match num_threads {
+                0 => None,
+                t => Some(rayon::ThreadPoolBuilder::new().num_threads(t).build().map_err(|e| {
+                    pyo3::exceptions::PyRuntimeError::new_err(format!("cannot start {t} threads: {e}"))
+                })?),
+            };
+        Ok(PyFastSoak { soak: crate::check::FastSoak { tables: out, seed, obs_every, full_every }, pool })
+    }
+
+    /// Play games `first .. first + games`; returns a dict: games, decisions, truncated,
+    /// observations_checked, full_checks, violations, failures (the first few messages).
+    #[pyo3(signature = (first, games))]
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::start)] first: u64,
+        #[pyo3(from_py_with = args::games)] games: u64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let stats = py.detach(|| self.soak.run(first, games, self.pool.as_ref()));
+        from_json(py, &stats)
+    }
+
+    /// The number of tables.
+    #[getter]
+    fn num_tables(&self) -> usize {
+        self.soak.tables.len()
+    }
 }
 
 /// A uniformly random player with its own seeded generator.
@@ -167,6 +240,7 @@ fn arena_bot_seed(
     rotation: &Bound<'_, PyAny>,
     agent: &Bound<'_, PyAny>,
 ) -> PyResult<u64> {
+    // MAX_PLAYERS is 10: it fits u8.
     let last = MAX_PLAYERS as u8 - 1;
     let rotation = usize::from(int_in(rotation, "rotation", 0u8, last)?);
     let agent = usize::from(int_in(agent, "agent", 0u8, last)?);
@@ -220,26 +294,29 @@ fn arena_play<'py>(
     let n = num_players;
     let d = PyDict::new(py);
     let recs = &res.records;
-    d.set_item("deal", PyArray1::from_vec(py, recs.iter().map(|x| x.deal).collect()))?;
-    d.set_item("rotation", PyArray1::from_vec(py, recs.iter().map(|x| x.rotation as i64).collect()))?;
-    d.set_item("winner", PyArray1::from_vec(py, recs.iter().map(|x| x.winner.map_or(-1, |w| w as i64)).collect()))?;
-    let rows =
-        |f: &dyn Fn(&crate::bots::arena::GameRecord) -> Vec<f64>| -> Vec<Vec<f64>> { recs.iter().map(f).collect() };
-    let hp = rows(&|x| x.hand_points.iter().map(|&v| v as f64).collect());
-    let sr = rows(&|x| x.score_returns.clone());
-    let to2 = |v: Vec<Vec<f64>>| -> PyResult<Bound<'py, PyArray2<f64>>> {
-        if v.is_empty() {
-            return Ok(PyArray2::zeros(py, [0, n], false));
-        }
-        PyArray2::from_vec2(py, &v).map_err(|e| PyValueError::new_err(e.to_string()))
-    };
-    d.set_item("hand_points", to2(hp)?)?;
-    d.set_item("score_returns", to2(sr)?)?;
-    d.set_item("decisions", PyArray1::from_vec(py, recs.iter().map(|x| x.decisions as i64).collect()))?;
-    d.set_item("truncated", PyArray1::from_vec(py, recs.iter().map(|x| x.truncated).collect()))?;
-    d.set_item("agent_decisions", PyArray1::from_vec(py, res.agent_decisions.iter().map(|&x| x as i64).collect()))?;
-    d.set_item("agent_seconds", PyArray1::from_vec(py, res.agent_seconds.clone()))?;
-    d.set_item("agent_max_seconds", PyArray1::from_vec(py, res.agent_max_seconds.clone()))?;
+    let k = recs.len();
+    d.set_item("deal", array1(py, k, recs.iter().map(|x| x.deal))?)?;
+    // Rotations and seats are below MAX_PLAYERS: the casts are exact.
+    d.set_item("rotation", array1(py, k, recs.iter().map(|x| x.rotation as i64))?)?;
+    d.set_item("winner", array1(py, k, recs.iter().map(|x| x.winner.map_or(-1, |w| w as i64)))?)?;
+    if let Some(bad) = recs.iter().find(|x| x.hand_points.len() != n || x.score_returns.len() != n) {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "deal {}: a record without one value per seat",
+            bad.deal
+        )));
+    }
+    // Hand points are within the engine's score limit: exact as f64.
+    d.set_item("hand_points", array2(py, k, n, recs.iter().flat_map(|x| x.hand_points.iter().map(|&v| v as f64)))?)?;
+    d.set_item("score_returns", array2(py, k, n, recs.iter().flat_map(|x| x.score_returns.iter().copied()))?)?;
+    d.set_item("decisions", array1(py, k, recs.iter().map(|x| i64::from(x.decisions)))?)?;
+    d.set_item("truncated", array1(py, k, recs.iter().map(|x| x.truncated))?)?;
+    let agents = res.agent_decisions.len();
+    d.set_item(
+        "agent_decisions",
+        array1(py, agents, res.agent_decisions.iter().map(|&x| i64::try_from(x).unwrap_or(i64::MAX)))?,
+    )?;
+    d.set_item("agent_seconds", array1(py, res.agent_seconds.len(), res.agent_seconds.iter().copied())?)?;
+    d.set_item("agent_max_seconds", array1(py, res.agent_max_seconds.len(), res.agent_max_seconds.iter().copied())?)?;
     Ok(d)
 }
 
@@ -249,6 +326,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBot>()?;
     m.add_function(wrap_pyfunction!(random_selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(checked_selfplay, m)?)?;
+    m.add_class::<PyFastSoak>()?;
     m.add_function(wrap_pyfunction!(parse_bot, m)?)?;
     m.add_function(wrap_pyfunction!(determinize, m)?)?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)?;

@@ -1,6 +1,7 @@
 //! Conversions shared by the binding files: the Python exceptions (`IllegalActionError`,
 //! `RulesError`) and the mapping of core errors onto them, card parsing, JSON <-> Python
-//! (rule tables and game states cross as JSON), seeds, and loading rules from arguments.
+//! (rule tables and game states cross as JSON), seeds, loading rules from arguments, and
+//! numpy arrays allocated so that a failed allocation is a `MemoryError`.
 
 use crate::card::Card;
 use crate::game::GameError;
@@ -8,7 +9,7 @@ use crate::rules::{self, Rules};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyModule};
 use std::sync::Arc;
 
 create_exception!(
@@ -101,4 +102,57 @@ pub(super) fn load_rules(
         _ => None,
     };
     Rules::load(preset, num_players, over.as_ref()).map(Arc::new).map_err(rules_err)
+}
+
+/// The `numpy` module, imported once (`zeros` is looked up on it at each call).
+static NUMPY: pyo3::sync::PyOnceLock<Py<PyModule>> = pyo3::sync::PyOnceLock::new();
+
+/// A zeroed numpy array of `shape` and `T`'s dtype, allocated by `numpy.zeros`: a failed
+/// allocation is numpy's `MemoryError` (rust-numpy's `from_vec`, `from_vec2` and `zeros`
+/// panic on a null pointer, and building a Rust `Vec` first could abort the process).
+pub(super) fn np_zeros<'py, T: numpy::Element, A: pyo3::PyTypeCheck>(
+    py: Python<'py>,
+    shape: &[usize],
+) -> PyResult<Bound<'py, A>> {
+    let np = NUMPY.get_or_try_init(py, || py.import("numpy").map(Bound::unbind))?;
+    let zeros = np.bind(py).getattr(pyo3::intern!(py, "zeros"))?;
+    let a = zeros.call1((shape.to_vec(), numpy::dtype::<T>(py)))?;
+    Ok(a.cast_into::<A>()?)
+}
+
+/// A one-dimensional array of `len` values taken from `values` (zeros past its end),
+/// allocated through [`np_zeros`]: never a panic or an abort when memory runs out.
+pub(super) fn array1<'py, T: numpy::Element + Copy>(
+    py: Python<'py>,
+    len: usize,
+    values: impl IntoIterator<Item = T>,
+) -> PyResult<Bound<'py, numpy::PyArray1<T>>> {
+    use numpy::PyArrayMethods;
+    let a = np_zeros::<T, numpy::PyArray1<T>>(py, &[len])?;
+    {
+        let mut w = a.try_readwrite()?;
+        for (dst, v) in w.as_slice_mut()?.iter_mut().zip(values) {
+            *dst = v;
+        }
+    }
+    Ok(a)
+}
+
+/// A `rows x cols` array filled row by row from `values` (zeros past its end), allocated
+/// through [`np_zeros`].
+pub(super) fn array2<'py, T: numpy::Element + Copy>(
+    py: Python<'py>,
+    rows: usize,
+    cols: usize,
+    values: impl IntoIterator<Item = T>,
+) -> PyResult<Bound<'py, numpy::PyArray2<T>>> {
+    use numpy::PyArrayMethods;
+    let a = np_zeros::<T, numpy::PyArray2<T>>(py, &[rows, cols])?;
+    {
+        let mut w = a.try_readwrite()?;
+        for (dst, v) in w.as_slice_mut()?.iter_mut().zip(values) {
+            *dst = v;
+        }
+    }
+    Ok(a)
 }

@@ -4,13 +4,13 @@
 
 use super::args::{self, int_in};
 use super::convert::{
-    IllegalActionError, from_json, game_err, load_rules, parse_cards, random_seed, rules_err, to_json,
+    IllegalActionError, array1, array2, from_json, game_err, load_rules, parse_cards, random_seed, rules_err, to_json,
 };
 use crate::action::{Action, ActionMask, NUM_ACTIONS};
 use crate::card::{Card, Rank, Suit};
 use crate::game::{Game, GameError, Position, Snapshot};
 use crate::observation::{self, OBS_SIZE};
-use crate::rules::{self, RULE_FEATURE_NAMES, RULE_FEATURES, Rules};
+use crate::rules::{self, MAX_PLAYERS, RULE_FEATURE_NAMES, RULE_FEATURES, Rules};
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -74,6 +74,8 @@ impl PyGame {
                 .call_method0("__index__")?
                 .extract()
                 .map_err(|_| IllegalActionError::new_err("action id out of range"))?;
+            // NUM_ACTIONS (197) fits i64; after this check `id` is in 0..197, so the cast
+            // below is exact.
             if id < 0 || id >= NUM_ACTIONS as i64 {
                 return Err(game_err(GameError::OutOfRange(id)));
             }
@@ -325,26 +327,31 @@ impl PyGame {
         self.legal_strings()
     }
     /// Boolean mask of shape (num_actions,).
-    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+    fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let mut m = ActionMask::default();
         self.g.legal_actions(&mut m);
-        let mut v = vec![false; NUM_ACTIONS];
-        for id in m.iter().filter(|&id| id < NUM_ACTIONS) {
-            v[id] = true;
+        let mut v = [false; NUM_ACTIONS];
+        for id in m.iter() {
+            // Mask ids are below NUM_ACTIONS (the mask's own width); `get_mut` states it.
+            if let Some(x) = v.get_mut(id) {
+                *x = true;
+            }
         }
-        PyArray1::from_vec(py, v)
+        array1(py, NUM_ACTIONS, v)
     }
     /// Apply an action: an int id or a string such as "play 8H", "8H", "suit H", "draw".
     /// Raises IllegalActionError (a ValueError) naming the legal actions, leaving the game
     /// unchanged, if it is not legal now or the game is over.
     fn step(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let id = self.parse_action(action)?;
+        // Seats are below MAX_PLAYERS (10) and ids below NUM_ACTIONS (197): both casts are exact.
         let seat = self.g.current_player().map_or(u8::MAX, |p| p as u8);
         self.g.step(id).map_err(game_err)?;
         self.actions.push((seat, id as u16));
         Ok(())
     }
     fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        // In 0..NUM_ACTIONS (197): the cast to usize below is exact.
         let id = int_in(action, "action", 0u64, NUM_ACTIONS as u64 - 1)?;
         Action::from_id(id as usize)
             .map(|a| a.to_string())
@@ -369,16 +376,17 @@ impl PyGame {
                 return Err(PyValueError::new_err(format!("kind must be \"win_loss\" or \"score\", got {kind:?}")));
             }
         };
-        let mut out = vec![0.0; self.g.num_players()];
+        let mut out = [0.0; MAX_PLAYERS];
+        let n = self.g.num_players();
         self.g.returns(&mut out, score);
-        Ok(PyArray1::from_vec(py, out))
+        array1(py, n, out)
     }
     /// Player `p`'s observation (float32, shape (observation_size,)); see observation_spec().
     fn observation<'py>(&self, py: Python<'py>, p: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let p = self.check_seat(p)?;
-        let mut v = vec![0f32; OBS_SIZE];
+        let mut v = [0f32; OBS_SIZE];
         observation::encode(&self.g, p, &mut v);
-        Ok(PyArray1::from_vec(py, v))
+        array1(py, OBS_SIZE, v)
     }
     /// Named slices of the observation: name -> (start, stop).
     fn observation_spec<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -390,10 +398,9 @@ impl PyGame {
     }
     /// Per-card rule features, float32 array (54, n_features); names in rules_feature_names().
     fn rules_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let mut v = vec![0f32; 54 * RULE_FEATURES];
+        let mut v = [0f32; 54 * RULE_FEATURES];
         self.g.rules_features(&mut v);
-        let rows: Vec<Vec<f32>> = v.chunks(RULE_FEATURES).map(|r| r.to_vec()).collect();
-        PyArray2::from_vec2(py, &rows).map_err(|e| PyValueError::new_err(e.to_string()))
+        array2(py, 54, RULE_FEATURES, v)
     }
     #[staticmethod]
     fn rules_feature_names() -> Vec<&'static str> {
@@ -514,7 +521,9 @@ impl PyGame {
         if stop > actions.len() {
             return Err(PyValueError::new_err(format!("upto={stop} but the record has {} actions", actions.len())));
         }
+        // stop <= actions.len() (checked above).
         for (k, &(seat, id)) in actions[..stop].iter().enumerate() {
+            // A seat (below MAX_PLAYERS) fits u8; `id` is a u16 widened to usize.
             let to_act = game.g.current_player().map_or(u8::MAX, |p| p as u8);
             if to_act != seat {
                 return Err(bad(format!("action {k} was taken by seat {seat}, but seat {to_act} is to act")));

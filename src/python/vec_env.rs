@@ -3,7 +3,7 @@
 //! place by every call) and releases the GIL while the batch steps.
 
 use super::args::{self, int_in};
-use super::convert::{IllegalActionError, from_json, load_rules};
+use super::convert::{IllegalActionError, array1, from_json, load_rules};
 use crate::action::NUM_ACTIONS;
 use crate::game::Game;
 use crate::observation::OBS_SIZE;
@@ -252,11 +252,18 @@ impl PyVecEnvCore {
         rows: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let spec = crate::bots::BotSpec::parse(bot).map_err(PyValueError::new_err)?;
-        let rows = rows.as_slice().map_err(|_| PyValueError::new_err("rows must be C-contiguous"))?.to_vec();
-        let mut out = vec![0i64; rows.len()];
+        let rows = rows.as_slice().map_err(|_| PyValueError::new_err("rows must be C-contiguous"))?;
+        // Copies sized by the caller's array: reserved fallibly (MemoryError, not an abort).
+        let oom = |_| PyMemoryError::new_err(format!("cannot allocate bot actions for {} rows", rows.len()));
+        let mut copy = Vec::new();
+        copy.try_reserve_exact(rows.len()).map_err(oom)?;
+        copy.extend_from_slice(rows);
+        let mut out = Vec::new();
+        out.try_reserve_exact(rows.len()).map_err(oom)?;
+        out.resize(rows.len(), 0i64);
         let env = &mut self.env;
-        py.detach(|| env.bot_actions(spec, &rows, &mut out)).map_err(vec_err)?;
-        Ok(PyArray1::from_vec(py, out))
+        py.detach(|| env.bot_actions(spec, &copy, &mut out)).map_err(vec_err)?;
+        array1(py, out.len(), out)
     }
 
     /// True if some game waits for an opponent's action (external opponents).

@@ -34,6 +34,7 @@ impl Rules {
         } else {
             None
         };
+        // check_players bounds n by the preset's maximum, at most MAX_PLAYERS (10): fits u8.
         Ok(Rules {
             num_players: n as u8,
             packs,
@@ -395,6 +396,7 @@ fn compile_cards(s: &RulesSpec) -> Result<([CardRule; NUM_FACES], Vec<String>), 
     });
     let (chain_group, chain_groups) = compile_chain_groups(&merged, &chain_sel)?;
     let mut card = [CardRule::default(); NUM_FACES];
+    // `merged` has NUM_FACES (54) entries: i fits u8 and indexes `card` and `chain_group`.
     for (i, cs) in merged.iter().enumerate() {
         card[i] = compile_card(s, Card(i as u8), cs, chain_group[i], &chain_groups, zodiac_mask)?;
     }
@@ -420,6 +422,7 @@ fn compile_chain_groups(
                     groups.len() - 1
                 }
             };
+            // At most 31 groups (refused above): fits u8.
             ids[i] = Some(id as u8);
         }
     }
@@ -584,7 +587,7 @@ fn validate_joker_bluff(s: &RulesSpec, card: &[CardRule; NUM_FACES]) -> Result<(
                 format!(
                     "{} may be bluffed (wild.only_if_no_other) so it needs draw_and_lose_turn >= 1 and no \
                      other effect besides its nomination",
-                    Card(i as u8)
+                    Card(i as u8) // i < NUM_FACES (54)
                 ),
             ));
         }
@@ -633,6 +636,7 @@ fn compile_points(s: &RulesSpec, n: usize) -> Result<[i32; NUM_FACES], RulesErro
 fn compile_start(s: &RulesSpec, deck: &CardCounts) -> Result<[StartEffect; NUM_FACES], RulesError> {
     let mut start = [s.start.effect; NUM_FACES];
     apply_by_precedence(selector_entries("start.cards", &s.start.cards, 0)?, |i, &&e| start[i] = e);
+    // `start` has NUM_FACES (54) entries: i fits u8.
     if start.iter().enumerate().all(|(i, e)| *e == StartEffect::Redraw || deck.count(Card(i as u8)) == 0) {
         return Err(RulesError::invalid("start.cards", "every card in the deck would be redrawn"));
     }

@@ -412,6 +412,7 @@ impl Rules {
         for i in 0..NUM_FACES {
             let r = &self.card[i];
             let row = &mut out[i * RULE_FEATURES..(i + 1) * RULE_FEATURES];
+            // i < NUM_FACES (54) fits u8; points are bounded by MAX_CARD_POINTS, exact in f32.
             row[0] = f32::from(self.deck.count(Card(i as u8)));
             row[1] = f32::from(r.wild.is_some() as u8);
             row[2] = f32::from(r.nominate.is_some() as u8);

@@ -967,6 +967,7 @@ impl RulesSpec {
             }
         }
         let points = |field: String, v: i32| {
+            // Positive i32 constants: exact as u32.
             if v.unsigned_abs() > MAX_CARD_POINTS as u32 {
                 bad(field, format!("card points must be in [-{MAX_CARD_POINTS}, {MAX_CARD_POINTS}], got {v}"))
             } else {

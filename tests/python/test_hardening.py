@@ -754,3 +754,116 @@ def test_pickle_round_trip_still_works():
         g.step(g.legal_actions()[0])
     assert pickle.loads(pickle.dumps(g)).to_dict() == g.to_dict()
     assert copy.deepcopy(g).to_dict() == g.to_dict()
+
+
+# --------------------------------------------------------------------------------------
+# numpy results: a failed allocation is MemoryError, never a panic or an abort.
+
+
+def test_result_arrays_report_a_failed_allocation_as_memory_error():
+    # numpy.zeros replaced before the bindings first use it: every result array of the
+    # bindings must surface its MemoryError (rust-numpy's own constructors would panic).
+    r = run_python(
+        """
+        import numpy, eights
+        from eights import _core
+        g = eights.Game("crazy_eights", 2, seed=1)
+        env = _core.VecEnvCore("crazy_eights", 4)
+        env.reset(0)
+        real = numpy.zeros
+        def boom(*args, **kwargs):
+            raise MemoryError("numpy could not allocate")
+        numpy.zeros = boom
+        calls = {
+            "observation": lambda: g.observation(0),
+            "action_mask": lambda: g.action_mask(),
+            "returns": lambda: g.returns(),
+            "rules_features": lambda: g.rules_features(),
+            "arena_play": lambda: _core.arena_play("crazy_eights", 2, ["random", "random"], count=2),
+            "bot_actions": lambda: env.bot_actions("random", numpy.arange(4, dtype=numpy.int64)),
+            "VecEnvCore": lambda: _core.VecEnvCore("crazy_eights", 4),
+        }
+        for name, call in calls.items():
+            try:
+                call()
+            except MemoryError:
+                print(name, "MemoryError")
+            except BaseException as e:
+                print(name, type(e).__name__, e)
+        numpy.zeros = real
+        assert g.observation(0).shape == (g.observation_size,)
+        print("after", int(g.action_mask().sum()) == len(g.legal_actions()))
+        """
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.split("\n")
+    for name in ("observation", "action_mask", "returns", "rules_features", "arena_play", "bot_actions", "VecEnvCore"):
+        assert f"{name} MemoryError" in lines, r.stdout + r.stderr
+    assert "after True" in lines
+
+
+def test_result_arrays_hold_the_values():
+    g = eights.Game("crazy_eights", 3, seed=4)
+    mask = g.action_mask()
+    assert mask.dtype == np.bool_ and mask.shape == (g.num_actions,)
+    assert list(np.flatnonzero(mask)) == g.legal_actions()
+    feats = g.rules_features()
+    assert feats.dtype == np.float32 and feats.shape == (54, len(g.rules_feature_names()))
+    res = _core.arena_play("crazy_eights", 3, ["random", "heuristic", "random"], count=2, seed=3)
+    assert res["hand_points"].shape == (6, 3) and res["score_returns"].shape == (6, 3)
+    assert res["deal"].tolist() == [0, 0, 0, 1, 1, 1]
+    assert np.allclose(res["score_returns"].sum(axis=1), 0)
+
+
+# --------------------------------------------------------------------------------------
+# The fast soak (soak --decisions N).
+
+
+def test_fast_soak_runs_clean_and_is_deterministic_across_thread_counts():
+    from eights import soak
+
+    a = soak.fast_soak(20_000, seed=3, presets=["crazy_eights", "stalin"], num_threads=1, full_every=50)
+    b = soak.fast_soak(20_000, seed=3, presets=["crazy_eights", "stalin"], num_threads=2, full_every=50)
+    assert a["violations"] == 0, a["failures"]
+    assert a["decisions"] >= 20_000
+    assert a["observations_checked"] > 0.9 * a["decisions"] - a["games"]
+    assert a["full_checks"] >= 2 * a["games"]
+    for k in ("games", "decisions", "truncated", "observations_checked", "full_checks"):
+        assert a[k] == b[k], k
+
+
+def test_fast_soak_checks_the_declared_bounds():
+    # Bounds that no observation meets: the first checked decision is a violation.
+    low = [5.0] * eights.OBS_SIZE
+    runner = _core.FastSoak([("crazy_eights", 2, low, [6.0] * eights.OBS_SIZE)], seed=1)
+    res = runner.run(0, 3)
+    assert res["violations"] == 3 and "outside" in res["failures"][0]
+
+
+def test_fast_soak_arguments_are_checked():
+    with pytest.raises(ValueError, match="obs_every"):
+        _core.FastSoak([("crazy_eights", 2, None, None)], obs_every=0)
+    with pytest.raises(TypeError, match="full_every"):
+        _core.FastSoak([("crazy_eights", 2, None, None)], full_every=True)
+    with pytest.raises(ValueError, match="low"):
+        _core.FastSoak([("crazy_eights", 2, [0.0], None)])
+    with pytest.raises(ValueError, match="num_players"):
+        _core.FastSoak([("crazy_eights", 1, None, None)])
+    with pytest.raises(ValueError, match="tables"):
+        _core.FastSoak([])
+    from eights import soak
+
+    with pytest.raises(ValueError, match="decisions"):
+        soak.fast_soak(-1)
+
+
+def test_soak_command_fast_mode():
+    r = run_cli("soak", "--decisions", "5000", "--presets", "crazy_eights", "--full-every", "100", "--json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    import json
+
+    res = json.loads(r.stdout)
+    assert res["mode"] == "fast" and res["violations"] == 0 and res["decisions"] >= 5000
+    assert res["tables"] >= 6
+    bad = run_cli("soak", "--decisions", "-5")
+    assert bad.returncode != 0 and "Traceback" not in bad.stderr
