@@ -138,6 +138,34 @@ pub(super) fn array1<'py, T: numpy::Element + Copy>(
     Ok(a)
 }
 
+/// A one-dimensional array of `N` values for the per-decision results (`observation`,
+/// `action_mask`, `returns`): allocated by numpy's C API (`PyArray_Empty`) without a Python
+/// call, because these run at every step. A null result (numpy could not allocate) is the
+/// `MemoryError` numpy set, through `from_owned_ptr_or_err`, never a panic.
+pub(super) fn small_array1<'py, T: numpy::Element + Copy, const N: usize>(
+    py: Python<'py>,
+    len: usize,
+    values: &[T; N],
+) -> PyResult<Bound<'py, numpy::PyArray1<T>>> {
+    use numpy::npyffi::{PY_ARRAY_API, npy_intp};
+    use numpy::{PyArrayDescrMethods, PyArrayMethods};
+    let len = len.min(N);
+    // `len <= N`, a small compile-time size (at most a few hundred): the cast is exact.
+    let mut dims = [len as npy_intp];
+    // SAFETY: `PyArray_Empty` takes a 1-element dims array and steals the dtype reference
+    // (`into_dtype_ptr` hands over a new one); a null result carries numpy's Python error.
+    let a = unsafe {
+        let ptr = PY_ARRAY_API.PyArray_Empty(py, 1, dims.as_mut_ptr(), numpy::dtype::<T>(py).into_dtype_ptr(), 0);
+        Bound::from_owned_ptr_or_err(py, ptr)?.cast_into_unchecked::<numpy::PyArray1<T>>()
+    };
+    // SAFETY: the array was created just above, is C-contiguous with `len` elements, and no
+    // other reference to it exists yet, so writing through a mutable slice is sound.
+    unsafe { a.as_slice_mut() }
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?
+        .copy_from_slice(&values[..len]);
+    Ok(a)
+}
+
 /// A `rows x cols` array filled row by row from `values` (zeros past its end), allocated
 /// through [`np_zeros`].
 pub(super) fn array2<'py, T: numpy::Element + Copy>(

@@ -4,7 +4,8 @@
 
 use super::args::{self, int_in};
 use super::convert::{
-    IllegalActionError, array1, array2, from_json, game_err, load_rules, parse_cards, random_seed, rules_err, to_json,
+    IllegalActionError, array2, from_json, game_err, load_rules, parse_cards, random_seed, rules_err, small_array1,
+    to_json,
 };
 use crate::action::{Action, ActionMask, NUM_ACTIONS};
 use crate::card::{Card, Rank, Suit};
@@ -337,7 +338,7 @@ impl PyGame {
                 *x = true;
             }
         }
-        array1(py, NUM_ACTIONS, v)
+        small_array1(py, NUM_ACTIONS, &v)
     }
     /// Apply an action: an int id or a string such as "play 8H", "8H", "suit H", "draw".
     /// Raises IllegalActionError (a ValueError) naming the legal actions, leaving the game
@@ -379,14 +380,14 @@ impl PyGame {
         let mut out = [0.0; MAX_PLAYERS];
         let n = self.g.num_players();
         self.g.returns(&mut out, score);
-        array1(py, n, out)
+        small_array1(py, n, &out)
     }
     /// Player `p`'s observation (float32, shape (observation_size,)); see observation_spec().
     fn observation<'py>(&self, py: Python<'py>, p: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let p = self.check_seat(p)?;
         let mut v = [0f32; OBS_SIZE];
         observation::encode(&self.g, p, &mut v);
-        array1(py, OBS_SIZE, v)
+        small_array1(py, OBS_SIZE, &v)
     }
     /// Named slices of the observation: name -> (start, stop).
     fn observation_spec<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {

@@ -761,8 +761,10 @@ def test_pickle_round_trip_still_works():
 
 
 def test_result_arrays_report_a_failed_allocation_as_memory_error():
-    # numpy.zeros replaced before the bindings first use it: every result array of the
-    # bindings must surface its MemoryError (rust-numpy's own constructors would panic).
+    # numpy.zeros replaced before the bindings first use it: every result array the bindings
+    # allocate through it (those sized by the caller or the game) must surface its
+    # MemoryError (rust-numpy's own constructors would panic). The per-decision arrays go
+    # through numpy's C API instead; the test below exhausts memory for those.
     r = run_python(
         """
         import numpy, eights
@@ -775,9 +777,6 @@ def test_result_arrays_report_a_failed_allocation_as_memory_error():
             raise MemoryError("numpy could not allocate")
         numpy.zeros = boom
         calls = {
-            "observation": lambda: g.observation(0),
-            "action_mask": lambda: g.action_mask(),
-            "returns": lambda: g.returns(),
             "rules_features": lambda: g.rules_features(),
             "arena_play": lambda: _core.arena_play("crazy_eights", 2, ["random", "random"], count=2),
             "bot_actions": lambda: env.bot_actions("random", numpy.arange(4, dtype=numpy.int64)),
@@ -797,9 +796,38 @@ def test_result_arrays_report_a_failed_allocation_as_memory_error():
     )
     assert r.returncode == 0, r.stdout + r.stderr
     lines = r.stdout.split("\n")
-    for name in ("observation", "action_mask", "returns", "rules_features", "arena_play", "bot_actions", "VecEnvCore"):
+    for name in ("rules_features", "arena_play", "bot_actions", "VecEnvCore"):
         assert f"{name} MemoryError" in lines, r.stdout + r.stderr
     assert "after True" in lines
+
+
+@pytest.mark.skipif(not LINUX, reason="uses RLIMIT_AS and /proc")
+def test_per_decision_arrays_under_memory_exhaustion_raise_memory_error():
+    # Address space capped just above what is mapped, then observations, masks and returns
+    # kept alive until memory runs out: the end must be a MemoryError (whichever allocation
+    # fails first), never a PanicException from a null array pointer or an abort.
+    r = run_python(
+        """
+        import resource
+        import eights
+        g = eights.Game("crazy_eights", 2, seed=1)
+        keep = []
+        with open("/proc/self/statm") as f:
+            mapped = int(f.read().split()[0]) * resource.getpagesize()
+        resource.setrlimit(resource.RLIMIT_AS, (mapped + 16 * 2**20, resource.RLIM_INFINITY))
+        try:
+            for _ in range(10**7):
+                keep.append(g.observation(0))
+                keep.append(g.action_mask())
+                keep.append(g.returns())
+        except MemoryError:
+            n = len(keep)
+            keep.clear()
+            print("MemoryError after", n)
+        """
+    )
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "MemoryError after" in r.stdout, r.stdout + r.stderr
 
 
 def test_result_arrays_hold_the_values():
