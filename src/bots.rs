@@ -12,6 +12,9 @@
 //!   towards the heuristic's choices, with short heuristic playouts.
 //! * [`pimc::PimcBot`] (`"pimc:N"`): determinized Monte Carlo with paired playouts of every
 //!   legal action in `N` sampled worlds (a rollout improvement of the heuristic).
+//! * [`net::NetBot`] (`"net"`): a learned policy network shipped with the crate, trained by
+//!   self-play for a few two-player presets ([`net::weights`]); batched where many games ask
+//!   at once.
 //!
 //! [`BotSpec`] parses the names above; [`arena`] plays duplicate-deal matches between
 //! them in parallel. [`random_selfplay`] plays whole games between random bots in a tight
@@ -20,6 +23,7 @@
 pub mod arena;
 pub mod heuristic;
 pub mod ismcts;
+pub mod net;
 pub mod pimc;
 
 use crate::action::ActionMask;
@@ -83,17 +87,19 @@ impl Policy for RandomBot {
 
 /// A built-in bot by name: `"random"`, `"heuristic"`, `"ismcts"` / `"ismcts:N"` (N
 /// simulations per decision, default [`ismcts::DEFAULT_SIMULATIONS`]) or `"pimc"` /
-/// `"pimc:N"` (N sampled worlds per decision, default [`pimc::DEFAULT_WORLDS`]).
+/// `"pimc:N"` (N sampled worlds per decision, default [`pimc::DEFAULT_WORLDS`]) or `"net"`
+/// (the learned policy; only on the rules it was trained for, see [`BotSpec::check_rules`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BotSpec {
     Random,
     Heuristic,
     Ismcts { simulations: u32 },
     Pimc { worlds: u32 },
+    Net,
 }
 
 /// The names [`BotSpec::parse`] accepts, for error messages.
-pub const BOT_SPEC_HELP: &str = "\"random\", \"heuristic\", \"ismcts\", \"ismcts:N\" (N simulations), \"pimc\" or \"pimc:N\" (N worlds), N in 1..=1000000";
+pub const BOT_SPEC_HELP: &str = "\"random\", \"heuristic\", \"ismcts\", \"ismcts:N\" (N simulations), \"pimc\" or \"pimc:N\" (N worlds), N in 1..=1000000, or \"net\" (the learned bot)";
 
 impl BotSpec {
     /// Parse a bot name; the error says what was wrong and what is allowed.
@@ -116,7 +122,8 @@ impl BotSpec {
             ("ismcts", Some(a)) => Ok(BotSpec::Ismcts { simulations: count(a)? }),
             ("pimc", None) => Ok(BotSpec::Pimc { worlds: pimc::DEFAULT_WORLDS }),
             ("pimc", Some(a)) => Ok(BotSpec::Pimc { worlds: count(a)? }),
-            ("random" | "heuristic", Some(_)) => {
+            ("net", None) => Ok(BotSpec::Net),
+            ("random" | "heuristic" | "net", Some(_)) => {
                 Err(format!("bot {head:?} takes no parameter (got {text:?}); allowed bots: {BOT_SPEC_HELP}"))
             }
             _ => Err(format!("unknown bot {text:?}; allowed bots: {BOT_SPEC_HELP}")),
@@ -130,6 +137,16 @@ impl BotSpec {
             BotSpec::Heuristic => Box::new(heuristic::HeuristicBot::new()),
             BotSpec::Ismcts { simulations } => Box::new(ismcts::IsmctsBot::new(simulations, seed)),
             BotSpec::Pimc { worlds } => Box::new(pimc::PimcBot::new(worlds, seed)),
+            BotSpec::Net => Box::new(net::NetBot::new()),
+        }
+    }
+
+    /// Whether this bot can play `rules`: every bot can, except `net`, which plays only the
+    /// rules it was trained for (the error names them).
+    pub fn check_rules(&self, rules: &Rules) -> Result<(), String> {
+        match self {
+            BotSpec::Net => net::policy_for(rules).map(|_| ()),
+            _ => Ok(()),
         }
     }
 
@@ -140,6 +157,7 @@ impl BotSpec {
             BotSpec::Heuristic => "heuristic".into(),
             BotSpec::Ismcts { simulations } => format!("ismcts:{simulations}"),
             BotSpec::Pimc { worlds } => format!("pimc:{worlds}"),
+            BotSpec::Net => "net".into(),
         }
     }
 }

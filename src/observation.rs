@@ -424,9 +424,9 @@ mod tests {
     #[test]
     fn encoder_matches_the_reference() {
         use crate::action::ActionMask;
-        use crate::bots::RandomBot;
         use crate::game::derive_seed;
         use crate::rules::{Rules, load_spec, preset_names};
+        use rand::{RngExt, SeedableRng};
         use std::sync::Arc;
         let mut checked = 0;
         let instapik = serde_json::json!({"variants": ["wild_instapik"]});
@@ -436,13 +436,16 @@ mod tests {
             for n in [spec.players.min.max(2), spec.players.max] {
                 let rules = Arc::new(Rules::load(preset, n as usize, over).unwrap());
                 let mut g = Game::new(rules, derive_seed(7, n as u64));
-                let mut bot = RandomBot::new(11);
+                // Uniform legal actions, drawn as the random bot draws them (not imported: the
+                // bots read observations, so this module does not depend on them).
+                let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
                 let mut mask = ActionMask::default();
                 let (mut want, mut got) = ([0f32; OBS_SIZE], [0f32; OBS_SIZE]);
                 let (mut bytes, mut signed) = ([0u8; OBS_SIZE], [0i8; OBS_SIZE]);
                 for step in 0..600u64 {
                     g.legal_actions(&mut mask);
-                    let Some(a) = bot.pick(&mask) else {
+                    let k = mask.len();
+                    let Some(a) = (k > 0).then(|| mask.nth(rng.random_range(0..k))).flatten() else {
                         g.reset(derive_seed(7, 1000 + step), &[]).unwrap();
                         continue;
                     };

@@ -719,8 +719,9 @@ impl VecEnv {
     /// how Python-driven opponents (an [`Opponents::External`] seat, a snapshot pool) use
     /// the Rust bots on the real game state. `heuristic` is deterministic; `random` draws
     /// from game `i`'s opponent stream; a search bot is seeded from game `i`'s episode
-    /// seed and its decision count. So the answer for a game never depends on the other
-    /// rows or the thread count. Errors (a length mismatch, a row out of range) change
+    /// seed and its decision count; `net` answers all the rows in one batched forward pass
+    /// (an error on rules it was not trained for). So the answer for a game never depends on
+    /// the other rows or the thread count. Errors (a length mismatch, a row out of range) change
     /// nothing.
     pub fn bot_actions(&mut self, spec: BotSpec, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
         if out.len() != rows.len() {
@@ -729,6 +730,20 @@ impl VecEnv {
         let n = self.cfg.num_envs;
         if let Some(&r) = rows.iter().find(|&&r| r < 0 || r as usize >= n) {
             return Err(VecEnvError::Config(format!("row {r} is out of range: games are 0..{n}")));
+        }
+        if spec == BotSpec::Net {
+            // One forward pass for every listed game still running.
+            let policy = crate::bots::net::policy_for(&self.rules).map_err(VecEnvError::Config)?;
+            let live: Vec<usize> = (0..rows.len())
+                .filter(|&j| !self.slots[rows[j] as usize].over() && !self.hot[rows[j] as usize].pending)
+                .collect();
+            let games: Vec<&Game> = live.iter().map(|&j| &self.slots[rows[j] as usize].game).collect();
+            let acts = policy.act_games(&games);
+            out.fill(-1);
+            for (&j, a) in live.iter().zip(acts) {
+                out[j] = a.map_or(-1, |x| x as i64);
+            }
+            return Ok(());
         }
         let heuristic = HeuristicBot::new();
         for (&r, a) in rows.iter().zip(out.iter_mut()) {

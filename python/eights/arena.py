@@ -12,7 +12,9 @@ the luck of the deal:
 
 * bot names: ``"random"``, ``"heuristic"``, ``"ismcts:N"`` (information-set MCTS,
   ``N`` simulations per decision), ``"pimc:N"`` (determinized Monte Carlo, ``N``
-  sampled worlds per decision), all written in Rust;
+  sampled worlds per decision), ``"net"`` (the learned policy shipped with the package,
+  on the presets it was trained for, see ``eights._core.net_presets()``), all written in
+  Rust;
 * Python callables ``f(obs, mask) -> action`` (``obs`` the acting seat's float32
   observation, ``mask`` its bool action mask);
 * objects with ``act(obs, mask) -> action`` or ``act_batch(obs, masks) -> actions``
@@ -336,10 +338,15 @@ def play(
     threads = _check_int(threads, "threads", 0, _MAX_THREADS)
     batch_size = _check_int(batch_size, "batch_size", 1, 2**20)
     Game(preset, n, seed=0, rules=rules)  # validates preset, player count and rules
+    for a in agents:
+        if a.bot is not None:  # "net" plays only the rules it was trained for
+            _core.check_bot_rules(a.bot, preset, n, rules)
     recorder = EpisodeRecorder.from_arg(record_dir, "record_dir")
     parts = []
     if all(a.is_builtin for a in agents) and recorder is None:
         chunk = max(8, 4 * (threads or os.cpu_count() or 1))
+        if any(a.bot == "net" for a in agents):  # net decides for a chunk's games in batches
+            chunk = 64 * (threads or os.cpu_count() or 1)
         for start in range(0, games, chunk):
             count = min(chunk, games - start)
             bots = [a.bot for a in agents if a.bot is not None]

@@ -52,7 +52,7 @@ from ._checks import as_action as _as_action
 from ._checks import as_int as _as_int
 from ._checks import describe as _describe
 from ._checks import opponents_per_seat, other_seats
-from ._core import BOT_NAMES_HELP, NUM_ACTIONS, Bot, IllegalActionError, RandomBot, parse_bot
+from ._core import BOT_NAMES_HELP, NUM_ACTIONS, Bot, IllegalActionError, RandomBot, check_bot_rules, parse_bot
 from ._overrides import merge_rule_overrides
 from .render import HISTORY_SHOWN, game_html, table_text
 from .observation import ObservationBounds
@@ -70,8 +70,9 @@ __all__ = [
     "RENDER_MODES",
 ]
 
-#: Names accepted for built-in opponents ("ismcts:N" and "pimc:N" take a count).
-BOT_NAMES = ("random", "heuristic", "ismcts", "ismcts:N", "pimc", "pimc:N")
+#: Names accepted for built-in opponents ("ismcts:N" and "pimc:N" take a count; "net" plays
+#: only the presets it was trained for).
+BOT_NAMES = ("random", "heuristic", "ismcts", "ismcts:N", "pimc", "pimc:N", "net")
 
 #: Accepted values of the ``reward`` argument.
 REWARD_KINDS = ("win_loss", "score")
@@ -178,8 +179,10 @@ class EightsEnv(gymnasium.Env):
             * a built-in Rust bot by name, re-seeded from the env's RNG on every
               reset: ``"random"`` (uniform among the legal actions),
               ``"heuristic"`` (a documented human strategy), ``"ismcts:N"``
-              (information-set MCTS with ``N`` simulations per decision) or
-              ``"pimc:N"`` (determinized Monte Carlo over ``N`` sampled worlds);
+              (information-set MCTS with ``N`` simulations per decision),
+              ``"pimc:N"`` (determinized Monte Carlo over ``N`` sampled worlds) or
+              ``"net"`` (the learned policy; only on the presets it was trained for,
+              a ``ValueError`` naming them otherwise);
             * a callable ``f(obs, mask) -> int`` receiving that seat's
               ``float32`` observation and ``bool`` action mask;
             * an object with an ``act(obs, mask) -> int`` method;
@@ -287,6 +290,10 @@ class EightsEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self._opponent_specs = _normalise_opponents(opponents, num_players, learner_seat)
+        if isinstance(preset, str):
+            for spec in self._opponent_specs.values():
+                if isinstance(spec, str):  # "net" plays only the rules it was trained for
+                    check_bot_rules(spec, preset, num_players, rules=self.rules)
         self._opponents: Dict[int, Any] = {}
         self._initial_seed = seed
         self._started = False

@@ -21,7 +21,7 @@ import random
 import sys
 from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
 
-from ._core import Bot, IllegalActionError, derive_seed
+from ._core import Bot, IllegalActionError, check_bot_rules, derive_seed
 from .render import HISTORY_SHOWN, SUIT_SYMBOLS, action_text, card_symbol, table_text
 from .rules import Game
 
@@ -160,6 +160,9 @@ def play(
         )
     seat_bots = {p: _seat_agent(name, derive_seed(seed, p + 1), preset, num_players, rules)
                  for p, name in zip(others, names)}
+    for agent in seat_bots.values():
+        if isinstance(agent, Bot) and isinstance(preset, str):  # "net" plays only its presets
+            check_bot_rules(agent.name, preset, num_players, rules)
     labels = [("You" if p == seat else f"P{p}") for p in range(num_players)]
     history: List[Tuple[int, int]] = []
 

@@ -53,7 +53,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv as _GymVectorEnv
 from ._checks import as_int as _as_int
 from ._checks import describe as _describe
 from ._checks import opponents_per_seat, other_seats
-from ._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore, parse_bot
+from ._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore, check_bot_rules, parse_bot
 from ._overrides import merge_rule_overrides
 from .observation import ObservationBounds
 
@@ -95,7 +95,7 @@ class OpponentPool:
     observations of shape ``(k, obs_size)`` and boolean masks of shape
     ``(k, NUM_ACTIONS)`` and returning ``k`` integer actions, or the name of a
     built-in Rust bot (``"heuristic"``, ``"random"``, ``"ismcts:N"``,
-    ``"pimc:N"``), which a :class:`VecEnv` plays on the real game state.  Give a pool as
+    ``"pimc:N"``, ``"net"``), which a :class:`VecEnv` plays on the real game state.  Give a pool as
     an opponent of :class:`VecEnv` (each seat keeps its own draw per game,
     resampled when the game's episode starts), or drive it yourself in
     self-play: ``choice = pool.sample(num_envs)`` at episode starts, then
@@ -242,8 +242,9 @@ class VecEnv(_GymVectorEnv):
         num_players: seats per table.
         opponents: learner mode only.  ``"random"`` (built-in Rust bots,
             played inside the step), another built-in bot name
-            (``"heuristic"``, ``"ismcts:N"``, ``"pimc:N"``: played in Rust on
-            the real game state between learner steps), one batched Python
+            (``"heuristic"``, ``"ismcts:N"``, ``"pimc:N"``, ``"net"``: played in
+            Rust on the real game state between learner steps; ``"net"`` in one
+            batched forward pass, on the presets it was trained for), one batched Python
             policy ``f(obs, mask) -> actions`` or :class:`OpponentPool` for
             every other seat, or a list with one such entry per other seat
             (in seat order, skipping the learner).
@@ -324,6 +325,13 @@ class VecEnv(_GymVectorEnv):
             reward=reward,
             obs_dtype=obs_dtype,
         )
+        for opp in self._py_opponents.values():  # "net" plays only the rules it was trained for
+            names: List[Any] = [opp] if isinstance(opp, str) else []
+            if isinstance(opp, OpponentPool):
+                names = [opp[k] for k in range(len(opp))]
+            for name in names:
+                if isinstance(name, str):
+                    check_bot_rules(name, preset, num_players, rules=self.rules)
         self.preset = preset
         self.num_envs = num_envs
         self.num_players = num_players

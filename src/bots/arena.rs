@@ -8,8 +8,14 @@
 //! across rotations. Each bot is seeded from `(seed, deal, rotation, table entry)`, and
 //! results come back in `(deal, rotation)` order, so a run gives the same records whatever
 //! the thread count.
+//!
+//! A table with the learned bot `net` is played in batches: each thread task plays the
+//! rotations of a chunk of deals side by side, advancing every game to its next `net`
+//! decision and then asking the network once for all of them ([`play_batch`]). The bots are
+//! seeded the same way and `net` is deterministic, so the records equal those of one game
+//! at a time.
 
-use super::BotSpec;
+use super::{BotSpec, Policy};
 use crate::game::{Game, derive_seed};
 use crate::rules::Rules;
 use rayon::prelude::*;
@@ -82,6 +88,109 @@ pub enum ArenaError {
     ThreadPool { threads: usize, message: String },
     #[error("deal {deal}, rotation {rotation}: {message}")]
     Stuck { deal: u64, rotation: usize, message: String },
+    #[error("{0}")]
+    Rules(String),
+}
+
+/// Deals per thread task on the batched path of tables with `net`.
+pub const NET_CHUNK: u64 = 64;
+
+/// The record of a finished game.
+fn record(g: &Game, deal: u64, rotation: usize) -> GameRecord {
+    let mut ret = vec![0.0; g.num_players()];
+    g.returns(&mut ret, true);
+    GameRecord {
+        deal,
+        rotation,
+        winner: g.winner(),
+        hand_points: g.hand_points().to_vec(),
+        score_returns: ret,
+        decisions: g.decisions(),
+        truncated: g.is_truncated(),
+    }
+}
+
+/// Play rotations `0..n` of every deal in `deals` side by side, the `net` seats' decisions
+/// batched into one forward pass per round (see the module documentation). Records in
+/// `(deal, rotation)` order; each entry's decisions and seconds are added to `timing` (a
+/// `net` decision is charged its share of the batch's time).
+pub fn play_batch(
+    rules: &Arc<Rules>,
+    table: &[BotSpec],
+    seed: u64,
+    deals: Range<u64>,
+    timing: &mut Timing,
+) -> Result<Vec<GameRecord>, ArenaError> {
+    let n = rules.num_players as usize;
+    if table.len() != n || timing.decisions.len() < n {
+        return Err(ArenaError::Table { expected: n, got: table.len() });
+    }
+    let policy = super::net::policy_for(rules).map_err(ArenaError::Rules)?;
+    struct Table {
+        game: Game,
+        bots: Vec<Box<dyn Policy>>,
+        deal: u64,
+        rotation: usize,
+    }
+    let mut games: Vec<Table> = deals
+        .flat_map(|d| (0..n).map(move |r| (d, r)))
+        .map(|(deal, rotation)| Table {
+            game: Game::new(rules.clone(), deal_seed(seed, deal)),
+            bots: (0..n)
+                .map(|seat| {
+                    let agent = agent_at(seat, rotation, n);
+                    table[agent].build(bot_seed(seed, deal, rotation, agent))
+                })
+                .collect(),
+            deal,
+            rotation,
+        })
+        .collect();
+    let mut waiting = Vec::with_capacity(games.len());
+    loop {
+        waiting.clear();
+        for (i, x) in games.iter_mut().enumerate() {
+            let stuck = |message: String| ArenaError::Stuck { deal: x.deal, rotation: x.rotation, message };
+            while let Some(p) = x.game.current_player() {
+                let agent = agent_at(p, x.rotation, n);
+                if table[agent] == BotSpec::Net {
+                    waiting.push(i);
+                    break;
+                }
+                let t = Instant::now();
+                let a = x.bots[p]
+                    .act(&x.game)
+                    .ok_or_else(|| stuck(format!("no legal action for seat {p} in a running game")))?;
+                let dt = t.elapsed().as_secs_f64();
+                timing.seconds[agent] += dt;
+                timing.max_seconds[agent] = timing.max_seconds[agent].max(dt);
+                timing.decisions[agent] += 1;
+                x.game.step(a).map_err(|e| stuck(format!("a bot chose an illegal action: {e}")))?;
+            }
+        }
+        if waiting.is_empty() {
+            break;
+        }
+        let t = Instant::now();
+        let acts = {
+            let refs: Vec<&Game> = waiting.iter().map(|&i| &games[i].game).collect();
+            policy.act_games(&refs)
+        };
+        let dt = t.elapsed().as_secs_f64() / waiting.len() as f64;
+        for (&i, a) in waiting.iter().zip(acts) {
+            let x = &mut games[i];
+            let stuck = |message: String| ArenaError::Stuck { deal: x.deal, rotation: x.rotation, message };
+            // Safe: `i` is waiting, so its game has a player to act.
+            let p = x.game.current_player().expect("a waiting game is running");
+            let agent = agent_at(p, x.rotation, n);
+            timing.seconds[agent] += dt;
+            timing.max_seconds[agent] = timing.max_seconds[agent].max(dt);
+            timing.decisions[agent] += 1;
+            let a = a.ok_or_else(|| stuck(format!("no legal action for seat {p} in a running game")))?;
+            x.game.step(a).map_err(|e| stuck(format!("the net bot chose an illegal action: {e}")))?;
+        }
+    }
+    Ok(games.iter().map(|x| record(&x.game, x.deal, x.rotation)).collect())
 }
 
 /// Play rotation `rotation` of deal `deal`; adds each entry's decisions and seconds to `timing`.
@@ -116,23 +225,15 @@ pub fn play_game(
         timing.decisions[agent] += 1;
         g.step(a).map_err(|e| stuck(format!("a bot chose an illegal action: {e}")))?;
     }
-    let mut ret = vec![0.0; n];
-    g.returns(&mut ret, true);
-    Ok(GameRecord {
-        deal,
-        rotation,
-        winner: g.winner(),
-        hand_points: g.hand_points().to_vec(),
-        score_returns: ret,
-        decisions: g.decisions(),
-        truncated: g.is_truncated(),
-    })
+    Ok(record(&g, deal, rotation))
 }
 
 /// Play every rotation of deals `deals` between the bots of `table` (one per seat), on
 /// `threads` threads (0: rayon's global pool). The records are in `(deal, rotation)` order
 /// and identical for any thread count. A pool that cannot start, a table of the wrong size
-/// or a game that cannot go on is an error (nothing is returned).
+/// or a game that cannot go on is an error (nothing is returned), and so is a bot that cannot
+/// play these rules (`net` on rules it was not trained for). Tables with `net` are played in
+/// batches ([`play_batch`]) with the same records.
 pub fn play_deals(
     rules: Arc<Rules>,
     table: &[BotSpec],
@@ -144,7 +245,24 @@ pub fn play_deals(
     if table.len() != n {
         return Err(ArenaError::Table { expected: n, got: table.len() });
     }
+    for spec in table {
+        spec.check_rules(&rules).map_err(ArenaError::Rules)?;
+    }
+    let batched = table.contains(&BotSpec::Net);
     let run = || {
+        if batched {
+            let chunks: Vec<Range<u64>> = (deals.start..deals.end)
+                .step_by(NET_CHUNK as usize)
+                .map(|a| a..a.saturating_add(NET_CHUNK).min(deals.end))
+                .collect();
+            return chunks
+                .into_par_iter()
+                .map(|c| {
+                    let mut timing = Timing::new(n);
+                    play_batch(&rules, table, seed, c, &mut timing).map(|recs| (recs, timing))
+                })
+                .collect::<Result<Vec<_>, ArenaError>>();
+        }
         deals
             .clone()
             .into_par_iter()
@@ -239,6 +357,30 @@ mod tests {
         assert_eq!(one.records, joined);
         assert_eq!(one.records.len(), 12);
         assert_eq!(one.agent_decisions, two.agent_decisions);
+    }
+
+    #[test]
+    fn batched_net_games_equal_games_played_one_at_a_time() {
+        for p in ["crazy_eights", "switch_blackjack", "crazy_eights_specials"] {
+            let r = rules(p);
+            for t in [[BotSpec::Net, BotSpec::Heuristic], [BotSpec::Random, BotSpec::Net], [BotSpec::Net, BotSpec::Net]]
+            {
+                let batched = play_deals(r.clone(), &t, 5, 0..20, 2).unwrap();
+                let mut timing = Timing::new(2);
+                let single: Vec<_> = (0..20)
+                    .flat_map(|d| (0..2).map(move |k| (d, k)))
+                    .map(|(d, k)| play_game(&r, &t, 5, d, k, &mut timing).unwrap())
+                    .collect();
+                assert_eq!(batched.records, single, "{p} {t:?}");
+                assert_eq!(batched.agent_decisions, timing.decisions);
+            }
+        }
+    }
+
+    #[test]
+    fn net_on_other_rules_is_an_error_naming_its_presets() {
+        let e = play_deals(rules("one_card"), &[BotSpec::Net, BotSpec::Random], 1, 0..2, 1).unwrap_err();
+        assert!(e.to_string().contains("crazy_eights, switch_blackjack, crazy_eights_specials"), "{e}");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Bindings of [`crate::bots`]: the `RandomBot` and `Bot` classes, bot names, random
 //! self-play, determinization, and the arena core (seeds, seat rotation, playing deals on a
-//! thread pool with the GIL released).
+//! thread pool with the GIL released), and the learned bot's network for tests and tools.
 
 use super::args::{self, int_in};
 use super::convert::{IllegalActionError, array1, array2, from_json, load_rules, random_seed};
@@ -9,6 +9,7 @@ use crate::bots::arena::{agent_at, bot_seed, deal_seed, play_deals};
 use crate::bots::{self, BOT_SPEC_HELP, BotSpec, Policy, RandomBot};
 use crate::game::derive_seed as core_derive_seed;
 use crate::rules::MAX_PLAYERS;
+use numpy::{PyArray2, PyReadonlyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -173,6 +174,7 @@ impl PyBot {
     /// A legal action id for `game`'s player to act (the GIL is released while searching).
     fn act(&mut self, py: Python<'_>, game: &PyGame) -> PyResult<usize> {
         let g = &game.g;
+        self.spec.check_rules(g.rules()).map_err(PyValueError::new_err)?;
         let bot = &mut self.bot;
         py.detach(|| bot.act(g)).ok_or_else(|| IllegalActionError::new_err("the game is over: no legal action"))
     }
@@ -288,9 +290,10 @@ fn arena_play<'py>(
     let end = start
         .checked_add(count)
         .ok_or_else(|| PyValueError::new_err(format!("start + count must be below 2**64, got {start} + {count}")))?;
-    let res = py
-        .detach(move || play_deals(r, &specs, seed, start..end, threads))
-        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+    let res = py.detach(move || play_deals(r, &specs, seed, start..end, threads)).map_err(|e| match e {
+        crate::bots::arena::ArenaError::Rules(m) => PyValueError::new_err(m),
+        e => pyo3::exceptions::PyRuntimeError::new_err(e.to_string()),
+    })?;
     let n = num_players;
     let d = PyDict::new(py);
     let recs = &res.records;
@@ -320,6 +323,68 @@ fn arena_play<'py>(
     Ok(d)
 }
 
+/// Raise ValueError if the built-in bot `name` cannot play these rules: `net` plays only the
+/// presets (and player count) it was trained for, unchanged; the message names them.
+#[pyfunction]
+#[pyo3(signature = (name, preset, num_players=2, rules=None))]
+fn check_bot_rules<'py>(
+    py: Python<'py>,
+    name: &str,
+    preset: &str,
+    #[pyo3(from_py_with = args::num_players)] num_players: usize,
+    rules: Option<&Bound<'py, PyAny>>,
+) -> PyResult<()> {
+    let spec = parse_spec(name)?;
+    let r = load_rules(py, preset, num_players, rules)?;
+    spec.check_rules(&r).map_err(PyValueError::new_err)
+}
+
+/// The presets the `net` bot has a network for (two players each).
+#[pyfunction]
+fn net_presets() -> PyResult<Vec<String>> {
+    let w = bots::net::weights().map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+    Ok(w.policies.iter().map(|p| p.preset.clone()).collect())
+}
+
+/// The `net` bot's action probabilities for `preset`: the softmax of its network's logits over
+/// the legal actions of each row (0 elsewhere), float32 of shape (B, NUM_ACTIONS), from
+/// float32 observations (B, OBS_SIZE) and bool masks (B, NUM_ACTIONS). The bot itself plays
+/// each row's most likely legal action.
+#[pyfunction]
+fn net_probs<'py>(
+    py: Python<'py>,
+    preset: &str,
+    obs: &Bound<'py, PyAny>,
+    masks: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    use crate::action::NUM_ACTIONS;
+    use crate::observation::OBS_SIZE;
+    let w = bots::net::weights().map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+    let policy = w.by_name(preset).map_err(PyValueError::new_err)?;
+    let obs: PyReadonlyArray2<'py, f32> = obs
+        .extract()
+        .map_err(|_| PyTypeError::new_err(format!("obs must be a float32 numpy array of shape (B, {OBS_SIZE})")))?;
+    let masks: PyReadonlyArray2<'py, bool> = masks
+        .extract()
+        .map_err(|_| PyTypeError::new_err(format!("masks must be a bool numpy array of shape (B, {NUM_ACTIONS})")))?;
+    let (o, m) = (obs.as_array(), masks.as_array());
+    if o.ncols() != OBS_SIZE {
+        return Err(PyValueError::new_err(format!("obs must have shape (B, {OBS_SIZE}), got {:?}", o.shape())));
+    }
+    if m.ncols() != NUM_ACTIONS || m.nrows() != o.nrows() {
+        return Err(PyValueError::new_err(format!(
+            "masks must have shape ({}, {NUM_ACTIONS}) like obs, got {:?}",
+            o.nrows(),
+            m.shape()
+        )));
+    }
+    if o.iter().any(|v| !v.is_finite()) {
+        return Err(PyValueError::new_err("obs must be finite"));
+    }
+    let p = policy.probs(o, m);
+    array2(py, p.nrows(), p.ncols(), p.iter().copied())
+}
+
 /// Add the bot classes and functions to `eights._core`.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRandomBot>()?;
@@ -334,6 +399,9 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arena_agent_at, m)?)?;
     m.add_function(wrap_pyfunction!(arena_bot_seed, m)?)?;
     m.add_function(wrap_pyfunction!(arena_play, m)?)?;
+    m.add_function(wrap_pyfunction!(check_bot_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(net_presets, m)?)?;
+    m.add_function(wrap_pyfunction!(net_probs, m)?)?;
     m.add("BOT_NAMES_HELP", BOT_SPEC_HELP)?;
     Ok(())
 }

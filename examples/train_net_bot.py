@@ -1,0 +1,496 @@
+"""Train the built-in ``net`` bot: masked PPO self-play per preset, exported to safetensors.
+
+This is the recipe of the weights that ship in the package (``src/bots/net/weights.safetensors``),
+played in Rust by the bot ``net``.  For each preset of the plan, in order, a small policy (an
+observation normaliser, two hidden ReLU layers of ``--hidden`` units, a policy head and a value
+head) learns by PPO on ``eights.VecEnv`` against a mix of opponents: the Rust ``heuristic`` and
+``random`` bots, optionally a cheap search bot, and a league of frozen snapshots of itself.  The
+presets after the first start from the first preset's weights (all presets share the observation
+layout and the 197 actions).  Only the policy (normaliser, trunk, policy head) is exported.
+
+Run (needs ``pip install -e '.[train]'``: torch, safetensors, tqdm)::
+
+    python examples/train_net_bot.py                        # the shipped recipe (74 minutes, 1 core)
+    python examples/train_net_bot.py --smoke                # a few seconds, for CI
+    python examples/train_net_bot.py --plan crazy_eights=5 --out runs/try --export runs/try/net.safetensors
+
+Every preset's run writes ``<out>/<preset>/checkpoint.pt`` every ``--checkpoint-every`` updates
+and ``final.pt`` at its end; started again with the same ``--out``, the script skips presets with a
+``final.pt`` and resumes the others from their checkpoint (time already spent counts toward the
+preset's budget), so a stopped run loses at most a few minutes.  The export then writes one
+safetensors file with, per preset ``P``: ``P.norm.mean``, ``P.norm.inv_std`` (float32, ``[IN]``),
+``P.fc1.weight`` ``[H, IN]``, ``P.fc1.bias``, ``P.fc2.weight`` ``[H, H]``, ``P.fc2.bias``,
+``P.pi.weight`` ``[197, H]``, ``P.pi.bias`` (PyTorch's ``[out, in]`` layout), and metadata
+``format = "eights-net-v1"``, ``presets`` (comma-separated), ``players``, ``clip``, ``hidden`` and
+how each preset was trained.  The policy: ``x = clamp((obs - mean) * inv_std, -clip, clip)``,
+``h = relu(fc2(relu(fc1(x))))``, ``logits = pi(h)``, illegal actions masked out; the bot plays
+the legal action of the largest logit.  ``IN`` is the observation size at training time; the bot
+reads the first ``IN`` values of the observation (the layout only appends slices).
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import dataclasses
+import json
+import os
+import platform
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+import eights
+from eights import arena
+
+EXPORT_FORMAT = "eights-net-v1"
+
+
+@dataclass
+class Args:
+    plan: str = "crazy_eights=40,switch_blackjack=17,crazy_eights_specials=17"
+    """presets to train, in order, with their wall-time budgets in minutes"""
+    num_players: int = 2
+    """seats per table (the learner plays every seat, one VecEnv per seat)"""
+    seed: int = 1
+    """seed of torch, numpy and the envs"""
+    warm_start: bool = True
+    """start every preset after the first from the first preset's final weights"""
+    num_envs: int = 256
+    """games played in parallel (split evenly over the learner seats)"""
+    num_steps: int = 64
+    """learner decisions per game per rollout"""
+    learning_rate: float = 3e-4
+    """Adam learning rate, annealed linearly to lr_floor * learning_rate over each preset's run"""
+    lr_floor: float = 0.1
+    """the annealed learning rate's final fraction"""
+    gamma: float = 0.99
+    gae_lambda: float = 0.95
+    num_minibatches: int = 4
+    update_epochs: int = 4
+    clip_coef: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    target_kl: float = 0.05
+    hidden: int = 128
+    """width of the two hidden layers (128: three presets' float32 policies fit in 1 MB)"""
+    heuristic_share: float = 0.3
+    """share of games against the heuristic bot"""
+    random_share_start: float = 0.15
+    """share of games against the random bot at the start"""
+    random_share_end: float = 0.0
+    """share of games against the random bot at the end"""
+    search_bot: str = "ismcts:50"
+    """an extra built-in opponent (a cheap search bot); empty: none"""
+    search_share: float = 0.15
+    """share of games against search_bot"""
+    snapshot_every: int = 10
+    """updates between snapshots added to the league"""
+    pool_size: int = 12
+    """the latest snapshots that are played"""
+    torch_threads: int = 1
+    env_threads: int = 1
+    log_every: int = 5
+    checkpoint_every: int = 20
+    out: str = "runs/net"
+    """directory of the per-preset checkpoints and logs"""
+    export: str = "src/bots/net/weights.safetensors"
+    """the safetensors file written at the end (empty: no export)"""
+    eval_deals: int = 200
+    """duplicate deals against the heuristic after each preset (0: skip)"""
+    smoke: bool = False
+    """a tiny run that finishes in seconds (for CI)"""
+
+
+def parse_args(argv=None) -> Args:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    for f in dataclasses.fields(Args):
+        flag = "--" + f.name.replace("_", "-")
+        if f.type in ("bool", bool):
+            p.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default)
+        else:
+            typ = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
+            p.add_argument(flag, type=typ, default=f.default)
+    return Args(**vars(p.parse_args(argv)))
+
+
+def parse_plan(plan: str) -> list:
+    out = []
+    for part in plan.split(","):
+        name, _, minutes = part.strip().partition("=")
+        if not name or not minutes:
+            raise SystemExit(f"--plan entries are preset=minutes, got {part!r}")
+        out.append((name, float(minutes)))
+    return out
+
+
+# ----------------------------------------------------------------------------- the agent
+
+
+class Normalizer(nn.Module):
+    """Running mean and variance of the observations, updated once per rollout."""
+
+    def __init__(self, size: int, clip: float = 5.0):
+        super().__init__()
+        self.register_buffer("mean", torch.zeros(size))
+        self.register_buffer("var", torch.ones(size))
+        self.register_buffer("inv_std", torch.ones(size))
+        self.register_buffer("count", torch.tensor(0.0))
+        self.clip = clip
+
+    @torch.no_grad()
+    def update(self, x: torch.Tensor) -> None:
+        n = x.shape[0]
+        mean, var = x.mean(0), x.var(0, unbiased=False)
+        delta, total = mean - self.mean, self.count + n
+        self.mean += delta * n / total
+        self.var.copy_((self.var * self.count + var * n + delta**2 * self.count * n / total) / total)
+        self.count += n
+        self.inv_std.copy_(1.0 / torch.sqrt(self.var + 1e-8))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return ((x - self.mean) * self.inv_std).clamp(-self.clip, self.clip)
+
+
+def layer(i: int, o: int, std: float = np.sqrt(2)) -> nn.Linear:
+    lin = nn.Linear(i, o)
+    nn.init.orthogonal_(lin.weight, std)
+    nn.init.constant_(lin.bias, 0.0)
+    return lin
+
+
+class Agent(nn.Module):
+    """A 2-layer MLP trunk with a masked policy head and a value head."""
+
+    def __init__(self, obs_size: int, num_actions: int, hidden: int):
+        super().__init__()
+        self.norm = Normalizer(obs_size)
+        self.fc1 = layer(obs_size, hidden)
+        self.fc2 = layer(hidden, hidden)
+        self.pi = layer(hidden, num_actions, 0.01)
+        self.v = layer(hidden, 1, 1.0)
+
+    def trunk(self, obs: torch.Tensor) -> torch.Tensor:
+        return torch.relu(self.fc2(torch.relu(self.fc1(self.norm(obs)))))
+
+    def logits_value(self, obs: torch.Tensor, mask: torch.Tensor):
+        h = self.trunk(obs)
+        logits = self.pi(h).masked_fill(~mask, -1e9)
+        return logits, self.v(h).squeeze(-1)
+
+    def sample(self, obs: torch.Tensor, mask: torch.Tensor, greedy: bool = False):
+        with torch.no_grad():
+            logits, value = self.logits_value(obs, mask)
+            logp = logits.log_softmax(-1)
+            if greedy:
+                action = logits.argmax(1)
+            else:
+                action = (logits - torch.empty_like(logits).exponential_().log()).argmax(1)
+            return action, logp.gather(1, action[:, None]).squeeze(1), value
+
+    def act(self, obs: np.ndarray, mask: np.ndarray, greedy: bool = False) -> np.ndarray:
+        return self.sample(torch.from_numpy(obs), torch.from_numpy(mask), greedy)[0].numpy()
+
+
+class ArenaAgent:
+    def __init__(self, agent: Agent, name: str):
+        self.agent, self.name = agent, name
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return self.agent.act(np.ascontiguousarray(obs, np.float32), np.ascontiguousarray(masks, bool), True)
+
+
+class League(eights.OpponentPool):
+    """Entry 0: random bot, 1: heuristic bot, (2: search bot,) then frozen snapshots."""
+
+    def __init__(self, args: Args, seed: int):
+        fixed = ["random", "heuristic"] + ([args.search_bot] if args.search_bot else [])
+        super().__init__(fixed, seed=seed)
+        self.args, self.progress, self.fixed = args, 0.0, len(fixed)
+
+    def kind(self, k: int) -> str:
+        return ("random", "heuristic", "search")[k] if k < self.fixed else "snapshots"
+
+    def sample(self, size: int) -> np.ndarray:
+        a, p = self.args, self.progress
+        rnd = a.random_share_start + (a.random_share_end - a.random_share_start) * p
+        search = a.search_share if a.search_bot else 0.0
+        live = list(range(max(self.fixed, len(self) - a.pool_size), len(self)))
+        snap = max(0.0, 1.0 - a.heuristic_share - rnd - search) if live else 0.0
+        w = np.zeros(len(self))
+        w[0] = rnd + (0.0 if live else max(0.0, 1.0 - a.heuristic_share - rnd - search))
+        w[1] = a.heuristic_share
+        if a.search_bot:
+            w[2] = search
+        if live:
+            w[live] = snap / len(live)
+        return self.rng.choice(len(self), size=size, p=w / w.sum())
+
+
+# ----------------------------------------------------------------------------- training one preset
+
+
+def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, log) -> Agent:
+    """PPO on ``preset`` for ``minutes`` of wall time (resuming ``out/checkpoint.pt``)."""
+    os.makedirs(out, exist_ok=True)
+    n_seats = args.num_players
+    per_seat = max(1, args.num_envs // n_seats)
+    N, T = per_seat * n_seats, args.num_steps
+    obs_size, n_act = eights.OBS_SIZE, eights.NUM_ACTIONS
+    agent = Agent(obs_size, n_act, args.hidden)
+    optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+    ckpt_path = os.path.join(out, "checkpoint.pt")
+    global_step, update, spent, snapshots = 0, 0, 0.0, []
+    if os.path.exists(ckpt_path):
+        ck = torch.load(ckpt_path, weights_only=False)
+        agent.load_state_dict(ck["model"])
+        optimizer.load_state_dict(ck["optimizer"])
+        global_step, update, spent, snapshots = ck["step"], ck["update"], ck["seconds"], ck["snapshots"]
+        log(f"{preset}: resumed at update {update}, {global_step:,} decisions, {spent / 60:.1f} min")
+    elif init:
+        agent.load_state_dict(torch.load(init, weights_only=False)["model"])
+        agent.norm.count.clamp_(max=1e5)  # let the statistics adapt to this preset
+        log(f"{preset}: warm start from {init}")
+
+    seed = args.seed + 7919 * update  # a resumed run does not replay the same deals
+    pools = [League(args, seed=seed * 100 + s) for s in range(n_seats)]
+    for sd in snapshots:
+        snap = Agent(obs_size, n_act, args.hidden)
+        snap.load_state_dict(sd)
+        snap.eval()
+        for pool in pools:
+            pool.add(lambda o, m, s=snap: s.act(o, m))
+    envs = [eights.VecEnv(preset, per_seat, n_seats, opponents=pools[s], learner_seat=s,
+                          num_threads=args.env_threads, seed=seed * 1000 + s) for s in range(n_seats)]
+
+    obs_buf = torch.zeros(T, N, obs_size)
+    mask_buf = torch.zeros(T, N, n_act, dtype=torch.bool)
+    act_buf = torch.zeros(T, N, dtype=torch.long)
+    logp_buf, rew_buf, done_buf, val_buf = (torch.zeros(T, N) for _ in range(4))
+    valid_buf = torch.zeros(T, N, dtype=torch.bool)
+
+    outs = [e.reset() for e in envs]
+    next_obs = torch.from_numpy(np.concatenate([o for o, _ in outs]))
+    next_mask = torch.from_numpy(np.concatenate([e.action_masks() for e in envs]))
+    if update == 0 and not init:
+        agent.norm.update(next_obs)
+    pending = torch.zeros(N, dtype=torch.bool)
+    results: dict = {k: [] for k in ("random", "heuristic", "search", "snapshots")}
+    budget = minutes * 60
+    start = time.time() - spent
+    batch = T * N
+
+    def save(path: str) -> None:
+        torch.save({"model": agent.state_dict(), "optimizer": optimizer.state_dict(), "step": global_step,
+                    "update": update, "seconds": time.time() - start, "args": dataclasses.asdict(args),
+                    "preset": preset, "snapshots": snapshots[-args.pool_size:]}, path + ".tmp")
+        os.replace(path + ".tmp", path)
+
+    while True:
+        p = min(1.0, (time.time() - start) / budget) if budget > 0 else 1.0
+        if p >= 1.0:
+            break
+        update += 1
+        optimizer.param_groups[0]["lr"] = args.learning_rate * (1.0 - (1.0 - args.lr_floor) * p)
+        for pool in pools:
+            pool.progress = p
+        agent.eval()
+        for t in range(T):
+            valid = ~pending
+            m = next_mask.clone()
+            m[~valid, 0] = True
+            action, logp, value = agent.sample(next_obs, m)
+            obs_buf[t], mask_buf[t], act_buf[t] = next_obs, m, action
+            logp_buf[t], val_buf[t], valid_buf[t] = logp, value, valid
+            acts = action.numpy()
+            o_parts, m_parts, r_parts, d_parts = [], [], [], []
+            for s, env in enumerate(envs):
+                rows = slice(s * per_seat, (s + 1) * per_seat)
+                ob, r, term, trunc, info = env.step(acts[rows])
+                done = term | trunc
+                if done.any():
+                    choice = env.pool_choices()[(s + 1) % n_seats]
+                    for i in np.flatnonzero(done):
+                        results[pools[s].kind(int(choice[i]))].append(r[i] > 0)
+                o_parts.append(ob.copy())
+                m_parts.append(info["action_mask"].copy())
+                r_parts.append(r.copy())
+                d_parts.append(done)
+            next_obs = torch.from_numpy(np.concatenate(o_parts))
+            next_mask = torch.from_numpy(np.concatenate(m_parts))
+            rew_buf[t] = torch.from_numpy(np.concatenate(r_parts).astype(np.float32))
+            done_now = torch.from_numpy(np.concatenate(d_parts))
+            done_buf[t] = done_now.float()
+            pending = done_now & valid
+            global_step += int(valid.sum())
+
+        with torch.no_grad():
+            m = next_mask.clone()
+            m[pending, 0] = True
+            _, next_value = agent.logits_value(next_obs, m)
+            adv = torch.zeros(T, N)
+            last = torch.zeros(N)
+            for t in reversed(range(T)):
+                nv = next_value if t == T - 1 else val_buf[t + 1]
+                nonterminal = 1.0 - done_buf[t]
+                delta = rew_buf[t] + args.gamma * nv * nonterminal - val_buf[t]
+                last = delta + args.gamma * args.gae_lambda * nonterminal * last
+                adv[t] = last
+            ret = adv + val_buf
+
+        agent.train()
+        idx = torch.nonzero(valid_buf.reshape(-1)).squeeze(1)
+        b_obs, b_mask = obs_buf.reshape(batch, -1)[idx], mask_buf.reshape(batch, -1)[idx]
+        b_act, b_logp = act_buf.reshape(-1)[idx], logp_buf.reshape(-1)[idx]
+        b_adv, b_ret, b_val = adv.reshape(-1)[idx], ret.reshape(-1)[idx], val_buf.reshape(-1)[idx]
+        stats = {}
+        for _epoch in range(args.update_epochs):
+            for j in torch.tensor_split(torch.randperm(len(idx)), args.num_minibatches):
+                logits, v = agent.logits_value(b_obs[j], b_mask[j])
+                logp_all = logits.log_softmax(-1)
+                logp = logp_all.gather(1, b_act[j][:, None]).squeeze(1)
+                ratio = (logp - b_logp[j]).exp()
+                a = b_adv[j]
+                a = (a - a.mean()) / (a.std(unbiased=False) + 1e-8)
+                pg_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
+                v_clipped = b_val[j] + (v - b_val[j]).clamp(-args.clip_coef, args.clip_coef)
+                v_loss = 0.5 * torch.max((v - b_ret[j]) ** 2, (v_clipped - b_ret[j]) ** 2).mean()
+                entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
+                loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
+                optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
+                optimizer.step()
+                with torch.no_grad():
+                    approx_kl = ((ratio - 1) - (logp - b_logp[j])).mean().item()
+            stats = dict(ent=entropy.item(), kl=approx_kl)
+            if args.target_kl and approx_kl > args.target_kl:
+                break
+        agent.norm.update(b_obs)
+
+        if update % args.snapshot_every == 0:
+            snap = copy.deepcopy(agent).eval()
+            snapshots.append({k: v.clone() for k, v in snap.state_dict().items()})
+            snapshots = snapshots[-args.pool_size:]
+            for pool in pools:
+                pool.add(lambda o, m, s=snap: s.act(o, m))
+        if update % args.log_every == 0:
+            rates = " ".join(f"{k}={np.mean(v):.3f}({len(v)})" for k, v in results.items() if v)
+            log(f"{preset} update {update} step {global_step:,} min {(time.time() - start) / 60:.1f} "
+                f"ent {stats['ent']:.3f} kl {stats['kl']:.4f} | win rates: {rates}")
+            for v in results.values():
+                v.clear()
+        if update % args.checkpoint_every == 0:
+            save(ckpt_path)
+
+    save(ckpt_path)
+    save(os.path.join(out, "final.pt"))
+    elapsed = time.time() - start
+    log(f"{preset}: trained {global_step:,} learner decisions in {elapsed / 60:.1f} min, {update} updates")
+    return agent
+
+
+# ----------------------------------------------------------------------------- export
+
+
+def export(policies: dict, path: str, meta: dict) -> None:
+    """Write the policies (preset -> Agent) to one safetensors file (see the module docstring)."""
+    from safetensors.numpy import save_file
+
+    tensors = {}
+    for preset, agent in policies.items():
+        sd = agent.state_dict()
+        for key in ("norm.mean", "norm.inv_std", "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias",
+                    "pi.weight", "pi.bias"):
+            tensors[f"{preset}.{key}"] = np.ascontiguousarray(sd[key].detach().numpy(), dtype=np.float32)
+    metadata = {"format": EXPORT_FORMAT, "presets": ",".join(policies), "clip": "5.0",
+                **{k: str(v) for k, v in meta.items()}}
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    save_file(tensors, path, metadata=metadata)
+
+
+def load_exported(path: str) -> dict:
+    """The policies of an exported file as PyTorch agents (without value heads), preset -> Agent."""
+    from safetensors.numpy import load_file
+
+    arrays = load_file(path)
+    presets = sorted({k.split(".")[0] for k in arrays})
+    out = {}
+    for preset in presets:
+        hidden, inputs = arrays[f"{preset}.fc1.weight"].shape
+        agent = Agent(inputs, eights.NUM_ACTIONS, hidden)
+        sd = agent.state_dict()
+        for key in list(sd):
+            name = f"{preset}.{key}"
+            if name in arrays:
+                sd[key] = torch.from_numpy(arrays[name].copy())
+        agent.load_state_dict(sd)
+        out[preset] = agent.eval()
+    return out
+
+
+def main(argv=None) -> None:
+    args = parse_args(argv)
+    if args.smoke:
+        args.num_envs, args.num_steps = 8, 16
+        args.snapshot_every = args.log_every = args.checkpoint_every = 1
+        args.eval_deals = min(args.eval_deals, 4)
+        if args.out == Args.out:
+            args.out = "runs/net_smoke"
+        if args.export == Args.export:
+            args.export = os.path.join(args.out, "net.safetensors")
+    torch.set_num_threads(args.torch_threads)
+    torch.manual_seed(args.seed)
+    np.random.seed(args.seed)
+    os.makedirs(args.out, exist_ok=True)
+    plan = parse_plan(args.plan)
+    log_path = os.path.join(args.out, "train.log")
+
+    def log(msg: str) -> None:
+        line = f"[{time.strftime('%H:%M:%S')}] {msg}"
+        print(line, flush=True)
+        with open(log_path, "a") as f:
+            f.write(line + "\n")
+
+    hardware = f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {args.torch_threads} thread"
+    log(f"train_net_bot: seed {args.seed}, plan {args.plan}, hidden {args.hidden}, {hardware}")
+    policies, trained = {}, {}
+    first_final = ""
+    for k, (preset, minutes) in enumerate(plan):
+        out = os.path.join(args.out, preset)
+        final = os.path.join(out, "final.pt")
+        if args.smoke:
+            minutes = min(minutes, 0.05)
+        if os.path.exists(final):
+            ck = torch.load(final, weights_only=False)
+            agent = Agent(eights.OBS_SIZE, eights.NUM_ACTIONS, args.hidden)
+            agent.load_state_dict(ck["model"])
+            log(f"{preset}: already trained ({final})")
+        else:
+            init = first_final if (args.warm_start and k > 0) else ""
+            agent = train_preset(args, preset, minutes, out, init, log)
+            ck = torch.load(final, weights_only=False)
+        trained[preset] = {"decisions": ck["step"], "minutes": round(ck["seconds"] / 60, 1)}
+        if k == 0:
+            first_final = final
+        agent.eval()
+        policies[preset] = agent
+        if args.eval_deals > 0:
+            r = arena.evaluate(ArenaAgent(agent, "net"), "heuristic", preset=preset, num_players=args.num_players,
+                               games=args.eval_deals, seed=12345, threads=1)
+            log(f"{preset}: against heuristic {r.win_rate:.3f} [{r.ci[0]:.3f}, {r.ci[1]:.3f}] over {args.eval_deals} deals")
+    if args.export:
+        meta = {"players": args.num_players, "hidden": args.hidden, "seed": args.seed,
+                "trained": json.dumps(trained), "hardware": hardware,
+                "command": "python examples/train_net_bot.py " + f"--plan {args.plan} --seed {args.seed}"}
+        export(policies, args.export, meta)
+        log(f"exported {', '.join(policies)} to {args.export} ({os.path.getsize(args.export):,} bytes)")
+
+
+if __name__ == "__main__":
+    main()

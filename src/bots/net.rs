@@ -1,0 +1,374 @@
+//! The learned bot `net`: small policy networks trained by PPO self-play (see
+//! `examples/train_net_bot.py`), shipped in the crate as one safetensors file and played here
+//! with an `ndarray` forward pass, one batched matrix product per layer, no PyTorch needed.
+//!
+//! The file (`src/bots/net/weights.safetensors`, format `eights-net-v1`) holds, for each preset
+//! `P` it was trained on: `P.norm.mean` and `P.norm.inv_std` (`[IN]`), `P.fc1.weight`
+//! (`[H, IN]`), `P.fc1.bias`, `P.fc2.weight` (`[H, H]`), `P.fc2.bias`, `P.pi.weight`
+//! (`[NUM_ACTIONS, H]`) and `P.pi.bias`, all float32 in PyTorch's `[out, in]` layout; its
+//! metadata names the presets, the player count and the clip of the normaliser. A network reads
+//! the first `IN <= OBS_SIZE` values of the observation: the layout only ever appends slices, so
+//! a network trained before a slice was added keeps reading the same values. The policy:
+//! `x = clamp((obs - mean) * inv_std, -clip, clip)`, `h = relu(fc2(relu(fc1(x))))`,
+//! `logits = pi(h)`; the bot plays the legal action of the largest logit (deterministic).
+//!
+//! A network plays only the rules it was trained on: the game's resolved rules must equal the
+//! preset's (same player count, no overrides or variants); anything else is an error that
+//! names the supported presets.
+
+use crate::action::{ActionMask, NUM_ACTIONS};
+use crate::game::Game;
+use crate::observation::{OBS_SIZE, encode};
+use crate::rules::{Rules, RulesSpec, load_spec};
+use ndarray::{Array1, Array2, ArrayView2, Axis, s};
+use safetensors::{Dtype, SafeTensors};
+use std::sync::OnceLock;
+
+/// The shipped weights (see the module documentation for the format).
+pub const WEIGHTS_FILE: &[u8] = include_bytes!("net/weights.safetensors");
+
+/// The format tag the weights file must carry in its metadata.
+pub const FORMAT: &str = "eights-net-v1";
+
+/// One preset's policy network, ready to run (weights stored transposed: `[in, out]`).
+#[derive(Clone, Debug)]
+pub struct NetPolicy {
+    /// The preset it was trained on.
+    pub preset: String,
+    /// The player count it was trained for.
+    pub players: usize,
+    spec: RulesSpec,
+    mean: Array1<f32>,
+    inv_std: Array1<f32>,
+    clip: f32,
+    w1: Array2<f32>,
+    b1: Array1<f32>,
+    w2: Array2<f32>,
+    b2: Array1<f32>,
+    wp: Array2<f32>,
+    bp: Array1<f32>,
+}
+
+/// All the policies of a weights file.
+#[derive(Clone, Debug)]
+pub struct NetWeights {
+    pub policies: Vec<NetPolicy>,
+}
+
+fn tensor(st: &SafeTensors<'_>, name: &str, shape: &[usize]) -> Result<Vec<f32>, String> {
+    let t = st.tensor(name).map_err(|e| format!("net weights: tensor {name:?}: {e}"))?;
+    if t.dtype() != Dtype::F32 {
+        return Err(format!("net weights: tensor {name:?} must be float32, got {:?}", t.dtype()));
+    }
+    if t.shape() != shape {
+        return Err(format!("net weights: tensor {name:?} must have shape {shape:?}, got {:?}", t.shape()));
+    }
+    Ok(t.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+}
+
+fn matrix_t(st: &SafeTensors<'_>, name: &str, out: usize, inp: usize) -> Result<Array2<f32>, String> {
+    let w = Array2::from_shape_vec((out, inp), tensor(st, name, &[out, inp])?).map_err(|e| e.to_string())?;
+    // Stored [out, in]; kept as a standard-layout [in, out] for `x.dot(w)`.
+    Ok(w.t().as_standard_layout().into_owned())
+}
+
+impl NetWeights {
+    /// Parse and validate a weights file (see the module documentation).
+    pub fn parse(bytes: &[u8]) -> Result<NetWeights, String> {
+        let (_, meta) = SafeTensors::read_metadata(bytes).map_err(|e| format!("net weights: {e}"))?;
+        let meta = meta.metadata().clone().unwrap_or_default();
+        let get = |k: &str| meta.get(k).ok_or_else(|| format!("net weights: metadata {k:?} missing"));
+        if get("format")? != FORMAT {
+            return Err(format!("net weights: format must be {FORMAT:?}, got {:?}", get("format")?));
+        }
+        let players: usize =
+            get("players")?.parse().map_err(|_| format!("net weights: bad players {:?}", get("players")))?;
+        let clip: f32 = get("clip")?.parse().map_err(|_| format!("net weights: bad clip {:?}", get("clip")))?;
+        if clip.is_nan() || clip <= 0.0 {
+            return Err(format!("net weights: clip must be positive, got {clip}"));
+        }
+        let st = SafeTensors::deserialize(bytes).map_err(|e| format!("net weights: {e}"))?;
+        let mut policies = Vec::new();
+        for preset in get("presets")?.split(',').filter(|p| !p.is_empty()) {
+            let w1name = format!("{preset}.fc1.weight");
+            let h = st
+                .tensor(&w1name)
+                .map_err(|e| format!("net weights: tensor {w1name:?}: {e}"))?
+                .shape()
+                .first()
+                .copied()
+                .unwrap_or(0);
+            let inputs = st.tensor(&w1name).map(|t| t.shape().get(1).copied().unwrap_or(0)).unwrap_or(0);
+            if h == 0 || inputs == 0 || inputs > OBS_SIZE {
+                return Err(format!(
+                    "net weights: {w1name:?} must have shape [H, IN] with H > 0 and 0 < IN <= {OBS_SIZE}"
+                ));
+            }
+            let v = |k: &str, n: usize| tensor(&st, &format!("{preset}.{k}"), &[n]).map(Array1::from_vec);
+            let spec = load_spec(preset, None).map_err(|e| format!("net weights: preset {preset:?}: {e}"))?;
+            policies.push(NetPolicy {
+                preset: preset.to_string(),
+                players,
+                spec,
+                mean: v("norm.mean", inputs)?,
+                inv_std: v("norm.inv_std", inputs)?,
+                clip,
+                w1: matrix_t(&st, &w1name, h, inputs)?,
+                b1: v("fc1.bias", h)?,
+                w2: matrix_t(&st, &format!("{preset}.fc2.weight"), h, h)?,
+                b2: v("fc2.bias", h)?,
+                wp: matrix_t(&st, &format!("{preset}.pi.weight"), NUM_ACTIONS, h)?,
+                bp: v("pi.bias", NUM_ACTIONS)?,
+            });
+        }
+        if policies.is_empty() {
+            return Err("net weights: no presets".into());
+        }
+        Ok(NetWeights { policies })
+    }
+
+    /// The presets with a network, comma-separated (for error messages).
+    pub fn preset_list(&self) -> String {
+        self.policies.iter().map(|p| p.preset.as_str()).collect::<Vec<_>>().join(", ")
+    }
+
+    /// The policy of preset `name` (its name only; see [`NetWeights::for_rules`] for games).
+    pub fn by_name(&self, name: &str) -> Result<&NetPolicy, String> {
+        self.policies.iter().find(|p| p.preset == name).ok_or_else(|| {
+            format!(
+                "the net bot has no network for preset {name:?}; it was trained for {} ({} players)",
+                self.preset_list(),
+                self.policies[0].players
+            )
+        })
+    }
+
+    /// The policy trained for exactly these rules, or an error naming the supported presets.
+    pub fn for_rules(&self, rules: &Rules) -> Result<&NetPolicy, String> {
+        let found = self.policies.iter().find(|p| rules.num_players as usize == p.players && rules.spec == p.spec);
+        found.ok_or_else(|| {
+            format!(
+                "the net bot plays only the rules it was trained for: presets {} with {} players, without \
+                 overrides or variants (got {:?} with {} players{})",
+                self.preset_list(),
+                self.policies[0].players,
+                rules.spec.name,
+                rules.num_players,
+                if self.policies.iter().any(|p| p.spec.name == rules.spec.name) { ", with changed rules" } else { "" }
+            )
+        })
+    }
+}
+
+/// The shipped weights, parsed once.
+pub fn weights() -> Result<&'static NetWeights, String> {
+    static CELL: OnceLock<Result<NetWeights, String>> = OnceLock::new();
+    CELL.get_or_init(|| NetWeights::parse(WEIGHTS_FILE)).as_ref().map_err(Clone::clone)
+}
+
+/// The shipped policy for `rules`, or an error naming the presets `net` was trained for.
+pub fn policy_for(rules: &Rules) -> Result<&'static NetPolicy, String> {
+    weights()?.for_rules(rules)
+}
+
+impl NetPolicy {
+    /// Width of the hidden layers.
+    pub fn hidden(&self) -> usize {
+        self.b1.len()
+    }
+
+    /// How many leading observation values the network reads.
+    pub fn inputs(&self) -> usize {
+        self.mean.len()
+    }
+
+    /// Logits `[B, NUM_ACTIONS]` of a batch of observations `[B, OBS_SIZE]` (unmasked; the
+    /// network reads the first [`NetPolicy::inputs`] columns).
+    pub fn logits(&self, obs: ArrayView2<'_, f32>) -> Array2<f32> {
+        let c = self.clip;
+        let mut x = obs.slice(s![.., ..self.inputs()]).to_owned();
+        x -= &self.mean;
+        x *= &self.inv_std;
+        x.mapv_inplace(|v| v.clamp(-c, c));
+        let mut h = x.dot(&self.w1);
+        h += &self.b1;
+        h.mapv_inplace(|v| v.max(0.0));
+        let mut h2 = h.dot(&self.w2);
+        h2 += &self.b2;
+        h2.mapv_inplace(|v| v.max(0.0));
+        let mut l = h2.dot(&self.wp);
+        l += &self.bp;
+        l
+    }
+
+    /// Action probabilities (softmax of the logits over the legal actions, 0 elsewhere) of a
+    /// batch; `masks` is `[B, NUM_ACTIONS]`. A row with no legal action is all zeros.
+    pub fn probs(&self, obs: ArrayView2<'_, f32>, masks: ArrayView2<'_, bool>) -> Array2<f32> {
+        let mut l = self.logits(obs);
+        for (mut row, m) in l.axis_iter_mut(Axis(0)).zip(masks.axis_iter(Axis(0))) {
+            let max = row.iter().zip(m.iter()).filter(|x| *x.1).map(|x| *x.0).fold(f32::NEG_INFINITY, f32::max);
+            let mut sum = 0.0f32;
+            for (v, &ok) in row.iter_mut().zip(m.iter()) {
+                *v = if ok { (*v - max).exp() } else { 0.0 };
+                sum += *v;
+            }
+            if sum > 0.0 {
+                row.mapv_inplace(|v| v / sum);
+            }
+        }
+        l
+    }
+
+    /// The legal action of the largest logit in each row (the first on ties), `None` for a row
+    /// with no legal action.
+    pub fn greedy(logits: &Array2<f32>, masks: &[ActionMask]) -> Vec<Option<usize>> {
+        logits
+            .axis_iter(Axis(0))
+            .zip(masks)
+            .map(|(row, m)| {
+                let mut best: Option<(usize, f32)> = None;
+                for a in m.iter() {
+                    let v = row[a];
+                    if best.is_none_or(|(_, b)| v > b) {
+                        best = Some((a, v));
+                    }
+                }
+                best.map(|(a, _)| a)
+            })
+            .collect()
+    }
+
+    /// Greedy actions for the player to act in each game, one batched forward pass. The games
+    /// must be of this policy's rules (see [`policy_for`]); a finished game gets `None`.
+    pub fn act_games(&self, games: &[&Game]) -> Vec<Option<usize>> {
+        let mut obs = Array2::<f32>::zeros((games.len(), OBS_SIZE));
+        let mut masks = vec![ActionMask::default(); games.len()];
+        for ((g, mut row), m) in games.iter().zip(obs.axis_iter_mut(Axis(0))).zip(masks.iter_mut()) {
+            if let Some(p) = g.current_player() {
+                encode(g, p, row.as_slice_mut().expect("a row of a standard-layout array is contiguous"));
+                g.legal_actions(m);
+            }
+        }
+        Self::greedy(&self.logits(obs.view()), &masks)
+    }
+}
+
+/// The `net` bot as a [`super::Policy`]: one forward pass per decision (the arena and the
+/// VecEnv batch decisions through [`NetPolicy::act_games`] instead).
+#[derive(Clone, Debug, Default)]
+pub struct NetBot {
+    policy: Option<&'static NetPolicy>,
+}
+
+impl NetBot {
+    pub fn new() -> NetBot {
+        NetBot { policy: None }
+    }
+
+    /// The policy for `g`'s rules (checked on the first decision and when the rules change).
+    pub fn policy(&mut self, g: &Game) -> Result<&'static NetPolicy, String> {
+        match self.policy {
+            Some(p) if g.rules().spec == p.spec && g.rules().num_players as usize == p.players => Ok(p),
+            _ => {
+                let p = policy_for(g.rules())?;
+                self.policy = Some(p);
+                Ok(p)
+            }
+        }
+    }
+}
+
+impl super::Policy for NetBot {
+    /// `None` when the game is over or its rules are not ones `net` was trained for (the
+    /// arena and the bindings check [`policy_for`] first and report that error).
+    fn act(&mut self, g: &Game) -> Option<usize> {
+        let p = self.policy(g).ok()?;
+        p.act_games(&[g])[0]
+    }
+    fn name(&self) -> String {
+        "net".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::RandomBot;
+    use std::sync::Arc;
+
+    fn rules(p: &str, n: usize) -> Arc<Rules> {
+        Arc::new(Rules::load(p, n, None).unwrap())
+    }
+
+    #[test]
+    fn shipped_weights_parse_and_fit_in_one_megabyte() {
+        let w = weights().unwrap();
+        assert!(WEIGHTS_FILE.len() <= 1_000_000, "{} bytes", WEIGHTS_FILE.len());
+        let names: Vec<_> = w.policies.iter().map(|p| p.preset.as_str()).collect();
+        assert_eq!(names, ["crazy_eights", "switch_blackjack", "crazy_eights_specials"]);
+        assert!(w.policies.iter().all(|p| p.players == 2 && p.hidden() > 0));
+    }
+
+    #[test]
+    fn net_plays_legal_moves_and_the_batch_agrees_with_single_decisions() {
+        for preset in ["crazy_eights", "switch_blackjack", "crazy_eights_specials"] {
+            let r = rules(preset, 2);
+            let p = policy_for(&r).unwrap();
+            let mut positions = Vec::new();
+            for s in 0..20 {
+                let mut g = Game::new(r.clone(), 40 + s);
+                let mut rnd = RandomBot::new(s);
+                let mut bot = NetBot::new();
+                let mut k = 0;
+                while g.current_player().is_some() {
+                    let a = if k % 2 == 0 { super::super::Policy::act(&mut bot, &g) } else { rnd.act(&g) }.unwrap();
+                    assert!(g.legal_action_vec().contains(&a), "{preset}: illegal {a}");
+                    positions.push(g.clone());
+                    g.apply(a);
+                    k += 1;
+                }
+            }
+            let refs: Vec<&Game> = positions.iter().collect();
+            let batch = p.act_games(&refs);
+            for (g, b) in positions.iter().zip(batch) {
+                assert_eq!(b, p.act_games(&[g])[0], "{preset}: batch and single decisions differ");
+            }
+        }
+    }
+
+    #[test]
+    fn net_refuses_other_rules_naming_its_presets() {
+        for (preset, n) in [("crazy_eights", 3), ("one_card", 2), ("switch_blackjack", 4)] {
+            let e = policy_for(&rules(preset, n)).unwrap_err();
+            assert!(e.contains("crazy_eights, switch_blackjack, crazy_eights_specials"), "{e}");
+        }
+        let mut spec = load_spec("crazy_eights", None).unwrap();
+        spec.deal.hand_size_by_players.clear();
+        spec.deal.hand_size = 5;
+        let e = policy_for(&Rules::from_spec(spec, 2).unwrap()).unwrap_err();
+        assert!(e.contains("changed rules") && e.contains("crazy_eights_specials"), "{e}");
+    }
+
+    #[test]
+    fn a_bad_weights_file_is_an_error() {
+        assert!(NetWeights::parse(b"not a safetensors file").is_err());
+        assert!(NetWeights::parse(&WEIGHTS_FILE[..WEIGHTS_FILE.len() - 8]).is_err());
+    }
+
+    #[test]
+    fn probabilities_are_a_masked_softmax() {
+        let r = rules("crazy_eights", 2);
+        let p = policy_for(&r).unwrap();
+        let g = Game::new(r, 3);
+        let mut obs = Array2::<f32>::zeros((1, OBS_SIZE));
+        encode(&g, g.current_player().unwrap(), obs.as_slice_mut().unwrap());
+        let legal = g.legal_action_vec();
+        let mut mask = Array2::from_elem((1, NUM_ACTIONS), false);
+        for &a in &legal {
+            mask[[0, a]] = true;
+        }
+        let pr = p.probs(obs.view(), mask.view());
+        assert!((pr.sum() - 1.0).abs() < 1e-5);
+        assert!((0..NUM_ACTIONS).all(|a| legal.contains(&a) || pr[[0, a]] == 0.0));
+    }
+}
