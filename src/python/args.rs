@@ -4,6 +4,7 @@
 //! with the path of anything JSON cannot hold (NaN, a date, too deep a nesting).
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::Value;
@@ -13,8 +14,20 @@ pub(crate) const MAX_DEPTH: usize = 32;
 
 /// The Python integer behind `obj` (an `int` or an object with `__index__`, such as a
 /// numpy integer); a bool is refused.
+///
+/// Nothing here allocates on the Rust heap on the way to a valid integer: these checks run
+/// on every per-decision call (`observation(p)`), and under memory exhaustion a failed Rust
+/// allocation aborts the process where a Python one raises `MemoryError`. (With the abi3
+/// build, comparing a Python string to a `&str` copies it into a Rust `String`, so the type
+/// name is compared in Python.)
 fn index_of<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-    let numpy_bool = obj.get_type().name().is_ok_and(|n| n == "bool_" || n == "bool");
+    if obj.is_exact_instance_of::<PyInt>() {
+        return Ok(obj.clone());
+    }
+    let py = obj.py();
+    let type_name = obj.get_type().name()?.into_any();
+    let numpy_bool = PyAnyMethods::eq(&type_name, intern!(py, "bool_"))?
+        || PyAnyMethods::eq(&type_name, intern!(py, "bool"))?;
     if obj.is_instance_of::<PyBool>() || numpy_bool {
         return Err(PyTypeError::new_err(format!("{name} must be an integer, not bool")));
     }

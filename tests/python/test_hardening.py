@@ -802,19 +802,24 @@ def test_result_arrays_report_a_failed_allocation_as_memory_error():
 
 
 @pytest.mark.skipif(not LINUX, reason="uses RLIMIT_AS and /proc")
-def test_per_decision_arrays_under_memory_exhaustion_raise_memory_error():
+@pytest.mark.parametrize("headroom_mib", [1, 16, 32, 48, 64])
+def test_per_decision_arrays_under_memory_exhaustion_raise_memory_error(headroom_mib):
     # Address space capped just above what is mapped, then observations, masks and returns
     # kept alive until memory runs out: the end must be a MemoryError (whichever allocation
-    # fails first), never a PanicException from a null array pointer or an abort.
+    # fails first), never a PanicException from a null array pointer or an abort. Which
+    # allocation fails first depends on the headroom, so several are tried: with 32 MiB a
+    # 3-byte Rust copy of the type name "int" (made while checking the seat argument) used to
+    # be the one, and the process aborted.
     r = run_python(
-        """
+        f"""
         import resource
         import eights
+        headroom = {headroom_mib} * 2**20
         g = eights.Game("crazy_eights", 2, seed=1)
         keep = []
         with open("/proc/self/statm") as f:
             mapped = int(f.read().split()[0]) * resource.getpagesize()
-        resource.setrlimit(resource.RLIMIT_AS, (mapped + 16 * 2**20, resource.RLIM_INFINITY))
+        resource.setrlimit(resource.RLIMIT_AS, (mapped + headroom, resource.RLIM_INFINITY))
         try:
             for _ in range(10**7):
                 keep.append(g.observation(0))
