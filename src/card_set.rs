@@ -242,6 +242,34 @@ impl Pile {
         self.len = self.len.min(n as u16);
     }
 
+    /// Replace the contents with every copy of `counts`, in face order (one pass, the length
+    /// written once).
+    pub fn set_from_counts(&mut self, counts: &CardCounts) {
+        let mut len = 0;
+        for c in counts.faces() {
+            let k = counts.count(c) as usize;
+            self.cards[len..len + k].fill(c);
+            len += k;
+        }
+        self.len = len as u16;
+    }
+
+    /// Replace the contents with `cards` listed top to bottom (the first is the new top).
+    pub fn set_top_down(&mut self, cards: &[Card]) {
+        let dst = &mut self.cards[..cards.len()];
+        for (d, &c) in dst.iter_mut().rev().zip(cards) {
+            *d = c;
+        }
+        self.len = cards.len() as u16;
+    }
+
+    /// Put `cards` on top, bottom first (as many [`Pile::push`]es).
+    pub fn extend_from_slice(&mut self, cards: &[Card]) {
+        let at = self.len as usize;
+        self.cards[at..at + cards.len()].copy_from_slice(cards);
+        self.len += cards.len() as u16;
+    }
+
     /// Build a pile from cards listed bottom to top.
     pub fn from_bottom_up(cards: &[Card]) -> Self {
         let mut p = Pile::new();
@@ -287,6 +315,31 @@ mod tests {
         assert_eq!(h.iter().count(), 2);
         h.clear();
         assert_eq!(h.bits(), 0);
+    }
+
+    #[test]
+    fn bulk_fills_match_pushes() {
+        let cards: Vec<Card> = ["3C", "9C", "5C", "RJ", "3C"].iter().map(|s| s.parse().unwrap()).collect();
+        let counts: CardCounts = cards.iter().copied().collect();
+        let mut p = Pile::from_bottom_up(&cards[..2]);
+        p.set_from_counts(&counts);
+        let mut want = Pile::new();
+        for c in counts.iter() {
+            want.push(c);
+        }
+        assert_eq!(p, want);
+        p.set_top_down(&cards);
+        let mut want = Pile::new();
+        for &c in cards.iter().rev() {
+            want.push(c);
+        }
+        assert_eq!(p, want);
+        assert_eq!(p.top(), Some(cards[0]));
+        p.extend_from_slice(&cards[1..3]);
+        for &c in &cards[1..3] {
+            want.push(c);
+        }
+        assert_eq!(p, want);
     }
 
     #[test]

@@ -15,9 +15,7 @@ impl Game {
             self.wild_rank = Some(self.draw_wild_rank());
         }
         let mut pack = Pile::new();
-        for c in r.deck.iter() {
-            pack.push(c);
-        }
+        pack.set_from_counts(&r.deck);
         pack.as_mut_slice().shuffle(&mut self.rng);
         let cards = pack.as_mut_slice();
         for (k, &c) in prefix.iter().enumerate() {
@@ -49,10 +47,8 @@ impl Game {
         if !lead {
             idx += 1;
         }
-        self.stock.clear();
-        for &c in cards[idx..].iter().rev() {
-            self.stock.push(c);
-        }
+        // The first card after the deal is the first drawn: the top of the stock.
+        self.stock.set_top_down(&cards[idx..]);
         self.discard.clear();
         self.nominated = None;
         self.direction = r.settings.initial_direction;

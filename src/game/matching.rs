@@ -281,10 +281,15 @@ impl Game {
         // Cards with per-card conditions (the preset's wilds and, in countdown presets, the
         // player's own wild rank) are checked one by one; the others need only the matching
         // bitset.
-        let wilds = self.wild_bits() | self.own_wild_bits(self.current as usize);
+        let own = self.own_wild_bits(self.current as usize);
+        let wilds = self.wild_bits() | own;
         let plain = held & !wilds;
         let mut out = if self.free_play { plain } else { plain & self.matching_bits() };
-        let mut x = held & wilds;
+        // Wilds without a condition (and the player's own countdown wild) go on anything; under
+        // `options.wild_instapik` the wild faces move, so they take the card-by-card path.
+        let free = own | if self.wild_rank.is_none() { self.rules.free_wild_mask } else { 0 };
+        out |= held & free;
+        let mut x = held & wilds & !free;
         while x != 0 {
             let i = x.trailing_zeros() as usize;
             x &= x - 1;

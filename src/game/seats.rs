@@ -7,7 +7,13 @@ impl Game {
     /// Seat `k` places from `p` in the current direction.
     #[inline]
     pub fn advance(&self, p: u8, k: usize) -> u8 {
-        let n = self.n as i64;
+        let n = self.n as usize;
+        if k < n && (p as usize) < n && (self.direction == 1 || self.direction == -1) {
+            // The common case (a step or a few round the table) without a division.
+            let q = if self.direction == 1 { p as usize + k } else { p as usize + n - k };
+            return if q >= n { q - n } else { q } as u8;
+        }
+        let n = n as i64;
         ((p as i64 + self.direction as i64 * k as i64).rem_euclid(n)) as u8
     }
 

@@ -49,9 +49,8 @@ impl Game {
         }
         match self.rules.settings.exhausted {
             Exhausted::ReshuffleAllButTop | Exhausted::KeepFive => {
-                for &c in &self.discard.as_slice()[..self.discard.len() - 1] {
-                    self.stock.push(c);
-                }
+                let under = self.discard.len() - 1;
+                self.stock.extend_from_slice(&self.discard.as_slice()[..under]);
                 self.stock.as_mut_slice().shuffle(&mut self.rng);
             }
             Exhausted::TurnOverNoShuffle => {

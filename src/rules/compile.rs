@@ -51,6 +51,11 @@ impl Rules {
             rogue: s.matching.extra.contains(&MatchExtra::RoguePile),
             lock_mask: (0..NUM_FACES).filter(|&i| card[i].joker_lock).fold(0, |m, i| m | 1 << i),
             wild_mask: (0..NUM_FACES).filter(|&i| card[i].wild.is_some()).fold(0, |m, i| m | 1 << i),
+            free_wild_mask: (0..NUM_FACES)
+                .filter(|&i| {
+                    card[i].wild.is_some_and(|w| !w.requires_match && !w.only_if_no_other && w.forbidden_on == 0)
+                })
+                .fold(0, |m, i| m | 1 << i),
             transparent_mask: (0..NUM_FACES)
                 .filter(|&i| card[i].wild.is_some_and(|w| w.follow == WildFollow::Transparent))
                 .fold(0, |m, i| m | 1 << i),

@@ -386,6 +386,9 @@ pub struct Rules {
     pub lock_mask: u64,
     /// Faces with a wild rule (`card[i].wild` is set), for the bitset fast path of legal plays.
     pub wild_mask: u64,
+    /// Faces whose wild rule has no condition (not `requires_match`, not `only_if_no_other`,
+    /// nothing `forbidden_on`): playable on anything when no one-turn constraint applies.
+    pub free_wild_mask: u64,
     /// Faces that are transparent wilds (the card under them is matched).
     pub transparent_mask: u64,
     /// Some card carries `mirror`.
