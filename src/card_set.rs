@@ -212,7 +212,7 @@ impl Pile {
     /// The top card.
     #[inline]
     pub fn top(&self) -> Option<Card> {
-        self.len.checked_sub(1).map(|i| self.cards[i as usize])
+        self.cards.get((self.len as usize).wrapping_sub(1)).copied()
     }
 
     /// The card `k` places below the top (`0` is the top).

@@ -103,6 +103,9 @@ impl Game {
     /// free of wild rules); otherwise, and for every other card, `c` itself.
     #[inline]
     pub(super) fn wild_source(&self, c: Card) -> Card {
+        if self.wild_rank.is_none() {
+            return c;
+        }
         match (self.wild_rank, c.rank(), c.suit()) {
             (Some(w), Some(r), Some(s)) if r == w => Card::new(s, Rank::Eight),
             (Some(w), Some(Rank::Eight), Some(s)) => Card::new(s, w),

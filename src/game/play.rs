@@ -98,6 +98,27 @@ impl Game {
     }
 
     pub(super) fn play_card(&mut self, c: Card) {
+        if self.plain_play_applies(c) {
+            self.play_plain(c);
+        } else {
+            self.play_general(c);
+        }
+    }
+
+    /// Does the short path [`Game::play_plain`] give the same result as the general one for
+    /// playing `c` now?
+    #[inline]
+    fn plain_play_applies(&self, c: Card) -> bool {
+        self.phase == Phase::Play
+            && self.rules.plain_mask & bit(c) != 0
+            && self.hands[self.current as usize].len() >= 2
+            && !self.chain.active
+            && self.wild_rank.is_none()
+            && self.turn == Turn::default()
+    }
+
+    /// Place `c` and carry out everything it and the rules make of the play.
+    fn play_general(&mut self, c: Card) {
         let p = self.current as usize;
         let phase = self.phase;
         if self.rules.rogue && phase == Phase::Play && !self.playable(c) {
@@ -159,6 +180,30 @@ impl Game {
         self.after_placement(c);
     }
 
+    /// A plain card (see [`crate::rules::Rules::plain_mask`]) played at the start of a turn,
+    /// with no chain pending, by a player who keeps at least one card: the steps of the
+    /// general path (`play_card`, `record_effects`, `after_placement`, `finish_play`,
+    /// `resolve_play`) that do anything for such a card, in the same order. The card has no
+    /// wild rule, nomination, continuation, draw, skip, give, swap or ask; nobody goes out; the
+    /// turn's record, which the general path fills and then resets, stays at its default.
+    fn play_plain(&mut self, c: Card) {
+        let p = self.current as usize;
+        self.restrict = Restrict::None;
+        self.hands[p].remove(c);
+        self.forget_card(p, c);
+        self.discard.push(c);
+        self.plays += 1;
+        self.nominated = None;
+        self.pass_streak = 0;
+        self.free_play = false;
+        // resolve_play: the last-card penalty, then the turn passes to the next seat still in.
+        self.last_card_penalty(p, false);
+        let next = self.skip_done(self.step_in(p as u8, 1));
+        self.current = next;
+        self.phase = Phase::Play;
+        self.begin_turn();
+    }
+
     /// `c` placed on a pending chain: a shield that passes the chain on, or a cancelling or
     /// shielding card that ends it (nobody draws, the card does not attack). Returns whether
     /// the card was one of those (its placement is then complete).
@@ -186,5 +231,60 @@ impl Game {
         self.turn.first.get_or_insert(c);
         self.after_placement(c);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::RandomBot;
+    use crate::game::derive_seed;
+    use crate::rules::{load_spec, preset_names};
+
+    /// Along random games of every preset (smallest and largest table), each play that takes
+    /// the short path leaves exactly the state the general path leaves: the whole snapshot
+    /// (piles in order, generator, turn, scores, ...) and what every seat has seen.
+    #[test]
+    fn plain_plays_leave_the_state_the_general_path_leaves() {
+        let mut checked = 0;
+        let mut presets_with_plain = 0;
+        for preset in preset_names() {
+            let spec = load_spec(preset, None).unwrap();
+            for n in [spec.players.min.max(2) as usize, spec.players.max as usize] {
+                let rules = Arc::new(Rules::load(preset, n, None).unwrap());
+                presets_with_plain += usize::from(rules.plain_mask != 0);
+                let mut g = Game::new(rules.clone(), derive_seed(11, n as u64));
+                let mut bot = RandomBot::new(n as u64);
+                let mut mask = ActionMask::default();
+                let mut episode = 0;
+                for _ in 0..4000 {
+                    g.legal_actions(&mut mask);
+                    let Some(a) = bot.pick(&mask) else {
+                        episode += 1;
+                        g.reset(derive_seed(11, episode), &[]).unwrap();
+                        continue;
+                    };
+                    match Action::from_id(a) {
+                        Some(Action::Play(c)) if g.interlude.kind == InterludeKind::None && g.plain_play_applies(c) => {
+                            let mut general = g.clone();
+                            general.play_general(c);
+                            g.play_plain(c);
+                            assert_eq!(
+                                format!("{:?}", g.snapshot()),
+                                format!("{:?}", general.snapshot()),
+                                "{preset} {n}p"
+                            );
+                            for o in 0..n {
+                                assert_eq!(g.seen_cards(o), general.seen_cards(o), "{preset} {n}p");
+                            }
+                            checked += 1;
+                        }
+                        _ => g.apply(a),
+                    }
+                }
+            }
+        }
+        assert!(presets_with_plain >= 10, "the short path applies to few rule sets: {presets_with_plain}");
+        assert!(checked > 10_000, "only {checked} plain plays checked");
     }
 }

@@ -66,10 +66,11 @@ impl Game {
             self.pass_streak = 0;
         }
         let asked = matches!(self.restrict, Restrict::Ask(_));
-        let drawn_playable = !asked && self.turn.drawn_card.is_some_and(|c| self.playable(c));
         let go_on = match d.draw_after {
             DrawAfter::EndTurn => false,
-            DrawAfter::MayPlayDrawn | DrawAfter::MustPlayDrawnIfPlayable => drawn_playable,
+            DrawAfter::MayPlayDrawn | DrawAfter::MustPlayDrawnIfPlayable => {
+                !asked && self.turn.drawn_card.is_some_and(|c| self.playable(c))
+            }
             DrawAfter::MayPlayAny | DrawAfter::MustPlayWhenFound => {
                 !asked
                     && (self.has_playable()

@@ -28,6 +28,23 @@ impl Rules {
         let double_mask = selectors_union("score.double_per", &s.score.double_per)?;
         let rank_blocked = selectors_union("match.rank_blocked", &s.matching.rank_blocked)?;
         let start = compile_start(s, &deck)?;
+        let settings = Settings::compile(&spec)?;
+        // A plain card adds nothing to a play unless a table-wide rule acts on every play:
+        // stalin's rogue pile, countdown wilds, wild_instapik, identical cards, a cap on plays,
+        // multi-card plays, the compulsory draw after a play, four of a kind.
+        let plain_table = !s.matching.extra.contains(&MatchExtra::RoguePile)
+            && !settings.countdown
+            && !settings.wild_instapik
+            && !settings.identical_bonus
+            && settings.max_plays.is_none()
+            && settings.multi_mode == super::MultiMode::Off
+            && settings.draw_end_of_turn == 0
+            && !settings.four_of_a_kind;
+        let plain_mask = if plain_table {
+            (0..NUM_FACES).filter(|&i| card[i] == CardRule::default()).fold(0, |m, i| m | 1 << i)
+        } else {
+            0
+        };
         let series_target = if s.series.play_match {
             // In range: check_ranges bounds target_per_player * n by MAX_SERIES_TARGET.
             s.series.target_per_player.map(|t| t.saturating_mul(n as u32)).or(s.series.target)
@@ -60,7 +77,8 @@ impl Rules {
                 .filter(|&i| card[i].wild.is_some_and(|w| w.follow == WildFollow::Transparent))
                 .fold(0, |m, i| m | 1 << i),
             has_mirror: card.iter().any(|r| r.mirror),
-            settings: Settings::compile(&spec)?,
+            plain_mask,
+            settings,
             spec,
         })
     }

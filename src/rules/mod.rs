@@ -389,6 +389,10 @@ pub struct Rules {
     /// Faces whose wild rule has no condition (not `requires_match`, not `only_if_no_other`,
     /// nothing `forbidden_on`): playable on anything when no one-turn constraint applies.
     pub free_wild_mask: u64,
+    /// Faces whose play in a fresh turn is only "place it and pass the turn on" (see
+    /// `Game::play_plain`): cards with no effect at all (`CardRule::default()`), in a rule
+    /// set whose table-wide settings add nothing to such a play; 0 in the others.
+    pub plain_mask: u64,
     /// Faces that are transparent wilds (the card under them is matched).
     pub transparent_mask: u64,
     /// Some card carries `mirror`.
