@@ -112,6 +112,14 @@ impl CardCounts {
 #[derive(Clone, Copy, Debug)]
 pub struct Faces(u64);
 
+impl Faces {
+    /// The faces whose bits are set in `bits` (bit `i` = face `i`).
+    #[inline]
+    pub fn new(bits: u64) -> Self {
+        Faces(bits)
+    }
+}
+
 impl Iterator for Faces {
     type Item = Card;
 

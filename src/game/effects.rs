@@ -180,7 +180,7 @@ impl Game {
             self.finish_play();
             return;
         }
-        let can_continue = self.turn.follow.is_some() && self.hands[p].faces().any(|x| self.continues(x));
+        let can_continue = self.turn.follow.is_some() && self.can_continue(self.hands[p].bits());
         if can_continue {
             self.phase = Phase::Continue;
         } else {

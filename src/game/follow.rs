@@ -28,6 +28,85 @@ impl Game {
         (0..self.turn.cards as usize).all(|k| self.discard.from_top(k).is_some_and(|x| x.rank() == src.rank()))
     }
 
+    /// The faces of `held` that may continue the turn in progress (as [`Game::continues`]),
+    /// as a bitset: bit operations for the follow-on kinds whose test is a suit, a rank or a
+    /// fixed set of wilds; card by card for pairs, stalin's up-to-three and a pending chain.
+    pub(super) fn continue_bits(&self, held: u64) -> u64 {
+        self.continuing(held, false)
+    }
+
+    /// Does any face of `held` continue the turn in progress? (The card-by-card kinds stop at
+    /// the first.)
+    pub(super) fn can_continue(&self, held: u64) -> bool {
+        self.continuing(held, true) != 0
+    }
+
+    /// [`Game::continue_bits`]; with `first`, the card-by-card kinds return at the first face.
+    fn continuing(&self, held: u64, first: bool) -> u64 {
+        const JOKERS: u64 = 0b11 << 52;
+        let Some((kind, src)) = self.turn.follow else { return 0 };
+        let suit_of = |x: Card| x.suit().map_or(0, |s| SUIT_BITS << (13 * s.index()));
+        let rank_of = |x: Card| x.rank().map_or(0, |r| RANK_BITS << r.index());
+        // Wild rules of the faces themselves (under wild_instapik they move: card by card).
+        let plain_wilds = self.wild_rank.is_none();
+        let chain = self.chain.active;
+        let m = match kind {
+            FollowState::SameSuitAny => {
+                let equal = self.rules.settings.multi_mode == MultiMode::EqualRank
+                    && src.rank().is_some()
+                    && self.turn_all_rank(src);
+                suit_of(src) | if equal { rank_of(src) } else { 0 }
+            }
+            FollowState::OneMatching if plain_wilds => suit_of(src) | rank_of(src) | self.rules.nonsolo_wild_mask,
+            FollowState::MatchingRun if !chain && plain_wilds => self.matching_bits() | self.rules.run_wild_mask,
+            FollowState::Marriage => {
+                use crate::card::Rank::{King, Queen};
+                match (src.suit(), src.rank()) {
+                    (Some(s), Some(King)) => bit(Card::new(s, Queen)),
+                    (Some(s), Some(Queen)) => bit(Card::new(s, King)),
+                    _ => 0,
+                }
+            }
+            FollowState::Cover => JOKERS | suit_of(src),
+            // stalin: the first three cards need only match; past three, the whole hand must go.
+            FollowState::UpTo3 if self.turn.cards < 3 => self.matching_bits(),
+            FollowState::ZodiacRun if !chain => {
+                let Some(top) = self.discard.top() else { return 0 };
+                match (top.suit(), top.rank()) {
+                    (Some(s), Some(r)) => {
+                        let (base, r) = (13 * s.index(), r.index());
+                        let mut m = rank_of(top);
+                        if r > 0 {
+                            m |= 1 << (base + r - 1);
+                        }
+                        if r < 12 {
+                            m |= 1 << (base + r + 1);
+                        }
+                        m
+                    }
+                    _ => 0,
+                }
+            }
+            FollowState::EqualRank if !chain && plain_wilds => {
+                let locks = if self.rules.lock_mask & bit(src) != 0 { self.rules.lock_mask } else { 0 };
+                (locks | rank_of(src)) & !self.rules.solo_wild_mask
+            }
+            _ => {
+                let mut out = 0;
+                for c in crate::card_set::Faces::new(held) {
+                    if self.continues(c) {
+                        out |= bit(c);
+                        if first {
+                            break;
+                        }
+                    }
+                }
+                return out;
+            }
+        };
+        held & m
+    }
+
     /// May `c` continue the turn in progress?
     pub(super) fn continues(&self, c: Card) -> bool {
         match self.turn.follow {
@@ -127,5 +206,51 @@ impl Game {
         let mut hand = self.hands[self.current as usize];
         hand.remove(x);
         go(self, hand, x, 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::RandomBot;
+    use crate::game::derive_seed;
+    use crate::rules::{load_spec, preset_names};
+
+    /// Along random games of every preset (smallest and largest table), whenever a follow-on
+    /// is open the bitset of continuing faces is exactly the faces `continues` accepts, for the
+    /// hand of the player to act and for every face.
+    #[test]
+    fn continue_bits_agree_with_continues() {
+        let mut checked = 0;
+        for preset in preset_names() {
+            let spec = load_spec(preset, None).unwrap();
+            for n in [spec.players.min.max(2) as usize, spec.players.max as usize] {
+                let rules = Arc::new(Rules::load(preset, n, None).unwrap());
+                let mut g = Game::new(rules, derive_seed(5, n as u64));
+                let mut bot = RandomBot::new(3 + n as u64);
+                let mut mask = ActionMask::default();
+                let mut episode = 0;
+                for _ in 0..6000 {
+                    if g.turn.follow.is_some() {
+                        let all = (1u64 << NUM_FACES) - 1;
+                        let want = (0..NUM_FACES).filter(|&i| g.continues(Card(i as u8))).fold(0u64, |m, i| m | 1 << i);
+                        assert_eq!(g.continue_bits(all), want, "{preset} {n}p {:?}", g.turn.follow);
+                        let held = g.hands[g.current as usize].bits();
+                        assert_eq!(g.continue_bits(held), want & held, "{preset} {n}p");
+                        assert_eq!(g.can_continue(held), want & held != 0, "{preset} {n}p");
+                        checked += 1;
+                    }
+                    g.legal_actions(&mut mask);
+                    match bot.pick(&mask) {
+                        Some(a) => g.apply(a),
+                        None => {
+                            episode += 1;
+                            g.reset(derive_seed(5, episode), &[]).unwrap();
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 5_000, "only {checked} open follow-ons checked");
     }
 }

@@ -28,12 +28,16 @@ impl Game {
         }
         let mut idx = 0;
         let first_seat = (self.dealer as usize + 1) % n;
-        for _ in 0..r.hand_size {
-            for k in 0..n {
-                self.hands[(first_seat + k) % n].add(cards[idx]);
-                idx += 1;
+        // One card at a time round the table from the dealer's left.
+        let mut seat = first_seat;
+        for &c in &cards[..r.hand_size as usize * n] {
+            self.hands[seat].add(c);
+            seat += 1;
+            if seat == n {
+                seat = 0;
             }
         }
+        idx += r.hand_size as usize * n;
         for _ in 0..r.settings.dealer_extra {
             self.hands[self.dealer as usize].add(cards[idx]);
             idx += 1;
@@ -160,7 +164,7 @@ impl Game {
     fn start_cover(&mut self, start: Card) {
         let p = self.current as usize;
         self.turn.follow = Some((FollowState::Cover, start));
-        if self.hands[p].faces().any(|x| self.continues(x)) {
+        if self.can_continue(self.hands[p].bits()) {
             self.turn.is_start = false;
             self.phase = Phase::Continue;
         } else {
@@ -173,8 +177,18 @@ impl Game {
     pub fn hand_value(&self, p: usize) -> i32 {
         let s = &self.rules.settings;
         let last = self.discard.top();
+        let hand = &self.hands[p];
         let mut total = 0;
-        for c in self.hands[p].iter() {
+        let (mut doubles, mut halves) = (0u32, 0u32);
+        // Face by face, each face's value times its count (the modifiers depend on the face).
+        for c in hand.faces() {
+            let k = hand.count(c);
+            if self.rules.double_mask & bit(c) != 0 {
+                doubles += u32::from(k);
+            }
+            if s.halve_per_identical_pair {
+                halves += u32::from(k / 2);
+            }
             let mut v = self.rules.points[c.index()];
             if s.double_last_rank {
                 if let Some(l) = last {
@@ -194,14 +208,8 @@ impl Game {
                     }
                 }
             }
-            total += v;
+            total += v * i32::from(k);
         }
-        let doubles: u32 = self.hands[p].iter().filter(|c| self.rules.double_mask & bit(*c) != 0).count() as u32;
-        let halves: u32 = if s.halve_per_identical_pair {
-            self.hands[p].faces().map(|c| u32::from(self.hands[p].count(c) / 2)).sum()
-        } else {
-            0
-        };
         if doubles + halves > 0 {
             // Double per deuce, halve per identical pair, rounding down once at the end.
             let scaled = (total as i64) << doubles.min(30);

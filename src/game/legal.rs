@@ -122,11 +122,8 @@ impl Game {
 
     /// Phase `continue`: the follow-on cards, and `end` unless a pair or the whole hand must go on.
     fn legal_continue(&self, mask: &mut ActionMask) {
-        for c in self.hands[self.current as usize].faces() {
-            if self.continues(c) {
-                mask.set(action::PLAY + c.index());
-            }
-        }
+        // Play ids 0..54 are bits 0..54 of the mask's first word.
+        mask.0[0] |= self.continue_bits(self.hands[self.current as usize].bits());
         let inside_pair = matches!(self.turn.follow, Some((FollowState::PairMid, _)) | Some((FollowState::Cover, _)));
         let whole_hand = matches!(self.turn.follow, Some((FollowState::UpTo3, _))) && self.turn.cards > 3;
         if !inside_pair && !whole_hand {

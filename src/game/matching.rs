@@ -293,6 +293,27 @@ impl Game {
         let free = own | if self.wild_rank.is_none() { self.rules.free_wild_mask } else { 0 };
         out |= held & free;
         let mut x = held & wilds & !free;
+        if x != 0 && self.wild_rank.is_none() {
+            // The conditional wilds: each one's own conditions card by card, then
+            // `only_if_no_other` for the whole hand at once: such a wild is playable (outside
+            // free play) only when no face other than those wilds is.
+            let mut basic = 0;
+            for c in crate::card_set::Faces::new(x) {
+                if self.playable_basic(c) {
+                    basic |= bit(c);
+                }
+            }
+            let oino = self.rules.oino_wild_mask;
+            if self.free_play {
+                return out | basic;
+            }
+            let others = (out | basic) & !oino;
+            out |= basic & !oino;
+            if others == 0 {
+                out |= basic & oino;
+            }
+            return out;
+        }
         while x != 0 {
             let i = x.trailing_zeros() as usize;
             x &= x - 1;
@@ -345,5 +366,48 @@ impl Game {
         let Some(top) = self.discard.top() else { return false };
         let t = &self.rules.card[top.index()];
         t.mirror || (t.chain.is_some() && c.suit().is_some() && c.suit() == top.suit())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::RandomBot;
+    use crate::game::derive_seed;
+    use crate::rules::{load_spec, preset_names};
+
+    /// Along random games of every preset (smallest and largest table), the bitset of
+    /// playable faces is exactly the held faces `playable` accepts.
+    #[test]
+    fn playable_bits_agree_with_playable() {
+        let mut checked = 0;
+        for preset in preset_names() {
+            let spec = load_spec(preset, None).unwrap();
+            for n in [spec.players.min.max(2) as usize, spec.players.max as usize] {
+                let rules = Arc::new(Rules::load(preset, n, None).unwrap());
+                let mut g = Game::new(rules, derive_seed(9, n as u64));
+                let mut bot = RandomBot::new(7 + n as u64);
+                let mut mask = ActionMask::default();
+                let mut episode = 0;
+                for _ in 0..5000 {
+                    if !g.terminal && !g.truncated {
+                        let held = g.hands[g.current as usize].bits();
+                        let want =
+                            crate::card_set::Faces::new(held).filter(|&c| g.playable(c)).fold(0u64, |m, c| m | bit(c));
+                        assert_eq!(g.playable_bits(), want, "{preset} {n}p");
+                        checked += 1;
+                    }
+                    g.legal_actions(&mut mask);
+                    match bot.pick(&mask) {
+                        Some(a) => g.apply(a),
+                        None => {
+                            episode += 1;
+                            g.reset(derive_seed(9, episode), &[]).unwrap();
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 100_000, "only {checked} positions checked");
     }
 }

@@ -73,6 +73,16 @@ impl Rules {
                     card[i].wild.is_some_and(|w| !w.requires_match && !w.only_if_no_other && w.forbidden_on == 0)
                 })
                 .fold(0, |m, i| m | 1 << i),
+            nonsolo_wild_mask: (0..NUM_FACES)
+                .filter(|&i| card[i].wild.is_some_and(|w| !w.solo))
+                .fold(0, |m, i| m | 1 << i),
+            solo_wild_mask: (0..NUM_FACES).filter(|&i| card[i].wild.is_some_and(|w| w.solo)).fold(0, |m, i| m | 1 << i),
+            oino_wild_mask: (0..NUM_FACES)
+                .filter(|&i| card[i].wild.is_some_and(|w| w.only_if_no_other))
+                .fold(0, |m, i| m | 1 << i),
+            run_wild_mask: (0..NUM_FACES)
+                .filter(|&i| card[i].wild.is_some_and(|w| !w.solo && !w.only_if_no_other && !w.requires_match))
+                .fold(0, |m, i| m | 1 << i),
             transparent_mask: (0..NUM_FACES)
                 .filter(|&i| card[i].wild.is_some_and(|w| w.follow == WildFollow::Transparent))
                 .fold(0, |m, i| m | 1 << i),

@@ -389,6 +389,14 @@ pub struct Rules {
     /// Faces whose wild rule has no condition (not `requires_match`, not `only_if_no_other`,
     /// nothing `forbidden_on`): playable on anything when no one-turn constraint applies.
     pub free_wild_mask: u64,
+    /// Faces whose wild rule is not `solo`, and those whose rule is (follow-on plays).
+    pub nonsolo_wild_mask: u64,
+    pub solo_wild_mask: u64,
+    /// Faces whose wild rule is `only_if_no_other`.
+    pub oino_wild_mask: u64,
+    /// Faces whose wild rule may continue a matching run (`multi.mode = matching_run`):
+    /// not `solo`, not `only_if_no_other`, not `requires_match`.
+    pub run_wild_mask: u64,
     /// Faces whose play in a fresh turn is only "place it and pass the turn on" (see
     /// `Game::play_plain`): cards with no effect at all (`CardRule::default()`), in a rule
     /// set whose table-wide settings add nothing to such a play; 0 in the others.
