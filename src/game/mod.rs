@@ -245,12 +245,98 @@ impl Game {
     /// in seeded random order. On error nothing changes.
     pub fn reset(&mut self, seed: u64, deck: &[Card]) -> Result<(), GameError> {
         self.check_deck(deck)?;
-        let rules = self.rules.clone();
-        let seen = self.seen.take();
-        *self = Game::blank(rules, seed);
-        self.seen = seen;
+        self.restart(seed);
         self.deal_hand(deck);
         Ok(())
+    }
+
+    /// Put every field back as [`Game::blank`] leaves it, in place: the piles are emptied
+    /// without clearing their storage, the rules and the seen-card box are kept. (The
+    /// destructuring lists every field, so a new one cannot be forgotten here.)
+    fn restart(&mut self, seed: u64) {
+        let Game {
+            rules,
+            n,
+            hands,
+            stock,
+            discard,
+            rogue,
+            nominated,
+            direction,
+            current,
+            dealer,
+            phase,
+            chain,
+            free_play,
+            restrict,
+            turn,
+            pass_streak,
+            plays,
+            done,
+            interlude,
+            kept,
+            challenge,
+            missed,
+            went_out,
+            places,
+            placed,
+            loser,
+            scores,
+            hand_points,
+            hand_winner,
+            winner,
+            terminal,
+            truncated,
+            decisions,
+            hands_played,
+            hat,
+            wild_rank,
+            seed: game_seed,
+            rng,
+            seen: _,
+        } = self;
+        *n = rules.num_players;
+        for h in hands.iter_mut() {
+            h.clear();
+        }
+        stock.clear();
+        discard.clear();
+        rogue.clear();
+        *nominated = None;
+        *direction = 1;
+        *current = 0;
+        *dealer = *n - 1;
+        *phase = Phase::Play;
+        *chain = Chain::default();
+        *free_play = false;
+        *restrict = Restrict::None;
+        *turn = Turn::default();
+        *pass_streak = 0;
+        *plays = 0;
+        *done = 0;
+        *interlude = Interlude::default();
+        kept.clear();
+        *challenge = None;
+        *missed = 0;
+        *went_out = None;
+        *places = [0; MAX_PLAYERS];
+        *placed = 0;
+        *loser = None;
+        *scores = [0; MAX_PLAYERS];
+        if rules.settings.countdown {
+            scores[..*n as usize].fill(rules.settings.countdown_start as i32);
+        }
+        *hand_points = [0; MAX_PLAYERS];
+        *hand_winner = None;
+        *winner = None;
+        *terminal = false;
+        *truncated = false;
+        *decisions = 0;
+        *hands_played = 0;
+        *hat = None;
+        *wild_rank = None;
+        *game_seed = seed;
+        *rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     }
 }
 
@@ -265,3 +351,41 @@ pub fn derive_seed(seed: u64, i: u64) -> u64 {
 
 #[allow(dead_code)]
 const _: () = assert!(NUM_FACES == 54);
+
+#[cfg(test)]
+mod reset_tests {
+    use super::*;
+    use crate::bots::RandomBot;
+    use crate::rules::{load_spec, preset_names};
+
+    /// A game reset in place after random play is the game a fresh `Game::new` deals from
+    /// the same seed: the whole snapshot and what every seat has seen.
+    #[test]
+    fn reset_in_place_equals_a_new_game() {
+        for preset in preset_names() {
+            let spec = load_spec(preset, None).unwrap();
+            for n in [spec.players.min.max(2) as usize, spec.players.max as usize] {
+                let rules = Arc::new(Rules::load(preset, n, None).unwrap());
+                let mut g = Game::new(rules.clone(), derive_seed(21, 0));
+                let mut bot = RandomBot::new(n as u64);
+                let mut mask = ActionMask::default();
+                for k in 1..6u64 {
+                    for _ in 0..(37 * k) {
+                        g.legal_actions(&mut mask);
+                        match bot.pick(&mask) {
+                            Some(a) => g.apply(a),
+                            None => break,
+                        }
+                    }
+                    let seed = derive_seed(21, k);
+                    g.reset(seed, &[]).unwrap();
+                    let fresh = Game::new(rules.clone(), seed);
+                    assert_eq!(format!("{:?}", g.snapshot()), format!("{:?}", fresh.snapshot()), "{preset} {n}p");
+                    for o in 0..n {
+                        assert_eq!(g.seen_cards(o), fresh.seen_cards(o), "{preset} {n}p");
+                    }
+                }
+            }
+        }
+    }
+}
