@@ -109,12 +109,24 @@ impl Game {
     /// playing `c` now?
     #[inline]
     fn plain_play_applies(&self, c: Card) -> bool {
+        let hand = &self.hands[self.current as usize];
+        let s = &self.rules.settings;
         self.phase == Phase::Play
             && self.rules.plain_mask & bit(c) != 0
-            && self.hands[self.current as usize].len() >= 2
+            && hand.len() >= 2
             && !self.chain.active
             && self.wild_rank.is_none()
             && self.turn == Turn::default()
+            // `multi.identical_bonus`: a card identical to the top card is a play of its own.
+            && !(s.identical_bonus && self.discard.top() == Some(c))
+            // `multi.mode = equal_rank`: a card the player could follow with another of its
+            // rank opens a continuation.
+            && !(s.multi_mode == MultiMode::EqualRank
+                && s.multi_excluded & bit(c) == 0
+                && c.rank().is_some_and(|r| {
+                    let others = hand.bits() & !bit(c) | if hand.count(c) > 1 { bit(c) } else { 0 };
+                    others & (RANK_BITS << r.index()) & !self.rules.solo_wild_mask != 0
+                }))
     }
 
     /// Place `c` and carry out everything it and the rules make of the play.
@@ -185,7 +197,8 @@ impl Game {
     /// general path (`play_card`, `record_effects`, `after_placement`, `finish_play`,
     /// `resolve_play`) that do anything for such a card, in the same order. The card has no
     /// wild rule, nomination, continuation, draw, skip, give, swap or ask; nobody goes out; the
-    /// turn's record, which the general path fills and then resets, stays at its default.
+    /// turn's record, which the general path fills and then resets, stays at its default. Under
+    /// `multi.mode = equal_rank` the player holds no other card of its rank (no continuation).
     fn play_plain(&mut self, c: Card) {
         let p = self.current as usize;
         self.restrict = Restrict::None;
@@ -193,6 +206,11 @@ impl Game {
         self.forget_card(p, c);
         self.discard.push(c);
         self.plays += 1;
+        if self.rules.settings.max_plays.is_some_and(|m| self.plays >= m) {
+            // The cap on plays ends the hand at once; everyone scores their cards.
+            self.end_hand(None, true);
+            return;
+        }
         self.nominated = None;
         self.pass_streak = 0;
         self.free_play = false;

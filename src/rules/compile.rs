@@ -30,14 +30,13 @@ impl Rules {
         let start = compile_start(s, &deck)?;
         let settings = Settings::compile(&spec)?;
         // A plain card adds nothing to a play unless a table-wide rule acts on every play:
-        // stalin's rogue pile, countdown wilds, wild_instapik, identical cards, a cap on plays,
-        // multi-card plays, the compulsory draw after a play, four of a kind.
+        // stalin's rogue pile, countdown wilds, wild_instapik, multi-card plays other than
+        // equal ranks, the compulsory draw after a play, four of a kind. (Identical cards,
+        // equal ranks and the cap on plays are checked at the play, see `Game::play_plain`.)
         let plain_table = !s.matching.extra.contains(&MatchExtra::RoguePile)
             && !settings.countdown
             && !settings.wild_instapik
-            && !settings.identical_bonus
-            && settings.max_plays.is_none()
-            && settings.multi_mode == super::MultiMode::Off
+            && matches!(settings.multi_mode, super::MultiMode::Off | super::MultiMode::EqualRank)
             && settings.draw_end_of_turn == 0
             && !settings.four_of_a_kind;
         let plain_mask = if plain_table {

@@ -397,7 +397,7 @@ pub struct Rules {
     /// Faces whose wild rule may continue a matching run (`multi.mode = matching_run`):
     /// not `solo`, not `only_if_no_other`, not `requires_match`.
     pub run_wild_mask: u64,
-    /// Faces whose play in a fresh turn is only "place it and pass the turn on" (see
+    /// Faces whose play in a fresh turn may be only "place it and pass the turn on" (see
     /// `Game::play_plain`): cards with no effect at all (`CardRule::default()`), in a rule
     /// set whose table-wide settings add nothing to such a play; 0 in the others.
     pub plain_mask: u64,
