@@ -30,7 +30,7 @@ pub struct KnownCards {
 impl Game {
     /// Whether any card of `rules` moves cards openly between players (see [`SeenCards`]).
     pub(super) fn tracks_seen(rules: &Rules) -> bool {
-        rules.card.iter().any(|r| r.give.is_some() || r.pass_hands.is_some() || r.swap_hand || r.pick_up_pile > 0)
+        rules.moves_cards_openly
     }
 
     /// What `observer` has seen go into other hands (see [`SeenCards`]): face bits per seat,

@@ -9,8 +9,7 @@ impl Game {
             return false;
         }
         let len = self.hands[self.current as usize].len();
-        let multi =
-            self.rules.settings.multi_mode != MultiMode::Off || self.rules.card.iter().any(|r| r.follow.is_some());
+        let multi = self.rules.settings.multi_mode != MultiMode::Off || self.rules.has_follow;
         len == 2 || (multi && len > 2)
     }
 

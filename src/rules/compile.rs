@@ -86,6 +86,10 @@ impl Rules {
                 .filter(|&i| card[i].wild.is_some_and(|w| w.follow == WildFollow::Transparent))
                 .fold(0, |m, i| m | 1 << i),
             has_mirror: card.iter().any(|r| r.mirror),
+            has_follow: card.iter().any(|r| r.follow.is_some()),
+            moves_cards_openly: card
+                .iter()
+                .any(|r| r.give.is_some() || r.pass_hands.is_some() || r.swap_hand || r.pick_up_pile > 0),
             plain_mask,
             settings,
             spec,

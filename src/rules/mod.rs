@@ -405,6 +405,11 @@ pub struct Rules {
     pub transparent_mask: u64,
     /// Some card carries `mirror`.
     pub has_mirror: bool,
+    /// Some card carries a follow-on (`follow`).
+    pub has_follow: bool,
+    /// Some card moves cards openly between players (give, pass or swap hands, pick up the
+    /// pile), so the game keeps what each seat has seen.
+    pub moves_cards_openly: bool,
     /// The table-wide settings compiled for play.
     pub settings: settings::Settings,
 }
