@@ -372,7 +372,6 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::RandomBot;
     use crate::game::derive_seed;
     use crate::rules::{load_spec, preset_names};
 
@@ -386,7 +385,7 @@ mod tests {
             for n in [spec.players.min.max(2) as usize, spec.players.max as usize] {
                 let rules = Arc::new(Rules::load(preset, n, None).unwrap());
                 let mut g = Game::new(rules, derive_seed(9, n as u64));
-                let mut bot = RandomBot::new(7 + n as u64);
+                let mut bot = Xoshiro256PlusPlus::seed_from_u64(7 + n as u64);
                 let mut mask = ActionMask::default();
                 let mut episode = 0;
                 for _ in 0..5000 {
@@ -398,7 +397,7 @@ mod tests {
                         checked += 1;
                     }
                     g.legal_actions(&mut mask);
-                    match bot.pick(&mask) {
+                    match random_pick(&mut bot, &mask) {
                         Some(a) => g.apply(a),
                         None => {
                             episode += 1;

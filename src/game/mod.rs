@@ -352,10 +352,16 @@ pub fn derive_seed(seed: u64, i: u64) -> u64 {
 #[allow(dead_code)]
 const _: () = assert!(NUM_FACES == 54);
 
+/// A uniform member of `m` (`None` when empty), for the engine's own random-play tests
+/// (the bots live one layer up).
+#[cfg(test)]
+pub(crate) fn random_pick(rng: &mut Xoshiro256PlusPlus, m: &ActionMask) -> Option<usize> {
+    if m.is_empty() { None } else { m.nth(rng.random_range(0..m.len())) }
+}
+
 #[cfg(test)]
 mod reset_tests {
     use super::*;
-    use crate::bots::RandomBot;
     use crate::rules::{load_spec, preset_names};
 
     /// A game reset in place after random play is the game a fresh `Game::new` deals from
@@ -367,12 +373,12 @@ mod reset_tests {
             for n in [spec.players.min.max(2) as usize, spec.players.max as usize] {
                 let rules = Arc::new(Rules::load(preset, n, None).unwrap());
                 let mut g = Game::new(rules.clone(), derive_seed(21, 0));
-                let mut bot = RandomBot::new(n as u64);
+                let mut bot = Xoshiro256PlusPlus::seed_from_u64(n as u64);
                 let mut mask = ActionMask::default();
                 for k in 1..6u64 {
                     for _ in 0..(37 * k) {
                         g.legal_actions(&mut mask);
-                        match bot.pick(&mask) {
+                        match random_pick(&mut bot, &mask) {
                             Some(a) => g.apply(a),
                             None => break,
                         }

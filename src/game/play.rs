@@ -255,7 +255,6 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::RandomBot;
     use crate::game::derive_seed;
     use crate::rules::{load_spec, preset_names};
 
@@ -272,12 +271,12 @@ mod tests {
                 let rules = Arc::new(Rules::load(preset, n, None).unwrap());
                 presets_with_plain += usize::from(rules.plain_mask != 0);
                 let mut g = Game::new(rules.clone(), derive_seed(11, n as u64));
-                let mut bot = RandomBot::new(n as u64);
+                let mut bot = Xoshiro256PlusPlus::seed_from_u64(n as u64);
                 let mut mask = ActionMask::default();
                 let mut episode = 0;
                 for _ in 0..4000 {
                     g.legal_actions(&mut mask);
-                    let Some(a) = bot.pick(&mask) else {
+                    let Some(a) = random_pick(&mut bot, &mask) else {
                         episode += 1;
                         g.reset(derive_seed(11, episode), &[]).unwrap();
                         continue;
