@@ -1,6 +1,6 @@
 //! Writing one game's output rows: the observation and mask element types, the mask
-//! written eight ids per store from its bitset, and the prefetch hints that fetch the next
-//! game's state and rows while the current one steps.
+//! written eight ids per store from its bitset, and the prefetch hint that fetches a later
+//! game's state while the current one steps.
 
 use crate::action::{ActionMask, NUM_ACTIONS};
 use crate::game::Game;
@@ -123,8 +123,8 @@ mod tests {
 
     #[test]
     fn spread_table_puts_bit_k_in_byte_k() {
-        for b in 0..256usize {
-            let bytes = SPREAD[b].to_le_bytes();
+        for (b, spread) in SPREAD.iter().enumerate() {
+            let bytes = spread.to_le_bytes();
             for (k, &x) in bytes.iter().enumerate() {
                 assert_eq!(x, ((b >> k) & 1) as u8, "byte {b:#x}, bit {k}");
             }
