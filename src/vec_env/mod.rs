@@ -790,7 +790,7 @@ where
             final_obs: fin.as_mut().and_then(Iterator::next),
         };
         if j + PREFETCH < len {
-            rows::prefetch(slot_at.wrapping_add(j + PREFETCH), std::mem::size_of::<Slot>());
+            rows::prefetch(slot_at.wrapping_add(j + PREFETCH).cast::<u8>(), std::mem::size_of::<Slot>());
         }
         f(s, h, games.start + j, &mut row);
     }

@@ -97,20 +97,24 @@ pub(crate) fn write_mask<M: MaskValue>(mask: &ActionMask, out: &mut [M]) {
     out[NUM_ACTIONS - TAIL..].copy_from_slice(&byte(NUM_ACTIONS / 8)[..TAIL]);
 }
 
-/// Hint the cache to fetch the `len` bytes at `p` (a prefetch never faults, whatever the
-/// address).
+/// Hint the cache to fetch the lines holding the `len` bytes at `p` (a prefetch never
+/// faults, whatever the address).
 #[inline(always)]
-pub(crate) fn prefetch<T>(p: *const T, len: usize) {
+pub(crate) fn prefetch(p: *const u8, len: usize) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let p = p.cast::<i8>();
-        let mut off = 0;
-        while off < len {
+        if len == 0 {
+            return;
+        }
+        // From the line holding the first byte to the line holding the last one.
+        let first = (p as usize) & !63;
+        let lines = ((p as usize + len - 1) - first) / 64 + 1;
+        let start = p.wrapping_sub(p as usize - first).cast::<i8>();
+        for k in 0..lines {
             // SAFETY: a prefetch is only a hint; it reads nothing and never faults, and SSE is
             // part of the x86_64 baseline. `wrapping_add` keeps the address computation defined.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(off)) };
-            off += 64;
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(64 * k)) };
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
