@@ -365,6 +365,9 @@ def main():
     target(f"VecEnv b=4096 {mt} threads uint8 / OpenSpiel C++", over(u8, base), 5)
     target(f"VecEnv b=4096 {mt} threads / 1 thread", over(vec.get((4096, mt)), vec.get((4096, 1))), 1.7)
     target("VecEnv 1 thread b=16384 / b=1024", over(vec.get((16384, 1)), vec.get((1024, 1))), 0.8)
+    if mt != 1:  # the same ratio per thread with the pool (both rows use mt threads)
+        target(f"VecEnv {mt} threads b=16384 / b=1024 (per thread)",
+               over(vec.get((16384, mt)), vec.get((1024, mt))), 0.8)
     if preset_rows and engine:
         worst = min(preset_rows, key=lambda r: r[2])
         target(f"slowest preset ({worst[0]} {worst[1]}p) / crazy_eights engine", over(worst[2], engine), 0.5)

@@ -271,12 +271,16 @@ pub fn encode_into<T: ObsScalar>(g: &Game, p: usize, out: &mut [T]) {
     out[STOCK_SIZE] = T::of(g.stock().len() as f32);
     let discard = g.discard().as_slice();
     out[DISCARD_SIZE] = T::of(discard.len() as f32);
-    // Copies per face in the discard pile, counted in place (at most 8 copies of a face in
-    // a deck of four packs, so a u8 or i8 count is exact).
-    let played: &mut [T; NUM_FACES] = (&mut out[PLAYED..PLAYED + NUM_FACES]).try_into().expect("54 faces");
+    // Copies per face in the discard pile, counted as bytes (a pile holds at most
+    // MAX_CARDS = 216 cards, so no count wraps) and converted in one vectorised pass:
+    // an integer increment per card instead of a dependent float add.
+    let mut copies = [0u8; NUM_FACES];
     for c in discard {
-        let e = &mut played[c.index() % NUM_FACES];
-        *e = e.plus_one();
+        let e = &mut copies[c.index() % NUM_FACES];
+        *e = e.wrapping_add(1);
+    }
+    for (o, &k) in out[PLAYED..PLAYED + NUM_FACES].iter_mut().zip(copies.iter()) {
+        *o = T::count(k);
     }
     let t = g.turn();
     out[TURN_CARDS] = T::of(f32::from(t.cards));

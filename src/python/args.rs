@@ -26,8 +26,8 @@ fn index_of<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyA
     }
     let py = obj.py();
     let type_name = obj.get_type().name()?.into_any();
-    let numpy_bool = PyAnyMethods::eq(&type_name, intern!(py, "bool_"))?
-        || PyAnyMethods::eq(&type_name, intern!(py, "bool"))?;
+    let numpy_bool =
+        PyAnyMethods::eq(&type_name, intern!(py, "bool_"))? || PyAnyMethods::eq(&type_name, intern!(py, "bool"))?;
     if obj.is_instance_of::<PyBool>() || numpy_bool {
         return Err(PyTypeError::new_err(format!("{name} must be an integer, not bool")));
     }

@@ -46,6 +46,9 @@ pub struct PyVecEnvCore {
     truncated: Py<PyArray1<bool>>,
     to_act: Py<PyArray1<i32>>,
     actions: Py<PyArray1<i64>>,
+    /// The actions of the call in progress, copied from the caller's array (allocated
+    /// once: a step allocates nothing).
+    staged: Vec<i64>,
 }
 
 /// A zeroed array allocated through `numpy.zeros`, so a failed allocation is the
@@ -61,6 +64,13 @@ fn zeros2<T: Element>(py: Python<'_>, n: usize, m: usize) -> PyResult<Py<PyArray
 
 fn zeros1<T: Element>(py: Python<'_>, n: usize) -> PyResult<Py<PyArray1<T>>> {
     zeros::<T, PyArray1<T>>(py, &[n])
+}
+
+/// The reusable copy of one call's actions, reserved fallibly (MemoryError, not an abort).
+fn staged_actions(n: usize) -> PyResult<Vec<i64>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| PyMemoryError::new_err(format!("cannot allocate actions for {n} games")))?;
+    Ok(v)
 }
 
 impl PyVecEnvCore {
@@ -121,9 +131,18 @@ impl PyVecEnvCore {
         })?;
         // A copy: the GIL is released while the batch steps, and another thread could write
         // to the caller's array between the validation and the use of an action.
-        let s = arr.as_slice().map_err(|_| PyValueError::new_err("actions must be C-contiguous"))?.to_vec();
+        let src = arr.as_slice().map_err(|_| PyValueError::new_err("actions must be C-contiguous"))?;
+        let n = self.env.num_envs();
+        if src.len() != n {
+            return Err(vec_err(VecEnvError::Length { what: "actions", expected: n, got: src.len() }));
+        }
+        let mut s = std::mem::take(&mut self.staged);
+        s.clear();
+        s.extend_from_slice(src);
         drop(arr);
-        if opponents { self.dispatch(py, Call::Opponents(&s)) } else { self.dispatch(py, Call::Step(&s)) }
+        let r = if opponents { self.dispatch(py, Call::Opponents(&s)) } else { self.dispatch(py, Call::Step(&s)) };
+        self.staged = s;
+        r
     }
 }
 
@@ -203,6 +222,7 @@ impl PyVecEnvCore {
             truncated: zeros1(py, ne)?,
             to_act: zeros1(py, ne)?,
             actions: zeros1(py, ne)?,
+            staged: staged_actions(ne)?,
             env,
         })
     }

@@ -1,0 +1,152 @@
+//! Writing one game's output rows: the observation and mask element types, the mask
+//! written eight ids per store from its bitset, and the prefetch hint that fetches a later
+//! game's state while the current one steps.
+
+use crate::action::{ActionMask, NUM_ACTIONS};
+use crate::game::Game;
+use crate::observation::{self, ObsScalar};
+
+/// An observation element type: `f32`, or compact `u8` / `i8` (same layout; each value
+/// converted with Rust's saturating, truncating `as` cast, so `u8` turns the direction -1
+/// into 0 and fractional scores into their integer part).
+pub trait ObsValue: ObsScalar + Send + Sync + 'static {
+    /// Write player `p`'s observation of `g` into `out` (length [`OBS_SIZE`]).
+    fn encode(g: &Game, p: usize, out: &mut [Self]) {
+        observation::encode_into(g, p, out);
+    }
+    /// The bytes of a row (every bit pattern of these types is a valid value, so the row
+    /// may be written through them).
+    #[doc(hidden)]
+    fn row_bytes(row: &mut [Self]) -> &mut [u8];
+}
+
+macro_rules! obs_value {
+    ($($t:ty),*) => {$(
+        impl ObsValue for $t {
+            #[inline(always)]
+            fn row_bytes(row: &mut [$t]) -> &mut [u8] {
+                let len = std::mem::size_of_val(row);
+                // SAFETY: `$t` is a plain number type with no padding for which every bit
+                // pattern is valid; the byte view covers exactly the row's memory and
+                // borrows it mutably for its lifetime.
+                unsafe { std::slice::from_raw_parts_mut(row.as_mut_ptr().cast::<u8>(), len) }
+            }
+        }
+    )*};
+}
+obs_value!(f32, u8, i8);
+
+/// A mask element type: `bool` or `u8` (0/1).
+pub trait MaskValue: Copy + Send + Sync + 'static {
+    const FALSE: Self;
+    const TRUE: Self;
+    /// The bytes of a row; only the bytes 0 and 1 may be written through them.
+    #[doc(hidden)]
+    fn row_bytes(row: &mut [Self]) -> &mut [u8];
+}
+impl MaskValue for bool {
+    const FALSE: bool = false;
+    const TRUE: bool = true;
+    #[inline(always)]
+    fn row_bytes(row: &mut [bool]) -> &mut [u8] {
+        // SAFETY: `bool` is one byte; callers write only 0 and 1, the valid `bool` bytes.
+        unsafe { std::slice::from_raw_parts_mut(row.as_mut_ptr().cast::<u8>(), row.len()) }
+    }
+}
+impl MaskValue for u8 {
+    const FALSE: u8 = 0;
+    const TRUE: u8 = 1;
+    #[inline(always)]
+    fn row_bytes(row: &mut [u8]) -> &mut [u8] {
+        row
+    }
+}
+
+/// Byte `b` spread into eight 0/1 bytes (bit `k` of `b` in byte `k`, little-endian).
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        while k < 8 {
+            if b & (1 << k) != 0 {
+                t[b] |= 1 << (8 * k);
+            }
+            k += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Write player `p`'s observation of `g` into `out`.
+#[inline]
+pub(crate) fn write_obs<O: ObsValue>(g: &Game, p: usize, out: &mut [O]) {
+    O::encode(g, p, out);
+}
+
+/// Write `mask` as one 0/1 element per action id, eight ids per store.
+#[inline]
+pub(crate) fn write_mask<M: MaskValue>(mask: &ActionMask, out: &mut [M]) {
+    let out: &mut [u8; NUM_ACTIONS] = M::row_bytes(out).try_into().expect("a mask row holds NUM_ACTIONS elements");
+    let byte = |i: usize| SPREAD[(mask.0[i / 8] >> (8 * (i % 8))) as u8 as usize].to_le_bytes();
+    for i in 0..NUM_ACTIONS / 8 {
+        out[8 * i..8 * i + 8].copy_from_slice(&byte(i));
+    }
+    const TAIL: usize = NUM_ACTIONS % 8;
+    out[NUM_ACTIONS - TAIL..].copy_from_slice(&byte(NUM_ACTIONS / 8)[..TAIL]);
+}
+
+/// Hint the cache to fetch the lines holding the `len` bytes at `p` (a prefetch never
+/// faults, whatever the address).
+#[inline(always)]
+pub(crate) fn prefetch(p: *const u8, len: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        if len == 0 {
+            return;
+        }
+        // From the line holding the first byte to the line holding the last one.
+        let first = (p as usize) & !63;
+        let lines = ((p as usize + len - 1) - first) / 64 + 1;
+        let start = p.wrapping_sub(p as usize - first).cast::<i8>();
+        for k in 0..lines {
+            // SAFETY: a prefetch is only a hint; it reads nothing and never faults, and SSE is
+            // part of the x86_64 baseline. `wrapping_add` keeps the address computation defined.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(64 * k)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (p, len);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_table_puts_bit_k_in_byte_k() {
+        for (b, spread) in SPREAD.iter().enumerate() {
+            let bytes = spread.to_le_bytes();
+            for (k, &x) in bytes.iter().enumerate() {
+                assert_eq!(x, ((b >> k) & 1) as u8, "byte {b:#x}, bit {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn mask_row_matches_the_set_ids() {
+        let mut m = ActionMask::default();
+        for id in [0, 7, 8, 53, 63, 64, 127, 128, 191, 192, NUM_ACTIONS - 1] {
+            m.set(id);
+        }
+        let mut row = vec![true; NUM_ACTIONS];
+        write_mask(&m, &mut row);
+        let want: Vec<bool> = (0..NUM_ACTIONS).map(|id| m.contains(id)).collect();
+        assert_eq!(row, want);
+        let mut bytes = vec![7u8; NUM_ACTIONS];
+        write_mask(&ActionMask::default(), &mut bytes);
+        assert!(bytes.iter().all(|&x| x == 0));
+    }
+}
