@@ -3,6 +3,31 @@
 
 use super::*;
 
+/// stalin arithmetic by rank index of the top card and of the card under it: the faces whose
+/// spot value (A=1 … T=10) is the sum or the product of the two values; none where either is
+/// a picture card.
+const ARITHMETIC: [[u64; 13]; 13] = {
+    let mut t = [[0u64; 13]; 13];
+    let mut a = 0;
+    while a < 10 {
+        let mut b = 0;
+        while b < 10 {
+            let (x, y) = (a as u32 + 1, b as u32 + 1);
+            let mut m = 0;
+            if x + y <= 10 {
+                m |= RANK_BITS << (x + y - 1);
+            }
+            if x * y <= 10 {
+                m |= RANK_BITS << (x * y - 1);
+            }
+            t[a][b] = m;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+};
+
 impl Game {
     /// Does `c` match the top card by suit (active suit) or rank?
     pub(super) fn matches_top(&self, c: Card) -> bool {
@@ -56,17 +81,12 @@ impl Game {
 
     /// The faces [`Game::arithmetic`] allows on `top` with `under` below it, as a bitset:
     /// the spot ranks whose value is the sum or the product of the two cards' values.
+    #[inline]
     pub(super) fn arithmetic_bits(top: Card, under: Option<Card>) -> u64 {
-        let value = |x: Option<Card>| x.and_then(Card::rank).filter(|r| !r.is_court()).map(|r| r.index() as u32 + 1);
-        let (Some(a), Some(b)) = (value(Some(top)), value(under)) else { return 0 };
-        let mut m = 0;
-        for v in [a + b, a * b] {
-            // Spot values run from 1 (ace) to 10; picture cards never match by arithmetic.
-            if (1..=10).contains(&v) {
-                m |= RANK_BITS << (v - 1);
-            }
+        match (top.rank(), under.and_then(Card::rank)) {
+            (Some(a), Some(b)) => ARITHMETIC[a.index()][b.index()],
+            _ => 0,
         }
-        m
     }
 
     /// Is `c` player `p`'s own countdown wild (rank = score; 1 = ace)?
@@ -78,12 +98,9 @@ impl Game {
 
     /// stalin arithmetic: a spot card whose value (A=1 … T=10) is the sum or product of the
     /// two top cards, none of the three being a picture card.
+    #[inline]
     pub(super) fn arithmetic(c: Card, top: Option<Card>, under: Option<Card>) -> bool {
-        let value = |x: Option<Card>| x.and_then(Card::rank).filter(|r| !r.is_court()).map(|r| r.index() as u32 + 1);
-        match (value(Some(c)), value(top), value(under)) {
-            (Some(v), Some(a), Some(b)) => v == a + b || v == a * b,
-            _ => false,
-        }
+        top.is_some_and(|t| Self::arithmetic_bits(t, under) & bit(c) != 0)
     }
 
     /// May red card `c` go on stalin's rogue pile (suit, rank or arithmetic against its top)?
@@ -374,6 +391,35 @@ mod tests {
     use super::*;
     use crate::game::derive_seed;
     use crate::rules::{load_spec, preset_names};
+
+    /// The arithmetic table agrees with the rule spelled out: for every card on every pair of
+    /// top cards (jokers and pictures included), a spot card matches when its value is the sum
+    /// or the product of the two values.
+    #[test]
+    fn arithmetic_table_agrees_with_the_rule() {
+        let value = |x: Card| x.rank().filter(|r| !r.is_court()).map(|r| r.index() as u32 + 1);
+        let mut hits = 0;
+        for t in 0..NUM_FACES as u8 {
+            for u in (0..NUM_FACES as u8).map(Some).chain([None]) {
+                let (top, under) = (Card(t), u.map(Card));
+                let mut want_bits = 0u64;
+                for c in (0..NUM_FACES as u8).map(Card) {
+                    let want = match (value(c), value(top), under.and_then(value)) {
+                        (Some(v), Some(a), Some(b)) => v == a + b || v == a * b,
+                        _ => false,
+                    };
+                    assert_eq!(Game::arithmetic(c, Some(top), under), want, "{c} on {top} over {under:?}");
+                    assert!(!Game::arithmetic(c, None, under));
+                    if want {
+                        want_bits |= bit(c);
+                        hits += 1;
+                    }
+                }
+                assert_eq!(Game::arithmetic_bits(top, under), want_bits, "{top} over {under:?}");
+            }
+        }
+        assert!(hits > 0);
+    }
 
     /// Along random games of every preset (smallest and largest table), the bitset of
     /// playable faces is exactly the held faces `playable` accepts.

@@ -133,7 +133,14 @@ impl Game {
     fn play_general(&mut self, c: Card) {
         let p = self.current as usize;
         let phase = self.phase;
-        if self.rules.rogue && phase == Phase::Play && !self.playable(c) {
+        let matched = phase != Phase::Chain && self.matches_top(c);
+        // With no one-turn constraint, no free play and no wild rule on `c`, `playable(c)` is
+        // `matches_top(c)`, which `matched` already holds.
+        let rogue = self.rules.rogue && phase == Phase::Play && {
+            let plainly = self.restrict == Restrict::None && !self.free_play && self.wild_of(c, p).is_none();
+            !(if plainly { matched } else { self.playable(c) })
+        };
+        if rogue {
             // stalin: the card goes on the rogue pile, which ends the play.
             self.hands[p].remove(c);
             self.forget_card(p, c);
@@ -147,7 +154,6 @@ impl Game {
             self.resolve_play();
             return;
         }
-        let matched = phase != Phase::Chain && self.matches_top(c);
         let shields = phase == Phase::Chain && self.shields_chain(c);
         let prev_top = self.discard.top();
         let wild_power = self.wild_of(c, p).is_some_and(|w| {
