@@ -6,7 +6,7 @@ use super::*;
 impl Game {
     /// Collect the effects of placed card `c` into the turn.
     pub(super) fn record_effects(&mut self, c: Card) {
-        let r = self.rules.card[c.index()];
+        let r = &self.rules.card[c.index()];
         let in_run = matches!(self.turn.follow, Some((FollowState::SameSuitAny | FollowState::OneMatching, _)));
         let strict = self.rules.settings.multi_effects == MultiEffects::TopCardOnly;
         let top_only = match self.rules.settings.multi_effects {
