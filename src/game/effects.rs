@@ -6,14 +6,71 @@ use super::*;
 impl Game {
     /// Collect the effects of placed card `c` into the turn.
     pub(super) fn record_effects(&mut self, c: Card) {
-        let r = &self.rules.card[c.index()];
+        if self.record_is_bare(c) {
+            self.record_bare(c);
+        } else {
+            self.record_effects_general(c);
+        }
+    }
+
+    /// Is `c` a card with no rule at all (`CardRule::default()`), no wild this hand (no
+    /// `options.wild_instapik` move) and no `pure_wild` face, so that
+    /// [`Game::record_bare`] records exactly what [`Game::record_effects_general`] would?
+    #[inline]
+    fn record_is_bare(&self, c: Card) -> bool {
+        self.rules.default_mask & bit(c) != 0 && self.wild_rank.is_none() && self.rules.settings.pure_wild & bit(c) == 0
+    }
+
+    /// Under top-only effects, does placing a card clear the effects recorded before it?
+    #[inline]
+    fn top_only(&self) -> bool {
         let in_run = matches!(self.turn.follow, Some((FollowState::SameSuitAny | FollowState::OneMatching, _)));
-        let strict = self.rules.settings.multi_effects == MultiEffects::TopCardOnly;
-        let top_only = match self.rules.settings.multi_effects {
+        match self.rules.settings.multi_effects {
             MultiEffects::TopOnly | MultiEffects::TopCardOnly => true,
             MultiEffects::TopOnlyInRuns => in_run,
             MultiEffects::CumulateAll => false,
-        };
+        }
+    }
+
+    /// Top-only effects: a new card clears what the cards before it recorded (the chain's
+    /// additions too unless `keep_chain`).
+    #[inline]
+    fn clear_for_top_only(t: &mut Turn, keep_chain: bool) {
+        t.skips = 0;
+        t.reverses = 0;
+        if !keep_chain {
+            t.chain_add = 0;
+            t.chain_cards = 0;
+        }
+        t.waste_draw = 0;
+        // Unanswerable draw penalties act wherever the card lies in a run (zodiac card).
+        t.draw_keep = 0;
+        t.restrict = Restrict::None;
+        t.others_draw = 0;
+        t.free_play_next = false;
+        t.extra_turn = false;
+        t.ace_skip = false;
+    }
+
+    /// [`Game::record_effects_general`] for a card without effects (see
+    /// [`Game::record_is_bare`]): it only counts, and under top-only effects clears.
+    fn record_bare(&mut self, c: Card) {
+        let top_only = self.top_only();
+        let t = &mut self.turn;
+        t.last = Some(c);
+        if top_only {
+            // No chain rule on `c`: nothing keeps the chain's additions.
+            Self::clear_for_top_only(t, false);
+        }
+        t.cards += 1;
+        t.first.get_or_insert(c);
+    }
+
+    /// [`Game::record_effects`] for any card.
+    pub(super) fn record_effects_general(&mut self, c: Card) {
+        let r = &self.rules.card[c.index()];
+        let strict = self.rules.settings.multi_effects == MultiEffects::TopCardOnly;
+        let top_only = self.top_only();
         let mirror = r.mirror && self.chain.active && !self.turn.is_start;
         let prev_chain = self.turn.last.and_then(|l| self.rules.card[l.index()].chain);
         // Under top-only effects, draw cards directly on top of each other still add up (not
@@ -30,20 +87,7 @@ impl Game {
             return;
         }
         if top_only {
-            t.skips = 0;
-            t.reverses = 0;
-            if !keep_chain {
-                t.chain_add = 0;
-                t.chain_cards = 0;
-            }
-            t.waste_draw = 0;
-            // Unanswerable draw penalties act wherever the card lies in a run (zodiac card).
-            t.draw_keep = 0;
-            t.restrict = Restrict::None;
-            t.others_draw = 0;
-            t.free_play_next = false;
-            t.extra_turn = false;
-            t.ace_skip = false;
+            Self::clear_for_top_only(t, keep_chain);
         }
         let once = r.repeat == Repeat::Once;
         if r.skip > 0 {
@@ -298,5 +342,60 @@ impl Game {
             self.turn.give_done = true;
             self.finish_play();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::derive_seed;
+    use crate::rules::{load_spec, preset_names};
+
+    /// Along random games of every preset (smallest and largest table), at every decision,
+    /// recording each bare face (see `record_is_bare`) by the short path leaves exactly the
+    /// state the general path leaves: the turn record and the whole snapshot.
+    #[test]
+    fn bare_records_leave_the_state_the_general_path_leaves() {
+        let mut checked = 0;
+        let mut top_only_checked = 0;
+        for preset in preset_names() {
+            let spec = load_spec(preset, None).unwrap();
+            for n in [spec.players.min.max(2) as usize, spec.players.max as usize] {
+                let rules = Arc::new(Rules::load(preset, n, None).unwrap());
+                let mut g = Game::new(rules.clone(), derive_seed(13, n as u64));
+                let mut bot = Xoshiro256PlusPlus::seed_from_u64(n as u64);
+                let mut mask = ActionMask::default();
+                let mut episode = 0;
+                for step in 0..1500 {
+                    g.legal_actions(&mut mask);
+                    let Some(a) = random_pick(&mut bot, &mask) else {
+                        episode += 1;
+                        g.reset(derive_seed(13, episode), &[]).unwrap();
+                        continue;
+                    };
+                    // A few faces per decision, in turn, keep the test short.
+                    for i in (step % 9..NUM_FACES).step_by(9) {
+                        let c = Card(i as u8);
+                        if !g.record_is_bare(c) {
+                            continue;
+                        }
+                        let (mut bare, mut general) = (g.clone(), g.clone());
+                        bare.record_bare(c);
+                        general.record_effects_general(c);
+                        assert_eq!(bare.turn, general.turn, "{preset} {n}p {c}");
+                        assert_eq!(
+                            format!("{:?}", bare.snapshot()),
+                            format!("{:?}", general.snapshot()),
+                            "{preset} {n}p {c}"
+                        );
+                        checked += 1;
+                        top_only_checked += usize::from(g.top_only());
+                    }
+                    g.apply(a);
+                }
+            }
+        }
+        assert!(checked > 10_000, "only {checked} bare records checked");
+        assert!(top_only_checked > 1_000, "only {top_only_checked} under top-only effects");
     }
 }

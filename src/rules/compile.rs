@@ -39,11 +39,8 @@ impl Rules {
             && matches!(settings.multi_mode, super::MultiMode::Off | super::MultiMode::EqualRank)
             && settings.draw_end_of_turn == 0
             && !settings.four_of_a_kind;
-        let plain_mask = if plain_table {
-            (0..NUM_FACES).filter(|&i| card[i] == CardRule::default()).fold(0, |m, i| m | 1 << i)
-        } else {
-            0
-        };
+        let default_mask = (0..NUM_FACES).filter(|&i| card[i] == CardRule::default()).fold(0, |m, i| m | 1 << i);
+        let plain_mask = if plain_table { default_mask } else { 0 };
         let series_target = if s.series.play_match {
             // In range: check_ranges bounds target_per_player * n by MAX_SERIES_TARGET.
             s.series.target_per_player.map(|t| t.saturating_mul(n as u32)).or(s.series.target)
@@ -91,6 +88,7 @@ impl Rules {
                 .iter()
                 .any(|r| r.give.is_some() || r.pass_hands.is_some() || r.swap_hand || r.pick_up_pile > 0),
             plain_mask,
+            default_mask,
             settings,
             spec,
         })

@@ -401,6 +401,8 @@ pub struct Rules {
     /// `Game::play_plain`): cards with no effect at all (`CardRule::default()`), in a rule
     /// set whose table-wide settings add nothing to such a play; 0 in the others.
     pub plain_mask: u64,
+    /// Faces with no card rule at all (`CardRule::default()`), whatever the table settings.
+    pub default_mask: u64,
     /// Faces that are transparent wilds (the card under them is matched).
     pub transparent_mask: u64,
     /// Some card carries `mirror`.
