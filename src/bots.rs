@@ -78,6 +78,8 @@ impl RandomBot {
             }
             i -= n;
         }
+        // No input reaches this: `below(k)` returns `i < k = c[0] + c[1] + c[2] + c[3]`, so
+        // the loop returns in the word where the running count passes `i`.
         unreachable!("i < k, the number of set ids")
     }
 
