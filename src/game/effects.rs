@@ -349,7 +349,6 @@ impl Game {
 mod tests {
     use super::*;
     use crate::game::derive_seed;
-    use crate::rules::{load_spec, preset_names};
 
     /// Along random games of every preset (smallest and largest table), at every decision,
     /// recording each bare face (see `record_is_bare`) by the short path leaves exactly the
@@ -358,41 +357,37 @@ mod tests {
     fn bare_records_leave_the_state_the_general_path_leaves() {
         let mut checked = 0;
         let mut top_only_checked = 0;
-        for preset in preset_names() {
-            let spec = load_spec(preset, None).unwrap();
-            for n in [spec.players.min.max(2) as usize, spec.players.max as usize] {
-                let rules = Arc::new(Rules::load(preset, n, None).unwrap());
-                let mut g = Game::new(rules.clone(), derive_seed(13, n as u64));
-                let mut bot = Xoshiro256PlusPlus::seed_from_u64(n as u64);
-                let mut mask = ActionMask::default();
-                let mut episode = 0;
-                for step in 0..1500 {
-                    g.legal_actions(&mut mask);
-                    let Some(a) = random_pick(&mut bot, &mask) else {
-                        episode += 1;
-                        g.reset(derive_seed(13, episode), &[]).unwrap();
+        for (preset, n, rules) in test_tables() {
+            let mut g = Game::new(rules.clone(), derive_seed(13, n as u64));
+            let mut bot = Xoshiro256PlusPlus::seed_from_u64(n as u64);
+            let mut mask = ActionMask::default();
+            let mut episode = 0;
+            for step in 0..1500 {
+                g.legal_actions(&mut mask);
+                let Some(a) = random_pick(&mut bot, &mask) else {
+                    episode += 1;
+                    g.reset(derive_seed(13, episode), &[]).unwrap();
+                    continue;
+                };
+                // A few faces per decision, in turn, keep the test short.
+                for i in (step % 9..NUM_FACES).step_by(9) {
+                    let c = Card(i as u8);
+                    if !g.record_is_bare(c) {
                         continue;
-                    };
-                    // A few faces per decision, in turn, keep the test short.
-                    for i in (step % 9..NUM_FACES).step_by(9) {
-                        let c = Card(i as u8);
-                        if !g.record_is_bare(c) {
-                            continue;
-                        }
-                        let (mut bare, mut general) = (g.clone(), g.clone());
-                        bare.record_bare(c);
-                        general.record_effects_general(c);
-                        assert_eq!(bare.turn, general.turn, "{preset} {n}p {c}");
-                        assert_eq!(
-                            format!("{:?}", bare.snapshot()),
-                            format!("{:?}", general.snapshot()),
-                            "{preset} {n}p {c}"
-                        );
-                        checked += 1;
-                        top_only_checked += usize::from(g.top_only());
                     }
-                    g.apply(a);
+                    let (mut bare, mut general) = (g.clone(), g.clone());
+                    bare.record_bare(c);
+                    general.record_effects_general(c);
+                    assert_eq!(bare.turn, general.turn, "{preset} {n}p {c}");
+                    assert_eq!(
+                        format!("{:?}", bare.snapshot()),
+                        format!("{:?}", general.snapshot()),
+                        "{preset} {n}p {c}"
+                    );
+                    checked += 1;
+                    top_only_checked += usize::from(g.top_only());
                 }
+                g.apply(a);
             }
         }
         assert!(checked > 10_000, "only {checked} bare records checked");

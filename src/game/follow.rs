@@ -213,7 +213,6 @@ impl Game {
 mod tests {
     use super::*;
     use crate::game::derive_seed;
-    use crate::rules::{load_spec, preset_names};
 
     /// Along random games of every preset (smallest and largest table), whenever a follow-on
     /// is open the bitset of continuing faces is exactly the faces `continues` accepts, for the
@@ -221,33 +220,22 @@ mod tests {
     #[test]
     fn continue_bits_agree_with_continues() {
         let mut checked = 0;
-        for preset in preset_names() {
-            let spec = load_spec(preset, None).unwrap();
-            for n in [spec.players.min.max(2) as usize, spec.players.max as usize] {
-                let rules = Arc::new(Rules::load(preset, n, None).unwrap());
-                let mut g = Game::new(rules, derive_seed(5, n as u64));
-                let mut bot = Xoshiro256PlusPlus::seed_from_u64(3 + n as u64);
-                let mut mask = ActionMask::default();
-                let mut episode = 0;
-                for _ in 0..6000 {
-                    if g.turn.follow.is_some() {
-                        let all = (1u64 << NUM_FACES) - 1;
-                        let want = (0..NUM_FACES).filter(|&i| g.continues(Card(i as u8))).fold(0u64, |m, i| m | 1 << i);
-                        assert_eq!(g.continue_bits(all), want, "{preset} {n}p {:?}", g.turn.follow);
-                        let held = g.hands[g.current as usize].bits();
-                        assert_eq!(g.continue_bits(held), want & held, "{preset} {n}p");
-                        assert_eq!(g.can_continue(held), want & held != 0, "{preset} {n}p");
-                        checked += 1;
-                    }
-                    g.legal_actions(&mut mask);
-                    match random_pick(&mut bot, &mask) {
-                        Some(a) => g.apply(a),
-                        None => {
-                            episode += 1;
-                            g.reset(derive_seed(5, episode), &[]).unwrap();
-                        }
-                    }
+        for (preset, n, rules) in test_tables() {
+            let mut g = Game::new(rules, derive_seed(5, n as u64));
+            let mut bot = Xoshiro256PlusPlus::seed_from_u64(3 + n as u64);
+            let mut mask = ActionMask::default();
+            let mut episode = 0;
+            for _ in 0..6000 {
+                if g.turn.follow.is_some() {
+                    let all = (1u64 << NUM_FACES) - 1;
+                    let want = (0..NUM_FACES).filter(|&i| g.continues(Card(i as u8))).fold(0u64, |m, i| m | 1 << i);
+                    assert_eq!(g.continue_bits(all), want, "{preset} {n}p {:?}", g.turn.follow);
+                    let held = g.hands[g.current as usize].bits();
+                    assert_eq!(g.continue_bits(held), want & held, "{preset} {n}p");
+                    assert_eq!(g.can_continue(held), want & held != 0, "{preset} {n}p");
+                    checked += 1;
                 }
+                random_step(&mut g, &mut bot, &mut mask, 5, &mut episode);
             }
         }
         assert!(checked > 5_000, "only {checked} open follow-ons checked");

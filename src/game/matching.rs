@@ -390,7 +390,6 @@ impl Game {
 mod tests {
     use super::*;
     use crate::game::derive_seed;
-    use crate::rules::{load_spec, preset_names};
 
     /// The arithmetic table agrees with the rule spelled out: for every card on every pair of
     /// top cards (jokers and pictures included), a spot card matches when its value is the sum
@@ -426,31 +425,20 @@ mod tests {
     #[test]
     fn playable_bits_agree_with_playable() {
         let mut checked = 0;
-        for preset in preset_names() {
-            let spec = load_spec(preset, None).unwrap();
-            for n in [spec.players.min.max(2) as usize, spec.players.max as usize] {
-                let rules = Arc::new(Rules::load(preset, n, None).unwrap());
-                let mut g = Game::new(rules, derive_seed(9, n as u64));
-                let mut bot = Xoshiro256PlusPlus::seed_from_u64(7 + n as u64);
-                let mut mask = ActionMask::default();
-                let mut episode = 0;
-                for _ in 0..5000 {
-                    if !g.terminal && !g.truncated {
-                        let held = g.hands[g.current as usize].bits();
-                        let want =
-                            crate::card_set::Faces::new(held).filter(|&c| g.playable(c)).fold(0u64, |m, c| m | bit(c));
-                        assert_eq!(g.playable_bits(), want, "{preset} {n}p");
-                        checked += 1;
-                    }
-                    g.legal_actions(&mut mask);
-                    match random_pick(&mut bot, &mask) {
-                        Some(a) => g.apply(a),
-                        None => {
-                            episode += 1;
-                            g.reset(derive_seed(9, episode), &[]).unwrap();
-                        }
-                    }
+        for (preset, n, rules) in test_tables() {
+            let mut g = Game::new(rules, derive_seed(9, n as u64));
+            let mut bot = Xoshiro256PlusPlus::seed_from_u64(7 + n as u64);
+            let mut mask = ActionMask::default();
+            let mut episode = 0;
+            for _ in 0..5000 {
+                if !g.terminal && !g.truncated {
+                    let held = g.hands[g.current as usize].bits();
+                    let want =
+                        crate::card_set::Faces::new(held).filter(|&c| g.playable(c)).fold(0u64, |m, c| m | bit(c));
+                    assert_eq!(g.playable_bits(), want, "{preset} {n}p");
+                    checked += 1;
                 }
+                random_step(&mut g, &mut bot, &mut mask, 9, &mut episode);
             }
         }
         assert!(checked > 100_000, "only {checked} positions checked");

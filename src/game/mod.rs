@@ -359,37 +359,66 @@ pub(crate) fn random_pick(rng: &mut Xoshiro256PlusPlus, m: &ActionMask) -> Optio
     if m.is_empty() { None } else { m.nth(rng.random_range(0..m.len())) }
 }
 
+/// The tables the engine's random-game tests walk: every preset at its smallest (at least 2)
+/// and largest player count, with its rules.
+#[cfg(test)]
+pub(crate) fn test_tables() -> Vec<(&'static str, usize, Arc<Rules>)> {
+    let mut out = Vec::new();
+    for preset in crate::rules::preset_names() {
+        let spec = crate::rules::load_spec(preset, None).unwrap();
+        for n in [spec.players.min.max(2) as usize, spec.players.max as usize] {
+            out.push((preset, n, Arc::new(Rules::load(preset, n, None).unwrap())));
+        }
+    }
+    out
+}
+
+/// One step of a random-game test: a uniform legal action, or, at the end of a game, a new
+/// deal from `derive_seed(seed, episode)` with `episode` counted up.
+#[cfg(test)]
+pub(crate) fn random_step(
+    g: &mut Game,
+    rng: &mut Xoshiro256PlusPlus,
+    mask: &mut ActionMask,
+    seed: u64,
+    episode: &mut u64,
+) {
+    g.legal_actions(mask);
+    match random_pick(rng, mask) {
+        Some(a) => g.apply(a),
+        None => {
+            *episode += 1;
+            g.reset(derive_seed(seed, *episode), &[]).unwrap();
+        }
+    }
+}
+
 #[cfg(test)]
 mod reset_tests {
     use super::*;
-    use crate::rules::{load_spec, preset_names};
 
     /// A game reset in place after random play is the game a fresh `Game::new` deals from
     /// the same seed: the whole snapshot and what every seat has seen.
     #[test]
     fn reset_in_place_equals_a_new_game() {
-        for preset in preset_names() {
-            let spec = load_spec(preset, None).unwrap();
-            for n in [spec.players.min.max(2) as usize, spec.players.max as usize] {
-                let rules = Arc::new(Rules::load(preset, n, None).unwrap());
-                let mut g = Game::new(rules.clone(), derive_seed(21, 0));
-                let mut bot = Xoshiro256PlusPlus::seed_from_u64(n as u64);
-                let mut mask = ActionMask::default();
-                for k in 1..6u64 {
-                    for _ in 0..(37 * k) {
-                        g.legal_actions(&mut mask);
-                        match random_pick(&mut bot, &mask) {
-                            Some(a) => g.apply(a),
-                            None => break,
-                        }
+        for (preset, n, rules) in test_tables() {
+            let mut g = Game::new(rules.clone(), derive_seed(21, 0));
+            let mut bot = Xoshiro256PlusPlus::seed_from_u64(n as u64);
+            let mut mask = ActionMask::default();
+            for k in 1..6u64 {
+                for _ in 0..(37 * k) {
+                    g.legal_actions(&mut mask);
+                    match random_pick(&mut bot, &mask) {
+                        Some(a) => g.apply(a),
+                        None => break,
                     }
-                    let seed = derive_seed(21, k);
-                    g.reset(seed, &[]).unwrap();
-                    let fresh = Game::new(rules.clone(), seed);
-                    assert_eq!(format!("{:?}", g.snapshot()), format!("{:?}", fresh.snapshot()), "{preset} {n}p");
-                    for o in 0..n {
-                        assert_eq!(g.seen_cards(o), fresh.seen_cards(o), "{preset} {n}p");
-                    }
+                }
+                let seed = derive_seed(21, k);
+                g.reset(seed, &[]).unwrap();
+                let fresh = Game::new(rules.clone(), seed);
+                assert_eq!(format!("{:?}", g.snapshot()), format!("{:?}", fresh.snapshot()), "{preset} {n}p");
+                for o in 0..n {
+                    assert_eq!(g.seen_cards(o), fresh.seen_cards(o), "{preset} {n}p");
                 }
             }
         }

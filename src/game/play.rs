@@ -262,7 +262,6 @@ impl Game {
 mod tests {
     use super::*;
     use crate::game::derive_seed;
-    use crate::rules::{load_spec, preset_names};
 
     /// Along random games of every preset (smallest and largest table), each play that takes
     /// the short path leaves exactly the state the general path leaves: the whole snapshot
@@ -271,39 +270,31 @@ mod tests {
     fn plain_plays_leave_the_state_the_general_path_leaves() {
         let mut checked = 0;
         let mut presets_with_plain = 0;
-        for preset in preset_names() {
-            let spec = load_spec(preset, None).unwrap();
-            for n in [spec.players.min.max(2) as usize, spec.players.max as usize] {
-                let rules = Arc::new(Rules::load(preset, n, None).unwrap());
-                presets_with_plain += usize::from(rules.plain_mask != 0);
-                let mut g = Game::new(rules.clone(), derive_seed(11, n as u64));
-                let mut bot = Xoshiro256PlusPlus::seed_from_u64(n as u64);
-                let mut mask = ActionMask::default();
-                let mut episode = 0;
-                for _ in 0..4000 {
-                    g.legal_actions(&mut mask);
-                    let Some(a) = random_pick(&mut bot, &mask) else {
-                        episode += 1;
-                        g.reset(derive_seed(11, episode), &[]).unwrap();
-                        continue;
-                    };
-                    match Action::from_id(a) {
-                        Some(Action::Play(c)) if g.interlude.kind == InterludeKind::None && g.plain_play_applies(c) => {
-                            let mut general = g.clone();
-                            general.play_general(c);
-                            g.play_plain(c);
-                            assert_eq!(
-                                format!("{:?}", g.snapshot()),
-                                format!("{:?}", general.snapshot()),
-                                "{preset} {n}p"
-                            );
-                            for o in 0..n {
-                                assert_eq!(g.seen_cards(o), general.seen_cards(o), "{preset} {n}p");
-                            }
-                            checked += 1;
+        for (preset, n, rules) in test_tables() {
+            presets_with_plain += usize::from(rules.plain_mask != 0);
+            let mut g = Game::new(rules.clone(), derive_seed(11, n as u64));
+            let mut bot = Xoshiro256PlusPlus::seed_from_u64(n as u64);
+            let mut mask = ActionMask::default();
+            let mut episode = 0;
+            for _ in 0..4000 {
+                g.legal_actions(&mut mask);
+                let Some(a) = random_pick(&mut bot, &mask) else {
+                    episode += 1;
+                    g.reset(derive_seed(11, episode), &[]).unwrap();
+                    continue;
+                };
+                match Action::from_id(a) {
+                    Some(Action::Play(c)) if g.interlude.kind == InterludeKind::None && g.plain_play_applies(c) => {
+                        let mut general = g.clone();
+                        general.play_general(c);
+                        g.play_plain(c);
+                        assert_eq!(format!("{:?}", g.snapshot()), format!("{:?}", general.snapshot()), "{preset} {n}p");
+                        for o in 0..n {
+                            assert_eq!(g.seen_cards(o), general.seen_cards(o), "{preset} {n}p");
                         }
-                        _ => g.apply(a),
+                        checked += 1;
                     }
+                    _ => g.apply(a),
                 }
             }
         }
