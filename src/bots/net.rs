@@ -245,6 +245,8 @@ impl NetPolicy {
         let mut masks = vec![ActionMask::default(); games.len()];
         for ((g, mut row), m) in games.iter().zip(obs.axis_iter_mut(Axis(0))).zip(masks.iter_mut()) {
             if let Some(p) = g.current_player() {
+                // No input reaches the panic: `obs` was just made by `zeros` in standard (row-major)
+                // layout, so each of its rows is contiguous.
                 encode(g, p, row.as_slice_mut().expect("a row of a standard-layout array is contiguous"));
                 g.legal_actions(m);
             }
