@@ -6,14 +6,18 @@
 //! * [`Pile`]: an ordered stack (stock or discard pile) in a fixed-capacity array.
 //!   Index 0 is the bottom; the last element is the top (the next card drawn from a
 //!   stock, the card to follow on a discard pile).
+//! * [`CountedPile`]: a [`Pile`] that also keeps its [`CardCounts`] in step, for the discard
+//!   pile, whose copies per face every observation shows.
 
 use crate::card::{Card, NUM_FACES};
 
 /// Most cards any supported deck holds: four packs with two jokers each.
 pub const MAX_CARDS: usize = 216;
 
-/// A multiset of cards: a count per face.
+/// A multiset of cards: a count per face. It fills one 64-byte cache line exactly and is
+/// aligned to one, so reading a hand touches a single line.
 #[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(64))]
 pub struct CardCounts {
     counts: [u8; NUM_FACES],
     total: u16,
@@ -158,9 +162,11 @@ impl FromIterator<Card> for CardCounts {
 
 /// An ordered pile of at most [`MAX_CARDS`] cards; the last card is the top.
 #[derive(Clone, Copy)]
+#[repr(C)]
 pub struct Pile {
-    cards: [Card; MAX_CARDS],
+    /// First, so the length and the bottom cards share a cache line.
     len: u16,
+    cards: [Card; MAX_CARDS],
 }
 
 impl Default for Pile {
@@ -288,6 +294,77 @@ impl Pile {
     }
 }
 
+/// A [`Pile`] with its copies per face kept in step ([`CountedPile::counts`]), so readers
+/// of the per-face contents (the observation's `played` slice) need not walk the cards.
+/// It reads as a [`Pile`] (`Deref`); every change goes through its own methods, which keep
+/// the counts exact, and a shuffle only reorders the cards.
+#[derive(Clone, Copy, Default, PartialEq)]
+#[repr(C)]
+pub struct CountedPile {
+    counts: CardCounts,
+    pile: Pile,
+}
+
+impl std::ops::Deref for CountedPile {
+    type Target = Pile;
+    #[inline]
+    fn deref(&self) -> &Pile {
+        &self.pile
+    }
+}
+
+impl std::fmt::Debug for CountedPile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.pile.fmt(f)
+    }
+}
+
+impl CountedPile {
+    /// An empty pile.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A pile of `cards` listed bottom to top.
+    pub fn from_bottom_up(cards: &[Card]) -> Self {
+        CountedPile { pile: Pile::from_bottom_up(cards), counts: cards.iter().copied().collect() }
+    }
+
+    /// Copies per face of the cards in the pile.
+    #[inline]
+    pub fn counts(&self) -> &CardCounts {
+        &self.counts
+    }
+
+    /// Put `c` on top ([`Pile::push`]).
+    #[inline]
+    pub fn push(&mut self, c: Card) {
+        self.pile.push(c);
+        self.counts.add(c);
+    }
+
+    /// Take the top card.
+    #[inline]
+    pub fn pop(&mut self) -> Option<Card> {
+        let c = self.pile.pop()?;
+        self.counts.remove(c);
+        Some(c)
+    }
+
+    /// Remove every card.
+    pub fn clear(&mut self) {
+        self.pile.clear();
+        self.counts.clear();
+    }
+
+    /// Put the cards in a random order drawn from `rng` (exactly as shuffling
+    /// [`Pile::as_mut_slice`] would); the counts do not change.
+    pub fn shuffle<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) {
+        use rand::seq::SliceRandom;
+        self.pile.as_mut_slice().shuffle(rng);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -358,5 +435,37 @@ mod tests {
         assert_eq!(p.from_top(2), Some(cards[0]));
         assert_eq!(p.pop(), Some(cards[2]));
         assert_eq!(p.len(), 2);
+    }
+
+    /// Counts of `p`'s cards, computed from the cards themselves.
+    fn counted(p: &Pile) -> CardCounts {
+        p.as_slice().iter().copied().collect()
+    }
+
+    #[test]
+    fn counted_pile_keeps_its_counts_in_step() {
+        use rand::SeedableRng;
+        let cards: Vec<Card> = ["3C", "9C", "3C", "RJ", "KS"].iter().map(|s| s.parse().unwrap()).collect();
+        let mut p = CountedPile::from_bottom_up(&cards);
+        assert_eq!(p.counts(), &counted(&p));
+        assert_eq!(p.counts().count(cards[0]), 2);
+        assert_eq!(p.as_slice(), &cards[..]);
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut plain: Pile = *p;
+        p.shuffle(&mut rng.clone());
+        rand::seq::SliceRandom::shuffle(plain.as_mut_slice(), &mut rng);
+        assert_eq!(*p, plain, "the same permutation as shuffling the plain pile");
+        assert_eq!(p.counts(), &counted(&p));
+        while let Some(c) = p.pop() {
+            assert_eq!(p.counts(), &counted(&p), "after popping {c}");
+        }
+        assert_eq!(p.pop(), None);
+        assert!(p.counts().is_empty());
+        for &c in &cards {
+            p.push(c);
+            assert_eq!(p.counts(), &counted(&p), "after pushing {c}");
+        }
+        p.clear();
+        assert!(p.is_empty() && p.counts().is_empty());
     }
 }

@@ -26,6 +26,7 @@ const UNCAPPED_STOP: u64 = 100_000;
 ///
 /// * `cards`: the cards in play (hands, stock, discard and rogue piles) are exactly
 ///   `cards` (pass the count at the start of the playout: cards are conserved).
+/// * the discard pile's per-face counts equal its cards;
 /// * the legal set is empty exactly when the game is over (terminal or truncated), every
 ///   legal id is in range and decodes to an action, and the sorted list equals the mask;
 /// * every seat's observation is finite;
@@ -35,6 +36,10 @@ pub fn check_state(g: &Game, cards: &CardCounts) -> Result<(), String> {
     let now = g.card_count();
     if now.counts() != cards.counts() {
         return Err(format!("cards not conserved: {} in play, {} expected", now.len(), cards.len()));
+    }
+    let pile: CardCounts = g.discard().as_slice().iter().copied().collect();
+    if g.discard_counts() != &pile {
+        return Err("the discard pile's counts differ from its cards".into());
     }
     let mut m = ActionMask::default();
     g.legal_actions(&mut m);

@@ -217,22 +217,18 @@ const ASKED: usize = offset("asked");
 const WILD_RANK: usize = offset("wild_rank");
 
 /// [`encode`] for any [`ObsScalar`]: each element is `T::of` the `f32` value, so a `u8`
-/// observation equals the `f32` one cast element by element. The row is cleared in one
-/// block and then only its non-zero entries are written, at fixed offsets: the hand from
-/// its face bitset, the discard pile's copies per face counted once.
+/// observation equals the `f32` one cast element by element. Every element is written once:
+/// the two dense per-face slices (`hand`, `played`) are converted whole from the counts the
+/// game keeps, and the sparse stretches between them are cleared and then get their few
+/// non-zero entries at fixed offsets.
 pub fn encode_into<T: ObsScalar>(g: &Game, p: usize, out: &mut [T]) {
     let out: &mut [T; OBS_SIZE] =
         out.try_into().unwrap_or_else(|_| panic!("observation buffer must hold {OBS_SIZE} values"));
-    out.fill(T::ZERO);
     let n = g.num_players();
-    let hand = g.hand(p);
-    let counts = hand.counts();
-    let mut x = hand.bits();
-    while x != 0 {
-        let i = x.trailing_zeros() as usize;
-        x &= x - 1;
-        out[HAND + (i % NUM_FACES)] = T::count(counts[i % NUM_FACES]);
-    }
+    write_counts(&mut out[HAND..HAND + NUM_FACES], g.hand(p).counts());
+    out[HAND + NUM_FACES..PLAYED].fill(T::ZERO);
+    write_counts(&mut out[PLAYED..PLAYED + NUM_FACES], g.discard_counts().counts());
+    out[PLAYED + NUM_FACES..].fill(T::ZERO);
     if let Some(t) = g.top_card() {
         out[TOP_CARD + t.index() % NUM_FACES] = T::ONE;
     }
@@ -269,19 +265,7 @@ pub fn encode_into<T: ObsScalar>(g: &Game, p: usize, out: &mut [T]) {
         out[SCORES + k] = T::of(s[q] as f32 / 100.0);
     }
     out[STOCK_SIZE] = T::of(g.stock().len() as f32);
-    let discard = g.discard().as_slice();
-    out[DISCARD_SIZE] = T::of(discard.len() as f32);
-    // Copies per face in the discard pile, counted as bytes (a pile holds at most
-    // MAX_CARDS = 216 cards, so no count wraps) and converted in one vectorised pass:
-    // an integer increment per card instead of a dependent float add.
-    let mut copies = [0u8; NUM_FACES];
-    for c in discard {
-        let e = &mut copies[c.index() % NUM_FACES];
-        *e = e.wrapping_add(1);
-    }
-    for (o, &k) in out[PLAYED..PLAYED + NUM_FACES].iter_mut().zip(copies.iter()) {
-        *o = T::count(k);
-    }
+    out[DISCARD_SIZE] = T::of(g.discard().len() as f32);
     let t = g.turn();
     out[TURN_CARDS] = T::of(f32::from(t.cards));
     out[TURN_CARDS + 1] = T::of(f32::from(t.drawn));
@@ -302,7 +286,11 @@ pub fn encode_into<T: ObsScalar>(g: &Game, p: usize, out: &mut [T]) {
     if let Some(s) = suit {
         out[CONSTRAINT_SUIT + s % 4] = T::ONE;
     }
-    if let Some(c) = g.rogue().top() {
+    // Only stalin has a rogue pile; asking the rules first spares every other game a read
+    // of the empty pile's cache line.
+    if g.rules().rogue
+        && let Some(c) = g.rogue().top()
+    {
         out[ROGUE_TOP + c.index() % NUM_FACES] = T::ONE;
     }
     if let Restrict::Ask(k) = g.restrict() {
@@ -310,6 +298,14 @@ pub fn encode_into<T: ObsScalar>(g: &Game, p: usize, out: &mut [T]) {
     }
     if let Some(r) = g.wild_rank() {
         out[WILD_RANK + r.index() % 13] = T::ONE;
+    }
+}
+
+/// `out[i] = T::count(counts[i])` for the 54 faces (one vectorisable pass).
+#[inline(always)]
+fn write_counts<T: ObsScalar>(out: &mut [T], counts: &[u8; NUM_FACES]) {
+    for (o, &k) in out.iter_mut().zip(counts.iter()) {
+        *o = T::count(k);
     }
 }
 

@@ -113,7 +113,7 @@ pub use state::*;
 
 use crate::action::{self, Action, ActionMask, NUM_ACTIONS};
 use crate::card::{Card, NUM_FACES, Rank, Suit};
-use crate::card_set::{CardCounts, Pile};
+use crate::card_set::{CardCounts, CountedPile, Pile};
 use crate::rules::{
     Accumulate, BlockedScoring, ChainAnswer, DrawAfter, DrawMode, Exhausted, Follow, LastCardMode, LastSpecial,
     MAX_PLAYERS, MultiEffects, MultiMode, Nominate, Repeat, Rules, RulesSpec, ScoreMode, SeriesWinner, StartEffect,
@@ -126,36 +126,53 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// One table of a Crazy Eights-family game. See the module documentation.
+///
+/// The fields are laid out in a fixed order (`repr(C)`) so that what one decision reads and
+/// writes sits in few cache lines: first the turn, the phase and the other scalars every
+/// step touches, then the scores and the hands (a table of `n` players uses the first `n`),
+/// then the discard pile (counts, length and bottom cards) and the stock, and last the state
+/// only some rules or only a new hand use. [`Game::hot_ranges`] names those ranges so a batch
+/// can fetch a game's lines before stepping it. Moving a field changes speed, never
+/// behaviour.
 #[derive(Clone)]
+#[repr(C)]
 pub struct Game {
     rules: Arc<Rules>,
-    n: u8,
-    hands: [CardCounts; MAX_PLAYERS],
-    stock: Pile,
-    discard: Pile,
-    /// stalin's rogue pile (red cards only), bottom to top.
-    rogue: Pile,
-    nominated: Option<Suit>,
-    direction: i8,
-    current: u8,
-    dealer: u8,
-    phase: Phase,
-    chain: Chain,
-    free_play: bool,
-    restrict: Restrict,
     turn: Turn,
-    pass_streak: u8,
+    chain: Chain,
     /// Cards played in this hand (`end.max_plays`).
     plays: u32,
+    decisions: u32,
+    restrict: Restrict,
+    n: u8,
+    current: u8,
+    phase: Phase,
+    direction: i8,
+    nominated: Option<Suit>,
+    free_play: bool,
+    terminal: bool,
+    truncated: bool,
+    /// The rank that is wild this hand under `options.wild_instapik` (it takes over the
+    /// eights' wild rule); `None` in every other rule set.
+    wild_rank: Option<Rank>,
+    pass_streak: u8,
     /// Players out of the hand after a final pass (`pass.all_pass = pass_is_final`).
     done: u16,
+    /// Seats that miss their next turn (a challenged illegal joker), one bit per seat.
+    missed: u16,
+    scores: [i32; MAX_PLAYERS],
+    hands: [CardCounts; MAX_PLAYERS],
+    /// The discard pile, with its copies per face (the observation's `played`).
+    discard: CountedPile,
+    stock: Pile,
+    /// stalin's rogue pile (red cards only), bottom to top.
+    rogue: Pile,
+    dealer: u8,
     interlude: Interlude,
     /// Cards chosen so far by the player in the `keep` phase (a subset of their hand).
     kept: CardCounts,
     /// The joker awaiting a challenge decision (phase `challenge`).
     challenge: Option<Bluff>,
-    /// Seats that miss their next turn (a challenged illegal joker), one bit per seat.
-    missed: u16,
     went_out: Option<u8>,
     /// Seats in the order they went out this hand (`places[..placed]`): the winner, and under
     /// `end.play_for_second` the second and third places.
@@ -163,23 +180,27 @@ pub struct Game {
     placed: u8,
     /// The loser of the previous hand of a match (`order.first = previous_loser`).
     loser: Option<u8>,
-    scores: [i32; MAX_PLAYERS],
     hand_points: [i32; MAX_PLAYERS],
     hand_winner: Option<u8>,
     winner: Option<u8>,
-    terminal: bool,
-    truncated: bool,
-    decisions: u32,
     hands_played: u32,
     hat: Option<u8>,
-    /// The rank that is wild this hand under `options.wild_instapik` (it takes over the
-    /// eights' wild rule); `None` in every other rule set.
-    wild_rank: Option<Rank>,
     seed: u64,
     rng: Xoshiro256PlusPlus,
     /// Cards each player has seen go into another hand, in presets where cards move openly
     /// between players (give, pass or swap hands, pick up the pile); `None` in the others.
     seen: Option<Box<SeenCards>>,
+}
+
+impl Game {
+    /// The byte ranges `(offset, len)` of a `Game` of `n` players that one decision usually
+    /// reads or writes: the scalars and scores, the first `n` hands, the discard pile's counts
+    /// and bottom cards, and the stock's length and bottom cards.
+    pub fn hot_ranges(n: usize) -> [(usize, usize); 3] {
+        use std::mem::offset_of;
+        let hands = offset_of!(Game, hands) + n.min(MAX_PLAYERS) * std::mem::size_of::<CardCounts>();
+        [(0, hands), (offset_of!(Game, discard), 128), (offset_of!(Game, stock), 64)]
+    }
 }
 
 impl Game {
@@ -201,7 +222,7 @@ impl Game {
             n,
             hands: [CardCounts::new(); MAX_PLAYERS],
             stock: Pile::new(),
-            discard: Pile::new(),
+            discard: CountedPile::new(),
             rogue: Pile::new(),
             nominated: None,
             direction: 1,
@@ -390,6 +411,33 @@ pub(crate) fn random_step(
             *episode += 1;
             g.reset(derive_seed(seed, *episode), &[]).unwrap();
         }
+    }
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::*;
+    use std::mem::{offset_of, size_of};
+
+    #[test]
+    fn hot_ranges_cover_the_scalars_the_hands_in_use_and_the_pile_heads() {
+        for n in [2, 4, MAX_PLAYERS] {
+            let r = Game::hot_ranges(n);
+            for (at, len) in r {
+                assert!(at + len <= size_of::<Game>(), "{at}+{len} past the game");
+            }
+            let (at, len) = r[0];
+            assert_eq!(at, 0);
+            for f in [offset_of!(Game, turn), offset_of!(Game, phase), offset_of!(Game, scores)] {
+                assert!(f < len);
+            }
+            assert_eq!(len, offset_of!(Game, hands) + n * size_of::<CardCounts>());
+            assert_eq!(r[1].0, offset_of!(Game, discard));
+            assert_eq!(r[2].0, offset_of!(Game, stock));
+        }
+        // One cache line per hand, each starting a line.
+        assert_eq!(size_of::<CardCounts>(), 64);
+        assert_eq!(offset_of!(Game, hands) % 64, 0);
     }
 }
 

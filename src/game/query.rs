@@ -108,6 +108,12 @@ impl Game {
         &self.discard
     }
 
+    /// Copies per face in the discard pile (kept in step with [`Game::discard`]).
+    #[inline]
+    pub fn discard_counts(&self) -> &CardCounts {
+        self.discard.counts()
+    }
+
     pub fn is_terminal(&self) -> bool {
         self.terminal
     }

@@ -157,7 +157,7 @@ impl Game {
         for h in g.hands.iter_mut().skip(n) {
             h.clear();
         }
-        g.discard = Pile::from_bottom_up(&pos.discard);
+        g.discard = CountedPile::from_bottom_up(&pos.discard);
         g.rogue = Pile::from_bottom_up(&pos.rogue);
         g.stock.clear();
         match &pos.stock {
@@ -315,7 +315,7 @@ impl Game {
             g.hands[p] = s.hands.get(p).map(|h| h.iter().copied().collect()).unwrap_or_default();
         }
         g.stock = Pile::from_bottom_up(&s.stock.iter().rev().copied().collect::<Vec<_>>());
-        g.discard = Pile::from_bottom_up(&s.discard);
+        g.discard = CountedPile::from_bottom_up(&s.discard);
         g.rogue = Pile::from_bottom_up(&s.rogue);
         g.nominated =
             match s.nominated.as_deref() {

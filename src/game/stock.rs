@@ -13,7 +13,7 @@ impl Game {
     /// the stock if it holds fewer); the remaining waste stays face up under the top card.
     pub(super) fn waste_draw(&mut self, target: usize, k: usize) {
         let top = self.discard.pop().expect("a card was placed");
-        self.discard.as_mut_slice().shuffle(&mut self.rng);
+        self.discard.shuffle(&mut self.rng);
         let mut got = 0;
         while got < k {
             match self.discard.pop() {
