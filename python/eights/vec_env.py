@@ -2,8 +2,9 @@
 
 :class:`VecEnv` is a :class:`gymnasium.vector.VectorEnv`.  Its observation,
 mask, reward, terminated and truncated arrays are allocated once; every
-:meth:`VecEnv.step` validates the actions, then steps all games in Rust on a
-thread pool with the GIL released, writing the results into those arrays in
+:meth:`VecEnv.step` validates the actions, then steps all games in Rust with
+the GIL released, on the calling thread and ``num_threads - 1`` workers (which
+poll for the next call for 50 microseconds, then sleep), writing the results into those arrays in
 place.  **The arrays returned by ``reset``/``step`` are those buffers**: they
 are overwritten by the next call, so copy what you keep (or pass
 ``copy=True``).
@@ -250,7 +251,8 @@ class VecEnv(_GymVectorEnv):
             (in seat order, skipping the learner).
         self_play: the caller plays every seat (``opponents`` is ignored).
         learner_seat: the agent's seat in learner mode.
-        num_threads: threads of the Rust pool; ``None`` or 0 = all cores.
+        num_threads: threads that step the batch, the caller included;
+            ``None`` or 0 = all cores.
         autoreset: ``"next_step"`` (default) or ``"same_step"``.
         reward: ``"win_loss"`` or ``"score"`` (see ``Game.returns``).
         obs_dtype: ``"float32"`` (default), or ``"uint8"`` / ``"int8"`` with

@@ -43,9 +43,12 @@ use crate::observation::OBS_SIZE;
 use crate::rules::{MAX_PLAYERS, Rules};
 use std::sync::Arc;
 
+mod crew;
 mod rows;
+use crew::Crew;
 pub use rows::{MaskValue, ObsValue};
 use rows::{write_mask, write_obs};
+use std::sync::Mutex;
 
 /// Salts separating the random streams of one game index.
 const OPPONENT_SALT: u64 = 0x0BB0_5EED_0000_0001;
@@ -59,8 +62,12 @@ pub const MAX_DEALS: u32 = 100;
 /// How many games ahead [`seq_rows`] prefetches the game state.
 const PREFETCH: usize = 2;
 
-/// Smallest number of games handed to one thread task.
+/// Smallest number of games handed to one thread task; chunk boundaries are multiples of
+/// it, so no two threads write into one cache line of any output row.
 const GRAIN: usize = 64;
+
+/// Most chunks one call over the batch is cut into (about eight per thread below that).
+const MAX_CHUNKS: usize = 64;
 
 /// Most games one batch may hold (about 4 KiB each with the Python output buffers, so a
 /// few GiB at the limit); larger requests are refused before anything is allocated.
@@ -445,7 +452,8 @@ pub struct VecEnv {
     ctx: Ctx,
     slots: Vec<Slot>,
     hot: Vec<Hot>,
-    pool: Option<rayon::ThreadPool>,
+    /// Worker threads (none with one thread).
+    crew: Option<Crew>,
     threads: usize,
     started: bool,
 }
@@ -474,14 +482,8 @@ impl VecEnv {
         } else {
             cfg.num_threads
         };
-        let pool = if threads > 1 {
-            Some(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .thread_name(|k| format!("eights-vecenv-{k}"))
-                    .build()
-                    .map_err(|e| VecEnvError::Config(format!("cannot start {threads} threads: {e}")))?,
-            )
+        let crew = if threads > 1 {
+            Some(Crew::new(threads).map_err(|e| VecEnvError::Config(format!("cannot start {threads} threads: {e}")))?)
         } else {
             None
         };
@@ -508,7 +510,7 @@ impl VecEnv {
             bytes: cfg.num_envs.saturating_mul(std::mem::size_of::<Slot>() + std::mem::size_of::<Hot>()),
         })?;
         hots.resize(cfg.num_envs, hot);
-        Ok(VecEnv { rules, cfg, ctx, slots, hot: hots, pool, threads, started: false })
+        Ok(VecEnv { rules, cfg, ctx, slots, hot: hots, crew, threads, started: false })
     }
 
     pub fn num_envs(&self) -> usize {
@@ -571,7 +573,8 @@ impl VecEnv {
         }
     }
 
-    /// Run `f(slot, i, row)` for every game, on the pool when there is one.
+    /// Run `f(slot, i, row)` for every game: on the calling thread alone, or cut into chunks
+    /// of whole [`GRAIN`]s that the crew's threads take in turn.
     fn for_each<O, M, F>(&mut self, out: Outputs<'_, O, M>, f: F)
     where
         O: ObsValue,
@@ -580,13 +583,33 @@ impl VecEnv {
     {
         let width = self.ctx.width;
         let games = Games { slots: &mut self.slots[..], hot: &mut self.hot[..], start: 0 };
-        match &self.pool {
-            Some(pool) if games.len() > GRAIN => {
-                let grain = GRAIN.max(games.len().div_ceil(self.threads * 4));
-                pool.install(|| par_rows(games, out, width, grain, &f));
-            }
-            _ => seq_rows(games, out, width, &f),
+        let len = games.len();
+        let Some(crew) = self.crew.as_mut().filter(|_| len > GRAIN) else {
+            seq_rows(games, out, width, &f);
+            return;
+        };
+        let per = chunk_len(len, crew.threads());
+        let mut parts: [Part<'_, O, M>; MAX_CHUNKS] = std::array::from_fn(|_| Mutex::new(None));
+        let mut rest = Some((games, out));
+        let mut n = 0;
+        while let Some((g, o)) = rest.take() {
+            let part = if g.len() > per {
+                let (g1, g2) = g.split_at(per);
+                let (o1, o2) = o.split_at(per, width);
+                rest = Some((g2, o2));
+                (g1, o1)
+            } else {
+                (g, o)
+            };
+            *parts[n].get_mut().unwrap_or_else(|e| e.into_inner()) = Some(part);
+            n += 1;
         }
+        crew.run(n, &|k| {
+            let part = parts[k].lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some((g, o)) = part {
+                seq_rows(g, o, width, &f);
+            }
+        });
     }
 
     /// Reseed every game from `seed` (game `i` from `derive_seed(seed, i)`), deal, and write
@@ -738,20 +761,34 @@ impl VecEnv {
             return Err(VecEnvError::Length { what: "actions", expected: self.cfg.num_envs, got: out.len() });
         }
         let f = |s: &mut Hot, a: &mut i64| *a = s.sampler.pick(&s.mask).map_or(0, |x| x as i64);
-        match &self.pool {
-            Some(pool) if out.len() > 4 * GRAIN => {
-                use rayon::prelude::*;
-                let grain = GRAIN.max(out.len().div_ceil(self.threads * 4));
-                let hot = &mut self.hot;
-                pool.install(|| {
-                    hot.par_iter_mut().zip(out.par_iter_mut()).with_min_len(grain).for_each(|(s, a)| f(s, a))
-                });
-            }
-            _ => self.hot.iter_mut().zip(out.iter_mut()).for_each(|(s, a)| f(s, a)),
+        let len = out.len();
+        let Some(crew) = self.crew.as_mut().filter(|_| len > 4 * GRAIN) else {
+            self.hot.iter_mut().zip(out.iter_mut()).for_each(|(s, a)| f(s, a));
+            return Ok(());
+        };
+        let per = chunk_len(len, crew.threads());
+        let mut parts = [const { Mutex::new(None) }; MAX_CHUNKS];
+        for (k, (h, a)) in self.hot.chunks_mut(per).zip(out.chunks_mut(per)).enumerate() {
+            *parts[k].get_mut().unwrap_or_else(|e| e.into_inner()) = Some((h, a));
         }
+        crew.run(len.div_ceil(per), &|k| {
+            let part: Option<(&mut [Hot], &mut [i64])> = parts[k].lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some((h, a)) = part {
+                h.iter_mut().zip(a.iter_mut()).for_each(|(s, a)| f(s, a));
+            }
+        });
         Ok(())
     }
 }
+
+/// Games per chunk for a batch of `len` on `threads` threads: whole [`GRAIN`]s, about eight
+/// chunks per thread, and at most [`MAX_CHUNKS`] chunks.
+fn chunk_len(len: usize, threads: usize) -> usize {
+    len.div_ceil(threads * 8).max(len.div_ceil(MAX_CHUNKS)).next_multiple_of(GRAIN)
+}
+
+/// One chunk of a call over the batch, taken by whichever thread gets to it first.
+type Part<'a, O, M> = Mutex<Option<(Games<'a>, Outputs<'a, O, M>)>>;
 
 /// A contiguous range of games (game `start + j` at index `j`), split with its output rows.
 struct Games<'a> {
@@ -809,26 +846,6 @@ where
         }
         f(s, h, games.start + j, &mut row);
     }
-}
-
-/// Split the games in halves down to `grain` games per task. Split points are multiples of
-/// [`GRAIN`] games, so no two tasks write into one cache line of any output row (64 rows of
-/// every output are a whole number of 64-byte lines) or of the hot array.
-fn par_rows<O, M, F>(games: Games<'_>, out: Outputs<'_, O, M>, width: usize, grain: usize, f: &F)
-where
-    O: ObsValue,
-    M: Send,
-    F: Fn(&mut Slot, &mut Hot, usize, &mut Row<'_, O, M>) + Sync,
-{
-    let len = games.len();
-    let mid = (len / 2).next_multiple_of(GRAIN);
-    if len <= grain || mid >= len {
-        seq_rows(games, out, width, f);
-        return;
-    }
-    let (lg, rg) = games.split_at(mid);
-    let (lo, ro) = out.split_at(mid, width);
-    rayon::join(|| par_rows(lg, lo, width, grain, f), || par_rows(rg, ro, width, grain, f));
 }
 
 /// Output buffers owned in one place, for Rust callers and tests.
