@@ -288,10 +288,10 @@ pub fn encode_into<T: ObsScalar>(g: &Game, p: usize, out: &mut [T]) {
     }
     // Only stalin has a rogue pile; asking the rules first spares every other game a read
     // of the empty pile's cache line.
-    if g.rules().rogue
-        && let Some(c) = g.rogue().top()
-    {
-        out[ROGUE_TOP + c.index() % NUM_FACES] = T::ONE;
+    if g.rules().rogue {
+        if let Some(c) = g.rogue().top() {
+            out[ROGUE_TOP + c.index() % NUM_FACES] = T::ONE;
+        }
     }
     if let Restrict::Ask(k) = g.restrict() {
         out[ASKED + (k as usize).min(14)] = T::ONE;
