@@ -41,14 +41,13 @@ use crate::bots::{BotSpec, RandomBot};
 use crate::game::{Game, derive_seed};
 use crate::observation::OBS_SIZE;
 use crate::rules::{MAX_PLAYERS, Rules};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 mod crew;
 mod rows;
 use crew::Crew;
-pub use rows::{MaskValue, ObsValue};
-use rows::{write_mask, write_obs};
-use std::sync::Mutex;
+pub use rows::{Buffers, MaskValue, ObsValue, Outputs};
+use rows::{Row, write_mask, write_obs};
 
 /// Salts separating the random streams of one game index.
 const OPPONENT_SALT: u64 = 0x0BB0_5EED_0000_0001;
@@ -163,54 +162,6 @@ pub enum VecEnvError {
     /// The memory for the games could not be reserved.
     #[error("cannot allocate {num_envs} games ({bytes} bytes of game state): out of memory")]
     OutOfMemory { num_envs: usize, bytes: usize },
-}
-
-/// The output slices of a batch, row `i` for game `i`. Lengths: `obs` `num_envs * OBS_SIZE`,
-/// `mask` `num_envs * NUM_ACTIONS`, `rewards` `num_envs * reward_width()`, the others
-/// `num_envs`; `final_obs` (`num_envs * OBS_SIZE`) is needed with [`Autoreset::SameStep`]
-/// and written only for games whose episode ended in the step.
-pub struct Outputs<'a, O, M> {
-    pub obs: &'a mut [O],
-    pub mask: &'a mut [M],
-    pub rewards: &'a mut [f32],
-    pub terminated: &'a mut [bool],
-    pub truncated: &'a mut [bool],
-    /// The seat to act, or -1 when the episode is over.
-    pub to_act: &'a mut [i32],
-    pub final_obs: Option<&'a mut [O]>,
-}
-
-/// One game's rows of [`Outputs`].
-struct Row<'a, O, M> {
-    obs: &'a mut [O],
-    mask: &'a mut [M],
-    rewards: &'a mut [f32],
-    terminated: &'a mut bool,
-    truncated: &'a mut bool,
-    to_act: &'a mut i32,
-    final_obs: Option<&'a mut [O]>,
-}
-
-impl<'a, O, M> Outputs<'a, O, M> {
-    fn split_at(self, k: usize, width: usize) -> (Outputs<'a, O, M>, Outputs<'a, O, M>) {
-        let (o1, o2) = self.obs.split_at_mut(k * OBS_SIZE);
-        let (m1, m2) = self.mask.split_at_mut(k * NUM_ACTIONS);
-        let (r1, r2) = self.rewards.split_at_mut(k * width);
-        let (t1, t2) = self.terminated.split_at_mut(k);
-        let (u1, u2) = self.truncated.split_at_mut(k);
-        let (a1, a2) = self.to_act.split_at_mut(k);
-        let (f1, f2) = match self.final_obs {
-            Some(f) => {
-                let (f1, f2) = f.split_at_mut(k * OBS_SIZE);
-                (Some(f1), Some(f2))
-            }
-            None => (None, None),
-        };
-        (
-            Outputs { obs: o1, mask: m1, rewards: r1, terminated: t1, truncated: u1, to_act: a1, final_obs: f1 },
-            Outputs { obs: o2, mask: m2, rewards: r2, terminated: t2, truncated: u2, to_act: a2, final_obs: f2 },
-        )
-    }
 }
 
 /// The fixed settings every game reads while stepping.
@@ -845,46 +796,5 @@ where
             }
         }
         f(s, h, games.start + j, &mut row);
-    }
-}
-
-/// Output buffers owned in one place, for Rust callers and tests.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Buffers<O> {
-    pub obs: Vec<O>,
-    pub mask: Vec<bool>,
-    pub rewards: Vec<f32>,
-    pub terminated: Vec<bool>,
-    pub truncated: Vec<bool>,
-    pub to_act: Vec<i32>,
-    pub final_obs: Vec<O>,
-}
-
-impl<O: ObsValue + Default> Buffers<O> {
-    /// Buffers sized for `env`.
-    pub fn new(env: &VecEnv) -> Self {
-        let n = env.num_envs();
-        Buffers {
-            obs: vec![O::default(); n * OBS_SIZE],
-            mask: vec![false; n * NUM_ACTIONS],
-            rewards: vec![0.0; n * env.reward_width()],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-            to_act: vec![0; n],
-            final_obs: vec![O::default(); n * OBS_SIZE],
-        }
-    }
-
-    /// The [`Outputs`] view of these buffers.
-    pub fn outputs(&mut self) -> Outputs<'_, O, bool> {
-        Outputs {
-            obs: &mut self.obs,
-            mask: &mut self.mask,
-            rewards: &mut self.rewards,
-            terminated: &mut self.terminated,
-            truncated: &mut self.truncated,
-            to_act: &mut self.to_act,
-            final_obs: Some(&mut self.final_obs),
-        }
     }
 }

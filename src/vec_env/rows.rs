@@ -1,10 +1,60 @@
-//! Writing one game's output rows: the observation and mask element types, the mask
-//! written eight ids per store from its bitset, and the prefetch hint that fetches a later
-//! game's state while the current one steps.
+//! The output rows of a batch: the caller's slices ([`Outputs`], split into one [`Row`]
+//! per game), buffers that own them ([`Buffers`]), the observation and mask element types,
+//! the mask written eight ids per store from its bitset, and the prefetch hint that fetches
+//! a later game's state while the current one steps.
 
+use super::VecEnv;
 use crate::action::{ActionMask, NUM_ACTIONS};
 use crate::game::Game;
-use crate::observation::{self, ObsScalar};
+use crate::observation::{self, OBS_SIZE, ObsScalar};
+
+/// The output slices of a batch, row `i` for game `i`. Lengths: `obs` `num_envs * OBS_SIZE`,
+/// `mask` `num_envs * NUM_ACTIONS`, `rewards` `num_envs * reward_width()`, the others
+/// `num_envs`; `final_obs` (`num_envs * OBS_SIZE`) is needed with [`Autoreset::SameStep`]
+/// and written only for games whose episode ended in the step.
+pub struct Outputs<'a, O, M> {
+    pub obs: &'a mut [O],
+    pub mask: &'a mut [M],
+    pub rewards: &'a mut [f32],
+    pub terminated: &'a mut [bool],
+    pub truncated: &'a mut [bool],
+    /// The seat to act, or -1 when the episode is over.
+    pub to_act: &'a mut [i32],
+    pub final_obs: Option<&'a mut [O]>,
+}
+
+/// One game's rows of [`Outputs`].
+pub(super) struct Row<'a, O, M> {
+    pub(super) obs: &'a mut [O],
+    pub(super) mask: &'a mut [M],
+    pub(super) rewards: &'a mut [f32],
+    pub(super) terminated: &'a mut bool,
+    pub(super) truncated: &'a mut bool,
+    pub(super) to_act: &'a mut i32,
+    pub(super) final_obs: Option<&'a mut [O]>,
+}
+
+impl<'a, O, M> Outputs<'a, O, M> {
+    pub(super) fn split_at(self, k: usize, width: usize) -> (Outputs<'a, O, M>, Outputs<'a, O, M>) {
+        let (o1, o2) = self.obs.split_at_mut(k * OBS_SIZE);
+        let (m1, m2) = self.mask.split_at_mut(k * NUM_ACTIONS);
+        let (r1, r2) = self.rewards.split_at_mut(k * width);
+        let (t1, t2) = self.terminated.split_at_mut(k);
+        let (u1, u2) = self.truncated.split_at_mut(k);
+        let (a1, a2) = self.to_act.split_at_mut(k);
+        let (f1, f2) = match self.final_obs {
+            Some(f) => {
+                let (f1, f2) = f.split_at_mut(k * OBS_SIZE);
+                (Some(f1), Some(f2))
+            }
+            None => (None, None),
+        };
+        (
+            Outputs { obs: o1, mask: m1, rewards: r1, terminated: t1, truncated: u1, to_act: a1, final_obs: f1 },
+            Outputs { obs: o2, mask: m2, rewards: r2, terminated: t2, truncated: u2, to_act: a2, final_obs: f2 },
+        )
+    }
+}
 
 /// An observation element type: `f32`, or compact `u8` / `i8` (same layout; each value
 /// converted with Rust's saturating, truncating `as` cast, so `u8` turns the direction -1
@@ -119,6 +169,47 @@ pub(crate) fn prefetch(p: *const u8, len: usize) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (p, len);
+}
+
+/// Output buffers owned in one place, for Rust callers and tests.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Buffers<O> {
+    pub obs: Vec<O>,
+    pub mask: Vec<bool>,
+    pub rewards: Vec<f32>,
+    pub terminated: Vec<bool>,
+    pub truncated: Vec<bool>,
+    pub to_act: Vec<i32>,
+    pub final_obs: Vec<O>,
+}
+
+impl<O: ObsValue + Default> Buffers<O> {
+    /// Buffers sized for `env`.
+    pub fn new(env: &VecEnv) -> Self {
+        let n = env.num_envs();
+        Buffers {
+            obs: vec![O::default(); n * OBS_SIZE],
+            mask: vec![false; n * NUM_ACTIONS],
+            rewards: vec![0.0; n * env.reward_width()],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+            to_act: vec![0; n],
+            final_obs: vec![O::default(); n * OBS_SIZE],
+        }
+    }
+
+    /// The [`Outputs`] view of these buffers.
+    pub fn outputs(&mut self) -> Outputs<'_, O, bool> {
+        Outputs {
+            obs: &mut self.obs,
+            mask: &mut self.mask,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+            to_act: &mut self.to_act,
+            final_obs: Some(&mut self.final_obs),
+        }
+    }
 }
 
 #[cfg(test)]
