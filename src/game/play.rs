@@ -176,15 +176,7 @@ impl Game {
                 prev_restrict: self.restrict,
             });
         self.turn.identical = self.rules.settings.identical_bonus && prev_top == Some(c);
-        self.restrict = Restrict::None;
-        self.hands[p].remove(c);
-        self.forget_card(p, c);
-        self.discard.push(c);
-        self.plays += 1;
-        if self.rules.settings.max_plays.is_some_and(|m| self.plays >= m) {
-            // The cap on plays ends the hand at once; everyone scores their cards.
-            let out = self.hands[p].is_empty().then_some(p as u8);
-            self.end_hand(out, out.is_none());
+        if self.place_from_hand(p, c) {
             return;
         }
         self.nominated = None;
@@ -198,6 +190,23 @@ impl Game {
         self.after_placement(c);
     }
 
+    /// `p` places `c` from their hand on the discard pile (the steps the general and the plain
+    /// path share). Returns true if the cap on plays (`end.max_plays`) ended the hand there:
+    /// then everyone scores their cards, and `p` wins only if that was their last card.
+    fn place_from_hand(&mut self, p: usize, c: Card) -> bool {
+        self.restrict = Restrict::None;
+        self.hands[p].remove(c);
+        self.forget_card(p, c);
+        self.discard.push(c);
+        self.plays += 1;
+        if self.rules.settings.max_plays.is_some_and(|m| self.plays >= m) {
+            let out = self.hands[p].is_empty().then_some(p as u8);
+            self.end_hand(out, out.is_none());
+            return true;
+        }
+        false
+    }
+
     /// A plain card (see [`crate::rules::Rules::plain_mask`]) played at the start of a turn,
     /// with no chain pending, by a player who keeps at least one card: the steps of the
     /// general path (`play_card`, `record_effects`, `after_placement`, `finish_play`,
@@ -207,14 +216,7 @@ impl Game {
     /// `multi.mode = equal_rank` the player holds no other card of its rank (no continuation).
     fn play_plain(&mut self, c: Card) {
         let p = self.current as usize;
-        self.restrict = Restrict::None;
-        self.hands[p].remove(c);
-        self.forget_card(p, c);
-        self.discard.push(c);
-        self.plays += 1;
-        if self.rules.settings.max_plays.is_some_and(|m| self.plays >= m) {
-            // The cap on plays ends the hand at once; everyone scores their cards.
-            self.end_hand(None, true);
+        if self.place_from_hand(p, c) {
             return;
         }
         self.nominated = None;
