@@ -2,7 +2,7 @@
 //! through `Game`, plus thread-count determinism, autoreset, truncation and input errors.
 
 use eights::action::{ActionMask, NUM_ACTIONS};
-use eights::bots::RandomBot;
+use eights::bots::{BotSpec, RandomBot};
 use eights::game::Game;
 use eights::observation::{self, OBS_SIZE};
 use eights::rules::Rules;
@@ -241,6 +241,41 @@ fn thread_count_does_not_change_results() {
             assert_eq!(acts[0], acts[2]);
             assert_eq!(bufs[0], bufs[1]);
             assert_eq!(bufs[0], bufs[2]);
+        }
+    }
+}
+
+#[test]
+fn search_bot_actions_do_not_depend_on_the_thread_count() {
+    // Search bots answer on the env's threads; each answer depends only on its own game.
+    let r = rules("crazy_eights", 2);
+    let n = 40;
+    let spec = BotSpec::parse("ismcts:20").unwrap();
+    let mut envs: Vec<VecEnv> = [1, 2, 5].iter().map(|&t| env(&r, n, t, Autoreset::SameStep, Mode::SelfPlay)).collect();
+    let mut bufs: Vec<Buffers<f32>> = envs.iter().map(Buffers::new).collect();
+    for (e, b) in envs.iter_mut().zip(bufs.iter_mut()) {
+        e.reset(11, b.outputs()).unwrap();
+    }
+    // Rows in a scrambled order with a repeat: answers follow the rows, not the games' order.
+    let rows: Vec<i64> = (0..n as i64).rev().step_by(3).chain([5, 5]).collect();
+    for _ in 0..6 {
+        let mut answers = vec![vec![0i64; rows.len()]; envs.len()];
+        for (k, e) in envs.iter_mut().enumerate() {
+            e.bot_actions(spec, &rows, &mut answers[k]).unwrap();
+        }
+        assert_eq!(answers[0], answers[1]);
+        assert_eq!(answers[0], answers[2]);
+        assert!(answers[0].iter().all(|&a| a >= 0), "every game is running");
+        // One thread answers row by row (no crew); every answer is a legal action.
+        for (&r, &a) in rows.iter().zip(&answers[0]) {
+            let mut mask = ActionMask::default();
+            envs[0].game(r as usize).legal_actions(&mut mask);
+            assert!(mask.contains(a as usize), "row {r}: {a}");
+        }
+        let mut acts = vec![0i64; n];
+        for (e, b) in envs.iter_mut().zip(bufs.iter_mut()) {
+            e.random_actions(&mut acts).unwrap();
+            e.step(&acts, b.outputs()).unwrap();
         }
     }
 }

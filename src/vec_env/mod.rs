@@ -660,7 +660,7 @@ impl VecEnv {
     /// from game `i`'s opponent stream; a search bot is seeded from game `i`'s episode
     /// seed and its decision count; `net` answers all the rows in one batched forward pass
     /// (an error on rules it was not trained for). So the answer for a game never depends on
-    /// the other rows or the thread count. Errors (a length mismatch, a row out of range) change
+    /// the other rows or the thread count. Search bots run on the env's threads. Errors (a length mismatch, a row out of range) change
     /// nothing.
     pub fn bot_actions(&mut self, spec: BotSpec, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
         if out.len() != rows.len() {
@@ -682,6 +682,35 @@ impl VecEnv {
             for (&j, a) in live.iter().zip(acts) {
                 out[j] = a.map_or(-1, |x| x as i64);
             }
+            return Ok(());
+        }
+        if matches!(spec, BotSpec::Ismcts { .. } | BotSpec::Pimc { .. }) && rows.len() > 1 {
+            // A search decision costs milliseconds: the rows are shared out over the crew in
+            // small chunks. Each answer depends only on its own game and seed.
+            let (slots, hot) = (&self.slots, &self.hot);
+            let decide = |r: i64| -> i64 {
+                let (s, h) = (&slots[r as usize], &hot[r as usize]);
+                if s.over() || h.pending {
+                    return -1;
+                }
+                let seed = derive_seed(s.base_seed ^ SEARCH_SALT, s.game.decisions() as u64);
+                spec.build(seed).act(&s.game).map_or(-1, |x| x as i64)
+            };
+            let Some(crew) = self.crew.as_mut() else {
+                rows.iter().zip(out.iter_mut()).for_each(|(&r, a)| *a = decide(r));
+                return Ok(());
+            };
+            let per = rows.len().div_ceil(MAX_CHUNKS.min(8 * crew.threads()));
+            let mut parts = [const { Mutex::new(None) }; MAX_CHUNKS];
+            for (k, (r, a)) in rows.chunks(per).zip(out.chunks_mut(per)).enumerate() {
+                *parts[k].get_mut().unwrap_or_else(|e| e.into_inner()) = Some((r, a));
+            }
+            crew.run(rows.len().div_ceil(per), &|k| {
+                let part: Option<(&[i64], &mut [i64])> = parts[k].lock().unwrap_or_else(|e| e.into_inner()).take();
+                if let Some((r, a)) = part {
+                    r.iter().zip(a.iter_mut()).for_each(|(&r, a)| *a = decide(r));
+                }
+            });
             return Ok(());
         }
         let heuristic = HeuristicBot::new();
