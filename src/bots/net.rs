@@ -5,7 +5,8 @@
 //! The file (`src/bots/net/weights.safetensors`, format `eights-net-v1`) holds, for each preset
 //! `P` it was trained on: `P.norm.mean` and `P.norm.inv_std` (`[IN]`), `P.fc1.weight`
 //! (`[H, IN]`), `P.fc1.bias`, `P.fc2.weight` (`[H, H]`), `P.fc2.bias`, `P.pi.weight`
-//! (`[NUM_ACTIONS, H]`) and `P.pi.bias`, all float32 in PyTorch's `[out, in]` layout; its
+//! (`[NUM_ACTIONS, H]`) and `P.pi.bias`, in PyTorch's `[out, in]` layout, each float32 or
+//! float16 (widened to float32 on loading; the computation is float32 either way); its
 //! metadata names the presets, the player count and the clip of the normaliser. A network reads
 //! the first `IN <= OBS_SIZE` values of the observation: the layout only ever appends slices, so
 //! a network trained before a slice was added keeps reading the same values. The policy:
@@ -20,6 +21,7 @@ use crate::action::{ActionMask, NUM_ACTIONS};
 use crate::game::Game;
 use crate::observation::{OBS_SIZE, encode};
 use crate::rules::{Rules, RulesSpec, load_spec};
+use half::f16;
 use ndarray::{Array1, Array2, ArrayView2, Axis, s};
 use safetensors::{Dtype, SafeTensors};
 use std::sync::OnceLock;
@@ -57,13 +59,15 @@ pub struct NetWeights {
 
 fn tensor(st: &SafeTensors<'_>, name: &str, shape: &[usize]) -> Result<Vec<f32>, String> {
     let t = st.tensor(name).map_err(|e| format!("net weights: tensor {name:?}: {e}"))?;
-    if t.dtype() != Dtype::F32 {
-        return Err(format!("net weights: tensor {name:?} must be float32, got {:?}", t.dtype()));
-    }
     if t.shape() != shape {
         return Err(format!("net weights: tensor {name:?} must have shape {shape:?}, got {:?}", t.shape()));
     }
-    Ok(t.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+    // safetensors stores little-endian values; float16 widens to float32 exactly.
+    match t.dtype() {
+        Dtype::F32 => Ok(t.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()),
+        Dtype::F16 => Ok(t.data().chunks_exact(2).map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32()).collect()),
+        other => Err(format!("net weights: tensor {name:?} must be float32 or float16, got {other:?}")),
+    }
 }
 
 fn matrix_t(st: &SafeTensors<'_>, name: &str, out: usize, inp: usize) -> Result<Array2<f32>, String> {
@@ -296,6 +300,7 @@ impl super::Policy for NetBot {
 mod tests {
     use super::*;
     use crate::bots::RandomBot;
+    use safetensors::tensor::TensorView;
     use std::sync::Arc;
 
     fn rules(p: &str, n: usize) -> Arc<Rules> {
@@ -355,6 +360,46 @@ mod tests {
     fn a_bad_weights_file_is_an_error() {
         assert!(NetWeights::parse(b"not a safetensors file").is_err());
         assert!(NetWeights::parse(&WEIGHTS_FILE[..WEIGHTS_FILE.len() - 8]).is_err());
+    }
+
+    /// The shipped file with every layer (not the normaliser) stored as `dtype`: float16 layers
+    /// widened by hand to float32, or their bytes relabelled as bfloat16; metadata unchanged.
+    fn rewritten(dtype: Dtype) -> Vec<u8> {
+        let st = SafeTensors::deserialize(WEIGHTS_FILE).unwrap();
+        let (_, meta) = SafeTensors::read_metadata(WEIGHTS_FILE).unwrap();
+        let mut data = Vec::new();
+        for (name, t) in st.tensors() {
+            let (dt, bytes) = match (t.dtype(), dtype) {
+                _ if name.contains(".norm.") => (t.dtype(), t.data().to_vec()),
+                (Dtype::F16, Dtype::F32) => {
+                    let wide =
+                        t.data().chunks_exact(2).flat_map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32().to_le_bytes());
+                    (Dtype::F32, wide.collect())
+                }
+                (Dtype::F16, Dtype::BF16) => (Dtype::BF16, t.data().to_vec()),
+                (have, want) => panic!("the shipped layers are float16 ({have:?}), cannot rewrite as {want:?}"),
+            };
+            data.push((name, t.shape().to_vec(), dt, bytes));
+        }
+        let views = data.iter().map(|(n, shape, dt, b)| (n.clone(), TensorView::new(*dt, shape.clone(), b).unwrap()));
+        safetensors::serialize(views, meta.metadata().clone()).unwrap()
+    }
+
+    #[test]
+    fn float16_and_float32_files_give_the_same_policy() {
+        let wide = NetWeights::parse(&rewritten(Dtype::F32)).unwrap();
+        let shipped = weights().unwrap();
+        let r = rules("crazy_eights", 2);
+        let mut obs = Array2::<f32>::zeros((8, OBS_SIZE));
+        for (i, mut row) in obs.rows_mut().into_iter().enumerate() {
+            let g = Game::new(r.clone(), 100 + i as u64);
+            encode(&g, g.current_player().unwrap(), row.as_slice_mut().unwrap());
+        }
+        for (a, b) in shipped.policies.iter().zip(&wide.policies) {
+            assert_eq!(a.logits(obs.view()), b.logits(obs.view()), "{}", a.preset);
+        }
+        let e = NetWeights::parse(&rewritten(Dtype::BF16)).unwrap_err();
+        assert!(e.contains("must be float32 or float16, got BF16"), "{e}");
     }
 
     #[test]

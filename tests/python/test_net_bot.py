@@ -48,7 +48,8 @@ def test_net_presets_and_weights_file():
 def test_rust_forward_pass_matches_pytorch():
     torch = pytest.importorskip("torch", reason="the parity test needs PyTorch (pip install '.[train]')")
     st = pytest.importorskip("safetensors.numpy", reason="the parity test needs safetensors ('.[train]')")
-    w = {k: torch.from_numpy(v) for k, v in st.load_file(WEIGHTS).items()}
+    # Layers may be stored as float16; the policy is their float32 values (exact widening).
+    w = {k: torch.from_numpy(v.astype(np.float32)) for k, v in st.load_file(WEIGHTS).items()}
     clip = 5.0
     for preset in PRESETS:
         obs, masks = _recorded_positions(preset, seed=PRESETS.index(preset))
@@ -211,3 +212,24 @@ def test_training_example_smoke_run_exports_loadable_weights(tmp_path):
     assert proc.returncode == 0 and "already trained" in proc.stdout, proc.stderr[-3000:]
     again = st.load_file(str(export))
     assert sorted(again) == sorted(w) and all(np.array_equal(again[k], w[k]) for k in w)
+
+
+def test_training_example_parallel_presets_export_float16(tmp_path):
+    pytest.importorskip("torch", reason="the training example needs PyTorch (pip install '.[train]')")
+    st = pytest.importorskip("safetensors.numpy", reason="the training example needs safetensors ('.[train]')")
+    script = os.path.join(ROOT, "examples", "train_net_bot.py")
+    out, export = tmp_path / "run", tmp_path / "net.safetensors"
+    args = [sys.executable, script, "--smoke", "--parallel", "--hidden", "16", "--plan",
+            "crazy_eights=1,crazy_eights_specials=1", "--out", str(out), "--export", str(export), "--eval-deals", "0"]
+    proc = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    # One process per preset, each from scratch: both logs say so, and neither warm-starts.
+    log = (out / "train.log").read_text()
+    assert "plan crazy_eights=1.0" in log and "plan crazy_eights_specials=1.0" in log and "warm start" not in log
+    w = st.load_file(str(export))
+    assert w["crazy_eights_specials.fc1.weight"].dtype == np.float16
+    assert w["crazy_eights.fc2.weight"].shape == (16, 16)
+    assert w["crazy_eights.norm.mean"].dtype == np.float32, "the normaliser stays float32"
+    with open(export, "rb") as f:
+        meta = json.loads(f.read(int.from_bytes(f.read(8), "little")))["__metadata__"]
+    assert meta["dtype"] == "float16" and "--parallel" in meta["command"] and str(tmp_path) not in meta["command"]
