@@ -1,0 +1,89 @@
+//! Built-in bots answering for the games of a [`VecEnv`]: how Python-driven opponents (an
+//! [`Opponents::External`] seat, a snapshot pool) play the Rust bots on the real game state.
+
+use super::*;
+
+impl VecEnv {
+    /// The action built-in bot `spec` chooses for the seat to act in each game listed in
+    /// `rows`: `out[j]` for game `rows[j]`, -1 where that game's episode is over.
+    /// `heuristic` is deterministic; `random` draws from game `i`'s opponent stream; a search
+    /// bot is seeded from game `i`'s episode seed and its decision count, and the search bots
+    /// run on the env's threads; `net` answers all the rows in one batched forward pass (an
+    /// error on rules it was not trained for). So the answer for a game never depends on the
+    /// other rows or the thread count. Errors (a length mismatch, a row out of range) change
+    /// nothing.
+    pub fn bot_actions(&mut self, spec: BotSpec, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
+        if out.len() != rows.len() {
+            return Err(VecEnvError::Length { what: "out", expected: rows.len(), got: out.len() });
+        }
+        let n = self.cfg.num_envs;
+        if let Some(&r) = rows.iter().find(|&&r| r < 0 || r as usize >= n) {
+            return Err(VecEnvError::Config(format!("row {r} is out of range: games are 0..{n}")));
+        }
+        match spec {
+            BotSpec::Net => self.net_actions(rows, out),
+            BotSpec::Ismcts { .. } | BotSpec::Pimc { .. } => {
+                self.search_actions(spec, rows, out);
+                Ok(())
+            }
+            BotSpec::Random | BotSpec::Heuristic => {
+                let heuristic = HeuristicBot::new();
+                for (&r, a) in rows.iter().zip(out.iter_mut()) {
+                    let s = &mut self.slots[r as usize];
+                    let h = &self.hot[r as usize];
+                    let choice = match spec {
+                        _ if s.over() || h.pending => None,
+                        BotSpec::Random => s.opponent.pick(&h.mask),
+                        _ => heuristic.choose(&s.game, &h.mask),
+                    };
+                    *a = choice.map_or(-1, |x| x as i64);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// `net`: one forward pass for every listed game still running.
+    fn net_actions(&self, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
+        let policy = crate::bots::net::policy_for(&self.rules).map_err(VecEnvError::Config)?;
+        let live: Vec<usize> = (0..rows.len())
+            .filter(|&j| !self.slots[rows[j] as usize].over() && !self.hot[rows[j] as usize].pending)
+            .collect();
+        let games: Vec<&Game> = live.iter().map(|&j| &self.slots[rows[j] as usize].game).collect();
+        let acts = policy.act_games(&games);
+        out.fill(-1);
+        for (&j, a) in live.iter().zip(acts) {
+            out[j] = a.map_or(-1, |x| x as i64);
+        }
+        Ok(())
+    }
+
+    /// A search bot: a decision costs milliseconds, so the rows are shared out over the crew
+    /// in small chunks. Each answer depends only on its own game and seed.
+    fn search_actions(&mut self, spec: BotSpec, rows: &[i64], out: &mut [i64]) {
+        let (slots, hot) = (&self.slots, &self.hot);
+        let decide = |r: i64| -> i64 {
+            let (s, h) = (&slots[r as usize], &hot[r as usize]);
+            if s.over() || h.pending {
+                return -1;
+            }
+            let seed = derive_seed(s.base_seed ^ SEARCH_SALT, s.game.decisions() as u64);
+            spec.build(seed).act(&s.game).map_or(-1, |x| x as i64)
+        };
+        let Some(crew) = self.crew.as_mut().filter(|_| rows.len() > 1) else {
+            rows.iter().zip(out.iter_mut()).for_each(|(&r, a)| *a = decide(r));
+            return;
+        };
+        let per = rows.len().div_ceil(MAX_CHUNKS.min(8 * crew.threads()));
+        let mut parts = [const { Mutex::new(None) }; MAX_CHUNKS];
+        for (k, (r, a)) in rows.chunks(per).zip(out.chunks_mut(per)).enumerate() {
+            *parts[k].get_mut().unwrap_or_else(|e| e.into_inner()) = Some((r, a));
+        }
+        crew.run(rows.len().div_ceil(per), &|k| {
+            let part: Option<(&[i64], &mut [i64])> = parts[k].lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some((r, a)) = part {
+                r.iter().zip(a.iter_mut()).for_each(|(&r, a)| *a = decide(r));
+            }
+        });
+    }
+}
