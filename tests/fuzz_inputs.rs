@@ -392,7 +392,9 @@ fn deck_position(rules: &Rules, seed: u64) -> Position {
         (pending_draw == 0 || rule.chain.is_some()) && (!nominate || rule.wild.is_some())
     };
     let mut discard = Vec::new();
-    if !(rules.settings.lead && r.chance(1, 3)) && !deck.is_empty() {
+    // Drawn first, as before, so the fuzz stream is unchanged.
+    let no_start_card = rules.settings.lead && r.chance(1, 3);
+    if !no_start_card && !deck.is_empty() {
         let under = r.below(4).min(deck.len() - 1);
         for _ in 0..under {
             discard.push(deck.pop().expect("under < deck.len()"));
