@@ -364,6 +364,8 @@ mod tests {
 
     /// The shipped file with every layer (not the normaliser) stored as `dtype`: float16 layers
     /// widened by hand to float32, or their bytes relabelled as bfloat16; metadata unchanged.
+    /// Test code only: every unwrap reads the file embedded at build time (which
+    /// `shipped_weights_parse_and_fit_in_one_megabyte` checks), so a panic is a test failure.
     fn rewritten(dtype: Dtype) -> Vec<u8> {
         let st = SafeTensors::deserialize(WEIGHTS_FILE).unwrap();
         let (_, meta) = SafeTensors::read_metadata(WEIGHTS_FILE).unwrap();
