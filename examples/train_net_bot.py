@@ -102,7 +102,11 @@ class Args:
     device: str = "cpu"
     """torch device of the learner and its snapshots ("cpu", "cuda", "auto": cuda when available)"""
     parallel: bool = False
-    """train the presets of the plan side by side, one process each, each from scratch (no warm start)"""
+    """train the presets of the plan side by side, one process each (no warm start from the first preset)"""
+    init_from: str = ""
+    """continue an earlier run: every preset starts from ``<init_from>/<preset>/final.pt`` (its
+    weights, optimiser moments and snapshot league) with a fresh learning-rate schedule over
+    this plan's minutes; a preset given 0 minutes is exported as it was"""
     export_dtype: str = "float16"
     """dtype of the exported layers ("float16" or "float32"; the normaliser stays float32)"""
     log_every: int = 5
@@ -282,9 +286,16 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
         global_step, update, spent, snapshots = ck["step"], ck["update"], ck["seconds"], ck["snapshots"]
         log(f"{preset}: resumed at update {update}, {global_step:,} decisions, {spent / 60:.1f} min")
     elif init:
-        agent.load_state_dict(torch.load(init, weights_only=False, map_location=dev)["model"])
-        agent.norm.count.clamp_(max=1e5)  # let the statistics adapt to this preset
-        log(f"{preset}: warm start from {init}")
+        ck = torch.load(init, weights_only=False, map_location=dev)
+        agent.load_state_dict(ck["model"])
+        if ck.get("preset") == preset:
+            # A continuation of this preset's own run: its optimiser and league carry over.
+            optimizer.load_state_dict(ck["optimizer"])
+            snapshots = ck["snapshots"]
+            log(f"{preset}: continuing {init} ({ck['step']:,} decisions)")
+        else:
+            agent.norm.count.clamp_(max=1e5)  # let the statistics adapt to this preset
+            log(f"{preset}: warm start from {init}")
 
     seed = args.seed + 7919 * update  # a resumed run does not replay the same deals
     pools = [League(args, seed=seed * 100 + s) for s in range(n_seats)]
@@ -496,8 +507,10 @@ def main(argv=None) -> None:
     if args.device.startswith("cuda"):
         hardware += f", {torch.cuda.get_device_name(args.device)}"
     # The recipe, without where its files went (out, export): the command that reproduces the weights.
-    command = " ".join(["python examples/train_net_bot.py"] + to_argv(args, device=args.device, out=Args.out,
-                                                                      export=Args.export))
+    # A continuation reads the earlier stage from the default out and writes beside it.
+    paths = {"out": Args.out + "-continued", "init_from": Args.out} if args.init_from else {"out": Args.out}
+    command = " ".join(["python examples/train_net_bot.py"] + to_argv(args, device=args.device, export=Args.export,
+                                                                      **paths))
     log(f"train_net_bot: seed {args.seed}, plan {args.plan}, hidden {args.hidden}, {hardware}")
     if args.parallel and len(plan) > 1:
         # One process per preset, each from scratch; this process then evaluates and exports.
@@ -527,10 +540,22 @@ def main(argv=None) -> None:
             agent.load_state_dict(ck["model"])
             log(f"{preset}: already trained ({final})")
         else:
-            init = first_final if (args.warm_start and k > 0 and not args.parallel) else ""
+            if args.init_from:
+                init = os.path.join(args.init_from, preset, "final.pt")
+                if not os.path.exists(init):
+                    raise SystemExit(f"--init-from: no {init} to continue {preset} from")
+            else:
+                init = first_final if (args.warm_start and k > 0 and not args.parallel) else ""
             agent = train_preset(args, preset, minutes, out, init, log)
             ck = torch.load(final, weights_only=False, map_location=args.device)
         trained[preset] = {"decisions": ck["step"], "minutes": round(ck["seconds"] / 60, 1)}
+        if args.init_from:
+            # The earlier stage this preset continued, with the command that reproduces it.
+            ck0 = torch.load(os.path.join(args.init_from, preset, "final.pt"), weights_only=False, map_location="cpu")
+            args0 = Args(**{k: v for k, v in ck0["args"].items() if k in {f.name for f in dataclasses.fields(Args)}})
+            argv0 = to_argv(args0, out=Args.out, export=Args.export, eval_deals=Args.eval_deals)
+            trained[preset]["from"] = {"decisions": ck0["step"], "minutes": round(ck0["seconds"] / 60, 1),
+                                       "command": " ".join(["python examples/train_net_bot.py"] + argv0)}
         if k == 0:
             first_final = final
         agent.eval()

@@ -233,3 +233,35 @@ def test_training_example_parallel_presets_export_float16(tmp_path):
     with open(export, "rb") as f:
         meta = json.loads(f.read(int.from_bytes(f.read(8), "little")))["__metadata__"]
     assert meta["dtype"] == "float16" and "--parallel" in meta["command"] and str(tmp_path) not in meta["command"]
+
+
+def test_training_example_continues_an_earlier_run(tmp_path):
+    """``--init-from``: each preset starts from the earlier run's final weights; a preset given 0
+    minutes is exported unchanged, and the metadata names the earlier stage's command."""
+    pytest.importorskip("torch", reason="the training example needs PyTorch (pip install '.[train]')")
+    st = pytest.importorskip("safetensors.numpy", reason="the training example needs safetensors ('.[train]')")
+    script = os.path.join(ROOT, "examples", "train_net_bot.py")
+    first, second = tmp_path / "first", tmp_path / "second"
+    base = [sys.executable, script, "--smoke", "--parallel", "--hidden", "16", "--eval-deals", "0"]
+    proc = subprocess.run(base + ["--plan", "crazy_eights=1,switch_blackjack=1", "--out", str(first),
+                                  "--export", str(first / "net.safetensors")], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    proc = subprocess.run(base + ["--plan", "crazy_eights=0,switch_blackjack=1", "--init-from", str(first),
+                                  "--seed", "2", "--out", str(second), "--export", str(second / "net.safetensors")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert (second / "train.log").read_text().count("continuing") == 2
+    w1, w2 = st.load_file(str(first / "net.safetensors")), st.load_file(str(second / "net.safetensors"))
+    assert all(np.array_equal(w1[k], w2[k]) for k in w1 if k.startswith("crazy_eights.")), "0 minutes: unchanged"
+    assert not np.array_equal(w1["switch_blackjack.fc1.weight"], w2["switch_blackjack.fc1.weight"])
+    with open(second / "net.safetensors", "rb") as f:
+        meta = json.loads(f.read(int.from_bytes(f.read(8), "little")))["__metadata__"]
+    assert str(tmp_path) not in meta["command"] and "--init-from runs/net " in meta["command"]
+    earlier = json.loads(meta["trained"])["switch_blackjack"]["from"]
+    assert earlier["decisions"] > 0 and "--plan switch_blackjack=1.0" in earlier["command"]
+    assert str(tmp_path) not in earlier["command"]
+    # Nothing to continue from: a clear error.
+    proc = subprocess.run(base + ["--plan", "crazy_eights_specials=1", "--init-from", str(first), "--out",
+                                  str(tmp_path / "third"), "--export", ""], capture_output=True, text=True, timeout=300)
+    assert proc.returncode != 0 and "no " in proc.stderr and "crazy_eights_specials" in proc.stderr
