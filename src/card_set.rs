@@ -153,10 +153,23 @@ impl std::fmt::Debug for CardCounts {
 impl FromIterator<Card> for CardCounts {
     fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> Self {
         let mut c = CardCounts::new();
-        for card in iter {
-            c.add(card);
-        }
+        c.extend(iter);
         c
+    }
+}
+
+/// Add every card of the iterator (a hand dealt at once: the total and the face bits are
+/// written once at the end rather than per card).
+impl Extend<Card> for CardCounts {
+    fn extend<I: IntoIterator<Item = Card>>(&mut self, iter: I) {
+        let (mut bits, mut total) = (0u64, self.total);
+        for c in iter {
+            self.counts[c.index()] += 1;
+            bits |= 1 << c.index();
+            total += 1;
+        }
+        self.total = total;
+        self.bits |= bits;
     }
 }
 

@@ -14,8 +14,7 @@ impl Game {
         if r.settings.wild_instapik {
             self.wild_rank = Some(self.draw_wild_rank());
         }
-        let mut pack = Pile::new();
-        pack.set_from_counts(&r.deck);
+        let mut pack = r.pack;
         pack.as_mut_slice().shuffle(&mut self.rng);
         let cards = pack.as_mut_slice();
         for (k, &c) in prefix.iter().enumerate() {
@@ -26,18 +25,13 @@ impl Game {
         for h in self.hands.iter_mut() {
             h.clear();
         }
-        let mut idx = 0;
         let first_seat = (self.dealer as usize + 1) % n;
-        // One card at a time round the table from the dealer's left.
-        let mut seat = first_seat;
-        for &c in &cards[..r.hand_size as usize * n] {
-            self.hands[seat].add(c);
-            seat += 1;
-            if seat == n {
-                seat = 0;
-            }
+        // One card at a time round the table from the dealer's left: the `j`-th seat from
+        // there gets cards `j`, `j + n`, `j + 2n`, ... of the pack.
+        let mut idx = r.hand_size as usize * n;
+        for j in 0..n {
+            self.hands[(first_seat + j) % n].extend(cards[..idx].iter().skip(j).step_by(n).copied());
         }
-        idx += r.hand_size as usize * n;
         for _ in 0..r.settings.dealer_extra {
             self.hands[self.dealer as usize].add(cards[idx]);
             idx += 1;
@@ -176,8 +170,12 @@ impl Game {
     /// Hand value of seat `p` under the preset's values and modifiers.
     pub fn hand_value(&self, p: usize) -> i32 {
         let s = &self.rules.settings;
-        let last = self.discard.top();
         let hand = &self.hands[p];
+        if self.rules.double_mask == 0 && !s.halve_per_identical_pair && !s.double_last_rank {
+            // No modifier: each face's value times its count.
+            return hand.faces().map(|c| self.rules.points[c.index()] * i32::from(hand.count(c))).sum();
+        }
+        let last = self.discard.top();
         let mut total = 0;
         let (mut doubles, mut halves) = (0u32, 0u32);
         // Face by face, each face's value times its count (the modifiers depend on the face).

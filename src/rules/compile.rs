@@ -7,7 +7,7 @@
 
 use super::{CardRule, ChainRule, MAX_PLAYERS, Rules, RulesError, WildRule, settings::Settings, spec::*};
 use crate::card::{Card, NUM_FACES, Rank};
-use crate::card_set::{CardCounts, MAX_CARDS};
+use crate::card_set::{CardCounts, MAX_CARDS, Pile};
 use std::collections::BTreeMap;
 
 impl Rules {
@@ -51,6 +51,11 @@ impl Rules {
         Ok(Rules {
             num_players: n as u8,
             packs,
+            pack: {
+                let mut pack = Pile::new();
+                pack.set_from_counts(&deck);
+                pack
+            },
             deck,
             hand_size,
             card,

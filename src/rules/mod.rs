@@ -22,7 +22,7 @@ pub mod settings;
 pub mod spec;
 
 use crate::card::{Card, NUM_FACES, Suit};
-use crate::card_set::CardCounts;
+use crate::card_set::{CardCounts, Pile};
 use serde_json::Value;
 pub use spec::*;
 use std::collections::BTreeMap;
@@ -366,6 +366,8 @@ pub struct Rules {
     pub packs: u8,
     /// Copies of each face in the full deck.
     pub deck: CardCounts,
+    /// The full deck in face order: the pack every deal copies and shuffles.
+    pub pack: Pile,
     pub hand_size: u8,
     pub card: [CardRule; NUM_FACES],
     pub points: [i32; NUM_FACES],
