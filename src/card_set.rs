@@ -383,6 +383,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn extend_is_adding_one_card_at_a_time() {
+        let first: Vec<Card> = ["3C", "KS"].iter().map(|s| s.parse().unwrap()).collect();
+        let more: Vec<Card> = ["3C", "RJ", "AH", "KS", "KS", "BJ"].iter().map(|s| s.parse().unwrap()).collect();
+        let mut one_by_one = CardCounts::new();
+        for &c in first.iter().chain(&more) {
+            one_by_one.add(c);
+        }
+        let mut extended: CardCounts = first.iter().copied().collect();
+        extended.extend(more.iter().copied());
+        assert_eq!(extended, one_by_one);
+        assert_eq!((extended.len(), extended.count(more[3])), (8, 3));
+        assert_eq!(extended.bits().count_ones(), 5, "3C, KS, RJ, AH, BJ");
+        extended.extend(std::iter::empty());
+        assert_eq!(extended, one_by_one);
+    }
+
+    #[test]
     fn counts_track_copies_and_total() {
         let c8h: Card = "8H".parse().unwrap();
         let mut h = CardCounts::new();
