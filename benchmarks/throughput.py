@@ -213,6 +213,25 @@ def eights_vec_dtype(preset, players, seconds, num_envs, threads, obs_dtype):
     return timed(chunk, seconds)
 
 
+def copy_bandwidth(megabytes=64, repeats=5):
+    """Bytes per second that one thread moves through memory (read plus write) copying a buffer
+    far larger than the caches: the ceiling of a step whose games no longer fit in them."""
+    src = np.ones(megabytes << 20, np.uint8)
+    dst = np.empty_like(src)
+    best = float("inf")
+    for _ in range(repeats):
+        t = time.perf_counter()
+        np.copyto(dst, src)
+        best = min(best, time.perf_counter() - t)
+    return 2 * src.nbytes / best
+
+
+# Bytes a large-batch step moves through memory per game: the float32 observation and the mask
+# rows are read for ownership and written back, and about 8 cache lines of the game's state
+# (the lines the VecEnv prefetches) are read and written back.
+STEP_BYTES = 2 * (eights.OBS_SIZE * 4 + eights.NUM_ACTIONS + 4 + 4 + 2) + 2 * 8 * 64
+
+
 def ratio(value, base):
     return f"{value / base:.2f}x" if base else "n/a"
 
@@ -417,6 +436,15 @@ def main():
     target(f"VecEnv b=4096 {mt} threads uint8 / OpenSpiel C++", over(u8, base), 5)
     target(f"VecEnv b=4096 {mt} threads / 1 thread", over(vec.get((4096, mt)), vec.get((4096, 1))), 1.7)
     target("VecEnv 1 thread b=16384 / b=1024", over(vec.get((16384, 1)), vec.get((1024, 1))), 0.8)
+    if vec.get((1024, 1)):
+        # The memory ceiling of that ratio on this machine: at b=16384 neither the games nor the
+        # rows fit in the caches, so each game-step moves STEP_BYTES through memory.
+        bw = copy_bandwidth()
+        mem_ns, cpu_ns = STEP_BYTES / bw * 1e9, 1e9 / vec[1024, 1]
+        print(f"  {'':<4}ceiling: {STEP_BYTES:,} B per game-step through memory at {bw / 1e9:.1f} GB/s copy "
+              f"bandwidth = {mem_ns:.0f} ns, against {cpu_ns:.0f} ns per game-step at b=1024: at most "
+              f"{cpu_ns / max(cpu_ns, mem_ns):.2f} with memory and compute fully overlapped, "
+              f"{cpu_ns / (cpu_ns + mem_ns):.2f} without overlap")
     if mt != 1:  # the same ratio per thread with the pool (both rows use mt threads)
         target(f"VecEnv {mt} threads b=16384 / b=1024 (per thread)",
                over(vec.get((16384, mt)), vec.get((1024, mt))), 0.8)
