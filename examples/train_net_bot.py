@@ -17,6 +17,9 @@ Run (needs ``pip install -e '.[train]'``: torch, safetensors, tqdm)::
     python examples/train_net_bot.py                        # the defaults: sequential, on the CPU (74 minutes)
     python examples/train_net_bot.py --smoke                # a few seconds, for CI
     python examples/train_net_bot.py --plan crazy_eights=5 --out runs/try --export runs/try/net.safetensors
+    # a second stage: continue runs/net's presets for 95 more minutes each (crazy_eights as it is)
+    python examples/train_net_bot.py --plan crazy_eights=0,switch_blackjack=95,crazy_eights_specials=95 \
+        --init-from runs/net --out runs/net-continued --seed 2 --learning-rate 1e-4 --parallel
 
 Every preset's run writes ``<out>/<preset>/checkpoint.pt`` every ``--checkpoint-every`` updates
 and ``final.pt`` at its end; started again with the same ``--out``, the script skips presets with a
