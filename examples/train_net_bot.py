@@ -7,7 +7,7 @@ head) learns by PPO on ``eights.VecEnv`` against a mix of opponents: the Rust ``
 ``random`` bots, optionally a cheap search bot, and a league of frozen snapshots of itself.  The
 presets after the first start from the first preset's weights (all presets share the observation
 layout and the 197 actions); with ``--parallel`` every preset trains in its own process, side by
-side, from scratch.  Only the policy (normaliser, trunk, policy head) is exported.
+side, from scratch (or, with ``--init-from``, from an earlier run).  Only the policy (normaliser, trunk, policy head) is exported.
 
 Run (needs ``pip install -e '.[train]'``: torch, safetensors, tqdm)::
 
@@ -516,7 +516,7 @@ def main(argv=None) -> None:
                                                                       **paths))
     log(f"train_net_bot: seed {args.seed}, plan {args.plan}, hidden {args.hidden}, {hardware}")
     if args.parallel and len(plan) > 1:
-        # One process per preset, each from scratch; this process then evaluates and exports.
+        # One process per preset, each from scratch or from --init-from; this process then evaluates and exports.
         import subprocess
         import sys
 
