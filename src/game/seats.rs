@@ -8,9 +8,10 @@ impl Game {
     #[inline]
     pub fn advance(&self, p: u8, k: usize) -> u8 {
         let n = self.n as usize;
-        if k < n && (p as usize) < n && (self.direction == 1 || self.direction == -1) {
-            // The common case (a step or a few round the table) without a division.
-            let q = if self.direction == 1 { p as usize + k } else { p as usize + n - k };
+        if k < n && (p as usize) < n && self.direction.unsigned_abs() == 1 {
+            // The common case (a step or a few round the table) without a division, written as
+            // selects rather than branches: the direction flips often in some games.
+            let q = p as usize + if self.direction > 0 { k } else { n - k };
             return if q >= n { q - n } else { q } as u8;
         }
         let n = n as i64;
@@ -18,14 +19,34 @@ impl Game {
     }
 
     /// The next seat from `q` (inclusive) that is still in the hand.
-    pub(super) fn skip_done(&self, mut q: u8) -> u8 {
-        for _ in 0..self.n {
-            if self.done & (1 << q) == 0 {
-                break;
-            }
-            q = self.advance(q, 1);
+    /// Found with bit operations on the seats still in rather than by stepping seat by seat,
+    /// so the cost does not depend on how many have gone out.
+    pub(super) fn skip_done(&self, q: u8) -> u8 {
+        if self.done & (1 << q) == 0 {
+            return q;
         }
-        q
+        let n = u32::from(self.n);
+        let live = !u32::from(self.done) & ((1 << n) - 1);
+        let q32 = u32::from(q);
+        if live == 0 || q32 >= n || self.direction.unsigned_abs() != 1 {
+            // Nobody left (or a state no game reaches): step seat by seat as the rules say.
+            let mut q = q;
+            for _ in 0..self.n {
+                if self.done & (1 << q) == 0 {
+                    break;
+                }
+                q = self.advance(q, 1);
+            }
+            return q;
+        }
+        // Clockwise: rotate so that seat `q` is bit 0 and take the lowest seat still in.
+        let cw = (live >> q32 | live << (n - q32)) & ((1 << n) - 1);
+        let cw_seat = q32 + cw.trailing_zeros();
+        // Anticlockwise: rotate so that seat `q` is bit `n - 1` and take the highest.
+        let acw = (live << (n - 1 - q32) | live >> (q32 + 1)) & ((1 << n) - 1);
+        let acw_seat = (31 - acw.leading_zeros()) + q32 + 1;
+        let s = if self.direction > 0 { cw_seat } else { acw_seat };
+        (if s >= n { s - n } else { s }) as u8
     }
 
     /// Whether `end.play_for_second` is in force: three players, the first out leaves the hand
@@ -39,7 +60,8 @@ impl Game {
     /// Under `end.play_for_second` only players still in count, so a skip never lands on a
     /// placed player and with two left a skip of one comes back to `p`.
     pub(super) fn step_in(&self, p: u8, k: usize) -> u8 {
-        if self.done == 0 || !self.for_second() {
+        // The rules test first: it is the same every step, while `done` changes within a hand.
+        if !self.for_second() || self.done == 0 {
             return self.skip_done(self.advance(p, k));
         }
         let mut q = p;
@@ -54,6 +76,46 @@ impl Game {
         if !self.finishing_order().contains(&p) && (self.placed as usize) < MAX_PLAYERS {
             self.places[self.placed as usize] = p;
             self.placed += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rules;
+    use std::sync::Arc;
+
+    /// The next seat still in, by the definition: step one seat at a time in the direction
+    /// of play from `q` (inclusive) until a seat that has not gone out.
+    fn stepping(n: u8, done: u16, direction: i8, mut q: u8) -> u8 {
+        for _ in 0..n {
+            if done & (1 << q) == 0 {
+                break;
+            }
+            q = ((q as i8 + direction).rem_euclid(n as i8)) as u8;
+        }
+        q
+    }
+
+    /// Every table size, every set of seats gone out, both directions and every start seat.
+    #[test]
+    fn skip_done_finds_the_seat_stepping_would_find() {
+        for n in 2..=crate::rules::MAX_PLAYERS as u8 {
+            let mut g = Game::new(Arc::new(Rules::load("kings_reverse", n as usize, None).unwrap()), 1);
+            for done in 0..(1u16 << n) {
+                for direction in [1, -1] {
+                    g.done = done;
+                    g.direction = direction;
+                    for q in 0..n {
+                        assert_eq!(
+                            g.skip_done(q),
+                            stepping(n, done, direction, q),
+                            "n {n} done {done:b} dir {direction} q {q}"
+                        );
+                    }
+                }
+            }
         }
     }
 }
