@@ -14,6 +14,79 @@ use crate::card::{Card, NUM_FACES};
 /// Most cards any supported deck holds: four packs with two jokers each.
 pub const MAX_CARDS: usize = 216;
 
+/// The chunks in which `rand`'s slice shuffle (0.10, `IncreasingUniform`) draws its swap
+/// indices: from position `i = 1` on, one value `random_range(..bound)` yields the indices of
+/// the next `count` positions (mixed radix `i + 1, i + 2, ...`, the last position taking what
+/// is left). The schedule depends only on the positions, so it is computed once, here,
+/// instead of on every shuffle.
+const SHUFFLE_CHUNKS: [(u32, u8); shuffle_chunk_count()] = shuffle_chunks();
+
+const fn shuffle_chunk(m: u32) -> (u32, u8) {
+    let mut product = m;
+    let mut current = m + 1;
+    loop {
+        match product.checked_mul(current) {
+            Some(p) => {
+                product = p;
+                current += 1;
+            }
+            None => return (product, (current - m) as u8),
+        }
+    }
+}
+
+const fn shuffle_chunk_count() -> usize {
+    let (mut m, mut k) = (2u32, 0);
+    while m as usize <= MAX_CARDS {
+        m += shuffle_chunk(m).1 as u32;
+        k += 1;
+    }
+    k
+}
+
+const fn shuffle_chunks() -> [(u32, u8); shuffle_chunk_count()] {
+    let mut out = [(0, 0); shuffle_chunk_count()];
+    let (mut m, mut k) = (2u32, 0);
+    while k < out.len() {
+        out[k] = shuffle_chunk(m);
+        m += out[k].1 as u32;
+        k += 1;
+    }
+    out
+}
+
+/// Shuffle `v` with exactly the draws and swaps of `rand::seq::SliceRandom::shuffle`, so the
+/// same generator gives the same permutation (a test compares the two at every length up to
+/// [`MAX_CARDS`]), at less cost: the chunk schedule comes from a table rather than being
+/// worked out with a loop of checked multiplications per chunk. Longer slices use `rand`'s.
+pub fn shuffle<T, R: rand::Rng + ?Sized>(v: &mut [T], rng: &mut R) {
+    use rand::RngExt;
+    let len = v.len();
+    if len > MAX_CARDS {
+        rand::seq::SliceRandom::shuffle(v, rng);
+        return;
+    }
+    // Position 0 swaps with itself and draws nothing.
+    let mut i = 1;
+    for &(bound, count) in SHUFFLE_CHUNKS.iter() {
+        if i >= len {
+            break;
+        }
+        let mut chunk: u32 = rng.random_range(..bound);
+        let last = i + count as usize - 1;
+        while i < last.min(len) {
+            let d = i as u32 + 1;
+            v.swap(i, (chunk % d) as usize);
+            chunk /= d;
+            i += 1;
+        }
+        if i == last && i < len {
+            v.swap(i, chunk as usize);
+            i += 1;
+        }
+    }
+}
+
 /// A multiset of cards: a count per face. It fills one 64-byte cache line exactly and is
 /// aligned to one, so reading a hand touches a single line.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -373,8 +446,7 @@ impl CountedPile {
     /// Put the cards in a random order drawn from `rng` (exactly as shuffling
     /// [`Pile::as_mut_slice`] would); the counts do not change.
     pub fn shuffle<R: rand::Rng + ?Sized>(&mut self, rng: &mut R) {
-        use rand::seq::SliceRandom;
-        self.pile.as_mut_slice().shuffle(rng);
+        shuffle(self.pile.as_mut_slice(), rng);
     }
 }
 
@@ -470,6 +542,25 @@ mod tests {
     /// Counts of `p`'s cards, computed from the cards themselves.
     fn counted(p: &Pile) -> CardCounts {
         p.as_slice().iter().copied().collect()
+    }
+
+    /// The table-driven shuffle is `rand`'s, draw for draw: the same permutation and the
+    /// generator left in the same state, at every length a pile can have and a few past it.
+    #[test]
+    fn shuffle_gives_rands_permutation_at_every_length() {
+        use rand::{Rng, SeedableRng};
+        for len in 0..=MAX_CARDS + 40 {
+            for seed in 0..4 {
+                let mut a: Vec<u16> = (0..len as u16).collect();
+                let mut b = a.clone();
+                let mut ra = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed * 1000 + len as u64);
+                let mut rb = ra.clone();
+                shuffle(&mut a, &mut ra);
+                rand::seq::SliceRandom::shuffle(&mut b[..], &mut rb);
+                assert_eq!(a, b, "length {len}, seed {seed}");
+                assert_eq!(ra.next_u64(), rb.next_u64(), "generator after length {len}, seed {seed}");
+            }
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ impl Game {
             self.wild_rank = Some(self.draw_wild_rank());
         }
         let mut pack = r.pack;
-        pack.as_mut_slice().shuffle(&mut self.rng);
+        shuffle(pack.as_mut_slice(), &mut self.rng);
         let cards = pack.as_mut_slice();
         for (k, &c) in prefix.iter().enumerate() {
             if let Some(j) = (k..cards.len()).find(|&j| cards[j] == c) {
@@ -121,7 +121,7 @@ impl Game {
         let mut guard = 0;
         while r.start[start.index()] == StartEffect::Redraw && guard < 64 {
             self.stock.push(start);
-            self.stock.as_mut_slice().shuffle(&mut self.rng);
+            shuffle(self.stock.as_mut_slice(), &mut self.rng);
             start = self.stock.pop().expect("stock holds the returned card");
             guard += 1;
         }

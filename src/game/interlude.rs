@@ -133,7 +133,7 @@ impl Game {
                 self.current = self.advance(resume, k as usize);
             }
             None => {
-                self.stock.as_mut_slice().shuffle(&mut self.rng);
+                shuffle(self.stock.as_mut_slice(), &mut self.rng);
                 self.current = resume;
                 self.interlude = Interlude::default();
                 self.phase = if self.chain.active { Phase::Chain } else { Phase::Play };

@@ -121,7 +121,7 @@ impl Game {
         for c in pool.iter() {
             cards.push(c);
         }
-        cards.as_mut_slice().shuffle(rng);
+        shuffle(cards.as_mut_slice(), rng);
         let mut it = cards.as_slice().iter().copied();
         for q in (0..n).filter(|&q| q != player) {
             let size = self.hands[q].len();

@@ -172,7 +172,7 @@ impl Game {
                         g.stock.push(c);
                     }
                 }
-                g.stock.as_mut_slice().shuffle(&mut g.rng);
+                shuffle(g.stock.as_mut_slice(), &mut g.rng);
             }
         }
         g.nominated = pos.nominated_suit;

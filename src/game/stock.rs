@@ -51,7 +51,7 @@ impl Game {
             Exhausted::ReshuffleAllButTop | Exhausted::KeepFive => {
                 let under = self.discard.len() - 1;
                 self.stock.extend_from_slice(&self.discard.as_slice()[..under]);
-                self.stock.as_mut_slice().shuffle(&mut self.rng);
+                shuffle(self.stock.as_mut_slice(), &mut self.rng);
             }
             Exhausted::TurnOverNoShuffle => {
                 // Flip the pile minus its top as a block: the oldest discard is drawn first.
