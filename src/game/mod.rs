@@ -113,8 +113,7 @@ pub use state::*;
 
 use crate::action::{self, Action, ActionMask, NUM_ACTIONS};
 use crate::card::{Card, NUM_FACES, Rank, Suit};
-use crate::card_set::shuffle;
-use crate::card_set::{CardCounts, CountedPile, Pile};
+use crate::card_set::{CardCounts, CountedPile, Pile, shuffle};
 use crate::rules::{
     Accumulate, BlockedScoring, ChainAnswer, DrawAfter, DrawMode, Exhausted, Follow, LastCardMode, LastSpecial,
     MAX_PLAYERS, MultiEffects, MultiMode, Nominate, Repeat, Rules, RulesSpec, ScoreMode, SeriesWinner, StartEffect,
