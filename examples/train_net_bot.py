@@ -19,7 +19,7 @@ Run (needs ``pip install -e '.[train]'``: torch, safetensors, tqdm)::
     python examples/train_net_bot.py --plan crazy_eights=5 --out runs/try --export runs/try/net.safetensors
     # a second stage: continue runs/net's presets for 95 more minutes each (crazy_eights as it is)
     python examples/train_net_bot.py --plan crazy_eights=0,switch_blackjack=95,crazy_eights_specials=95 \
-        --init-from runs/net --out runs/net-continued --seed 2 --learning-rate 1e-4 --parallel
+        --init-from runs/net --out runs/net-2 --seed 2 --learning-rate 1e-4 --parallel
 
 Every preset's run writes ``<out>/<preset>/checkpoint.pt`` every ``--checkpoint-every`` updates
 and ``final.pt`` at its end; started again with the same ``--out``, the script skips presets with a
@@ -29,7 +29,11 @@ safetensors file with, per preset ``P``: ``P.norm.mean``, ``P.norm.inv_std`` (fl
 ``P.fc1.weight`` ``[H, IN]``, ``P.fc1.bias``, ``P.fc2.weight`` ``[H, H]``, ``P.fc2.bias``,
 ``P.pi.weight`` ``[197, H]``, ``P.pi.bias`` (PyTorch's ``[out, in]`` layout; ``--export-dtype``,
 float16 by default), and metadata ``format = "eights-net-v1"``, ``presets`` (comma-separated),
-``players``, ``clip``, ``hidden``, ``dtype``, the command and how each preset was trained.  The policy: ``x = clamp((obs - mean) * inv_std, -clip, clip)``,
+``players``, ``clip``, ``hidden``, ``dtype``, the command and how each preset was trained
+(``trained``, JSON: per preset this run's decisions and minutes and, for a continuation,
+``earlier``: the earlier runs of the chain that trained it, oldest first, each with its decisions,
+minutes and command).  Recorded commands name the conventional directories, not the real ones:
+``runs/net`` for a first run, ``runs/net-K`` for the K-th run of a chain of ``--init-from``.  The policy: ``x = clamp((obs - mean) * inv_std, -clip, clip)``,
 ``h = relu(fc2(relu(fc1(x))))``, ``logits = pi(h)``, illegal actions masked out; the bot plays
 the legal action of the largest logit.  ``IN`` is the observation size at training time; the bot
 reads the first ``IN`` values of the observation (the layout only appends slices).
@@ -150,6 +154,53 @@ def to_argv(args: Args, **changes) -> list:
         else:
             out += [flag, str(value)]
     return out
+
+
+def stage_dir(k: int) -> str:
+    """The conventional output directory of stage ``k`` of a chain of runs (1: the first run,
+    2: its continuation, ...), written into recorded commands instead of the real paths."""
+    return Args.out if k == 1 else f"{Args.out}-{k}"
+
+
+def load_final(directory: str, preset: str = ""):
+    """``directory/<preset>/final.pt`` (any preset's when none is named), or None."""
+    names = [preset] if preset else (sorted(os.listdir(directory)) if os.path.isdir(directory) else [])
+    for name in names:
+        path = os.path.join(directory, name, "final.pt")
+        if os.path.exists(path):
+            return torch.load(path, weights_only=False, map_location="cpu")
+    return None
+
+
+def stage_depth(init_from: str) -> int:
+    """How many runs the chain ending in ``init_from`` holds (each run's ``--init-from`` is
+    recorded in its checkpoints); 0 without ``init_from``."""
+    depth = 0
+    while init_from and depth < 1000:
+        depth += 1
+        ck = load_final(init_from)
+        init_from = ck["args"].get("init_from", "") if ck else ""
+    return depth
+
+
+def earlier_stages(init_from: str, preset: str) -> list:
+    """What the earlier runs of the chain did for ``preset``, oldest first: decisions, minutes
+    and the command that reproduces each (with the conventional directories); runs that only
+    passed the preset on (0 decisions) are left out."""
+    out = []
+    k = stage_depth(init_from)
+    while init_from and k >= 1:
+        ck = load_final(init_from, preset)
+        if ck is None:
+            break
+        a = Args(**{f: v for f, v in ck["args"].items() if f in {x.name for x in dataclasses.fields(Args)}})
+        if ck["step"] > 0:
+            paths = {"out": stage_dir(k), "init_from": stage_dir(k - 1) if a.init_from else ""}
+            argv = to_argv(a, export=Args.export, eval_deals=Args.eval_deals, **paths)
+            out.append({"decisions": ck["step"], "minutes": round(ck["seconds"] / 60, 1),
+                        "command": " ".join(["python examples/train_net_bot.py"] + argv)})
+        init_from, k = a.init_from, k - 1
+    return out[::-1]
 
 
 def parse_plan(plan: str) -> list:
@@ -510,8 +561,9 @@ def main(argv=None) -> None:
     if args.device.startswith("cuda"):
         hardware += f", {torch.cuda.get_device_name(args.device)}"
     # The recipe, without where its files went (out, export): the command that reproduces the weights.
-    # A continuation reads the earlier stage from the default out and writes beside it.
-    paths = {"out": Args.out + "-continued", "init_from": Args.out} if args.init_from else {"out": Args.out}
+    # Stage k of a chain of continuations reads stage k - 1's conventional directory (see stage_dir).
+    stage = stage_depth(args.init_from) + 1
+    paths = {"out": stage_dir(stage), "init_from": stage_dir(stage - 1) if args.init_from else ""}
     command = " ".join(["python examples/train_net_bot.py"] + to_argv(args, device=args.device, export=Args.export,
                                                                       **paths))
     log(f"train_net_bot: seed {args.seed}, plan {args.plan}, hidden {args.hidden}, {hardware}")
@@ -553,12 +605,8 @@ def main(argv=None) -> None:
             ck = torch.load(final, weights_only=False, map_location=args.device)
         trained[preset] = {"decisions": ck["step"], "minutes": round(ck["seconds"] / 60, 1)}
         if args.init_from:
-            # The earlier stage this preset continued, with the command that reproduces it.
-            ck0 = torch.load(os.path.join(args.init_from, preset, "final.pt"), weights_only=False, map_location="cpu")
-            args0 = Args(**{k: v for k, v in ck0["args"].items() if k in {f.name for f in dataclasses.fields(Args)}})
-            argv0 = to_argv(args0, out=Args.out, export=Args.export, eval_deals=Args.eval_deals)
-            trained[preset]["from"] = {"decisions": ck0["step"], "minutes": round(ck0["seconds"] / 60, 1),
-                                       "command": " ".join(["python examples/train_net_bot.py"] + argv0)}
+            # The earlier runs this preset continued, each with the command that reproduces it.
+            trained[preset]["earlier"] = earlier_stages(args.init_from, preset)
         if k == 0:
             first_final = final
         agent.eval()

@@ -258,9 +258,34 @@ def test_training_example_continues_an_earlier_run(tmp_path):
     with open(second / "net.safetensors", "rb") as f:
         meta = json.loads(f.read(int.from_bytes(f.read(8), "little")))["__metadata__"]
     assert str(tmp_path) not in meta["command"] and "--init-from runs/net " in meta["command"]
-    earlier = json.loads(meta["trained"])["switch_blackjack"]["from"]
+    assert "--out runs/net-2 " in meta["command"] + " "
+    trained = json.loads(meta["trained"])
+    assert [len(trained[p]["earlier"]) for p in ("crazy_eights", "switch_blackjack")] == [1, 1]
+    earlier = trained["switch_blackjack"]["earlier"][0]
     assert earlier["decisions"] > 0 and "--plan switch_blackjack=1.0" in earlier["command"]
-    assert str(tmp_path) not in earlier["command"]
+    assert str(tmp_path) not in json.dumps(meta)
+    # A third run from the second: crazy_eights goes on, switch_blackjack is passed on. Each
+    # preset's history lists the runs that trained it (a run that passed it on is left out), with
+    # commands naming the conventional directories of the chain, never the real ones.
+    third = tmp_path / "stage3"
+    proc = subprocess.run(base + ["--plan", "crazy_eights=1,switch_blackjack=0", "--init-from", str(second),
+                                  "--seed", "3", "--out", str(third), "--export", str(third / "net.safetensors")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    with open(third / "net.safetensors", "rb") as f:
+        meta = json.loads(f.read(int.from_bytes(f.read(8), "little")))["__metadata__"]
+    assert str(tmp_path) not in json.dumps(meta)
+    assert "--init-from runs/net-2 " in meta["command"] and "--out runs/net-3 " in meta["command"] + " "
+    trained = json.loads(meta["trained"])
+    ce, sb = trained["crazy_eights"], trained["switch_blackjack"]
+    assert ce["decisions"] > 0 and sb["decisions"] == 0
+
+    def out_dir(command):  # the default --out, runs/net, is left out of a command
+        return command.split("--out ")[1].split()[0] if "--out " in command else "runs/net"
+
+    assert len(ce["earlier"]) == 1 and out_dir(ce["earlier"][0]["command"]) == "runs/net"
+    assert [out_dir(e["command"]) for e in sb["earlier"]] == ["runs/net", "runs/net-2"]
+    assert "--init-from runs/net " in sb["earlier"][1]["command"] and all(e["decisions"] > 0 for e in sb["earlier"])
     # Nothing to continue from: a clear error.
     proc = subprocess.run(base + ["--plan", "crazy_eights_specials=1", "--init-from", str(first), "--out",
                                   str(tmp_path / "third"), "--export", ""], capture_output=True, text=True, timeout=300)
