@@ -11,7 +11,7 @@ side, from scratch (or, with ``--init-from``, from an earlier run).  Only the po
 
 Run (needs ``pip install -e '.[train]'``: torch, safetensors, tqdm)::
 
-    # the shipped recipe: 21 minutes on a GPU machine (one H100, 16 cores)
+    # the shipped recipe's first stage: 21 minutes on a GPU machine (one H100, 16 cores)
     python examples/train_net_bot.py --plan crazy_eights=21,switch_blackjack=21,crazy_eights_specials=21 \
         --num-envs 2048 --num-minibatches 16 --env-threads 4 --device cuda --parallel --checkpoint-every 5
     python examples/train_net_bot.py                        # the defaults: sequential, on the CPU (74 minutes)
@@ -20,6 +20,9 @@ Run (needs ``pip install -e '.[train]'``: torch, safetensors, tqdm)::
     # a second stage: continue runs/net's presets for 95 more minutes each (crazy_eights as it is)
     python examples/train_net_bot.py --plan crazy_eights=0,switch_blackjack=95,crazy_eights_specials=95 \
         --init-from runs/net --out runs/net-2 --seed 2 --learning-rate 1e-4 --parallel
+    # a third: crazy_eights for 120 more minutes (the shipped file is this stage's export)
+    python examples/train_net_bot.py --plan crazy_eights=120,switch_blackjack=0,crazy_eights_specials=0 \
+        --init-from runs/net-2 --out runs/net-3 --seed 3 --learning-rate 1e-4
 
 Every preset's run writes ``<out>/<preset>/checkpoint.pt`` every ``--checkpoint-every`` updates
 and ``final.pt`` at its end; started again with the same ``--out``, the script skips presets with a
