@@ -102,6 +102,7 @@ mod tests {
     #[test]
     fn skip_done_finds_the_seat_stepping_would_find() {
         for n in 2..=crate::rules::MAX_PLAYERS as u8 {
+            // Test code: a shipped preset at a player count within its 2..=10 range always loads.
             let mut g = Game::new(Arc::new(Rules::load("kings_reverse", n as usize, None).unwrap()), 1);
             for done in 0..(1u16 << n) {
                 for direction in [1, -1] {
