@@ -20,9 +20,13 @@ Run (needs ``pip install -e '.[train]'``: torch, safetensors, tqdm)::
     # a second stage: continue runs/net's presets for 95 more minutes each (crazy_eights as it is)
     python examples/train_net_bot.py --plan crazy_eights=0,switch_blackjack=95,crazy_eights_specials=95 \
         --init-from runs/net --out runs/net-2 --seed 2 --learning-rate 1e-4 --parallel
-    # a third: crazy_eights for 120 more minutes (the shipped file is this stage's export)
+    # a third: crazy_eights for 120 more minutes
     python examples/train_net_bot.py --plan crazy_eights=120,switch_blackjack=0,crazy_eights_specials=0 \
         --init-from runs/net-2 --out runs/net-3 --seed 3 --learning-rate 1e-4
+    # a fourth: crazy_eights and switch_blackjack for 130 more minutes, side by side (the shipped
+    # file is this stage's export)
+    python examples/train_net_bot.py --plan crazy_eights=130,switch_blackjack=130,crazy_eights_specials=0 \
+        --init-from runs/net-3 --out runs/net-4 --seed 4 --learning-rate 1e-4 --parallel
 
 Every preset's run writes ``<out>/<preset>/checkpoint.pt`` every ``--checkpoint-every`` updates
 and ``final.pt`` at its end; started again with the same ``--out``, the script skips presets with a
