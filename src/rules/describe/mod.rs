@@ -1,0 +1,371 @@
+//! Rules in words: [`describe`] writes a [`RulesSpec`] as a person would read it.
+//!
+//! The text follows the order in which a player meets the rules: players and deck, the deal
+//! and the start card, matching and wild cards, each special card, draw penalties, drawing
+//! and passing, the stock, multi-card plays, the last card, the end of a hand and scoring,
+//! match play, and finally the documented variants and simplifications. It is plain text
+//! with `## ` section headings and `- ` bullets, so it prints well and reads as Markdown.
+//!
+//! Output is deterministic: every map in the spec is ordered, and cards are listed in rank
+//! order (A, 2, ..., K, jokers), general selectors before more specific ones.
+//!
+//! [`special_cards`] gives the per-card part on its own (used by the generated preset
+//! documentation), and [`variant_changes`] renders a `variant.*` overlay as dotted
+//! `field = value` settings.
+//!
+//! Files: this one holds [`describe`] and the words shared by the others (numbers, ranks,
+//! suits, selectors, lists); `cards` the effect table in words, `sections` the other
+//! sections of the text, `variants` the rendering of an overlay.
+
+use super::compile::parse_selector;
+use super::spec::*;
+use crate::card::{Card, Rank, Suit};
+use std::fmt::Write as _;
+
+mod cards;
+mod sections;
+mod variants;
+
+pub use cards::special_cards;
+use sections::{
+    chain_rules, deal_and_start, drawing, end_and_score, last_card, matching, multi, options, players_and_deck, series,
+};
+pub use variants::variant_changes;
+
+/// One entry of the effect table in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecialCard {
+    /// The selector as written in the `cards` table (`"8"`, `"black J"`, `"QS"`).
+    pub selector: String,
+    /// A readable name of the cards it selects (`"Eights"`, `"Black jacks"`).
+    pub label: String,
+    /// The effects, one phrase each.
+    pub effects: Vec<String>,
+}
+
+/// The rules of `spec` in words. See the module documentation.
+pub fn describe(spec: &RulesSpec) -> String {
+    let s = spec;
+    let mut out = String::new();
+    let title = if s.title.is_empty() { s.name.clone() } else { s.title.clone() };
+    let head = if s.name.is_empty() || s.name == title { title } else { format!("{title} ({})", s.name) };
+    let _ = writeln!(out, "{head}");
+    let _ = writeln!(out, "{}", "=".repeat(head.chars().count()));
+    if !s.source.is_empty() {
+        let _ = writeln!(out, "\nSource: {}", s.source.trim());
+    }
+    if !s.description.trim().is_empty() {
+        let _ = writeln!(out, "\n{}", s.description.trim());
+    }
+
+    section(&mut out, "Players and deck", &players_and_deck(s));
+    section(&mut out, "Deal and start card", &deal_and_start(s));
+    section(&mut out, "Matching and wild cards", &matching(s));
+    let specials = special_cards(s);
+    let lines: Vec<String> = if specials.is_empty() {
+        vec!["No card has a special effect.".into()]
+    } else {
+        specials.iter().map(|c| format!("{} [{}]: {}.", c.label, c.selector, c.effects.join("; "))).collect()
+    };
+    section(&mut out, "Special cards", &lines);
+    let chain = chain_rules(s);
+    if !chain.is_empty() {
+        section(&mut out, "Draw penalties", &chain);
+    }
+    section(&mut out, "Drawing and passing", &drawing(s));
+    section(&mut out, "Multiple cards", &multi(s));
+    section(&mut out, "Last card", &last_card(s));
+    section(&mut out, "End of a hand and scoring", &end_and_score(s));
+    section(&mut out, "Match", &series(s));
+    let opts = options(s);
+    if !opts.is_empty() {
+        section(&mut out, "Options", &opts);
+    }
+    if !s.variants.is_empty() {
+        section(&mut out, "Variants in play", &[format!("{}.", s.variants.join(", "))]);
+    }
+    if !s.variant.is_empty() {
+        let mut lines = vec![];
+        for (name, overlay) in &s.variant {
+            let changes = variant_changes(overlay);
+            lines.push(if changes.is_empty() { name.clone() } else { format!("{name}: {}", changes.join(", ")) });
+        }
+        let _ = writeln!(out, "\n## Documented variants\n\nApply with variants = [\"name\", ...]:\n");
+        for l in &lines {
+            let _ = writeln!(out, "- {l}");
+        }
+    }
+    if !s.simplifications.is_empty() {
+        section(&mut out, "Simplifications", &s.simplifications);
+    }
+    out
+}
+
+fn section(out: &mut String, title: &str, lines: &[String]) {
+    let _ = writeln!(out, "\n## {title}\n");
+    for l in lines {
+        let _ = writeln!(out, "- {l}");
+    }
+}
+
+fn number_word(n: u32) -> String {
+    const WORDS: [&str; 11] = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+    WORDS.get(n as usize).map_or_else(|| n.to_string(), |w| (*w).to_string())
+}
+
+fn cards_word(n: u32) -> String {
+    if n == 1 { "one card".into() } else { format!("{n} cards") }
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn rank_name(r: Rank) -> (&'static str, &'static str) {
+    match r {
+        Rank::Ace => ("ace", "aces"),
+        Rank::Two => ("two", "twos"),
+        Rank::Three => ("three", "threes"),
+        Rank::Four => ("four", "fours"),
+        Rank::Five => ("five", "fives"),
+        Rank::Six => ("six", "sixes"),
+        Rank::Seven => ("seven", "sevens"),
+        Rank::Eight => ("eight", "eights"),
+        Rank::Nine => ("nine", "nines"),
+        Rank::Ten => ("ten", "tens"),
+        Rank::Jack => ("jack", "jacks"),
+        Rank::Queen => ("queen", "queens"),
+        Rank::King => ("king", "kings"),
+    }
+}
+
+fn suit_name(s: Suit) -> &'static str {
+    match s {
+        Suit::Clubs => "clubs",
+        Suit::Diamonds => "diamonds",
+        Suit::Hearts => "hearts",
+        Suit::Spades => "spades",
+    }
+}
+
+/// A selector's name: `(plural, with an article)`, e.g. `("eights", "an eight")`.
+fn selector_names(sel: &str) -> (String, String) {
+    let t = sel.trim();
+    let lower = t.to_ascii_lowercase();
+    let article = |w: &str| if w.starts_with(['a', 'e', 'i', 'o', 'u']) { format!("an {w}") } else { format!("a {w}") };
+    match lower.as_str() {
+        "joker" | "jokers" => return ("jokers".into(), "a joker".into()),
+        "any" => return ("all cards".into(), "any card".into()),
+        "rj" => return ("the red joker".into(), "the red joker".into()),
+        "bj" => return ("the black joker".into(), "the black joker".into()),
+        "pending_draw" => return ("a pending draw penalty".into(), "a pending draw penalty".into()),
+        _ => {}
+    }
+    for colour in ["red", "black"] {
+        if let Some(r) = lower.strip_prefix(colour).and_then(|r| r.strip_prefix(' ')).and_then(Rank::parse) {
+            let (one, many) = rank_name(r);
+            return (format!("{colour} {many}"), format!("a {colour} {one}"));
+        }
+    }
+    if let Some(r) = Rank::parse(t) {
+        let (one, many) = rank_name(r);
+        return (many.into(), article(one));
+    }
+    if let Ok(c) = t.parse::<Card>() {
+        if let (Some(r), Some(s)) = (c.rank(), c.suit()) {
+            let name = format!("the {} of {}", rank_name(r).0, suit_name(s));
+            return (name.clone(), name);
+        }
+    }
+    (t.to_string(), t.to_string())
+}
+
+/// A readable plural name of the cards a selector names (`"Eights"`, `"Black jacks"`).
+pub fn selector_label(sel: &str) -> String {
+    capitalize(&selector_names(sel).0)
+}
+
+/// "a two" -> "another two"; "an eight" -> "another eight".
+fn another(s: &str) -> String {
+    match s.strip_prefix("a ").or_else(|| s.strip_prefix("an ")) {
+        Some(rest) => format!("another {rest}"),
+        None => s.to_string(),
+    }
+}
+
+fn join_or(items: &[String]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        _ => format!("{} or {}", items[..items.len() - 1].join(", "), items[items.len() - 1]),
+    }
+}
+
+fn join_and(items: &[String]) -> String {
+    match items.len() {
+        0 => String::new(),
+        1 => items[0].clone(),
+        _ => format!("{} and {}", items[..items.len() - 1].join(", "), items[items.len() - 1]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{load_spec, preset_names};
+    use serde_json::json;
+
+    #[test]
+    fn every_preset_is_described_deterministically() {
+        for name in preset_names() {
+            let spec = load_spec(name, None).unwrap();
+            let a = describe(&spec);
+            assert_eq!(a, describe(&spec.clone()), "{name}");
+            assert!(a.contains(&spec.title), "{name}: title missing");
+            for heading in ["## Players and deck", "## Special cards", "## Drawing and passing", "## Match"] {
+                assert!(a.contains(heading), "{name}: {heading} missing");
+            }
+            for v in spec.variant.keys() {
+                assert!(a.contains(&format!("- {v}: ")), "{name}: variant {v} missing");
+            }
+            for s in &spec.simplifications {
+                assert!(a.contains(s.as_str()), "{name}: simplification missing");
+            }
+        }
+    }
+
+    #[test]
+    fn crazy_eights_in_words() {
+        let d = describe(&load_spec("crazy_eights", None).unwrap());
+        assert!(d.starts_with("Crazy Eights (crazy_eights)\n===="), "{d}");
+        assert!(d.contains("- 2 to 10 players."), "{d}");
+        assert!(d.contains("One 52-card pack, no jokers; two 52-card packs shuffled together from 6 players."), "{d}");
+        assert!(d.contains("Each player is dealt 5 cards (7 with 2 players)."), "{d}");
+        assert!(d.contains("Eights [8]: wild: playable on any card; its player names the suit to follow."), "{d}");
+        assert!(d.contains("A drawn card cannot be played that turn"), "{d}");
+        assert!(d.contains("the discard pile except its top card is shuffled"), "{d}");
+        assert!(
+            d.contains("Card values: A 1, 2 2, 3 3, 4 4, 5 5, 6 6, 7 7, 8 50, 9 9, 10 10, J 10, Q 10, K 10."),
+            "{d}"
+        );
+        assert!(
+            d.contains("- draw_until_playable: draw.after = \"may_play_drawn\", draw.mode = \"until_playable\""),
+            "{d}"
+        );
+        assert!(!d.contains("## Draw penalties"), "{d}");
+    }
+
+    #[test]
+    fn specials_in_words() {
+        let spec = load_spec("switch_blackjack", None).unwrap();
+        let cards = special_cards(&spec);
+        let find = |sel: &str| cards.iter().find(|c| c.selector == sel).unwrap_or_else(|| panic!("{sel}: {cards:?}"));
+        assert_eq!(cards.first().map(|c| c.selector.as_str()), Some("A"));
+        assert!(find("2").effects[0].contains("draws 2 unless they answer with another two"), "{:?}", find("2"));
+        assert!(find("black J").effects[0].contains("draws 7 unless they answer with another black jack"));
+        assert!(find("red J").effects[0].contains("penalty from a black jack"), "{:?}", find("red J"));
+        assert!(find("3").effects[0].starts_with("reverses the direction"));
+        assert!(find("8").effects[0].starts_with("the next player misses a turn"));
+        assert!(find("Q").effects[0].contains("any number of cards of its suit"));
+        assert!(find("A").effects.iter().any(|e| e == "playing it ends the turn"));
+        assert_eq!(find("black J").label, "Black jacks");
+        let d = describe(&spec);
+        assert!(d.contains("## Draw penalties"), "{d}");
+        assert!(d.contains("turned over without shuffling"), "{d}");
+        assert!(d.contains("No points: a hand is only won or lost."), "{d}");
+    }
+
+    #[test]
+    fn neutral_settings_are_left_out_unless_they_override() {
+        // chase_the_ace removes the jack functions: the jacks have nothing to say.
+        let spec = load_spec("chase_the_ace", None).unwrap();
+        assert!(special_cards(&spec).iter().all(|c| !c.selector.contains('J')), "{:?}", special_cards(&spec));
+        // The queen of spades overrides the queens' skip: that is said.
+        let spec = load_spec("crazy_eights_specials", Some(&json!({"variants": ["queen_of_spades_draw_5"]}))).unwrap();
+        let qs = special_cards(&spec).into_iter().find(|c| c.selector == "QS").unwrap();
+        assert_eq!(qs.label, "The queen of spades");
+        assert!(qs.effects.contains(&"does not skip".to_string()), "{qs:?}");
+        assert!(qs.effects.iter().any(|e| e.contains("draws 5 and misses their turn")), "{qs:?}");
+        let d = describe(&spec);
+        assert!(d.contains("## Variants in play\n\n- queen_of_spades_draw_5.\n"), "{d}");
+    }
+
+    #[test]
+    fn every_effect_and_mode_has_words() {
+        let spec = load_spec(
+            "crazy_eights",
+            Some(&json!({
+                "players": {"min": 2, "max": 2},
+                "deck": {"jokers": 2},
+                "draw": {"voluntary": false, "mode": "up_to", "limit": 3, "after": "may_play_any"},
+                "pass": {"when": "after_draw_limit", "all_pass": "pass_is_final"},
+                "stock": {"exhausted": "no_reshuffle"},
+                "multi": {"mode": "equal_rank", "excluded": ["K"]},
+                "chain": {"answer": "any_draw_card", "accumulate": "increment", "increment": 2, "accept_ends_turn": false},
+                "last_card": {"mode": "action", "penalty": 2, "timing": "on_penultimate_play"},
+                "series": {"match": true, "target": 100},
+                "cards": {
+                    "2": {"draw_chain": {"amount": 2}},
+                    "3": {"draw_keep_turn": 3},
+                    "4": {"others_draw": 1},
+                    "5": {"give": "one"},
+                    "6": {"extra_turn": true},
+                    "7": {"draw_and_lose_turn": 2},
+                    "9": {"free_play_next": true, "repeat": "once"},
+                    "J": {"follow": "one_matching"},
+                    "K": {"nominate": "optional"},
+                    "red J": {"cancel": ["any"]},
+                    "joker": {"wild": {"nominate": "none", "follow": "free", "solo": true}},
+                },
+            })),
+        )
+        .unwrap();
+        let d = describe(&spec);
+        for want in [
+            "Two players.",
+            "with two jokers per pack",
+            "A player who can play must play",
+            "up to 3 in a turn",
+            "after drawing as far as allowed passes",
+            "done for the hand",
+            "The stock is not replenished",
+            "Kings cannot be played several at once.",
+            "Any draw-penalty card answers any draw penalty.",
+            "Each answer adds 2 to the penalty.",
+            "then plays on",
+            "announce \"last card\" before the play that leaves them one card",
+            "An episode is a match",
+            "the next player draws 3 and then plays as usual",
+            "every other player draws one card",
+            "gives the next player one card",
+            "takes another turn",
+            "draws 2 and misses their turn",
+            "several played together act only once",
+            "cover it with one card matching it",
+            "may name a new suit or keep the current one",
+            "cancels it: nobody draws",
+            "the next player may play any card on it",
+            "it must be the only card of its turn",
+        ] {
+            assert!(d.contains(want), "missing {want:?} in:\n{d}");
+        }
+    }
+
+    #[test]
+    fn variant_changes_are_dotted() {
+        let v = json!({"cards": {"black J": {"repeat": "once"}, "8": {"wild": {"enabled": false}}}, "multi": {"excluded": ["J"]}});
+        assert_eq!(
+            variant_changes(&v),
+            vec![
+                "cards.8.wild.enabled = false".to_string(),
+                "cards.\"black J\".repeat = \"once\"".to_string(),
+                "multi.excluded = [\"J\"]".to_string(),
+            ]
+        );
+        assert!(variant_changes(&json!({})).is_empty());
+    }
+}
