@@ -57,7 +57,7 @@ impl RandomBot {
     ///
     /// The hot path of every random playout, so it counts and selects word by word (empty
     /// words cost one test; the mask is read with the same word loads that filled it) and
-    /// draws `i` with [`RandomBot::below`] rather than through `random_range`'s call.
+    /// draws `i` with `RandomBot::below` rather than through `random_range`'s call.
     #[inline]
     pub fn pick(&mut self, m: &ActionMask) -> Option<usize> {
         let w = m.0;

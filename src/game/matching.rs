@@ -130,13 +130,13 @@ impl Game {
         }
     }
 
-    /// The preset's wild rule of `c` this hand (see [`Game::wild_source`]).
+    /// The preset's wild rule of `c` this hand (see `Game::wild_source`).
     #[inline]
     pub fn card_wild(&self, c: Card) -> Option<WildRule> {
         self.rules.card[self.wild_source(c).index()].wild
     }
 
-    /// The nomination `c` asks for this hand (see [`Game::wild_source`]).
+    /// The nomination `c` asks for this hand (see `Game::wild_source`).
     #[inline]
     pub fn card_nominate(&self, c: Card) -> Option<Nominate> {
         self.rules.card[self.wild_source(c).index()].nominate

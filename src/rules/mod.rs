@@ -174,7 +174,7 @@ pub fn load_spec(preset: &str, overrides: Option<&Value>) -> Result<RulesSpec, R
     Ok(spec)
 }
 
-/// Resolve a rules table the way presets are resolved (see [`apply_overrides`]). A table
+/// Resolve a rules table the way presets are resolved (see `apply_overrides`). A table
 /// with `inherits = "<preset>"` (and not already resolved) is that preset plus changes; a
 /// resolved table is taken as it is (only variants newly listed by the overrides are applied).
 pub fn resolve_spec(base: Value, overrides: Option<&Value>) -> Result<RulesSpec, RulesError> {

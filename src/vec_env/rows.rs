@@ -10,7 +10,7 @@ use crate::observation::{self, OBS_SIZE, ObsScalar};
 
 /// The output slices of a batch, row `i` for game `i`. Lengths: `obs` `num_envs * OBS_SIZE`,
 /// `mask` `num_envs * NUM_ACTIONS`, `rewards` `num_envs * reward_width()`, the others
-/// `num_envs`; `final_obs` (`num_envs * OBS_SIZE`) is needed with [`Autoreset::SameStep`]
+/// `num_envs`; `final_obs` (`num_envs * OBS_SIZE`) is needed with [`Autoreset::SameStep`](super::Autoreset::SameStep)
 /// and written only for games whose episode ended in the step.
 pub struct Outputs<'a, O, M> {
     pub obs: &'a mut [O],
