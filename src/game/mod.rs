@@ -71,7 +71,7 @@
 //!
 //! # Adding a mechanic
 //!
-//! 1. Rules: add the field to the specification (`rules/spec.rs`), then compile it once:
+//! 1. Rules: add the field to the specification (`rules/spec/`, the file of its table), then compile it once:
 //!    a per-card effect into [`crate::rules::CardRule`], a table-wide one into
 //!    [`crate::rules::settings::Settings`] (a plain value: enum, flag, number or face mask;
 //!    a bad value is a `RulesError` at load time, never a silent no-op during play).
