@@ -32,8 +32,9 @@
 //! | `rogue_top`      | 54   | one-hot top card of stalin's rogue pile                    |
 //! | `asked`          | 15   | one-hot asked card: ranks A..K, QS, joker (thirty_eights seven) |
 //! | `wild_rank`      | 13   | one-hot rank made wild for the hand, A..K (zodiac's Wild Instapik; zero elsewhere) |
+//! | `declined`       | 36   | per seat offset 1..9, four suit flags (C, D, H, S): the suits that seat's hand declined this hand ([`Game::declined_suits`]: in force when it drew or passed instead of playing, and not played from it since) |
 //!
-//! Total [`OBS_SIZE`] = 310. The slices are in a fixed order and new ones are added at the
+//! Total [`OBS_SIZE`] = 346. The slices are in a fixed order and new ones are added at the
 //! end, so the offsets of the earlier ones never move. Per-face rule features are separate
 //! ([`crate::rules::Rules::features`]) so an agent can condition on the rules.
 
@@ -42,7 +43,7 @@ use crate::game::{ChainAnswerState, Game, NUM_PHASES, Restrict};
 use crate::rules::MAX_PLAYERS;
 
 /// Named slices of the observation, in order: `(name, size)`.
-pub const OBS_LAYOUT: [(&str, usize); 24] = [
+pub const OBS_LAYOUT: [(&str, usize); 25] = [
     ("hand", NUM_FACES),
     ("top_card", NUM_FACES),
     ("active_suit", 4),
@@ -67,6 +68,7 @@ pub const OBS_LAYOUT: [(&str, usize); 24] = [
     ("rogue_top", NUM_FACES),
     ("asked", 15),
     ("wild_rank", 13),
+    ("declined", 4 * (MAX_PLAYERS - 1)),
 ];
 
 const fn total() -> usize {
@@ -215,6 +217,7 @@ const CONSTRAINT_SUIT: usize = offset("constraint_suit");
 const ROGUE_TOP: usize = offset("rogue_top");
 const ASKED: usize = offset("asked");
 const WILD_RANK: usize = offset("wild_rank");
+const DECLINED: usize = offset("declined");
 
 /// [`encode`] for any [`ObsScalar`]: each element is `T::of` the `f32` value, so a `u8`
 /// observation equals the `f32` one cast element by element. Every element is written once:
@@ -263,6 +266,14 @@ pub fn encode_into<T: ObsScalar>(g: &Game, p: usize, out: &mut [T]) {
         out[HAND_SIZES + k - 1] = T::of(g.hand(q).len() as f32);
         out[SEATS + k - 1] = T::ONE;
         out[SCORES + k] = T::of(s[q] as f32 / 100.0);
+        let d = g.declined_suits(q);
+        if d != 0 {
+            for s in 0..4 {
+                if d >> s & 1 != 0 {
+                    out[DECLINED + 4 * (k - 1) + s] = T::ONE;
+                }
+            }
+        }
     }
     out[STOCK_SIZE] = T::of(g.stock().len() as f32);
     out[DISCARD_SIZE] = T::of(g.discard().len() as f32);
@@ -312,6 +323,7 @@ fn write_counts<T: ObsScalar>(out: &mut [T], counts: &[u8; NUM_FACES]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::card::Suit;
 
     #[test]
     fn layout_is_contiguous() {
@@ -321,7 +333,7 @@ mod tests {
             assert_eq!(w[0].2, w[1].1);
         }
         assert_eq!(s.last().unwrap().2, OBS_SIZE);
-        assert_eq!(OBS_SIZE, 310);
+        assert_eq!(OBS_SIZE, 346);
     }
 
     /// The encoder as first written (clear the row, then set entries one by one), kept as
@@ -418,6 +430,14 @@ mod tests {
             out[at + r.index()] = 1.0;
         }
         at += 13;
+        for k in 1..n {
+            for (s, suit) in Suit::ALL.iter().enumerate() {
+                if g.declined_suits((p + k) % n) & (1 << suit.index()) != 0 {
+                    out[at + 4 * (k - 1) + s] = 1.0;
+                }
+            }
+        }
+        at += 4 * (MAX_PLAYERS - 1);
         debug_assert_eq!(at, OBS_SIZE);
     }
 

@@ -49,6 +49,7 @@ _SCORE_MAX = float(2**31) / 100.0
 _FLAGS = (
     "top_card", "active_suit", "nominated", "free_play", "pending_kind", "phase", "to_act",
     "seats", "announced", "constraint", "constraint_suit", "rogue_top", "asked", "wild_rank",
+    "declined",
 )
 
 

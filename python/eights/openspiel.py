@@ -23,14 +23,14 @@ The game, for OpenSpiel:
 * **Returns** are ``Game.returns("win_loss")``: winner +1, the others ``-1/(n-1)``; 0 for
   everybody without a winner (zero-sum).  The engine's decision cap ends a game as a
   terminal state with no winner.
-* **Observation tensor**: ``Game.observation(player)`` (310 floats, see
+* **Observation tensor**: ``Game.observation(player)`` (346 floats, see
   ``Game.observation_spec()``); zeros while dealing.  **Observation string**: the table as
   that player sees it (``eights.render.table_text``).
 * **Information state**: the string is ``p<player>`` plus a digest of everything the player
   has seen and done (its observation after every decision, its own actions), so two states
   share it exactly when the player cannot tell them apart (perfect recall).  The tensor is
   the current observation followed by the counts of the player's own past actions
-  (``310 + 197`` floats).
+  (``346 + 197`` floats).
 * ``state.resample_from_infostate(player, sampler)`` deals the hidden cards again
   consistently with what ``player`` knows (``eights.determinize``), which OpenSpiel's
   Python ISMCTS bot uses.

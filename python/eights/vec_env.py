@@ -267,7 +267,7 @@ class VecEnv(_GymVectorEnv):
 
     Attributes:
         num_envs, num_players, learner_seat, self_play, num_threads;
-        single_observation_space (``Box(310)``), single_action_space
+        single_observation_space (``Box(346)``), single_action_space
         (``Discrete(197)``) and their batched forms.
     """
 

@@ -61,6 +61,7 @@ impl Game {
         self.kept.clear();
         self.challenge = None;
         self.missed = 0;
+        self.declined = [0; MAX_PLAYERS];
         self.went_out = None;
         self.placed = 0;
         self.hat = None;

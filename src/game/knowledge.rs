@@ -1,5 +1,6 @@
-//! What players know: the cards seen going into other hands ([`SeenCards`]), cards an agent
-//! knows of ([`KnownCards`]), and determinization for search agents.
+//! What players know: the cards seen going into other hands ([`SeenCards`]), the suits each
+//! hand declined ([`Game::declined_suits`]), cards an agent knows of ([`KnownCards`]), and
+//! determinization for search agents.
 
 use super::*;
 
@@ -37,6 +38,36 @@ impl Game {
     /// or `None` in presets where cards never move openly between players.
     pub fn seen_cards(&self, observer: usize) -> Option<&[u64; MAX_PLAYERS]> {
         self.seen.as_ref().map(|s| &s.bits[observer])
+    }
+
+    /// Suits the hand seat `q` holds has declined, one bit per suit index (clubs = bit 0, ...,
+    /// spades = bit 3): the suit in force ([`Game::active_suit`]) when that hand drew from the
+    /// stock or passed at a turn in which it had placed no card, during this hand, and no card
+    /// of that suit has been played from it since. Public: every player saw the draw, the pass
+    /// and the plays. It records what happened, not what the hand holds: drawing, a penalty
+    /// or a give may have brought that suit in since. The mark follows the hand when hands
+    /// are passed or swapped and is cleared for a suit the seat picks up from the discard
+    /// pile; a game restored from a position starts with none.
+    pub fn declined_suits(&self, q: usize) -> u8 {
+        self.declined.get(q).copied().unwrap_or(0)
+    }
+
+    /// The player to act draws or passes with no card placed this turn: mark the suit in force.
+    #[inline]
+    pub(super) fn note_declined(&mut self) {
+        if self.turn.cards == 0
+            && let Some(s) = self.active_suit()
+        {
+            self.declined[self.current as usize] |= 1 << s.index();
+        }
+    }
+
+    /// A card of `c`'s suit left or went openly into `q`'s hand: clear that suit's mark.
+    #[inline]
+    pub(super) fn clear_declined(&mut self, q: usize, c: Card) {
+        if let Some(s) = c.suit() {
+            self.declined[q] &= !(1 << s.index());
+        }
     }
 
     /// `q` gave up a copy of `c`: no observer can still be sure `q` holds that face.

@@ -159,6 +159,10 @@ pub struct Game {
     done: u16,
     /// Seats that miss their next turn (a challenged illegal joker), one bit per seat.
     missed: u16,
+    /// Per seat, suit bits (bit `s` for suit index `s`): the suit in force when the hand that
+    /// seat holds drew or passed instead of playing this hand, and not played from it since
+    /// ([`Game::declined_suits`]; the observation's `declined`).
+    declined: [u8; MAX_PLAYERS],
     scores: [i32; MAX_PLAYERS],
     hands: [CardCounts; MAX_PLAYERS],
     /// The discard pile, with its copies per face (the observation's `played`).
@@ -239,6 +243,7 @@ impl Game {
             kept: CardCounts::new(),
             challenge: None,
             missed: 0,
+            declined: [0; MAX_PLAYERS],
             went_out: None,
             places: [0; MAX_PLAYERS],
             placed: 0,
@@ -297,6 +302,7 @@ impl Game {
             kept,
             challenge,
             missed,
+            declined,
             went_out,
             places,
             placed,
@@ -338,6 +344,7 @@ impl Game {
         kept.clear();
         *challenge = None;
         *missed = 0;
+        *declined = [0; MAX_PLAYERS];
         *went_out = None;
         *places = [0; MAX_PLAYERS];
         *placed = 0;

@@ -58,6 +58,7 @@ impl Game {
                 let p = self.current as usize;
                 let q = (p + k as usize) % self.n as usize;
                 self.hands.swap(p, q);
+                self.declined.swap(p, q);
                 let (hp, hq) = (face_bits(&self.hands[p]), face_bits(&self.hands[q]));
                 if let Some(s) = self.seen.as_deref_mut() {
                     // Knowledge follows the hands; each of the two knows the hand it gave away.
@@ -197,6 +198,7 @@ impl Game {
         self.restrict = Restrict::None;
         self.hands[p].remove(c);
         self.forget_card(p, c);
+        self.clear_declined(p, c);
         self.discard.push(c);
         self.plays += 1;
         if self.rules.settings.max_plays.is_some_and(|m| self.plays >= m) {

@@ -168,6 +168,7 @@ impl Game {
     fn pass_hands(&mut self, p: u8, side: crate::rules::Side, cannot_out: bool) {
         let n = self.n as usize;
         let old = self.hands;
+        let old_declined = self.declined;
         let old_seen = self.seen.as_deref().copied();
         let step = |g: &Game, i: usize| -> usize {
             match side {
@@ -185,6 +186,7 @@ impl Game {
                 to = step(self, to);
             }
             self.hands[to] = *hand;
+            self.declined[to] = old_declined[i];
             if let (Some(s), Some(before)) = (self.seen.as_deref_mut(), old_seen.as_ref()) {
                 // Knowledge follows the hand; the passer knows the hand it passed.
                 for o in 0..n {
@@ -281,6 +283,7 @@ impl Game {
             match self.discard.pop() {
                 Some(c) => {
                     self.hands[victim].add(c);
+                    self.clear_declined(victim, c);
                     if let Some(s) = self.seen.as_deref_mut() {
                         // The discard pile is public: everyone sees what the victim takes.
                         for o in s.bits.iter_mut() {

@@ -71,6 +71,10 @@ pub struct Snapshot {
     /// Seats that miss their next turn, one bit per seat.
     #[serde(default)]
     pub missed: u16,
+    /// Per seat, the suits its hand declined ([`Game::declined_suits`]): bits 0 to 3; empty
+    /// (older snapshots) means none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub declined: Vec<u8>,
     pub went_out: Option<u8>,
     /// Seats in the order they went out this hand (see [`Game::finishing_order`]).
     #[serde(default)]
@@ -254,6 +258,7 @@ impl Game {
             kept: self.kept.iter().collect(),
             challenge: self.challenge,
             missed: self.missed,
+            declined: if self.declined[..n].iter().any(|&d| d != 0) { self.declined[..n].to_vec() } else { vec![] },
             went_out: self.went_out,
             finishing_order: self.finishing_order().to_vec(),
             previous_loser: self.loser,
@@ -340,6 +345,7 @@ impl Game {
         g.kept = s.kept.iter().copied().collect();
         g.challenge = s.challenge;
         g.missed = s.missed;
+        g.declined[..s.declined.len()].copy_from_slice(&s.declined);
         g.went_out = s.went_out;
         for &p in &s.finishing_order {
             g.place(p);
@@ -394,6 +400,12 @@ impl Game {
             || s.turn.bluff.as_ref().is_some_and(|b| bluff_ok(b) || b.by != s.current)
         {
             return bad_state("challenge does not fit the phase, the options or the top card");
+        }
+        if !s.declined.is_empty() && s.declined.len() != n {
+            return bad_state("declined must list one entry per seat (or none)");
+        }
+        if s.declined.iter().any(|&d| d > 0xF) {
+            return bad_state("declined entries are suit bits 0 to 3 (at most 15)");
         }
         if u32::from(s.missed) >> n != 0 {
             return bad_state("missed turns name a seat out of range");

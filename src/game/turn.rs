@@ -24,6 +24,7 @@ impl Game {
     }
 
     pub(super) fn draw_action(&mut self) {
+        self.note_declined();
         let p = self.current as usize;
         let d = self.rules.settings;
         let mut got = None;
@@ -145,6 +146,7 @@ impl Game {
     }
 
     pub(super) fn pass(&mut self) {
+        self.note_declined();
         if self.rules.settings.all_pass == crate::rules::AllPass::PassIsFinal && !self.can_draw() {
             // kings_reverse: a player who passes on an empty stock is done for the hand.
             self.done |= 1 << self.current;
