@@ -42,8 +42,11 @@ float16 by default), and metadata ``format = "eights-net-v1"``, ``presets`` (com
 minutes and command).  Recorded commands name the conventional directories, not the real ones:
 ``runs/net`` for a first run, ``runs/net-K`` for the K-th run of a chain of ``--init-from``.  The policy: ``x = clamp((obs - mean) * inv_std, -clip, clip)``,
 ``h = relu(fc2(relu(fc1(x))))``, ``logits = pi(h)``, illegal actions masked out; the bot plays
-the legal action of the largest logit.  ``IN`` is the observation size at training time; the bot
-reads the first ``IN`` values of the observation (the layout only appends slices).
+the legal action of the largest logit.  ``IN`` is ``--inputs``: the network reads the first ``IN``
+values of the observation (the layout only appends slices), 310 by default (the layout before the
+``declined`` slice, as the shipped networks were trained, so the commands above reproduce them);
+``--inputs 346`` reads it all, and with ``--init-from`` widens a 310-input network with zero
+weights for the new inputs (its policy unchanged until it learns to use them).
 """
 
 from __future__ import annotations
@@ -96,6 +99,11 @@ class Args:
     target_kl: float = 0.05
     hidden: int = 192
     """width of the two hidden layers (192: three presets' float16 policies fit in 1 MB)"""
+    inputs: int = 310
+    """leading observation values the network reads (310: the layout before the ``declined``
+    slice, as the shipped networks were trained; ``eights.OBS_SIZE`` for all of it). With
+    ``--init-from`` a network may be widened: the new inputs start with zero weights, so the
+    policy is unchanged until it learns to use them"""
     heuristic_share: float = 0.3
     """share of games against the heuristic bot"""
     random_share_start: float = 0.15
@@ -236,6 +244,7 @@ class Normalizer(nn.Module):
 
     @torch.no_grad()
     def update(self, x: torch.Tensor) -> None:
+        x = x[..., : self.mean.shape[0]]
         n = x.shape[0]
         mean, var = x.mean(0), x.var(0, unbiased=False)
         delta, total = mean - self.mean, self.count + n
@@ -245,7 +254,40 @@ class Normalizer(nn.Module):
         self.inv_std.copy_(1.0 / torch.sqrt(self.var + 1e-8))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """The first ``size`` values of each observation, normalised and clipped."""
+        x = x[..., : self.mean.shape[0]]
         return ((x - self.mean) * self.inv_std).clamp(-self.clip, self.clip)
+
+
+def inputs_of(model: dict) -> int:
+    """The observation values a saved network reads."""
+    return int(model["fc1.weight"].shape[1])
+
+
+def widen(model: dict, optimizer, inputs: int):
+    """A saved network (and its Adam moments) made to read ``inputs`` observation values: the
+    new inputs get zero first-layer weights and a neutral normaliser (mean 0, variance 1), so
+    the policy is unchanged. Returns the model, the optimiser state and whether it widened."""
+    w = model["fc1.weight"]
+    old = w.shape[1]
+    if old == inputs:
+        return model, optimizer, False
+    if old > inputs:
+        raise SystemExit(f"--inputs {inputs}: the saved network reads {old} observation values; "
+                         "a network can only be widened")
+    extra = inputs - old
+    model = dict(model)
+    model["fc1.weight"] = torch.cat([w, w.new_zeros(w.shape[0], extra)], 1)
+    for key, fill in (("norm.mean", 0.0), ("norm.var", 1.0), ("norm.inv_std", 1.0)):
+        v = model[key]
+        model[key] = torch.cat([v, v.new_full((extra,), fill)])
+    if optimizer is not None:
+        optimizer = copy.deepcopy(optimizer)
+        for state in optimizer["state"].values():
+            for key, v in state.items():
+                if torch.is_tensor(v) and tuple(v.shape) == tuple(w.shape):
+                    state[key] = torch.cat([v, v.new_zeros(v.shape[0], extra)], 1)
+    return model, optimizer, True
 
 
 def layer(i: int, o: int, std: float = np.sqrt(2)) -> nn.Linear:
@@ -256,7 +298,8 @@ def layer(i: int, o: int, std: float = np.sqrt(2)) -> nn.Linear:
 
 
 class Agent(nn.Module):
-    """A 2-layer MLP trunk with a masked policy head and a value head."""
+    """A 2-layer MLP trunk with a masked policy head and a value head, reading the first
+    ``obs_size`` values of whole observations."""
 
     def __init__(self, obs_size: int, num_actions: int, hidden: int):
         super().__init__()
@@ -334,7 +377,7 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
     n_seats = args.num_players
     per_seat = max(1, args.num_envs // n_seats)
     N, T = per_seat * n_seats, args.num_steps
-    obs_size, n_act = eights.OBS_SIZE, eights.NUM_ACTIONS
+    obs_size, n_act = args.inputs, eights.NUM_ACTIONS
     dev = torch.device(args.device)
     agent = Agent(obs_size, n_act, args.hidden).to(dev)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
@@ -348,10 +391,14 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
         log(f"{preset}: resumed at update {update}, {global_step:,} decisions, {spent / 60:.1f} min")
     elif init:
         ck = torch.load(init, weights_only=False, map_location=dev)
-        agent.load_state_dict(ck["model"])
+        model, opt_state, widened = widen(ck["model"], ck.get("optimizer"), obs_size)
+        agent.load_state_dict(model)
+        if widened:
+            agent.norm.count.clamp_(max=1e5)  # let the new inputs' statistics settle
+            log(f"{preset}: widened from {inputs_of(ck['model'])} to {obs_size} observation values")
         if ck.get("preset") == preset:
             # A continuation of this preset's own run: its optimiser and league carry over.
-            optimizer.load_state_dict(ck["optimizer"])
+            optimizer.load_state_dict(opt_state)
             snapshots = ck["snapshots"]
             log(f"{preset}: continuing {init} ({ck['step']:,} decisions)")
         else:
@@ -361,7 +408,7 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
     seed = args.seed + 7919 * update  # a resumed run does not replay the same deals
     pools = [League(args, seed=seed * 100 + s) for s in range(n_seats)]
     for sd in snapshots:
-        snap = Agent(obs_size, n_act, args.hidden).to(dev)
+        snap = Agent(inputs_of(sd), n_act, args.hidden).to(dev)
         snap.load_state_dict(sd)
         snap.eval()
         for pool in pools:
@@ -406,7 +453,7 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
             m = next_mask.clone()
             m[~valid, 0] = True
             action, logp, value = agent.sample(next_obs, m)
-            obs_buf[t], mask_buf[t], act_buf[t] = next_obs, m, action
+            obs_buf[t], mask_buf[t], act_buf[t] = next_obs[:, :obs_size], m, action
             logp_buf[t], val_buf[t], valid_buf[t] = logp, value, valid
             acts = action.cpu().numpy()
             o_parts, m_parts, r_parts, d_parts = [], [], [], []
@@ -549,6 +596,8 @@ def main(argv=None) -> None:
             args.out = "runs/net_smoke"
         if args.export == Args.export:
             args.export = os.path.join(args.out, "net.safetensors")
+    if not 0 < args.inputs <= eights.OBS_SIZE:
+        raise SystemExit(f"--inputs must be in [1, {eights.OBS_SIZE}] (eights.OBS_SIZE), got {args.inputs}")
     if args.device == "auto":
         args.device = "cuda" if torch.cuda.is_available() else "cpu"
     torch.set_num_threads(args.torch_threads)
@@ -598,7 +647,7 @@ def main(argv=None) -> None:
             minutes = min(minutes, 0.05)
         if os.path.exists(final):
             ck = torch.load(final, weights_only=False, map_location=args.device)
-            agent = Agent(eights.OBS_SIZE, eights.NUM_ACTIONS, args.hidden).to(args.device)
+            agent = Agent(inputs_of(ck["model"]), eights.NUM_ACTIONS, args.hidden).to(args.device)
             agent.load_state_dict(ck["model"])
             log(f"{preset}: already trained ({final})")
         else:

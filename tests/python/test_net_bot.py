@@ -205,7 +205,8 @@ def test_training_example_smoke_run_exports_loadable_weights(tmp_path):
     w = st.load_file(str(export))
     hidden = w["crazy_eights.fc1.weight"].shape[0]
     assert w["switch_blackjack.pi.weight"].shape == (eights.NUM_ACTIONS, hidden)
-    assert w["crazy_eights.norm.mean"].shape == (eights.OBS_SIZE,)
+    # The default --inputs: the 310 values of the layout before the `declined` slice.
+    assert w["crazy_eights.norm.mean"].shape == (310,) and w["crazy_eights.fc1.weight"].shape == (hidden, 310)
     assert not any(k.startswith("crazy_eights.v.") for k in w), "no value head is exported"
     # A second run finds both presets trained and exports the same weights.
     proc = subprocess.run(args, capture_output=True, text=True, timeout=300)
@@ -290,3 +291,39 @@ def test_training_example_continues_an_earlier_run(tmp_path):
     proc = subprocess.run(base + ["--plan", "crazy_eights_specials=1", "--init-from", str(first), "--out",
                                   str(tmp_path / "third"), "--export", ""], capture_output=True, text=True, timeout=300)
     assert proc.returncode != 0 and "no " in proc.stderr and "crazy_eights_specials" in proc.stderr
+
+
+def test_training_example_widens_a_network_without_changing_its_policy():
+    """``--inputs`` above a saved network's width: the new inputs get zero first-layer weights
+    and a neutral normaliser, so the logits on whole observations are the old ones;
+    narrowing is refused."""
+    torch = pytest.importorskip("torch", reason="the training example needs PyTorch (pip install '.[train]')")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train_net_bot", os.path.join(ROOT, "examples", "train_net_bot.py"))
+    tnb = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("train_net_bot", tnb)  # its dataclasses look their module up
+    spec.loader.exec_module(tnb)
+    torch.manual_seed(0)
+    old = tnb.Agent(310, eights.NUM_ACTIONS, 16)
+    old.norm.update(torch.rand(64, eights.OBS_SIZE) * 3)
+    opt = torch.optim.Adam(old.parameters(), lr=1e-3)
+    obs = torch.rand(32, eights.OBS_SIZE) * 2
+    mask = torch.ones(32, eights.NUM_ACTIONS, dtype=torch.bool)
+    old.logits_value(obs, mask)[0].sum().backward()
+    opt.step()
+    model, state, widened = tnb.widen(old.state_dict(), opt.state_dict(), eights.OBS_SIZE)
+    assert widened and tnb.inputs_of(model) == eights.OBS_SIZE
+    new = tnb.Agent(eights.OBS_SIZE, eights.NUM_ACTIONS, 16)
+    new.load_state_dict(model)
+    obs[:, 310:] = 1.0  # the appended slice set: it must not move the logits
+    with torch.no_grad():
+        # Equal up to the summation order of a wider matrix product.
+        assert torch.allclose(new.logits_value(obs, mask)[0], old.logits_value(obs, mask)[0], rtol=1e-5, atol=1e-6)
+    moments = [v for st in state["state"].values() for v in st.values() if torch.is_tensor(v) and v.dim() == 2]
+    assert any(v.shape == (16, eights.OBS_SIZE) for v in moments), "the first layer's Adam moments are widened"
+    opt2 = torch.optim.Adam(new.parameters(), lr=1e-3)
+    opt2.load_state_dict(state)  # the shapes fit the widened network
+    assert tnb.widen(model, None, eights.OBS_SIZE)[2] is False
+    with pytest.raises(SystemExit, match="only be widened"):
+        tnb.widen(model, None, 300)
