@@ -312,6 +312,15 @@ impl PyGame {
         self.g.wild_rank().map(|r| r.letter().to_string())
     }
 
+    /// The suits seat `p`'s hand declined this hand, as letters in C, D, H, S order: in force
+    /// when it drew or passed instead of playing, and not played from it since (public; the
+    /// observation's `declined` slice).
+    fn declined_suits(&self, p: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+        let p = self.check_seat(p)?;
+        let d = self.g.declined_suits(p);
+        Ok(["C", "D", "H", "S"].into_iter().enumerate().filter(|&(s, _)| d >> s & 1 != 0).map(|(_, l)| l).collect())
+    }
+
     /// stalin's rogue pile, bottom to top (empty in other presets).
     fn rogue_pile(&self) -> Vec<String> {
         self.g.rogue().as_slice().iter().map(|c| c.to_string()).collect()

@@ -49,6 +49,7 @@ def test_a_draw_marks_the_suit_in_force_for_the_others_and_a_play_of_it_clears_i
     g.step(g.string_to_action("play 9H"))  # hearts in force
     g.step(g.string_to_action("draw"))  # P0 (2C 3C KS) draws again, on 9H
     assert declined(g, 1) == {1: {"S", "H"}}
+    assert g.declined_suits(0) == ["H", "S"] and g.declined_suits(1) == []
     g.step(g.string_to_action("play KH"))
     g.step(g.string_to_action("play KS"))  # P0 plays a spade: spades no longer declined
     assert declined(g, 1) == {1: {"H"}}
@@ -79,6 +80,17 @@ def test_it_survives_a_snapshot_and_a_reset_clears_it():
     assert declined(eights.Game.from_dict(older), 1) == {}
     g.reset(seed=3)
     assert all(declined(g, p) == {} for p in range(2))
+
+
+def test_declined_suits_checks_the_seat():
+    g = start()
+    for bad in (2, -1):
+        try:
+            g.declined_suits(bad)
+        except ValueError as e:
+            assert "player" in str(e)
+        else:
+            raise AssertionError(f"seat {bad} was accepted")
 
 
 def test_a_bad_snapshot_entry_is_a_clear_error():
