@@ -80,13 +80,16 @@ fn soak_bounds(b: Option<Vec<f32>>, name: &str) -> PyResult<Vec<f32>> {
     }
 }
 
+/// One soak table as Python passes it: preset, player count, observation low and high bounds.
+type SoakTableArg<'py> = (String, Bound<'py, PyAny>, Option<Vec<f32>>, Option<Vec<f32>>);
+
 #[pymethods]
 impl PyFastSoak {
     #[new]
     #[pyo3(signature = (tables, seed=0, obs_every=1, full_every=1000, num_threads=0))]
     fn new(
         py: Python<'_>,
-        tables: Vec<(String, Bound<'_, PyAny>, Option<Vec<f32>>, Option<Vec<f32>>)>,
+        tables: Vec<SoakTableArg<'_>>,
         #[pyo3(from_py_with = args::seed)] seed: u64,
         #[pyo3(from_py_with = args::obs_every)] obs_every: u64,
         #[pyo3(from_py_with = args::full_every)] full_every: u64,
