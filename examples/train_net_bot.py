@@ -385,6 +385,9 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
     global_step, update, spent, snapshots = 0, 0, 0.0, []
     if os.path.exists(ckpt_path):
         ck = torch.load(ckpt_path, weights_only=False, map_location=dev)
+        if inputs_of(ck["model"]) != obs_size:
+            raise SystemExit(f"{ckpt_path} reads {inputs_of(ck['model'])} observation values but --inputs is "
+                             f"{obs_size}: resume with the --inputs it was started with")
         agent.load_state_dict(ck["model"])
         optimizer.load_state_dict(ck["optimizer"])
         global_step, update, spent, snapshots = ck["step"], ck["update"], ck["seconds"], ck["snapshots"]
