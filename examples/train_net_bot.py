@@ -31,12 +31,15 @@ Run (needs ``pip install -e '.[train]'``: torch, safetensors, tqdm)::
 Every preset's run writes ``<out>/<preset>/checkpoint.pt`` every ``--checkpoint-every`` updates
 and ``final.pt`` at its end; started again with the same ``--out``, the script skips presets with a
 ``final.pt`` and resumes the others from their checkpoint (time already spent counts toward the
-preset's budget), so a stopped run loses at most a few minutes.  The export then writes one
+preset's budget), so a stopped run loses at most a few minutes.  The same way, a run trained on a
+GPU machine is exported on another without one: copy its ``--out`` over and run the same command
+there (every preset it trained is done; the rest is loaded on the CPU).  The export then writes one
 safetensors file with, per preset ``P``: ``P.norm.mean``, ``P.norm.inv_std`` (float32, ``[IN]``),
 ``P.fc1.weight`` ``[H, IN]``, ``P.fc1.bias``, ``P.fc2.weight`` ``[H, H]``, ``P.fc2.bias``,
 ``P.pi.weight`` ``[197, H]``, ``P.pi.bias`` (PyTorch's ``[out, in]`` layout; ``--export-dtype``,
 float16 by default), and metadata ``format = "eights-net-v1"``, ``presets`` (comma-separated),
-``players``, ``clip``, ``hidden``, ``dtype``, the command and how each preset was trained
+``players``, ``clip``, ``hidden``, ``dtype``, ``hardware`` (the machines this run trained on), the
+command and how each preset was trained
 (``trained``, JSON: per preset this run's decisions and minutes and, for a continuation,
 ``earlier``: the earlier runs of the chain that trained it, oldest first, each with its decisions,
 minutes and command).  Recorded commands name the conventional directories, not the real ones:
@@ -371,6 +374,14 @@ class League(eights.OpponentPool):
 # ----------------------------------------------------------------------------- training one preset
 
 
+def hardware_of(args: Args) -> str:
+    """The machine this process trains on, as checkpoints and the export record it."""
+    hardware = f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {args.torch_threads} thread"
+    if args.device.startswith("cuda") and torch.cuda.is_available():
+        hardware += f", {torch.cuda.get_device_name(args.device)}"
+    return hardware
+
+
 def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, log) -> Agent:
     """PPO on ``preset`` for ``minutes`` of wall time (resuming ``out/checkpoint.pt``)."""
     os.makedirs(out, exist_ok=True)
@@ -434,12 +445,14 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
     results: dict = {k: [] for k in ("random", "heuristic", "search", "snapshots")}
     budget = minutes * 60
     start = time.time() - spent
+    hardware = hardware_of(args)
     batch = T * N
 
     def save(path: str) -> None:
         torch.save({"model": agent.state_dict(), "optimizer": optimizer.state_dict(), "step": global_step,
                     "update": update, "seconds": time.time() - start, "args": dataclasses.asdict(args),
-                    "preset": preset, "snapshots": snapshots[-args.pool_size:]}, path + ".tmp")
+                    "preset": preset, "snapshots": snapshots[-args.pool_size:],
+                    "hardware": hardware}, path + ".tmp")
         os.replace(path + ".tmp", path)
 
     while True:
@@ -608,6 +621,14 @@ def main(argv=None) -> None:
     np.random.seed(args.seed)
     os.makedirs(args.out, exist_ok=True)
     plan = parse_plan(args.plan)
+    # A run trained on a GPU machine can be exported elsewhere: started again with the same command
+    # and --out, every preset it trained is already done, and the rest is loaded on the CPU.
+    run_args = args
+    if args.device.startswith("cuda") and not torch.cuda.is_available():
+        todo = [p for p, m in plan if m > 0 and not os.path.exists(os.path.join(args.out, p, "final.pt"))]
+        if todo:
+            raise SystemExit(f"--device {args.device}: no CUDA device here to train {', '.join(todo)}")
+        run_args = dataclasses.replace(args, device="cpu")
     log_path = os.path.join(args.out, "train.log")
 
     def log(msg: str) -> None:
@@ -616,9 +637,7 @@ def main(argv=None) -> None:
         with open(log_path, "a") as f:
             f.write(line + "\n")
 
-    hardware = f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {args.torch_threads} thread"
-    if args.device.startswith("cuda"):
-        hardware += f", {torch.cuda.get_device_name(args.device)}"
+    hardware = hardware_of(args)
     # The recipe, without where its files went (out, export): the command that reproduces the weights.
     # Stage k of a chain of continuations reads stage k - 1's conventional directory (see stage_dir).
     stage = stage_depth(args.init_from) + 1
@@ -636,12 +655,12 @@ def main(argv=None) -> None:
             if os.path.exists(os.path.join(args.out, preset, "final.pt")):
                 continue
             argv = to_argv(args, plan=f"{preset}={minutes}", parallel=False, export="", eval_deals=0,
-                           device=args.device)
+                           device=run_args.device)
             children.append((preset, subprocess.Popen([sys.executable, os.path.abspath(__file__)] + argv)))
         failed = [preset for preset, child in children if child.wait() != 0]
         if failed:
             raise SystemExit(f"training failed for {', '.join(failed)}")
-    policies, trained = {}, {}
+    policies, trained, machines = {}, {}, []
     first_final = ""
     for k, (preset, minutes) in enumerate(plan):
         out = os.path.join(args.out, preset)
@@ -649,8 +668,8 @@ def main(argv=None) -> None:
         if args.smoke:
             minutes = min(minutes, 0.05)
         if os.path.exists(final):
-            ck = torch.load(final, weights_only=False, map_location=args.device)
-            agent = Agent(inputs_of(ck["model"]), eights.NUM_ACTIONS, args.hidden).to(args.device)
+            ck = torch.load(final, weights_only=False, map_location=run_args.device)
+            agent = Agent(inputs_of(ck["model"]), eights.NUM_ACTIONS, args.hidden).to(run_args.device)
             agent.load_state_dict(ck["model"])
             log(f"{preset}: already trained ({final})")
         else:
@@ -660,9 +679,11 @@ def main(argv=None) -> None:
                     raise SystemExit(f"--init-from: no {init} to continue {preset} from")
             else:
                 init = first_final if (args.warm_start and k > 0 and not args.parallel) else ""
-            agent = train_preset(args, preset, minutes, out, init, log)
-            ck = torch.load(final, weights_only=False, map_location=args.device)
+            agent = train_preset(run_args, preset, minutes, out, init, log)
+            ck = torch.load(final, weights_only=False, map_location=run_args.device)
         trained[preset] = {"decisions": ck["step"], "minutes": round(ck["seconds"] / 60, 1)}
+        if ck["step"] > 0 and ck.get("hardware", hardware) not in machines:
+            machines.append(ck.get("hardware", hardware))  # where this run trained it
         if args.init_from:
             # The earlier runs this preset continued, each with the command that reproduces it.
             trained[preset]["earlier"] = earlier_stages(args.init_from, preset)
@@ -676,7 +697,7 @@ def main(argv=None) -> None:
             log(f"{preset}: against heuristic {r.win_rate:.3f} [{r.ci[0]:.3f}, {r.ci[1]:.3f}] over {args.eval_deals} deals")
     if args.export:
         meta = {"players": args.num_players, "hidden": args.hidden, "seed": args.seed,
-                "trained": json.dumps(trained), "hardware": hardware,
+                "trained": json.dumps(trained), "hardware": "; ".join(machines) or hardware,
                 "command": command, "dtype": args.export_dtype}
         export(policies, args.export, meta, args.export_dtype)
         log(f"exported {', '.join(policies)} to {args.export} ({os.path.getsize(args.export):,} bytes)")

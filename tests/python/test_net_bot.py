@@ -293,6 +293,45 @@ def test_training_example_continues_an_earlier_run(tmp_path):
     assert proc.returncode != 0 and "no " in proc.stderr and "crazy_eights_specials" in proc.stderr
 
 
+def test_training_example_exports_a_gpu_run_on_a_machine_without_one(tmp_path):
+    """A run trained with ``--device cuda`` is exported where there is no GPU by running the same
+    command over its ``--out``: the trained presets are loaded on the CPU, and the metadata keeps
+    the machine they trained on. A preset still to train there is a clear error."""
+    torch = pytest.importorskip("torch", reason="the training example needs PyTorch (pip install '.[train]')")
+    st = pytest.importorskip("safetensors.numpy", reason="the training example needs safetensors ('.[train]')")
+    if torch.cuda.is_available():
+        pytest.skip("needs a machine without CUDA")
+    script = os.path.join(ROOT, "examples", "train_net_bot.py")
+    out, first, second = tmp_path / "run", tmp_path / "first.safetensors", tmp_path / "second.safetensors"
+    base = [sys.executable, script, "--smoke", "--hidden", "16", "--eval-deals", "0", "--out", str(out)]
+    proc = subprocess.run(base + ["--plan", "crazy_eights=1", "--export", str(first)], capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+    def metadata(path):
+        with open(path, "rb") as f:
+            return json.loads(f.read(int.from_bytes(f.read(8), "little")))["__metadata__"]
+
+    final = out / "crazy_eights" / "final.pt"
+    ck = torch.load(final, weights_only=False)
+    assert ck["hardware"] == metadata(first)["hardware"] and "cores" in ck["hardware"]
+    # Pretend the checkpoint came from a GPU machine (this test cannot make one there).
+    ck["hardware"] = "x86_64, 16 cores, torch 1 thread, some GPU"
+    torch.save(ck, final)
+    proc = subprocess.run(base + ["--plan", "crazy_eights=1,switch_blackjack=1", "--device", "cuda", "--export",
+                                  str(second)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode != 0 and "--device cuda" in proc.stderr and "switch_blackjack" in proc.stderr
+    assert not second.exists()
+    proc = subprocess.run(base + ["--plan", "crazy_eights=1", "--device", "cuda", "--export", str(second)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and "already trained" in proc.stdout, proc.stderr[-3000:]
+    w1, w2 = st.load_file(str(first)), st.load_file(str(second))
+    assert sorted(w1) == sorted(w2) and all(np.array_equal(w1[k], w2[k]) for k in w1)
+    meta = metadata(second)
+    assert meta["hardware"] == "x86_64, 16 cores, torch 1 thread, some GPU"
+    assert "--device cuda" in meta["command"]
+
+
 def test_training_example_widens_a_network_without_changing_its_policy():
     """``--inputs`` above a saved network's width: the new inputs get zero first-layer weights
     and a neutral normaliser, so the logits on whole observations are the old ones;
