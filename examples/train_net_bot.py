@@ -23,10 +23,18 @@ Run (needs ``pip install -e '.[train]'``: torch, safetensors, tqdm)::
     # a third: crazy_eights for 120 more minutes
     python examples/train_net_bot.py --plan crazy_eights=120,switch_blackjack=0,crazy_eights_specials=0 \
         --init-from runs/net-2 --out runs/net-3 --seed 3 --learning-rate 1e-4
-    # a fourth: crazy_eights and switch_blackjack for 130 more minutes, side by side (the shipped
-    # file is this stage's export)
+    # a fourth: crazy_eights and switch_blackjack for 130 more minutes, side by side
     python examples/train_net_bot.py --plan crazy_eights=130,switch_blackjack=130,crazy_eights_specials=0 \
         --init-from runs/net-3 --out runs/net-4 --seed 4 --learning-rate 1e-4 --parallel
+    # a fifth: crazy_eights for 95 more minutes, widened to read the whole observation
+    python examples/train_net_bot.py --plan crazy_eights=95,switch_blackjack=0,crazy_eights_specials=0 \
+        --inputs 346 --init-from runs/net-4 --out runs/net-5 --seed 6 --learning-rate 1e-4
+    # a sixth, on a GPU machine: 17 more minutes, more games against the heuristic and a stronger
+    # search opponent (the shipped file is this stage's export)
+    python examples/train_net_bot.py --plan crazy_eights=17,switch_blackjack=0,crazy_eights_specials=0 \
+        --inputs 346 --init-from runs/net-5 --out runs/net-6 --seed 8 --learning-rate 1e-4 --device cuda \
+        --num-envs 4096 --num-minibatches 32 --env-threads 14 --eval-deals 0 \
+        --heuristic-share 0.35 --search-bot ismcts:200 --search-share 0.2
 
 Every preset's run writes ``<out>/<preset>/checkpoint.pt`` every ``--checkpoint-every`` updates
 and ``final.pt`` at its end; started again with the same ``--out``, the script skips presets with a

@@ -2,6 +2,7 @@
 weights, legality of its choices, refusal outside the rules it was trained for, and its use
 wherever a built-in bot name is accepted."""
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -366,3 +367,53 @@ def test_training_example_widens_a_network_without_changing_its_policy():
     assert tnb.widen(model, None, eights.OBS_SIZE)[2] is False
     with pytest.raises(SystemExit, match="only be widened"):
         tnb.widen(model, None, 300)
+
+
+def _training_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train_net_bot", os.path.join(ROOT, "examples", "train_net_bot.py"))
+    tnb = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("train_net_bot", tnb)  # its dataclasses look their module up
+    spec.loader.exec_module(tnb)
+    return tnb
+
+
+def _recipe_commands(text):
+    """The ``python examples/train_net_bot.py`` commands of a text, continuation lines joined."""
+    joined = text.replace("\\\n", " ")
+    return [" ".join(line.split("train_net_bot.py", 1)[1].split()) for line in joined.splitlines()
+            if "python examples/train_net_bot.py --plan" in line]
+
+
+@pytest.mark.parametrize("where", ["README.md", "examples/train_net_bot.py"])
+def test_the_documented_recipe_is_the_one_the_shipped_weights_record(where):
+    """Every run the shipped file's metadata says trained a preset (its own command and each
+    ``earlier`` one) is a command of the documented recipe, flag for flag (the flags that do not
+    change the weights aside: checkpoints, logging, the evaluation after training), and every
+    recipe command that trains a preset is in that preset's recorded history."""
+    pytest.importorskip("torch", reason="the training example needs PyTorch (pip install '.[train]')")
+    tnb = _training_module()
+    with open(WEIGHTS, "rb") as f:
+        meta = json.loads(f.read(int.from_bytes(f.read(8), "little")))["__metadata__"]
+    ignored = {"plan", "parallel", "export", "eval_deals", "checkpoint_every", "log_every"}
+
+    def parsed(command):
+        a = tnb.parse_args(command.split())
+        rest = {k: v for k, v in dataclasses.asdict(a).items() if k not in ignored}
+        return dict(tnb.parse_plan(a.plan)), rest
+
+    with open(os.path.join(ROOT, where)) as f:
+        recipe = [parsed(c) for c in _recipe_commands(f.read())]
+    recipe = [(plan, rest) for plan, rest in recipe if rest["out"].startswith("runs/net") and not rest["smoke"]]
+    trained = json.loads(meta["trained"])
+    for preset in PRESETS:
+        history = [e["command"] for e in trained[preset]["earlier"]]
+        if trained[preset]["decisions"] > 0:
+            history.append(meta["command"])
+        recorded = []
+        for command in history:
+            plan, rest = parsed(command.split("train_net_bot.py", 1)[1])
+            recorded.append((plan[preset], rest))
+        documented = [(plan[preset], rest) for plan, rest in recipe if plan.get(preset, 0) > 0]
+        assert documented == recorded, f"{where}: the recipe of {preset} differs from the shipped file's record"
