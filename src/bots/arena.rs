@@ -147,6 +147,7 @@ pub fn play_batch(
         })
         .collect();
     let mut waiting = Vec::with_capacity(games.len());
+    let mut scratch = super::net::NetScratch::default();
     loop {
         waiting.clear();
         for (i, x) in games.iter_mut().enumerate() {
@@ -172,12 +173,9 @@ pub fn play_batch(
             break;
         }
         let t = Instant::now();
-        let acts = {
-            let refs: Vec<&Game> = waiting.iter().map(|&i| &games[i].game).collect();
-            policy.act_games(&refs)
-        };
+        let acts = policy.act_games_into(waiting.iter().map(|&i| &games[i].game), &mut scratch);
         let dt = t.elapsed().as_secs_f64() / waiting.len() as f64;
-        for (&i, a) in waiting.iter().zip(acts) {
+        for (&i, &a) in waiting.iter().zip(acts) {
             let x = &mut games[i];
             let stuck = |message: String| ArenaError::Stuck { deal: x.deal, rotation: x.rotation, message };
             // Safe: `i` is waiting, so its game has a player to act.

@@ -22,7 +22,8 @@ use crate::game::Game;
 use crate::observation::{OBS_SIZE, encode};
 use crate::rules::{Rules, RulesSpec, load_spec};
 use half::f16;
-use ndarray::{Array1, Array2, ArrayView2, Axis, s};
+use ndarray::linalg::general_mat_mul;
+use ndarray::{Array1, Array2, ArrayView2, ArrayViewMut2, Axis, s};
 use safetensors::{Dtype, SafeTensors};
 use std::sync::OnceLock;
 
@@ -187,20 +188,42 @@ impl NetPolicy {
     }
 
     /// Logits `[B, NUM_ACTIONS]` of a batch of observations `[B, OBS_SIZE]` (unmasked; the
-    /// network reads the first [`NetPolicy::inputs`] columns).
+    /// network reads the first [`NetPolicy::inputs`] columns). Allocates its result; the bots
+    /// use [`NetPolicy::logits_into`] with buffers kept between calls.
     pub fn logits(&self, obs: ArrayView2<'_, f32>) -> Array2<f32> {
-        let c = self.clip;
-        let mut x = obs.slice(s![.., ..self.inputs()]).to_owned();
+        let mut scratch = NetScratch::default();
+        scratch.reserve(obs.nrows(), self.inputs(), self.hidden());
+        scratch.obs.slice_mut(s![..obs.nrows(), ..self.inputs()]).assign(&obs.slice(s![.., ..self.inputs()]));
+        self.forward(obs.nrows(), &mut scratch).to_owned()
+    }
+
+    /// [`NetPolicy::logits`] into `scratch`'s buffers (grown when `obs` has more rows than any
+    /// batch before, never shrunk): no allocation once they are large enough.
+    pub fn logits_into<'s>(&self, obs: ArrayView2<'_, f32>, scratch: &'s mut NetScratch) -> ArrayViewMut2<'s, f32> {
+        scratch.reserve(obs.nrows(), self.inputs(), self.hidden());
+        scratch.obs.slice_mut(s![..obs.nrows(), ..self.inputs()]).assign(&obs.slice(s![.., ..self.inputs()]));
+        self.forward(obs.nrows(), scratch)
+    }
+
+    /// The forward pass over the first `b` rows of `scratch.obs` (their first `IN` columns).
+    fn forward<'s>(&self, b: usize, scratch: &'s mut NetScratch) -> ArrayViewMut2<'s, f32> {
+        let (c, inputs) = (self.clip, self.inputs());
+        let NetScratch { obs, h1, h2, logits, .. } = scratch;
+        let mut x = obs.slice_mut(s![..b, ..inputs]);
         x -= &self.mean;
         x *= &self.inv_std;
         x.mapv_inplace(|v| v.clamp(-c, c));
-        let mut h = x.dot(&self.w1);
+        // Each layer: `out = input . weights` (written over whatever the buffer held), then the bias.
+        let mut h = h1.slice_mut(s![..b, ..]);
+        general_mat_mul(1.0, &x, &self.w1, 0.0, &mut h);
         h += &self.b1;
         h.mapv_inplace(|v| v.max(0.0));
-        let mut h2 = h.dot(&self.w2);
-        h2 += &self.b2;
-        h2.mapv_inplace(|v| v.max(0.0));
-        let mut l = h2.dot(&self.wp);
+        let mut g = h2.slice_mut(s![..b, ..]);
+        general_mat_mul(1.0, &h, &self.w2, 0.0, &mut g);
+        g += &self.b2;
+        g.mapv_inplace(|v| v.max(0.0));
+        let mut l = logits.slice_mut(s![..b, ..]);
+        general_mat_mul(1.0, &g, &self.wp, 0.0, &mut l);
         l += &self.bp;
         l
     }
@@ -223,39 +246,91 @@ impl NetPolicy {
         l
     }
 
-    /// The legal action of the largest logit in each row (the first on ties), `None` for a row
-    /// with no legal action.
-    pub fn greedy(logits: &Array2<f32>, masks: &[ActionMask]) -> Vec<Option<usize>> {
-        logits
-            .axis_iter(Axis(0))
-            .zip(masks)
-            .map(|(row, m)| {
-                let mut best: Option<(usize, f32)> = None;
-                for a in m.iter() {
-                    let v = row[a];
-                    if best.is_none_or(|(_, b)| v > b) {
-                        best = Some((a, v));
-                    }
-                }
-                best.map(|(a, _)| a)
-            })
-            .collect()
-    }
-
-    /// Greedy actions for the player to act in each game, one batched forward pass. The games
-    /// must be of this policy's rules (see [`policy_for`]); a finished game gets `None`.
-    pub fn act_games(&self, games: &[&Game]) -> Vec<Option<usize>> {
-        let mut obs = Array2::<f32>::zeros((games.len(), OBS_SIZE));
-        let mut masks = vec![ActionMask::default(); games.len()];
-        for ((g, mut row), m) in games.iter().zip(obs.axis_iter_mut(Axis(0))).zip(masks.iter_mut()) {
-            if let Some(p) = g.current_player() {
-                // No input reaches the panic: `obs` was just made by `zeros` in standard (row-major)
-                // layout, so each of its rows is contiguous.
-                encode(g, p, row.as_slice_mut().expect("a row of a standard-layout array is contiguous"));
-                g.legal_actions(m);
+    /// The legal action of the largest logit in `row` (the first on ties), `None` without one.
+    fn greedy(row: ndarray::ArrayView1<'_, f32>, mask: &ActionMask) -> Option<usize> {
+        let mut best: Option<(usize, f32)> = None;
+        for a in mask.iter() {
+            let v = row[a];
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((a, v));
             }
         }
-        Self::greedy(&self.logits(obs.view()), &masks)
+        best.map(|(a, _)| a)
+    }
+
+    /// Greedy actions for the player to act in each game, one batched forward pass; a finished
+    /// game gets `None`. The games must be of this policy's rules (see [`policy_for`]). The
+    /// answers live in `scratch` until its next use; no allocation once its buffers are large
+    /// enough for the batch.
+    pub fn act_games_into<'g, 's>(
+        &self,
+        games: impl ExactSizeIterator<Item = &'g Game>,
+        scratch: &'s mut NetScratch,
+    ) -> &'s [Option<usize>] {
+        scratch.reserve(games.len(), OBS_SIZE, self.hidden());
+        let mut b = 0; // the games actually given (an iterator may yield fewer than it said)
+        for (k, g) in games.take(scratch.masks.len()).enumerate() {
+            b = k + 1;
+            let m = &mut scratch.masks[k];
+            *m = ActionMask::default();
+            let mut row = scratch.obs.row_mut(k);
+            // No input reaches the panic: `obs` is made by `zeros` in standard (row-major) layout
+            // and never sliced here, so each of its rows is contiguous.
+            let row = row.as_slice_mut().expect("a row of a standard-layout array is contiguous");
+            match g.current_player() {
+                Some(p) => {
+                    encode(g, p, row);
+                    g.legal_actions(m);
+                }
+                None => row.fill(0.0),
+            }
+        }
+        self.forward(b, scratch);
+        let NetScratch { logits, masks, acts, .. } = scratch;
+        for (k, (row, m)) in logits.axis_iter(Axis(0)).zip(masks.iter()).take(b).enumerate() {
+            acts[k] = Self::greedy(row, m);
+        }
+        &acts[..b]
+    }
+
+    /// [`NetPolicy::act_games_into`] with fresh buffers (allocates: for tests and one-off calls).
+    pub fn act_games(&self, games: &[&Game]) -> Vec<Option<usize>> {
+        self.act_games_into(games.iter().copied(), &mut NetScratch::default()).to_vec()
+    }
+}
+
+/// The buffers of a batched forward pass, kept by each caller between calls so that a decision
+/// allocates nothing: observations, the two hidden layers, the logits, the masks and the answers,
+/// each with a row per game of the largest batch so far.
+#[derive(Clone, Debug, Default)]
+pub struct NetScratch {
+    obs: Array2<f32>,
+    h1: Array2<f32>,
+    h2: Array2<f32>,
+    logits: Array2<f32>,
+    masks: Vec<ActionMask>,
+    acts: Vec<Option<usize>>,
+}
+
+impl NetScratch {
+    /// Room for `b` games of a network with `inputs` inputs and `hidden` units (grows only).
+    fn reserve(&mut self, b: usize, inputs: usize, hidden: usize) {
+        let rows = b.max(self.obs.nrows());
+        debug_assert!(inputs <= OBS_SIZE, "a network reads at most OBS_SIZE values (checked on loading)");
+        if self.obs.nrows() < b || self.obs.ncols() != OBS_SIZE {
+            self.obs = Array2::zeros((rows, OBS_SIZE));
+        }
+        if self.h1.nrows() < b || self.h1.ncols() != hidden {
+            self.h1 = Array2::zeros((rows, hidden));
+            self.h2 = Array2::zeros((rows, hidden));
+        }
+        if self.logits.nrows() < b || self.logits.ncols() != NUM_ACTIONS {
+            self.logits = Array2::zeros((rows, NUM_ACTIONS));
+        }
+        if self.masks.len() < b {
+            self.masks.resize(rows, ActionMask::default());
+            self.acts.resize(rows, None);
+        }
     }
 }
 
@@ -264,11 +339,12 @@ impl NetPolicy {
 #[derive(Clone, Debug, Default)]
 pub struct NetBot {
     policy: Option<&'static NetPolicy>,
+    scratch: NetScratch,
 }
 
 impl NetBot {
     pub fn new() -> NetBot {
-        NetBot { policy: None }
+        NetBot::default()
     }
 
     /// The policy for `g`'s rules (checked on the first decision and when the rules change).
@@ -289,7 +365,7 @@ impl super::Policy for NetBot {
     /// arena and the bindings check [`policy_for`] first and report that error).
     fn act(&mut self, g: &Game) -> Option<usize> {
         let p = self.policy(g).ok()?;
-        p.act_games(&[g])[0]
+        p.act_games_into(std::iter::once(g), &mut self.scratch)[0]
     }
     fn name(&self) -> String {
         "net".into()
@@ -340,6 +416,46 @@ mod tests {
             for (g, b) in positions.iter().zip(batch) {
                 assert_eq!(b, p.act_games(&[g])[0], "{preset}: batch and single decisions differ");
             }
+        }
+    }
+
+    #[test]
+    fn a_reused_scratch_gives_the_answers_of_fresh_buffers() {
+        // Batches that grow and shrink, with finished games among them, through one scratch:
+        // every answer equals the one computed with fresh buffers, and the logits equal the
+        // allocating `logits` of the same observations.
+        let r = rules("crazy_eights", 2);
+        let p = policy_for(&r).unwrap();
+        let mut positions = Vec::new();
+        for s in 0..6 {
+            let mut g = Game::new(r.clone(), 900 + s);
+            let mut rnd = RandomBot::new(s);
+            while g.current_player().is_some() {
+                positions.push(g.clone());
+                g.apply(rnd.act(&g).unwrap());
+            }
+            positions.push(g); // finished: no player to act
+        }
+        let mut scratch = NetScratch::default();
+        let mut start = 0;
+        for size in [1, 40, 7, 150, 3, 0, 60] {
+            let batch = &positions[start..(start + size).min(positions.len())];
+            start = (start + size) % (positions.len() - 150);
+            let refs: Vec<&Game> = batch.iter().collect();
+            let reused = p.act_games_into(batch.iter(), &mut scratch).to_vec();
+            assert_eq!(reused, p.act_games(&refs), "batch of {size}");
+            assert_eq!(
+                reused.iter().filter(|a| a.is_none()).count(),
+                batch.iter().filter(|g| g.current_player().is_none()).count()
+            );
+            let mut obs = Array2::<f32>::zeros((batch.len(), OBS_SIZE));
+            for (g, mut row) in batch.iter().zip(obs.axis_iter_mut(Axis(0))) {
+                if let Some(q) = g.current_player() {
+                    encode(g, q, row.as_slice_mut().unwrap());
+                }
+            }
+            let fresh = p.logits(obs.view());
+            assert_eq!(p.logits_into(obs.view(), &mut scratch), fresh, "batch of {size}");
         }
     }
 

@@ -44,16 +44,17 @@ impl VecEnv {
     }
 
     /// `net`: one forward pass for every listed game still running.
-    fn net_actions(&self, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
+    fn net_actions(&mut self, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
         let policy = crate::bots::net::policy_for(&self.rules).map_err(VecEnvError::Config)?;
-        let live: Vec<usize> = (0..rows.len())
-            .filter(|&j| !self.slots[rows[j] as usize].over() && !self.hot[rows[j] as usize].pending)
-            .collect();
-        let games: Vec<&Game> = live.iter().map(|&j| &self.slots[rows[j] as usize].game).collect();
-        let acts = policy.act_games(&games);
-        out.fill(-1);
-        for (&j, a) in live.iter().zip(acts) {
-            out[j] = a.map_or(-1, |x| x as i64);
+        let (slots, hot, live) = (&self.slots, &self.hot, &mut self.net_rows);
+        live.clear();
+        live.extend(rows.iter().map(|&r| r as usize).filter(|&r| !slots[r].over() && !hot[r].pending));
+        let acts = policy.act_games_into(live.iter().map(|&r| &slots[r].game), &mut self.net_scratch);
+        // `live` lists the running rows in the order of `rows`, and so do the answers.
+        let mut acts = acts.iter();
+        for (&r, a) in rows.iter().zip(out.iter_mut()) {
+            let running = !slots[r as usize].over() && !hot[r as usize].pending;
+            *a = if running { acts.next().copied().flatten().map_or(-1, |x| x as i64) } else { -1 };
         }
         Ok(())
     }

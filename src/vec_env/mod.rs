@@ -408,6 +408,9 @@ pub struct VecEnv {
     crew: Option<Crew>,
     threads: usize,
     started: bool,
+    /// The buffers of `net` opponents' batched decisions, kept between steps.
+    net_scratch: crate::bots::net::NetScratch,
+    net_rows: Vec<usize>,
 }
 
 impl VecEnv {
@@ -462,7 +465,18 @@ impl VecEnv {
             bytes: cfg.num_envs.saturating_mul(std::mem::size_of::<Slot>() + std::mem::size_of::<Hot>()),
         })?;
         hots.resize(cfg.num_envs, hot);
-        Ok(VecEnv { rules, cfg, ctx, slots, hot: hots, crew, threads, started: false })
+        Ok(VecEnv {
+            rules,
+            cfg,
+            ctx,
+            slots,
+            hot: hots,
+            crew,
+            threads,
+            started: false,
+            net_scratch: Default::default(),
+            net_rows: Vec::new(),
+        })
     }
 
     pub fn num_envs(&self) -> usize {
