@@ -423,7 +423,9 @@ mod tests {
     fn a_reused_scratch_gives_the_answers_of_fresh_buffers() {
         // Batches that grow and shrink, with finished games among them, through one scratch:
         // every answer equals the one computed with fresh buffers, and the logits equal the
-        // allocating `logits` of the same observations.
+        // allocating `logits` of the same observations. (The unwraps load the shipped weights,
+        // ask a random bot to act in a running game and take rows of a fresh standard-layout
+        // array: none can fail on this test's fixed inputs.)
         let r = rules("crazy_eights", 2);
         let p = policy_for(&r).unwrap();
         let mut positions = Vec::new();
