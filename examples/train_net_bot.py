@@ -55,9 +55,10 @@ minutes and command).  Recorded commands name the conventional directories, not 
 ``h = relu(fc2(relu(fc1(x))))``, ``logits = pi(h)``, illegal actions masked out; the bot plays
 the legal action of the largest logit.  ``IN`` is ``--inputs``: the network reads the first ``IN``
 values of the observation (the layout only appends slices), 310 by default (the layout before the
-``declined`` slice, as the shipped networks were trained, so the commands above reproduce them);
-``--inputs 346`` reads it all, and with ``--init-from`` widens a 310-input network with zero
-weights for the new inputs (its policy unchanged until it learns to use them).
+``declined`` slice, as the first four stages above were trained, so their commands reproduce
+them); ``--inputs 346`` reads it all, and with ``--init-from`` widens a 310-input network with
+zero weights for the new inputs (its policy unchanged until it learns to use them), as the fifth
+stage did.
 """
 
 from __future__ import annotations
@@ -112,7 +113,8 @@ class Args:
     """width of the two hidden layers (192: three presets' float16 policies fit in 1 MB)"""
     inputs: int = 310
     """leading observation values the network reads (310: the layout before the ``declined``
-    slice, as the shipped networks were trained; ``eights.OBS_SIZE`` for all of it). With
+    slice, as the first four stages of the shipped networks were trained; ``eights.OBS_SIZE``
+    for all of it). With
     ``--init-from`` a network may be widened: the new inputs start with zero weights, so the
     policy is unchanged until it learns to use them"""
     heuristic_share: float = 0.3
