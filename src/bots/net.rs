@@ -191,10 +191,7 @@ impl NetPolicy {
     /// network reads the first [`NetPolicy::inputs`] columns). Allocates its result; the bots
     /// use [`NetPolicy::logits_into`] with buffers kept between calls.
     pub fn logits(&self, obs: ArrayView2<'_, f32>) -> Array2<f32> {
-        let mut scratch = NetScratch::default();
-        scratch.reserve(obs.nrows(), self.inputs(), self.hidden());
-        scratch.obs.slice_mut(s![..obs.nrows(), ..self.inputs()]).assign(&obs.slice(s![.., ..self.inputs()]));
-        self.forward(obs.nrows(), &mut scratch).to_owned()
+        self.logits_into(obs, &mut NetScratch::default()).to_owned()
     }
 
     /// [`NetPolicy::logits`] into `scratch`'s buffers (grown when `obs` has more rows than any
