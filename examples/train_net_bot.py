@@ -59,6 +59,18 @@ values of the observation (the layout only appends slices), 310 by default (the 
 them); ``--inputs 346`` reads it all, and with ``--init-from`` widens a 310-input network with
 zero weights for the new inputs (its policy unchanged until it learns to use them), as the fifth
 stage did.
+
+``--init-from`` also takes an exported file (``FILE.safetensors``, such as the shipped one), for a
+chain whose run directories are gone: each preset starts from the file's policy, with a new value
+head that learns alone for the first ``--value-warmup`` updates (the policy and its normaliser do
+not move meanwhile), new optimiser moments and an empty league. The new file's ``trained`` carries
+the old one's history on, and its recorded command names the file by the conventional place of an
+export, ``src/bots/net/weights.safetensors``, and numbers its ``--out`` after the file's own stage::
+
+    # a seventh stage, from the shipped file (recorded as --out runs/net-7)
+    python examples/train_net_bot.py --plan crazy_eights=30,switch_blackjack=0,crazy_eights_specials=0 \
+        --inputs 346 --init-from src/bots/net/weights.safetensors --out runs/try-7 --seed 11 \
+        --learning-rate 5e-5 --export runs/try-7/net.safetensors
 """
 
 from __future__ import annotations
@@ -141,7 +153,13 @@ class Args:
     init_from: str = ""
     """continue an earlier run: every preset starts from ``<init_from>/<preset>/final.pt`` (its
     weights, optimiser moments and snapshot league) with a fresh learning-rate schedule over
-    this plan's minutes; a preset given 0 minutes is exported as it was"""
+    this plan's minutes; a preset given 0 minutes is exported as it was. Or continue an exported
+    ``.safetensors`` file (such as the shipped weights): every preset starts from its policy,
+    with a new value head, new optimiser moments and an empty league (see value_warmup)"""
+    value_warmup: int = 25
+    """after ``--init-from`` an exported file (which holds no value head): the first updates
+    in which only the new value head learns, so the policy's first updates use sensible
+    advantages"""
     export_dtype: str = "float16"
     """dtype of the exported layers ("float16" or "float32"; the normaliser stays float32)"""
     log_every: int = 5
@@ -200,9 +218,48 @@ def load_final(directory: str, preset: str = ""):
     return None
 
 
+def is_export(path: str) -> bool:
+    """Whether ``--init-from`` names an exported file rather than a run directory."""
+    return path.endswith(".safetensors")
+
+
+def export_metadata(path: str) -> dict:
+    """The metadata of an exported file (its safetensors header's ``__metadata__``)."""
+    with open(path, "rb") as f:
+        return json.loads(f.read(int.from_bytes(f.read(8), "little"))).get("__metadata__", {})
+
+
+def exported_model(path: str, preset: str, hidden: int) -> dict:
+    """``preset``'s policy in an exported file as the state dict of an ``Agent`` without its value
+    head: the float32 values of the stored layers, and a normaliser whose variance is recovered
+    from ``inv_std`` and whose count lets later statistics move it only slowly."""
+    from safetensors.numpy import load_file
+
+    arrays = load_file(path)
+    presets = sorted({k.split(".")[0] for k in arrays})
+    if f"{preset}.fc1.weight" not in arrays:
+        raise SystemExit(f"--init-from {path}: no network for {preset} in it (it has {', '.join(presets)})")
+    model = {key: torch.from_numpy(arrays[f"{preset}.{key}"].astype(np.float32))
+             for key in ("norm.mean", "norm.inv_std", "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias",
+                         "pi.weight", "pi.bias")}
+    if model["fc1.weight"].shape[0] != hidden:
+        raise SystemExit(f"--init-from {path}: its {preset} network has {model['fc1.weight'].shape[0]} hidden units, "
+                         f"--hidden is {hidden}")
+    model["norm.var"] = (1.0 / model["norm.inv_std"] ** 2 - 1e-8).clamp(min=0.0)
+    model["norm.count"] = torch.tensor(1e5)
+    return model
+
+
 def stage_depth(init_from: str) -> int:
     """How many runs the chain ending in ``init_from`` holds (each run's ``--init-from`` is
-    recorded in its checkpoints); 0 without ``init_from``."""
+    recorded in its checkpoints, an exported file's own stage in its recorded command's
+    ``--out``); 0 without ``init_from``."""
+    if init_from and is_export(init_from):
+        command = export_metadata(init_from).get("command", "")
+        if "train_net_bot.py" not in command:
+            raise SystemExit(f"--init-from {init_from}: not a file this script exported (no command recorded)")
+        out = parse_args(command.split("train_net_bot.py", 1)[1].split()).out
+        return 1 if out == Args.out else int(out.rsplit("-", 1)[1])
     depth = 0
     while init_from and depth < 1000:
         depth += 1
@@ -215,6 +272,16 @@ def earlier_stages(init_from: str, preset: str) -> list:
     """What the earlier runs of the chain did for ``preset``, oldest first: decisions, minutes
     and the command that reproduces each (with the conventional directories); runs that only
     passed the preset on (0 decisions) are left out."""
+    if init_from and is_export(init_from):
+        # The file records its own run and the runs before it that trained each preset.
+        meta = export_metadata(init_from)
+        mine = json.loads(meta.get("trained", "{}")).get(preset)
+        if mine is None:
+            return []
+        out = list(mine.get("earlier", []))
+        if mine["decisions"] > 0:
+            out.append({"decisions": mine["decisions"], "minutes": mine["minutes"], "command": meta["command"]})
+        return out
     out = []
     k = stage_depth(init_from)
     while init_from and k >= 1:
@@ -413,6 +480,11 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
         optimizer.load_state_dict(ck["optimizer"])
         global_step, update, spent, snapshots = ck["step"], ck["update"], ck["seconds"], ck["snapshots"]
         log(f"{preset}: resumed at update {update}, {global_step:,} decisions, {spent / 60:.1f} min")
+    elif init and is_export(init):
+        model, _, widened = widen(exported_model(init, preset, args.hidden), None, obs_size)
+        agent.load_state_dict(model, strict=False)  # the value head stays new
+        log(f"{preset}: continuing the exported {init}" + (f", widened to {obs_size} observation values"
+                                                          if widened else ""))
     elif init:
         ck = torch.load(init, weights_only=False, map_location=dev)
         model, opt_state, widened = widen(ck["model"], ck.get("optimizer"), obs_size)
@@ -455,6 +527,9 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
     results: dict = {k: [] for k in ("random", "heuristic", "search", "snapshots")}
     budget = minutes * 60
     start = time.time() - spent
+    # From an exported file the value head is new: the first updates train it alone, on the
+    # trunk's features as they are, and keep the normaliser (the policy) unchanged.
+    warmup = args.value_warmup if init and is_export(init) else 0
     hardware = hardware_of(args)
     batch = T * N
 
@@ -523,8 +598,20 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
         b_act, b_logp = act_buf.reshape(-1)[idx], logp_buf.reshape(-1)[idx]
         b_adv, b_ret, b_val = adv.reshape(-1)[idx], ret.reshape(-1)[idx], val_buf.reshape(-1)[idx]
         stats = {}
+        warming = update <= warmup
         for _epoch in range(args.update_epochs):
             for j in torch.tensor_split(torch.randperm(len(idx), device=dev), args.num_minibatches):
+                if warming:
+                    with torch.no_grad():
+                        h = agent.trunk(b_obs[j])
+                    v = agent.v(h).squeeze(-1)
+                    v_clipped = b_val[j] + (v - b_val[j]).clamp(-args.clip_coef, args.clip_coef)
+                    v_loss = 0.5 * torch.max((v - b_ret[j]) ** 2, (v_clipped - b_ret[j]) ** 2).mean()
+                    optimizer.zero_grad()
+                    (args.vf_coef * v_loss).backward()
+                    optimizer.step()
+                    stats = dict(ent=float("nan"), kl=0.0)
+                    continue
                 logits, v = agent.logits_value(b_obs[j], b_mask[j])
                 logp_all = logits.log_softmax(-1)
                 logp = logp_all.gather(1, b_act[j][:, None]).squeeze(1)
@@ -542,10 +629,12 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
                 optimizer.step()
                 with torch.no_grad():
                     approx_kl = ((ratio - 1) - (logp - b_logp[j])).mean().item()
-            stats = dict(ent=entropy.item(), kl=approx_kl)
-            if args.target_kl and approx_kl > args.target_kl:
+            if not warming:
+                stats = dict(ent=entropy.item(), kl=approx_kl)
+            if not warming and args.target_kl and approx_kl > args.target_kl:
                 break
-        agent.norm.update(b_obs)
+        if not warming:
+            agent.norm.update(b_obs)
 
         if update % args.snapshot_every == 0:
             snap = copy.deepcopy(agent).eval()
@@ -624,6 +713,8 @@ def main(argv=None) -> None:
             args.export = os.path.join(args.out, "net.safetensors")
     if not 0 < args.inputs <= eights.OBS_SIZE:
         raise SystemExit(f"--inputs must be in [1, {eights.OBS_SIZE}] (eights.OBS_SIZE), got {args.inputs}")
+    if args.init_from and is_export(args.init_from) and not os.path.isfile(args.init_from):
+        raise SystemExit(f"--init-from {args.init_from}: no such file")
     if args.device == "auto":
         args.device = "cuda" if torch.cuda.is_available() else "cpu"
     torch.set_num_threads(args.torch_threads)
@@ -651,7 +742,9 @@ def main(argv=None) -> None:
     # The recipe, without where its files went (out, export): the command that reproduces the weights.
     # Stage k of a chain of continuations reads stage k - 1's conventional directory (see stage_dir).
     stage = stage_depth(args.init_from) + 1
-    paths = {"out": stage_dir(stage), "init_from": stage_dir(stage - 1) if args.init_from else ""}
+    # An exported file is named by the conventional place of an export (the shipped file's path).
+    previous = (Args.export if is_export(args.init_from) else stage_dir(stage - 1)) if args.init_from else ""
+    paths = {"out": stage_dir(stage), "init_from": previous}
     command = " ".join(["python examples/train_net_bot.py"] + to_argv(args, device=args.device, export=Args.export,
                                                                       **paths))
     log(f"train_net_bot: seed {args.seed}, plan {args.plan}, hidden {args.hidden}, {hardware}")
@@ -683,7 +776,10 @@ def main(argv=None) -> None:
             agent.load_state_dict(ck["model"])
             log(f"{preset}: already trained ({final})")
         else:
-            if args.init_from:
+            if args.init_from and is_export(args.init_from):
+                init = args.init_from
+                exported_model(init, preset, args.hidden)  # a clear error now if it cannot be continued
+            elif args.init_from:
                 init = os.path.join(args.init_from, preset, "final.pt")
                 if not os.path.exists(init):
                     raise SystemExit(f"--init-from: no {init} to continue {preset} from")

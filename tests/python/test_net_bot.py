@@ -294,6 +294,65 @@ def test_training_example_continues_an_earlier_run(tmp_path):
     assert proc.returncode != 0 and "no " in proc.stderr and "crazy_eights_specials" in proc.stderr
 
 
+def test_training_example_continues_an_exported_file(tmp_path):
+    """``--init-from FILE.safetensors``: each preset starts from the file's policy with a new value
+    head. While ``--value-warmup`` lasts only the value head learns, so a run that is all warm-up
+    exports the file's policy bit for bit; after it the policy trains. The metadata continues the
+    file's history under the conventional names. A preset the file lacks, another width or a
+    missing file are clear errors."""
+    pytest.importorskip("torch", reason="the training example needs PyTorch (pip install '.[train]')")
+    st = pytest.importorskip("safetensors.numpy", reason="the training example needs safetensors ('.[train]')")
+    script = os.path.join(ROOT, "examples", "train_net_bot.py")
+    first = tmp_path / "first.safetensors"
+    base = [sys.executable, script, "--smoke", "--hidden", "16", "--eval-deals", "0"]
+
+    def run(*flags):
+        return subprocess.run(base + list(flags), capture_output=True, text=True, timeout=300)
+
+    def metadata(path):
+        with open(path, "rb") as f:
+            return json.loads(f.read(int.from_bytes(f.read(8), "little")))["__metadata__"]
+
+    proc = run("--plan", "crazy_eights=1,switch_blackjack=1", "--out", str(tmp_path / "a"), "--export", str(first))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    w1 = st.load_file(str(first))
+    warm = tmp_path / "warm.safetensors"
+    proc = run("--plan", "crazy_eights=1,switch_blackjack=0", "--init-from", str(first), "--value-warmup", "100000",
+               "--seed", "2", "--out", str(tmp_path / "b"), "--export", str(warm))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "crazy_eights: continuing the exported" in proc.stdout
+    w2 = st.load_file(str(warm))
+    assert sorted(w1) == sorted(w2)
+    assert all(np.array_equal(w1[k], w2[k]) for k in w1), "during the warm-up the policy must not move"
+    assert json.loads(metadata(warm)["trained"])["crazy_eights"]["decisions"] > 0, "it did play and learn values"
+    trained_run = tmp_path / "trained.safetensors"
+    proc = run("--plan", "crazy_eights=1,switch_blackjack=0", "--init-from", str(first), "--value-warmup", "2",
+               "--seed", "3", "--out", str(tmp_path / "c"), "--export", str(trained_run))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    w3 = st.load_file(str(trained_run))
+    assert not np.array_equal(w1["crazy_eights.fc1.weight"], w3["crazy_eights.fc1.weight"])
+    assert all(np.array_equal(w1[k], w3[k]) for k in w1 if k.startswith("switch_blackjack."))
+    meta, before = metadata(trained_run), metadata(first)
+    assert str(tmp_path) not in json.dumps(meta)
+    assert "--init-from src/bots/net/weights.safetensors " in meta["command"]
+    assert "--out runs/net-2 " in meta["command"] + " "
+    trained = json.loads(meta["trained"])
+    own = json.loads(before["trained"])
+    for preset in ("crazy_eights", "switch_blackjack"):
+        assert trained[preset]["earlier"] == [dict(own[preset], command=before["command"])]
+    # What cannot be continued is refused before any training.
+    proc = run("--plan", "crazy_eights_specials=1", "--init-from", str(first), "--out", str(tmp_path / "d"),
+               "--export", "")
+    assert proc.returncode != 0 and "no network for crazy_eights_specials" in proc.stderr
+    proc = subprocess.run([sys.executable, script, "--smoke", "--hidden", "32", "--eval-deals", "0", "--plan",
+                           "crazy_eights=1", "--init-from", str(first), "--out", str(tmp_path / "e"), "--export", ""],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode != 0 and "16 hidden units" in proc.stderr and "--hidden is 32" in proc.stderr
+    proc = run("--plan", "crazy_eights=1", "--init-from", str(tmp_path / "none.safetensors"), "--out",
+               str(tmp_path / "f"), "--export", "")
+    assert proc.returncode != 0 and "no such file" in proc.stderr
+
+
 def test_training_example_exports_a_gpu_run_on_a_machine_without_one(tmp_path):
     """A run trained with ``--device cuda`` is exported where there is no GPU by running the same
     command over its ``--out``: the trained presets are loaded on the CPU, and the metadata keeps
