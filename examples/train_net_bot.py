@@ -229,10 +229,11 @@ def export_metadata(path: str) -> dict:
         return json.loads(f.read(int.from_bytes(f.read(8), "little"))).get("__metadata__", {})
 
 
-def exported_model(path: str, preset: str, hidden: int) -> dict:
+def exported_model(path: str, preset: str, hidden: int = 0) -> dict:
     """``preset``'s policy in an exported file as the state dict of an ``Agent`` without its value
     head: the float32 values of the stored layers, and a normaliser whose variance is recovered
-    from ``inv_std`` and whose count lets later statistics move it only slowly."""
+    from ``inv_std`` and whose count lets later statistics move it only slowly. ``hidden``, if
+    given, is the width the caller expects."""
     from safetensors.numpy import load_file
 
     arrays = load_file(path)
@@ -242,7 +243,7 @@ def exported_model(path: str, preset: str, hidden: int) -> dict:
     model = {key: torch.from_numpy(arrays[f"{preset}.{key}"].astype(np.float32))
              for key in ("norm.mean", "norm.inv_std", "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias",
                          "pi.weight", "pi.bias")}
-    if model["fc1.weight"].shape[0] != hidden:
+    if hidden and model["fc1.weight"].shape[0] != hidden:
         raise SystemExit(f"--init-from {path}: its {preset} network has {model['fc1.weight'].shape[0]} hidden units, "
                          f"--hidden is {hidden}")
     model["norm.var"] = (1.0 / model["norm.inv_std"] ** 2 - 1e-8).clamp(min=0.0)
@@ -683,20 +684,16 @@ def export(policies: dict, path: str, meta: dict, dtype: str = "float16") -> Non
 
 def load_exported(path: str) -> dict:
     """The policies of an exported file as PyTorch agents (without value heads), preset -> Agent."""
-    from safetensors.numpy import load_file
+    from safetensors import safe_open
 
-    arrays = load_file(path)
-    presets = sorted({k.split(".")[0] for k in arrays})
+    with safe_open(path, framework="np") as f:
+        presets = sorted({k.split(".")[0] for k in f.keys()})
     out = {}
     for preset in presets:
-        hidden, inputs = arrays[f"{preset}.fc1.weight"].shape
+        model = exported_model(path, preset)
+        hidden, inputs = model["fc1.weight"].shape
         agent = Agent(inputs, eights.NUM_ACTIONS, hidden)
-        sd = agent.state_dict()
-        for key in list(sd):
-            name = f"{preset}.{key}"
-            if name in arrays:
-                sd[key] = torch.from_numpy(arrays[name].astype(np.float32))
-        agent.load_state_dict(sd)
+        agent.load_state_dict(model, strict=False)  # no value head in a file
         out[preset] = agent.eval()
     return out
 
