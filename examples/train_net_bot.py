@@ -260,7 +260,12 @@ def stage_depth(init_from: str) -> int:
         if "train_net_bot.py" not in command:
             raise SystemExit(f"--init-from {init_from}: not a file this script exported (no command recorded)")
         out = parse_args(command.split("train_net_bot.py", 1)[1].split()).out
-        return 1 if out == Args.out else int(out.rsplit("-", 1)[1])
+        if out == Args.out:
+            return 1
+        stage = out.removeprefix(Args.out + "-")
+        if not stage.isdigit():
+            raise SystemExit(f"--init-from {init_from}: its recorded --out {out} is not a stage of a chain")
+        return int(stage)
     depth = 0
     while init_from and depth < 1000:
         depth += 1
@@ -600,16 +605,20 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
         b_adv, b_ret, b_val = adv.reshape(-1)[idx], ret.reshape(-1)[idx], val_buf.reshape(-1)[idx]
         stats = {}
         warming = update <= warmup
+
+        def value_loss(v, j):
+            """The clipped value loss of minibatch ``j``."""
+            v_clipped = b_val[j] + (v - b_val[j]).clamp(-args.clip_coef, args.clip_coef)
+            return 0.5 * torch.max((v - b_ret[j]) ** 2, (v_clipped - b_ret[j]) ** 2).mean()
+
         for _epoch in range(args.update_epochs):
             for j in torch.tensor_split(torch.randperm(len(idx), device=dev), args.num_minibatches):
                 if warming:
                     with torch.no_grad():
                         h = agent.trunk(b_obs[j])
                     v = agent.v(h).squeeze(-1)
-                    v_clipped = b_val[j] + (v - b_val[j]).clamp(-args.clip_coef, args.clip_coef)
-                    v_loss = 0.5 * torch.max((v - b_ret[j]) ** 2, (v_clipped - b_ret[j]) ** 2).mean()
                     optimizer.zero_grad()
-                    (args.vf_coef * v_loss).backward()
+                    (args.vf_coef * value_loss(v, j)).backward()
                     optimizer.step()
                     stats = dict(ent=float("nan"), kl=0.0)
                     continue
@@ -620,8 +629,7 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
                 a = b_adv[j]
                 a = (a - a.mean()) / (a.std(unbiased=False) + 1e-8)
                 pg_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
-                v_clipped = b_val[j] + (v - b_val[j]).clamp(-args.clip_coef, args.clip_coef)
-                v_loss = 0.5 * torch.max((v - b_ret[j]) ** 2, (v_clipped - b_ret[j]) ** 2).mean()
+                v_loss = value_loss(v, j)
                 entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
                 loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
                 optimizer.zero_grad()
