@@ -60,9 +60,11 @@ fn time<O: ObsValue + Default>(rules: &Arc<Rules>, threads: usize, envs: usize, 
     t.elapsed().as_nanos() as f64 / (steps * batch) as f64
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
+/// The median, the least and the greatest of `v`.
+fn spread(v: &[f64]) -> (f64, f64, f64) {
+    let mut v = v.to_vec();
     v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+    (v[v.len() / 2], v[0], v[v.len() - 1])
 }
 
 fn run<O: ObsValue + Default>(threads: usize, rounds: usize) {
@@ -90,12 +92,11 @@ fn run<O: ObsValue + Default>(threads: usize, rounds: usize) {
     }
     println!("median over {rounds} rounds, ns per game-step (ratio to small):");
     for i in 0..4 {
-        let (lo, hi) = (ns[i].iter().copied().fold(f64::MAX, f64::min), ns[i].iter().copied().fold(0.0, f64::max));
-        print!("  {:<6} {:>4.0} ns ({lo:.0} to {hi:.0})", names[i], median(ns[i].clone()));
+        let (mid, lo, hi) = spread(&ns[i]);
+        print!("  {:<6} {mid:>4.0} ns ({lo:.0} to {hi:.0})", names[i]);
         if i > 0 {
-            let r = &ratio[i - 1];
-            let (lo, hi) = (r.iter().copied().fold(f64::MAX, f64::min), r.iter().copied().fold(0.0, f64::max));
-            print!("  ratio {:.2} ({lo:.2} to {hi:.2})", median(r.clone()));
+            let (mid, lo, hi) = spread(&ratio[i - 1]);
+            print!("  ratio {mid:.2} ({lo:.2} to {hi:.2})");
         }
         println!();
     }
