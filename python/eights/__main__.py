@@ -368,7 +368,8 @@ def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
         description="Play every table of the given bots over duplicate deals (each deal replayed "
         "with the seats rotated), print win rates with 95% intervals and Bradley-Terry ratings "
         "(Elo scale) with bootstrap intervals. Bots: random, heuristic, ismcts:N (N simulations "
-        "per decision), pimc:N (N sampled worlds per decision).",
+        "per decision), pimc:N (N sampled worlds per decision), net (the learned bot, on the presets it "
+        "was trained for).",
     )
     arena.add_argument("--preset", default="crazy_eights", help="rules preset (default: crazy_eights)")
     arena.add_argument("--players", type=_players, default=2, help="number of players (default: 2)")
@@ -414,7 +415,7 @@ def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
         "--bots",
         default="heuristic",
         help="bot for every other seat, or a comma-separated bot per other seat: random, heuristic, "
-        "ismcts:N, pimc:N, module:attribute (your policy) or a saved SB3 model (.zip) (default: heuristic)",
+        "ismcts:N, pimc:N, net, module:attribute (your policy) or a saved SB3 model (.zip) (default: heuristic)",
     )
     play.add_argument("--seed", type=_non_negative, default=None, help="random seed (default: a fresh one, printed)")
     play.add_argument("--rules", default=None, metavar="JSON", help="rule overrides as a JSON object")
