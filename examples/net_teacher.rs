@@ -6,7 +6,8 @@
 //! copy out with the network's greedy policy for all seats, batched: all playouts of a decision
 //! advance in lockstep, one forward pass per step. Results are paired world by world (common
 //! random numbers, as in `bots/pimc.rs`): the teacher keeps the network's own choice unless
-//! another action beats it by more than `SIGNIFICANCE` standard errors of the paired mean.
+//! another action beats it by more than `pimc::SIGNIFICANCE` standard errors of the paired mean
+//! ([`PairedAdvantage`]).
 //!
 //! `eval`: duplicate deals of the teacher against a built-in bot (`net` there is the shipped
 //! network, whatever `WEIGHTS` is), win rate of the teacher with a 95% interval over deals.
@@ -26,6 +27,7 @@
 use eights::action::{ActionMask, NUM_ACTIONS};
 use eights::bots::BotSpec;
 use eights::bots::net::{NetPolicy, NetScratch, NetWeights};
+use eights::bots::pimc::PairedAdvantage;
 use eights::game::{Game, derive_seed};
 use eights::observation::{OBS_SIZE, encode};
 use eights::rules::Rules;
@@ -35,7 +37,6 @@ use rayon::prelude::*;
 use std::io::Write;
 use std::sync::Arc;
 
-const SIGNIFICANCE: f64 = 1.5;
 const PLAYOUT_LIMIT: u32 = 500;
 
 struct Teacher<'a> {
@@ -45,6 +46,7 @@ struct Teacher<'a> {
     scratch: NetScratch,
     playouts: Vec<Game>,
     live: Vec<usize>,
+    paired: PairedAdvantage,
 }
 
 struct Label {
@@ -62,6 +64,7 @@ impl<'a> Teacher<'a> {
             scratch: NetScratch::default(),
             playouts: Vec::new(),
             live: Vec::new(),
+            paired: PairedAdvantage::default(),
         }
     }
 
@@ -112,27 +115,16 @@ impl<'a> Teacher<'a> {
             .collect();
         let w = self.worlds as f64;
         let mut q = vec![0.0f64; k];
-        let mut diff = vec![0.0f64; k];
-        let mut diff2 = vec![0.0f64; k];
+        self.paired.reset(k);
         for world in reward.chunks(k) {
-            for i in 0..k {
-                q[i] += world[i];
-                let x = world[i] - world[base];
-                diff[i] += x;
-                diff2[i] += x * x;
+            for (s, r) in q.iter_mut().zip(world) {
+                *s += r;
             }
-        }
-        let mut best = (base, 0.0f64);
-        for i in 0..k {
-            let mean = diff[i] / w;
-            let se = ((diff2[i] / w - mean * mean).max(0.0) / w).sqrt();
-            if mean > best.1 && mean > SIGNIFICANCE * se {
-                best = (i, mean);
-            }
+            self.paired.add_world(world, base);
         }
         Some(Label {
             base: base_action,
-            teacher: acts[best.0],
+            teacher: acts[self.paired.best(base)],
             q: acts.iter().zip(&q).map(|(&a, &s)| (a, s / w)).collect(),
         })
     }

@@ -29,6 +29,52 @@ pub const SIGNIFICANCE: f64 = 1.5;
 /// Worlds per decision of `"pimc"` without a count.
 pub const DEFAULT_WORLDS: u32 = 100;
 
+/// The paired comparison of the module documentation: per action, the sum of its result's
+/// difference to a base action's in the same world, and of the squares, over the worlds added.
+/// Shared with anything that pairs playouts the same way (`examples/net_teacher.rs`).
+#[derive(Clone, Debug, Default)]
+pub struct PairedAdvantage {
+    diff: Vec<f64>,
+    diff2: Vec<f64>,
+    worlds: u32,
+}
+
+impl PairedAdvantage {
+    /// Start over for `actions` actions (keeps the buffers).
+    pub fn reset(&mut self, actions: usize) {
+        self.diff.clear();
+        self.diff.resize(actions, 0.0);
+        self.diff2.clear();
+        self.diff2.resize(actions, 0.0);
+        self.worlds = 0;
+    }
+
+    /// Add one world's results, `reward[i]` for action `i`, paired against action `base`.
+    pub fn add_world(&mut self, reward: &[f64], base: usize) {
+        for (i, &r) in reward.iter().enumerate() {
+            let x = r - reward[base];
+            self.diff[i] += x;
+            self.diff2[i] += x * x;
+        }
+        self.worlds += 1;
+    }
+
+    /// `base` unless another action's mean advantage over it is positive and more than
+    /// [`SIGNIFICANCE`] standard errors; then the action with the largest such advantage.
+    pub fn best(&self, base: usize) -> usize {
+        let w = f64::from(self.worlds.max(1));
+        let mut best = (base, 0.0f64);
+        for (i, (&d, &d2)) in self.diff.iter().zip(&self.diff2).enumerate() {
+            let mean = d / w;
+            let se = ((d2 / w - mean * mean).max(0.0) / w).sqrt();
+            if mean > best.1 && mean > SIGNIFICANCE * se {
+                best = (i, mean);
+            }
+        }
+        best.0
+    }
+}
+
 /// The determinized Monte Carlo bot (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct PimcBot {
@@ -61,9 +107,8 @@ impl PimcBot {
         let base_action = self.rollout.choose(g, &m)?;
         let base = acts.iter().position(|&a| a == base_action).expect("the heuristic picks a legal action");
         let mut reward = vec![0.0f64; acts.len()];
-        // Sums of the paired differences to the heuristic's action, and of their squares.
-        let mut diff = vec![0.0f64; acts.len()];
-        let mut diff2 = vec![0.0f64; acts.len()];
+        let mut paired = PairedAdvantage::default();
+        paired.reset(acts.len());
         for _ in 0..self.worlds {
             let w = g.determinize(me, &mut self.rng);
             for (i, &a) in acts.iter().enumerate() {
@@ -83,22 +128,9 @@ impl PimcBot {
                     _ => 1.0 / n as f64,
                 };
             }
-            for i in 0..acts.len() {
-                let x = reward[i] - reward[base];
-                diff[i] += x;
-                diff2[i] += x * x;
-            }
+            paired.add_world(&reward, base);
         }
-        let w = self.worlds as f64;
-        let mut best = (base, 0.0f64);
-        for i in 0..acts.len() {
-            let mean = diff[i] / w;
-            let se = ((diff2[i] / w - mean * mean).max(0.0) / w).sqrt();
-            if mean > best.1 && mean > SIGNIFICANCE * se {
-                best = (i, mean);
-            }
-        }
-        Some(acts[best.0])
+        Some(acts[paired.best(base)])
     }
 }
 
@@ -108,5 +140,52 @@ impl Policy for PimcBot {
     }
     fn name(&self) -> String {
         format!("pimc:{}", self.worlds)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PairedAdvantage;
+
+    fn best_of(worlds: &[&[f64]], base: usize) -> usize {
+        let mut p = PairedAdvantage::default();
+        p.reset(worlds[0].len());
+        for w in worlds {
+            p.add_world(w, base);
+        }
+        p.best(base)
+    }
+
+    #[test]
+    fn an_action_better_in_every_world_is_chosen_and_a_weaker_one_is_not() {
+        // Action 1 wins wherever the base loses: mean advantage 1, standard error 0. Action 2
+        // is better in one world of four: mean 0.25, standard error sqrt(0.1875 / 4) = 0.217,
+        // below the 1.5 standard errors it would need.
+        let w: [&[f64]; 4] = [&[0.0, 1.0, 0.0], &[0.0, 1.0, 0.0], &[0.0, 1.0, 1.0], &[0.0, 1.0, 0.0]];
+        assert_eq!(best_of(&w, 0), 1);
+        // Paired against action 1 instead, nothing beats it.
+        assert_eq!(best_of(&w, 1), 1);
+    }
+
+    #[test]
+    fn a_noisy_advantage_needs_enough_worlds() {
+        // Paired differences 1, -1, 1, 1: mean 0.5, variance 0.75. Over 4 worlds the standard
+        // error is 0.433 (1.5 of them: 0.650 > 0.5), so the base stays; over 16 worlds of the
+        // same pattern it is 0.217 (1.5 of them: 0.325 < 0.5), so action 1 is chosen.
+        let pattern: [&[f64]; 4] = [&[0.0, 1.0], &[1.0, 0.0], &[0.0, 1.0], &[0.0, 1.0]];
+        assert_eq!(best_of(&pattern, 0), 0);
+        let sixteen: Vec<&[f64]> = pattern.iter().copied().cycle().take(16).collect();
+        assert_eq!(best_of(&sixteen, 0), 1);
+    }
+
+    #[test]
+    fn reset_forgets_earlier_worlds() {
+        let mut p = PairedAdvantage::default();
+        p.reset(2);
+        p.add_world(&[0.0, 1.0], 0);
+        p.reset(3);
+        assert_eq!(p.best(2), 2, "no worlds: the base action");
+        p.add_world(&[1.0, 0.0, 0.0], 2);
+        assert_eq!(p.best(2), 0);
     }
 }
