@@ -26,6 +26,7 @@
 
 use eights::action::{ActionMask, NUM_ACTIONS};
 use eights::bots::BotSpec;
+use eights::bots::arena::deal_seed;
 use eights::bots::net::{NetPolicy, NetScratch, NetWeights};
 use eights::bots::pimc::PairedAdvantage;
 use eights::game::{Game, derive_seed};
@@ -188,7 +189,7 @@ fn main() {
                 .map(|d| {
                     let mut s = 0.0;
                     for rot in 0..2usize {
-                        let mut g = Game::new(rules.clone(), derive_seed(seed, d));
+                        let mut g = Game::new(rules.clone(), deal_seed(seed, d));
                         let mut t = Teacher::new(net, worlds, derive_seed(seed ^ 0x7ea, d * 2 + rot as u64));
                         let mut o = opp.build(derive_seed(seed ^ 0x0bb, d * 2 + rot as u64));
                         // Teacher in seat `rot`.
@@ -225,7 +226,7 @@ fn main() {
                 .into_par_iter()
                 .flat_map_iter(|d| {
                     let me = (d % 2) as usize;
-                    let mut g = Game::new(rules.clone(), derive_seed(seed, d));
+                    let mut g = Game::new(rules.clone(), deal_seed(seed, d));
                     let mut t = Teacher::new(net, worlds, derive_seed(seed ^ 0x7ea, d));
                     let mut o = opps[(d / 2) as usize % opps.len()].build(derive_seed(seed ^ 0x0bb, d));
                     let mut rows = Vec::new();

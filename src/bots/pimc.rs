@@ -81,12 +81,18 @@ pub struct PimcBot {
     worlds: u32,
     rng: Xoshiro256PlusPlus,
     rollout: HeuristicBot,
+    paired: PairedAdvantage,
 }
 
 impl PimcBot {
     /// A bot sampling `worlds` determinizations per decision, seeded with `seed`.
     pub fn new(worlds: u32, seed: u64) -> Self {
-        PimcBot { worlds: worlds.max(1), rng: Xoshiro256PlusPlus::seed_from_u64(seed), rollout: HeuristicBot::new() }
+        PimcBot {
+            worlds: worlds.max(1),
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            rollout: HeuristicBot::new(),
+            paired: PairedAdvantage::default(),
+        }
     }
 
     /// Worlds sampled per decision.
@@ -107,8 +113,7 @@ impl PimcBot {
         let base_action = self.rollout.choose(g, &m)?;
         let base = acts.iter().position(|&a| a == base_action).expect("the heuristic picks a legal action");
         let mut reward = vec![0.0f64; acts.len()];
-        let mut paired = PairedAdvantage::default();
-        paired.reset(acts.len());
+        self.paired.reset(acts.len());
         for _ in 0..self.worlds {
             let w = g.determinize(me, &mut self.rng);
             for (i, &a) in acts.iter().enumerate() {
@@ -128,9 +133,9 @@ impl PimcBot {
                     _ => 1.0 / n as f64,
                 };
             }
-            paired.add_world(&reward, base);
+            self.paired.add_world(&reward, base);
         }
-        Some(acts[paired.best(base)])
+        Some(acts[self.paired.best(base)])
     }
 }
 
