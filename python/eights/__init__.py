@@ -69,9 +69,11 @@ from ._core import (
     presets,
     random_selfplay,
 )
-from .env import EightsEnv, make
+from .agents.pool import OpponentPool
+from .envs.gym import EightsEnv, make
+from .envs.registration import GYMNASIUM_NAMESPACE, register_envs as _register_envs
+from .envs.vector import VecEnv
 from .rules import Game, Rules
-from .vec_env import OpponentPool, VecEnv
 from . import arena
 
 try:
@@ -122,25 +124,4 @@ if not _TYPE_CHECKING:  # type checkers see only the public names
         raise AttributeError(f"module 'eights' has no attribute {name!r}")
 
 
-#: Namespace of the Gymnasium ids registered by this package.
-GYMNASIUM_NAMESPACE = "eights"
-
-
-def _register_gymnasium_envs() -> None:
-    """Register ``eights/<preset>-v0`` for every preset (idempotent)."""
-    from gymnasium.envs.registration import register, registry
-
-    for preset in presets():
-        env_id = f"{GYMNASIUM_NAMESPACE}/{preset}-v0"
-        if env_id in registry:  # already registered, e.g. importlib.reload
-            continue
-        register(
-            id=env_id,
-            entry_point="eights.env:EightsEnv",
-            # gymnasium.make_vec(id, num_envs=n) returns the batched Rust eights.VecEnv.
-            vector_entry_point="eights.vec_env:VecEnv",
-            kwargs={"preset": preset},
-        )
-
-
-_register_gymnasium_envs()
+_register_envs()

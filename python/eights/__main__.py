@@ -153,7 +153,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     """Run a duplicate-deal tournament between bots and print the ratings."""
     from . import arena
 
-    from ._policies import load_policy
+    from .agents.load import load_policy
 
     rules = _parse_rules(args.rules)
     for path in args.out or []:
@@ -209,7 +209,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     """Print a saved game record in the terminal, move by move."""
     from .render import replay_text
-    from .replay import load_record
+    from .records import load_record
 
     try:
         record = load_record(args.file)
@@ -268,7 +268,7 @@ def _plot_problem(path: str) -> Optional[str]:
 
 def cmd_soak(args: argparse.Namespace) -> int:
     """Random games with invariant checks over every preset and player count."""
-    from . import soak
+    from .diagnostics import soak
 
     presets = [p.strip() for p in args.presets.split(",") if p.strip()] if args.presets else None
     if args.decisions is not None:

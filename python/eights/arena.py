@@ -60,9 +60,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _core
-from ._checks import describe as _describe
+from ._utils.checks import describe as _describe
 from ._core import NUM_ACTIONS, Bot, Game
-from .replay import EpisodeRecorder
+from .records import EpisodeRecorder
 
 __all__ = [
     "Agent",

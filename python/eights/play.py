@@ -108,7 +108,7 @@ class _PolicySeat:
 def _seat_agent(spec: Any, seed: int, preset: Any, num_players: int, rules: Optional[Dict[str, Any]]) -> Any:
     """A bot name becomes a Rust bot; a policy spec (``module:attribute``, a model path) or a
     policy object becomes a :class:`_PolicySeat`."""
-    from ._policies import load_policy
+    from .agents.load import load_policy
 
     if isinstance(spec, str):
         scale = None

@@ -30,7 +30,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
 
 from . import _core
-from ._overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides
+from ._utils.overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides
 
 __all__ = ["Game", "Rules"]
 

@@ -739,7 +739,7 @@ def test_soak_command_runs_and_reports():
 
 
 def test_soak_reports_a_broken_invariant(monkeypatch):
-    from eights import soak
+    from eights.diagnostics import soak
 
     counter = iter(range(10**9))
     monkeypatch.setattr(soak, "_cards_in_play", lambda g: next(counter))
@@ -853,7 +853,7 @@ def test_result_arrays_hold_the_values():
 
 
 def test_fast_soak_runs_clean_and_is_deterministic_across_thread_counts():
-    from eights import soak
+    from eights.diagnostics import soak
 
     a = soak.fast_soak(20_000, seed=3, presets=["crazy_eights", "stalin"], num_threads=1, full_every=50)
     b = soak.fast_soak(20_000, seed=3, presets=["crazy_eights", "stalin"], num_threads=2, full_every=50)
@@ -884,7 +884,7 @@ def test_fast_soak_arguments_are_checked():
         _core.FastSoak([("crazy_eights", 1, None, None)])
     with pytest.raises(ValueError, match="tables"):
         _core.FastSoak([])
-    from eights import soak
+    from eights.diagnostics import soak
 
     with pytest.raises(ValueError, match="decisions"):
         soak.fast_soak(-1)

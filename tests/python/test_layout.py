@@ -68,42 +68,68 @@ def _runtime_nodes(tree: ast.AST) -> Iterable[ast.AST]:
         stack.extend(ast.iter_child_nodes(node))
 
 
-def python_imports(source: str, modules: Set[str]) -> Set[str]:
-    """Sibling modules a package module imports, at any depth (inside functions too).
-    ``import eights`` or ``from eights import <name>`` (not a module) is the package's
-    ``__init__``."""
+def python_imports(source: str, modules: Set[str], package: str = "") -> Set[str]:
+    """Modules of the package that a module imports, at any depth (inside functions too),
+    as dotted names relative to the package (``envs.gym``; ``envs`` for a subpackage's
+    ``__init__``).  ``package`` is the importing module's own subpackage (``""`` at the
+    top).  ``import eights`` or ``from eights import <name>`` (not a module) is the
+    package's ``__init__``."""
     found: Set[str] = set()
+    here = package.split(".") if package else []
 
-    def package_names(names: List[ast.alias]) -> None:
+    def resolve(parts: List[str]) -> str:
+        """The deepest module of ``parts`` that exists (a package's ``__init__`` when the
+        rest names an attribute)."""
+        for k in range(len(parts), 0, -1):
+            name = ".".join(parts[:k])
+            if name in modules:
+                return name
+        return "__init__"
+
+    def add_names(base: List[str], names: List[ast.alias]) -> None:
         for alias in names:
-            found.add(alias.name if alias.name in modules else "__init__")
+            found.add(resolve(base + [alias.name]))
 
     for node in _runtime_nodes(ast.parse(source)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 parts = alias.name.split(".")
                 if parts[0] == "eights":
-                    found.add(parts[1] if len(parts) > 1 and parts[1] in modules else "__init__")
+                    found.add(resolve(parts[1:]))
         elif isinstance(node, ast.ImportFrom):
-            if node.level > 1:
-                continue  # outside the package
-            if node.level == 1:
-                parts = node.module.split(".") if node.module else []
+            if node.level:
+                if node.level - 1 > len(here):
+                    continue  # outside the package
+                base = here[: len(here) - (node.level - 1)]
+                parts = base + (node.module.split(".") if node.module else [])
             elif node.module and node.module.split(".")[0] == "eights":
                 parts = node.module.split(".")[1:]
             else:
                 continue
-            if parts:
-                found.add(parts[0] if parts[0] in modules else "__init__")
+            # ``from .envs import gym`` imports a module; ``from .envs.gym import make`` a name.
+            if any(".".join(parts + [a.name]) in modules for a in node.names):
+                add_names(parts, node.names)
             else:
-                package_names(node.names)
+                found.add(resolve(parts))
     return found
 
 
 def python_graph(package: Path) -> Graph:
-    files = sorted(package.glob("*.py"))
-    modules = {f.stem for f in files} | {p.stem for p in package.glob("_core*")}
-    return {f.stem: python_imports(f.read_text(encoding="utf-8"), modules) - {f.stem} for f in files}
+    """The import graph of every module of the package, subpackages included, by dotted
+    name relative to the package (``__init__`` for the package itself)."""
+    files = sorted(package.rglob("*.py"))
+
+    def name(f: Path) -> str:
+        parts = list(f.relative_to(package).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        return ".".join(parts) or "__init__"
+
+    def home(f: Path) -> str:
+        return ".".join(f.relative_to(package).parent.parts)
+
+    modules = {name(f) for f in files} | {p.name.split(".")[0] for p in package.glob("_core*")}
+    return {name(f): python_imports(f.read_text(encoding="utf-8"), modules, home(f)) - {name(f)} for f in files}
 
 
 # ------------------------------------------------------------------ Rust

@@ -11,7 +11,7 @@ import pytest
 
 import eights
 from eights.__main__ import main
-from eights._policies import load_policy
+from eights.agents.load import load_policy
 from eights.play import play
 
 POLICY_MODULE = textwrap.dedent(

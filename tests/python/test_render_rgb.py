@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import eights
-from eights._draw import frame_shape
+from eights.render.rgb import frame_shape
 
 pytest.importorskip("PIL")
 

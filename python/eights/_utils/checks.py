@@ -10,7 +10,7 @@ from typing import Any, Callable, Dict, List
 
 import numpy as np
 
-from ._core import NUM_ACTIONS
+from .._core import NUM_ACTIONS
 
 
 def describe(value: Any) -> str:

@@ -18,7 +18,7 @@ from typing import Any, List, Optional
 
 import numpy as np
 
-from ._core import BOT_NAMES_HELP, parse_bot
+from .._core import BOT_NAMES_HELP, parse_bot
 
 __all__ = ["load_policy", "SB3Policy", "POLICY_HELP"]
 

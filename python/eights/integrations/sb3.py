@@ -26,7 +26,7 @@ to keep).
 
 from __future__ import annotations
 
-from ._optional import require
+from .._utils.optional import require
 
 require("stable_baselines3", "sb3", "eights.sb3")
 
@@ -36,8 +36,8 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
-from ._core import NUM_ACTIONS
-from .vec_env import VecEnv as _EightsVecEnv
+from .._core import NUM_ACTIONS
+from ..envs.vector import VecEnv as _EightsVecEnv
 
 __all__ = ["VecEnv"]
 

@@ -38,7 +38,7 @@ The game, for OpenSpiel:
 
 from __future__ import annotations
 
-from ._optional import require
+from .._utils.optional import require
 
 require("pyspiel", "openspiel", "eights.openspiel")
 
@@ -48,9 +48,9 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 import pyspiel
 
-from ._core import NUM_ACTIONS, OBS_SIZE, determinize, preset_rules, presets
-from .render import table_text
-from .rules import Game
+from .._core import NUM_ACTIONS, OBS_SIZE, determinize, preset_rules, presets
+from ..render import table_text
+from ..rules import Game
 
 __all__ = ["GAME_PREFIX", "EightsGame", "EightsState", "game_name", "register"]
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-from . import _core
-from ._checks import describe
+from .. import _core
+from .._utils.checks import describe
 
 __all__ = ["merge_rule_overrides", "deep_merge", "rules_and_overrides", "check_depth", "MAX_RULES_DEPTH"]
 

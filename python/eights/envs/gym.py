@@ -41,23 +41,22 @@ Example::
 from __future__ import annotations
 
 import collections
-import weakref
 from typing import Any, Callable, Deque, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 
-from ._checks import as_action as _as_action
-from ._checks import as_int as _as_int
-from ._checks import describe as _describe
-from ._checks import opponents_per_seat, other_seats
-from ._core import BOT_NAMES_HELP, NUM_ACTIONS, Bot, IllegalActionError, RandomBot, check_bot_rules, parse_bot
-from ._overrides import merge_rule_overrides
-from .render import HISTORY_SHOWN, game_html, table_text
-from .observation import ObservationBounds
-from .replay import EpisodeRecorder
-from .rules import Game, Rules
+from .._utils.checks import as_action as _as_action
+from .._utils.checks import as_int as _as_int
+from .._utils.checks import describe as _describe
+from .._utils.checks import opponents_per_seat, other_seats
+from .._core import BOT_NAMES_HELP, NUM_ACTIONS, Bot, IllegalActionError, RandomBot, check_bot_rules, parse_bot
+from .._utils.overrides import merge_rule_overrides
+from ..render import HISTORY_SHOWN, game_html, table_text
+from ..observation import ObservationBounds
+from .spaces import LegalActionSpace
+from ..records import EpisodeRecorder
+from ..rules import Game, Rules
 
 __all__ = [
     "EightsEnv",
@@ -124,43 +123,6 @@ class _PolicyOpponent:
     def act(self, game: Game, seat: int) -> int:
         action = self.policy(game.observation(seat), game.action_mask())
         return _as_action(action, f"the action returned by the opponent at seat {seat}")
-
-
-class LegalActionSpace(spaces.Discrete):
-    """``Discrete(NUM_ACTIONS)`` whose default :meth:`sample` is legal.
-
-    Called without ``mask``/``probability``, :meth:`sample` draws uniformly
-    from the legal actions of the environment's current state (falling back to
-    a plain uniform draw when there are none, e.g. after the episode ended).
-    With an explicit ``mask`` or ``probability`` it is exactly
-    :meth:`gymnasium.spaces.Discrete.sample`.  The space only holds a weak
-    reference to its environment; a pickled or orphaned copy behaves like a
-    plain ``Discrete`` space.
-    """
-
-    def __init__(self, n: int, env: Optional[Any] = None) -> None:
-        # ``env`` is any environment with a ``_sampling_mask()`` method (EightsEnv, the
-        # RLlib env of eights.rllib).
-        super().__init__(n)
-        self._env_ref = weakref.ref(env) if env is not None else None
-
-    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
-        if mask is None and probability is None and self._env_ref is not None:
-            env = self._env_ref()
-            legal_mask = env._sampling_mask() if env is not None else None
-            if legal_mask is not None and legal_mask.any():
-                mask = legal_mask.astype(np.int8)
-        return super().sample(mask=mask, probability=probability)
-
-    def __getstate__(self) -> Dict[str, Any]:
-        state = dict(self.__dict__)
-        state["_env_ref"] = None
-        return state
-
-
-# --------------------------------------------------------------------------
-# The environment
-# --------------------------------------------------------------------------
 
 
 class EightsEnv(gymnasium.Env):
@@ -460,7 +422,7 @@ class EightsEnv(gymnasium.Env):
         if self.render_mode == "html":
             return self._repr_html_()
         if self.render_mode == "rgb_array":
-            from ._draw import table_rgb
+            from ..render.rgb import table_rgb
 
             return table_rgb(self.game, self.learner_seat, self.history)
         if self.render_mode == "human":

@@ -30,9 +30,9 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from . import _core
-from .rules import Game
-from .vec_env import VecEnv
+from .. import _core
+from ..rules import Game
+from ..envs.vector import VecEnv
 
 __all__ = ["soak", "fast_soak", "table_sizes", "rss_bytes"]
 
@@ -266,7 +266,7 @@ def fast_soak(
     Returns a dict: ``seconds``, ``tables``, ``games``, ``decisions``, ``truncated``,
     ``observations_checked``, ``full_checks``, ``violations``, ``failures`` and the memory
     (``rss_start``, ``rss_after_first_batch``, ``rss_end``, ``rss_growth``), in bytes."""
-    from .observation import ObservationBounds
+    from ..observation import ObservationBounds
 
     limits = (("decisions", decisions, 0, 2**63 - 1), ("obs_every", obs_every, 1, 2**32 - 1),
               ("full_every", full_every, 1, 2**32 - 1))

@@ -13,7 +13,7 @@ from typing import Any, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .render import Action, _recent, _status
+from .text import Action, _recent, _status
 
 __all__ = ["table_rgb", "frame_shape"]
 

@@ -44,19 +44,20 @@ Example::
 
 from __future__ import annotations
 
-import weakref
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv as _GymVectorEnv
 
-from ._checks import as_int as _as_int
-from ._checks import describe as _describe
-from ._checks import opponents_per_seat, other_seats
-from ._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore, check_bot_rules, parse_bot
-from ._overrides import merge_rule_overrides
-from .observation import ObservationBounds
+from .._utils.checks import as_int as _as_int
+from .._utils.checks import describe as _describe
+from .._utils.checks import opponents_per_seat, other_seats
+from .._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore, check_bot_rules, parse_bot
+from .._utils.overrides import merge_rule_overrides
+from ..agents.pool import OpponentPool, check_batch_actions as _check_batch_actions
+from .spaces import LegalMultiDiscrete
+from ..observation import ObservationBounds
 
 __all__ = ["VecEnv", "OpponentPool", "LegalMultiDiscrete", "AUTORESET_MODES", "OBS_DTYPES"]
 
@@ -73,166 +74,6 @@ OBS_DTYPES = ("float32", "uint8", "int8")
 MAX_OPPONENT_ROUNDS = 10_000
 
 _SEED_BOUND = 2**63 - 1
-
-BatchPolicy = Callable[[np.ndarray, np.ndarray], Any]
-
-
-def _check_batch_actions(actions: Any, n: int, who: str) -> np.ndarray:
-    """``actions`` as an int array of shape ``(n,)``; TypeError/ValueError otherwise."""
-    arr = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
-    if arr.dtype.kind not in "iu":
-        raise TypeError(
-            f"{who} must be integers (an int numpy array of shape ({n},)), got dtype {arr.dtype}"
-        )
-    if arr.shape != (n,):
-        raise ValueError(f"{who} must have shape ({n},), got {arr.shape}")
-    return arr
-
-
-class OpponentPool:
-    """Frozen policy snapshots; one is sampled per game and episode.
-
-    Each snapshot is a batched policy ``f(obs, mask) -> actions`` taking
-    observations of shape ``(k, obs_size)`` and boolean masks of shape
-    ``(k, NUM_ACTIONS)`` and returning ``k`` integer actions, or the name of a
-    built-in Rust bot (``"heuristic"``, ``"random"``, ``"ismcts:N"``,
-    ``"pimc:N"``, ``"net"``), which a :class:`VecEnv` plays on the real game state.  Give a pool as
-    an opponent of :class:`VecEnv` (each seat keeps its own draw per game,
-    resampled when the game's episode starts), or drive it yourself in
-    self-play: ``choice = pool.sample(num_envs)`` at episode starts, then
-    ``pool.act(obs, mask, choice)``.
-
-    Args:
-        snapshots: initial policies.
-        weights: sampling weights (default uniform); need not sum to 1.
-        seed: seed of the pool's sampling RNG.
-    """
-
-    def __init__(
-        self,
-        snapshots: Sequence[BatchPolicy] = (),
-        weights: Optional[Sequence[float]] = None,
-        seed: Optional[int] = None,
-    ) -> None:
-        self._policies: List[Union[BatchPolicy, str]] = []
-        self._weights: List[float] = []
-        if weights is not None and len(weights) != len(snapshots):
-            raise ValueError(
-                f"weights must have one entry per snapshot ({len(snapshots)}), got {len(weights)}"
-            )
-        for k, policy in enumerate(snapshots):
-            self.add(policy, 1.0 if weights is None else weights[k])
-        self.rng = np.random.default_rng(seed)
-
-    def add(self, snapshot: Union[BatchPolicy, str], weight: float = 1.0) -> int:
-        """Add a frozen snapshot (a callable) or a built-in bot name; returns its index."""
-        if isinstance(snapshot, str):
-            snapshot = parse_bot(snapshot)  # ValueError naming the allowed bots
-        elif not callable(snapshot):
-            raise TypeError(
-                f"a snapshot must be callable f(obs, mask) -> actions or a built-in bot name, "
-                f"got {_describe(snapshot)}"
-            )
-        weight = float(weight)
-        if not weight > 0 or not np.isfinite(weight):
-            raise ValueError(f"snapshot weights must be positive and finite, got {weight}")
-        self._policies.append(snapshot)
-        self._weights.append(weight)
-        return len(self._policies) - 1
-
-    def __len__(self) -> int:
-        return len(self._policies)
-
-    def __getitem__(self, k: int) -> Union[BatchPolicy, str]:
-        return self._policies[k]
-
-    def sample(self, size: int) -> np.ndarray:
-        """Draw ``size`` snapshot indices according to the weights."""
-        if not self._policies:
-            raise ValueError("the opponent pool is empty; add() a snapshot first")
-        p = np.asarray(self._weights) / sum(self._weights)
-        return self.rng.choice(len(self._policies), size=size, p=p)
-
-    def act(
-        self,
-        obs: np.ndarray,
-        mask: np.ndarray,
-        choice: np.ndarray,
-        builtin: Optional[Callable[[str, np.ndarray], np.ndarray]] = None,
-    ) -> np.ndarray:
-        """Actions for a batch, each row from the snapshot ``choice[row]``.
-
-        Rows whose snapshot is a built-in bot name are answered by
-        ``builtin(name, rows)`` (a :class:`VecEnv` passes its Rust games)."""
-        out = np.empty(len(choice), dtype=np.int64)
-        for k in np.unique(choice):
-            rows = np.flatnonzero(choice == k)
-            policy = self._policies[int(k)]
-            if isinstance(policy, str):
-                if builtin is None:
-                    raise ValueError(
-                        f"snapshot {int(k)} is the built-in bot {policy!r}, which needs the game state: "
-                        "use the pool as an opponent of a VecEnv"
-                    )
-                out[rows] = builtin(policy, rows)
-            else:
-                out[rows] = _check_batch_actions(
-                    policy(obs[rows], mask[rows]), len(rows), f"the actions of snapshot {int(k)}"
-                )
-        return out
-
-
-class LegalMultiDiscrete(spaces.MultiDiscrete):
-    """``MultiDiscrete([197] * num_envs)`` whose :meth:`sample` draws legal actions.
-
-    * ``sample()`` draws, for every game, uniformly from the legal actions of the
-      environment's current masks (0 for a game with none, e.g. one whose episode just
-      ended: next-step autoreset ignores its action);
-    * ``sample(mask=m)`` with a boolean (or 0/1) array ``m`` of shape
-      ``(num_envs, 197)`` draws uniformly from the true entries of each row;
-    * ``sample(mask=tuple_of_int8_masks)`` or ``probability=...`` is exactly
-      :meth:`gymnasium.spaces.MultiDiscrete.sample`.
-
-    Before the first ``reset`` (no masks yet) ``sample()`` raises ``RuntimeError``:
-    use ``envs.random_actions()`` (legal, drawn in Rust) or reset first.  The space holds
-    only a weak reference to its environment; a pickled copy samples with a mask only.
-    """
-
-    def __init__(self, num_envs: int, env: Optional["VecEnv"] = None) -> None:
-        super().__init__(np.full(num_envs, NUM_ACTIONS))
-        self._env_ref = weakref.ref(env) if env is not None else None
-
-    def sample(self, mask: Any = None, probability: Any = None) -> np.ndarray:
-        if probability is not None or isinstance(mask, tuple):
-            return super().sample(mask=mask, probability=probability)
-        n = int(self.nvec.shape[0])
-        if mask is None:
-            env = self._env_ref() if self._env_ref is not None else None
-            if env is None or not env._started:
-                raise RuntimeError(
-                    "VecEnv.action_space.sample() draws legal actions from the envs' current masks, "
-                    "and there are none before reset(); call reset() first, pass mask=<bool array of "
-                    f"shape ({n}, {NUM_ACTIONS})>, or use envs.random_actions()"
-                )
-            mask = env._mask
-        arr = np.asarray(mask)
-        if arr.shape != (n, NUM_ACTIONS) or arr.dtype.kind not in "biu":
-            raise ValueError(
-                f"mask must be a boolean or 0/1 array of shape ({n}, {NUM_ACTIONS}) (or a tuple of int8 "
-                f"masks, as for MultiDiscrete), got shape {arr.shape} and dtype {arr.dtype}"
-            )
-        # argmax of uniform noise over the legal entries: a uniform legal choice per row.
-        noise = self.np_random.random((n, NUM_ACTIONS))
-        noise[arr == 0] = -1.0
-        out = noise.argmax(axis=1).astype(self.dtype)
-        out[~arr.any(axis=1)] = 0
-        return out
-
-    def __getstate__(self) -> Dict[str, Any]:
-        state = dict(self.__dict__)
-        state["_env_ref"] = None
-        return state
-
 
 class VecEnv(_GymVectorEnv):
     """``num_envs`` games of one preset, stepped together in Rust.

@@ -54,7 +54,7 @@ Example::
 
 from __future__ import annotations
 
-from ._optional import require
+from .._utils.optional import require
 
 require("pettingzoo", "pettingzoo", "eights.pettingzoo")
 
@@ -68,15 +68,15 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from ._checks import as_action as _as_action
-from ._checks import as_int as _as_int
-from ._core import NUM_ACTIONS, IllegalActionError
-from ._overrides import merge_rule_overrides
-from .env import RENDER_MODES, REWARD_KINDS
-from .render import HISTORY_SHOWN, game_html, table_text
-from .observation import ObservationBounds
-from .replay import EpisodeRecorder
-from .rules import Game, Rules
+from .._utils.checks import as_action as _as_action
+from .._utils.checks import as_int as _as_int
+from .._core import NUM_ACTIONS, IllegalActionError
+from .._utils.overrides import merge_rule_overrides
+from ..envs.gym import RENDER_MODES, REWARD_KINDS
+from ..render import HISTORY_SHOWN, game_html, table_text
+from ..observation import ObservationBounds
+from ..records import EpisodeRecorder
+from ..rules import Game, Rules
 
 __all__ = ["env", "raw_env", "parallel_env", "RENDER_VIEWS"]
 
@@ -330,7 +330,7 @@ class raw_env(AECEnv):
         if self.render_mode == "html":
             return self._repr_html_()
         if self.render_mode == "rgb_array":
-            from ._draw import table_rgb
+            from ..render.rgb import table_rgb
 
             return table_rgb(self.game, self._viewer(), self.history, self.possible_agents)
         text = table_text(self.game, self._viewer(), self.history, self.possible_agents)

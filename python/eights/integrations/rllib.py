@@ -52,7 +52,7 @@ See ``examples/rllib_selfplay.py`` for a full self-play run.
 
 from __future__ import annotations
 
-from ._optional import require
+from .._utils.optional import require
 
 require(["ray.rllib", "torch"], "rllib", "eights.rllib")
 
@@ -63,10 +63,10 @@ import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.utils.typing import MultiAgentDict
 
-from ._core import NUM_ACTIONS
-from .env import LegalActionSpace
-from .observation import ObservationBounds
-from .rules import Game, Rules
+from .._core import NUM_ACTIONS
+from ..envs.gym import LegalActionSpace
+from ..observation import ObservationBounds
+from ..rules import Game, Rules
 
 __all__ = ["ENV_NAME", "EightsMultiAgentEnv", "action_masking_module_spec", "agent_id", "register"]
 

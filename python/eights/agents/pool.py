@@ -1,0 +1,122 @@
+"""Pools of frozen opponents for self-play training: :class:`OpponentPool` samples one
+snapshot (a batched policy or a built-in bot name) per game and episode; a
+:class:`eights.VecEnv` seats it as an opponent."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, List, Optional, Sequence, Union
+
+import numpy as np
+
+from .._core import parse_bot
+from .._utils.checks import describe as _describe
+
+__all__ = ["BatchPolicy", "OpponentPool", "check_batch_actions"]
+
+#: A batched policy: observations ``(k, obs_size)`` and masks ``(k, NUM_ACTIONS)`` to ``k`` actions.
+BatchPolicy = Callable[[np.ndarray, np.ndarray], Any]
+
+
+def check_batch_actions(actions: Any, n: int, who: str) -> np.ndarray:
+    """``actions`` as an int array of shape ``(n,)``; TypeError/ValueError otherwise."""
+    arr = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(
+            f"{who} must be integers (an int numpy array of shape ({n},)), got dtype {arr.dtype}"
+        )
+    if arr.shape != (n,):
+        raise ValueError(f"{who} must have shape ({n},), got {arr.shape}")
+    return arr
+
+
+class OpponentPool:
+    """Frozen policy snapshots; one is sampled per game and episode.
+
+    Each snapshot is a batched policy ``f(obs, mask) -> actions`` taking
+    observations of shape ``(k, obs_size)`` and boolean masks of shape
+    ``(k, NUM_ACTIONS)`` and returning ``k`` integer actions, or the name of a
+    built-in Rust bot (``"heuristic"``, ``"random"``, ``"ismcts:N"``,
+    ``"pimc:N"``, ``"net"``), which a :class:`VecEnv` plays on the real game state.  Give a pool as
+    an opponent of :class:`VecEnv` (each seat keeps its own draw per game,
+    resampled when the game's episode starts), or drive it yourself in
+    self-play: ``choice = pool.sample(num_envs)`` at episode starts, then
+    ``pool.act(obs, mask, choice)``.
+
+    Args:
+        snapshots: initial policies.
+        weights: sampling weights (default uniform); need not sum to 1.
+        seed: seed of the pool's sampling RNG.
+    """
+
+    def __init__(
+        self,
+        snapshots: Sequence[BatchPolicy] = (),
+        weights: Optional[Sequence[float]] = None,
+        seed: Optional[int] = None,
+    ) -> None:
+        self._policies: List[Union[BatchPolicy, str]] = []
+        self._weights: List[float] = []
+        if weights is not None and len(weights) != len(snapshots):
+            raise ValueError(
+                f"weights must have one entry per snapshot ({len(snapshots)}), got {len(weights)}"
+            )
+        for k, policy in enumerate(snapshots):
+            self.add(policy, 1.0 if weights is None else weights[k])
+        self.rng = np.random.default_rng(seed)
+
+    def add(self, snapshot: Union[BatchPolicy, str], weight: float = 1.0) -> int:
+        """Add a frozen snapshot (a callable) or a built-in bot name; returns its index."""
+        if isinstance(snapshot, str):
+            snapshot = parse_bot(snapshot)  # ValueError naming the allowed bots
+        elif not callable(snapshot):
+            raise TypeError(
+                f"a snapshot must be callable f(obs, mask) -> actions or a built-in bot name, "
+                f"got {_describe(snapshot)}"
+            )
+        weight = float(weight)
+        if not weight > 0 or not np.isfinite(weight):
+            raise ValueError(f"snapshot weights must be positive and finite, got {weight}")
+        self._policies.append(snapshot)
+        self._weights.append(weight)
+        return len(self._policies) - 1
+
+    def __len__(self) -> int:
+        return len(self._policies)
+
+    def __getitem__(self, k: int) -> Union[BatchPolicy, str]:
+        return self._policies[k]
+
+    def sample(self, size: int) -> np.ndarray:
+        """Draw ``size`` snapshot indices according to the weights."""
+        if not self._policies:
+            raise ValueError("the opponent pool is empty; add() a snapshot first")
+        p = np.asarray(self._weights) / sum(self._weights)
+        return self.rng.choice(len(self._policies), size=size, p=p)
+
+    def act(
+        self,
+        obs: np.ndarray,
+        mask: np.ndarray,
+        choice: np.ndarray,
+        builtin: Optional[Callable[[str, np.ndarray], np.ndarray]] = None,
+    ) -> np.ndarray:
+        """Actions for a batch, each row from the snapshot ``choice[row]``.
+
+        Rows whose snapshot is a built-in bot name are answered by
+        ``builtin(name, rows)`` (a :class:`VecEnv` passes its Rust games)."""
+        out = np.empty(len(choice), dtype=np.int64)
+        for k in np.unique(choice):
+            rows = np.flatnonzero(choice == k)
+            policy = self._policies[int(k)]
+            if isinstance(policy, str):
+                if builtin is None:
+                    raise ValueError(
+                        f"snapshot {int(k)} is the built-in bot {policy!r}, which needs the game state: "
+                        "use the pool as an opponent of a VecEnv"
+                    )
+                out[rows] = builtin(policy, rows)
+            else:
+                out[rows] = check_batch_actions(
+                    policy(obs[rows], mask[rows]), len(rows), f"the actions of snapshot {int(k)}"
+                )
+        return out

@@ -1,0 +1,107 @@
+"""The action spaces of the environments: ``Discrete(NUM_ACTIONS)`` and a batch of them
+whose default ``sample()`` draws a legal action (from the env's current mask), so generic
+code that samples the action space plays legal moves."""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any, Dict, Optional
+
+import numpy as np
+from gymnasium import spaces
+
+from .._core import NUM_ACTIONS
+
+if TYPE_CHECKING:
+    from .vector import VecEnv
+
+__all__ = ["LegalActionSpace", "LegalMultiDiscrete"]
+
+
+class LegalActionSpace(spaces.Discrete):
+    """``Discrete(NUM_ACTIONS)`` whose default :meth:`sample` is legal.
+
+    Called without ``mask``/``probability``, :meth:`sample` draws uniformly
+    from the legal actions of the environment's current state (falling back to
+    a plain uniform draw when there are none, e.g. after the episode ended).
+    With an explicit ``mask`` or ``probability`` it is exactly
+    :meth:`gymnasium.spaces.Discrete.sample`.  The space only holds a weak
+    reference to its environment; a pickled or orphaned copy behaves like a
+    plain ``Discrete`` space.
+    """
+
+    def __init__(self, n: int, env: Optional[Any] = None) -> None:
+        # ``env`` is any environment with a ``_sampling_mask()`` method (EightsEnv, the
+        # RLlib env of eights.rllib).
+        super().__init__(n)
+        self._env_ref = weakref.ref(env) if env is not None else None
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        if mask is None and probability is None and self._env_ref is not None:
+            env = self._env_ref()
+            legal_mask = env._sampling_mask() if env is not None else None
+            if legal_mask is not None and legal_mask.any():
+                mask = legal_mask.astype(np.int8)
+        return super().sample(mask=mask, probability=probability)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_env_ref"] = None
+        return state
+
+
+# --------------------------------------------------------------------------
+# The environment
+# --------------------------------------------------------------------------
+
+
+class LegalMultiDiscrete(spaces.MultiDiscrete):
+    """``MultiDiscrete([197] * num_envs)`` whose :meth:`sample` draws legal actions.
+
+    * ``sample()`` draws, for every game, uniformly from the legal actions of the
+      environment's current masks (0 for a game with none, e.g. one whose episode just
+      ended: next-step autoreset ignores its action);
+    * ``sample(mask=m)`` with a boolean (or 0/1) array ``m`` of shape
+      ``(num_envs, 197)`` draws uniformly from the true entries of each row;
+    * ``sample(mask=tuple_of_int8_masks)`` or ``probability=...`` is exactly
+      :meth:`gymnasium.spaces.MultiDiscrete.sample`.
+
+    Before the first ``reset`` (no masks yet) ``sample()`` raises ``RuntimeError``:
+    use ``envs.random_actions()`` (legal, drawn in Rust) or reset first.  The space holds
+    only a weak reference to its environment; a pickled copy samples with a mask only.
+    """
+
+    def __init__(self, num_envs: int, env: Optional["VecEnv"] = None) -> None:
+        super().__init__(np.full(num_envs, NUM_ACTIONS))
+        self._env_ref = weakref.ref(env) if env is not None else None
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.ndarray:
+        if probability is not None or isinstance(mask, tuple):
+            return super().sample(mask=mask, probability=probability)
+        n = int(self.nvec.shape[0])
+        if mask is None:
+            env = self._env_ref() if self._env_ref is not None else None
+            if env is None or not env._started:
+                raise RuntimeError(
+                    "VecEnv.action_space.sample() draws legal actions from the envs' current masks, "
+                    "and there are none before reset(); call reset() first, pass mask=<bool array of "
+                    f"shape ({n}, {NUM_ACTIONS})>, or use envs.random_actions()"
+                )
+            mask = env._mask
+        arr = np.asarray(mask)
+        if arr.shape != (n, NUM_ACTIONS) or arr.dtype.kind not in "biu":
+            raise ValueError(
+                f"mask must be a boolean or 0/1 array of shape ({n}, {NUM_ACTIONS}) (or a tuple of int8 "
+                f"masks, as for MultiDiscrete), got shape {arr.shape} and dtype {arr.dtype}"
+            )
+        # argmax of uniform noise over the legal entries: a uniform legal choice per row.
+        noise = self.np_random.random((n, NUM_ACTIONS))
+        noise[arr == 0] = -1.0
+        out = noise.argmax(axis=1).astype(self.dtype)
+        out[~arr.any(axis=1)] = 0
+        return out
+
+    def __getstate__(self) -> Dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_env_ref"] = None
+        return state
