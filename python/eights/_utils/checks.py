@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numbers
 import operator
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
@@ -21,11 +21,20 @@ def describe(value: Any) -> str:
     return f"{text} (type {type(value).__name__})"
 
 
-def as_int(value: Any, name: str) -> int:
-    """``value`` as a Python ``int``; ``TypeError`` naming ``name`` for a bool or a non-integer."""
+def as_int(value: Any, name: str, low: Optional[int] = None, high: Optional[int] = None) -> int:
+    """``value`` as a Python ``int``: ``TypeError`` naming ``name`` for a bool or a
+    non-integer; ``ValueError`` when it is below ``low`` or above ``high`` (both inclusive,
+    either may be None).  The one integer check of the package."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {describe(value)}")
-    return int(value)
+    value = int(value)
+    if low is not None and value < low:
+        if high is None:
+            raise ValueError(f"{name} must be >= {low}, got {value}")
+        raise ValueError(f"{name} must be in [{low}, {high}], got {value}")
+    if high is not None and value > high:
+        raise ValueError(f"{name} must be in [{low}, {high}], got {value}" if low is not None else f"{name} must be <= {high}, got {value}")
+    return value
 
 
 def as_action(action: Any, who: str = "action") -> int:
