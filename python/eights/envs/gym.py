@@ -40,8 +40,7 @@ Example::
 
 from __future__ import annotations
 
-import collections
-from typing import Any, Callable, Deque, Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Union
 
 import gymnasium
 import numpy as np
@@ -52,8 +51,9 @@ from .._utils.checks import describe as _describe
 from .._utils.checks import opponents_per_seat, other_seats
 from .._core import BOT_NAMES_HELP, NUM_ACTIONS, Bot, IllegalActionError, RandomBot, check_bot_rules, parse_bot
 from .._utils.overrides import merge_rule_overrides
-from ..render import HISTORY_SHOWN, game_html, table_text
-from ..observation import ObservationBounds
+from .._utils.seeds import DRAW_BOUND, check_optional_seed
+from ..render import game_html
+from ._common import RENDER_MODES, REWARD_KINDS, Table, check_choice, check_deck, check_flag, new_history, render_table
 from .spaces import LegalActionSpace
 from ..records import EpisodeRecorder
 from ..rules import Game, Rules
@@ -73,14 +73,8 @@ __all__ = [
 #: only the presets it was trained for).
 BOT_NAMES = ("random", "heuristic", "ismcts", "ismcts:N", "pimc", "pimc:N", "net")
 
-#: Accepted values of the ``reward`` argument.
-REWARD_KINDS = ("win_loss", "score")
-
 #: Accepted values of the ``illegal_action`` argument.
 ILLEGAL_ACTION_MODES = ("raise", "random")
-
-#: Accepted values of ``render_mode`` (besides None), in the Gymnasium and PettingZoo envs.
-RENDER_MODES = ("ansi", "html", "rgb_array", "human")
 
 #: Keys accepted in the ``options`` dict of :meth:`EightsEnv.reset`.
 RESET_OPTIONS = ("deck",)
@@ -88,9 +82,6 @@ RESET_OPTIONS = ("deck",)
 #: How many deals :meth:`EightsEnv.reset` tries before giving up when the
 #: opponents keep finishing the game before the learner's first decision.
 MAX_DEAL_ATTEMPTS = 100
-
-# Seeds handed to the Rust core are drawn from [0, 2**63).
-_SEED_BOUND = 2**63 - 1
 
 OpponentSpec = Union[str, Callable[[np.ndarray, np.ndarray], int], Any]
 
@@ -221,31 +212,14 @@ class EightsEnv(gymnasium.Env):
             raise TypeError(f"preset must be a preset name or an eights.Rules, got {_describe(preset)}")
         num_players = _as_int(num_players, "num_players")
         learner_seat = _as_int(learner_seat, "learner_seat")
-        if seed is not None:
-            seed = _as_int(seed, "seed")
-            if not 0 <= seed < 2**64:
-                raise ValueError(f"seed must be in [0, 2**64), got {seed}")
-        if reward not in REWARD_KINDS:
-            raise ValueError(
-                f"unknown reward {reward!r}; allowed: {', '.join(map(repr, REWARD_KINDS))}"
-            )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"unknown render_mode {render_mode!r}; allowed: None, "
-                + ", ".join(map(repr, self.metadata["render_modes"]))
-            )
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(
-                f"unknown illegal_action {illegal_action!r}; allowed: "
-                + ", ".join(map(repr, ILLEGAL_ACTION_MODES))
-            )
+        seed = check_optional_seed(seed)
+        check_choice(reward, REWARD_KINDS, "reward")
+        check_choice(render_mode, RENDER_MODES, "render_mode", none_ok=True)
+        check_choice(illegal_action, ILLEGAL_ACTION_MODES, "illegal_action")
 
-        self.rules = merge_rule_overrides(rules, **rule_overrides)
-        # The game validates the preset, the player count and the rules.
-        self.game = Game(preset, num_players, seed=0 if seed is None else seed, rules=self.rules)
+        table = Table(preset, num_players, rules, rule_overrides, seed=0 if seed is None else seed)
+        self.rules, self.game, self.preset = table.rules, table.game, table.preset
         other_seats(num_players, learner_seat)  # ValueError for a learner_seat off the table
-
-        self.preset = preset if isinstance(preset, str) else preset.name
         self.num_players = num_players
         self.learner_seat = learner_seat
         self.reward_kind = reward
@@ -260,13 +234,9 @@ class EightsEnv(gymnasium.Env):
         self._initial_seed = seed
         self._started = False
         #: The last few ``(seat, action id)`` pairs of the episode, oldest first.
-        self.history: Deque[Tuple[int, int]] = collections.deque(maxlen=HISTORY_SHOWN)
-
-        if not isinstance(scale_obs, (bool, np.bool_)):
-            raise TypeError(f"scale_obs must be True or False, got {_describe(scale_obs)}")
-        # Finite bounds of every slice, from the deck the rules deal (see eights.observation).
-        self.obs_bounds = ObservationBounds(preset, num_players, rules=self.rules)
-        self.scale_obs = bool(scale_obs)
+        self.history = new_history()
+        self.scale_obs = check_flag(scale_obs, "scale_obs")
+        self.obs_bounds = table.obs_bounds
         self.observation_space = self.obs_bounds.scaled_space if self.scale_obs else self.obs_bounds.space
         self.action_space = LegalActionSpace(NUM_ACTIONS, self)
         self.recorder = EpisodeRecorder.from_arg(record_dir, "record_dir")
@@ -298,10 +268,7 @@ class EightsEnv(gymnasium.Env):
         """
         # Every argument is checked before anything changes (the RNG, the opponents, the
         # game): a call that raises leaves the env exactly as it was.
-        if seed is not None:
-            seed = _as_int(seed, "seed")
-            if not 0 <= seed < 2**64:
-                raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+        seed = check_optional_seed(seed)
         deck = None
         if options is not None and not isinstance(options, Mapping):
             raise TypeError(f"options must be a dict or None, got {_describe(options)}")
@@ -313,8 +280,7 @@ class EightsEnv(gymnasium.Env):
                     f"allowed: {', '.join(map(repr, RESET_OPTIONS))}"
                 )
             deck = options.get("deck")
-        if deck is not None:
-            self.game.clone().reset(seed=0, deck=deck)  # ValueError for a bad deck
+        check_deck(self.game, deck)
         if seed is None and not self._started and self._initial_seed is not None:
             seed = self._initial_seed
         super().reset(seed=seed)
@@ -417,22 +383,9 @@ class EightsEnv(gymnasium.Env):
         With ``render_mode=None`` this warns and returns ``None`` (Gymnasium
         convention); ``env.game.render()`` (every hand) always works.
         """
-        if self.render_mode == "ansi":
-            return table_text(self.game, self.learner_seat, self.history)
-        if self.render_mode == "html":
-            return self._repr_html_()
-        if self.render_mode == "rgb_array":
-            from ..render.rgb import table_rgb
-
-            return table_rgb(self.game, self.learner_seat, self.history)
-        if self.render_mode == "human":
-            print(table_text(self.game, self.learner_seat, self.history), flush=True)
-            return None
-        gymnasium.logger.warn(
-            "render() called without a render mode; create the env with render_mode="
-            + " or ".join(map(repr, RENDER_MODES)) + ", or call env.game.render()"
+        return render_table(
+            self.render_mode, self.game, self.learner_seat, self.history, hint=", or call env.game.render()"
         )
-        return None
 
     def _repr_html_(self) -> str:
         """HTML picture of the table from the learner's seat (shown by Jupyter)."""
@@ -441,7 +394,7 @@ class EightsEnv(gymnasium.Env):
     # ------------------------------------------------------------- internals
 
     def _draw_seed(self) -> int:
-        return int(self.np_random.integers(0, _SEED_BOUND))
+        return int(self.np_random.integers(0, DRAW_BOUND))
 
     def _episode_over(self) -> bool:
         return bool(self.game.is_terminal or self.game.is_truncated)

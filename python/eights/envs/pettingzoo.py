@@ -58,8 +58,7 @@ from .._utils.optional import require
 
 require("pettingzoo", "pettingzoo", "eights.pettingzoo")
 
-import collections
-from typing import Any, Deque, Dict, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, Union
 
 import numpy as np
 from gymnasium import spaces
@@ -71,20 +70,16 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from .._utils.checks import as_action as _as_action
 from .._utils.checks import as_int as _as_int
 from .._core import NUM_ACTIONS, IllegalActionError
-from .._utils.overrides import merge_rule_overrides
-from ..envs.gym import RENDER_MODES, REWARD_KINDS
-from ..render import HISTORY_SHOWN, game_html, table_text
-from ..observation import ObservationBounds
+from .._utils.seeds import DRAW_BOUND, check_optional_seed
+from ..render import game_html
+from ._common import RENDER_MODES, REWARD_KINDS, Table, check_choice, check_deck, check_flag, new_history, render_table
 from ..records import EpisodeRecorder
-from ..rules import Game, Rules
+from ..rules import Rules
 
 __all__ = ["env", "raw_env", "parallel_env", "RENDER_VIEWS"]
 
 #: Accepted values of ``render_view``: whose cards the pictures show face up.
 RENDER_VIEWS = ("current", "all")
-
-_SEED_BOUND = 2**63 - 1
-_U64_MAX = 2**64 - 1
 
 
 def env(
@@ -159,13 +154,8 @@ class raw_env(AECEnv):
     ) -> None:
         super().__init__()
         num_players = _as_int(num_players, "num_players")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"unknown render_mode {render_mode!r}; allowed: None, "
-                + ", ".join(map(repr, self.metadata["render_modes"]))
-            )
-        if reward not in REWARD_KINDS:
-            raise ValueError(f"unknown reward {reward!r}; allowed: {', '.join(map(repr, REWARD_KINDS))}")
+        check_choice(render_mode, RENDER_MODES, "render_mode", none_ok=True)
+        check_choice(reward, REWARD_KINDS, "reward")
         if max_cycles is not None:
             max_cycles = _as_int(max_cycles, "max_cycles")
             if max_cycles < 1:
@@ -179,9 +169,8 @@ class raw_env(AECEnv):
         elif not 0 <= _as_int(render_view, "render_view") < num_players:
             raise ValueError(f"render_view seat must be in [0, {num_players}), got {render_view}")
 
-        self.rules = merge_rule_overrides(rules, **rule_overrides)
-        self.game = Game(preset, num_players, seed=0, rules=self.rules)  # validates everything
-        self.preset = preset if isinstance(preset, str) else preset.name
+        table = Table(preset, num_players, rules, rule_overrides)  # validates the rules
+        self.rules, self.game, self.preset = table.rules, table.game, table.preset
         self.num_players = num_players
         self.render_mode = render_mode
         self.reward_kind = reward
@@ -190,10 +179,8 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{p}" for p in range(num_players)]
         self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
         self._obs_size = self.game.observation_size
-        if not isinstance(scale_obs, (bool, np.bool_)):
-            raise TypeError(f"scale_obs must be True or False, got {scale_obs!r}")
-        self.scale_obs = bool(scale_obs)
-        self.obs_bounds = ObservationBounds(preset, num_players, rules=self.rules)
+        self.scale_obs = check_flag(scale_obs, "scale_obs")
+        self.obs_bounds = table.obs_bounds
         self.recorder = EpisodeRecorder.from_arg(record_dir, "record_dir")
         self._np_random: Optional[np.random.Generator] = None
         self._started = False
@@ -208,7 +195,7 @@ class raw_env(AECEnv):
             for a in self.possible_agents
         }
         self._action_spaces: Dict[str, spaces.Space] = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
-        self.history: Deque[Tuple[int, int]] = collections.deque(maxlen=HISTORY_SHOWN)
+        self.history = new_history()
 
     # ------------------------------------------------------------- spaces
 
@@ -232,20 +219,14 @@ class raw_env(AECEnv):
         """Deal a new hand.  ``seed`` reseeds the env's generator; ``options`` may hold
         ``"deck"`` (a list of card strings fixing the first cards of the pack); other
         option keys are ignored."""
-        if seed is not None:
-            seed = _as_int(seed, "seed")
-            if not 0 <= seed <= _U64_MAX:
-                raise ValueError(f"seed must be in [0, 2**64), got {seed}")
+        seed = check_optional_seed(seed)
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
         deck = (options or {}).get("deck")
-        if deck is not None:
-            # Check the deck on a copy first, so a bad deck leaves the env (its generator
-            # included) exactly as it was.
-            self.game.clone().reset(seed=0, deck=deck)
+        check_deck(self.game, deck)
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        self.game.reset(seed=int(self._np_random.integers(0, _SEED_BOUND)), deck=deck)
+        self.game.reset(seed=int(self._np_random.integers(0, DRAW_BOUND)), deck=deck)
         self._started = True
         self._decisions = 0
         self.history.clear()
@@ -319,25 +300,7 @@ class raw_env(AECEnv):
         """The table as text (``"ansi"``), HTML (``"html"``) or an RGB image (``"rgb_array"``),
         from the point of view set by ``render_view``; ``"human"`` prints the text and
         returns None; warns and returns None without a render mode."""
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn(
-                "render() called without a render mode; create the env with render_mode="
-                + " or ".join(map(repr, RENDER_MODES))
-            )
-            return None
-        if self.render_mode == "html":
-            return self._repr_html_()
-        if self.render_mode == "rgb_array":
-            from ..render.rgb import table_rgb
-
-            return table_rgb(self.game, self._viewer(), self.history, self.possible_agents)
-        text = table_text(self.game, self._viewer(), self.history, self.possible_agents)
-        if self.render_mode == "human":
-            print(text, flush=True)
-            return None
-        return text
+        return render_table(self.render_mode, self.game, self._viewer(), self.history, self.possible_agents)
 
     def _repr_html_(self) -> str:
         return game_html(self.game, self._viewer(), self.history, self.possible_agents)

@@ -57,6 +57,7 @@ from .._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore, check
 from .._utils.overrides import merge_rule_overrides
 from ..agents.pool import OpponentPool, check_batch_actions as _check_batch_actions
 from .spaces import LegalMultiDiscrete
+from .._utils.seeds import DRAW_BOUND, check_optional_seed, check_seed
 from ..observation import ObservationBounds
 
 __all__ = ["VecEnv", "OpponentPool", "LegalMultiDiscrete", "AUTORESET_MODES", "OBS_DTYPES"]
@@ -73,7 +74,6 @@ OBS_DTYPES = ("float32", "uint8", "int8")
 #: Opponent rounds per step before giving up on a Python opponent loop.
 MAX_OPPONENT_ROUNDS = 10_000
 
-_SEED_BOUND = 2**63 - 1
 
 class VecEnv(_GymVectorEnv):
     """``num_envs`` games of one preset, stepped together in Rust.
@@ -144,10 +144,7 @@ class VecEnv(_GymVectorEnv):
         obs_dtype = np.dtype(obs_dtype).name if not isinstance(obs_dtype, str) else obs_dtype
         if obs_dtype not in OBS_DTYPES:
             raise ValueError(f"obs_dtype must be one of {OBS_DTYPES}, got {obs_dtype!r}")
-        if seed is not None:
-            seed = _as_int(seed, "seed")
-            if not 0 <= seed <= _SEED_BOUND:
-                raise ValueError(f"seed must be in [0, 2**63), got {seed}")
+        seed = check_optional_seed(seed)
         self.self_play = bool(self_play)
         self._py_opponents: Dict[int, Any] = {}
         external = False
@@ -254,11 +251,9 @@ class VecEnv(_GymVectorEnv):
             if not self._started and self._initial_seed is not None:
                 seed = self._initial_seed
             else:
-                seed = int(self._seed_rng.integers(0, _SEED_BOUND))
+                seed = int(self._seed_rng.integers(0, DRAW_BOUND))
         else:
-            seed = _as_int(seed, "seed")
-            if not 0 <= seed <= _SEED_BOUND:
-                raise ValueError(f"seed must be in [0, 2**63), got {seed}")
+            seed = check_seed(seed)
             self._seed_rng = np.random.default_rng(seed)
         self._core.reset(seed)
         self._started = True

@@ -39,6 +39,7 @@ The game, for OpenSpiel:
 from __future__ import annotations
 
 from .._utils.optional import require
+from .._utils.seeds import check_seed
 
 require("pyspiel", "openspiel", "eights.openspiel")
 
@@ -59,7 +60,6 @@ GAME_PREFIX = "eights_"
 
 _NUM_FACES = 54
 _INFO_TENSOR_SIZE = OBS_SIZE + NUM_ACTIONS
-_SEED_BOUND = 2**63 - 1
 
 
 def game_name(preset: str) -> str:
@@ -97,14 +97,12 @@ class EightsGame(pyspiel.Game):
         game_type = _game_type(preset)
         defaults = game_type.parameter_specification
         players = int(params.get("players", defaults["players"]))
-        seed = int(params.get("seed", defaults["seed"]))
+        seed = check_seed(params.get("seed", defaults["seed"]))
         if not game_type.min_num_players <= players <= game_type.max_num_players:
             raise ValueError(
                 f"players must be in [{game_type.min_num_players}, {game_type.max_num_players}] for "
                 f"{preset}, got {players}"
             )
-        if not 0 <= seed <= _SEED_BOUND:
-            raise ValueError(f"seed must be in [0, 2**63), got {seed}")
         self.preset = preset
         self.seed = seed
         template = Game(preset, players, seed=seed)

@@ -53,6 +53,7 @@ See ``examples/rllib_selfplay.py`` for a full self-play run.
 from __future__ import annotations
 
 from .._utils.optional import require
+from .._utils.seeds import check_seed
 
 require(["ray.rllib", "torch"], "rllib", "eights.rllib")
 
@@ -101,9 +102,7 @@ class EightsMultiAgentEnv(MultiAgentEnv):
         self.reward_kind = config.get("reward", "win_loss")
         if self.reward_kind not in _REWARDS:
             raise ValueError(f"unknown reward {self.reward_kind!r}; allowed: {list(_REWARDS)}")
-        seed = config.get("seed", 0)
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+        seed = check_seed(config.get("seed", 0), "env_config['seed']")
         self._rng = np.random.default_rng([seed, worker, vector])
         if isinstance(rules, Rules):
             self.game = Game(rules, num_players, seed=0)

@@ -1,0 +1,121 @@
+"""What the single-table environments share: the Gymnasium :class:`~eights.EightsEnv` and
+PettingZoo's ``raw_env`` build their table, check their settings, keep the recent history
+and draw the table through these functions, so both accept, refuse and render alike."""
+
+from __future__ import annotations
+
+import collections
+from typing import Any, Deque, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .._utils.checks import describe
+from .._utils.overrides import merge_rule_overrides
+from ..observation import ObservationBounds
+from ..render import HISTORY_SHOWN, game_html, table_text
+from ..rules import Game, Rules
+
+__all__ = [
+    "REWARD_KINDS",
+    "RENDER_MODES",
+    "Table",
+    "check_choice",
+    "check_deck",
+    "check_flag",
+    "new_history",
+    "render_table",
+]
+
+#: Accepted values of the ``reward`` argument.
+REWARD_KINDS = ("win_loss", "score")
+
+#: Accepted values of ``render_mode`` (besides None), in the Gymnasium and PettingZoo envs.
+RENDER_MODES = ("ansi", "html", "rgb_array", "human")
+
+History = Deque[Tuple[int, int]]
+
+
+def check_choice(value: Any, allowed: Sequence[Any], name: str, none_ok: bool = False) -> Any:
+    """``value`` if it is one of ``allowed`` (or None when ``none_ok``); otherwise a
+    ``ValueError`` naming ``name`` and listing what is allowed."""
+    if (none_ok and value is None) or value in allowed:
+        return value
+    listed = ", ".join(map(repr, allowed))
+    raise ValueError(f"unknown {name} {value!r}; allowed: {'None, ' if none_ok else ''}{listed}")
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """``value`` as a ``bool``; ``TypeError`` naming ``name`` for anything but True/False."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {describe(value)}")
+    return bool(value)
+
+
+class Table:
+    """The rules of an environment resolved once: the merged rule overrides, a game to play
+    them (dealt from seed 0 until the first reset), the preset's name and the observation's
+    bounds.  Building it validates the preset or :class:`eights.Rules`, the player count and
+    the overrides (``ValueError``/``TypeError`` naming what is wrong)."""
+
+    __slots__ = ("rules", "game", "preset", "obs_bounds")
+
+    def __init__(
+        self,
+        preset: Union[str, Rules],
+        num_players: int,
+        rules: Optional[Mapping[str, Any]],
+        rule_overrides: Mapping[str, Any],
+        seed: int = 0,
+    ) -> None:
+        self.rules = merge_rule_overrides(rules, **rule_overrides)
+        # The game validates the preset, the player count and the rules.
+        self.game = Game(preset, num_players, seed=seed, rules=self.rules)
+        self.preset = preset if isinstance(preset, str) else preset.name
+        # Finite bounds of every slice, from the deck the rules deal (see eights.observation).
+        self.obs_bounds = ObservationBounds(preset, num_players, rules=self.rules)
+
+
+def check_deck(game: Any, deck: Any) -> None:
+    """Deal ``deck`` on a copy of ``game`` (``ValueError`` for a bad deck), so that a reset
+    with a bad deck leaves the environment, its generator included, exactly as it was."""
+    if deck is not None:
+        game.clone().reset(seed=0, deck=deck)
+
+
+def new_history() -> History:
+    """The last few ``(seat, action id)`` pairs of an episode, oldest first."""
+    return collections.deque(maxlen=HISTORY_SHOWN)
+
+
+def render_table(
+    mode: Optional[str],
+    game: Any,
+    viewer: Optional[int],
+    history: History,
+    names: Optional[Sequence[str]] = None,
+    hint: str = "",
+) -> Any:
+    """The table by render mode: text (``"ansi"``), HTML (``"html"``), an ``(H, W, 3)``
+    ``uint8`` image (``"rgb_array"``, needs Pillow), or for ``"human"`` the text printed to
+    the terminal (returns None).  Without a mode, warns (Gymnasium's convention; ``hint``
+    ends the warning) and returns None."""
+    if mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn(
+            "render() called without a render mode; create the env with render_mode="
+            + " or ".join(map(repr, RENDER_MODES))
+            + hint
+        )
+        return None
+    if mode == "html":
+        return game_html(game, viewer, history, names)
+    if mode == "rgb_array":
+        from ..render.rgb import table_rgb
+
+        return table_rgb(game, viewer, history, names)
+    text = table_text(game, viewer, history, names)
+    if mode == "human":
+        print(text, flush=True)
+        return None
+    return text
