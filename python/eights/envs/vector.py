@@ -145,6 +145,11 @@ class VecEnv(_GymVectorEnv):
         if obs_dtype not in OBS_DTYPES:
             raise ValueError(f"obs_dtype must be one of {OBS_DTYPES}, got {obs_dtype!r}")
         seed = check_optional_seed(seed)
+        if not isinstance(scale_obs, (bool, np.bool_)):
+            raise TypeError(f"scale_obs must be True or False, got {_describe(scale_obs)}")
+        if scale_obs and obs_dtype != "float32":
+            raise ValueError(f"scale_obs=True needs obs_dtype='float32', got {obs_dtype!r}")
+        self.scale_obs = bool(scale_obs)
         self.self_play = bool(self_play)
         self._py_opponents: Dict[int, Any] = {}
         external = False
@@ -182,8 +187,14 @@ class VecEnv(_GymVectorEnv):
         self._initial_seed = seed
         self._seed_rng = np.random.default_rng(seed)
         self._started = False
+        self._bind_buffers()
+        #: Finite bounds of every slice, from the deck the rules deal (eights.observation).
+        self.obs_bounds = ObservationBounds(preset, num_players, rules=self.rules)
+        self._build_spaces(obs_dtype)
 
-        core = self._core
+    def _bind_buffers(self) -> None:
+        """The Rust core's arrays (written in place by every step) and the Python-side ones."""
+        core, num_envs = self._core, self.num_envs
         self._obs = core.observations
         self._mask = core.action_masks
         self._rewards = core.rewards if self.self_play else core.rewards.reshape(num_envs)
@@ -197,13 +208,9 @@ class VecEnv(_GymVectorEnv):
         # Per seat and game: the pool snapshot drawn for the current episode.
         self._pool_choice: Dict[int, np.ndarray] = {}
 
-        if not isinstance(scale_obs, (bool, np.bool_)):
-            raise TypeError(f"scale_obs must be True or False, got {_describe(scale_obs)}")
-        if scale_obs and obs_dtype != "float32":
-            raise ValueError(f"scale_obs=True needs obs_dtype='float32', got {obs_dtype!r}")
-        self.scale_obs = bool(scale_obs)
-        #: Finite bounds of every slice, from the deck the rules deal (eights.observation).
-        self.obs_bounds = ObservationBounds(preset, num_players, rules=self.rules)
+    def _build_spaces(self, obs_dtype: str) -> None:
+        """The observation and action spaces, single and batched, for the dtype and scaling."""
+        num_envs = self.num_envs
         low: Any
         high: Any
         if self.scale_obs:
