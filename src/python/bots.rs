@@ -5,6 +5,7 @@
 use super::args::{self, int_in};
 use super::convert::{IllegalActionError, array1, array2, from_json, load_rules, random_seed};
 use super::game::PyGame;
+use super::rules::rules_arg;
 use crate::bots::arena::{agent_at, bot_seed, deal_seed, play_deals};
 use crate::bots::{self, BOT_SPEC_HELP, BotSpec, Policy, RandomBot};
 use crate::game::derive_seed as core_derive_seed;
@@ -27,13 +28,13 @@ fn parse_spec(spec: &str) -> PyResult<BotSpec> {
 #[pyo3(signature = (preset, num_players=2, games=1000, seed=0, rules=None))]
 fn random_selfplay<'py>(
     py: Python<'py>,
-    preset: &str,
+    preset: &Bound<'py, PyAny>,
     #[pyo3(from_py_with = args::num_players)] num_players: usize,
     #[pyo3(from_py_with = args::games)] games: u64,
     #[pyo3(from_py_with = args::seed)] seed: u64,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let r = load_rules(py, preset, num_players, rules)?;
+    let r = rules_arg(py, preset, num_players, rules)?;
     let stats = py.detach(move || bots::random_selfplay(r, games, seed));
     from_json(py, &stats)
 }
@@ -47,13 +48,13 @@ fn random_selfplay<'py>(
 #[pyo3(signature = (preset, num_players=2, games=10, seed=0, rules=None))]
 fn checked_selfplay<'py>(
     py: Python<'py>,
-    preset: &str,
+    preset: &Bound<'py, PyAny>,
     #[pyo3(from_py_with = args::num_players)] num_players: usize,
     #[pyo3(from_py_with = args::games)] games: u64,
     #[pyo3(from_py_with = args::seed)] seed: u64,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let r = load_rules(py, preset, num_players, rules)?;
+    let r = rules_arg(py, preset, num_players, rules)?;
     let stats = py.detach(move || crate::check::checked_selfplay(r, games, seed));
     from_json(py, &stats)
 }
@@ -333,12 +334,12 @@ fn arena_play<'py>(
 fn check_bot_rules<'py>(
     py: Python<'py>,
     name: &str,
-    preset: &str,
+    preset: &Bound<'py, PyAny>,
     #[pyo3(from_py_with = args::num_players)] num_players: usize,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<()> {
     let spec = parse_spec(name)?;
-    let r = load_rules(py, preset, num_players, rules)?;
+    let r = rules_arg(py, preset, num_players, rules)?;
     spec.check_rules(&r).map_err(PyValueError::new_err)
 }
 

@@ -82,6 +82,18 @@ pub(super) fn as_table(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> Py
     to_json(py, obj, what)
 }
 
+/// The `rules=` overrides argument of the entry points: a dict (the one `TypeError` text
+/// otherwise).
+pub(super) fn check_overrides(rules: &Bound<'_, PyAny>) -> PyResult<()> {
+    if rules.is_instance_of::<PyDict>() {
+        return Ok(());
+    }
+    Err(PyTypeError::new_err(format!(
+        "rules must be a dict of rule overrides, e.g. {{\"deal\": {{\"hand_size\": 5}}}}, got {}",
+        rules.get_type().name()?
+    )))
+}
+
 /// The rules of `preset` with optional overrides (a dict) for `num_players` (already in
 /// `[2, MAX_PLAYERS]`: the `args::num_players` extractor checks it).
 pub(super) fn load_rules(
@@ -92,11 +104,7 @@ pub(super) fn load_rules(
 ) -> PyResult<Arc<Rules>> {
     let over = match rules {
         Some(r) if !r.is_none() => {
-            if !r.is_instance_of::<PyDict>() {
-                return Err(PyTypeError::new_err(
-                    "rules must be a dict of rule overrides, e.g. {\"deal\": {\"hand_size\": 5}}",
-                ));
-            }
+            check_overrides(r)?;
             Some(to_json(py, r, "rules")?)
         }
         _ => None,

@@ -1,12 +1,12 @@
 //! Bindings of [`crate::game`]: the `Game` class (one table: state, legal actions, step,
-//! observations, snapshots). Rules are loaded through `convert::load_rules`; everything the
-//! game does is delegated to the core `Game`.
+//! observations, snapshots). Rules are read by `rules::rules_arg` (a preset name or an
+//! `eights.Rules`, plus overrides); everything the game does is delegated to the core `Game`.
 
 use super::args::{self, int_in};
 use super::convert::{
-    IllegalActionError, array2, from_json, game_err, load_rules, parse_cards, random_seed, rules_err, small_array1,
-    to_json,
+    IllegalActionError, array2, from_json, game_err, parse_cards, random_seed, rules_err, small_array1, to_json,
 };
+use super::rules::rules_arg;
 use crate::action::{Action, ActionMask, NUM_ACTIONS};
 use crate::card::{Card, Rank, Suit};
 use crate::game::{Game, GameError, Position, Snapshot};
@@ -20,9 +20,10 @@ use std::sync::Arc;
 
 /// One table of a Crazy Eights-family game (multi-agent API).
 ///
-/// `Game(preset, num_players=2, seed=None, rules=None)`: `rules` is a dict of overrides of
-/// the preset's rules (nested tables, e.g. `{"deal": {"hand_size": 5}}`, or
-/// `{"variants": ["multiple_cards"]}` for a documented variant). A hand is dealt at once.
+/// `Game(preset="crazy_eights", num_players=2, seed=None, rules=None)`: `preset` is a preset
+/// name or an `eights.Rules`; `rules` is a dict of overrides of its rules (nested tables,
+/// e.g. `{"deal": {"hand_size": 5}}`, or `{"variants": ["multiple_cards"]}` for a documented
+/// variant). A hand is dealt at once.
 #[pyclass(name = "Game", module = "eights._core")]
 #[derive(Clone)]
 pub(super) struct PyGame {
@@ -43,6 +44,14 @@ enum Origin {
 
 /// Version of the `Game.record()` format.
 const RECORD_FORMAT: u32 = 1;
+
+/// The preset of `Game()` without arguments.
+const DEFAULT_PRESET: &str = "crazy_eights";
+
+/// `DEFAULT_PRESET` as the Python string `Game.__new__` receives when `preset` is left out.
+fn default_preset() -> Py<PyAny> {
+    Python::attach(|py| PyString::new(py, DEFAULT_PRESET).into_any().unbind())
+}
 
 impl PyGame {
     /// A game dealt from `seed` (and `deck`): its record starts there.
@@ -96,15 +105,16 @@ impl PyGame {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (preset, num_players=2, seed=None, rules=None))]
+    #[pyo3(signature = (preset=default_preset(), num_players=2, seed=None, rules=None))]
+    #[pyo3(text_signature = "(preset='crazy_eights', num_players=2, seed=None, rules=None)")]
     fn new(
         py: Python<'_>,
-        preset: &str,
+        preset: Py<PyAny>,
         #[pyo3(from_py_with = args::num_players)] num_players: usize,
         #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>,
         rules: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let r = load_rules(py, preset, num_players, rules)?;
+        let r = rules_arg(py, preset.bind(py), num_players, rules)?;
         let seed = seed.unwrap_or_else(random_seed);
         Ok(PyGame::dealt(Game::new(r, seed), seed, Vec::new()))
     }
@@ -134,13 +144,14 @@ impl PyGame {
     /// first, or None to shuffle the rest of the pack into it with `seed` (when given, any
     /// unlisted cards are out of play). `pending_draw` > 0 puts a draw penalty of the top
     /// card's kind on `current_player`. `wild_rank` ("2" to "9", "T" or "10") sets the hand's
-    /// wild rank under zodiac's `wild_instapik` variant (None draws it with `seed`).
+    /// wild rank under zodiac's `wild_instapik` variant (None draws it with `seed`). `preset`
+    /// is a preset name or an `eights.Rules` built on a preset.
     #[staticmethod]
     #[pyo3(signature = (preset, num_players, *, hands, discard, stock=None, current_player=0, direction=1, nominated_suit=None, pending_draw=0, dealer=None, seed=0, rules=None, scores=None, rogue=None, wild_rank=None))]
     #[allow(clippy::too_many_arguments)]
     fn from_position(
         py: Python<'_>,
-        preset: &str,
+        preset: &Bound<'_, PyAny>,
         #[pyo3(from_py_with = args::num_players)] num_players: usize,
         hands: Vec<Vec<String>>,
         discard: Vec<String>,
@@ -157,7 +168,14 @@ impl PyGame {
         wild_rank: Option<String>,
     ) -> PyResult<Self> {
         // Seats beyond the table and direction 0 are refused by Game::from_position.
-        let r = load_rules(py, preset, num_players, rules)?;
+        let r = rules_arg(py, preset, num_players, rules)?;
+        // An `eights.Rules` from a complete specification has no preset to start from: refused
+        // here as it always was (its `preset` is None).
+        if !preset.is_instance_of::<PyString>() && preset.getattr("preset")?.is_none() {
+            return Err(PyTypeError::new_err(
+                "Game.from_position needs rules built on a preset (Rules(preset, ...) or a TOML file with inherits = \"<preset>\")",
+            ));
+        }
         let nominated = match nominated_suit {
             None => None,
             Some(s) => Some(

@@ -1,18 +1,64 @@
 //! Bindings of [`crate::rules`]: preset names and texts, and rule sets as data (resolving,
 //! validating and describing a rules table, building a game from a complete specification).
 //! The Python class `eights.Rules` (`python/eights/rules.py`) is written on top of these.
+//! [`rules_arg`] is the one reading of a rules argument (a preset name or an `eights.Rules`,
+//! plus overrides) used by every binding that plays a rule set.
 
 use super::args;
-use super::convert::{as_table, from_json, random_seed, rules_err, to_json};
+use super::convert::{as_table, check_overrides, from_json, load_rules, random_seed, rules_err, to_json};
 use super::game::PyGame;
 use crate::game::Game;
 use crate::rules::describe::{describe, special_cards as card_words, variant_changes as overlay_words};
 use crate::rules::{self, Rules, complete_spec, load_spec, resolve_spec};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyString, PyType};
 use serde_json::Value;
 use std::sync::Arc;
+
+/// The class `eights.Rules`, imported once.
+static RULES_CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// The compiled rules of a rules argument, for `num_players` (already in
+/// `[2, MAX_PLAYERS]`: the `args::num_players` extractor checks it).
+///
+/// `preset` is a preset name (str) or an `eights.Rules`; `overrides` (the `rules=` argument
+/// of the entry points) is `None` or a dict of rule overrides, merged on top (on an
+/// `eights.Rules` through `Rules.replace`, so they beat its variants exactly as they do on a
+/// preset). The rules are validated for `num_players` here (an `eights.Rules` was validated
+/// for `players.min` when it was built). Anything else is a `TypeError` naming the argument
+/// and what it allows; invalid rules are a `RulesError` naming the field, an unknown preset a
+/// `ValueError`. Every binding that takes a preset reads it here.
+pub(crate) fn rules_arg(
+    py: Python<'_>,
+    preset: &Bound<'_, PyAny>,
+    num_players: usize,
+    overrides: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Arc<Rules>> {
+    if preset.is_instance_of::<PyString>() {
+        let name: String = preset.extract()?;
+        return load_rules(py, &name, num_players, overrides);
+    }
+    let class = RULES_CLASS.get_or_try_init(py, || -> PyResult<Py<PyType>> {
+        Ok(py.import("eights.rules")?.getattr("Rules")?.cast_into::<PyType>()?.unbind())
+    })?;
+    if !preset.is_instance(class.bind(py))? {
+        return Err(PyTypeError::new_err(format!(
+            "preset must be a preset name (str) or an eights.Rules, got {}",
+            preset.get_type().name()?
+        )));
+    }
+    let rules = match overrides {
+        Some(o) if !o.is_none() => {
+            check_overrides(o)?;
+            if o.is_truthy()? { preset.call_method1("replace", (o,))? } else { preset.clone() }
+        }
+        _ => preset.clone(),
+    };
+    let spec = complete_spec(as_table(py, &rules.getattr("_spec")?, "spec")?).map_err(rules_err)?;
+    Rules::from_spec(spec, num_players).map(Arc::new).map_err(rules_err)
+}
 
 fn opt_table(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<Value>> {
     match obj {

@@ -3,7 +3,8 @@
 //! place by every call) and releases the GIL while the batch steps.
 
 use super::args::{self, int_in};
-use super::convert::{IllegalActionError, array1, from_json, load_rules};
+use super::convert::{IllegalActionError, array1, from_json};
+use super::rules::rules_arg;
 use crate::action::NUM_ACTIONS;
 use crate::game::Game;
 use crate::observation::OBS_SIZE;
@@ -150,13 +151,13 @@ impl PyVecEnvCore {
 impl PyVecEnvCore {
     /// `VecEnvCore(preset, num_envs, num_players=2, rules=None, num_threads=0,
     /// autoreset="next_step", self_play=False, learner_seat=0, opponents="random",
-    /// reward="win_loss", obs_dtype="float32")`.
+    /// reward="win_loss", obs_dtype="float32")`; `preset` is a preset name or an `eights.Rules`.
     #[new]
     #[pyo3(signature = (preset, num_envs, num_players=2, rules=None, num_threads=0, autoreset="next_step", self_play=false, learner_seat=0, opponents="random", reward="win_loss", obs_dtype="float32"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        preset: &str,
+        preset: &Bound<'_, PyAny>,
         #[pyo3(from_py_with = args::num_envs)] num_envs: usize,
         #[pyo3(from_py_with = args::num_players)] num_players: usize,
         rules: Option<&Bound<'_, PyAny>>,
@@ -168,7 +169,7 @@ impl PyVecEnvCore {
         reward: &str,
         obs_dtype: &str,
     ) -> PyResult<Self> {
-        let r = load_rules(py, preset, num_players, rules)?;
+        let r = rules_arg(py, preset, num_players, rules)?;
         let autoreset = match autoreset {
             "next_step" => Autoreset::NextStep,
             "same_step" => Autoreset::SameStep,
