@@ -7,6 +7,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, final
 import numpy as np
 import numpy.typing as npt
 
+from eights.rules import Rules
+
 __all__ = [
     "Game",
     "RandomBot",
@@ -54,12 +56,14 @@ class RulesError(ValueError): ...
 
 _Action = Union[int, str]  # an action id, or an action string such as "play 8H"
 
-# Not @final although the runtime class cannot be subclassed: eights.Game (rules.py)
-# derives from it for type checkers only, to accept an eights.Rules as the preset.
+# A rules argument: a preset name or an eights.Rules (read by the bindings' rules_arg).
+_Preset = Union[str, Rules]
+
+@final
 class Game:
     def __new__(
         cls,
-        preset: str,
+        preset: _Preset = "crazy_eights",
         num_players: int = 2,
         seed: Optional[int] = None,
         rules: Optional[Dict[str, Any]] = None,
@@ -67,7 +71,7 @@ class Game:
     def reset(self, seed: Optional[int] = None, deck: Optional[Sequence[str]] = None) -> None: ...
     @staticmethod
     def from_position(
-        preset: str,
+        preset: _Preset,
         num_players: int,
         *,
         hands: Sequence[Sequence[str]],
@@ -197,7 +201,7 @@ class Bot:
 class VecEnvCore:
     def __new__(
         cls,
-        preset: str,
+        preset: _Preset,
         num_envs: int,
         num_players: int = 2,
         rules: Optional[Dict[str, Any]] = None,
@@ -243,14 +247,14 @@ def presets() -> List[str]: ...
 def preset_rules(preset: str, rules: Optional[Dict[str, Any]] = None) -> Dict[str, Any]: ...
 def preset_toml(preset: str) -> str: ...
 def random_selfplay(
-    preset: str,
+    preset: _Preset,
     num_players: int = 2,
     games: int = 1000,
     seed: int = 0,
     rules: Optional[Dict[str, Any]] = None,
 ) -> Dict[str, Any]: ...
 def checked_selfplay(
-    preset: str,
+    preset: _Preset,
     num_players: int = 2,
     games: int = 10,
     seed: int = 0,
@@ -258,7 +262,7 @@ def checked_selfplay(
 ) -> Dict[str, Any]: ...
 def parse_bot(name: str) -> str: ...
 def check_bot_rules(
-    name: str, preset: str, num_players: int = 2, rules: Optional[Dict[str, Any]] = None
+    name: str, preset: _Preset, num_players: int = 2, rules: Optional[Dict[str, Any]] = None
 ) -> None: ...
 def net_presets() -> List[str]: ...
 def net_probs(

@@ -27,7 +27,7 @@ import copy
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
+from typing import Any, Dict, List, Mapping, Optional, Union
 
 from . import _core
 from ._utils.overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides
@@ -281,9 +281,7 @@ class Rules:
 
     def game(self, num_players: int = 2, seed: Optional[int] = None) -> "_core.Game":
         """A new :class:`eights.Game` with these rules."""
-        if isinstance(self._base, str):
-            return _core.Game(self._base, num_players, seed=seed, rules=self._overrides or None)
-        return _core.game_from_spec(self._spec, num_players, seed)
+        return _core.Game(self, num_players, seed=seed)
 
     # ------------------------------------------------------------- dunder
 
@@ -310,65 +308,8 @@ class Rules:
         return (Rules._make, (self._base, {}))
 
 
-if TYPE_CHECKING:  # what type checkers see: a Game is an eights._core.Game
-
-    class Game(_core.Game):
-        """One table of a Crazy Eights-family game (see the runtime class below)."""
-
-        # It builds the core class, not a subclass.
-        def __new__(  # type: ignore[misc]
-            cls,
-            preset: Union[str, "Rules"] = "crazy_eights",
-            num_players: int = 2,
-            seed: Optional[int] = None,
-            rules: Optional[Mapping[str, Any]] = None,
-        ) -> "_core.Game": ...
-
-        @staticmethod
-        def from_position(preset: Union[str, "Rules"], num_players: int, **kwargs: Any) -> "_core.Game": ...
-
-else:
-    class _GameType(type):
-        """Metaclass of :class:`Game`: calling it builds an ``eights._core.Game``, and
-        ``isinstance``, attributes and static methods are those of ``eights._core.Game``."""
-
-        def __call__(cls, preset: Any = "crazy_eights", num_players: int = 2, seed: Optional[int] = None,
-                     rules: Optional[Mapping[str, Any]] = None) -> "_core.Game":
-            if isinstance(preset, Rules):
-                r = preset.replace(rules) if rules else preset
-                return r.game(num_players, seed)
-            return _core.Game(preset, num_players, seed=seed, rules=rules)
-
-        def __instancecheck__(cls, obj: Any) -> bool:
-            return isinstance(obj, _core.Game)
-
-        def __subclasscheck__(cls, sub: Any) -> bool:
-            return isinstance(sub, type) and issubclass(sub, _core.Game)
-
-        def __getattr__(cls, name: str) -> Any:
-            return getattr(_core.Game, name)
-
-
-    class Game(metaclass=_GameType):
-        """One table of a Crazy Eights-family game (multi-agent API).
-
-        ``Game(preset, num_players=2, seed=None, rules=None)``: ``preset`` is a preset name or
-        an :class:`eights.Rules`; ``rules`` is a dict of overrides (nested tables, e.g.
-        ``{"deal": {"hand_size": 5}}``, or ``{"variants": ["multiple_cards"]}``).  The object
-        built is an ``eights._core.Game``; ``isinstance(g, eights.Game)`` holds, and the static
-        methods (``from_position``, ``from_dict``, ``rules_feature_names``) are available here.
-        """
-
-        @staticmethod
-        def from_position(preset: Any, num_players: int, **kwargs: Any) -> "_core.Game":
-            """``eights._core.Game.from_position``, also accepting preset-based :class:`Rules`."""
-            if isinstance(preset, Rules):
-                if preset.preset is None:
-                    raise TypeError(
-                        "Game.from_position needs rules built on a preset (Rules(preset, ...) or a "
-                        "TOML file with inherits = \"<preset>\")"
-                    )
-                extra = kwargs.pop("rules", None)
-                r = preset.replace(extra) if extra else preset
-                return _core.Game.from_position(r.preset, num_players, rules=r.overrides or None, **kwargs)
-            return _core.Game.from_position(preset, num_players, **kwargs)
+#: One table of a Crazy Eights-family game: the extension's class itself.
+#: ``Game(preset="crazy_eights", num_players=2, seed=None, rules=None)`` takes a preset name
+#: or a :class:`Rules` (plus a dict of overrides); so do its static ``from_position``,
+#: whose rules must start from a preset.
+Game = _core.Game
