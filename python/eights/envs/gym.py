@@ -208,8 +208,6 @@ class EightsEnv(gymnasium.Env):
         **rule_overrides: Any,
     ) -> None:
         super().__init__()
-        if not isinstance(preset, (str, Rules)):
-            raise TypeError(f"preset must be a preset name or an eights.Rules, got {_describe(preset)}")
         num_players = _as_int(num_players, "num_players")
         learner_seat = _as_int(learner_seat, "learner_seat")
         seed = check_optional_seed(seed)
@@ -226,10 +224,9 @@ class EightsEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self._opponent_specs = _normalise_opponents(opponents, num_players, learner_seat)
-        if isinstance(preset, str):
-            for spec in self._opponent_specs.values():
-                if isinstance(spec, str):  # "net" plays only the rules it was trained for
-                    check_bot_rules(spec, preset, num_players, rules=self.rules)
+        for spec in self._opponent_specs.values():
+            if isinstance(spec, str):  # "net" plays only the rules it was trained for
+                check_bot_rules(spec, preset, num_players, rules=self.rules)
         self._opponents: Dict[int, Any] = {}
         self._initial_seed = seed
         self._started = False

@@ -44,7 +44,7 @@ Example::
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 from gymnasium import spaces
@@ -59,6 +59,7 @@ from ..agents.pool import OpponentPool, check_batch_actions as _check_batch_acti
 from .spaces import LegalMultiDiscrete
 from .._utils.seeds import DRAW_BOUND, check_optional_seed, check_seed
 from ..observation import ObservationBounds
+from ..rules import Rules
 
 __all__ = ["VecEnv", "OpponentPool", "LegalMultiDiscrete", "AUTORESET_MODES", "OBS_DTYPES"]
 
@@ -79,7 +80,7 @@ class VecEnv(_GymVectorEnv):
     """``num_envs`` games of one preset, stepped together in Rust.
 
     Args:
-        preset: rules preset (see :func:`eights.presets`).
+        preset: a rules preset name (see :func:`eights.presets`) or an :class:`eights.Rules`.
         num_envs: number of games.
         num_players: seats per table.
         opponents: learner mode only.  ``"random"`` (built-in Rust bots,
@@ -116,7 +117,7 @@ class VecEnv(_GymVectorEnv):
 
     def __init__(
         self,
-        preset: str,
+        preset: Union[str, Rules],
         num_envs: int,
         num_players: int = 2,
         opponents: Any = "random",
@@ -133,8 +134,6 @@ class VecEnv(_GymVectorEnv):
         rules: Optional[Dict[str, Any]] = None,
         **rule_overrides: Any,
     ) -> None:
-        if not isinstance(preset, str):
-            raise TypeError(f"preset must be a string, got {_describe(preset)}")
         num_envs = _as_int(num_envs, "num_envs")
         num_players = _as_int(num_players, "num_players")
         learner_seat = _as_int(learner_seat, "learner_seat")
@@ -177,7 +176,7 @@ class VecEnv(_GymVectorEnv):
             for name in names:
                 if isinstance(name, str):
                     check_bot_rules(name, preset, num_players, rules=self.rules)
-        self.preset = preset
+        self.preset = preset if isinstance(preset, str) else preset.name
         self.num_envs = num_envs
         self.num_players = num_players
         self.learner_seat = None if self.self_play else learner_seat
