@@ -27,9 +27,10 @@ Conventions
   by the env runner and vector index when RLlib passes an ``EnvContext``), so runs
   reproduce.
 
-``env_config`` keys: ``preset`` (default ``"crazy_eights"``), ``num_players`` (2),
-``rules`` (a dict of overrides or an :class:`eights.Rules`), ``reward`` (``"win_loss"``),
-``seed`` (0).
+``env_config`` keys: ``preset`` (default ``"crazy_eights"``; a preset name or an
+:class:`eights.Rules`), ``num_players`` (2), ``rules`` (a dict of overrides, or an
+:class:`eights.Rules` in place of ``preset``), ``reward`` (``"win_loss"``), ``seed`` (0, in
+the package's seed range ``[0, 2**64)``).
 
 Example::
 
@@ -104,20 +105,15 @@ class EightsMultiAgentEnv(MultiAgentEnv):
             raise ValueError(f"unknown reward {self.reward_kind!r}; allowed: {list(_REWARDS)}")
         seed = check_seed(config.get("seed", 0), "env_config['seed']")
         self._rng = np.random.default_rng([seed, worker, vector])
-        if isinstance(rules, Rules):
-            self.game = Game(rules, num_players, seed=0)
-        else:
-            self.game = Game(preset, num_players, seed=0, rules=rules)
+        if isinstance(rules, Rules):  # an eights.Rules given as ``rules`` stands for the preset
+            preset, rules = rules, None
+        self.game = Game(preset, num_players, seed=0, rules=rules)
         self.num_players = int(num_players)
         self.agents = self.possible_agents = [agent_id(s) for s in range(self.num_players)]
         obs_space = gymnasium.spaces.Dict(
             {
                 # Finite bounds from the dealt pack (see eights.observation).
-                "observations": (
-                    ObservationBounds(rules, num_players)
-                    if isinstance(rules, Rules)
-                    else ObservationBounds(preset, num_players, rules=rules)
-                ).space,
+                "observations": ObservationBounds(preset, num_players, rules=rules).space,
                 "action_mask": gymnasium.spaces.Box(0.0, 1.0, (NUM_ACTIONS,), np.float32),
             }
         )
