@@ -35,12 +35,15 @@
 //! | `declined`       | 36   | per seat offset 1..9, four suit flags (C, D, H, S): the suits that seat's hand declined this hand ([`Game::declined_suits`]: in force when it drew or passed instead of playing, and not played from it since) |
 //!
 //! Total [`OBS_SIZE`] = 346. The slices are in a fixed order and new ones are added at the
-//! end, so the offsets of the earlier ones never move. Per-face rule features are separate
+//! end, so the offsets of the earlier ones never move. The finite bounds of every entry under
+//! a rule set, and the scaling into `[0, 1]`, are in [`bounds`]. Per-face rule features are separate
 //! ([`crate::rules::Rules::features`]) so an agent can condition on the rules.
 
 use crate::card::NUM_FACES;
 use crate::game::{ChainAnswerState, Game, NUM_PHASES, Restrict};
 use crate::rules::MAX_PLAYERS;
+
+pub mod bounds;
 
 /// Named slices of the observation, in order: `(name, size)`.
 pub const OBS_LAYOUT: [(&str, usize); 25] = [
