@@ -44,6 +44,7 @@ __all__ = [
     "OBS_SIZE",
     "VecEnvCore",
     "game_state_bytes",
+    "observation_bounds",
     "episode_seed",
 ]
 
@@ -180,7 +181,9 @@ class RandomBot:
 class FastSoak:
     def __new__(
         cls,
-        tables: Sequence[Tuple[str, int, Optional[Sequence[float]], Optional[Sequence[float]]]],
+        tables: Sequence[
+            Union[Tuple[_Preset, int], Tuple[_Preset, int, Optional[Sequence[float]], Optional[Sequence[float]]]]
+        ],
         seed: int = 0,
         obs_every: int = 1,
         full_every: int = 1000,
@@ -291,5 +294,8 @@ def variant_changes(overlay: Dict[str, Any]) -> List[str]: ...
 def game_from_spec(spec: Dict[str, Any], num_players: int = 2, seed: Optional[int] = None) -> Game: ...
 def is_resolved(table: Any) -> bool: ...
 def merge_rules(base: Dict[str, Any], over: Dict[str, Any]) -> Dict[str, Any]: ...
+def observation_bounds(
+    preset: _Preset, num_players: int = 2, rules: Optional[Dict[str, Any]] = None
+) -> Dict[str, Any]: ...
 def game_state_bytes() -> int: ...
 def episode_seed(seed: int, i: int, k: int) -> int: ...

@@ -1,6 +1,7 @@
-//! Bindings of [`crate::bots`]: the `RandomBot` and `Bot` classes, bot names, random
-//! self-play, determinization, and the arena core (seeds, seat rotation, playing deals on a
-//! thread pool with the GIL released), and the learned bot's network for tests and tools.
+//! Bindings of [`crate::bots`]: the `RandomBot` and `Bot` classes, bot names and the check
+//! of a bot against rules, random self-play, determinization, the learned bot's network for
+//! tests and tools, and the arena core (seeds, seat rotation, playing deals on a thread pool
+//! with the GIL released).
 
 use super::args::{self, int_in};
 use super::convert::{IllegalActionError, array1, array2, from_json, load_rules, random_seed};
@@ -8,7 +9,6 @@ use super::game::PyGame;
 use super::rules::rules_arg;
 use crate::bots::arena::{agent_at, bot_seed, deal_seed, play_deals};
 use crate::bots::{self, BOT_SPEC_HELP, BotSpec, Policy, RandomBot};
-use crate::game::derive_seed as core_derive_seed;
 use crate::rules::MAX_PLAYERS;
 use numpy::{PyArray2, PyReadonlyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -37,103 +37,6 @@ fn random_selfplay<'py>(
     let r = rules_arg(py, preset, num_players, rules)?;
     let stats = py.detach(move || bots::random_selfplay(r, games, seed));
     from_json(py, &stats)
-}
-
-/// Like `random_selfplay`, with the engine's invariants checked after every decision
-/// (`eights::check::check_state`): cards conserved, the legal set equal to the mask and
-/// empty exactly at the end, observations finite, the snapshot round trip, zero-sum
-/// returns. Returns a dict: games, decisions, truncated, violations and failures (the
-/// first few messages). Used by `python -m eights soak`.
-#[pyfunction]
-#[pyo3(signature = (preset, num_players=2, games=10, seed=0, rules=None))]
-fn checked_selfplay<'py>(
-    py: Python<'py>,
-    preset: &Bound<'py, PyAny>,
-    #[pyo3(from_py_with = args::num_players)] num_players: usize,
-    #[pyo3(from_py_with = args::games)] games: u64,
-    #[pyo3(from_py_with = args::seed)] seed: u64,
-    rules: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let r = rules_arg(py, preset, num_players, rules)?;
-    let stats = py.detach(move || crate::check::checked_selfplay(r, games, seed));
-    from_json(py, &stats)
-}
-
-/// The fast soak of `python -m eights soak --decisions N` (`eights::check::FastSoak`):
-/// random games over `tables`, a list of `(preset, num_players, low, high)` (`low`/`high`:
-/// the raw observation's declared bounds, arrays of `OBS_SIZE` floats, or `None` to check
-/// finiteness only), played on `num_threads` threads (0: all cores) with the GIL released.
-/// `run(first, games)` plays games `first .. first + games` and returns a dict of totals;
-/// the result depends on `seed` and the game indices only, not on the thread count.
-#[pyclass(name = "FastSoak", module = "eights._core")]
-struct PyFastSoak {
-    soak: crate::check::FastSoak,
-    pool: Option<rayon::ThreadPool>,
-}
-
-/// Optional bounds of a soak table: `None` or exactly `OBS_SIZE` floats.
-fn soak_bounds(b: Option<Vec<f32>>, name: &str) -> PyResult<Vec<f32>> {
-    let size = crate::observation::OBS_SIZE;
-    match b {
-        None => Ok(Vec::new()),
-        Some(v) if v.len() == size => Ok(v),
-        Some(v) => Err(PyValueError::new_err(format!("{name} must hold {size} values, got {}", v.len()))),
-    }
-}
-
-/// One soak table as Python passes it: preset, player count, observation low and high bounds.
-type SoakTableArg<'py> = (String, Bound<'py, PyAny>, Option<Vec<f32>>, Option<Vec<f32>>);
-
-#[pymethods]
-impl PyFastSoak {
-    #[new]
-    #[pyo3(signature = (tables, seed=0, obs_every=1, full_every=1000, num_threads=0))]
-    fn new(
-        py: Python<'_>,
-        tables: Vec<SoakTableArg<'_>>,
-        #[pyo3(from_py_with = args::seed)] seed: u64,
-        #[pyo3(from_py_with = args::obs_every)] obs_every: u64,
-        #[pyo3(from_py_with = args::full_every)] full_every: u64,
-        #[pyo3(from_py_with = args::num_threads)] num_threads: usize,
-    ) -> PyResult<Self> {
-        let mut out = Vec::with_capacity(tables.len().min(4096));
-        for (preset, n, low, high) in tables {
-            let n = args::num_players(&n)?;
-            let rules = load_rules(py, &preset, n, None)?;
-            let (low, high) = (soak_bounds(low, "low")?, soak_bounds(high, "high")?);
-            out.push(crate::check::SoakTable { name: format!("{preset} n={n}"), rules, low, high });
-        }
-        if out.is_empty() {
-            return Err(PyValueError::new_err("tables must name at least one (preset, num_players)"));
-        }
-        let pool =
-            match num_threads {
-                0 => None,
-                t => Some(rayon::ThreadPoolBuilder::new().num_threads(t).build().map_err(|e| {
-                    pyo3::exceptions::PyRuntimeError::new_err(format!("cannot start {t} threads: {e}"))
-                })?),
-            };
-        Ok(PyFastSoak { soak: crate::check::FastSoak { tables: out, seed, obs_every, full_every }, pool })
-    }
-
-    /// Play games `first .. first + games`; returns a dict: games, decisions, truncated,
-    /// observations_checked, full_checks, violations, failures (the first few messages).
-    #[pyo3(signature = (first, games))]
-    fn run<'py>(
-        &self,
-        py: Python<'py>,
-        #[pyo3(from_py_with = args::start)] first: u64,
-        #[pyo3(from_py_with = args::games)] games: u64,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let stats = py.detach(|| self.soak.run(first, games, self.pool.as_ref()));
-        from_json(py, &stats)
-    }
-
-    /// The number of tables.
-    #[getter]
-    fn num_tables(&self) -> usize {
-        self.soak.tables.len()
-    }
 }
 
 /// A uniformly random player with its own seeded generator.
@@ -224,12 +127,6 @@ fn determinize(
 
 fn u64_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
     int_in(obj, name, 0u64, u64::MAX)
-}
-
-/// The seed of item `i` derived from a base seed (SplitMix64), as used for arena deals.
-#[pyfunction]
-fn derive_seed(seed: &Bound<'_, PyAny>, i: &Bound<'_, PyAny>) -> PyResult<u64> {
-    Ok(core_derive_seed(u64_arg(seed, "seed")?, u64_arg(i, "i")?))
 }
 
 /// The game seed of arena deal `deal`.
@@ -394,11 +291,8 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRandomBot>()?;
     m.add_class::<PyBot>()?;
     m.add_function(wrap_pyfunction!(random_selfplay, m)?)?;
-    m.add_function(wrap_pyfunction!(checked_selfplay, m)?)?;
-    m.add_class::<PyFastSoak>()?;
     m.add_function(wrap_pyfunction!(parse_bot, m)?)?;
     m.add_function(wrap_pyfunction!(determinize, m)?)?;
-    m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add_function(wrap_pyfunction!(arena_deal_seed, m)?)?;
     m.add_function(wrap_pyfunction!(arena_agent_at, m)?)?;
     m.add_function(wrap_pyfunction!(arena_bot_seed, m)?)?;

@@ -1,5 +1,5 @@
 //! Bindings of [`crate::game`]: the `Game` class (one table: state, legal actions, step,
-//! observations, snapshots). Rules are read by `rules::rules_arg` (a preset name or an
+//! observations, snapshots) and `derive_seed`, the engine's seed derivation. Rules are read by `rules::rules_arg` (a preset name or an
 //! `eights.Rules`, plus overrides); everything the game does is delegated to the core `Game`.
 
 use super::args::{self, int_in};
@@ -569,7 +569,14 @@ impl PyGame {
     }
 }
 
-/// Add the `Game` class to `eights._core`.
+/// The seed of item `i` derived from a base seed (SplitMix64), as used for arena deals.
+#[pyfunction]
+fn derive_seed(seed: &Bound<'_, PyAny>, i: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(crate::game::derive_seed(int_in(seed, "seed", 0u64, u64::MAX)?, int_in(i, "i", 0u64, u64::MAX)?))
+}
+
+/// Add the `Game` class and `derive_seed` to `eights._core`.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyGame>()
+    m.add_class::<PyGame>()?;
+    m.add_function(wrap_pyfunction!(derive_seed, m)?)
 }

@@ -1,11 +1,17 @@
 //! PyO3 bindings, built by maturin as the extension `eights._core`: this file only
-//! registers the module. One binding file per core module (`game`, `rules`, `bots`,
-//! `vec_env`), thin wrappers over the core; conversions shared by them live in `convert`.
+//! registers the module. One binding file per core module, thin wrappers over the core:
+//! `game` (the `Game` class, seed derivation), `rules` (rule sets as data, and `rules_arg`,
+//! the one reader of a preset-or-`Rules` argument), `observation` (the observation's
+//! bounds), `bots` (bots, random self-play, the learned bot's network; for now the arena
+//! too), `check` (checked self-play, the fast soak) and `vec_env` (the batched engine).
+//! Argument checks live in `args`, conversions shared by the files in `convert`.
 
 mod args;
 mod bots;
+mod check;
 mod convert;
 mod game;
+mod observation;
 mod rules;
 mod vec_env;
 
@@ -17,6 +23,8 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     game::register(m)?;
     bots::register(m)?;
+    check::register(m)?;
+    observation::register(m)?;
     rules::register(m)?;
     vec_env::register(m)?;
     m.add("IllegalActionError", m.py().get_type::<convert::IllegalActionError>())?;
