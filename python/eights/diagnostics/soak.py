@@ -9,8 +9,9 @@ invariants checked and the process memory reported before and after. Two modes:
   and more. At every decision: the legal set non-empty exactly while the game is live, every
   legal id decodes, the drawn action accepted, the cards conserved face by face, the game
   ending or truncating within its cap, and the acting seat's observation finite and within
-  the declared bounds (:class:`eights.observation.ObservationBounds`; every ``--obs-every``-th
-  decision, default every one); zero-sum returns at every end. On a sampled fraction
+  the declared bounds (those of :class:`eights.observation.ObservationBounds`, computed by
+  the engine for each table; every ``--obs-every``-th decision, default every one);
+  zero-sum returns at every end. On a sampled fraction
   (``--full-every``, default one decision in 1000 per game, plus the deal and the end): the
   full check (every seat's observation, the legal vector against the mask, the snapshot
   round trip) and every legal action applied to a copy. Deterministic per seed whatever
@@ -266,8 +267,6 @@ def fast_soak(
     Returns a dict: ``seconds``, ``tables``, ``games``, ``decisions``, ``truncated``,
     ``observations_checked``, ``full_checks``, ``violations``, ``failures`` and the memory
     (``rss_start``, ``rss_after_first_batch``, ``rss_end``, ``rss_growth``), in bytes."""
-    from ..observation import ObservationBounds
-
     limits = (("decisions", decisions, 0, 2**63 - 1), ("obs_every", obs_every, 1, 2**32 - 1),
               ("full_every", full_every, 1, 2**32 - 1))
     for name, value, lo, hi in limits:
@@ -275,12 +274,9 @@ def fast_soak(
             raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
         if not lo <= value <= hi:
             raise ValueError(f"{name} must be in [{lo}, {hi}], got {value!r}")
+    # Each table's observations are checked against the rules' own bounds, computed in Rust.
     sizes = table_sizes(presets)
-    tables = []
-    for preset, n in sizes:
-        b = ObservationBounds(preset, n)
-        tables.append((preset, n, b.low.tolist(), b.high.tolist()))
-    runner = _core.FastSoak(tables, seed=seed, obs_every=obs_every, full_every=full_every, num_threads=num_threads)
+    runner = _core.FastSoak(sizes, seed=seed, obs_every=obs_every, full_every=full_every, num_threads=num_threads)
     totals: Dict[str, Any] = {
         k: 0 for k in ("games", "decisions", "truncated", "observations_checked", "full_checks", "violations")
     }

@@ -49,7 +49,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 import pyspiel
 
-from .._core import NUM_ACTIONS, OBS_SIZE, determinize, preset_rules, presets
+from .._core import NUM_ACTIONS, OBS_SIZE, determinize, observation_bounds, preset_rules, presets
 from ..render import table_text
 from ..rules import Game
 
@@ -107,14 +107,10 @@ class EightsGame(pyspiel.Game):
         self.seed = seed
         template = Game(preset, players, seed=seed)
         self.faces = [template.action_to_string(a)[len("play "):] for a in range(_NUM_FACES)]
-        pack: List[str] = list(template.stock()) + list(template.discard_pile()) + list(template.rogue_pile())
-        for p in range(players):
-            pack += list(template.hand(p))
-        index = {face: k for k, face in enumerate(self.faces)}
-        self.copies = [0] * _NUM_FACES
-        for card in pack:
-            self.copies[index[card]] += 1
-        self.pack_size = len(pack)
+        # The pack the rules deal, as the engine composes it (the observation bounds use it too).
+        deck = observation_bounds(preset, players)
+        self.copies = [int(deck["copies"].get(face, 0)) for face in self.faces]
+        self.pack_size = int(deck["deck_size"])
         max_decisions = int(template.rules_dict().get("limits", {}).get("max_decisions", 5000))
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
