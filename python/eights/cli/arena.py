@@ -1,0 +1,117 @@
+"""``arena``: a duplicate-deal tournament between bots and policies (see :mod:`eights.arena`),
+with a progress bar, the ratings table, and optionally the results saved as JSON/CSV and a
+chart of the ratings."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Any, Optional
+
+from . import _args
+
+
+def add_parser(subparsers: Any) -> None:
+    """The ``arena`` command and its options."""
+    p = subparsers.add_parser(
+        "arena",
+        help="duplicate-deal tournament between bots, with ratings",
+        description="Play every table of the given bots over duplicate deals (each deal replayed "
+        "with the seats rotated), print win rates with 95% intervals and Bradley-Terry ratings "
+        "(Elo scale) with bootstrap intervals. Bots: random, heuristic, ismcts:N (N simulations "
+        "per decision), pimc:N (N sampled worlds per decision), net (the learned bot, on the presets it "
+        "was trained for).",
+    )
+    p.add_argument("--preset", default="crazy_eights", help="rules preset (default: crazy_eights)")
+    p.add_argument("--players", type=_args.players, default=2, help="number of players (default: 2)")
+    p.add_argument(
+        "--agents",
+        default="random,heuristic,ismcts:400",
+        help="comma-separated agents: bot names, module:attribute (a policy f(obs, mask) -> action "
+        "or an object with act/act_batch) or paths of saved SB3 models (.zip) "
+        "(default: random,heuristic,ismcts:400)",
+    )
+    p.add_argument(
+        "--games", type=_args.positive, default=1000, help="duplicate deals per table (default: 1000)"
+    )
+    p.add_argument("--seed", type=_args.non_negative, default=0, help="random seed (default: 0)")
+    p.add_argument("--threads", type=_args.threads, default=0, help="worker threads, 0 = all cores (default: 0)")
+    p.add_argument(
+        "--bootstrap", type=_args.positive, default=1000, help="bootstrap resamples for the intervals (default: 1000)"
+    )
+    p.add_argument("--rules", default=None, metavar="JSON", help="rule overrides as a JSON object")
+    p.add_argument("--plot", default=None, metavar="PNG", help="save a chart of the ratings (needs matplotlib)")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument(
+        "--record", default=None, metavar="DIR",
+        help="save a replay record of every game in DIR (episode_<k>.json; see 'replay')",
+    )
+    p.add_argument(
+        "--out", action="append", default=None, metavar="FILE",
+        help="also write the results to FILE: .json (everything) or .csv (the ratings table); repeatable",
+    )
+    p.set_defaults(func=run)
+
+
+def _plot_problem(path: str) -> Optional[str]:
+    """Why a chart cannot be saved to ``path`` (None when it can)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return "saving a chart needs matplotlib (pip install matplotlib)"
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK):
+        return f"the folder {folder} is not writable"
+    if os.path.isdir(path):
+        return "is a folder"
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run a duplicate-deal tournament between bots and print the ratings."""
+    from .. import arena
+    from ..agents.load import load_policy
+    from ..observation import ObservationBounds
+
+    rules = _args.parse_rules(args.rules)
+    for path in args.out or []:
+        if not path.lower().endswith((".json", ".csv")):
+            raise ValueError(f"--out must name a .json or .csv file, got {path!r}")
+    # Bot names, module:attribute policies and saved SB3 models (ValueError when unknown).
+    scale = ObservationBounds(args.preset, args.players, rules=rules)
+    agents = [load_policy(a, scale) for a in _args.names(args.agents)]
+    if args.plot:
+        problem = _plot_problem(args.plot)
+        if problem:  # found before the tournament runs, not after
+            print(f"error: --plot {args.plot}: {problem}", file=sys.stderr)
+            return 2
+    start = time.perf_counter()
+    result = arena.tournament(
+        agents,
+        preset=args.preset,
+        num_players=args.players,
+        games=args.games,
+        seed=args.seed,
+        threads=args.threads,
+        rules=rules,
+        bootstrap=args.bootstrap,
+        progress=not args.no_progress,
+        record_dir=args.record,
+    )
+    print(result.table())
+    print(f"time: {time.perf_counter() - start:.1f} s")
+    for path in args.out or []:
+        result.save(path)
+        print(f"results saved to {path}")
+    if args.plot:
+        try:
+            result.plot(args.plot)
+        except ImportError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        print(f"chart saved to {args.plot}")
+    return 0

@@ -1,0 +1,61 @@
+"""``botspeed``: times each bot's decisions (per second, mean and longest, one thread) in
+games against the heuristic bot, on one or more presets."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from . import _args
+
+
+def add_parser(subparsers: Any) -> None:
+    """The ``botspeed`` command and its options."""
+    p = subparsers.add_parser(
+        "botspeed",
+        help="time each bot's decisions",
+        description="Play each bot against the heuristic bot on each preset (one thread) and print "
+        "its decisions per second, mean milliseconds per decision and longest decision.",
+    )
+    p.add_argument(
+        "--presets",
+        default="crazy_eights,crazy_eights_specials,switch_blackjack",
+        help="comma-separated presets (default: crazy_eights,crazy_eights_specials,switch_blackjack)",
+    )
+    p.add_argument("--players", type=_args.players, default=2, help="number of players (default: 2)")
+    p.add_argument(
+        "--bots",
+        default="random,heuristic,pimc:50,ismcts:400",
+        help="comma-separated bot names (default: random,heuristic,pimc:50,ismcts:400)",
+    )
+    p.add_argument("--games", type=_args.positive, default=20, help="duplicate deals per bot (default: 20)")
+    p.add_argument("--seed", type=_args.non_negative, default=0, help="random seed (default: 0)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Time each bot's decisions on each preset (one thread, games against the heuristic)."""
+    from .. import arena
+    from .._core import parse_bot
+
+    bots = _args.names(args.bots)
+    presets = _args.names(args.presets)
+    for b in bots:
+        parse_bot(b)  # ValueError naming the allowed bots
+    print(
+        f"{args.players} players, {args.games} duplicate deals against heuristic per bot, one thread, "
+        f"seed {args.seed}"
+    )
+    w = max(10, max(len(b) for b in bots))
+    print(f"{'preset':<22}  {'bot':<{w}}  {'decisions/s':>12}  {'ms/decision':>11}  {'longest ms':>10}")
+    for preset in presets:
+        for b in bots:
+            opponents = ["heuristic"] * (args.players - 1)
+            res = arena.play([b] + opponents, preset, args.games, args.seed, threads=1)
+            dec = float(res["agent_decisions"][0])
+            sec = float(res["agent_seconds"][0])
+            rate = dec / sec if sec > 0 else float("inf")
+            ms = 1000.0 * sec / dec if dec > 0 else float("nan")
+            longest = 1000.0 * float(res["agent_max_seconds"][0])
+            print(f"{preset:<22}  {b:<{w}}  {rate:12,.0f}  {ms:11.4f}  {longest:10.3f}")
+    return 0

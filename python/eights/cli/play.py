@@ -1,0 +1,40 @@
+"""``play``: a person plays a hand against bots in the terminal (see :mod:`eights.play`)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from . import _args
+
+
+def add_parser(subparsers: Any) -> None:
+    """The ``play`` command and its options."""
+    p = subparsers.add_parser(
+        "play",
+        help="play a hand against bots in the terminal",
+        description="Play one hand against built-in bots: each turn shows the table and your legal "
+        'moves; answer with a move number or its text ("8h", "10D", "draw", "suit H"). '
+        '"help" lists the moves, "quit" or end of input leaves.',
+    )
+    p.add_argument("--preset", default="crazy_eights", help="rules preset (default: crazy_eights)")
+    p.add_argument("--players", type=_args.players, default=2, help="number of players (default: 2)")
+    p.add_argument("--seat", type=_args.non_negative, default=0, help="your seat, 0 moves first (default: 0)")
+    p.add_argument(
+        "--bots",
+        default="heuristic",
+        help="bot for every other seat, or a comma-separated bot per other seat: random, heuristic, "
+        "ismcts:N, pimc:N, net, module:attribute (your policy) or a saved SB3 model (.zip) (default: heuristic)",
+    )
+    p.add_argument("--seed", type=_args.non_negative, default=None, help="random seed (default: a fresh one, printed)")
+    p.add_argument("--rules", default=None, metavar="JSON", help="rule overrides as a JSON object")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play a hand against bots in the terminal."""
+    from ..play import play
+
+    rules = _args.parse_rules(args.rules)
+    bots = _args.names(args.bots)
+    return play(args.preset, args.players, seat=args.seat, bots=bots, seed=args.seed, rules=rules)

@@ -1,0 +1,21 @@
+"""``presets``: lists the rules presets, one name a line."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+import eights
+
+
+def add_parser(subparsers: Any) -> None:
+    """The ``presets`` command (no options)."""
+    p = subparsers.add_parser("presets", help="list the rules presets")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the available presets, one per line."""
+    for name in eights.presets():
+        print(name)
+    return 0
