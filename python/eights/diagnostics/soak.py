@@ -1,5 +1,7 @@
-"""Soak test: random games over every preset and player count, with the engine's
-invariants checked and the process memory reported before and after. Two modes:
+"""Soak test, as a library: random games over every preset and player count, with the
+engine's invariants checked and the process memory measured before and after; each mode
+returns its findings as a dict, which the command line (:mod:`eights.cli.soak`) prints.
+Two modes:
 
 * ``python -m eights soak --seconds 60`` (:func:`soak`): for a fixed time, through three
   drivers (the Rust loop, the Python ``Game`` API and ``VecEnv``), everything checked at
@@ -20,7 +22,6 @@ invariants checked and the process memory reported before and after. Two modes:
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import random
@@ -32,10 +33,12 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import numpy as np
 
 from .. import _core
+from .._utils.checks import as_int
+from .._utils.seeds import check_seed
 from ..rules import Game
 from ..envs.vector import VecEnv
 
-__all__ = ["soak", "fast_soak", "table_sizes", "rss_bytes"]
+__all__ = ["soak", "fast_soak", "table_sizes", "rss_bytes", "FAST_LIMITS"]
 
 #: Decisions a game may take beyond ``limits.max_decisions`` before it counts as endless.
 _SLACK = 1000
@@ -191,6 +194,7 @@ def soak(
     ``rss_end`` in bytes, and ``rss_growth`` (end minus after the first round)."""
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds < 0:
         raise ValueError(f"seconds must be a finite number >= 0, got {seconds!r}")
+    seed = check_seed(seed)
     sizes = table_sizes(presets)
     first: Dict[str, Tuple[str, int]] = {}
     for preset, n in sizes:
@@ -245,6 +249,9 @@ def soak(
     }
 
 
+#: The ranges (inclusive) of :func:`fast_soak`'s counts, which the command line checks too.
+FAST_LIMITS = {"decisions": (0, 2**63 - 1), "obs_every": (1, 2**32 - 1), "full_every": (1, 2**32 - 1)}
+
 #: Games per :func:`fast_soak` batch (a multiple of any table count is not needed: game
 #: ``i`` goes to table ``i % tables``).
 _FAST_BATCH = 4096
@@ -267,13 +274,9 @@ def fast_soak(
     Returns a dict: ``seconds``, ``tables``, ``games``, ``decisions``, ``truncated``,
     ``observations_checked``, ``full_checks``, ``violations``, ``failures`` and the memory
     (``rss_start``, ``rss_after_first_batch``, ``rss_end``, ``rss_growth``), in bytes."""
-    limits = (("decisions", decisions, 0, 2**63 - 1), ("obs_every", obs_every, 1, 2**32 - 1),
-              ("full_every", full_every, 1, 2**32 - 1))
-    for name, value, lo, hi in limits:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
-        if not lo <= value <= hi:
-            raise ValueError(f"{name} must be in [{lo}, {hi}], got {value!r}")
+    for name, value in (("decisions", decisions), ("obs_every", obs_every), ("full_every", full_every)):
+        as_int(value, name, *FAST_LIMITS[name])
+    seed = check_seed(seed)
     # Each table's observations are checked against the rules' own bounds, computed in Rust.
     sizes = table_sizes(presets)
     runner = _core.FastSoak(sizes, seed=seed, obs_every=obs_every, full_every=full_every, num_threads=num_threads)
@@ -312,55 +315,3 @@ def fast_soak(
         "rss_end": rss_end,
         "rss_growth": rss_end - (rss_first or rss_start),
     }
-
-
-def main_fast(
-    decisions: int, seed: int, presets: Optional[List[str]], as_json: bool, threads: int, obs_every: int, full_every: int
-) -> int:
-    """``soak --decisions N``: run :func:`fast_soak`, print a summary (or JSON), exit 1 on a
-    violation."""
-    res = fast_soak(
-        decisions, seed, presets, threads, obs_every, full_every, log=lambda m: print(m, file=sys.stderr, flush=True)
-    )
-    if as_json:
-        print(json.dumps(res, indent=2))
-    else:
-        mib = 2**20
-        print(f"soak (fast): {res['seconds']} s over {res['tables']} (preset, players) tables")
-        print(f"  games {res['games']:,}  decisions checked {res['decisions']:,}  truncated {res['truncated']:,}")
-        print(
-            f"  observations checked {res['observations_checked']:,}  full checks {res['full_checks']:,}"
-        )
-        print(f"  violations: {res['violations']}")
-        for f in res["failures"]:
-            print(f"    {f}")
-        print(
-            f"  memory (RSS): start {res['rss_start'] / mib:.1f} MiB, after the first batch "
-            f"{(res['rss_after_first_batch'] or 0) / mib:.1f} MiB, end {res['rss_end'] / mib:.1f} MiB "
-            f"(growth {res['rss_growth'] / mib:+.1f} MiB)"
-        )
-    return 1 if res["violations"] else 0
-
-
-def main(seconds: float, seed: int, presets: Optional[List[str]], as_json: bool) -> int:
-    """The ``soak`` subcommand: run, print a summary (or JSON), exit 1 on a violation."""
-    res = soak(seconds, seed, presets, log=lambda m: print(m, file=sys.stderr, flush=True))
-    if as_json:
-        print(json.dumps(res, indent=2))
-    else:
-        mib = 2**20
-        print(
-            f"soak: {res['seconds']} s, {res['rounds']} round(s), {res['tables_visited']} of "
-            f"{res['table_sizes']} (preset, players) tables visited"
-        )
-        for d in ("rust", "python", "vec_env"):
-            print(f"  {d:<8} games {res['games'][d]:>9,}  decisions checked {res['decisions'][d]:>12,}")
-        print(f"  violations: {res['violations']}")
-        for f in res["failures"]:
-            print(f"    {f}")
-        print(
-            f"  memory (RSS): start {res['rss_start'] / mib:.1f} MiB, after the first round "
-            f"{(res['rss_after_first_round'] or 0) / mib:.1f} MiB, end {res['rss_end'] / mib:.1f} MiB "
-            f"(growth {res['rss_growth'] / mib:+.1f} MiB)"
-        )
-    return 1 if res["violations"] else 0
