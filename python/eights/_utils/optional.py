@@ -1,10 +1,12 @@
 """Optional dependencies: the modules that need an extra (``eights.pettingzoo``,
-``eights.rllib``, ...) call :func:`require` first, so a missing package raises an
-ImportError that names the extra to install instead of a bare ModuleNotFoundError."""
+``eights.rllib``, ...) call :func:`require` first, and code that needs one package for one
+feature imports it with :func:`import_optional`, so a missing package raises an ImportError
+that names the extra to install instead of a bare ModuleNotFoundError."""
 
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import Sequence, Union
 
 
@@ -20,3 +22,10 @@ def require(modules: Union[str, Sequence[str]], extra: str, feature: str) -> Non
                 f"installed: pip install 'eights[{extra}]'",
                 name=module,
             ) from exc
+
+
+def import_optional(module: str, extra: str, feature: str) -> ModuleType:
+    """The module ``module``, imported; ``ModuleNotFoundError`` (an ``ImportError``) saying
+    that ``feature`` needs ``pip install 'eights[<extra>]'`` when it is not installed."""
+    require(module, extra, feature)
+    return importlib.import_module(module)

@@ -1,51 +1,61 @@
-"""What several commands share on their command line: the argparse types of integers in a
-range, seeds and seconds, the comma-separated lists (of bots, presets), and the rules
-options (``--preset`` and ``--rules``)."""
+"""What several commands share on their command line: argparse types for integers in a
+range and for seeds (built on the package's one integer checker and one seed range), for
+seconds and comma-separated lists, and the rule overrides of ``--rules``."""
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
-_U64_MAX = 2**64 - 1
+from .._utils.checks import as_int
+from .._utils.seeds import check_seed
+
+#: The largest count the engine takes (its counts are 64-bit unsigned integers).
+COUNT_MAX = 2**64 - 1
+
+# The name the checkers below give the value; argparse names the option itself
+# ("argument --seed: must be in ...").
+_VALUE = "value"
 
 
-def _int_in(text: str, low: int, high: int) -> int:
+def _integer(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
-    if not low <= value <= high:
-        raise argparse.ArgumentTypeError(f"must be in [{low}, {high}], got {value}")
-    return value
 
 
-def non_negative(text: str) -> int:
-    return _int_in(text, 0, _U64_MAX)
+def _checked(check: Callable[[int], int], text: str) -> int:
+    """``check(int(text))``, its ValueError as argparse's error without the value's name."""
+    try:
+        return check(_integer(text))
+    except ValueError as exc:
+        message = str(exc)
+        if message.startswith(_VALUE + " "):
+            message = message[len(_VALUE) + 1 :]
+        raise argparse.ArgumentTypeError(message) from None
 
 
-def positive(text: str) -> int:
-    return _int_in(text, 1, _U64_MAX)
+def int_in(low: int, high: int = COUNT_MAX) -> Callable[[str], int]:
+    """The argparse type of an integer in ``[low, high]``."""
+    return lambda text: _checked(lambda value: as_int(value, _VALUE, low, high), text)
 
 
-def players(text: str) -> int:
-    return _int_in(text, 2, 10)
+#: Argument types: counts from 0 or 1, player counts, thread counts, seeds.
+non_negative = int_in(0)
+positive = int_in(1)
+players = int_in(2, 10)
+threads = int_in(0, 1024)
 
 
-def threads(text: str) -> int:
-    return _int_in(text, 0, 1024)
-
-
-def soak_count(text: str) -> int:
-    return _int_in(text, 0, 2**63 - 1)
-
-
-def soak_every(text: str) -> int:
-    return _int_in(text, 1, 2**32 - 1)
+def seed(text: str) -> int:
+    """The argparse type of a seed: an integer in the package's seed range, ``[0, 2**64)``."""
+    return _checked(lambda value: check_seed(value, _VALUE), text)
 
 
 def seconds(text: str) -> float:
+    """The argparse type of a duration in seconds, in ``[0, 1e7)``."""
     try:
         value = float(text)
     except ValueError:
@@ -56,11 +66,12 @@ def seconds(text: str) -> float:
 
 
 def names(text: Optional[str]) -> List[str]:
-    """The non-empty items of a comma-separated list."""
+    """The non-empty items of a comma-separated list (of bots, agents or presets)."""
     return [item.strip() for item in (text or "").split(",") if item.strip()]
 
 
 def parse_rules(text: Optional[str]) -> Optional[Dict[str, Any]]:
+    """``--rules``: rule overrides as a JSON object (None when not given)."""
     if text is None:
         return None
     try:

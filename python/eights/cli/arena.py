@@ -10,6 +10,7 @@ import sys
 import time
 from typing import Any, Optional
 
+from .._utils.optional import import_optional
 from . import _args
 
 
@@ -36,7 +37,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--games", type=_args.positive, default=1000, help="duplicate deals per table (default: 1000)"
     )
-    p.add_argument("--seed", type=_args.non_negative, default=0, help="random seed (default: 0)")
+    p.add_argument("--seed", type=_args.seed, default=0, help="random seed (default: 0)")
     p.add_argument("--threads", type=_args.threads, default=0, help="worker threads, 0 = all cores (default: 0)")
     p.add_argument(
         "--bootstrap", type=_args.positive, default=1000, help="bootstrap resamples for the intervals (default: 1000)"
@@ -58,9 +59,9 @@ def add_parser(subparsers: Any) -> None:
 def _plot_problem(path: str) -> Optional[str]:
     """Why a chart cannot be saved to ``path`` (None when it can)."""
     try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        return "saving a chart needs matplotlib (pip install matplotlib)"
+        import_optional("matplotlib", "plot", "saving a chart")
+    except ImportError as exc:
+        return str(exc)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         return f"the folder {folder} does not exist"

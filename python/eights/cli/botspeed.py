@@ -29,7 +29,7 @@ def add_parser(subparsers: Any) -> None:
         help="comma-separated bot names (default: random,heuristic,pimc:50,ismcts:400)",
     )
     p.add_argument("--games", type=_args.positive, default=20, help="duplicate deals per bot (default: 20)")
-    p.add_argument("--seed", type=_args.non_negative, default=0, help="random seed (default: 0)")
+    p.add_argument("--seed", type=_args.seed, default=0, help="random seed (default: 0)")
     p.set_defaults(func=run)
 
 

@@ -26,7 +26,7 @@ def add_parser(subparsers: Any) -> None:
         help="bot for every other seat, or a comma-separated bot per other seat: random, heuristic, "
         "ismcts:N, pimc:N, net, module:attribute (your policy) or a saved SB3 model (.zip) (default: heuristic)",
     )
-    p.add_argument("--seed", type=_args.non_negative, default=None, help="random seed (default: a fresh one, printed)")
+    p.add_argument("--seed", type=_args.seed, default=None, help="random seed (default: a fresh one, printed)")
     p.add_argument("--rules", default=None, metavar="JSON", help="rule overrides as a JSON object")
     p.set_defaults(func=run)
 

@@ -12,6 +12,7 @@ from typing import Any, Dict, Optional
 
 import eights
 
+from .._utils.optional import import_optional
 from . import _args
 
 
@@ -26,7 +27,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--preset", default="crazy_eights", help="rules preset (default: crazy_eights)")
     p.add_argument("--players", type=_args.players, default=2, help="number of players (default: 2)")
     p.add_argument("--games", type=_args.non_negative, default=20000, help="games in the Rust loop (default: 20000)")
-    p.add_argument("--seed", type=_args.non_negative, default=0, help="random seed (default: 0)")
+    p.add_argument("--seed", type=_args.seed, default=0, help="random seed (default: 0)")
     p.add_argument(
         "--python-loop",
         type=_args.non_negative,
@@ -39,9 +40,9 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _progress(iterable: Any, total: int, desc: str) -> Any:
-    """Wrap ``iterable`` in a tqdm progress bar when tqdm is installed."""
+    """Wrap ``iterable`` in a tqdm progress bar when tqdm is installed (else no bar)."""
     try:
-        from tqdm import tqdm
+        tqdm = import_optional("tqdm", "progress", "a progress bar").tqdm
     except ImportError:
         return iterable
     return tqdm(iterable, total=total, desc=desc, unit="game", file=sys.stderr)

@@ -27,18 +27,18 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--seconds", type=_args.seconds, default=60.0, help="how long to run (default: 60)")
     p.add_argument(
         "--decisions",
-        type=_args.soak_count,
+        type=_args.int_in(*soak.FAST_LIMITS["decisions"]),
         default=None,
         metavar="N",
         help="fast mode: play in Rust on all cores until N decisions (cheap checks at every decision, the "
         "full check on a sample; --seconds is ignored)",
     )
     p.add_argument("--threads", type=_args.threads, default=0, help="fast mode: threads, 0 = all cores (default: 0)")
-    p.add_argument("--obs-every", type=_args.soak_every, default=1, metavar="K",
+    p.add_argument("--obs-every", type=_args.int_in(*soak.FAST_LIMITS["obs_every"]), default=1, metavar="K",
                    help="fast mode: check the acting seat's observation every K-th decision (default: 1)")
-    p.add_argument("--full-every", type=_args.soak_every, default=1000, metavar="K",
+    p.add_argument("--full-every", type=_args.int_in(*soak.FAST_LIMITS["full_every"]), default=1000, metavar="K",
                    help="fast mode: the full check every K-th decision of a game (default: 1000)")
-    p.add_argument("--seed", type=_args.non_negative, default=0, help="random seed (default: 0)")
+    p.add_argument("--seed", type=_args.seed, default=0, help="random seed (default: 0)")
     p.add_argument("--presets", default=None, help="comma-separated presets (default: all)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=run)
