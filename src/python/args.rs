@@ -54,8 +54,14 @@ where
     let v = i.extract::<i128>().ok().filter(|v| (l..=h).contains(v));
     match v.and_then(|v| T::try_from(v).ok()) {
         Some(t) => Ok(t),
-        None => Err(PyValueError::new_err(format!("{name} must be in [{lo}, {hi}], got {}", i.repr()?))),
+        None => Err(PyValueError::new_err(format!("{name} must be in {}, got {}", range_text(l, h), i.repr()?))),
     }
+}
+
+/// `[lo, hi]` as an error message writes it; the 64-bit range (seeds, counts) as the
+/// Python package writes its seed range everywhere, `[0, 2**64)`.
+fn range_text(lo: i128, hi: i128) -> String {
+    if lo == 0 && hi == i128::from(u64::MAX) { "[0, 2**64)".to_string() } else { format!("[{lo}, {hi}]") }
 }
 
 /// A seat of a table of `n` players: an integer in `0..n` (the message says "0..n", the
