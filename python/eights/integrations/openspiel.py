@@ -44,14 +44,14 @@ from .._utils.seeds import check_seed
 require("pyspiel", "openspiel", "eights.openspiel")
 
 import hashlib
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 import pyspiel
 
 from .._core import NUM_ACTIONS, OBS_SIZE, determinize, observation_bounds, preset_rules, presets
 from ..render import table_text
-from ..rules import Game
+from ..rules import Game, Rules
 
 __all__ = ["GAME_PREFIX", "EightsGame", "EightsState", "game_name", "register"]
 
@@ -62,18 +62,18 @@ _NUM_FACES = 54
 _INFO_TENSOR_SIZE = OBS_SIZE + NUM_ACTIONS
 
 
-def game_name(preset: str) -> str:
-    """The OpenSpiel short name of a preset: ``"eights_" + preset``."""
-    return GAME_PREFIX + preset
+def game_name(preset: Union[str, Rules]) -> str:
+    """The OpenSpiel short name of a preset or rule set: ``"eights_" + name``."""
+    return GAME_PREFIX + (preset if isinstance(preset, str) else preset.name)
 
 
-def _game_type(preset: str) -> Any:
-    spec = preset_rules(preset)
+def _game_type(preset: Union[str, Rules]) -> Any:
+    spec = preset_rules(preset) if isinstance(preset, str) else preset.to_dict()
     lo, hi = int(spec["players"]["min"]), int(spec["players"]["max"])
     default_players = min(max(2, lo), hi)
     return pyspiel.GameType(
         short_name=game_name(preset),
-        long_name=f"eights {spec.get('title') or preset}",
+        long_name=f"eights {spec.get('title') or game_name(preset)[len(GAME_PREFIX):]}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -90,9 +90,10 @@ def _game_type(preset: str) -> Any:
 
 
 class EightsGame(pyspiel.Game):
-    """One preset and player count as an OpenSpiel game (parameters ``players``, ``seed``)."""
+    """One preset (a name or an :class:`eights.Rules`) and player count as an OpenSpiel game
+    (parameters ``players``, ``seed``)."""
 
-    def __init__(self, preset: str, params: Optional[Dict[str, Any]] = None) -> None:
+    def __init__(self, preset: Union[str, Rules], params: Optional[Dict[str, Any]] = None) -> None:
         params = dict(params or {})
         game_type = _game_type(preset)
         defaults = game_type.parameter_specification
@@ -255,18 +256,22 @@ def _preset_init(self: EightsGame, params: Optional[Dict[str, Any]] = None) -> N
     EightsGame.__init__(self, getattr(type(self), "_PRESET"), params)
 
 
-def register() -> List[str]:
-    """Register ``eights_<preset>`` for every preset not registered yet; returns the names."""
+def register(*rules: Rules) -> List[str]:
+    """Register ``eights_<preset>`` for every preset not registered yet, and
+    ``eights_<rules.name>`` for each :class:`eights.Rules` given (a house-rules file, say);
+    returns the names.  ``pyspiel.load_game(name, {"players": n})`` then plays them."""
     registered = set(pyspiel.registered_names())
     names = []
-    for preset in presets():
+    for preset in [*presets(), *rules]:
+        if not isinstance(preset, (str, Rules)):
+            raise TypeError(f"register() takes eights.Rules objects, got {type(preset).__name__}")
         name = game_name(preset)
         names.append(name)
         if name in registered:
             continue
-
-        # One subclass per preset (pyspiel wants a class taking the parameters).
-        cls = type(f"EightsGame_{preset}", (EightsGame,), {"_PRESET": preset, "__init__": _preset_init})
+        registered.add(name)
+        # One subclass per rule set (pyspiel wants a class taking the parameters).
+        cls = type(f"EightsGame_{name}", (EightsGame,), {"_PRESET": preset, "__init__": _preset_init})
         pyspiel.register_game(_game_type(preset), cls)
     return names
 
