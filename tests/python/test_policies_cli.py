@@ -1,10 +1,13 @@
 """Your own policy in the arena and play commands (module:attribute, a saved SB3 model),
-and the arena's --out JSON/CSV export."""
+the arena's --out JSON/CSV export, and --rules with a house-rules TOML file."""
 
 import csv
 import io
 import json
+import subprocess
+import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -114,3 +117,67 @@ def test_saved_sb3_model_as_agent(tmp_path):
     assert masks[np.arange(3), actions].all()
     result = eights.arena.evaluate(agent, "random", games=3, seed=0)
     assert result.games == 6
+
+
+# --------------------------------------------------------------------------------------
+# --rules FILE.toml: a house-rules file wherever a command takes a preset.
+
+HOUSE_RULES = next(
+    p / "examples" / "house_rules.toml"
+    for p in Path(__file__).resolve().parents
+    if (p / "examples" / "house_rules.toml").is_file()
+)
+
+
+# Until eights.arena.tournament accepts an eights.Rules as its preset (the arena package's
+# change), the command passes one and the arena refuses it with a TypeError: drop this mark then.
+@pytest.mark.xfail(raises=TypeError, strict=False, reason="eights.arena does not take an eights.Rules yet")
+def test_arena_cli_plays_house_rules_from_a_toml_file(capsys):
+    code = main(["arena", "--rules", str(HOUSE_RULES), "--agents", "random,heuristic", "--games", "4",
+                 "--bootstrap", "100", "--no-progress", "--threads", "1"])
+    assert code == 0
+    assert "heuristic" in capsys.readouterr().out
+
+
+def test_selfplay_and_play_take_a_toml_file_and_json_overrides(capsys):
+    assert main(["selfplay", "--rules", str(HOUSE_RULES), "--games", "20", "--python-loop", "5"]) == 0
+    assert "preset=house_eights" in capsys.readouterr().out
+    assert main(["selfplay", "--rules", '{"deal": {"hand_size": 4}}', "--games", "20", "--python-loop", "0"]) == 0
+    assert "preset=crazy_eights" in capsys.readouterr().out
+    res = subprocess.run([sys.executable, "-m", "eights", "play", "--rules", str(HOUSE_RULES), "--seed", "1"],
+                         input="quit\n", capture_output=True, text=True, timeout=120, encoding="utf-8")
+    assert res.returncode == 0 and "unfinished" in res.stdout, res.stderr
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (None, "no such file"),
+        ("inherits = \n", "invalid TOML"),
+        ('inherits = "crazy_eights"\n[deal]\nhand_size = "seven"\n', "deal.hand_size"),
+    ],
+)
+def test_a_missing_or_invalid_toml_file_is_a_clear_error(tmp_path, capsys, content, message):
+    path = tmp_path / "house.toml"
+    if content is not None:
+        path.write_text(content)
+    for command in (["arena", "--agents", "random,heuristic", "--games", "2"], ["selfplay"], ["play"]):
+        with pytest.raises(SystemExit) as exc:
+            main([*command, "--rules", str(path)])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert "--rules" in err and message in err and "house.toml" in err
+
+
+def test_a_toml_file_and_a_preset_together_are_refused(capsys):
+    assert main(["selfplay", "--preset", "crazy_eights", "--rules", str(HOUSE_RULES), "--games", "1"]) == 2
+    assert "not both" in capsys.readouterr().err
+
+
+def test_a_bad_rules_file_from_the_shell_exits_2_without_traceback(tmp_path):
+    res = subprocess.run(
+        [sys.executable, "-m", "eights", "arena", "--rules", str(tmp_path / "missing.toml"), "--games", "2"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert "no such file" in res.stderr and "missing.toml" in res.stderr

@@ -18,6 +18,12 @@ optionally saves a chart (with matplotlib)::
     python -m eights arena --preset crazy_eights --players 2 --agents random,heuristic,pimc:50 --games 500
     python -m eights arena --agents heuristic,ismcts:400 --games 2000 --plot ratings.png
 
+``selfplay``, ``arena`` and ``play`` take a preset (``--preset``) and rule overrides as JSON
+(``--rules '{...}'``), or instead a house-rules TOML file (``--rules FILE.toml``, read with
+:meth:`eights.Rules.from_toml`)::
+
+    python -m eights arena --rules examples/house_rules.toml --agents random,heuristic --games 200
+
 ``botspeed`` times each bot's decisions (mean and longest, one thread) in games against the
 heuristic bot, on one or more presets::
 

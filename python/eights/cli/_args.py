@@ -1,18 +1,24 @@
 """What several commands share on their command line: argparse types for integers in a
 range and for seeds (built on the package's one integer checker and one seed range), for
-seconds and comma-separated lists, and the rule overrides of ``--rules``."""
+seconds and comma-separated lists, and the rules options ``--preset`` and ``--rules``."""
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Callable, Dict, List, Optional
+import os
+import pathlib
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from .._utils.checks import as_int
 from .._utils.seeds import check_seed
+from ..rules import Rules
 
 #: The largest count the engine takes (its counts are 64-bit unsigned integers).
 COUNT_MAX = 2**64 - 1
+
+#: The preset a command plays when neither ``--preset`` nor ``--rules FILE.toml`` is given.
+DEFAULT_PRESET = "crazy_eights"
 
 # The name the checkers below give the value; argparse names the option itself
 # ("argument --seed: must be in ...").
@@ -70,14 +76,63 @@ def names(text: Optional[str]) -> List[str]:
     return [item.strip() for item in (text or "").split(",") if item.strip()]
 
 
-def parse_rules(text: Optional[str]) -> Optional[Dict[str, Any]]:
-    """``--rules``: rule overrides as a JSON object (None when not given)."""
-    if text is None:
-        return None
+# --------------------------------------------------------------------------- rules
+
+
+def add_preset(parser: argparse.ArgumentParser) -> None:
+    """``--preset NAME`` (the default, crazy_eights, is applied by :func:`rules_of`)."""
+    parser.add_argument("--preset", default=None, help=f"rules preset (default: {DEFAULT_PRESET})")
+
+
+def add_rules(parser: argparse.ArgumentParser) -> None:
+    """``--rules``: a house-rules TOML file or rule overrides as JSON."""
+    parser.add_argument(
+        "--rules", type=rules_value, default=None, metavar="JSON|FILE.toml",
+        help="rule overrides as a JSON object, or a house-rules TOML file (see eights.Rules.from_toml; "
+        "it names its own preset, so not with --preset)",
+    )
+
+
+def rules_value(text: str) -> Union[Rules, Dict[str, Any]]:
+    """The argparse type of ``--rules``: an :class:`eights.Rules` from a path ending in
+    ``.toml``, otherwise rule overrides from a JSON object."""
+    if text.strip().lower().endswith(".toml"):
+        return _toml_rules(text.strip())
     try:
         rules = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SystemExit(f"error: --rules must be a JSON object: {exc}") from None
+        raise argparse.ArgumentTypeError(f"must be a JSON object or a .toml file: {exc}") from None
     if not isinstance(rules, dict):
-        raise SystemExit("error: --rules must be a JSON object, e.g. '{\"deal\": {\"hand_size\": 4}}'")
+        raise argparse.ArgumentTypeError(
+            "must be a JSON object, e.g. '{\"deal\": {\"hand_size\": 4}}', or a .toml file"
+        )
     return rules
+
+
+def _toml_rules(path: str) -> Rules:
+    if not os.path.isfile(path):
+        raise argparse.ArgumentTypeError(f"{'not a file' if os.path.exists(path) else 'no such file'}: {path}")
+    try:
+        return Rules.from_toml(pathlib.Path(path))  # a path, never TOML text
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # invalid TOML (naming the file), or a rules error naming the field
+        message = str(exc)
+        raise argparse.ArgumentTypeError(message if path in message else f"{path}: {message}") from None
+
+
+def rules_of(args: argparse.Namespace) -> Tuple[Union[str, Rules], Optional[Dict[str, Any]]]:
+    """The (preset, overrides) a command plays: a preset name and the JSON overrides, or the
+    :class:`eights.Rules` of ``--rules FILE.toml`` and no overrides."""
+    if isinstance(args.rules, Rules):
+        if args.preset is not None:
+            raise ValueError(
+                "--rules FILE.toml names its own preset (inherits = ...): give --preset or a .toml file, not both"
+            )
+        return args.rules, None
+    return args.preset or DEFAULT_PRESET, args.rules
+
+
+def rules_label(preset: Union[str, Rules]) -> str:
+    """A preset's name, or the name a :class:`eights.Rules` gives itself."""
+    return preset if isinstance(preset, str) else preset.name

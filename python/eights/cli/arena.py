@@ -25,7 +25,7 @@ def add_parser(subparsers: Any) -> None:
         "per decision), pimc:N (N sampled worlds per decision), net (the learned bot, on the presets it "
         "was trained for).",
     )
-    p.add_argument("--preset", default="crazy_eights", help="rules preset (default: crazy_eights)")
+    _args.add_preset(p)
     p.add_argument("--players", type=_args.players, default=2, help="number of players (default: 2)")
     p.add_argument(
         "--agents",
@@ -42,7 +42,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--bootstrap", type=_args.positive, default=1000, help="bootstrap resamples for the intervals (default: 1000)"
     )
-    p.add_argument("--rules", default=None, metavar="JSON", help="rule overrides as a JSON object")
+    _args.add_rules(p)
     p.add_argument("--plot", default=None, metavar="PNG", help="save a chart of the ratings (needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument(
@@ -78,12 +78,12 @@ def run(args: argparse.Namespace) -> int:
     from ..agents.load import load_policy
     from ..observation import ObservationBounds
 
-    rules = _args.parse_rules(args.rules)
+    preset, rules = _args.rules_of(args)
     for path in args.out or []:
         if not path.lower().endswith((".json", ".csv")):
             raise ValueError(f"--out must name a .json or .csv file, got {path!r}")
     # Bot names, module:attribute policies and saved SB3 models (ValueError when unknown).
-    scale = ObservationBounds(args.preset, args.players, rules=rules)
+    scale = ObservationBounds(preset, args.players, rules=rules)
     agents = [load_policy(a, scale) for a in _args.names(args.agents)]
     if args.plot:
         problem = _plot_problem(args.plot)
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     result = arena.tournament(
         agents,
-        preset=args.preset,
+        preset=preset,
         num_players=args.players,
         games=args.games,
         seed=args.seed,

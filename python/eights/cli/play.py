@@ -17,7 +17,7 @@ def add_parser(subparsers: Any) -> None:
         'moves; answer with a move number or its text ("8h", "10D", "draw", "suit H"). '
         '"help" lists the moves, "quit" or end of input leaves.',
     )
-    p.add_argument("--preset", default="crazy_eights", help="rules preset (default: crazy_eights)")
+    _args.add_preset(p)
     p.add_argument("--players", type=_args.players, default=2, help="number of players (default: 2)")
     p.add_argument("--seat", type=_args.non_negative, default=0, help="your seat, 0 moves first (default: 0)")
     p.add_argument(
@@ -27,7 +27,7 @@ def add_parser(subparsers: Any) -> None:
         "ismcts:N, pimc:N, net, module:attribute (your policy) or a saved SB3 model (.zip) (default: heuristic)",
     )
     p.add_argument("--seed", type=_args.seed, default=None, help="random seed (default: a fresh one, printed)")
-    p.add_argument("--rules", default=None, metavar="JSON", help="rule overrides as a JSON object")
+    _args.add_rules(p)
     p.set_defaults(func=run)
 
 
@@ -35,6 +35,6 @@ def run(args: argparse.Namespace) -> int:
     """Play a hand against bots in the terminal."""
     from ..play import play
 
-    rules = _args.parse_rules(args.rules)
+    preset, rules = _args.rules_of(args)
     bots = _args.names(args.bots)
-    return play(args.preset, args.players, seat=args.seat, bots=bots, seed=args.seed, rules=rules)
+    return play(preset, args.players, seat=args.seat, bots=bots, seed=args.seed, rules=rules)

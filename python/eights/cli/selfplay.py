@@ -8,7 +8,7 @@ import argparse
 import random
 import sys
 import time
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Union
 
 import eights
 
@@ -24,7 +24,7 @@ def add_parser(subparsers: Any) -> None:
         description="Play random-vs-random games in the Rust loop and in a Python loop; "
         "report win rates and decisions per second.",
     )
-    p.add_argument("--preset", default="crazy_eights", help="rules preset (default: crazy_eights)")
+    _args.add_preset(p)
     p.add_argument("--players", type=_args.players, default=2, help="number of players (default: 2)")
     p.add_argument("--games", type=_args.non_negative, default=20000, help="games in the Rust loop (default: 20000)")
     p.add_argument("--seed", type=_args.seed, default=0, help="random seed (default: 0)")
@@ -35,7 +35,7 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help="games in the Python loop; 0 skips it (default: 2000)",
     )
-    p.add_argument("--rules", default=None, metavar="JSON", help="rule overrides as a JSON object")
+    _args.add_rules(p)
     p.set_defaults(func=run)
 
 
@@ -53,9 +53,10 @@ def _rate(count: float, seconds: float) -> str:
 
 
 def run_python_loop(
-    preset: str, players: int, games: int, seed: int, rules: Optional[Dict[str, Any]] = None
+    preset: Union[str, eights.Rules], players: int, games: int, seed: int, rules: Optional[Dict[str, Any]] = None
 ) -> Dict[str, Any]:
-    """Play ``games`` random games through the Python API.
+    """Play ``games`` random games through the Python API (``preset``: a name or an
+    :class:`eights.Rules`).
 
     Returns a dict with ``games``, ``decisions``, ``wins`` (per seat),
     ``no_winner``, ``truncated`` and ``seconds``.
@@ -108,14 +109,14 @@ def _report(title: str, stats: Dict[str, Any]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the Rust self-play benchmark, then the optional Python loop."""
-    rules = _args.parse_rules(args.rules)
-    print(f"preset={args.preset} players={args.players} seed={args.seed}")
+    preset, rules = _args.rules_of(args)
+    print(f"preset={_args.rules_label(preset)} players={args.players} seed={args.seed}")
     stats = eights.random_selfplay(
-        args.preset, num_players=args.players, games=args.games, seed=args.seed, rules=rules
+        preset, num_players=args.players, games=args.games, seed=args.seed, rules=rules
     )
     _report("Rust loop (eights.random_selfplay)", stats)
     if args.python_loop > 0:
-        py_stats = run_python_loop(args.preset, args.players, args.python_loop, args.seed, rules)
+        py_stats = run_python_loop(preset, args.players, args.python_loop, args.seed, rules)
         _report("Python loop (eights.Game + random.Random)", py_stats)
         rust_rate = stats["decisions"] / stats["seconds"] if stats["seconds"] > 0 else 0.0
         py_rate = (
