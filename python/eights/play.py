@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple
+from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple, Union
 
 from ._core import Bot, IllegalActionError, check_bot_rules, derive_seed
 from .render import HISTORY_SHOWN, SUIT_SYMBOLS, action_text, card_symbol, table_text
-from .rules import Game
+from .rules import Game, Rules
 
 __all__ = ["parse_move", "play"]
 
@@ -111,7 +111,6 @@ def _seat_agent(spec: Any, seed: int, preset: Any, num_players: int, rules: Opti
     from .agents.load import load_policy
 
     if isinstance(spec, str):
-        scale = None
         if not spec.endswith(".zip"):
             loaded = load_policy(spec)  # ValueError naming what is accepted
         else:
@@ -126,27 +125,11 @@ def _seat_agent(spec: Any, seed: int, preset: Any, num_players: int, rules: Opti
     return _PolicySeat(getattr(spec, "name", type(spec).__name__), spec)
 
 
-def play(
-    preset: str,
-    num_players: int,
-    seat: int = 0,
-    bots: Optional[List[Any]] = None,
-    seed: Optional[int] = None,
-    rules: Optional[Dict[str, Any]] = None,
-    read_line: Callable[[], str] = input,
-    out: TextIO = sys.stdout,
-) -> int:
-    """Play one game, the person at ``seat``, bots elsewhere; returns an exit status.
-
-    ``bots``: one bot for every other seat, or one per other seat in seat order (default
-    ``["heuristic"]``); a bot is a built-in name, ``"module:attribute"`` naming your policy
-    (a callable ``f(obs, mask) -> action`` or an object with ``act``/``act_batch``), the
-    path of a saved SB3 model, or such a policy object itself.  ``read_line`` reads one line of input (raising
-    ``EOFError`` at the end).  Returns 0 when the game ended or the person quit.
-    """
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**63)
-    game = Game(preset, num_players, seed=seed, rules=rules)  # validates preset/count/rules
+def _seat_bots(
+    preset: Any, num_players: int, seat: int, bots: Optional[List[Any]], seed: int, rules: Optional[Dict[str, Any]]
+) -> Dict[int, Any]:
+    """The bot of every seat but the person's, checked: one spec for all of them or one per
+    seat in seat order; a built-in bot must play these rules (``net``: its presets only)."""
     if not 0 <= seat < num_players:
         raise ValueError(f"--seat must be in 0..{num_players - 1} for {num_players} players, got {seat}")
     others = [p for p in range(num_players) if p != seat]
@@ -161,59 +144,62 @@ def play(
     seat_bots = {p: _seat_agent(name, derive_seed(seed, p + 1), preset, num_players, rules)
                  for p, name in zip(others, names)}
     for agent in seat_bots.values():
-        if isinstance(agent, Bot) and isinstance(preset, str):  # "net" plays only its presets
+        if isinstance(agent, Bot):  # "net" plays only its presets
             check_bot_rules(agent.name, preset, num_players, rules)
-    labels = [("You" if p == seat else f"P{p}") for p in range(num_players)]
-    history: List[Tuple[int, int]] = []
+    return seat_bots
 
-    def say(text: str = "") -> None:
-        print(text, file=out, flush=True)
 
-    say(f"{preset}, {num_players} players, seed {seed}. You are seat {seat}; "
-        + ", ".join(f"P{p}: {seat_bots[p].name}" for p in others) + ".")
-    say('Type a move number or its text ("8h", "draw", "suit H"); "help" lists the moves, "quit" leaves.')
-    try:
-        while not (game.is_terminal or game.is_truncated):
-            player = game.current_player
-            if player != seat:
-                action = seat_bots[player].act(game)
-                game.step(action)
-                history.append((player, action))
-                say(f"{labels[player]} ({seat_bots[player].name}): {action_text(game, action)}")
-                continue
-            say()
-            say(table_text(game, seat, history[-HISTORY_SHOWN:], labels).rstrip("\n"))
-            say("Your moves:")
+def _read_move(game: Any, read_line: Callable[[], str], say: Callable[..., None]) -> int:
+    """Ask the person for a legal move until one is given; ``_Quit`` when they leave."""
+    while True:
+        try:
+            line = read_line()
+        except EOFError:
+            raise _Quit from None
+        if line.strip().lower() in QUIT_WORDS:
+            raise _Quit
+        if line.strip().lower() in HELP_WORDS:
             say(_moves_text(game))
-            while True:
-                try:
-                    line = read_line()
-                except EOFError:
-                    raise _Quit from None
-                if line.strip().lower() in QUIT_WORDS:
-                    raise _Quit
-                if line.strip().lower() in HELP_WORDS:
-                    say(_moves_text(game))
-                    continue
-                choice, why = parse_move(game, line)
-                if choice is not None:
-                    break
-                say(f"Sorry, {why}")
-                say("Your move?")
-            try:
-                game.step(choice)
-            except IllegalActionError as exc:  # not expected: parse_move checked legality
-                say(f"Sorry, {exc}")
-                continue
-            history.append((seat, choice))
-            say(f"You: {action_text(game, choice)}")
-    except _Quit:
-        say("\nGoodbye: the game was left unfinished.")
-        return 0
-    except KeyboardInterrupt:
-        say("\nInterrupted: the game was left unfinished.")
-        return 130
+            continue
+        choice, why = parse_move(game, line)
+        if choice is not None:
+            return choice
+        say(f"Sorry, {why}")
+        say("Your move?")
 
+
+def _play_hand(
+    game: Any, seat: int, seat_bots: Dict[int, Any], labels: List[str], read_line: Callable[[], str],
+    say: Callable[..., None], history: List[Tuple[int, int]],
+) -> None:
+    """Play until the game ends: the bots' moves announced, the person's asked for."""
+    while not (game.is_terminal or game.is_truncated):
+        player = game.current_player
+        if player != seat:
+            action = seat_bots[player].act(game)
+            game.step(action)
+            history.append((player, action))
+            say(f"{labels[player]} ({seat_bots[player].name}): {action_text(game, action)}")
+            continue
+        say()
+        say(table_text(game, seat, history[-HISTORY_SHOWN:], labels).rstrip("\n"))
+        say("Your moves:")
+        say(_moves_text(game))
+        choice = _read_move(game, read_line, say)
+        try:
+            game.step(choice)
+        except IllegalActionError as exc:  # not expected: parse_move checked legality
+            say(f"Sorry, {exc}")
+            continue
+        history.append((seat, choice))
+        say(f"You: {action_text(game, choice)}")
+
+
+def _say_result(
+    game: Any, seat: int, seat_bots: Dict[int, Any], labels: List[str], history: List[Tuple[int, int]],
+    say: Callable[..., None],
+) -> None:
+    """The final table, who won, the hand points and the scores."""
     say()
     say(table_text(game, None, history[-HISTORY_SHOWN:], labels).rstrip("\n"))
     if game.is_terminal and game.winner == seat:
@@ -226,4 +212,49 @@ def play(
         say("Result: no winner.")
     say("Hand points: " + ", ".join(f"{labels[p]} {v}" for p, v in enumerate(game.hand_points)))
     say("Scores:      " + ", ".join(f"{labels[p]} {v}" for p, v in enumerate(game.scores)))
+
+
+def play(
+    preset: Union[str, Rules],
+    num_players: int,
+    seat: int = 0,
+    bots: Optional[List[Any]] = None,
+    seed: Optional[int] = None,
+    rules: Optional[Dict[str, Any]] = None,
+    read_line: Callable[[], str] = input,
+    out: TextIO = sys.stdout,
+) -> int:
+    """Play one game, the person at ``seat``, bots elsewhere; returns an exit status.
+
+    ``preset`` is a preset name or an :class:`eights.Rules` (a house-rules file, say);
+    ``rules`` overrides some of its rules.  ``bots``: one bot for every other seat, or one
+    per other seat in seat order (default ``["heuristic"]``); a bot is a built-in name,
+    ``"module:attribute"`` naming your policy (a callable ``f(obs, mask) -> action`` or an
+    object with ``act``/``act_batch``), the path of a saved SB3 model, or such a policy
+    object itself.  ``read_line`` reads one line of input (raising ``EOFError`` at the end).
+    Returns 0 when the game ended or the person quit, 130 when interrupted.
+    """
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    game = Game(preset, num_players, seed=seed, rules=rules)  # validates preset/count/rules
+    seat_bots = _seat_bots(preset, num_players, seat, bots, seed, rules)
+    labels = [("You" if p == seat else f"P{p}") for p in range(num_players)]
+    history: List[Tuple[int, int]] = []
+
+    def say(text: str = "") -> None:
+        print(text, file=out, flush=True)
+
+    name = preset if isinstance(preset, str) else preset.name
+    say(f"{name}, {num_players} players, seed {seed}. You are seat {seat}; "
+        + ", ".join(f"P{p}: {seat_bots[p].name}" for p in sorted(seat_bots)) + ".")
+    say('Type a move number or its text ("8h", "draw", "suit H"); "help" lists the moves, "quit" leaves.')
+    try:
+        _play_hand(game, seat, seat_bots, labels, read_line, say, history)
+    except _Quit:
+        say("\nGoodbye: the game was left unfinished.")
+        return 0
+    except KeyboardInterrupt:
+        say("\nInterrupted: the game was left unfinished.")
+        return 130
+    _say_result(game, seat, seat_bots, labels, history, say)
     return 0
