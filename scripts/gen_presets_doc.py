@@ -10,7 +10,7 @@ first (``pip install -e .``).
     python scripts/gen_presets_doc.py            # write docs/presets.md
     python scripts/gen_presets_doc.py --check    # exit 1 if docs/presets.md is stale
 
-``tests/python/test_docs.py`` runs the check.
+``tests/python/layout/test_docs.py`` runs the check.
 """
 
 from __future__ import annotations

@@ -1,0 +1,324 @@
+"""eights.Rules: presets with overrides, TOML files, describe(), and games built from rules."""
+
+from __future__ import annotations
+
+import pickle
+import random
+import runpy
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import eights
+
+ROOT = Path(__file__).resolve().parents[3]
+HOUSE = ROOT / "examples" / "house_rules.toml"
+
+HOUSE_TOML = """
+inherits = "crazy_eights"
+name = "my_house"
+title = "My House"
+
+[deal]
+hand_size = 6
+
+[cards.J]
+skip = 1
+
+[cards.2]
+draw_chain = { amount = 2 }
+"""
+
+
+def play_out(game, seed=0):
+    rng = random.Random(seed)
+    while not (game.is_terminal or game.is_truncated):
+        game.step(rng.choice(game.legal_actions()))
+    return game
+
+
+# ------------------------------------------------------------------ building
+
+
+def test_default_is_crazy_eights():
+    r = eights.Rules()
+    assert r.name == "crazy_eights" and r.preset == "crazy_eights"
+    assert r.to_dict() == eights.preset_rules("crazy_eights")
+    assert r.overrides == {}
+    assert list(r.players) == list(range(2, 11))
+
+
+def test_override_forms_agree():
+    a = eights.Rules("crazy_eights", {"deal": {"hand_size": 8}})
+    b = eights.Rules("crazy_eights", deal__hand_size=8)
+    c = eights.Rules("crazy_eights", {"deal.hand_size": 8})
+    d = eights.Rules("crazy_eights", deal={"hand_size": 8})
+    assert a == b == c == d
+    assert hash(a) == hash(b)
+    assert a.to_dict()["deal"]["hand_size"] == 8
+    assert a != eights.Rules()
+
+
+def test_conflicting_overrides_are_an_error():
+    with pytest.raises(ValueError, match="deal.hand_size"):
+        eights.Rules("crazy_eights", {"deal": {"hand_size": 8}}, deal__hand_size=6)
+
+
+def test_variants():
+    r = eights.Rules("crazy_eights_specials")
+    assert {"jack_skips", "multiple_cards", "hand_size_8"} <= set(r.variants)
+    assert r.variants == sorted(r.variants)
+    assert r.active_variants == []
+    v = r.with_variants("jack_skips")
+    assert v.active_variants == ["jack_skips"]
+    assert v.to_dict()["cards"]["J"]["skip"] == 1
+    assert v == eights.Rules("crazy_eights_specials", variants=["jack_skips"])
+    # An explicit override beats the variant overlay.
+    w = eights.Rules("crazy_eights", variants=["hand_size_8"], deal__hand_size=6)
+    assert w.to_dict()["deal"]["hand_size"] == 6
+
+
+def test_replace_makes_a_changed_copy():
+    r = eights.Rules("crazy_eights", deal__hand_size=8)
+    s = r.replace(deal__hand_size=6, draw={"after": "may_play_drawn"})
+    assert r.to_dict()["deal"]["hand_size"] == 8
+    assert s.to_dict()["deal"]["hand_size"] == 6
+    assert s.to_dict()["draw"]["after"] == "may_play_drawn"
+    assert s.overrides == {"deal": {"hand_size": 6}, "draw": {"after": "may_play_drawn"}}
+
+
+# ------------------------------------------------------------------ errors
+
+
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [
+        ({"deal__hand_sizes": 3}, "deal.hand_sizes"),
+        ({"deal__hand_size": "seven"}, "deal.hand_size"),
+        ({"draw__after": "whenever"}, "draw.after"),
+        ({"variants": ["nope"]}, "variants"),
+        ({"pass__when": "sometimes"}, "pass.when"),
+        ({"cards": {"Z": {"skip": 1}}}, "cards.Z"),
+        ({"cards": {"5": {"cancel": ["nothing"]}}}, "cards.5C.cancel"),
+        ({"deal__hand_size": 60}, "deal.hand_size"),
+    ],
+)
+def test_invalid_rules_name_the_field(kwargs, field):
+    with pytest.raises(eights.RulesError, match=f"'{field}'"):
+        eights.Rules("crazy_eights", **kwargs)
+
+
+def test_unknown_preset_and_bad_types():
+    with pytest.raises(ValueError, match="unknown preset"):
+        eights.Rules("crazy_nines")
+    with pytest.raises(TypeError, match="preset must be"):
+        eights.Rules(8)
+    with pytest.raises(TypeError, match="rules must be a dict"):
+        eights.Rules("crazy_eights", [("deal", 1)])
+    with pytest.raises(eights.RulesError, match="unknown variant"):
+        eights.Rules().with_variants("nope")
+
+
+def test_player_count_is_checked_by_the_game():
+    r = eights.Rules("crazy_eights", deal__hand_size=12, deck__packs_by_players={})
+    eights.Game(r, 4)  # 48 + 1 cards fit one pack
+    with pytest.raises(eights.RulesError, match="'deal.hand_size'"):
+        eights.Game(r, 5)
+    with pytest.raises(eights.RulesError, match="'deal.hand_size'"):
+        r.validate(5)
+    r.validate(4)
+
+
+# ------------------------------------------------------------------ TOML
+
+
+def test_from_toml_text_and_file(tmp_path):
+    r = eights.Rules.from_toml(HOUSE_TOML)
+    assert r.name == "my_house" and r.title == "My House" and r.preset == "crazy_eights"
+    d = r.to_dict()
+    assert d["deal"]["hand_size"] == 6
+    assert d["cards"]["J"]["skip"] == 1
+    assert d["cards"]["8"]["wild"]["nominate"] == "required"  # inherited
+    path = tmp_path / "house.toml"
+    path.write_text(HOUSE_TOML, encoding="utf-8")
+    assert eights.Rules.from_toml(path) == r
+    assert eights.Rules.from_toml(str(path)) == r
+
+
+def test_toml_round_trips(tmp_path):
+    r = eights.Rules.from_toml(HOUSE_TOML).replace(variants=["multiple_cards"])
+    text = r.to_toml()
+    assert text.startswith('inherits = "crazy_eights"')
+    assert eights.Rules.from_toml(text) == r
+    full = r.to_toml(tmp_path / "full.toml", full=True)
+    assert "inherits" not in full and "variants applied: multiple_cards" in full
+    back = eights.Rules.from_toml(tmp_path / "full.toml")
+    assert back.preset is None
+    expected = r.to_dict()
+    got = back.to_dict()
+    for key in ("variants", "inherits"):  # applied already / a complete spec stands alone
+        expected.pop(key)
+        got.pop(key)
+    assert got == expected
+    # A complete spec writes itself in full and reads back the same.
+    assert eights.Rules.from_toml(back.to_toml()).to_dict() == back.to_dict()
+
+
+@pytest.mark.parametrize("preset", eights.presets())
+def test_resolved_specs_read_back_unchanged(preset):
+    for r in (eights.Rules(preset), eights.Rules(preset, deal__hand_size=3)):
+        again = eights.Rules.from_dict(r.to_dict())
+        assert again == r
+        assert again.describe() == r.describe()
+        assert eights.Rules.from_dict(eights.Game(r, r.players[0], seed=0).rules_dict()) == r
+    for variant in eights.Rules(preset).variants:
+        v = eights.Rules(preset, variants=[variant], deal__hand_size=3)
+        assert eights.Rules.from_dict(v.to_dict()) == v
+        # A variant applied to complete rules works as it does on the preset.
+        w = eights.Rules.from_dict(eights.Rules(preset).to_dict()).with_variants(variant)
+        assert w == eights.Rules(preset, variants=[variant])
+    house = eights.Rules.from_toml(HOUSE)
+    assert eights.Rules.from_dict(house.to_dict()).describe() == house.describe()
+    assert "7 with 2 players" not in house.describe()
+
+
+def test_full_spec_without_a_preset():
+    spec = eights.Rules("switch_blackjack").to_dict()
+    spec["name"] = "my_switch"
+    r = eights.Rules.from_dict(spec)
+    assert r.preset is None and r.name == "my_switch"
+    assert r.to_dict()["cards"]["black J"]["draw_chain"]["amount"] == 7
+    # A hand-written full spec (as read from TOML: no null fields) may list variants to apply;
+    # in a resolved spec (every field present, as to_dict() gives) they are already applied.
+    written = {k: v for k, v in spec.items() if v is not None}
+    v = eights.Rules.from_dict({**written, "variants": ["aces_wild"]})
+    assert v.to_dict()["cards"]["A"]["wild"]["nominate"] == "optional"
+    assert v.active_variants == ["aces_wild"]
+    assert "my_switch" in repr(v)
+    assert eights.Rules.from_dict({**spec, "variants": ["aces_wild"]}).to_dict()["cards"]["A"]["wild"] is None
+
+
+def test_toml_errors(tmp_path):
+    with pytest.raises(ValueError, match="invalid TOML"):
+        eights.Rules.from_toml("inherits = \n[deal")
+    with pytest.raises(FileNotFoundError):
+        eights.Rules.from_toml(tmp_path / "missing.toml")
+    with pytest.raises(ValueError, match="unknown preset"):
+        eights.Rules.from_toml('inherits = "crazy_nines"\n')
+    with pytest.raises(eights.RulesError, match="'deal.hand_sise'"):
+        eights.Rules.from_toml('inherits = "crazy_eights"\n[deal]\nhand_sise = 3\n')
+    with pytest.raises(eights.RulesError, match="'inherits'"):
+        eights.Rules.from_toml("inherits = 3\n")
+
+
+# ------------------------------------------------------------------ describe
+
+
+def test_describe_is_deterministic_and_worded():
+    r = eights.Rules.from_toml(HOUSE_TOML)
+    text = r.describe()
+    assert text == eights.Rules.from_toml(HOUSE_TOML).describe()
+    assert text.startswith("My House (my_house)")
+    assert "Jacks [J]: the next player misses a turn" in text
+    assert "Twos [2]: the next player draws 2 unless they answer with another two" in text
+    assert "Each player is dealt 6 cards" in text
+    assert str(r) == text
+
+
+@pytest.mark.parametrize("preset", eights.presets())
+def test_every_preset_describes_itself(preset):
+    r = eights.Rules(preset)
+    text = r.describe()
+    assert r.title in text
+    for v in r.variants:
+        assert f"- {v}:" in text
+
+
+# ------------------------------------------------------------------ games
+
+
+def test_game_accepts_rules():
+    r = eights.Rules("crazy_eights", deal__hand_size=6, variants=["multiple_cards"])
+    g = eights.Game(r, 3, seed=5)
+    h = eights.Game("crazy_eights", 3, seed=5, rules={"deal": {"hand_size": 6}, "variants": ["multiple_cards"]})
+    assert isinstance(g, eights.Game)
+    assert g.to_dict() == h.to_dict()
+    assert g.rules_dict() == r.to_dict()
+    # Extra overrides on top of a Rules object.
+    k = eights.Game(r, 3, seed=5, rules={"deal": {"hand_size": 4}})
+    assert k.hand_sizes == [4, 4, 4]
+    play_out(g)
+
+
+def test_game_from_a_complete_spec_plays_and_pickles():
+    spec = eights.Rules("crazy_eights_specials").to_dict()
+    spec.update(name="custom", title="Custom", inherits=None)
+    r = eights.Rules.from_dict(spec)
+    assert r.preset is None
+    g = eights.Game(r, 4, seed=2)
+    assert g.preset == "custom"
+    assert g.rules_dict() == r.to_dict()
+    g2 = pickle.loads(pickle.dumps(g))
+    assert g2.to_dict() == g.to_dict()
+    play_out(g)
+    # The low-level binding takes a complete spec, or an inherits form.
+    g3 = eights._core.game_from_spec({"inherits": "crazy_eights", "deal": {"hand_size": 3}}, 2, 0)
+    assert g3.hand_sizes == [3, 3]
+    with pytest.raises(eights.RulesError, match="'deal.hand_size'"):
+        eights._core.game_from_spec({**spec, "deal": {**spec["deal"], "hand_size": 40}}, 4, 0)
+
+
+def test_game_static_methods_and_position():
+    r = eights.Rules("crazy_eights_specials", variants=["jack_skips"])
+    g = eights.Game.from_position(r, 2, hands=[["JH", "3C"], ["5S", "9D"]], discard=["4H"], stock=["KC", "KD"])
+    g.step("play JH")
+    assert g.current_player == 0  # jacks skip in this variant
+    assert eights.Game.rules_feature_names()[0] == "copies_in_deck"
+    assert isinstance(eights.Game.from_dict(g.to_dict()), eights.Game)
+    # A resolved spec reads back as complete rules, equal to the original.
+    again = eights.Rules.from_dict(r.to_dict())
+    assert again.preset is None and again == r
+    with pytest.raises(TypeError, match="preset"):
+        eights.Game.from_position(again, 2, hands=[[], []], discard=["4H"])
+
+
+def test_make_accepts_rules():
+    r = eights.Rules.from_toml(HOUSE_TOML)
+    env = eights.make(r, num_players=2, seed=0)
+    assert env.preset == "my_house"
+    obs, info = env.reset()
+    done = False
+    rng = np.random.default_rng(0)
+    while not done:
+        action = rng.choice(np.flatnonzero(info["action_mask"]))
+        obs, reward, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    env2 = eights.make(eights.Rules.from_dict(r.to_dict()), num_players=3, seed=0, deal__hand_size=4)
+    env2.reset(seed=1)
+    assert env2.game.num_players == 3
+    assert env2.game.rules_dict()["deal"]["hand_size"] == 4
+
+
+def test_rules_pickle():
+    for r in (eights.Rules("switch_blackjack", deal__hand_size=5), eights.Rules.from_dict(eights.preset_rules("one_left"))):
+        assert pickle.loads(pickle.dumps(r)) == r
+
+
+# ------------------------------------------------------------------ the example
+
+
+def test_house_rules_example(capsys, monkeypatch):
+    r = eights.Rules.from_toml(HOUSE)
+    assert r.preset == "crazy_eights" and r.name == "house_eights"
+    d = r.to_dict()
+    assert d["cards"]["J"]["skip"] == 1
+    assert d["cards"]["2"]["draw_chain"]["amount"] == 2
+    assert d["series"] == {**d["series"], "match": True, "target": 100}
+    assert r.variants == sorted(set(eights.Rules().variants) | {"queens_reverse"})
+    assert r.with_variants("queens_reverse").to_dict()["cards"]["Q"]["reverse"] is True
+    monkeypatch.setattr("sys.argv", ["house_rules.py"])
+    runpy.run_path(str(ROOT / "examples" / "house_rules.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    assert out.startswith("House Eights (house_eights)")
+    assert "hand(s) played" in out

@@ -1,0 +1,52 @@
+"""docs/presets.md is generated from the preset files and must be up to date."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import eights
+
+ROOT = Path(__file__).resolve().parents[3]
+SCRIPT = ROOT / "scripts" / "gen_presets_doc.py"
+DOC = ROOT / "docs" / "presets.md"
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("gen_presets_doc", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_presets_doc_is_up_to_date():
+    expected = _generator().generate()
+    current = DOC.read_text(encoding="utf-8") if DOC.is_file() else ""
+    assert current == expected, (
+        "docs/presets.md is out of date: run `python scripts/gen_presets_doc.py` and commit the result"
+    )
+
+
+def test_presets_doc_covers_every_preset_and_variant():
+    text = DOC.read_text(encoding="utf-8")
+    for name in eights.presets():
+        rules = eights.Rules(name)
+        assert f"## `{name}`: {rules.title}" in text
+        for variant in rules.variants:
+            assert f"| `{variant}`" in text, (name, variant)
+        for note in eights.Rules(name).to_dict()["simplifications"]:
+            assert note in text
+
+
+def test_every_preset_file_is_a_preset():
+    files = {p.stem for p in (ROOT / "src" / "rules" / "presets").glob("*.toml")}
+    assert files == set(eights.presets())
+
+
+def test_preset_sources_cite_titles_not_file_numbers():
+    # Sources name the text (title, author or contributor), never a numbered input file.
+    for name in eights.presets():
+        source = eights.Rules(name).to_dict()["source"]
+        assert source.strip(), name
+        assert not re.search(r"seed files?|\bfiles? \d{3}\b", source, re.I), (name, source)

@@ -1,0 +1,136 @@
+"""Packaging: the version, the public namespace (``eights.__all__``), the ``eights``
+console script, and the ImportError hints of the modules that need an optional extra."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+import eights
+
+ROOT = Path(__file__).resolve().parents[3]
+
+# Extension names that are implementation details: reachable as eights._core.<name> only.
+INTERNAL = [
+    "VecEnvCore", "arena_agent_at", "arena_bot_seed", "arena_deal_seed", "arena_play",
+    "game_state_bytes", "game_from_spec", "resolve_rules", "validate_rules",
+    "describe_rules", "special_cards", "variant_changes", "derive_seed", "parse_bot",
+    "BOT_NAMES_HELP", "merge_rules", "is_resolved",
+]
+
+
+def _cargo_version() -> str:
+    text = (ROOT / "Cargo.toml").read_text(encoding="utf-8")
+    package = text.split("[package]", 1)[1].split("\n[", 1)[0]
+    match = re.search(r'^version\s*=\s*"([^"]+)"', package, re.M)
+    assert match, "Cargo.toml [package] has no version"
+    return match.group(1)
+
+
+def test_version_comes_from_cargo_toml():
+    # One version source: Cargo.toml, read by maturin (pyproject declares it dynamic).
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'^dynamic\s*=\s*\[[^\]]*"version"', pyproject, re.M)
+    assert not re.search(r"^version\s*=", pyproject.split("[project]", 1)[1].split("\n[", 1)[0], re.M)
+    assert eights.__version__ == _cargo_version()
+
+
+def test_all_lists_existing_public_names_only():
+    assert len(eights.__all__) == len(set(eights.__all__))
+    for name in eights.__all__:
+        assert hasattr(eights, name), name
+        assert not name.startswith("_") or name == "__version__", name
+    for name in INTERNAL:
+        assert name not in eights.__all__, name
+        assert name not in vars(eights), name
+        assert hasattr(eights._core, name), name
+    namespace: dict = {}
+    exec("from eights import *", namespace)  # the star import gives exactly __all__
+    assert set(namespace) - {"__builtins__"} == set(eights.__all__)
+
+
+def test_public_names_of_the_extension_are_re_exported():
+    for name in ["Game", "Bot", "RandomBot", "NUM_ACTIONS", "OBS_SIZE", "presets",
+                 "preset_rules", "random_selfplay", "determinize", "episode_seed",
+                 "IllegalActionError", "RulesError"]:
+        assert name in eights.__all__, name
+
+
+def test_internal_names_still_resolve_with_a_deprecation_warning():
+    with pytest.warns(DeprecationWarning, match=r"eights\._core\.game_state_bytes"):
+        fn = eights.game_state_bytes  # type: ignore[attr-defined]
+    assert fn is eights._core.game_state_bytes
+    with pytest.raises(AttributeError, match="no_such_name"):
+        eights.no_such_name  # type: ignore[attr-defined]  # noqa: B018
+
+
+def _console_script() -> str:
+    name = "eights.exe" if sys.platform == "win32" else "eights"
+    path = Path(sysconfig.get_path("scripts")) / name
+    found = str(path) if path.is_file() else shutil.which("eights")
+    assert found, "the `eights` console script is not installed"
+    return found
+
+
+def test_console_script_matches_python_m_eights():
+    script = _console_script()
+    res = subprocess.run([script, "--help"], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("usage: eights ")
+    for command in ["selfplay", "arena", "botspeed", "play", "presets"]:
+        assert command in res.stdout
+    res = subprocess.run([script, "presets"], capture_output=True, text=True, timeout=120)
+    via_m = subprocess.run([sys.executable, "-m", "eights", "presets"], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0 and via_m.returncode == 0, res.stderr + via_m.stderr
+    assert res.stdout == via_m.stdout == "\n".join(eights.presets()) + "\n"
+    res = subprocess.run([script, "--version"], capture_output=True, text=True, timeout=120)
+    assert res.stdout.strip() == f"eights {eights.__version__}"
+
+
+def test_arena_help_shows_a_plain_percent_sign():
+    res = subprocess.run([sys.executable, "-m", "eights", "arena", "--help"], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    text = " ".join(res.stdout.split())
+    assert "95% intervals" in text and "%%" not in text
+
+
+@pytest.mark.parametrize(
+    "module,blocked,extra",
+    [("eights.pettingzoo", "pettingzoo", "pettingzoo"), ("eights.rllib", "ray.rllib", "rllib")],
+)
+def test_missing_extra_names_the_extra_to_install(monkeypatch, module, blocked, extra):
+    # sys.modules[name] = None makes `import name` fail as if it were not installed.
+    monkeypatch.setitem(sys.modules, blocked, None)
+    # The old path re-exports the module that holds the code: both are imported afresh.
+    names = [module, _IMPLEMENTED_IN[module]]
+    saved = {name: sys.modules.pop(name, None) for name in names}
+    try:
+        with pytest.raises(ImportError, match=re.escape(f"pip install 'eights[{extra}]'")):
+            importlib.import_module(module)
+    finally:
+        for name, mod in saved.items():
+            sys.modules.pop(name, None)
+            if mod is not None:
+                sys.modules[name] = mod
+
+
+_IMPLEMENTED_IN = {"eights.pettingzoo": "eights.envs.pettingzoo", "eights.rllib": "eights.integrations.rllib"}
+
+
+def test_the_package_itself_uses_no_deprecated_top_level_name():
+    # -W turns the warning of eights.__getattr__ (message "eights.<name> is internal...")
+    # into an error while the package and its command line import and run.
+    code = "import eights, eights.arena, eights.env, eights.vec_env, eights.rules, eights.render, eights.play; " \
+        "from eights.__main__ import main; main(['presets'])"
+    res = subprocess.run(
+        [sys.executable, "-W", "error:eights.:DeprecationWarning", "-c", code],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert res.returncode == 0, res.stderr
