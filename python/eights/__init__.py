@@ -18,30 +18,30 @@ target a seat, 179-193 ask for a rank, 194/195 challenge or not, 196
 announce the last card); ``Game.action_to_string`` and
 ``Game.string_to_action`` convert to and from text such as ``"play 8H"``.
 
-Quickstart, the game itself::
+Quickstart, the game itself (seeded, so the result is always the same):
 
-    import random
-    import eights
+>>> import random
+>>> import eights
+>>> game = eights.Game("crazy_eights", num_players=3, seed=0)
+>>> rng = random.Random(0)
+>>> while not (game.is_terminal or game.is_truncated):
+...     game.step(rng.choice(game.legal_actions()))
+>>> print(game.winner, game.returns())
+2 [-0.5 -0.5  1. ]
 
-    game = eights.Game("crazy_eights", num_players=3, seed=0)
-    rng = random.Random(0)
-    while not (game.is_terminal or game.is_truncated):
-        game.step(rng.choice(game.legal_actions()))
-    print(game.winner, game.returns())
+Quickstart, Gymnasium (the learner plays seat 0 against built-in random bots):
 
-Quickstart, Gymnasium (the learner plays seat 0 against built-in random bots)::
-
-    import numpy as np
-    import eights
-
-    env = eights.make("crazy_eights", num_players=2, seed=0)
-    obs, info = env.reset()
-    rng = np.random.default_rng(0)
-    done = False
-    while not done:
-        action = rng.choice(np.flatnonzero(info["action_mask"]))
-        obs, reward, terminated, truncated, info = env.step(action)
-        done = terminated or truncated
+>>> import numpy as np
+>>> env = eights.make("crazy_eights", num_players=2, seed=0)
+>>> obs, info = env.reset()
+>>> rng = np.random.default_rng(0)
+>>> done = False
+>>> while not done:
+...     action = rng.choice(np.flatnonzero(info["action_mask"]))
+...     obs, reward, terminated, truncated, info = env.step(action)
+...     done = terminated or truncated
+>>> print(reward, terminated)
+1.0 True
 
 Every preset is also registered with Gymnasium as ``"eights/<preset>-v0"``
 once this package is imported (``gymnasium.make("eights/crazy_eights-v0")``;

@@ -1,0 +1,72 @@
+"""The package's docstring examples (``>>>``) run as doctests, so they stay true.
+
+The modules are found by name (``pkgutil.walk_packages`` over the installed ``eights``), not
+by path, so this runs the same against the source tree and against an installed wheel.  A
+module whose optional extra is not installed (``eights.rllib`` without Ray, ...) is skipped,
+as its own tests are.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import importlib.util
+import pkgutil
+
+import pytest
+
+import eights
+
+OPTIONFLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+def _module_names() -> list:
+    """Every module of the package, found without importing the leaf modules."""
+    names = ["eights"]
+    for info in pkgutil.walk_packages(eights.__path__, "eights.", onerror=lambda name: None):
+        names.append(info.name)
+    return sorted(set(names))
+
+
+def _has_examples(name: str) -> bool:
+    """Whether the module's source holds a ``>>>`` example (read without importing it; the
+    Rust extension has no Python source and no examples)."""
+    spec = importlib.util.find_spec(name)
+    origin = spec.origin if spec else None
+    if not origin or not origin.endswith(".py"):
+        return False
+    with open(origin, encoding="utf-8") as f:
+        return ">>>" in f.read()
+
+
+MODULES = [name for name in _module_names() if _has_examples(name)]
+
+
+def _import_or_skip(name: str):
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        missing = getattr(exc, "name", None) or ""
+        if missing.split(".")[0] == "eights":
+            raise
+        pytest.skip(f"{name}: optional dependency missing ({exc})")
+
+
+def test_the_package_has_doctests():
+    assert MODULES, "no module of the package has a >>> example"
+    assert "eights" in MODULES
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples_run(name, tmp_path, monkeypatch):
+    module = _import_or_skip(name)
+    # Examples that write files write them into a fresh folder.
+    monkeypatch.chdir(tmp_path)
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    runner = doctest.DocTestRunner(optionflags=OPTIONFLAGS)
+    tests = [t for t in finder.find(module, name) if t.examples]
+    assert tests, f"{name} has '>>>' in its source but no doctest was found"
+    for test in tests:
+        runner.run(test, out=lambda text: print(text, end=""))
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples of {name} failed (output above)"
