@@ -17,15 +17,23 @@ PLAYER_RANGES = {
     "crazy_eights_xtreme": (2, 8),
 }
 PRESETS = list(PLAYER_RANGES)
-PRESET_PLAYER_PAIRS = [
-    (preset, n) for preset, (lo, hi) in PLAYER_RANGES.items() for n in range(lo, hi + 1)
-]
+PRESET_PLAYER_PAIRS = [(preset, n) for preset, (lo, hi) in PLAYER_RANGES.items() for n in range(lo, hi + 1)]
 
 #: Phase names from the API contract, plus the engine's phases for the
 #: target/ask/keep/challenge/second-suit mechanics.
 PHASES = {
-    "play", "chain", "nominate", "continue", "after_draw", "give", "game_over",
-    "target", "ask", "keep", "challenge", "second_suit",
+    "play",
+    "chain",
+    "nominate",
+    "continue",
+    "after_draw",
+    "give",
+    "game_over",
+    "target",
+    "ask",
+    "keep",
+    "challenge",
+    "second_suit",
 }
 SUITS = "CDHS"
 RANKS = "A23456789TJQK"

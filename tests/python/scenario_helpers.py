@@ -151,8 +151,7 @@ def play_turn(g, turn_cards):
     for i, c in enumerate(turn_cards):
         if i > 0:
             assert g.current_player == p and g.phase == "continue", (
-                f"P{p} should be offered a continuation before {c}, "
-                f"got phase={g.phase!r} current={g.current_player}"
+                f"P{p} should be offered a continuation before {c}, got phase={g.phase!r} current={g.current_player}"
             )
         g.step(f"play {c}")
     if not g.is_terminal and g.current_player == p and g.phase == "continue":

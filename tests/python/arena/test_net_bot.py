@@ -101,18 +101,31 @@ def test_batched_arena_equals_the_python_loop():
     # The arena batches net's decisions in Rust; the Python loop (record_dir) asks one game at a
     # time through eights.Bot: the same deals and seeds give the same games.
     fast = arena.play(["net", "heuristic"], "crazy_eights", games=20, seed=9, threads=1)
-    slow = arena.play([("py", lambda o, m: int(np.argmax(np.where(m, _core.net_probs("crazy_eights", o[None], m[None])[0], -1.0)))),
-                       "heuristic"], "crazy_eights", games=20, seed=9)
+    slow = arena.play(
+        [
+            (
+                "py",
+                lambda o, m: int(np.argmax(np.where(m, _core.net_probs("crazy_eights", o[None], m[None])[0], -1.0))),
+            ),
+            "heuristic",
+        ],
+        "crazy_eights",
+        games=20,
+        seed=9,
+    )
     np.testing.assert_array_equal(fast["winner"], slow["winner"])
     np.testing.assert_array_equal(fast["decisions"], slow["decisions"])
 
 
-@pytest.mark.parametrize("preset,players,rules", [
-    ("one_card", 2, None),
-    ("crazy_eights", 3, None),
-    ("switch_blackjack", 4, None),
-    ("crazy_eights", 2, {"deal": {"hand_size": 5}}),
-])
+@pytest.mark.parametrize(
+    "preset,players,rules",
+    [
+        ("one_card", 2, None),
+        ("crazy_eights", 3, None),
+        ("switch_blackjack", 4, None),
+        ("crazy_eights", 2, {"deal": {"hand_size": 5}}),
+    ],
+)
 def test_net_is_refused_on_other_rules(preset, players, rules):
     table = ["net"] + ["random"] * (players - 1)
     with pytest.raises(ValueError, match=SUPPORTED):
@@ -178,17 +191,39 @@ def test_net_is_accepted_wherever_bots_are():
 def test_net_in_the_command_line_tools(capsys):
     assert main(["botspeed", "--presets", "crazy_eights", "--bots", "net", "--games", "4"]) == 0
     assert "net" in capsys.readouterr().out
-    assert main(["arena", "--preset", "crazy_eights", "--players", "2", "--agents", "heuristic,net",
-                 "--games", "10"]) == 0
-    assert main(["arena", "--preset", "one_card", "--players", "2", "--agents", "heuristic,net",
-                 "--games", "2"]) == 2
+    assert (
+        main(["arena", "--preset", "crazy_eights", "--players", "2", "--agents", "heuristic,net", "--games", "10"]) == 0
+    )
+    assert main(["arena", "--preset", "one_card", "--players", "2", "--agents", "heuristic,net", "--games", "2"]) == 2
     assert SUPPORTED in capsys.readouterr().err
-    res = subprocess.run([sys.executable, "-m", "eights", "play", "--preset", "crazy_eights", "--players", "2",
-                          "--seed", "3", "--bots", "net"], input="1\n" * 3000, capture_output=True, text=True,
-                         timeout=120)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "eights",
+            "play",
+            "--preset",
+            "crazy_eights",
+            "--players",
+            "2",
+            "--seed",
+            "3",
+            "--bots",
+            "net",
+        ],
+        input="1\n" * 3000,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert res.returncode == 0 and "P1 (net): " in res.stdout, res.stderr
-    res = subprocess.run([sys.executable, "-m", "eights", "play", "--preset", "one_card", "--players", "2",
-                          "--bots", "net"], input="quit\n", capture_output=True, text=True, timeout=120)
+    res = subprocess.run(
+        [sys.executable, "-m", "eights", "play", "--preset", "one_card", "--players", "2", "--bots", "net"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert res.returncode != 0 and SUPPORTED in res.stderr
 
 
@@ -197,8 +232,19 @@ def test_training_example_smoke_run_exports_loadable_weights(tmp_path):
     st = pytest.importorskip("safetensors.numpy", reason="the training example needs safetensors ('.[train]')")
     script = os.path.join(ROOT, "examples", "train_net_bot.py")
     out, export = tmp_path / "run", tmp_path / "net.safetensors"
-    args = [sys.executable, script, "--smoke", "--plan", "crazy_eights=1,switch_blackjack=1", "--out", str(out),
-            "--export", str(export), "--eval-deals", "2"]
+    args = [
+        sys.executable,
+        script,
+        "--smoke",
+        "--plan",
+        "crazy_eights=1,switch_blackjack=1",
+        "--out",
+        str(out),
+        "--export",
+        str(export),
+        "--eval-deals",
+        "2",
+    ]
     proc = subprocess.run(args, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     for preset in ("crazy_eights", "switch_blackjack"):
@@ -221,8 +267,22 @@ def test_training_example_parallel_presets_export_float16(tmp_path):
     st = pytest.importorskip("safetensors.numpy", reason="the training example needs safetensors ('.[train]')")
     script = os.path.join(ROOT, "examples", "train_net_bot.py")
     out, export = tmp_path / "run", tmp_path / "net.safetensors"
-    args = [sys.executable, script, "--smoke", "--parallel", "--hidden", "16", "--plan",
-            "crazy_eights=1,crazy_eights_specials=1", "--out", str(out), "--export", str(export), "--eval-deals", "0"]
+    args = [
+        sys.executable,
+        script,
+        "--smoke",
+        "--parallel",
+        "--hidden",
+        "16",
+        "--plan",
+        "crazy_eights=1,crazy_eights_specials=1",
+        "--out",
+        str(out),
+        "--export",
+        str(export),
+        "--eval-deals",
+        "0",
+    ]
     proc = subprocess.run(args, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     # One process per preset, each from scratch: both logs say so, and neither warm-starts.
@@ -245,13 +305,39 @@ def test_training_example_continues_an_earlier_run(tmp_path):
     script = os.path.join(ROOT, "examples", "train_net_bot.py")
     first, second = tmp_path / "first", tmp_path / "second"
     base = [sys.executable, script, "--smoke", "--parallel", "--hidden", "16", "--eval-deals", "0"]
-    proc = subprocess.run(base + ["--plan", "crazy_eights=1,switch_blackjack=1", "--out", str(first),
-                                  "--export", str(first / "net.safetensors")], capture_output=True, text=True,
-                          timeout=300)
+    proc = subprocess.run(
+        base
+        + [
+            "--plan",
+            "crazy_eights=1,switch_blackjack=1",
+            "--out",
+            str(first),
+            "--export",
+            str(first / "net.safetensors"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    proc = subprocess.run(base + ["--plan", "crazy_eights=0,switch_blackjack=1", "--init-from", str(first),
-                                  "--seed", "2", "--out", str(second), "--export", str(second / "net.safetensors")],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        base
+        + [
+            "--plan",
+            "crazy_eights=0,switch_blackjack=1",
+            "--init-from",
+            str(first),
+            "--seed",
+            "2",
+            "--out",
+            str(second),
+            "--export",
+            str(second / "net.safetensors"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert (second / "train.log").read_text().count("continuing") == 2
     w1, w2 = st.load_file(str(first / "net.safetensors")), st.load_file(str(second / "net.safetensors"))
@@ -270,9 +356,24 @@ def test_training_example_continues_an_earlier_run(tmp_path):
     # preset's history lists the runs that trained it (a run that passed it on is left out), with
     # commands naming the conventional directories of the chain, never the real ones.
     third = tmp_path / "stage3"
-    proc = subprocess.run(base + ["--plan", "crazy_eights=1,switch_blackjack=0", "--init-from", str(second),
-                                  "--seed", "3", "--out", str(third), "--export", str(third / "net.safetensors")],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        base
+        + [
+            "--plan",
+            "crazy_eights=1,switch_blackjack=0",
+            "--init-from",
+            str(second),
+            "--seed",
+            "3",
+            "--out",
+            str(third),
+            "--export",
+            str(third / "net.safetensors"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     with open(third / "net.safetensors", "rb") as f:
         meta = json.loads(f.read(int.from_bytes(f.read(8), "little")))["__metadata__"]
@@ -289,8 +390,22 @@ def test_training_example_continues_an_earlier_run(tmp_path):
     assert [out_dir(e["command"]) for e in sb["earlier"]] == ["runs/net", "runs/net-2"]
     assert "--init-from runs/net " in sb["earlier"][1]["command"] and all(e["decisions"] > 0 for e in sb["earlier"])
     # Nothing to continue from: a clear error.
-    proc = subprocess.run(base + ["--plan", "crazy_eights_specials=1", "--init-from", str(first), "--out",
-                                  str(tmp_path / "third"), "--export", ""], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        base
+        + [
+            "--plan",
+            "crazy_eights_specials=1",
+            "--init-from",
+            str(first),
+            "--out",
+            str(tmp_path / "third"),
+            "--export",
+            "",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode != 0 and "no " in proc.stderr and "crazy_eights_specials" in proc.stderr
 
 
@@ -317,8 +432,20 @@ def test_training_example_continues_an_exported_file(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     w1 = st.load_file(str(first))
     warm = tmp_path / "warm.safetensors"
-    proc = run("--plan", "crazy_eights=1,switch_blackjack=0", "--init-from", str(first), "--value-warmup", "100000",
-               "--seed", "2", "--out", str(tmp_path / "b"), "--export", str(warm))
+    proc = run(
+        "--plan",
+        "crazy_eights=1,switch_blackjack=0",
+        "--init-from",
+        str(first),
+        "--value-warmup",
+        "100000",
+        "--seed",
+        "2",
+        "--out",
+        str(tmp_path / "b"),
+        "--export",
+        str(warm),
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "crazy_eights: continuing the exported" in proc.stdout
     w2 = st.load_file(str(warm))
@@ -326,8 +453,20 @@ def test_training_example_continues_an_exported_file(tmp_path):
     assert all(np.array_equal(w1[k], w2[k]) for k in w1), "during the warm-up the policy must not move"
     assert json.loads(metadata(warm)["trained"])["crazy_eights"]["decisions"] > 0, "it did play and learn values"
     trained_run = tmp_path / "trained.safetensors"
-    proc = run("--plan", "crazy_eights=1,switch_blackjack=0", "--init-from", str(first), "--value-warmup", "2",
-               "--seed", "3", "--out", str(tmp_path / "c"), "--export", str(trained_run))
+    proc = run(
+        "--plan",
+        "crazy_eights=1,switch_blackjack=0",
+        "--init-from",
+        str(first),
+        "--value-warmup",
+        "2",
+        "--seed",
+        "3",
+        "--out",
+        str(tmp_path / "c"),
+        "--export",
+        str(trained_run),
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     w3 = st.load_file(str(trained_run))
     assert not np.array_equal(w1["crazy_eights.fc1.weight"], w3["crazy_eights.fc1.weight"])
@@ -341,15 +480,43 @@ def test_training_example_continues_an_exported_file(tmp_path):
     for preset in ("crazy_eights", "switch_blackjack"):
         assert trained[preset]["earlier"] == [dict(own[preset], command=before["command"])]
     # What cannot be continued is refused before any training.
-    proc = run("--plan", "crazy_eights_specials=1", "--init-from", str(first), "--out", str(tmp_path / "d"),
-               "--export", "")
+    proc = run(
+        "--plan", "crazy_eights_specials=1", "--init-from", str(first), "--out", str(tmp_path / "d"), "--export", ""
+    )
     assert proc.returncode != 0 and "no network for crazy_eights_specials" in proc.stderr
-    proc = subprocess.run([sys.executable, script, "--smoke", "--hidden", "32", "--eval-deals", "0", "--plan",
-                           "crazy_eights=1", "--init-from", str(first), "--out", str(tmp_path / "e"), "--export", ""],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            script,
+            "--smoke",
+            "--hidden",
+            "32",
+            "--eval-deals",
+            "0",
+            "--plan",
+            "crazy_eights=1",
+            "--init-from",
+            str(first),
+            "--out",
+            str(tmp_path / "e"),
+            "--export",
+            "",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode != 0 and "16 hidden units" in proc.stderr and "--hidden is 32" in proc.stderr
-    proc = run("--plan", "crazy_eights=1", "--init-from", str(tmp_path / "none.safetensors"), "--out",
-               str(tmp_path / "f"), "--export", "")
+    proc = run(
+        "--plan",
+        "crazy_eights=1",
+        "--init-from",
+        str(tmp_path / "none.safetensors"),
+        "--out",
+        str(tmp_path / "f"),
+        "--export",
+        "",
+    )
     assert proc.returncode != 0 and "no such file" in proc.stderr
 
 
@@ -364,8 +531,9 @@ def test_training_example_exports_a_gpu_run_on_a_machine_without_one(tmp_path):
     script = os.path.join(ROOT, "examples", "train_net_bot.py")
     out, first, second = tmp_path / "run", tmp_path / "first.safetensors", tmp_path / "second.safetensors"
     base = [sys.executable, script, "--smoke", "--hidden", "16", "--eval-deals", "0", "--out", str(out)]
-    proc = subprocess.run(base + ["--plan", "crazy_eights=1", "--export", str(first)], capture_output=True,
-                          text=True, timeout=300)
+    proc = subprocess.run(
+        base + ["--plan", "crazy_eights=1", "--export", str(first)], capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
 
     def metadata(path):
@@ -378,12 +546,20 @@ def test_training_example_exports_a_gpu_run_on_a_machine_without_one(tmp_path):
     # Pretend the checkpoint came from a GPU machine (this test cannot make one there).
     ck["hardware"] = "x86_64, 16 cores, torch 1 thread, some GPU"
     torch.save(ck, final)
-    proc = subprocess.run(base + ["--plan", "crazy_eights=1,switch_blackjack=1", "--device", "cuda", "--export",
-                                  str(second)], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        base + ["--plan", "crazy_eights=1,switch_blackjack=1", "--device", "cuda", "--export", str(second)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode != 0 and "--device cuda" in proc.stderr and "switch_blackjack" in proc.stderr
     assert not second.exists()
-    proc = subprocess.run(base + ["--plan", "crazy_eights=1", "--device", "cuda", "--export", str(second)],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        base + ["--plan", "crazy_eights=1", "--device", "cuda", "--export", str(second)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0 and "already trained" in proc.stdout, proc.stderr[-3000:]
     w1, w2 = st.load_file(str(first)), st.load_file(str(second))
     assert sorted(w1) == sorted(w2) and all(np.array_equal(w1[k], w2[k]) for k in w1)
@@ -441,8 +617,11 @@ def _training_module():
 def _recipe_commands(text):
     """The ``python examples/train_net_bot.py`` commands of a text, continuation lines joined."""
     joined = text.replace("\\\n", " ")
-    return [" ".join(line.split("train_net_bot.py", 1)[1].split()) for line in joined.splitlines()
-            if "python examples/train_net_bot.py --plan" in line]
+    return [
+        " ".join(line.split("train_net_bot.py", 1)[1].split())
+        for line in joined.splitlines()
+        if "python examples/train_net_bot.py --plan" in line
+    ]
 
 
 @pytest.mark.parametrize("where", ["README.md", "examples/train_net_bot.py"])

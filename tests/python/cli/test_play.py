@@ -13,14 +13,17 @@ from eights.play import parse_move
 def _run(args, stdin, timeout=120):
     return subprocess.run(
         [sys.executable, "-m", "eights", "play", *args],
-        input=stdin, capture_output=True, text=True, timeout=timeout, encoding="utf-8",
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        encoding="utf-8",
     )
 
 
 def test_full_game_answering_the_first_legal_move():
     # Enough "1" answers for any game up to the engine's decision cap.
-    res = _run(["--preset", "switch_blackjack", "--players", "3", "--seed", "5", "--bots", "heuristic"],
-               "1\n" * 6000)
+    res = _run(["--preset", "switch_blackjack", "--players", "3", "--seed", "5", "--bots", "heuristic"], "1\n" * 6000)
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "Your moves:" in out and " 1) " in out
@@ -31,8 +34,7 @@ def test_full_game_answering_the_first_legal_move():
 
 
 def test_bad_input_is_explained_and_asked_again():
-    res = _run(["--preset", "crazy_eights", "--players", "2", "--seed", "1"],
-               "xyzzy\n99\n0\nchallenge\n\nquit\n")
+    res = _run(["--preset", "crazy_eights", "--players", "2", "--seed", "1"], "xyzzy\n99\n0\nchallenge\n\nquit\n")
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "'xyzzy' is not a move I know" in out
@@ -60,15 +62,21 @@ def test_bad_arguments_are_reported():
 
 def _position():
     # Seat 0 holds 8H, TD, 3C on top card 5D (crazy_eights: follow suit or rank, eights wild).
-    return eights.Game.from_position(
-        "crazy_eights", 2, hands=[["8H", "TD", "3C"], ["4S", "KS"]], discard=["5D"]
-    )
+    return eights.Game.from_position("crazy_eights", 2, hands=[["8H", "TD", "3C"], ["4S", "KS"]], discard=["5D"])
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("8h", "play 8H"), ("PLAY 8h", "play 8H"), ("10D", "play TD"), ("td", "play TD"),
-    ("8♥", "play 8H"), ("draw", "draw"), (" Draw ", "draw"),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("8h", "play 8H"),
+        ("PLAY 8h", "play 8H"),
+        ("10D", "play TD"),
+        ("td", "play TD"),
+        ("8♥", "play 8H"),
+        ("draw", "draw"),
+        (" Draw ", "draw"),
+    ],
+)
 def test_parse_move_reads_cards_and_words(text, expected):
     game = _position()
     action, why = parse_move(game, text)

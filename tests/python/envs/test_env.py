@@ -12,8 +12,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import eights
-from eights.env import LegalActionSpace, merge_rule_overrides
 from _helpers import PRESETS, mentions_card
+from eights.env import LegalActionSpace, merge_rule_overrides
 
 
 def _check_env_quietly(env, **kwargs):
@@ -238,16 +238,20 @@ def test_callable_opponent_receives_obs_and_mask_and_its_actions_are_played():
         action = legal[-1]  # a numpy integer on purpose
         calls.append(
             {
-                "obs": obs, "mask": mask, "seat": game.current_player,
+                "obs": obs,
+                "mask": mask,
+                "seat": game.current_player,
                 "expected_obs": game.observation(game.current_player),
-                "legal": game.legal_actions(), "before": game.clone(), "action": int(action),
+                "legal": game.legal_actions(),
+                "before": game.clone(),
+                "action": int(action),
             }
         )
         return action
 
     env = eights.make("crazy_eights", opponents=opponent, seed=3)
     rng = np.random.default_rng(3)
-    for episode in range(3):
+    for _episode in range(3):
         obs, info = env.reset()
         done = False
         while not done:
@@ -304,11 +308,15 @@ def test_list_of_opponents_follows_seat_order(learner_seat):
         def act(obs, mask):
             seats_seen[tag].add(env.game.current_player)
             return int(np.flatnonzero(mask)[0])
+
         return act
 
     env = eights.make(
-        "crazy_eights", num_players=3, learner_seat=learner_seat,
-        opponents=[policy("first"), policy("second")], seed=0,
+        "crazy_eights",
+        num_players=3,
+        learner_seat=learner_seat,
+        opponents=[policy("first"), policy("second")],
+        seed=0,
     )
     for seed in range(3):
         trajectory = _random_episode(env, seed, seed)
@@ -395,13 +403,9 @@ def test_merge_rule_overrides():
     assert merge_rule_overrides({"deal": {"hand_size": 4}}, deal__start_card=True) == {
         "deal": {"hand_size": 4, "start_card": True}
     }
-    assert merge_rule_overrides({"a.b": 1, "a": {"c": 2}}, a__d__e=3) == {
-        "a": {"b": 1, "c": 2, "d": {"e": 3}}
-    }
+    assert merge_rule_overrides({"a.b": 1, "a": {"c": 2}}, a__d__e=3) == {"a": {"b": 1, "c": 2, "d": {"e": 3}}}
     # The same value twice is fine; conflicting values are not.
-    assert merge_rule_overrides({"deal": {"hand_size": 4}}, deal__hand_size=4) == {
-        "deal": {"hand_size": 4}
-    }
+    assert merge_rule_overrides({"deal": {"hand_size": 4}}, deal__hand_size=4) == {"deal": {"hand_size": 4}}
     with pytest.raises(ValueError, match="deal.hand_size"):
         merge_rule_overrides({"deal": {"hand_size": 4}}, deal__hand_size=5)
     with pytest.raises(ValueError, match="deal"):

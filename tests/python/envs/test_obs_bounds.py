@@ -22,8 +22,9 @@ def _random_observations(preset, n, games=3, seed=0):
     return np.array(out)
 
 
-@pytest.mark.parametrize("preset,n", [("crazy_eights", 2), ("switch_blackjack", 4), ("crazy_eights", 6),
-                                      ("crazy_eights_xtreme", 3)])
+@pytest.mark.parametrize(
+    "preset,n", [("crazy_eights", 2), ("switch_blackjack", 4), ("crazy_eights", 6), ("crazy_eights_xtreme", 3)]
+)
 def test_bounds_hold_and_scaling_is_in_unit_interval(preset, n):
     b = ObservationBounds(preset, n)
     assert np.isfinite(b.low).all() and np.isfinite(b.high).all() and (b.low < b.high).all()

@@ -136,7 +136,7 @@ def test_rewards_are_zero_before_the_end():
 def test_max_cycles_truncates_every_agent_after_that_many_decisions():
     env = make_env("crazy_eights", 3, max_cycles=4)
     env.reset(seed=0)
-    for i in range(4):
+    for _i in range(4):
         assert not any(env.truncations.values())
         obs, *_ = env.last()
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))

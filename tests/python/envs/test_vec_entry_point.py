@@ -15,8 +15,9 @@ def test_every_registered_id_has_a_vector_entry_point(preset):
 
 
 def test_make_vec_returns_the_rust_vec_env():
-    envs = gymnasium.make_vec("eights/switch_blackjack-v0", num_envs=8, vectorization_mode="vector_entry_point",
-                              num_players=3)
+    envs = gymnasium.make_vec(
+        "eights/switch_blackjack-v0", num_envs=8, vectorization_mode="vector_entry_point", num_players=3
+    )
     assert isinstance(envs, eights.VecEnv)
     assert envs.num_envs == 8 and envs.num_players == 3 and envs.preset == "switch_blackjack"
     obs, info = envs.reset(seed=0)

@@ -17,8 +17,9 @@ def run(env, steps, seed=0):
     for _ in range(steps):
         a = env.random_actions().copy()
         obs, r, te, tr, info = env.step(a)
-        out.append((a, obs.copy(), r.copy(), te.copy(), tr.copy(), info["action_mask"].copy(),
-                    info["current_player"].copy()))
+        out.append(
+            (a, obs.copy(), r.copy(), te.copy(), tr.copy(), info["action_mask"].copy(), info["current_player"].copy())
+        )
     return out
 
 
@@ -56,7 +57,7 @@ def test_self_play_matches_games_stepped_one_by_one():
     games = [deal(i) for i in range(n)]
     rng = np.random.default_rng(0)
     ended = 0
-    for step in range(300):
+    for _step in range(300):
         for i, g in enumerate(games):
             p = g.current_player
             if p < 0:
@@ -209,6 +210,7 @@ def test_opponent_pool_samples_a_snapshot_per_episode():
         def policy(obs, mask):
             used[k] += len(obs)
             return mask.argmax(axis=1) if k == 0 else (mask.shape[1] - 1 - mask[:, ::-1].argmax(axis=1))
+
         return policy
 
     pool = OpponentPool([snapshot(0), snapshot(1)], weights=[1, 3], seed=0)

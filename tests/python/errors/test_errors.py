@@ -124,9 +124,7 @@ def test_bad_card_string(card):
         g.reset(seed=1, deck=[card])
     assert g.to_dict() == before
     with pytest.raises(ValueError):
-        eights.Game.from_position(
-            "crazy_eights", 2, hands=[[card, "3C"], ["4S", "5S"]], discard=["9D"]
-        )
+        eights.Game.from_position("crazy_eights", 2, hands=[[card, "3C"], ["4S", "5S"]], discard=["9D"])
 
 
 def test_deck_with_more_copies_than_the_pack():
@@ -138,9 +136,7 @@ def test_deck_with_more_copies_than_the_pack():
         g.reset(seed=1, deck=["8H", "8H"])
     assert g.to_dict() == before
     with pytest.raises(ValueError):
-        eights.Game.from_position(
-            "crazy_eights", 2, hands=[["8H", "3C"], ["8H", "5S"]], discard=["9D"]
-        )
+        eights.Game.from_position("crazy_eights", 2, hands=[["8H", "3C"], ["8H", "5S"]], discard=["9D"])
 
 
 def test_deck_with_a_card_not_in_the_pack():

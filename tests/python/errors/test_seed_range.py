@@ -9,10 +9,17 @@ import pytest
 import eights
 
 pytest.importorskip("pettingzoo")
-from eights.pettingzoo import raw_env  # noqa: E402
+from eights.pettingzoo import raw_env
 
 ACCEPTED = [0, 1, 2**63 - 1, 2**63, 2**63 + 5, 2**64 - 1, np.uint64(2**64 - 1), np.int64(7)]
-REFUSED = [(-1, ValueError), (2**64, ValueError), (2**70, ValueError), (1.0, TypeError), ("3", TypeError), (True, TypeError)]
+REFUSED = [
+    (-1, ValueError),
+    (2**64, ValueError),
+    (2**70, ValueError),
+    (1.0, TypeError),
+    ("3", TypeError),
+    (True, TypeError),
+]
 
 
 def _entry_points():

@@ -6,7 +6,6 @@ fails it until some test runs the file.
 
 from __future__ import annotations
 
-import os
 import pathlib
 import subprocess
 import sys

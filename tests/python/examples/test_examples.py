@@ -36,7 +36,9 @@ def test_ppo_selfplay_smoke_run_writes_checkpoint_plot_and_evaluates(tmp_path):
     # The installed eights package (the wheel in CI, an editable install in development).
     proc = subprocess.run(
         [sys.executable, str(PPO), "--smoke", "--out", str(out), "--plot", str(plot)],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     for name in ("final.pt", "checkpoint.pt", "learning_curve.csv"):
@@ -52,9 +54,22 @@ def test_ppo_selfplay_smoke_run_writes_checkpoint_plot_and_evaluates(tmp_path):
     # Evaluate the saved policy only: no training step, the same weights.
     again = tmp_path / "eval"
     proc = subprocess.run(
-        [sys.executable, str(PPO), "--smoke", "--load", str(out / "final.pt"), "--time-budget-minutes", "0",
-         "--eval-deals", "2", "--out", str(again)],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            str(PPO),
+            "--smoke",
+            "--load",
+            str(out / "final.pt"),
+            "--time-budget-minutes",
+            "0",
+            "--eval-deals",
+            "2",
+            "--out",
+            str(again),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     reloaded = torch.load(again / "final.pt", weights_only=False)

@@ -35,8 +35,16 @@ def test_module_exports():
     assert eights.NUM_ACTIONS == 197
     assert isinstance(eights.__version__, str) and eights.__version__
     for name in [
-        "Game", "presets", "NUM_ACTIONS", "IllegalActionError", "RulesError",
-        "RandomBot", "random_selfplay", "make", "EightsEnv", "__version__",
+        "Game",
+        "presets",
+        "NUM_ACTIONS",
+        "IllegalActionError",
+        "RulesError",
+        "RandomBot",
+        "random_selfplay",
+        "make",
+        "EightsEnv",
+        "__version__",
     ]:
         assert name in eights.__all__
         assert hasattr(eights, name)
@@ -111,12 +119,31 @@ def test_every_action_id_round_trips_through_its_string():
 @pytest.mark.parametrize(
     "action,text",
     [
-        (0, "play AC"), (22, "play TD"), (33, "play 8H"), (51, "play KS"),
-        (52, "play RJ"), (53, "play BJ"), (54, "suit C"), (56, "suit H"), (57, "suit S"),
-        (58, "draw"), (59, "accept"), (60, "pass"), (61, "end"),
-        (62, "give AC"), (65, "give 4C"), (116, "keep AC"), (119, "keep 4C"),
-        (170, "target +1"), (178, "target +9"), (179, "ask A"), (191, "ask K"),
-        (192, "ask QS"), (193, "ask joker"), (194, "challenge"), (195, "no_challenge"),
+        (0, "play AC"),
+        (22, "play TD"),
+        (33, "play 8H"),
+        (51, "play KS"),
+        (52, "play RJ"),
+        (53, "play BJ"),
+        (54, "suit C"),
+        (56, "suit H"),
+        (57, "suit S"),
+        (58, "draw"),
+        (59, "accept"),
+        (60, "pass"),
+        (61, "end"),
+        (62, "give AC"),
+        (65, "give 4C"),
+        (116, "keep AC"),
+        (119, "keep 4C"),
+        (170, "target +1"),
+        (178, "target +9"),
+        (179, "ask A"),
+        (191, "ask K"),
+        (192, "ask QS"),
+        (193, "ask joker"),
+        (194, "challenge"),
+        (195, "no_challenge"),
         (196, "announce"),
     ],
 )
@@ -160,7 +187,8 @@ def test_step_by_string_equals_step_by_int(preset):
 
 def test_bare_card_and_nominate_aliases():
     g = eights.Game.from_position(
-        "crazy_eights", 2,
+        "crazy_eights",
+        2,
         hands=[["5H", "8C", "KS"], ["2D", "3S", "4C"]],
         discard=["9H"],
         current_player=0,
@@ -187,9 +215,7 @@ def test_bare_card_and_nominate_aliases():
 
 
 def test_ten_is_accepted_as_t():
-    g = eights.Game.from_position(
-        "crazy_eights", 2, hands=[["10D", "3C"], ["4S", "5S"]], discard=["9D"]
-    )
+    g = eights.Game.from_position("crazy_eights", 2, hands=[["10D", "3C"], ["4S", "5S"]], discard=["9D"])
     assert g.hand(0) == ["3C", "TD"]
     assert g.hand(1) == ["4S", "5S"]
 
@@ -285,7 +311,9 @@ def test_copies_continue_identically(preset):
             assert copy.to_dict() == g.to_dict(), name
     for name, copy in copies.items():
         assert (copy.is_terminal, copy.is_truncated, copy.winner) == (
-            g.is_terminal, g.is_truncated, g.winner,
+            g.is_terminal,
+            g.is_truncated,
+            g.winner,
         ), name
         np.testing.assert_array_equal(copy.returns(), g.returns())
 
@@ -395,8 +423,5 @@ def test_random_selfplay_summary():
 
 
 def test_random_selfplay_accepts_rules():
-    stats = eights.random_selfplay(
-        "crazy_eights", num_players=2, games=5, seed=1, rules={"deal": {"hand_size": 4}}
-    )
+    stats = eights.random_selfplay("crazy_eights", num_players=2, games=5, seed=1, rules={"deal": {"hand_size": 4}})
     assert stats["games"] == 5
-

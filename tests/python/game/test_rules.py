@@ -301,7 +301,10 @@ def test_make_accepts_rules():
 
 
 def test_rules_pickle():
-    for r in (eights.Rules("switch_blackjack", deal__hand_size=5), eights.Rules.from_dict(eights.preset_rules("one_left"))):
+    for r in (
+        eights.Rules("switch_blackjack", deal__hand_size=5),
+        eights.Rules.from_dict(eights.preset_rules("one_left")),
+    ):
         assert pickle.loads(pickle.dumps(r)) == r
 
 

@@ -79,8 +79,7 @@ def test_ismcts_bot_plays_legal_moves(preset, players):
 
     game = pyspiel.load_game(f"eights_{preset}", {"players": players})
     rng = np.random.RandomState(0)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0, max_simulations=6,
-                           random_state=rng)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), uct_c=2.0, max_simulations=6, random_state=rng)
     state = _deal(game.new_initial_state(), np.random.default_rng(3))
     for _ in range(3):
         if state.is_terminal():

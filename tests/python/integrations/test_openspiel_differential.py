@@ -21,7 +21,7 @@ import re
 
 import pytest
 
-import eights  # noqa: E402
+import eights
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -132,7 +132,9 @@ def play_one(os_game, ours, amap, n, rng, seed, eight_start=False):
         theirs = state.legal_actions()
         if mine != theirs:
             names = [state.action_to_string(a) for a in theirs]
-            return [f"step {steps}: P{p} phase {ours.phase}: legal OpenSpiel={names} ours={ours.legal_action_strings()}"]
+            return [
+                f"step {steps}: P{p} phase {ours.phase}: legal OpenSpiel={names} ours={ours.legal_action_strings()}"
+            ]
         a = rng.choice(legal)
         before = list(ours.hand(p))
         ours.step(a)

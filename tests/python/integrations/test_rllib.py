@@ -12,8 +12,8 @@ import pytest
 pytest.importorskip("ray.rllib")
 pytest.importorskip("torch")
 
-import eights  # noqa: E402
-from eights.rllib import EightsMultiAgentEnv, agent_id  # noqa: E402
+import eights
+from eights.rllib import EightsMultiAgentEnv, agent_id
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
@@ -100,9 +100,18 @@ def test_example_trains_one_iteration_with_two_env_runners(tmp_path):
     """examples/rllib_selfplay.py --smoke: one PPO iteration with two env runners on a local Ray."""
     out = tmp_path / "ckpt"
     proc = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "examples", "rllib_selfplay.py"), "--smoke",
-         "--env-runners", "2", "--out", str(out)],
-        capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            os.path.join(ROOT, "examples", "rllib_selfplay.py"),
+            "--smoke",
+            "--env-runners",
+            "2",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "iteration   1:" in proc.stdout

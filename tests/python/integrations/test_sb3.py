@@ -6,12 +6,11 @@ import os
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 pytest.importorskip("sb3_contrib")
 
-import eights  # noqa: E402
+import eights
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
@@ -36,7 +35,9 @@ def test_maskable_ppo_finds_the_mask_and_only_picks_legal_actions():
 def test_example_runs_in_smoke_mode(tmp_path):
     proc = subprocess.run(
         [sys.executable, os.path.join(ROOT, "examples", "sb3_maskable_ppo.py"), "--smoke", "--out", str(tmp_path)],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert (tmp_path / "model.zip").is_file()

@@ -5,8 +5,8 @@ import pytest
 
 pytest.importorskip("stable_baselines3")
 
-import eights  # noqa: E402
-import eights.sb3  # noqa: E402
+import eights
+import eights.sb3
 
 
 def test_protocol_and_autoreset():
@@ -47,15 +47,23 @@ def test_same_seed_same_games():
 
 def test_maskable_ppo_learns_on_it():
     pytest.importorskip("sb3_contrib")
+    import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
 
-    import torch
-
     torch.set_num_threads(1)
     # Two-card hands against the heuristic bot: short episodes, so some end within the budget.
-    venv = VecMonitor(eights.sb3.VecEnv("crazy_eights", num_envs=8, seed=0, scale_obs=True, num_threads=1,
-                                        opponents="heuristic", deal={"hand_size_by_players": {"2": 2}}))
+    venv = VecMonitor(
+        eights.sb3.VecEnv(
+            "crazy_eights",
+            num_envs=8,
+            seed=0,
+            scale_obs=True,
+            num_threads=1,
+            opponents="heuristic",
+            deal={"hand_size_by_players": {"2": 2}},
+        )
+    )
     model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=64, n_epochs=1, seed=0, device="cpu")
     model.learn(total_timesteps=512)
     assert model.num_timesteps >= 512

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Set
 
 import pytest
 
@@ -16,6 +16,7 @@ PACKAGE = ROOT / "python" / "eights"
 SRC = ROOT / "src"
 
 Graph = Dict[str, Set[str]]
+
 
 def find_cycle(graph: Graph) -> Optional[List[str]]:
     """A cycle of ``graph`` as ``[a, b, ..., a]``, or None; self-loops are ignored."""
@@ -29,7 +30,7 @@ def find_cycle(graph: Graph) -> Optional[List[str]]:
             if nxt == node:
                 continue
             if state.get(nxt) == 1:
-                return path[path.index(nxt):] + [nxt]
+                return path[path.index(nxt) :] + [nxt]
             if nxt not in state:
                 found = visit(nxt)
                 if found:

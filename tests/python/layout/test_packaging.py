@@ -19,10 +19,23 @@ ROOT = Path(__file__).resolve().parents[3]
 
 # Extension names that are implementation details: reachable as eights._core.<name> only.
 INTERNAL = [
-    "VecEnvCore", "arena_agent_at", "arena_bot_seed", "arena_deal_seed", "arena_play",
-    "game_state_bytes", "game_from_spec", "resolve_rules", "validate_rules",
-    "describe_rules", "special_cards", "variant_changes", "derive_seed", "parse_bot",
-    "BOT_NAMES_HELP", "merge_rules", "is_resolved",
+    "VecEnvCore",
+    "arena_agent_at",
+    "arena_bot_seed",
+    "arena_deal_seed",
+    "arena_play",
+    "game_state_bytes",
+    "game_from_spec",
+    "resolve_rules",
+    "validate_rules",
+    "describe_rules",
+    "special_cards",
+    "variant_changes",
+    "derive_seed",
+    "parse_bot",
+    "BOT_NAMES_HELP",
+    "merge_rules",
+    "is_resolved",
 ]
 
 
@@ -57,9 +70,20 @@ def test_all_lists_existing_public_names_only():
 
 
 def test_public_names_of_the_extension_are_re_exported():
-    for name in ["Game", "Bot", "RandomBot", "NUM_ACTIONS", "OBS_SIZE", "presets",
-                 "preset_rules", "random_selfplay", "determinize", "episode_seed",
-                 "IllegalActionError", "RulesError"]:
+    for name in [
+        "Game",
+        "Bot",
+        "RandomBot",
+        "NUM_ACTIONS",
+        "OBS_SIZE",
+        "presets",
+        "preset_rules",
+        "random_selfplay",
+        "determinize",
+        "episode_seed",
+        "IllegalActionError",
+        "RulesError",
+    ]:
         assert name in eights.__all__, name
 
 
@@ -95,7 +119,9 @@ def test_console_script_matches_python_m_eights():
 
 
 def test_arena_help_shows_a_plain_percent_sign():
-    res = subprocess.run([sys.executable, "-m", "eights", "arena", "--help"], capture_output=True, text=True, timeout=120)
+    res = subprocess.run(
+        [sys.executable, "-m", "eights", "arena", "--help"], capture_output=True, text=True, timeout=120
+    )
     assert res.returncode == 0, res.stderr
     text = " ".join(res.stdout.split())
     assert "95% intervals" in text and "%%" not in text
@@ -127,10 +153,14 @@ _IMPLEMENTED_IN = {"eights.pettingzoo": "eights.envs.pettingzoo", "eights.rllib"
 def test_the_package_itself_uses_no_deprecated_top_level_name():
     # -W turns the warning of eights.__getattr__ (message "eights.<name> is internal...")
     # into an error while the package and its command line import and run.
-    code = "import eights, eights.arena, eights.env, eights.vec_env, eights.rules, eights.render, eights.play; " \
+    code = (
+        "import eights, eights.arena, eights.env, eights.vec_env, eights.rules, eights.render, eights.play; "
         "from eights.__main__ import main; main(['presets'])"
+    )
     res = subprocess.run(
         [sys.executable, "-W", "error:eights.:DeprecationWarning", "-c", code],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert res.returncode == 0, res.stderr

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("mypy")
 
-import eights  # noqa: E402
+import eights
 
 PACKAGE = Path(eights.__file__).resolve().parent
 ROOT = PACKAGE.parent.parent
@@ -20,9 +20,7 @@ ALLOWLIST = Path(__file__).resolve().parent / "stubtest_allowlist.txt"
 
 def _mypy(*args, cwd):
     env = dict(os.environ, PYTHONPATH=str(PACKAGE.parent))
-    return subprocess.run(
-        [sys.executable, "-m", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
-    )
+    return subprocess.run([sys.executable, "-m", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
 
 
 def test_package_ships_stubs_and_marker():
@@ -36,8 +34,13 @@ def test_stubtest_core_matches_the_extension(tmp_path):
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\n")
     res = _mypy(
-        "mypy.stubtest", "eights._core", "--mypy-config-file", str(config),
-        "--allowlist", str(ALLOWLIST), cwd=tmp_path,
+        "mypy.stubtest",
+        "eights._core",
+        "--mypy-config-file",
+        str(config),
+        "--allowlist",
+        str(ALLOWLIST),
+        cwd=tmp_path,
     )
     assert res.returncode == 0, res.stdout + res.stderr
 
@@ -48,6 +51,9 @@ def test_mypy_package_is_clean():
     repo = Path(__file__).resolve().parents[3]
     res = subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", str(repo / "pyproject.toml"), str(repo / "python" / "eights")],
-        cwd=repo, capture_output=True, text=True, timeout=600,
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert res.returncode == 0, res.stdout + res.stderr

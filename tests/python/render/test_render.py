@@ -4,7 +4,6 @@ Game._repr_html_): what a player must be able to read off them."""
 from html.parser import HTMLParser
 
 import numpy as np
-import pytest
 
 import eights
 from eights.render import game_html, table_text
@@ -45,23 +44,28 @@ def test_env_ansi_shows_own_hand_counts_turn_and_last_actions():
 
 def test_text_shows_penalty_direction_and_nominated_suit():
     game = eights.Game.from_position(
-        "switch_blackjack", 3,
+        "switch_blackjack",
+        3,
         hands=[["3C", "TD"], ["4H", "5S"], ["6D", "7S"]],
-        discard=["9C", "2H"], current_player=1, direction=-1, pending_draw=2,
+        discard=["9C", "2H"],
+        current_player=1,
+        direction=-1,
+        pending_draw=2,
     )
     text = table_text(game, viewer=1)
     assert "Pending penalty: draw 2" in text
     assert "anticlockwise" in text
     assert "P1 to act" in text and "4♥ 5♠" in text and "T♦" not in text
-    nominated = eights.Game.from_position(
-        "crazy_eights", 2, hands=[["3C"], ["4H"]], discard=["8C"], nominated_suit="H"
-    )
+    nominated = eights.Game.from_position("crazy_eights", 2, hands=[["3C"], ["4H"]], discard=["8C"], nominated_suit="H")
     assert "suit ♥ nominated" in table_text(nominated)
 
 
 def test_jokers_and_every_hand_in_the_omniscient_view():
     game = eights.Game.from_position(
-        "crazy_eights_xtreme", 2, hands=[["RJ", "TD"], ["BJ", "QS"]], discard=["5C"],
+        "crazy_eights_xtreme",
+        2,
+        hands=[["RJ", "TD"], ["BJ", "QS"]],
+        discard=["5C"],
     )
     text = table_text(game)
     for card in ("RJ", "T♦", "BJ", "Q♠"):

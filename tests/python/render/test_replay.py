@@ -26,8 +26,9 @@ def _random_game(preset, n, seed, steps=None, deck=None):
     return game
 
 
-@pytest.mark.parametrize("preset,n", [("crazy_eights", 2), ("switch_blackjack", 4), ("crazy_eights_xtreme", 3),
-                                      ("one_card", 3)])
+@pytest.mark.parametrize(
+    "preset,n", [("crazy_eights", 2), ("switch_blackjack", 4), ("crazy_eights_xtreme", 3), ("one_card", 3)]
+)
 def test_record_replays_to_the_identical_state(preset, n):
     game = _random_game(preset, n, seed=11)
     record = game.record()
@@ -55,8 +56,7 @@ def test_record_seats_strings_deck_reset_and_position():
     game.step(game.legal_actions()[0])
     assert eights.Game.from_record(game.record()).to_dict() == game.to_dict()
     # Games built from a position record their start state.
-    pos = eights.Game.from_position("crazy_eights", 2, hands=[["8H", "2C"], ["3D"]], discard=["5C"],
-                                    stock=["KD", "QS"])
+    pos = eights.Game.from_position("crazy_eights", 2, hands=[["8H", "2C"], ["3D"]], discard=["5C"], stock=["KD", "QS"])
     pos.step(pos.legal_actions()[0])
     rec = pos.record()
     assert rec["seed"] is None and rec["start"] is not None
@@ -123,7 +123,7 @@ def test_viewer_and_terminal_replay(tmp_path, capsys):
     record = game.record()
     page = replay_html(record)
     assert page._repr_html_() == str(page)
-    assert page.count("-frame\"") == 13  # the deal and 12 states
+    assert page.count('-frame"') == 13  # the deal and 12 states
     assert "<svg" in page and "<script>" in page and 'type="range"' in page
     text = replay_text(record, every=5)
     assert "  12. P" in text and "   1. P" in text and text.count("Top:") == 4  # deal, 5, 10, end

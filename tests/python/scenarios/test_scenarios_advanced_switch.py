@@ -17,11 +17,9 @@ Engine conventions: the identical-card bonus draws are applied at once (no
 decisions of the drawers); `g.hand_points` holds the last hand's points.
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,
     deal_deck,

@@ -22,11 +22,9 @@ cards, the player is in phase "after_draw" and may "play" one of them or
 "pass".
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from countdown_helpers import score_position
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,

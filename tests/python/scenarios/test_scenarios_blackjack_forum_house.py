@@ -9,9 +9,7 @@ several kings played together reverse once (only the top one acts), variation
 drawing is voluntary.
 """
 
-
 import pytest
-
 
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,

@@ -7,8 +7,6 @@ card; accepting ends the turn; court cards match the same court rank; drawing
 is voluntary; the start card has no effect (`start.effect=ignore`); deal 7.
 """
 
-
-
 from scenario_helpers import (
     dealt_game,
     legal,

@@ -8,11 +8,9 @@ from the discard pile minus its top card, shuffled; start card
 `as_played_by_dealer`; penalty scoring 8=50, J/Q/K=10, A-T face value (A=1).
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,
     dealt_game,
@@ -182,9 +180,7 @@ _V_HANDS = [["8C", "KS", "3H", "5D"], ["QC", "8S", "4D", "KD"], ["2C", "3C"]]
 
 
 def _variant(v, hands=_V_HANDS, top="KH", stock=("7H", "9C", "TS")):
-    return position(
-        PRESET, 3, hands=hands, discard=[top], stock=list(stock), rules={"variants": [v]}
-    )
+    return position(PRESET, 3, hands=hands, discard=[top], stock=list(stock), rules={"variants": [v]})
 
 
 def test_CE_fidelity_variant_eight_must_match():

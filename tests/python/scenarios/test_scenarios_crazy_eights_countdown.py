@@ -20,11 +20,9 @@ the countdown scores (`g.scores` reads them); the re-deal on going out happens
 at once, without a decision.
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from countdown_helpers import score_position
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,

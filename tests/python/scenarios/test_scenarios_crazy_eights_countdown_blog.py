@@ -16,8 +16,6 @@ the countdown scores; further cards of a multiple are offered in phase
 resolves (no decision of the victim).
 """
 
-
-
 from countdown_helpers import score_position
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,

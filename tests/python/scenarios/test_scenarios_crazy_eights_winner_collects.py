@@ -11,11 +11,9 @@ no nomination and gives the next player a free play; winner-collects scoring:
 spot cards face value (A=1), J/Q/K=10, 8=50, joker 0; series target 50 x n.
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from scenario_helpers import (
     draw_until_stopped,
     hand_over,

@@ -21,11 +21,9 @@ paired-fours penalty is a chain whose target may only "accept"; after
 card, "pass" is legal only after that draw, a second "draw" is illegal.
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,
     legal,

@@ -6,55 +6,116 @@ the catalog resolution (RULES.md section 3) where the source is silent.  The
 expected numbers come from the sources, never from the engine.
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 
 # (preset, players, cards dealt to each seat (the dealer is the last seat),
 #  cards in play, source sentence or catalog resolution)
 DEALS = [
-    ("crazy_eights", 2, [7, 7], 52,
-     "five cards to each player (seven each if there are only two players); a standard 52 card pack"),
-    ("crazy_eights", 4, [5] * 4, 52,
-     "The dealer deals (singly) five cards to each player"),
-    ("crazy_eights", 6, [5] * 6, 104,
-     "or two such packs shuffled together if there are a lot of players (R: from 6 players)"),
+    (
+        "crazy_eights",
+        2,
+        [7, 7],
+        52,
+        "five cards to each player (seven each if there are only two players); a standard 52 card pack",
+    ),
+    ("crazy_eights", 4, [5] * 4, 52, "The dealer deals (singly) five cards to each player"),
+    (
+        "crazy_eights",
+        6,
+        [5] * 6,
+        104,
+        "or two such packs shuffled together if there are a lot of players (R: from 6 players)",
+    ),
     ("crazy_eights_specials", 3, [5] * 3, 52, "as crazy_eights (the same text)"),
-    ("crazy_eights_winner_collects", 3, [8] * 3, 52,
-     "Deal eight cards to each player. / A 52 cards standard deck is used."),
-    ("crazy_eights_countdown", 3, [8] * 3, 52,
-     "Each player begins the game with a score of 8, and eight cards are dealt to each player."),
+    (
+        "crazy_eights_winner_collects",
+        3,
+        [8] * 3,
+        52,
+        "Deal eight cards to each player. / A 52 cards standard deck is used.",
+    ),
+    (
+        "crazy_eights_countdown",
+        3,
+        [8] * 3,
+        52,
+        "Each player begins the game with a score of 8, and eight cards are dealt to each player.",
+    ),
     ("crazy_eights_countdown_blog", 3, [8] * 3, 52, "inherits the countdown deal"),
-    ("bitch", 3, [8] * 3, 54,
-     "branches off Crazy 8 Countdown (8 cards); jokers are used, their count is silent (R: 2)"),
-    ("kings_reverse", 3, [10] * 3, 108,
-     "ten cards are dealt to each player; 2 packs of regular playing cards plus the 2 jokers from each pack"),
+    (
+        "bitch",
+        3,
+        [8] * 3,
+        54,
+        "branches off Crazy 8 Countdown (8 cards); jokers are used, their count is silent (R: 2)",
+    ),
+    (
+        "kings_reverse",
+        3,
+        [10] * 3,
+        108,
+        "ten cards are dealt to each player; 2 packs of regular playing cards plus the 2 jokers from each pack",
+    ),
     ("switch_blackjack", 3, [7] * 3, 52, "deals seven cards to each player (deck silent, R: 1 pack)"),
     ("grandads_game", 3, [7] * 3, 52, "inherits switch_blackjack"),
     ("chase_the_ace", 3, [7] * 3, 52, "inherits switch_blackjack"),
     ("blackjack_forum_house", 3, [7] * 3, 52, "inherits switch_blackjack (R)"),
-    ("one_left", 2, [7, 7], 52,
-     "You start by dealing 7 cards to both players. / A standard 52-card pack without jokers is used."),
+    (
+        "one_left",
+        2,
+        [7, 7],
+        52,
+        "You start by dealing 7 cards to both players. / A standard 52-card pack without jokers is used.",
+    ),
     ("crazy_pairs", 3, [8] * 3, 52, "Each player receives 8 cards."),
-    ("rose_mau", 5, [7, 7, 7, 7, 9], 52,
-     "The dealer gives each player seven cards, one at a time, and then gives herself an additional two cards."),
+    (
+        "rose_mau",
+        5,
+        [7, 7, 7, 7, 9],
+        52,
+        "The dealer gives each player seven cards, one at a time, and then gives herself an additional two cards.",
+    ),
     ("advanced_switch", 3, [5] * 3, 104, "Deal 5 cards each from a double deck (104 cards)"),
     ("zodiac", 3, [7] * 3, 52, "Each player receives 7 cards. (deck silent, R: 1 pack)"),
-    ("sevens_and_eights", 3, [5] * 3, 52,
-     "Use a single deck of cards with no Jokers. / Deal 5 cards to each player"),
+    ("sevens_and_eights", 3, [5] * 3, 52, "Use a single deck of cards with no Jokers. / Deal 5 cards to each player"),
     ("jokers_and_nines", 3, [5] * 3, 54, "Add the two Jokers to the deck."),
-    ("one_card", 3, [7] * 3, 54,
-     "using a standard pack with two jokers - 54 cards in all. / Seven (or five) cards are dealt"),
-    ("thirty_eights", 4, [8] * 4, 216,
-     "4 regular 52-card decks, with 2 jokers each. / 8 cards are dealt to each player."),
-    ("larby_switch", 3, [5] * 3, 54,
-     "Every player, up to a limit of 6, is dealt a hand of 5 cards. / Jokers can be included - or not."),
-    ("fat_buddah", 3, [7] * 3, 108,
-     "played with two decks of regular cards (jokers needed for the wild draw four; deal silent, R: 7)"),
-    ("crazy_eights_xtreme", 3, [7] * 3, 108,
-     "Use two decks of 52 Cards plus 2 Jokers from each. / The dealer may choose to deal from 3 to 7 cards (R: 7)"),
+    (
+        "one_card",
+        3,
+        [7] * 3,
+        54,
+        "using a standard pack with two jokers - 54 cards in all. / Seven (or five) cards are dealt",
+    ),
+    (
+        "thirty_eights",
+        4,
+        [8] * 4,
+        216,
+        "4 regular 52-card decks, with 2 jokers each. / 8 cards are dealt to each player.",
+    ),
+    (
+        "larby_switch",
+        3,
+        [5] * 3,
+        54,
+        "Every player, up to a limit of 6, is dealt a hand of 5 cards. / Jokers can be included - or not.",
+    ),
+    (
+        "fat_buddah",
+        3,
+        [7] * 3,
+        108,
+        "played with two decks of regular cards (jokers needed for the wild draw four; deal silent, R: 7)",
+    ),
+    (
+        "crazy_eights_xtreme",
+        3,
+        [7] * 3,
+        108,
+        "Use two decks of 52 Cards plus 2 Jokers from each. / The dealer may choose to deal from 3 to 7 cards (R: 7)",
+    ),
 ]
 
 
@@ -97,7 +158,10 @@ def test_deal_stalin_five_each_and_one_red_card_to_the_rogue_pile():
 RESHUFFLES = [
     ("crazy_pairs", "top card of the pile is set aside and the pile is shuffled and turned over to form a new stock"),
     ("zodiac", "the dealer must set aside the card currently laying face up on top of the discard pile, and reshuffle"),
-    ("sevens_and_eights", "all the cards in the waste pile, except the top card, are shuffled and a new draw pile is formed"),
+    (
+        "sevens_and_eights",
+        "all the cards in the waste pile, except the top card, are shuffled and a new draw pile is formed",
+    ),
     ("jokers_and_nines", "All other rules of Sevens and Eights apply."),
     ("one_card", "the played cards (except for the top card of the pile) must be shuffled and laid face down again"),
     ("crazy_eights_xtreme", "all cards from the discard pile except the top card, which remains, are shuffled"),

@@ -13,8 +13,6 @@ Engine conventions: answerable penalties put the target in phase "chain"
 resolves (the victim's hand grows, the turn passes on).
 """
 
-
-
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,
     legal,

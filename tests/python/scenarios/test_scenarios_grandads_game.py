@@ -14,8 +14,6 @@ after "play KH" the player answers "suit C" and then acts again in phase
 "play".
 """
 
-
-
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,
     legal,

@@ -14,10 +14,6 @@ Engine conventions: further cards of a multiple are offered in phase
 "continue"; unanswerable penalties are applied at once when the play resolves.
 """
 
-
-import pytest
-
-
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,
     hand_over,

@@ -20,11 +20,9 @@ after "play AS" the phase is "give" and the player takes one "give X" per
 recipient, next(p) first, while staying the current player.
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,
     deal_deck,
@@ -33,7 +31,6 @@ from scenario_helpers import (
     legal,
     legal_cards,
     multiset,
-    play_turn,
     plays,
     position,
 )

@@ -31,11 +31,9 @@ and "pass", the player made to pick up for everyone has "play Q" (any queen) and
 switched off so that "announce" cannot enter the legal sets asserted here.
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,
     dealt_game,
@@ -361,8 +359,12 @@ def test_jack_is_wild_but_not_on_a_joker():
 
 def test_dealer_chooses_anticlockwise():
     """3.22: with `order.initial_direction = ccw` play starts with P(n-2), anticlockwise."""
-    hands = [["4C", "5C", "6C", "8C", "9C"], ["4D", "5D", "6D", "8D", "9D"],
-             ["4H", "5H", "6H", "8H", "9H"], ["4S", "5S", "6S", "8S", "9S"]]
+    hands = [
+        ["4C", "5C", "6C", "8C", "9C"],
+        ["4D", "5D", "6D", "8D", "9D"],
+        ["4H", "5H", "6H", "8H", "9H"],
+        ["4S", "5S", "6S", "8S", "9S"],
+    ]
     rules = dict(RULES, order={"initial_direction": "ccw"})
     g = dealt_game(PRESET, 4, hands=hands, start="TC", rules=rules)
     # The start TC reverses as if the dealer (P3) had played it: from anticlockwise to clockwise.

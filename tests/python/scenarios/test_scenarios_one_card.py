@@ -24,13 +24,10 @@ switched off in every test: neither an "announce" action nor a penalty draw
 can then enter the legal sets or the hand sizes asserted here.
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from scenario_helpers import (
-    hand_over,
     legal,
     multiset,
     plays,

@@ -16,11 +16,9 @@ Engine conventions: after "play KH" the phase is "give" with one "give X";
 "announce" is its own action, taken before the play.
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,
     legal,

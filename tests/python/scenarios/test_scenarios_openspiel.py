@@ -7,10 +7,9 @@ legal card playable after drawing, passing only after five draws or with an empt
 reshuffle, the game ends on an empty hand, after n + 1 consecutive passes, or after 100 plays.
 """
 
-
 import pytest
 
-import eights  # noqa: E402
+import eights
 from scenario_helpers import legal, legal_cards, position
 
 PRESET = "openspiel_crazy_eights"
@@ -70,7 +69,7 @@ def test_eight_start_card_is_put_back():
 
 def test_game_ends_after_n_plus_one_consecutive_passes():
     g = position(PRESET, 2, hands=[["2C", "3D"], ["4C", "5D"]], discard=["9S"], stock=[])
-    for k in range(2):
+    for _k in range(2):
         assert legal(g) == {"pass"}
         g.step("pass")
         assert not g.is_terminal, "n passes do not end the game"
@@ -83,7 +82,11 @@ def test_game_ends_after_n_plus_one_consecutive_passes():
 
 def test_cap_on_plays_ends_the_game():
     g = position(
-        PRESET, 2, hands=[["9C", "9D", "KH"], ["9H", "2D", "QS"]], discard=["9S"], stock=["3S"],
+        PRESET,
+        2,
+        hands=[["9C", "9D", "KH"], ["9H", "2D", "QS"]],
+        discard=["9S"],
+        stock=["3S"],
         rules={"end": {"max_plays": 2}},
     )
     g.step("play 9C")
@@ -114,8 +117,9 @@ def test_eight_nominates_as_a_separate_decision():
 @pytest.mark.parametrize("n", [3])
 def test_special_cards_variant(n):
     rules = {"variants": ["use_special_cards"]}
-    g = position(PRESET, n, hands=[["QS", "3D"], ["4H", "5D"], ["6S", "2S"]], discard=["9S"], stock=["2H", "KH"],
-                 rules=rules)
+    g = position(
+        PRESET, n, hands=[["QS", "3D"], ["4H", "5D"], ["6S", "2S"]], discard=["9S"], stock=["2H", "KH"], rules=rules
+    )
     g.step("play QS")
     assert g.current_player == 2, "the queen skips the next player"
     g.step("play 2S")

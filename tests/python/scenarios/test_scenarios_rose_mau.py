@@ -15,9 +15,7 @@ Engine conventions: public rules via `rules={"options": {"public_rules":
 ends (so `g.dealer` shows who deals it); scores stay 0.
 """
 
-
-
-import eights  # noqa: E402
+import eights
 from scenario_helpers import (
     legal,
     multiset,
@@ -132,7 +130,11 @@ def test_RM_fidelity_menu_six_skips_two_players():
     players." Public rule `six_skip_two`, n=5: P0 plays `6H`; P1 and P2 are skipped
     and P3 acts."""
     g = position(
-        PRESET, 5, hands=[["6H", "KD"]] + _FILLERS, discard=["9H"], stock=["2D", "3D"],
+        PRESET,
+        5,
+        hands=[["6H", "KD"]] + _FILLERS,
+        discard=["9H"],
+        stock=["2D", "3D"],
         rules=_menu("six_skip_two"),
     )
     g.step("play 6H")
@@ -143,7 +145,11 @@ def test_RM_fidelity_menu_seven_gives_another_turn():
     """Source (Rose Mau): "Playing a 7 gives the player another turn." Public rule
     `seven_extra_turn`: P0 plays `7H` and acts again."""
     g = position(
-        PRESET, 5, hands=[["7H", "7C", "KD"]] + _FILLERS, discard=["9H"], stock=["2D", "3D"],
+        PRESET,
+        5,
+        hands=[["7H", "7C", "KD"]] + _FILLERS,
+        discard=["9H"],
+        stock=["2D", "3D"],
         rules=_menu("seven_extra_turn"),
     )
     g.step("play 7H")
@@ -158,7 +164,12 @@ def test_RM_fidelity_menu_after_a_five_only_even_spot_cards():
     P0 plays `5H`; P1 (holding `4H`, `3H`, `QH`, `5C`, `8D`) may play `4H` only."""
     hands = [["5H", "KD"], ["4H", "3H", "QH", "5C", "8D"], ["4C", "8C"], ["2S", "3S"], ["4S", "8S"]]
     g = position(
-        PRESET, 5, hands=hands, discard=["9H"], stock=["2D", "3D"], rules=_menu("five_even"),
+        PRESET,
+        5,
+        hands=hands,
+        discard=["9H"],
+        stock=["2D", "3D"],
+        rules=_menu("five_even"),
     )
     g.step("play 5H")
     assert g.current_player == 1

@@ -8,11 +8,9 @@ with a new hand). The card points are the source's own values, quoted beside
 each case, never read from the engine.
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 
 # Each case: (preset, variants, n, hands, top card, the card P0 goes out with,
 # scores before the hand, the hand's points as the source counts them).

@@ -17,11 +17,9 @@ Engine conventions: further cards of a multiple are offered in phase
 play resolves.
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,
     dealt_game,
@@ -357,4 +355,3 @@ def test_SE_fidelity_card_call_penalty_two():
     g.step("play 5H")
     g.step("draw")  # P1 takes a turn
     assert len(g.hand(0)) == 3
-

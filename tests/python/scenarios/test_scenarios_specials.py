@@ -9,11 +9,9 @@ too; `last_special=ignored`; 8 is wild with a required nomination; drawing is
 voluntary; penalty scoring 8=50, J/Q/K=10, A-T face value.
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from scenario_helpers import (
     dealt_game,
     legal,
@@ -63,9 +61,7 @@ def test_CS_1_two_chain_accumulates_then_top_card_normal():
     assert legal(g) == {"play 2D", "accept"}
 
     g.step("accept")
-    assert multiset(g.hand(2)) == multiset(
-        ["2D", "7S", "8C", "3D", "6D", "7D", "9D"]
-    )
+    assert multiset(g.hand(2)) == multiset(["2D", "7S", "8C", "3D", "6D", "7D", "9D"])
     assert g.stock() == ["TD", "JD"]
     assert g.current_player == 0
     assert g.pending_draw == 0

@@ -27,11 +27,9 @@ All positions have n=4 (one pack, so every card below is unique); the stock
 is given explicitly, so the end-of-turn draw takes its first card.
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from scenario_helpers import (
     hand_over,
     legal,

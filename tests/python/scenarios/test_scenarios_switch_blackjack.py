@@ -14,11 +14,9 @@ exhausted stock: the discard pile minus its top card is turned over unshuffled
 (oldest discard drawn first); last-card exemption for going out with a Q run.
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,
     dealt_game,

@@ -33,11 +33,9 @@ that one episode is one hand and `is_terminal` marks the end of the hand
 (TE-6b).
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,
     deal_deck,

@@ -16,11 +16,9 @@ joker=20, cards of the last played card's rank count double (all cards if it
 was a joker).
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,
     dealt_game,
@@ -153,9 +151,7 @@ def test_CX_2_two_chain_round_the_table():
         g.step("play RJ")
 
     g.step("accept")
-    assert multiset(g.hand(0)) == multiset(
-        ["2C", "RJ", "9D", "3C", "4C", "5C", "6C", "7C", "9C", "TC", "3S"]
-    )
+    assert multiset(g.hand(0)) == multiset(["2C", "RJ", "9D", "3C", "4C", "5C", "6C", "7C", "9C", "TC", "3S"])
     assert g.stock() == ["4S", "6S"]
     assert g.pending_draw == 0
     assert g.top_card == "2D"
@@ -176,18 +172,14 @@ _CX3_HANDS = [
 
 def test_CX_3a_ace_start_card_P1_starts():
     """CX-3: n=4. The start card is `AS`. Expect: P1 acts first."""
-    g = dealt_game(
-        PRESET, 4, hands=_CX3_HANDS, start="AS", stock=["7C", "7D"], rules=SHORT_DEAL
-    )
+    g = dealt_game(PRESET, 4, hands=_CX3_HANDS, start="AS", stock=["7C", "7D"], rules=SHORT_DEAL)
     assert g.direction == 1
     assert g.current_player == 1
 
 
 def test_CX_3b_king_start_card_reverses():
     """CX-3: n=4. The start card is `KS`. Expect: `d=ccw` and P2 acts first."""
-    g = dealt_game(
-        PRESET, 4, hands=_CX3_HANDS, start="KS", stock=["7C", "7D"], rules=SHORT_DEAL
-    )
+    g = dealt_game(PRESET, 4, hands=_CX3_HANDS, start="KS", stock=["7C", "7D"], rules=SHORT_DEAL)
     assert g.direction == -1
     assert g.current_player == 2
 
@@ -196,9 +188,7 @@ def test_CX_3c_two_start_card_chain_on_P0():
     """CX-3: n=4. The start card is `2S`. Expect: P0 must play a 2 or draw 2."""
     # P0 holds a 2 (2D), a spade (5S, blocked by the chain) and RJ (not on a 2).
     hands = [["2D", "5S", "RJ"]] + _CX3_HANDS[1:]
-    g = dealt_game(
-        PRESET, 4, hands=hands, start="2S", stock=["7C", "7D", "9C"], rules=SHORT_DEAL
-    )
+    g = dealt_game(PRESET, 4, hands=hands, start="2S", stock=["7C", "7D", "9C"], rules=SHORT_DEAL)
     assert g.current_player == 0
     assert g.phase == "chain"
     assert g.pending_draw == 2
@@ -207,9 +197,7 @@ def test_CX_3c_two_start_card_chain_on_P0():
 
 def test_CX_3d_joker_start_card_dealer_declares():
     """CX-3: n=4. The start card is a joker. Expect: P3 declares the suit."""
-    g = dealt_game(
-        PRESET, 4, hands=_CX3_HANDS, start="BJ", stock=["7C", "7D"], rules=SHORT_DEAL
-    )
+    g = dealt_game(PRESET, 4, hands=_CX3_HANDS, start="BJ", stock=["7C", "7D"], rules=SHORT_DEAL)
     assert g.current_player == 3
     assert g.phase == "nominate"
     assert legal(g) == ALL_SUIT_NOMINATIONS
@@ -336,9 +324,7 @@ def test_CX_5_last_card_two_chain_continues():
 def test_CX_5_alternative_chain_returns_to_empty_hand():
     """CX-5 alternative: P2 plays `2C`. Expect: P0 (0 cards) must play a 2 or draw
     6. P0 draws 6. Expect: the round ends and P0 scores those 6 cards."""
-    g = _cx5_position(
-        ["2C", "4C", "7D", "TS"], ["3C", "6D", "TH", "AS", "9S", "2D", "4H"]
-    )
+    g = _cx5_position(["2C", "4C", "7D", "TS"], ["3C", "6D", "TH", "AS", "9S", "2D", "4H"])
     g.step("play 2H")
     g.step("play 2S")
     assert g.current_player == 2

@@ -21,17 +21,14 @@ card is `rules={"options": {"zodiac_card": "JC"}}` and its penalty is applied
 at once when the play resolves (no decision of the victim).
 """
 
-
 import pytest
 
-
-import eights  # noqa: E402
+import eights
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,
     dealt_game,
     hand_over,
     legal,
-    legal_cards,
     multiset,
     play_turn,
     plays,
