@@ -1,13 +1,12 @@
 """OpenSpiel bridge: every preset as a pyspiel Python game.
 
 Importing this module registers ``eights_<preset>`` for every preset, so OpenSpiel's Python
-algorithms run on them::
+algorithms run on them:
 
-    import pyspiel
-    import eights.openspiel  # registers the games
-
-    game = pyspiel.load_game("eights_switch_blackjack", {"players": 3})
-    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+>>> import pyspiel
+>>> import eights.openspiel  # registers the games
+>>> game = pyspiel.load_game("eights_switch_blackjack", {"players": 3})
+>>> pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
 
 Needs OpenSpiel (``pip install 'eights[openspiel]'``).
 

@@ -6,15 +6,14 @@ This module owns :class:`VecEnv`, a :class:`stable_baselines3.common.vec_env.Vec
 sb3-contrib's ``MaskablePPO`` trains on it directly.  Needs stable-baselines3
 (``pip install 'eights[sb3]'``).
 
-Example::
+Example (the doctests build the model but skip the training):
 
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.vec_env import VecMonitor
-    import eights.sb3
-
-    venv = VecMonitor(eights.sb3.VecEnv("crazy_eights", num_envs=16, seed=0))
-    model = MaskablePPO("MlpPolicy", venv, n_steps=128, seed=0)
-    model.learn(10_000)
+>>> from sb3_contrib import MaskablePPO
+>>> from stable_baselines3.common.vec_env import VecMonitor
+>>> import eights.sb3
+>>> venv = VecMonitor(eights.sb3.VecEnv("crazy_eights", num_envs=16, seed=0))
+>>> model = MaskablePPO("MlpPolicy", venv, n_steps=128, seed=0)
+>>> model.learn(10_000)  # doctest: +SKIP
 
 Conventions (those of SB3's ``DummyVecEnv``): ``reset()`` returns the observations only;
 ``step`` returns ``(obs, rewards, dones, infos)`` with ``dones = terminated | truncated``;

@@ -66,7 +66,8 @@ def test_docstring_examples_run(name, tmp_path, monkeypatch):
     runner = doctest.DocTestRunner(optionflags=OPTIONFLAGS)
     tests = [t for t in finder.find(module, name) if t.examples]
     assert tests, f"{name} has '>>>' in its source but no doctest was found"
+    report: list = []  # the runner swaps sys.stdout while it runs: collect its report
     for test in tests:
-        runner.run(test, out=lambda text: print(text, end=""))
-    result = runner.summarize(verbose=False)
-    assert result.failed == 0, f"{result.failed} of {result.attempted} examples of {name} failed (output above)"
+        runner.run(test, out=report.append)
+    failed, attempted = runner.failures, runner.tries
+    assert failed == 0, f"{failed} of {attempted} examples of {name} failed:\n" + "".join(report)
