@@ -2,17 +2,22 @@
 
 A :class:`Rules` is a complete, validated rules specification of one game of the Crazy
 Eights family.  Build it from a preset with overrides, or from a TOML file, and hand it
-to :class:`eights.Game` or :func:`eights.make`::
+to :class:`eights.Game` or :func:`eights.make`:
 
-    import eights
+>>> import eights
+>>> rules = eights.Rules("crazy_eights", deal__hand_size=8, variants=["multiple_cards"])
+>>> print(rules.describe())  # the rules in words
+Crazy Eights (crazy_eights)
+...
+>>> game = eights.Game(rules, num_players=3, seed=0)
+>>> env = eights.make(rules, num_players=2, seed=0)
 
-    rules = eights.Rules("crazy_eights", deal__hand_size=8, variants=["multiple_cards"])
-    print(rules.describe())                  # the rules in words
-    game = eights.Game(rules, num_players=3, seed=0)
-    env = eights.make(rules, num_players=2, seed=0)
+A rule set saved as TOML and read back (``examples/house_rules.toml`` in the repository is
+a house-rules file to start from):
 
-    house = eights.Rules.from_toml("examples/house_rules.toml")
-    house.to_toml("my_rules.toml")
+>>> text = rules.to_toml("my_rules.toml")  # writes the file and returns its text
+>>> eights.Rules.from_toml("my_rules.toml").describe() == rules.describe()
+True
 
 A TOML file is either a complete specification or, more usually, ``inherits =
 "<preset>"`` plus the settings that differ: that is how a house-rules game is defined

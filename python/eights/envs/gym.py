@@ -23,19 +23,20 @@ Conventions
 * ``terminated`` is ``game.is_terminal``; ``truncated`` is
   ``game.is_truncated`` (the game's own decision limit).
 
-Example::
+Example:
 
-    import numpy as np
-    import eights
-
-    env = eights.make("crazy_eights", num_players=2, seed=0)
-    obs, info = env.reset()
-    rng = np.random.default_rng(0)
-    done = False
-    while not done:
-        action = rng.choice(np.flatnonzero(info["action_mask"]))
-        obs, reward, terminated, truncated, info = env.step(action)
-        done = terminated or truncated
+>>> import numpy as np
+>>> import eights
+>>> env = eights.make("crazy_eights", num_players=2, seed=0)
+>>> obs, info = env.reset()
+>>> rng = np.random.default_rng(0)
+>>> done = False
+>>> while not done:
+...     action = rng.choice(np.flatnonzero(info["action_mask"]))
+...     obs, reward, terminated, truncated, info = env.step(action)
+...     done = terminated or truncated
+>>> print(reward, terminated)
+1.0 True
 """
 
 from __future__ import annotations

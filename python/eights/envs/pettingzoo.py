@@ -37,19 +37,20 @@ Conventions
   instead: each parallel step applies the action of the agent to act (named by
   ``infos[agent]["active_agent"]``) and ignores the others'.
 
-Example::
+Example:
 
-    from eights.pettingzoo import env as make_env
-
-    env = make_env("switch_blackjack", num_players=3)
-    env.reset(seed=0)
-    for agent in env.agent_iter():
-        obs, reward, termination, truncation, info = env.last()
-        if termination or truncation:
-            action = None
-        else:
-            action = env.action_space(agent).sample(obs["action_mask"])
-        env.step(action)
+>>> from eights.pettingzoo import env as make_env
+>>> env = make_env("switch_blackjack", num_players=3)
+>>> env.reset(seed=0)
+>>> for agent in env.agent_iter():
+...     obs, reward, termination, truncation, info = env.last()
+...     if termination or truncation:
+...         action = None
+...     else:
+...         action = env.action_space(agent).sample(obs["action_mask"])
+...     env.step(action)
+>>> env.agents  # every seat has seen the end of the hand
+[]
 """
 
 from __future__ import annotations

@@ -31,15 +31,16 @@ Seeding: game ``i`` of ``reset(seed=s)`` is dealt from a seed derived from
 :meth:`VecEnv.random_actions` draws follow streams derived from ``(s, i)``
 too, so results do not depend on the number of threads.
 
-Example::
+Example:
 
-    import eights
-
-    envs = eights.VecEnv("crazy_eights", num_envs=1024, seed=0)
-    obs, info = envs.reset()
-    for _ in range(100):
-        actions = envs.random_actions()          # uniform legal actions, drawn in Rust
-        obs, rewards, terminated, truncated, info = envs.step(actions)
+>>> import eights
+>>> envs = eights.VecEnv("crazy_eights", num_envs=1024, seed=0)
+>>> obs, info = envs.reset()
+>>> for _ in range(100):
+...     actions = envs.random_actions()  # uniform legal actions, drawn in Rust
+...     obs, rewards, terminated, truncated, info = envs.step(actions)
+>>> obs.shape
+(1024, 346)
 """
 
 from __future__ import annotations
