@@ -36,6 +36,7 @@ __all__ = [
     "arena_deal_seed",
     "arena_agent_at",
     "arena_bot_seed",
+    "arena_schedule",
     "arena_play",
     "BOT_NAMES_HELP",
     "IllegalActionError",
@@ -276,8 +277,9 @@ def derive_seed(seed: int, i: int) -> int: ...
 def arena_deal_seed(seed: int, deal: int) -> int: ...
 def arena_bot_seed(seed: int, deal: int, rotation: int, agent: int) -> int: ...
 def arena_agent_at(seat: int, rotation: int, n: int) -> int: ...
+def arena_schedule(seed: int, num_players: int, start: int, count: int) -> Dict[str, npt.NDArray[Any]]: ...
 def arena_play(
-    preset: str,
+    preset: _Preset,
     num_players: int,
     table: Sequence[str],
     seed: int = 0,

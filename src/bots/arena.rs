@@ -64,6 +64,50 @@ pub fn bot_seed(seed: u64, deal: u64, rotation: usize, agent: usize) -> u64 {
     derive_seed(derive_seed(seed ^ 0xB075_5EED_0000_0000, deal), (rotation * 64 + agent) as u64)
 }
 
+/// Who plays what in a run of deals, one entry per game in `(deal, rotation)` order: the
+/// games [`play_deals`] plays, for a player of them outside this module (the Python arena's
+/// lockstep loop, which seats Python agents beside built-in bots).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Schedule {
+    /// The table size: `agent` and `bot_seed` hold `n` entries per game.
+    pub n: usize,
+    pub deal: Vec<u64>,
+    pub rotation: Vec<usize>,
+    /// The game seed of each game ([`deal_seed`]).
+    pub deal_seed: Vec<u64>,
+    /// Per game, seat by seat: the table entry at that seat ([`agent_at`]).
+    pub agent: Vec<usize>,
+    /// Per game, seat by seat: the seed of that entry's bot ([`bot_seed`]).
+    pub bot_seed: Vec<u64>,
+}
+
+/// The schedule of every rotation of deals `deals` at a table of `n`.
+pub fn schedule(seed: u64, n: usize, deals: Range<u64>) -> Schedule {
+    let games = usize::try_from(deals.end.saturating_sub(deals.start)).unwrap_or(0).saturating_mul(n);
+    let mut s = Schedule {
+        n,
+        deal: Vec::with_capacity(games),
+        rotation: Vec::with_capacity(games),
+        deal_seed: Vec::with_capacity(games),
+        agent: Vec::with_capacity(games.saturating_mul(n)),
+        bot_seed: Vec::with_capacity(games.saturating_mul(n)),
+    };
+    for deal in deals {
+        let game_seed = deal_seed(seed, deal);
+        for rotation in 0..n {
+            s.deal.push(deal);
+            s.rotation.push(rotation);
+            s.deal_seed.push(game_seed);
+            for seat in 0..n {
+                let agent = agent_at(seat, rotation, n);
+                s.agent.push(agent);
+                s.bot_seed.push(bot_seed(seed, deal, rotation, agent));
+            }
+        }
+    }
+    s
+}
+
 /// Per-table-entry decision counts, thinking seconds and longest decision.
 #[derive(Clone, Debug)]
 pub struct Timing {
@@ -320,6 +364,38 @@ mod tests {
                 seats.sort();
                 assert_eq!(seats, (0..n).collect::<Vec<_>>());
             }
+        }
+    }
+
+    #[test]
+    fn the_schedule_is_the_games_play_deals_plays() {
+        let s = schedule(7, 3, 4..6);
+        assert_eq!(s.deal, [4, 4, 4, 5, 5, 5]);
+        assert_eq!(s.rotation, [0, 1, 2, 0, 1, 2]);
+        assert_eq!(s.agent.len(), 18);
+        for g in 0..6 {
+            let (deal, rotation) = (s.deal[g], s.rotation[g]);
+            assert_eq!(s.deal_seed[g], deal_seed(7, deal));
+            for seat in 0..3 {
+                let agent = agent_at(seat, rotation, 3);
+                assert_eq!(s.agent[g * 3 + seat], agent);
+                assert_eq!(s.bot_seed[g * 3 + seat], bot_seed(7, deal, rotation, agent));
+            }
+        }
+        // A built-in table replayed from the schedule gives play_deals' records.
+        let r = rules("crazy_eights");
+        let t = [BotSpec::Pimc { worlds: 2 }, BotSpec::Random];
+        let s = schedule(3, 2, 0..3);
+        let run = play_deals(r.clone(), &t, 3, 0..3, 1).unwrap();
+        for (g, rec) in run.records.iter().enumerate() {
+            let mut game = Game::new(r.clone(), s.deal_seed[g]);
+            let mut bots: Vec<_> =
+                (0..2).map(|seat| t[s.agent[g * 2 + seat]].build(s.bot_seed[g * 2 + seat])).collect();
+            while let Some(p) = game.current_player() {
+                let a = bots[p].act(&game).unwrap();
+                game.step(a).unwrap();
+            }
+            assert_eq!(&record(&game, s.deal[g], s.rotation[g]), rec);
         }
     }
 

@@ -2,10 +2,12 @@
 //! registers the module. One binding file per core module, thin wrappers over the core:
 //! `game` (the `Game` class, seed derivation), `rules` (rule sets as data, and `rules_arg`,
 //! the one reader of a preset-or-`Rules` argument), `observation` (the observation's
-//! bounds), `bots` (bots, random self-play, the learned bot's network; for now the arena
-//! too), `check` (checked self-play, the fast soak) and `vec_env` (the batched engine).
+//! bounds), `bots` (bots, random self-play, the learned bot's network), `arena` (the
+//! duplicate-deal arena of `bots::arena`: seeds, schedules, playing deals), `check` (checked
+//! self-play, the fast soak) and `vec_env` (the batched engine).
 //! Argument checks live in `args`, conversions shared by the files in `convert`.
 
+mod arena;
 mod args;
 mod bots;
 mod check;
@@ -23,6 +25,7 @@ use pyo3::prelude::*;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     game::register(m)?;
     bots::register(m)?;
+    arena::register(m)?;
     check::register(m)?;
     observation::register(m)?;
     rules::register(m)?;
