@@ -1,0 +1,143 @@
+"""The one agent specification: how an agent is named (a built-in bot name, a callable, an
+object with ``act``/``act_batch``, a ``(label, agent)`` pair) and turned into something that
+acts, :class:`AgentSpec`, by :func:`as_agent`.  :func:`load_agent` adds command-line names
+(``module:attribute``, a saved model file) through :func:`eights.agents.load.load_policy`."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Callable, List, Optional
+
+import numpy as np
+
+from .. import _core
+from .._utils.checks import describe as _describe
+
+__all__ = ["AGENT_HELP", "AgentSpec", "as_agent", "load_agent"]
+
+#: A policy of one decision: ``f(obs, mask) -> action``.
+Policy = Callable[[np.ndarray, np.ndarray], Any]
+
+#: What :func:`as_agent` accepts, in words (for error messages).
+AGENT_HELP = (
+    f"a bot name ({_core.BOT_NAMES_HELP}), a callable f(obs, mask) -> action, an object "
+    "with act(obs, mask) or act_batch(obs, masks), or a (name, agent) pair"
+)
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A normalised agent: a built-in bot (``bot`` set, played in Rust from the game) or a
+    Python policy (``policy`` and/or ``batch_policy`` set).
+
+    Attributes:
+        label: the agent's name in results and records.
+        bot: the canonical built-in bot name (``"ismcts:400"``), or None for a Python policy.
+        policy: ``f(obs, mask) -> action`` for one decision, or None.
+        batch_policy: ``f(obs, masks) -> actions`` for a batch, or None; preferred by
+            :meth:`act_batch` when both are set.
+    """
+
+    label: str
+    bot: Optional[str] = None
+    policy: Optional[Policy] = dataclasses.field(default=None, repr=False, compare=False)
+    batch_policy: Optional[Policy] = dataclasses.field(default=None, repr=False, compare=False)
+
+    @property
+    def name(self) -> str:
+        """The label (the name the arena's ``Agent`` had for it)."""
+        return self.label
+
+    @property
+    def is_builtin(self) -> bool:
+        """True for a built-in bot."""
+        return self.bot is not None
+
+    def with_label(self, label: str) -> AgentSpec:
+        """The same agent under another label."""
+        return dataclasses.replace(self, label=label)
+
+    def make_bot(self, seed: Optional[int] = None) -> Any:
+        """A seeded ``eights.Bot`` playing this built-in bot (``TypeError`` for a Python policy)."""
+        if self.bot is None:
+            raise TypeError(f"agent {self.label!r} is a Python policy, not a built-in bot")
+        return _core.Bot(self.bot, seed=seed)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> Any:
+        """The action (as the policy returned it) for one observation and its action mask."""
+        if self.policy is not None:
+            return self.policy(obs, mask)
+        return self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0]
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> List[Any]:
+        """The actions (as the policy returned them) for ``obs`` ``(k, OBS_SIZE)`` and
+        ``masks`` ``(k, NUM_ACTIONS)``; ``ValueError`` when a batched policy returns another
+        number of actions."""
+        if self.batch_policy is not None:
+            actions: List[Any] = list(np.asarray(self.batch_policy(obs, masks)).reshape(-1))
+            if len(actions) != len(obs):
+                raise ValueError(
+                    f"agent {self.label!r}: act_batch returned {len(actions)} actions for {len(obs)} observations"
+                )
+            return actions
+        if self.policy is None:
+            raise TypeError(
+                f"agent {self.label!r} is the built-in bot {self.bot!r}: it plays from the game "
+                "(make_bot), not from observations"
+            )
+        return [self.policy(o, m) for o, m in zip(obs, masks)]
+
+
+def as_agent(spec: Any, what: str = "agent") -> AgentSpec:
+    """Normalise an agent specification: a bot name (``"heuristic"``, ``"ismcts:N"``, ...),
+    a callable ``f(obs, mask) -> action``, an object with ``act(obs, mask)`` or
+    ``act_batch(obs, masks)`` (labelled by its ``name`` attribute, else its class name), a
+    ``(label, agent)`` pair, or an :class:`AgentSpec` (returned as is).  ``what`` names the
+    argument in error messages.
+
+    Raises:
+        ValueError: an unknown bot name or a bad simulation count.
+        TypeError: anything that is not an agent (built-in bot objects included: pass bots
+            by name, so that they can be seeded for every game).
+    """
+    if isinstance(spec, AgentSpec):
+        return spec
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
+        return as_agent(spec[1], what).with_label(spec[0])
+    if isinstance(spec, str):
+        try:
+            name = _core.parse_bot(spec)
+        except ValueError as exc:
+            raise ValueError(f"{what}: {exc}") from None
+        return AgentSpec(name, bot=name)
+    if isinstance(spec, (_core.Bot, _core.RandomBot)):
+        raise TypeError(
+            f'{what}: pass built-in bots by name (e.g. "heuristic"), not as {type(spec).__name__} '
+            "objects, so that the arena can seed them for every game"
+        )
+    batch = getattr(spec, "act_batch", None)
+    act = getattr(spec, "act", None)
+    if callable(batch) or callable(act):
+        label = getattr(spec, "name", None)
+        name = label if isinstance(label, str) else type(spec).__name__
+        return AgentSpec(name, policy=act if callable(act) else None, batch_policy=batch if callable(batch) else None)
+    if callable(spec):
+        name = getattr(spec, "__name__", None) or type(spec).__name__
+        return AgentSpec(name, policy=spec)
+    raise TypeError(f"{what} must be {AGENT_HELP}; got {_describe(spec)}")
+
+
+def load_agent(text: Any, scale: Optional[Any] = None, what: str = "agent") -> AgentSpec:
+    """An agent named as on the command line: a bot name, ``module:attribute`` or the path
+    of a saved stable-baselines3 model (see :func:`eights.agents.load.load_policy`; ``scale``
+    is passed to it), as an :class:`AgentSpec`.
+
+    Raises:
+        ValueError: an unknown agent, a module or attribute that cannot be found, a file
+            that is not a saved model.
+        TypeError: ``text`` is not a string.
+    """
+    from .load import load_policy
+
+    return as_agent(load_policy(text, scale), what)
