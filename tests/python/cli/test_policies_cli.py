@@ -66,11 +66,24 @@ def test_load_policy_forms(policy_module):
 
 def test_arena_cli_with_module_policies_and_out(policy_module, tmp_path, capsys):
     out_json, out_csv = tmp_path / "r.json", tmp_path / "r.csv"
-    code = main([
-        "arena", "--agents", f"random,{policy_module}:first_legal,{policy_module}:LastLegal",
-        "--games", "6", "--bootstrap", "100", "--no-progress", "--threads", "1",
-        "--out", str(out_json), "--out", str(out_csv),
-    ])
+    code = main(
+        [
+            "arena",
+            "--agents",
+            f"random,{policy_module}:first_legal,{policy_module}:LastLegal",
+            "--games",
+            "6",
+            "--bootstrap",
+            "100",
+            "--no-progress",
+            "--threads",
+            "1",
+            "--out",
+            str(out_json),
+            "--out",
+            str(out_csv),
+        ]
+    )
     assert code == 0
     text = capsys.readouterr().out
     assert f"{policy_module}:first_legal" in text and "results saved to" in text
@@ -92,8 +105,9 @@ def test_play_against_a_module_policy(policy_module):
 
     out = io.StringIO()
     lines = iter(["1"] * 500)
-    code = play("crazy_eights", 2, seat=0, bots=[f"{policy_module}:first_legal"], seed=3,
-                read_line=lambda: next(lines), out=out)
+    code = play(
+        "crazy_eights", 2, seat=0, bots=[f"{policy_module}:first_legal"], seed=3, read_line=lambda: next(lines), out=out
+    )
     assert code == 0
     assert "Result:" in out.getvalue()
     assert my_eights_policies.CALLS  # the policy chose the other seat's moves
@@ -133,8 +147,22 @@ HOUSE_RULES = next(
 # change), the command passes one and the arena refuses it with a TypeError: drop this mark then.
 @pytest.mark.xfail(raises=TypeError, strict=False, reason="eights.arena does not take an eights.Rules yet")
 def test_arena_cli_plays_house_rules_from_a_toml_file(capsys):
-    code = main(["arena", "--rules", str(HOUSE_RULES), "--agents", "random,heuristic", "--games", "4",
-                 "--bootstrap", "100", "--no-progress", "--threads", "1"])
+    code = main(
+        [
+            "arena",
+            "--rules",
+            str(HOUSE_RULES),
+            "--agents",
+            "random,heuristic",
+            "--games",
+            "4",
+            "--bootstrap",
+            "100",
+            "--no-progress",
+            "--threads",
+            "1",
+        ]
+    )
     assert code == 0
     assert "heuristic" in capsys.readouterr().out
 
@@ -144,8 +172,14 @@ def test_selfplay_and_play_take_a_toml_file_and_json_overrides(capsys):
     assert "preset=house_eights" in capsys.readouterr().out
     assert main(["selfplay", "--rules", '{"deal": {"hand_size": 4}}', "--games", "20", "--python-loop", "0"]) == 0
     assert "preset=crazy_eights" in capsys.readouterr().out
-    res = subprocess.run([sys.executable, "-m", "eights", "play", "--rules", str(HOUSE_RULES), "--seed", "1"],
-                         input="quit\n", capture_output=True, text=True, timeout=120, encoding="utf-8")
+    res = subprocess.run(
+        [sys.executable, "-m", "eights", "play", "--rules", str(HOUSE_RULES), "--seed", "1"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        encoding="utf-8",
+    )
     assert res.returncode == 0 and "unfinished" in res.stdout, res.stderr
 
 
@@ -177,7 +211,9 @@ def test_a_toml_file_and_a_preset_together_are_refused(capsys):
 def test_a_bad_rules_file_from_the_shell_exits_2_without_traceback(tmp_path):
     res = subprocess.run(
         [sys.executable, "-m", "eights", "arena", "--rules", str(tmp_path / "missing.toml"), "--games", "2"],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert res.returncode == 2 and "Traceback" not in res.stderr
     assert "no such file" in res.stderr and "missing.toml" in res.stderr

@@ -38,9 +38,7 @@ def run_python(code: str, timeout: float = 120) -> subprocess.CompletedProcess:
 
 
 def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "eights", *args], capture_output=True, text=True, timeout=timeout
-    )
+    return subprocess.run([sys.executable, "-m", "eights", *args], capture_output=True, text=True, timeout=timeout)
 
 
 def state(preset: str = "crazy_eights", n: int = 2, seed: int = 1) -> dict:
@@ -488,8 +486,16 @@ OUT_OF_RANGE = [
     ("arena_agent_at(0, 0, 0)", lambda: _core.arena_agent_at(0, 0, 0), "n"),
     ("arena_agent_at(-1, 0, 2)", lambda: _core.arena_agent_at(-1, 0, 2), "seat"),
     ("arena_bot_seed(0, 0, 2**70, 0)", lambda: _core.arena_bot_seed(0, 0, 2**70, 0), "rotation"),
-    ("arena_play(threads=2**70)", lambda: _core.arena_play("crazy_eights", 2, ["random", "random"], threads=2**70), "threads"),
-    ("arena_play(start+count)", lambda: _core.arena_play("crazy_eights", 2, ["random", "random"], start=2**64 - 1, count=2), "start"),
+    (
+        "arena_play(threads=2**70)",
+        lambda: _core.arena_play("crazy_eights", 2, ["random", "random"], threads=2**70),
+        "threads",
+    ),
+    (
+        "arena_play(start+count)",
+        lambda: _core.arena_play("crazy_eights", 2, ["random", "random"], start=2**64 - 1, count=2),
+        "start",
+    ),
     ("arena.play(games=2**70)", lambda: eights.arena.play(["random", "random"], games=2**70), "games"),
     ("arena.play(seed=2**64)", lambda: eights.arena.play(["random", "random"], games=1, seed=2**64), "seed"),
     ("Rules.validate(2**70)", lambda: eights.Rules("crazy_eights").validate(2**70), "num_players"),
@@ -552,7 +558,11 @@ BOOLS = [
     ("RandomBot(seed=True)", lambda: eights.RandomBot(seed=True), "seed"),
     ("Bot(seed=True)", lambda: eights.Bot("random", seed=True), "seed"),
     ("arena.play(games=True)", lambda: eights.arena.play(["random", "random"], games=True), "games"),
-    ("arena_play(threads=True)", lambda: _core.arena_play("crazy_eights", 2, ["random", "random"], threads=True), "threads"),
+    (
+        "arena_play(threads=True)",
+        lambda: _core.arena_play("crazy_eights", 2, ["random", "random"], threads=True),
+        "threads",
+    ),
     ("Rules.game(seed=True)", lambda: eights.Rules("crazy_eights").game(2, seed=True), "seed"),
 ]
 
@@ -711,8 +721,14 @@ def test_cli_out_of_range_numbers_exit_2_without_traceback(args):
 def test_cli_arena_plot_into_a_missing_folder_fails_before_playing(tmp_path):
     start = time.perf_counter()
     r = run_cli(
-        "arena", "--agents", "random,heuristic", "--games", "5000", "--no-progress",
-        "--plot", str(tmp_path / "missing_dir" / "x.png"),
+        "arena",
+        "--agents",
+        "random,heuristic",
+        "--games",
+        "5000",
+        "--no-progress",
+        "--plot",
+        str(tmp_path / "missing_dir" / "x.png"),
     )
     assert r.returncode == 2, r.stdout + r.stderr
     assert "Traceback" not in r.stderr
