@@ -59,10 +59,10 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _core
-from ._utils.checks import describe as _describe
-from ._core import NUM_ACTIONS, Bot, Game
-from .records import EpisodeRecorder
+from .. import _core
+from .._utils.checks import describe as _describe
+from .._core import NUM_ACTIONS, Bot, Game
+from ..records import EpisodeRecorder
 
 __all__ = [
     "Agent",
