@@ -1,22 +1,82 @@
-"""Benchmark policies against the built-in bots with duplicate deals (the code lives in
-:mod:`eights.arena.run` while the package is split by concern; this file re-exports it)."""
+"""Benchmark policies against the built-in bots with duplicate deals.
 
-from . import run as _run
-from .run import (
-    AGENT_HELP,
-    Z95,
-    Agent,
-    EvalResult,
-    TournamentResult,
-    _play_python,
-    as_agent,
-    bradley_terry,
-    evaluate,
-    play,
-    tournament,
-    wilson_interval,
-)
+``eights.arena`` answers "how strong is my policy?" with numbers that control for
+the luck of the deal:
 
-__doc__ = _run.__doc__
-__all__ = list(_run.__all__)
-_REEXPORTED = (AGENT_HELP, Z95, _play_python)
+* :func:`evaluate` plays one agent against opponents and reports its win rate with a
+  95% confidence interval, mean hand points, mean score and mean game length;
+* :func:`tournament` plays every table of agents and fits Bradley-Terry ratings
+  (Elo scale) with bootstrap confidence intervals.
+
+Both take a preset name or an :class:`eights.Rules` (house rules from a TOML file, say)
+as ``preset``, and rule overrides as ``rules``.
+
+**Agents** (see :func:`eights.agents.spec.as_agent`) are
+
+* bot names: ``"random"``, ``"heuristic"``, ``"ismcts:N"`` (information-set MCTS,
+  ``N`` simulations per decision), ``"pimc:N"`` (determinized Monte Carlo, ``N``
+  sampled worlds per decision), ``"net"`` (the learned policy shipped with the package,
+  on the presets it was trained for, see ``eights._core.net_presets()``), all written in
+  Rust;
+* Python callables ``f(obs, mask) -> action`` (``obs`` the acting seat's float32
+  observation, ``mask`` its bool action mask);
+* objects with ``act(obs, mask) -> action`` or ``act_batch(obs, masks) -> actions``
+  (``obs`` of shape ``(k, OBS_SIZE)``, ``masks`` ``(k, NUM_ACTIONS)``); ``act_batch``
+  is preferred when both exist;
+* ``(name, agent)`` pairs, to label any of the above in the results.
+
+**Duplicate deals.** Deal ``d`` is dealt from ``arena_deal_seed(seed, d)`` and played
+``num_players`` times: in rotation ``r`` seat ``k`` is played by table entry
+``(k + r) % num_players``, so every agent holds every hand of every deal. ``games``
+counts deals; a run plays ``games * num_players`` games. When every agent is a
+built-in bot the games run in Rust threads (the results are identical for any thread
+count); otherwise the Python agents are called in batches of up to ``batch_size``
+games played in lockstep, dealt and seated from the engine's schedule of each batch.
+
+**Statistics.** A game scores 1 for its winner, 0 for the others, and ``1/n`` for every
+seat when nobody wins (a blocked or truncated hand). The win rate is the mean score;
+its 95% interval is a percentile bootstrap over deals (the rotations of one deal stay
+together, which is what makes the interval honest for duplicate play), falling back to
+the Wilson interval over games when every deal gives the same result. Bootstrap
+samples are drawn from ``seed``, so results are reproducible.
+
+The package: :mod:`~eights.arena.run` plays the games, :mod:`~eights.arena.stats` and
+:mod:`~eights.arena.ratings` compute the statistics and ratings,
+:mod:`~eights.arena.report` and :mod:`~eights.arena.plot` present them, and
+:mod:`~eights.arena.matches` holds :func:`evaluate` and :func:`tournament`.
+
+Example::
+
+    import eights.arena as arena
+
+    r = arena.evaluate("heuristic", "random", preset="crazy_eights", games=500, seed=0)
+    print(r)                       # win rate 0.96 [0.95, 0.97] ...
+    t = arena.tournament(["random", "heuristic", "pimc:50"], games=200)
+    print(t.table())
+"""
+
+from ..agents.spec import AGENT_HELP, AgentSpec, as_agent
+from .matches import evaluate, tournament
+from .ratings import bradley_terry
+from .report import EvalResult, TournamentResult
+from .run import _play_python, play
+from .stats import Z95, wilson_interval
+
+#: The arena's name for :class:`eights.agents.spec.AgentSpec` (a normalised agent).
+Agent = AgentSpec
+
+__all__ = [
+    "Agent",
+    "EvalResult",
+    "TournamentResult",
+    "as_agent",
+    "bradley_terry",
+    "evaluate",
+    "play",
+    "tournament",
+    "wilson_interval",
+]
+
+# Also reachable here, as before the package was split: AGENT_HELP, AgentSpec, Z95 and the
+# Python lockstep loop _play_python (tests compare it with the Rust path).
+_REEXPORTED = (AGENT_HELP, AgentSpec, Z95, _play_python)

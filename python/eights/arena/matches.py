@@ -1,0 +1,195 @@
+"""The arena's entry points: :func:`evaluate` (one agent against opponents) and
+:func:`tournament` (every table of agents, rated), with their argument checks and the
+optional progress bar (tqdm, through the package's optional-dependency gate)."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Sequence as _SequenceABC
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .._utils.checks import describe as _describe
+from ..agents.spec import AGENT_HELP, AgentSpec, as_agent
+from .ratings import bradley_terry, pair_wins_per_deal, rating_intervals
+from .report import EvalResult, TournamentResult
+from .run import _MAX_GAMES, AgentLike, Preset, count_arg, play, rules_label
+from .stats import summarise
+
+__all__ = ["evaluate", "tournament"]
+
+
+def _progress_bar(total: int, show: Any, desc: str) -> Tuple[Optional[Callable[[int], Any]], Callable[[], Any]]:
+    """A tqdm bar (when ``show`` and tqdm is installed) as (update, close) callables."""
+    if not show:
+        return None, lambda: None
+    from .._utils.optional import import_optional
+
+    try:
+        tqdm = import_optional("tqdm", "progress", "a progress bar").tqdm
+    except ImportError:  # no bar without tqdm, as before
+        return None, lambda: None
+    bar = tqdm(total=total, desc=desc, unit="game", smoothing=0.1)
+    return bar.update, bar.close
+
+
+def _unique_names(agents: Sequence[AgentSpec]) -> List[str]:
+    names = [a.name for a in agents]
+    out = []
+    for i, n in enumerate(names):
+        if names.count(n) > 1:
+            n = f"{n}#{names[:i].count(n) + 1}"
+        out.append(n)
+    return out
+
+
+def _opponents(opponents: Any, num_players: int) -> List[AgentSpec]:
+    """One agent for every other seat, or a list of ``num_players - 1`` agents (a
+    ``(label, agent)`` pair is one agent)."""
+    if isinstance(opponents, (list, tuple)) and not (
+        isinstance(opponents, tuple)
+        and len(opponents) == 2
+        and isinstance(opponents[0], str)
+        and not isinstance(opponents[1], str)
+    ):
+        if len(opponents) != num_players - 1:
+            raise ValueError(
+                f"opponents must be one agent or a list of num_players - 1 = {num_players - 1} agents, "
+                f"got a list of {len(opponents)}"
+            )
+        return [as_agent(o, f"opponents[{i}]") for i, o in enumerate(opponents)]
+    return [as_agent(opponents, "opponents")] * (num_players - 1)
+
+
+def evaluate(
+    agent: AgentLike,
+    opponents: Union[AgentLike, Sequence[AgentLike]] = "random",
+    preset: Preset = "crazy_eights",
+    num_players: int = 2,
+    games: int = 1000,
+    seed: int = 0,
+    threads: int = 0,
+    rules: Optional[Dict[str, Any]] = None,
+    batch_size: int = 256,
+    bootstrap: int = 2000,
+    progress: bool = False,
+    record_dir: Optional[str] = None,
+) -> EvalResult:
+    """Evaluate ``agent`` against ``opponents`` over ``games`` duplicate deals.
+
+    ``opponents`` is one agent for every other seat or a list of ``num_players - 1``
+    agents. ``preset`` is a preset name or an :class:`eights.Rules`, ``rules`` overrides on
+    top. Every deal is played ``num_players`` times with the seats rotated, so the run has
+    ``games * num_players`` games. See the module documentation for agents and
+    statistics. ``record_dir`` saves the record of every game (see :func:`play`).
+
+    Raises:
+        ValueError: unknown bot names, bad counts, an unknown preset, invalid rules, or a
+            Python agent choosing an illegal action.
+        TypeError: arguments of the wrong type.
+    """
+    num_players = count_arg(num_players, "num_players", 2, 10)
+    games = count_arg(games, "games", 1, _MAX_GAMES)
+    bootstrap = count_arg(bootstrap, "bootstrap", 100, 10**6)
+    table = [as_agent(agent, "agent")] + _opponents(opponents, num_players)
+    names = _unique_names(table)
+    update, close = _progress_bar(games * num_players, progress, f"{names[0]} vs {', '.join(names[1:])}")
+    t = time.perf_counter()
+    try:
+        res = play(table, preset, games, seed, threads, rules, batch_size, update, record_dir)
+    finally:
+        close()
+    return summarise(names, res, rules_label(preset), games, seed, bootstrap, time.perf_counter() - t)
+
+
+def _tournament_agents(agents: Sequence[Any], num_players: int) -> List[AgentSpec]:
+    """The agents of a tournament: a list of at least ``max(2, num_players)`` agents with
+    distinct names."""
+    ags = [as_agent(a, f"agents[{i}]") for i, a in enumerate(agents)]
+    if len(ags) < max(2, num_players):
+        raise ValueError(
+            f"a tournament needs at least {max(2, num_players)} agents for {num_players} players, got {len(ags)}"
+        )
+    names = [a.name for a in ags]
+    dup = sorted({x for x in names if names.count(x) > 1})
+    if dup:
+        raise ValueError(
+            f"agent names must be unique, got {', '.join(map(repr, dup))} more than once; "
+            "label agents with (name, agent) pairs"
+        )
+    return ags
+
+
+def tournament(
+    agents: Sequence[AgentLike],
+    preset: Preset = "crazy_eights",
+    num_players: int = 2,
+    games: int = 500,
+    seed: int = 0,
+    threads: int = 0,
+    rules: Optional[Dict[str, Any]] = None,
+    batch_size: int = 256,
+    bootstrap: int = 1000,
+    progress: bool = False,
+    record_dir: Optional[str] = None,
+) -> TournamentResult:
+    """Play every table of ``num_players`` distinct agents over ``games`` duplicate deals
+    (the same deals for every table) and fit Bradley-Terry ratings.
+
+    With two players every pair meets; with more, every combination of ``num_players``
+    agents plays, and the winner of a game beats each other seat. ``preset`` is a preset
+    name or an :class:`eights.Rules`, ``rules`` overrides on top. Ratings are on the Elo
+    scale (a 200-point gap means about 76% wins) with the first agent at 0; the 95%
+    intervals come from ``bootstrap`` resamples of the deals. ``record_dir`` saves the
+    record of every game (see :func:`play`).
+
+    Raises:
+        ValueError: fewer agents than seats, duplicate agent names, bad counts, unknown
+            bot names, an unknown preset or invalid rules.
+        TypeError: arguments of the wrong type.
+    """
+    if isinstance(agents, (str, bytes)) or not isinstance(agents, _SequenceABC):
+        raise TypeError(f"agents must be a list of agents ({AGENT_HELP}); got {_describe(agents)}")
+    num_players = count_arg(num_players, "num_players", 2, 10)
+    games = count_arg(games, "games", 1, _MAX_GAMES)
+    bootstrap = count_arg(bootstrap, "bootstrap", 100, 10**6)
+    ags = _tournament_agents(agents, num_players)
+    names = [a.name for a in ags]
+    k = len(ags)
+    tables = list(itertools.combinations(range(k), num_players))
+    update, close = _progress_bar(len(tables) * games * num_players, progress, "tournament")
+    matches: List[EvalResult] = []
+    per_table: List[np.ndarray] = []
+    dec, sec = np.zeros(k), np.zeros(k)
+    lengths: Dict[str, List[float]] = {a: [] for a in names}
+    try:
+        for idx in tables:
+            t = time.perf_counter()
+            res = play([ags[i] for i in idx], preset, games, seed, threads, rules, batch_size, update, record_dir)
+            matches.append(
+                summarise(
+                    [names[i] for i in idx], res, rules_label(preset), games, seed, bootstrap, time.perf_counter() - t
+                )
+            )
+            per_table.append(pair_wins_per_deal(res, idx, k, games))
+            for pos, i in enumerate(idx):
+                dec[i] += res["agent_decisions"][pos]
+                sec[i] += res["agent_seconds"][pos]
+                lengths[names[i]].append(float(res["decisions"].mean()))
+    finally:
+        close()
+    wins = sum(p.sum(axis=0) for p in per_table)
+    return TournamentResult(
+        agents=names,
+        preset=rules_label(preset),
+        num_players=num_players,
+        deals=games,
+        ratings=bradley_terry(wins),
+        rating_ci=rating_intervals(per_table, games, seed, bootstrap),
+        wins=wins,
+        matches=matches,
+        decisions_per_second={names[i]: (dec[i] / sec[i] if sec[i] > 0 else float("inf")) for i in range(k)},
+        mean_length={a: float(np.mean(v)) for a, v in lengths.items()},
+    )

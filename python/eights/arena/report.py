@@ -1,0 +1,171 @@
+"""The results of the arena as people and files read them: :class:`EvalResult` (one match,
+one line of text) and :class:`TournamentResult` (the ratings table, plain JSON-able data,
+JSON and CSV files; its chart is drawn by :mod:`eights.arena.plot`)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Tuple
+
+import numpy as np
+
+__all__ = ["EvalResult", "TournamentResult"]
+
+#: The columns of a tournament's CSV file, one row per agent.
+_CSV_FIELDS = ["agent", "rating", "rating_low", "rating_high", "decisions_per_second", "mean_length"]
+
+
+@dataclass
+class EvalResult:
+    """Result of :func:`evaluate` (agent = table entry 0)."""
+
+    agent: str
+    opponents: List[str]
+    preset: str
+    num_players: int
+    deals: int
+    games: int
+    win_rate: float
+    ci: Tuple[float, float]
+    ci_method: str
+    wins: int
+    losses: int
+    no_winner: int
+    mean_hand_points: float
+    mean_score: float
+    mean_length: float
+    truncated: int
+    decisions_per_second: Dict[str, float]
+    seconds: float
+    raw: Dict[str, np.ndarray] = field(repr=False, default_factory=dict)
+
+    def __str__(self) -> str:
+        lo, hi = self.ci
+        return (
+            f"{self.agent} vs {', '.join(self.opponents)} on {self.preset} ({self.num_players} players, "
+            f"{self.deals} deals x {self.num_players} seats): win rate {self.win_rate:.3f} "
+            f"[{lo:.3f}, {hi:.3f}], hand points {self.mean_hand_points:.2f}, score {self.mean_score:+.3f}, "
+            f"length {self.mean_length:.1f} decisions"
+        )
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The match as plain JSON-able data (one entry of a tournament's ``matches``)."""
+        return {
+            "agent": self.agent,
+            "opponents": list(self.opponents),
+            "games": self.games,
+            "win_rate": self.win_rate,
+            "win_rate_low": self.ci[0],
+            "win_rate_high": self.ci[1],
+            "wins": self.wins,
+            "losses": self.losses,
+            "no_winner": self.no_winner,
+            "mean_hand_points": self.mean_hand_points,
+            "mean_score": self.mean_score,
+            "mean_length": self.mean_length,
+            "truncated": self.truncated,
+        }
+
+
+@dataclass
+class TournamentResult:
+    """Result of :func:`tournament`."""
+
+    agents: List[str]
+    preset: str
+    num_players: int
+    deals: int
+    ratings: np.ndarray
+    rating_ci: np.ndarray  # (k, 2)
+    wins: np.ndarray  # (k, k) pairwise wins, ties half
+    matches: List[EvalResult]
+    decisions_per_second: Dict[str, float]
+    mean_length: Dict[str, float]
+
+    def win_rate(self, i: int, j: int) -> float:
+        """Share of the games between ``i`` and ``j`` that ``i`` won (ties half)."""
+        tot = self.wins[i, j] + self.wins[j, i]
+        return float(self.wins[i, j] / tot) if tot > 0 else float("nan")
+
+    def table(self) -> str:
+        """The ratings table and the matches as text."""
+        w = max(8, max(len(a) for a in self.agents))
+        lines = [
+            f"{self.preset}, {self.num_players} players, {self.deals} duplicate deals per table "
+            f"(ratings: Bradley-Terry, Elo scale, {self.agents[0]} = 0, 95% bootstrap intervals)",
+            f"{'agent':<{w}}  {'rating':>7}  {'95% interval':>17}  {'dec/s':>10}",
+        ]
+        order = np.argsort(-self.ratings, kind="stable")
+        for i in order:
+            lo, hi = self.rating_ci[i]
+            a = self.agents[i]
+            dps = self.decisions_per_second.get(a, float("nan"))
+            lines.append(f"{a:<{w}}  {self.ratings[i]:7.0f}  [{lo:7.0f}, {hi:7.0f}]  {dps:10,.0f}")
+        lines.append("")
+        lines.append("matches (win rate of the first agent, 95% interval; hand points; game length):")
+        for m in self.matches:
+            lo, hi = m.ci
+            lines.append(
+                f"  {m.agent} vs {', '.join(m.opponents)}: {m.win_rate:.3f} [{lo:.3f}, {hi:.3f}]  "
+                f"points {m.mean_hand_points:.2f}  length {m.mean_length:.1f}"
+            )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The results as plain JSON-able data: the settings, one entry per agent
+        (rating, 95% interval, decisions per second, mean game length), the pairwise
+        wins and one entry per match."""
+        return {
+            "preset": self.preset,
+            "num_players": self.num_players,
+            "deals": self.deals,
+            "agents": [
+                {
+                    "agent": a,
+                    "rating": float(self.ratings[i]),
+                    "rating_low": float(self.rating_ci[i, 0]),
+                    "rating_high": float(self.rating_ci[i, 1]),
+                    "decisions_per_second": float(self.decisions_per_second.get(a, float("nan"))),
+                    "mean_length": float(self.mean_length.get(a, float("nan"))),
+                }
+                for i, a in enumerate(self.agents)
+            ],
+            "pairwise_wins": self.wins.tolist(),
+            "matches": [m.to_dict() for m in self.matches],
+        }
+
+    def save(self, path: str) -> None:
+        """Write the results to ``path``: JSON (:meth:`to_dict`) for ``.json``, or CSV with one
+        row per agent (agent, rating, interval, decisions per second, mean length) for ``.csv``.
+
+        Raises:
+            ValueError: another file extension.
+        """
+        ext = os.path.splitext(str(path))[1].lower()
+        if ext not in (".json", ".csv"):
+            raise ValueError(f"results can be saved as .json or .csv, got {path!r}")
+        data = self.to_dict()
+        if ext == ".json":
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(data, f, indent=2)
+                f.write("\n")
+            return
+        settings = {"preset": self.preset, "num_players": self.num_players, "deals": self.deals}
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(settings) + _CSV_FIELDS)
+            writer.writeheader()
+            for row in data["agents"]:
+                writer.writerow({**settings, **row})
+
+    def plot(self, path: str) -> None:
+        """Save a chart of the ratings with their intervals (needs matplotlib: the
+        ``plot`` extra)."""
+        from .plot import plot_ratings
+
+        plot_ratings(self, path)
