@@ -4,6 +4,8 @@ Strength claims are measured with ``python -m eights arena``, not here: these te
 check the machinery and stay fast.
 """
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -130,6 +132,48 @@ def test_bad_arguments():
         arena.tournament(["random", "random"], games=1)
     with pytest.raises(TypeError, match="list of agents"):
         arena.tournament("random,heuristic", games=1)
+
+
+# Found from any folder of the tests (they are grouped by concern and may move).
+HOUSE_RULES = next(
+    p / "examples" / "house_rules.toml"
+    for p in Path(__file__).resolve().parents
+    if (p / "examples" / "house_rules.toml").is_file()
+)
+
+
+def test_arena_plays_an_eights_rules():
+    # A Rules from a TOML file and a Rules built with overrides play like preset names: in
+    # the Rust threads (built-in bots) and in the Python loop (a Python agent), which give
+    # the same games for the same seed.
+    house = eights.Rules.from_toml(str(HOUSE_RULES))
+    r = arena.evaluate("heuristic", "random", preset=house, games=6, seed=2, bootstrap=100)
+    assert r.preset == "house_eights" and r.games == 12
+    short = eights.Rules("crazy_eights", deal={"hand_size": 5})
+    rust = arena.play(["heuristic", "random"], preset=short, games=4, seed=3)
+    table = [arena.as_agent("heuristic"), arena.as_agent("random")]
+    py = arena._play_python(table, short, 2, 3, 0, 4, None)
+    for key in ["winner", "decisions", "hand_points"]:
+        np.testing.assert_array_equal(rust[key], py[key], err_msg=key)
+    plain = arena.play(["heuristic", "random"], games=4, seed=3)
+    assert not np.array_equal(rust["decisions"], plain["decisions"]), "the overrides change the games"
+    # Overrides on top of a Rules, as on a preset name.
+    same = arena.play(["heuristic", "random"], preset="crazy_eights", rules={"deal": {"hand_size": 5}}, games=4, seed=3)
+    np.testing.assert_array_equal(rust["decisions"], same["decisions"])
+    t = arena.tournament(
+        ["random", ("mine", lambda obs, mask: int(np.flatnonzero(mask)[0]))], preset=house, games=3, bootstrap=100
+    )
+    assert t.preset == "house_eights" and "house_eights" in t.table()
+
+
+def test_arena_refuses_a_bad_preset_naming_it():
+    for call in (arena.evaluate, lambda *a, **k: arena.tournament(["random", "heuristic"], **k)):
+        with pytest.raises(TypeError, match=r"preset must be a preset name \(str\) or an eights.Rules, got int"):
+            call("random", "random", preset=42, games=1)
+        with pytest.raises(ValueError, match="unknown preset"):
+            call("random", "random", preset="uno", games=1)
+    with pytest.raises(eights.RulesError, match=r"deal\.hand_size"):
+        arena.play(["random", "random"], preset=eights.Rules("crazy_eights"), rules={"deal": {"hand_size": 500}})
 
 
 def test_tournament_ratings_and_chart(tmp_path):
