@@ -21,7 +21,10 @@ import random
 import sys
 from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple, Union
 
-from ._core import Bot, IllegalActionError, check_bot_rules, derive_seed
+from ._core import IllegalActionError, check_bot_rules, derive_seed
+from .agents.seats import BotSeat, seat_player
+from .agents.spec import as_agent, load_agent
+from .observation import ObservationBounds
 from .render import HISTORY_SHOWN, SUIT_SYMBOLS, action_text, card_symbol, table_text
 from .rules import Game, Rules
 
@@ -84,45 +87,16 @@ def parse_move(game: Any, text: str) -> Tuple[Optional[int], str]:
     return None, f"{name!r} is not allowed: {why}. Legal moves: {', '.join(strings)}"
 
 
-class _PolicySeat:
-    """A Python policy (``module:attribute`` or a saved SB3 model) playing one seat."""
-
-    def __init__(self, name: str, policy: Any) -> None:
-        self.name = name
-        batch = getattr(policy, "act_batch", None)
-        act = getattr(policy, "act", None)
-        if callable(batch):
-            self._act = lambda obs, mask: batch(obs[None], mask[None])[0]
-        else:
-            self._act = act if callable(act) else policy
-
-    def act(self, game: Any) -> int:
-        seat = game.current_player
-        action = self._act(game.observation(seat), game.action_mask())
-        try:
-            return int(action)
-        except (TypeError, ValueError):
-            raise TypeError(f"the policy {self.name!r} returned {action!r}, not an action id") from None
-
-
 def _seat_agent(spec: Any, seed: int, preset: Any, num_players: int, rules: Optional[Dict[str, Any]]) -> Any:
-    """A bot name becomes a Rust bot; a policy spec (``module:attribute``, a model path) or a
-    policy object becomes a :class:`_PolicySeat`."""
-    from .agents.load import load_policy
-
+    """The player of a bot seat: a name as the command line takes it (a built-in bot,
+    ``module:attribute``, a saved model, which plays on the scaled observation when it was
+    trained on it) or an agent object, through the one agent specification."""
     if isinstance(spec, str):
-        if not spec.endswith(".zip"):
-            loaded = load_policy(spec)  # ValueError naming what is accepted
-        else:
-            from .observation import ObservationBounds
-
-            loaded = load_policy(spec, ObservationBounds(preset, num_players, rules=rules))
-        if isinstance(loaded, str):
-            return Bot(loaded, seed)
-        if isinstance(loaded, tuple):
-            return _PolicySeat(*loaded)
-        return _PolicySeat(getattr(loaded, "name", spec), loaded)
-    return _PolicySeat(getattr(spec, "name", type(spec).__name__), spec)
+        scale = ObservationBounds(preset, num_players, rules=rules) if spec.endswith(".zip") else None
+        agent = load_agent(spec, scale, what="--bots")  # ValueError naming what is accepted
+    else:
+        agent = as_agent(spec, "bot")
+    return seat_player(agent, seed)
 
 
 def _seat_bots(
@@ -143,9 +117,9 @@ def _seat_bots(
         )
     seat_bots = {p: _seat_agent(name, derive_seed(seed, p + 1), preset, num_players, rules)
                  for p, name in zip(others, names)}
-    for agent in seat_bots.values():
-        if isinstance(agent, Bot):  # "net" plays only its presets
-            check_bot_rules(agent.name, preset, num_players, rules)
+    for player in seat_bots.values():
+        if isinstance(player, BotSeat):  # "net" plays only its presets
+            check_bot_rules(player.name, preset, num_players, rules)
     return seat_bots
 
 

@@ -14,7 +14,11 @@ import numpy as np
 from .. import _core
 from .._utils.checks import describe as _describe
 
-__all__ = ["AGENT_HELP", "AgentSpec", "as_agent", "load_agent"]
+__all__ = ["AGENT_HELP", "BOT_NAMES", "AgentSpec", "as_agent", "load_agent"]
+
+#: Names of the built-in bots ("ismcts:N" and "pimc:N" take a count; "net" plays only the
+#: presets it was trained for).
+BOT_NAMES = ("random", "heuristic", "ismcts", "ismcts:N", "pimc", "pimc:N", "net")
 
 #: A policy of one decision: ``f(obs, mask) -> action``.
 Policy = Callable[[np.ndarray, np.ndarray], Any]

@@ -23,6 +23,7 @@ __all__ = [
     "check_deck",
     "check_flag",
     "new_history",
+    "reset_deck",
     "render_table",
 ]
 
@@ -80,6 +81,24 @@ def check_deck(game: Any, deck: Any) -> None:
     with a bad deck leaves the environment, its generator included, exactly as it was."""
     if deck is not None:
         game.clone().reset(seed=0, deck=deck)
+
+
+def reset_deck(game: Any, options: Any, allowed: Optional[Sequence[str]] = None) -> Any:
+    """The ``deck`` of a reset's ``options`` (None without one), checked on a copy of the
+    game (:func:`check_deck`).  ``options`` must be a dict or None; with ``allowed``, a key
+    outside it is a ``ValueError`` listing what is allowed (without, other keys are ignored,
+    as PettingZoo's envs do)."""
+    if options is not None and not isinstance(options, Mapping):
+        raise TypeError(f"options must be a dict or None, got {describe(options)}")
+    if options and allowed is not None:
+        unknown = sorted(set(options) - set(allowed))
+        if unknown:
+            raise ValueError(
+                f"unknown reset option(s) {', '.join(map(repr, unknown))}; allowed: {', '.join(map(repr, allowed))}"
+            )
+    deck = (options or {}).get("deck")
+    check_deck(game, deck)
+    return deck
 
 
 def new_history() -> History:

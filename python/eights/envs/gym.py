@@ -48,16 +48,17 @@ import numpy as np
 
 from .._utils.checks import as_action as _as_action
 from .._utils.checks import as_int as _as_int
-from .._utils.checks import describe as _describe
 from .._utils.checks import opponents_per_seat, other_seats
-from .._core import BOT_NAMES_HELP, NUM_ACTIONS, Bot, IllegalActionError, RandomBot, check_bot_rules, parse_bot
+from .._core import NUM_ACTIONS, IllegalActionError, check_bot_rules
+from ..agents.seats import check_opponent, seat_player
+from ..agents.spec import BOT_NAMES, AgentSpec
 from .._utils.overrides import merge_rule_overrides
 from .._utils.seeds import DRAW_BOUND, check_optional_seed
 from ..render import game_html
-from ._common import RENDER_MODES, REWARD_KINDS, Table, check_choice, check_deck, check_flag, new_history, render_table
+from ._common import RENDER_MODES, REWARD_KINDS, Table, check_choice, check_flag, new_history, render_table, reset_deck
 from .spaces import LegalActionSpace
 from ..records import EpisodeRecorder
-from ..rules import Game, Rules
+from ..rules import Rules
 
 __all__ = [
     "EightsEnv",
@@ -70,10 +71,6 @@ __all__ = [
     "RENDER_MODES",
 ]
 
-#: Names accepted for built-in opponents ("ismcts:N" and "pimc:N" take a count; "net" plays
-#: only the presets it was trained for).
-BOT_NAMES = ("random", "heuristic", "ismcts", "ismcts:N", "pimc", "pimc:N", "net")
-
 #: Accepted values of the ``illegal_action`` argument.
 ILLEGAL_ACTION_MODES = ("raise", "random")
 
@@ -85,36 +82,6 @@ RESET_OPTIONS = ("deck",)
 MAX_DEAL_ATTEMPTS = 100
 
 OpponentSpec = Union[str, Callable[[np.ndarray, np.ndarray], int], Any]
-
-
-# --------------------------------------------------------------------------
-# Helpers
-# --------------------------------------------------------------------------
-
-
-class _BotOpponent:
-    """Opponent backed by a Rust bot exposing ``act(game) -> int``."""
-
-    __slots__ = ("bot",)
-
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
-
-    def act(self, game: Game, seat: int) -> int:
-        return self.bot.act(game)
-
-
-class _PolicyOpponent:
-    """Opponent backed by a Python policy ``f(obs, mask) -> int``."""
-
-    __slots__ = ("policy",)
-
-    def __init__(self, policy: Callable[[np.ndarray, np.ndarray], Any]) -> None:
-        self.policy = policy
-
-    def act(self, game: Game, seat: int) -> int:
-        action = self.policy(game.observation(seat), game.action_mask())
-        return _as_action(action, f"the action returned by the opponent at seat {seat}")
 
 
 class EightsEnv(gymnasium.Env):
@@ -224,10 +191,10 @@ class EightsEnv(gymnasium.Env):
         self.reward_kind = reward
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self._opponent_specs = _normalise_opponents(opponents, num_players, learner_seat)
+        self._opponent_specs = opponents_per_seat(opponents, num_players, learner_seat, check_opponent)
         for spec in self._opponent_specs.values():
-            if isinstance(spec, str):  # "net" plays only the rules it was trained for
-                check_bot_rules(spec, preset, num_players, rules=self.rules)
+            if isinstance(spec, AgentSpec) and spec.is_builtin:  # "net" plays only its rules
+                check_bot_rules(spec.bot, preset, num_players, rules=self.rules)
         self._opponents: Dict[int, Any] = {}
         self._initial_seed = seed
         self._started = False
@@ -267,18 +234,7 @@ class EightsEnv(gymnasium.Env):
         # Every argument is checked before anything changes (the RNG, the opponents, the
         # game): a call that raises leaves the env exactly as it was.
         seed = check_optional_seed(seed)
-        deck = None
-        if options is not None and not isinstance(options, Mapping):
-            raise TypeError(f"options must be a dict or None, got {_describe(options)}")
-        if options:
-            unknown = sorted(set(options) - set(RESET_OPTIONS))
-            if unknown:
-                raise ValueError(
-                    f"unknown reset option(s) {', '.join(map(repr, unknown))}; "
-                    f"allowed: {', '.join(map(repr, RESET_OPTIONS))}"
-                )
-            deck = options.get("deck")
-        check_deck(self.game, deck)
+        deck = reset_deck(self.game, options, RESET_OPTIONS)
         if seed is None and not self._started and self._initial_seed is not None:
             seed = self._initial_seed
         super().reset(seed=seed)
@@ -286,7 +242,7 @@ class EightsEnv(gymnasium.Env):
         for _ in range(MAX_DEAL_ATTEMPTS):
             game_seed = self._draw_seed()
             self._opponents = {
-                seat: _build_opponent(spec, self._draw_seed())
+                seat: seat_player(spec, self._draw_seed())
                 for seat, spec in self._opponent_specs.items()
             }
             self.game.reset(seed=game_seed, deck=deck)
@@ -405,7 +361,7 @@ class EightsEnv(gymnasium.Env):
             seat = game.current_player
             if seat == learner:
                 return
-            action = self._opponents[seat].act(game, seat)
+            action = self._opponents[seat].act(game)
             try:
                 if not 0 <= action < NUM_ACTIONS:
                     raise IllegalActionError(
@@ -436,43 +392,6 @@ class EightsEnv(gymnasium.Env):
         if not self._started:
             return None
         return self.game.action_mask()
-
-
-def _normalise_opponents(
-    opponents: Any, num_players: int, learner_seat: int
-) -> Dict[int, Any]:
-    """Map every non-learner seat to a validated opponent spec."""
-    return opponents_per_seat(opponents, num_players, learner_seat, _check_opponent)
-
-
-def _check_opponent(spec: Any, seat: int) -> Any:
-    if isinstance(spec, str):
-        try:
-            parse_bot(spec)
-        except ValueError as exc:
-            raise ValueError(
-                f"unknown opponent {spec!r} for seat {seat}: {exc} "
-                "(or a callable f(obs, mask) -> int, or an object with .act(obs, mask))"
-            ) from None
-        return spec
-    if isinstance(spec, (RandomBot, Bot)) or callable(getattr(spec, "act", None)) or callable(spec):
-        return spec
-    raise TypeError(
-        f"opponent for seat {seat} must be a bot name ({BOT_NAMES_HELP}), "
-        f"a callable f(obs, mask) -> int or an object with .act(obs, mask); got {_describe(spec)}"
-    )
-
-
-def _build_opponent(spec: Any, seed: int) -> Any:
-    """Instantiate the per-episode opponent for a validated spec."""
-    if isinstance(spec, str):  # a validated bot name
-        return _BotOpponent(Bot(spec, seed))
-    if isinstance(spec, (RandomBot, Bot)):
-        return _BotOpponent(spec)
-    act = getattr(spec, "act", None)
-    if callable(act):
-        return _PolicyOpponent(act)
-    return _PolicyOpponent(spec)
 
 
 def make(

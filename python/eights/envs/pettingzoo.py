@@ -73,7 +73,7 @@ from .._utils.checks import as_int as _as_int
 from .._core import NUM_ACTIONS, IllegalActionError
 from .._utils.seeds import DRAW_BOUND, check_optional_seed
 from ..render import game_html
-from ._common import RENDER_MODES, REWARD_KINDS, Table, check_choice, check_deck, check_flag, new_history, render_table
+from ._common import RENDER_MODES, REWARD_KINDS, Table, check_choice, check_flag, new_history, render_table, reset_deck
 from ..records import EpisodeRecorder
 from ..rules import Rules
 
@@ -221,10 +221,7 @@ class raw_env(AECEnv):
         ``"deck"`` (a list of card strings fixing the first cards of the pack); other
         option keys are ignored."""
         seed = check_optional_seed(seed)
-        if options is not None and not isinstance(options, dict):
-            raise TypeError(f"options must be a dict or None, got {type(options).__name__}")
-        deck = (options or {}).get("deck")
-        check_deck(self.game, deck)
+        deck = reset_deck(self.game, options)
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         self.game.reset(seed=int(self._np_random.integers(0, DRAW_BOUND)), deck=deck)

@@ -54,8 +54,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv as _GymVectorEnv
 from .._utils.checks import as_int as _as_int
 from .._utils.checks import describe as _describe
 from .._utils.checks import opponents_per_seat, other_seats
-from .._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore, check_bot_rules, parse_bot
+from .._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore, check_bot_rules
 from .._utils.overrides import merge_rule_overrides
+from ..agents.spec import AgentSpec, as_agent
 from ..agents.pool import OpponentPool, check_batch_actions as _check_batch_actions
 from .spaces import LegalMultiDiscrete
 from .._utils.seeds import DRAW_BOUND, check_optional_seed, check_seed
@@ -414,19 +415,24 @@ def _normalise_opponents(opponents: Any, num_players: int, learner_seat: int) ->
 
 
 def _check_opponent(spec: Any, seat: int) -> Any:
-    """A Python opponent: a built-in bot name (canonicalised), a batched callable or an
-    :class:`OpponentPool`."""
-    if isinstance(spec, str):
-        try:
-            return parse_bot(spec)
-        except ValueError as exc:
-            raise ValueError(
-                f"opponent for seat {seat}: {exc}; or a batched callable f(obs, mask) -> actions, "
-                "an OpponentPool, or a list of those per seat"
-            ) from None
-    if not (isinstance(spec, OpponentPool) or callable(spec)):
+    """A Python opponent of the batch: a built-in bot name (canonicalised), an
+    :class:`OpponentPool`, or a batched policy.  Here a plain callable is batched,
+    ``f(obs, masks) -> actions``; anything else goes through the one agent specification
+    (:func:`eights.agents.as_agent`): an object with ``act_batch`` plays by it, one with only
+    ``act`` row by row."""
+    if isinstance(spec, OpponentPool):
+        return spec
+    if callable(spec) and not isinstance(spec, AgentSpec) and not callable(getattr(spec, "act_batch", None)):
+        return spec
+    if not isinstance(spec, (str, AgentSpec)) and not callable(getattr(spec, "act", None)):
         raise TypeError(
             f"opponent for seat {seat} must be a built-in bot name, a batched callable "
-            f"f(obs, mask) -> actions or an OpponentPool, got {_describe(spec)}"
+            f"f(obs, mask) -> actions, an object with act_batch or act, or an OpponentPool, got {_describe(spec)}"
         )
-    return spec
+    try:
+        agent = as_agent(spec, f"opponent for seat {seat}")
+    except ValueError as exc:
+        raise ValueError(f"{exc}; or a batched callable f(obs, mask) -> actions, an OpponentPool, or a list of those per seat") from None
+    if agent.is_builtin:
+        return agent.bot
+    return agent.batch_policy if agent.batch_policy is not None else agent.act_batch

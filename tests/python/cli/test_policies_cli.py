@@ -145,7 +145,6 @@ HOUSE_RULES = next(
 
 # Until eights.arena.tournament accepts an eights.Rules as its preset (the arena package's
 # change), the command passes one and the arena refuses it with a TypeError: drop this mark then.
-@pytest.mark.xfail(raises=TypeError, strict=False, reason="eights.arena does not take an eights.Rules yet")
 def test_arena_cli_plays_house_rules_from_a_toml_file(capsys):
     code = main(
         [
