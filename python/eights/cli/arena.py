@@ -75,7 +75,7 @@ def _plot_problem(path: str) -> Optional[str]:
 def run(args: argparse.Namespace) -> int:
     """Run a duplicate-deal tournament between bots and print the ratings."""
     from .. import arena
-    from ..agents.load import load_policy
+    from ..agents.spec import load_agent
     from ..observation import ObservationBounds
 
     preset, rules = _args.rules_of(args)
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--out must name a .json or .csv file, got {path!r}")
     # Bot names, module:attribute policies and saved SB3 models (ValueError when unknown).
     scale = ObservationBounds(preset, args.players, rules=rules)
-    agents = [load_policy(a, scale) for a in _args.names(args.agents)]
+    agents = [load_agent(a, scale, what="--agents") for a in _args.names(args.agents)]
     if args.plot:
         problem = _plot_problem(args.plot)
         if problem:  # found before the tournament runs, not after

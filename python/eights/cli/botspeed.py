@@ -36,12 +36,12 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Time each bot's decisions on each preset (one thread, games against the heuristic)."""
     from .. import arena
-    from .._core import parse_bot
+    from ..agents.spec import as_agent
 
     bots = _args.names(args.bots)
     presets = _args.names(args.presets)
     for b in bots:
-        parse_bot(b)  # ValueError naming the allowed bots
+        as_agent(b, "--bots")  # ValueError naming the allowed bots
     print(
         f"{args.players} players, {args.games} duplicate deals against heuristic per bot, one thread, "
         f"seed {args.seed}"
