@@ -46,7 +46,8 @@ Example (building the algorithm starts Ray, so the doctests stop before it):
 ...     .env_runners(num_env_runners=2)
 ... )
 >>> algo = config.build_algo()  # doctest: +SKIP
->>> print(algo.train()["env_runners"]["episode_return_mean"])  # doctest: +SKIP
+>>> runners = algo.train()["env_runners"]  # doctest: +SKIP
+>>> print(runners["episode_return_mean"])  # doctest: +SKIP
 
 See ``examples/rllib_selfplay.py`` for a full self-play run.
 """
