@@ -52,9 +52,10 @@ without importing ``eights`` first, use the id
 
 import importlib.metadata as _metadata
 import warnings as _warnings
-from typing import TYPE_CHECKING as _TYPE_CHECKING, Any as _Any
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
 
-from . import _core
+from . import _core, arena
 from ._core import (
     NUM_ACTIONS,
     OBS_SIZE,
@@ -71,10 +72,10 @@ from ._core import (
 )
 from .agents.pool import OpponentPool
 from .envs.gym import EightsEnv, make
-from .envs.registration import GYMNASIUM_NAMESPACE, register_envs as _register_envs
+from .envs.registration import GYMNASIUM_NAMESPACE
+from .envs.registration import register_envs as _register_envs
 from .envs.vector import VecEnv
 from .rules import Game, Rules
-from . import arena
 
 try:
     __version__ = _metadata.version("eights")
@@ -115,8 +116,7 @@ if not _TYPE_CHECKING:  # type checkers see only the public names
         versions re-exported, with a DeprecationWarning pointing at ``eights._core``."""
         if not name.startswith("_") and hasattr(_core, name):
             _warnings.warn(
-                f"eights.{name} is internal and will leave the top-level namespace; "
-                f"use eights._core.{name}",
+                f"eights.{name} is internal and will leave the top-level namespace; use eights._core.{name}",
                 DeprecationWarning,
                 stacklevel=2,
             )

@@ -60,7 +60,7 @@ def parse_move(game: Any, text: str) -> Tuple[Optional[int], str]:
     legal = game.legal_actions()
     strings = game.legal_action_strings()
     raw = text.strip()
-    allowed = f"type a number from 1 to {len(legal)} or a move such as {strings[0]!r} (\"help\" lists them)"
+    allowed = f'type a number from 1 to {len(legal)} or a move such as {strings[0]!r} ("help" lists them)'
     if not raw:
         return None, f"no move given; {allowed}"
     if raw.lstrip("+-").isdigit():
@@ -115,8 +115,9 @@ def _seat_bots(
             f"--bots needs one bot name, or one per other seat ({len(others)}), got {len(names)}: "
             + ", ".join(map(str, names))
         )
-    seat_bots = {p: _seat_agent(name, derive_seed(seed, p + 1), preset, num_players, rules)
-                 for p, name in zip(others, names)}
+    seat_bots = {
+        p: _seat_agent(name, derive_seed(seed, p + 1), preset, num_players, rules) for p, name in zip(others, names)
+    }
     for player in seat_bots.values():
         if isinstance(player, BotSeat):  # "net" plays only its presets
             check_bot_rules(player.name, preset, num_players, rules)
@@ -143,8 +144,13 @@ def _read_move(game: Any, read_line: Callable[[], str], say: Callable[..., None]
 
 
 def _play_hand(
-    game: Any, seat: int, seat_bots: Dict[int, Any], labels: List[str], read_line: Callable[[], str],
-    say: Callable[..., None], history: List[Tuple[int, int]],
+    game: Any,
+    seat: int,
+    seat_bots: Dict[int, Any],
+    labels: List[str],
+    read_line: Callable[[], str],
+    say: Callable[..., None],
+    history: List[Tuple[int, int]],
 ) -> None:
     """Play until the game ends: the bots' moves announced, the person's asked for."""
     while not (game.is_terminal or game.is_truncated):
@@ -170,7 +176,11 @@ def _play_hand(
 
 
 def _say_result(
-    game: Any, seat: int, seat_bots: Dict[int, Any], labels: List[str], history: List[Tuple[int, int]],
+    game: Any,
+    seat: int,
+    seat_bots: Dict[int, Any],
+    labels: List[str],
+    history: List[Tuple[int, int]],
     say: Callable[..., None],
 ) -> None:
     """The final table, who won, the hand points and the scores."""
@@ -219,8 +229,11 @@ def play(
         print(text, file=out, flush=True)
 
     name = preset if isinstance(preset, str) else preset.name
-    say(f"{name}, {num_players} players, seed {seed}. You are seat {seat}; "
-        + ", ".join(f"P{p}: {seat_bots[p].name}" for p in sorted(seat_bots)) + ".")
+    say(
+        f"{name}, {num_players} players, seed {seed}. You are seat {seat}; "
+        + ", ".join(f"P{p}: {seat_bots[p].name}" for p in sorted(seat_bots))
+        + "."
+    )
     say('Type a move number or its text ("8h", "draw", "suit H"); "help" lists the moves, "quit" leaves.')
     try:
         _play_hand(game, seat, seat_bots, labels, read_line, say, history)

@@ -19,7 +19,7 @@ class EpisodeRecorder:
     """Writes ``game.record()`` of each finished game to ``<directory>/episode_<k>.json``
     (``k`` counts from 0, continuing after the files already there)."""
 
-    def __init__(self, directory: Union[str, "os.PathLike[str]"]) -> None:
+    def __init__(self, directory: Union[str, os.PathLike[str]]) -> None:
         self.directory = os.fspath(directory)
         os.makedirs(self.directory, exist_ok=True)
         taken = [f for f in os.listdir(self.directory) if f.startswith("episode_") and f.endswith(".json")]
@@ -27,7 +27,7 @@ class EpisodeRecorder:
         self.count = max(numbers) + 1 if numbers else 0
 
     @classmethod
-    def from_arg(cls, directory: Any, name: str) -> Optional["EpisodeRecorder"]:
+    def from_arg(cls, directory: Any, name: str) -> Optional[EpisodeRecorder]:
         """``None`` for ``None``; a recorder for a path; ``TypeError`` naming ``name`` otherwise."""
         if directory is None:
             return None
@@ -47,7 +47,7 @@ class EpisodeRecorder:
         return path
 
 
-def load_record(source: Union[str, "os.PathLike[str]", Dict[str, Any]]) -> Dict[str, Any]:
+def load_record(source: Union[str, os.PathLike[str], Dict[str, Any]]) -> Dict[str, Any]:
     """A record from a dict (returned as is) or a JSON file written by :class:`EpisodeRecorder`."""
     if isinstance(source, dict):
         return source
@@ -70,4 +70,3 @@ def replay_states(record: Dict[str, Any]) -> Iterator[Tuple[int, Optional[Tuple[
     for k, (seat, action) in enumerate(record["actions"], 1):
         game.step(int(action))
         yield k, (int(seat), int(action)), game
-

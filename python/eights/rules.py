@@ -62,8 +62,7 @@ def _load_toml_text(text: str, where: str) -> Dict[str, Any]:
         raise ValueError(f"invalid TOML in {where}: {e}") from None
     except RecursionError:
         raise _core.RulesError(
-            f"invalid rules in {where}: tables or arrays nested too deeply "
-            f"(the limit is {MAX_RULES_DEPTH} levels)"
+            f"invalid rules in {where}: tables or arrays nested too deeply (the limit is {MAX_RULES_DEPTH} levels)"
         ) from None
     check_depth(table, where)
     return table
@@ -126,7 +125,7 @@ class Rules:
         self._spec = spec
 
     @classmethod
-    def _make(cls, base: Union[str, Dict[str, Any]], overrides: Dict[str, Any]) -> "Rules":
+    def _make(cls, base: Union[str, Dict[str, Any]], overrides: Dict[str, Any]) -> Rules:
         self = cls.__new__(cls)
         self._init(base, overrides)
         return self
@@ -134,7 +133,7 @@ class Rules:
     # ------------------------------------------------------------- reading
 
     @classmethod
-    def from_dict(cls, table: Mapping[str, Any]) -> "Rules":
+    def from_dict(cls, table: Mapping[str, Any]) -> Rules:
         """Rules from a table: ``{"inherits": "<preset>", ...changes}``, a specification of
         its own (every unlisted field takes its default; listed ``variants`` are applied), or
         a resolved specification as :meth:`to_dict` and ``Game.rules_dict()`` return it
@@ -160,7 +159,7 @@ class Rules:
         return cls._make(dict(table), {})
 
     @classmethod
-    def from_toml(cls, source: PathOrText) -> "Rules":
+    def from_toml(cls, source: PathOrText) -> Rules:
         """Rules from a TOML file (a path) or TOML text.
 
         The file is either ``inherits = "<preset>"`` plus changes (a house-rules game), or a
@@ -168,9 +167,7 @@ class Rules:
         ``ValueError`` for invalid TOML and :class:`eights.RulesError` naming the field for
         invalid rules.
         """
-        if isinstance(source, os.PathLike) or (
-            isinstance(source, str) and "\n" not in source and "=" not in source
-        ):
+        if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and "=" not in source):
             path = os.fspath(source)
             with open(path, encoding="utf-8") as f:
                 text = f.read()
@@ -259,7 +256,7 @@ class Rules:
 
     # ------------------------------------------------------------- changes
 
-    def replace(self, rules: Optional[Mapping[str, Any]] = None, **overrides: Any) -> "Rules":
+    def replace(self, rules: Optional[Mapping[str, Any]] = None, **overrides: Any) -> Rules:
         """A copy with more overrides (same forms as the constructor); the new values win
         over the old ones."""
         if rules is not None and not isinstance(rules, Mapping):
@@ -267,7 +264,7 @@ class Rules:
         more = rules_and_overrides(rules, overrides)
         return type(self)._make(self._base, deep_merge(self._overrides, more))
 
-    def with_variants(self, *names: str) -> "Rules":
+    def with_variants(self, *names: str) -> Rules:
         """A copy with the named documented variants applied as well."""
         unknown = [n for n in names if n not in self.variants]
         if unknown:
@@ -284,7 +281,7 @@ class Rules:
 
     # ------------------------------------------------------------- games
 
-    def game(self, num_players: int = 2, seed: Optional[int] = None) -> "_core.Game":
+    def game(self, num_players: int = 2, seed: Optional[int] = None) -> _core.Game:
         """A new :class:`eights.Game` with these rules."""
         return _core.Game(self, num_players, seed=seed)
 

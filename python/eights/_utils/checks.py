@@ -33,7 +33,9 @@ def as_int(value: Any, name: str, low: Optional[int] = None, high: Optional[int]
             raise ValueError(f"{name} must be >= {low}, got {value}")
         raise ValueError(f"{name} must be in [{low}, {high}], got {value}")
     if high is not None and value > high:
-        raise ValueError(f"{name} must be in [{low}, {high}], got {value}" if low is not None else f"{name} must be <= {high}, got {value}")
+        if low is None:
+            raise ValueError(f"{name} must be <= {high}, got {value}")
+        raise ValueError(f"{name} must be in [{low}, {high}], got {value}")
     return value
 
 
@@ -56,9 +58,7 @@ def as_action(action: Any, who: str = "action") -> int:
             f"of shape {action.shape} and dtype {action.dtype}"
         )
     if isinstance(action, (bool, np.bool_)):
-        raise TypeError(
-            f"{who} must be an integer in [0, {NUM_ACTIONS}), got {describe(action)}"
-        )
+        raise TypeError(f"{who} must be an integer in [0, {NUM_ACTIONS}), got {describe(action)}")
     if isinstance(action, str):
         raise TypeError(
             f"{who} must be an integer in [0, {NUM_ACTIONS}), got the string "
@@ -69,18 +69,13 @@ def as_action(action: Any, who: str = "action") -> int:
             return operator.index(action)
         except TypeError:
             pass
-    raise TypeError(
-        f"{who} must be an integer in [0, {NUM_ACTIONS}), got {describe(action)}"
-    )
+    raise TypeError(f"{who} must be an integer in [0, {NUM_ACTIONS}), got {describe(action)}")
 
 
 def other_seats(num_players: int, learner_seat: int) -> List[int]:
     """The seats other than ``learner_seat``; ``ValueError`` if it is not a seat."""
     if not 0 <= learner_seat < num_players:
-        raise ValueError(
-            f"learner_seat must be in [0, {num_players}) for {num_players} players, "
-            f"got {learner_seat}"
-        )
+        raise ValueError(f"learner_seat must be in [0, {num_players}) for {num_players} players, got {learner_seat}")
     return [seat for seat in range(num_players) if seat != learner_seat]
 
 

@@ -63,32 +63,21 @@ def _set_rule(target: Dict[str, Any], path: Sequence[str], value: Any) -> None:
     if isinstance(value, Mapping):
         existing = node.setdefault(leaf, {})
         if not isinstance(existing, dict):
-            raise ValueError(
-                f"rule {dotted!r} is given both as a value ({existing!r}) and as a "
-                "group of rules"
-            )
+            raise ValueError(f"rule {dotted!r} is given both as a value ({existing!r}) and as a group of rules")
         for key, sub_value in value.items():
             _set_rule(target, list(path) + _split_key(key, "."), sub_value)
         return
     if leaf in node:
         existing = node[leaf]
         if isinstance(existing, dict):
-            raise ValueError(
-                f"rule {dotted!r} is given both as a group of rules and as a "
-                f"value ({value!r})"
-            )
+            raise ValueError(f"rule {dotted!r} is given both as a group of rules and as a value ({value!r})")
         if existing != value:
-            raise ValueError(
-                f"rule {dotted!r} is given twice with different values: "
-                f"{existing!r} and {value!r}"
-            )
+            raise ValueError(f"rule {dotted!r} is given twice with different values: {existing!r} and {value!r}")
         return
     node[leaf] = copy.deepcopy(value)
 
 
-def merge_rule_overrides(
-    rules: Optional[Mapping[str, Any]] = None, **overrides: Any
-) -> Optional[Dict[str, Any]]:
+def merge_rule_overrides(rules: Optional[Mapping[str, Any]] = None, **overrides: Any) -> Optional[Dict[str, Any]]:
     """Combine ``rules=`` and keyword rule overrides into one nested dict.
 
     * ``rules`` is a (possibly nested) mapping; its keys may also be dotted
@@ -110,9 +99,7 @@ def merge_rule_overrides(
     check_depth(overrides)
     if rules is not None:
         if not isinstance(rules, Mapping):
-            raise TypeError(
-                f"rules must be a dict of rule overrides, got {describe(rules)}"
-            )
+            raise TypeError(f"rules must be a dict of rule overrides, got {describe(rules)}")
         check_depth(rules)
         for key, value in rules.items():
             _set_rule(merged, _split_key(key, "."), value)

@@ -21,9 +21,7 @@ def check_batch_actions(actions: Any, n: int, who: str) -> np.ndarray:
     """``actions`` as an int array of shape ``(n,)``; TypeError/ValueError otherwise."""
     arr = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
     if arr.dtype.kind not in "iu":
-        raise TypeError(
-            f"{who} must be integers (an int numpy array of shape ({n},)), got dtype {arr.dtype}"
-        )
+        raise TypeError(f"{who} must be integers (an int numpy array of shape ({n},)), got dtype {arr.dtype}")
     if arr.shape != (n,):
         raise ValueError(f"{who} must have shape ({n},), got {arr.shape}")
     return arr
@@ -57,9 +55,7 @@ class OpponentPool:
         self._policies: List[Union[BatchPolicy, str]] = []
         self._weights: List[float] = []
         if weights is not None and len(weights) != len(snapshots):
-            raise ValueError(
-                f"weights must have one entry per snapshot ({len(snapshots)}), got {len(weights)}"
-            )
+            raise ValueError(f"weights must have one entry per snapshot ({len(snapshots)}), got {len(weights)}")
         for k, policy in enumerate(snapshots):
             self.add(policy, 1.0 if weights is None else weights[k])
         self.rng = np.random.default_rng(seed)
@@ -70,8 +66,7 @@ class OpponentPool:
             snapshot = parse_bot(snapshot)  # ValueError naming the allowed bots
         elif not callable(snapshot):
             raise TypeError(
-                f"a snapshot must be callable f(obs, mask) -> actions or a built-in bot name, "
-                f"got {_describe(snapshot)}"
+                f"a snapshot must be callable f(obs, mask) -> actions or a built-in bot name, got {_describe(snapshot)}"
             )
         weight = float(weight)
         if not weight > 0 or not np.isfinite(weight):

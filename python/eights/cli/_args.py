@@ -87,7 +87,10 @@ def add_preset(parser: argparse.ArgumentParser) -> None:
 def add_rules(parser: argparse.ArgumentParser) -> None:
     """``--rules``: a house-rules TOML file or rule overrides as JSON."""
     parser.add_argument(
-        "--rules", type=rules_value, default=None, metavar="JSON|FILE.toml",
+        "--rules",
+        type=rules_value,
+        default=None,
+        metavar="JSON|FILE.toml",
         help="rule overrides as a JSON object, or a house-rules TOML file (see eights.Rules.from_toml; "
         "it names its own preset, so not with --preset)",
     )
@@ -103,9 +106,7 @@ def rules_value(text: str) -> Union[Rules, Dict[str, Any]]:
     except json.JSONDecodeError as exc:
         raise argparse.ArgumentTypeError(f"must be a JSON object or a .toml file: {exc}") from None
     if not isinstance(rules, dict):
-        raise argparse.ArgumentTypeError(
-            "must be a JSON object, e.g. '{\"deal\": {\"hand_size\": 4}}', or a .toml file"
-        )
+        raise argparse.ArgumentTypeError('must be a JSON object, e.g. \'{"deal": {"hand_size": 4}}\', or a .toml file')
     return rules
 
 

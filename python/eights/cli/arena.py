@@ -34,9 +34,7 @@ def add_parser(subparsers: Any) -> None:
         "or an object with act/act_batch) or paths of saved SB3 models (.zip) "
         "(default: random,heuristic,ismcts:400)",
     )
-    p.add_argument(
-        "--games", type=_args.positive, default=1000, help="duplicate deals per table (default: 1000)"
-    )
+    p.add_argument("--games", type=_args.positive, default=1000, help="duplicate deals per table (default: 1000)")
     p.add_argument("--seed", type=_args.seed, default=0, help="random seed (default: 0)")
     p.add_argument("--threads", type=_args.threads, default=0, help="worker threads, 0 = all cores (default: 0)")
     p.add_argument(
@@ -46,11 +44,16 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--plot", default=None, metavar="PNG", help="save a chart of the ratings (needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument(
-        "--record", default=None, metavar="DIR",
+        "--record",
+        default=None,
+        metavar="DIR",
         help="save a replay record of every game in DIR (episode_<k>.json; see 'replay')",
     )
     p.add_argument(
-        "--out", action="append", default=None, metavar="FILE",
+        "--out",
+        action="append",
+        default=None,
+        metavar="FILE",
         help="also write the results to FILE: .json (everything) or .csv (the ratings table); repeatable",
     )
     p.set_defaults(func=run)

@@ -43,8 +43,7 @@ def run(args: argparse.Namespace) -> int:
     for b in bots:
         as_agent(b, "--bots")  # ValueError naming the allowed bots
     print(
-        f"{args.players} players, {args.games} duplicate deals against heuristic per bot, one thread, "
-        f"seed {args.seed}"
+        f"{args.players} players, {args.games} duplicate deals against heuristic per bot, one thread, seed {args.seed}"
     )
     w = max(10, max(len(b) for b in bots))
     print(f"{'preset':<22}  {'bot':<{w}}  {'decisions/s':>12}  {'ms/decision':>11}  {'longest ms':>10}")

@@ -18,10 +18,20 @@ def add_parser(subparsers: Any) -> None:
         "option, or json.dump(game.record())): the dealt table, every action, and the final table.",
     )
     p.add_argument("file", help="the record's JSON file")
-    p.add_argument("--viewer", type=_args.non_negative, default=None, metavar="SEAT",
-                   help="show only this seat's hand (default: every hand)")
-    p.add_argument("--tables", type=_args.non_negative, default=0, metavar="N",
-                   help="also print the table after every N-th action (default: 0, only first and last)")
+    p.add_argument(
+        "--viewer",
+        type=_args.non_negative,
+        default=None,
+        metavar="SEAT",
+        help="show only this seat's hand (default: every hand)",
+    )
+    p.add_argument(
+        "--tables",
+        type=_args.non_negative,
+        default=0,
+        metavar="N",
+        help="also print the table after every N-th action (default: 0, only first and last)",
+    )
     p.set_defaults(func=run)
 
 

@@ -95,9 +95,7 @@ def _report(title: str, stats: Dict[str, Any]) -> None:
     print(f"{title}")
     print(f"  games played:       {games:,}")
     if games:
-        rates = ", ".join(
-            f"seat {seat}: {wins / games:.3f}" for seat, wins in enumerate(stats["wins"])
-        )
+        rates = ", ".join(f"seat {seat}: {wins / games:.3f}" for seat, wins in enumerate(stats["wins"]))
         print(f"  win rate per seat:  {rates}")
         print(f"  no winner:          {stats['no_winner']:,}")
         print(f"  truncated:          {stats['truncated']:,}")
@@ -111,17 +109,13 @@ def run(args: argparse.Namespace) -> int:
     """Run the Rust self-play benchmark, then the optional Python loop."""
     preset, rules = _args.rules_of(args)
     print(f"preset={_args.rules_label(preset)} players={args.players} seed={args.seed}")
-    stats = eights.random_selfplay(
-        preset, num_players=args.players, games=args.games, seed=args.seed, rules=rules
-    )
+    stats = eights.random_selfplay(preset, num_players=args.players, games=args.games, seed=args.seed, rules=rules)
     _report("Rust loop (eights.random_selfplay)", stats)
     if args.python_loop > 0:
         py_stats = run_python_loop(preset, args.players, args.python_loop, args.seed, rules)
         _report("Python loop (eights.Game + random.Random)", py_stats)
         rust_rate = stats["decisions"] / stats["seconds"] if stats["seconds"] > 0 else 0.0
-        py_rate = (
-            py_stats["decisions"] / py_stats["seconds"] if py_stats["seconds"] > 0 else 0.0
-        )
+        py_rate = py_stats["decisions"] / py_stats["seconds"] if py_stats["seconds"] > 0 else 0.0
         if rust_rate > 0 and py_rate > 0:
             print(f"Rust loop speed-up over the Python loop: {rust_rate / py_rate:.1f}x decisions/second")
     return 0

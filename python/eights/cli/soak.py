@@ -34,10 +34,20 @@ def add_parser(subparsers: Any) -> None:
         "full check on a sample; --seconds is ignored)",
     )
     p.add_argument("--threads", type=_args.threads, default=0, help="fast mode: threads, 0 = all cores (default: 0)")
-    p.add_argument("--obs-every", type=_args.int_in(*soak.FAST_LIMITS["obs_every"]), default=1, metavar="K",
-                   help="fast mode: check the acting seat's observation every K-th decision (default: 1)")
-    p.add_argument("--full-every", type=_args.int_in(*soak.FAST_LIMITS["full_every"]), default=1000, metavar="K",
-                   help="fast mode: the full check every K-th decision of a game (default: 1000)")
+    p.add_argument(
+        "--obs-every",
+        type=_args.int_in(*soak.FAST_LIMITS["obs_every"]),
+        default=1,
+        metavar="K",
+        help="fast mode: check the acting seat's observation every K-th decision (default: 1)",
+    )
+    p.add_argument(
+        "--full-every",
+        type=_args.int_in(*soak.FAST_LIMITS["full_every"]),
+        default=1000,
+        metavar="K",
+        help="fast mode: the full check every K-th decision of a game (default: 1000)",
+    )
     p.add_argument("--seed", type=_args.seed, default=0, help="random seed (default: 0)")
     p.add_argument("--presets", default=None, help="comma-separated presets (default: all)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -35,8 +35,8 @@ import numpy as np
 from .. import _core
 from .._utils.checks import as_int
 from .._utils.seeds import check_seed
-from ..rules import Game
 from ..envs.vector import VecEnv
+from ..rules import Game
 
 __all__ = ["soak", "fast_soak", "table_sizes", "rss_bytes", "FAST_LIMITS"]
 

@@ -46,19 +46,19 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Union
 import gymnasium
 import numpy as np
 
+from .._core import NUM_ACTIONS, IllegalActionError, check_bot_rules
 from .._utils.checks import as_action as _as_action
 from .._utils.checks import as_int as _as_int
 from .._utils.checks import opponents_per_seat, other_seats
-from .._core import NUM_ACTIONS, IllegalActionError, check_bot_rules
-from ..agents.seats import check_opponent, seat_player
-from ..agents.spec import BOT_NAMES, AgentSpec
 from .._utils.overrides import merge_rule_overrides
 from .._utils.seeds import DRAW_BOUND, check_optional_seed
+from ..agents.seats import check_opponent, seat_player
+from ..agents.spec import BOT_NAMES, AgentSpec
+from ..records import EpisodeRecorder
 from ..render import game_html
+from ..rules import Rules
 from ._common import RENDER_MODES, REWARD_KINDS, Table, check_choice, check_flag, new_history, render_table, reset_deck
 from .spaces import LegalActionSpace
-from ..records import EpisodeRecorder
-from ..rules import Rules
 
 __all__ = [
     "EightsEnv",
@@ -193,7 +193,7 @@ class EightsEnv(gymnasium.Env):
         self.illegal_action = illegal_action
         self._opponent_specs = opponents_per_seat(opponents, num_players, learner_seat, check_opponent)
         for spec in self._opponent_specs.values():
-            if isinstance(spec, AgentSpec) and spec.is_builtin:  # "net" plays only its rules
+            if isinstance(spec, AgentSpec) and spec.bot is not None:  # "net" plays only its rules
                 check_bot_rules(spec.bot, preset, num_players, rules=self.rules)
         self._opponents: Dict[int, Any] = {}
         self._initial_seed = seed
@@ -210,7 +210,7 @@ class EightsEnv(gymnasium.Env):
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
-    ) -> "tuple[np.ndarray, Dict[str, Any]]":
+    ) -> tuple[np.ndarray, Dict[str, Any]]:
         """Deal a new episode and play the opponents up to the learner's turn.
 
         Args:
@@ -242,8 +242,7 @@ class EightsEnv(gymnasium.Env):
         for _ in range(MAX_DEAL_ATTEMPTS):
             game_seed = self._draw_seed()
             self._opponents = {
-                seat: seat_player(spec, self._draw_seed())
-                for seat, spec in self._opponent_specs.items()
+                seat: seat_player(spec, self._draw_seed()) for seat, spec in self._opponent_specs.items()
             }
             self.game.reset(seed=game_seed, deck=deck)
             self._started = True
@@ -261,7 +260,7 @@ class EightsEnv(gymnasium.Env):
             self.render()
         return self._observation(), self._info()
 
-    def step(self, action: Any) -> "tuple[np.ndarray, float, bool, bool, Dict[str, Any]]":
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
         """Play the learner's ``action``, then the opponents until it is the
         learner's turn again or the episode is over.
 
@@ -299,9 +298,7 @@ class EightsEnv(gymnasium.Env):
                 action = int(legal[self.np_random.integers(len(legal))])
                 replaced = True
         if not 0 <= action < NUM_ACTIONS:
-            raise IllegalActionError(
-                f"action {action} is out of range; actions are integers in [0, {NUM_ACTIONS})"
-            )
+            raise IllegalActionError(f"action {action} is out of range; actions are integers in [0, {NUM_ACTIONS})")
 
         game.step(action)  # raises IllegalActionError, game unchanged
         self.history.append((self.learner_seat, action))
@@ -364,9 +361,7 @@ class EightsEnv(gymnasium.Env):
             action = self._opponents[seat].act(game)
             try:
                 if not 0 <= action < NUM_ACTIONS:
-                    raise IllegalActionError(
-                        f"action {action} is out of range [0, {NUM_ACTIONS})"
-                    )
+                    raise IllegalActionError(f"action {action} is out of range [0, {NUM_ACTIONS})")
                 game.step(action)
                 self.history.append((seat, action))
             except IllegalActionError as exc:

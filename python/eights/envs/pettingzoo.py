@@ -68,14 +68,14 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
+from .._core import NUM_ACTIONS, IllegalActionError
 from .._utils.checks import as_action as _as_action
 from .._utils.checks import as_int as _as_int
-from .._core import NUM_ACTIONS, IllegalActionError
 from .._utils.seeds import DRAW_BOUND, check_optional_seed
-from ..render import game_html
-from ._common import RENDER_MODES, REWARD_KINDS, Table, check_choice, check_flag, new_history, render_table, reset_deck
 from ..records import EpisodeRecorder
+from ..render import game_html
 from ..rules import Rules
+from ._common import RENDER_MODES, REWARD_KINDS, Table, check_choice, check_flag, new_history, render_table, reset_deck
 
 __all__ = ["env", "raw_env", "parallel_env", "RENDER_VIEWS"]
 
@@ -165,7 +165,8 @@ class raw_env(AECEnv):
             if render_view not in RENDER_VIEWS:
                 raise ValueError(
                     f"unknown render_view {render_view!r}; allowed: "
-                    + ", ".join(map(repr, RENDER_VIEWS)) + " or a seat number"
+                    + ", ".join(map(repr, RENDER_VIEWS))
+                    + " or a seat number"
                 )
         elif not 0 <= _as_int(render_view, "render_view") < num_players:
             raise ValueError(f"render_view seat must be in [0, {num_players}), got {render_view}")

@@ -71,7 +71,7 @@ class LegalMultiDiscrete(spaces.MultiDiscrete):
     only a weak reference to its environment; a pickled copy samples with a mask only.
     """
 
-    def __init__(self, num_envs: int, env: Optional["VecEnv"] = None) -> None:
+    def __init__(self, num_envs: int, env: Optional[VecEnv] = None) -> None:
         super().__init__(np.full(num_envs, NUM_ACTIONS))
         self._env_ref = weakref.ref(env) if env is not None else None
 

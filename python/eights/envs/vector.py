@@ -49,19 +49,21 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv as _GymVectorEnv
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector import VectorEnv as _GymVectorEnv
 
+from .._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore, check_bot_rules
 from .._utils.checks import as_int as _as_int
 from .._utils.checks import describe as _describe
 from .._utils.checks import opponents_per_seat, other_seats
-from .._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore, check_bot_rules
 from .._utils.overrides import merge_rule_overrides
-from ..agents.spec import AgentSpec, as_agent
-from ..agents.pool import OpponentPool, check_batch_actions as _check_batch_actions
-from .spaces import LegalMultiDiscrete
 from .._utils.seeds import DRAW_BOUND, check_optional_seed, check_seed
+from ..agents.pool import OpponentPool
+from ..agents.pool import check_batch_actions as _check_batch_actions
+from ..agents.spec import AgentSpec, as_agent
 from ..observation import ObservationBounds
 from ..rules import Rules
+from .spaces import LegalMultiDiscrete
 
 __all__ = ["VecEnv", "OpponentPool", "LegalMultiDiscrete", "AUTORESET_MODES", "OBS_DTYPES"]
 
@@ -223,12 +225,17 @@ class VecEnv(_GymVectorEnv):
             low, high = info.min, info.max
         # gymnasium's annotation wants a scalar type; a numpy dtype is accepted at run time.
         self.single_observation_space = spaces.Box(
-            low, high, shape=(OBS_SIZE,), dtype=np.dtype(obs_dtype)  # type: ignore[arg-type]
+            low,
+            high,
+            shape=(OBS_SIZE,),
+            dtype=np.dtype(obs_dtype),  # type: ignore[arg-type]
         )
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = spaces.Box(
-            np.broadcast_to(low, (num_envs, OBS_SIZE)), np.broadcast_to(high, (num_envs, OBS_SIZE)),
-            shape=(num_envs, OBS_SIZE), dtype=np.dtype(obs_dtype),  # type: ignore[arg-type]
+            np.broadcast_to(low, (num_envs, OBS_SIZE)),
+            np.broadcast_to(high, (num_envs, OBS_SIZE)),
+            shape=(num_envs, OBS_SIZE),
+            dtype=np.dtype(obs_dtype),  # type: ignore[arg-type]
         )
         self.action_space = LegalMultiDiscrete(num_envs, self)
 
@@ -272,9 +279,7 @@ class VecEnv(_GymVectorEnv):
         self._play_opponents()
         return self._obs_out(self._obs), self._info()
 
-    def step(
-        self, actions: Any
-    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+    def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         """Step every game with its action (for the learner, or for the seat to
         act in self-play).
 
@@ -388,6 +393,7 @@ class VecEnv(_GymVectorEnv):
                 if isinstance(opp, str):
                     acts[rows] = core.bot_actions(opp, rows)
                 elif isinstance(opp, OpponentPool):
+
                     def builtin(name: str, sub: np.ndarray, rows: np.ndarray = rows) -> np.ndarray:
                         return core.bot_actions(name, rows[sub])
 
@@ -432,7 +438,9 @@ def _check_opponent(spec: Any, seat: int) -> Any:
     try:
         agent = as_agent(spec, f"opponent for seat {seat}")
     except ValueError as exc:
-        raise ValueError(f"{exc}; or a batched callable f(obs, mask) -> actions, an OpponentPool, or a list of those per seat") from None
+        raise ValueError(
+            f"{exc}; or a batched callable f(obs, mask) -> actions, an OpponentPool, or a list of those per seat"
+        ) from None
     if agent.is_builtin:
         return agent.bot
     return agent.batch_policy if agent.batch_policy is not None else agent.act_batch

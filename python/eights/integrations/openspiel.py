@@ -72,7 +72,7 @@ def _game_type(preset: Union[str, Rules]) -> Any:
     default_players = min(max(2, lo), hi)
     return pyspiel.GameType(
         short_name=game_name(preset),
-        long_name=f"eights {spec.get('title') or game_name(preset)[len(GAME_PREFIX):]}",
+        long_name=f"eights {spec.get('title') or game_name(preset)[len(GAME_PREFIX) :]}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -106,7 +106,7 @@ class EightsGame(pyspiel.Game):
         self.preset = preset
         self.seed = seed
         template = Game(preset, players, seed=seed)
-        self.faces = [template.action_to_string(a)[len("play "):] for a in range(_NUM_FACES)]
+        self.faces = [template.action_to_string(a)[len("play ") :] for a in range(_NUM_FACES)]
         # The pack the rules deal, as the engine composes it (the observation bounds use it too).
         deck = observation_bounds(preset, players)
         self.copies = [int(deck["copies"].get(face, 0)) for face in self.faces]
@@ -123,10 +123,10 @@ class EightsGame(pyspiel.Game):
         )
         super().__init__(game_type, info, {"players": players, "seed": seed})
 
-    def new_initial_state(self) -> "EightsState":
+    def new_initial_state(self) -> EightsState:
         return EightsState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "EightsObserver":
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> EightsObserver:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
@@ -203,7 +203,7 @@ class EightsState(pyspiel.State):
         assert self.game is not None
         return [float(x) for x in self.game.returns("win_loss")]
 
-    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "EightsState":
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> EightsState:
         """A state ``player_id`` cannot tell from this one: the cards it cannot see dealt
         again (``eights.determinize``), seeded from ``probability_sampler()``."""
         clone = self.clone()
@@ -252,7 +252,7 @@ class EightsObserver:
 
 
 def _preset_init(self: EightsGame, params: Optional[Dict[str, Any]] = None) -> None:
-    EightsGame.__init__(self, getattr(type(self), "_PRESET"), params)
+    EightsGame.__init__(self, type(self)._PRESET, params)
 
 
 def register(*rules: Rules) -> List[str]:

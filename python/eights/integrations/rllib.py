@@ -184,9 +184,7 @@ def register(name: str = ENV_NAME) -> str:
     return name
 
 
-def action_masking_module_spec(
-    policies: Iterable[str] = ("shared",), hidden: Tuple[int, ...] = (256, 256)
-) -> Any:
+def action_masking_module_spec(policies: Iterable[str] = ("shared",), hidden: Tuple[int, ...] = (256, 256)) -> Any:
     """A ``MultiRLModuleSpec`` with one action-masking PPO module (PyTorch) per policy id.
 
     The module class is RLlib's own ``ActionMaskingTorchRLModule``; ``hidden`` sets the
@@ -200,7 +198,6 @@ def action_masking_module_spec(
     model_config = DefaultModelConfig(fcnet_hiddens=list(hidden), head_fcnet_hiddens=[])
     return MultiRLModuleSpec(
         rl_module_specs={
-            p: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model_config)
-            for p in policies
+            p: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model_config) for p in policies
         }
     )

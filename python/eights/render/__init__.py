@@ -9,6 +9,10 @@ from .text import HISTORY_SHOWN, SUIT_NAMES, SUIT_SYMBOLS, Action, action_text, 
 
 __all__ = [
     "HISTORY_SHOWN",
+    "SUIT_NAMES",
+    "SUIT_SYMBOLS",
+    "Action",
+    "ReplayHTML",
     "action_text",
     "card_svg",
     "card_symbol",

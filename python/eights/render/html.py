@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 from typing import Any, Iterable, Optional, Sequence, Tuple
 
-from .text import SUIT_SYMBOLS, Action, _RED_SUITS, _recent, _status, _suit_line, action_text
+from .text import _RED_SUITS, SUIT_SYMBOLS, Action, _recent, _status, _suit_line, action_text
 
 __all__ = ["card_svg", "game_html"]
 
@@ -49,7 +49,7 @@ def card_svg(card: Optional[str], face_up: bool = True) -> str:
         )
     return (
         f'{head} role="img" aria-label="{html.escape(name)}" data-card="{html.escape(card)}">'
-        f"<title>{html.escape(name)}</title>{frame}fill=\"#fff\" stroke=\"#888\"/>{body}</svg>"
+        f'<title>{html.escape(name)}</title>{frame}fill="#fff" stroke="#888"/>{body}</svg>'
     )
 
 

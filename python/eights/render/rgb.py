@@ -67,7 +67,9 @@ def _suit_shape(draw: Any, suit: str, cx: float, cy: float, r: float, color: Tup
         q = r * 0.52
         draw.ellipse([cx - 2 * q, cy - r, cx, cy - r + 2 * q], fill=color)
         draw.ellipse([cx, cy - r, cx + 2 * q, cy - r + 2 * q], fill=color)
-        draw.polygon([(cx - 2 * q + 0.5, cy - r + q * 1.3), (cx + 2 * q - 0.5, cy - r + q * 1.3), (cx, cy + r)], fill=color)
+        draw.polygon(
+            [(cx - 2 * q + 0.5, cy - r + q * 1.3), (cx + 2 * q - 0.5, cy - r + q * 1.3), (cx, cy + r)], fill=color
+        )
     elif suit == "S":
         q = r * 0.5
         draw.polygon([(cx, cy - r), (cx + 2 * q, cy + 0.25 * r), (cx - 2 * q, cy + 0.25 * r)], fill=color)
@@ -149,13 +151,20 @@ def table_rgb(
     draw = ImageDraw.Draw(img)
     big, small = _font(16, True), _font(14)
 
-    draw.text((12, 8), _fit(draw, f"{game.preset} · {n} players · decision {game.decision_count}", big, width - 24),
-              fill=_TEXT, font=big)
+    draw.text(
+        (12, 8),
+        _fit(draw, f"{game.preset} · {n} players · decision {game.decision_count}", big, width - 24),
+        fill=_TEXT,
+        font=big,
+    )
     # Top card, stock and the state of play.
     draw.text((12, 40), "Top", fill=_TEXT, font=small)
     _card(draw, 46, 34, game.top_card) if game.top_card else draw.text((46, 40), "-", fill=_TEXT, font=small)
-    info = [f"stock {game.stock_size}", f"discard {game.discard_size}",
-            "clockwise" if game.direction > 0 else "anticlockwise"]
+    info = [
+        f"stock {game.stock_size}",
+        f"discard {game.discard_size}",
+        "clockwise" if game.direction > 0 else "anticlockwise",
+    ]
     if game.pending_draw:
         info.append(f"pending penalty: draw {game.pending_draw}")
     draw.text((100, 38), " · ".join(info), fill=_TEXT, font=small)

@@ -48,7 +48,7 @@ def action_text(game: Any, action: Action) -> str:
     text = game.action_to_string(int(action)) if not isinstance(action, str) else action
     match = _SUIT_ACTION_RE.match(text)
     if match:
-        return f"{match.group(1)} {SUIT_SYMBOLS[match.group(2)]}{text[match.end():]}"
+        return f"{match.group(1)} {SUIT_SYMBOLS[match.group(2)]}{text[match.end() :]}"
     return _CARD_RE.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
 
 
@@ -98,8 +98,7 @@ def table_text(
     top = card_symbol(game.top_card) if game.top_card else "-"
     suit = _suit_line(game)
     lines.append(
-        f"Top: {top}" + (f"  ({suit})" if suit else "")
-        + f"   Stock: {game.stock_size}   Discard: {game.discard_size}"
+        f"Top: {top}" + (f"  ({suit})" if suit else "") + f"   Stock: {game.stock_size}   Discard: {game.discard_size}"
     )
     direction = "clockwise" if game.direction > 0 else "anticlockwise"
     extra = f"   Pending penalty: draw {game.pending_draw}" if game.pending_draw else ""
