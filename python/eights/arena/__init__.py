@@ -45,14 +45,21 @@ The package: :mod:`~eights.arena.run` plays the games, :mod:`~eights.arena.stats
 :mod:`~eights.arena.report` and :mod:`~eights.arena.plot` present them, and
 :mod:`~eights.arena.matches` holds :func:`evaluate` and :func:`tournament`.
 
-Example::
+Example (the same seed gives the same deals and the same numbers):
 
-    import eights.arena as arena
-
-    r = arena.evaluate("heuristic", "random", preset="crazy_eights", games=500, seed=0)
-    print(r)                       # win rate 0.96 [0.95, 0.97] ...
-    t = arena.tournament(["random", "heuristic", "pimc:50"], games=200)
-    print(t.table())
+>>> import eights.arena as arena
+>>> r = arena.evaluate("heuristic", "random", preset="crazy_eights", games=100, seed=0)
+>>> print(r.win_rate, r.ci)
+0.935 (0.9, 0.965)
+>>> t = arena.tournament(["random", "heuristic"], games=50, seed=0)
+>>> print(t.table())  # doctest: +ELLIPSIS
+crazy_eights, 2 players, 50 duplicate deals per table (ratings: Bradley-Terry, Elo scale, random = 0, ...)
+agent       rating       95% interval       dec/s
+heuristic      465  [    356,     638]  ...
+random           0  [      0,       0]  ...
+<BLANKLINE>
+matches (win rate of the first agent, 95% interval; hand points; game length):
+  random vs heuristic: 0.060 [0.020, 0.110]  points 36.44  length 58.3
 """
 
 from ..agents.spec import AGENT_HELP, AgentSpec, as_agent
