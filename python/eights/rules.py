@@ -34,7 +34,9 @@ import os
 import sys
 from typing import Any, Dict, List, Mapping, Optional, Union
 
-from . import _core
+from ._core import Game as _Game
+from ._core import RulesError, describe_rules, is_resolved, resolve_rules, validate_rules
+from ._core import presets as _presets
 from ._utils.overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides
 
 __all__ = ["Game", "Rules"]
@@ -61,7 +63,7 @@ def _load_toml_text(text: str, where: str) -> Dict[str, Any]:
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"invalid TOML in {where}: {e}") from None
     except RecursionError:
-        raise _core.RulesError(
+        raise RulesError(
             f"invalid rules in {where}: tables or arrays nested too deeply (the limit is {MAX_RULES_DEPTH} levels)"
         ) from None
     check_depth(table, where)
@@ -118,8 +120,8 @@ class Rules:
         # base (a house-rules file), dropped otherwise.
         if isinstance(base, str) and overrides.get("inherits", base) != base:
             del overrides["inherits"]
-        spec = _core.resolve_rules(base, overrides or None)
-        _core.validate_rules(spec, spec["players"]["min"])
+        spec = resolve_rules(base, overrides or None)
+        validate_rules(spec, spec["players"]["min"])
         self._base = base
         self._overrides = overrides
         self._spec = spec
@@ -145,15 +147,15 @@ class Rules:
         inherits = table.get("inherits")
         if inherits is None:
             pass
-        elif _core.is_resolved(table):
+        elif is_resolved(table):
             # A resolved spec (to_dict(), Game.rules_dict()): complete as it is; its
             # `inherits` only records the parent preset.
             return cls._make(dict(table), {})
         else:
             if not isinstance(inherits, str):
-                raise _core.RulesError(
+                raise RulesError(
                     f"invalid rules field 'inherits': expected a preset name (one of "
-                    f"{', '.join(_core.presets())}), got {inherits!r}"
+                    f"{', '.join(_presets())}), got {inherits!r}"
                 )
             return cls._make(inherits, dict(table))
         return cls._make(dict(table), {})
@@ -216,7 +218,7 @@ class Rules:
     def describe(self) -> str:
         """The rules in words: players and deck, deal, matching, every special card, drawing
         and passing, the last card, scoring, match play, variants and simplifications."""
-        return _core.describe_rules(self._spec)
+        return describe_rules(self._spec)
 
     # ------------------------------------------------------------- properties
 
@@ -268,7 +270,7 @@ class Rules:
         """A copy with the named documented variants applied as well."""
         unknown = [n for n in names if n not in self.variants]
         if unknown:
-            raise _core.RulesError(
+            raise RulesError(
                 f"invalid rules field 'variants': unknown variant(s) {', '.join(map(repr, unknown))}; "
                 f"these rules document: {', '.join(self.variants) or 'none'}"
             )
@@ -277,13 +279,13 @@ class Rules:
     def validate(self, num_players: int) -> None:
         """Check the rules for ``num_players``; raises :class:`eights.RulesError` naming the
         field (e.g. ``deal.hand_size`` when the deck cannot be dealt)."""
-        _core.validate_rules(self._spec, num_players)
+        validate_rules(self._spec, num_players)
 
     # ------------------------------------------------------------- games
 
-    def game(self, num_players: int = 2, seed: Optional[int] = None) -> _core.Game:
+    def game(self, num_players: int = 2, seed: Optional[int] = None) -> _Game:
         """A new :class:`eights.Game` with these rules."""
-        return _core.Game(self, num_players, seed=seed)
+        return _Game(self, num_players, seed=seed)
 
     # ------------------------------------------------------------- dunder
 
@@ -314,4 +316,4 @@ class Rules:
 #: ``Game(preset="crazy_eights", num_players=2, seed=None, rules=None)`` takes a preset name
 #: or a :class:`Rules` (plus a dict of overrides); so do its static ``from_position``,
 #: whose rules must start from a preset.
-Game = _core.Game
+Game = _Game

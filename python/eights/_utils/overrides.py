@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-from .. import _core
+from .._core import RulesError, merge_rules
 from .._utils.checks import describe
 
 __all__ = ["merge_rule_overrides", "deep_merge", "rules_and_overrides", "check_depth", "MAX_RULES_DEPTH"]
@@ -24,9 +24,7 @@ def check_depth(value: Any, what: str = "rules") -> None:
     while stack:
         node, path, depth = stack.pop()
         if depth > MAX_RULES_DEPTH:
-            raise _core.RulesError(
-                f"invalid rules field '{path or what}': nested more than {MAX_RULES_DEPTH} levels deep"
-            )
+            raise RulesError(f"invalid rules field '{path or what}': nested more than {MAX_RULES_DEPTH} levels deep")
         if isinstance(node, Mapping):
             stack.extend((v, f"{path}.{k}" if path else str(k), depth + 1) for k, v in node.items())
         elif isinstance(node, (list, tuple)):
@@ -116,5 +114,5 @@ def rules_and_overrides(rules: Optional[Mapping[str, Any]], overrides: Dict[str,
 def deep_merge(base: Dict[str, Any], over: Mapping[str, Any]) -> Dict[str, Any]:
     """``base`` updated with ``over``, as a new dict: dicts merge key by key, anything else
     replaces.  Both must be JSON-like (``TypeError`` naming ``rules`` otherwise)."""
-    merged: Dict[str, Any] = _core.merge_rules(base, dict(over))
+    merged: Dict[str, Any] = merge_rules(base, dict(over))
     return merged

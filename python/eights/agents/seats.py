@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Optional, Union
 
-from .. import _core
+from .._core import Bot, RandomBot
 from .._utils.checks import as_action
 from .spec import AgentSpec, as_agent
 
@@ -50,7 +50,7 @@ class PolicySeat:
 def check_opponent(spec: Any, seat: int) -> Opponent:
     """An opponent of a single-table env, checked: any agent :func:`as_agent` accepts, or a
     Rust bot object (kept as it is: the user seeded it)."""
-    if isinstance(spec, (_core.Bot, _core.RandomBot)):
+    if isinstance(spec, (Bot, RandomBot)):
         return spec
     return as_agent(spec, f"opponent for seat {seat}")
 

@@ -11,7 +11,7 @@ from typing import Any, Callable, List, Optional
 
 import numpy as np
 
-from .. import _core
+from .._core import BOT_NAMES_HELP, Bot, RandomBot, parse_bot
 from .._utils.checks import describe as _describe
 
 __all__ = ["AGENT_HELP", "BOT_NAMES", "AgentSpec", "as_agent", "load_agent"]
@@ -25,7 +25,7 @@ Policy = Callable[[np.ndarray, np.ndarray], Any]
 
 #: What :func:`as_agent` accepts, in words (for error messages).
 AGENT_HELP = (
-    f"a bot name ({_core.BOT_NAMES_HELP}), a callable f(obs, mask) -> action, an object "
+    f"a bot name ({BOT_NAMES_HELP}), a callable f(obs, mask) -> action, an object "
     "with act(obs, mask) or act_batch(obs, masks), or a (name, agent) pair"
 )
 
@@ -66,7 +66,7 @@ class AgentSpec:
         """A seeded ``eights.Bot`` playing this built-in bot (``TypeError`` for a Python policy)."""
         if self.bot is None:
             raise TypeError(f"agent {self.label!r} is a Python policy, not a built-in bot")
-        return _core.Bot(self.bot, seed=seed)
+        return Bot(self.bot, seed=seed)
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> Any:
         """The action (as the policy returned it) for one observation and its action mask."""
@@ -111,11 +111,11 @@ def as_agent(spec: Any, what: str = "agent") -> AgentSpec:
         return as_agent(spec[1], what).with_label(spec[0])
     if isinstance(spec, str):
         try:
-            name = _core.parse_bot(spec)
+            name = parse_bot(spec)
         except ValueError as exc:
             raise ValueError(f"{what}: {exc}") from None
         return AgentSpec(name, bot=name)
-    if isinstance(spec, (_core.Bot, _core.RandomBot)):
+    if isinstance(spec, (Bot, RandomBot)):
         raise TypeError(
             f'{what}: pass built-in bots by name (e.g. "heuristic"), not as {type(spec).__name__} '
             "objects, so that the arena can seed them for every game"

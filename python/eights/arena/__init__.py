@@ -45,9 +45,9 @@ The package: :mod:`~eights.arena.run` plays the games, :mod:`~eights.arena.stats
 :mod:`~eights.arena.report` and :mod:`~eights.arena.plot` present them, and
 :mod:`~eights.arena.matches` holds :func:`evaluate` and :func:`tournament`.
 
-Example (the same seed gives the same deals and the same numbers):
+Example (after ``import eights``; the same seed gives the same deals and the same numbers):
 
->>> import eights.arena as arena
+>>> arena = eights.arena
 >>> r = arena.evaluate("heuristic", "random", preset="crazy_eights", games=100, seed=0)
 >>> print(r.win_rate, r.ci)
 0.935 (0.9, 0.965)

@@ -3,19 +3,27 @@ matplotlib (the ``plot`` extra, imported through the package's optional-dependen
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import List, Protocol
 
 import numpy as np
 
 from .._utils.optional import import_optional
 
-if TYPE_CHECKING:
-    from .report import TournamentResult
-
-__all__ = ["plot_ratings"]
+__all__ = ["RatedTable", "plot_ratings"]
 
 
-def plot_ratings(result: TournamentResult, path: str) -> None:
+class RatedTable(Protocol):
+    """What the chart reads of a tournament (:class:`eights.arena.TournamentResult` has it)."""
+
+    agents: List[str]
+    ratings: np.ndarray
+    rating_ci: np.ndarray
+    preset: str
+    num_players: int
+    deals: int
+
+
+def plot_ratings(result: RatedTable, path: str) -> None:
     """Save a chart of ``result``'s ratings and intervals to ``path`` (an ImportError naming
     the ``plot`` extra when matplotlib is not installed)."""
     matplotlib = import_optional("matplotlib", "plot", "saving a chart")

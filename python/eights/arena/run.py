@@ -11,8 +11,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .. import _core
-from .._core import NUM_ACTIONS, Game
+from .._core import NUM_ACTIONS, Game, arena_play, arena_schedule, check_bot_rules
 from .._utils.checks import as_int
 from .._utils.checks import describe as _describe
 from .._utils.seeds import check_seed
@@ -49,7 +48,7 @@ def rules_label(preset: Preset) -> str:
 def rotation_table(n: int) -> np.ndarray:
     """``[rotation, seat] -> table entry`` at a table of ``n`` (read-only), from the engine's
     schedule (the seating is the same in every deal)."""
-    table = _core.arena_schedule(0, n, 0, 1)["agent"]
+    table = arena_schedule(0, n, 0, 1)["agent"]
     table.setflags(write=False)
     return table
 
@@ -157,7 +156,7 @@ def _play_python(
 ) -> Dict[str, np.ndarray]:
     """Play deals ``start..start+count`` with Python agents, batched per agent (and save
     the record of every game with ``recorder``)."""
-    sched = _core.arena_schedule(seed, n, start, count)
+    sched = arena_schedule(seed, n, start, count)
     entries = sched["agent"]
     games = [Game(preset, n, seed=int(s), rules=rules) for s in sched["deal_seed"]]
     seats = [
@@ -237,7 +236,7 @@ def play(
     Game(preset, n, seed=0, rules=rules)  # validates preset, player count and rules
     for a in agents:
         if a.bot is not None:  # "net" plays only the rules it was trained for
-            _core.check_bot_rules(a.bot, preset, n, rules)
+            check_bot_rules(a.bot, preset, n, rules)
     recorder = EpisodeRecorder.from_arg(record_dir, "record_dir")
     rust = all(a.is_builtin for a in agents) and recorder is None
     chunk = _rust_chunk(agents, threads) if rust else max(1, batch_size // n)
@@ -246,7 +245,7 @@ def play(
         count = min(chunk, games - start)
         if rust:
             bots = [a.bot for a in agents if a.bot is not None]
-            parts.append(_core.arena_play(preset, n, bots, seed, start, count, threads, rules))
+            parts.append(arena_play(preset, n, bots, seed, start, count, threads, rules))
         else:
             parts.append(_play_python(agents, preset, n, seed, start, count, rules, recorder))
         if progress is not None:

@@ -32,7 +32,9 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .. import _core
+from .._core import FastSoak, checked_selfplay, preset_rules
+from .._core import Game as _Game
+from .._core import presets as _presets
 from .._utils.checks import as_int
 from .._utils.seeds import check_seed
 from ..envs.vector import VecEnv
@@ -65,11 +67,11 @@ def rss_bytes() -> int:
 def table_sizes(presets: Optional[List[str]] = None) -> List[Tuple[str, int]]:
     """Every (preset, player count) the presets allow."""
     out = []
-    for name in presets or _core.presets():
-        players = _core.preset_rules(name)["players"]
+    for name in presets or _presets():
+        players = preset_rules(name)["players"]
         for n in range(max(2, players["min"]), min(players["max"], 10) + 1):
             try:
-                _core.Game(name, n, seed=0)
+                _Game(name, n, seed=0)
             except ValueError:
                 continue  # e.g. a deck too small for that many hands
             out.append((name, n))
@@ -168,7 +170,7 @@ def _vec_env(preset: str, n: int, seed: int, rep: _Report) -> None:
 
 
 def _rust_loop(preset: str, n: int, seed: int, rep: _Report) -> None:
-    stats = _core.checked_selfplay(preset, n, games=_RUST_GAMES, seed=seed)
+    stats = checked_selfplay(preset, n, games=_RUST_GAMES, seed=seed)
     rep.games["rust"] += stats["games"]
     rep.decisions["rust"] += stats["decisions"]
     for f in stats["failures"][: max(0, stats["violations"])]:
@@ -279,7 +281,7 @@ def fast_soak(
     seed = check_seed(seed)
     # Each table's observations are checked against the rules' own bounds, computed in Rust.
     sizes = table_sizes(presets)
-    runner = _core.FastSoak(sizes, seed=seed, obs_every=obs_every, full_every=full_every, num_threads=num_threads)
+    runner = FastSoak(sizes, seed=seed, obs_every=obs_every, full_every=full_every, num_threads=num_threads)
     totals: Dict[str, Any] = {
         k: 0 for k in ("games", "decisions", "truncated", "observations_checked", "full_checks", "violations")
     }

@@ -23,10 +23,8 @@ Conventions
 * ``terminated`` is ``game.is_terminal``; ``truncated`` is
   ``game.is_truncated`` (the game's own decision limit).
 
-Example:
+Example (after ``import eights`` and ``import numpy as np``, as in every example of the package):
 
->>> import numpy as np
->>> import eights
 >>> env = eights.make("crazy_eights", num_players=2, seed=0)
 >>> obs, info = env.reset()
 >>> rng = np.random.default_rng(0)

@@ -39,7 +39,7 @@ Conventions
 
 Example:
 
->>> from eights.pettingzoo import env as make_env
+>>> from eights.envs.pettingzoo import env as make_env
 >>> env = make_env("switch_blackjack", num_players=3)
 >>> env.reset(seed=0)
 >>> for agent in env.agent_iter():

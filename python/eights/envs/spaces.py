@@ -5,15 +5,21 @@ code that samples the action space plays legal moves."""
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any, Dict, Optional
+from typing import Any, Dict, Optional, Protocol
 
 import numpy as np
 from gymnasium import spaces
 
 from .._core import NUM_ACTIONS
 
-if TYPE_CHECKING:
-    from .vector import VecEnv
+
+class MaskedBatch(Protocol):
+    """What the batched space reads of its :class:`eights.VecEnv`: whether it was reset,
+    and its current action masks (the env's own buffer)."""
+
+    _started: bool
+    _mask: np.ndarray
+
 
 __all__ = ["LegalActionSpace", "LegalMultiDiscrete"]
 
@@ -71,7 +77,7 @@ class LegalMultiDiscrete(spaces.MultiDiscrete):
     only a weak reference to its environment; a pickled copy samples with a mask only.
     """
 
-    def __init__(self, num_envs: int, env: Optional[VecEnv] = None) -> None:
+    def __init__(self, num_envs: int, env: Optional[MaskedBatch] = None) -> None:
         super().__init__(np.full(num_envs, NUM_ACTIONS))
         self._env_ref = weakref.ref(env) if env is not None else None
 

@@ -31,9 +31,8 @@ Seeding: game ``i`` of ``reset(seed=s)`` is dealt from a seed derived from
 :meth:`VecEnv.random_actions` draws follow streams derived from ``(s, i)``
 too, so results do not depend on the number of threads.
 
-Example:
+Example (after ``import eights``, as in every example of the package):
 
->>> import eights
 >>> envs = eights.VecEnv("crazy_eights", num_envs=1024, seed=0)
 >>> obs, info = envs.reset()
 >>> for _ in range(100):

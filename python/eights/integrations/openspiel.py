@@ -4,7 +4,7 @@ Importing this module registers ``eights_<preset>`` for every preset, so OpenSpi
 algorithms run on them:
 
 >>> import pyspiel
->>> import eights.openspiel  # registers the games
+>>> from eights.integrations import openspiel  # registers the games
 >>> game = pyspiel.load_game("eights_switch_blackjack", {"players": 3})
 >>> pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
 

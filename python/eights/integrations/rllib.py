@@ -35,14 +35,14 @@ the package's seed range ``[0, 2**64)``).
 Example (building the algorithm starts Ray, so the doctests stop before it):
 
 >>> from ray.rllib.algorithms.ppo import PPOConfig
->>> import eights.rllib
->>> eights.rllib.register()  # registers the env name, and returns it
+>>> from eights.integrations import rllib
+>>> rllib.register()  # registers the env name, and returns it
 'eights'
 >>> config = (
 ...     PPOConfig()
 ...     .environment("eights", env_config={"preset": "crazy_eights", "num_players": 2})
 ...     .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, episode, **kw: "shared")
-...     .rl_module(rl_module_spec=eights.rllib.action_masking_module_spec(["shared"]))
+...     .rl_module(rl_module_spec=rllib.action_masking_module_spec(["shared"]))
 ...     .env_runners(num_env_runners=2)
 ... )
 >>> algo = config.build_algo()  # doctest: +SKIP

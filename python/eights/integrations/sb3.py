@@ -10,8 +10,8 @@ Example (the doctests build the model but skip the training):
 
 >>> from sb3_contrib import MaskablePPO
 >>> from stable_baselines3.common.vec_env import VecMonitor
->>> import eights.sb3
->>> venv = VecMonitor(eights.sb3.VecEnv("crazy_eights", num_envs=16, seed=0))
+>>> from eights.integrations import sb3
+>>> venv = VecMonitor(sb3.VecEnv("crazy_eights", num_envs=16, seed=0))
 >>> model = MaskablePPO("MlpPolicy", venv, n_steps=128, seed=0)
 >>> model.learn(10_000)  # doctest: +SKIP
 

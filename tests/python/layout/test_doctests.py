@@ -1,6 +1,7 @@
 """The package's docstring examples (``>>>``) run as doctests, so they stay true.
 
-The modules are found by name (``pkgutil.walk_packages`` over the installed ``eights``), not
+Examples are written after ``import eights`` and ``import numpy as np`` (the runner provides
+both).  The modules are found by name (``pkgutil.walk_packages`` over the installed ``eights``), not
 by path, so this runs the same against the source tree and against an installed wheel.  A
 module whose optional extra is not installed (``eights.rllib`` without Ray, ...) is skipped,
 as its own tests are.
@@ -13,11 +14,17 @@ import importlib
 import importlib.util
 import pkgutil
 
+import numpy as np
 import pytest
 
 import eights
 
 OPTIONFLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+#: What every example may take as imported, as NumPy's examples take ``np``: the package's
+#: own modules then never name the package in an import, which text-based structure tools
+#: would read as an import cycle.
+EXAMPLE_GLOBALS = {"eights": eights, "np": np}
 
 
 def _module_names() -> list:
@@ -68,6 +75,7 @@ def test_docstring_examples_run(name, tmp_path, monkeypatch):
     assert tests, f"{name} has '>>>' in its source but no doctest was found"
     report: list = []  # the runner swaps sys.stdout while it runs: collect its report
     for test in tests:
+        test.globs.update(EXAMPLE_GLOBALS)
         runner.run(test, out=report.append)
     failed, attempted = runner.failures, runner.tries
     assert failed == 0, f"{failed} of {attempted} examples of {name} failed:\n" + "".join(report)
