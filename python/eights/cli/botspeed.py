@@ -40,6 +40,10 @@ def run(args: argparse.Namespace) -> int:
 
     bots = _args.names(args.bots)
     presets = _args.names(args.presets)
+    if not bots:
+        raise ValueError(f"--bots needs at least one bot name (e.g. random,heuristic), got {args.bots!r}")
+    if not presets:
+        raise ValueError(f"--presets needs at least one preset name (e.g. crazy_eights), got {args.presets!r}")
     for b in bots:
         as_agent(b, "--bots")  # ValueError naming the allowed bots
     print(

@@ -286,3 +286,14 @@ def test_cli_botspeed(capsys):
         assert rate > 0 and 0 <= ms <= longest
     assert main(["botspeed", "--bots", "random,minimax", "--games", "1"]) == 2
     assert "unknown bot" in capsys.readouterr().err
+
+
+def test_cli_botspeed_needs_a_bot_and_a_preset(capsys):
+    # It used to end in "error: max() arg is an empty sequence".
+    from eights.__main__ import main
+
+    assert main(["botspeed", "--bots", "", "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "--bots needs at least one bot name" in err and "max()" not in err
+    assert main(["botspeed", "--presets", " , ", "--games", "1"]) == 2
+    assert "--presets needs at least one preset name" in capsys.readouterr().err
