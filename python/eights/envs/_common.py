@@ -9,6 +9,7 @@ from typing import Any, Deque, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from .._core import NUM_ACTIONS
 from .._utils.checks import describe
 from .._utils.overrides import merge_rule_overrides
 from ..observation import ObservationBounds
@@ -22,6 +23,7 @@ __all__ = [
     "check_choice",
     "check_deck",
     "check_flag",
+    "illegal_reason",
     "new_history",
     "reset_deck",
     "render_table",
@@ -99,6 +101,16 @@ def reset_deck(game: Any, options: Any, allowed: Optional[Sequence[str]] = None)
     deck = (options or {}).get("deck")
     check_deck(game, deck)
     return deck
+
+
+def illegal_reason(game: Any, action: int) -> Optional[str]:
+    """Why the player to act may not play ``action`` now, or None when it may."""
+    if not 0 <= action < NUM_ACTIONS:
+        return f"action {action} is out of range; actions are integers in [0, {NUM_ACTIONS})"
+    if not game.action_mask()[action]:
+        name = game.action_to_string(action)
+        return f"illegal action {name!r} ({action}); legal actions: {game.legal_actions()}"
+    return None
 
 
 def new_history() -> History:

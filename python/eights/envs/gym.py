@@ -23,18 +23,7 @@ Conventions
 * ``terminated`` is ``game.is_terminal``; ``truncated`` is
   ``game.is_truncated`` (the game's own decision limit).
 
-Example (after ``import eights`` and ``import numpy as np``, as in every example of the package):
-
->>> env = eights.make("crazy_eights", num_players=2, seed=0)
->>> obs, info = env.reset()
->>> rng = np.random.default_rng(0)
->>> done = False
->>> while not done:
-...     action = rng.choice(np.flatnonzero(info["action_mask"]))
-...     obs, reward, terminated, truncated, info = env.step(action)
-...     done = terminated or truncated
->>> print(reward, terminated)
-1.0 True
+The package's quickstart (``help(eights)``) steps this env with a random legal policy.
 """
 
 from __future__ import annotations
@@ -55,7 +44,17 @@ from ..agents.spec import BOT_NAMES, AgentSpec
 from ..records import EpisodeRecorder
 from ..render import game_html
 from ..rules import Rules
-from ._common import RENDER_MODES, REWARD_KINDS, Table, check_choice, check_flag, new_history, render_table, reset_deck
+from ._common import (
+    RENDER_MODES,
+    REWARD_KINDS,
+    Table,
+    check_choice,
+    check_flag,
+    illegal_reason,
+    new_history,
+    render_table,
+    reset_deck,
+)
 from .spaces import LegalActionSpace
 
 __all__ = [
@@ -70,7 +69,7 @@ __all__ = [
 ]
 
 #: Accepted values of the ``illegal_action`` argument.
-ILLEGAL_ACTION_MODES = ("raise", "random")
+ILLEGAL_ACTION_MODES = ("terminate", "raise", "random")
 
 #: Keys accepted in the ``options`` dict of :meth:`EightsEnv.reset`.
 RESET_OPTIONS = ("deck",)
@@ -93,23 +92,14 @@ class EightsEnv(gymnasium.Env):
         opponents: who plays the other seats.  Either one spec used for every
             other seat, or a list with one spec per other seat, in seat order,
             skipping the learner (e.g. for ``learner_seat=1`` of 4, the list is
-            for seats 0, 2, 3).  A spec is
-
-            * a built-in Rust bot by name, re-seeded from the env's RNG on every
-              reset: ``"random"`` (uniform among the legal actions),
-              ``"heuristic"`` (a documented human strategy), ``"ismcts:N"``
-              (information-set MCTS with ``N`` simulations per decision),
-              ``"pimc:N"`` (determinized Monte Carlo over ``N`` sampled worlds) or
-              ``"net"`` (the learned policy; only on the presets it was trained for,
-              a ``ValueError`` naming them otherwise);
-            * a callable ``f(obs, mask) -> int`` receiving that seat's
-              ``float32`` observation and ``bool`` action mask;
-            * an object with an ``act(obs, mask) -> int`` method;
-            * an :class:`eights.RandomBot` or :class:`eights.Bot` instance (used
-              as is, never re-seeded by the env).
-
-            Python policies are not seeded by the env; seed them yourself if
-            you need reproducible episodes.
+            for seats 0, 2, 3).  A spec is any agent of the one agent specification
+            (:func:`eights.agents.as_agent`): a built-in bot by name (``"random"``,
+            ``"heuristic"``, ``"ismcts:N"``, ``"pimc:N"``, ``"net"`` on the presets it
+            was trained for), re-seeded from the env's RNG on every reset; a callable
+            ``f(obs, mask) -> int`` or an object with ``act(obs, mask)`` (or
+            ``act_batch``), seeing that seat's observation and mask (not seeded by the
+            env: seed it yourself for reproducible episodes); or an
+            :class:`eights.RandomBot` or :class:`eights.Bot` instance, used as is.
         seed: seed used by the first :meth:`reset` that is called without a
             seed.  Later unseeded resets continue the env's RNG stream, as
             usual in Gymnasium.
@@ -130,14 +120,22 @@ class EightsEnv(gymnasium.Env):
         record_dir: a directory to save a replay record of every finished episode
             in (``<dir>/episode_<k>.json``, see ``eights.Game.record``); ``None``
             (default) saves nothing.
-        illegal_action: what :meth:`step` does with an illegal learner action:
-            ``"raise"`` (default) raises :class:`eights.IllegalActionError`
-            and leaves the env unchanged; ``"random"`` plays a uniformly random
-            legal action instead (drawn from the env's RNG) and reports
-            ``info["illegal_action"] = True``.  Agents should normally use the
-            action mask; ``"random"`` exists for algorithms that cannot, and
-            for tools such as Gymnasium's ``check_env`` that step with
-            arbitrary actions.
+        illegal_action: what :meth:`step` does with an illegal learner action
+            (one outside ``[0, 197)`` or not in the mask):
+            ``"terminate"`` (default, PettingZoo's convention) ends the episode
+            there: the game is left as it was, the learner gets ``illegal_reward``,
+            ``terminated`` is True, ``info["illegal_action"]`` is True and
+            ``info["illegal_reason"]`` says what was wrong, and Gymnasium's logger
+            warns; ``"raise"`` raises :class:`eights.IllegalActionError` and leaves
+            the env unchanged; ``"random"`` plays a uniformly random legal action
+            instead (drawn from the env's RNG) and reports
+            ``info["illegal_action"] = True``.  Agents should use the action mask;
+            ``"terminate"`` lets generic checkers (Gymnasium's ``check_env``,
+            TorchRL's ``check_env_specs``, SB3's ``check_env``), which step with
+            actions sampled without the mask, run, without hiding a bug in an
+            agent the way a silent replacement would.
+        illegal_reward: the learner's reward for an illegal action under
+            ``illegal_action="terminate"`` (default -1.0, the worst a game pays).
         rules: nested dict of rule overrides, e.g. ``{"deal": {"hand_size": 4}}``.
         **rule_overrides: more rule overrides, with ``"__"`` in place of ``"."``
             in the rule path (``deal__hand_size=4``).  Merged with ``rules``;
@@ -167,10 +165,11 @@ class EightsEnv(gymnasium.Env):
         reward: str = "win_loss",
         learner_seat: int = 0,
         render_mode: Optional[str] = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "terminate",
         rules: Optional[Mapping[str, Any]] = None,
         scale_obs: bool = False,
         record_dir: Optional[str] = None,
+        illegal_reward: float = -1.0,
         **rule_overrides: Any,
     ) -> None:
         super().__init__()
@@ -189,6 +188,8 @@ class EightsEnv(gymnasium.Env):
         self.reward_kind = reward
         self.render_mode = render_mode
         self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self._illegal_end = False  # the episode ended on an illegal learner action
         self._opponent_specs = opponents_per_seat(opponents, num_players, learner_seat, check_opponent)
         for spec in self._opponent_specs.values():
             if isinstance(spec, AgentSpec) and spec.bot is not None:  # "net" plays only its rules
@@ -203,8 +204,6 @@ class EightsEnv(gymnasium.Env):
         self.observation_space = self.obs_bounds.scaled_space if self.scale_obs else self.obs_bounds.space
         self.action_space = LegalActionSpace(NUM_ACTIONS, self)
         self.recorder = EpisodeRecorder.from_arg(record_dir, "record_dir")
-
-    # ------------------------------------------------------------------ API
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
@@ -245,6 +244,7 @@ class EightsEnv(gymnasium.Env):
             self.game.reset(seed=game_seed, deck=deck)
             self._started = True
             self.history.clear()
+            self._illegal_end = False
             self._play_opponents()
             if not self._episode_over():
                 break
@@ -288,6 +288,12 @@ class EightsEnv(gymnasium.Env):
                 "stepped directly; call reset()"
             )
 
+        if self._illegal_end:
+            raise IllegalActionError("the episode ended on an illegal action of the learner; call reset()")
+        if self.illegal_action == "terminate" and not self._episode_over():
+            reason = illegal_reason(game, action)
+            if reason is not None:
+                return self._end_on_illegal(reason)
         replaced = False
         if self.illegal_action == "random" and not self._episode_over():
             mask = game.action_mask()
@@ -310,7 +316,7 @@ class EightsEnv(gymnasium.Env):
             if self.recorder is not None:
                 self.recorder.save(game)
         info = self._info()
-        if self.illegal_action == "random":
+        if self.illegal_action != "raise":
             info["illegal_action"] = replaced
         if self.render_mode == "human":
             self.render()
@@ -321,6 +327,8 @@ class EightsEnv(gymnasium.Env):
 
         This is the method name ``sb3_contrib.MaskablePPO`` looks for.
         """
+        if self._illegal_end:
+            return np.zeros(NUM_ACTIONS, dtype=bool)
         return self.game.action_mask()
 
     def render(self) -> Any:  # text, HTML or an image, by mode
@@ -346,7 +354,16 @@ class EightsEnv(gymnasium.Env):
         return int(self.np_random.integers(0, DRAW_BOUND))
 
     def _episode_over(self) -> bool:
-        return bool(self.game.is_terminal or self.game.is_truncated)
+        return bool(self._illegal_end or self.game.is_terminal or self.game.is_truncated)
+
+    def _end_on_illegal(self, reason: str) -> tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
+        """End the episode on an illegal learner action (``illegal_action="terminate"``)."""
+        self._illegal_end = True
+        gymnasium.logger.warn(f"the learner's {reason}: the episode ends (illegal_action='terminate')")
+        info = self._info()
+        info["illegal_action"] = True
+        info["illegal_reason"] = reason
+        return self._observation(), self.illegal_reward, True, False, info
 
     def _play_opponents(self) -> None:
         """Step the opponents until the learner is to act or the game ends."""
@@ -375,7 +392,7 @@ class EightsEnv(gymnasium.Env):
 
     def _info(self) -> Dict[str, Any]:
         return {
-            "action_mask": self.game.action_mask(),
+            "action_mask": self.action_masks(),
             "current_player": int(self.game.current_player),
             "phase": self.game.phase,
         }
@@ -395,9 +412,10 @@ def make(
     reward: str = "win_loss",
     learner_seat: int = 0,
     render_mode: Optional[str] = None,
-    illegal_action: str = "raise",
+    illegal_action: str = "terminate",
     scale_obs: bool = False,
     record_dir: Optional[str] = None,
+    illegal_reward: float = -1.0,
     **rules: Any,
 ) -> EightsEnv:
     """Create an :class:`EightsEnv` (unwrapped, so ``env.game`` and
@@ -426,5 +444,6 @@ def make(
         illegal_action=illegal_action,
         scale_obs=scale_obs,
         record_dir=record_dir,
+        illegal_reward=illegal_reward,
         **rules,
     )

@@ -424,7 +424,7 @@ def test_merge_rule_overrides():
 
 
 def test_illegal_learner_action_raises_and_leaves_env_unchanged():
-    env = eights.make("crazy_eights", seed=0)
+    env = eights.make("crazy_eights", seed=0, illegal_action="raise")
     obs, info = env.reset()
     illegal = int(np.flatnonzero(~info["action_mask"])[0])
     before = env.game.to_dict()

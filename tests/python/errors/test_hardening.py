@@ -640,7 +640,7 @@ def test_failed_game_calls_change_nothing():
 
 
 def test_failed_env_step_changes_nothing():
-    env = eights.make("crazy_eights", num_players=2, seed=0)
+    env = eights.make("crazy_eights", num_players=2, seed=0, illegal_action="raise")
     env.reset(seed=1)
     before = (env.game.to_dict(), env.np_random.bit_generator.state, list(env.history))
     illegal = next(a for a in range(env.game.num_actions) if a not in env.game.legal_actions())
