@@ -12,9 +12,13 @@
 //! action is expanded (a uniformly drawn one), then the game is played out with the
 //! heuristic policy (the random tail of the game comes from the determinization's re-seeded
 //! generator) for at most [`PLAYOUT_DECISIONS`] decisions. Each node on the path is credited
-//! with the result for the player who chose its action: 1 for a win, 0 for a loss, 1/n for
-//! a hand without a winner; a playout cut short is scored by the hand sizes, a softmax of
-//! `-`[`HAND_SIZE_WEIGHT`]` * cards held` over the players (fewer cards, more likely to win).
+//! with the result for the player who chose its action ([`playout_rewards`]): 1 for a win, 0
+//! for a loss, 1/n for a game without a winner; a playout cut short is scored as a race, a
+//! softmax of `-`[`HAND_SIZE_WEIGHT`]` * `[`cards_to_go`] over the players: the cards each
+//! still has to shed before it can win, which is its hand, plus, where scores count down
+//! (`countdown`), the hands it will be dealt each time it goes out. (Scoring the hand alone
+//! made going out look like a loss in the countdown presets, where going out at score `s`
+//! deals `s - 1` new cards, and the search avoided it.)
 //! The action of the most visited root child is played (ties: the lower action id).
 //!
 //! A decision with a single legal action is returned without search. The bot is
@@ -36,7 +40,7 @@ pub const EXPLORATION: f64 = 0.7;
 pub const HEURISTIC_BIAS: f64 = 1.0;
 /// Playout decisions before a playout is cut short and scored by hand sizes.
 pub const PLAYOUT_DECISIONS: u32 = 20;
-/// Weight of a card held in the hand-size score of a playout cut short.
+/// Weight of a card still to shed ([`cards_to_go`]) in the race score of a playout cut short.
 pub const HAND_SIZE_WEIGHT: f64 = 0.5;
 /// Longest playout of [`super::pimc`], in decisions, before it is scored as a draw.
 pub const ROLLOUT_LIMIT: u32 = 500;
@@ -177,24 +181,7 @@ impl IsmctsBot {
                 }
                 steps += 1;
             }
-            match (d.is_terminal(), d.winner()) {
-                (true, Some(w)) => {
-                    rewards[..n].fill(0.0);
-                    rewards[w] = 1.0;
-                }
-                _ if d.current_player().is_some() => {
-                    // Cheap evaluation: softmax of minus the hand sizes.
-                    let mut z = 0.0;
-                    for (q, r) in rewards[..n].iter_mut().enumerate() {
-                        *r = (-HAND_SIZE_WEIGHT * d.hand(q).len() as f64).exp();
-                        z += *r;
-                    }
-                    for r in &mut rewards[..n] {
-                        *r /= z;
-                    }
-                }
-                _ => rewards[..n].fill(1.0 / n as f64),
-            }
+            playout_rewards(&d, &mut rewards[..n]);
             for &i in &self.path {
                 let node = &mut self.nodes[i as usize];
                 node.visits += 1;
@@ -219,11 +206,136 @@ impl IsmctsBot {
     }
 }
 
+/// Each seat's reward, `rewards[q]` for seat `q` (one entry per seat), at the end of a
+/// playout in `d` (see the module documentation): the winner 1 and the others 0, `1/n` each
+/// when the game ended or was truncated without a winner, and for a game still running the
+/// race estimate from [`cards_to_go`]. The rewards sum to 1.
+pub fn playout_rewards(d: &Game, rewards: &mut [f64]) {
+    let n = rewards.len();
+    match (d.is_terminal(), d.winner()) {
+        (true, Some(w)) => {
+            rewards.fill(0.0);
+            rewards[w] = 1.0;
+        }
+        _ if d.current_player().is_some() => {
+            // A race: a softmax of minus the cards each seat still has to shed.
+            let mut z = 0.0;
+            for (q, r) in rewards.iter_mut().enumerate() {
+                *r = (-HAND_SIZE_WEIGHT * cards_to_go(d, q) as f64).exp();
+                z += *r;
+            }
+            for r in rewards.iter_mut() {
+                *r /= z;
+            }
+        }
+        _ => rewards.fill(1.0 / n as f64),
+    }
+}
+
+/// The cards seat `q` still has to shed to win: its hand, plus under countdown scoring the
+/// hands it will be dealt on going out (score `s` re-deals `s - 1`, then `s - 2`, ... 1).
+pub fn cards_to_go(g: &Game, q: usize) -> u32 {
+    let held = g.hand(q).len() as u32;
+    if !g.rules().settings.countdown {
+        return held;
+    }
+    let s = g.scores()[q].max(1) as u32;
+    held + s * (s - 1) / 2
+}
+
 impl Policy for IsmctsBot {
     fn act(&mut self, g: &Game) -> Option<usize> {
         self.search(g)
     }
     fn name(&self) -> String {
         format!("ismcts:{}", self.simulations)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::Action;
+    use crate::bots::RandomBot;
+    use crate::rules::Rules;
+    use std::sync::Arc;
+
+    fn rules(preset: &str) -> Arc<Rules> {
+        Arc::new(Rules::load(preset, 2, None).unwrap())
+    }
+
+    /// Positions of random play in `preset` where the player to act holds one card and may
+    /// play it, with the id of that play.
+    fn last_card_positions(preset: &str, games: u64) -> Vec<(Game, usize)> {
+        let mut out = Vec::new();
+        for s in 0..games {
+            let mut g = Game::new(rules(preset), 40 + s);
+            let mut bot = RandomBot::new(s);
+            while let Some(p) = g.current_player() {
+                if g.hand(p).len() == 1 && g.phase() == crate::game::Phase::Play {
+                    let c = g.hand(p).iter().next().unwrap();
+                    let play = Action::Play(c).id();
+                    if g.legal_action_vec().contains(&play) {
+                        out.push((g.clone(), play));
+                    }
+                }
+                let a = bot.act(&g).unwrap();
+                g.apply(a);
+            }
+        }
+        out
+    }
+
+    /// Crazy Eights Countdown: "A player who goes out lowers their score by one and is dealt
+    /// that many new cards at once ... The first player to reach zero wins." Going out from
+    /// one card at score `s` leaves `s - 1` cards in hand, yet it takes exactly one card off
+    /// what the player still has to shed; the hand size alone would say it added `s - 2`.
+    #[test]
+    fn going_out_in_countdown_takes_one_card_off_the_cards_to_go() {
+        let mut checked = 0;
+        for (g, play) in last_card_positions("crazy_eights_countdown", 40) {
+            let p = g.current_player().unwrap();
+            let s = g.scores()[p] as u32;
+            // Score s with one card: 1 + (s-1) + (s-2) + ... + 1 cards to go.
+            assert_eq!(cards_to_go(&g, p), 1 + (1..s).sum::<u32>());
+            let mut after = g.clone();
+            after.apply(play);
+            if after.is_terminal() {
+                assert_eq!(after.winner(), Some(p), "out at score 1 wins");
+                continue;
+            }
+            assert_eq!(after.hand(p).len() as u32, s - 1, "dealt s - 1 new cards");
+            assert_eq!(cards_to_go(&after, p), cards_to_go(&g, p) - 1);
+            checked += 1;
+        }
+        assert!(checked > 20, "only {checked} positions");
+        // Without countdown scoring the cards to go are the hand.
+        let g = Game::new(rules("crazy_eights"), 1);
+        assert_eq!(cards_to_go(&g, 0), g.hand(0).len() as u32);
+    }
+
+    /// The countdown collapse: the search declined to go out (a draw instead) because the
+    /// new hand looked like a loss. Now it goes out whenever it can, as any player would.
+    #[test]
+    fn ismcts_goes_out_in_the_countdown_presets() {
+        for preset in ["crazy_eights_countdown", "bitch"] {
+            let pos = last_card_positions(preset, 30);
+            assert!(pos.len() > 20, "{preset}: only {} positions", pos.len());
+            let declined = pos
+                .iter()
+                .enumerate()
+                .filter(|(i, (g, play))| IsmctsBot::new(100, *i as u64).search(g) != Some(*play))
+                .count();
+            assert!(declined * 20 <= pos.len(), "{preset}: declined to go out {declined} times of {}", pos.len());
+        }
+    }
+
+    #[test]
+    fn playout_rewards_sum_to_one_and_favour_fewer_cards_to_go() {
+        let g = Game::new(rules("crazy_eights"), 3);
+        let mut r = [0.0; 2];
+        playout_rewards(&g, &mut r);
+        assert!((r[0] + r[1] - 1.0).abs() < 1e-12);
+        assert!((r[0] - 0.5).abs() < 1e-12, "equal hands, equal chances: {r:?}");
     }
 }
