@@ -12,6 +12,8 @@
 //!   towards the heuristic's choices, with short heuristic playouts.
 //! * [`pimc::PimcBot`] (`"pimc:N"`): determinized Monte Carlo with paired playouts of every
 //!   legal action in `N` sampled worlds (a rollout improvement of the heuristic).
+//! * [`pimc::PimcBot::oracle`] (`"oracle:N"`): the same search seeing every hand (never a
+//!   fair opponent): it measures how much the rules reward knowing and deciding.
 //! * [`net::NetBot`] (`"net"`): a learned policy network shipped with the crate, trained by
 //!   self-play for a few two-player presets ([`net::weights`]); batched where many games ask
 //!   at once.
@@ -130,13 +132,21 @@ impl Policy for RandomBot {
 pub enum BotSpec {
     Random,
     Heuristic,
-    Ismcts { simulations: u32 },
-    Pimc { worlds: u32 },
+    Ismcts {
+        simulations: u32,
+    },
+    Pimc {
+        worlds: u32,
+    },
+    /// PIMC seeing every hand ([`pimc::PimcBot::oracle`]); it reads hidden cards on purpose.
+    Oracle {
+        worlds: u32,
+    },
     Net,
 }
 
 /// The names [`BotSpec::parse`] accepts, for error messages.
-pub const BOT_SPEC_HELP: &str = "\"random\", \"heuristic\", \"ismcts\", \"ismcts:N\" (N simulations), \"pimc\" or \"pimc:N\" (N worlds), N in 1..=1000000, or \"net\" (the learned bot)";
+pub const BOT_SPEC_HELP: &str = "\"random\", \"heuristic\", \"ismcts\", \"ismcts:N\" (N simulations), \"pimc\" or \"pimc:N\" (N worlds), \"oracle:N\" (pimc seeing every hand, for measurement), N in 1..=1000000, or \"net\" (the learned bot)";
 
 impl BotSpec {
     /// Parse a bot name; the error says what was wrong and what is allowed.
@@ -159,6 +169,8 @@ impl BotSpec {
             ("ismcts", Some(a)) => Ok(BotSpec::Ismcts { simulations: count(a)? }),
             ("pimc", None) => Ok(BotSpec::Pimc { worlds: pimc::DEFAULT_WORLDS }),
             ("pimc", Some(a)) => Ok(BotSpec::Pimc { worlds: count(a)? }),
+            ("oracle", None) => Ok(BotSpec::Oracle { worlds: pimc::DEFAULT_WORLDS }),
+            ("oracle", Some(a)) => Ok(BotSpec::Oracle { worlds: count(a)? }),
             ("net", None) => Ok(BotSpec::Net),
             ("random" | "heuristic" | "net", Some(_)) => {
                 Err(format!("bot {head:?} takes no parameter (got {text:?}); allowed bots: {BOT_SPEC_HELP}"))
@@ -174,6 +186,7 @@ impl BotSpec {
             BotSpec::Heuristic => Box::new(heuristic::HeuristicBot::new()),
             BotSpec::Ismcts { simulations } => Box::new(ismcts::IsmctsBot::new(simulations, seed)),
             BotSpec::Pimc { worlds } => Box::new(pimc::PimcBot::new(worlds, seed)),
+            BotSpec::Oracle { worlds } => Box::new(pimc::PimcBot::oracle(worlds, seed)),
             BotSpec::Net => Box::new(net::NetBot::new()),
         }
     }
@@ -194,6 +207,7 @@ impl BotSpec {
             BotSpec::Heuristic => "heuristic".into(),
             BotSpec::Ismcts { simulations } => format!("ismcts:{simulations}"),
             BotSpec::Pimc { worlds } => format!("pimc:{worlds}"),
+            BotSpec::Oracle { worlds } => format!("oracle:{worlds}"),
             BotSpec::Net => "net".into(),
         }
     }
@@ -297,7 +311,7 @@ mod tests {
 
     #[test]
     fn bot_names_parse_and_round_trip() {
-        for name in ["random", "heuristic", "ismcts:400", "pimc:50", "ismcts:1"] {
+        for name in ["random", "heuristic", "ismcts:400", "pimc:50", "ismcts:1", "oracle:20"] {
             assert_eq!(BotSpec::parse(name).unwrap().name(), name);
         }
         assert_eq!(BotSpec::parse(" ISMCTS ").unwrap(), BotSpec::Ismcts { simulations: ismcts::DEFAULT_SIMULATIONS });

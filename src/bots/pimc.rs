@@ -13,12 +13,18 @@
 //! such advantage. With few worlds it therefore stays close to the heuristic instead of
 //! chasing noise. A single legal action is returned without search. Cost per decision: `worlds` x (number of legal actions) playouts. Deterministic
 //! for a given seed.
+//!
+//! [`PimcBot::oracle`] (`"oracle:N"`) is the same search with every hand in view: each world
+//! is the true position with only the stock re-dealt (so it knows every hand but not the
+//! order of the cards to come). It cheats on purpose: it measures how much the rules reward
+//! information and skill (an all-seeing player that still loses often plays rules that
+//! leave little to decide), and is never a fair opponent.
 
 use super::Policy;
 use super::heuristic::HeuristicBot;
 use super::ismcts::ROLLOUT_LIMIT;
 use crate::action::ActionMask;
-use crate::game::Game;
+use crate::game::{Game, KnownCards};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -79,6 +85,8 @@ impl PairedAdvantage {
 #[derive(Clone, Debug)]
 pub struct PimcBot {
     worlds: u32,
+    /// Sees every hand ([`PimcBot::oracle`]).
+    oracle: bool,
     rng: Xoshiro256PlusPlus,
     rollout: HeuristicBot,
     paired: PairedAdvantage,
@@ -89,10 +97,17 @@ impl PimcBot {
     pub fn new(worlds: u32, seed: u64) -> Self {
         PimcBot {
             worlds: worlds.max(1),
+            oracle: false,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             rollout: HeuristicBot::new(),
             paired: PairedAdvantage::default(),
         }
+    }
+
+    /// The all-seeing variant (see the module documentation): every hand is known, only the
+    /// stock is re-dealt in each of its `worlds` worlds.
+    pub fn oracle(worlds: u32, seed: u64) -> Self {
+        PimcBot { oracle: true, ..PimcBot::new(worlds, seed) }
     }
 
     /// Worlds sampled per decision.
@@ -114,8 +129,14 @@ impl PimcBot {
         let base = acts.iter().position(|&a| a == base_action).expect("the heuristic picks a legal action");
         let mut reward = vec![0.0f64; acts.len()];
         self.paired.reset(acts.len());
+        let mut known = KnownCards::default();
+        if self.oracle {
+            for q in 0..n {
+                known.in_hand[q] = *g.hand(q);
+            }
+        }
         for _ in 0..self.worlds {
-            let w = g.determinize(me, &mut self.rng);
+            let w = g.determinize_with(me, &known, &mut self.rng);
             for (i, &a) in acts.iter().enumerate() {
                 let mut d = w.clone();
                 d.apply(a);
@@ -144,7 +165,8 @@ impl Policy for PimcBot {
         self.search(g)
     }
     fn name(&self) -> String {
-        format!("pimc:{}", self.worlds)
+        let kind = if self.oracle { "oracle" } else { "pimc" };
+        format!("{kind}:{}", self.worlds)
     }
 }
 
@@ -181,6 +203,36 @@ mod tests {
         assert_eq!(best_of(&pattern, 0), 0);
         let sixteen: Vec<&[f64]> = pattern.iter().copied().cycle().take(16).collect();
         assert_eq!(best_of(&sixteen, 0), 1);
+    }
+
+    /// The oracle's worlds are the true hands (only the stock is re-dealt), so two positions
+    /// that differ only in the opponents' hidden cards can get different answers from it,
+    /// unlike from `pimc`; and it plays legal actions.
+    #[test]
+    fn the_oracle_sees_every_hand() {
+        use crate::bots::{BotSpec, RandomBot};
+        use crate::game::Game;
+        use crate::rules::Rules;
+        use rand::SeedableRng;
+        let rules = std::sync::Arc::new(Rules::load("crazy_eights", 2, None).unwrap());
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(2);
+        let (mut differs, mut positions) = (0, 0);
+        for s in 0..40 {
+            let mut g = Game::new(rules.clone(), s);
+            let mut bot = RandomBot::new(s);
+            for _ in 0..(s % 7) {
+                let a = bot.act(&g).unwrap();
+                g.apply(a);
+            }
+            let Some(me) = g.current_player() else { continue };
+            let other = g.determinize(me, &mut rng);
+            let oracle = BotSpec::Oracle { worlds: 30 };
+            let a = oracle.build(s).act(&g).unwrap();
+            assert!(g.legal_action_vec().contains(&a));
+            differs += usize::from(a != oracle.build(s).act(&other).unwrap());
+            positions += 1;
+        }
+        assert!(positions > 30 && differs > 0, "{differs} of {positions} positions");
     }
 
     #[test]

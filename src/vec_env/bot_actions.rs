@@ -22,7 +22,7 @@ impl VecEnv {
         }
         match spec {
             BotSpec::Net => self.net_actions(rows, out),
-            BotSpec::Ismcts { .. } | BotSpec::Pimc { .. } => {
+            BotSpec::Ismcts { .. } | BotSpec::Pimc { .. } | BotSpec::Oracle { .. } => {
                 self.search_actions(spec, rows, out);
                 Ok(())
             }

@@ -16,9 +16,10 @@ from .._utils.checks import describe as _describe
 
 __all__ = ["AGENT_HELP", "BOT_NAMES", "AgentSpec", "as_agent", "load_agent"]
 
-#: Names of the built-in bots ("ismcts:N" and "pimc:N" take a count; "net" plays only the
-#: presets it was trained for).
-BOT_NAMES = ("random", "heuristic", "ismcts", "ismcts:N", "pimc", "pimc:N", "net")
+#: Names of the built-in bots ("ismcts:N", "pimc:N" and "oracle:N" take a count; "oracle" sees
+#: every hand, a measuring instrument rather than an opponent; "net" plays only the presets it
+#: was trained for).
+BOT_NAMES = ("random", "heuristic", "ismcts", "ismcts:N", "pimc", "pimc:N", "oracle", "oracle:N", "net")
 
 #: A policy of one decision: ``f(obs, mask) -> action``.
 Policy = Callable[[np.ndarray, np.ndarray], Any]
