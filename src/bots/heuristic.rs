@@ -14,17 +14,29 @@
 //!    card of the chain (the largest amount first), else cancel it with a cancel card, and
 //!    only accept the penalty when the hand has no answer.
 //! 4. **Never draw voluntarily with a good play in hand** (`play`, `after_draw`): every legal
-//!    play is scored and the best is played. A "good" play is any play but a wild card; the
-//!    only voluntary draw is to **save a wild card** when a wild is the only play, the hand
-//!    holds at least [`SAVE_WILD_MIN_HAND`] cards, the next player is not low on cards, and a
-//!    draw is possible.
+//!    play is scored and the best is played. A "good" play is any play but a wild card (a
+//!    card with a wild rule, and in the countdown presets the player's own wild rank, its
+//!    score); the only voluntary draw is to **save a wild card** when a wild is the only
+//!    play, the hand holds at least [`SAVE_WILD_MIN_HAND`] cards, the next player is not low
+//!    on cards, and a draw is possible.
 //! 5. The score of a play prefers, in this order of weight:
 //!    * **keep wild and answer cards for when they are needed**: wild cards score
-//!      -[`WILD_KEEP`] and draw or cancel cards -[`ANSWER_KEEP`] (none of this when the hand
-//!      is down to two cards);
+//!      -[`WILD_KEEP`] and cards that answer or cancel a draw chain -[`ANSWER_KEEP`] (none of
+//!      this when the hand is down to two cards);
 //!    * **attack with draw cards when the next player is low on cards** (at most
 //!      [`LOW_HAND`] cards): draw cards score +[`ATTACK`], skips +[`ATTACK`]/2 (with two
 //!      players a skip is an extra turn and always scores +[`EXTRA_TURN`]);
+//!    * **win the race of hand sizes** (what a card does, read from its rules):
+//!      +[`PER_CARD`] for each card the other players must take (a penalty nobody can pass
+//!      on, which is then as good now as later; every other player drawing; a draw from the
+//!      waste pile; the pile picked up; the others drawing one for an identical card),
+//!      +[`PER_CARD`] per card the player's hand is larger than the one it receives when
+//!      every hand moves a seat, and +[`EXTRA_TURN`] for another turn at once (an identical
+//!      card; with two players, a card that makes the other lose its turn);
+//!    * **plan a run** where a turn is a sequence of cards whose order decides how many can
+//!      follow (`multi.mode` a run, pairs or up to three; not `equal_rank`): +[`PER_CARD`]
+//!      for each further card the turn can shed after this one (found by trying the
+//!      continuations rule 7 would play, at most [`RUN_BUDGET`] of them);
 //!    * **shed high-penalty cards first**: + the card's penalty points (its face value in
 //!      presets without points);
 //!    * keep control of the suit: +[`FOLLOW_SUIT`] per card left of the played card's suit
@@ -36,13 +48,21 @@
 //!    optional, keep the current suit if it is already that suit.
 //! 7. **Continue** a turn (`continue`: queen runs, equal ranks, follow-on cards) with the best
 //!    scored continuation unless it is a card to keep (rule 5); otherwise end the turn.
-//! 8. Otherwise: draw if allowed, else pass, else accept.
+//! 8. **Hand over, keep, swap and ask** by what a card is worth to the hand holding it: a
+//!    wild most, then a card that answers, cancels, shields or mirrors a penalty, then any
+//!    other special card, then a card of a suit held often. `give`: the card worth least,
+//!    better one of a suit the receiver has declined (public: it drew or passed on that
+//!    suit); `keep` (the five-card rule): the card worth most; `target` (swap hands): the
+//!    seat with the fewest cards if it holds fewer, else keep the hand; `ask`: the rank (or
+//!    card) of which the fewest copies are unseen, neither in the hand nor on the pile.
+//! 9. Otherwise: draw if allowed, else pass, else accept.
 
 use super::Policy;
 use crate::action::{self, ActionMask};
 use crate::card::{Card, Suit};
 use crate::card_set::CardCounts;
 use crate::game::{Game, Phase};
+use crate::rules::Side;
 
 /// Smallest hand with which a lone playable wild is saved by drawing instead (rule 4).
 pub const SAVE_WILD_MIN_HAND: usize = 4;
@@ -60,6 +80,9 @@ pub const EXTRA_TURN: f64 = 8.0;
 pub const FOLLOW_SUIT: f64 = 4.0;
 /// Bonus per card left of the played card's rank.
 pub const FOLLOW_RANK: f64 = 2.0;
+/// Worth of one card in the race of hand sizes: a card another player must take, one fewer
+/// in the hand after hands move.
+pub const PER_CARD: f64 = 8.0;
 /// Penalty for giving the next player a free play.
 pub const FREE_PLAY: f64 = 10.0;
 
@@ -104,27 +127,35 @@ impl HeuristicBot {
                 }
             }
             Phase::Nominate => {
-                let best = HandStats::new(g, hand).best_suit;
+                let best = HandStats::new(g, p, hand).best_suit;
                 if m.contains(action::END_TURN) && g.active_suit() == Some(best) {
                     return Some(action::END_TURN);
                 }
                 let a = action::NOMINATE + best.index();
                 Some(if m.contains(a) { a } else { m.nth(0)? })
             }
+            Phase::Give => {
+                let to = g.advance(p as u8, g.turn().gave as usize + 1) as usize;
+                best_face(m, action::GIVE, |c| give_score(g, p, hand, to, c))
+            }
+            Phase::Keep => best_face(m, action::KEEP, |c| keep_value(g, p, hand, c)),
+            Phase::Target => Some(swap_target(g, p, m)),
+            Phase::Ask => ask_rank(g, p, m),
             Phase::Continue if plays.len() == 1 => {
                 let c = plays[0];
-                Some(if is_kept(g, hand, c) && m.contains(action::END_TURN) {
+                Some(if is_kept(g, p, hand, c) && m.contains(action::END_TURN) {
                     action::END_TURN
                 } else {
                     action::PLAY + c.index()
                 })
             }
             Phase::Continue => {
-                let st = HandStats::new(g, hand);
+                let st = HandStats::new(g, p, hand);
+                let plan = plans_turns(g);
                 let best = plays
                     .iter()
-                    .map(|&c| (score(g, &st, p, hand, c), c))
-                    .filter(|(_, c)| !is_kept(g, hand, *c))
+                    .map(|&c| (score(g, &st, p, hand, c) + if plan { run_bonus(g, p, c) } else { 0.0 }, c))
+                    .filter(|(_, c)| !is_kept(g, p, hand, *c))
                     .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.index().cmp(&a.1.index())));
                 match best {
                     Some((_, c)) => Some(action::PLAY + c.index()),
@@ -136,14 +167,15 @@ impl HeuristicBot {
                 let best = if plays.len() == 1 {
                     Some((0.0, plays[0]))
                 } else {
-                    let st = HandStats::new(g, hand);
+                    let st = HandStats::new(g, p, hand);
+                    let plan = plans_turns(g);
                     plays
                         .iter()
-                        .map(|&c| (score(g, &st, p, hand, c), c))
+                        .map(|&c| (score(g, &st, p, hand, c) + if plan { run_bonus(g, p, c) } else { 0.0 }, c))
                         .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.index().cmp(&a.1.index())))
                 };
                 if let Some((_, c)) = best {
-                    let only_wilds = plays.iter().all(|&x| g.card_wild(x).is_some());
+                    let only_wilds = plays.iter().all(|&x| is_wild(g, p, x));
                     let next = g.advance(p as u8, 1) as usize;
                     let save = only_wilds
                         && hand.len() >= SAVE_WILD_MIN_HAND
@@ -181,6 +213,7 @@ impl Policy for HeuristicBot {
 /// scoring a card costs O(1): copies of non-wild cards per suit and their points, copies per
 /// rank, and the suit held most.
 struct HandStats {
+    player: usize,
     has_points: bool,
     suit_count: [u32; 4],
     suit_pts: [f64; 4],
@@ -189,10 +222,11 @@ struct HandStats {
 }
 
 impl HandStats {
-    fn new(g: &Game, hand: &CardCounts) -> HandStats {
+    fn new(g: &Game, p: usize, hand: &CardCounts) -> HandStats {
         let rules = g.rules();
         let has_points = rules.points.iter().any(|&x| x != 0);
         let mut st = HandStats {
+            player: p,
             has_points,
             suit_count: [0; 4],
             suit_pts: [0.0; 4],
@@ -204,7 +238,7 @@ impl HandStats {
             if let Some(r) = c.rank() {
                 st.rank_count[r.index()] += k;
             }
-            if let Some(su) = c.suit().filter(|_| g.card_wild(c).is_none()) {
+            if let Some(su) = c.suit().filter(|_| !is_wild(g, p, c)) {
                 st.suit_count[su.index()] += k;
                 // Copy by copy, in card order, as a plain sum over the hand would.
                 for _ in 0..k {
@@ -234,7 +268,7 @@ impl HandStats {
     fn same_suit(&self, g: &Game, hand: &CardCounts, c: Card, suit: Option<Suit>) -> f64 {
         suit.map_or(0.0, |su| {
             let mut k = self.suit_count[su.index()];
-            if c.suit() == Some(su) && g.card_wild(c).is_none() {
+            if c.suit() == Some(su) && !is_wild(g, self.player, c) {
                 k -= hand.count(c) as u32;
             }
             k as f64
@@ -242,10 +276,92 @@ impl HandStats {
     }
 }
 
-/// A wild, draw or cancel card to keep rather than play now (rule 5).
-fn is_kept(g: &Game, hand: &CardCounts, c: Card) -> bool {
+/// The legal action `base + c` (over the faces `c`) with the highest `value` (ties: the lower
+/// id), or the first legal action when none of that kind is legal.
+fn best_face(m: &ActionMask, base: usize, value: impl Fn(Card) -> f64) -> Option<usize> {
+    m.iter()
+        .filter(|&id| (base..base + 54).contains(&id))
+        .map(|id| (value(Card((id - base) as u8)), id))
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
+        .map(|(_, id)| id)
+        .or_else(|| m.nth(0))
+}
+
+/// How much player `p` wants to hold `c` (rule 8): a wild most, then a card that answers,
+/// cancels, shields or mirrors a penalty, then any other special card, and a card of a suit
+/// the hand holds many of.
+fn keep_value(g: &Game, p: usize, hand: &CardCounts, c: Card) -> f64 {
     let r = &g.rules().card[c.index()];
-    hand.len() > 2 && (g.card_wild(c).is_some() || r.chain.is_some() || r.cancel != 0)
+    let mut v = 0.0;
+    if is_wild(g, p, c) {
+        v += WILD_KEEP;
+    } else if r.chain.is_some() || r.cancel != 0 || r.shield != 0 || r.mirror {
+        v += ANSWER_KEEP;
+    } else if r.is_special() {
+        v += ANSWER_KEEP / 2.0;
+    }
+    if let Some(su) = c.suit() {
+        let same = hand.faces().filter(|&x| x.suit() == Some(su)).map(|x| u32::from(hand.count(x))).sum::<u32>();
+        v += FOLLOW_SUIT * f64::from(same.saturating_sub(1));
+    }
+    v
+}
+
+/// The score of handing `c` to seat `to` (rule 8): the card `p` least wants to keep, best one
+/// of a suit `to` has declined (public: it drew or passed on that suit), which it is less
+/// likely to be able to follow.
+fn give_score(g: &Game, p: usize, hand: &CardCounts, to: usize, c: Card) -> f64 {
+    let declined = c.suit().is_some_and(|su| g.declined_suits(to) & (1 << su.index()) != 0);
+    -keep_value(g, p, hand, c) + if declined { FOLLOW_SUIT * 2.0 } else { 0.0 }
+}
+
+/// A swap card's target (rule 8): the seat with the fewest cards, if it holds fewer than
+/// `p`; otherwise keep the hand (`end`) when allowed.
+fn swap_target(g: &Game, p: usize, m: &ActionMask) -> usize {
+    let n = g.num_players();
+    let best = (1..n).map(|k| (g.hand((p + k) % n).len(), k)).min();
+    match best {
+        Some((len, k)) if len < g.hand(p).len() || !m.contains(action::END_TURN) => action::TARGET + k - 1,
+        _ => action::END_TURN,
+    }
+}
+
+/// An ask card's rank (rule 8): the rank (or queen of spades, or joker) of which the fewest
+/// copies are unseen by `p` (neither in its hand nor in the discard pile), so the next player
+/// is the least likely to hold it; ties go to the lower action id.
+fn ask_rank(g: &Game, p: usize, m: &ActionMask) -> Option<usize> {
+    let deck = &g.rules().deck;
+    let (hand, pile) = (g.hand(p), g.discard_counts());
+    let unseen = |c: Card| i32::from(deck.count(c)) - i32::from(hand.count(c)) - i32::from(pile.count(c));
+    let mut per = [0i32; 15];
+    for i in 0..54u8 {
+        let c = Card(i);
+        let k = match c.rank() {
+            Some(r) => r.index(),
+            None => 14,
+        };
+        per[k] += unseen(c);
+    }
+    per[13] = unseen(Card::new(Suit::Spades, crate::card::Rank::Queen));
+    let id = |k: usize| match k {
+        0..=12 => action::ASK + k,
+        13 => action::ASK_QS,
+        _ => action::ASK_JOKER,
+    };
+    (0..15).filter(|&k| m.contains(id(k))).min_by_key(|&k| (per[k], k)).map(id).or_else(|| m.nth(0))
+}
+
+/// Whether `c` is a wild card for player `p`: the rules' wild faces, and in the countdown
+/// presets the player's own wild rank (its score).
+#[inline]
+fn is_wild(g: &Game, p: usize, c: Card) -> bool {
+    g.wild_of(c, p).is_some()
+}
+
+/// A wild, draw or cancel card to keep rather than play now (rule 5).
+fn is_kept(g: &Game, p: usize, hand: &CardCounts, c: Card) -> bool {
+    let r = &g.rules().card[c.index()];
+    hand.len() > 2 && (is_wild(g, p, c) || r.chain.is_some() || r.cancel != 0)
 }
 
 /// The score of playing `c` from `hand` by player `p` (rule 5).
@@ -259,7 +375,7 @@ fn score(g: &Game, st: &HandStats, p: usize, hand: &CardCounts, c: Card) -> f64 
     let left_suit = st.same_suit(g, hand, c, c.suit());
     let left_rank = c.rank().map_or(0.0, |rk| (st.rank_count[rk.index()] - hand.count(c) as u32) as f64);
     // The card's wild rule this hand (zodiac's Wild Instapik moves the eights' to another rank).
-    let wild = g.card_wild(c).is_some();
+    let wild = is_wild(g, p, c);
     if !wild {
         s += FOLLOW_SUIT * left_suit + FOLLOW_RANK * left_rank;
     } else {
@@ -273,7 +389,14 @@ fn score(g: &Game, st: &HandStats, p: usize, hand: &CardCounts, c: Card) -> f64 
     if wild && keep {
         s -= WILD_KEEP;
     }
-    if r.chain.is_some() || r.draw_lose > 0 || r.draw_keep > 0 {
+    let pure = r.chain.is_none() && (r.draw_lose > 0 || r.draw_keep > 0) && !wild;
+    if pure {
+        // A penalty nobody can pass on: as good now as later, unless the next player is low.
+        s += PER_CARD * f64::from(r.draw_lose.max(r.draw_keep));
+        if next_low {
+            s += ATTACK;
+        }
+    } else if r.chain.is_some() || r.draw_lose > 0 || r.draw_keep > 0 {
         if next_low {
             s += ATTACK;
         } else if keep {
@@ -292,5 +415,165 @@ fn score(g: &Game, st: &HandStats, p: usize, hand: &CardCounts, c: Card) -> f64 
     if r.free_play_next {
         s -= FREE_PLAY;
     }
+    s + race_effects(g, p, hand, c)
+}
+
+/// Whether a turn may be a run of several cards whose order decides how many can follow
+/// (`multi.mode` other than `off` and `equal_rank`, where any copy of the rank follows).
+fn plans_turns(g: &Game) -> bool {
+    use crate::rules::MultiMode;
+    !matches!(g.rules().settings.multi_mode, MultiMode::Off | MultiMode::EqualRank)
+}
+
+/// Most decisions a run search may try per card scored.
+const RUN_BUDGET: u32 = 64;
+
+/// [`PER_CARD`] for each further card player `p` can shed in this turn after playing `c`,
+/// found by trying the continuations (up to [`RUN_BUDGET`] positions).
+fn run_bonus(g: &Game, p: usize, c: Card) -> f64 {
+    let mut d = g.clone();
+    d.apply(action::PLAY + c.index());
+    let mut budget = RUN_BUDGET;
+    PER_CARD * f64::from(run_length(&d, p, &mut budget))
+}
+
+/// The most cards player `p` can still place in its turn from `g`.
+fn run_length(g: &Game, p: usize, budget: &mut u32) -> u32 {
+    if g.current_player() != Some(p) || g.phase() != Phase::Continue || *budget == 0 {
+        return 0;
+    }
+    let mut m = ActionMask::default();
+    g.legal_actions(&mut m);
+    let mut best = 0;
+    for id in m.iter().take_while(|&id| id < action::PLAY + 54) {
+        if *budget == 0 {
+            break;
+        }
+        if is_kept(g, p, g.hand(p), Card((id - action::PLAY) as u8)) {
+            // The continuation rule (7) would not play it.
+            continue;
+        }
+        *budget -= 1;
+        let mut d = g.clone();
+        d.apply(id);
+        best = best.max(1 + run_length(&d, p, budget));
+    }
+    best
+}
+
+/// The part of a play's score (rule 5) from effects that change the race of hand sizes:
+/// cards the other players must take ([`PER_CARD`] each), hands passed round the table, and
+/// another turn for the player ([`EXTRA_TURN`]).
+fn race_effects(g: &Game, p: usize, hand: &CardCounts, c: Card) -> f64 {
+    let r = &g.rules().card[c.index()];
+    let n = g.num_players();
+    let mut taken = f64::from(r.others_draw) * (n - 1) as f64 + f64::from(r.waste_draw);
+    if r.pick_up_pile > 0 {
+        // The pile under the card, up to the card's limit.
+        taken += g.discard().len().min(usize::from(r.pick_up_pile)) as f64;
+    }
+    if r.next_picture {
+        // The next player plays a court card or draws one.
+        taken += 0.5;
+    }
+    let mut again = n == 2 && r.draw_lose > 0;
+    if g.rules().settings.identical_bonus && g.top_card() == Some(c) {
+        // An identical card: every other player draws one and the player goes again.
+        taken += (n - 1) as f64;
+        again = true;
+    }
+    let mut s = PER_CARD * taken;
+    if let Some(side) = r.pass_hands {
+        // Every hand moves one seat: the player's own (less this card) leaves, another comes.
+        let from = match side {
+            Side::Right => (p + 1) % n,
+            Side::Left => (p + n - 1) % n,
+            Side::Direction => g.advance(p as u8, n - 1) as usize,
+        };
+        s += PER_CARD * (hand.len() as f64 - 1.0 - g.hand(from).len() as f64);
+    }
+    if again {
+        s += EXTRA_TURN;
+    }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::Action;
+    use crate::game::Position;
+    use crate::rules::Rules;
+    use std::sync::Arc;
+
+    fn cards(s: &str) -> Vec<Card> {
+        s.split_whitespace().map(|x| x.parse().unwrap()).collect()
+    }
+
+    fn position(preset: &str, n: usize, hands: &[&str], discard: &str, scores: Option<Vec<i32>>) -> Game {
+        let rules = Arc::new(Rules::load(preset, n, None).unwrap());
+        let pos = Position {
+            hands: hands.iter().map(|h| cards(h)).collect(),
+            discard: cards(discard),
+            current_player: 0,
+            direction: 1,
+            seed: 3,
+            scores,
+            ..Position::default()
+        };
+        Game::from_position(rules, &pos).unwrap()
+    }
+
+    fn choice(g: &Game) -> Action {
+        Action::from_id(HeuristicBot::new().act(g).unwrap()).unwrap()
+    }
+
+    fn play(c: &str) -> Action {
+        Action::Play(c.parse().unwrap())
+    }
+
+    /// In the countdown presets a player's wild rank is its score: at score 7 the sevens are
+    /// its wilds, kept like eights in crazy_eights; at score 8 the same seven is a plain card.
+    #[test]
+    fn the_own_countdown_wild_is_kept_like_a_wild() {
+        let hands = ["7S 4H KC QD 2C", "3C 4C 5C 6C"];
+        let g = position("crazy_eights_countdown", 2, &hands, "9S", Some(vec![7, 8]));
+        assert_eq!(choice(&g), Action::Draw, "the only play is its wild: it keeps it and draws");
+        let g = position("crazy_eights_countdown", 2, &hands, "9S", Some(vec![8, 8]));
+        assert_eq!(choice(&g), play("7S"), "at score 8 the seven is a plain spade");
+    }
+
+    /// One Left's king gives the opponent a card: never its wild ace while it holds a plain
+    /// card, and preferably one of a suit the opponent has declined.
+    #[test]
+    fn a_give_hands_over_the_card_worth_least() {
+        let mut g = position("one_left", 2, &["KH AC 9D 5C 6C", "4H 8S JS QS 2D"], "7H", None);
+        g.step(play("KH").id()).unwrap();
+        assert_eq!(g.phase(), Phase::Give);
+        // 9D is alone in its suit, the clubs keep each other company: 9D goes.
+        assert_eq!(choice(&g), Action::Give("9D".parse().unwrap()));
+    }
+
+    /// Advanced Switch fives pass every hand to the right (with two players: swap them). With
+    /// the bigger hand the player passes it on; with the smaller it keeps it.
+    #[test]
+    fn hands_are_passed_on_when_they_are_the_bigger() {
+        let big = ["5H 6H 9C TC JD 3D 4S", "8C 7D"];
+        let g = position("advanced_switch", 2, &big, "5D", None);
+        assert_eq!(choice(&g), play("5H"));
+        let small = ["5H 6D 9C", "8C 7D 3S 4S KC QD 9S"];
+        let g = position("advanced_switch", 2, &small, "5D", None);
+        assert_eq!(choice(&g), play("6D"));
+    }
+
+    /// Grandad's Game: a turn is a run of cards each matching the one before. On the four of
+    /// clubs, the heuristic opens with the card that lets it shed the most: 4D (then 9D, 9S)
+    /// rather than the lone club.
+    #[test]
+    fn a_run_opens_with_the_card_that_sheds_the_most() {
+        let g = position("grandads_game", 2, &["4D 9D 9S 6C 3H", "2H 3S 5S 6S 7S"], "4C", None);
+        assert_eq!(choice(&g), play("4D"));
+        assert_eq!(run_bonus(&g, 0, "4D".parse().unwrap()), 2.0 * PER_CARD);
+        assert_eq!(run_bonus(&g, 0, "6C".parse().unwrap()), 0.0);
+    }
 }
