@@ -502,6 +502,35 @@ mod tests {
         assert!(transitions("crazy_eights", 2, 1)[0].2.seen_cards(0).is_none(), "nothing moves between hands");
     }
 
+    /// The record of declined plays ([`crate::game::Voids`]) is a belief where a player may
+    /// draw at will: that it holds no playable card other than a wild. The heuristic plays
+    /// by it (it draws holding a playable card only to keep a wild), so along heuristic games
+    /// of every preset every hand is within its record.
+    #[test]
+    fn the_heuristic_keeps_to_the_record_of_declined_plays() {
+        let (mut positions, mut ruled) = (0, 0);
+        for p in preset_names() {
+            for n in [2, 4] {
+                let r = rules(p, n);
+                let n = r.num_players as usize;
+                for s in 0..6 {
+                    let mut g = Game::new(r.clone(), 900 + s);
+                    let mut bot = heuristic::HeuristicBot::new();
+                    while let Some(a) = bot.act(&g) {
+                        for q in 0..n {
+                            let v = g.voids(q);
+                            assert!(v.allows(g.hand(q)), "{p} {n}p seat {q}: {v:?}\n{}", g.render());
+                            ruled += usize::from(v.faces != 0);
+                        }
+                        positions += 1;
+                        g.apply(a);
+                    }
+                }
+            }
+        }
+        assert!(ruled > positions / 4, "{ruled} hands with a record in {positions} positions");
+    }
+
     /// Bots may use only the acting player's information: on any position, a bot gives the
     /// same action on the true game as on a determinization of it for the acting player
     /// (which differs exactly in the cards that player cannot see), and that action is legal.

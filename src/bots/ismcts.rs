@@ -3,7 +3,8 @@
 //!
 //! Each simulation samples a determinization of the hidden cards consistent with what the
 //! acting player knows ([`Game::determinize`]: its own hand, the public discard pile, hand
-//! and stock sizes, cards it saw go into other hands), then walks one shared tree of action
+//! and stock sizes, cards it saw go into other hands, the faces the record of declined plays
+//! rules out of the other hands), then walks one shared tree of action
 //! sequences: at each node only the children legal in this determinization are candidates,
 //! chosen by UCB1 with availability counts (`mean + c * sqrt(ln(available) / visits)`, `c` =
 //! [`EXPLORATION`]) plus a progressive bias towards the heuristic: the child the

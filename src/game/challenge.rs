@@ -28,6 +28,7 @@ impl Game {
         if challenge && !b.legal {
             let joker = self.discard.pop().expect("the joker is on top");
             self.hands[b.by as usize].add(joker);
+            self.void_took(b.by as usize, joker);
             self.plays = self.plays.saturating_sub(1);
             self.nominated = b.prev_nominated.map(|i| Suit::ALL[i as usize]);
             self.free_play = b.prev_free_play;

@@ -321,6 +321,8 @@ impl Game {
         self.hands[p as usize].remove(c);
         self.forget_card(p as usize, c);
         self.hands[q].add(c);
+        // Given face down: unseen by the table.
+        self.void_took_unseen(q, 1);
         if let Some(s) = self.seen.as_deref_mut() {
             // The giver knows where the card went.
             s.bits[p as usize][q] |= bit(c);

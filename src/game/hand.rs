@@ -62,6 +62,8 @@ impl Game {
         self.challenge = None;
         self.missed = 0;
         self.declined = [0; MAX_PLAYERS];
+        self.voids = [0; MAX_PLAYERS];
+        self.void_room = [[0; VOID_GROUPS]; MAX_PLAYERS];
         self.went_out = None;
         self.placed = 0;
         self.hat = None;

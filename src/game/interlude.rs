@@ -55,6 +55,7 @@ impl Game {
     pub(super) fn mirror_play(&mut self, c: Card) {
         let q = self.current;
         self.hands[q as usize].remove(c);
+        self.void_played(q as usize, c);
         self.discard.push(c);
         self.plays += 1;
         self.nominated = None;

@@ -107,7 +107,7 @@ mod stock;
 mod turn;
 
 use bits::*;
-pub use knowledge::{KnownCards, SeenCards};
+pub use knowledge::{KnownCards, SeenCards, VOID_GROUPS, Voids};
 pub use snapshot::{Position, Snapshot};
 pub use state::*;
 
@@ -184,6 +184,12 @@ pub struct Game {
     /// The loser of the previous hand of a match (`order.first = previous_loser`).
     loser: Option<u8>,
     hand_points: [i32; MAX_PLAYERS],
+    /// What the public record rules out of each hand ([`Game::voids`]): per seat, the faces
+    /// it held none of when it last declined to play, and per group of those faces (the four
+    /// suits, then jokers) how many it may hold now (unseen cards it took since, less those
+    /// faces it played).
+    voids: [u64; MAX_PLAYERS],
+    void_room: [[u8; VOID_GROUPS]; MAX_PLAYERS],
     hand_winner: Option<u8>,
     winner: Option<u8>,
     hands_played: u32,
@@ -250,6 +256,8 @@ impl Game {
             loser: None,
             scores,
             hand_points: [0; MAX_PLAYERS],
+            voids: [0; MAX_PLAYERS],
+            void_room: [[0; VOID_GROUPS]; MAX_PLAYERS],
             hand_winner: None,
             winner: None,
             terminal: false,
@@ -309,6 +317,8 @@ impl Game {
             loser,
             scores,
             hand_points,
+            voids,
+            void_room,
             hand_winner,
             winner,
             terminal,
@@ -354,6 +364,8 @@ impl Game {
             scores[..*n as usize].fill(rules.settings.countdown_start as i32);
         }
         *hand_points = [0; MAX_PLAYERS];
+        *voids = [0; MAX_PLAYERS];
+        *void_room = [[0; VOID_GROUPS]; MAX_PLAYERS];
         *hand_winner = None;
         *winner = None;
         *terminal = false;

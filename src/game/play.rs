@@ -59,6 +59,8 @@ impl Game {
                 let q = (p + k as usize) % self.n as usize;
                 self.hands.swap(p, q);
                 self.declined.swap(p, q);
+                self.voids.swap(p, q);
+                self.void_room.swap(p, q);
                 let (hp, hq) = (face_bits(&self.hands[p]), face_bits(&self.hands[q]));
                 if let Some(s) = self.seen.as_deref_mut() {
                     // Knowledge follows the hands; each of the two knows the hand it gave away.
@@ -145,6 +147,7 @@ impl Game {
             // stalin: the card goes on the rogue pile, which ends the play.
             self.hands[p].remove(c);
             self.forget_card(p, c);
+            self.void_played(p, c);
             self.rogue.push(c);
             self.pass_streak = 0;
             self.turn.cards += 1;
@@ -199,6 +202,7 @@ impl Game {
         self.hands[p].remove(c);
         self.forget_card(p, c);
         self.clear_declined(p, c);
+        self.void_played(p, c);
         self.discard.push(c);
         self.plays += 1;
         if self.rules.settings.max_plays.is_some_and(|m| self.plays >= m) {

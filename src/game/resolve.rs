@@ -169,6 +169,7 @@ impl Game {
         let n = self.n as usize;
         let old = self.hands;
         let old_declined = self.declined;
+        let (old_voids, old_room) = (self.voids, self.void_room);
         let old_seen = self.seen.as_deref().copied();
         let step = |g: &Game, i: usize| -> usize {
             match side {
@@ -187,6 +188,8 @@ impl Game {
             }
             self.hands[to] = *hand;
             self.declined[to] = old_declined[i];
+            self.voids[to] = old_voids[i];
+            self.void_room[to] = old_room[i];
             if let (Some(s), Some(before)) = (self.seen.as_deref_mut(), old_seen.as_ref()) {
                 // Knowledge follows the hand; the passer knows the hand it passed.
                 for o in 0..n {
@@ -284,6 +287,7 @@ impl Game {
                 Some(c) => {
                     self.hands[victim].add(c);
                     self.clear_declined(victim, c);
+                    self.void_took(victim, c);
                     if let Some(s) = self.seen.as_deref_mut() {
                         // The discard pile is public: everyone sees what the victim takes.
                         for o in s.bits.iter_mut() {

@@ -20,6 +20,7 @@ impl Game {
                 Some(c) => self.hands[target].add(c),
                 None => break,
             }
+            self.void_took_unseen(target, 1);
             got += 1;
         }
         self.discard.push(top);
@@ -74,6 +75,7 @@ impl Game {
                 Some(c) => self.hands[p].add(c),
                 None => break,
             }
+            self.void_took_unseen(p, 1);
         }
     }
 

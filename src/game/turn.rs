@@ -24,7 +24,7 @@ impl Game {
     }
 
     pub(super) fn draw_action(&mut self) {
-        self.note_declined();
+        self.note_declined(false);
         let p = self.current as usize;
         let d = self.rules.settings;
         let mut got = None;
@@ -32,6 +32,7 @@ impl Game {
             match g.draw_one() {
                 Some(c) => {
                     g.hands[p].add(c);
+                    g.void_took_unseen(p, 1);
                     g.turn.drawn += 1;
                     g.turn.drawn_card = Some(c);
                     got = Some(c);
@@ -107,6 +108,7 @@ impl Game {
                 Some(c) => {
                     drawn += 1;
                     self.hands[p].add(c);
+                    self.void_took_unseen(p, 1);
                     if self.rules.card[c.index()].chain.is_some() {
                         pickups |= bit(c);
                     }
@@ -146,7 +148,7 @@ impl Game {
     }
 
     pub(super) fn pass(&mut self) {
-        self.note_declined();
+        self.note_declined(true);
         if self.rules.settings.all_pass == crate::rules::AllPass::PassIsFinal && !self.can_draw() {
             // kings_reverse: a player who passes on an empty stock is done for the hand.
             self.done |= 1 << self.current;
