@@ -40,11 +40,13 @@ pub struct GameRecord {
 }
 
 /// Records of a run, plus per-table-entry decision counts and thinking time (for speed): the
-/// total and the longest single decision.
+/// total and the longest single decision; and the decisions with a real choice (more than
+/// one legal action).
 #[derive(Clone, Debug, Default)]
 pub struct MatchResults {
     pub records: Vec<GameRecord>,
     pub agent_decisions: Vec<u64>,
+    pub agent_choices: Vec<u64>,
     pub agent_seconds: Vec<f64>,
     pub agent_max_seconds: Vec<f64>,
 }
@@ -108,10 +110,12 @@ pub fn schedule(seed: u64, n: usize, deals: Range<u64>) -> Schedule {
     s
 }
 
-/// Per-table-entry decision counts, thinking seconds and longest decision.
+/// Per-table-entry decision counts, decisions with more than one legal action, thinking
+/// seconds and longest decision.
 #[derive(Clone, Debug)]
 pub struct Timing {
     pub decisions: Vec<u64>,
+    pub choices: Vec<u64>,
     pub seconds: Vec<f64>,
     pub max_seconds: Vec<f64>,
 }
@@ -119,7 +123,17 @@ pub struct Timing {
 impl Timing {
     /// Zero counts for `n` table entries.
     pub fn new(n: usize) -> Timing {
-        Timing { decisions: vec![0; n], seconds: vec![0.0; n], max_seconds: vec![0.0; n] }
+        Timing { decisions: vec![0; n], choices: vec![0; n], seconds: vec![0.0; n], max_seconds: vec![0.0; n] }
+    }
+
+    /// Count a decision of table entry `agent` in `g`, which took `dt` seconds.
+    fn add(&mut self, agent: usize, g: &Game, dt: f64) {
+        let mut m = crate::action::ActionMask::default();
+        g.legal_actions(&mut m);
+        self.choices[agent] += u64::from(m.len() > 1);
+        self.seconds[agent] += dt;
+        self.max_seconds[agent] = self.max_seconds[agent].max(dt);
+        self.decisions[agent] += 1;
     }
 }
 
@@ -206,10 +220,7 @@ pub fn play_batch(
                 let a = x.bots[p]
                     .act(&x.game)
                     .ok_or_else(|| stuck(format!("no legal action for seat {p} in a running game")))?;
-                let dt = t.elapsed().as_secs_f64();
-                timing.seconds[agent] += dt;
-                timing.max_seconds[agent] = timing.max_seconds[agent].max(dt);
-                timing.decisions[agent] += 1;
+                timing.add(agent, &x.game, t.elapsed().as_secs_f64());
                 x.game.step(a).map_err(|e| stuck(format!("a bot chose an illegal action: {e}")))?;
             }
         }
@@ -225,9 +236,7 @@ pub fn play_batch(
             // Safe: `i` is waiting, so its game has a player to act.
             let p = x.game.current_player().expect("a waiting game is running");
             let agent = agent_at(p, x.rotation, n);
-            timing.seconds[agent] += dt;
-            timing.max_seconds[agent] = timing.max_seconds[agent].max(dt);
-            timing.decisions[agent] += 1;
+            timing.add(agent, &x.game, dt);
             let a = a.ok_or_else(|| stuck(format!("no legal action for seat {p} in a running game")))?;
             x.game.step(a).map_err(|e| stuck(format!("the net bot chose an illegal action: {e}")))?;
         }
@@ -260,11 +269,8 @@ pub fn play_game(
         let agent = agent_at(p, rotation, n);
         let t = Instant::now();
         let a = bots[p].act(&g).ok_or_else(|| stuck(format!("no legal action for seat {p} in a running game")))?;
-        let dt = t.elapsed().as_secs_f64();
         // `agent < n` (a remainder mod n) and `timing` has n entries (checked above).
-        timing.seconds[agent] += dt;
-        timing.max_seconds[agent] = timing.max_seconds[agent].max(dt);
-        timing.decisions[agent] += 1;
+        timing.add(agent, &g, t.elapsed().as_secs_f64());
         g.step(a).map_err(|e| stuck(format!("a bot chose an illegal action: {e}")))?;
     }
     Ok(record(&g, deal, rotation))
@@ -327,6 +333,7 @@ pub fn play_deals(
     let mut out = MatchResults {
         records: Vec::new(),
         agent_decisions: vec![0; n],
+        agent_choices: vec![0; n],
         agent_seconds: vec![0.0; n],
         agent_max_seconds: vec![0.0; n],
     };
@@ -335,6 +342,7 @@ pub fn play_deals(
         // Both sides have n entries (Timing::new(n) above).
         for k in 0..n {
             out.agent_decisions[k] += t.decisions[k];
+            out.agent_choices[k] += t.choices[k];
             out.agent_seconds[k] += t.seconds[k];
             out.agent_max_seconds[k] = out.agent_max_seconds[k].max(t.max_seconds[k]);
         }

@@ -86,8 +86,8 @@ fn arena_schedule<'py>(
 /// `eights.Rules`, `rules` overrides on top. Returns a dict of numpy arrays, one row per game
 /// in (deal, rotation) order: deal, rotation, winner (seat, -1 for none), hand_points (games,
 /// n), score_returns (games, n), decisions, truncated; and per table entry agent_decisions,
-/// agent_seconds (thinking time, summed over threads) and agent_max_seconds (the longest
-/// single decision).
+/// agent_choices (decisions with more than one legal action), agent_seconds (thinking time,
+/// summed over threads) and agent_max_seconds (the longest single decision).
 #[pyfunction]
 #[pyo3(signature = (preset, num_players, table, seed=0, start=0, count=1, threads=0, rules=None))]
 #[allow(clippy::too_many_arguments)]
@@ -138,6 +138,10 @@ fn arena_play<'py>(
     d.set_item(
         "agent_decisions",
         array1(py, agents, res.agent_decisions.iter().map(|&x| i64::try_from(x).unwrap_or(i64::MAX)))?,
+    )?;
+    d.set_item(
+        "agent_choices",
+        array1(py, agents, res.agent_choices.iter().map(|&x| i64::try_from(x).unwrap_or(i64::MAX)))?,
     )?;
     d.set_item("agent_seconds", array1(py, res.agent_seconds.len(), res.agent_seconds.iter().copied())?)?;
     d.set_item("agent_max_seconds", array1(py, res.agent_max_seconds.len(), res.agent_max_seconds.iter().copied())?)?;

@@ -41,6 +41,8 @@ class EvalResult:
     decisions_per_second: Dict[str, float]
     seconds: float
     raw: Dict[str, np.ndarray] = field(repr=False, default_factory=dict)
+    #: Share of all decisions at the table (every seat) with more than one legal action.
+    choice_share: float = float("nan")
 
     def __str__(self) -> str:
         lo, hi = self.ci
@@ -67,6 +69,7 @@ class EvalResult:
             "mean_score": self.mean_score,
             "mean_length": self.mean_length,
             "truncated": self.truncated,
+            "choice_share": self.choice_share,
         }
 
 

@@ -63,6 +63,7 @@ def _empty_results(n: int) -> Dict[str, np.ndarray]:
         "decisions": np.zeros(0, np.int64),
         "truncated": np.zeros(0, bool),
         "agent_decisions": np.zeros(n, np.int64),
+        "agent_choices": np.zeros(n, np.int64),
         "agent_seconds": np.zeros(n),
         "agent_max_seconds": np.zeros(n),
     }
@@ -73,7 +74,7 @@ def _concat(parts: List[Dict[str, np.ndarray]], n: int) -> Dict[str, np.ndarray]
     if not parts:
         return out
     for key in out:
-        if key in ("agent_decisions", "agent_seconds"):
+        if key in ("agent_decisions", "agent_choices", "agent_seconds"):
             out[key] = np.sum([p[key] for p in parts], axis=0)
         elif key == "agent_max_seconds":
             out[key] = np.max([p[key] for p in parts], axis=0)
@@ -83,18 +84,21 @@ def _concat(parts: List[Dict[str, np.ndarray]], n: int) -> Dict[str, np.ndarray]
 
 
 class _Clock:
-    """Per table entry: decisions, thinking seconds and the longest decision."""
+    """Per table entry: decisions, decisions with a choice (more than one legal action),
+    thinking seconds and the longest decision."""
 
     def __init__(self, n: int) -> None:
         self.decisions = np.zeros(n, np.int64)
+        self.choices = np.zeros(n, np.int64)
         self.seconds = np.zeros(n)
         self.longest = np.zeros(n)
 
-    def add(self, k: int, seconds: float, count: int = 1) -> None:
+    def add(self, k: int, seconds: float, count: int = 1, choices: int = 0) -> None:
         # A batched decision counts as the batch's time shared equally.
         self.seconds[k] += seconds
         self.longest[k] = max(self.longest[k], seconds / count)
         self.decisions[k] += count
+        self.choices[k] += choices
 
 
 def _checked_action(agent: AgentSpec, raw: Any, mask: np.ndarray, seat: int) -> int:
@@ -126,9 +130,10 @@ def _advance_bots(
                 waiting.setdefault(k, []).append((gi, s))
                 still.append(gi)
                 break
+            choice = int(len(g.legal_actions()) > 1)
             t = time.perf_counter()
             a = bot.act(g)
-            clock.add(k, time.perf_counter() - t)
+            clock.add(k, time.perf_counter() - t, choices=choice)
             g.step(a)
     return waiting, still
 
@@ -139,7 +144,7 @@ def _act_python(agent: AgentSpec, k: int, games: List[Any], items: List[Tuple[in
     masks = np.stack([games[gi].action_mask() for gi, _ in items])
     t = time.perf_counter()
     actions = agent.act_batch(obs, masks)
-    clock.add(k, time.perf_counter() - t, len(items))
+    clock.add(k, time.perf_counter() - t, len(items), int(np.count_nonzero(masks.sum(axis=1) > 1)))
     for (gi, s), raw, m in zip(items, actions, masks):
         games[gi].step(_checked_action(agent, raw, m, s))
 
@@ -187,6 +192,7 @@ def _play_python(
         "decisions": np.asarray([g.decision_count for g in games], np.int64),
         "truncated": np.asarray([g.is_truncated for g in games], bool),
         "agent_decisions": clock.decisions,
+        "agent_choices": clock.choices,
         "agent_seconds": clock.seconds,
         "agent_max_seconds": clock.longest,
     }
@@ -223,7 +229,8 @@ def play(
     Returns a dict of numpy arrays with one row per game, in (deal, rotation) order:
     ``deal``, ``rotation``, ``winner`` (seat, -1 for none), ``hand_points`` and
     ``score_returns`` (games, n), ``decisions``, ``truncated``; plus per table entry
-    ``agent_decisions``, ``agent_seconds`` (thinking time) and ``agent_max_seconds``
+    ``agent_decisions``, ``agent_choices`` (decisions with more than one legal action),
+    ``agent_seconds`` (thinking time) and ``agent_max_seconds``
     (the longest decision; for a batched Python agent, a batch's time over its size). ``progress`` is an
     optional callable receiving the number of games just finished.
     """

@@ -103,4 +103,11 @@ def summarise(
         decisions_per_second=dps,
         seconds=seconds,
         raw=res,
+        choice_share=_share(res),
     )
+
+
+def _share(res: Dict[str, np.ndarray]) -> float:
+    """Decisions with more than one legal action over all decisions (every seat)."""
+    decisions = int(np.sum(res["agent_decisions"]))
+    return int(np.sum(res["agent_choices"])) / decisions if decisions else float("nan")

@@ -41,6 +41,30 @@ def test_python_agents_see_the_same_deals_as_rust():
     py = arena._play_python(table, "crazy_eights_specials", 2, 9, 0, 6, None)
     for key in ["deal", "rotation", "winner", "decisions", "hand_points", "score_returns"]:
         np.testing.assert_array_equal(rust[key], py[key], err_msg=key)
+    for key in ["agent_decisions", "agent_choices"]:
+        np.testing.assert_array_equal(rust[key], py[key], err_msg=key)
+
+
+def test_choice_share_counts_decisions_with_more_than_one_legal_action():
+    # Replay the arena's games from its schedule and count the decisions with a choice by hand.
+    from eights._core import arena_schedule
+
+    res = arena.play(["heuristic", "random"], preset="one_left", games=5, seed=3, threads=1)
+    table = [arena.as_agent("heuristic"), arena.as_agent("random")]
+    sched = arena_schedule(3, 2, 0, 5)
+    decisions = choices = 0
+    for gi, deal_seed in enumerate(sched["deal_seed"]):
+        g = eights.Game("one_left", 2, seed=int(deal_seed))
+        bots = [table[k].make_bot(int(s)) for k, s in zip(sched["agent"][gi], sched["bot_seed"][gi])]
+        while not (g.is_terminal or g.is_truncated):
+            decisions += 1
+            choices += len(g.legal_actions()) > 1
+            g.step(bots[g.current_player].act(g))
+    assert res["agent_decisions"].sum() == decisions
+    assert res["agent_choices"].sum() == choices
+    assert 0 < choices < decisions  # One Left forces many plays
+    r = arena.evaluate("heuristic", "random", preset="one_left", games=5, seed=3, threads=1)
+    assert r.choice_share == pytest.approx(choices / decisions)
 
 
 def test_self_play_is_even_within_its_interval():
