@@ -56,9 +56,10 @@ impl PyRandomBot {
 }
 
 /// A built-in bot: `Bot(name, seed=None)` with `name` one of "random", "heuristic",
-/// "ismcts:N" (information-set MCTS, N simulations) or "pimc:N" (determinized Monte Carlo, N
-/// worlds). `act(game)` returns a legal action id of the player to act, using only that
-/// player's information.
+/// "ismcts:N" (information-set MCTS, N simulations), "pimc:N" (determinized Monte Carlo, N
+/// worlds), "net" or "oracle:N". `act(game)` returns a legal action id of the player to act,
+/// using only that player's information, except "oracle:N" (pimc that sees every hand, a
+/// measuring instrument: how much knowing the hands is worth).
 #[pyclass(name = "Bot", module = "eights._core")]
 struct PyBot {
     bot: Box<dyn Policy>,
@@ -106,8 +107,10 @@ fn parse_bot(name: &Bound<'_, PyAny>) -> PyResult<String> {
 }
 
 /// A copy of `game` in which every card hidden from `player` (other hands, stock) is dealt
-/// again uniformly at random, keeping `player`'s hand, the discard pile, hand sizes and the
-/// public state; the copy's generator is re-seeded from `seed` (None: a fresh seed). For
+/// again at random, keeping `player`'s hand, the discard pile, hand sizes, the cards `player`
+/// saw go into other hands, what the record of declined plays rules out of each other hand
+/// (a player who drew instead of playing held none of the faces it could have played) and
+/// the public state; the copy's generator is re-seeded from `seed` (None: a fresh seed). For
 /// search agents: the copy never depends on cards `player` cannot see.
 #[pyfunction]
 #[pyo3(signature = (game, player, seed=None))]
