@@ -132,7 +132,7 @@ def play(preset: str, players: int, col: Column, deals: int, seed: int, threads:
         "seconds": time.perf_counter() - t,
         "threads": threads,
         "machine": machine(),
-        "version": _version(),
+        "version": _VERSION or _version(),
         "date": datetime.date.today().isoformat(),
     }
 
@@ -323,6 +323,10 @@ def machine() -> str:
     return f"{platform.system()}, {cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
+#: The version of the code a run plays, taken once when it starts (see :func:`main`).
+_VERSION = ""
+
+
 def _version() -> str:
     import eights
 
@@ -376,6 +380,8 @@ def main(argv: Optional[Iterable[str]] = None) -> int:
     unknown = sorted(set(presets) - set(eights.presets()))
     if unknown or args.deals < 1:
         ap.error(f"unknown presets {unknown}" if unknown else "--deals must be at least 1")
+    global _VERSION
+    _VERSION = _version()  # the commit the run starts from, for every match it plays
     only = {k.strip() for k in args.only.split(",") if k.strip()}
     if only - {c.key for c in columns}:
         ap.error(
