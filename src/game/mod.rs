@@ -107,7 +107,7 @@ mod stock;
 mod turn;
 
 use bits::*;
-pub use knowledge::{KnownCards, SeenCards, VOID_GROUPS, Voids};
+pub use knowledge::{KnownCards, SeenCards, Voids};
 pub use snapshot::{Position, Snapshot};
 pub use state::*;
 
@@ -185,11 +185,10 @@ pub struct Game {
     loser: Option<u8>,
     hand_points: [i32; MAX_PLAYERS],
     /// What the public record rules out of each hand ([`Game::voids`]): per seat, the faces
-    /// it held none of when it last declined to play, and per group of those faces (the four
-    /// suits, then jokers) how many it may hold now (unseen cards it took since, less those
-    /// faces it played).
+    /// it held none of when it declined to play, and how many of them it may hold now (the
+    /// unseen cards it took since, less those faces it played).
     voids: [u64; MAX_PLAYERS],
-    void_room: [[u8; VOID_GROUPS]; MAX_PLAYERS],
+    void_room: [u8; MAX_PLAYERS],
     hand_winner: Option<u8>,
     winner: Option<u8>,
     hands_played: u32,
@@ -257,7 +256,7 @@ impl Game {
             scores,
             hand_points: [0; MAX_PLAYERS],
             voids: [0; MAX_PLAYERS],
-            void_room: [[0; VOID_GROUPS]; MAX_PLAYERS],
+            void_room: [0; MAX_PLAYERS],
             hand_winner: None,
             winner: None,
             terminal: false,
@@ -365,7 +364,7 @@ impl Game {
         }
         *hand_points = [0; MAX_PLAYERS];
         *voids = [0; MAX_PLAYERS];
-        *void_room = [[0; VOID_GROUPS]; MAX_PLAYERS];
+        *void_room = [0; MAX_PLAYERS];
         *hand_winner = None;
         *winner = None;
         *terminal = false;
