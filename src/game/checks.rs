@@ -72,6 +72,9 @@ pub fn check_fields(s: &Snapshot, rules: &Rules) -> Result<(), String> {
     if s.turn.chain_group as usize >= groups {
         return Err(format!("turn.chain_group must be in [0, {}], got {}", groups - 1, s.turn.chain_group));
     }
+    if let Some(k) = s.turn.kept_suit.filter(|&k| k >= 4) {
+        return Err(format!("turn.kept_suit: suit index must be in [0, 3], got {k}"));
+    }
     if s.turn.replay >> NUM_FACES != 0 {
         return Err(format!("turn.replay: card bits must be below bit {NUM_FACES}"));
     }

@@ -243,8 +243,7 @@ impl Game {
         let r = self.rules.card[top.index()];
         let mut going_out = self.hands[p].is_empty() && !self.turn.is_start;
         // Nomination: wilds only when played with their power; the countdown own wild always.
-        let own = self.own_wild(top, p);
-        let mode = if own { Some(Nominate::Required) } else { self.card_nominate(top) };
+        let mode = self.nomination(top, p);
         let nominates = match mode {
             None => false,
             Some(m) => {
@@ -302,6 +301,11 @@ impl Game {
         let nominates = nominates || (r.second_suit && !self.turn.is_start);
         if nominates && !(going_out && self.ends_hand_on_out(top)) {
             self.phase = Phase::Nominate;
+            if mode == Some(Nominate::OptionalKeepSuit) {
+                // Until a suit is named, the suit in force before the card stands: `end`
+                // leaves it (and the observation shows it meanwhile).
+                self.nominated = self.turn.kept_suit.and_then(|k| Suit::from_index(k as usize)).filter(|&s| top.suit() != Some(s));
+            }
             return;
         }
         self.resolve_play();
