@@ -171,7 +171,31 @@ fn apply_by_precedence<T>(mut entries: Vec<(u8, u64, T)>, mut apply: impl FnMut(
 
 /// A key of a per-player-count table (`deck.packs_by_players`, ...) as a player count.
 fn player_count_key(table: &str, key: &str) -> Result<usize, RulesError> {
-    key.parse().map_err(|_| RulesError::invalid(format!("{table}.{key}"), "keys must be player counts"))
+    match key.parse::<usize>() {
+        Ok(k) if (1..=MAX_PLAYERS).contains(&k) => Ok(k),
+        _ => Err(RulesError::invalid(
+            format!("{table}.{key}"),
+            format!("keys must be player counts from 1 to {MAX_PLAYERS} (written as strings, e.g. \"6\"), got {key:?}"),
+        )),
+    }
+}
+
+/// The entries of a per-player-count table as `(player count, value)` in increasing numeric
+/// order (keys are strings, so `"10"` sorts before `"4"` in the table itself); two keys for
+/// one count (`"4"` and `"04"`) are an error naming the table.
+fn player_count_entries<'a, T>(
+    table: &str,
+    map: &'a std::collections::BTreeMap<String, T>,
+) -> Result<Vec<(usize, &'a T)>, RulesError> {
+    let mut v = Vec::with_capacity(map.len());
+    for (k, x) in map {
+        v.push((player_count_key(table, k)?, x));
+    }
+    v.sort_by_key(|e| e.0);
+    if let Some(w) = v.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(RulesError::invalid(table, format!("two keys name {} players", w[0].0)));
+    }
+    Ok(v)
 }
 
 // ----- players, deck, deal -------------------------------------------------------------
@@ -192,8 +216,9 @@ fn validate_players(s: &RulesSpec, num_players: usize) -> Result<usize, RulesErr
 /// The pack count for `n` players and the full deck it makes.
 fn compile_deck(s: &RulesSpec, n: usize) -> Result<(u8, CardCounts), RulesError> {
     let mut packs = s.deck.packs;
-    for (k, &p) in &s.deck.packs_by_players {
-        if n >= player_count_key("deck.packs_by_players", k)? {
+    // The largest threshold at or below `n` wins (entries in increasing numeric order).
+    for (from, &p) in player_count_entries("deck.packs_by_players", &s.deck.packs_by_players)? {
+        if n >= from {
             packs = p;
         }
     }
@@ -220,8 +245,8 @@ fn compile_deck(s: &RulesSpec, n: usize) -> Result<(u8, CardCounts), RulesError>
 /// The hand size for `n` players, checked against the deck.
 fn compile_hand_size(s: &RulesSpec, n: usize, packs: u8, deck: &CardCounts) -> Result<u8, RulesError> {
     let mut hand_size = s.deal.hand_size;
-    for (k, &h) in &s.deal.hand_size_by_players {
-        if player_count_key("deal.hand_size_by_players", k)? == n {
+    for (k, &h) in player_count_entries("deal.hand_size_by_players", &s.deal.hand_size_by_players)? {
+        if k == n {
             hand_size = h;
         }
     }
@@ -661,8 +686,8 @@ fn validate_jokers_have_rules(deck: &CardCounts, card: &[CardRule; NUM_FACES]) -
 /// Card points: `score.values`, with `score.values_by_players` for `n` players on top.
 fn compile_points(s: &RulesSpec, n: usize) -> Result<[i32; NUM_FACES], RulesError> {
     let mut vals = selector_entries("score.values", &s.score.values, 0)?;
-    for (k, table) in &s.score.values_by_players {
-        if player_count_key("score.values_by_players", k)? == n {
+    for (k, table) in player_count_entries("score.values_by_players", &s.score.values_by_players)? {
+        if k == n {
             vals.extend(selector_entries(&format!("score.values_by_players.{k}"), table, 3)?);
         }
     }
