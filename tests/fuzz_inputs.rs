@@ -404,8 +404,10 @@ fn deck_position(rules: &Rules, seed: u64) -> Position {
     }
     let mut rogue = Vec::new();
     if rules.rogue && r.chance(1, 2) {
-        for _ in 0..r.below(3).min(deck.len()) {
-            rogue.push(deck.pop().expect("checked against deck.len()"));
+        // The rogue pile holds red cards only.
+        for _ in 0..r.below(3) {
+            let Some(k) = deck.iter().position(|c| c.is_red() && !c.is_joker()) else { break };
+            rogue.push(deck.swap_remove(k));
         }
     }
     let stock = match r.below(3) {
