@@ -9,8 +9,8 @@ use crate::action::NUM_ACTIONS;
 use crate::game::Game;
 use crate::observation::OBS_SIZE;
 use crate::vec_env::{Autoreset, Config, Mode, ObsValue, Opponents, Outputs, VecEnv, VecEnvError};
-use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1};
-use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
+use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadwriteArray1};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 fn vec_err(e: VecEnvError) -> PyErr {
@@ -127,13 +127,12 @@ impl PyVecEnvCore {
     }
 
     fn with_actions(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>, opponents: bool) -> PyResult<()> {
-        let arr: PyReadonlyArray1<i64> = actions.extract().map_err(|_| {
-            PyTypeError::new_err(format!("actions must be a 1-D int64 numpy array of length {}", self.env.num_envs()))
-        })?;
+        let n = self.env.num_envs();
+        let arr = super::convert::array_arg::<i64, numpy::Ix1>(actions, "actions", &format!("({n},)"))?;
+        let arr = arr.try_readonly().map_err(|_| PyRuntimeError::new_err("actions is borrowed mutably elsewhere"))?;
         // A copy: the GIL is released while the batch steps, and another thread could write
         // to the caller's array between the validation and the use of an action.
         let src = arr.as_slice().map_err(|_| PyValueError::new_err("actions must be C-contiguous"))?;
-        let n = self.env.num_envs();
         if src.len() != n {
             return Err(vec_err(VecEnvError::Length { what: "actions", expected: n, got: src.len() }));
         }
@@ -250,12 +249,21 @@ impl PyVecEnvCore {
     fn random_actions<'py>(
         &mut self,
         py: Python<'py>,
-        out: Option<Bound<'py, PyArray1<i64>>>,
+        out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let arr = out.unwrap_or_else(|| self.actions.bind(py).clone());
+        let n = self.env.num_envs();
+        let arr = match out.filter(|o| !o.is_none()) {
+            Some(o) => super::convert::array_arg::<i64, numpy::Ix1>(&o, "out", &format!("({n},)"))?,
+            None => self.actions.bind(py).clone(),
+        };
+        let got = numpy::PyUntypedArrayMethods::len(&arr);
+        if got != n {
+            return Err(PyValueError::new_err(format!("out must have {n} elements (one per game), got {got}")));
+        }
         {
-            let mut w: PyReadwriteArray1<i64> =
-                arr.try_readwrite().map_err(|_| PyRuntimeError::new_err("out is borrowed elsewhere"))?;
+            let mut w: PyReadwriteArray1<i64> = arr.try_readwrite().map_err(|_| {
+                PyValueError::new_err("out must be a writeable array not borrowed elsewhere (it is read-only or in use)")
+            })?;
             let s = w.as_slice_mut().map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
             let env = &mut self.env;
             py.detach(move || env.random_actions(s)).map_err(vec_err)?;
@@ -270,9 +278,11 @@ impl PyVecEnvCore {
         &mut self,
         py: Python<'py>,
         bot: &str,
-        rows: PyReadonlyArray1<'py, i64>,
+        rows: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let spec = crate::bots::BotSpec::parse(bot).map_err(PyValueError::new_err)?;
+        let rows = super::convert::array_arg::<i64, numpy::Ix1>(rows, "rows", "(K,) of game indices")?;
+        let rows = rows.try_readonly().map_err(|_| PyRuntimeError::new_err("rows is borrowed mutably elsewhere"))?;
         let rows = rows.as_slice().map_err(|_| PyValueError::new_err("rows must be C-contiguous"))?;
         // Copies sized by the caller's array: reserved fallibly (MemoryError, not an abort).
         let oom = |_| PyMemoryError::new_err(format!("cannot allocate bot actions for {} rows", rows.len()));
