@@ -367,14 +367,7 @@ impl Game {
     }
 }
 
-/// Derive the seed of game `i` from a base seed (SplitMix64 finaliser), so batches of games
-/// are reproducible whatever order or thread they run in.
-pub fn derive_seed(seed: u64, i: u64) -> u64 {
-    let mut z = seed ^ i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub use crate::seed::derive_seed;
 
 #[allow(dead_code)]
 const _: () = assert!(NUM_FACES == 54);
