@@ -105,16 +105,22 @@ impl Rules {
 /// A card selector resolved to a set of faces, with its specificity (higher wins).
 pub(super) fn parse_selector(sel: &str) -> Option<(u64, u8)> {
     let s = sel.trim();
-    let lower = s.to_ascii_lowercase();
     let mask_of = |f: &dyn Fn(Card) -> bool| Card::all().filter(|&c| f(c)).fold(0u64, |m, c| m | 1 << c.index());
-    if lower == "joker" || lower == "jokers" {
+    if s.eq_ignore_ascii_case("joker") || s.eq_ignore_ascii_case("jokers") {
         return Some((mask_of(&|c| c.is_joker()), 1));
     }
-    if lower == "any" {
+    if s.eq_ignore_ascii_case("any") {
         return Some((mask_of(&|_| true), 0));
     }
-    if let Some(rest) = lower.strip_prefix("red ").or_else(|| lower.strip_prefix("black ")) {
-        let red = lower.starts_with("red");
+    // "red J", "black 7" (any case): the prefix is ASCII, so the split falls on a char boundary.
+    let colour = |p: &str| s.len() > p.len() && s.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes());
+    if let Some((red, rest)) = if colour("red ") {
+        Some((true, &s[4..]))
+    } else if colour("black ") {
+        Some((false, &s[6..]))
+    } else {
+        None
+    } {
         let r = Rank::parse(rest)?;
         return Some((mask_of(&|c| c.rank() == Some(r) && c.is_red() == red), 1));
     }
@@ -126,9 +132,14 @@ pub(super) fn parse_selector(sel: &str) -> Option<(u64, u8)> {
 }
 
 fn selector_mask(field: &str, sel: &str) -> Result<(u64, u8), RulesError> {
+    selector_mask_named(|| field.to_string(), sel)
+}
+
+/// [`selector_mask`] with the field's name built only for an error.
+fn selector_mask_named(field: impl FnOnce() -> String, sel: &str) -> Result<(u64, u8), RulesError> {
     parse_selector(sel).ok_or_else(|| {
         RulesError::invalid(
-            field,
+            field(),
             format!("unknown card selector {sel:?}: use a rank (\"8\", \"T\"), a card (\"QS\"), a colour group (\"black J\"), \"joker\", \"RJ\" or \"BJ\""),
         )
     })
@@ -149,7 +160,7 @@ fn selector_entries<'a, T: 'a>(
     table
         .into_iter()
         .map(|(sel, v)| {
-            let (mask, lvl) = selector_mask(&format!("{prefix}.{sel}"), sel)?;
+            let (mask, lvl) = selector_mask_named(|| format!("{prefix}.{sel}"), sel)?;
             Ok((lvl + bonus, mask, v))
         })
         .collect()
@@ -595,7 +606,7 @@ fn compile_wild(cs: &CardSpec, face: Card, zodiac_mask: u64, r: &mut CardRule) -
             if sel == "pending_draw" {
                 continue; // always true while a chain is pending (chain.wild_blocked)
             }
-            forbidden |= selector_mask(&format!("cards.{face}.wild.forbidden_on"), sel)?.0;
+            forbidden |= selector_mask_named(|| format!("cards.{face}.wild.forbidden_on"), sel)?.0;
         }
         r.wild = Some(WildRule {
             also_normal: w.also_normal,

@@ -121,13 +121,24 @@ pub fn merge(base: &mut Value, over: &Value) {
     }
 }
 
-fn preset_value(name: &str, depth: usize) -> Result<Value, RulesError> {
+/// A preset's table with its parents merged in, parsed once per process (every load of a
+/// preset starts from a copy of it).
+fn preset_value(name: &str) -> Result<Value, RulesError> {
+    static CACHE: std::sync::OnceLock<Vec<(&'static str, Result<Value, RulesError>)>> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(|| PRESETS.iter().map(|(n, _)| (*n, parse_preset_value(n, 0))).collect());
+    match cache.iter().find(|(n, _)| *n == name) {
+        Some((_, v)) => v.clone(),
+        None => preset_toml(name).map(|_| Value::Null),
+    }
+}
+
+fn parse_preset_value(name: &str, depth: usize) -> Result<Value, RulesError> {
     let mut v = toml_to_json(preset_toml(name)?, name)?;
     if let Some(parent) = v.get("inherits").and_then(Value::as_str).map(str::to_string) {
         if depth > 8 {
             return Err(RulesError::invalid("inherits", "inheritance chain too deep"));
         }
-        let mut base = preset_value(&parent, depth + 1)?;
+        let mut base = parse_preset_value(&parent, depth + 1)?;
         // The child's own identity and variant list replace the parent's.
         if let Value::Object(b) = &mut base {
             b.remove("variants");
@@ -162,7 +173,7 @@ pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
 
 /// Load a preset with optional overrides (a nested table) into a [`RulesSpec`].
 pub fn load_spec(preset: &str, overrides: Option<&Value>) -> Result<RulesSpec, RulesError> {
-    let base = preset_value(preset, 0)?;
+    let base = preset_value(preset)?;
     if overrides.is_some_and(|o| !o.is_object() && !o.is_null()) {
         return Err(RulesError::invalid("rules", "overrides must be a table (dict) of rule fields"));
     }

@@ -86,7 +86,7 @@ pub fn describe(spec: &RulesSpec) -> String {
     }
     if !s.variant.is_empty() {
         let mut lines = vec![];
-        for (name, overlay) in &s.variant {
+        for (name, overlay) in s.variant.iter() {
             let changes = variant_changes(overlay);
             lines.push(if changes.is_empty() { name.clone() } else { format!("{name}: {}", changes.join(", ")) });
         }
@@ -125,7 +125,7 @@ fn capitalize(s: &str) -> String {
     }
 }
 
-fn rank_name(r: Rank) -> (&'static str, &'static str) {
+pub(crate) fn rank_name(r: Rank) -> (&'static str, &'static str) {
     match r {
         Rank::Ace => ("ace", "aces"),
         Rank::Two => ("two", "twos"),
