@@ -153,7 +153,10 @@ fn selector() -> impl Strategy<Value = String> {
 }
 
 fn nominate() -> impl Strategy<Value = Nominate> {
-    prop::sample::select(&[Nominate::Required, Nominate::Optional, Nominate::OptionalKeepSuit, Nominate::None, Nominate::OnlyIfMatching][..])
+    prop::sample::select(
+        &[Nominate::Required, Nominate::Optional, Nominate::OptionalKeepSuit, Nominate::None, Nominate::OnlyIfMatching]
+            [..],
+    )
 }
 
 fn chain_answer() -> impl Strategy<Value = ChainAnswer> {

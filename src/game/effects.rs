@@ -304,7 +304,8 @@ impl Game {
             if mode == Some(Nominate::OptionalKeepSuit) {
                 // Until a suit is named, the suit in force before the card stands: `end`
                 // leaves it (and the observation shows it meanwhile).
-                self.nominated = self.turn.kept_suit.and_then(|k| Suit::from_index(k as usize)).filter(|&s| top.suit() != Some(s));
+                self.nominated =
+                    self.turn.kept_suit.and_then(|k| Suit::from_index(k as usize)).filter(|&s| top.suit() != Some(s));
             }
             return;
         }

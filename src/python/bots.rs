@@ -161,9 +161,11 @@ fn net_probs<'py>(
     let policy = w.by_name(preset).map_err(PyValueError::new_err)?;
     let obs = super::convert::array_arg::<f32, numpy::Ix2>(obs, "obs", &format!("(B, {OBS_SIZE})"))?;
     let masks = super::convert::array_arg::<bool, numpy::Ix2>(masks, "masks", &format!("(B, {NUM_ACTIONS})"))?;
-    let borrowed = |what: &str| pyo3::exceptions::PyRuntimeError::new_err(format!("{what} is borrowed mutably elsewhere"));
+    let borrowed =
+        |what: &str| pyo3::exceptions::PyRuntimeError::new_err(format!("{what} is borrowed mutably elsewhere"));
     let obs: PyReadonlyArray2<'py, f32> = numpy::PyArrayMethods::try_readonly(&obs).map_err(|_| borrowed("obs"))?;
-    let masks: PyReadonlyArray2<'py, bool> = numpy::PyArrayMethods::try_readonly(&masks).map_err(|_| borrowed("masks"))?;
+    let masks: PyReadonlyArray2<'py, bool> =
+        numpy::PyArrayMethods::try_readonly(&masks).map_err(|_| borrowed("masks"))?;
     let (o, m) = (obs.as_array(), masks.as_array());
     if o.ncols() != OBS_SIZE {
         return Err(PyValueError::new_err(format!("obs must have shape (B, {OBS_SIZE}), got {:?}", o.shape())));

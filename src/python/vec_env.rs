@@ -262,7 +262,9 @@ impl PyVecEnvCore {
         }
         {
             let mut w: PyReadwriteArray1<i64> = arr.try_readwrite().map_err(|_| {
-                PyValueError::new_err("out must be a writeable array not borrowed elsewhere (it is read-only or in use)")
+                PyValueError::new_err(
+                    "out must be a writeable array not borrowed elsewhere (it is read-only or in use)",
+                )
             })?;
             let s = w.as_slice_mut().map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
             let env = &mut self.env;
