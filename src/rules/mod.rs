@@ -18,11 +18,13 @@
 
 mod compile;
 pub mod describe;
+pub mod encode;
 pub mod settings;
 pub mod spec;
 
 use crate::card::{Card, NUM_FACES, Suit};
 use crate::card_set::{CardCounts, Pile};
+pub use encode::{CARD_FEATURES, RULES_SIZE, TABLE_FEATURES};
 use serde_json::Value;
 pub use spec::*;
 use std::collections::BTreeMap;
