@@ -20,6 +20,7 @@ mod compile;
 pub mod describe;
 pub mod encode;
 pub mod settings;
+pub mod space;
 pub mod spec;
 
 use crate::card::{Card, NUM_FACES, Suit};
