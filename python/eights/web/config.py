@@ -17,6 +17,9 @@ MAX_RULES_BYTES = 64 * 1024
 MAX_RECORD_BYTES = 2 * 1024 * 1024
 MAX_BODY_BYTES = MAX_RULES_BYTES + 16 * 1024
 MAX_MESSAGE_BYTES = 16 * 1024
+#: The websocket frame limit of the server: a message over :data:`MAX_MESSAGE_BYTES` is
+#: answered with a 413 message, one over this closes the connection (code 1009).
+MAX_FRAME_BYTES = 4 * MAX_MESSAGE_BYTES
 
 #: Hosts a server bound to the loopback interface answers to (others get a 400: this keeps
 #: a web page that rebinds its domain name to 127.0.0.1 away from the local server).

@@ -10,7 +10,7 @@ import threading
 import webbrowser
 from typing import Any, Optional, TextIO
 
-from .config import MAX_MESSAGE_BYTES, ServerConfig
+from .config import MAX_FRAME_BYTES, ServerConfig
 
 __all__ = ["serve", "url_of"]
 
@@ -57,6 +57,6 @@ def serve(
         host=config.host,
         port=config.port,
         log_level=log_level,
-        ws_max_size=MAX_MESSAGE_BYTES,
+        ws_max_size=MAX_FRAME_BYTES,
         timeout_graceful_shutdown=2,
     )
