@@ -20,18 +20,22 @@ async function route() {
   for (const link of document.querySelectorAll("[data-nav]")) {
     link.classList.toggle("active", link.dataset.nav === (page === "game" ? "" : page));
   }
+  // Each page draws into its own element: a page still loading when the address changes
+  // draws into an element no longer shown.
+  const root = h("div", { class: "view" });
+  clear(main).append(root);
   try {
     if (!meta) {
       meta = await get("/api/meta");
       document.getElementById("version").textContent = `v${meta.version}`;
     }
-    if (page === "game" && parts[1]) current = new GameView(main, parts[1]);
-    else if (page === "replay" && (params.get("id") || params.get("path"))) current = new ReplayView(main, params);
-    else if (page === "replay") return await showReplayPicker(main, meta);
-    else current = new SetupView(main, page === "watch" ? "watch" : "play", meta);
+    if (page === "game" && parts[1]) current = new GameView(root, parts[1]);
+    else if (page === "replay" && (params.get("id") || params.get("path"))) current = new ReplayView(root, params);
+    else if (page === "replay") return await showReplayPicker(root, meta);
+    else current = new SetupView(root, page === "watch" ? "watch" : "play", meta);
     await current.start();
   } catch (err) {
-    clear(main).append(h("div", { class: "notice" }, h("p", { class: "error", text: err.message })));
+    clear(root).append(h("div", { class: "notice" }, h("p", { class: "error", text: err.message })));
   }
 }
 

@@ -218,7 +218,7 @@ export class SetupView {
       : "Watch bots play each other, at the speed you choose, paused or step by step.";
     const form = h(
       "form",
-      { class: "setup", id: "setup", novalidate: true },
+      { class: "setup", id: "setup", novalidate: true, "data-mode": this.mode },
       h("h1", { text: this.mode === "play" ? "Play" : "Watch" }),
       h("p", { class: "muted", text: intro }),
       this.rulesBlock(),
