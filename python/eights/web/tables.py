@@ -19,7 +19,7 @@ from ..render import action_text
 from ..rules import Game, Rules
 from .errors import ApiError, conflict
 from .requests import is_quick
-from .views import pretty
+from .views import is_match, pretty
 
 __all__ = ["Participant", "Table"]
 
@@ -66,6 +66,7 @@ class Table:
         self.id = table_id
         self.mode = mode
         self.rules = rules
+        self.match = is_match(rules)  # a match over several hands
         self.n = num_players
         self.participants = participants
         self.seating = list(range(num_players))  # seating[seat] = index of the participant there

@@ -12,7 +12,7 @@ from .._core import special_cards, variant_changes
 from ..render import SUIT_NAMES, SUIT_SYMBOLS, action_text, card_symbol
 from ..rules import Rules
 
-__all__ = ["move_view", "position_view", "pretty", "rules_view", "table_view"]
+__all__ = ["is_match", "move_view", "position_view", "pretty", "rules_view", "table_view"]
 
 _TEN = re.compile(r"\bT([♣♦♥♠])")
 
@@ -143,7 +143,7 @@ def table_view(table: Any) -> Dict[str, Any]:
         "id": table.id,
         "mode": table.mode,
         "you": you,
-        "rules": {"name": table.rules.name, "title": table.rules.title, "match": _is_match(table.rules)},
+        "rules": {"name": table.rules.name, "title": table.rules.title, "match": table.match},
         "players": table.n,
         "deal": table.deals,
         "seed": str(table.seed) if over or you is None else None,
@@ -171,7 +171,8 @@ def table_view(table: Any) -> Dict[str, Any]:
     return view
 
 
-def _is_match(rules: Rules) -> bool:
+def is_match(rules: Rules) -> bool:
+    """True when the rules play a match over several hands (``series.match``)."""
     return bool(rules.to_dict().get("series", {}).get("match"))
 
 
@@ -204,6 +205,6 @@ def rules_view(rules: Rules) -> Dict[str, Any]:
         "special_cards": [
             {"rank": rank, "name": name, "effects": effects} for rank, name, effects in special_cards(spec)
         ],
-        "match": _is_match(rules),
+        "match": is_match(rules),
         "describe": rules.describe(),
     }
