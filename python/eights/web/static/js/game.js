@@ -194,38 +194,48 @@ export class GameView {
     return h("label", { class: "speed" }, "Speed ", select);
   }
 
-  watchControls() {
-    const s = this.state;
-    if (s.mode !== "watch") return null;
-    const pause = h("button", { type: "button", id: "pause", "aria-pressed": this.paused, disabled: s.over },
-      this.paused ? "Play ▶" : "Pause");
+  // The bar is built once and updated in place: its buttons stay the same elements while
+  // the bots play, so that a click is never lost to a redraw.
+  buildBar() {
+    const pause = h("button", { type: "button", id: "pause" });
     pause.addEventListener("click", () => {
       this.paused = !this.paused;
       this.render();
       this.scheduleAdvance();
     });
-    const step = h("button", { type: "button", id: "step", disabled: !this.paused || s.over || this.inflight }, "Step ▶|");
+    const step = h("button", { type: "button", id: "step" }, "Step ▶|");
     step.addEventListener("click", () => this.step());
-    return [pause, step];
-  }
-
-  bar() {
-    const s = this.state;
-    const title = `${s.rules.title} · ${s.players} players · deal ${s.deal} · decision ${s.decision}`;
+    const resultButton = h("button", { type: "button", id: "result-button" }, "Result");
+    resultButton.addEventListener("click", () => {
+      this.showResult = true;
+      this.render();
+    });
+    const title = h("span", { class: "table-title" });
+    const watching = this.state.mode === "watch";
+    this.barParts = { title, pause, step, resultButton };
     return h(
       "div",
       { class: "table-bar" },
-      h("span", { class: "table-title", text: title }),
+      title,
       h("span", { class: "bar-actions" },
-        this.watchControls(),
+        watching ? [pause, step] : null,
         this.speedControl(),
         h("button", { type: "button", id: "rules-button", onclick: () => this.rules() }, "Rules"),
-        s.over && !this.showResult
-          ? h("button", { type: "button", onclick: () => { this.showResult = true; this.render(); } }, "Result")
-          : null,
-        h("a", { class: "button", href: s.mode === "watch" ? "#/watch" : "#/play", text: "Leave" }),
+        resultButton,
+        h("a", { class: "button", href: watching ? "#/watch" : "#/play", text: "Leave" }),
       ),
     );
+  }
+
+  updateBar() {
+    const s = this.state;
+    const { title, pause, step, resultButton } = this.barParts;
+    title.textContent = `${s.rules.title} · ${s.players} players · deal ${s.deal} · decision ${s.decision}`;
+    pause.textContent = this.paused ? "Play ▶" : "Pause";
+    pause.setAttribute("aria-pressed", String(this.paused));
+    pause.disabled = s.over;
+    step.disabled = !this.paused || s.over || this.inflight;
+    resultButton.hidden = !(s.over && !this.showResult);
   }
 
   result() {
@@ -245,11 +255,24 @@ export class GameView {
   render() {
     const s = this.state;
     if (!s || this.closed) return;
+    if (!this.view || !this.view.isConnected || this.view.dataset.mode !== s.mode) {
+      this.board = h("div");
+      this.side = h("aside");
+      this.panel = h("div", { hidden: true });
+      this.view = h("section", { class: `table-view mode-${s.mode}`, "data-mode": s.mode }, this.buildBar(), this.board, this.side, this.panel);
+      clear(this.main).append(this.view);
+    }
+    this.view.dataset.over = s.over;
+    this.view.dataset.decision = s.decision;
+    this.updateBar();
     const opts = { mode: s.mode, busy: this.busy, thinking: this.thinking ?? s.thinking, onMove: (m) => this.move(m) };
-    const side = h("aside", { class: "side" }, movesLog(s), s.over ? null : handsTable(s), tallyTable(s));
-    clear(this.main).append(
-      h("section", { class: `table-view mode-${s.mode}`, "data-over": s.over, "data-decision": s.decision },
-        this.bar(), board(s, opts), side, this.result()),
-    );
+    this.board = swap(this.board, board(s, opts));
+    this.side = swap(this.side, h("aside", { class: "side" }, movesLog(s), s.over ? null : handsTable(s), tallyTable(s)));
+    this.panel = swap(this.panel, this.result() || h("div", { hidden: true }));
   }
+}
+
+function swap(old, fresh) {
+  old.replaceWith(fresh);
+  return fresh;
 }

@@ -59,6 +59,8 @@ export class ReplayView {
 
   async start() {
     await loadCards();
+    this.keys = (event) => this.onKey(event);
+    document.addEventListener("keydown", this.keys);
     clear(this.main).append(h("p", { class: "loading", text: "Opening the record…" }));
     try {
       if (this.params.get("path")) this.summary = await post("/api/replays", { path: this.params.get("path") });
@@ -74,6 +76,19 @@ export class ReplayView {
   stop() {
     this.playing = false;
     clearTimeout(this.timer);
+    document.removeEventListener("keydown", this.keys);
+  }
+
+  // The arrow keys step back and forth, Home and End go to the deal and the end (unless a
+  // form control has the focus: the slider moves by itself).
+  onKey(event) {
+    if (!this.view || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement && document.activeElement.tagName)) return;
+    const at = this.wanted ?? this.step;
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: this.summary.steps }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    this.go(to);
   }
 
   async position(step) {
@@ -100,7 +115,9 @@ export class ReplayView {
   }
 
   async show(step) {
+    this.wanted = step;
     const view = await this.position(step);
+    if (this.wanted !== step) return; // a later step was asked for meanwhile
     this.summary = view.replay;
     this.step = view.step;
     this.view = view;
@@ -111,7 +128,7 @@ export class ReplayView {
 
   go(step) {
     const target = Math.min(Math.max(step, 0), this.summary.steps);
-    if (target !== this.step || !this.view) this.show(target).catch((err) => toast(err.message, "error"));
+    if (target !== (this.wanted ?? this.step) || !this.view) this.show(target).catch((err) => toast(err.message, "error"));
   }
 
   togglePlay() {
@@ -153,9 +170,9 @@ export class ReplayView {
     });
     return h("div", { class: "replay-controls" },
       button("first", "|◀", "The deal", () => this.go(0), this.step === 0),
-      button("prev", "◀", "One move back", () => this.go(this.step - 1), this.step === 0),
+      button("prev", "◀", "One move back", () => this.go((this.wanted ?? this.step) - 1), this.step === 0),
       slider,
-      button("next", "▶", "One move on", () => this.go(this.step + 1), this.step >= steps),
+      button("next", "▶", "One move on", () => this.go((this.wanted ?? this.step) + 1), this.step >= steps),
       button("last", "▶|", "The end", () => this.go(steps), this.step >= steps),
       button("autoplay", this.playing ? "Pause" : "Play ▶", this.playing ? "Pause" : "Play the moves", () => this.togglePlay()),
       h("span", { class: "step-label", id: "step-label", text: `move ${this.step} / ${steps}` }),
