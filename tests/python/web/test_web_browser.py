@@ -186,6 +186,13 @@ def test_step_a_replay_back_and_forth_and_reopen_its_link(page, server, records,
     )
     page.click("#first")
     expect(label).to_have_text(f"move 0 / {steps}")
+    page.locator(".board").click()  # the arrow keys, once no form control has the focus
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(label).to_have_text(f"move 2 / {steps}")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(label).to_have_text(f"move 0 / {steps}")
     page.click("#next")
     link = page.url
     assert "step=1" in link
