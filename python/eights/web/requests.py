@@ -47,10 +47,11 @@ def text_field(body: Dict[str, Any], name: str, default: Optional[str] = None) -
     return value
 
 
-def _int_field(body: Dict[str, Any], name: str, low: int, high: int, default: Optional[int]) -> Optional[int]:
-    value = body.get(name, default)
+def _int_field(body: Dict[str, Any], name: str, low: int, high: int, default: int) -> int:
+    """``body[name]`` as an integer in ``[low, high]`` (``default`` when absent or null)."""
+    value = body.get(name)
     if value is None:
-        return None
+        return default
     try:
         return as_int(value, f"'{name}'", low, high)
     except (TypeError, ValueError) as exc:
@@ -102,7 +103,6 @@ def players_from(body: Dict[str, Any], rules: Rules) -> int:
     allowed = rules.players
     default = max(2, allowed.start)
     n = _int_field(body, "players", 2, 10, default)
-    assert n is not None
     if n not in allowed:
         raise bad_request(f"'players': {rules.name} allows {allowed.start} to {allowed.stop - 1} players, got {n}")
     try:
@@ -114,9 +114,7 @@ def players_from(body: Dict[str, Any], rules: Rules) -> int:
 
 def seat_from(body: Dict[str, Any], num_players: int) -> int:
     """``seat``: the person's seat, in ``[0, players)`` (default 0)."""
-    seat = _int_field(body, "seat", 0, num_players - 1, 0)
-    assert seat is not None
-    return seat
+    return _int_field(body, "seat", 0, num_players - 1, 0)
 
 
 def seed_from(body: Dict[str, Any], name: str = "seed") -> Optional[int]:
