@@ -7,7 +7,8 @@ and when a bot starts thinking; the client sends JSON messages::
     {"op": "deal", "swap": false}                              a new deal / a rematch
     {"op": "state"}                                            the state again
 
-Each message of the server is ``{"type": "state", "state": ..., "move": ...}``,
+Every message of the client is answered. Each message of the server is ``{"type": "state",
+"state": ..., "move": ...}`` (``move`` null when nothing moved),
 ``{"type": "thinking", "seat": k}`` or ``{"type": "error", "status": 4xx, "error": ...}``
 (the connection stays open after an error).  At a played table, bots due to act before
 the person's turn play as soon as the browser connects."""
@@ -57,7 +58,8 @@ async def _handle(ws: WebSocket, table: Table, service: Any, message: Dict[str, 
     if op == "act":
         await flow.act(table, message, service.limiter, on_event)
     elif op == "advance":
-        await flow.advance(table, message, service.limiter, on_event)
+        if not await flow.advance(table, message, service.limiter, on_event):  # no bot to move: say so
+            await ws.send_json({"type": "state", "state": table_view(table), "move": None})
     elif op == "deal":
         await flow.deal(table, message)
         await ws.send_json({"type": "state", "state": table_view(table), "move": None})
