@@ -327,3 +327,74 @@ def test_the_page_and_its_headers(client, server):
     # A page on another host name (DNS rebinding) does not reach a loopback server.
     response = client.get(f"{server}/api/meta", headers={"host": "evil.example"})
     assert response.status_code == 400
+
+
+_ATOMS = [
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    2,
+    3,
+    7,
+    2**64,
+    1e308,
+    -0.5,
+    "",
+    "x",
+    "crazy_eights",
+    "heuristic",
+    "ismcts:5",
+    "net",
+    "draw",
+    "play 8H",
+    "watch",
+    "play",
+    [],
+    {},
+    ["heuristic"],
+    ["aces_wild"],
+    {"a": 1},
+    [[0, 1]],
+    "inherits = 'crazy_eights'\n[deal]\nhand_size = 99\n",
+    "inherits='crazy_eights'\n[cards.8.wild]\nenabled = 'x'\n",
+    "[[x]]\n" * 3,
+    "a" * 100,
+]
+_KEYS = [
+    "mode",
+    "preset",
+    "variants",
+    "toml",
+    "players",
+    "seat",
+    "bots",
+    "seed",
+    "action",
+    "decision",
+    "steps",
+    "swap",
+    "path",
+    "record",
+    "op",
+]
+
+
+def test_random_bodies_never_get_a_500(client, server):
+    # Random JSON bodies of the right and wrong keys and types, on every route that takes
+    # one: each answer is a success or a 4xx with a message, never a server error.
+    rng = random.Random(0)
+    play = _create(client, server, seed=1)["id"]
+    watch = _create(client, server, mode="watch", players=3, seed=1)["id"]
+    paths = ["/api/rules", "/api/games", "/api/replays"] + [
+        f"/api/games/{gid}/{what}" for gid in (play, watch) for what in ("actions", "advance", "deal")
+    ]
+    for _ in range(1500):
+        path = rng.choice(paths)
+        body = {rng.choice(_KEYS): rng.choice(_ATOMS) for _ in range(rng.randint(0, 5))}
+        response = client.post(server + path, json=body)
+        assert response.status_code < 500, (path, body, response.text)
+        if response.status_code >= 400:
+            assert response.json()["error"], (path, body)

@@ -5,6 +5,7 @@ and the policies a server offers with --policy."""
 from __future__ import annotations
 
 import json
+import random
 import threading
 import time
 
@@ -200,3 +201,23 @@ def test_idle_games_expire_and_the_cap_holds():
             response = c.get(f"{base}/api/games/{gid}")
             assert response.status_code == 404 and "without a move" in response.json()["error"]
         assert c.post(f"{base}/api/games", json={"bots": "random"}).status_code == 201
+
+
+def test_random_messages_are_answered_without_a_server_error(client, server):
+    rng = random.Random(1)
+    values = [None, True, 0, -1, 1, 5, 10**20, 1.5, "", "draw", "play 8H", "suit H", [], {}, [1], {"a": 1}]
+    state = _create(client, server, preset="crazy_eights", players=3, seat=0, bots="random", seed=6)
+    with connect(ws_url(server, state["id"])) as ws:
+        _until_your_turn(ws)
+        for _ in range(300):
+            message = {"op": rng.choice(["act", "advance", "deal", "state", "x", None])}
+            for key in rng.sample(["action", "decision", "steps", "swap", "seed"], rng.randint(0, 3)):
+                message[key] = rng.choice(values)
+            ws.send(json.dumps(message))
+            while True:  # the answers to this message: an error, or states up to a settled one
+                answer = _receive(ws)
+                if answer["type"] == "error":
+                    assert 400 <= answer["status"] < 500 and answer["error"], (message, answer)
+                    break
+                if answer["type"] == "state" and answer["state"]["waiting_for"] != "bot":
+                    break
