@@ -5,6 +5,7 @@ kind of bad request answered with a 4xx and a message that says what is wrong.""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,8 @@ import eights
 from web_helpers import live_server, requires_web, state_of
 
 requires_web()
+
+HOUSE_RULES = Path(__file__).resolve().parents[3] / "examples" / "house_rules.toml"
 
 import httpx  # noqa: E402
 
@@ -161,7 +164,7 @@ def test_rules_endpoint_describes_presets_variants_and_uploads(client, server):
     expected = eights.Rules("crazy_eights", variants=["aces_wild"])
     assert body["describe"] == expected.describe() and body["active_variants"] == ["aces_wild"]
     assert {v["name"] for v in body["variants"]} == set(expected.variants)
-    with open("examples/house_rules.toml", encoding="utf-8") as f:
+    with open(HOUSE_RULES, encoding="utf-8") as f:
         text = f.read()
     body = client.post(f"{server}/api/rules", json={"toml": text}).json()
     assert body["name"] == "house_eights" and body["describe"] == eights.Rules.from_toml(text).describe()

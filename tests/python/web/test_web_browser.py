@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,8 @@ import eights
 from web_helpers import chromium_path, live_server, requires_web, state_of
 
 requires_web()
+
+HOUSE_RULES = Path(__file__).resolve().parents[3] / "examples" / "house_rules.toml"
 pytest.importorskip("playwright", reason="the browser tests need Playwright: pip install playwright")
 CHROMIUM = chromium_path()
 if CHROMIUM is None:
@@ -224,7 +227,7 @@ def test_a_bad_house_rules_file_is_explained(page, server):
     page.set_input_files("#rules-file", files=[{"name": "typo.toml", "mimeType": "text/plain", "buffer": misspelt}])
     expect(error).to_contain_text("deal.hand_sise")
     expect(error).to_contain_text("hand_size")
-    with open("examples/house_rules.toml", "rb") as f:
+    with open(HOUSE_RULES, "rb") as f:
         good = f.read()
     page.set_input_files("#rules-file", files=[{"name": "house.toml", "mimeType": "text/plain", "buffer": good}])
     expect(error).to_have_count(0)
