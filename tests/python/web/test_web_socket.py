@@ -9,6 +9,7 @@ import random
 import threading
 import time
 
+import numpy as np
 import pytest
 
 import eights
@@ -221,3 +222,39 @@ def test_random_messages_are_answered_without_a_server_error(client, server):
                     break
                 if answer["type"] == "state" and answer["state"]["waiting_for"] != "bot":
                     break
+
+
+def test_a_saved_sb3_model_offered_with_policy_plays_on_its_scaled_observation(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from eights.web.requests import _agent
+
+    torch.set_num_threads(1)
+    env = eights.make("crazy_eights", seed=0, scale_obs=True)
+    model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=16, n_epochs=1, seed=0, device="cpu")
+    path = tmp_path / "scaled.zip"
+    model.save(str(path))
+    with live_server(policies={"ppo": str(path)}) as base, httpx.Client(timeout=120) as c:
+        body = {
+            "mode": "watch",
+            "preset": "switch_blackjack",
+            "players": 3,
+            "bots": ["ppo", "heuristic", "ppo"],
+            "seed": 3,
+        }
+        state = c.post(f"{base}/api/games", json=body).json()
+        assert [s["agent"] for s in state["seats"]] == ["ppo", "heuristic", "ppo"]
+        moves = c.post(f"{base}/api/games/{state['id']}/advance", json={"steps": 12}).json()["moves"]
+        assert len(moves) == 12 and {m["seat"] for m in moves} >= {0, 1}
+    # Each table gets the model with the scale of its own rules and player count.
+    from eights.web.config import load_policies
+
+    policies = load_policies({"ppo": str(path)})
+    agent = _agent("ppo", eights.Rules("switch_blackjack"), 3, policies)
+    policy = agent.batch_policy.__self__
+    assert policy.model is policies["ppo"].model and policies["ppo"].scale is None
+    bounds = eights.observation.ObservationBounds("switch_blackjack", 3)
+    obs = eights.Game("switch_blackjack", 3, seed=0).observation(0)
+    assert np.array_equal(policy.scale.scale(obs), bounds.scale(obs))
