@@ -94,6 +94,8 @@ def load_policies(policies: Dict[str, str]) -> Dict[str, Any]:
 
     loaded = {}
     for label, spec in policies.items():
+        if label.lower() == "you":
+            raise ValueError(f"--policy {label}={spec}: 'You' names the person at the table; name the policy otherwise")
         try:
             parse_bot(label)
         except ValueError:

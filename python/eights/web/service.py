@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 import anyio
 
@@ -59,6 +59,7 @@ class Service:
         self.replays: Store[Replay] = Store("replay", MAX_REPLAYS, config.idle_timeout)
         self.cards = {"cards": {card: card_svg(card) for card in CARDS}, "back": card_svg(None, face_up=False)}
         self._limiter: Optional[anyio.CapacityLimiter] = None
+        self._presets: Optional[List[Dict[str, Any]]] = None
 
     @property
     def limiter(self) -> anyio.CapacityLimiter:
@@ -70,21 +71,11 @@ class Service:
     # ------------------------------------------------------------- reading
 
     def meta(self) -> Dict[str, Any]:
-        rows = []
-        for name in presets():
-            rules = Rules(name)
-            rows.append(
-                {
-                    "name": name,
-                    "title": rules.title,
-                    "players": {"min": rules.players.start, "max": rules.players.stop - 1},
-                    "variants": rules.variants,
-                    "net": _net_plays(rules),
-                }
-            )
+        if self._presets is None:
+            self._presets = [_preset_row(name) for name in presets()]
         return {
             "version": __version__,
-            "presets": rows,
+            "presets": self._presets,
             "bots": OFFERED_BOTS,
             "bot_help": BOT_NAMES_HELP,
             "policies": list(self.policies),
@@ -149,6 +140,18 @@ class Service:
             await anyio.sleep(interval)
             self.tables.expire()
             self.replays.expire()
+
+
+def _preset_row(name: str) -> Dict[str, Any]:
+    """A preset as the setup page lists it (``net``: whether the learned bot plays it)."""
+    rules = Rules(name)
+    return {
+        "name": name,
+        "title": rules.title,
+        "players": {"min": rules.players.start, "max": rules.players.stop - 1},
+        "variants": rules.variants,
+        "net": _net_plays(rules),
+    }
 
 
 def _busy(table: Table) -> bool:

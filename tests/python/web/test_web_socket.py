@@ -180,6 +180,8 @@ def test_bad_policy_settings_fail_at_start():
 
     with pytest.raises(ValueError, match="built-in bot name"):
         create_app(policies={"heuristic": "web_helpers:first_legal"})
+    with pytest.raises(ValueError, match="names the person"):
+        create_app(policies={"You": "web_helpers:first_legal"})
     with pytest.raises(ValueError, match="no_such_module"):
         create_app(policies={"x": "no_such_module:f"})
     with pytest.raises(ValueError, match="no such model file"):

@@ -67,10 +67,14 @@ export class SetupView {
   }
 
   botChoice(seat) {
-    const value = this.bots[seat] || "heuristic";
-    const known = [...this.meta.bots, ...this.meta.policies];
+    // The learned bot plays only the presets it was trained for (a house-rules file is checked by the server).
+    const preset = this.meta.presets.find((p) => p.name === this.preset);
+    const bots = this.meta.bots.filter((b) => b !== "net" || this.source !== "preset" || (preset && preset.net));
+    if (!this.bots[seat] || (this.bots[seat] === "net" && !bots.includes("net"))) this.bots[seat] = "heuristic";
+    const value = this.bots[seat];
+    const known = [...bots, ...this.meta.policies];
     const select = h("select", { id: `bot-${seat}`, name: `bot-${seat}`, "aria-label": `Bot at seat ${seat}` });
-    for (const bot of this.meta.bots) select.append(h("option", { value: bot, selected: value === bot, text: bot }));
+    for (const bot of bots) select.append(h("option", { value: bot, selected: value === bot, text: bot }));
     for (const policy of this.meta.policies) {
       select.append(h("option", { value: policy, selected: value === policy, text: `${policy} (policy)` }));
     }
