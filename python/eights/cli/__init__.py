@@ -1,4 +1,4 @@
-"""Command-line tools: ``eights {selfplay,arena,botspeed,play,replay,soak,presets}`` (the
+"""Command-line tools: ``eights {selfplay,arena,botspeed,play,serve,replay,soak,presets}`` (the
 console script; ``python -m eights ...`` does the same).
 
 ``selfplay`` benchmarks random-vs-random games, first in the Rust loop
@@ -42,6 +42,11 @@ and reports memory before and after (see :mod:`eights.diagnostics.soak`); it exi
 ``play`` lets a person play a hand against bots in the terminal (see :mod:`eights.play`)::
 
     python -m eights play --preset switch_blackjack --players 3 --seat 0 --bots heuristic --seed 7
+
+``serve`` plays, watches and replays games in the browser (see :mod:`eights.web`; needs the
+extra ``eights[web]``), on http://127.0.0.1:8000/ by default::
+
+    python -m eights serve --records records/
 """
 
 from __future__ import annotations
@@ -52,10 +57,10 @@ from typing import Optional, Sequence
 
 import eights
 
-from . import arena, botspeed, play, presets, replay, selfplay, soak
+from . import arena, botspeed, play, presets, replay, selfplay, serve, soak
 
 #: The commands in the order ``--help`` lists them; each module adds its own subparser.
-COMMANDS = (selfplay, arena, play, botspeed, replay, soak, presets)
+COMMANDS = (selfplay, arena, play, serve, botspeed, replay, soak, presets)
 
 
 def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
