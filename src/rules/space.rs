@@ -262,6 +262,10 @@ impl RuleSpace {
                     }
                 }
                 if !changes.is_empty() {
+                    // House rules are checked at every player count from the space's fewest to
+                    // its most, and say so.
+                    let (lo, hi) = self.player_range();
+                    over.insert("players".into(), json!({ "min": lo, "max": hi }));
                     let list = changes.join("; ");
                     over.insert("name".into(), json!(format!("{}_house_{seed:016x}", b.name)));
                     over.insert("title".into(), json!(format!("{}, house rules", b.title)));
@@ -326,11 +330,24 @@ impl RuleSpace {
         apply_typed(&mut spec, &over, true).ok()?;
         let counts = &self.cfg.num_players;
         let mut rules = Vec::with_capacity(counts.len());
+        if !changes.is_empty() {
+            let (lo, hi) = self.player_range();
+            let checked = (lo..=hi).filter(|n| !counts.contains(n));
+            if checked.clone().any(|n| Rules::from_spec(spec.clone(), n).is_err()) {
+                return None;
+            }
+        }
         for (i, &n) in counts.iter().enumerate() {
             let s = if i + 1 == counts.len() { std::mem::take(&mut spec) } else { spec.clone() };
             rules.push(Arc::new(Rules::from_spec(s, n).ok()?));
         }
         Some(Sample { preset: b.name, overrides: Value::Object(over), changes, rules })
+    }
+
+    /// The space's fewest and most players.
+    fn player_range(&self) -> (usize, usize) {
+        let c = &self.cfg.num_players;
+        (c.iter().copied().min().unwrap_or(2), c.iter().copied().max().unwrap_or(2))
     }
 
     /// `1 + k` changes, `k` geometric with mean `mutations - 1`, at most [`MAX_MUTATIONS`].
