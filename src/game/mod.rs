@@ -275,6 +275,29 @@ impl Game {
         Ok(())
     }
 
+    /// Play the following episodes (from the next [`Game::reset`]) under `rules`, which must
+    /// have this game's player count. The storage of what players have seen is kept: a rule
+    /// set without open card moves parks it in `spare`, one with them takes it back, so that
+    /// a batch of mixed rules allocates nothing once every game has held one. Until the next
+    /// reset, the game in progress must not be played on.
+    pub fn set_rules(&mut self, rules: Arc<Rules>, spare: &mut Option<Box<SeenCards>>) -> Result<(), GameError> {
+        if rules.num_players != self.n {
+            return Err(GameError::InvalidState(format!(
+                "rules for {} players given to a game of {}",
+                rules.num_players, self.n
+            )));
+        }
+        if Game::tracks_seen(&rules) {
+            if self.seen.is_none() {
+                self.seen = spare.take();
+            }
+        } else if self.seen.is_some() {
+            *spare = self.seen.take();
+        }
+        self.rules = rules;
+        Ok(())
+    }
+
     /// Put every field back as [`Game::blank`] leaves it, in place: the piles are emptied
     /// without clearing their storage, the rules and the seen-card box are kept. (The
     /// destructuring lists every field, so a new one cannot be forgotten here.)
