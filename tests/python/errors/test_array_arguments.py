@@ -46,7 +46,9 @@ def test_random_actions_out_length_and_writeability(core):
 
 
 def test_step_actions_name_the_dtype(core):
-    with pytest.raises(TypeError, match=r"actions must be a numpy array of dtype int64 and shape \(4,\), got .*float64"):
+    with pytest.raises(
+        TypeError, match=r"actions must be a numpy array of dtype int64 and shape \(4,\), got .*float64"
+    ):
         core.step(np.zeros(4, dtype=np.float64))
 
 
