@@ -1,4 +1,4 @@
-"""Command-line tools: ``eights {selfplay,arena,botspeed,play,serve,replay,soak,presets}`` (the
+"""Command-line tools: ``eights {selfplay,arena,generalize,botspeed,play,serve,replay,soak,presets}`` (the
 console script; ``python -m eights ...`` does the same).
 
 ``selfplay`` benchmarks random-vs-random games, first in the Rust loop
@@ -23,6 +23,11 @@ optionally saves a chart (with matplotlib)::
 :meth:`eights.Rules.from_toml`)::
 
     python -m eights arena --rules examples/house_rules.toml --agents random,heuristic --games 200
+
+``generalize`` runs the generalization benchmark (see :mod:`eights.generalization`): an agent
+against the heuristic on every rule set of a split (held-out presets, held-out house rules)::
+
+    python -m eights generalize --agent ismcts:100 --split heldout_presets --games 200
 
 ``botspeed`` times each bot's decisions (mean and longest, one thread) in games against the
 heuristic bot, on one or more presets::
@@ -57,10 +62,10 @@ from typing import Optional, Sequence
 
 import eights
 
-from . import arena, botspeed, play, presets, replay, selfplay, serve, soak
+from . import arena, botspeed, generalize, play, presets, replay, selfplay, serve, soak
 
 #: The commands in the order ``--help`` lists them; each module adds its own subparser.
-COMMANDS = (selfplay, arena, play, serve, botspeed, replay, soak, presets)
+COMMANDS = (selfplay, arena, generalize, play, serve, botspeed, replay, soak, presets)
 
 
 def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
