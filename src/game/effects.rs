@@ -279,13 +279,19 @@ impl Game {
                     self.end_hand(Some(p as u8), false);
                     return;
                 }
-                self.turn.give_due = match give {
-                    crate::rules::Give::EachOther => self.n - 1,
-                    crate::rules::Give::One => 1,
-                };
-                self.turn.gave = 0;
-                self.phase = Phase::Give;
-                return;
+                if self.hands[p].is_empty() {
+                    // Out under countdown, and the empty stock dealt the new hand no card:
+                    // there is nothing to hand over.
+                    self.turn.give_done = true;
+                } else {
+                    self.turn.give_due = match give {
+                        crate::rules::Give::EachOther => self.n - 1,
+                        crate::rules::Give::One => 1,
+                    };
+                    self.turn.gave = 0;
+                    self.phase = Phase::Give;
+                    return;
+                }
             }
         }
         if !self.turn.is_start && !going_out && r.swap_hand && !self.turn.swap_done {

@@ -364,6 +364,14 @@ fn validate_end_and_options(s: &RulesSpec, n: usize) -> Result<(), RulesError> {
             "a match needs series.target, series.target_per_player or series.max_hands",
         ));
     }
+    if s.countdown.is_some() && s.series.play_match {
+        // The countdown is the match: scores count down from the start score, and the game
+        // ends when one reaches 0. A series of hands to a points target would never end.
+        return Err(RulesError::invalid(
+            "series.match",
+            "a countdown game is its own match (it ends when a score reaches 0): series.match must be false",
+        ));
+    }
     if s.countdown.as_ref().is_some_and(|c| !(1..=13).contains(&c.start_score)) {
         return Err(RulesError::invalid("countdown.start_score", "must be 1 to 13 (the wild rank follows the score)"));
     }
