@@ -24,6 +24,9 @@ even when absolute rates do not. Prints four tables:
    * OpenSpiel ``crazy_eights``: Python loop with ``observation_tensor()``, and the
      all-C++ loop ``pyspiel.evaluate_bots`` with uniform random bots (decisions per game
      taken from the Python loop, which plays the same game with the same policy).
+   * eights VecEnv over mixed rules: every preset that allows two players, a rule set drawn
+     per episode, with the rules encoding (``obs_rules=True``), b=4096 self-play.
+   * eights ``RuleSpace.sample``: rule sets drawn per second (Python API).
    * RLCard UNO: ``env.step`` loop (the state dict holds the observation).
 
 2. Per preset: the Rust engine's rate for every preset at 2 players and at its largest
@@ -110,8 +113,15 @@ def eights_env_loop(preset, players, seconds):
     return timed(chunk, seconds)
 
 
-def eights_vec(preset, players, seconds, num_envs, threads):
-    env = eights.VecEnv(preset, num_envs, num_players=players, self_play=True, num_threads=threads, seed=0)
+def two_player_presets():
+    """Every preset that allows two players (22 of 25)."""
+    return [p for p in eights.presets() if 2 in eights.Rules(p).players]
+
+
+def eights_vec(preset, players, seconds, num_envs, threads, obs_rules=False):
+    env = eights.VecEnv(
+        preset, num_envs, num_players=players, self_play=True, num_threads=threads, seed=0, obs_rules=obs_rules
+    )
     env.reset()
     steps = max(1, 20000 // num_envs)
 
@@ -213,6 +223,20 @@ def eights_vec_dtype(preset, players, seconds, num_envs, threads, obs_dtype):
     return timed(chunk, seconds)
 
 
+def rule_space_samples(seconds):
+    """``eights.RuleSpace().sample(seed)`` per second (house rules on half the draws)."""
+    space = eights.RuleSpace()
+    seed = [0]
+
+    def chunk():
+        for _ in range(200):
+            space.sample(seed[0])
+            seed[0] += 1
+        return 200
+
+    return timed(chunk, seconds)
+
+
 def copy_bandwidth(megabytes=64, repeats=5):
     """Bytes per second that one thread moves through memory (read plus write) copying a buffer
     far larger than the caches: the ceiling of a step whose games no longer fit in them."""
@@ -307,6 +331,10 @@ def main():
         lambda: eights_vec_dtype(preset, players, sec, 4096, mt, "uint8"), "uint8 obs, bool mask")
     add(f"eights VecEnv learner b=4096 threads={mt}",
         lambda: eights_vec_learner(preset, players, sec, 4096, mt), "learner steps/s")
+    mixed_name = add(f"eights VecEnv self-play b=4096 threads={mt} 22 presets",
+                     lambda: eights_vec(two_player_presets(), 2, sec, 4096, mt, obs_rules=True),
+                     "mixed rules, obs_rules=True")
+    space_name = add("eights RuleSpace.sample (rule sets/s)", lambda: rule_space_samples(sec), "rule sets/s")
     uno = {}
 
     def uno_row():
@@ -453,6 +481,10 @@ def main():
         target(f"slowest preset ({worst[0]} {worst[1]}p) / {preset} {players}p (same table)",
                over(worst[2], table_ref), 0.5)
     target("Env.step loop / OpenSpiel Python loop", over(env_loop, os_python_rate), 2)
+    if (preset, players) == ("crazy_eights", 2):
+        target(f"VecEnv b=4096 {mt} threads, 22 presets with obs_rules / crazy_eights",
+               over(best_main.get(mixed_name), vec.get((4096, mt))), 0.7)
+    target("RuleSpace.sample rule sets per second", best_main.get(space_name), 10_000, "{:,.0f}")
     print(f"  {'VecEnv state per game (bytes)':<58} {state:>8} (goal < 2048) {'met' if state < 2048 else 'NOT met'}")
 
 
