@@ -20,8 +20,9 @@ __all__ = ["AGENT_HELP", "BOT_NAMES", "AgentSpec", "as_agent", "load_agent"]
 #: presets it was trained for).
 BOT_NAMES = ("random", "heuristic", "ismcts", "ismcts:N", "pimc", "pimc:N", "net")
 
-#: A policy of one decision: ``f(obs, mask) -> action``.
-Policy = Callable[[np.ndarray, np.ndarray], Any]
+#: A policy of one decision: ``f(obs, mask) -> action`` (``obs`` an array, or a dict of arrays
+#: ``{"obs", "rules"}`` for a policy that reads the rules).
+Policy = Callable[[Any, np.ndarray], Any]
 
 #: What :func:`as_agent` accepts, in words (for error messages).
 AGENT_HELP = (

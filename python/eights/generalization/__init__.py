@@ -12,8 +12,8 @@ others, against the same opponent, with duplicate deals.
 
 From the shell: ``python -m eights generalize --agent ismcts:100 --split heldout_presets``.
 
->>> [r.name for r in split("heldout_presets")]
-['fat_buddah', 'chase_the_ace', 'sevens_and_eights', 'crazy_eights_countdown_blog', 'crazy_eights_specials']
+>>> print(", ".join(r.name for r in split("heldout_presets")))
+fat_buddah, chase_the_ace, sevens_and_eights, crazy_eights_countdown_blog, crazy_eights_specials
 >>> res = evaluate("random", "heldout_presets", games=20, seed=0)
 >>> res.mean < res.fair_share
 True

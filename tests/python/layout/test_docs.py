@@ -50,3 +50,14 @@ def test_preset_sources_cite_titles_not_file_numbers():
         source = eights.Rules(name).to_dict()["source"]
         assert source.strip(), name
         assert not re.search(r"seed files?|\bfiles? \d{3}\b", source, re.I), (name, source)
+
+
+def test_layouts_doc_rules_encoding_is_up_to_date():
+    spec = importlib.util.spec_from_file_location("gen_layouts_doc", ROOT / "scripts" / "gen_layouts_doc.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    layouts = ROOT / "docs" / "layouts.md"
+    text = layouts.read_text(encoding="utf-8")
+    assert module.generate(text) == text, (
+        "docs/layouts.md's rules encoding is out of date: run `python scripts/gen_layouts_doc.py` and commit"
+    )
