@@ -234,7 +234,12 @@ def section() -> str:
     ]
     for i, name in enumerate(encoding.CARD_FEATURE_NAMES):
         out.append(f"| {i} `{name}` | {_bounds(low[i], high[i])} | {CARD[name]} |")
-    out += ["", f"### Table-wide ({len(encoding.TABLE_FEATURE_NAMES)} values)", "", "| offset | name | values | contents |"]
+    out += [
+        "",
+        f"### Table-wide ({len(encoding.TABLE_FEATURE_NAMES)} values)",
+        "",
+        "| offset | name | values | contents |",
+    ]
     out.append("|---|---|---|---|")
     base = 54 * k
     for j, name in enumerate(encoding.TABLE_FEATURE_NAMES):
