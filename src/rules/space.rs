@@ -254,8 +254,13 @@ impl RuleSpace {
             let mut changes = Vec::new();
             if rng.random::<f64>() < self.cfg.house_prob {
                 let count = self.mutation_count(&mut rng);
-                let mut m =
-                    Mutator { base: &b.rules, over: &mut over, touched: 0, chains: !b.rules.chain_groups.is_empty() };
+                let mut m = Mutator {
+                    base: &b.rules,
+                    over: &mut over,
+                    touched: 0,
+                    chains: !b.rules.chain_groups.is_empty(),
+                    dims: 0,
+                };
                 for _ in 0..count {
                     if let Some(words) = self.mutate(&mut rng, &mut m) {
                         changes.push(words);
@@ -374,7 +379,12 @@ impl RuleSpace {
             if self.weights[dim] == 0.0 {
                 continue;
             }
+            let card = matches!(DIMENSIONS[dim].0, "card_effect" | "remove_effect");
+            if !card && m.dims & (1 << dim) != 0 {
+                continue;
+            }
             if let Some(words) = m.apply(DIMENSIONS[dim].0, rng) {
+                m.dims |= 1 << dim;
                 return Some(words);
             }
         }
@@ -390,6 +400,9 @@ struct Mutator<'a> {
     touched: u16,
     /// The rules have a draw chain (the preset's, or one added).
     chains: bool,
+    /// Table-wide dimensions already changed (bit per index in [`DIMENSIONS`]): each changes
+    /// at most once per draw (a second change would undo or repeat the first).
+    dims: u16,
 }
 
 /// The faces of rank `r` as a bitset.
