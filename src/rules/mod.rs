@@ -3,7 +3,8 @@
 //! This module owns the path from text to an engine-ready rule set:
 //!
 //! 1. A preset is a TOML file embedded in the crate (`src/rules/presets/*.toml`), listed by
-//!    [`preset_names`]. A preset may `inherits = "other"`: unlisted settings are copied.
+//!    [`preset_names`]. A preset may `inherits = "other"`: unlisted settings are copied, and
+//!    so are the parent's documented variants, less those named in `drop_variants = [...]`.
 //! 2. User overrides (a JSON-like nested table) are deep-merged on top; a table merges key by
 //!    key, anything else replaces. `variants = ["name", ...]` applies the preset's
 //!    documented `variant.<name>` overlays first, then the overrides again on top.
@@ -142,10 +143,26 @@ fn parse_preset_value(name: &str, depth: usize) -> Result<Value, RulesError> {
             return Err(RulesError::invalid("inherits", "inheritance chain too deep"));
         }
         let mut base = parse_preset_value(&parent, depth + 1)?;
-        // The child's own identity and variant list replace the parent's.
+        // The child's own identity and variant list replace the parent's; a parent's variant
+        // that cannot apply to the child is named in the child's `drop_variants`.
+        let dropped = match &mut v {
+            Value::Object(c) => c.remove("drop_variants"),
+            _ => None,
+        };
         if let Value::Object(b) = &mut base {
             b.remove("variants");
             b.remove("simplifications");
+            for variant in dropped.as_ref().and_then(Value::as_array).into_iter().flatten() {
+                let known = variant
+                    .as_str()
+                    .and_then(|n| b.get_mut("variant").and_then(Value::as_object_mut).and_then(|t| t.remove(n)));
+                if known.is_none() {
+                    return Err(RulesError::invalid(
+                        "drop_variants",
+                        format!("preset '{name}' drops variant {variant}, which its parent '{parent}' does not have"),
+                    ));
+                }
+            }
         }
         merge(&mut base, &v);
         v = base;
