@@ -12,6 +12,7 @@ import pytest
 import eights
 from eights import generalization as G
 from eights.rules import encoding as E
+from eights.rules.space import derive_seed
 
 
 def _mechanics(rules, n=2):
@@ -47,6 +48,18 @@ def test_splits_are_disjoint_and_fixed():
         eights.Game(r, 2, seed=0)
     with pytest.raises(ValueError, match="unknown split"):
         G.split("test")
+
+
+def test_heldout_house_sets_have_at_least_three_changes():
+    # Single-change draws recur in training (199 of 200,000 training draws equalled one);
+    # the held-out house sets keep to draws of MIN_HOUSE_CHANGES or more.
+    space = G.heldout_house_space()
+    house = G.split("heldout_house")
+    kept = [s for s in (derive_seed(G.HOUSE_SEED, i) for i in range(400)) if len(space.changes(s)) >= 3]
+    assert G.MIN_HOUSE_CHANGES == 3
+    assert [r.to_toml() for r in house] == [space.sample(s).to_toml() for s in kept[: G.HOUSE_RULES_COUNT]]
+    for r in house:
+        assert r != eights.Rules(r.preset), r.preset
 
 
 def test_train_space_draws_only_train_presets():
