@@ -1,4 +1,4 @@
-"""Command-line tools: ``eights {selfplay,arena,botspeed,play,replay,soak,presets}`` (the
+"""Command-line tools: ``eights {selfplay,arena,exploit,botspeed,play,replay,soak,presets}`` (the
 console script; ``python -m eights ...`` does the same).
 
 ``selfplay`` benchmarks random-vs-random games, first in the Rust loop
@@ -23,6 +23,14 @@ optionally saves a chart (with matplotlib)::
 :meth:`eights.Rules.from_toml`)::
 
     python -m eights arena --rules examples/house_rules.toml --agents random,heuristic --games 200
+
+``exploit`` trains an approximate best response to an agent (the package's PPO, the ``train``
+extra) and plays it against the agent on fresh duplicate deals: how much an opponent that has
+studied the agent wins (see :func:`eights.arena.exploit`); ``--out`` keeps checkpoints, so the
+same command resumes a stopped run, and Ctrl-C evaluates what was learnt so far::
+
+    python -m eights exploit --agent heuristic --preset crazy_eights --minutes 20 --plot curve.png
+    python -m eights exploit --agent ismcts:400 --decisions 1000000 --out runs/exploit/ismcts
 
 ``botspeed`` times each bot's decisions (mean and longest, one thread) in games against the
 heuristic bot, on one or more presets::
@@ -52,10 +60,10 @@ from typing import Optional, Sequence
 
 import eights
 
-from . import arena, botspeed, play, presets, replay, selfplay, soak
+from . import arena, botspeed, exploit, play, presets, replay, selfplay, soak
 
 #: The commands in the order ``--help`` lists them; each module adds its own subparser.
-COMMANDS = (selfplay, arena, play, botspeed, replay, soak, presets)
+COMMANDS = (selfplay, arena, exploit, play, botspeed, replay, soak, presets)
 
 
 def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
