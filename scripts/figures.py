@@ -35,10 +35,13 @@ FIGURES: Dict[str, List[str]] = {
     + ["--preset", "switch_blackjack", "--agents", "random,heuristic,ismcts:1000", "--games", "500", "--plot"],
     # The README's 30-minute run with the defaults (seed 1); needs the train extra.
     "ppo_learning_curve.svg": [sys.executable, "examples/ppo_selfplay.py", "--out", "runs/ppo", "--plot"],
+    # Sixteen best responses (docs/baselines.md, Exploitability; hours on 2 cores): the runs in
+    # runs/exploit are resumed or skipped when done, then the table and this chart are drawn.
+    "exploitability.svg": [sys.executable, "scripts/exploitability.py", "--plot"],
 }
 
 #: Figures drawn only when named (long training runs).
-ON_REQUEST = {"ppo_learning_curve.svg"}
+ON_REQUEST = {"ppo_learning_curve.svg", "exploitability.svg"}
 
 
 def main(argv: List[str]) -> int:
