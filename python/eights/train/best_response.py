@@ -88,6 +88,7 @@ class BestResponse:
         self.seconds = self.cpu_seconds = 0.0
         self.curve: List[Dict[str, float]] = []
         self.window: List[float] = []  # scores of the training games since the last curve point
+        self._ended: List[float] = []  # scores of the games ended in the rollout under way
         self.machines: List[str] = []
 
     # ------------------------------------------------------------------ checkpoints
@@ -167,7 +168,7 @@ class BestResponse:
         """The learner's score in games that ended (``win_loss`` rewards): 1 for a win, 0 for a
         loss, 1/n when nobody won (the arena's scoring)."""
         r = rewards[rows]
-        self.window.extend(np.where(r > 0, 1.0, np.where(r < 0, 0.0, 1.0 / self.num_players)).tolist())
+        self._ended.extend(np.where(r > 0, 1.0, np.where(r < 0, 0.0, 1.0 / self.num_players)).tolist())
 
     def curve_point(self) -> None:
         """Close the learning curve's current window (if it saw a game)."""
@@ -202,10 +203,13 @@ class BestResponse:
         cfg = self.cfg
         self.optimizer.param_groups[0]["lr"] = cfg.learning_rate * (1.0 - (1.0 - cfg.lr_floor) * p)
         self.net.eval()
+        self._ended = []
         played = rollout.collect(self.net, self._score)
         adv, ret = rollout.advantages(self.net, cfg.gamma, cfg.gae_lambda)
         self.net.train()
-        self.decisions += played  # counted once learnt from (an interrupted rollout is dropped)
+        # The rollout counts once it is complete (an interrupted one is dropped, its games too).
+        self.decisions += played
+        self.window.extend(self._ended)
         stats = ppo_update(self.net, self.optimizer, rollout.batch(adv, ret), cfg, self.updates < self.value_warmup)
         self.updates += 1
         self.net.eval()
