@@ -99,9 +99,8 @@ def plot_exploit(results: Sequence[ExploitCurve], path: str) -> None:
     agents = list(dict.fromkeys(r.agent for r in results))
     cmap = plt.get_cmap("tab10")
     colours = {agent: cmap(k % 10) for k, agent in enumerate(agents)}
-    fig, axes = plt.subplots(
-        len(starts), len(presets), figsize=(5 * len(presets), 3.6 * len(starts) + 0.6), sharey=True, squeeze=False
-    )
+    height = 3.6 * len(starts) + 0.5  # inches: the panels and the legend under them
+    fig, axes = plt.subplots(len(starts), len(presets), figsize=(5 * len(presets), height), sharey=True, squeeze=False)
     for i, start in enumerate(starts):
         for j, preset in enumerate(presets):
             panel = [r for r in results if r.preset == preset and (r.warm_start or "") == start]
@@ -111,7 +110,9 @@ def plot_exploit(results: Sequence[ExploitCurve], path: str) -> None:
                 axes[i][j].set_visible(False)
         axes[i][0].set_ylabel("win rate against the agent")
     handles = [plt.Line2D([], [], color=colours[a], lw=2) for a in agents]
-    fig.legend(handles, [f"best response to {a}" for a in agents], loc="lower center", ncol=min(len(agents), 4))
-    fig.tight_layout(rect=(0, 0.6 / (3.6 * len(starts) + 0.6) + 0.02, 1, 1))
+    fig.legend(
+        handles, [f"best response to {a}" for a in agents], loc="lower center", ncol=min(len(agents), 4), frameon=False
+    )
+    fig.tight_layout(rect=(0, 0.4 / height, 1, 1))
     fig.savefig(path, dpi=120)
     plt.close(fig)
