@@ -36,13 +36,23 @@ FIGURES: Dict[str, List[str]] = {
     + ["--preset", "switch_blackjack", "--agents", "random,heuristic,ismcts:1000", "--games", "500", "--plot"],
     # The README's 30-minute run with the defaults (seed 1); needs the train extra.
     "ppo_learning_curve.svg": [sys.executable, "examples/ppo_selfplay.py", "--out", "runs/ppo", "--plot"],
+    # Sixteen best responses (docs/baselines.md, Exploitability; hours on 2 cores): the runs in
+    # runs/exploit are resumed or skipped when done, then the table and this chart are drawn.
+    "exploitability.svg": [sys.executable, "scripts/exploitability.py", "--plot"],
 }
 # Screenshots of `eights serve` (need the web extra, playwright, pillow and a Chromium).
 for _name in ("serve_play.png", "serve_phone.png", "serve_watch.png", "serve_replay.png"):
     FIGURES[_name] = [sys.executable, "scripts/web_screenshots.py"]
 
 #: Figures drawn only when named (long training runs, screenshots that need a browser).
-ON_REQUEST = {"ppo_learning_curve.svg", "serve_play.png", "serve_phone.png", "serve_watch.png", "serve_replay.png"}
+ON_REQUEST = {
+    "ppo_learning_curve.svg",
+    "exploitability.svg",
+    "serve_play.png",
+    "serve_phone.png",
+    "serve_watch.png",
+    "serve_replay.png",
+}
 
 
 def main(argv: List[str]) -> int:

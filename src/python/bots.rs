@@ -144,6 +144,13 @@ fn net_presets() -> PyResult<Vec<String>> {
     Ok(w.policies.iter().map(|p| p.preset.clone()).collect())
 }
 
+/// The `net` bot's weights: the safetensors file embedded in the crate, as bytes (its format
+/// is described in `crate::bots::net`), for tools that start a PyTorch network from them.
+#[pyfunction]
+fn net_weights(py: Python<'_>) -> Bound<'_, pyo3::types::PyBytes> {
+    pyo3::types::PyBytes::new(py, bots::net::WEIGHTS_FILE)
+}
+
 /// The `net` bot's action probabilities for `preset`: the softmax of its network's logits over
 /// the legal actions of each row (0 elsewhere), float32 of shape (B, NUM_ACTIONS), from
 /// float32 observations (B, OBS_SIZE) and bool masks (B, NUM_ACTIONS). The bot itself plays
@@ -194,6 +201,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_bot_rules, m)?)?;
     m.add_function(wrap_pyfunction!(net_presets, m)?)?;
     m.add_function(wrap_pyfunction!(net_probs, m)?)?;
+    m.add_function(wrap_pyfunction!(net_weights, m)?)?;
     m.add("BOT_NAMES_HELP", BOT_SPEC_HELP)?;
     Ok(())
 }

@@ -1,5 +1,5 @@
-"""Command-line tools: ``eights {selfplay,arena,generalize,botspeed,play,serve,replay,soak,presets}`` (the
-console script; ``python -m eights ...`` does the same).
+"""Command-line tools: ``eights {selfplay,arena,generalize,exploit,botspeed,play,serve,replay,soak,presets}``
+(the console script; ``python -m eights ...`` does the same).
 
 ``selfplay`` benchmarks random-vs-random games, first in the Rust loop
 (:func:`eights.random_selfplay`), then (unless ``--python-loop 0``) in a plain
@@ -28,6 +28,14 @@ optionally saves a chart (with matplotlib)::
 against the heuristic on every rule set of a split (held-out presets, held-out house rules)::
 
     python -m eights generalize --agent ismcts:100 --split heldout_presets --games 200
+
+``exploit`` trains an approximate best response to an agent (the package's PPO, the ``train``
+extra) and plays it against the agent on fresh duplicate deals: how much an opponent that has
+studied the agent wins (see :func:`eights.arena.exploit`); ``--out`` keeps checkpoints, so the
+same command resumes a stopped run, and Ctrl-C evaluates what was learnt so far::
+
+    python -m eights exploit --agent heuristic --preset crazy_eights --minutes 20 --plot curve.png
+    python -m eights exploit --agent ismcts:400 --decisions 1000000 --out runs/exploit/ismcts
 
 ``botspeed`` times each bot's decisions (mean and longest, one thread) in games against the
 heuristic bot, on one or more presets::
@@ -62,10 +70,10 @@ from typing import Optional, Sequence
 
 import eights
 
-from . import arena, botspeed, generalize, play, presets, replay, selfplay, serve, soak
+from . import arena, botspeed, exploit, generalize, play, presets, replay, selfplay, serve, soak
 
 #: The commands in the order ``--help`` lists them; each module adds its own subparser.
-COMMANDS = (selfplay, arena, generalize, play, serve, botspeed, replay, soak, presets)
+COMMANDS = (selfplay, arena, generalize, exploit, play, serve, botspeed, replay, soak, presets)
 
 
 def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
