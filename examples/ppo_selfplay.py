@@ -59,7 +59,6 @@ from eights import arena
 from eights.train import Normalizer, Rollout, layer, ppo_update
 
 
-
 @dataclass
 class Args:
     preset: str = "crazy_eights"
@@ -135,7 +134,9 @@ class Args:
 
 
 def parse_args() -> Args:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
     for f in dataclasses.fields(Args):
         flag = "--" + f.name.replace("_", "-")
         if f.type in ("bool", bool):
@@ -227,15 +228,28 @@ def evaluate(agent: Agent, args: Args) -> dict:
     """Arena evaluation of the (greedy) policy against the built-in bots; prints a table."""
     me = ArenaAgent(agent, "ppo", args.greedy_eval)
     rows = {}
-    print(f"\narena: {args.preset}, {args.num_players} players, {args.eval_deals} duplicate deals per opponent "
-          f"({args.eval_deals * args.num_players} games), seed {args.eval_seed}")
-    print(f"{'opponent':<10} {'win rate':>8}  {'95% interval':>16}  {'wins':>5} {'losses':>6} {'none':>4}  {'length':>6}")
+    print(
+        f"\narena: {args.preset}, {args.num_players} players, {args.eval_deals} duplicate deals per opponent "
+        f"({args.eval_deals * args.num_players} games), seed {args.eval_seed}"
+    )
+    print(
+        f"{'opponent':<10} {'win rate':>8}  {'95% interval':>16}  {'wins':>5} {'losses':>6} {'none':>4}  {'length':>6}"
+    )
     for opp in ("random", "heuristic"):
-        r = arena.evaluate(me, opp, preset=args.preset, num_players=args.num_players, games=args.eval_deals,
-                           seed=args.eval_seed, threads=1)
+        r = arena.evaluate(
+            me,
+            opp,
+            preset=args.preset,
+            num_players=args.num_players,
+            games=args.eval_deals,
+            seed=args.eval_seed,
+            threads=1,
+        )
         rows[opp] = r
-        print(f"{opp:<10} {r.win_rate:8.3f}  [{r.ci[0]:.3f}, {r.ci[1]:.3f}]  {r.wins:5d} {r.losses:6d} "
-              f"{r.no_winner:4d}  {r.mean_length:6.1f}")
+        print(
+            f"{opp:<10} {r.win_rate:8.3f}  [{r.ci[0]:.3f}, {r.ci[1]:.3f}]  {r.wins:5d} {r.losses:6d} "
+            f"{r.no_winner:4d}  {r.mean_length:6.1f}"
+        )
     return rows
 
 
@@ -277,8 +291,15 @@ def main() -> None:
     per_seat = max(1, args.num_envs // n_seats)
     pools = [MixedPool(args, seed=args.seed * 100 + s) for s in range(n_seats)]
     envs = [
-        eights.VecEnv(args.preset, per_seat, n_seats, opponents=pools[s], learner_seat=s,
-                      num_threads=args.env_threads, seed=args.seed * 1000 + s)
+        eights.VecEnv(
+            args.preset,
+            per_seat,
+            n_seats,
+            opponents=pools[s],
+            learner_seat=s,
+            num_threads=args.env_threads,
+            seed=args.seed * 1000 + s,
+        )
         for s in range(n_seats)
     ]
     obs_size, n_act = eights.OBS_SIZE, eights.NUM_ACTIONS
@@ -344,22 +365,33 @@ def main() -> None:
                 point[f"games_{kind}"] = len(res)
                 res.clear()
             curve.append(point)
-            bar.set_postfix(rnd=f"{point['vs_random']:.2f}", heur=f"{point['vs_heuristic']:.2f}",
-                            snap=f"{point['vs_snapshots']:.2f}", ent=f"{stats['ent']:.2f}", kl=f"{stats['kl']:.3f}")
+            bar.set_postfix(
+                rnd=f"{point['vs_random']:.2f}",
+                heur=f"{point['vs_heuristic']:.2f}",
+                snap=f"{point['vs_snapshots']:.2f}",
+                ent=f"{stats['ent']:.2f}",
+                kl=f"{stats['kl']:.3f}",
+            )
         if update % args.checkpoint_every == 0:
-            torch.save({"model": agent.state_dict(), "args": dataclasses.asdict(args), "step": global_step},
-                       os.path.join(args.out, "checkpoint.pt"))
+            torch.save(
+                {"model": agent.state_dict(), "args": dataclasses.asdict(args), "step": global_step},
+                os.path.join(args.out, "checkpoint.pt"),
+            )
             if curve:  # the plot so far, should the run be stopped early
                 save_plot(curve, args.plot, f"PPO self-play, {args.preset}, {args.num_players} players")
         bar.update(global_step - bar.n)
 
     bar.close()
     elapsed = time.time() - start
-    print(f"trained {global_step:,} learner decisions in {elapsed / 60:.1f} min "
-          f"({global_step / max(elapsed, 1e-9):,.0f} steps/s, {update} updates; rollouts {t_rollout:.0f} s, "
-          f"updates {t_update:.0f} s)")
-    torch.save({"model": agent.state_dict(), "args": dataclasses.asdict(args), "step": global_step},
-               os.path.join(args.out, "final.pt"))
+    print(
+        f"trained {global_step:,} learner decisions in {elapsed / 60:.1f} min "
+        f"({global_step / max(elapsed, 1e-9):,.0f} steps/s, {update} updates; rollouts {t_rollout:.0f} s, "
+        f"updates {t_update:.0f} s)"
+    )
+    torch.save(
+        {"model": agent.state_dict(), "args": dataclasses.asdict(args), "step": global_step},
+        os.path.join(args.out, "final.pt"),
+    )
     if curve:
         with open(os.path.join(args.out, "learning_curve.csv"), "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(curve[0]))

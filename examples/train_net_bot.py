@@ -7,7 +7,8 @@ head) learns by PPO on ``eights.VecEnv`` against a mix of opponents: the Rust ``
 ``random`` bots, optionally a cheap search bot, and a league of frozen snapshots of itself.  The
 presets after the first start from the first preset's weights (all presets share the observation
 layout and the 197 actions); with ``--parallel`` every preset trains in its own process, side by
-side, from scratch (or, with ``--init-from``, from an earlier run).  Only the policy (normaliser, trunk, policy head) is exported.
+side, from scratch (or, with ``--init-from``, from an earlier run).  Only the policy (normaliser,
+trunk, policy head) is exported.
 The network and the PPO itself are the package's (``eights.train.PolicyNet``, ``Rollout``,
 ``ppo_update``); this file holds the recipe: the league, the plan, resuming and the export.
 
@@ -53,7 +54,8 @@ command and how each preset was trained
 (``trained``, JSON: per preset this run's decisions and minutes and, for a continuation,
 ``earlier``: the earlier runs of the chain that trained it, oldest first, each with its decisions,
 minutes and command).  Recorded commands name the conventional directories, not the real ones:
-``runs/net`` for a first run, ``runs/net-K`` for the K-th run of a chain of ``--init-from``.  The policy: ``x = clamp((obs - mean) * inv_std, -clip, clip)``,
+``runs/net`` for a first run, ``runs/net-K`` for the K-th run of a chain of ``--init-from``.
+The policy: ``x = clamp((obs - mean) * inv_std, -clip, clip)``,
 ``h = relu(fc2(relu(fc1(x))))``, ``logits = pi(h)``, illegal actions masked out; the bot plays
 the legal action of the largest logit.  ``IN`` is ``--inputs``: the network reads the first ``IN``
 values of the observation (the layout only appends slices), 310 by default (the layout before the
@@ -178,8 +180,9 @@ class Args:
 
 
 def parse_args(argv=None) -> Args:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
     for f in dataclasses.fields(Args):
         flag = "--" + f.name.replace("_", "-")
         if f.type in ("bool", bool):
@@ -243,8 +246,10 @@ def exported_model(path: str, preset: str, hidden: int = 0) -> dict:
     except KeyError as exc:
         raise SystemExit(f"--init-from {path}: {exc.args[0]}") from None
     if hidden and model["fc1.weight"].shape[0] != hidden:
-        raise SystemExit(f"--init-from {path}: its {preset} network has {model['fc1.weight'].shape[0]} hidden units, "
-                         f"--hidden is {hidden}")
+        raise SystemExit(
+            f"--init-from {path}: its {preset} network has {model['fc1.weight'].shape[0]} hidden units, "
+            f"--hidden is {hidden}"
+        )
     return model
 
 
@@ -295,8 +300,13 @@ def earlier_stages(init_from: str, preset: str) -> list:
         if ck["step"] > 0:
             paths = {"out": stage_dir(k), "init_from": stage_dir(k - 1) if a.init_from else ""}
             argv = to_argv(a, export=Args.export, eval_deals=Args.eval_deals, **paths)
-            out.append({"decisions": ck["step"], "minutes": round(ck["seconds"] / 60, 1),
-                        "command": " ".join(["python examples/train_net_bot.py"] + argv)})
+            out.append(
+                {
+                    "decisions": ck["step"],
+                    "minutes": round(ck["seconds"] / 60, 1),
+                    "command": " ".join(["python examples/train_net_bot.py"] + argv),
+                }
+            )
         init_from, k = a.init_from, k - 1
     return out[::-1]
 
@@ -328,8 +338,9 @@ def widen(model: dict, optimizer, inputs: int):
     if old == inputs:
         return model, optimizer, False
     if old > inputs:
-        raise SystemExit(f"--inputs {inputs}: the saved network reads {old} observation values; "
-                         "a network can only be widened")
+        raise SystemExit(
+            f"--inputs {inputs}: the saved network reads {old} observation values; a network can only be widened"
+        )
     extra = inputs - old
     model = dict(model)
     model["fc1.weight"] = torch.cat([w, w.new_zeros(w.shape[0], extra)], 1)
@@ -382,7 +393,9 @@ class League(eights.OpponentPool):
 
 def hardware_of(args: Args) -> str:
     """The machine this process trains on, as checkpoints and the export record it."""
-    hardware = f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {args.torch_threads} thread"
+    hardware = (
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {args.torch_threads} thread"
+    )
     if args.device.startswith("cuda") and torch.cuda.is_available():
         hardware += f", {torch.cuda.get_device_name(args.device)}"
     return hardware
@@ -403,8 +416,10 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
     if os.path.exists(ckpt_path):
         ck = torch.load(ckpt_path, weights_only=False, map_location=dev)
         if inputs_of(ck["model"]) != obs_size:
-            raise SystemExit(f"{ckpt_path} reads {inputs_of(ck['model'])} observation values but --inputs is "
-                             f"{obs_size}: resume with the --inputs it was started with")
+            raise SystemExit(
+                f"{ckpt_path} reads {inputs_of(ck['model'])} observation values but --inputs is "
+                f"{obs_size}: resume with the --inputs it was started with"
+            )
         agent.load_state_dict(ck["model"])
         optimizer.load_state_dict(ck["optimizer"])
         global_step, update, spent, snapshots = ck["step"], ck["update"], ck["seconds"], ck["snapshots"]
@@ -412,8 +427,10 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
     elif init and is_export(init):
         model, _, widened = widen(exported_model(init, preset, args.hidden), None, obs_size)
         agent.load_state_dict(model, strict=False)  # the value head stays new
-        log(f"{preset}: continuing the exported {init}" + (f", widened to {obs_size} observation values"
-                                                          if widened else ""))
+        log(
+            f"{preset}: continuing the exported {init}"
+            + (f", widened to {obs_size} observation values" if widened else "")
+        )
     elif init:
         ck = torch.load(init, weights_only=False, map_location=dev)
         model, opt_state, widened = widen(ck["model"], ck.get("optimizer"), obs_size)
@@ -438,8 +455,18 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
         snap.eval()
         for pool in pools:
             pool.add(lambda o, m, s=snap: s.act(o, m))
-    envs = [eights.VecEnv(preset, per_seat, n_seats, opponents=pools[s], learner_seat=s,
-                          num_threads=args.env_threads, seed=seed * 1000 + s) for s in range(n_seats)]
+    envs = [
+        eights.VecEnv(
+            preset,
+            per_seat,
+            n_seats,
+            opponents=pools[s],
+            learner_seat=s,
+            num_threads=args.env_threads,
+            seed=seed * 1000 + s,
+        )
+        for s in range(n_seats)
+    ]
 
     rollout = Rollout(envs, T, obs_size, dev)
     next_obs = rollout.reset()
@@ -460,10 +487,20 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
             results[pools[s].kind(int(choice[i]))].append(r[i] > 0)
 
     def save(path: str) -> None:
-        torch.save({"model": agent.state_dict(), "optimizer": optimizer.state_dict(), "step": global_step,
-                    "update": update, "seconds": time.time() - start, "args": dataclasses.asdict(args),
-                    "preset": preset, "snapshots": snapshots[-args.pool_size:],
-                    "hardware": hardware}, path + ".tmp")
+        torch.save(
+            {
+                "model": agent.state_dict(),
+                "optimizer": optimizer.state_dict(),
+                "step": global_step,
+                "update": update,
+                "seconds": time.time() - start,
+                "args": dataclasses.asdict(args),
+                "preset": preset,
+                "snapshots": snapshots[-args.pool_size :],
+                "hardware": hardware,
+            },
+            path + ".tmp",
+        )
         os.replace(path + ".tmp", path)
 
     while True:
@@ -484,13 +521,15 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
         if update % args.snapshot_every == 0:
             snap = copy.deepcopy(agent).eval()
             snapshots.append({k: v.detach().cpu().clone() for k, v in snap.state_dict().items()})
-            snapshots = snapshots[-args.pool_size:]
+            snapshots = snapshots[-args.pool_size :]
             for pool in pools:
                 pool.add(lambda o, m, s=snap: s.act(o, m))
         if update % args.log_every == 0:
             rates = " ".join(f"{k}={np.mean(v):.3f}({len(v)})" for k, v in results.items() if v)
-            log(f"{preset} update {update} step {global_step:,} min {(time.time() - start) / 60:.1f} "
-                f"ent {stats['ent']:.3f} kl {stats['kl']:.4f} | win rates: {rates}")
+            log(
+                f"{preset} update {update} step {global_step:,} min {(time.time() - start) / 60:.1f} "
+                f"ent {stats['ent']:.3f} kl {stats['kl']:.4f} | win rates: {rates}"
+            )
             for v in results.values():
                 v.clear()
         if update % args.checkpoint_every == 0:
@@ -516,12 +555,24 @@ def export(policies: dict, path: str, meta: dict, dtype: str = "float16") -> Non
     tensors = {}
     for preset, agent in policies.items():
         sd = agent.state_dict()
-        for key in ("norm.mean", "norm.inv_std", "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias",
-                    "pi.weight", "pi.bias"):
+        for key in (
+            "norm.mean",
+            "norm.inv_std",
+            "fc1.weight",
+            "fc1.bias",
+            "fc2.weight",
+            "fc2.bias",
+            "pi.weight",
+            "pi.bias",
+        ):
             dt = np.float32 if key.startswith("norm.") else np.dtype(dtype)
             tensors[f"{preset}.{key}"] = np.ascontiguousarray(sd[key].detach().cpu().numpy(), dtype=dt)
-    metadata = {"format": EXPORT_FORMAT, "presets": ",".join(policies), "clip": "5.0",
-                **{k: str(v) for k, v in meta.items()}}
+    metadata = {
+        "format": EXPORT_FORMAT,
+        "presets": ",".join(policies),
+        "clip": "5.0",
+        **{k: str(v) for k, v in meta.items()},
+    }
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     save_file(tensors, path, metadata=metadata)
 
@@ -586,8 +637,9 @@ def main(argv=None) -> None:
     # An exported file is named by the conventional place of an export (the shipped file's path).
     previous = (Args.export if is_export(args.init_from) else stage_dir(stage - 1)) if args.init_from else ""
     paths = {"out": stage_dir(stage), "init_from": previous}
-    command = " ".join(["python examples/train_net_bot.py"] + to_argv(args, device=args.device, export=Args.export,
-                                                                      **paths))
+    command = " ".join(
+        ["python examples/train_net_bot.py"] + to_argv(args, device=args.device, export=Args.export, **paths)
+    )
     log(f"train_net_bot: seed {args.seed}, plan {args.plan}, hidden {args.hidden}, {hardware}")
     if args.parallel and len(plan) > 1:
         # One process per preset, each from scratch or from --init-from; this process then evaluates and exports.
@@ -598,8 +650,9 @@ def main(argv=None) -> None:
         for preset, minutes in plan:
             if os.path.exists(os.path.join(args.out, preset, "final.pt")):
                 continue
-            argv = to_argv(args, plan=f"{preset}={minutes}", parallel=False, export="", eval_deals=0,
-                           device=run_args.device)
+            argv = to_argv(
+                args, plan=f"{preset}={minutes}", parallel=False, export="", eval_deals=0, device=run_args.device
+            )
             children.append((preset, subprocess.Popen([sys.executable, os.path.abspath(__file__)] + argv)))
         failed = [preset for preset, child in children if child.wait() != 0]
         if failed:
@@ -639,13 +692,29 @@ def main(argv=None) -> None:
         agent.eval()
         policies[preset] = agent
         if args.eval_deals > 0:
-            r = arena.evaluate(ArenaAgent(agent, "net"), "heuristic", preset=preset, num_players=args.num_players,
-                               games=args.eval_deals, seed=12345, threads=1)
-            log(f"{preset}: against heuristic {r.win_rate:.3f} [{r.ci[0]:.3f}, {r.ci[1]:.3f}] over {args.eval_deals} deals")
+            r = arena.evaluate(
+                ArenaAgent(agent, "net"),
+                "heuristic",
+                preset=preset,
+                num_players=args.num_players,
+                games=args.eval_deals,
+                seed=12345,
+                threads=1,
+            )
+            log(
+                f"{preset}: against heuristic {r.win_rate:.3f} [{r.ci[0]:.3f}, {r.ci[1]:.3f}]"
+                f" over {args.eval_deals} deals"
+            )
     if args.export:
-        meta = {"players": args.num_players, "hidden": args.hidden, "seed": args.seed,
-                "trained": json.dumps(trained), "hardware": "; ".join(machines) or hardware,
-                "command": command, "dtype": args.export_dtype}
+        meta = {
+            "players": args.num_players,
+            "hidden": args.hidden,
+            "seed": args.seed,
+            "trained": json.dumps(trained),
+            "hardware": "; ".join(machines) or hardware,
+            "command": command,
+            "dtype": args.export_dtype,
+        }
         export(policies, args.export, meta, args.export_dtype)
         log(f"exported {', '.join(policies)} to {args.export} ({os.path.getsize(args.export):,} bytes)")
 

@@ -29,7 +29,15 @@ FIGURES: Dict[str, List[str]] = {
     "ratings_crazy_eights.svg": ARENA
     + ["--preset", "crazy_eights", "--agents", "random,heuristic,ismcts:400,net", "--games", "1000", "--plot"],
     "ratings_net_crazy_eights.svg": ARENA
-    + ["--preset", "crazy_eights", "--agents", "random,heuristic,ismcts:400,ismcts:1000,net", "--games", "500", "--plot"],
+    + [
+        "--preset",
+        "crazy_eights",
+        "--agents",
+        "random,heuristic,ismcts:400,ismcts:1000,net",
+        "--games",
+        "500",
+        "--plot",
+    ],
     "ratings_crazy_eights_specials.svg": ARENA
     + ["--preset", "crazy_eights_specials", "--agents", "random,heuristic,ismcts:1000", "--games", "500", "--plot"],
     "ratings_switch_blackjack.svg": ARENA
