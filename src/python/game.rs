@@ -543,7 +543,11 @@ impl PyGame {
     /// illegal or taken by another seat than recorded (naming the action's index).
     #[staticmethod]
     #[pyo3(signature = (record, upto=None))]
-    fn from_record(py: Python<'_>, record: &Bound<'_, PyAny>, upto: Option<usize>) -> PyResult<Self> {
+    fn from_record(
+        py: Python<'_>,
+        record: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = args::upto)] upto: Option<usize>,
+    ) -> PyResult<Self> {
         let v = to_json(py, record, "record")?;
         let bad = |m: String| PyValueError::new_err(format!("invalid game record: {m}"));
         let obj = v.as_object().ok_or_else(|| bad("expected a dict".into()))?;
