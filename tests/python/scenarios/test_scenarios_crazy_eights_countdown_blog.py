@@ -210,7 +210,10 @@ def test_CB_fidelity_out_with_a_give_card_on_an_empty_stock_gives_nothing():
 
 def test_CB_a_match_of_countdown_games_is_refused():
     """The countdown is its own match ("The first player to reach zero wins"): a series of
-    hands to a points target (crazy_eights' documented match_to_100, which this preset
-    inherits) would never end, and is refused naming series.match."""
+    hands to a points target would never end, and is refused naming series.match; crazy_eights'
+    documented match_to_100 is dropped from the variants this preset inherits."""
     with pytest.raises(eights.RulesError, match="'series.match'"):
+        eights.Rules(PRESET, series__match=True)
+    assert "match_to_100" not in eights.Rules(PRESET).variants
+    with pytest.raises(eights.RulesError, match="unknown variant"):
         eights.Rules(PRESET, variants=["match_to_100"])
