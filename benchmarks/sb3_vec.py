@@ -17,7 +17,6 @@ import argparse
 import time
 
 import numpy as np
-
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import CallbackList
@@ -43,12 +42,15 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     args = p.parse_args()
     torch.set_num_threads(args.threads)
-    print(f"MaskablePPO, {args.preset}, {args.envs} games, n_steps={args.n_steps}, {args.timesteps} timesteps, "
-          f"torch threads {args.threads}")
+    print(
+        f"MaskablePPO, {args.preset}, {args.envs} games, n_steps={args.n_steps}, {args.timesteps} timesteps, "
+        f"torch threads {args.threads}"
+    )
     for kind in ("eights.sb3.VecEnv", "DummyVecEnv(eights.make)"):
         venv = build(kind, args.preset, args.envs, args.seed)
-        model = MaskablePPO("MlpPolicy", venv, n_steps=args.n_steps, batch_size=256, n_epochs=4,
-                            seed=args.seed, device="cpu")
+        model = MaskablePPO(
+            "MlpPolicy", venv, n_steps=args.n_steps, batch_size=256, n_epochs=4, seed=args.seed, device="cpu"
+        )
         start = time.perf_counter()
         model.learn(total_timesteps=args.timesteps)
         learn = model.num_timesteps / (time.perf_counter() - start)

@@ -24,6 +24,9 @@ even when absolute rates do not. Prints four tables:
    * OpenSpiel ``crazy_eights``: Python loop with ``observation_tensor()``, and the
      all-C++ loop ``pyspiel.evaluate_bots`` with uniform random bots (decisions per game
      taken from the Python loop, which plays the same game with the same policy).
+   * eights VecEnv over mixed rules: every preset that allows two players, a rule set drawn
+     per episode, with the rules encoding (``obs_rules=True``), b=4096 self-play.
+   * eights ``RuleSpace.sample``: rule sets drawn per second (Python API).
    * RLCard UNO: ``env.step`` loop (the state dict holds the observation).
 
 2. Per preset: the Rust engine's rate for every preset at 2 players and at its largest
@@ -110,8 +113,15 @@ def eights_env_loop(preset, players, seconds):
     return timed(chunk, seconds)
 
 
-def eights_vec(preset, players, seconds, num_envs, threads):
-    env = eights.VecEnv(preset, num_envs, num_players=players, self_play=True, num_threads=threads, seed=0)
+def two_player_presets():
+    """Every preset that allows two players (22 of 25)."""
+    return [p for p in eights.presets() if 2 in eights.Rules(p).players]
+
+
+def eights_vec(preset, players, seconds, num_envs, threads, obs_rules=False):
+    env = eights.VecEnv(
+        preset, num_envs, num_players=players, self_play=True, num_threads=threads, seed=0, obs_rules=obs_rules
+    )
     env.reset()
     steps = max(1, 20000 // num_envs)
 
@@ -200,8 +210,9 @@ def eights_vec_learner(preset, players, seconds, num_envs, threads):
 
 
 def eights_vec_dtype(preset, players, seconds, num_envs, threads, obs_dtype):
-    env = eights.VecEnv(preset, num_envs, num_players=players, self_play=True, num_threads=threads,
-                        obs_dtype=obs_dtype, seed=0)
+    env = eights.VecEnv(
+        preset, num_envs, num_players=players, self_play=True, num_threads=threads, obs_dtype=obs_dtype, seed=0
+    )
     env.reset()
     steps = max(1, 20000 // num_envs)
 
@@ -209,6 +220,20 @@ def eights_vec_dtype(preset, players, seconds, num_envs, threads, obs_dtype):
         for _ in range(steps):
             env.step(env.random_actions())
         return steps * num_envs
+
+    return timed(chunk, seconds)
+
+
+def rule_space_samples(seconds):
+    """``eights.RuleSpace().sample(seed)`` per second (house rules on half the draws)."""
+    space = eights.RuleSpace()
+    seed = [0]
+
+    def chunk():
+        for _ in range(200):
+            space.sample(seed[0])
+            seed[0] += 1
+        return 200
 
     return timed(chunk, seconds)
 
@@ -245,12 +270,17 @@ def main():
     ap.add_argument("--sweep-seconds", type=float, default=1.0, help="measuring time per batch-sweep row")
     ap.add_argument("--threads", type=int, default=2, help="the multi-threaded rows' thread count")
     ap.add_argument("--batches", default="64,256,1024,4096,16384", help="batch sizes of the sweep")
-    ap.add_argument("--rounds", type=int, default=3,
-                    help="passes over the main rows and over the sweep, one row after another; each row "
-                         "keeps its best pass, so a moment of load on a shared machine lowers one pass, "
-                         "not the row")
-    ap.add_argument("--preset-rounds", type=int, default=2,
-                    help="passes over the per-preset table; each row keeps its best pass")
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="passes over the main rows and over the sweep, one row after another; each row "
+        "keeps its best pass, so a moment of load on a shared machine lowers one pass, "
+        "not the row",
+    )
+    ap.add_argument(
+        "--preset-rounds", type=int, default=2, help="passes over the per-preset table; each row keeps its best pass"
+    )
     ap.add_argument("--no-presets", action="store_true", help="skip the per-preset table")
     ap.add_argument("--no-sweep", action="store_true", help="skip the batch sweep")
     args = ap.parse_args()
@@ -301,12 +331,27 @@ def main():
     vec_names = {}
     for b in (1024, 4096, 16384):
         for t in sorted({1, mt}):
-            vec_names[b, t] = add(f"eights VecEnv self-play b={b} threads={t}",
-                                  lambda b=b, t=t: eights_vec(preset, players, sec, b, t), "float32 obs, bool mask")
-    add(f"eights VecEnv self-play b=4096 threads={mt} uint8",
-        lambda: eights_vec_dtype(preset, players, sec, 4096, mt, "uint8"), "uint8 obs, bool mask")
-    add(f"eights VecEnv learner b=4096 threads={mt}",
-        lambda: eights_vec_learner(preset, players, sec, 4096, mt), "learner steps/s")
+            vec_names[b, t] = add(
+                f"eights VecEnv self-play b={b} threads={t}",
+                lambda b=b, t=t: eights_vec(preset, players, sec, b, t),
+                "float32 obs, bool mask",
+            )
+    add(
+        f"eights VecEnv self-play b=4096 threads={mt} uint8",
+        lambda: eights_vec_dtype(preset, players, sec, 4096, mt, "uint8"),
+        "uint8 obs, bool mask",
+    )
+    add(
+        f"eights VecEnv learner b=4096 threads={mt}",
+        lambda: eights_vec_learner(preset, players, sec, 4096, mt),
+        "learner steps/s",
+    )
+    mixed_name = add(
+        f"eights VecEnv self-play b=4096 threads={mt} 22 presets",
+        lambda: eights_vec(two_player_presets(), 2, sec, 4096, mt, obs_rules=True),
+        "mixed rules, obs_rules=True",
+    )
+    space_name = add("eights RuleSpace.sample (rule sets/s)", lambda: rule_space_samples(sec), "rule sets/s")
     uno = {}
 
     def uno_row():
@@ -368,15 +413,21 @@ def main():
         for _ in range(rounds):
             for b in [int(x) for x in args.batches.split(",")]:
                 for t in sorted({1, mt}):
-                    value = measure(f"sweep b={b} threads={t}",
-                                    lambda b=b, t=t: eights_vec(preset, players, args.sweep_seconds, b, t))
+                    value = measure(
+                        f"sweep b={b} threads={t}",
+                        lambda b=b, t=t: eights_vec(preset, players, args.sweep_seconds, b, t),
+                    )
                     sweep[b, t] = max(sweep.get((b, t)) or 0, value or 0) or None
 
     print()
-    print(f"machine: {platform.machine()} {platform.processor() or ''}, {cores} cores, "
-          f"Python {platform.python_version()}, eights {eights.__version__}")
-    print(f"game: {preset}, {players} players; uniformly random legal actions; rates in decisions/s "
-          "(the learner row: learner steps/s); ratios over OpenSpiel's all-C++ loop of this run")
+    print(
+        f"machine: {platform.machine()} {platform.processor() or ''}, {cores} cores, "
+        f"Python {platform.python_version()}, eights {eights.__version__}"
+    )
+    print(
+        f"game: {preset}, {players} players; uniformly random legal actions; rates in decisions/s "
+        "(the learner row: learner steps/s); ratios over OpenSpiel's all-C++ loop of this run"
+    )
     print()
     print(f"| {'row':<48} | {'per second':>12} | {'vs OpenSpiel C++':>16} | note")
     print(f"|{'-' * 50}|{'-' * 14}|{'-' * 18}|------")
@@ -387,12 +438,16 @@ def main():
         print()
         print("Rust engine per preset (1 thread, decisions/s)")
         print()
-        print(f"| {'preset':<30} | {'players':>7} | {'per second':>12} | {'vs OpenSpiel C++':>16} | "
-              f"{'vs ' + preset + ' ' + str(players) + 'p':>15} |")
+        print(
+            f"| {'preset':<30} | {'players':>7} | {'per second':>12} | {'vs OpenSpiel C++':>16} | "
+            f"{'vs ' + preset + ' ' + str(players) + 'p':>15} |"
+        )
         print(f"|{'-' * 32}|{'-' * 9}|{'-' * 14}|{'-' * 18}|{'-' * 17}|")
         for p, n, value in preset_rows:
-            print(f"| {p:<30} | {n:>7} | {value / 1e6:>10.3f} M | {ratio(value, base):>16} | "
-                  f"{ratio(value, table_ref):>15} |")
+            print(
+                f"| {p:<30} | {n:>7} | {value / 1e6:>10.3f} M | {ratio(value, base):>16} | "
+                f"{ratio(value, table_ref):>15} |"
+            )
 
     if sweep:
         print()
@@ -409,11 +464,15 @@ def main():
     print()
     env = eights.VecEnv(preset, 1, num_players=players)
     state = env.state_bytes_per_env
-    print(f"memory per environment: Game {eights._core.game_state_bytes()} B; VecEnv slot "
-          f"{state} B + output rows {eights.OBS_SIZE * 4 + eights.NUM_ACTIONS + 4 + 4 + 2} B")
-    print(f"observation bytes per step: eights {eights.OBS_SIZE * 4} (float32) / {eights.OBS_SIZE} (uint8)"
-          + (f"; OpenSpiel {os_py['obs'] * 4} (float32 tensor of {os_py['obs']})" if "obs" in os_py else "")
-          + (f"; RLCard UNO {uno['obs']} (int64 planes)" if "obs" in uno else ""))
+    print(
+        f"memory per environment: Game {eights._core.game_state_bytes()} B; VecEnv slot "
+        f"{state} B + output rows {eights.OBS_SIZE * 4 + eights.NUM_ACTIONS + 4 + 4 + 2} B"
+    )
+    print(
+        f"observation bytes per step: eights {eights.OBS_SIZE * 4} (float32) / {eights.OBS_SIZE} (uint8)"
+        + (f"; OpenSpiel {os_py['obs'] * 4} (float32 tensor of {os_py['obs']})" if "obs" in os_py else "")
+        + (f"; RLCard UNO {uno['obs']} (int64 planes)" if "obs" in uno else "")
+    )
     if learner:
         print(f"VecEnv learner mode b=4096: {learner / 1e6:.2f} M learner steps/s")
 
@@ -441,18 +500,31 @@ def main():
         # rows fit in the caches, so each game-step moves STEP_BYTES through memory.
         bw = copy_bandwidth()
         mem_ns, cpu_ns = STEP_BYTES / bw * 1e9, 1e9 / vec[1024, 1]
-        print(f"  {'':<4}ceiling: {STEP_BYTES:,} B per game-step through memory at {bw / 1e9:.1f} GB/s copy "
-              f"bandwidth = {mem_ns:.0f} ns, against {cpu_ns:.0f} ns per game-step at b=1024: at most "
-              f"{cpu_ns / max(cpu_ns, mem_ns):.2f} with memory and compute fully overlapped, "
-              f"{cpu_ns / (cpu_ns + mem_ns):.2f} without overlap")
+        print(
+            f"  {'':<4}ceiling: {STEP_BYTES:,} B per game-step through memory at {bw / 1e9:.1f} GB/s copy "
+            f"bandwidth = {mem_ns:.0f} ns, against {cpu_ns:.0f} ns per game-step at b=1024: at most "
+            f"{cpu_ns / max(cpu_ns, mem_ns):.2f} with memory and compute fully overlapped, "
+            f"{cpu_ns / (cpu_ns + mem_ns):.2f} without overlap"
+        )
     if mt != 1:  # the same ratio per thread with the pool (both rows use mt threads)
-        target(f"VecEnv {mt} threads b=16384 / b=1024 (per thread)",
-               over(vec.get((16384, mt)), vec.get((1024, mt))), 0.8)
+        target(
+            f"VecEnv {mt} threads b=16384 / b=1024 (per thread)", over(vec.get((16384, mt)), vec.get((1024, mt))), 0.8
+        )
     if preset_rows and table_ref:
         worst = min(preset_rows, key=lambda r: r[2] or 0)
-        target(f"slowest preset ({worst[0]} {worst[1]}p) / {preset} {players}p (same table)",
-               over(worst[2], table_ref), 0.5)
+        target(
+            f"slowest preset ({worst[0]} {worst[1]}p) / {preset} {players}p (same table)",
+            over(worst[2], table_ref),
+            0.5,
+        )
     target("Env.step loop / OpenSpiel Python loop", over(env_loop, os_python_rate), 2)
+    if (preset, players) == ("crazy_eights", 2):
+        target(
+            f"VecEnv b=4096 {mt} threads, 22 presets with obs_rules / crazy_eights",
+            over(best_main.get(mixed_name), vec.get((4096, mt))),
+            0.7,
+        )
+    target("RuleSpace.sample rule sets per second", best_main.get(space_name), 10_000, "{:,.0f}")
     print(f"  {'VecEnv state per game (bytes)':<58} {state:>8} (goal < 2048) {'met' if state < 2048 else 'NOT met'}")
 
 

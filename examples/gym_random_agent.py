@@ -1,6 +1,6 @@
 """A masked random agent in the Gymnasium environment against built-in random opponents.
 
-    python examples/gym_random_agent.py
+python examples/gym_random_agent.py
 """
 
 import numpy as np

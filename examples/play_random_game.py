@@ -1,6 +1,6 @@
 """Play one seeded game of Switch between random players and print the table each turn.
 
-    python examples/play_random_game.py
+python examples/play_random_game.py
 """
 
 import random

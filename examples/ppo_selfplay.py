@@ -1,11 +1,14 @@
-"""Self-play PPO on eights.VecEnv, in one file (CleanRL style).
+"""Self-play PPO on eights.VecEnv: the package's PPO (``eights.train``) with a league of opponents.
 
 A masked-logit PPO agent (a small MLP with observation normalisation) learns
 ``crazy_eights`` by playing against a mix of opponents: the built-in random and
 heuristic bots and a pool of frozen snapshots of itself.  It plays both seats
 (one VecEnv per learner seat), logs its win rate against each kind of opponent
 over training, saves checkpoints and a learning-curve plot, and ends with an
-arena evaluation on duplicate deals against ``random`` and ``heuristic``.
+arena evaluation on duplicate deals against ``random`` and ``heuristic``.  The rollouts,
+advantages and clipped updates are ``eights.train.Rollout`` and ``eights.train.ppo_update``
+(the PPO that trains the ``net`` bot and the best responses of ``eights.arena.exploit``); this
+file holds the agent, the opponent schedule, the logging and the evaluation.
 
 Run (needs ``pip install -e '.[train]'``: torch, tqdm, matplotlib)::
 
@@ -53,7 +56,7 @@ from tqdm import tqdm
 
 import eights
 from eights import arena
-
+from eights.train import Normalizer, Rollout, layer, ppo_update
 
 
 @dataclass
@@ -131,7 +134,9 @@ class Args:
 
 
 def parse_args() -> Args:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
     for f in dataclasses.fields(Args):
         flag = "--" + f.name.replace("_", "-")
         if f.type in ("bool", bool):
@@ -150,39 +155,6 @@ def parse_args() -> Args:
 
 
 # ----------------------------------------------------------------------------- the agent
-
-
-class Normalizer(nn.Module):
-    """Running mean and variance of the observations, updated once per rollout (after the
-    PPO update, so a rollout and its update see the same function); snapshots keep a copy."""
-
-    def __init__(self, size: int, clip: float = 5.0):
-        super().__init__()
-        self.register_buffer("mean", torch.zeros(size))
-        self.register_buffer("var", torch.ones(size))
-        self.register_buffer("inv_std", torch.ones(size))
-        self.register_buffer("count", torch.tensor(0.0))
-        self.clip = clip
-
-    @torch.no_grad()
-    def update(self, x: torch.Tensor) -> None:
-        n = x.shape[0]
-        mean, var = x.mean(0), x.var(0, unbiased=False)
-        delta, total = mean - self.mean, self.count + n
-        self.mean += delta * n / total
-        self.var.copy_((self.var * self.count + var * n + delta**2 * self.count * n / total) / total)
-        self.count += n
-        self.inv_std.copy_(1.0 / torch.sqrt(self.var + 1e-8))
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return ((x - self.mean) * self.inv_std).clamp(-self.clip, self.clip)
-
-
-def layer(i: int, o: int, std: float = np.sqrt(2)) -> nn.Linear:
-    lin = nn.Linear(i, o)
-    nn.init.orthogonal_(lin.weight, std)
-    nn.init.constant_(lin.bias, 0.0)
-    return lin
 
 
 class Agent(nn.Module):
@@ -256,15 +228,28 @@ def evaluate(agent: Agent, args: Args) -> dict:
     """Arena evaluation of the (greedy) policy against the built-in bots; prints a table."""
     me = ArenaAgent(agent, "ppo", args.greedy_eval)
     rows = {}
-    print(f"\narena: {args.preset}, {args.num_players} players, {args.eval_deals} duplicate deals per opponent "
-          f"({args.eval_deals * args.num_players} games), seed {args.eval_seed}")
-    print(f"{'opponent':<10} {'win rate':>8}  {'95% interval':>16}  {'wins':>5} {'losses':>6} {'none':>4}  {'length':>6}")
+    print(
+        f"\narena: {args.preset}, {args.num_players} players, {args.eval_deals} duplicate deals per opponent "
+        f"({args.eval_deals * args.num_players} games), seed {args.eval_seed}"
+    )
+    print(
+        f"{'opponent':<10} {'win rate':>8}  {'95% interval':>16}  {'wins':>5} {'losses':>6} {'none':>4}  {'length':>6}"
+    )
     for opp in ("random", "heuristic"):
-        r = arena.evaluate(me, opp, preset=args.preset, num_players=args.num_players, games=args.eval_deals,
-                           seed=args.eval_seed, threads=1)
+        r = arena.evaluate(
+            me,
+            opp,
+            preset=args.preset,
+            num_players=args.num_players,
+            games=args.eval_deals,
+            seed=args.eval_seed,
+            threads=1,
+        )
         rows[opp] = r
-        print(f"{opp:<10} {r.win_rate:8.3f}  [{r.ci[0]:.3f}, {r.ci[1]:.3f}]  {r.wins:5d} {r.losses:6d} "
-              f"{r.no_winner:4d}  {r.mean_length:6.1f}")
+        print(
+            f"{opp:<10} {r.win_rate:8.3f}  [{r.ci[0]:.3f}, {r.ci[1]:.3f}]  {r.wins:5d} {r.losses:6d} "
+            f"{r.no_winner:4d}  {r.mean_length:6.1f}"
+        )
     return rows
 
 
@@ -304,11 +289,17 @@ def main() -> None:
 
     n_seats = args.num_players
     per_seat = max(1, args.num_envs // n_seats)
-    num_envs = per_seat * n_seats
     pools = [MixedPool(args, seed=args.seed * 100 + s) for s in range(n_seats)]
     envs = [
-        eights.VecEnv(args.preset, per_seat, n_seats, opponents=pools[s], learner_seat=s,
-                      num_threads=args.env_threads, seed=args.seed * 1000 + s)
+        eights.VecEnv(
+            args.preset,
+            per_seat,
+            n_seats,
+            opponents=pools[s],
+            learner_seat=s,
+            num_threads=args.env_threads,
+            seed=args.seed * 1000 + s,
+        )
         for s in range(n_seats)
     ]
     obs_size, n_act = eights.OBS_SIZE, eights.NUM_ACTIONS
@@ -317,29 +308,23 @@ def main() -> None:
         agent.load_state_dict(torch.load(args.load, weights_only=False)["model"])
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
 
-    T, N = args.num_steps, num_envs
-    obs_buf = torch.zeros(T, N, obs_size)
-    mask_buf = torch.zeros(T, N, n_act, dtype=torch.bool)
-    act_buf = torch.zeros(T, N, dtype=torch.long)
-    logp_buf = torch.zeros(T, N)
-    rew_buf = torch.zeros(T, N)
-    done_buf = torch.zeros(T, N)
-    val_buf = torch.zeros(T, N)
-    valid_buf = torch.zeros(T, N, dtype=torch.bool)
-
-    outs = [e.reset() for e in envs]
-    next_obs = torch.from_numpy(np.concatenate([o for o, _ in outs]))
-    next_mask = torch.from_numpy(np.concatenate([e.action_masks() for e in envs]))
+    rollout = Rollout(envs, args.num_steps, obs_size)
+    next_obs = rollout.reset()
     if not args.load:
         agent.norm.update(next_obs)  # initial statistics from the first deals
-    pending = torch.zeros(N, dtype=torch.bool)  # the game ended at the last step: this step is a dummy
     results = {k: [] for k in ("random", "heuristic", "snapshots")}  # outcomes since the last curve point
     curve, global_step, update = [], 0, 0
     t_rollout = t_update = 0.0  # seconds spent playing and learning
     start = time.time()
     budget = args.time_budget_minutes * 60
-    batch = T * N
     bar = tqdm(total=args.total_timesteps if args.smoke else None, unit="step", smoothing=0.05, dynamic_ncols=True)
+
+    def record(s: int, env, rows: np.ndarray, r: np.ndarray) -> None:
+        """The outcome of each game that ended, by the kind of opponent it was drawn."""
+        choice = env.pool_choices()[(s + 1) % n_seats]  # the finished episodes' draw
+        for i in rows:
+            kind = ("random", "heuristic")[choice[i]] if choice[i] < 2 else "snapshots"
+            results[kind].append(r[i] > 0)
 
     def progress() -> float:
         if budget <= 0 or args.total_timesteps <= 0:
@@ -357,84 +342,15 @@ def main() -> None:
         # ---- rollout
         t0 = time.time()
         agent.eval()
-        for t in range(T):
-            valid = ~pending
-            m = next_mask.clone()
-            m[~valid, 0] = True  # a finished game has no legal action; its dummy action is ignored
-            action, logp, value = agent.sample(next_obs, m)
-            obs_buf[t], mask_buf[t], act_buf[t] = next_obs, m, action
-            logp_buf[t], val_buf[t], valid_buf[t] = logp, value, valid
-            acts = action.numpy()
-            o_parts, m_parts, r_parts, d_parts = [], [], [], []
-            for s, env in enumerate(envs):
-                rows = slice(s * per_seat, (s + 1) * per_seat)
-                ob, r, term, trunc, info = env.step(acts[rows])
-                done = term | trunc
-                if done.any():
-                    choice = env.pool_choices()[(s + 1) % n_seats]  # the finished episodes' draw
-                    for i in np.flatnonzero(done):
-                        kind = ("random", "heuristic")[choice[i]] if choice[i] < 2 else "snapshots"
-                        results[kind].append(r[i] > 0)
-                o_parts.append(ob.copy())
-                m_parts.append(info["action_mask"].copy())
-                r_parts.append(r.copy())
-                d_parts.append(done)
-            next_obs = torch.from_numpy(np.concatenate(o_parts))
-            next_mask = torch.from_numpy(np.concatenate(m_parts))
-            rew_buf[t] = torch.from_numpy(np.concatenate(r_parts).astype(np.float32))
-            done_now = torch.from_numpy(np.concatenate(d_parts))
-            done_buf[t] = done_now.float()
-            pending = done_now & valid
-            global_step += int(valid.sum())
-
+        global_step += rollout.collect(agent, record)
         t_rollout += time.time() - t0
         # ---- GAE (a dummy step always follows a done one, so it is never bootstrapped from)
-        with torch.no_grad():
-            m = next_mask.clone()
-            m[pending, 0] = True
-            _, next_value = agent.logits_value(next_obs, m)
-            adv = torch.zeros(T, N)
-            last = torch.zeros(N)
-            for t in reversed(range(T)):
-                nv = next_value if t == T - 1 else val_buf[t + 1]
-                nonterminal = 1.0 - done_buf[t]
-                delta = rew_buf[t] + args.gamma * nv * nonterminal - val_buf[t]
-                last = delta + args.gamma * args.gae_lambda * nonterminal * last
-                adv[t] = last
-            ret = adv + val_buf
+        adv, ret = rollout.advantages(agent, args.gamma, args.gae_lambda)
 
-        # ---- PPO update on the valid transitions
+        # ---- PPO update on the valid transitions (then the normaliser, used from the next rollout on)
         t0 = time.time()
         agent.train()
-        idx = torch.nonzero(valid_buf.reshape(-1)).squeeze(1)
-        b_obs, b_mask = obs_buf.reshape(batch, -1)[idx], mask_buf.reshape(batch, -1)[idx]
-        b_act, b_logp = act_buf.reshape(-1)[idx], logp_buf.reshape(-1)[idx]
-        b_adv, b_ret, b_val = adv.reshape(-1)[idx], ret.reshape(-1)[idx], val_buf.reshape(-1)[idx]
-        stats = {}
-        for epoch in range(args.update_epochs):
-            for j in torch.tensor_split(torch.randperm(len(idx)), args.num_minibatches):
-                logits, v = agent.logits_value(b_obs[j], b_mask[j])
-                logp_all = logits.log_softmax(-1)
-                logp = logp_all.gather(1, b_act[j][:, None]).squeeze(1)
-                ratio = (logp - b_logp[j]).exp()
-                a = b_adv[j]
-                a = (a - a.mean()) / (a.std(unbiased=False) + 1e-8)
-                pg_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
-                v_clipped = b_val[j] + (v - b_val[j]).clamp(-args.clip_coef, args.clip_coef)
-                v_loss = 0.5 * torch.max((v - b_ret[j]) ** 2, (v_clipped - b_ret[j]) ** 2).mean()
-                entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
-                loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
-                optimizer.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
-                optimizer.step()
-                with torch.no_grad():
-                    approx_kl = ((ratio - 1) - (logp - b_logp[j])).mean().item()
-            stats = dict(pg=pg_loss.item(), v=v_loss.item(), ent=entropy.item(), kl=approx_kl)
-            if args.target_kl and approx_kl > args.target_kl:
-                break
-
-        agent.norm.update(b_obs)  # used from the next rollout on
+        stats = ppo_update(agent, optimizer, rollout.batch(adv, ret), args)
         t_update += time.time() - t0
 
         # ---- snapshots, learning curve, checkpoints
@@ -449,22 +365,33 @@ def main() -> None:
                 point[f"games_{kind}"] = len(res)
                 res.clear()
             curve.append(point)
-            bar.set_postfix(rnd=f"{point['vs_random']:.2f}", heur=f"{point['vs_heuristic']:.2f}",
-                            snap=f"{point['vs_snapshots']:.2f}", ent=f"{stats['ent']:.2f}", kl=f"{stats['kl']:.3f}")
+            bar.set_postfix(
+                rnd=f"{point['vs_random']:.2f}",
+                heur=f"{point['vs_heuristic']:.2f}",
+                snap=f"{point['vs_snapshots']:.2f}",
+                ent=f"{stats['ent']:.2f}",
+                kl=f"{stats['kl']:.3f}",
+            )
         if update % args.checkpoint_every == 0:
-            torch.save({"model": agent.state_dict(), "args": dataclasses.asdict(args), "step": global_step},
-                       os.path.join(args.out, "checkpoint.pt"))
+            torch.save(
+                {"model": agent.state_dict(), "args": dataclasses.asdict(args), "step": global_step},
+                os.path.join(args.out, "checkpoint.pt"),
+            )
             if curve:  # the plot so far, should the run be stopped early
                 save_plot(curve, args.plot, f"PPO self-play, {args.preset}, {args.num_players} players")
         bar.update(global_step - bar.n)
 
     bar.close()
     elapsed = time.time() - start
-    print(f"trained {global_step:,} learner decisions in {elapsed / 60:.1f} min "
-          f"({global_step / max(elapsed, 1e-9):,.0f} steps/s, {update} updates; rollouts {t_rollout:.0f} s, "
-          f"updates {t_update:.0f} s)")
-    torch.save({"model": agent.state_dict(), "args": dataclasses.asdict(args), "step": global_step},
-               os.path.join(args.out, "final.pt"))
+    print(
+        f"trained {global_step:,} learner decisions in {elapsed / 60:.1f} min "
+        f"({global_step / max(elapsed, 1e-9):,.0f} steps/s, {update} updates; rollouts {t_rollout:.0f} s, "
+        f"updates {t_update:.0f} s)"
+    )
+    torch.save(
+        {"model": agent.state_dict(), "args": dataclasses.asdict(args), "step": global_step},
+        os.path.join(args.out, "final.pt"),
+    )
     if curve:
         with open(os.path.join(args.out, "learning_curve.csv"), "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(curve[0]))

@@ -93,8 +93,12 @@ class ModulePolicy:
 
 def main() -> None:
     args = parse_args()
-    ray.init(address=args.address, num_cpus=None if args.address else args.env_runners + 1,
-             include_dashboard=False, log_to_driver=False)
+    ray.init(
+        address=args.address,
+        num_cpus=None if args.address else args.env_runners + 1,
+        include_dashboard=False,
+        log_to_driver=False,
+    )
     try:
         algo = build_config(args).build_algo()
         for i in range(args.iterations):
@@ -111,8 +115,12 @@ def main() -> None:
         policy = ModulePolicy(algo.get_module("shared"))
         for opponent in ("random", "heuristic"):
             res = eights.arena.evaluate(
-                ("rllib_ppo", policy), opponent, preset=args.preset, num_players=args.players,
-                games=args.eval_games, seed=args.seed + 1,
+                ("rllib_ppo", policy),
+                opponent,
+                preset=args.preset,
+                num_players=args.players,
+                games=args.eval_games,
+                seed=args.seed + 1,
             )
             print(f"vs {opponent:9s} {res}")
         algo.stop()

@@ -7,7 +7,10 @@ head) learns by PPO on ``eights.VecEnv`` against a mix of opponents: the Rust ``
 ``random`` bots, optionally a cheap search bot, and a league of frozen snapshots of itself.  The
 presets after the first start from the first preset's weights (all presets share the observation
 layout and the 197 actions); with ``--parallel`` every preset trains in its own process, side by
-side, from scratch (or, with ``--init-from``, from an earlier run).  Only the policy (normaliser, trunk, policy head) is exported.
+side, from scratch (or, with ``--init-from``, from an earlier run).  Only the policy (normaliser,
+trunk, policy head) is exported.
+The network and the PPO itself are the package's (``eights.train.PolicyNet``, ``Rollout``,
+``ppo_update``); this file holds the recipe: the league, the plan, resuming and the export.
 
 Run (needs ``pip install -e '.[train]'``: torch, safetensors, tqdm)::
 
@@ -51,7 +54,8 @@ command and how each preset was trained
 (``trained``, JSON: per preset this run's decisions and minutes and, for a continuation,
 ``earlier``: the earlier runs of the chain that trained it, oldest first, each with its decisions,
 minutes and command).  Recorded commands name the conventional directories, not the real ones:
-``runs/net`` for a first run, ``runs/net-K`` for the K-th run of a chain of ``--init-from``.  The policy: ``x = clamp((obs - mean) * inv_std, -clip, clip)``,
+``runs/net`` for a first run, ``runs/net-K`` for the K-th run of a chain of ``--init-from``.
+The policy: ``x = clamp((obs - mean) * inv_std, -clip, clip)``,
 ``h = relu(fc2(relu(fc1(x))))``, ``logits = pi(h)``, illegal actions masked out; the bot plays
 the legal action of the largest logit.  ``IN`` is ``--inputs``: the network reads the first ``IN``
 values of the observation (the layout only appends slices), 310 by default (the layout before the
@@ -86,10 +90,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
-import torch.nn as nn
 
 import eights
 from eights import arena
+from eights.train import GreedyPolicy, Rollout, exported_state_dict, ppo_update
+from eights.train import PolicyNet as Agent  # noqa: F401 (the network, as this script calls it)
 
 EXPORT_FORMAT = "eights-net-v1"
 
@@ -175,8 +180,9 @@ class Args:
 
 
 def parse_args(argv=None) -> Args:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
     for f in dataclasses.fields(Args):
         flag = "--" + f.name.replace("_", "-")
         if f.type in ("bool", bool):
@@ -231,23 +237,19 @@ def export_metadata(path: str) -> dict:
 
 def exported_model(path: str, preset: str, hidden: int = 0) -> dict:
     """``preset``'s policy in an exported file as the state dict of an ``Agent`` without its value
-    head: the float32 values of the stored layers, and a normaliser whose variance is recovered
-    from ``inv_std`` and whose count lets later statistics move it only slowly. ``hidden``, if
-    given, is the width the caller expects."""
+    head (see ``eights.train.exported_state_dict``). ``hidden``, if given, is the width the
+    caller expects."""
     from safetensors.numpy import load_file
 
-    arrays = load_file(path)
-    presets = sorted({k.split(".")[0] for k in arrays})
-    if f"{preset}.fc1.weight" not in arrays:
-        raise SystemExit(f"--init-from {path}: no network for {preset} in it (it has {', '.join(presets)})")
-    model = {key: torch.from_numpy(arrays[f"{preset}.{key}"].astype(np.float32))
-             for key in ("norm.mean", "norm.inv_std", "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias",
-                         "pi.weight", "pi.bias")}
+    try:
+        model = exported_state_dict(load_file(path), preset)
+    except KeyError as exc:
+        raise SystemExit(f"--init-from {path}: {exc.args[0]}") from None
     if hidden and model["fc1.weight"].shape[0] != hidden:
-        raise SystemExit(f"--init-from {path}: its {preset} network has {model['fc1.weight'].shape[0]} hidden units, "
-                         f"--hidden is {hidden}")
-    model["norm.var"] = (1.0 / model["norm.inv_std"] ** 2 - 1e-8).clamp(min=0.0)
-    model["norm.count"] = torch.tensor(1e5)
+        raise SystemExit(
+            f"--init-from {path}: its {preset} network has {model['fc1.weight'].shape[0]} hidden units, "
+            f"--hidden is {hidden}"
+        )
     return model
 
 
@@ -298,8 +300,13 @@ def earlier_stages(init_from: str, preset: str) -> list:
         if ck["step"] > 0:
             paths = {"out": stage_dir(k), "init_from": stage_dir(k - 1) if a.init_from else ""}
             argv = to_argv(a, export=Args.export, eval_deals=Args.eval_deals, **paths)
-            out.append({"decisions": ck["step"], "minutes": round(ck["seconds"] / 60, 1),
-                        "command": " ".join(["python examples/train_net_bot.py"] + argv)})
+            out.append(
+                {
+                    "decisions": ck["step"],
+                    "minutes": round(ck["seconds"] / 60, 1),
+                    "command": " ".join(["python examples/train_net_bot.py"] + argv),
+                }
+            )
         init_from, k = a.init_from, k - 1
     return out[::-1]
 
@@ -317,34 +324,6 @@ def parse_plan(plan: str) -> list:
 # ----------------------------------------------------------------------------- the agent
 
 
-class Normalizer(nn.Module):
-    """Running mean and variance of the observations, updated once per rollout."""
-
-    def __init__(self, size: int, clip: float = 5.0):
-        super().__init__()
-        self.register_buffer("mean", torch.zeros(size))
-        self.register_buffer("var", torch.ones(size))
-        self.register_buffer("inv_std", torch.ones(size))
-        self.register_buffer("count", torch.tensor(0.0))
-        self.clip = clip
-
-    @torch.no_grad()
-    def update(self, x: torch.Tensor) -> None:
-        x = x[..., : self.mean.shape[0]]
-        n = x.shape[0]
-        mean, var = x.mean(0), x.var(0, unbiased=False)
-        delta, total = mean - self.mean, self.count + n
-        self.mean += delta * n / total
-        self.var.copy_((self.var * self.count + var * n + delta**2 * self.count * n / total) / total)
-        self.count += n
-        self.inv_std.copy_(1.0 / torch.sqrt(self.var + 1e-8))
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """The first ``size`` values of each observation, normalised and clipped."""
-        x = x[..., : self.mean.shape[0]]
-        return ((x - self.mean) * self.inv_std).clamp(-self.clip, self.clip)
-
-
 def inputs_of(model: dict) -> int:
     """The observation values a saved network reads."""
     return int(model["fc1.weight"].shape[1])
@@ -359,8 +338,9 @@ def widen(model: dict, optimizer, inputs: int):
     if old == inputs:
         return model, optimizer, False
     if old > inputs:
-        raise SystemExit(f"--inputs {inputs}: the saved network reads {old} observation values; "
-                         "a network can only be widened")
+        raise SystemExit(
+            f"--inputs {inputs}: the saved network reads {old} observation values; a network can only be widened"
+        )
     extra = inputs - old
     model = dict(model)
     model["fc1.weight"] = torch.cat([w, w.new_zeros(w.shape[0], extra)], 1)
@@ -376,55 +356,9 @@ def widen(model: dict, optimizer, inputs: int):
     return model, optimizer, True
 
 
-def layer(i: int, o: int, std: float = np.sqrt(2)) -> nn.Linear:
-    lin = nn.Linear(i, o)
-    nn.init.orthogonal_(lin.weight, std)
-    nn.init.constant_(lin.bias, 0.0)
-    return lin
-
-
-class Agent(nn.Module):
-    """A 2-layer MLP trunk with a masked policy head and a value head, reading the first
-    ``obs_size`` values of whole observations."""
-
-    def __init__(self, obs_size: int, num_actions: int, hidden: int):
-        super().__init__()
-        self.norm = Normalizer(obs_size)
-        self.fc1 = layer(obs_size, hidden)
-        self.fc2 = layer(hidden, hidden)
-        self.pi = layer(hidden, num_actions, 0.01)
-        self.v = layer(hidden, 1, 1.0)
-
-    def trunk(self, obs: torch.Tensor) -> torch.Tensor:
-        return torch.relu(self.fc2(torch.relu(self.fc1(self.norm(obs)))))
-
-    def logits_value(self, obs: torch.Tensor, mask: torch.Tensor):
-        h = self.trunk(obs)
-        logits = self.pi(h).masked_fill(~mask, -1e9)
-        return logits, self.v(h).squeeze(-1)
-
-    def sample(self, obs: torch.Tensor, mask: torch.Tensor, greedy: bool = False):
-        with torch.no_grad():
-            logits, value = self.logits_value(obs, mask)
-            logp = logits.log_softmax(-1)
-            if greedy:
-                action = logits.argmax(1)
-            else:
-                action = (logits - torch.empty_like(logits).exponential_().log()).argmax(1)
-            return action, logp.gather(1, action[:, None]).squeeze(1), value
-
-    def act(self, obs: np.ndarray, mask: np.ndarray, greedy: bool = False) -> np.ndarray:
-        dev = self.fc1.weight.device
-        obs_t, mask_t = torch.from_numpy(obs).to(dev), torch.from_numpy(mask).to(dev)
-        return self.sample(obs_t, mask_t, greedy)[0].cpu().numpy()
-
-
-class ArenaAgent:
-    def __init__(self, agent: Agent, name: str):
-        self.agent, self.name = agent, name
-
-    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return self.agent.act(np.ascontiguousarray(obs, np.float32), np.ascontiguousarray(masks, bool), True)
+def ArenaAgent(agent: Agent, name: str) -> GreedyPolicy:
+    """The trained policy as an arena agent (its most likely legal action)."""
+    return GreedyPolicy(agent, name)
 
 
 class League(eights.OpponentPool):
@@ -459,7 +393,9 @@ class League(eights.OpponentPool):
 
 def hardware_of(args: Args) -> str:
     """The machine this process trains on, as checkpoints and the export record it."""
-    hardware = f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {args.torch_threads} thread"
+    hardware = (
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, torch {args.torch_threads} thread"
+    )
     if args.device.startswith("cuda") and torch.cuda.is_available():
         hardware += f", {torch.cuda.get_device_name(args.device)}"
     return hardware
@@ -470,7 +406,7 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
     os.makedirs(out, exist_ok=True)
     n_seats = args.num_players
     per_seat = max(1, args.num_envs // n_seats)
-    N, T = per_seat * n_seats, args.num_steps
+    T = args.num_steps
     obs_size, n_act = args.inputs, eights.NUM_ACTIONS
     dev = torch.device(args.device)
     agent = Agent(obs_size, n_act, args.hidden).to(dev)
@@ -480,8 +416,10 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
     if os.path.exists(ckpt_path):
         ck = torch.load(ckpt_path, weights_only=False, map_location=dev)
         if inputs_of(ck["model"]) != obs_size:
-            raise SystemExit(f"{ckpt_path} reads {inputs_of(ck['model'])} observation values but --inputs is "
-                             f"{obs_size}: resume with the --inputs it was started with")
+            raise SystemExit(
+                f"{ckpt_path} reads {inputs_of(ck['model'])} observation values but --inputs is "
+                f"{obs_size}: resume with the --inputs it was started with"
+            )
         agent.load_state_dict(ck["model"])
         optimizer.load_state_dict(ck["optimizer"])
         global_step, update, spent, snapshots = ck["step"], ck["update"], ck["seconds"], ck["snapshots"]
@@ -489,8 +427,10 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
     elif init and is_export(init):
         model, _, widened = widen(exported_model(init, preset, args.hidden), None, obs_size)
         agent.load_state_dict(model, strict=False)  # the value head stays new
-        log(f"{preset}: continuing the exported {init}" + (f", widened to {obs_size} observation values"
-                                                          if widened else ""))
+        log(
+            f"{preset}: continuing the exported {init}"
+            + (f", widened to {obs_size} observation values" if widened else "")
+        )
     elif init:
         ck = torch.load(init, weights_only=False, map_location=dev)
         model, opt_state, widened = widen(ck["model"], ck.get("optimizer"), obs_size)
@@ -515,21 +455,23 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
         snap.eval()
         for pool in pools:
             pool.add(lambda o, m, s=snap: s.act(o, m))
-    envs = [eights.VecEnv(preset, per_seat, n_seats, opponents=pools[s], learner_seat=s,
-                          num_threads=args.env_threads, seed=seed * 1000 + s) for s in range(n_seats)]
+    envs = [
+        eights.VecEnv(
+            preset,
+            per_seat,
+            n_seats,
+            opponents=pools[s],
+            learner_seat=s,
+            num_threads=args.env_threads,
+            seed=seed * 1000 + s,
+        )
+        for s in range(n_seats)
+    ]
 
-    obs_buf = torch.zeros(T, N, obs_size, device=dev)
-    mask_buf = torch.zeros(T, N, n_act, dtype=torch.bool, device=dev)
-    act_buf = torch.zeros(T, N, dtype=torch.long, device=dev)
-    logp_buf, rew_buf, done_buf, val_buf = (torch.zeros(T, N, device=dev) for _ in range(4))
-    valid_buf = torch.zeros(T, N, dtype=torch.bool, device=dev)
-
-    outs = [e.reset() for e in envs]
-    next_obs = torch.from_numpy(np.concatenate([o for o, _ in outs])).to(dev)
-    next_mask = torch.from_numpy(np.concatenate([e.action_masks() for e in envs])).to(dev)
+    rollout = Rollout(envs, T, obs_size, dev)
+    next_obs = rollout.reset()
     if update == 0 and not init:
         agent.norm.update(next_obs)
-    pending = torch.zeros(N, dtype=torch.bool, device=dev)
     results: dict = {k: [] for k in ("random", "heuristic", "search", "snapshots")}
     budget = minutes * 60
     start = time.time() - spent
@@ -537,13 +479,28 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
     # trunk's features as they are, and keep the normaliser (the policy) unchanged.
     warmup = args.value_warmup if init and is_export(init) else 0
     hardware = hardware_of(args)
-    batch = T * N
+
+    def record(s: int, env, rows: np.ndarray, r: np.ndarray) -> None:
+        """The outcome of each game that ended, by the kind of opponent it was drawn."""
+        choice = env.pool_choices()[(s + 1) % n_seats]
+        for i in rows:
+            results[pools[s].kind(int(choice[i]))].append(r[i] > 0)
 
     def save(path: str) -> None:
-        torch.save({"model": agent.state_dict(), "optimizer": optimizer.state_dict(), "step": global_step,
-                    "update": update, "seconds": time.time() - start, "args": dataclasses.asdict(args),
-                    "preset": preset, "snapshots": snapshots[-args.pool_size:],
-                    "hardware": hardware}, path + ".tmp")
+        torch.save(
+            {
+                "model": agent.state_dict(),
+                "optimizer": optimizer.state_dict(),
+                "step": global_step,
+                "update": update,
+                "seconds": time.time() - start,
+                "args": dataclasses.asdict(args),
+                "preset": preset,
+                "snapshots": snapshots[-args.pool_size :],
+                "hardware": hardware,
+            },
+            path + ".tmp",
+        )
         os.replace(path + ".tmp", path)
 
     while True:
@@ -555,106 +512,24 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
         for pool in pools:
             pool.progress = p
         agent.eval()
-        for t in range(T):
-            valid = ~pending
-            m = next_mask.clone()
-            m[~valid, 0] = True
-            action, logp, value = agent.sample(next_obs, m)
-            obs_buf[t], mask_buf[t], act_buf[t] = next_obs[:, :obs_size], m, action
-            logp_buf[t], val_buf[t], valid_buf[t] = logp, value, valid
-            acts = action.cpu().numpy()
-            o_parts, m_parts, r_parts, d_parts = [], [], [], []
-            for s, env in enumerate(envs):
-                rows = slice(s * per_seat, (s + 1) * per_seat)
-                ob, r, term, trunc, info = env.step(acts[rows])
-                done = term | trunc
-                if done.any():
-                    choice = env.pool_choices()[(s + 1) % n_seats]
-                    for i in np.flatnonzero(done):
-                        results[pools[s].kind(int(choice[i]))].append(r[i] > 0)
-                o_parts.append(ob.copy())
-                m_parts.append(info["action_mask"].copy())
-                r_parts.append(r.copy())
-                d_parts.append(done)
-            next_obs = torch.from_numpy(np.concatenate(o_parts)).to(dev)
-            next_mask = torch.from_numpy(np.concatenate(m_parts)).to(dev)
-            rew_buf[t] = torch.from_numpy(np.concatenate(r_parts).astype(np.float32)).to(dev)
-            done_now = torch.from_numpy(np.concatenate(d_parts)).to(dev)
-            done_buf[t] = done_now.float()
-            pending = done_now & valid
-            global_step += int(valid.sum())
-
-        with torch.no_grad():
-            m = next_mask.clone()
-            m[pending, 0] = True
-            _, next_value = agent.logits_value(next_obs, m)
-            adv = torch.zeros(T, N, device=dev)
-            last = torch.zeros(N, device=dev)
-            for t in reversed(range(T)):
-                nv = next_value if t == T - 1 else val_buf[t + 1]
-                nonterminal = 1.0 - done_buf[t]
-                delta = rew_buf[t] + args.gamma * nv * nonterminal - val_buf[t]
-                last = delta + args.gamma * args.gae_lambda * nonterminal * last
-                adv[t] = last
-            ret = adv + val_buf
-
+        global_step += rollout.collect(agent, record)
+        adv, ret = rollout.advantages(agent, args.gamma, args.gae_lambda)
         agent.train()
-        idx = torch.nonzero(valid_buf.reshape(-1)).squeeze(1)
-        b_obs, b_mask = obs_buf.reshape(batch, -1)[idx], mask_buf.reshape(batch, -1)[idx]
-        b_act, b_logp = act_buf.reshape(-1)[idx], logp_buf.reshape(-1)[idx]
-        b_adv, b_ret, b_val = adv.reshape(-1)[idx], ret.reshape(-1)[idx], val_buf.reshape(-1)[idx]
-        stats = {}
-        warming = update <= warmup
-
-        def value_loss(v, j):
-            """The clipped value loss of minibatch ``j``."""
-            v_clipped = b_val[j] + (v - b_val[j]).clamp(-args.clip_coef, args.clip_coef)
-            return 0.5 * torch.max((v - b_ret[j]) ** 2, (v_clipped - b_ret[j]) ** 2).mean()
-
-        for _epoch in range(args.update_epochs):
-            for j in torch.tensor_split(torch.randperm(len(idx), device=dev), args.num_minibatches):
-                if warming:
-                    with torch.no_grad():
-                        h = agent.trunk(b_obs[j])
-                    v = agent.v(h).squeeze(-1)
-                    optimizer.zero_grad()
-                    (args.vf_coef * value_loss(v, j)).backward()
-                    optimizer.step()
-                    stats = dict(ent=float("nan"), kl=0.0)
-                    continue
-                logits, v = agent.logits_value(b_obs[j], b_mask[j])
-                logp_all = logits.log_softmax(-1)
-                logp = logp_all.gather(1, b_act[j][:, None]).squeeze(1)
-                ratio = (logp - b_logp[j]).exp()
-                a = b_adv[j]
-                a = (a - a.mean()) / (a.std(unbiased=False) + 1e-8)
-                pg_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
-                v_loss = value_loss(v, j)
-                entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
-                loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
-                optimizer.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
-                optimizer.step()
-                with torch.no_grad():
-                    approx_kl = ((ratio - 1) - (logp - b_logp[j])).mean().item()
-            if not warming:
-                stats = dict(ent=entropy.item(), kl=approx_kl)
-            if not warming and args.target_kl and approx_kl > args.target_kl:
-                break
-        if not warming:
-            agent.norm.update(b_obs)
+        # From an exported file the value head trains alone first (the policy does not move).
+        stats = ppo_update(agent, optimizer, rollout.batch(adv, ret), args, value_only=update <= warmup)
 
         if update % args.snapshot_every == 0:
             snap = copy.deepcopy(agent).eval()
             snapshots.append({k: v.detach().cpu().clone() for k, v in snap.state_dict().items()})
-            snapshots = snapshots[-args.pool_size:]
+            snapshots = snapshots[-args.pool_size :]
             for pool in pools:
                 pool.add(lambda o, m, s=snap: s.act(o, m))
         if update % args.log_every == 0:
             rates = " ".join(f"{k}={np.mean(v):.3f}({len(v)})" for k, v in results.items() if v)
-            log(f"{preset} update {update} step {global_step:,} min {(time.time() - start) / 60:.1f} "
-                f"ent {stats['ent']:.3f} kl {stats['kl']:.4f} | win rates: {rates}")
+            log(
+                f"{preset} update {update} step {global_step:,} min {(time.time() - start) / 60:.1f} "
+                f"ent {stats['ent']:.3f} kl {stats['kl']:.4f} | win rates: {rates}"
+            )
             for v in results.values():
                 v.clear()
         if update % args.checkpoint_every == 0:
@@ -680,12 +555,24 @@ def export(policies: dict, path: str, meta: dict, dtype: str = "float16") -> Non
     tensors = {}
     for preset, agent in policies.items():
         sd = agent.state_dict()
-        for key in ("norm.mean", "norm.inv_std", "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias",
-                    "pi.weight", "pi.bias"):
+        for key in (
+            "norm.mean",
+            "norm.inv_std",
+            "fc1.weight",
+            "fc1.bias",
+            "fc2.weight",
+            "fc2.bias",
+            "pi.weight",
+            "pi.bias",
+        ):
             dt = np.float32 if key.startswith("norm.") else np.dtype(dtype)
             tensors[f"{preset}.{key}"] = np.ascontiguousarray(sd[key].detach().cpu().numpy(), dtype=dt)
-    metadata = {"format": EXPORT_FORMAT, "presets": ",".join(policies), "clip": "5.0",
-                **{k: str(v) for k, v in meta.items()}}
+    metadata = {
+        "format": EXPORT_FORMAT,
+        "presets": ",".join(policies),
+        "clip": "5.0",
+        **{k: str(v) for k, v in meta.items()},
+    }
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     save_file(tensors, path, metadata=metadata)
 
@@ -750,8 +637,9 @@ def main(argv=None) -> None:
     # An exported file is named by the conventional place of an export (the shipped file's path).
     previous = (Args.export if is_export(args.init_from) else stage_dir(stage - 1)) if args.init_from else ""
     paths = {"out": stage_dir(stage), "init_from": previous}
-    command = " ".join(["python examples/train_net_bot.py"] + to_argv(args, device=args.device, export=Args.export,
-                                                                      **paths))
+    command = " ".join(
+        ["python examples/train_net_bot.py"] + to_argv(args, device=args.device, export=Args.export, **paths)
+    )
     log(f"train_net_bot: seed {args.seed}, plan {args.plan}, hidden {args.hidden}, {hardware}")
     if args.parallel and len(plan) > 1:
         # One process per preset, each from scratch or from --init-from; this process then evaluates and exports.
@@ -762,8 +650,9 @@ def main(argv=None) -> None:
         for preset, minutes in plan:
             if os.path.exists(os.path.join(args.out, preset, "final.pt")):
                 continue
-            argv = to_argv(args, plan=f"{preset}={minutes}", parallel=False, export="", eval_deals=0,
-                           device=run_args.device)
+            argv = to_argv(
+                args, plan=f"{preset}={minutes}", parallel=False, export="", eval_deals=0, device=run_args.device
+            )
             children.append((preset, subprocess.Popen([sys.executable, os.path.abspath(__file__)] + argv)))
         failed = [preset for preset, child in children if child.wait() != 0]
         if failed:
@@ -803,13 +692,29 @@ def main(argv=None) -> None:
         agent.eval()
         policies[preset] = agent
         if args.eval_deals > 0:
-            r = arena.evaluate(ArenaAgent(agent, "net"), "heuristic", preset=preset, num_players=args.num_players,
-                               games=args.eval_deals, seed=12345, threads=1)
-            log(f"{preset}: against heuristic {r.win_rate:.3f} [{r.ci[0]:.3f}, {r.ci[1]:.3f}] over {args.eval_deals} deals")
+            r = arena.evaluate(
+                ArenaAgent(agent, "net"),
+                "heuristic",
+                preset=preset,
+                num_players=args.num_players,
+                games=args.eval_deals,
+                seed=12345,
+                threads=1,
+            )
+            log(
+                f"{preset}: against heuristic {r.win_rate:.3f} [{r.ci[0]:.3f}, {r.ci[1]:.3f}]"
+                f" over {args.eval_deals} deals"
+            )
     if args.export:
-        meta = {"players": args.num_players, "hidden": args.hidden, "seed": args.seed,
-                "trained": json.dumps(trained), "hardware": "; ".join(machines) or hardware,
-                "command": command, "dtype": args.export_dtype}
+        meta = {
+            "players": args.num_players,
+            "hidden": args.hidden,
+            "seed": args.seed,
+            "trained": json.dumps(trained),
+            "hardware": "; ".join(machines) or hardware,
+            "command": command,
+            "dtype": args.export_dtype,
+        }
         export(policies, args.export, meta, args.export_dtype)
         log(f"exported {', '.join(policies)} to {args.export} ({os.path.getsize(args.export):,} bytes)")
 

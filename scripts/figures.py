@@ -8,7 +8,8 @@ makes it, so a chart never drifts from the code (``docs/figures/``).
 The crazy_eights ratings chart of the README's opening and the documentation's home page is
 the README's main job (``eights arena ... --agents random,heuristic,ismcts:400,net --games
 1000``).  The PPO learning curve comes from a 30-minute training run and is listed with its
-command, but drawn only when named.
+command, but drawn only when named, as are the screenshots of ``eights serve`` (they need a
+Chromium: ``python scripts/figures.py serve_play.png``).
 """
 
 from __future__ import annotations
@@ -28,17 +29,38 @@ FIGURES: Dict[str, List[str]] = {
     "ratings_crazy_eights.svg": ARENA
     + ["--preset", "crazy_eights", "--agents", "random,heuristic,ismcts:400,net", "--games", "1000", "--plot"],
     "ratings_net_crazy_eights.svg": ARENA
-    + ["--preset", "crazy_eights", "--agents", "random,heuristic,ismcts:400,ismcts:1000,net", "--games", "500", "--plot"],
+    + [
+        "--preset",
+        "crazy_eights",
+        "--agents",
+        "random,heuristic,ismcts:400,ismcts:1000,net",
+        "--games",
+        "500",
+        "--plot",
+    ],
     "ratings_crazy_eights_specials.svg": ARENA
     + ["--preset", "crazy_eights_specials", "--agents", "random,heuristic,ismcts:1000", "--games", "500", "--plot"],
     "ratings_switch_blackjack.svg": ARENA
     + ["--preset", "switch_blackjack", "--agents", "random,heuristic,ismcts:1000", "--games", "500", "--plot"],
     # The README's 30-minute run with the defaults (seed 1); needs the train extra.
     "ppo_learning_curve.svg": [sys.executable, "examples/ppo_selfplay.py", "--out", "runs/ppo", "--plot"],
+    # Sixteen best responses (docs/baselines.md, Exploitability; hours on 2 cores): the runs in
+    # runs/exploit are resumed or skipped when done, then the table and this chart are drawn.
+    "exploitability.svg": [sys.executable, "scripts/exploitability.py", "--plot"],
 }
+# Screenshots of `eights serve` (need the web extra, playwright, pillow and a Chromium).
+for _name in ("serve_play.png", "serve_phone.png", "serve_watch.png", "serve_replay.png"):
+    FIGURES[_name] = [sys.executable, "scripts/web_screenshots.py"]
 
-#: Figures drawn only when named (long training runs).
-ON_REQUEST = {"ppo_learning_curve.svg"}
+#: Figures drawn only when named (long training runs, screenshots that need a browser).
+ON_REQUEST = {
+    "ppo_learning_curve.svg",
+    "exploitability.svg",
+    "serve_play.png",
+    "serve_phone.png",
+    "serve_watch.png",
+    "serve_replay.png",
+}
 
 
 def main(argv: List[str]) -> int:

@@ -139,16 +139,13 @@ impl Rank {
 
     /// Parse a rank token: `A`, `2`..`9`, `T` or `10`, `J`, `Q`, `K` (any case).
     pub fn parse(s: &str) -> Option<Rank> {
-        let t = s.trim().to_ascii_uppercase();
-        let r = match t.as_str() {
-            "A" | "1" => Rank::Ace,
-            "T" | "10" => Rank::Ten,
-            "J" => Rank::Jack,
-            "Q" => Rank::Queen,
-            "K" => Rank::King,
-            d if d.len() == 1 && ('2'..='9').contains(&d.chars().next()?) => {
-                Rank::ALL[(d.as_bytes()[0] - b'1') as usize]
-            }
+        let r = match s.trim().as_bytes() {
+            [b'A' | b'a' | b'1'] => Rank::Ace,
+            [b'T' | b't'] | [b'1', b'0'] => Rank::Ten,
+            [b'J' | b'j'] => Rank::Jack,
+            [b'Q' | b'q'] => Rank::Queen,
+            [b'K' | b'k'] => Rank::King,
+            &[d @ b'2'..=b'9'] => Rank::ALL[(d - b'1') as usize],
             _ => return None,
         };
         Some(r)

@@ -5,8 +5,10 @@
 //! Xtreme, and their house rules).
 //!
 //! Layers, bottom up (a lower layer never uses a higher one):
-//! 1. [`card`], [`card_set`]: card faces and notation, then multisets and piles of them.
-//! 2. [`rules`]: the serde rules specification, presets, validation and the compiled rules.
+//! 1. [`card`], [`card_set`]: card faces and notation, then multisets and piles of them;
+//!    [`seed`]: the one seed derivation every layer uses.
+//! 2. [`rules`]: the serde rules specification, presets, validation and the compiled rules,
+//!    the rules encoding an agent can read, and the rule space that draws rule sets.
 //! 3. [`action`]: the fixed action layout and the legal-action mask.
 //! 4. [`game`]: state, phases, legal actions, step and scoring.
 //! 5. [`observation`]: the observation encoding of a game.
@@ -35,6 +37,7 @@ pub mod check;
 pub mod game;
 pub mod observation;
 pub mod rules;
+pub mod seed;
 pub mod vec_env;
 
 #[cfg(feature = "python")]

@@ -78,7 +78,13 @@ fn golden_text() -> String {
                 }
             };
             let n = (vspec.players.min as usize).max(2);
-            let rules = Arc::new(Rules::from_spec(vspec, n).unwrap());
+            let rules = match Rules::from_spec(vspec, n) {
+                Ok(r) => Arc::new(r),
+                Err(e) => {
+                    writeln!(out, "{preset}+{name} error={e}").unwrap();
+                    continue;
+                }
+            };
             let s = random_selfplay(rules.clone(), VARIANT_GAMES, 1);
             let wins: Vec<String> = s.wins.iter().map(|w| w.to_string()).collect();
             let (h, len) = trace_hash(&rules, 7);

@@ -153,7 +153,10 @@ fn selector() -> impl Strategy<Value = String> {
 }
 
 fn nominate() -> impl Strategy<Value = Nominate> {
-    prop::sample::select(&[Nominate::Required, Nominate::Optional, Nominate::None, Nominate::OnlyIfMatching][..])
+    prop::sample::select(
+        &[Nominate::Required, Nominate::Optional, Nominate::OptionalKeepSuit, Nominate::None, Nominate::OnlyIfMatching]
+            [..],
+    )
 }
 
 fn chain_answer() -> impl Strategy<Value = ChainAnswer> {
@@ -444,13 +447,14 @@ fn covers(sel: &str, face: Card) -> bool {
 }
 
 fn effective_packs(spec: &RulesSpec, n: usize) -> u8 {
-    let mut packs = spec.deck.packs;
-    for (k, &p) in &spec.deck.packs_by_players {
-        if k.parse::<usize>().is_ok_and(|from| n >= from) {
-            packs = p;
-        }
-    }
-    packs
+    // "From this many players up": the largest threshold at or below n, compared as numbers.
+    spec.deck
+        .packs_by_players
+        .iter()
+        .filter_map(|(k, &p)| k.parse::<usize>().ok().map(|from| (from, p)))
+        .filter(|&(from, _)| n >= from)
+        .max_by_key(|&(from, _)| from)
+        .map_or(spec.deck.packs, |(_, p)| p)
 }
 
 /// The rules of a plan, validated for its player count. Panics on a generator bug (a spec

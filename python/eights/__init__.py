@@ -75,7 +75,7 @@ from .envs.gym import EightsEnv, make
 from .envs.registration import GYMNASIUM_NAMESPACE
 from .envs.registration import register_envs as _register_envs
 from .envs.vector import VecEnv
-from .rules import Game, Rules
+from .rules import RULES_SIZE, Game, Rules, RuleSpace
 
 try:
     __version__ = _metadata.version("eights")
@@ -87,6 +87,7 @@ except _metadata.PackageNotFoundError:  # running from a source tree
 __all__ = [
     "NUM_ACTIONS",
     "OBS_SIZE",
+    "RULES_SIZE",
     "Bot",
     "EightsEnv",
     "Game",
@@ -96,6 +97,7 @@ __all__ = [
     "RandomBot",
     "Rules",
     "RulesError",
+    "RuleSpace",
     "VecEnv",
     "__version__",
     "arena",

@@ -59,8 +59,13 @@ class ObservationBounds:
             ``Box(0, 1)`` of :meth:`scale`'s output.
     """
 
-    def __init__(self, preset: Union[str, Any], num_players: int = 2, rules: Optional[Dict[str, Any]] = None) -> None:
+    def __init__(
+        self, preset: Union[str, Any, None], num_players: int = 2, rules: Optional[Dict[str, Any]] = None
+    ) -> None:
         b = observation_bounds(preset, num_players, rules)  # validates the arguments
+        self._set(b)
+
+    def _set(self, b: Dict[str, Any]) -> None:
         self.spec: Dict[str, Tuple[int, int]] = b["spec"]
         self.copies: Dict[str, int] = b["copies"]
         self.deck_size: int = b["deck_size"]
@@ -71,6 +76,41 @@ class ObservationBounds:
         self._scores = slice(*self.spec["scores"])
         self.space = spaces.Box(self.low, self.high, dtype=np.float32)
         self.scaled_space = spaces.Box(0.0, 1.0, shape=(OBS_SIZE,), dtype=np.float32)
+
+    @classmethod
+    def any_rules(cls) -> ObservationBounds:
+        """Bounds that hold under every rule set (the largest deck the rules model deals:
+        four copies of every face, 216 cards), for rules drawn from a space."""
+        return cls(None)
+
+    @classmethod
+    def union(cls, bounds: list[ObservationBounds]) -> ObservationBounds:
+        """Bounds that hold under each of several rule sets (a batch of mixed rules): the
+        widest bounds, and a scaling that keeps every one of them in ``[0, 1]``."""
+        if not bounds:
+            raise ValueError("union needs at least one ObservationBounds")
+        first = bounds[0]
+        copies: Dict[str, int] = {}
+        for b in bounds:
+            for card, k in b.copies.items():
+                copies[card] = max(copies.get(card, 0), k)
+        out = cls.__new__(cls)
+        out._set(
+            dict(
+                spec=first.spec,
+                copies=copies,
+                deck_size=max(b.deck_size for b in bounds),
+                low=np.minimum.reduce([b.low for b in bounds]),
+                high=np.maximum.reduce([b.high for b in bounds]),
+                # The smallest positive factor (the largest deck or copy count) for counts; 0
+                # only where every rule set lacks the face.
+                mul=np.min([np.where(b._mul > 0, b._mul, np.inf) for b in bounds], axis=0),
+                add=first._add,
+                clip=np.logical_or.reduce([b._clip for b in bounds]),
+            )
+        )
+        out._mul = np.where(np.isinf(out._mul), 0.0, out._mul).astype(np.float32)
+        return out
 
     def scale(self, obs: np.ndarray) -> np.ndarray:
         """``obs`` (shape ``(..., OBS_SIZE)``) mapped into ``[0, 1]``, as a new ``float32``

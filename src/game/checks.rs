@@ -33,6 +33,69 @@ fn bluff_ok(b: &Bluff, n: usize) -> Result<(), String> {
     restrict_ok(b.prev_restrict).map_err(|e| format!("prev_restrict: {e}"))
 }
 
+/// The zones and one-turn states that only some rules have: each must be empty (or at its
+/// default) unless the rules have the mechanic that fills it. Each message names the field
+/// and the rules field that would allow it.
+fn check_rules_zones(s: &Snapshot, rules: &Rules) -> Result<(), String> {
+    use crate::rules::{AllPass, Exhausted};
+    let set = &rules.settings;
+    let any = |f: fn(&crate::rules::CardRule) -> bool| rules.card.iter().any(f);
+    let need = |field: &str, what: &str| Err(format!("{field}: only rules with {what} have one; these rules do not"));
+    if !s.rogue.is_empty() {
+        if !rules.rogue {
+            return need("rogue", "a rogue pile (match.extra = [\"rogue_pile\"])");
+        }
+        if let Some(c) = s.rogue.iter().find(|c| !c.is_red() || c.is_joker()) {
+            return Err(format!("rogue: the rogue pile holds red cards only, got {c}"));
+        }
+    }
+    if s.hat.is_some() && !set.silly_hat {
+        return need("hat", "the Silly Hat (options.silly_hat)");
+    }
+    if s.missed != 0 && !set.joker_bluff {
+        return need("missed", "missed turns (options.joker_bluff)");
+    }
+    if s.done != 0 && set.all_pass != AllPass::PassIsFinal && !set.play_for_second {
+        return need("done", "players out of the hand (pass.all_pass = \"pass_is_final\" or end.play_for_second)");
+    }
+    if !s.kept.is_empty() && s.phase != Phase::Keep {
+        return Err(format!("kept: cards are kept only in phase keep, not {:?}", s.phase.name()));
+    }
+    if s.phase == Phase::Keep && set.exhausted != Exhausted::KeepFive {
+        return need("phase", "a keep phase (stock.exhausted = \"keep_five\")");
+    }
+    if s.interlude.kind == super::InterludeKind::MirrorThree && !rules.has_mirror {
+        return need("interlude", "a mirror window (a card with mirror)");
+    }
+    let phase_rule: Option<(&str, bool)> = match s.phase {
+        Phase::Give => Some(("a give card (cards.*.give)", any(|r| r.give.is_some()))),
+        Phase::Target => Some(("a swap card (cards.*.swap_hand)", any(|r| r.swap_hand))),
+        Phase::Ask => Some(("an ask card (cards.*.ask_rank)", any(|r| r.ask_rank))),
+        Phase::SecondSuit => Some(("the reserved second_suit phase (no rules use it)", false)),
+        _ => None,
+    };
+    if let Some((what, false)) = phase_rule {
+        return Err(format!("phase: {:?} needs {what}; these rules have none", s.phase.name()));
+    }
+    for (field, r) in [("restrict", s.restrict), ("turn.restrict", s.turn.restrict)] {
+        let allowed = match r {
+            Restrict::None => true,
+            Restrict::Picture => any(|c| c.next_picture),
+            Restrict::Even => any(|c| c.next_even),
+            Restrict::Suit(_) => set.chain_after == crate::rules::ChainAfter::AttackSuitOnly,
+            Restrict::Also(_) => any(|c| c.second_suit),
+            Restrict::Ask(_) => any(|c| c.ask_rank),
+        };
+        if !allowed {
+            return Err(format!("{field}: {r:?} is a constraint these rules never set"));
+        }
+    }
+    if (s.chain.active || s.turn.chain_add > 0) && rules.chain_groups.is_empty() {
+        return need("chain", "a draw chain (cards.*.draw_chain)");
+    }
+    Ok(())
+}
+
 /// Checks on the raw snapshot, before the game is rebuilt. `rules` are the snapshot's
 /// compiled rules (so `num_players` is already known to be valid for them).
 pub fn check_fields(s: &Snapshot, rules: &Rules) -> Result<(), String> {
@@ -58,6 +121,7 @@ pub fn check_fields(s: &Snapshot, rules: &Rules) -> Result<(), String> {
         return Err(format!("direction must be 1 or -1, got {}", s.direction));
     }
     restrict_ok(s.restrict).map_err(|e| format!("restrict: {e}"))?;
+    check_rules_zones(s, rules)?;
     restrict_ok(s.turn.restrict).map_err(|e| format!("turn.restrict: {e}"))?;
     if let Some(b) = &s.turn.bluff {
         bluff_ok(b, n).map_err(|e| format!("turn.bluff.{e}"))?;
@@ -71,6 +135,9 @@ pub fn check_fields(s: &Snapshot, rules: &Rules) -> Result<(), String> {
     }
     if s.turn.chain_group as usize >= groups {
         return Err(format!("turn.chain_group must be in [0, {}], got {}", groups - 1, s.turn.chain_group));
+    }
+    if let Some(k) = s.turn.kept_suit.filter(|&k| k >= 4) {
+        return Err(format!("turn.kept_suit: suit index must be in [0, 3], got {k}"));
     }
     if s.turn.replay >> NUM_FACES != 0 {
         return Err(format!("turn.replay: card bits must be below bit {NUM_FACES}"));

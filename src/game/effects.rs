@@ -243,8 +243,7 @@ impl Game {
         let r = self.rules.card[top.index()];
         let mut going_out = self.hands[p].is_empty() && !self.turn.is_start;
         // Nomination: wilds only when played with their power; the countdown own wild always.
-        let own = self.own_wild(top, p);
-        let mode = if own { Some(Nominate::Required) } else { self.card_nominate(top) };
+        let mode = self.nomination(top, p);
         let nominates = match mode {
             None => false,
             Some(m) => {
@@ -280,13 +279,19 @@ impl Game {
                     self.end_hand(Some(p as u8), false);
                     return;
                 }
-                self.turn.give_due = match give {
-                    crate::rules::Give::EachOther => self.n - 1,
-                    crate::rules::Give::One => 1,
-                };
-                self.turn.gave = 0;
-                self.phase = Phase::Give;
-                return;
+                if self.hands[p].is_empty() {
+                    // Out under countdown, and the empty stock dealt the new hand no card:
+                    // there is nothing to hand over.
+                    self.turn.give_done = true;
+                } else {
+                    self.turn.give_due = match give {
+                        crate::rules::Give::EachOther => self.n - 1,
+                        crate::rules::Give::One => 1,
+                    };
+                    self.turn.gave = 0;
+                    self.phase = Phase::Give;
+                    return;
+                }
             }
         }
         if !self.turn.is_start && !going_out && r.swap_hand && !self.turn.swap_done {
@@ -302,6 +307,12 @@ impl Game {
         let nominates = nominates || (r.second_suit && !self.turn.is_start);
         if nominates && !(going_out && self.ends_hand_on_out(top)) {
             self.phase = Phase::Nominate;
+            if mode == Some(Nominate::OptionalKeepSuit) {
+                // Until a suit is named, the suit in force before the card stands: `end`
+                // leaves it (and the observation shows it meanwhile).
+                self.nominated =
+                    self.turn.kept_suit.and_then(|k| Suit::from_index(k as usize)).filter(|&s| top.suit() != Some(s));
+            }
             return;
         }
         self.resolve_play();

@@ -107,6 +107,7 @@ impl Game {
     /// Phase `nominate`: a suit (a second suit differs from the card's own), `end` when optional.
     fn legal_nominate(&self, mask: &mut ActionMask) {
         let top = self.discard.top().expect("a card was placed");
+        let p = self.current as usize;
         let second = self.rules.card[top.index()].second_suit;
         for s in Suit::ALL {
             // one_card's second suit must differ from the seven's own suit.
@@ -114,7 +115,7 @@ impl Game {
                 mask.set(action::NOMINATE + s.index());
             }
         }
-        if self.card_nominate(top) == Some(Nominate::Optional) {
+        if matches!(self.nomination(top, p), Some(Nominate::Optional | Nominate::OptionalKeepSuit)) {
             mask.set(action::END_TURN);
         }
     }

@@ -142,6 +142,12 @@ impl Game {
         self.rules.card[self.wild_source(c).index()].nominate
     }
 
+    /// The nomination `c` asks of its player `p`: a countdown player's own wild always
+    /// nominates ("required"); any other card as its rules say.
+    pub(super) fn nomination(&self, c: Card, p: usize) -> Option<Nominate> {
+        if self.own_wild(c, p) { Some(Nominate::Required) } else { self.card_nominate(c) }
+    }
+
     /// The faces with a wild rule this hand ([`crate::rules::Rules::wild_mask`] with the eights'
     /// bits moved to the hand's wild rank under `options.wild_instapik`), as a bitset.
     #[inline]

@@ -282,6 +282,29 @@ impl Game {
         Ok(())
     }
 
+    /// Play the following episodes (from the next [`Game::reset`]) under `rules`, which must
+    /// have this game's player count. The storage of what players have seen is kept: a rule
+    /// set without open card moves parks it in `spare`, one with them takes it back, so that
+    /// a batch of mixed rules allocates nothing once every game has held one. Until the next
+    /// reset, the game in progress must not be played on.
+    pub fn set_rules(&mut self, rules: Arc<Rules>, spare: &mut Option<Box<SeenCards>>) -> Result<(), GameError> {
+        if rules.num_players != self.n {
+            return Err(GameError::InvalidState(format!(
+                "rules for {} players given to a game of {}",
+                rules.num_players, self.n
+            )));
+        }
+        if Game::tracks_seen(&rules) {
+            if self.seen.is_none() {
+                self.seen = spare.take();
+            }
+        } else if self.seen.is_some() {
+            *spare = self.seen.take();
+        }
+        self.rules = rules;
+        Ok(())
+    }
+
     /// Put every field back as [`Game::blank`] leaves it, in place: the piles are emptied
     /// without clearing their storage, the rules and the seen-card box are kept. (The
     /// destructuring lists every field, so a new one cannot be forgotten here.)
@@ -378,14 +401,7 @@ impl Game {
     }
 }
 
-/// Derive the seed of game `i` from a base seed (SplitMix64 finaliser), so batches of games
-/// are reproducible whatever order or thread they run in.
-pub fn derive_seed(seed: u64, i: u64) -> u64 {
-    let mut z = seed ^ i.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub use crate::seed::derive_seed;
 
 #[allow(dead_code)]
 const _: () = assert!(NUM_FACES == 54);

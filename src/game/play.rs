@@ -180,6 +180,10 @@ impl Game {
                 prev_restrict: self.restrict,
             });
         self.turn.identical = self.rules.settings.identical_bonus && prev_top == Some(c);
+        self.turn.kept_suit = match self.card_nominate(c) {
+            Some(Nominate::OptionalKeepSuit) => self.active_suit().map(|s| s as u8),
+            _ => None,
+        };
         if self.place_from_hand(p, c) {
             return;
         }

@@ -260,8 +260,10 @@ impl Game {
             self.pick_up_pile(next as usize, t.pick_up);
             next = self.step_in(next, 1);
         }
-        if let Some(b) = t.bluff.filter(|_| t.draw_lose > 0) {
-            // options.joker_bluff: the victim decides whether to challenge the joker first.
+        if let Some(b) = t.bluff.filter(|b| t.draw_lose > 0 && b.by != next) {
+            // options.joker_bluff: the victim decides whether to challenge the joker first
+            // (unless the joker's own player is the only one still in the hand: nobody can
+            // challenge, and the penalty falls as for any joker).
             self.challenge = Some(Bluff { amount: t.draw_lose, ..b });
             self.current = next;
             self.phase = Phase::Challenge;

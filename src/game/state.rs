@@ -189,6 +189,9 @@ pub struct Turn {
     /// The top card is a joker played under `options.joker_bluff` (its challenge is pending
     /// once the play resolves).
     pub bluff: Option<Bluff>,
+    /// The suit in force (index) before the top card was placed, kept for a nomination that
+    /// its player may decline (`nominate = "optional_keep_suit"`); `None` otherwise.
+    pub kept_suit: Option<u8>,
 }
 
 /// A joker played under `options.joker_bluff`, waiting for the next player's challenge decision.

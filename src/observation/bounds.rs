@@ -111,9 +111,21 @@ pub struct ObsBounds {
 impl ObsBounds {
     /// The bounds for `rules` (compiled for its player count: the deck may depend on it).
     pub fn new(rules: &Rules) -> ObsBounds {
-        let () = NAMES_MATCH;
         let copies: [u8; NUM_FACES] = std::array::from_fn(|i| Card::from_index(i).map_or(0, |c| rules.deck.count(c)));
-        let deck_size = rules.deck.len();
+        ObsBounds::for_deck(copies)
+    }
+
+    /// Bounds that hold under every rule set: the largest deck the rules model deals (four
+    /// packs with their jokers, four copies of every face), for batches whose rules are
+    /// drawn from a space.
+    pub fn any_rules() -> ObsBounds {
+        ObsBounds::for_deck([4; NUM_FACES])
+    }
+
+    /// The bounds for a pack holding `copies` of each face.
+    pub fn for_deck(copies: [u8; NUM_FACES]) -> ObsBounds {
+        let () = NAMES_MATCH;
+        let deck_size: usize = copies.iter().map(|&c| usize::from(c)).sum();
         let deck = deck_size as f64;
         // The pack is never empty (validated rules deal at least the start card).
         let per_card = if deck_size > 0 { (1.0 / deck) as f32 } else { 0.0 };

@@ -124,6 +124,7 @@ int_args! {
 opt_int_args! {
     opt_seed: u64 = "seed" in 0, u64::MAX;
     dealer: usize = "dealer" in 0, crate::rules::MAX_PLAYERS - 1;
+    upto: usize = "upto" in 0, usize::MAX;
 }
 
 /// `scores` of a position: a list of integers within the match-score limit, or `None`.

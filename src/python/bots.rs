@@ -147,6 +147,13 @@ fn net_presets() -> PyResult<Vec<String>> {
     Ok(w.policies.iter().map(|p| p.preset.clone()).collect())
 }
 
+/// The `net` bot's weights: the safetensors file embedded in the crate, as bytes (its format
+/// is described in `crate::bots::net`), for tools that start a PyTorch network from them.
+#[pyfunction]
+fn net_weights(py: Python<'_>) -> Bound<'_, pyo3::types::PyBytes> {
+    pyo3::types::PyBytes::new(py, bots::net::WEIGHTS_FILE)
+}
+
 /// The `net` bot's action probabilities for `preset`: the softmax of its network's logits over
 /// the legal actions of each row (0 elsewhere), float32 of shape (B, NUM_ACTIONS), from
 /// float32 observations (B, OBS_SIZE) and bool masks (B, NUM_ACTIONS). The bot itself plays
@@ -162,12 +169,13 @@ fn net_probs<'py>(
     use crate::observation::OBS_SIZE;
     let w = bots::net::weights().map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
     let policy = w.by_name(preset).map_err(PyValueError::new_err)?;
-    let obs: PyReadonlyArray2<'py, f32> = obs
-        .extract()
-        .map_err(|_| PyTypeError::new_err(format!("obs must be a float32 numpy array of shape (B, {OBS_SIZE})")))?;
-    let masks: PyReadonlyArray2<'py, bool> = masks
-        .extract()
-        .map_err(|_| PyTypeError::new_err(format!("masks must be a bool numpy array of shape (B, {NUM_ACTIONS})")))?;
+    let obs = super::convert::array_arg::<f32, numpy::Ix2>(obs, "obs", &format!("(B, {OBS_SIZE})"))?;
+    let masks = super::convert::array_arg::<bool, numpy::Ix2>(masks, "masks", &format!("(B, {NUM_ACTIONS})"))?;
+    let borrowed =
+        |what: &str| pyo3::exceptions::PyRuntimeError::new_err(format!("{what} is borrowed mutably elsewhere"));
+    let obs: PyReadonlyArray2<'py, f32> = numpy::PyArrayMethods::try_readonly(&obs).map_err(|_| borrowed("obs"))?;
+    let masks: PyReadonlyArray2<'py, bool> =
+        numpy::PyArrayMethods::try_readonly(&masks).map_err(|_| borrowed("masks"))?;
     let (o, m) = (obs.as_array(), masks.as_array());
     if o.ncols() != OBS_SIZE {
         return Err(PyValueError::new_err(format!("obs must have shape (B, {OBS_SIZE}), got {:?}", o.shape())));
@@ -196,6 +204,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_bot_rules, m)?)?;
     m.add_function(wrap_pyfunction!(net_presets, m)?)?;
     m.add_function(wrap_pyfunction!(net_probs, m)?)?;
+    m.add_function(wrap_pyfunction!(net_weights, m)?)?;
     m.add("BOT_NAMES_HELP", BOT_SPEC_HELP)?;
     Ok(())
 }

@@ -112,6 +112,33 @@ pub(super) fn load_rules(
     Rules::load(preset, num_players, over.as_ref()).map(Arc::new).map_err(rules_err)
 }
 
+/// What a Python value is, for an error message: `a numpy array of dtype float64 and shape
+/// (4,)`, or the type's name for anything else.
+fn describe_value(obj: &Bound<'_, PyAny>) -> String {
+    let attr = |name: &str| obj.getattr(name).and_then(|v| v.str()).map(|s| s.to_string());
+    match (obj.is_instance_of::<numpy::PyUntypedArray>(), attr("dtype"), attr("shape")) {
+        (true, Ok(dtype), Ok(shape)) => format!("a numpy array of dtype {dtype} and shape {shape}"),
+        _ => obj.get_type().name().map_or_else(|_| "an object".to_string(), |n| format!("a {n}")),
+    }
+}
+
+/// A numpy array argument named `name` with element type `T` and `D`'s number of dimensions,
+/// borrowed read-only; `shape` words the expected shape (`"(N,)"`). Anything else is a
+/// `TypeError` naming the argument, the dtype and shape expected and what was given.
+pub(super) fn array_arg<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+    shape: &str,
+) -> PyResult<Bound<'py, numpy::PyArray<T, D>>> {
+    obj.cast::<numpy::PyArray<T, D>>().map(|a| a.clone()).map_err(|_| {
+        let dtype = numpy::dtype::<T>(obj.py()).str().map_or_else(|_| "?".to_string(), |s| s.to_string());
+        PyTypeError::new_err(format!(
+            "{name} must be a numpy array of dtype {dtype} and shape {shape}, got {}",
+            describe_value(obj)
+        ))
+    })
+}
+
 /// The `numpy` module, imported once (`zeros` is looked up on it at each call).
 static NUMPY: pyo3::sync::PyOnceLock<Py<PyModule>> = pyo3::sync::PyOnceLock::new();
 

@@ -4,14 +4,14 @@
 
 use super::args::{self, int_in};
 use super::convert::{
-    IllegalActionError, array2, from_json, game_err, parse_cards, random_seed, rules_err, small_array1, to_json,
+    IllegalActionError, array1, array2, from_json, game_err, parse_cards, random_seed, rules_err, small_array1, to_json,
 };
 use super::rules::rules_arg;
 use crate::action::{Action, ActionMask, NUM_ACTIONS};
 use crate::card::{Card, Rank, Suit};
 use crate::game::{Game, GameError, Position, Snapshot};
 use crate::observation::{self, OBS_SIZE};
-use crate::rules::{self, MAX_PLAYERS, RULE_FEATURE_NAMES, RULE_FEATURES, Rules};
+use crate::rules::{self, MAX_PLAYERS, RULE_FEATURE_NAMES, RULE_FEATURES, RULES_SIZE, Rules};
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -410,11 +410,32 @@ impl PyGame {
         small_array1(py, n, &out)
     }
     /// Player `p`'s observation (float32, shape (observation_size,)); see observation_spec().
-    fn observation<'py>(&self, py: Python<'py>, p: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    /// With `obs_rules=True` the rules encoding follows it (shape (OBS_SIZE + RULES_SIZE,),
+    /// the second part as `rules_encoding()`).
+    #[pyo3(signature = (p, obs_rules=false))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        p: &Bound<'py, PyAny>,
+        obs_rules: bool,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let p = self.check_seat(p)?;
+        if obs_rules {
+            let mut v = vec![0f32; OBS_SIZE + RULES_SIZE];
+            observation::encode(&self.g, p, &mut v[..OBS_SIZE]);
+            self.g.rules().encode(&mut v[OBS_SIZE..]);
+            return array1(py, OBS_SIZE + RULES_SIZE, v);
+        }
         let mut v = [0f32; OBS_SIZE];
         observation::encode(&self.g, p, &mut v);
         small_array1(py, OBS_SIZE, &v)
+    }
+    /// The rules encoding of this game's rules (float32, shape (RULES_SIZE,)); see
+    /// `eights.Rules.encode` and `docs/layouts.md`.
+    fn rules_encoding<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let mut v = vec![0f32; RULES_SIZE];
+        self.g.rules().encode(&mut v);
+        array1(py, RULES_SIZE, v)
     }
     /// Named slices of the observation: name -> (start, stop).
     fn observation_spec<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -522,7 +543,11 @@ impl PyGame {
     /// illegal or taken by another seat than recorded (naming the action's index).
     #[staticmethod]
     #[pyo3(signature = (record, upto=None))]
-    fn from_record(py: Python<'_>, record: &Bound<'_, PyAny>, upto: Option<usize>) -> PyResult<Self> {
+    fn from_record(
+        py: Python<'_>,
+        record: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = args::upto)] upto: Option<usize>,
+    ) -> PyResult<Self> {
         let v = to_json(py, record, "record")?;
         let bad = |m: String| PyValueError::new_err(format!("invalid game record: {m}"));
         let obj = v.as_object().ok_or_else(|| bad("expected a dict".into()))?;

@@ -13,7 +13,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 /// The observation's bounds under `preset` (a preset name or an `eights.Rules`, with
-/// optional overrides `rules`) for `num_players`: a dict of `low`, `high`, `mul`, `add`
+/// optional overrides `rules`) for `num_players`, or with `preset=None` under every rule set
+/// (the largest deck the rules model deals: four copies of every face): a dict of `low`, `high`, `mul`, `add`
 /// (float32 arrays of `OBS_SIZE`), `clip` (a bool array), `deck_size` (cards in the pack),
 /// `copies` (face string -> copies in the pack, for the faces it holds) and `spec` (slice
 /// name -> `(start, stop)`, as `Game.observation_spec()`). Every observation `x` has
@@ -27,8 +28,11 @@ fn observation_bounds<'py>(
     #[pyo3(from_py_with = args::num_players)] num_players: usize,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let r = rules_arg(py, preset, num_players, rules)?;
-    let b = ObsBounds::new(&r);
+    let b = if preset.is_none() {
+        ObsBounds::any_rules()
+    } else {
+        ObsBounds::new(&*rules_arg(py, preset, num_players, rules)?)
+    };
     let d = PyDict::new(py);
     d.set_item("low", array1(py, OBS_SIZE, b.low)?)?;
     d.set_item("high", array1(py, OBS_SIZE, b.high)?)?;

@@ -9,7 +9,8 @@ use super::convert::{as_table, check_overrides, from_json, load_rules, random_se
 use super::game::PyGame;
 use crate::game::Game;
 use crate::rules::describe::{describe, special_cards as card_words, variant_changes as overlay_words};
-use crate::rules::{self, Rules, complete_spec, load_spec, resolve_spec};
+use crate::rules::space::{RuleSpace, SpaceConfig};
+use crate::rules::{self, RULES_SIZE, Rules, complete_spec, load_spec, resolve_spec};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -203,6 +204,88 @@ fn merge_rules<'py>(
     from_json(py, &merged)
 }
 
+/// The rules encoding of `preset` (a preset name or an `eights.Rules`, with optional
+/// overrides `rules`) for `num_players`: a float32 array of `RULES_SIZE` values (see
+/// `rules_encoding_layout()` and the Rust `rules::encode`).
+#[pyfunction]
+#[pyo3(signature = (preset, num_players=2, rules=None))]
+fn encode_rules<'py>(
+    py: Python<'py>,
+    preset: &Bound<'py, PyAny>,
+    #[pyo3(from_py_with = args::num_players)] num_players: usize,
+    rules: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, numpy::PyArray1<f32>>> {
+    let r = rules_arg(py, preset, num_players, rules)?;
+    let mut v = vec![0f32; RULES_SIZE];
+    r.encode(&mut v);
+    super::convert::array1(py, RULES_SIZE, v)
+}
+
+/// The layout of the rules encoding: a dict of `card_features` (names of the per-card
+/// columns), `table_features` (names of the table-wide values), `num_faces`, `size`, and
+/// `low` / `high` (float32 arrays of `RULES_SIZE`: the finite bounds of every entry).
+#[pyfunction]
+fn rules_encoding_layout(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    use crate::rules::encode;
+    let d = PyDict::new(py);
+    d.set_item("card_features", encode::CARD_FEATURE_NAMES.to_vec())?;
+    d.set_item("table_features", encode::TABLE_FEATURE_NAMES.to_vec())?;
+    d.set_item("num_faces", crate::card::NUM_FACES)?;
+    d.set_item("size", RULES_SIZE)?;
+    let (lo, hi) = encode::bounds();
+    d.set_item("low", super::convert::array1(py, RULES_SIZE, lo)?)?;
+    d.set_item("high", super::convert::array1(py, RULES_SIZE, hi)?)?;
+    Ok(d)
+}
+
+/// A rule space in the engine (`eights.RuleSpace` is written on top of it): see the Rust
+/// `rules::space`. Arguments are checked there; an error is a `RulesError` naming the
+/// argument (`variant_prob`, `house_prob`, `mutations`, `dims`, `presets`, `num_players`).
+#[pyclass(name = "RuleSpaceCore", module = "eights._core", frozen)]
+pub(crate) struct PyRuleSpace {
+    pub(crate) space: Arc<RuleSpace>,
+}
+
+#[pymethods]
+impl PyRuleSpace {
+    #[new]
+    #[pyo3(signature = (presets, variant_prob, house_prob, mutations, dims, num_players))]
+    fn new(
+        presets: Vec<String>,
+        variant_prob: f64,
+        house_prob: f64,
+        mutations: f64,
+        dims: Vec<(String, f64)>,
+        num_players: Vec<usize>,
+    ) -> PyResult<Self> {
+        let cfg = SpaceConfig { presets, variant_prob, house_prob, mutations, weights: dims, num_players };
+        Ok(PyRuleSpace { space: Arc::new(RuleSpace::new(cfg).map_err(rules_err)?) })
+    }
+
+    /// The draw of `seed`: `(preset, overrides, changes)`, the overrides a rules table (a
+    /// dict, with `variants`), the house-rule changes in words.
+    fn sample<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
+    ) -> PyResult<(&'static str, Bound<'py, PyAny>, Vec<String>)> {
+        let s = py.detach(|| self.space.sample(seed));
+        Ok((s.preset, from_json(py, &s.overrides)?, s.changes))
+    }
+
+    /// The presets the space draws from.
+    #[getter]
+    fn presets(&self) -> Vec<&'static str> {
+        self.space.presets()
+    }
+
+    /// The house-rule dimensions: `(name, default weight, description)`.
+    #[staticmethod]
+    fn dimensions() -> Vec<(&'static str, f64, &'static str)> {
+        rules::space::DIMENSIONS.to_vec()
+    }
+}
+
 /// Add this module's functions to `eights._core`.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(presets, m)?)?;
@@ -216,5 +299,9 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game_from_spec, m)?)?;
     m.add_function(wrap_pyfunction!(is_resolved, m)?)?;
     m.add_function(wrap_pyfunction!(merge_rules, m)?)?;
+    m.add_function(wrap_pyfunction!(encode_rules, m)?)?;
+    m.add_class::<PyRuleSpace>()?;
+    m.add_function(wrap_pyfunction!(rules_encoding_layout, m)?)?;
+    m.add("RULES_SIZE", RULES_SIZE)?;
     Ok(())
 }

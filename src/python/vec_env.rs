@@ -8,9 +8,10 @@ use super::rules::rules_arg;
 use crate::action::NUM_ACTIONS;
 use crate::game::Game;
 use crate::observation::OBS_SIZE;
-use crate::vec_env::{Autoreset, Config, Mode, ObsValue, Opponents, Outputs, VecEnv, VecEnvError};
-use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1};
-use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
+use crate::rules::RULES_SIZE;
+use crate::vec_env::{Autoreset, Config, Mode, ObsValue, Opponents, Outputs, RulesSource, VecEnv, VecEnvError};
+use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadwriteArray1};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 fn vec_err(e: VecEnvError) -> PyErr {
@@ -47,6 +48,10 @@ pub struct PyVecEnvCore {
     truncated: Py<PyArray1<bool>>,
     to_act: Py<PyArray1<i32>>,
     actions: Py<PyArray1<i64>>,
+    /// Each game's rules id (always written: a list index or a rule-space seed).
+    rules_id: Py<PyArray1<u64>>,
+    /// With `obs_rules`: each game's rules encoding, and the ended episodes' (same_step).
+    rules: Option<(Py<PyArray2<f32>>, Py<PyArray2<f32>>)>,
     /// The actions of the call in progress, copied from the caller's array (allocated
     /// once: a step allocates nothing).
     staged: Vec<i64>,
@@ -90,7 +95,18 @@ impl PyVecEnvCore {
         let mut t = self.terminated.bind(py).try_readwrite().map_err(busy)?;
         let mut u = self.truncated.bind(py).try_readwrite().map_err(busy)?;
         let mut a = self.to_act.bind(py).try_readwrite().map_err(busy)?;
+        let mut id = self.rules_id.bind(py).try_readwrite().map_err(busy)?;
+        let mut enc = match &self.rules {
+            Some((e, f)) => {
+                Some((e.bind(py).try_readwrite().map_err(busy)?, f.bind(py).try_readwrite().map_err(busy)?))
+            }
+            None => None,
+        };
         let contiguous = |_| PyRuntimeError::new_err("output buffers must stay C-contiguous");
+        let (rules, final_rules) = match enc.as_mut() {
+            Some((e, f)) => (Some(e.as_slice_mut().map_err(contiguous)?), Some(f.as_slice_mut().map_err(contiguous)?)),
+            None => (None, None),
+        };
         let out = Outputs {
             obs: o.as_slice_mut().map_err(contiguous)?,
             mask: m.as_slice_mut().map_err(contiguous)?,
@@ -99,6 +115,9 @@ impl PyVecEnvCore {
             truncated: u.as_slice_mut().map_err(contiguous)?,
             to_act: a.as_slice_mut().map_err(contiguous)?,
             final_obs: Some(f.as_slice_mut().map_err(contiguous)?),
+            rules,
+            rules_id: Some(id.as_slice_mut().map_err(contiguous)?),
+            final_rules,
         };
         let env = &mut self.env;
         py.detach(move || match call {
@@ -127,13 +146,12 @@ impl PyVecEnvCore {
     }
 
     fn with_actions(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>, opponents: bool) -> PyResult<()> {
-        let arr: PyReadonlyArray1<i64> = actions.extract().map_err(|_| {
-            PyTypeError::new_err(format!("actions must be a 1-D int64 numpy array of length {}", self.env.num_envs()))
-        })?;
+        let n = self.env.num_envs();
+        let arr = super::convert::array_arg::<i64, numpy::Ix1>(actions, "actions", &format!("({n},)"))?;
+        let arr = arr.try_readonly().map_err(|_| PyRuntimeError::new_err("actions is borrowed mutably elsewhere"))?;
         // A copy: the GIL is released while the batch steps, and another thread could write
         // to the caller's array between the validation and the use of an action.
         let src = arr.as_slice().map_err(|_| PyValueError::new_err("actions must be C-contiguous"))?;
-        let n = self.env.num_envs();
         if src.len() != n {
             return Err(vec_err(VecEnvError::Length { what: "actions", expected: n, got: src.len() }));
         }
@@ -153,7 +171,7 @@ impl PyVecEnvCore {
     /// autoreset="next_step", self_play=False, learner_seat=0, opponents="random",
     /// reward="win_loss", obs_dtype="float32")`; `preset` is a preset name or an `eights.Rules`.
     #[new]
-    #[pyo3(signature = (preset, num_envs, num_players=2, rules=None, num_threads=0, autoreset="next_step", self_play=false, learner_seat=0, opponents="random", reward="win_loss", obs_dtype="float32"))]
+    #[pyo3(signature = (preset, num_envs, num_players=2, rules=None, num_threads=0, autoreset="next_step", self_play=false, learner_seat=0, opponents="random", reward="win_loss", obs_dtype="float32", obs_rules=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -168,8 +186,9 @@ impl PyVecEnvCore {
         opponents: &str,
         reward: &str,
         obs_dtype: &str,
+        obs_rules: bool,
     ) -> PyResult<Self> {
-        let r = rules_arg(py, preset, num_players, rules)?;
+        let source = rules_source(py, preset, num_players, rules)?;
         let autoreset = match autoreset {
             "next_step" => Autoreset::NextStep,
             "same_step" => Autoreset::SameStep,
@@ -188,7 +207,7 @@ impl PyVecEnvCore {
                 )));
             }
         };
-        let n = usize::from(r.num_players);
+        let n = num_players;
         // Checked in self-play too (where it is unused) so a bad value is never silent.
         if learner_seat >= n {
             return Err(PyValueError::new_err(format!("learner_seat must be in [0, {}], got {learner_seat}", n - 1)));
@@ -202,7 +221,7 @@ impl PyVecEnvCore {
             }
         };
         let cfg = Config { num_envs, num_threads, autoreset, mode, score_rewards };
-        let env = VecEnv::new(r, cfg).map_err(vec_err)?;
+        let env = VecEnv::with_source(source, cfg).map_err(vec_err)?;
         let ne = env.num_envs();
         let obs = match obs_dtype {
             "float32" => ObsBuf::F32(zeros2(py, ne, OBS_SIZE)?, zeros2(py, ne, OBS_SIZE)?),
@@ -223,6 +242,8 @@ impl PyVecEnvCore {
             truncated: zeros1(py, ne)?,
             to_act: zeros1(py, ne)?,
             actions: zeros1(py, ne)?,
+            rules_id: zeros1(py, ne)?,
+            rules: if obs_rules { Some((zeros2(py, ne, RULES_SIZE)?, zeros2(py, ne, RULES_SIZE)?)) } else { None },
             staged: staged_actions(ne)?,
             env,
         })
@@ -250,12 +271,23 @@ impl PyVecEnvCore {
     fn random_actions<'py>(
         &mut self,
         py: Python<'py>,
-        out: Option<Bound<'py, PyArray1<i64>>>,
+        out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let arr = out.unwrap_or_else(|| self.actions.bind(py).clone());
+        let n = self.env.num_envs();
+        let arr = match out.filter(|o| !o.is_none()) {
+            Some(o) => super::convert::array_arg::<i64, numpy::Ix1>(&o, "out", &format!("({n},)"))?,
+            None => self.actions.bind(py).clone(),
+        };
+        let got = numpy::PyUntypedArrayMethods::len(&arr);
+        if got != n {
+            return Err(PyValueError::new_err(format!("out must have {n} elements (one per game), got {got}")));
+        }
         {
-            let mut w: PyReadwriteArray1<i64> =
-                arr.try_readwrite().map_err(|_| PyRuntimeError::new_err("out is borrowed elsewhere"))?;
+            let mut w: PyReadwriteArray1<i64> = arr.try_readwrite().map_err(|_| {
+                PyValueError::new_err(
+                    "out must be a writeable array not borrowed elsewhere (it is read-only or in use)",
+                )
+            })?;
             let s = w.as_slice_mut().map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
             let env = &mut self.env;
             py.detach(move || env.random_actions(s)).map_err(vec_err)?;
@@ -270,9 +302,11 @@ impl PyVecEnvCore {
         &mut self,
         py: Python<'py>,
         bot: &str,
-        rows: PyReadonlyArray1<'py, i64>,
+        rows: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let spec = crate::bots::BotSpec::parse(bot).map_err(PyValueError::new_err)?;
+        let rows = super::convert::array_arg::<i64, numpy::Ix1>(rows, "rows", "(K,) of game indices")?;
+        let rows = rows.try_readonly().map_err(|_| PyRuntimeError::new_err("rows is borrowed mutably elsewhere"))?;
         let rows = rows.as_slice().map_err(|_| PyValueError::new_err("rows must be C-contiguous"))?;
         // Copies sized by the caller's array: reserved fallibly (MemoryError, not an abort).
         let oom = |_| PyMemoryError::new_err(format!("cannot allocate bot actions for {} rows", rows.len()));
@@ -307,6 +341,24 @@ impl PyVecEnvCore {
             ObsBuf::U8(_, f) => f.bind(py).clone().into_any(),
             ObsBuf::I8(_, f) => f.bind(py).clone().into_any(),
         }
+    }
+    /// With `obs_rules=True`: each game's rules encoding (float32, (num_envs, RULES_SIZE)),
+    /// rewritten only when the game is dealt; `None` otherwise.
+    #[getter]
+    fn rules_encodings<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArray2<f32>>> {
+        self.rules.as_ref().map(|(e, _)| e.bind(py).clone())
+    }
+    /// With `obs_rules=True` and same_step autoreset: the rules encoding of each episode that
+    /// ended in the last step (beside `final_observations`).
+    #[getter]
+    fn final_rules_encodings<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyArray2<f32>>> {
+        self.rules.as_ref().map(|(_, f)| f.bind(py).clone())
+    }
+    /// Each game's rules id (uint64): its index in the list of rule sets, or the rule-space
+    /// seed of its draw (0 for one rule set); written when the game is dealt.
+    #[getter]
+    fn rules_ids<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u64>> {
+        self.rules_id.bind(py).clone()
     }
     #[getter]
     fn action_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
@@ -353,6 +405,31 @@ impl PyVecEnvCore {
         let i = int_in(i, "env index", 0u64, self.env.num_envs() as u64 - 1)? as usize;
         from_json(py, &self.env.game(i).snapshot())
     }
+}
+
+/// The rules of a batch: a preset name or an `eights.Rules` (with `rules` overrides), a list
+/// of them (drawn per episode), or a `RuleSpaceCore` (drawn per episode; `rules` must be
+/// `None`).
+fn rules_source(
+    py: Python<'_>,
+    preset: &Bound<'_, PyAny>,
+    num_players: usize,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<RulesSource> {
+    if let Ok(space) = preset.cast::<super::rules::PyRuleSpace>() {
+        if rules.is_some_and(|r| !r.is_none()) {
+            return Err(PyValueError::new_err("rule overrides cannot be applied to a rule space"));
+        }
+        return RulesSource::space(space.get().space.clone(), num_players).map_err(vec_err);
+    }
+    if let Ok(list) = preset.cast::<pyo3::types::PyList>() {
+        if list.is_empty() {
+            return Err(PyValueError::new_err("the list of rule sets is empty"));
+        }
+        let all: PyResult<Vec<_>> = list.iter().map(|p| rules_arg(py, &p, num_players, rules)).collect();
+        return Ok(RulesSource::List(all?));
+    }
+    Ok(RulesSource::One(rules_arg(py, preset, num_players, rules)?))
 }
 
 /// Size in bytes of one `Game` (the engine state of one table).

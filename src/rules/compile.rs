@@ -105,16 +105,22 @@ impl Rules {
 /// A card selector resolved to a set of faces, with its specificity (higher wins).
 pub(super) fn parse_selector(sel: &str) -> Option<(u64, u8)> {
     let s = sel.trim();
-    let lower = s.to_ascii_lowercase();
     let mask_of = |f: &dyn Fn(Card) -> bool| Card::all().filter(|&c| f(c)).fold(0u64, |m, c| m | 1 << c.index());
-    if lower == "joker" || lower == "jokers" {
+    if s.eq_ignore_ascii_case("joker") || s.eq_ignore_ascii_case("jokers") {
         return Some((mask_of(&|c| c.is_joker()), 1));
     }
-    if lower == "any" {
+    if s.eq_ignore_ascii_case("any") {
         return Some((mask_of(&|_| true), 0));
     }
-    if let Some(rest) = lower.strip_prefix("red ").or_else(|| lower.strip_prefix("black ")) {
-        let red = lower.starts_with("red");
+    // "red J", "black 7" (any case): the prefix is ASCII, so the split falls on a char boundary.
+    let colour = |p: &str| s.len() > p.len() && s.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes());
+    if let Some((red, rest)) = if colour("red ") {
+        Some((true, &s[4..]))
+    } else if colour("black ") {
+        Some((false, &s[6..]))
+    } else {
+        None
+    } {
         let r = Rank::parse(rest)?;
         return Some((mask_of(&|c| c.rank() == Some(r) && c.is_red() == red), 1));
     }
@@ -126,9 +132,14 @@ pub(super) fn parse_selector(sel: &str) -> Option<(u64, u8)> {
 }
 
 fn selector_mask(field: &str, sel: &str) -> Result<(u64, u8), RulesError> {
+    selector_mask_named(|| field.to_string(), sel)
+}
+
+/// [`selector_mask`] with the field's name built only for an error.
+fn selector_mask_named(field: impl FnOnce() -> String, sel: &str) -> Result<(u64, u8), RulesError> {
     parse_selector(sel).ok_or_else(|| {
         RulesError::invalid(
-            field,
+            field(),
             format!("unknown card selector {sel:?}: use a rank (\"8\", \"T\"), a card (\"QS\"), a colour group (\"black J\"), \"joker\", \"RJ\" or \"BJ\""),
         )
     })
@@ -149,7 +160,7 @@ fn selector_entries<'a, T: 'a>(
     table
         .into_iter()
         .map(|(sel, v)| {
-            let (mask, lvl) = selector_mask(&format!("{prefix}.{sel}"), sel)?;
+            let (mask, lvl) = selector_mask_named(|| format!("{prefix}.{sel}"), sel)?;
             Ok((lvl + bonus, mask, v))
         })
         .collect()
@@ -171,7 +182,31 @@ fn apply_by_precedence<T>(mut entries: Vec<(u8, u64, T)>, mut apply: impl FnMut(
 
 /// A key of a per-player-count table (`deck.packs_by_players`, ...) as a player count.
 fn player_count_key(table: &str, key: &str) -> Result<usize, RulesError> {
-    key.parse().map_err(|_| RulesError::invalid(format!("{table}.{key}"), "keys must be player counts"))
+    match key.parse::<usize>() {
+        Ok(k) if (1..=MAX_PLAYERS).contains(&k) => Ok(k),
+        _ => Err(RulesError::invalid(
+            format!("{table}.{key}"),
+            format!("keys must be player counts from 1 to {MAX_PLAYERS} (written as strings, e.g. \"6\"), got {key:?}"),
+        )),
+    }
+}
+
+/// The entries of a per-player-count table as `(player count, value)` in increasing numeric
+/// order (keys are strings, so `"10"` sorts before `"4"` in the table itself); two keys for
+/// one count (`"4"` and `"04"`) are an error naming the table.
+fn player_count_entries<'a, T>(
+    table: &str,
+    map: &'a std::collections::BTreeMap<String, T>,
+) -> Result<Vec<(usize, &'a T)>, RulesError> {
+    let mut v = Vec::with_capacity(map.len());
+    for (k, x) in map {
+        v.push((player_count_key(table, k)?, x));
+    }
+    v.sort_by_key(|e| e.0);
+    if let Some(w) = v.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(RulesError::invalid(table, format!("two keys name {} players", w[0].0)));
+    }
+    Ok(v)
 }
 
 // ----- players, deck, deal -------------------------------------------------------------
@@ -192,8 +227,9 @@ fn validate_players(s: &RulesSpec, num_players: usize) -> Result<usize, RulesErr
 /// The pack count for `n` players and the full deck it makes.
 fn compile_deck(s: &RulesSpec, n: usize) -> Result<(u8, CardCounts), RulesError> {
     let mut packs = s.deck.packs;
-    for (k, &p) in &s.deck.packs_by_players {
-        if n >= player_count_key("deck.packs_by_players", k)? {
+    // The largest threshold at or below `n` wins (entries in increasing numeric order).
+    for (from, &p) in player_count_entries("deck.packs_by_players", &s.deck.packs_by_players)? {
+        if n >= from {
             packs = p;
         }
     }
@@ -220,8 +256,8 @@ fn compile_deck(s: &RulesSpec, n: usize) -> Result<(u8, CardCounts), RulesError>
 /// The hand size for `n` players, checked against the deck.
 fn compile_hand_size(s: &RulesSpec, n: usize, packs: u8, deck: &CardCounts) -> Result<u8, RulesError> {
     let mut hand_size = s.deal.hand_size;
-    for (k, &h) in &s.deal.hand_size_by_players {
-        if player_count_key("deal.hand_size_by_players", k)? == n {
+    for (k, &h) in player_count_entries("deal.hand_size_by_players", &s.deal.hand_size_by_players)? {
+        if k == n {
             hand_size = h;
         }
     }
@@ -326,6 +362,14 @@ fn validate_end_and_options(s: &RulesSpec, n: usize) -> Result<(), RulesError> {
         return Err(RulesError::invalid(
             "series.match",
             "a match needs series.target, series.target_per_player or series.max_hands",
+        ));
+    }
+    if s.countdown.is_some() && s.series.play_match {
+        // The countdown is the match: scores count down from the start score, and the game
+        // ends when one reaches 0. A series of hands to a points target would never end.
+        return Err(RulesError::invalid(
+            "series.match",
+            "a countdown game is its own match (it ends when a score reaches 0): series.match must be false",
         ));
     }
     if s.countdown.as_ref().is_some_and(|c| !(1..=13).contains(&c.start_score)) {
@@ -570,7 +614,7 @@ fn compile_wild(cs: &CardSpec, face: Card, zodiac_mask: u64, r: &mut CardRule) -
             if sel == "pending_draw" {
                 continue; // always true while a chain is pending (chain.wild_blocked)
             }
-            forbidden |= selector_mask(&format!("cards.{face}.wild.forbidden_on"), sel)?.0;
+            forbidden |= selector_mask_named(|| format!("cards.{face}.wild.forbidden_on"), sel)?.0;
         }
         r.wild = Some(WildRule {
             also_normal: w.also_normal,
@@ -661,8 +705,8 @@ fn validate_jokers_have_rules(deck: &CardCounts, card: &[CardRule; NUM_FACES]) -
 /// Card points: `score.values`, with `score.values_by_players` for `n` players on top.
 fn compile_points(s: &RulesSpec, n: usize) -> Result<[i32; NUM_FACES], RulesError> {
     let mut vals = selector_entries("score.values", &s.score.values, 0)?;
-    for (k, table) in &s.score.values_by_players {
-        if player_count_key("score.values_by_players", k)? == n {
+    for (k, table) in player_count_entries("score.values_by_players", &s.score.values_by_players)? {
+        if k == n {
             vals.extend(selector_entries(&format!("score.values_by_players.{k}"), table, 3)?);
         }
     }

@@ -3,7 +3,8 @@
 //! This module owns the path from text to an engine-ready rule set:
 //!
 //! 1. A preset is a TOML file embedded in the crate (`src/rules/presets/*.toml`), listed by
-//!    [`preset_names`]. A preset may `inherits = "other"`: unlisted settings are copied.
+//!    [`preset_names`]. A preset may `inherits = "other"`: unlisted settings are copied, and
+//!    so are the parent's documented variants, less those named in `drop_variants = [...]`.
 //! 2. User overrides (a JSON-like nested table) are deep-merged on top; a table merges key by
 //!    key, anything else replaces. `variants = ["name", ...]` applies the preset's
 //!    documented `variant.<name>` overlays first, then the overrides again on top.
@@ -18,11 +19,14 @@
 
 mod compile;
 pub mod describe;
+pub mod encode;
 pub mod settings;
+pub mod space;
 pub mod spec;
 
 use crate::card::{Card, NUM_FACES, Suit};
 use crate::card_set::{CardCounts, Pile};
+pub use encode::{CARD_FEATURES, RULES_SIZE, TABLE_FEATURES};
 use serde_json::Value;
 pub use spec::*;
 use std::collections::BTreeMap;
@@ -121,17 +125,44 @@ pub fn merge(base: &mut Value, over: &Value) {
     }
 }
 
-fn preset_value(name: &str, depth: usize) -> Result<Value, RulesError> {
+/// A preset's table with its parents merged in, parsed once per process (every load of a
+/// preset starts from a copy of it).
+fn preset_value(name: &str) -> Result<Value, RulesError> {
+    static CACHE: std::sync::OnceLock<Vec<(&'static str, Result<Value, RulesError>)>> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(|| PRESETS.iter().map(|(n, _)| (*n, parse_preset_value(n, 0))).collect());
+    match cache.iter().find(|(n, _)| *n == name) {
+        Some((_, v)) => v.clone(),
+        None => preset_toml(name).map(|_| Value::Null),
+    }
+}
+
+fn parse_preset_value(name: &str, depth: usize) -> Result<Value, RulesError> {
     let mut v = toml_to_json(preset_toml(name)?, name)?;
     if let Some(parent) = v.get("inherits").and_then(Value::as_str).map(str::to_string) {
         if depth > 8 {
             return Err(RulesError::invalid("inherits", "inheritance chain too deep"));
         }
-        let mut base = preset_value(&parent, depth + 1)?;
-        // The child's own identity and variant list replace the parent's.
+        let mut base = parse_preset_value(&parent, depth + 1)?;
+        // The child's own identity and variant list replace the parent's; a parent's variant
+        // that cannot apply to the child is named in the child's `drop_variants`.
+        let dropped = match &mut v {
+            Value::Object(c) => c.remove("drop_variants"),
+            _ => None,
+        };
         if let Value::Object(b) = &mut base {
             b.remove("variants");
             b.remove("simplifications");
+            for variant in dropped.as_ref().and_then(Value::as_array).into_iter().flatten() {
+                let known = variant
+                    .as_str()
+                    .and_then(|n| b.get_mut("variant").and_then(Value::as_object_mut).and_then(|t| t.remove(n)));
+                if known.is_none() {
+                    return Err(RulesError::invalid(
+                        "drop_variants",
+                        format!("preset '{name}' drops variant {variant}, which its parent '{parent}' does not have"),
+                    ));
+                }
+            }
         }
         merge(&mut base, &v);
         v = base;
@@ -162,7 +193,7 @@ pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
 
 /// Load a preset with optional overrides (a nested table) into a [`RulesSpec`].
 pub fn load_spec(preset: &str, overrides: Option<&Value>) -> Result<RulesSpec, RulesError> {
-    let base = preset_value(preset, 0)?;
+    let base = preset_value(preset)?;
     if overrides.is_some_and(|o| !o.is_object() && !o.is_null()) {
         return Err(RulesError::invalid("rules", "overrides must be a table (dict) of rule fields"));
     }

@@ -43,18 +43,26 @@ impl VecEnv {
         }
     }
 
-    /// `net`: one forward pass for every listed game still running.
+    /// `net`: one forward pass for every listed game still running, per rule set (a batch of
+    /// mixed rules groups its games by the rule set they play).
     fn net_actions(&mut self, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
-        let policy = crate::bots::net::policy_for(&self.rules).map_err(VecEnvError::Config)?;
         let (slots, hot, live) = (&self.slots, &self.hot, &mut self.net_rows);
-        live.clear();
-        live.extend(rows.iter().map(|&r| r as usize).filter(|&r| !slots[r].over() && !hot[r].pending));
-        let acts = policy.act_games_into(live.iter().map(|&r| &slots[r].game), &mut self.net_scratch);
-        // `live` lists the running rows in the order of `rows`, and so do the answers.
-        let mut acts = acts.iter();
-        for (&r, a) in rows.iter().zip(out.iter_mut()) {
-            let running = !slots[r as usize].over() && !hot[r as usize].pending;
-            *a = if running { acts.next().copied().flatten().map_or(-1, |x| x as i64) } else { -1 };
+        let running = |r: usize| !slots[r].over() && !hot[r].pending;
+        out.fill(-1);
+        let mut left: Vec<usize> = (0..rows.len()).filter(|&j| running(rows[j] as usize)).collect();
+        while let Some(&first) = left.first() {
+            let rules = slots[rows[first] as usize].game.rules().clone();
+            let policy = crate::bots::net::policy_for(&rules).map_err(VecEnvError::Config)?;
+            let (group, rest): (Vec<usize>, Vec<usize>) =
+                left.iter().partition(|&&j| Arc::ptr_eq(slots[rows[j] as usize].game.rules(), &rules));
+            live.clear();
+            live.extend(group.iter().map(|&j| rows[j] as usize));
+            let acts = policy.act_games_into(live.iter().map(|&r| &slots[r].game), &mut self.net_scratch);
+            // `live` lists the group's rows in order, and so do the answers.
+            for (&j, a) in group.iter().zip(acts.iter()) {
+                out[j] = a.map_or(-1, |x| x as i64);
+            }
+            left = rest;
         }
         Ok(())
     }

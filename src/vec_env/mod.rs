@@ -38,15 +38,18 @@
 use crate::action::{Action, ActionMask, NUM_ACTIONS};
 use crate::bots::heuristic::HeuristicBot;
 use crate::bots::{BotSpec, RandomBot};
-use crate::game::{Game, derive_seed};
+use crate::game::{Game, SeenCards, derive_seed};
 use crate::observation::OBS_SIZE;
-use crate::rules::{MAX_PLAYERS, Rules};
+use crate::rules::{MAX_PLAYERS, RULES_SIZE, Rules};
 use std::sync::{Arc, Mutex};
 
 mod bot_actions;
 mod crew;
+mod episodes;
 mod rows;
 use crew::Crew;
+use episodes::Episodes;
+pub use episodes::{RulesSource, rules_seed};
 pub use rows::{Buffers, MaskValue, ObsValue, Outputs};
 use rows::{Row, write_mask, write_obs};
 
@@ -205,6 +208,10 @@ struct Slot {
     fresh: bool,
     /// The seat of the last decision.
     last_actor: u8,
+    /// The rules id of the episode in progress (see [`Outputs::rules_id`]).
+    rules_id: u64,
+    /// The seen-card storage parked while the game plays rules without open card moves.
+    spare: Option<Box<SeenCards>>,
 }
 
 /// The part of a game every pass over the whole batch reads (action validation,
@@ -245,10 +252,17 @@ impl Slot {
         if k == 0 { self.base_seed } else { derive_seed(self.base_seed, k) }
     }
 
-    /// Deal a new episode and, with built-in opponents, play them to the learner's turn.
-    fn deal(&mut self, h: &mut Hot, ctx: Ctx) {
+    /// Deal a new episode (with its rules, from a list or a space) and, with built-in
+    /// opponents, play them to the learner's turn; write the rules outputs of the row.
+    fn deal<O, M>(&mut self, h: &mut Hot, ctx: Ctx, eps: &Episodes, row: &mut Row<'_, O, M>) {
         for _ in 0..MAX_DEALS {
             let s = self.next_seed();
+            if let Some((r, id)) = eps.source.episode(s) {
+                // Safe: every rule set of a source has the batch's player count (checked when
+                // the batch was built), the only error of set_rules.
+                self.game.set_rules(r, &mut self.spare).expect("the source's rules are for the batch's players");
+                self.rules_id = id;
+            }
             // Safe: reset only fails on a bad deck prefix, and an empty prefix is always valid.
             self.game.reset(s, &[]).expect("an empty deck prefix is always valid");
             self.fresh = true;
@@ -262,6 +276,12 @@ impl Slot {
             }
         }
         self.game.legal_actions(&mut h.mask);
+        if let Some(e) = row.rules.as_deref_mut() {
+            eps.write(&self.game, self.rules_id, e);
+        }
+        if let Some(id) = row.rules_id.as_deref_mut() {
+            *id = self.rules_id;
+        }
     }
 
     #[inline]
@@ -305,10 +325,10 @@ impl Slot {
     /// After a decision: report the end of an episode (and autoreset) or the next state.
     /// `report` is false while the learner has not decided yet (a new deal the opponents
     /// ended is dealt again instead).
-    fn settle<O: ObsValue, M: MaskValue>(&mut self, h: &mut Hot, ctx: Ctx, row: &mut Row<'_, O, M>) {
+    fn settle<O: ObsValue, M: MaskValue>(&mut self, h: &mut Hot, ctx: Ctx, eps: &Episodes, row: &mut Row<'_, O, M>) {
         if self.over() && self.fresh && ctx.learner().is_some() {
             // The opponents ended a deal before the learner's first decision.
-            self.deal(h, ctx);
+            self.deal(h, ctx, eps, row);
         }
         if !self.over() {
             self.game.legal_actions(&mut h.mask);
@@ -337,7 +357,10 @@ impl Slot {
                 if let Some(f) = row.final_obs.as_deref_mut() {
                     write_obs(&self.game, self.obs_seat(ctx), f);
                 }
-                self.deal(h, ctx);
+                if let Some(f) = row.final_rules.as_deref_mut() {
+                    eps.write(&self.game, self.rules_id, f);
+                }
+                self.deal(h, ctx, eps, row);
                 self.write(h, ctx, row);
             }
         }
@@ -349,31 +372,40 @@ impl Slot {
         *row.truncated = false;
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn reset_row<O: ObsValue, M: MaskValue>(
         &mut self,
         h: &mut Hot,
         ctx: Ctx,
+        eps: &Episodes,
         seed: u64,
         i: usize,
         row: &mut Row<'_, O, M>,
     ) {
         self.reseed(h, seed, i as u64);
-        self.deal(h, ctx);
+        self.deal(h, ctx, eps, row);
         Self::clear_flags(row);
         self.write(h, ctx, row);
     }
 
     /// A learner (or self-play) step with a validated action.
-    fn step_row<O: ObsValue, M: MaskValue>(&mut self, h: &mut Hot, ctx: Ctx, action: i64, row: &mut Row<'_, O, M>) {
+    fn step_row<O: ObsValue, M: MaskValue>(
+        &mut self,
+        h: &mut Hot,
+        ctx: Ctx,
+        eps: &Episodes,
+        action: i64,
+        row: &mut Row<'_, O, M>,
+    ) {
         Self::clear_flags(row);
         if h.pending {
-            self.deal(h, ctx);
+            self.deal(h, ctx, eps, row);
             self.write(h, ctx, row);
             return;
         }
         if self.over() {
             // Only reachable after MAX_DEALS deals that all ended before the learner acted.
-            self.settle(h, ctx, row);
+            self.settle(h, ctx, eps, row);
             return;
         }
         self.last_actor = self.game.current_player().unwrap_or(0) as u8;
@@ -382,24 +414,34 @@ impl Slot {
         if let Some(seat) = ctx.bots() {
             self.play_bots(h, seat);
         }
-        self.settle(h, ctx, row);
+        self.settle(h, ctx, eps, row);
     }
 
     /// An opponent step (external opponents); games without an opponent to act are skipped.
-    fn opponent_row<O: ObsValue, M: MaskValue>(&mut self, h: &mut Hot, ctx: Ctx, action: i64, row: &mut Row<'_, O, M>) {
+    fn opponent_row<O: ObsValue, M: MaskValue>(
+        &mut self,
+        h: &mut Hot,
+        ctx: Ctx,
+        eps: &Episodes,
+        action: i64,
+        row: &mut Row<'_, O, M>,
+    ) {
         let Some(p) = self.game.current_player() else { return };
         if Some(p) == ctx.learner() || h.pending {
             return;
         }
         self.last_actor = p as u8;
         self.game.apply(action as usize);
-        self.settle(h, ctx, row);
+        self.settle(h, ctx, eps, row);
     }
 }
 
 /// A batch of games stepped together. See the module documentation.
 pub struct VecEnv {
+    /// The rules the games were built with (the first of a list or space).
     rules: Arc<Rules>,
+    /// Where each episode's rules come from, with the encodings of fixed rule sets.
+    episodes: Arc<Episodes>,
     cfg: Config,
     ctx: Ctx,
     slots: Vec<Slot>,
@@ -417,6 +459,14 @@ impl VecEnv {
     /// `num_envs` games of `rules`. Games are dealt from seed 0 but must be [`reset`](Self::reset)
     /// before stepping.
     pub fn new(rules: Arc<Rules>, cfg: Config) -> Result<VecEnv, VecEnvError> {
+        VecEnv::with_source(RulesSource::One(rules), cfg)
+    }
+
+    /// `num_envs` games whose rules come from `source` at every episode (a list of rule sets
+    /// or a rule space, all for one player count; see [`RulesSource`]).
+    pub fn with_source(source: RulesSource, cfg: Config) -> Result<VecEnv, VecEnvError> {
+        let rules = source.first()?;
+        source.check(rules.num_players)?;
         let n = rules.num_players as usize;
         if cfg.num_envs == 0 || cfg.num_envs > MAX_NUM_ENVS {
             return Err(VecEnvError::Config(format!("num_envs must be in [1, {MAX_NUM_ENVS}], got {}", cfg.num_envs)));
@@ -451,6 +501,8 @@ impl VecEnv {
             episodes: 0,
             fresh: true,
             last_actor: 0,
+            rules_id: 0,
+            spare: None,
         };
         let hot = Hot { mask: ActionMask::default(), sampler: RandomBot::new(0), to_act: -1, pending: false };
         let mut slots = Vec::new();
@@ -467,6 +519,7 @@ impl VecEnv {
         hots.resize(cfg.num_envs, hot);
         Ok(VecEnv {
             rules,
+            episodes: Arc::new(Episodes::new(source)),
             cfg,
             ctx,
             slots,
@@ -492,8 +545,14 @@ impl VecEnv {
     pub fn config(&self) -> &Config {
         &self.cfg
     }
+    /// The rules the games were built with: the batch's rules, or the first of a list or
+    /// of a space's draws (each game's own are `game(i).rules()`).
     pub fn rules(&self) -> &Arc<Rules> {
         &self.rules
+    }
+    /// Where each episode's rules come from.
+    pub fn rules_source(&self) -> &RulesSource {
+        &self.episodes.source
     }
     /// Rewards per game: 1 (learner modes) or the number of players (self-play).
     pub fn reward_width(&self) -> usize {
@@ -525,6 +584,16 @@ impl VecEnv {
         ];
         for (what, got, expected) in checks {
             if got != expected {
+                return Err(VecEnvError::Length { what, expected, got });
+            }
+        }
+        let optional = [
+            ("rules", out.rules.as_ref().map(|x| x.len()), n * RULES_SIZE),
+            ("rules_id", out.rules_id.as_ref().map(|x| x.len()), n),
+            ("final_rules", out.final_rules.as_ref().map(|x| x.len()), n * RULES_SIZE),
+        ];
+        for (what, got, expected) in optional {
+            if let Some(got) = got.filter(|&g| g != expected) {
                 return Err(VecEnvError::Length { what, expected, got });
             }
         }
@@ -582,8 +651,8 @@ impl VecEnv {
     /// the first observations; rewards and flags are cleared.
     pub fn reset<O: ObsValue, M: MaskValue>(&mut self, seed: u64, out: Outputs<'_, O, M>) -> Result<(), VecEnvError> {
         self.check_outputs(&out, false)?;
-        let ctx = self.ctx;
-        self.for_each(out, move |s, h, i, row| s.reset_row(h, ctx, seed, i, row));
+        let (ctx, eps) = (self.ctx, self.episodes.clone());
+        self.for_each(out, move |s, h, i, row| s.reset_row(h, ctx, &eps, seed, i, row));
         self.started = true;
         Ok(())
     }
@@ -638,8 +707,8 @@ impl VecEnv {
     ) -> Result<(), VecEnvError> {
         self.check_outputs(&out, true)?;
         self.validate(actions, false)?;
-        let ctx = self.ctx;
-        self.for_each(out, move |s, h, i, row| s.step_row(h, ctx, actions[i], row));
+        let (ctx, eps) = (self.ctx, self.episodes.clone());
+        self.for_each(out, move |s, h, i, row| s.step_row(h, ctx, &eps, actions[i], row));
         Ok(())
     }
 
@@ -657,8 +726,8 @@ impl VecEnv {
         }
         self.check_outputs(&out, true)?;
         self.validate(actions, true)?;
-        let ctx = self.ctx;
-        self.for_each(out, move |s, h, i, row| s.opponent_row(h, ctx, actions[i], row));
+        let (ctx, eps) = (self.ctx, self.episodes.clone());
+        self.for_each(out, move |s, h, i, row| s.opponent_row(h, ctx, &eps, actions[i], row));
         Ok(())
     }
 
@@ -728,7 +797,7 @@ where
     O: ObsValue,
     F: Fn(&mut Slot, &mut Hot, usize, &mut Row<'_, O, M>),
 {
-    let Outputs { obs, mask, rewards, terminated, truncated, to_act, final_obs } = out;
+    let Outputs { obs, mask, rewards, terminated, truncated, to_act, final_obs, rules, rules_id, final_rules } = out;
     // The game state stepped PREFETCH games from now, fetched while this one steps: a step
     // touches several lines of a game's state, in an order the hardware prefetchers do not
     // follow, so without the hint each large-batch step waits on memory several times. Only
@@ -738,6 +807,9 @@ where
     let len = games.len();
     let slot_at = games.slots.as_ptr();
     let mut fin = final_obs.map(|x| x.chunks_exact_mut(OBS_SIZE));
+    let mut enc = rules.map(|x| x.chunks_exact_mut(RULES_SIZE));
+    let mut ids = rules_id.map(|x| x.iter_mut());
+    let mut fin_enc = final_rules.map(|x| x.chunks_exact_mut(RULES_SIZE));
     let flags = terminated.iter_mut().zip(truncated.iter_mut()).zip(to_act.iter_mut());
     let lines =
         obs.chunks_exact_mut(OBS_SIZE).zip(mask.chunks_exact_mut(NUM_ACTIONS)).zip(rewards.chunks_exact_mut(width));
@@ -751,6 +823,9 @@ where
             truncated: u,
             to_act: a,
             final_obs: fin.as_mut().and_then(Iterator::next),
+            rules: enc.as_mut().and_then(Iterator::next),
+            rules_id: ids.as_mut().and_then(Iterator::next),
+            final_rules: fin_enc.as_mut().and_then(Iterator::next),
         };
         if j + PREFETCH < len {
             let base = slot_at.wrapping_add(j + PREFETCH).cast::<u8>();

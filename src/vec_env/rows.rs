@@ -7,6 +7,7 @@ use super::VecEnv;
 use crate::action::{ActionMask, NUM_ACTIONS};
 use crate::game::Game;
 use crate::observation::{self, OBS_SIZE, ObsScalar};
+use crate::rules::RULES_SIZE;
 
 /// The output slices of a batch, row `i` for game `i`. Lengths: `obs` `num_envs * OBS_SIZE`,
 /// `mask` `num_envs * NUM_ACTIONS`, `rewards` `num_envs * reward_width()`, the others
@@ -21,6 +22,15 @@ pub struct Outputs<'a, O, M> {
     /// The seat to act, or -1 when the episode is over.
     pub to_act: &'a mut [i32],
     pub final_obs: Option<&'a mut [O]>,
+    /// `num_envs * RULES_SIZE`: each game's rules encoding ([`crate::rules::Rules::encode`]),
+    /// written when the game is dealt (a reset or an autoreset), never by other steps.
+    pub rules: Option<&'a mut [f32]>,
+    /// `num_envs`: each game's rules id, written when it is dealt: the index in the list of
+    /// rule sets, or the rule-space seed of the draw (0 for a batch of one rule set).
+    pub rules_id: Option<&'a mut [u64]>,
+    /// `num_envs * RULES_SIZE`, with [`Autoreset::SameStep`](super::Autoreset::SameStep): the
+    /// rules encoding of the episode that ended in the step (beside `final_obs`).
+    pub final_rules: Option<&'a mut [f32]>,
 }
 
 /// One game's rows of [`Outputs`].
@@ -32,6 +42,9 @@ pub(super) struct Row<'a, O, M> {
     pub(super) truncated: &'a mut bool,
     pub(super) to_act: &'a mut i32,
     pub(super) final_obs: Option<&'a mut [O]>,
+    pub(super) rules: Option<&'a mut [f32]>,
+    pub(super) rules_id: Option<&'a mut u64>,
+    pub(super) final_rules: Option<&'a mut [f32]>,
 }
 
 impl<'a, O, M> Outputs<'a, O, M> {
@@ -42,16 +55,44 @@ impl<'a, O, M> Outputs<'a, O, M> {
         let (t1, t2) = self.terminated.split_at_mut(k);
         let (u1, u2) = self.truncated.split_at_mut(k);
         let (a1, a2) = self.to_act.split_at_mut(k);
-        let (f1, f2) = match self.final_obs {
-            Some(f) => {
-                let (f1, f2) = f.split_at_mut(k * OBS_SIZE);
-                (Some(f1), Some(f2))
+        fn split<T>(x: Option<&mut [T]>, at: usize) -> (Option<&mut [T]>, Option<&mut [T]>) {
+            match x {
+                Some(f) => {
+                    let (f1, f2) = f.split_at_mut(at);
+                    (Some(f1), Some(f2))
+                }
+                None => (None, None),
             }
-            None => (None, None),
-        };
+        }
+        let (f1, f2) = split(self.final_obs, k * OBS_SIZE);
+        let (e1, e2) = split(self.rules, k * RULES_SIZE);
+        let (i1, i2) = split(self.rules_id, k);
+        let (g1, g2) = split(self.final_rules, k * RULES_SIZE);
         (
-            Outputs { obs: o1, mask: m1, rewards: r1, terminated: t1, truncated: u1, to_act: a1, final_obs: f1 },
-            Outputs { obs: o2, mask: m2, rewards: r2, terminated: t2, truncated: u2, to_act: a2, final_obs: f2 },
+            Outputs {
+                obs: o1,
+                mask: m1,
+                rewards: r1,
+                terminated: t1,
+                truncated: u1,
+                to_act: a1,
+                final_obs: f1,
+                rules: e1,
+                rules_id: i1,
+                final_rules: g1,
+            },
+            Outputs {
+                obs: o2,
+                mask: m2,
+                rewards: r2,
+                terminated: t2,
+                truncated: u2,
+                to_act: a2,
+                final_obs: f2,
+                rules: e2,
+                rules_id: i2,
+                final_rules: g2,
+            },
         )
     }
 }
@@ -171,7 +212,8 @@ pub(crate) fn prefetch(p: *const u8, len: usize) {
     let _ = (p, len);
 }
 
-/// Output buffers owned in one place, for Rust callers and tests.
+/// Output buffers owned in one place, for Rust callers and tests (the rules outputs only
+/// after [`Buffers::with_rules`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Buffers<O> {
     pub obs: Vec<O>,
@@ -181,6 +223,9 @@ pub struct Buffers<O> {
     pub truncated: Vec<bool>,
     pub to_act: Vec<i32>,
     pub final_obs: Vec<O>,
+    pub rules: Vec<f32>,
+    pub rules_id: Vec<u64>,
+    pub final_rules: Vec<f32>,
 }
 
 impl<O: ObsValue + Default> Buffers<O> {
@@ -195,7 +240,19 @@ impl<O: ObsValue + Default> Buffers<O> {
             truncated: vec![false; n],
             to_act: vec![0; n],
             final_obs: vec![O::default(); n * OBS_SIZE],
+            rules: vec![],
+            rules_id: vec![],
+            final_rules: vec![],
         }
+    }
+
+    /// These buffers with the rules outputs too (`rules`, `rules_id`, `final_rules`).
+    pub fn with_rules(mut self) -> Self {
+        let n = self.terminated.len();
+        self.rules = vec![0.0; n * RULES_SIZE];
+        self.rules_id = vec![0; n];
+        self.final_rules = vec![0.0; n * RULES_SIZE];
+        self
     }
 
     /// The [`Outputs`] view of these buffers.
@@ -208,6 +265,9 @@ impl<O: ObsValue + Default> Buffers<O> {
             truncated: &mut self.truncated,
             to_act: &mut self.to_act,
             final_obs: Some(&mut self.final_obs),
+            rules: (!self.rules.is_empty()).then_some(&mut self.rules[..]),
+            rules_id: (!self.rules_id.is_empty()).then_some(&mut self.rules_id[..]),
+            final_rules: (!self.final_rules.is_empty()).then_some(&mut self.final_rules[..]),
         }
     }
 }

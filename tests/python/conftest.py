@@ -5,10 +5,11 @@
   deal, series and OpenSpiel-preset checks;
 - ``envs/``: the Gymnasium env, the vector env, PettingZoo, observations and their bounds;
 - ``render/``: text, HTML and RGB pictures, game records and replays;
-- ``arena/``: the arena, ratings and the bots (``net`` included);
+- ``arena/``: the arena, ratings, the bots (``net`` included) and best responses (exploit);
+- ``train/``: the package's PPO and its network (``eights.train``);
 - ``integrations/``: Stable-Baselines3, RLlib and OpenSpiel;
 - ``errors/``: bad input of every kind, and the one seed range;
-- ``cli/``: ``python -m eights`` commands (play, policies in the arena);
+- ``cli/``: ``python -m eights`` commands (play, policies in the arena, exploit);
 - ``examples/``: every script and notebook in ``examples/`` runs;
 - ``layout/``: packaging, type stubs, docs drift, doctests and the source tree's shape.
 

@@ -43,6 +43,13 @@ class SB3Policy:
         self.name = name
         self.scale = scale
 
+    @property
+    def wants_scaled_observation(self) -> bool:
+        """True when the model was trained on the scaled observation (its observation space
+        lies within [0, 1]): it then needs ``scale`` for the table it plays at."""
+        space = getattr(self.model, "observation_space", None)
+        return space is not None and bool(np.all(space.low >= 0) and np.all(space.high <= 1))
+
     def _obs(self, obs: np.ndarray) -> np.ndarray:
         return self.scale.scale(obs) if self.scale is not None else obs
 
@@ -147,10 +154,10 @@ def load_policy(spec: str, scale: Optional[Any] = None) -> Any:
     if text.endswith(".zip") or os.path.isfile(text):
         if not os.path.isfile(text):
             raise ValueError(f"no such model file: {text!r}")
-        model = _load_sb3(text)
-        space = getattr(model, "observation_space", None)
-        scaled = space is not None and np.all(space.low >= 0) and np.all(space.high <= 1)
-        return SB3Policy(model, os.path.basename(text), scale if scaled else None)
+        policy = SB3Policy(_load_sb3(text), os.path.basename(text))
+        if policy.wants_scaled_observation:
+            policy.scale = scale
+        return policy
     if ":" in text and not text.split(":", 1)[1].isdigit():
         obj = _import_attribute(text)
         return (text, obj)

@@ -5,13 +5,13 @@ episode) or from a Rust bot object the user built and seeded."""
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Any, Dict, Optional, Union
 
-from .._core import Bot, RandomBot
+from .._core import NUM_ACTIONS, Bot, IllegalActionError, RandomBot
 from .._utils.checks import as_action
 from .spec import AgentSpec, as_agent
 
-__all__ = ["BotSeat", "PolicySeat", "check_opponent", "seat_player"]
+__all__ = ["BotSeat", "PolicySeat", "check_opponent", "play_until", "seat_player"]
 
 #: What an environment keeps for an opponent seat: a checked specification, or a Rust bot
 #: object (used as it is, never re-seeded).
@@ -35,15 +35,19 @@ class PolicySeat:
     """A Python policy at the table: it sees the observation and the action mask of the seat
     to act; what it returns must be an action id (``TypeError`` naming the seat otherwise)."""
 
-    __slots__ = ("agent", "name")
+    __slots__ = ("agent", "name", "obs_rules")
 
-    def __init__(self, agent: AgentSpec) -> None:
+    def __init__(self, agent: AgentSpec, obs_rules: bool = False) -> None:
         self.agent = agent
         self.name = agent.label
+        self.obs_rules = obs_rules
 
     def act(self, game: Any) -> int:
         seat = game.current_player
-        action = self.agent.act(game.observation(seat), game.action_mask())
+        obs = game.observation(seat)
+        if self.obs_rules:  # the policy reads the rules too, as the env's learner does
+            obs = {"obs": obs, "rules": game.rules_encoding()}
+        action = self.agent.act(obs, game.action_mask())
         return as_action(action, f"the action returned by {self.name!r} at seat {seat}")
 
 
@@ -55,9 +59,31 @@ def check_opponent(spec: Any, seat: int) -> Opponent:
     return as_agent(spec, f"opponent for seat {seat}")
 
 
-def seat_player(agent: Opponent, seed: Optional[int] = None) -> Any:
+def seat_player(agent: Opponent, seed: Optional[int] = None, obs_rules: bool = False) -> Any:
     """The player of a seat for one episode: a built-in bot seeded with ``seed``, a Rust bot
-    object as it is, or a Python policy."""
+    object as it is, or a Python policy (given the rules encoding too with ``obs_rules``)."""
     if isinstance(agent, AgentSpec):
-        return BotSeat(agent.make_bot(seed)) if agent.is_builtin else PolicySeat(agent)
+        return BotSeat(agent.make_bot(seed)) if agent.is_builtin else PolicySeat(agent, obs_rules)
     return BotSeat(agent)
+
+
+def play_until(game: Any, learner: int, opponents: Dict[int, Any], history: Any) -> None:
+    """Step the seat players of ``opponents`` (seat -> player) on ``game`` until ``learner``
+    is to act or the game ends, appending ``(seat, action)`` to ``history``. An illegal action
+    of a player raises ``IllegalActionError`` naming its seat (the game is left before it)."""
+    while not (game.is_terminal or game.is_truncated):
+        seat = game.current_player
+        if seat == learner:
+            return
+        action = opponents[seat].act(game)
+        try:
+            if not 0 <= action < NUM_ACTIONS:
+                raise IllegalActionError(f"action {action} is out of range [0, {NUM_ACTIONS})")
+            game.step(action)
+            history.append((seat, action))
+        except IllegalActionError as exc:
+            raise IllegalActionError(
+                f"the opponent at seat {seat} chose an illegal action {action} "
+                f"({exc}); its legal actions were {game.legal_actions()}. The "
+                "episode cannot continue; call reset()"
+            ) from exc

@@ -21,8 +21,9 @@ __all__ = ["AGENT_HELP", "BOT_NAMES", "AgentSpec", "as_agent", "load_agent"]
 #: was trained for).
 BOT_NAMES = ("random", "heuristic", "ismcts", "ismcts:N", "pimc", "pimc:N", "oracle", "oracle:N", "net")
 
-#: A policy of one decision: ``f(obs, mask) -> action``.
-Policy = Callable[[np.ndarray, np.ndarray], Any]
+#: A policy of one decision: ``f(obs, mask) -> action`` (``obs`` an array, or a dict of arrays
+#: ``{"obs", "rules"}`` for a policy that reads the rules).
+Policy = Callable[[Any, np.ndarray], Any]
 
 #: What :func:`as_agent` accepts, in words (for error messages).
 AGENT_HELP = (
@@ -42,12 +43,16 @@ class AgentSpec:
         policy: ``f(obs, mask) -> action`` for one decision, or None.
         batch_policy: ``f(obs, masks) -> actions`` for a batch, or None; preferred by
             :meth:`act_batch` when both are set.
+        obs_rules: the policy reads the rules too: its observations are
+            ``{"obs": ..., "rules": ...}`` with the rules encoding (an object or callable
+            says so with an attribute ``obs_rules = True``).
     """
 
     label: str
     bot: Optional[str] = None
     policy: Optional[Policy] = dataclasses.field(default=None, repr=False, compare=False)
     batch_policy: Optional[Policy] = dataclasses.field(default=None, repr=False, compare=False)
+    obs_rules: bool = False
 
     @property
     def name(self) -> str:
@@ -81,9 +86,9 @@ class AgentSpec:
         number of actions."""
         if self.batch_policy is not None:
             actions: List[Any] = list(np.asarray(self.batch_policy(obs, masks)).reshape(-1))
-            if len(actions) != len(obs):
+            if len(actions) != len(masks):
                 raise ValueError(
-                    f"agent {self.label!r}: act_batch returned {len(actions)} actions for {len(obs)} observations"
+                    f"agent {self.label!r}: act_batch returned {len(actions)} actions for {len(masks)} observations"
                 )
             return actions
         if self.policy is None:
@@ -91,6 +96,8 @@ class AgentSpec:
                 f"agent {self.label!r} is the built-in bot {self.bot!r}: it plays from the game "
                 "(make_bot), not from observations"
             )
+        if isinstance(obs, dict):  # obs_rules: one dict of rows per decision
+            return [self.policy({k: v[i] for k, v in obs.items()}, m) for i, m in enumerate(masks)]
         return [self.policy(o, m) for o, m in zip(obs, masks)]
 
 
@@ -123,13 +130,19 @@ def as_agent(spec: Any, what: str = "agent") -> AgentSpec:
         )
     batch = getattr(spec, "act_batch", None)
     act = getattr(spec, "act", None)
+    rules = getattr(spec, "obs_rules", False) is True
     if callable(batch) or callable(act):
         label = getattr(spec, "name", None)
         name = label if isinstance(label, str) else type(spec).__name__
-        return AgentSpec(name, policy=act if callable(act) else None, batch_policy=batch if callable(batch) else None)
+        return AgentSpec(
+            name,
+            policy=act if callable(act) else None,
+            batch_policy=batch if callable(batch) else None,
+            obs_rules=rules,
+        )
     if callable(spec):
         name = getattr(spec, "__name__", None) or type(spec).__name__
-        return AgentSpec(name, policy=spec)
+        return AgentSpec(name, policy=spec, obs_rules=rules)
     raise TypeError(f"{what} must be {AGENT_HELP}; got {_describe(spec)}")
 
 

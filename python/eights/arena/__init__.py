@@ -63,9 +63,12 @@ matches (win rate of the first agent, 95% interval; hand points; game length):
 """
 
 from ..agents.spec import AGENT_HELP, AgentSpec, as_agent
+from .budget import DEFAULT_BUDGET, Budget
+from .exploit import exploit
 from .matches import evaluate, tournament
+from .plot import plot_exploit
 from .ratings import bradley_terry
-from .report import EvalResult, TournamentResult
+from .report import EvalResult, ExploitResult, TournamentResult
 from .run import _play_python, play
 from .stats import Z95, wilson_interval
 
@@ -74,12 +77,17 @@ Agent = AgentSpec
 
 __all__ = [
     "Agent",
+    "Budget",
+    "DEFAULT_BUDGET",
     "EvalResult",
+    "ExploitResult",
     "TournamentResult",
     "as_agent",
     "bradley_terry",
     "evaluate",
+    "exploit",
     "play",
+    "plot_exploit",
     "tournament",
     "wilson_interval",
 ]

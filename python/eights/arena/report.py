@@ -1,18 +1,21 @@
 """The results of the arena as people and files read them: :class:`EvalResult` (one match,
-one line of text) and :class:`TournamentResult` (the ratings table, plain JSON-able data,
-JSON and CSV files; its chart is drawn by :mod:`eights.arena.plot`)."""
+one line of text), :class:`TournamentResult` (the ratings table, plain JSON-able data,
+JSON and CSV files) and :class:`ExploitResult` (a best response's win rate, learning curve and
+budget, as text and JSON); their charts are drawn by :mod:`eights.arena.plot`."""
 
 from __future__ import annotations
 
 import csv
 import json
 import os
-from dataclasses import dataclass, field
-from typing import Any, Dict, List, Tuple
+from dataclasses import asdict, dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-__all__ = ["EvalResult", "TournamentResult"]
+from .budget import Budget
+
+__all__ = ["EvalResult", "ExploitResult", "TournamentResult"]
 
 #: The columns of a tournament's CSV file, one row per agent.
 _CSV_FIELDS = ["agent", "rating", "rating_low", "rating_high", "decisions_per_second", "mean_length"]
@@ -172,3 +175,108 @@ class TournamentResult:
         from .plot import plot_ratings
 
         plot_ratings(self, path)
+
+
+@dataclass
+class ExploitResult:
+    """Result of :func:`exploit`: the best response's win rate against the agent on fresh
+    duplicate deals (``win_rate``, ``ci``; None when the evaluation was skipped or
+    interrupted), the learning curve, the budget asked for and spent, and the hardware.
+
+    ``curve`` holds one point per window of training updates: ``decisions`` and ``minutes``
+    (spent at the window's end), ``games`` (training games ended in it), ``win_rate`` (the
+    learner's score in them, sampling its policy: 1 a win, 0 a loss, 1/n without a winner)
+    and its Wilson 95% interval ``ci_low``/``ci_high``."""
+
+    agent: str
+    preset: str
+    num_players: int
+    seed: int
+    budget: Budget
+    warm_start: Optional[str]
+    decisions: int
+    updates: int
+    minutes: float
+    cpu_minutes: float
+    hardware: str
+    stopped: str
+    curve: List[Dict[str, float]]
+    win_rate: Optional[float] = None
+    ci: Optional[Tuple[float, float]] = None
+    eval: Dict[str, Any] = field(default_factory=dict)
+    config: Dict[str, Any] = field(default_factory=dict)
+    out: Optional[str] = None
+    evaluation: Optional[EvalResult] = field(default=None, repr=False, compare=False)
+    policy: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def fair_share(self) -> float:
+        """The win rate of an agent as strong as the others at the table: ``1 / num_players``."""
+        return 1.0 / self.num_players
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether Ctrl-C stopped the training (or the evaluation) before its end."""
+        return self.stopped == "interrupted"
+
+    def table(self) -> str:
+        """The result as text: settings, budget, hardware, win rate and the learning curve."""
+        start = "from net's weights" if self.warm_start == "net" else "from scratch"
+        lines = [
+            f"best response to {self.agent} on {self.preset}, {self.num_players} players ({start}, seed {self.seed})",
+            f"budget: {self.budget}; spent {self.decisions:,} learner decisions in {self.updates} updates, "
+            f"{self.minutes:.1f} min (CPU {self.cpu_minutes:.1f} min)" + (" - interrupted" if self.interrupted else ""),
+            f"hardware: {self.hardware}",
+        ]
+        if self.win_rate is not None and self.ci is not None:
+            ev = self.eval
+            lines.append(
+                f"evaluation: {ev['deals']} fresh duplicate deals ({ev['games']} games, seed {ev['seed']}), "
+                f"{'greedy' if ev['greedy'] else 'sampled'} policy, {ev['minutes']:.1f} min"
+            )
+            lines.append(
+                f"win rate of the best response: {self.win_rate:.3f} [{self.ci[0]:.3f}, {self.ci[1]:.3f}] "
+                f"(95% interval; fair share {self.fair_share:.3f})"
+            )
+        else:
+            lines.append("evaluation: not run" + (" (interrupted)" if self.interrupted else ""))
+        lines.append("learning curve (score in training games, sampled policy):")
+        lines.append(f"  {'decisions':>12}  {'minutes':>7}  {'games':>6}  {'win rate':>8}  95% interval")
+        for p in self.curve:
+            lines.append(
+                f"  {p['decisions']:>12,}  {p['minutes']:7.1f}  {p['games']:6d}  {p['win_rate']:8.3f}  "
+                f"[{p['ci_low']:.3f}, {p['ci_high']:.3f}]"
+            )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The result as plain JSON-able data (:meth:`load` reads it back)."""
+        skip = {"evaluation", "policy", "budget", "ci"}
+        data = {k: v for k, v in asdict(self).items() if k not in skip}
+        data["budget"] = {"decisions": self.budget.decisions, "minutes": self.budget.minutes}
+        data["ci"] = list(self.ci) if self.ci is not None else None
+        return data
+
+    def save(self, path: str) -> None:
+        """Write :meth:`to_dict` to ``path`` as JSON."""
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(self.to_dict(), f, indent=2)
+            f.write("\n")
+
+    @classmethod
+    def load(cls, path: str) -> ExploitResult:
+        """A result saved by :meth:`save` (without its policy and full evaluation)."""
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        data["budget"] = Budget(**data["budget"])
+        data["ci"] = tuple(data["ci"]) if data.get("ci") is not None else None
+        return cls(**data)
+
+    def plot(self, path: str) -> None:
+        """Save the learning curve and the evaluated win rate as a chart (needs matplotlib)."""
+        from .plot import plot_exploit
+
+        plot_exploit([self], path)

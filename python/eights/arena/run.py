@@ -138,9 +138,14 @@ def _advance_bots(
     return waiting, still
 
 
-def _act_python(agent: AgentSpec, k: int, games: List[Any], items: List[Tuple[int, int]], clock: _Clock) -> None:
-    """One batched decision of the Python agent at table entry ``k`` in every waiting game."""
-    obs = np.stack([games[gi].observation(s) for gi, s in items])
+def _act_python(
+    agent: AgentSpec, k: int, games: List[Any], items: List[Tuple[int, int]], clock: _Clock, encodings: List[Any]
+) -> None:
+    """One batched decision of the Python agent at table entry ``k`` in every waiting game
+    (given the rules encodings of the games too when it reads them)."""
+    obs: Any = np.stack([games[gi].observation(s) for gi, s in items])
+    if agent.obs_rules:
+        obs = {"obs": obs, "rules": np.stack([encodings[gi] for gi, _ in items])}
     masks = np.stack([games[gi].action_mask() for gi, _ in items])
     t = time.perf_counter()
     actions = agent.act_batch(obs, masks)
@@ -169,11 +174,12 @@ def _play_python(
         for row, bot_seeds in zip(entries, sched["bot_seed"])
     ]
     clock = _Clock(n)
+    encodings = [g.rules_encoding() for g in games] if any(a.obs_rules for a in table) else []
     active = list(range(len(games)))
     while active:
         waiting, active = _advance_bots(games, seats, entries, active, clock)
         for k, items in waiting.items():
-            _act_python(table[k], k, games, items, clock)
+            _act_python(table[k], k, games, items, clock, encodings)
     if recorder is not None:
         for gi, g in enumerate(games):
             arena = {

@@ -27,7 +27,10 @@ def wilson_interval(successes: float, trials: int, z: float = Z95) -> Tuple[floa
     denom = 1.0 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At p = 0 or 1 one end is exactly 0 or 1 (rounding would leave it a hair inside).
+    lo = 0.0 if p <= 0.0 else max(0.0, centre - half)
+    hi = 1.0 if p >= 1.0 else min(1.0, centre + half)
+    return (lo, hi)
 
 
 def outcomes(res: Dict[str, np.ndarray], n: int) -> np.ndarray:

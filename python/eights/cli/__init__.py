@@ -1,5 +1,5 @@
-"""Command-line tools: ``eights {selfplay,arena,botspeed,play,replay,soak,presets}`` (the
-console script; ``python -m eights ...`` does the same).
+"""Command-line tools: ``eights {selfplay,arena,generalize,exploit,botspeed,play,serve,replay,soak,presets}``
+(the console script; ``python -m eights ...`` does the same).
 
 ``selfplay`` benchmarks random-vs-random games, first in the Rust loop
 (:func:`eights.random_selfplay`), then (unless ``--python-loop 0``) in a plain
@@ -24,6 +24,19 @@ optionally saves a chart (with matplotlib)::
 
     python -m eights arena --rules examples/house_rules.toml --agents random,heuristic --games 200
 
+``generalize`` runs the generalization benchmark (see :mod:`eights.generalization`): an agent
+against the heuristic on every rule set of a split (held-out presets, held-out house rules)::
+
+    python -m eights generalize --agent ismcts:100 --split heldout_presets --games 200
+
+``exploit`` trains an approximate best response to an agent (the package's PPO, the ``train``
+extra) and plays it against the agent on fresh duplicate deals: how much an opponent that has
+studied the agent wins (see :func:`eights.arena.exploit`); ``--out`` keeps checkpoints, so the
+same command resumes a stopped run, and Ctrl-C evaluates what was learnt so far::
+
+    python -m eights exploit --agent heuristic --preset crazy_eights --minutes 20 --plot curve.png
+    python -m eights exploit --agent ismcts:400 --decisions 1000000 --out runs/exploit/ismcts
+
 ``botspeed`` times each bot's decisions (mean and longest, one thread) in games against the
 heuristic bot, on one or more presets::
 
@@ -42,6 +55,11 @@ and reports memory before and after (see :mod:`eights.diagnostics.soak`); it exi
 ``play`` lets a person play a hand against bots in the terminal (see :mod:`eights.play`)::
 
     python -m eights play --preset switch_blackjack --players 3 --seat 0 --bots heuristic --seed 7
+
+``serve`` plays, watches and replays games in the browser (see :mod:`eights.web`; needs the
+extra ``eights[web]``), on http://127.0.0.1:8000/ by default::
+
+    python -m eights serve --records records/
 """
 
 from __future__ import annotations
@@ -52,10 +70,10 @@ from typing import Optional, Sequence
 
 import eights
 
-from . import arena, botspeed, play, presets, replay, selfplay, soak
+from . import arena, botspeed, exploit, generalize, play, presets, replay, selfplay, serve, soak
 
 #: The commands in the order ``--help`` lists them; each module adds its own subparser.
-COMMANDS = (selfplay, arena, play, botspeed, replay, soak, presets)
+COMMANDS = (selfplay, arena, generalize, exploit, play, serve, botspeed, replay, soak, presets)
 
 
 def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:

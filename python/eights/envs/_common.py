@@ -5,16 +5,16 @@ and draw the table through these functions, so both accept, refuse and render al
 from __future__ import annotations
 
 import collections
-from typing import Any, Deque, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Deque, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .._core import NUM_ACTIONS
 from .._utils.checks import describe
 from .._utils.overrides import merge_rule_overrides
-from ..observation import ObservationBounds
 from ..render import HISTORY_SHOWN, game_html, table_text
-from ..rules import Game, Rules
+from ..rules import Game
+from ._rulesets import RulesArg, RuleSet
 
 __all__ = [
     "REWARD_KINDS",
@@ -55,27 +55,59 @@ def check_flag(value: Any, name: str) -> bool:
 
 
 class Table:
-    """The rules of an environment resolved once: the merged rule overrides, a game to play
-    them (dealt from seed 0 until the first reset), the preset's name and the observation's
-    bounds.  Building it validates the preset or :class:`eights.Rules`, the player count and
-    the overrides (``ValueError``/``TypeError`` naming what is wrong)."""
+    """The rules of an environment resolved once: the merged rule overrides, the rule set (or
+    the list or :class:`eights.RuleSpace` each episode draws from, see
+    :mod:`eights.envs._rulesets`), a game to play them (dealt from seed 0 until the first
+    reset), the preset's name and the observation's bounds.  Building it validates the preset
+    or :class:`eights.Rules`, the player count and the overrides (``ValueError``/``TypeError``
+    naming what is wrong)."""
 
-    __slots__ = ("rules", "game", "preset", "obs_bounds")
+    __slots__ = ("rules", "game", "preset", "obs_bounds", "ruleset", "num_players", "encoding")
 
     def __init__(
         self,
-        preset: Union[str, Rules],
+        preset: RulesArg,
         num_players: int,
         rules: Optional[Mapping[str, Any]],
         rule_overrides: Mapping[str, Any],
         seed: int = 0,
     ) -> None:
         self.rules = merge_rule_overrides(rules, **rule_overrides)
+        self.ruleset = RuleSet(preset, num_players, self.rules)
+        self.num_players = num_players
+        first, over, _ = self.ruleset.draw(seed) if self.ruleset.mixed else (preset, self.rules, 0)
         # The game validates the preset, the player count and the rules.
-        self.game = Game(preset, num_players, seed=seed, rules=self.rules)
-        self.preset = preset if isinstance(preset, str) else preset.name
+        self.game = Game(first, num_players, seed=seed, rules=over)
+        self.preset = self.ruleset.name
         # Finite bounds of every slice, from the deck the rules deal (see eights.observation).
-        self.obs_bounds = ObservationBounds(preset, num_players, rules=self.rules)
+        self.obs_bounds = self.ruleset.bounds
+        #: The rules encoding of the game's rules (computed when first asked for).
+        self.encoding: Optional[np.ndarray] = None
+
+    def deal(self, seed: int, deck: Any = None) -> Any:
+        """Deal the next episode from ``seed``: the same game dealt again, or with mixed rules
+        a game of the rules drawn for that seed (as a batch draws them)."""
+        if self.ruleset.mixed:
+            if deck is not None:
+                raise ValueError("options['deck'] needs one rule set; this env draws its rules at every episode")
+            rules, over, _ = self.ruleset.draw(seed)
+            self.game = Game(rules, self.num_players, seed=seed, rules=over)
+            self.encoding = None
+        else:
+            self.game.reset(seed=seed, deck=deck)
+        return self.game
+
+    def observation(self, seat: int, scale: bool, obs_rules: bool) -> Any:
+        """Seat ``seat``'s observation (scaled into ``[0, 1]`` with ``scale``); with
+        ``obs_rules``, ``{"obs": ..., "rules": the rules encoding}``."""
+        obs = self.game.observation(seat)
+        if scale:
+            obs = self.obs_bounds.scale(obs)
+        if not obs_rules:
+            return obs
+        if self.encoding is None:
+            self.encoding = self.game.rules_encoding()
+        return {"obs": obs, "rules": self.encoding.copy()}
 
 
 def check_deck(game: Any, deck: Any) -> None:

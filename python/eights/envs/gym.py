@@ -33,17 +33,16 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Union
 import gymnasium
 import numpy as np
 
-from .._core import NUM_ACTIONS, IllegalActionError, check_bot_rules
+from .._core import NUM_ACTIONS, IllegalActionError
 from .._utils.checks import as_action as _as_action
 from .._utils.checks import as_int as _as_int
 from .._utils.checks import opponents_per_seat, other_seats
 from .._utils.overrides import merge_rule_overrides
 from .._utils.seeds import DRAW_BOUND, check_optional_seed
-from ..agents.seats import check_opponent, seat_player
+from ..agents.seats import check_opponent, play_until, seat_player
 from ..agents.spec import BOT_NAMES, AgentSpec
 from ..records import EpisodeRecorder
 from ..render import game_html
-from ..rules import Rules
 from ._common import (
     RENDER_MODES,
     REWARD_KINDS,
@@ -55,6 +54,7 @@ from ._common import (
     render_table,
     reset_deck,
 )
+from ._rulesets import RulesArg, obs_rules_space
 from .spaces import LegalActionSpace
 
 __all__ = [
@@ -117,6 +117,10 @@ class EightsEnv(gymnasium.Env):
         scale_obs: ``False`` (default) gives the raw observation, in the finite
             ``Box`` of :class:`eights.observation.ObservationBounds`; ``True`` maps
             every slice into ``[0, 1]`` (``Box(0, 1)``; see that module's table).
+        obs_rules: the observation becomes ``{"obs": ..., "rules": Rules.encode()}``
+            (a ``Dict`` space), so that the agent is told the rules it plays. ``preset``
+            may then be a list of rule sets or an :class:`eights.RuleSpace`, drawn at every
+            reset from the episode's seed.
         record_dir: a directory to save a replay record of every finished episode
             in (``<dir>/episode_<k>.json``, see ``eights.Game.record``); ``None``
             (default) saves nothing.
@@ -158,7 +162,7 @@ class EightsEnv(gymnasium.Env):
 
     def __init__(
         self,
-        preset: Union[str, Rules],
+        preset: RulesArg,
         num_players: int = 2,
         opponents: Union[OpponentSpec, Sequence[OpponentSpec]] = "random",
         seed: Optional[int] = None,
@@ -170,6 +174,7 @@ class EightsEnv(gymnasium.Env):
         scale_obs: bool = False,
         record_dir: Optional[str] = None,
         illegal_reward: float = -1.0,
+        obs_rules: bool = False,
         **rule_overrides: Any,
     ) -> None:
         super().__init__()
@@ -180,7 +185,7 @@ class EightsEnv(gymnasium.Env):
         check_choice(render_mode, RENDER_MODES, "render_mode", none_ok=True)
         check_choice(illegal_action, ILLEGAL_ACTION_MODES, "illegal_action")
 
-        table = Table(preset, num_players, rules, rule_overrides, seed=0 if seed is None else seed)
+        self._table = table = Table(preset, num_players, rules, rule_overrides, seed=0 if seed is None else seed)
         self.rules, self.game, self.preset = table.rules, table.game, table.preset
         other_seats(num_players, learner_seat)  # ValueError for a learner_seat off the table
         self.num_players = num_players
@@ -193,15 +198,17 @@ class EightsEnv(gymnasium.Env):
         self._opponent_specs = opponents_per_seat(opponents, num_players, learner_seat, check_opponent)
         for spec in self._opponent_specs.values():
             if isinstance(spec, AgentSpec) and spec.bot is not None:  # "net" plays only its rules
-                check_bot_rules(spec.bot, preset, num_players, rules=self.rules)
+                table.ruleset.check_bot(spec.bot)
         self._opponents: Dict[int, Any] = {}
         self._initial_seed = seed
         self._started = False
         #: The last few ``(seat, action id)`` pairs of the episode, oldest first.
         self.history = new_history()
         self.scale_obs = check_flag(scale_obs, "scale_obs")
+        self.obs_rules = check_flag(obs_rules, "obs_rules")
         self.obs_bounds = table.obs_bounds
-        self.observation_space = self.obs_bounds.scaled_space if self.scale_obs else self.obs_bounds.space
+        space = self.obs_bounds.scaled_space if self.scale_obs else self.obs_bounds.space
+        self.observation_space = obs_rules_space(space) if self.obs_rules else space
         self.action_space = LegalActionSpace(NUM_ACTIONS, self)
         self.recorder = EpisodeRecorder.from_arg(record_dir, "record_dir")
 
@@ -239,9 +246,10 @@ class EightsEnv(gymnasium.Env):
         for _ in range(MAX_DEAL_ATTEMPTS):
             game_seed = self._draw_seed()
             self._opponents = {
-                seat: seat_player(spec, self._draw_seed()) for seat, spec in self._opponent_specs.items()
+                seat: seat_player(spec, self._draw_seed(), self.obs_rules)
+                for seat, spec in self._opponent_specs.items()
             }
-            self.game.reset(seed=game_seed, deck=deck)
+            self.game = self._table.deal(game_seed, deck)
             self._started = True
             self.history.clear()
             self._illegal_end = False
@@ -367,28 +375,10 @@ class EightsEnv(gymnasium.Env):
 
     def _play_opponents(self) -> None:
         """Step the opponents until the learner is to act or the game ends."""
-        game = self.game
-        learner = self.learner_seat
-        while not (game.is_terminal or game.is_truncated):
-            seat = game.current_player
-            if seat == learner:
-                return
-            action = self._opponents[seat].act(game)
-            try:
-                if not 0 <= action < NUM_ACTIONS:
-                    raise IllegalActionError(f"action {action} is out of range [0, {NUM_ACTIONS})")
-                game.step(action)
-                self.history.append((seat, action))
-            except IllegalActionError as exc:
-                raise IllegalActionError(
-                    f"the opponent at seat {seat} chose an illegal action {action} "
-                    f"({exc}); its legal actions were {game.legal_actions()}. The "
-                    "episode cannot continue; call reset()"
-                ) from exc
+        play_until(self.game, self.learner_seat, self._opponents, self.history)
 
-    def _observation(self) -> np.ndarray:
-        obs = self.game.observation(self.learner_seat)
-        return self.obs_bounds.scale(obs) if self.scale_obs else obs
+    def _observation(self) -> Any:
+        return self._table.observation(self.learner_seat, self.scale_obs, self.obs_rules)
 
     def _info(self) -> Dict[str, Any]:
         return {
@@ -405,7 +395,7 @@ class EightsEnv(gymnasium.Env):
 
 
 def make(
-    preset: Union[str, Rules],
+    preset: RulesArg,
     num_players: int = 2,
     opponents: Union[OpponentSpec, Sequence[OpponentSpec]] = "random",
     seed: Optional[int] = None,
@@ -416,6 +406,7 @@ def make(
     scale_obs: bool = False,
     record_dir: Optional[str] = None,
     illegal_reward: float = -1.0,
+    obs_rules: bool = False,
     **rules: Any,
 ) -> EightsEnv:
     """Create an :class:`EightsEnv` (unwrapped, so ``env.game`` and
@@ -445,5 +436,6 @@ def make(
         scale_obs=scale_obs,
         record_dir=record_dir,
         illegal_reward=illegal_reward,
+        obs_rules=obs_rules,
         **rules,
     )

@@ -74,8 +74,8 @@ from .._utils.checks import as_int as _as_int
 from .._utils.seeds import DRAW_BOUND, check_optional_seed
 from ..records import EpisodeRecorder
 from ..render import game_html
-from ..rules import Rules
 from ._common import RENDER_MODES, REWARD_KINDS, Table, check_choice, check_flag, new_history, render_table, reset_deck
+from ._rulesets import RulesArg, obs_rules_space
 
 __all__ = ["env", "raw_env", "parallel_env", "RENDER_VIEWS"]
 
@@ -84,7 +84,7 @@ RENDER_VIEWS = ("current", "all")
 
 
 def env(
-    preset: Union[str, Rules] = "crazy_eights",
+    preset: RulesArg = "crazy_eights",
     num_players: int = 2,
     render_mode: Optional[str] = None,
     illegal_reward: float = -1.0,
@@ -101,7 +101,7 @@ def env(
 
 
 def parallel_env(
-    preset: Union[str, Rules] = "crazy_eights",
+    preset: RulesArg = "crazy_eights",
     num_players: int = 2,
     render_mode: Optional[str] = None,
     **kwargs: Any,
@@ -115,7 +115,8 @@ class raw_env(AECEnv):
     """A Crazy Eights-family game with one PettingZoo agent per seat (see the module doc).
 
     Args:
-        preset: preset name (``eights.presets()``) or an :class:`eights.Rules`.
+        preset: preset name (``eights.presets()``), an :class:`eights.Rules`, or with
+            ``obs_rules`` a list of them or an :class:`eights.RuleSpace`.
         num_players: seats at the table.
         render_mode: ``None``, ``"ansi"`` (text with card symbols), ``"html"`` (inline SVG),
             ``"rgb_array"`` (an ``(H, W, 3)`` ``uint8`` image, needs Pillow) or ``"human"``
@@ -129,6 +130,9 @@ class raw_env(AECEnv):
             by default the raw observation, in its finite bounds.
         record_dir: save a replay record of every finished hand in this directory
             (``episode_<k>.json``, see ``eights.Game.record``); ``None`` saves nothing.
+        obs_rules: each agent's observation dict gains ``"rules"``, the rules encoding
+            (``Rules.encode()``); ``preset`` may then be a list of rule sets or an
+            :class:`eights.RuleSpace`, drawn at every reset.
         rules: dict of rule overrides; ``**rule_overrides`` as in ``eights.make``
             (``deal__hand_size=4``).
     """
@@ -142,7 +146,7 @@ class raw_env(AECEnv):
 
     def __init__(
         self,
-        preset: Union[str, Rules] = "crazy_eights",
+        preset: RulesArg = "crazy_eights",
         num_players: int = 2,
         render_mode: Optional[str] = None,
         reward: str = "win_loss",
@@ -151,6 +155,7 @@ class raw_env(AECEnv):
         rules: Optional[Dict[str, Any]] = None,
         scale_obs: bool = False,
         record_dir: Optional[str] = None,
+        obs_rules: bool = False,
         **rule_overrides: Any,
     ) -> None:
         super().__init__()
@@ -171,7 +176,7 @@ class raw_env(AECEnv):
         elif not 0 <= _as_int(render_view, "render_view") < num_players:
             raise ValueError(f"render_view seat must be in [0, {num_players}), got {render_view}")
 
-        table = Table(preset, num_players, rules, rule_overrides)  # validates the rules
+        self._table = table = Table(preset, num_players, rules, rule_overrides)  # validates the rules
         self.rules, self.game, self.preset = table.rules, table.game, table.preset
         self.num_players = num_players
         self.render_mode = render_mode
@@ -182,20 +187,19 @@ class raw_env(AECEnv):
         self.agent_name_mapping = {a: p for p, a in enumerate(self.possible_agents)}
         self._obs_size = self.game.observation_size
         self.scale_obs = check_flag(scale_obs, "scale_obs")
+        self.obs_rules = check_flag(obs_rules, "obs_rules")
         self.obs_bounds = table.obs_bounds
         self.recorder = EpisodeRecorder.from_arg(record_dir, "record_dir")
         self._np_random: Optional[np.random.Generator] = None
         self._started = False
         self._decisions = 0
-        self._observation_spaces: Dict[str, spaces.Space] = {
-            a: spaces.Dict(
-                {
-                    "observation": self.obs_bounds.scaled_space if self.scale_obs else self.obs_bounds.space,
-                    "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
+        parts: Dict[str, spaces.Space] = {
+            "observation": self.obs_bounds.scaled_space if self.scale_obs else self.obs_bounds.space,
+            "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
         }
+        if self.obs_rules:
+            parts["rules"] = obs_rules_space(parts["observation"])["rules"]
+        self._observation_spaces: Dict[str, spaces.Space] = {a: spaces.Dict(dict(parts)) for a in self.possible_agents}
         self._action_spaces: Dict[str, spaces.Space] = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self.history = new_history()
 
@@ -225,7 +229,7 @@ class raw_env(AECEnv):
         deck = reset_deck(self.game, options)
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
-        self.game.reset(seed=int(self._np_random.integers(0, DRAW_BOUND)), deck=deck)
+        self.game = self._table.deal(int(self._np_random.integers(0, DRAW_BOUND)), deck)
         self._started = True
         self._decisions = 0
         self.history.clear()
@@ -256,8 +260,10 @@ class raw_env(AECEnv):
             mask = game.action_mask().astype(np.int8)
         else:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        obs = game.observation(seat)
-        return {"observation": self.obs_bounds.scale(obs) if self.scale_obs else obs, "action_mask": mask}
+        out = self._table.observation(seat, self.scale_obs, self.obs_rules)
+        if self.obs_rules:
+            return {"observation": out["obs"], "action_mask": mask, "rules": out["rules"]}
+        return {"observation": out, "action_mask": mask}
 
     def step(self, action: Any) -> None:
         self._require_reset("step")

@@ -44,24 +44,23 @@ Example (after ``import eights``, as in every example of the package):
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as _GymVectorEnv
 
-from .._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore, check_bot_rules
+from .._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore
 from .._utils.checks import as_int as _as_int
 from .._utils.checks import describe as _describe
-from .._utils.checks import opponents_per_seat, other_seats
 from .._utils.overrides import merge_rule_overrides
 from .._utils.seeds import DRAW_BOUND, check_optional_seed, check_seed
 from ..agents.pool import OpponentPool
 from ..agents.pool import check_batch_actions as _check_batch_actions
-from ..agents.spec import AgentSpec, as_agent
-from ..observation import ObservationBounds
 from ..rules import Rules
+from ._opponents import normalise_opponents
+from ._rulesets import RulesArg, RuleSet, obs_rules_space
 from .spaces import LegalMultiDiscrete
 
 __all__ = ["VecEnv", "OpponentPool", "LegalMultiDiscrete", "AUTORESET_MODES", "OBS_DTYPES"]
@@ -120,7 +119,7 @@ class VecEnv(_GymVectorEnv):
 
     def __init__(
         self,
-        preset: Union[str, Rules],
+        preset: RulesArg,
         num_envs: int,
         num_players: int = 2,
         opponents: Any = "random",
@@ -134,6 +133,7 @@ class VecEnv(_GymVectorEnv):
         seed: Optional[int] = None,
         copy: bool = False,
         scale_obs: bool = False,
+        obs_rules: bool = False,
         rules: Optional[Dict[str, Any]] = None,
         **rule_overrides: Any,
     ) -> None:
@@ -143,24 +143,20 @@ class VecEnv(_GymVectorEnv):
         num_threads = 0 if num_threads is None else _as_int(num_threads, "num_threads")
         if autoreset not in AUTORESET_MODES:
             raise ValueError(f"autoreset must be one of {sorted(AUTORESET_MODES)}, got {autoreset!r}")
-        obs_dtype = np.dtype(obs_dtype).name if not isinstance(obs_dtype, str) else obs_dtype
-        if obs_dtype not in OBS_DTYPES:
-            raise ValueError(f"obs_dtype must be one of {OBS_DTYPES}, got {obs_dtype!r}")
+        obs_dtype = _check_obs_options(obs_dtype, scale_obs, obs_rules)
         seed = check_optional_seed(seed)
-        if not isinstance(scale_obs, (bool, np.bool_)):
-            raise TypeError(f"scale_obs must be True or False, got {_describe(scale_obs)}")
-        if scale_obs and obs_dtype != "float32":
-            raise ValueError(f"scale_obs=True needs obs_dtype='float32', got {obs_dtype!r}")
         self.scale_obs = bool(scale_obs)
+        self.obs_rules = bool(obs_rules)
         self.self_play = bool(self_play)
         self._py_opponents: Dict[int, Any] = {}
         external = False
         if not self.self_play:
-            self._py_opponents = _normalise_opponents(opponents, num_players, learner_seat)
+            self._py_opponents = normalise_opponents(opponents, num_players, learner_seat)
             external = bool(self._py_opponents)
         self.rules = merge_rule_overrides(rules, **rule_overrides)
+        self.ruleset = RuleSet(preset, num_players, self.rules)
         self._core = VecEnvCore(
-            preset,
+            self.ruleset.core_arg,
             num_envs,
             num_players,
             rules=self.rules,
@@ -171,6 +167,7 @@ class VecEnv(_GymVectorEnv):
             opponents="external" if external else "random",
             reward=reward,
             obs_dtype=obs_dtype,
+            obs_rules=self.obs_rules,
         )
         for opp in self._py_opponents.values():  # "net" plays only the rules it was trained for
             names: List[Any] = [opp] if isinstance(opp, str) else []
@@ -178,8 +175,8 @@ class VecEnv(_GymVectorEnv):
                 names = [opp[k] for k in range(len(opp))]
             for name in names:
                 if isinstance(name, str):
-                    check_bot_rules(name, preset, num_players, rules=self.rules)
-        self.preset = preset if isinstance(preset, str) else preset.name
+                    self.ruleset.check_bot(name)
+        self.preset = self.ruleset.name
         self.num_envs = num_envs
         self.num_players = num_players
         self.learner_seat = None if self.self_play else learner_seat
@@ -190,8 +187,9 @@ class VecEnv(_GymVectorEnv):
         self._seed_rng = np.random.default_rng(seed)
         self._started = False
         self._bind_buffers()
-        #: Finite bounds of every slice, from the deck the rules deal (eights.observation).
-        self.obs_bounds = ObservationBounds(preset, num_players, rules=self.rules)
+        #: Finite bounds of every slice, from the deck the rules deal (eights.observation); for
+        #: mixed rules, bounds that hold under each of them.
+        self.obs_bounds = self.ruleset.bounds
         self._build_spaces(obs_dtype)
 
     def _bind_buffers(self) -> None:
@@ -204,6 +202,9 @@ class VecEnv(_GymVectorEnv):
         self._truncated = core.truncated
         self._to_act = core.current_player
         self._final_obs = core.final_observations
+        self._rules_enc = core.rules_encodings
+        self._final_rules = core.final_rules_encodings
+        self._rules_id = core.rules_ids
         self._done = np.zeros(num_envs, dtype=bool)
         self._actions = np.zeros(num_envs, dtype=np.int64)
         self._opp_actions = np.full(num_envs, -1, dtype=np.int64)
@@ -236,6 +237,9 @@ class VecEnv(_GymVectorEnv):
             shape=(num_envs, OBS_SIZE),
             dtype=np.dtype(obs_dtype),  # type: ignore[arg-type]
         )
+        if self.obs_rules:
+            self.single_observation_space = obs_rules_space(self.single_observation_space)
+            self.observation_space = obs_rules_space(self.observation_space, num_envs)
         self.action_space = LegalMultiDiscrete(num_envs, self)
 
     # ------------------------------------------------------------------ API
@@ -323,6 +327,11 @@ class VecEnv(_GymVectorEnv):
             self._info(),
         )
 
+    def episode_rules(self, i: int) -> Rules:
+        """The rules game ``i`` plays in its current episode (an :class:`eights.Rules`)."""
+        i = _as_int(i, "i", 0, self.num_envs - 1)
+        return self.ruleset.episode_rules(int(self._rules_id[i]))
+
     def action_masks(self) -> np.ndarray:
         """Legal-action masks, shape ``(num_envs, 197)`` (the sb3-contrib name)."""
         return self._out(self._mask)
@@ -353,13 +362,19 @@ class VecEnv(_GymVectorEnv):
     def _out(self, a: np.ndarray) -> np.ndarray:
         return a.copy() if self.copy else a
 
-    def _obs_out(self, obs: np.ndarray) -> np.ndarray:
-        return self.obs_bounds.scale(obs) if self.scale_obs else self._out(obs)
+    def _obs_out(self, obs: np.ndarray, rules: Optional[np.ndarray] = None) -> Any:
+        x = self.obs_bounds.scale(obs) if self.scale_obs else self._out(obs)
+        enc = self._rules_enc if rules is None else rules
+        if enc is None:  # no rules outputs: obs_rules is off
+            return x
+        return {"obs": x, "rules": self._out(enc)}
 
     def _info(self) -> Dict[str, Any]:
         info = {"action_mask": self._out(self._mask), "current_player": self._out(self._to_act)}
+        if self.ruleset.mixed:
+            info["rules_id"] = self._out(self._rules_id)
         if self.autoreset_mode == AutoresetMode.SAME_STEP:
-            info["final_obs"] = self._obs_out(self._final_obs)
+            info["final_obs"] = self._obs_out(self._final_obs, self._final_rules)
             info["_final_obs"] = self._out(self._done)
         return info
 
@@ -389,6 +404,8 @@ class VecEnv(_GymVectorEnv):
                 obs, mask = self._obs[rows], self._mask[rows]
                 if self.scale_obs:
                     obs = self.obs_bounds.scale(obs)
+                if self._rules_enc is not None:  # obs_rules: the policies read the rules too
+                    obs = {"obs": obs, "rules": self._rules_enc[rows]}  # type: ignore[assignment]
                 if isinstance(opp, str):
                     acts[rows] = core.bot_actions(opp, rows)
                 elif isinstance(opp, OpponentPool):
@@ -411,35 +428,14 @@ class VecEnv(_GymVectorEnv):
         raise RuntimeError(f"the opponents did not finish within {MAX_OPPONENT_ROUNDS} rounds")
 
 
-def _normalise_opponents(opponents: Any, num_players: int, learner_seat: int) -> Dict[int, Any]:
-    """Python opponents per seat; empty for the built-in Rust bots."""
-    if isinstance(opponents, str) and opponents.strip().lower() == "random":
-        other_seats(num_players, learner_seat)  # ValueError for a learner_seat off the table
-        return {}
-    return opponents_per_seat(opponents, num_players, learner_seat, _check_opponent)
-
-
-def _check_opponent(spec: Any, seat: int) -> Any:
-    """A Python opponent of the batch: a built-in bot name (canonicalised), an
-    :class:`OpponentPool`, or a batched policy.  Here a plain callable is batched,
-    ``f(obs, masks) -> actions``; anything else goes through the one agent specification
-    (:func:`eights.agents.as_agent`): an object with ``act_batch`` plays by it, one with only
-    ``act`` row by row."""
-    if isinstance(spec, OpponentPool):
-        return spec
-    if callable(spec) and not isinstance(spec, AgentSpec) and not callable(getattr(spec, "act_batch", None)):
-        return spec
-    if not isinstance(spec, (str, AgentSpec)) and not callable(getattr(spec, "act", None)):
-        raise TypeError(
-            f"opponent for seat {seat} must be a built-in bot name, a batched callable "
-            f"f(obs, mask) -> actions, an object with act_batch or act, or an OpponentPool, got {_describe(spec)}"
-        )
-    try:
-        agent = as_agent(spec, f"opponent for seat {seat}")
-    except ValueError as exc:
-        raise ValueError(
-            f"{exc}; or a batched callable f(obs, mask) -> actions, an OpponentPool, or a list of those per seat"
-        ) from None
-    if agent.is_builtin:
-        return agent.bot
-    return agent.batch_policy if agent.batch_policy is not None else agent.act_batch
+def _check_obs_options(obs_dtype: Any, scale_obs: Any, obs_rules: Any) -> str:
+    """The observation dtype's name, with ``scale_obs`` and ``obs_rules`` checked."""
+    obs_dtype = np.dtype(obs_dtype).name if not isinstance(obs_dtype, str) else obs_dtype
+    if obs_dtype not in OBS_DTYPES:
+        raise ValueError(f"obs_dtype must be one of {OBS_DTYPES}, got {obs_dtype!r}")
+    for name, flag in (("scale_obs", scale_obs), ("obs_rules", obs_rules)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False, got {_describe(flag)}")
+    if scale_obs and obs_dtype != "float32":
+        raise ValueError(f"scale_obs=True needs obs_dtype='float32', got {obs_dtype!r}")
+    return obs_dtype

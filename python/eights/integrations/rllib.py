@@ -28,9 +28,13 @@ Conventions
   reproduce.
 
 ``env_config`` keys: ``preset`` (default ``"crazy_eights"``; a preset name or an
-:class:`eights.Rules`), ``num_players`` (2), ``rules`` (a dict of overrides, or an
+:class:`eights.Rules`, or with ``obs_rules`` a list of them or an :class:`eights.RuleSpace`,
+drawn at every reset), ``num_players`` (2), ``rules`` (a dict of overrides, or an
 :class:`eights.Rules` in place of ``preset``), ``reward`` (``"win_loss"``), ``seed`` (0, in
-the package's seed range ``[0, 2**64)``).
+the package's seed range ``[0, 2**64)``), ``obs_rules`` (False: with True each agent's
+observation dict gains ``"rules"``, the rules encoding; the masking module of
+:func:`action_masking_module_spec` reads ``"observations"`` only, so a module that should
+read the rules is the user's own).
 
 Example (building the algorithm starts Ray, so the doctests stop before it):
 
@@ -67,16 +71,17 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.utils.typing import MultiAgentDict
 
 from .._core import NUM_ACTIONS
+from ..envs._common import Table, check_flag
+from ..envs._rulesets import obs_rules_space
 from ..envs.gym import LegalActionSpace
-from ..observation import ObservationBounds
-from ..rules import Game, Rules
+from ..rules import Rules
 
 __all__ = ["ENV_NAME", "EightsMultiAgentEnv", "action_masking_module_spec", "agent_id", "register"]
 
 #: The name :func:`register` gives the environment in Ray Tune's registry.
 ENV_NAME = "eights"
 
-_CONFIG_KEYS = ("preset", "num_players", "rules", "reward", "seed")
+_CONFIG_KEYS = ("preset", "num_players", "rules", "reward", "seed", "obs_rules")
 _REWARDS = ("win_loss", "score")
 
 
@@ -108,16 +113,19 @@ class EightsMultiAgentEnv(MultiAgentEnv):
         self._rng = np.random.default_rng([seed, worker, vector])
         if isinstance(rules, Rules):  # an eights.Rules given as ``rules`` stands for the preset
             preset, rules = rules, None
-        self.game = Game(preset, num_players, seed=0, rules=rules)
+        self.obs_rules = check_flag(config.get("obs_rules", False), "env_config['obs_rules']")
+        self._table = Table(preset, num_players, rules, {})
+        self.game = self._table.game
         self.num_players = int(num_players)
         self.agents = self.possible_agents = [agent_id(s) for s in range(self.num_players)]
-        obs_space = gymnasium.spaces.Dict(
-            {
-                # Finite bounds from the dealt pack (see eights.observation).
-                "observations": ObservationBounds(preset, num_players, rules=rules).space,
-                "action_mask": gymnasium.spaces.Box(0.0, 1.0, (NUM_ACTIONS,), np.float32),
-            }
-        )
+        parts: Dict[str, gymnasium.spaces.Space] = {
+            # Finite bounds from the dealt pack (see eights.observation).
+            "observations": self._table.obs_bounds.space,
+            "action_mask": gymnasium.spaces.Box(0.0, 1.0, (NUM_ACTIONS,), np.float32),
+        }
+        if self.obs_rules:
+            parts["rules"] = obs_rules_space(parts["observations"])["rules"]
+        obs_space = gymnasium.spaces.Dict(parts)
         self.observation_spaces = {a: obs_space for a in self.agents}
         # Like the Gymnasium env's: sample() without a mask draws a legal action (RLlib's env
         # checker steps sampled actions).
@@ -133,7 +141,7 @@ class EightsMultiAgentEnv(MultiAgentEnv):
     ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self.game.reset(seed=int(self._rng.integers(2**63)), deck=(options or {}).get("deck"))
+        self.game = self._table.deal(int(self._rng.integers(2**63)), (options or {}).get("deck"))
         self._acted = set()
         self._started = True
         seat = self.game.current_player
@@ -173,7 +181,10 @@ class EightsMultiAgentEnv(MultiAgentEnv):
 
     def _obs(self, seat: int) -> Dict[str, np.ndarray]:
         mask = self.game.action_mask() if self.game.current_player == seat else np.zeros(NUM_ACTIONS, bool)
-        return {"observations": self.game.observation(seat), "action_mask": mask.astype(np.float32)}
+        out = self._table.observation(seat, False, self.obs_rules)
+        if self.obs_rules:
+            return {"observations": out["obs"], "action_mask": mask.astype(np.float32), "rules": out["rules"]}
+        return {"observations": out, "action_mask": mask.astype(np.float32)}
 
 
 def register(name: str = ENV_NAME) -> str:

@@ -55,12 +55,15 @@ class VecEnv(_SB3VecEnv):
         num_threads: Rust threads (``None`` = all cores).
         reward: ``"win_loss"`` or ``"score"``.
         scale_obs: observations scaled to ``[0, 1]`` (see :mod:`eights.observation`).
+        obs_rules: observations ``{"obs": ..., "rules": ...}`` with the rules encoding (a
+            ``Dict`` space: train with ``"MultiInputPolicy"``); ``preset`` may then be a list
+            of rule sets or an :class:`eights.RuleSpace`, drawn at every episode.
         rules / **rule_overrides: rule overrides, as for :func:`eights.make`.
     """
 
     def __init__(
         self,
-        preset: str = "crazy_eights",
+        preset: Any = "crazy_eights",
         num_envs: int = 8,
         num_players: int = 2,
         opponents: Any = "random",
@@ -70,6 +73,7 @@ class VecEnv(_SB3VecEnv):
         num_threads: Optional[int] = None,
         reward: str = "win_loss",
         scale_obs: bool = False,
+        obs_rules: bool = False,
         rules: Optional[Dict[str, Any]] = None,
         **rule_overrides: Any,
     ) -> None:
@@ -84,6 +88,7 @@ class VecEnv(_SB3VecEnv):
             reward=reward,
             seed=seed,
             scale_obs=scale_obs,
+            obs_rules=obs_rules,
             rules=rules,
             **rule_overrides,
         )
@@ -98,7 +103,7 @@ class VecEnv(_SB3VecEnv):
         obs, _ = self.venv.reset(seed=None if seed is None else int(seed) % (2**63))
         self._reset_seeds()
         self.reset_infos = [{} for _ in range(self.num_envs)]
-        return np.array(obs, copy=True)
+        return _copy(obs)
 
     def step_async(self, actions: np.ndarray) -> None:
         np.copyto(self._actions, np.asarray(actions).reshape(self.num_envs), casting="unsafe")
@@ -110,9 +115,9 @@ class VecEnv(_SB3VecEnv):
         if dones.any():
             final = info["final_obs"]
             for i in np.flatnonzero(dones):
-                infos[i]["terminal_observation"] = np.array(final[i], copy=True)
+                infos[i]["terminal_observation"] = _copy(final, int(i))
                 infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
-        return np.array(obs, copy=True), np.array(rewards, dtype=np.float32), dones.copy(), infos
+        return _copy(obs), np.array(rewards, dtype=np.float32), dones.copy(), infos
 
     def action_masks(self) -> np.ndarray:
         """Legal-action masks of the learner in every game, shape ``(num_envs, 197)``."""
@@ -149,3 +154,11 @@ class VecEnv(_SB3VecEnv):
         if isinstance(indices, int):
             return [indices]
         return list(indices)
+
+
+def _copy(obs: Any, i: Optional[int] = None) -> Any:
+    """A copy of a batch of observations (or of row ``i``): an array, or a dict of arrays
+    (``obs_rules``)."""
+    if isinstance(obs, dict):
+        return {k: _copy(v, i) for k, v in obs.items()}
+    return np.array(obs if i is None else obs[i], copy=True)

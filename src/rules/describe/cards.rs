@@ -58,7 +58,10 @@ fn skip_phrase(spec: &RulesSpec, k: u8) -> String {
 fn nominate_phrase(n: Nominate) -> Option<&'static str> {
     match n {
         Nominate::Required => Some("its player names the suit to follow"),
-        Nominate::Optional => Some("its player may name a new suit or keep the current one"),
+        Nominate::Optional => Some("its player may name a new suit or let the card's own suit stand"),
+        Nominate::OptionalKeepSuit => {
+            Some("its player may name a new suit or leave the suit that was in force before it")
+        }
         Nominate::OnlyIfMatching => {
             Some("its player may name a different suit only if the card matched the previous card")
         }

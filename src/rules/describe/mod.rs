@@ -86,7 +86,7 @@ pub fn describe(spec: &RulesSpec) -> String {
     }
     if !s.variant.is_empty() {
         let mut lines = vec![];
-        for (name, overlay) in &s.variant {
+        for (name, overlay) in s.variant.iter() {
             let changes = variant_changes(overlay);
             lines.push(if changes.is_empty() { name.clone() } else { format!("{name}: {}", changes.join(", ")) });
         }
@@ -125,7 +125,7 @@ fn capitalize(s: &str) -> String {
     }
 }
 
-fn rank_name(r: Rank) -> (&'static str, &'static str) {
+pub(crate) fn rank_name(r: Rank) -> (&'static str, &'static str) {
     match r {
         Rank::Ace => ("ace", "aces"),
         Rank::Two => ("two", "twos"),
@@ -320,6 +320,7 @@ mod tests {
                     "9": {"free_play_next": true, "repeat": "once"},
                     "J": {"follow": "one_matching"},
                     "K": {"nominate": "optional"},
+                    "Q": {"nominate": "optional_keep_suit"},
                     "red J": {"cancel": ["any"]},
                     "joker": {"wild": {"nominate": "none", "follow": "free", "solo": true}},
                 },
@@ -348,7 +349,8 @@ mod tests {
             "draws 2 and misses their turn",
             "several played together act only once",
             "cover it with one card matching it",
-            "may name a new suit or keep the current one",
+            "may name a new suit or let the card's own suit stand",
+            "may name a new suit or leave the suit that was in force before it",
             "cancels it: nobody draws",
             "the next player may play any card on it",
             "it must be the only card of its turn",

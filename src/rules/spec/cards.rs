@@ -54,8 +54,13 @@ impl Default for MatchSpec {
 pub enum Nominate {
     #[default]
     Required,
-    /// The player may keep the current suit (`end`).
+    /// The player may decline to name a suit (`end`): the card's own suit then stands
+    /// (switch_blackjack's ace "effectively changing the suit of the ace played").
     Optional,
+    /// The player may decline to name a suit (`end`): the suit in force before the card then
+    /// stands (thirty_eights' eight: "leave it the one that is already there"). With no suit
+    /// in force (the card was led or turned up), the card's own suit stands.
+    OptionalKeepSuit,
     /// No nomination: follow the card's own suit.
     None,
     /// A different suit may be named only if the card matched the previous card.

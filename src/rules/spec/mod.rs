@@ -46,8 +46,9 @@ pub struct RulesSpec {
     pub inherits: Option<String>,
     /// Named variant overlays applied on top of the preset (names of `variant.*` tables).
     pub variants: Vec<String>,
-    /// Variant overlays this preset documents: name -> partial rules table.
-    pub variant: BTreeMap<String, serde_json::Value>,
+    /// Variant overlays this preset documents: name -> partial rules table (shared: copies of
+    /// a specification share one table).
+    pub variant: std::sync::Arc<BTreeMap<String, serde_json::Value>>,
     /// Documented simplifications of out-of-scope mechanics.
     pub simplifications: Vec<String>,
     pub players: PlayersSpec,

@@ -321,3 +321,13 @@ def test_cli_botspeed_needs_a_bot_and_a_preset(capsys):
     assert "--bots needs at least one bot name" in err and "max()" not in err
     assert main(["botspeed", "--presets", " , ", "--games", "1"]) == 2
     assert "--presets needs at least one preset name" in capsys.readouterr().err
+
+
+def test_wilson_interval_reaches_the_ends_at_all_or_nothing():
+    from eights.arena.stats import wilson_interval
+
+    for trials in (1, 7, 80, 1000):
+        lo, hi = wilson_interval(trials, trials)
+        assert hi == 1.0 and lo < 1.0
+        lo, hi = wilson_interval(0, trials)
+        assert lo == 0.0 and hi > 0.0

@@ -143,7 +143,9 @@ def test_snapshot_restrict_out_of_range(path, value):
 
 
 def test_snapshot_restrict_in_range_is_accepted_and_observed():
-    d = state()
+    # one_card sets the attack-suit constraint (chain.after = "attack_suit_only"); a state of
+    # rules that never set it is refused (test_position_zones.py).
+    d = state("one_card", 3)
     d["restrict"] = {"suit": 3}
     g = eights.Game.from_dict(d)
     obs = g.observation(0)

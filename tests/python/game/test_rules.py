@@ -130,6 +130,35 @@ def test_player_count_is_checked_by_the_game():
     r.validate(4)
 
 
+def _deck_size(rules, n):
+    g = eights.Game(rules, n, seed=0)
+    return sum(g.hand_sizes) + g.stock_size + g.discard_size
+
+
+@pytest.mark.parametrize(
+    ("table", "packs"),
+    [
+        # "From this many players up": thresholds compare as numbers, "10" after "4".
+        ({"4": 2, "10": 3}, {3: 1, 4: 2, 9: 2, 10: 3}),
+        ({"4": 2, "9": 3}, {3: 1, 4: 2, 8: 2, 9: 3, 10: 3}),
+        ({"10": 3, "6": 2}, {5: 1, 6: 2, 9: 2, 10: 3}),
+    ],
+)
+def test_packs_by_players_thresholds_are_numbers(table, packs):
+    r = eights.Rules("crazy_eights", deck__packs_by_players=table, deal__hand_size=5)
+    for n, k in packs.items():
+        assert _deck_size(r, n) == 52 * k, (table, n)
+
+
+@pytest.mark.parametrize("field", ["deck.packs_by_players", "deal.hand_size_by_players", "score.values_by_players"])
+@pytest.mark.parametrize("keys", [("4", "04"), ("11",), ("0",), ("four",)])
+def test_player_count_keys_are_checked(field, keys):
+    table, name = field.split(".")
+    value = {"8": 50} if table == "score" else 2
+    with pytest.raises(eights.RulesError, match=f"'{field}"):
+        eights.Rules("crazy_eights", {table: {name: {k: value for k in keys}}}).validate(4)
+
+
 # ------------------------------------------------------------------ TOML
 
 

@@ -133,3 +133,15 @@ def test_viewer_and_terminal_replay(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "switch_blackjack" in out and "  12. P" in out
     assert main(["replay", str(tmp_path / "missing.json")]) == 2
+
+
+def test_record_upto_out_of_range_names_the_argument():
+    # upto=-1 used to end in OverflowError ("can't convert negative int to unsigned").
+    record = _random_game("crazy_eights", 2, seed=3).record()
+    with pytest.raises(ValueError, match=r"upto must be in \[0, "):
+        eights.Game.from_record(record, upto=-1)
+    with pytest.raises(ValueError, match="upto=.* but the record has"):
+        eights.Game.from_record(record, upto=len(record["actions"]) + 1)
+    with pytest.raises(TypeError, match="upto must be an integer"):
+        eights.Game.from_record(record, upto="3")
+    assert eights.Game.from_record(record, upto=None).to_dict() == eights.Game.from_record(record).to_dict()

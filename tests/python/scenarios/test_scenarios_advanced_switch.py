@@ -421,3 +421,24 @@ def test_AS_fidelity_identical_deuce_the_player_must_answer_it():
     assert g.current_player == 0
     assert g.pending_draw == 2
     assert legal(g) == {"play 2C", "accept"}
+
+
+def test_AS_fidelity_ace_without_a_new_suit_is_followed_by_its_own():
+    """Source (Advanced Switch): "Each player in turn discards a card of the same suit or
+    rank on the last card played." and "Aces: Wild cards that can be played at any time to
+    the discard pack and a new suit may be selected."
+
+    No new suit selected, the ace is the last card played: its own suit is followed. `AS`
+    on `9H` and `end`: P1 must play a spade or an ace (not a heart)."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["AS", "3C", "4C"], ["4D", "6H", "AC", "7S"], ["6D", "7D"]],
+        discard=["9H"],
+        stock=["2D", "3D"],
+    )
+    g.step("play AS")
+    g.step("end")
+    assert g.nominated_suit is None
+    assert g.active_suit == "S"
+    assert legal(g) == plays("AC 7S")

@@ -16,6 +16,9 @@ the countdown scores; further cards of a multiple are offered in phase
 resolves (no decision of the victim).
 """
 
+import pytest
+
+import eights
 from countdown_helpers import score_position
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,
@@ -175,3 +178,42 @@ def test_CB_fidelity_going_out_with_a_jack_still_skips():
     assert multiset(g.hand(0)) == multiset(stock[:7])
     assert multiset(g.hand(1)) == multiset(["4C", "5C"])
     assert g.current_player == 2
+
+
+def test_CB_fidelity_out_with_a_give_card_on_an_empty_stock_gives_nothing():
+    """Source (Countdown): "When a player gets rid of all their cards, this does not end the
+    play. Instead, the player subtracts 1 from their score, and is immediately dealt a new
+    hand". With a house rule that a nine makes its player give a card to the next player, and
+    no stock left to deal the new hand from (variant no_reshuffle), the player goes out with a
+    nine, scores 7, is dealt nothing, and has nothing to give: the game goes on exactly as
+    after a plain nine (the rule-space fuzz found the game asking the empty hand for a card,
+    with no legal action)."""
+    hands, stock = [["9S"], ["4C", "5C"], ["6S", "7S"]], []
+    with_give = {"cards": {"9": {"give": "one"}}, "variants": ["no_reshuffle"]}
+    g = score_position(PRESET, 3, hands=hands, discard=["9H"], stock=stock, scores=[8, 8, 8], rules=with_give)
+    plain = score_position(
+        PRESET, 3, hands=hands, discard=["9H"], stock=stock, scores=[8, 8, 8], rules={"variants": ["no_reshuffle"]}
+    )
+    g.step("play 9S")
+    plain.step("play 9S")
+    assert list(g.scores) == [7, 8, 8]
+    assert g.phase != "give"
+    assert (g.phase, g.current_player, g.winner, g.is_terminal) == (
+        plain.phase,
+        plain.current_player,
+        plain.winner,
+        plain.is_terminal,
+    )
+    assert [g.hand(p) for p in range(3)] == [plain.hand(p) for p in range(3)]
+    assert eights.Game.from_dict(g.to_dict()).to_dict() == g.to_dict()
+
+
+def test_CB_a_match_of_countdown_games_is_refused():
+    """The countdown is its own match ("The first player to reach zero wins"): a series of
+    hands to a points target would never end, and is refused naming series.match; crazy_eights'
+    documented match_to_100 is dropped from the variants this preset inherits."""
+    with pytest.raises(eights.RulesError, match="'series.match'"):
+        eights.Rules(PRESET, series__match=True)
+    assert "match_to_100" not in eights.Rules(PRESET).variants
+    with pytest.raises(eights.RulesError, match="unknown variant"):
+        eights.Rules(PRESET, variants=["match_to_100"])

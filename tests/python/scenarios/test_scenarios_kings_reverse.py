@@ -602,3 +602,22 @@ def test_KR_fidelity_two_player_seven_draw_two_and_same_player_again():
     g.step("play 7H")
     assert multiset(g.hand(1)) == multiset(["4H", "5C", "2D", "3D"])
     assert g.current_player == 0
+
+
+def test_KR_bluff_with_nobody_left_to_challenge_is_not_offered():
+    """RULES.md 3.7: "When true, a joker may be played even if other cards are playable, and
+    next(p) chooses challenge or no_challenge." With every other player out of the hand
+    (each passed on the empty stock: "a player who passes is done for the hand"), next(p) is
+    p itself: nobody can challenge, and the joker's penalty falls as for any joker (on an
+    empty stock, no card). The state found by the rule-space fuzz asked p to challenge its
+    own joker, a state that could not be saved and loaded."""
+    g = position(PRESET, 2, hands=[["RJ", "5H", "9C"], ["6D", "7D"]], discard=["4H"], stock=[], rules=BLUFF)
+    d = g.to_dict()
+    d["done"] = 2  # seat 1 passed on the empty stock
+    g = eights.Game.from_dict(d)
+    assert legal(g) == plays("5H RJ") | {"pass"}
+    g.step("play RJ")
+    g.step("suit C")
+    assert g.phase == "play" and g.current_player == 0
+    assert legal(g) == plays("9C") | {"pass"}
+    assert eights.Game.from_dict(g.to_dict()).to_dict() == g.to_dict()

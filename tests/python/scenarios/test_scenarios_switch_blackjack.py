@@ -329,3 +329,24 @@ def test_SB_fidelity_ace_ends_a_queen_run_and_nominates():
     assert g.current_player == 1
     assert legal_cards(g) == {"5C", "AS"}
     assert multiset(g.hand(0)) == multiset(["3H"])
+
+
+def test_SB_fidelity_declined_nomination_leaves_the_aces_own_suit():
+    """Source (The Other Blackjack): "Aces - Playing an ace ends a players turn, but the
+    player may nominate which suit the next card played is from, effectively changing the
+    suit of the ace played."
+
+    Without a nomination the suit is the ace's own: `AS` played on `AH` (matching by rank,
+    hearts in force) and `end` leave spades to follow, not the hearts that were there."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["AS", "5C", "KD"], ["4H", "9S", "7C"], ["KC", "3C"]],
+        discard=["6H", "AH"],
+        stock=["2D", "3D"],
+    )
+    g.step("play AS")
+    g.step("end")
+    assert g.nominated_suit is None
+    assert g.active_suit == "S"
+    assert legal(g) == plays("9S") | {"draw"}

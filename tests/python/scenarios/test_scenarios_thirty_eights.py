@@ -731,3 +731,63 @@ def test_TE_fidelity_ace_and_queen_of_spades_start_cards():
     assert g.current_player == 1
     assert list(g.hand_sizes) == [8, 8, 8, 8]
     assert g.discard_pile() == ["QS"]
+
+
+# ------------------------------------------------ the eight's "leave it" (issue: fidelity round three)
+
+_LEAVE_P1 = ["5S", "5C", "KD"]
+_LEAVE_REST = [["6D", "TD"], ["6H", "TH"]]
+
+
+def test_TE_fidelity_eight_leaves_the_suit_already_there():
+    """Source (38's): "When an eight is played, the person who laid it down may choose to
+    change the suit to one of his choice, or leave it the one that is already there. An
+    eight does not have to follow suit."
+
+    `8C` played on `9S` and the suit left (`end`): spades, the suit already there, is the
+    suit to follow, not the eight's own clubs."""
+    g = _pos([["8C", "TD"], _LEAVE_P1, *_LEAVE_REST], ["9S"], _stock(4))
+    g.step("play 8C")
+    assert g.phase == "nominate"
+    assert legal(g) == ALL_SUIT_NOMINATIONS | {"end"}
+    # While the choice is open, the suit already there is what the table shows.
+    assert g.active_suit == "S"
+    g.step("end")
+    assert g.top_card == "8C"
+    assert g.active_suit == "S"
+    assert g.nominated_suit == "S"
+    assert g.current_player == 1
+    # P1 follows spades: 5S, not 5C (drawing is not voluntary while a card is playable).
+    assert legal(g) == plays("5S")
+
+
+def test_TE_fidelity_eight_leaves_a_nominated_suit():
+    """Source (38's): "... or leave it the one that is already there."  The suit already
+    there may itself have been named: on `8H` with diamonds nominated, `8C` and `end`
+    leave diamonds."""
+    g = _pos([["8C", "TC"], ["5D", "5C", "KH"], *_LEAVE_REST], ["9S", "8H"], _stock(4), nominated_suit="D")
+    g.step("play 8C")
+    g.step("end")
+    assert g.active_suit == "D"
+    assert g.nominated_suit == "D"
+    assert legal(g) == plays("5D")
+
+
+def test_TE_fidelity_eight_may_still_change_the_suit():
+    """Source (38's): "may choose to change the suit to one of his choice": naming a suit
+    replaces the suit already there."""
+    g = _pos([["8C", "TD"], _LEAVE_P1, *_LEAVE_REST], ["9S"], _stock(4))
+    g.step("play 8C")
+    g.step("suit C")
+    assert g.active_suit == "C"
+    assert legal(g) == plays("5C")
+
+
+def test_TE_fidelity_eight_on_its_own_suit_leaves_it():
+    """`8S` on `9S` and `end`: the suit already there is the eight's own; spades, and no
+    suit counts as named."""
+    g = _pos([["8S", "TD"], _LEAVE_P1, *_LEAVE_REST], ["9S"], _stock(4))
+    g.step("play 8S")
+    g.step("end")
+    assert g.active_suit == "S"
+    assert g.nominated_suit is None

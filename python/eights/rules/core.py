@@ -32,12 +32,16 @@ import copy
 import json
 import os
 import sys
-from typing import Any, Dict, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
 
-from ._core import Game as _Game
-from ._core import RulesError, describe_rules, is_resolved, resolve_rules, validate_rules
-from ._core import presets as _presets
-from ._utils.overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides
+if TYPE_CHECKING:
+    import numpy as np
+
+from .._core import Game as _Game
+from .._core import RulesError, describe_rules, is_resolved, resolve_rules, validate_rules
+from .._core import encode_rules as _encode_rules
+from .._core import presets as _presets
+from .._utils.overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides
 
 __all__ = ["Game", "Rules"]
 
@@ -94,7 +98,7 @@ class Rules:
     A :class:`Rules` is immutable: :meth:`replace` returns a changed copy.
     """
 
-    __slots__ = ("_base", "_overrides", "_spec")
+    __slots__ = ("_base", "_overrides", "_spec_cache")
 
     def __init__(
         self,
@@ -124,13 +128,30 @@ class Rules:
         validate_rules(spec, spec["players"]["min"])
         self._base = base
         self._overrides = overrides
-        self._spec = spec
+        self._spec_cache: Optional[Dict[str, Any]] = spec
 
     @classmethod
     def _make(cls, base: Union[str, Dict[str, Any]], overrides: Dict[str, Any]) -> Rules:
         self = cls.__new__(cls)
         self._init(base, overrides)
         return self
+
+    @classmethod
+    def _checked(cls, preset: str, overrides: Dict[str, Any]) -> Rules:
+        """Rules that the engine has already resolved and validated (a draw of a
+        :class:`eights.RuleSpace`): the specification is resolved when first read."""
+        self = cls.__new__(cls)
+        self._base = preset
+        self._overrides = overrides
+        self._spec_cache = None
+        return self
+
+    @property
+    def _spec(self) -> Dict[str, Any]:
+        """The resolved specification (resolved on first use for rules built by the engine)."""
+        if self._spec_cache is None:
+            self._spec_cache = resolve_rules(self._base, self._overrides or None)
+        return self._spec_cache
 
     # ------------------------------------------------------------- reading
 
@@ -276,6 +297,15 @@ class Rules:
             )
         return self.replace(variants=self.active_variants + [n for n in names if n not in self.active_variants])
 
+    def encode(self, num_players: Optional[int] = None) -> np.ndarray:
+        """The rules encoding: a float32 array of :data:`eights.RULES_SIZE` values, 54 rows
+        of per-card features then the table-wide ones (the layout is in
+        ``docs/layouts.md`` and :mod:`eights.rules.encoding`). It depends on the player count
+        (the deck, hand size and points may); ``num_players`` defaults to the smallest the
+        rules allow. Rule sets that play the same encode the same."""
+        n = self._spec["players"]["min"] if num_players is None else num_players
+        return _encode_rules(self, n)
+
     def validate(self, num_players: int) -> None:
         """Check the rules for ``num_players``; raises :class:`eights.RulesError` naming the
         field (e.g. ``deal.hand_size`` when the deck cannot be dealt)."""
@@ -289,13 +319,18 @@ class Rules:
 
     # ------------------------------------------------------------- dunder
 
+    def _compared(self) -> Dict[str, Any]:
+        # `inherits` only records where a specification came from (a house-rules file keeps
+        # its preset there, the same rules built in Python do not): not part of the rules.
+        return {k: v for k, v in self._spec.items() if k != "inherits"}
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Rules):
             return NotImplemented
-        return self._spec == other._spec
+        return self._compared() == other._compared()
 
     def __hash__(self) -> int:
-        return hash(json.dumps(self._spec, sort_keys=True))
+        return hash(json.dumps(self._compared(), sort_keys=True))
 
     def __repr__(self) -> str:
         if isinstance(self._base, str):

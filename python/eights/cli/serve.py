@@ -1,0 +1,97 @@
+"""``serve``: play, watch and replay in the browser (the web app :mod:`eights.web`, the
+optional extra ``eights[web]``)::
+
+    python -m eights serve                       # then open http://127.0.0.1:8000/
+    python -m eights serve --port 8080 --records records/ --policy mine=runs/ppo.zip
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Dict
+
+from . import _args
+
+
+def add_parser(subparsers: Any) -> None:
+    """The ``serve`` command and its options."""
+    p = subparsers.add_parser(
+        "serve",
+        help="play, watch and replay games in the browser (needs eights[web])",
+        description="Serve a web app to play against bots, watch bots play and replay game records in a "
+        "browser. It listens on 127.0.0.1 (this computer only) unless --host says otherwise; every move is "
+        "checked by the engine on the server.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this computer only)")
+    p.add_argument("--port", type=_args.int_in(1, 65535), default=8000, help="port to listen on (default: 8000)")
+    p.add_argument(
+        "--records",
+        default=None,
+        metavar="DIR",
+        help="a folder of game records (*.json: Game.record(), the envs' or the arena's record_dir) that the "
+        "Replay page may open; nothing outside it is read (default: none, records are uploaded)",
+    )
+    p.add_argument(
+        "--policy",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="offer a policy as an opponent, by NAME: SPEC is module:attribute or a model saved by "
+        "stable-baselines3 (.zip), as for play --bots; repeat for several",
+    )
+    p.add_argument(
+        "--idle-timeout",
+        type=_args.seconds,
+        default=1800.0,
+        metavar="SECONDS",
+        help="drop a game nobody moved in for this long (default: 1800)",
+    )
+    p.add_argument("--max-games", type=_args.int_in(1, 10**6), default=1000, help="games held at once (default: 1000)")
+    p.add_argument(
+        "--think-threads",
+        type=_args.int_in(1, 1024),
+        default=None,
+        metavar="N",
+        help="threads for the bots that think for long (ismcts, pimc, net, policies) (default: the cores, at least 2)",
+    )
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.add_argument(
+        "--log-level",
+        default="warning",
+        choices=["critical", "error", "warning", "info", "debug"],
+        help="server log level (default: warning; info logs every request)",
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve the web app until interrupted."""
+    try:
+        from ..web import ServerConfig, serve
+        from ..web.config import parse_policy
+    except ImportError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    policies: Dict[str, str] = {}
+    for text in args.policy:
+        label, spec = parse_policy(text)
+        if label in policies:
+            raise ValueError(f"--policy: the name {label!r} is given twice")
+        policies[label] = spec
+    settings: Dict[str, Any] = dict(
+        host=args.host,
+        port=args.port,
+        records_dir=args.records,
+        policies=policies,
+        idle_timeout=args.idle_timeout,
+        max_games=args.max_games,
+    )
+    if args.think_threads is not None:
+        settings["think_threads"] = args.think_threads
+    config = ServerConfig(**settings)
+    try:
+        serve(config, open_browser=args.open, log_level=args.log_level)
+    except KeyboardInterrupt:
+        pass
+    return 0

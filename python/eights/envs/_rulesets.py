@@ -1,0 +1,118 @@
+"""The rules argument of the environments: one rule set, a list of rule sets drawn at every
+episode, or a :class:`eights.RuleSpace` drawn at every episode (:class:`RuleSet`), with the
+observation bounds that hold under all of them and the spaces of the rules encoding.
+
+The draw of an episode is the engine's (``VecEnv``) or follows the same seeds (the single
+envs draw at each reset from the episode's seed), so a seeded run plays the same rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+import numpy as np
+from gymnasium import spaces
+
+from .._core import OBS_SIZE, RULES_SIZE, check_bot_rules, derive_seed
+from ..observation import ObservationBounds
+from ..rules import Rules, RuleSpace
+from ..rules.encoding import bounds as _encoding_bounds
+
+__all__ = ["RuleSet", "rules_seed", "obs_rules_space", "rules_box"]
+
+#: Salt of an episode's rules draw (the engine's `vec_env::rules_seed`).
+_RULES_SALT = 0x0A1E_5EED_0000_0004
+
+RulesArg = Union[str, Rules, RuleSpace, Sequence[Union[str, Rules]]]
+
+
+def rules_seed(episode_seed: int) -> int:
+    """The seed of the rules draw of the episode dealt from ``episode_seed`` (as the
+    engine's batches draw it)."""
+    return derive_seed(episode_seed ^ _RULES_SALT, 0)
+
+
+def rules_box(num_envs: Optional[int] = None) -> spaces.Box:
+    """The space of the rules encoding (of a batch of ``num_envs`` with ``num_envs``)."""
+    low, high = _encoding_bounds()
+    if num_envs is not None:
+        low, high = np.broadcast_to(low, (num_envs, RULES_SIZE)), np.broadcast_to(high, (num_envs, RULES_SIZE))
+    return spaces.Box(low, high, dtype=np.float32)
+
+
+def obs_rules_space(obs_space: spaces.Space, num_envs: Optional[int] = None) -> spaces.Dict:
+    """The observation space with the rules encoding: ``{"obs": obs_space, "rules": Box}``."""
+    return spaces.Dict({"obs": obs_space, "rules": rules_box(num_envs)})
+
+
+class RuleSet:
+    """One rule set, a list of them, or a rule space, for ``num_players`` (see the module
+    documentation). ``rules`` are overrides applied to every rule set of a list (a space
+    takes none)."""
+
+    def __init__(self, arg: Any, num_players: int, rules: Optional[Dict[str, Any]] = None) -> None:
+        self.num_players = num_players
+        self.overrides = rules
+        self.space: Optional[RuleSpace] = None
+        self.entries: List[Union[str, Rules]] = []
+        if isinstance(arg, RuleSpace):
+            if rules:
+                raise ValueError("rule overrides cannot be applied to a RuleSpace: build the space from other presets")
+            if num_players not in arg.num_players:
+                raise ValueError(
+                    f"the RuleSpace draws rules for {arg.num_players} players, not {num_players}: build it with "
+                    f"num_players={num_players} (or a list including it)"
+                )
+            self.space = arg
+            self.core_arg: Any = arg._core
+            self.name = "rule_space"
+            self.bounds = ObservationBounds.any_rules()
+        elif isinstance(arg, (list, tuple)):
+            if not arg:
+                raise ValueError("the list of rule sets is empty")
+            for x in arg:
+                if not isinstance(x, (str, Rules)):
+                    raise TypeError(f"a list of rule sets holds preset names and eights.Rules, got {type(x).__name__}")
+            self.entries = list(arg)
+            self.core_arg = list(arg)
+            self.name = "mixed"
+            self.bounds = ObservationBounds.union([ObservationBounds(x, num_players, rules) for x in self.entries])
+        else:
+            self.core_arg = arg
+            self.entries = [arg]
+            self.name = arg if isinstance(arg, str) else getattr(arg, "name", str(arg))
+            self.bounds = ObservationBounds(arg, num_players, rules)
+
+    @property
+    def mixed(self) -> bool:
+        """True when episodes may differ in their rules."""
+        return self.space is not None or len(self.entries) > 1
+
+    def episode_rules(self, rules_id: int) -> Rules:
+        """The rules of an episode from its rules id (a list index, or a space's seed)."""
+        if self.space is not None:
+            return self.space.sample(int(rules_id))
+        entry = self.entries[int(rules_id)]
+        rules = entry if isinstance(entry, Rules) else Rules(entry)
+        return rules.replace(self.overrides) if self.overrides else rules
+
+    def draw(self, episode_seed: int) -> tuple:
+        """The rules of an episode dealt from ``episode_seed`` and its rules id, as a batch
+        draws them: ``(rules argument, overrides, rules id)``."""
+        s = rules_seed(episode_seed)
+        if self.space is not None:
+            return self.space.sample(s), None, s
+        k = s % len(self.entries)
+        return self.entries[k], self.overrides, k
+
+    def check_bot(self, name: str) -> None:
+        """A built-in bot name must play every rule set (``net`` plays only its presets)."""
+        if self.space is not None:
+            if name.split(":")[0].strip().lower() == "net":
+                raise ValueError("'net' plays only the presets it was trained for, not rules drawn from a RuleSpace")
+            return
+        for entry in self.entries:
+            check_bot_rules(name, entry, self.num_players, rules=self.overrides)
+
+    def observation_size(self, obs_rules: bool) -> int:
+        return OBS_SIZE + RULES_SIZE if obs_rules else OBS_SIZE

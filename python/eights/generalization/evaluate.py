@@ -1,0 +1,222 @@
+"""Judging an agent on a split: :func:`evaluate` plays duplicate deals against the
+heuristic (or another opponent) on every rule set of the split, and aggregates the win rates
+over rule sets into a mean and an interquartile mean with stratified bootstrap intervals (as
+rliable does: the deals of each rule set are resampled, and the aggregate recomputed).
+
+A rule set an agent cannot play (``net`` away from its presets, say) is reported as refused,
+with the reason, and left out of the aggregates.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence
+
+import numpy as np
+
+from .._core import check_bot_rules
+from .._utils.optional import import_optional
+from ..agents.spec import as_agent
+from ..arena import evaluate as _evaluate
+from ..arena.stats import outcomes
+from ..rules import Rules
+from .splits import split as _split
+
+__all__ = ["GeneralizationResult", "RuleSetResult", "evaluate", "iqm"]
+
+
+def iqm(values: np.ndarray, axis: int = -1) -> np.ndarray:
+    """The interquartile mean along ``axis``: the mean of the middle half after sorting (a
+    quarter, rounded down, cut from each end, as ``scipy.stats.trim_mean(x, 0.25)``)."""
+    x = np.sort(np.asarray(values, float), axis=axis)
+    k = x.shape[axis]
+    cut = int(0.25 * k)
+    return np.take(x, range(cut, k - cut), axis=axis).mean(axis=axis)
+
+
+@dataclass
+class RuleSetResult:
+    """The agent's result on one rule set of the split."""
+
+    name: str
+    win_rate: float
+    ci: tuple
+    deals: int
+    refused: Optional[str] = None
+    per_deal: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+
+
+@dataclass
+class GeneralizationResult:
+    """The result of :func:`evaluate`: one :class:`RuleSetResult` per rule set and the
+    aggregates over the rule sets the agent played (mean and IQM, each with a 95% interval)."""
+
+    agent: str
+    opponent: str
+    split: str
+    num_players: int
+    deals: int
+    rule_sets: List[RuleSetResult]
+    mean: float
+    mean_ci: tuple
+    iqm: float
+    iqm_ci: tuple
+
+    @property
+    def fair_share(self) -> float:
+        """The win rate of an agent as strong as its opponents (1 / players)."""
+        return 1.0 / self.num_players
+
+    def table(self) -> str:
+        """The results as a text table."""
+        w = max([len(r.name) for r in self.rule_sets] + [12])
+        lines = [
+            f"{self.agent} vs {self.opponent} on split {self.split!r} ({self.num_players} players, "
+            f"{self.deals} duplicate deals per rule set; fair share {self.fair_share:.3f})",
+            f"{'rule set':<{w}}  win rate   95% interval",
+        ]
+        for r in self.rule_sets:
+            if r.refused is not None:
+                lines.append(f"{r.name:<{w}}  refused: {r.refused}")
+            else:
+                lines.append(f"{r.name:<{w}}  {r.win_rate:8.3f}   [{r.ci[0]:.3f}, {r.ci[1]:.3f}]")
+        played = sum(r.refused is None for r in self.rule_sets)
+        lines.append(f"{'mean':<{w}}  {self.mean:8.3f}   [{self.mean_ci[0]:.3f}, {self.mean_ci[1]:.3f}]")
+        lines.append(f"{'IQM':<{w}}  {self.iqm:8.3f}   [{self.iqm_ci[0]:.3f}, {self.iqm_ci[1]:.3f}]")
+        lines.append(f"({played} of {len(self.rule_sets)} rule sets played)")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Plain JSON-able data."""
+        return {
+            "agent": self.agent,
+            "opponent": self.opponent,
+            "split": self.split,
+            "num_players": self.num_players,
+            "deals": self.deals,
+            "mean": self.mean,
+            "mean_ci": list(self.mean_ci),
+            "iqm": self.iqm,
+            "iqm_ci": list(self.iqm_ci),
+            "rule_sets": [
+                {"name": r.name, "win_rate": r.win_rate, "ci": list(r.ci), "deals": r.deals, "refused": r.refused}
+                for r in self.rule_sets
+            ],
+        }
+
+    def save(self, path: str) -> None:
+        """Write :meth:`to_dict` as JSON."""
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(self.to_dict(), f, indent=2)
+
+    def plot(self, path: str) -> None:
+        """A chart of the win rates (one bar per rule set, the aggregates last) with their
+        intervals and the fair share (needs matplotlib)."""
+        import_optional("matplotlib", "plot", "plotting a generalization result")
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        rows = [r for r in self.rule_sets if r.refused is None]
+        names = [r.name for r in rows] + ["mean", "IQM"]
+        vals = [r.win_rate for r in rows] + [self.mean, self.iqm]
+        cis = [r.ci for r in rows] + [self.mean_ci, self.iqm_ci]
+        err = np.array([[v - lo for v, (lo, _) in zip(vals, cis)], [hi - v for v, (_, hi) in zip(vals, cis)]])
+        fig, ax = plt.subplots(figsize=(7, 0.3 * len(names) + 1.2))
+        colors = ["#4c72b0"] * len(rows) + ["#dd8452", "#dd8452"]
+        ax.barh(range(len(names)), vals, xerr=np.clip(err, 0, None), color=colors, capsize=2)
+        ax.axvline(self.fair_share, color="grey", linestyle="--", linewidth=1, label="fair share")
+        ax.set_yticks(range(len(names)))
+        ax.set_yticklabels(names, fontsize=7)
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1)
+        ax.set_xlabel(f"win rate against {self.opponent} (95% interval)")
+        ax.set_title(f"{self.agent}: split {self.split}, {self.num_players} players", fontsize=9)
+        ax.legend(loc="lower right", fontsize=7)
+        fig.tight_layout()
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+
+
+def _refusal(spec: Any, rules: Rules, num_players: int) -> Optional[str]:
+    """Why the built-in bot ``spec`` cannot play ``rules`` (``net`` away from the rules it
+    was trained for), or None."""
+    if spec.bot is None:
+        return None
+    try:
+        check_bot_rules(spec.bot, rules, num_players)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _aggregate(played: Sequence[RuleSetResult], seed: int, bootstrap: int) -> tuple:
+    """Mean and IQM over rule sets, with stratified bootstrap 95% intervals."""
+    if not played:
+        nan = float("nan")
+        return nan, (nan, nan), nan, (nan, nan)
+    rates = np.array([r.win_rate for r in played])
+    rng = np.random.default_rng([seed, 0x6E4])
+    boot = np.empty((bootstrap, len(played)))
+    for j, r in enumerate(played):
+        d = len(r.per_deal)
+        boot[:, j] = r.per_deal[rng.integers(0, d, size=(bootstrap, d))].mean(axis=1)
+    means, iqms = boot.mean(axis=1), iqm(boot, axis=1)
+
+    def ci(x: np.ndarray) -> tuple:
+        lo, hi = np.percentile(x, [2.5, 97.5])
+        return float(lo), float(hi)
+
+    return float(rates.mean()), ci(means), float(iqm(rates)), ci(iqms)
+
+
+def evaluate(
+    agent: Any,
+    split: str = "heldout_presets",
+    num_players: int = 2,
+    games: int = 200,
+    seed: int = 0,
+    opponent: Any = "heuristic",
+    threads: int = 0,
+    bootstrap: int = 2000,
+    progress: bool = False,
+    rule_sets: Optional[Sequence[Rules]] = None,
+) -> GeneralizationResult:
+    """Play ``agent`` against ``opponent`` (every other seat) on every rule set of ``split``
+    (see :data:`eights.generalization.SPLITS`; or the given ``rule_sets``), ``games``
+    duplicate deals each, and aggregate (see the module documentation).
+
+    An agent that reads the rules (``obs_rules = True`` on a Python policy) is given the
+    rules encoding with its observations. Raises ``ValueError`` for an unknown split and the
+    arena's errors for bad arguments; an agent refused by a rule set is reported, not raised.
+    """
+    spec = as_agent(agent, "agent")
+    opp = as_agent(opponent, "opponent")
+    sets = list(rule_sets) if rule_sets is not None else _split(split, num_players)
+    bar = None
+    if progress:
+        tqdm = import_optional("tqdm", "progress", "a progress bar")
+        bar = tqdm.tqdm(total=len(sets), desc=f"{spec.label} on {split}", unit="rule set")
+    results: List[RuleSetResult] = []
+    try:
+        for rules in sets:
+            refused = _refusal(spec, rules, num_players)
+            if refused is not None:
+                results.append(RuleSetResult(rules.name, math.nan, (math.nan, math.nan), 0, refused=refused))
+            else:
+                r = _evaluate(spec, opp, preset=rules, num_players=num_players, games=games, seed=seed, threads=threads)
+                per_deal = outcomes(r.raw, num_players)[:, 0].reshape(games, num_players).mean(axis=1)
+                results.append(RuleSetResult(rules.name, r.win_rate, r.ci, games, per_deal=per_deal))
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    mean, mean_ci, iq, iqm_ci = _aggregate([r for r in results if r.refused is None], seed, bootstrap)
+    return GeneralizationResult(spec.label, opp.label, split, num_players, games, results, mean, mean_ci, iq, iqm_ci)

@@ -1,0 +1,175 @@
+"""Rule sets drawn at random: :class:`RuleSpace`.
+
+A :class:`RuleSpace` draws a rule set per seed, the same one for the same seed on every
+machine: a preset (uniformly), each of its documented variants with probability
+``variant_prob``, and with probability ``house_prob`` house rules, ``1 + k`` changes along
+the dimensions of :data:`RuleSpace.DIMENSIONS` (``k`` geometric with mean
+``mutations - 1``), drawn by weight.  Every draw loads for each player count of the space;
+it comes back as an :class:`eights.Rules` built on its preset (``to_toml()`` writes it as
+``inherits = "<preset>"`` plus the changes, and its description lists them in words).
+
+>>> space = eights.RuleSpace(num_players=2, house_prob=1.0)
+>>> rules = space.sample(7)
+>>> rules == space.sample(7)
+True
+>>> rules.preset in space.presets
+True
+>>> eights.Rules.from_toml(rules.to_toml()) == rules
+True
+
+Presets only (and their variants): ``RuleSpace(house_prob=0)``; one preset with house
+rules: ``RuleSpace(["crazy_eights"], house_prob=1)``.  The engine draws from the same space
+inside :class:`eights.VecEnv` at every episode (``VecEnv(space, ...)``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+from .._core import RulesError, RuleSpaceCore, derive_seed
+from .._utils.seeds import check_seed
+from .core import Rules
+
+__all__ = ["RuleSpace"]
+
+#: The house-rule dimensions: name -> (default weight, what a change does).
+DIMENSIONS: Dict[str, Tuple[float, str]] = {name: (w, text) for name, w, text in RuleSpaceCore.dimensions()}
+
+
+def _probability(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number in [0, 1], got {type(value).__name__}")
+    if not 0.0 <= float(value) <= 1.0:
+        raise RulesError(f"invalid rules field '{name}': must be a probability in [0, 1], got {value!r}")
+    return float(value)
+
+
+def _player_counts(num_players: Union[int, Iterable[int]]) -> List[int]:
+    counts = [num_players] if isinstance(num_players, int) else list(num_players)
+    for n in counts:
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"num_players must be an int or a list of ints, got {n!r}")
+    if not counts:
+        raise RulesError("invalid rules field 'num_players': needs at least one player count")
+    return counts
+
+
+class RuleSpace:
+    """A space of rule sets (see the module documentation).
+
+    Args:
+        presets: names of the presets to draw from (default: every preset that allows each
+            of ``num_players``); an empty list is an error.
+        variant_prob: chance of each documented variant of the drawn preset.
+        house_prob: chance that a draw has house-rule changes.
+        mutations: mean number of changes of a draw with house rules (1 to 8).
+        dims: weights of the house-rule dimensions by name (see :data:`DIMENSIONS`); the
+            ones left out keep their default weight, 0 turns one off.
+        num_players: the player count (or counts) every draw must allow.
+
+    Raises:
+        RulesError: naming the argument (an unknown preset or dimension, a probability
+            outside ``[0, 1]``, a negative weight, a preset that does not allow the player
+            counts...); ``TypeError`` for an argument of the wrong type.
+    """
+
+    #: The house-rule dimensions: name -> (default weight, what a change does).
+    DIMENSIONS = DIMENSIONS
+
+    __slots__ = ("_core", "_args")
+
+    def __init__(
+        self,
+        presets: Optional[Sequence[str]] = None,
+        *,
+        variant_prob: float = 0.25,
+        house_prob: float = 0.5,
+        mutations: float = 2.0,
+        dims: Optional[Mapping[str, float]] = None,
+        num_players: Union[int, Iterable[int]] = 2,
+    ) -> None:
+        if isinstance(presets, str):
+            presets = [presets]
+        if presets is not None:
+            presets = list(presets)
+            if not presets:
+                raise RulesError("invalid rules field 'presets': the list of presets is empty (leave it out for all)")
+            if not all(isinstance(p, str) for p in presets):
+                raise TypeError("presets must be preset names (str)")
+        if dims is not None and not isinstance(dims, Mapping):
+            raise TypeError(f"dims must be a dict of dimension name -> weight, got {type(dims).__name__}")
+        weights = [(str(k), float(v)) for k, v in (dims or {}).items()]
+        if isinstance(mutations, bool) or not isinstance(mutations, (int, float)):
+            raise TypeError(f"mutations must be a number, got {type(mutations).__name__}")
+        counts = _player_counts(num_players)
+        self._args: Dict[str, Any] = dict(
+            presets=presets,
+            variant_prob=_probability(variant_prob, "variant_prob"),
+            house_prob=_probability(house_prob, "house_prob"),
+            mutations=float(mutations),
+            dims=dict(weights),
+            num_players=counts,
+        )
+        self._core = RuleSpaceCore(
+            presets or [],
+            self._args["variant_prob"],
+            self._args["house_prob"],
+            self._args["mutations"],
+            weights,
+            counts,
+        )
+
+    def sample(self, seed: int) -> Rules:
+        """The rule set of ``seed`` (an integer in ``[0, 2**64)``)."""
+        preset, overrides, _ = self._core.sample(check_seed(seed))
+        return Rules._checked(preset, overrides)
+
+    def samples(self, n: int, seed: int = 0) -> List[Rules]:
+        """``n`` rule sets: those of the seeds derived from ``seed`` and ``0 .. n-1``."""
+        base = check_seed(seed)
+        return [self.sample(derive_seed(base, i)) for i in range(n)]
+
+    def changes(self, seed: int) -> List[str]:
+        """The house-rule changes of the draw of ``seed``, in words (empty for a preset with
+        variants only)."""
+        return list(self._core.sample(check_seed(seed))[2])
+
+    @property
+    def presets(self) -> List[str]:
+        """The presets the space draws from."""
+        return list(self._core.presets)
+
+    @property
+    def num_players(self) -> List[int]:
+        """The player counts every draw allows."""
+        return list(self._args["num_players"])
+
+    @property
+    def dims(self) -> Dict[str, float]:
+        """The weight of every house-rule dimension."""
+        return {name: self._args["dims"].get(name, w) for name, (w, _) in DIMENSIONS.items()}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RuleSpace):
+            return NotImplemented
+        return self._args == other._args
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
+
+    def __repr__(self) -> str:
+        a = self._args
+        presets = "" if a["presets"] is None else f"{a['presets']!r}, "
+        dims = f", dims={a['dims']!r}" if a["dims"] else ""
+        return (
+            f"RuleSpace({presets}variant_prob={a['variant_prob']}, house_prob={a['house_prob']}, "
+            f"mutations={a['mutations']}{dims}, num_players={a['num_players']!r})"
+        )
+
+    def __reduce__(self):
+        a = dict(self._args)
+        return (_rebuild, (a,))
+
+
+def _rebuild(args: Dict[str, Any]) -> RuleSpace:
+    return RuleSpace(**args)

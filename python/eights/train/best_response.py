@@ -1,0 +1,268 @@
+"""The learner behind :func:`eights.arena.exploit`: an approximate best response to a frozen
+agent, trained by the package's PPO (:mod:`.ppo`) with the frozen agent in every other seat.
+
+:class:`BestResponse` owns the network, its optimiser, the budget spent (learner decisions,
+wall and CPU seconds, updates) and the learning curve (the learner's score in its training
+games, which are fresh deals against the frozen agent). It plays every seat in turn (one
+:class:`eights.VecEnv` per learner seat), saves and resumes checkpoints, and stops at the end
+of its budget or on Ctrl-C (``KeyboardInterrupt``), keeping what the completed updates learnt.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import platform
+import time
+from typing import Any, Callable, Dict, List, Optional
+
+import numpy as np
+import torch
+
+from .._core import NUM_ACTIONS, OBS_SIZE, derive_seed
+from ..agents.spec import AgentSpec
+from ..arena.stats import wilson_interval
+from ..envs.vector import VecEnv
+from .model import PolicyNet, net_state_dict
+from .ppo import PPOConfig, Rollout, ppo_update
+
+__all__ = ["BestResponse", "hardware"]
+
+#: What a checkpoint must match to be resumed by a run (and how results name it).
+IDENTITY_KEYS = ("agent", "preset", "num_players", "seed", "warm_start")
+
+
+def hardware(device: str = "cpu", torch_threads: int = 1, env_threads: int = 1) -> str:
+    """The machine a run trains on, in words: the CPU's model and core count, the threads
+    used, and the GPU when training on one."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), model)
+    except OSError:
+        pass
+    text = f"{model}, {os.cpu_count()} cores; torch {torch_threads} thread, envs {env_threads} thread"
+    if device.startswith("cuda") and torch.cuda.is_available():
+        text += f"; {torch.cuda.get_device_name(device)}"
+    return text
+
+
+class BestResponse:
+    """A PPO learner against ``opponent`` (a normalised agent) in every other seat.
+
+    ``warm_start="net"`` starts the policy from the shipped ``net`` bot's network for the
+    preset (with a new value head that trains alone for ``value_warmup`` updates), else from
+    scratch (``config.hidden`` units). ``identity`` is what a checkpoint records so that a
+    resumed run continues the same experiment."""
+
+    def __init__(
+        self,
+        opponent: AgentSpec,
+        preset: Any,
+        num_players: int,
+        seed: int,
+        config: PPOConfig,
+        identity: Dict[str, Any],
+        rules: Optional[Dict[str, Any]] = None,
+        warm_start: Optional[str] = None,
+        value_warmup: int = 10,
+        device: str = "cpu",
+        env_threads: int = 1,
+    ) -> None:
+        self.opponent, self.preset, self.num_players, self.rules = opponent, preset, num_players, rules
+        self.seed, self.cfg, self.identity = seed, config, dict(identity)
+        self.device, self.env_threads = torch.device(device), env_threads
+        torch.manual_seed(seed)
+        if warm_start == "net":
+            model = net_state_dict(identity["preset"])
+            hidden, inputs = (int(x) for x in model["fc1.weight"].shape)
+            self.net = PolicyNet(inputs, NUM_ACTIONS, hidden)
+            self.net.load_state_dict(model, strict=False)  # the value head stays new
+            self.value_warmup = value_warmup
+        else:
+            self.net = PolicyNet(OBS_SIZE, NUM_ACTIONS, config.hidden)
+            self.value_warmup = 0
+        self.net.to(self.device)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.learning_rate, eps=1e-5)
+        self.decisions = self.updates = 0
+        self.seconds = self.cpu_seconds = 0.0
+        self.curve: List[Dict[str, float]] = []
+        self.window: List[float] = []  # scores of the training games since the last curve point
+        self._ended: List[float] = []  # scores of the games ended in the rollout under way
+        self.machines: List[str] = []
+
+    # ------------------------------------------------------------------ checkpoints
+
+    def state_dict(self) -> Dict[str, Any]:
+        """Everything a resumed run needs."""
+        return {
+            "identity": self.identity,
+            "config": self.cfg.to_dict(),
+            "model": self.net.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "decisions": self.decisions,
+            "updates": self.updates,
+            "seconds": self.seconds,
+            "cpu_seconds": self.cpu_seconds,
+            "curve": self.curve,
+            "window": self.window,
+            "machines": self.machines,
+            "torch_rng": torch.get_rng_state(),
+        }
+
+    def save(self, path: str) -> None:
+        """Write a checkpoint atomically (a stopped run never leaves half a file)."""
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        torch.save(self.state_dict(), path + ".tmp")
+        os.replace(path + ".tmp", path)
+
+    def load(self, path: str) -> None:
+        """Resume from a checkpoint of the same experiment (``ValueError`` naming what differs)."""
+        ck = torch.load(path, weights_only=False, map_location=self.device)
+        theirs = ck.get("identity", {})
+        differ = [
+            f"{k} {theirs.get(k)!r} (not {self.identity.get(k)!r})"
+            for k in IDENTITY_KEYS
+            if theirs.get(k) != self.identity.get(k)
+        ]
+        if differ:
+            raise ValueError(
+                f"the checkpoint {path} is of another run: its {', '.join(differ)}; "
+                "use another output folder, or resume=False to start again"
+            )
+        self.net.load_state_dict(ck["model"])
+        self.optimizer.load_state_dict(ck["optimizer"])
+        for key in ("decisions", "updates", "seconds", "cpu_seconds", "curve", "window", "machines"):
+            setattr(self, key, ck[key])
+        torch.set_rng_state(ck["torch_rng"])
+
+    # ------------------------------------------------------------------ training
+
+    def _rollout(self) -> Rollout:
+        """VecEnvs for every learner seat, dealt from seeds derived from (seed, updates so
+        far), so that a resumed run plays fresh deals."""
+        n = self.num_players
+        per_seat = max(1, self.cfg.num_envs // n)
+        opp = self.opponent.bot if self.opponent.is_builtin else self.opponent
+        start = derive_seed(self.seed, self.updates)
+        envs = [
+            VecEnv(
+                self.preset,
+                per_seat,
+                n,
+                opponents=opp,
+                learner_seat=s,
+                num_threads=self.env_threads,
+                seed=derive_seed(start, s),
+                rules=self.rules,
+            )
+            for s in range(n)
+        ]
+        rollout = Rollout(envs, self.cfg.num_steps, int(self.net.norm.mean.shape[0]), self.device)
+        first = rollout.reset()
+        if self.updates == 0 and self.value_warmup == 0:
+            self.net.norm.update(first)  # initial statistics from the first deals
+        return rollout
+
+    def _score(self, _seat: int, _env: Any, rows: np.ndarray, rewards: np.ndarray) -> None:
+        """The learner's score in games that ended (``win_loss`` rewards): 1 for a win, 0 for a
+        loss, 1/n when nobody won (the arena's scoring)."""
+        r = rewards[rows]
+        self._ended.extend(np.where(r > 0, 1.0, np.where(r < 0, 0.0, 1.0 / self.num_players)).tolist())
+
+    def curve_point(self) -> None:
+        """Close the learning curve's current window (if it saw a game)."""
+        if not self.window:
+            return
+        games = len(self.window)
+        score = float(np.sum(self.window))
+        lo, hi = wilson_interval(score, games)
+        self.curve.append(
+            {
+                "decisions": self.decisions,
+                "minutes": round(self.seconds / 60, 3),
+                "games": games,
+                "win_rate": score / games,
+                "ci_low": lo,
+                "ci_high": hi,
+            }
+        )
+        self.window = []
+
+    def progress(self, decisions: Optional[int], minutes: Optional[float]) -> float:
+        """The fraction of the budget spent (the larger of its parts)."""
+        parts = [0.0]
+        if decisions:
+            parts.append(self.decisions / decisions)
+        if minutes:
+            parts.append(self.seconds / (60 * minutes))
+        return min(1.0, max(parts))
+
+    def _update(self, rollout: Rollout, p: float) -> Dict[str, float]:
+        """One rollout and its PPO update (training the value head alone while warming up)."""
+        cfg = self.cfg
+        self.optimizer.param_groups[0]["lr"] = cfg.learning_rate * (1.0 - (1.0 - cfg.lr_floor) * p)
+        self.net.eval()
+        self._ended = []
+        played = rollout.collect(self.net, self._score)
+        adv, ret = rollout.advantages(self.net, cfg.gamma, cfg.gae_lambda)
+        self.net.train()
+        # The rollout counts once it is complete (an interrupted one is dropped, its games too).
+        self.decisions += played
+        self.window.extend(self._ended)
+        stats = ppo_update(self.net, self.optimizer, rollout.batch(adv, ret), cfg, self.updates < self.value_warmup)
+        self.updates += 1
+        self.net.eval()
+        return stats
+
+    def train(
+        self,
+        decisions: Optional[int],
+        minutes: Optional[float],
+        curve_every: int = 5,
+        checkpoint: Optional[str] = None,
+        checkpoint_every: int = 20,
+        on_update: Optional[Callable[[Dict[str, float]], None]] = None,
+    ) -> str:
+        """Train until the budget (``decisions`` learner decisions, ``minutes`` of wall time,
+        whichever comes first; the totals of this run and the runs it resumes) is spent or
+        Ctrl-C. Returns why it stopped: ``"budget"`` or ``"interrupted"``."""
+        here = hardware(self.device.type, torch.get_num_threads(), self.env_threads)
+        rollout = None
+        stopped = "budget"
+        try:
+            while self.progress(decisions, minutes) < 1.0:
+                if here not in self.machines:
+                    self.machines.append(here)
+                if rollout is None:
+                    rollout = self._rollout()
+                t0, c0 = time.perf_counter(), time.process_time()
+                try:
+                    stats = self._update(rollout, self.progress(decisions, minutes))
+                finally:
+                    self.seconds += time.perf_counter() - t0
+                    self.cpu_seconds += time.process_time() - c0
+                if self.updates % curve_every == 0:
+                    self.curve_point()
+                if checkpoint and self.updates % checkpoint_every == 0:
+                    self.save(checkpoint)
+                if on_update is not None:
+                    on_update(stats)
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+        self.curve_point()
+        if checkpoint:
+            self.save(checkpoint)
+        return stopped
+
+    def summary(self) -> Dict[str, Any]:
+        """The budget spent and the run's settings, as plain data."""
+        return {
+            "decisions": int(self.decisions),
+            "updates": int(self.updates),
+            "minutes": self.seconds / 60,
+            "cpu_minutes": self.cpu_seconds / 60,
+            "hardware": "; then ".join(self.machines) if self.machines else hardware(self.device.type),
+            "config": dataclasses.asdict(self.cfg),
+            "value_warmup": self.value_warmup,
+        }

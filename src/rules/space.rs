@@ -1,0 +1,790 @@
+//! The rule space: rule sets drawn at random from the presets, their documented variants and
+//! house-rule changes, deterministically per seed ([`RuleSpace::sample`]).
+//!
+//! One draw, from a seed:
+//!
+//! 1. a preset, uniformly among those of the space (by default every preset that allows all
+//!    the player counts the space is for);
+//! 2. each documented variant of that preset, independently with probability
+//!    `variant_prob`;
+//! 3. with probability `house_prob`, house rules: `1 + k` changes where `k` is geometric with
+//!    mean `mutations - 1`, each along a dimension drawn by weight from [`DIMENSIONS`]
+//!    (which card does what, hand size, drawing, passing, the stock, draw chains, multi-card
+//!    plays, scoring, direction). A change that does not apply to the rules drawn so far (no
+//!    rank without an effect, no draw chain to change...) draws another dimension.
+//!
+//! The result must load for every player count of the space; a draw that does not is thrown
+//! away and drawn again from the next attempt's stream (after [`MAX_ATTEMPTS`], the preset
+//! with its variants alone, or the preset alone). The rules come back as the preset plus
+//! overrides (what a house-rules TOML file holds: `inherits = "<preset>"` and the changes)
+//! and as the resolved specification, with the changes in words.
+
+use super::{Rules, RulesError, RulesSpec, preset_names, preset_value, spec_from_value};
+use crate::card::{NUM_FACES, Rank};
+use crate::seed::derive_seed;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+
+/// Draws per sample before falling back to the preset (and its variants).
+pub const MAX_ATTEMPTS: u64 = 32;
+/// Most house-rule changes in one draw.
+pub const MAX_MUTATIONS: usize = 8;
+
+/// The house-rule dimensions: `(name, default weight, what a change does)`.
+pub const DIMENSIONS: [(&str, f64, &str); 11] = [
+    (
+        "card_effect",
+        4.0,
+        "a rank without an effect gets one: wild, skip, reverse, a draw-two or draw-four chain, draw two and miss \
+         the turn, cancel a draw chain (where chains exist), a run of its suit, free play for the next player, give a \
+         card, swap hands, another turn, or every other player draws one",
+    ),
+    ("remove_effect", 1.0, "a rank with an effect (set for the whole rank) becomes ordinary"),
+    (
+        "chain",
+        1.0,
+        "draw chains (where there are any): answered by the same rank or any draw card; penalties add up or stay fixed",
+    ),
+    ("hand_size", 1.0, "the hand size changes by 1 or 2 (at least 3 cards, and the deck must still deal)"),
+    (
+        "draw",
+        1.0,
+        "drawing: one card or until playable; the turn ends or the drawn card may be played; voluntary or not",
+    ),
+    ("pass", 0.5, "passing: only when nothing can be drawn, or after drawing one card"),
+    ("stock", 0.5, "an empty stock: the discard pile but its top card reshuffled, or turned over unshuffled"),
+    ("multi", 0.5, "several cards of one rank may be played together, or not"),
+    ("scoring", 0.5, "a hand's points (single-hand rule sets): penalty, winner collects, or one point per card"),
+    ("direction", 0.25, "the first direction of play: clockwise or anticlockwise"),
+    ("two_player", 0.25, "a reverse with two players: nothing, or a skip"),
+];
+
+impl Sample {
+    /// The resolved specification.
+    pub fn spec(&self) -> &RulesSpec {
+        &self.rules[0].spec
+    }
+}
+
+/// The settings of a [`RuleSpace`].
+#[derive(Clone, Debug)]
+pub struct SpaceConfig {
+    /// Presets to draw from; empty: every preset that allows all of `num_players`.
+    pub presets: Vec<String>,
+    /// Chance of each documented variant of the drawn preset.
+    pub variant_prob: f64,
+    /// Chance of house-rule changes.
+    pub house_prob: f64,
+    /// Mean number of changes in a draw with house rules (at least 1).
+    pub mutations: f64,
+    /// Weights of the dimensions by name (missing ones keep their default; 0 turns one off);
+    /// empty: the defaults of [`DIMENSIONS`].
+    pub weights: Vec<(String, f64)>,
+    /// Player counts every draw must allow.
+    pub num_players: Vec<usize>,
+}
+
+impl Default for SpaceConfig {
+    fn default() -> Self {
+        SpaceConfig {
+            presets: vec![],
+            variant_prob: 0.25,
+            house_prob: 0.5,
+            mutations: 2.0,
+            weights: vec![],
+            num_players: vec![2],
+        }
+    }
+}
+
+/// One preset of the space, parsed once.
+#[derive(Clone, Debug)]
+struct Base {
+    name: &'static str,
+    /// The preset's resolved specification.
+    spec: RulesSpec,
+    variants: Vec<String>,
+    /// The variant overlays, in the order of `variants`.
+    overlays: Vec<Map<String, Value>>,
+    /// The compiled rules at the space's first player count (what a change may build on).
+    rules: Rules,
+    title: String,
+    description: String,
+}
+
+/// A space of rule sets (see the module documentation).
+#[derive(Debug)]
+pub struct RuleSpace {
+    bases: Vec<Base>,
+    cfg: SpaceConfig,
+    weights: [f64; DIMENSIONS.len()],
+}
+
+/// One draw of a [`RuleSpace`].
+#[derive(Clone, Debug)]
+pub struct Sample {
+    // (the resolved specification is `spec()`, the one the compiled rules hold)
+    /// The preset it starts from.
+    pub preset: &'static str,
+    /// The changes on top of the preset (variants listed under `variants`), as a rules table.
+    pub overrides: Value,
+    /// The house-rule changes in words (empty for a preset with variants).
+    pub changes: Vec<String>,
+    /// The compiled rules for each player count of the space, in its order.
+    pub rules: Vec<Arc<Rules>>,
+}
+
+fn check_prob(field: &str, p: f64) -> Result<(), RulesError> {
+    if (0.0..=1.0).contains(&p) {
+        Ok(())
+    } else {
+        Err(RulesError::invalid(field, format!("must be a probability in [0, 1], got {p}")))
+    }
+}
+
+impl RuleSpace {
+    /// A space from its settings: every argument is checked (names of presets and dimensions,
+    /// probabilities, weights, player counts), and each preset must allow every player count.
+    pub fn new(cfg: SpaceConfig) -> Result<RuleSpace, RulesError> {
+        check_prob("variant_prob", cfg.variant_prob)?;
+        check_prob("house_prob", cfg.house_prob)?;
+        if !(cfg.mutations.is_finite() && (1.0..=MAX_MUTATIONS as f64).contains(&cfg.mutations)) {
+            return Err(RulesError::invalid(
+                "mutations",
+                format!("the mean number of changes must be in [1, {MAX_MUTATIONS}], got {}", cfg.mutations),
+            ));
+        }
+        if cfg.num_players.is_empty() {
+            return Err(RulesError::invalid("num_players", "needs at least one player count"));
+        }
+        if let Some(&n) = cfg.num_players.iter().find(|&&n| !(2..=super::MAX_PLAYERS).contains(&n)) {
+            return Err(RulesError::invalid("num_players", format!("must be in [2, {}], got {n}", super::MAX_PLAYERS)));
+        }
+        let mut weights = DIMENSIONS.map(|d| d.1);
+        for (name, w) in &cfg.weights {
+            let k = DIMENSIONS.iter().position(|d| d.0 == name).ok_or_else(|| {
+                let known: Vec<&str> = DIMENSIONS.iter().map(|d| d.0).collect();
+                RulesError::invalid("dims", format!("unknown dimension {name:?}; dimensions: {}", known.join(", ")))
+            })?;
+            if !(w.is_finite() && *w >= 0.0) {
+                return Err(RulesError::invalid(format!("dims.{name}"), format!("a weight must be >= 0, got {w}")));
+            }
+            weights[k] = *w;
+        }
+        if cfg.house_prob > 0.0 && weights.iter().all(|&w| w == 0.0) {
+            return Err(RulesError::invalid("dims", "every dimension has weight 0 but house_prob > 0"));
+        }
+        let names: Vec<&'static str> = if cfg.presets.is_empty() {
+            preset_names()
+        } else {
+            let all = preset_names();
+            cfg.presets
+                .iter()
+                .map(|p| {
+                    all.iter().copied().find(|n| n == p).ok_or_else(|| {
+                        RulesError::invalid("presets", format!("unknown preset {p:?}; presets: {}", all.join(", ")))
+                    })
+                })
+                .collect::<Result<_, _>>()?
+        };
+        let mut bases = Vec::new();
+        for name in names {
+            let mut spec = spec_from_value(preset_value(name)?)?;
+            if spec.name.is_empty() {
+                spec.name = name.to_string();
+            }
+            let fits =
+                cfg.num_players.iter().all(|&n| (spec.players.min as usize..=spec.players.max as usize).contains(&n));
+            if !fits {
+                if !cfg.presets.is_empty() {
+                    return Err(RulesError::invalid(
+                        "presets",
+                        format!(
+                            "{name} allows {} to {} players, not every count of num_players {:?}",
+                            spec.players.min, spec.players.max, cfg.num_players
+                        ),
+                    ));
+                }
+                continue;
+            }
+            let rules = Rules::from_spec(spec.clone(), cfg.num_players[0])?;
+            let variants: Vec<String> = spec.variant.keys().cloned().collect();
+            let overlays = spec.variant.values().map(|v| v.as_object().cloned().unwrap_or_default()).collect();
+            bases.push(Base {
+                name,
+                title: spec.title.clone(),
+                description: spec.description.clone(),
+                spec,
+                variants,
+                overlays,
+                rules,
+            });
+        }
+        if bases.is_empty() {
+            return Err(RulesError::invalid(
+                "presets",
+                format!("no preset allows every player count of num_players {:?}", cfg.num_players),
+            ));
+        }
+        if bases.iter().any(|b| b.variants.len() > 64) {
+            return Err(RulesError::invalid("presets", "a preset documents more than 64 variants"));
+        }
+        Ok(RuleSpace { bases, cfg, weights })
+    }
+
+    /// The presets of the space, in order.
+    pub fn presets(&self) -> Vec<&'static str> {
+        self.bases.iter().map(|b| b.name).collect()
+    }
+
+    /// The settings the space was built from.
+    pub fn config(&self) -> &SpaceConfig {
+        &self.cfg
+    }
+
+    /// The draw of `seed` (see the module documentation). Never fails: a draw that does not
+    /// load falls back as described there.
+    pub fn sample(&self, seed: u64) -> Sample {
+        for attempt in 0..MAX_ATTEMPTS {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(seed, attempt));
+            let (k, b, variants) = self.draw_preset(&mut rng);
+            let mut over = Map::new();
+            let mut changes = Vec::new();
+            if rng.random::<f64>() < self.cfg.house_prob {
+                let count = self.mutation_count(&mut rng);
+                let mut m = Mutator {
+                    base: &b.rules,
+                    over: &mut over,
+                    touched: 0,
+                    chains: !b.rules.chain_groups.is_empty(),
+                    dims: 0,
+                };
+                for _ in 0..count {
+                    if let Some(words) = self.mutate(&mut rng, &mut m) {
+                        changes.push(words);
+                    }
+                }
+                if !changes.is_empty() {
+                    // House rules are checked at every player count from the space's fewest to
+                    // its most, and say so.
+                    let (lo, hi) = self.player_range();
+                    over.insert("players".into(), json!({ "min": lo, "max": hi }));
+                    let list = changes.join("; ");
+                    over.insert("name".into(), json!(format!("{}_house_{seed:016x}", b.name)));
+                    over.insert("title".into(), json!(format!("{}, house rules", b.title)));
+                    over.insert(
+                        "description".into(),
+                        json!(format!(
+                            "{}\n\nHouse rules drawn from the rule space (seed {seed}): {list}.",
+                            b.description
+                        )),
+                    );
+                }
+            }
+            if let Some(s) = self.load(k, variants, over, changes) {
+                return s;
+            }
+        }
+        // The fallback: the preset of the attempt-0 stream, with its variants if they load,
+        // else alone (which loads: the space was built from it).
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(seed, 0));
+        let (k, _, variants) = self.draw_preset(&mut rng);
+        self.load(k, variants, Map::new(), vec![])
+            .or_else(|| self.load(k, 0, Map::new(), vec![]))
+            .expect("a preset of the space loads for every player count of the space")
+    }
+
+    /// The rules of the draw of `seed` for the player count at `index` of the space's counts.
+    pub fn sample_rules(&self, seed: u64, index: usize) -> Arc<Rules> {
+        let mut s = self.sample(seed);
+        s.rules.swap_remove(index.min(s.rules.len() - 1))
+    }
+
+    /// A preset (its index) and its variants (a bit per documented variant).
+    fn draw_preset(&self, rng: &mut Xoshiro256PlusPlus) -> (usize, &Base, u64) {
+        let k = rng.random_range(0..self.bases.len());
+        let b = &self.bases[k];
+        let mut variants = 0u64;
+        for j in 0..b.variants.len() {
+            if rng.random::<f64>() < self.cfg.variant_prob {
+                variants |= 1 << j;
+            }
+        }
+        (k, b, variants)
+    }
+
+    /// The draw with these variants and changes, if it loads for every player count.
+    fn load(&self, k: usize, variants: u64, mut over: Map<String, Value>, changes: Vec<String>) -> Option<Sample> {
+        let b = &self.bases[k];
+        let mut spec = b.spec.clone();
+        // As the rules tables resolve (`apply_overrides`): the variant overlays in order, the
+        // changes on top.
+        if variants != 0 {
+            let names: Vec<String> =
+                b.variants.iter().enumerate().filter(|(j, _)| variants & (1 << j) != 0).map(|x| x.1.clone()).collect();
+            for (j, overlay) in b.overlays.iter().enumerate() {
+                if variants & (1 << j) != 0 {
+                    apply_typed(&mut spec, overlay, false).ok()?;
+                }
+            }
+            spec.variants = names.clone();
+            over.insert("variants".into(), json!(names));
+        }
+        apply_typed(&mut spec, &over, true).ok()?;
+        let counts = &self.cfg.num_players;
+        let mut rules = Vec::with_capacity(counts.len());
+        if !changes.is_empty() {
+            let (lo, hi) = self.player_range();
+            let checked = (lo..=hi).filter(|n| !counts.contains(n));
+            if checked.clone().any(|n| Rules::from_spec(spec.clone(), n).is_err()) {
+                return None;
+            }
+        }
+        for (i, &n) in counts.iter().enumerate() {
+            let s = if i + 1 == counts.len() { std::mem::take(&mut spec) } else { spec.clone() };
+            rules.push(Arc::new(Rules::from_spec(s, n).ok()?));
+        }
+        Some(Sample { preset: b.name, overrides: Value::Object(over), changes, rules })
+    }
+
+    /// The space's fewest and most players.
+    fn player_range(&self) -> (usize, usize) {
+        let c = &self.cfg.num_players;
+        (c.iter().copied().min().unwrap_or(2), c.iter().copied().max().unwrap_or(2))
+    }
+
+    /// `1 + k` changes, `k` geometric with mean `mutations - 1`, at most [`MAX_MUTATIONS`].
+    fn mutation_count(&self, rng: &mut Xoshiro256PlusPlus) -> usize {
+        let more = 1.0 - 1.0 / self.cfg.mutations;
+        let mut k = 1;
+        while k < MAX_MUTATIONS && rng.random::<f64>() < more {
+            k += 1;
+        }
+        k
+    }
+
+    /// One change along a dimension drawn by weight; a dimension that does not apply draws
+    /// again (a few times). Returns the change in words.
+    fn mutate(&self, rng: &mut Xoshiro256PlusPlus, m: &mut Mutator<'_>) -> Option<String> {
+        let total: f64 = self.weights.iter().sum();
+        for _ in 0..8 {
+            let mut x = rng.random::<f64>() * total;
+            let mut dim = 0;
+            while dim + 1 < DIMENSIONS.len() && x >= self.weights[dim] {
+                x -= self.weights[dim];
+                dim += 1;
+            }
+            if self.weights[dim] == 0.0 {
+                continue;
+            }
+            let card = matches!(DIMENSIONS[dim].0, "card_effect" | "remove_effect");
+            if !card && m.dims & (1 << dim) != 0 {
+                continue;
+            }
+            if let Some(words) = m.apply(DIMENSIONS[dim].0, rng) {
+                m.dims |= 1 << dim;
+                return Some(words);
+            }
+        }
+        None
+    }
+}
+
+/// The changes of one draw under construction.
+struct Mutator<'a> {
+    base: &'a Rules,
+    over: &'a mut Map<String, Value>,
+    /// Ranks already changed (bit per rank index).
+    touched: u16,
+    /// The rules have a draw chain (the preset's, or one added).
+    chains: bool,
+    /// Table-wide dimensions already changed (bit per index in [`DIMENSIONS`]): each changes
+    /// at most once per draw (a second change would undo or repeat the first).
+    dims: u16,
+}
+
+/// The faces of rank `r` as a bitset.
+fn rank_faces(r: Rank) -> u64 {
+    (0..4).fold(0, |m, s| m | 1u64 << (s * 13 + r.index()))
+}
+
+const EFFECTS: [(&str, &str); 13] = [
+    ("wild", "are wild (their player names the suit to follow)"),
+    ("skip", "make the next player miss a turn"),
+    ("reverse", "reverse the direction of play"),
+    ("draw_two", "start a draw-two chain"),
+    ("draw_four", "start a draw-four chain"),
+    ("draw_lose", "make the next player draw two and miss the turn"),
+    ("cancel", "cancel a pending draw chain"),
+    ("run", "may be followed by more cards of their suit (only the top one acts)"),
+    ("free_play", "let the next player play any card"),
+    ("give", "make their player give a card to the next player"),
+    ("swap", "let their player swap hands with another player"),
+    ("extra_turn", "give their player another turn"),
+    ("others_draw", "make every other player draw one card"),
+];
+
+fn effect_table(name: &str) -> Value {
+    match name {
+        "wild" => json!({"wild": {"nominate": "required"}}),
+        "skip" => json!({"skip": 1}),
+        "reverse" => json!({"reverse": true}),
+        "draw_two" => json!({"draw_chain": {"amount": 2}}),
+        "draw_four" => json!({"draw_chain": {"amount": 4}}),
+        "draw_lose" => json!({"draw_and_lose_turn": 2}),
+        "cancel" => json!({"cancel": ["any"]}),
+        "run" => json!({"follow": "same_suit_any"}),
+        "free_play" => json!({"free_play_next": true}),
+        "give" => json!({"give": "one"}),
+        "swap" => json!({"swap_hand": true}),
+        "extra_turn" => json!({"extra_turn": true}),
+        _ => json!({"others_draw": 1}),
+    }
+}
+
+/// Every effect a rank-wide entry may set, switched off (TOML has no null, so "off" is a value).
+fn plain_table() -> Value {
+    json!({
+        "wild": {"enabled": false}, "nominate": "none", "skip": 0, "reverse": false,
+        "draw_chain": {"amount": 0}, "draw_and_lose_turn": 0, "draw_keep_turn": 0, "cancel": [],
+        "free_play_next": false, "follow": "none", "extra_turn": false, "others_draw": 0,
+        "swap_hand": false, "pick_up_pile": 0, "must_cover": false, "second_suit": false,
+        "ask_rank": false, "mirror": false, "next_picture": false, "next_even": false,
+        "waste_draw": 0, "marriage": false, "ends_turn": false,
+    })
+}
+
+fn pick<'v, T>(rng: &mut Xoshiro256PlusPlus, v: &'v [T]) -> &'v T {
+    &v[rng.random_range(0..v.len())]
+}
+
+fn rank_key(r: Rank) -> String {
+    r.letter().to_string()
+}
+
+fn plural(r: Rank) -> &'static str {
+    super::describe::rank_name(r).1
+}
+
+impl Mutator<'_> {
+    fn set(&mut self, table: &str, key: &str, v: Value) {
+        let t = self.over.entry(table.to_string()).or_insert_with(|| json!({}));
+        if let Value::Object(m) = t {
+            m.insert(key.to_string(), v);
+        }
+    }
+
+    /// The ranks not yet changed whose faces satisfy `ok` (all four suits).
+    fn ranks(&self, ok: impl Fn(&super::CardRule) -> bool) -> Vec<Rank> {
+        Rank::ALL
+            .into_iter()
+            .filter(|r| self.touched & (1 << r.index()) == 0)
+            .filter(|&r| (0..NUM_FACES).filter(|&i| rank_faces(r) & (1 << i) != 0).all(|i| ok(&self.base.card[i])))
+            .collect()
+    }
+
+    /// The card-table keys of the preset that touch rank `r` other than `r`'s own key.
+    fn other_keys_touch(&self, r: Rank) -> bool {
+        let faces = rank_faces(r);
+        let spec = &self.base.spec;
+        let options = !spec.options.public_rules.is_empty() || spec.options.zodiac_card.is_some();
+        options
+            || spec.cards.keys().any(|k| {
+                super::compile::parse_selector(k)
+                    .is_some_and(|(mask, level)| mask & faces != 0 && !(level == 0 && mask == faces))
+            })
+    }
+
+    fn apply(&mut self, dim: &str, rng: &mut Xoshiro256PlusPlus) -> Option<String> {
+        let s = &self.base.spec;
+        match dim {
+            "card_effect" => {
+                let ranks = self.ranks(|c| *c == super::CardRule::default());
+                let r = *ranks.get(rng.random_range(0..ranks.len().max(1)))?;
+                let usable: Vec<&(&str, &str)> = EFFECTS.iter().filter(|e| e.0 != "cancel" || self.chains).collect();
+                let (name, words) = **pick(rng, &usable);
+                self.touched |= 1 << r.index();
+                self.chains |= name.starts_with("draw_") && name != "draw_lose";
+                let key = rank_key(r);
+                let cards = self.over.entry("cards".to_string()).or_insert_with(|| json!({}));
+                cards.as_object_mut()?.insert(key, effect_table(name));
+                Some(format!("the {} {words}", plural(r)))
+            }
+            "remove_effect" => {
+                let ranks: Vec<Rank> = self
+                    .ranks(|c| c.give.is_none() && c.pass_hands.is_none() && c.shield == 0 && !c.joker_lock)
+                    .into_iter()
+                    .filter(|&r| {
+                        let faces = rank_faces(r);
+                        (0..NUM_FACES).any(|i| faces & (1 << i) != 0 && self.base.card[i].is_special())
+                    })
+                    .filter(|&r| !self.other_keys_touch(r))
+                    .collect();
+                let r = *ranks.get(rng.random_range(0..ranks.len().max(1)))?;
+                self.touched |= 1 << r.index();
+                let cards = self.over.entry("cards".to_string()).or_insert_with(|| json!({}));
+                cards.as_object_mut()?.insert(rank_key(r), plain_table());
+                Some(format!("the {} are ordinary cards", plural(r)))
+            }
+            "chain" if self.chains => {
+                if rng.random::<bool>() {
+                    let (v, w) = *pick(
+                        rng,
+                        &[("same_rank", "only by a card of the same kind"), ("any_draw_card", "by any draw card")],
+                    );
+                    self.set("chain", "answer", json!(v));
+                    Some(format!("a draw penalty is answered {w}"))
+                } else {
+                    let (v, w) = *pick(rng, &[("sum", "add up"), ("fixed", "do not grow when answered")]);
+                    self.set("chain", "accumulate", json!(v));
+                    Some(format!("draw penalties {w}"))
+                }
+            }
+            "hand_size" => {
+                let delta = *pick(rng, &[-2i32, -1, 1, 2]);
+                let h = (i32::from(self.base.hand_size) + delta).max(3);
+                if h == i32::from(self.base.hand_size) {
+                    return None;
+                }
+                self.set("deal", "hand_size", json!(h));
+                Some(format!("each player is dealt {h} cards"))
+            }
+            "draw" => match rng.random_range(0..3) {
+                0 => {
+                    let (v, w) = *pick(
+                        rng,
+                        &[("one", "a player draws one card"), ("until_playable", "a player draws until they can play")],
+                    );
+                    (v != draw_mode(s)).then(|| {
+                        self.set("draw", "mode", json!(v));
+                        w.to_string()
+                    })
+                }
+                1 => {
+                    let (v, w) = *pick(
+                        rng,
+                        &[
+                            ("end_turn", "drawing ends the turn"),
+                            ("may_play_drawn", "a drawn card may be played at once"),
+                        ],
+                    );
+                    self.set("draw", "after", json!(v));
+                    Some(w.to_string())
+                }
+                _ => {
+                    let v = !s.draw.voluntary;
+                    self.set("draw", "voluntary", json!(v));
+                    Some(
+                        if v { "a player may draw instead of playing" } else { "a player who can play must play" }
+                            .into(),
+                    )
+                }
+            },
+            "pass" => {
+                let (v, w) = *pick(
+                    rng,
+                    &[
+                        ("never", "a player passes only when nothing can be drawn"),
+                        ("after_one_draw", "a player may pass after drawing one card"),
+                    ],
+                );
+                self.set("pass", "when", json!(v));
+                Some(w.to_string())
+            }
+            "stock" => {
+                let (v, w) = *pick(
+                    rng,
+                    &[
+                        (
+                            "reshuffle_all_but_top",
+                            "an empty stock is refilled from the discard pile but its top card, shuffled",
+                        ),
+                        (
+                            "turn_over_no_shuffle",
+                            "an empty stock is refilled by turning the discard pile over, unshuffled",
+                        ),
+                    ],
+                );
+                self.set("stock", "exhausted", json!(v));
+                Some(w.to_string())
+            }
+            "multi" => {
+                let on = s.multi.mode == super::MultiMode::Off;
+                if !matches!(s.multi.mode, super::MultiMode::Off | super::MultiMode::EqualRank) {
+                    return None;
+                }
+                self.set("multi", "mode", json!(if on { "equal_rank" } else { "off" }));
+                Some(
+                    if on {
+                        "several cards of one rank may be played together"
+                    } else {
+                        "one card is played at a time"
+                    }
+                    .into(),
+                )
+            }
+            "scoring" if !s.series.play_match && s.countdown.is_none() => {
+                let (v, w) = *pick(
+                    rng,
+                    &[
+                        ("penalty", "each loser scores their own cards"),
+                        ("winner_collects", "the winner collects the points of the cards left"),
+                        ("per_card", "the winner scores a point per card left"),
+                    ],
+                );
+                self.set("score", "mode", json!(v));
+                Some(w.to_string())
+            }
+            "direction" => {
+                let ccw = s.order.initial_direction == super::Direction::Cw;
+                self.set("order", "initial_direction", json!(if ccw { "ccw" } else { "cw" }));
+                Some(if ccw { "play starts anticlockwise" } else { "play starts clockwise" }.into())
+            }
+            "two_player" => {
+                let skip = s.two_player.reverse != super::TwoPlayerReverse::AsSkip;
+                self.set("two_player", "reverse", json!(if skip { "as_skip" } else { "noop" }));
+                Some(
+                    if skip {
+                        "with two players a reverse acts as a skip"
+                    } else {
+                        "with two players a reverse does nothing"
+                    }
+                    .into(),
+                )
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Merge the table `over` into `spec` as the rules tables merge (`super::merge`), one
+/// top-level table at a time: a table it touches goes through JSON and back, the others stay
+/// as they are. `overrides` marks the user's changes (not a variant overlay): an explicit
+/// `deal.hand_size` or `deck.packs` then drops the per-player-count table it would lose to,
+/// as `apply_overrides` does. `variants` is left to the caller.
+fn apply_typed(spec: &mut RulesSpec, over: &Map<String, Value>, overrides: bool) -> Result<(), RulesError> {
+    fn merged<T: serde::Serialize + serde::de::DeserializeOwned>(x: &mut T, v: &Value) -> Result<(), RulesError> {
+        let mut cur = serde_json::to_value(&*x).map_err(|e| RulesError::invalid("rules", e.to_string()))?;
+        super::merge(&mut cur, v);
+        *x = serde_json::from_value(cur).map_err(|e| RulesError::invalid("rules", e.to_string()))?;
+        Ok(())
+    }
+    /// One entry of the effect table: a field the change sets replaces the entry's, as in
+    /// the tables' merge; a table field (`wild`, `draw_chain`, `shield`) that both set merges
+    /// key by key, through JSON (the slow path, rare).
+    fn merge_card(entry: &mut super::CardSpec, c: &Value) -> Result<(), RulesError> {
+        let nested = |k: &str, e: &super::CardSpec| match k {
+            "wild" => e.wild.is_some(),
+            "draw_chain" => e.draw_chain.is_some(),
+            "shield" => e.shield.is_some(),
+            _ => false,
+        };
+        let Some(o) = c.as_object().filter(|o| o.iter().all(|(k, v)| !v.is_null() && !nested(k, entry))) else {
+            return merged(entry, c);
+        };
+        let patch: super::CardSpec = serde_json::from_value(Value::Object(o.clone()))
+            .map_err(|e| RulesError::invalid("cards", e.to_string()))?;
+        super::compile::overlay_card(entry, &patch);
+        Ok(())
+    }
+    macro_rules! tables {
+        ($key:expr, $v:expr, { $($name:literal => $field:ident),* $(,)? }) => {
+            match $key {
+                $( $name => merged(&mut spec.$field, $v)?, )*
+                "variants" => {}
+                "cards" => match $v.as_object() {
+                    Some(m) => {
+                        for (sel, c) in m {
+                            merge_card(spec.cards.entry(sel.clone()).or_default(), c)?;
+                        }
+                    }
+                    None => merged(&mut spec.cards, $v)?,
+                },
+                other => return Err(RulesError::invalid(other, "unknown rules field")),
+            }
+        };
+    }
+    for (key, v) in over {
+        tables!(key.as_str(), v, {
+            "name" => name, "title" => title, "source" => source, "description" => description,
+            "inherits" => inherits, "variant" => variant, "simplifications" => simplifications,
+            "players" => players, "deck" => deck, "deal" => deal, "start" => start, "order" => order,
+            "match" => matching, "draw" => draw, "pass" => passing, "stock" => stock, "multi" => multi,
+            "chain" => chain, "two_player" => two_player, "last_card" => last_card,
+            "last_special" => last_special, "end" => end, "score" => score, "series" => series,
+            "countdown" => countdown, "options" => options, "limits" => limits,
+        });
+    }
+    if overrides {
+        let sets = |table: &str, key: &str| over.get(table).and_then(|t| t.get(key)).is_some();
+        if sets("deal", "hand_size") && !sets("deal", "hand_size_by_players") {
+            spec.deal.hand_size_by_players.clear();
+        }
+        if sets("deck", "packs") && !sets("deck", "packs_by_players") {
+            spec.deck.packs_by_players.clear();
+        }
+    }
+    Ok(())
+}
+
+fn draw_mode(s: &RulesSpec) -> &'static str {
+    match s.draw.mode {
+        super::DrawMode::One => "one",
+        super::DrawMode::UntilPlayable => "until_playable",
+        _ => "other",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn space() -> RuleSpace {
+        RuleSpace::new(SpaceConfig::default()).unwrap()
+    }
+
+    #[test]
+    fn a_seed_gives_the_same_rules() {
+        let s = space();
+        for seed in 0..50 {
+            let (a, b) = (s.sample(seed), s.sample(seed));
+            assert_eq!(a.spec(), b.spec());
+            assert_eq!(a.overrides, b.overrides);
+        }
+    }
+
+    #[test]
+    fn samples_load_and_vary() {
+        let s = space();
+        let mut presets = std::collections::BTreeSet::new();
+        let mut house = 0;
+        for seed in 0..500 {
+            let x = s.sample(seed);
+            assert_eq!(x.rules.len(), 1);
+            presets.insert(x.preset);
+            house += usize::from(!x.changes.is_empty());
+            let again = super::super::load_spec(x.preset, Some(&x.overrides)).unwrap();
+            assert_eq!(&again, x.spec(), "seed {seed}: the preset plus the overrides resolve to the spec");
+        }
+        assert!(presets.len() >= 20, "{presets:?}");
+        assert!((150..350).contains(&house), "{house} of 500 draws have house rules");
+    }
+
+    #[test]
+    fn bad_settings_name_the_argument() {
+        let bad = |cfg: SpaceConfig, field: &str| {
+            let e = RuleSpace::new(cfg).unwrap_err();
+            assert_eq!(e.field(), Some(field), "{e}");
+        };
+        bad(SpaceConfig { variant_prob: 1.5, ..Default::default() }, "variant_prob");
+        bad(SpaceConfig { house_prob: -0.1, ..Default::default() }, "house_prob");
+        bad(SpaceConfig { mutations: 0.5, ..Default::default() }, "mutations");
+        bad(SpaceConfig { weights: vec![("colour".into(), 1.0)], ..Default::default() }, "dims");
+        bad(SpaceConfig { presets: vec!["nope".into()], ..Default::default() }, "presets");
+        bad(SpaceConfig { presets: vec!["stalin".into()], ..Default::default() }, "presets");
+        bad(SpaceConfig { num_players: vec![], ..Default::default() }, "num_players");
+        bad(SpaceConfig { num_players: vec![11], ..Default::default() }, "num_players");
+    }
+}

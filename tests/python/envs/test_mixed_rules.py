@@ -1,0 +1,162 @@
+"""Rules an agent can see, in every environment: ``obs_rules=True`` adds the rules encoding
+(VecEnv, the Gymnasium env, PettingZoo, SB3's vector env, RLlib), and the rules may be a
+list of rule sets or an eights.RuleSpace drawn at every episode, the same draws for the
+same seeds whatever the thread count."""
+
+import numpy as np
+import pytest
+
+import eights
+
+TWO = [p for p in eights.presets() if 2 in eights.Rules(p).players]
+
+
+def _steps(env, k):
+    obs, info = env.reset(seed=3)
+    for _ in range(k):
+        obs, r, term, trunc, info = env.step(env.random_actions())
+    return obs, info
+
+
+def test_vector_env_of_mixed_rules_shows_each_games_rules():
+    env = eights.VecEnv(TWO, num_envs=48, obs_rules=True, num_threads=1)
+    assert len(TWO) == 22
+    obs, info = _steps(env, 150)
+    assert set(obs) == {"obs", "rules"} and obs["rules"].shape == (48, eights.RULES_SIZE)
+    assert env.single_observation_space["rules"].shape == (eights.RULES_SIZE,)
+    assert env.observation_space.contains({k: v.copy() for k, v in obs.items()})
+    ids = info["rules_id"]
+    assert len(set(ids.tolist())) > 10
+    for i in range(48):
+        rules = env.episode_rules(i)
+        assert rules == eights.Rules(TWO[ids[i]])
+        np.testing.assert_array_equal(obs["rules"][i], rules.encode(2))
+
+
+def test_vector_env_of_a_rule_space_draws_every_episode():
+    space = eights.RuleSpace(house_prob=0.8)
+    env = eights.VecEnv(space, num_envs=32, obs_rules=True, num_threads=1, autoreset="same_step")
+    obs, info = env.reset(seed=1)
+    seen = set()
+    for _ in range(200):
+        before = obs["rules"].copy()
+        obs, r, term, trunc, info = env.step(env.random_actions())
+        for i in np.flatnonzero(term | trunc):
+            np.testing.assert_array_equal(info["final_obs"]["rules"][i], before[i])
+        seen.update(info["rules_id"].tolist())
+    assert len(seen) > 60
+    for i in range(32):
+        np.testing.assert_array_equal(obs["rules"][i], env.episode_rules(i).encode(2))
+
+
+@pytest.mark.parametrize("preset", [TWO, eights.RuleSpace()])
+def test_the_thread_count_does_not_change_the_draws(preset):
+    def run(threads):
+        env = eights.VecEnv(preset, num_envs=200, obs_rules=True, num_threads=threads)
+        obs, info = _steps(env, 60)
+        return obs["obs"].copy(), obs["rules"].copy(), info["rules_id"].copy()
+
+    for a, b in zip(run(1), run(2)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_without_obs_rules_the_layout_is_unchanged():
+    env = eights.VecEnv(TWO, num_envs=8, num_threads=1)
+    obs, info = env.reset(seed=0)
+    assert obs.shape == (8, eights.OBS_SIZE) and "rules_id" in info
+    plain = eights.VecEnv("crazy_eights", num_envs=8, num_threads=1)
+    obs, info = plain.reset(seed=0)
+    assert "rules_id" not in info
+
+
+def test_mixed_bounds_hold_for_every_rule_set():
+    env = eights.VecEnv(TWO, num_envs=64, num_threads=1, scale_obs=True)
+    for _ in range(2):
+        obs, info = _steps(env, 100)
+        assert ((obs >= 0) & (obs <= 1)).all()
+    raw = eights.VecEnv(eights.RuleSpace(), num_envs=64, num_threads=1)
+    obs, _ = _steps(raw, 100)
+    assert raw.observation_space.contains(obs.copy())
+
+
+def test_net_is_refused_on_a_rule_space_and_on_a_list_it_does_not_play():
+    with pytest.raises(ValueError, match="RuleSpace"):
+        eights.VecEnv(eights.RuleSpace(), num_envs=4, opponents="net")
+    with pytest.raises(ValueError, match="net"):
+        eights.VecEnv(["crazy_eights", "one_card"], num_envs=4, opponents="net")
+    eights.VecEnv(["crazy_eights", "switch_blackjack"], num_envs=4, opponents="net")
+
+
+def test_bad_rules_arguments():
+    with pytest.raises(ValueError, match="empty"):
+        eights.VecEnv([], num_envs=4)
+    with pytest.raises(TypeError, match="preset names and eights.Rules"):
+        eights.VecEnv(["crazy_eights", 3], num_envs=4)
+    with pytest.raises(ValueError, match="not 3"):
+        eights.VecEnv(eights.RuleSpace(num_players=2), num_envs=4, num_players=3)
+    with pytest.raises(ValueError, match="overrides"):
+        eights.VecEnv(eights.RuleSpace(), num_envs=4, rules={"deal": {"hand_size": 5}})
+    with pytest.raises(TypeError, match="obs_rules"):
+        eights.VecEnv("crazy_eights", num_envs=4, obs_rules="yes")
+
+
+def test_gymnasium_env_draws_at_every_reset_and_sees_the_rules():
+    env = eights.make(TWO, obs_rules=True, seed=5, opponents="heuristic")
+    names = set()
+    for _ in range(30):
+        obs, info = env.reset()
+        assert env.observation_space.contains(obs)
+        np.testing.assert_array_equal(obs["rules"], env.game.rules_encoding())
+        names.add(env.game.rules_dict()["name"])
+    assert len(names) > 10
+    again = eights.make(TWO, obs_rules=True, seed=5, opponents="heuristic")
+    env.reset(seed=11)
+    again.reset(seed=11)
+    assert env.game.to_dict() == again.game.to_dict()
+    with pytest.raises(ValueError, match="deck"):
+        env.reset(options={"deck": ["AH"]})
+
+
+def test_gymnasium_checker_on_a_rule_space():
+    from gymnasium.utils.env_checker import check_env
+
+    check_env(eights.make(eights.RuleSpace(), obs_rules=True, seed=0), skip_render_check=True)
+
+
+def test_pettingzoo_observations_gain_the_rules():
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+
+    from eights.pettingzoo import env as make_env
+
+    e = make_env(eights.RuleSpace(num_players=3), num_players=3, obs_rules=True)
+    e.reset(seed=2)
+    obs = e.observe(e.agent_selection)
+    assert set(obs) == {"observation", "action_mask", "rules"}
+    np.testing.assert_array_equal(obs["rules"], e.unwrapped.game.rules_encoding())
+    api_test(make_env(TWO, obs_rules=True), num_cycles=30)
+
+
+def test_sb3_vector_env_with_the_rules():
+    pytest.importorskip("stable_baselines3")
+    from eights.integrations import sb3
+
+    v = sb3.VecEnv(TWO, num_envs=4, obs_rules=True, seed=0)
+    obs = v.reset()
+    assert obs["rules"].shape == (4, eights.RULES_SIZE)
+    for _ in range(60):
+        masks = v.action_masks()
+        obs, rewards, dones, infos = v.step(np.array([np.flatnonzero(m)[0] for m in masks]))
+        for i in np.flatnonzero(dones):
+            assert infos[i]["terminal_observation"]["rules"].shape == (eights.RULES_SIZE,)
+
+
+def test_rllib_env_with_the_rules():
+    pytest.importorskip("ray.rllib")
+    from eights.integrations import rllib
+
+    e = rllib.EightsMultiAgentEnv({"preset": eights.RuleSpace(), "obs_rules": True})
+    obs, _ = e.reset(seed=1)
+    ((agent, o),) = obs.items()
+    assert o["rules"].shape == (eights.RULES_SIZE,)
+    assert e.observation_spaces[agent].contains(o)

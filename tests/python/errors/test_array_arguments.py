@@ -1,0 +1,69 @@
+"""Every entry point that takes a numpy array names the argument, the dtype and the shape it
+expects, and what it was given, and changes nothing (fidelity and hardening, round three)."""
+
+import numpy as np
+import pytest
+
+import eights
+from eights import _core
+
+
+@pytest.fixture
+def core():
+    env = _core.VecEnvCore("crazy_eights", 4, num_threads=1)
+    env.reset(0)
+    return env
+
+
+@pytest.mark.parametrize(
+    ("out", "got"),
+    [
+        (np.zeros(4, dtype=np.float64), "dtype float64 and shape (4,)"),
+        (np.zeros(4, dtype=np.int32), "dtype int32 and shape (4,)"),
+        (np.zeros((4, 1), dtype=np.int64), "dtype int64 and shape (4, 1)"),
+        ([0, 0, 0, 0], "list"),
+    ],
+)
+def test_random_actions_out_names_the_argument_and_dtype(core, out, got):
+    before = core.observations.copy()
+    with pytest.raises(TypeError, match=r"out must be a numpy array of dtype int64 and shape \(4,\), got .*") as e:
+        core.random_actions(out)
+    assert got in str(e.value)
+    assert "not an instance of" not in str(e.value)
+    np.testing.assert_array_equal(core.observations, before)
+
+
+def test_random_actions_out_length_and_writeability(core):
+    with pytest.raises(ValueError, match="out must have 4 elements"):
+        core.random_actions(np.zeros(3, dtype=np.int64))
+    ro = np.zeros(4, dtype=np.int64)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="out must be a writeable array"):
+        core.random_actions(ro)
+    out = np.full(4, -7, dtype=np.int64)
+    assert core.random_actions(out) is out
+    assert (out >= 0).all()
+
+
+def test_step_actions_name_the_dtype(core):
+    with pytest.raises(
+        TypeError, match=r"actions must be a numpy array of dtype int64 and shape \(4,\), got .*float64"
+    ):
+        core.step(np.zeros(4, dtype=np.float64))
+
+
+def test_bot_actions_rows_name_the_dtype(core):
+    with pytest.raises(TypeError, match=r"rows must be a numpy array of dtype int64 .*got .*float32"):
+        core.bot_actions("heuristic", np.zeros(2, dtype=np.float32))
+    assert core.bot_actions("heuristic", np.arange(2, dtype=np.int64)).shape == (2,)
+
+
+def test_net_probs_obs_and_masks_name_the_dtype():
+    g = eights.Game("crazy_eights", 2, seed=0)
+    obs = g.observation(0)[None, :]
+    mask = g.action_mask()[None, :]
+    with pytest.raises(TypeError, match=r"obs must be a numpy array of dtype float32 .*got .*float64"):
+        _core.net_probs("crazy_eights", obs.astype(np.float64), mask)
+    with pytest.raises(TypeError, match=r"masks must be a numpy array of dtype bool .*got .*uint8"):
+        _core.net_probs("crazy_eights", obs, mask.astype(np.uint8))
+    assert _core.net_probs("crazy_eights", obs, mask).shape == (1, eights.NUM_ACTIONS)

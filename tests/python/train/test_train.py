@@ -1,0 +1,117 @@
+"""The package's PPO (``eights.train``): the network reads the shipped ``net`` weights and plays as
+the Rust bot does, a rollout counts the learner's decisions and reports every finished game, the
+value-only update leaves the policy alone, the clipped update moves it, and the hyperparameters
+are checked."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import eights
+from eights import _core
+
+torch = pytest.importorskip("torch", reason="eights.train needs PyTorch (pip install '.[train]')")
+pytest.importorskip("safetensors", reason="eights.train needs safetensors (pip install '.[train]')")
+
+from eights.train import PolicyNet, PPOConfig, Rollout, net_policy, net_state_dict, ppo_update  # noqa: E402
+
+
+def _positions(preset, games=6, seed=0):
+    obs, masks = [], []
+    bots = [eights.Bot("heuristic"), eights.Bot("random", seed=seed)]
+    for k in range(games):
+        g = eights.Game(preset, 2, seed=seed * 100 + k)
+        while not (g.is_terminal or g.is_truncated):
+            p = g.current_player
+            obs.append(g.observation(p))
+            masks.append(g.action_mask())
+            g.step(bots[(p + k) % 2].act(g))
+    return np.asarray(obs, np.float32), np.asarray(masks, bool)
+
+
+@pytest.mark.parametrize("preset", ["crazy_eights", "switch_blackjack"])
+def test_net_policy_plays_as_the_rust_net_bot(preset):
+    net = net_policy(preset)
+    obs, masks = _positions(preset)
+    assert len(obs) > 100
+    with torch.no_grad():
+        logits, _ = net.logits_value(torch.from_numpy(obs), torch.from_numpy(masks))
+    # The Rust bot's probabilities, from the same weights (float16 layers widened exactly).
+    np.testing.assert_allclose(logits.softmax(-1).numpy(), _core.net_probs(preset, obs, masks), atol=1e-5)
+    greedy = net.act(obs, masks, greedy=True)
+    want = _core.net_probs(preset, obs, masks)
+    assert np.all(want[np.arange(len(obs)), greedy] == want.max(1))
+
+
+def test_net_weights_are_the_file_compiled_into_the_extension():
+    from safetensors.numpy import load
+
+    data = _core.net_weights()
+    assert isinstance(data, bytes) and len(data) > 100_000
+    tensors = load(data)
+    assert {k.split(".")[0] for k in tensors} == set(_core.net_presets())
+    with pytest.raises(ValueError, match="no network for crazy_eights_xtreme.*crazy_eights"):
+        net_state_dict("crazy_eights_xtreme")
+
+
+def _rollout(num_envs=8, steps=32, opponents="heuristic", seed=0):
+    envs = [
+        eights.VecEnv("crazy_eights", num_envs // 2, 2, opponents=opponents, learner_seat=s, seed=seed + s)
+        for s in range(2)
+    ]
+    return Rollout(envs, steps, eights.OBS_SIZE)
+
+
+def test_rollout_counts_learner_decisions_and_reports_every_finished_game():
+    torch.manual_seed(0)
+    net = PolicyNet(eights.OBS_SIZE, eights.NUM_ACTIONS, 32)
+    rollout = _rollout()
+    rollout.reset()
+    ended = []
+    decisions = rollout.collect(net, lambda s, env, rows, r: ended.extend((s, int(i), float(r[i])) for i in rows))
+    # Every step of every game is a learner decision, except the dummy step after a game's end.
+    assert decisions == int(rollout.valid.sum()) == 8 * 32 - len(ended)
+    assert ended and all(r in (1.0, -1.0, 0.0) for _, _, r in ended)
+    assert {s for s, _, _ in ended} <= {0, 1}
+    assert int(rollout.done.sum()) == len(ended)
+    batch = rollout.batch(*rollout.advantages(net, 0.99, 0.95))
+    assert len(batch["act"]) == decisions
+    assert batch["mask"][torch.arange(decisions), batch["act"]].all()  # only legal actions were played
+
+
+def test_value_only_update_leaves_the_policy_and_the_update_moves_it():
+    torch.manual_seed(1)
+    net = PolicyNet(eights.OBS_SIZE, eights.NUM_ACTIONS, 32)
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+    rollout = _rollout(seed=5)
+    net.norm.update(rollout.reset())
+    rollout.collect(net)
+    batch = rollout.batch(*rollout.advantages(net, 0.99, 0.95))
+    before = {k: v.clone() for k, v in net.state_dict().items()}
+    stats = ppo_update(net, opt, batch, PPOConfig(), value_only=True)
+    after = net.state_dict()
+    moved = {k for k in before if not torch.equal(before[k], after[k])}
+    assert moved == {"v.weight", "v.bias"}, moved
+    assert np.isfinite(stats["v"])
+    stats = ppo_update(net, opt, batch, PPOConfig())
+    moved = {k for k in before if not torch.equal(before[k], net.state_dict()[k])}
+    assert {"fc1.weight", "pi.weight", "norm.mean"} <= moved
+    assert all(np.isfinite(stats[k]) for k in ("pg", "v", "ent", "kl"))
+
+
+@pytest.mark.parametrize(
+    "change,error,match",
+    [
+        (dict(num_envs=0), ValueError, "num_envs must be >= 1"),
+        (dict(gamma=1.5), ValueError, r"gamma must be in \[0, 1\]"),
+        (dict(learning_rate=0.0), ValueError, "learning_rate must be > 0"),
+        (dict(ent_coef=float("nan")), ValueError, "ent_coef"),
+        (dict(hidden=64.0), TypeError, "hidden must be an integer"),
+        (dict(clip_coef="0.2"), TypeError, "clip_coef must be a number"),
+    ],
+)
+def test_ppo_config_is_checked(change, error, match):
+    PPOConfig().check()
+    with pytest.raises(error, match=match):
+        PPOConfig(**change).check()

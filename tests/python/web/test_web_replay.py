@@ -1,0 +1,180 @@
+"""Replays in the web app: records uploaded or read from the records folder (env and arena
+recordings included), any position by its step, and the refusals: a record that does not
+replay, a step out of range, a path that leaves the records folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import pytest
+
+import eights
+from eights.records import EpisodeRecorder
+from web_helpers import live_server, requires_web
+
+requires_web()
+
+import httpx  # noqa: E402
+
+
+def _finished_game(preset="switch_blackjack", n=3, seed=0):
+    game = eights.Game(preset, n, seed=seed)
+    rng = random.Random(seed)
+    while not (game.is_terminal or game.is_truncated):
+        game.step(rng.choice(game.legal_actions()))
+    return game
+
+
+def _nested(depth):
+    value = [1]
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory):
+    root = tmp_path_factory.mktemp("records")
+    EpisodeRecorder(root / "env").save(_finished_game(seed=1))
+    # What an EightsEnv with record_dir writes, and what the arena's record_dir writes.
+    env = eights.make("crazy_eights", num_players=2, seed=0, record_dir=str(root / "env"))
+    env.reset(seed=0)
+    done = False
+    while not done:
+        mask = env.unwrapped.game.action_mask()
+        _, _, terminated, truncated, _ = env.step(int(mask.nonzero()[0][0]))
+        done = terminated or truncated
+    eights.arena.tournament(
+        ["random", "heuristic"], preset="crazy_eights", games=2, seed=0, record_dir=str(root / "arena")
+    )
+    (root / "notes.txt").write_text("not a record")
+    (root / "broken.json").write_text("{ nope")
+    (root / "big.json").write_text(" " * (3 * 1024 * 1024))
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "secret.json").write_text(json.dumps(_finished_game(seed=2).record()))
+    os.symlink(outside / "secret.json", root / "link.json")
+    return root, outside
+
+
+@pytest.fixture(scope="module")
+def server(records):
+    with live_server(records_dir=str(records[0])) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def client():
+    with httpx.Client(timeout=60) as c:
+        yield c
+
+
+def _open(client, server, **body):
+    response = client.post(f"{server}/api/replays", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def test_the_records_folder_is_listed_without_what_leaves_it(client, server):
+    listing = client.get(f"{server}/api/records").json()
+    paths = {r["path"] for r in listing["records"]}
+    assert listing["enabled"] is True
+    assert {"env/episode_0.json", "env/episode_1.json", "arena/episode_0.json"} <= paths
+    assert "link.json" not in paths and "notes.txt" not in paths
+
+
+def test_every_position_of_an_uploaded_record(client, server):
+    game = _finished_game(seed=3)
+    record = game.record()
+    summary = _open(client, server, record=record)
+    assert summary["steps"] == len(record["actions"]) and summary["players"] == 3
+    assert summary["names"] == ["P0", "P1", "P2"] and summary["source"] == "upload"
+    for step in [0, 1, 2, len(record["actions"]) // 2, len(record["actions"])]:
+        view = client.get(f"{server}/api/replays/{summary['id']}", params={"step": step}).json()
+        expected = eights.Game.from_record(record, upto=step)
+        assert view["step"] == step and view["top"] == expected.top_card
+        assert [s["cards"] for s in view["seats"]] == [expected.hand(p) for p in range(3)]
+        assert view["to_act"] == expected.current_player and view["decision"] == expected.decision_count
+        if step:
+            seat, action = record["actions"][step - 1]
+            assert view["last"]["seat"] == seat and view["last"]["action"] == action
+    assert view["over"] and view["result"]["winner"] == game.winner
+    # One seat's view hides the others' hands.
+    view = client.get(f"{server}/api/replays/{summary['id']}", params={"step": 5, "viewer": 1}).json()
+    assert view["seats"][1]["cards"] is not None and view["seats"][0]["cards"] is None
+    # The same record opens under the same id (so a link keeps working).
+    assert _open(client, server, record=record)["id"] == summary["id"]
+
+
+def test_env_and_arena_recordings_replay_from_the_folder(client, server, records):
+    for path in ["env/episode_1.json", "arena/episode_1.json"]:
+        summary = _open(client, server, path=path)
+        with open(records[0] / path, encoding="utf-8") as f:
+            record = json.load(f)
+        assert summary["steps"] == len(record["actions"]) and summary["source"] == path
+        end = client.get(f"{server}/api/replays/{summary['id']}", params={"step": summary["steps"]}).json()
+        assert end["result"]["scores"] == eights.Game.from_record(record).scores
+    arena = _open(client, server, path="arena/episode_0.json")
+    assert [name.split(" · ")[1] for name in arena["names"]] == json.loads(
+        (records[0] / "arena/episode_0.json").read_text()
+    )["arena"]["agents"]
+
+
+@pytest.mark.parametrize(
+    "path,status,words",
+    [
+        ("../outside/secret.json", 403, "outside the records folder"),
+        ("/etc/passwd", 403, "outside the records folder"),
+        ("link.json", 403, "outside the records folder"),
+        ("env/../../x.json", 403, "outside the records folder"),
+        ("notes.txt", 400, "not a .json record"),
+        ("missing.json", 404, "no record"),
+        ("broken.json", 400, "cannot read"),
+        ("big.json", 413, "limit"),
+        ("", 400, "'path'"),
+        (7, 400, "'path'"),
+        ("a\x00b.json", 400, "NUL"),
+    ],
+)
+def test_paths_outside_the_folder_and_bad_files_are_refused(client, server, path, status, words):
+    response = client.post(f"{server}/api/replays", json={"path": path})
+    assert response.status_code == status, response.text
+    assert words in response.json()["error"]
+
+
+def test_bad_records_and_positions_are_refused(client, server):
+    record = _finished_game(seed=4).record()
+    cases = [
+        ({"record": {**record, "actions": [[0, 999]]}}, "does not replay"),
+        ({"record": {**record, "actions": [[0, 0]] * 3}}, "illegal action"),
+        ({"record": {**record, "players": "x"}}, "'players'"),
+        ({"record": {"actions": []}}, "players"),
+        ({"record": [1, 2]}, "JSON object with 'actions'"),
+        ({"record": {**record, "rules": {"a": _nested(40)}}}, "nested"),
+        ({}, "one of them"),
+        ({"record": record, "path": "x.json"}, "one of them"),
+    ]
+    for body, words in cases:
+        response = client.post(f"{server}/api/replays", json=body)
+        assert response.status_code == 400, (words, response.text)
+        assert words in response.json()["error"], (words, response.json())
+    summary = _open(client, server, record=record)
+    url = f"{server}/api/replays/{summary['id']}"
+    for params, words in [
+        ({"step": -1}, "step must be in"),
+        ({"step": summary["steps"] + 1}, "step must be in"),
+        ({"step": "x"}, "step must be an integer"),
+        ({"step": "9" * 40}, "step must be in"),
+        ({"step": 0, "viewer": 3}, "viewer must be in"),
+    ]:
+        response = client.get(url, params=params)
+        assert response.status_code == 400, (params, response.text)
+        assert words in response.json()["error"], (params, response.json())
+
+
+def test_a_server_without_records_folder_says_so():
+    with live_server() as base, httpx.Client(timeout=30) as c:
+        assert c.get(f"{base}/api/records").json() == {"enabled": False, "records": []}
+        response = c.post(f"{base}/api/replays", json={"path": "episode_0.json"})
+        assert response.status_code == 404 and "--records" in response.json()["error"]

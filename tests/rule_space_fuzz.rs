@@ -1,0 +1,138 @@
+//! Rule-space fuzz: rule sets drawn from the rule space (house rules on most draws) are
+//! played at two players and at their preset's largest table, by random players with every
+//! invariant checked after every decision ([`checked_playout`]: cards conserved, legal set
+//! and mask agree, observations finite, snapshots round trip, returns zero-sum) and by
+//! heuristic players, whose games must end: fewer than 1% may reach the decision cap.
+//!
+//! `EIGHTS_SPACE_CASES` sets the number of draws per table size (default 150, a few seconds
+//! in release mode; the full run uses 100000), `EIGHTS_SPACE_SEED` another seed. The test
+//! prints the totals, the truncation rate and the rule sets with the most truncations.
+
+use eights::action::ActionMask;
+use eights::bots::heuristic::HeuristicBot;
+use eights::check::{CheckStats, checked_playout};
+use eights::game::{Game, derive_seed};
+use eights::rules::space::{RuleSpace, SpaceConfig};
+use eights::rules::{Rules, load_spec, preset_names};
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name).ok().and_then(|c| c.parse().ok()).unwrap_or(default)
+}
+
+/// Heuristic players at every seat: whether the game ended by itself (not truncated), and
+/// its decisions. A game in progress with no legal action is a failure.
+fn heuristic_game(rules: Arc<Rules>, seed: u64) -> Result<(bool, u64), String> {
+    let mut g = Game::new(rules, seed);
+    let bot = HeuristicBot::new();
+    let mut m = ActionMask::default();
+    while !g.is_terminal() && !g.is_truncated() {
+        g.legal_actions(&mut m);
+        let a = bot.choose(&g, &m).ok_or("a game in progress has no legal action")?;
+        g.step(a).map_err(|e| e.to_string())?;
+    }
+    Ok((g.is_terminal(), u64::from(g.decisions())))
+}
+
+#[derive(Default)]
+struct Totals {
+    draws: u64,
+    random: CheckStats,
+    heuristic_games: u64,
+    heuristic_truncated: u64,
+    heuristic_decisions: u64,
+    failures: Vec<String>,
+    /// Truncated heuristic games by preset and table size.
+    truncated_by: BTreeMap<String, u64>,
+}
+
+fn play(t: &mut Totals, space: &RuleSpace, seed: u64, what: &str) {
+    let s = space.sample(seed);
+    let rules = s.rules[0].clone();
+    let n = rules.num_players;
+    let label = format!("{what} seed {seed}: {} {n}p, overrides {}", s.preset, s.overrides);
+    t.draws += 1;
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        let mut g = Game::new(rules.clone(), derive_seed(seed, 1));
+        let before = t.random.violations;
+        checked_playout(&mut g, derive_seed(seed, 2), &mut t.random);
+        let random_failed = t.random.violations > before;
+        (random_failed, heuristic_game(rules.clone(), derive_seed(seed, 3)))
+    }));
+    match outcome {
+        Err(_) => t.failures.push(format!("panic: {label}")),
+        Ok((random_failed, heuristic)) => {
+            if random_failed {
+                let why = t.random.failures.last().cloned().unwrap_or_default();
+                t.failures.push(format!("random play: {label}: {why}"));
+            }
+            match heuristic {
+                Err(e) => t.failures.push(format!("heuristic play: {label}: {e}")),
+                Ok((ended, decisions)) => {
+                    t.heuristic_games += 1;
+                    t.heuristic_decisions += decisions;
+                    if !ended {
+                        t.heuristic_truncated += 1;
+                        *t.truncated_by.entry(format!("{} {n}p", s.preset)).or_default() += 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn drawn_rule_sets_play_to_an_end_with_every_invariant() {
+    let cases = env_u64("EIGHTS_SPACE_CASES", 150);
+    let base = env_u64("EIGHTS_SPACE_SEED", 0x5BACE);
+    let cfg = |presets: Vec<String>, n: usize| SpaceConfig {
+        presets,
+        num_players: vec![n],
+        house_prob: 0.8,
+        mutations: 2.5,
+        ..Default::default()
+    };
+    let two = RuleSpace::new(cfg(vec![], 2)).unwrap();
+    let largest: Vec<RuleSpace> = preset_names()
+        .into_iter()
+        .map(|p| RuleSpace::new(cfg(vec![p.to_string()], load_spec(p, None).unwrap().players.max.into())).unwrap())
+        .collect();
+    let start = std::time::Instant::now();
+    let mut t = Totals::default();
+    for i in 0..cases {
+        let seed = derive_seed(base, i);
+        play(&mut t, &two, seed, "2 players");
+        play(&mut t, &largest[i as usize % largest.len()], seed, "largest table");
+        if (i + 1) % 5000 == 0 {
+            eprintln!("rule-space fuzz (so far): {} draws, {} failures", t.draws, t.failures.len());
+        }
+    }
+    let rate = t.heuristic_truncated as f64 / t.heuristic_games.max(1) as f64;
+    let mut worst: Vec<(&String, &u64)> = t.truncated_by.iter().collect();
+    worst.sort_by(|a, b| b.1.cmp(a.1));
+    eprintln!(
+        "rule-space fuzz: {} draws ({cases} per table size) in {:.1} s; random play: {} games, {} decisions \
+         checked, {} truncated; heuristic play: {} games, {} decisions, {} truncated ({:.3}%); failures: {}; \
+         most truncations: {:?}",
+        t.draws,
+        start.elapsed().as_secs_f64(),
+        t.random.games,
+        t.random.decisions,
+        t.random.truncated,
+        t.heuristic_games,
+        t.heuristic_decisions,
+        t.heuristic_truncated,
+        100.0 * rate,
+        t.failures.len(),
+        &worst[..worst.len().min(8)],
+    );
+    assert!(
+        t.failures.is_empty(),
+        "{} failures, the first: {:#?}",
+        t.failures.len(),
+        &t.failures[..t.failures.len().min(5)]
+    );
+    assert!(rate < 0.01, "heuristic play reached the decision cap in {:.2}% of games", 100.0 * rate);
+}
