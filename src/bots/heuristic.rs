@@ -27,8 +27,9 @@
 //!      [`LOW_HAND`] cards): draw cards score +[`ATTACK`], skips +[`ATTACK`]/2 (with two
 //!      players a skip is an extra turn and always scores +[`EXTRA_TURN`]);
 //!    * **win the race of hand sizes** (what a card does, read from its rules):
-//!      +[`PER_CARD`] for each card the other players must take (a penalty nobody can pass
-//!      on, which is then as good now as later; every other player drawing; a draw from the
+//!      +[`PER_CARD`] for each card the other players must take, up to what the stock and
+//!      the pile could produce (a penalty nobody can pass on, which is then as good now as
+//!      later; every other player drawing, once a rival is low on cards; a draw from the
 //!      waste pile; the pile picked up; the others drawing one for an identical card),
 //!      +[`PER_CARD`] per card the player's hand is larger than the one it receives when
 //!      every hand moves a seat, and +[`EXTRA_TURN`] for another turn at once (an identical
@@ -392,7 +393,7 @@ fn score(g: &Game, st: &HandStats, p: usize, hand: &CardCounts, c: Card) -> f64 
     let pure = r.chain.is_none() && (r.draw_lose > 0 || r.draw_keep > 0) && !wild;
     if pure {
         // A penalty nobody can pass on: as good now as later, unless the next player is low.
-        s += PER_CARD * f64::from(r.draw_lose.max(r.draw_keep));
+        s += PER_CARD * f64::from(r.draw_lose.max(r.draw_keep)).min(drawable(g, false));
         if next_low {
             s += ATTACK;
         }
@@ -461,13 +462,27 @@ fn run_length(g: &Game, p: usize, budget: &mut u32) -> u32 {
     best
 }
 
+/// How many cards a draw could produce now: the stock, and the pile under the top card where
+/// the rules turn it over when the stock runs out (or, `waste`, for a draw from that pile).
+/// With both spent, a penalty makes the others take no more than the card it covers, which
+/// the next penalty hands round again: it is worth no more than that.
+fn drawable(g: &Game, waste: bool) -> f64 {
+    let pile = g.discard().len().saturating_sub(1);
+    let refill = waste || g.rules().settings.exhausted != crate::rules::Exhausted::NoReshuffle;
+    (g.stock().len() + if refill { pile } else { 0 }) as f64
+}
+
 /// The part of a play's score (rule 5) from effects that change the race of hand sizes:
 /// cards the other players must take ([`PER_CARD`] each), hands passed round the table, and
 /// another turn for the player ([`EXTRA_TURN`]).
 fn race_effects(g: &Game, p: usize, hand: &CardCounts, c: Card) -> f64 {
     let r = &g.rules().card[c.index()];
     let n = g.num_players();
-    let mut taken = f64::from(r.others_draw) * (n - 1) as f64 + f64::from(r.waste_draw);
+    // Every other player drawing counts once a rival is low on cards: on full hands all
+    // round it gains little, and tables that play it at once hardly ever finish.
+    let rival_low = (1..n).any(|k| g.hand((p + k) % n).len() <= LOW_HAND);
+    let others = if rival_low { f64::from(r.others_draw) * (n - 1) as f64 } else { 0.0 };
+    let mut taken = others.min(drawable(g, false)) + f64::from(r.waste_draw).min(drawable(g, true));
     if r.pick_up_pile > 0 {
         // The pile under the card, up to the card's limit.
         taken += g.discard().len().min(usize::from(r.pick_up_pile)) as f64;
@@ -479,7 +494,7 @@ fn race_effects(g: &Game, p: usize, hand: &CardCounts, c: Card) -> f64 {
     let mut again = n == 2 && r.draw_lose > 0;
     if g.rules().settings.identical_bonus && g.top_card() == Some(c) {
         // An identical card: every other player draws one and the player goes again.
-        taken += (n - 1) as f64;
+        taken += ((n - 1) as f64).min(drawable(g, false));
         again = true;
     }
     let mut s = PER_CARD * taken;
@@ -564,6 +579,43 @@ mod tests {
         let small = ["5H 6D 9C", "8C 7D 3S 4S KC QD 9S"];
         let g = position("advanced_switch", 2, &small, "5D", None);
         assert_eq!(choice(&g), play("6D"));
+    }
+
+    /// David Larby's Switch: "A three makes every other player pick up one per three." With
+    /// three players the three sets both rivals back a card, which counts once one of them is
+    /// low on cards; on full hands all round it counts nothing (tables that spend such cards
+    /// at once hardly ever finish).
+    #[test]
+    fn every_other_player_drawing_counts_once_a_rival_is_low() {
+        let three: Card = "3H".parse().unwrap();
+        let full = position("larby_switch", 3, &["3H 5C 6C", "4D 6D 7D 9S", "4S 6S 7S TD"], "5H", None);
+        assert_eq!(race_effects(&full, 0, full.hand(0), three), 0.0);
+        let low = position("larby_switch", 3, &["3H 5C 6C", "4D 6D 7D 9S", "4S 6S"], "5H", None);
+        assert_eq!(race_effects(&low, 0, low.hand(0), three), 2.0 * PER_CARD);
+    }
+
+    /// One Left: "a three makes the opponent draw three". With the stock spent and one card
+    /// under the top of the pile, that is all a draw can produce: the three is worth one card
+    /// taken, not three.
+    #[test]
+    fn a_penalty_is_worth_no_more_cards_than_can_be_drawn() {
+        let game = |stock: Option<Vec<Card>>| {
+            let rules = Arc::new(Rules::load("one_left", 2, None).unwrap());
+            let pos = Position {
+                hands: vec![cards("3H 4C 6C 7C 9C"), cards("4D 6D 7D 8D TD")],
+                discard: cards("9H 5H"),
+                stock,
+                direction: 1,
+                seed: 3,
+                ..Position::default()
+            };
+            Game::from_position(rules, &pos).unwrap()
+        };
+        let three_score = |g: &Game| score(g, &HandStats::new(g, 0, g.hand(0)), 0, g.hand(0), "3H".parse().unwrap());
+        let (full, spent) = (game(None), game(Some(vec![])));
+        assert_eq!(drawable(&spent, false), 1.0, "the nine of hearts under the top");
+        assert!(drawable(&full, false) >= 3.0);
+        assert_eq!(three_score(&full) - three_score(&spent), 2.0 * PER_CARD, "three cards taken, against one");
     }
 
     /// Grandad's Game: a turn is a run of cards each matching the one before. On the four of
