@@ -37,6 +37,9 @@ enum Call<'a> {
     Opponents(&'a [i64]),
 }
 
+/// The rules encodings written with `obs_rules`: each game's, and the ended episodes'.
+type RulesArrays = (Py<PyArray2<f32>>, Py<PyArray2<f32>>);
+
 /// The batched engine; see `eights.VecEnv` for the documented Python API.
 #[pyclass(name = "VecEnvCore", module = "eights._core")]
 pub struct PyVecEnvCore {
@@ -51,7 +54,7 @@ pub struct PyVecEnvCore {
     /// Each game's rules id (always written: a list index or a rule-space seed).
     rules_id: Py<PyArray1<u64>>,
     /// With `obs_rules`: each game's rules encoding, and the ended episodes' (same_step).
-    rules: Option<(Py<PyArray2<f32>>, Py<PyArray2<f32>>)>,
+    rules: Option<RulesArrays>,
     /// The actions of the call in progress, copied from the caller's array (allocated
     /// once: a step allocates nothing).
     staged: Vec<i64>,
