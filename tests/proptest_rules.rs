@@ -553,6 +553,8 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
                     None if field == "options.wild_instapik" => spec.options.wild_instapik = false,
                     // Playing on for second place is for two or three players.
                     None if field == "end.play_for_second" => spec.end.play_for_second = false,
+                    // A countdown game is its own match: no series of hands on top.
+                    None if field == "series.match" => spec.series.play_match = false,
                     // Jokers in the deck need a rule.
                     None if field == "deck.jokers" => spec.deck.jokers = 0,
                     // joker_lock is a joker's own effect (not wild, no chain): drop it elsewhere.
