@@ -352,12 +352,16 @@ impl Game {
             // others, in proportion to the number of such hands), then take the first k of
             // them and the first `need - k` others in the shuffled order. With no such hand
             // (too few others left), every other and as many of its faces as its room allows.
-            let a = cards[next..].iter().filter(|&&c| v & bit(c) != 0).count();
-            let b = cards.len() - next - a;
-            let (lo, hi) = (need.saturating_sub(b), need.min(a).min(usize::from(room[q])));
-            let k = if lo <= hi { pick_count(a, b, need, lo, hi, rng) } else { hi };
-            // How many more of the others (`take[0]`) and of its faces (`take[1]`) to take.
-            let mut take = [need - k, k];
+            // How many more of the others (`take[0]`) and of its faces (`take[1]`) to take;
+            // with room for as many of them as it needs, the record rules nothing out.
+            let mut take = [need, need];
+            if usize::from(room[q]) < need {
+                let a = cards[next..].iter().filter(|&&c| v & bit(c) != 0).count();
+                let b = cards.len() - next - a;
+                let (lo, hi) = (need.saturating_sub(b), need.min(a).min(usize::from(room[q])));
+                let k = if lo <= hi { pick_count(a, b, need, lo, hi, rng) } else { hi };
+                take = [need - k, k];
+            }
             let first = next;
             for i in first..cards.len() {
                 if got[q].len() >= need {
@@ -500,18 +504,28 @@ const MIX_STEPS_PER_CARD: usize = 8;
 
 /// A number `k` in `lo..=hi` drawn with weight `C(a, k) * C(b, n - k)`: how many of `a`
 /// marked cards a uniform choice of `n` cards out of `a + b` holds, given between `lo` and
-/// `hi` of them.
+/// `hi` of them (`n - b <= lo <= hi <= min(a, n)`). The weights are taken relative to the
+/// first, each from the one before (one division a step, no rng call when `lo == hi`).
 fn pick_count<R: rand::Rng + ?Sized>(a: usize, b: usize, n: usize, lo: usize, hi: usize, rng: &mut R) -> usize {
-    // C(x, j) in f64: at most C(216, 108) < 1e64 for the largest deck, well within range.
-    let choose = |x: usize, j: usize| (0..j).fold(1.0f64, |acc, i| acc * (x - i) as f64 / (i + 1) as f64);
-    let weight = |k: usize| choose(a, k) * choose(b, n - k);
-    let total: f64 = (lo..=hi).map(weight).sum();
-    let mut u = rng.random::<f64>() * total;
+    if lo >= hi {
+        return lo;
+    }
+    // w(k + 1) / w(k) = (a - k)(n - k) / ((k + 1)(b - n + k + 1)), never a division by zero
+    // since k >= lo >= n - b.
+    let step = |k: usize| ((a - k) * (n - k)) as f64 / ((k + 1) * (b + k + 1 - n)) as f64;
+    let (mut w, mut total) = (1.0f64, 1.0f64);
     for k in lo..hi {
-        u -= weight(k);
+        w *= step(k);
+        total += w;
+    }
+    let mut u = rng.random::<f64>() * total;
+    w = 1.0;
+    for k in lo..hi {
+        u -= w;
         if u < 0.0 {
             return k;
         }
+        w *= step(k);
     }
     hi
 }
@@ -570,6 +584,28 @@ mod tests {
         let p0: f64 = 2_220_075.0 / (2_220_075.0 + 15_096_510.0);
         let sd = (500.0 * p0 * (1.0 - p0)).sqrt();
         assert!((held[0] as f64 - 500.0 * p0).abs() < 4.0 * sd, "{held:?}, expected {:.0} without", 500.0 * p0);
+    }
+
+    /// `pick_count` draws the number of marked cards in a uniform hand: 4 cards out of 5
+    /// marked and 5 plain hold k marked ones in C(5, k) C(5, 4 - k) of the C(10, 4) = 210
+    /// hands (5, 50, 100, 50, 5), and given between 1 and 3 of them, in 50, 100, 50 of 200.
+    #[test]
+    fn pick_count_draws_the_hypergeometric_law() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        for (lo, hi, hands) in [(0, 4, [5.0, 50.0, 100.0, 50.0, 5.0]), (1, 3, [0.0, 50.0, 100.0, 50.0, 0.0])] {
+            let total: f64 = hands.iter().sum();
+            let mut seen = [0usize; 5];
+            let draws = 40_000;
+            for _ in 0..draws {
+                seen[pick_count(5, 5, 4, lo, hi, &mut rng)] += 1;
+            }
+            for k in 0..5 {
+                let p = hands[k] / total;
+                let sd = (draws as f64 * p * (1.0 - p)).sqrt().max(1e-9);
+                assert!((seen[k] as f64 - draws as f64 * p).abs() <= 4.0 * sd, "{lo}..={hi}: {seen:?}");
+            }
+        }
+        assert_eq!(pick_count(5, 5, 4, 2, 2, &mut rng), 2);
     }
 
     /// The record is one count for all the faces a hand declined, whatever their suits: after
