@@ -505,6 +505,10 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
     if spec.last_card.mode == LastCardMode::Action && spec.last_card.penalty == 0 {
         spec.last_card.penalty = 2;
     }
+    // A countdown game is its own match: a series of hands is refused with it.
+    if spec.countdown.is_some() {
+        spec.series.play_match = false;
+    }
     if spec.series.play_match && spec.series.target.is_none() && spec.series.target_per_player.is_none() {
         spec.series.target = Some(100);
     }
