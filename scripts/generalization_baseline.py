@@ -21,7 +21,8 @@ started again the script skips finished runs and resumes a stopped one. The eval
 the greedy policy against the heuristic with duplicate deals (``--eval-seed``; the same deals
 for every agent on a rule set, so the specialist-minus-generalist gap is paired deal by deal).
 The results (training summaries, curves, evaluations; no weights) go to ``--data``, the table
-between the ``generalization`` markers of ``--doc``, the chart to ``--plot``.
+between the ``generalization`` markers of ``--doc`` (docs/rules_agents_see.md and README.md),
+the chart to ``--plot``.
 Needs the ``train`` and ``plot`` extras.
 """
 
@@ -40,6 +41,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "rules_agents_see.md"
+README = ROOT / "README.md"
 FIGURE = ROOT / "docs" / "figures" / "generalization_baseline.svg"
 DATA = ROOT / "docs" / "data" / "generalization" / "baseline.json"
 BEGIN, END = "<!-- generalization:begin -->", "<!-- generalization:end -->"
@@ -115,7 +117,9 @@ def evaluate_run(name: str, trainer: Any, args: argparse.Namespace) -> Dict[str,
     out: Dict[str, Any] = {}
     for split, games in plan if name in GENERALISTS else plan[:1]:
         t0 = time.perf_counter()
-        sets = None if name in GENERALISTS else [Rules(name[len("specialist_") :])]
+        sets = [Rules(name[len("specialist_") :])] if name not in GENERALISTS else None
+        if split == "heldout_house" and args.house_sets:
+            sets = G.split(split)[: args.house_sets]
         res = G.evaluate(agent, split, games=games, seed=args.eval_seed, threads=1, rule_sets=sets)
         out[split] = res.to_dict()
         out[split]["minutes"] = (time.perf_counter() - t0) / 60
@@ -125,13 +129,30 @@ def evaluate_run(name: str, trainer: Any, args: argparse.Namespace) -> Dict[str,
     return out
 
 
+def finished(result: Dict[str, Any], args: argparse.Namespace) -> bool:
+    """Whether a saved result is of this budget and evaluation."""
+    from eights.generalization import HOUSE_RULES_COUNT
+
+    ev = result["eval"]
+    same = result["budget"] == args.decisions and result["eval_seed"] == args.eval_seed
+    same = same and ev["heldout_presets"]["deals"] == args.preset_games
+    if "heldout_house" in ev:
+        house = ev["heldout_house"]
+        same = (
+            same
+            and house["deals"] == args.house_games
+            and len(house["rule_sets"]) == (args.house_sets or HOUSE_RULES_COUNT)
+        )
+    return same
+
+
 def run_one(name: str, args: argparse.Namespace) -> Dict[str, Any]:
     """Train, evaluate and save run ``name`` (or read it back when it is finished)."""
     path = os.path.join(args.runs, name, "result.json")
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             result = json.load(f)
-        if result["budget"] == args.decisions and result["eval_seed"] == args.eval_seed:
+        if finished(result, args):
             return result
     trainer = train_run(name, args)
     t0 = time.perf_counter()
@@ -148,27 +169,31 @@ def run_one(name: str, args: argparse.Namespace) -> Dict[str, Any]:
 # ---------------------------------------------------------------------------- the report
 
 
-def _paired_gap(spec: List[float], gen: List[float], rng: np.random.Generator) -> tuple:
-    """Mean of specialist-minus-generalist per-deal scores with a bootstrap 95% interval over deals."""
-    d = np.asarray(spec) - np.asarray(gen)
-    boot = d[rng.integers(0, len(d), size=(BOOTSTRAP, len(d)))].mean(1)
-    return float(d.mean()), tuple(float(x) for x in np.percentile(boot, [2.5, 97.5])), boot
+def _boot(values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Bootstrap means of ``values`` (resampled over deals)."""
+    return values[rng.integers(0, len(values), size=(BOOTSTRAP, len(values)))].mean(1)
+
+
+def _with_ci(value: float, boots: np.ndarray) -> tuple:
+    return float(value), tuple(float(x) for x in np.percentile(boots, [2.5, 97.5]))
 
 
 def gaps(data: Dict[str, Any]) -> Dict[str, Dict[str, tuple]]:
-    """Per generalist: the gap on each held-out preset and on their mean (paired bootstrap)."""
+    """The specialists' mean over the held-out presets, and per generalist the gap
+    (specialist minus generalist, deal by deal) on each preset and on their mean, each with a
+    95% bootstrap interval over deals (stratified by preset)."""
     runs, rng = data["runs"], np.random.default_rng(BOOT_SEED)
     presets = [r["name"] for r in runs["generalist"]["eval"]["heldout_presets"]["rule_sets"]]
-    out: Dict[str, Dict[str, tuple]] = {}
+    spec = {p: np.asarray(runs[f"specialist_{p}"]["eval"]["heldout_presets"]["per_deal"][p]) for p in presets}
+    boots = np.mean([_boot(spec[p], rng) for p in presets], axis=0)
+    out = {"specialist": {"mean": _with_ci(np.mean([spec[p].mean() for p in presets]), boots)}}
     for g in GENERALISTS:
         rows, boots = {}, []
         for p in presets:
-            spec = runs[f"specialist_{p}"]["eval"]["heldout_presets"]["per_deal"][p]
-            mean, ci, boot = _paired_gap(spec, runs[g]["eval"]["heldout_presets"]["per_deal"][p], rng)
-            rows[p] = (mean, ci)
-            boots.append(boot)
-        avg = np.mean(boots, axis=0)
-        rows["mean"] = (float(np.mean([rows[p][0] for p in presets])), tuple(np.percentile(avg, [2.5, 97.5]).tolist()))
+            d = spec[p] - np.asarray(runs[g]["eval"]["heldout_presets"]["per_deal"][p])
+            boots.append(_boot(d, rng))
+            rows[p] = _with_ci(d.mean(), boots[-1])
+        rows["mean"] = _with_ci(np.mean([rows[p][0] for p in presets]), np.mean(boots, axis=0))
         out[g] = rows
     return out
 
@@ -202,7 +227,7 @@ def table(data: Dict[str, Any]) -> str:
     means = [_cell(held[g]["mean"], held[g]["mean_ci"], True) for g in GENERALISTS]
     gap_means = [_gap_cell(*gap[g]["mean"]) for g in GENERALISTS]
     lines.append(
-        f"| mean of the {len(presets)} presets | **{np.mean(spec_rates):.3f}** | {' | '.join(means)} | "
+        f"| mean of the {len(presets)} presets | {_cell(*gap['specialist']['mean'], True)} | {' | '.join(means)} | "
         f"{' | '.join(gap_means)} |"
     )
     iqms = [_cell(held[g]["iqm"], held[g]["iqm_ci"]) for g in GENERALISTS]
@@ -257,15 +282,19 @@ def plot(data: Dict[str, Any], path: str) -> None:
         for g in GENERALISTS:
             r = held[g]["rule_sets"][i]
             series[g].append((r["win_rate"], *r["ci"]))
-    spec = np.array(series["specialist"])
-    series["specialist"] += [(spec[:, 0].mean(), np.nan, np.nan), (np.nan, np.nan, np.nan)]
+    mean, ci = gaps(data)["specialist"]["mean"]
+    series["specialist"] += [(mean, *ci), (np.nan, np.nan, np.nan)]
     for g in GENERALISTS:
         house = runs[g]["eval"]["heldout_house"]
         series[g] += [(held[g]["mean"], *held[g]["mean_ci"]), (house["mean"], *house["mean_ci"])]
     labels = {"specialist": "specialist (trained on the preset)", "generalist_rules": "generalist, rules seen",
               "generalist": "generalist, no rules"}  # fmt: skip
     colours = {"specialist": "#55a868", "generalist_rules": "#4c72b0", "generalist": "#dd8452"}
-    plt.rcParams["svg.hashsalt"] = "eights"
+    with matplotlib.rc_context({"svg.hashsalt": "eights"}):  # the same SVG from the same data
+        _draw(plt, rows, series, labels, colours, runs, path)
+
+
+def _draw(plt: Any, rows: List[str], series: Dict[str, list], labels: Dict[str, str], colours, runs, path) -> None:
     fig, (ax, cx) = plt.subplots(1, 2, figsize=(12, 4.6), gridspec_kw={"width_ratios": [1.1, 1]})
     y = np.arange(len(rows))
     for k, (key, vals) in enumerate(series.items()):
@@ -281,11 +310,15 @@ def plot(data: Dict[str, Any], path: str) -> None:
     ax.legend(loc="lower right", fontsize=7)
     ax.set_title("zero-shot on held-out rules vs a specialist", fontsize=9)
     for name, r in runs.items():
-        c = [p for p in r["curve"]]
-        style = dict(color=colours[name], lw=2) if name in GENERALISTS else dict(color=colours["specialist"], lw=1, alpha=0.6)
-        cx.plot([p["decisions"] for p in c], [p["win_rate"] for p in c], **style)
+        c = r["curve"]
+        style = (
+            dict(color=colours[name], lw=2)
+            if name in GENERALISTS
+            else dict(color=colours["specialist"], lw=1, alpha=0.6)
+        )
+        cx.plot([p["decisions"] / 1e6 for p in c], [p["win_rate"] for p in c], **style)
     cx.axhline(0.5, color="grey", ls="--", lw=1)
-    cx.set_xlabel("learner decisions")
+    cx.set_xlabel("learner decisions (millions)")
     cx.set_ylabel("score in training games against heuristic")
     cx.set_title("learning curves (specialists thin, on their own preset)", fontsize=9)
     fig.tight_layout()
@@ -304,7 +337,8 @@ def write_table(text: str, doc: Path) -> None:
 
 def report(data: Dict[str, Any], args: argparse.Namespace) -> str:
     text = table(data)
-    write_table(text, Path(args.doc))
+    for doc in args.doc.split(","):
+        write_table(text, Path(doc))
     plot(data, args.plot)
     return text
 
@@ -316,6 +350,7 @@ def parse(argv: Optional[List[str]]) -> argparse.Namespace:
     p.add_argument("--eval-seed", type=int, default=1, help="seed of the evaluation's duplicate deals")
     p.add_argument("--preset-games", type=int, default=300, help="duplicate deals per held-out preset")
     p.add_argument("--house-games", type=int, default=60, help="duplicate deals per held-out house rule set")
+    p.add_argument("--house-sets", type=int, default=0, help="evaluate on the first K house rule sets (0: all)")
     p.add_argument("--runs", default="runs/generalization", help="folder of the runs (checkpoints, results)")
     p.add_argument("--only", default="", help="comma-separated runs to train now (default: all)")
     p.add_argument("--num-envs", type=int, default=128, help="PPO: games in parallel")
@@ -324,7 +359,7 @@ def parse(argv: Optional[List[str]]) -> argparse.Namespace:
     p.add_argument("--rules-width", type=int, default=64, help="units of the rules projection")
     p.add_argument("--curve-every", type=int, default=5, help="updates per learning-curve point")
     p.add_argument("--data", default=str(DATA), help="the results JSON")
-    p.add_argument("--doc", default=str(DOC), help="the markdown file with the table's markers")
+    p.add_argument("--doc", default=f"{DOC},{README}", help="the markdown files with the table's markers")
     p.add_argument("--plot", default=str(FIGURE), help="the chart (SVG)")
     p.add_argument("--report-only", action="store_true", help="rebuild the table and chart from --data")
     return p.parse_args(argv)

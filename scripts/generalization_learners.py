@@ -131,8 +131,16 @@ class Learner(BestResponse):
         start = derive_seed(self.seed, self.updates)
         self.envs = [
             IndexedRules(
-                VecEnv(self.preset, per_seat, n, opponents=self.opponent.bot, learner_seat=s,
-                       num_threads=self.env_threads, seed=derive_seed(start, s), obs_rules=True),
+                VecEnv(
+                    self.preset,
+                    per_seat,
+                    n,
+                    opponents=self.opponent.bot,
+                    learner_seat=s,
+                    num_threads=self.env_threads,
+                    seed=derive_seed(start, s),
+                    obs_rules=True,
+                ),
                 self.net.table,
             )  # fmt: skip
             for s in range(n)
