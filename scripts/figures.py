@@ -29,7 +29,15 @@ FIGURES: Dict[str, List[str]] = {
     "ratings_crazy_eights.svg": ARENA
     + ["--preset", "crazy_eights", "--agents", "random,heuristic,ismcts:400,net", "--games", "1000", "--plot"],
     "ratings_net_crazy_eights.svg": ARENA
-    + ["--preset", "crazy_eights", "--agents", "random,heuristic,ismcts:400,ismcts:1000,net", "--games", "500", "--plot"],
+    + [
+        "--preset",
+        "crazy_eights",
+        "--agents",
+        "random,heuristic,ismcts:400,ismcts:1000,net",
+        "--games",
+        "500",
+        "--plot",
+    ],
     "ratings_crazy_eights_specials.svg": ARENA
     + ["--preset", "crazy_eights_specials", "--agents", "random,heuristic,ismcts:1000", "--games", "500", "--plot"],
     "ratings_switch_blackjack.svg": ARENA
@@ -39,6 +47,9 @@ FIGURES: Dict[str, List[str]] = {
     # Sixteen best responses (docs/baselines.md, Exploitability; hours on 2 cores): the runs in
     # runs/exploit are resumed or skipped when done, then the table and this chart are drawn.
     "exploitability.svg": [sys.executable, "scripts/exploitability.py", "--plot"],
+    # Seven PPO runs of 2 M learner decisions and their evaluations on the held-out rules
+    # (docs/rules_agents_see.md, A measured baseline; about 45 minutes on 2 cores).
+    "generalization_baseline.svg": [sys.executable, "scripts/generalization_baseline.py", "--plot"],
 }
 # Screenshots of `eights serve` (need the web extra, playwright, pillow and a Chromium).
 for _name in ("serve_play.png", "serve_phone.png", "serve_watch.png", "serve_replay.png"):
@@ -48,6 +59,7 @@ for _name in ("serve_play.png", "serve_phone.png", "serve_watch.png", "serve_rep
 ON_REQUEST = {
     "ppo_learning_curve.svg",
     "exploitability.svg",
+    "generalization_baseline.svg",
     "serve_play.png",
     "serve_phone.png",
     "serve_watch.png",
