@@ -260,14 +260,14 @@ def footnote(data: Dict[str, Any]) -> str:
     """The budget, the evaluation and the hardware, in words."""
     runs = data["runs"]
     some = runs["generalist"]
-    minutes = ", ".join(f"{name} {r['minutes']:.1f}" for name, r in runs.items())
+    minutes = ", ".join(f"{name} {r['minutes']:.1f} ({r['cpu_minutes']:.1f})" for name, r in runs.items())
     hardware = "; ".join(sorted({r["hardware"] for r in runs.values()}))
     held, house = some["eval"]["heldout_presets"], some["eval"]["heldout_house"]
     return (
         f"{data['decisions']:,} learner decisions per run (seed {data['seed']}); greedy policies evaluated on "
         f"{held['deals']:,} duplicate deals per held-out preset and {house['deals']} per house rule set "
         f"(seed {data['eval_seed']}), 2 players, against `heuristic` (0.5 is even). The gap is specialist minus "
-        f"generalist on the same deals, with a paired bootstrap interval. Training minutes (wall): {minutes}. "
+        f"generalist on the same deals, with a paired bootstrap interval. Training minutes, wall (CPU): {minutes}. "
         f"Hardware: {hardware}."
     )
 
@@ -328,7 +328,7 @@ def _draw(plt: Any, rows: List[str], series: Dict[str, list], labels: Dict[str, 
     cx.axhline(0.5, color="grey", ls="--", lw=1)
     cx.set_xlabel("learner decisions (millions)")
     cx.set_ylabel("score in training games against heuristic")
-    cx.set_title("learning curves (specialists thin, on their own preset)", fontsize=9)
+    cx.set_title("learning curves: generalists on the train split, specialists (thin) on their preset", fontsize=9)
     fig.tight_layout()
     fig.savefig(path, metadata={"Date": None})
     plt.close(fig)
