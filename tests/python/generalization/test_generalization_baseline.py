@@ -1,7 +1,7 @@
 """The measured baseline of the generalization benchmark (scripts/generalization_baseline.py):
 its pipeline at a tiny budget (every run trained, evaluated, reported; finished runs skipped;
-the report rebuilt from the JSON alone), and the network that reads the rules through a table
-of encodings."""
+the report rebuilt from the JSON alone),, the network that reads the rules through a table of
+encodings, and the committed table against the committed results."""
 
 from __future__ import annotations
 
@@ -18,6 +18,9 @@ from eights import generalization as G
 
 ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = ROOT / "scripts" / "generalization_baseline.py"
+
+#: The budget of the committed measurement (docs/data/generalization/baseline.json).
+MEASURED_DECISIONS = 2_000_000
 
 
 def _script():
@@ -112,3 +115,29 @@ def test_the_rules_reading_network_sees_each_games_encoding():
     agent = L.Greedy(net, "g", obs_rules=True)
     np.testing.assert_array_equal(agent.act_batch(o, masks), expected)
     assert len({r.tobytes() for r in o["rules"]}) > 1  # the batch mixes rule sets
+
+
+def test_committed_table_is_the_one_the_committed_results_give():
+    # The table of docs/rules_agents_see.md and README.md (between the generalization markers)
+    # is written by scripts/generalization_baseline.py from docs/data/generalization/baseline.json.
+    script = _script()
+    data = json.loads(script.DATA.read_text(encoding="utf-8"))
+    held = [r.name for r in G.split("heldout_presets")]
+    assert (
+        list(data["runs"])
+        == script.run_names()
+        == ["generalist_rules", "generalist"] + [f"specialist_{p}" for p in held]
+    )
+    assert data["decisions"] == MEASURED_DECISIONS
+    for name, run in data["runs"].items():
+        assert run["budget"] == MEASURED_DECISIONS and run["decisions"] >= MEASURED_DECISIONS, name
+        assert run["eval"]["heldout_presets"]["deals"] == 500, name
+    for g in ("generalist_rules", "generalist"):
+        house = data["runs"][g]["eval"]["heldout_house"]
+        assert [r["name"] for r in house["rule_sets"]] == [r.name for r in G.split("heldout_house")]
+    text = script.table(data)
+    for doc in (script.DOC, script.README):
+        assert f"{script.BEGIN}\n{text}\n{script.END}" in doc.read_text(encoding="utf-8"), (
+            f"{doc.name}'s generalization table is out of date: run "
+            "`python scripts/generalization_baseline.py --report-only`"
+        )
