@@ -121,7 +121,7 @@ fn a_list_of_other_player_counts_or_an_empty_list_is_refused() {
     let e = VecEnv::with_source(RulesSource::List(vec![]), cfg).err().expect("refused");
     assert!(e.to_string().contains("empty"), "{e}");
     let space = Arc::new(RuleSpace::new(SpaceConfig::default()).unwrap());
-    let e = RulesSource::space(space, 4).err().expect("refused");
+    let e = RulesSource::space(space, 4).expect_err("refused");
     assert!(e.to_string().contains("not 4"), "{e}");
 }
 

@@ -130,7 +130,7 @@ pub(super) fn array_arg<'py, T: numpy::Element, D: numpy::ndarray::Dimension>(
     name: &str,
     shape: &str,
 ) -> PyResult<Bound<'py, numpy::PyArray<T, D>>> {
-    obj.cast::<numpy::PyArray<T, D>>().map(|a| a.clone()).map_err(|_| {
+    obj.cast::<numpy::PyArray<T, D>>().cloned().map_err(|_| {
         let dtype = numpy::dtype::<T>(obj.py()).str().map_or_else(|_| "?".to_string(), |s| s.to_string());
         PyTypeError::new_err(format!(
             "{name} must be a numpy array of dtype {dtype} and shape {shape}, got {}",

@@ -51,11 +51,14 @@ pub struct PyVecEnvCore {
     /// Each game's rules id (always written: a list index or a rule-space seed).
     rules_id: Py<PyArray1<u64>>,
     /// With `obs_rules`: each game's rules encoding, and the ended episodes' (same_step).
-    rules: Option<(Py<PyArray2<f32>>, Py<PyArray2<f32>>)>,
+    rules: Option<RulesArrays>,
     /// The actions of the call in progress, copied from the caller's array (allocated
     /// once: a step allocates nothing).
     staged: Vec<i64>,
 }
+
+/// With `obs_rules`: each game's rules encoding, and the ended episodes' (same_step).
+type RulesArrays = (Py<PyArray2<f32>>, Py<PyArray2<f32>>);
 
 /// A zeroed array allocated through `numpy.zeros`, so a failed allocation is the
 /// `MemoryError` numpy raises (the numpy crate's constructors panic on it instead).
