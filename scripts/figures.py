@@ -47,6 +47,9 @@ FIGURES: Dict[str, List[str]] = {
     # Sixteen best responses (docs/baselines.md, Exploitability; hours on 2 cores): the runs in
     # runs/exploit are resumed or skipped when done, then the table and this chart are drawn.
     "exploitability.svg": [sys.executable, "scripts/exploitability.py", "--plot"],
+    # Seven PPO runs of 2 M learner decisions and their evaluations on the held-out rules
+    # (docs/rules_agents_see.md, A measured baseline; about 45 minutes on 2 cores).
+    "generalization_baseline.svg": [sys.executable, "scripts/generalization_baseline.py", "--plot"],
 }
 # Screenshots of `eights serve` (need the web extra, playwright, pillow and a Chromium).
 for _name in ("serve_play.png", "serve_phone.png", "serve_watch.png", "serve_replay.png"):
@@ -56,6 +59,7 @@ for _name in ("serve_play.png", "serve_phone.png", "serve_watch.png", "serve_rep
 ON_REQUEST = {
     "ppo_learning_curve.svg",
     "exploitability.svg",
+    "generalization_baseline.svg",
     "serve_play.png",
     "serve_phone.png",
     "serve_watch.png",

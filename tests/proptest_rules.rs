@@ -505,6 +505,10 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
     if spec.last_card.mode == LastCardMode::Action && spec.last_card.penalty == 0 {
         spec.last_card.penalty = 2;
     }
+    // A countdown game is its own match: a series of hands is refused with it.
+    if spec.countdown.is_some() {
+        spec.series.play_match = false;
+    }
     if spec.series.play_match && spec.series.target.is_none() && spec.series.target_per_player.is_none() {
         spec.series.target = Some(100);
     }
@@ -553,8 +557,6 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
                     None if field == "options.wild_instapik" => spec.options.wild_instapik = false,
                     // Playing on for second place is for two or three players.
                     None if field == "end.play_for_second" => spec.end.play_for_second = false,
-                    // A countdown game is its own match: no series of hands on top.
-                    None if field == "series.match" => spec.series.play_match = false,
                     // Jokers in the deck need a rule.
                     None if field == "deck.jokers" => spec.deck.jokers = 0,
                     // joker_lock is a joker's own effect (not wild, no chain): drop it elsewhere.

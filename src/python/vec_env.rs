@@ -37,9 +37,6 @@ enum Call<'a> {
     Opponents(&'a [i64]),
 }
 
-/// The rules encodings written with `obs_rules`: each game's, and the ended episodes'.
-type RulesArrays = (Py<PyArray2<f32>>, Py<PyArray2<f32>>);
-
 /// The batched engine; see `eights.VecEnv` for the documented Python API.
 #[pyclass(name = "VecEnvCore", module = "eights._core")]
 pub struct PyVecEnvCore {
@@ -59,6 +56,9 @@ pub struct PyVecEnvCore {
     /// once: a step allocates nothing).
     staged: Vec<i64>,
 }
+
+/// With `obs_rules`: each game's rules encoding, and the ended episodes' (same_step).
+type RulesArrays = (Py<PyArray2<f32>>, Py<PyArray2<f32>>);
 
 /// A zeroed array allocated through `numpy.zeros`, so a failed allocation is the
 /// `MemoryError` numpy raises (the numpy crate's constructors panic on it instead).

@@ -288,7 +288,9 @@ impl RuleSpace {
             }
         }
         // The fallback: the preset of the attempt-0 stream, with its variants if they load,
-        // else alone (which loads: the space was built from it).
+        // else alone. That load cannot fail: `new` keeps only presets whose player range holds
+        // every count of the space, and every preset loads at every count of its range (the
+        // conformance tests play each preset at each of them).
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(derive_seed(seed, 0));
         let (k, _, variants) = self.draw_preset(&mut rng);
         self.load(k, variants, Map::new(), vec![])

@@ -1,0 +1,282 @@
+//! One game of a batch and what only its own step reads: [`Slot`] (the game, its
+//! opponents' random stream, its episode bookkeeping), [`Hot`] (the part every pass over the
+//! batch reads) and [`Ctx`] (the batch's fixed settings), with the per-game deal, settle,
+//! reset, step and opponent rows that [`super::VecEnv`] runs on each thread.
+
+use super::episodes::Episodes;
+use super::rows::{Row, write_mask, write_obs};
+use super::*;
+
+/// The fixed settings every game reads while stepping.
+#[derive(Copy, Clone)]
+pub(super) struct Ctx {
+    pub(super) autoreset: Autoreset,
+    pub(super) mode: Mode,
+    pub(super) score: bool,
+    pub(super) width: usize,
+}
+
+impl Ctx {
+    pub(super) fn learner(&self) -> Option<usize> {
+        match self.mode {
+            Mode::Learner { seat, .. } => Some(seat),
+            Mode::SelfPlay => None,
+        }
+    }
+    pub(super) fn bots(&self) -> Option<usize> {
+        match self.mode {
+            Mode::Learner { seat, opponents: Opponents::Random } => Some(seat),
+            _ => None,
+        }
+    }
+}
+
+/// One game with its opponents' random stream and bookkeeping: what only the game's own
+/// step reads. In a fixed order (`repr(C)`, the game first) for [`Slot::hot_ranges`].
+#[derive(Clone)]
+#[repr(C)]
+pub(super) struct Slot {
+    pub(super) game: Game,
+    /// Built-in opponents.
+    pub(super) opponent: RandomBot,
+    pub(super) base_seed: u64,
+    /// Episodes dealt since the last reset.
+    pub(super) episodes: u64,
+    /// The learner has not decided yet in this episode (a deal the opponents finish first
+    /// is dealt again).
+    pub(super) fresh: bool,
+    /// The seat of the last decision.
+    pub(super) last_actor: u8,
+    /// The rules id of the episode in progress (see [`Outputs::rules_id`]).
+    pub(super) rules_id: u64,
+    /// The seen-card storage parked while the game plays rules without open card moves.
+    pub(super) spare: Option<Box<SeenCards>>,
+}
+
+/// The part of a game every pass over the whole batch reads (action validation,
+/// [`VecEnv::random_actions`]), kept in an array of its own so those passes stream through
+/// 72 bytes per game rather than the whole game state.
+#[derive(Clone)]
+pub(super) struct Hot {
+    /// Legal actions of the seat to act (empty when the episode is over).
+    pub(super) mask: ActionMask,
+    /// [`VecEnv::random_actions`].
+    pub(super) sampler: RandomBot,
+    /// The seat to act, or -1 when the episode is over.
+    pub(super) to_act: i8,
+    /// NextStep: the episode ended; the next step deals again.
+    pub(super) pending: bool,
+}
+
+impl Slot {
+    /// The byte ranges of a slot that a step of an `n`-player game usually touches: the game's
+    /// ([`Game::hot_ranges`], the game comes first) and the slot's own fields after it.
+    pub(super) fn hot_ranges(n: usize) -> [(usize, usize); 4] {
+        let [a, b, c] = Game::hot_ranges(n);
+        let tail = std::mem::offset_of!(Slot, opponent);
+        [a, b, c, (tail, std::mem::size_of::<Slot>() - tail)]
+    }
+
+    pub(super) fn reseed(&mut self, h: &mut Hot, seed: u64, i: u64) {
+        self.base_seed = derive_seed(seed, i);
+        self.opponent = RandomBot::new(opponent_seed(seed, i));
+        h.sampler = RandomBot::new(sampler_seed(seed, i));
+        self.episodes = 0;
+        h.pending = false;
+    }
+
+    pub(super) fn next_seed(&mut self) -> u64 {
+        let k = self.episodes;
+        self.episodes += 1;
+        if k == 0 { self.base_seed } else { derive_seed(self.base_seed, k) }
+    }
+
+    /// Deal a new episode (with its rules, from a list or a space) and, with built-in
+    /// opponents, play them to the learner's turn; write the rules outputs of the row.
+    pub(super) fn deal<O, M>(&mut self, h: &mut Hot, ctx: Ctx, eps: &Episodes, row: &mut Row<'_, O, M>) {
+        for _ in 0..MAX_DEALS {
+            let s = self.next_seed();
+            if let Some((r, id)) = eps.source.episode(s) {
+                // Safe: every rule set of a source has the batch's player count (checked when
+                // the batch was built), the only error of set_rules.
+                self.game.set_rules(r, &mut self.spare).expect("the source's rules are for the batch's players");
+                self.rules_id = id;
+            }
+            // Safe: reset only fails on a bad deck prefix, and an empty prefix is always valid.
+            self.game.reset(s, &[]).expect("an empty deck prefix is always valid");
+            self.fresh = true;
+            h.pending = false;
+            self.last_actor = self.game.current_player().unwrap_or(0) as u8;
+            if let Some(seat) = ctx.bots() {
+                self.play_bots(h, seat);
+            }
+            if !self.over() {
+                break;
+            }
+        }
+        self.game.legal_actions(&mut h.mask);
+        if let Some(e) = row.rules.as_deref_mut() {
+            eps.write(&self.game, self.rules_id, e);
+        }
+        if let Some(id) = row.rules_id.as_deref_mut() {
+            *id = self.rules_id;
+        }
+    }
+
+    #[inline]
+    pub(super) fn over(&self) -> bool {
+        self.game.is_terminal() || self.game.is_truncated()
+    }
+
+    pub(super) fn play_bots(&mut self, h: &mut Hot, learner: usize) {
+        while let Some(p) = self.game.current_player() {
+            if p == learner {
+                return;
+            }
+            self.game.legal_actions(&mut h.mask);
+            // Safe: `p` is to act, so the game runs; a running game always has a legal action
+            // (the engine invariant the fuzz harness, the soak and proptest_rules check; these
+            // games are dealt, never loaded from a snapshot).
+            let a = self.opponent.pick(&h.mask).expect("a game in progress has a legal action");
+            self.last_actor = p as u8;
+            self.game.apply(a);
+        }
+    }
+
+    /// The seat whose observation row is written.
+    #[inline]
+    pub(super) fn obs_seat(&self, ctx: Ctx) -> usize {
+        match self.game.current_player() {
+            Some(p) => p,
+            None => ctx.learner().unwrap_or(self.last_actor as usize),
+        }
+    }
+
+    /// Write the observation, mask and seat to act (every path through a step ends here).
+    pub(super) fn write<O: ObsValue, M: MaskValue>(&self, h: &mut Hot, ctx: Ctx, row: &mut Row<'_, O, M>) {
+        write_obs(&self.game, self.obs_seat(ctx), row.obs);
+        write_mask(&h.mask, row.mask);
+        let to_act = self.game.current_player().map_or(-1, |p| p as i32);
+        h.to_act = to_act as i8;
+        *row.to_act = to_act;
+    }
+
+    /// After a decision: report the end of an episode (and autoreset) or the next state.
+    /// `report` is false while the learner has not decided yet (a new deal the opponents
+    /// ended is dealt again instead).
+    pub(super) fn settle<O: ObsValue, M: MaskValue>(
+        &mut self,
+        h: &mut Hot,
+        ctx: Ctx,
+        eps: &Episodes,
+        row: &mut Row<'_, O, M>,
+    ) {
+        if self.over() && self.fresh && ctx.learner().is_some() {
+            // The opponents ended a deal before the learner's first decision.
+            self.deal(h, ctx, eps, row);
+        }
+        if !self.over() {
+            self.game.legal_actions(&mut h.mask);
+            self.write(h, ctx, row);
+            return;
+        }
+        let mut ret = [0f64; MAX_PLAYERS];
+        self.game.returns(&mut ret, ctx.score);
+        match ctx.learner() {
+            Some(seat) => row.rewards[0] = ret[seat] as f32,
+            None => {
+                for (r, &x) in row.rewards.iter_mut().zip(ret.iter()) {
+                    *r = x as f32;
+                }
+            }
+        }
+        *row.terminated = self.game.is_terminal();
+        *row.truncated = self.game.is_truncated();
+        h.mask.clear();
+        match ctx.autoreset {
+            Autoreset::NextStep => {
+                h.pending = true;
+                self.write(h, ctx, row);
+            }
+            Autoreset::SameStep => {
+                if let Some(f) = row.final_obs.as_deref_mut() {
+                    write_obs(&self.game, self.obs_seat(ctx), f);
+                }
+                if let Some(f) = row.final_rules.as_deref_mut() {
+                    eps.write(&self.game, self.rules_id, f);
+                }
+                self.deal(h, ctx, eps, row);
+                self.write(h, ctx, row);
+            }
+        }
+    }
+
+    pub(super) fn clear_flags<O, M>(row: &mut Row<'_, O, M>) {
+        row.rewards.fill(0.0);
+        *row.terminated = false;
+        *row.truncated = false;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn reset_row<O: ObsValue, M: MaskValue>(
+        &mut self,
+        h: &mut Hot,
+        ctx: Ctx,
+        eps: &Episodes,
+        seed: u64,
+        i: usize,
+        row: &mut Row<'_, O, M>,
+    ) {
+        self.reseed(h, seed, i as u64);
+        self.deal(h, ctx, eps, row);
+        Self::clear_flags(row);
+        self.write(h, ctx, row);
+    }
+
+    /// A learner (or self-play) step with a validated action.
+    pub(super) fn step_row<O: ObsValue, M: MaskValue>(
+        &mut self,
+        h: &mut Hot,
+        ctx: Ctx,
+        eps: &Episodes,
+        action: i64,
+        row: &mut Row<'_, O, M>,
+    ) {
+        Self::clear_flags(row);
+        if h.pending {
+            self.deal(h, ctx, eps, row);
+            self.write(h, ctx, row);
+            return;
+        }
+        if self.over() {
+            // Only reachable after MAX_DEALS deals that all ended before the learner acted.
+            self.settle(h, ctx, eps, row);
+            return;
+        }
+        self.last_actor = self.game.current_player().unwrap_or(0) as u8;
+        self.fresh = false;
+        self.game.apply(action as usize);
+        if let Some(seat) = ctx.bots() {
+            self.play_bots(h, seat);
+        }
+        self.settle(h, ctx, eps, row);
+    }
+
+    /// An opponent step (external opponents); games without an opponent to act are skipped.
+    pub(super) fn opponent_row<O: ObsValue, M: MaskValue>(
+        &mut self,
+        h: &mut Hot,
+        ctx: Ctx,
+        eps: &Episodes,
+        action: i64,
+        row: &mut Row<'_, O, M>,
+    ) {
+        let Some(p) = self.game.current_player() else { return };
+        if Some(p) == ctx.learner() || h.pending {
+            return;
+        }
+        self.last_actor = p as u8;
+        self.game.apply(action as usize);
+        self.settle(h, ctx, eps, row);
+    }
+}
