@@ -5,7 +5,9 @@
 //! heuristic players, whose games must end: fewer than 1% may reach the decision cap.
 //!
 //! `EIGHTS_SPACE_CASES` sets the number of draws per table size (default 150, a few seconds
-//! in release mode; the full run uses 100000), `EIGHTS_SPACE_SEED` another seed. The test
+//! in release mode; the full run uses 100000), `EIGHTS_SPACE_SEED` another seed, and
+//! `EIGHTS_SPACE_FROM` the first case (default 0), so that a long run can be split into
+//! parts that together play exactly the cases of one run (cases 0..N of one seed). The test
 //! prints the totals, the truncation rate and the rule sets with the most truncations.
 
 use eights::action::ActionMask;
@@ -87,6 +89,7 @@ fn play(t: &mut Totals, space: &RuleSpace, seed: u64, what: &str) {
 fn drawn_rule_sets_play_to_an_end_with_every_invariant() {
     let cases = env_u64("EIGHTS_SPACE_CASES", 150);
     let base = env_u64("EIGHTS_SPACE_SEED", 0x5BACE);
+    let from = env_u64("EIGHTS_SPACE_FROM", 0);
     let cfg = |presets: Vec<String>, n: usize| SpaceConfig {
         presets,
         num_players: vec![n],
@@ -101,11 +104,11 @@ fn drawn_rule_sets_play_to_an_end_with_every_invariant() {
         .collect();
     let start = std::time::Instant::now();
     let mut t = Totals::default();
-    for i in 0..cases {
+    for i in from..from + cases {
         let seed = derive_seed(base, i);
         play(&mut t, &two, seed, "2 players");
         play(&mut t, &largest[i as usize % largest.len()], seed, "largest table");
-        if (i + 1) % 5000 == 0 {
+        if (i + 1 - from) % 5000 == 0 {
             eprintln!("rule-space fuzz (so far): {} draws, {} failures", t.draws, t.failures.len());
         }
     }
@@ -113,10 +116,11 @@ fn drawn_rule_sets_play_to_an_end_with_every_invariant() {
     let mut worst: Vec<(&String, &u64)> = t.truncated_by.iter().collect();
     worst.sort_by(|a, b| b.1.cmp(a.1));
     eprintln!(
-        "rule-space fuzz: {} draws ({cases} per table size) in {:.1} s; random play: {} games, {} decisions \
+        "rule-space fuzz: {} draws ({cases} per table size, cases {from}..{}) in {:.1} s; random play: {} games, {} decisions \
          checked, {} truncated; heuristic play: {} games, {} decisions, {} truncated ({:.3}%); failures: {}; \
          most truncations: {:?}",
         t.draws,
+        from + cases,
         start.elapsed().as_secs_f64(),
         t.random.games,
         t.random.decisions,

@@ -176,7 +176,11 @@ impl Game {
 
     /// May `c` be played in a normal turn, ignoring `only_if_no_other`?
     pub(super) fn playable_basic(&self, c: Card) -> bool {
-        let p = self.current as usize;
+        self.playable_basic_by(c, self.current as usize)
+    }
+
+    /// [`Game::playable_basic`] for a card held by seat `p` (its own wilds), were `p` to act.
+    pub(super) fn playable_basic_by(&self, c: Card, p: usize) -> bool {
         match self.restrict {
             Restrict::Picture => return c.rank().is_some_and(|r| r.is_court()),
             Restrict::Even => {

@@ -68,6 +68,32 @@ impl Game {
         self.discard.push(top);
     }
 
+    /// `stock.exhausted = keep_five` refills the stock from the hands and never from the pile,
+    /// so a top that no card outside the pile may follow (a red joker with both red kings
+    /// under it) would stall the hand for ever: everyone draws and keeps five, again and
+    /// again. When no card in the stock or in any hand may be played on the top, the pile
+    /// under the top is shuffled into the stock (a catalog resolution, docs/fidelity.md D10).
+    /// Called when the five-card rule is due, so the check costs nothing in a normal turn.
+    pub(super) fn recycle_dead_pile(&mut self) {
+        if self.phase != Phase::Play || self.chain.active || self.discard.len() < 2 {
+            return;
+        }
+        let n = self.n as usize;
+        let live = self.stock.as_slice().iter().any(|&c| (0..n).any(|q| self.playable_basic_by(c, q)))
+            || (0..n).any(|q| self.hands[q].faces().any(|c| self.playable_basic_by(c, q)));
+        if live {
+            return;
+        }
+        let Some(top) = self.discard.top() else {
+            return;
+        };
+        let under = self.discard.len() - 1;
+        self.stock.extend_from_slice(&self.discard.as_slice()[..under]);
+        shuffle(self.stock.as_mut_slice(), &mut self.rng);
+        self.discard.clear();
+        self.discard.push(top);
+    }
+
     /// `p` draws `k` cards one at a time; if none can be produced the rest of the draw lapses.
     pub(super) fn draw_cards(&mut self, p: usize, k: usize) {
         for _ in 0..k {

@@ -14,6 +14,10 @@ impl Game {
         if self.rules.settings.exhausted != Exhausted::KeepFive || self.stock.len() >= 5 || self.terminal {
             return;
         }
+        self.recycle_dead_pile();
+        if self.stock.len() >= 5 {
+            return;
+        }
         let resume = self.current;
         if let Some(k) = (0..self.n).find(|&k| self.hands[self.advance(resume, k as usize) as usize].len() > 5) {
             self.interlude = Interlude { kind: InterludeKind::KeepFive, resume, seat: k, ..Interlude::default() };

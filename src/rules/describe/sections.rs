@@ -266,7 +266,7 @@ pub(super) fn drawing(s: &RulesSpec) -> Vec<String> {
             }
             Exhausted::NoReshuffle => "The stock is not replenished: once it is empty, play goes on without drawing.",
             Exhausted::KeepFive => {
-                "When a turn starts with fewer than five cards in the stock, every player holding more than five keeps five of their choice and the rest are shuffled into the stock; a stock that still runs out is refilled from the discard pile under its top card."
+                "When a turn starts with fewer than five cards in the stock, every player holding more than five keeps five of their choice and the rest are shuffled into the stock (first, when no card outside the discard pile may be played on its top, that pile except its top card is shuffled into the stock); a stock that still runs out is refilled from the discard pile under its top card."
             }
         }
         .into(),

@@ -405,6 +405,41 @@ def test_five_card_rule_keeps_five_of_each_players_choice():
     assert g.phase == "play"
 
 
+def test_five_card_rule_with_a_dead_pile_shuffles_the_pile_back():
+    """3.22, catalog resolution (docs/fidelity.md D10). "Joker: … the next card played on a
+    coloured joker must be a red King" and "If there are fewer than 5 cards in the pick up
+    deck, every player chooses a hand of 5 cards to keep and adds the others to the pick up
+    deck": with both red kings under the red joker, no card outside the pile may ever follow
+    it, and the five-card rule alone would only pass the same hands round for ever. So when
+    the rule is due and no card in the stock or in any hand may be played on the top, the
+    pile under the top is shuffled into the stock first."""
+    hands = [["5C", "6C", "7C", "8C", "9C"], ["5S", "6S", "7S", "8S", "9S"]]
+    g = _pos(2, hands, ["KD", "3H", "KH", "5D", "6D", "RJ"], stock=["4D", "4H"])
+    # P0 can only pick up; the stock (2 cards) is below five at P1's turn.
+    assert legal(g) == {"draw"}
+    g.step("draw")
+    assert g.current_player == 1
+    assert g.top_card == "RJ"
+    # The pile under the joker went back into the stock, so the five-card rule is not due.
+    assert g.phase == "play"
+    assert g.discard_pile() == ["RJ"]
+    assert multiset(g.stock()) == multiset(["4H", "KD", "3H", "KH", "5D", "6D"])
+    assert legal(g) == {"draw"}
+    assert multiset(g.hand(0)) == multiset(hands[0] + ["4D"])
+
+
+def test_five_card_rule_leaves_the_pile_when_a_card_may_follow():
+    """3.22: the pile stays where it is when some card outside it may follow the top (here
+    `KD`, in P1's hand); then the five-card rule runs as written."""
+    hands = [["5C", "6C", "7C", "8C", "9C"], ["5S", "6S", "7S", "8S", "KD"]]
+    g = _pos(2, hands, ["3H", "KH", "RJ"], stock=["4D", "4H"])
+    g.step("draw")
+    # P0 holds 6 cards: the five-card rule asks P0 to keep five; the pile is untouched.
+    assert g.phase == "keep"
+    assert g.current_player == 0
+    assert g.discard_pile() == ["3H", "KH", "RJ"]
+
+
 def test_keep_rejects_a_card_not_held():
     g = _pos(3, [["4C", "KS"], ["2C", "3C", "4D", "5D", "6H", "7H"], ["2H"]], ["9C"], stock=["TD"])
     g.step("play 4C")
