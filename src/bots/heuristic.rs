@@ -225,7 +225,7 @@ struct HandStats {
 impl HandStats {
     fn new(g: &Game, p: usize, hand: &CardCounts) -> HandStats {
         let rules = g.rules();
-        let has_points = rules.points.iter().any(|&x| x != 0);
+        let has_points = rules.has_points;
         let mut st = HandStats {
             player: p,
             has_points,
@@ -356,7 +356,7 @@ fn ask_rank(g: &Game, p: usize, m: &ActionMask) -> Option<usize> {
 /// presets the player's own wild rank (its score).
 #[inline]
 fn is_wild(g: &Game, p: usize, c: Card) -> bool {
-    g.wild_of(c, p).is_some()
+    g.own_wild(c, p) || g.card_wild(c).is_some()
 }
 
 /// A wild, draw or cancel card to keep rather than play now (rule 5).
@@ -477,6 +477,18 @@ fn drawable(g: &Game, waste: bool) -> f64 {
 /// another turn for the player ([`EXTRA_TURN`]).
 fn race_effects(g: &Game, p: usize, hand: &CardCounts, c: Card) -> f64 {
     let r = &g.rules().card[c.index()];
+    let identical = g.rules().settings.identical_bonus && g.top_card() == Some(c);
+    if r.others_draw == 0
+        && r.waste_draw == 0
+        && r.pick_up_pile == 0
+        && !r.next_picture
+        && r.draw_lose == 0
+        && r.pass_hands.is_none()
+        && !identical
+    {
+        // A card with none of these effects (most cards): nothing to add.
+        return 0.0;
+    }
     let n = g.num_players();
     // Every other player drawing counts once a rival is low on cards: on full hands all
     // round it gains little, and tables that play it at once hardly ever finish.
@@ -492,7 +504,7 @@ fn race_effects(g: &Game, p: usize, hand: &CardCounts, c: Card) -> f64 {
         taken += 0.5;
     }
     let mut again = n == 2 && r.draw_lose > 0;
-    if g.rules().settings.identical_bonus && g.top_card() == Some(c) {
+    if identical {
         // An identical card: every other player draws one and the player goes again.
         taken += ((n - 1) as f64).min(drawable(g, false));
         again = true;

@@ -29,7 +29,7 @@
 use super::Policy;
 use super::heuristic::HeuristicBot;
 use crate::action::ActionMask;
-use crate::game::Game;
+use crate::game::{Game, KnownCards};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -126,7 +126,7 @@ impl IsmctsBot {
         // The root's legal actions are the same in every determinization: one heuristic call.
         let root_h = self.rollout.choose(g, &m);
         for _ in 0..self.simulations {
-            let mut d = g.determinize(me, &mut self.rng);
+            let mut d = g.determinize_world(me, &KnownCards::default(), &mut self.rng);
             self.path.clear();
             let mut node = 0u32;
             // Selection and expansion.

@@ -136,7 +136,7 @@ impl PimcBot {
             }
         }
         for _ in 0..self.worlds {
-            let w = g.determinize_with(me, &known, &mut self.rng);
+            let w = g.determinize_world(me, &known, &mut self.rng);
             for (i, &a) in acts.iter().enumerate() {
                 let mut d = w.clone();
                 d.apply(a);

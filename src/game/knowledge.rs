@@ -103,6 +103,14 @@ impl Game {
         if let Some(s) = self.active_suit() {
             self.declined[self.current as usize] |= 1 << s.index();
         }
+        if self.record_voids {
+            self.note_voids(pass);
+        }
+    }
+
+    /// The record part of [`Game::note_declined`], out of line: a search's worlds skip it.
+    #[inline(never)]
+    fn note_voids(&mut self, pass: bool) {
         let one_draw = self.rules.settings.pass_when == crate::rules::PassWhen::AfterOneDraw;
         if self.phase == Phase::Play && !(pass && one_draw) && self.interlude.kind == InterludeKind::None {
             let p = self.current as usize;
@@ -273,9 +281,15 @@ impl Game {
         for c in pool.iter() {
             cards.push(c);
         }
-        shuffle(cards.as_mut_slice(), rng);
         // The hands with a record first, each from the cards it may hold (none: the plain deal).
-        let dealt = self.deal_ruled_hands(player, &keep, &mut g, cards.as_mut_slice(), rng);
+        let mut ruled_seats = (0..n).filter(|&q| q != player && self.voids[q] != 0);
+        let dealt = match (ruled_seats.next(), ruled_seats.next()) {
+            (Some(q), None) => self.deal_one_ruled_hand(q, &keep[q], &mut g, cards.as_mut_slice(), rng),
+            _ => {
+                shuffle(cards.as_mut_slice(), rng);
+                self.deal_ruled_hands(player, &keep, &mut g, cards.as_mut_slice(), rng)
+            }
+        };
         let ruled = |q: usize| q != player && self.voids[q] != 0;
         let mut it = cards.as_slice()[dealt..].iter().copied();
         for q in (0..n).filter(|&q| q != player && !ruled(q)) {
@@ -307,6 +321,67 @@ impl Game {
             g.turn.bluff = Some(Bluff { legal: g.bluff_legal(&b), ..b });
         }
         g.rng = Xoshiro256PlusPlus::seed_from_u64(rng.next_u64());
+        g
+    }
+
+    /// [`Game::deal_ruled_hands`] for one seat `q` with a record (every two-player game), from
+    /// `cards` in card order, with one shuffle instead of two: the hand is `keep` plus `k` of
+    /// the hidden cards of its ruled-out faces and `need - k` of the others, `k` drawn as
+    /// there ([`pick_count`]) and each part a uniform choice from its kind (a partial
+    /// Fisher-Yates over the cards grouped by kind, in card order); then the cards left are
+    /// shuffled. The law is the same as the general deal's: uniform over the hands the record
+    /// allows, and when none is (a record that is a belief), every other card and as many of
+    /// the ruled-out ones as the hand still needs. Returns how many cards were dealt.
+    fn deal_one_ruled_hand<R: rand::Rng + ?Sized>(
+        &self,
+        q: usize,
+        keep: &CardCounts,
+        g: &mut Game,
+        cards: &mut [Card],
+        rng: &mut R,
+    ) -> usize {
+        let v = self.voids[q];
+        let need = self.hands[q].len() - keep.len();
+        let room = usize::from(self.void_room[q].saturating_sub(held(keep, v).min(255) as u8));
+        // Group the cards by kind, ruled-out faces first, each kind in card order.
+        let mut a = 0;
+        for i in 0..cards.len() {
+            if v & bit(cards[i]) != 0 {
+                cards.swap(a, i);
+                a += 1;
+            }
+        }
+        let b = cards.len() - a;
+        let at = need;
+        if room >= need {
+            // Room for as many ruled-out cards as it needs: the record rules nothing out.
+            pick(cards, 0, cards.len(), need, rng);
+        } else {
+            let (lo, hi) = (need.saturating_sub(b), need.min(a).min(room));
+            let others = if lo <= hi { need - pick_count(a, b, need, lo, hi, rng) } else { b.min(need - hi) };
+            let k = need - others;
+            pick(cards, 0, a, k, rng);
+            pick(cards, a, b, others, rng);
+            // The hand is `cards[..k]` and `cards[a..a + others]`: gather it at the front
+            // (the order of the rest does not matter, it is shuffled below).
+            for t in 0..others {
+                cards.swap(k + t, a + t);
+            }
+        }
+        g.hands[q] = *keep;
+        for &c in &cards[..at] {
+            g.hands[q].add(c);
+        }
+        shuffle(&mut cards[at..], rng);
+        at
+    }
+
+    /// [`Game::determinize_with`] for a search: the same deal, but the copy stops recording
+    /// declined plays (its record stays as it was dealt). A search plays its worlds out and
+    /// never determinizes them again, so its playouts skip that bookkeeping.
+    pub fn determinize_world<R: rand::Rng + ?Sized>(&self, player: usize, known: &KnownCards, rng: &mut R) -> Game {
+        let mut g = self.determinize_with(player, known, rng);
+        g.record_voids = false;
         g
     }
 
@@ -501,6 +576,15 @@ impl Game {
 /// against 16.3% under the uniform deal; at 1 exchange per card 16.4%, 2.1 deviations off;
 /// at 8 both seats are within 0.1 deviation of it.
 const MIX_STEPS_PER_CARD: usize = 8;
+
+/// Partial Fisher-Yates: `k` uniform picks without replacement from `cards[lo..lo + len]`
+/// end up, in random order, in `cards[lo..lo + k]`.
+fn pick<R: rand::Rng + ?Sized>(cards: &mut [Card], lo: usize, len: usize, k: usize, rng: &mut R) {
+    for t in 0..k {
+        let j = rng.random_range(lo + t..lo + len);
+        cards.swap(lo + t, j);
+    }
+}
 
 /// A number `k` in `lo..=hi` drawn with weight `C(a, k) * C(b, n - k)`: how many of `a`
 /// marked cards a uniform choice of `n` cards out of `a + b` holds, given between `lo` and

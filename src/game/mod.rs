@@ -189,6 +189,9 @@ pub struct Game {
     /// unseen cards it took since, less those faces it played).
     voids: [u64; MAX_PLAYERS],
     void_room: [u8; MAX_PLAYERS],
+    /// Whether declined plays are recorded in `voids`: off in a determinized copy (a search's
+    /// world), which nobody determinizes again, so its playouts skip the bookkeeping.
+    record_voids: bool,
     hand_winner: Option<u8>,
     winner: Option<u8>,
     hands_played: u32,
@@ -257,6 +260,7 @@ impl Game {
             hand_points: [0; MAX_PLAYERS],
             voids: [0; MAX_PLAYERS],
             void_room: [0; MAX_PLAYERS],
+            record_voids: true,
             hand_winner: None,
             winner: None,
             terminal: false,
@@ -341,6 +345,7 @@ impl Game {
             hand_points,
             voids,
             void_room,
+            record_voids,
             hand_winner,
             winner,
             terminal,
@@ -388,6 +393,7 @@ impl Game {
         *hand_points = [0; MAX_PLAYERS];
         *voids = [0; MAX_PLAYERS];
         *void_room = [0; MAX_PLAYERS];
+        *record_voids = true;
         *hand_winner = None;
         *winner = None;
         *terminal = false;

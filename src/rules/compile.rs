@@ -60,6 +60,7 @@ impl Rules {
             hand_size,
             card,
             points,
+            has_points: points.iter().any(|&x| x != 0),
             chain_groups,
             rank_blocked,
             start,

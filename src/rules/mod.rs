@@ -402,6 +402,8 @@ pub struct Rules {
     pub hand_size: u8,
     pub card: [CardRule; NUM_FACES],
     pub points: [i32; NUM_FACES],
+    /// Some face scores penalty points (`points` is not all zero).
+    pub has_points: bool,
     /// Names of chain groups, by id.
     pub chain_groups: Vec<String>,
     /// Faces that match only by suit (`match.rank_blocked`).
