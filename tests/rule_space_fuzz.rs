@@ -140,3 +140,27 @@ fn drawn_rule_sets_play_to_an_end_with_every_invariant() {
     );
     assert!(rate < 0.01, "heuristic play reached the decision cap in {:.2}% of games", 100.0 * rate);
 }
+
+/// Draws the long run once failed on, replayed: one_card at 3 players with
+/// `end.play_for_second` and a house card that moves cards between hands (a give card, every
+/// other player drawing, a swap card). The player out first got cards, or could be given a
+/// hand, although it has left the hand; now those effects pass over it.
+#[test]
+fn draws_that_once_failed_play_clean() {
+    let cfg = SpaceConfig {
+        presets: vec!["one_card".into()],
+        num_players: vec![3],
+        house_prob: 0.8,
+        mutations: 2.5,
+        ..Default::default()
+    };
+    let space = RuleSpace::new(cfg).unwrap();
+    let mut t = Totals::default();
+    for seed in
+        [14752368160644776022, 17107894892802333630, 4835570240276213451, 12942685870352199657, 5898155517161890229]
+    {
+        play(&mut t, &space, seed, "replay");
+    }
+    assert_eq!(t.draws, 5);
+    assert!(t.failures.is_empty(), "{:#?}", t.failures);
+}

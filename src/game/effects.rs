@@ -285,7 +285,7 @@ impl Game {
                     self.turn.give_done = true;
                 } else {
                     self.turn.give_due = match give {
-                        crate::rules::Give::EachOther => self.n - 1,
+                        crate::rules::Give::EachOther => self.others_in_hand(p as u8),
                         crate::rules::Give::One => 1,
                     };
                     self.turn.gave = 0;
@@ -328,7 +328,7 @@ impl Game {
     /// Hand `c` to the next recipient of a give card (`give`), in order of play.
     pub(super) fn give_card(&mut self, c: Card) {
         let p = self.current;
-        let q = self.advance(p, self.turn.gave as usize + 1) as usize;
+        let q = self.nth_in_hand(p, self.turn.gave as usize + 1) as usize;
         self.hands[p as usize].remove(c);
         self.forget_card(p as usize, c);
         self.hands[q].add(c);
@@ -344,7 +344,7 @@ impl Game {
             if self.rules.card[top.index()].last_special == LastSpecial::AsDuringHand {
                 // kings_reverse AS, case 2: the players who got no card draw one each.
                 for k in self.turn.gave as usize + 1..=self.turn.give_due as usize {
-                    let r = self.advance(p, k) as usize;
+                    let r = self.nth_in_hand(p, k) as usize;
                     self.draw_cards(r, 1);
                 }
             }

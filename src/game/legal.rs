@@ -34,8 +34,13 @@ impl Game {
                 }
             }
             Phase::Target => {
+                // Any other seat still in the hand (not one that went out first, whose hand
+                // is empty, under `end.play_for_second`).
                 for k in 1..self.n as usize {
-                    mask.set(action::TARGET + k - 1);
+                    let q = (self.current as usize + k) % self.n as usize;
+                    if self.left_hand() & (1 << q) == 0 {
+                        mask.set(action::TARGET + k - 1);
+                    }
                 }
                 mask.set(action::END_TURN);
             }

@@ -171,15 +171,26 @@ impl Game {
         let old_declined = self.declined;
         let (old_voids, old_room) = (self.voids, self.void_room);
         let old_seen = self.seen.as_deref().copied();
-        let step = |g: &Game, i: usize| -> usize {
+        let seat = |g: &Game, i: usize| -> usize {
             match side {
                 crate::rules::Side::Right => (i + n - 1) % n,
                 crate::rules::Side::Left => (i + 1) % n,
                 crate::rules::Side::Direction => g.advance(i as u8, 1) as usize,
             }
         };
+        // Hands move among the players still in the hand (`end.play_for_second`).
+        let step = |g: &Game, i: usize| -> usize {
+            let mut to = seat(g, i);
+            for _ in 0..n {
+                if g.left_hand() & (1 << to) == 0 {
+                    break;
+                }
+                to = seat(g, to);
+            }
+            to
+        };
         for (i, hand) in old.iter().enumerate().take(n) {
-            if cannot_out && i == p as usize {
+            if (cannot_out && i == p as usize) || self.left_hand() & (1 << i) != 0 {
                 continue;
             }
             let mut to = step(self, i);

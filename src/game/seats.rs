@@ -71,6 +71,38 @@ impl Game {
         q
     }
 
+    /// The seats that have left the hand, as bits: under `end.play_for_second` the first
+    /// player out. (A kings_reverse player who is `done` after a final pass still holds its
+    /// cards and stays in the hand; only its turns are passed over.)
+    #[inline]
+    pub(super) fn left_hand(&self) -> u16 {
+        if self.for_second() { self.done } else { 0 }
+    }
+
+    /// The `k`-th seat after `p` in the current direction among the players still in the hand
+    /// (`k` from 1), or `p` itself when fewer than `k` others are in: the recipients of a give
+    /// card, in order of play.
+    pub(super) fn nth_in_hand(&self, p: u8, k: usize) -> u8 {
+        let mut left = k;
+        for j in 1..self.n as usize {
+            let q = self.advance(p, j);
+            if self.left_hand() & (1 << q) == 0 {
+                left -= 1;
+                if left == 0 {
+                    return q;
+                }
+            }
+        }
+        p
+    }
+
+    /// How many players other than `p` are still in the hand.
+    pub(super) fn others_in_hand(&self, p: u8) -> u8 {
+        let n = u32::from(self.n);
+        let live = !u32::from(self.left_hand()) & ((1 << n) - 1) & !(1 << p);
+        live.count_ones() as u8
+    }
+
     /// Record `p` as the next place of the hand.
     pub(super) fn place(&mut self, p: u8) {
         if !self.finishing_order().contains(&p) && (self.placed as usize) < MAX_PLAYERS {

@@ -105,11 +105,14 @@ impl Game {
         }
     }
 
-    /// Every player but `p` draws `k` cards, in turn order from `p`.
+    /// Every player but `p` still in the hand draws `k` cards, in turn order from `p` (a player
+    /// out of the hand, `end.play_for_second`'s winner, takes no part).
     pub(super) fn others_draw(&mut self, p: u8, k: usize) {
         for j in 1..self.n as usize {
             let q = self.advance(p, j) as usize;
-            self.draw_cards(q, k);
+            if self.left_hand() & (1 << q) == 0 {
+                self.draw_cards(q, k);
+            }
         }
     }
 

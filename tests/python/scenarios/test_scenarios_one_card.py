@@ -414,6 +414,63 @@ def test_OC_P2a_first_out_leaves_and_the_other_two_play_on():
     assert list(g.returns()) == [1.0, -1.0, 0.0]
 
 
+# The player out first "leaves the hand" (2.17): house rules that move cards between hands
+# (a rule-space fuzz found these) pass that seat over, so its hand stays empty.
+
+
+def _house(cards, hands):
+    rules = {**FOR_SECOND, "cards": cards}
+    return position(PRESET, 3, hands=hands, discard=["5C"], stock=STOCK, rules=rules, seed=11)
+
+
+def test_OC_P2_house_a_give_card_passes_over_the_player_out():
+    g = _house({"6": {"give": "one"}}, [["5H"], ["5S", "9C", "4S"], ["6S", "4C"]])
+    g.step("play 5H")
+    assert g.finishing_order == [0]
+    g.step("play 5S")
+    g.step("play 6S")  # P2's give card: the next player still in is P1
+    assert g.phase == "give"
+    g.step("give 4C")
+    assert g.hand(0) == []
+    assert sorted(g.hand(1)) == sorted(["9C", "4S", "4C"])
+
+
+def test_OC_P2_house_each_other_gives_only_to_players_still_in():
+    g = _house({"6": {"give": "each_other"}}, [["5H"], ["5S", "9C", "4S"], ["6S", "4C", "7C"]])
+    g.step("play 5H")
+    g.step("play 5S")
+    g.step("play 6S")
+    g.step("give 4C")  # one card: only P1 is still in beside P2
+    assert g.phase != "give"
+    assert g.hand(0) == []
+    assert sorted(g.hand(2)) == ["7C"]
+
+
+def test_OC_P2_house_every_other_player_draws_but_not_the_player_out():
+    g = _house({"6": {"others_draw": 1}}, [["5H"], ["5S", "9C", "4S"], ["6S", "4C"]])
+    g.step("play 5H")
+    g.step("play 5S")
+    g.step("play 6S")
+    assert g.hand(0) == []
+    assert len(g.hand(1)) == 3
+
+
+def test_OC_P2_house_a_swap_card_cannot_target_the_player_out():
+    g = _house({"6": {"swap_hand": True}}, [["5H"], ["5S", "9C", "4S"], ["6S", "4C", "7C"]])
+    g.step("play 5H")
+    g.step("play 5S")
+    g.step("play 6S")
+    assert g.phase == "target"
+    # P2's targets: +1 is P0 (out), +2 is P1.
+    assert "target +1" not in legal(g)
+    assert "target +2" in legal(g)
+    with pytest.raises(eights.IllegalActionError):
+        g.step("target +1")
+    g.step("target +2")
+    assert g.hand(0) == []
+    assert sorted(g.hand(2)) == sorted(["9C", "4S"])
+
+
 def test_OC_P2b_going_out_with_a_jack_skips_nobody():
     g = _pos2(3, [["JH"], ["5H", "9C"], ["6H", "8C"]], ["5C", "4H"], STOCK)
     g.step("play JH")
