@@ -320,7 +320,8 @@ fn give_score(g: &Game, p: usize, hand: &CardCounts, to: usize, c: Card) -> f64 
 /// `p`; otherwise keep the hand (`end`) when allowed.
 fn swap_target(g: &Game, p: usize, m: &ActionMask) -> usize {
     let n = g.num_players();
-    let best = (1..n).map(|k| (g.hand((p + k) % n).len(), k)).min();
+    // Only the seats the rules let it target (not a player who has left the hand).
+    let best = (1..n).filter(|&k| m.contains(action::TARGET + k - 1)).map(|k| (g.hand((p + k) % n).len(), k)).min();
     match best {
         Some((len, k)) if len < g.hand(p).len() || !m.contains(action::END_TURN) => action::TARGET + k - 1,
         _ => action::END_TURN,
