@@ -48,6 +48,12 @@ impl Suit {
         self as usize
     }
 
+    /// Its 13 faces as a bitset (bit `i` = face `i`).
+    #[inline]
+    pub const fn bits(self) -> u64 {
+        ((1 << 13) - 1) << (13 * self as u32)
+    }
+
     /// One-letter notation: C, D, H or S.
     pub fn letter(self) -> char {
         ['C', 'D', 'H', 'S'][self as usize]
@@ -120,6 +126,12 @@ impl Rank {
     /// Rank index 0..13.
     pub fn index(self) -> usize {
         self as usize
+    }
+
+    /// Its four suited faces as a bitset (bit `i` = face `i`).
+    #[inline]
+    pub const fn bits(self) -> u64 {
+        (1 | 1 << 13 | 1 << 26 | 1 << 39) << self as u32
     }
 
     /// One-letter notation: A 2 3 4 5 6 7 8 9 T J Q K.

@@ -140,6 +140,12 @@ impl CardCounts {
         self.bits
     }
 
+    /// Copies held of the faces in the bitset `mask` (bit `i` = face `i`).
+    #[inline]
+    pub fn count_in(&self, mask: u64) -> u32 {
+        Faces(self.bits & mask).map(|c| u32::from(self.counts[c.index()])).sum()
+    }
+
     /// Add one copy of `c`.
     #[inline]
     pub fn add(&mut self, c: Card) {
@@ -453,6 +459,30 @@ impl CountedPile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::card::{Rank, Suit};
+
+    #[test]
+    fn count_in_counts_every_copy_of_the_masked_faces() {
+        let hand: CardCounts =
+            ["3C", "3C", "KC", "3H", "RJ", "AS"].iter().map(|s| s.parse::<Card>().unwrap()).collect();
+        assert_eq!(hand.count_in(Suit::Clubs.bits()), 3, "3C twice and KC");
+        assert_eq!(hand.count_in(Rank::Three.bits()), 3, "3C twice and 3H");
+        assert_eq!(hand.count_in(Suit::Diamonds.bits()), 0);
+        assert_eq!(hand.count_in(u64::MAX), 6);
+        assert_eq!(hand.count_in(1 << 52), 1, "the red joker");
+    }
+
+    #[test]
+    fn suit_and_rank_bits_are_their_faces() {
+        for su in Suit::ALL {
+            let faces: Vec<Card> = Faces::new(su.bits()).collect();
+            assert_eq!(faces, Rank::ALL.map(|r| Card::new(su, r)));
+        }
+        for r in Rank::ALL {
+            let faces: Vec<Card> = Faces::new(r.bits()).collect();
+            assert_eq!(faces, Suit::ALL.map(|su| Card::new(su, r)));
+        }
+    }
 
     #[test]
     fn extend_is_adding_one_card_at_a_time() {

@@ -61,7 +61,7 @@
 use super::Policy;
 use crate::action::{self, ActionMask};
 use crate::card::{Card, Suit};
-use crate::card_set::CardCounts;
+use crate::card_set::{CardCounts, Faces};
 use crate::game::{Game, Phase};
 use crate::rules::Side;
 
@@ -104,9 +104,10 @@ impl HeuristicBot {
         let p = g.current_player()?;
         let hand = g.hand(p);
         let mut buf = [Card(0); 54];
-        let mut k = 0;
+        let (mut k, mut play_bits) = (0, 0u64);
         for id in m.iter().take_while(|&id| id < action::PLAY + 54) {
             buf[k] = Card((id - action::PLAY) as u8);
+            play_bits |= 1 << (id - action::PLAY);
             k += 1;
         }
         let plays = &buf[..k];
@@ -128,7 +129,7 @@ impl HeuristicBot {
                 }
             }
             Phase::Nominate => {
-                let best = HandStats::new(g, p, hand).best_suit;
+                let best = HandStats::new(g, p, hand, true).best_suit;
                 if m.contains(action::END_TURN) && g.active_suit() == Some(best) {
                     return Some(action::END_TURN);
                 }
@@ -151,7 +152,7 @@ impl HeuristicBot {
                 })
             }
             Phase::Continue => {
-                let st = HandStats::new(g, p, hand);
+                let st = HandStats::new(g, p, hand, play_bits & g.wild_faces(p) != 0);
                 let plan = plans_turns(g);
                 let best = plays
                     .iter()
@@ -168,7 +169,7 @@ impl HeuristicBot {
                 let best = if plays.len() == 1 {
                     Some((0.0, plays[0]))
                 } else {
-                    let st = HandStats::new(g, p, hand);
+                    let st = HandStats::new(g, p, hand, play_bits & g.wild_faces(p) != 0);
                     let plan = plans_turns(g);
                     plays
                         .iter()
@@ -176,7 +177,7 @@ impl HeuristicBot {
                         .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.index().cmp(&a.1.index())))
                 };
                 if let Some((_, c)) = best {
-                    let only_wilds = plays.iter().all(|&x| is_wild(g, p, x));
+                    let only_wilds = play_bits & !g.wild_faces(p) == 0;
                     let next = g.advance(p as u8, 1) as usize;
                     let save = only_wilds
                         && hand.len() >= SAVE_WILD_MIN_HAND
@@ -210,52 +211,58 @@ impl Policy for HeuristicBot {
     }
 }
 
-/// What the scoring needs about the acting player's hand, counted once per decision so that
-/// scoring a card costs O(1): copies of non-wild cards per suit and their points, copies per
-/// rank, and the suit held most.
+/// What the scoring needs about the acting player's hand, worked out once per decision so
+/// that scoring a card costs O(1): the faces wild for it, copies of non-wild cards per suit,
+/// whether the next player is low on cards, and (when asked for) the suit held most.
 struct HandStats {
-    player: usize,
     has_points: bool,
+    /// The faces wild for the player ([`Game::wild_faces`]).
+    wild: u64,
+    /// Whether the next player is low on cards ([`LOW_HAND`]).
+    next_low: bool,
     suit_count: [u32; 4],
-    suit_pts: [f64; 4],
-    rank_count: [u32; 13],
+    /// Copies per rank, wild or not.
+    rank_count: [u8; 13],
+    /// The suit with the most non-wild cards (ties: more points, then C, D, H, S); clubs
+    /// when not asked for.
     best_suit: Suit,
 }
 
 impl HandStats {
-    fn new(g: &Game, p: usize, hand: &CardCounts) -> HandStats {
-        let rules = g.rules();
-        let has_points = rules.has_points;
+    /// The stats of player `p` holding `hand`; `best_suit` only when `need_best_suit` (a
+    /// nomination, or a wild among the plays scored).
+    fn new(g: &Game, p: usize, hand: &CardCounts, need_best_suit: bool) -> HandStats {
+        let wild = g.wild_faces(p);
+        let next = g.advance(p as u8, 1) as usize;
+        let plain = hand.bits() & !wild;
         let mut st = HandStats {
-            player: p,
-            has_points,
+            has_points: g.rules().has_points,
+            wild,
+            next_low: g.hand(next).len() <= LOW_HAND,
             suit_count: [0; 4],
-            suit_pts: [0.0; 4],
             rank_count: [0; 13],
             best_suit: Suit::Clubs,
         };
-        for c in hand.faces() {
-            let k = hand.count(c) as u32;
-            if let Some(r) = c.rank() {
-                st.rank_count[r.index()] += k;
+        // The suited faces (not the jokers).
+        for c in Faces::new(hand.bits() & ((1 << 52) - 1)) {
+            let (i, k) = (c.index(), hand.count(c));
+            st.rank_count[i % 13] += k;
+            if plain & (1 << i) != 0 {
+                st.suit_count[i / 13] += u32::from(k);
             }
-            if let Some(su) = c.suit().filter(|_| !is_wild(g, p, c)) {
-                st.suit_count[su.index()] += k;
-                // Copy by copy, in card order, as a plain sum over the hand would.
-                for _ in 0..k {
-                    st.suit_pts[su.index()] += st.value(g, c);
+        }
+        if need_best_suit {
+            let top = st.suit_count.iter().copied().max().unwrap_or(0);
+            let mut best = (Suit::Clubs, f64::NEG_INFINITY);
+            for su in Suit::ALL.into_iter().filter(|su| st.suit_count[su.index()] == top) {
+                // Points are whole numbers, so the sum is exact in any order.
+                let pts = Faces::new(plain & su.bits()).map(|c| st.value(g, c) * f64::from(hand.count(c))).sum();
+                if pts > best.1 {
+                    best = (su, pts);
                 }
             }
+            st.best_suit = best.0;
         }
-        // The suit with the most non-wild cards (ties: more points, then C, D, H, S).
-        let mut best = (Suit::Clubs, -1i64, f64::NEG_INFINITY);
-        for su in Suit::ALL {
-            let (k, pts) = (st.suit_count[su.index()] as i64, st.suit_pts[su.index()]);
-            if k > best.1 || (k == best.1 && pts > best.2) {
-                best = (su, k, pts);
-            }
-        }
-        st.best_suit = best.0;
         st
     }
 
@@ -265,11 +272,17 @@ impl HandStats {
         if pts != 0 || self.has_points { pts as f64 } else { c.rank().map_or(0.0, |r| r.face_value() as f64) }
     }
 
+    /// Whether `c` is wild for the player ([`is_wild`]).
+    #[inline]
+    fn is_wild(&self, c: Card) -> bool {
+        self.wild & (1 << c.index()) != 0
+    }
+
     /// Non-wild cards of `suit` in the hand, other than copies of `c`.
-    fn same_suit(&self, g: &Game, hand: &CardCounts, c: Card, suit: Option<Suit>) -> f64 {
+    fn same_suit(&self, hand: &CardCounts, c: Card, suit: Option<Suit>) -> f64 {
         suit.map_or(0.0, |su| {
             let mut k = self.suit_count[su.index()];
-            if c.suit() == Some(su) && !is_wild(g, self.player, c) {
+            if c.suit() == Some(su) && !self.is_wild(c) {
                 k -= hand.count(c) as u32;
             }
             k as f64
@@ -371,18 +384,17 @@ fn score(g: &Game, st: &HandStats, p: usize, hand: &CardCounts, c: Card) -> f64 
     let rules = g.rules();
     let r = &rules.card[c.index()];
     let n = g.num_players();
-    let next = g.advance(p as u8, 1) as usize;
-    let next_low = g.hand(next).len() <= LOW_HAND;
+    let next_low = st.next_low;
     let mut s = st.value(g, c);
-    let left_suit = st.same_suit(g, hand, c, c.suit());
-    let left_rank = c.rank().map_or(0.0, |rk| (st.rank_count[rk.index()] - hand.count(c) as u32) as f64);
+    let left_suit = st.same_suit(hand, c, c.suit());
+    let left_rank = c.rank().map_or(0.0, |rk| (st.rank_count[rk.index()] - hand.count(c)) as f64);
     // The card's wild rule this hand (zodiac's Wild Instapik moves the eights' to another rank).
-    let wild = is_wild(g, p, c);
+    let wild = st.is_wild(c);
     if !wild {
         s += FOLLOW_SUIT * left_suit + FOLLOW_RANK * left_rank;
     } else {
         // A wild names the best suit: its follow-up is the suit held most.
-        s += FOLLOW_SUIT * st.same_suit(g, hand, c, Some(st.best_suit));
+        s += FOLLOW_SUIT * st.same_suit(hand, c, Some(st.best_suit));
     }
     if r.follow.is_some() {
         s += FOLLOW_SUIT * left_suit;
@@ -624,7 +636,8 @@ mod tests {
             };
             Game::from_position(rules, &pos).unwrap()
         };
-        let three_score = |g: &Game| score(g, &HandStats::new(g, 0, g.hand(0)), 0, g.hand(0), "3H".parse().unwrap());
+        let three_score =
+            |g: &Game| score(g, &HandStats::new(g, 0, g.hand(0), false), 0, g.hand(0), "3H".parse().unwrap());
         let (full, spent) = (game(None), game(Some(vec![])));
         assert_eq!(drawable(&spent, false), 1.0, "the nine of hearts under the top");
         assert!(drawable(&full, false) >= 3.0);

@@ -14,9 +14,9 @@ pub(super) fn bit(c: Card) -> u64 {
 }
 
 /// The 13 faces of one suit (clubs; shift by `13 * suit` for the others).
-pub(super) const SUIT_BITS: u64 = (1 << 13) - 1;
+pub(super) const SUIT_BITS: u64 = Suit::Clubs.bits();
 /// The four suited faces of one rank (aces; shift by the rank index for the others).
-pub(super) const RANK_BITS: u64 = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+pub(super) const RANK_BITS: u64 = Rank::Ace.bits();
 /// Every suited jack, queen and king.
 pub(super) const COURT_BITS: u64 = (RANK_BITS << 10) | (RANK_BITS << 11) | (RANK_BITS << 12);
 const _: () = assert!(action::PLAY == 0 && NUM_FACES <= 64, "play ids are the first word of a mask");

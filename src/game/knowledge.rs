@@ -40,13 +40,8 @@ pub struct Voids {
 impl Voids {
     /// Whether `hand` is consistent with the record: no more cards of `faces` than `room`.
     pub fn allows(&self, hand: &CardCounts) -> bool {
-        held(hand, self.faces) <= u32::from(self.room)
+        hand.count_in(self.faces) <= u32::from(self.room)
     }
-}
-
-/// How many cards of `faces` `hand` holds, copies included.
-fn held(hand: &CardCounts, faces: u64) -> u32 {
-    crate::card_set::Faces::new(hand.bits() & faces).map(|c| u32::from(hand.count(c))).sum()
 }
 
 /// Cards whose location a player knows beyond what the game tracks itself: seat `q` is known
@@ -342,7 +337,7 @@ impl Game {
     ) -> usize {
         let v = self.voids[q];
         let need = self.hands[q].len() - keep.len();
-        let room = usize::from(self.void_room[q].saturating_sub(held(keep, v).min(255) as u8));
+        let room = usize::from(self.void_room[q].saturating_sub(keep.count_in(v).min(255) as u8));
         // Group the cards by kind, ruled-out faces first, each kind in card order.
         let mut a = 0;
         for i in 0..cards.len() {
@@ -420,7 +415,7 @@ impl Game {
                 shuffle(&mut cards[next..], rng);
             }
             let v = self.voids[q];
-            room[q] = self.void_room[q].saturating_sub(held(&keep[q], v).min(255) as u8);
+            room[q] = self.void_room[q].saturating_sub(keep[q].count_in(v).min(255) as u8);
             let need = self.hands[q].len() - keep[q].len();
             // Uniform over the hands the record allows: draw how many of its faces the hand
             // gets (k of the `a` such cards left, with the `need - k` others from the `b`
@@ -531,8 +526,8 @@ impl Game {
             }
             end[q] = pos;
             let v = self.voids[q];
-            room[q] = u32::from(self.void_room[q]).saturating_sub(held(&keep[q], v));
-            count[q] = held(&got[q], v);
+            room[q] = u32::from(self.void_room[q]).saturating_sub(keep[q].count_in(v));
+            count[q] = got[q].count_in(v);
             if count[q] > room[q] {
                 return;
             }

@@ -159,6 +159,14 @@ impl Game {
         (m & !(eights | wilds)) | (((m & eights) >> e) << k) | (((m & wilds) >> k) << e)
     }
 
+    /// The faces that are wild for player `p` this hand, as a bitset (bit `c` for face `c`):
+    /// those with a wild rule ([`Game::card_wild`]) and the player's own countdown wild rank
+    /// ([`Game::own_wild`]).
+    #[inline]
+    pub fn wild_faces(&self, p: usize) -> u64 {
+        self.wild_bits() | self.own_wild_bits(p)
+    }
+
     /// The wild behaviour of `c` for player `p`: the preset's, or the player's own countdown wild.
     pub fn wild_of(&self, c: Card, p: usize) -> Option<WildRule> {
         if self.own_wild(c, p) {
