@@ -224,7 +224,15 @@ impl ActionMask {
     }
     /// True if any play action is set.
     pub fn has_play(&self) -> bool {
-        self.0[0] & ((1u64 << NUM_FACES.min(64)) - 1) != 0
+        self.play_bits() != 0
+    }
+
+    /// The faces whose play action is set, as a bitset (bit `i` = face `i`): the play ids
+    /// are the first [`NUM_FACES`] ids, all in the first word.
+    #[inline]
+    pub fn play_bits(&self) -> u64 {
+        const { assert!(PLAY == 0 && NUM_FACES <= 64) };
+        self.0[0] & ((1u64 << NUM_FACES) - 1)
     }
 }
 

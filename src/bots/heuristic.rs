@@ -103,11 +103,11 @@ impl HeuristicBot {
         }
         let p = g.current_player()?;
         let hand = g.hand(p);
+        let play_bits = m.play_bits();
         let mut buf = [Card(0); 54];
-        let (mut k, mut play_bits) = (0, 0u64);
-        for id in m.iter().take_while(|&id| id < action::PLAY + 54) {
-            buf[k] = Card((id - action::PLAY) as u8);
-            play_bits |= 1 << (id - action::PLAY);
+        let mut k = 0;
+        for c in Faces::new(play_bits) {
+            buf[k] = c;
             k += 1;
         }
         let plays = &buf[..k];
