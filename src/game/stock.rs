@@ -50,9 +50,8 @@ impl Game {
         }
         match self.rules.settings.exhausted {
             Exhausted::ReshuffleAllButTop | Exhausted::KeepFive => {
-                let under = self.discard.len() - 1;
-                self.stock.extend_from_slice(&self.discard.as_slice()[..under]);
-                shuffle(self.stock.as_mut_slice(), &mut self.rng);
+                self.shuffle_pile_into_stock();
+                return;
             }
             Exhausted::TurnOverNoShuffle => {
                 // Flip the pile minus its top as a block: the oldest discard is drawn first.
@@ -81,9 +80,14 @@ impl Game {
         let n = self.n as usize;
         let live = self.stock.as_slice().iter().any(|&c| (0..n).any(|q| self.playable_basic_by(c, q)))
             || (0..n).any(|q| self.hands[q].faces().any(|c| self.playable_basic_by(c, q)));
-        if live {
-            return;
+        if !live {
+            self.shuffle_pile_into_stock();
         }
+    }
+
+    /// The discard pile under its top card is added to the stock and the stock shuffled;
+    /// the top card stays (`reshuffle_all_but_top`).
+    fn shuffle_pile_into_stock(&mut self) {
         let Some(top) = self.discard.top() else {
             return;
         };
