@@ -29,6 +29,16 @@ pub struct Position {
     pub wild_rank: Option<Rank>,
 }
 
+/// One seat's record of declined plays in a [`Snapshot`] (see [`super::Voids`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VoidRecord {
+    /// The faces ruled out, each once, in card order.
+    pub faces: Vec<Card>,
+    /// How many cards of `faces` the hand may hold.
+    pub room: u8,
+}
+
 /// The serialized form of a [`Game`] (`to_dict`, pickle). Field names are stable.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -75,6 +85,10 @@ pub struct Snapshot {
     /// (older snapshots) means none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub declined: Vec<u8>,
+    /// Per seat, the public record of declined plays ([`Game::voids`]): the faces ruled out of
+    /// the hand and how many of them it may hold; empty (older snapshots) means none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub voids: Vec<VoidRecord>,
     pub went_out: Option<u8>,
     /// Seats in the order they went out this hand (see [`Game::finishing_order`]).
     #[serde(default)]
@@ -259,6 +273,16 @@ impl Game {
             challenge: self.challenge,
             missed: self.missed,
             declined: if self.declined[..n].iter().any(|&d| d != 0) { self.declined[..n].to_vec() } else { vec![] },
+            voids: if self.voids[..n].iter().any(|&v| v != 0) {
+                (0..n)
+                    .map(|q| VoidRecord {
+                        faces: crate::card_set::Faces::new(self.voids[q]).collect(),
+                        room: self.void_room[q],
+                    })
+                    .collect()
+            } else {
+                vec![]
+            },
             went_out: self.went_out,
             finishing_order: self.finishing_order().to_vec(),
             previous_loser: self.loser,
@@ -346,6 +370,10 @@ impl Game {
         g.challenge = s.challenge;
         g.missed = s.missed;
         g.declined[..s.declined.len()].copy_from_slice(&s.declined);
+        for (q, v) in s.voids.iter().enumerate() {
+            g.voids[q] = v.faces.iter().fold(0, |m, &c| m | 1 << c.index());
+            g.void_room[q] = if g.voids[q] == 0 { 0 } else { v.room };
+        }
         g.went_out = s.went_out;
         for &p in &s.finishing_order {
             g.place(p);
@@ -406,6 +434,12 @@ impl Game {
         }
         if s.declined.iter().any(|&d| d > 0xF) {
             return bad_state("declined entries are suit bits 0 to 3 (at most 15)");
+        }
+        if !s.voids.is_empty() && s.voids.len() != n {
+            return bad_state("voids must list one record per seat (or none)");
+        }
+        if s.voids.iter().any(|v| v.faces.iter().any(|&c| !self.rules.deck.contains(c))) {
+            return bad_state("voids: a record names a face the deck does not hold");
         }
         if u32::from(s.missed) >> n != 0 {
             return bad_state("missed turns name a seat out of range");

@@ -62,3 +62,35 @@ def test_zones_the_rules_have_still_load():
                 break
             g.step(bot.act(g))
             eights.Game.from_dict(g.to_dict())
+
+
+def test_saved_states_keep_the_record_of_declined_plays():
+    # The record of declined plays (the faces a hand held none of when it drew instead of
+    # playing) is public; a saved state keeps it, so a restored game's search bots sample
+    # the same worlds as the game it was saved from.
+    g = eights.Game("crazy_eights", 2, seed=3)
+    bot = eights.RandomBot(3)
+    kept = 0
+    for _ in range(400):
+        if g.is_terminal or g.is_truncated:
+            break
+        g.step(bot.act(g))
+        d = g.to_dict()
+        if d.get("voids"):
+            assert eights.Game.from_dict(d).to_dict()["voids"] == d["voids"]
+            kept += 1
+    assert kept > 10
+
+
+@pytest.mark.parametrize(
+    ("voids", "message"),
+    [
+        ([{"faces": ["AH"], "room": 0}], "voids must list one record per seat (or none)"),
+        ([{"faces": ["RJ"], "room": 0}] * 3, "voids: a record names a face the deck does not hold"),
+    ],
+)
+def test_bad_records_of_declined_plays_are_refused(voids, message):
+    state = _state("crazy_eights", 3)
+    state["voids"] = voids
+    with pytest.raises(ValueError, match=re.escape(message)):
+        eights.Game.from_dict(state)
