@@ -440,7 +440,7 @@ fn plans_turns(g: &Game) -> bool {
 }
 
 /// Most decisions a run search may try per card scored.
-const RUN_BUDGET: u32 = 64;
+pub const RUN_BUDGET: u32 = 64;
 
 /// [`PER_CARD`] for each further card player `p` can shed in this turn after playing `c`,
 /// found by trying the continuations (up to [`RUN_BUDGET`] positions).

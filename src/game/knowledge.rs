@@ -208,8 +208,8 @@ impl Game {
     /// ([`Voids`]) and the whole public state (phase, chain, turn, scores). The deal is
     /// uniform over the hands all that allows: exactly with at most one other hand with a
     /// record (every two-player game), and by a mixing chain whose stationary law is the
-    /// uniform one with several ([`Game::mix_ruled_hands`]). The copy's random generator is re-seeded from `rng`, so future
-    /// reshuffles do not leak either.
+    /// uniform one with several (cards exchanged between those hands). The copy's random
+    /// generator is re-seeded from `rng`, so future reshuffles do not leak either.
     ///
     /// The hidden cards are collected in card order before shuffling, so two games that
     /// `player` cannot tell apart give the same copy for the same `rng` state: a search
