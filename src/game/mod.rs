@@ -90,6 +90,7 @@
 mod bits;
 mod challenge;
 pub mod checks;
+mod determinize;
 mod effects;
 mod follow;
 mod hand;
@@ -107,7 +108,8 @@ mod stock;
 mod turn;
 
 use bits::*;
-pub use knowledge::{KnownCards, SeenCards, Voids};
+pub use determinize::KnownCards;
+pub use knowledge::{SeenCards, Voids};
 pub use snapshot::{Position, Snapshot};
 pub use state::*;
 
@@ -431,6 +433,18 @@ pub(crate) fn test_tables() -> Vec<(&'static str, usize, Arc<Rules>)> {
         }
     }
     out
+}
+
+/// Cards from text, e.g. `"9H 2C RJ"` (tests).
+#[cfg(test)]
+pub(crate) fn cards(s: &str) -> Vec<Card> {
+    s.split_whitespace().map(|x| x.parse().unwrap()).collect()
+}
+
+/// The faces of `cards(s)` as a bitset (tests).
+#[cfg(test)]
+pub(crate) fn faces(s: &str) -> u64 {
+    cards(s).iter().fold(0, |m, &c| m | bits::bit(c))
 }
 
 /// One step of a random-game test: a uniform legal action, or, at the end of a game, a new
