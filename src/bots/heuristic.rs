@@ -17,8 +17,9 @@
 //!    play is scored and the best is played. A "good" play is any play but a wild card (a
 //!    card with a wild rule, and in the countdown presets the player's own wild rank, its
 //!    score); the only voluntary draw is to **save a wild card** when a wild is the only
-//!    play, the hand holds at least [`SAVE_WILD_MIN_HAND`] cards, the next player is not low
-//!    on cards, and a draw is possible.
+//!    play and the only wild held (with two or more, playing one still keeps one), the hand
+//!    holds at least [`SAVE_WILD_MIN_HAND`] cards, the next player is not low on cards, and a
+//!    draw is possible.
 //! 5. The score of a play prefers, in this order of weight:
 //!    * **keep wild and answer cards for when they are needed**: wild cards score
 //!      -[`WILD_KEEP`] and cards that answer or cancel a draw chain -[`ANSWER_KEEP`] (none of
@@ -27,13 +28,15 @@
 //!      [`LOW_HAND`] cards): draw cards score +[`ATTACK`], skips +[`ATTACK`]/2 (with two
 //!      players a skip is an extra turn and always scores +[`EXTRA_TURN`]);
 //!    * **win the race of hand sizes** (what a card does, read from its rules):
-//!      +[`PER_CARD`] for each card the other players must take, up to what the stock and
-//!      the pile could produce (a penalty nobody can pass on, which is then as good now as
-//!      later; every other player drawing, once a rival is low on cards; a draw from the
-//!      waste pile; the pile picked up; the others drawing one for an identical card),
-//!      +[`PER_CARD`] per card the player's hand is larger than the one it receives when
-//!      every hand moves a seat, and +[`EXTRA_TURN`] for another turn at once (an identical
-//!      card; with two players, a card that makes the other lose its turn);
+//!      +[`PER_CARD`] for each card a rival must take, up to what the stock and the pile
+//!      could produce (a draw from the waste pile; the pile picked up; one card for an
+//!      identical card, which every other player pays: the race is against each rival, not
+//!      against their sum), +[`PER_CARD`] per card the player's hand is larger than the one
+//!      it receives when every hand moves a seat, and +[`EXTRA_TURN`] for another turn at
+//!      once (an identical card; with two players, a card that makes the other lose its
+//!      turn). A card that makes every other player draw, and a penalty nobody can pass on,
+//!      earn no more than any card: sought after, they kept heuristic tables from finishing
+//!      on drawn house rules and gained nothing measurable against random play;
 //!    * **plan a run** where a turn is a sequence of cards whose order decides how many can
 //!      follow (`multi.mode` a run, pairs or up to three; not `equal_rank`): +[`PER_CARD`]
 //!      for each further card the turn can shed after this one (found by trying the
@@ -177,9 +180,12 @@ impl HeuristicBot {
                         .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.index().cmp(&a.1.index())))
                 };
                 if let Some((_, c)) = best {
-                    let only_wilds = play_bits & !g.wild_faces(p) == 0;
+                    let wild = g.wild_faces(p);
+                    let only_wilds = play_bits & !wild == 0;
+                    let lone_wild = Faces::new(hand.bits() & wild).map(|x| hand.count(x)).sum::<u8>() == 1;
                     let next = g.advance(p as u8, 1) as usize;
                     let save = only_wilds
+                        && lone_wild
                         && hand.len() >= SAVE_WILD_MIN_HAND
                         && g.hand(next).len() > LOW_HAND
                         && m.contains(action::DRAW);
@@ -405,8 +411,7 @@ fn score(g: &Game, st: &HandStats, p: usize, hand: &CardCounts, c: Card) -> f64 
     }
     let pure = r.chain.is_none() && (r.draw_lose > 0 || r.draw_keep > 0) && !wild;
     if pure {
-        // A penalty nobody can pass on: as good now as later, unless the next player is low.
-        s += PER_CARD * f64::from(r.draw_lose.max(r.draw_keep)).min(drawable(g, false));
+        // A penalty nobody can pass on: no answer card to keep; an attack on a low hand.
         if next_low {
             s += ATTACK;
         }
@@ -491,8 +496,7 @@ fn drawable(g: &Game, waste: bool) -> f64 {
 fn race_effects(g: &Game, p: usize, hand: &CardCounts, c: Card) -> f64 {
     let r = &g.rules().card[c.index()];
     let identical = g.rules().settings.identical_bonus && g.top_card() == Some(c);
-    if r.others_draw == 0
-        && r.waste_draw == 0
+    if r.waste_draw == 0
         && r.pick_up_pile == 0
         && !r.next_picture
         && r.draw_lose == 0
@@ -503,11 +507,7 @@ fn race_effects(g: &Game, p: usize, hand: &CardCounts, c: Card) -> f64 {
         return 0.0;
     }
     let n = g.num_players();
-    // Every other player drawing counts once a rival is low on cards: on full hands all
-    // round it gains little, and tables that play it at once hardly ever finish.
-    let rival_low = (1..n).any(|k| g.hand((p + k) % n).len() <= LOW_HAND);
-    let others = if rival_low { f64::from(r.others_draw) * (n - 1) as f64 } else { 0.0 };
-    let mut taken = others.min(drawable(g, false)) + f64::from(r.waste_draw).min(drawable(g, true));
+    let mut taken = f64::from(r.waste_draw).min(drawable(g, true));
     if r.pick_up_pile > 0 {
         // The pile under the card, up to the card's limit.
         taken += g.discard().len().min(usize::from(r.pick_up_pile)) as f64;
@@ -518,8 +518,9 @@ fn race_effects(g: &Game, p: usize, hand: &CardCounts, c: Card) -> f64 {
     }
     let mut again = n == 2 && r.draw_lose > 0;
     if identical {
-        // An identical card: every other player draws one and the player goes again.
-        taken += ((n - 1) as f64).min(drawable(g, false));
+        // An identical card: every other player draws one (one card behind for each rival)
+        // and the player goes again.
+        taken += drawable(g, false).min(1.0);
         again = true;
     }
     let mut s = PER_CARD * taken;
@@ -606,42 +607,37 @@ mod tests {
         assert_eq!(choice(&g), play("6D"));
     }
 
-    /// David Larby's Switch: "A three makes every other player pick up one per three." With
-    /// three players the three sets both rivals back a card, which counts once one of them is
-    /// low on cards; on full hands all round it counts nothing (tables that spend such cards
-    /// at once hardly ever finish).
+    /// David Larby's Switch: "A three makes every other player pick up one per three." The
+    /// three sets each rival back one card, as a card that only sheds itself would not; the
+    /// heuristic does not seek it out (rule 5): it adds nothing, full hands or low.
     #[test]
-    fn every_other_player_drawing_counts_once_a_rival_is_low() {
+    fn every_other_player_drawing_adds_nothing() {
         let three: Card = "3H".parse().unwrap();
         let full = position("larby_switch", 3, &["3H 5C 6C", "4D 6D 7D 9S", "4S 6S 7S TD"], "5H", None);
         assert_eq!(race_effects(&full, 0, full.hand(0), three), 0.0);
         let low = position("larby_switch", 3, &["3H 5C 6C", "4D 6D 7D 9S", "4S 6S"], "5H", None);
-        assert_eq!(race_effects(&low, 0, low.hand(0), three), 2.0 * PER_CARD);
+        assert_eq!(race_effects(&low, 0, low.hand(0), three), 0.0);
     }
 
-    /// One Left: "a three makes the opponent draw three". With the stock spent and one card
-    /// under the top of the pile, that is all a draw can produce: the three is worth one card
-    /// taken, not three.
+    /// Advanced Switch: "Playing a card identical to the top card makes every other player
+    /// draw one, and the player goes again". At four players that is one card behind for each
+    /// rival, worth one card taken and another turn, not three cards.
     #[test]
-    fn a_penalty_is_worth_no_more_cards_than_can_be_drawn() {
-        let game = |stock: Option<Vec<Card>>| {
-            let rules = Arc::new(Rules::load("one_left", 2, None).unwrap());
-            let pos = Position {
-                hands: vec![cards("3H 4C 6C 7C 9C"), cards("4D 6D 7D 8D TD")],
-                discard: cards("9H 5H"),
-                stock,
-                direction: 1,
-                seed: 3,
-                ..Position::default()
-            };
-            Game::from_position(rules, &pos).unwrap()
-        };
-        let three_score =
-            |g: &Game| score(g, &HandStats::new(g, 0, g.hand(0), false), 0, g.hand(0), "3H".parse().unwrap());
-        let (full, spent) = (game(None), game(Some(vec![])));
-        assert_eq!(drawable(&spent, false), 1.0, "the nine of hearts under the top");
-        assert!(drawable(&full, false) >= 3.0);
-        assert_eq!(three_score(&full) - three_score(&spent), 2.0 * PER_CARD, "three cards taken, against one");
+    fn an_identical_card_is_one_card_for_each_rival() {
+        let g = position("advanced_switch", 4, &["6H 9C TC", "4D 7D 9S", "4S 7S TD", "3C 6C KC"], "6H", None);
+        let six: Card = "6H".parse().unwrap();
+        assert_eq!(race_effects(&g, 0, g.hand(0), six), PER_CARD + EXTRA_TURN);
+    }
+
+    /// Rule 4: a wild that is the only play is saved by drawing only when it is the only wild
+    /// held. Crazy eights, on the five of clubs: with one eight and no club the heuristic
+    /// draws; with two eights it plays one and still keeps one.
+    #[test]
+    fn a_wild_is_saved_only_when_it_is_the_last() {
+        let one = position("crazy_eights", 2, &["8H 3D 4D KS", "2C 7D 9S TD JH"], "5C", None);
+        assert_eq!(choice(&one), Action::Draw);
+        let two = position("crazy_eights", 2, &["8H 8S 3D KS", "2C 7D 9S TD JH"], "5C", None);
+        assert!([play("8H"), play("8S")].contains(&choice(&two)), "a wild played, not a draw");
     }
 
     /// Grandad's Game: a turn is a run of cards each matching the one before. On the four of
