@@ -50,7 +50,7 @@ Example (after ``import eights``; the same seed gives the same deals and the sam
 >>> arena = eights.arena
 >>> r = arena.evaluate("heuristic", "random", preset="crazy_eights", games=100, seed=0)
 >>> print(r.win_rate, r.ci)
-0.935 (0.9, 0.965)
+0.94 (0.905, 0.97)
 >>> t = arena.tournament(["random", "heuristic"], games=50, seed=0)
 >>> print(t.table())  # doctest: +ELLIPSIS
 crazy_eights, 2 players, 50 duplicate deals per table (ratings: Bradley-Terry, Elo scale, random = 0, ...)
@@ -59,7 +59,7 @@ heuristic      465  [    356,     638]  ...
 random           0  [      0,       0]  ...
 <BLANKLINE>
 matches (win rate of the first agent, 95% interval; hand points; game length):
-  random vs heuristic: 0.060 [0.020, 0.110]  points 36.44  length 58.3
+  random vs heuristic: 0.060 [0.020, 0.110]  points 38.77  length 43.7
 """
 
 from ..agents.spec import AGENT_HELP, AgentSpec, as_agent
