@@ -108,6 +108,8 @@ impl Game {
             let size = self.hands[q].len();
             g.hands[q] = keep[q];
             while g.hands[q].len() < size {
+                // No input reaches this panic: the pool is every hidden card of these hands and
+                // the stock, and each hand takes back no more than it hid.
                 g.hands[q].add(it.next().expect("the pool holds every hidden card"));
             }
         }
