@@ -190,9 +190,9 @@ def _get(
     return done.get(match_key(preset, n, col, col.deals or deals, seed))
 
 
-def _short(rec: Optional[Dict[str, Any]], n: int, col: Column) -> bool:
-    """Whether a target column's interval does not clear the fair share."""
-    return col.target and rec is not None and "skipped" not in rec and rec["low"] <= 1.0 / n
+def _short(rec: Optional[Dict[str, Any]], n: int) -> bool:
+    """Whether a cell's interval does not clear the fair share."""
+    return rec is not None and "skipped" not in rec and rec["low"] <= 1.0 / n
 
 
 def _provenance(recs: List[Dict[str, Any]]) -> str:
@@ -235,10 +235,12 @@ def render(
         f"duplicate deals (seed {seed}; the all-seeing column {seer_deals:,}), with its 95% bootstrap interval",
         "over deals; a game without a winner counts 1/n to every seat. *choice*: the share of decisions",
         f"with more than one legal action, every seat, in the games of the `{choice_agent}` column.",
-        "✗: the interval does not clear the fair share (1/n). —: the bot does not play these rules. …: not run yet.",
+        "✗: the interval does not clear the fair share (1/n), in any column.",
+        "—: the bot does not play these rules. …: not run yet.",
         "",
     ]
     notes: List[str] = []
+    others: List[str] = []
     for level, title in ((0, "2 players (or the smallest table a preset allows)"), (1, "4 players")):
         cols = [c for c in columns if not (level and c.smallest_only)]
         head = ["preset", "players", "choice"] + [f"`{c.agent}` vs `{c.opponent}`" for c in cols]
@@ -253,14 +255,16 @@ def render(
             cells = []
             for c in cols:
                 rec = _get(done, p, n, c, deals, seed)
-                mark = " ✗" if _short(rec, n, c) else ""
+                mark = " ✗" if _short(rec, n) else ""
                 cells.append(_cell(rec) + mark)
                 floor = SEARCH_FLOOR.get(p, 0.0) if level == 0 and c.key == CHOICE_FROM else 0.0
-                if mark or (rec and "low" in rec and rec["win_rate"] < floor):
+                if (mark and c.target) or (rec and "low" in rec and rec["win_rate"] < floor):
                     notes.append(_note(done, p, n, c, choice, columns, deals, seed, floor))
+                elif mark:
+                    others.append(f"`{c.agent}` vs `{c.opponent}` on `{p}` ({n} players) {_cell(rec)}")
             lines.append(f"| `{p}` | {n} | {choice} | " + " | ".join(cells) + " |")
         lines.append("")
-    lines += _closing(notes, done)
+    lines += _closing(notes, others, done)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -275,7 +279,7 @@ def _note(done, p: str, n: int, col: Column, choice: str, columns, deals: int, s
     return f"* `{p}` ({n} players): {what}; choice share {choice}{seen}."
 
 
-def _closing(notes: List[str], done: Dict[str, Dict[str, Any]]) -> List[str]:
+def _closing(notes: List[str], others: List[str], done: Dict[str, Dict[str, Any]]) -> List[str]:
     out = ["### Where the ladder does not hold", ""]
     if notes:
         out += [
@@ -286,6 +290,12 @@ def _closing(notes: List[str], done: Dict[str, Dict[str, Any]]) -> List[str]:
         out += notes
     else:
         out += ["Nowhere: on every preset each target's interval clears the fair share."]
+    if others:
+        out += [
+            "",
+            "Outside the targets (`heuristic` vs `random`, `ismcts:400` vs `heuristic`), intervals "
+            "that do not clear the fair share: " + "; ".join(others) + ".",
+        ]
     blocked = sorted({r["preset"] for r in done.values() if r.get("games") and r["no_winner"] > 0.05 * r["games"]})
     if blocked:
         out += [

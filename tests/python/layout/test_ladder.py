@@ -120,3 +120,27 @@ def test_the_published_table_has_a_row_per_preset(ladder):
     for p in eights.presets():
         for n in ladder.tables(p):
             assert f"| `{p}` | {n} |" in body, (p, n)
+
+
+def test_every_column_marks_a_shortfall_and_only_targets_count_against_the_ladder(ladder):
+    """A cell whose interval does not clear 1/n is marked in any column; a target's shortfall is
+    listed where the ladder does not hold, another column's in its own line."""
+    cols = ladder.COLUMNS
+    heur, search, pimc = cols[0], cols[1], cols[2]
+
+    def rec(win, low, high):
+        return {"win_rate": win, "low": low, "high": high, "games": 10, "no_winner": 0, "choice_share": 0.5}
+
+    done = {
+        ladder.match_key("crazy_eights", 2, heur, 1000, 0): rec(0.9, 0.85, 0.95),
+        ladder.match_key("crazy_eights", 2, search, 1000, 0): rec(0.52, 0.49, 0.55),
+        ladder.match_key("crazy_eights", 2, pimc, 1000, 0): rec(0.47, 0.45, 0.49),
+    }
+    body = ladder.render(done, ["crazy_eights"], cols, 1000, 0, "cmd")
+    row = next(line for line in body.splitlines() if line.startswith("| `crazy_eights` | 2 |"))
+    cells = [c.strip() for c in row.split("|")[4:7]]
+    assert cells == ["0.900 [0.850, 0.950]", "0.520 [0.490, 0.550] ✗", "0.470 [0.450, 0.490] ✗"]
+    holds = body.split("### Where the ladder does not hold")[1]
+    assert "* `crazy_eights` (2 players): `ismcts:400` vs `heuristic` 0.520" in holds
+    assert "* `crazy_eights` (2 players): `pimc:50`" not in holds
+    assert "intervals that do not clear the fair share: `pimc:50` vs `heuristic` on `crazy_eights` (2 players)" in holds
