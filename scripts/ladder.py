@@ -264,7 +264,8 @@ def render(
                     others.append(f"`{c.agent}` vs `{c.opponent}` on `{p}` ({n} players) {_cell(rec)}")
             lines.append(f"| `{p}` | {n} | {choice} | " + " | ".join(cells) + " |")
         lines.append("")
-    lines += _closing(notes, others, done)
+    targets = ", ".join(f"`{c.agent}` vs `{c.opponent}`" for c in columns if c.target)
+    lines += _closing(notes, others, targets, done)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -279,7 +280,7 @@ def _note(done, p: str, n: int, col: Column, choice: str, columns, deals: int, s
     return f"* `{p}` ({n} players): {what}; choice share {choice}{seen}."
 
 
-def _closing(notes: List[str], others: List[str], done: Dict[str, Dict[str, Any]]) -> List[str]:
+def _closing(notes: List[str], others: List[str], targets: str, done: Dict[str, Dict[str, Any]]) -> List[str]:
     out = ["### Where the ladder does not hold", ""]
     if notes:
         out += [
@@ -293,8 +294,7 @@ def _closing(notes: List[str], others: List[str], done: Dict[str, Dict[str, Any]
     if others:
         out += [
             "",
-            "Outside the targets (`heuristic` vs `random`, `ismcts:400` vs `heuristic`), intervals "
-            "that do not clear the fair share: " + "; ".join(others) + ".",
+            f"Outside the targets ({targets}), intervals that do not clear the fair share: " + "; ".join(others) + ".",
         ]
     blocked = sorted({r["preset"] for r in done.values() if r.get("games") and r["no_winner"] > 0.05 * r["games"]})
     if blocked:
