@@ -1,7 +1,8 @@
 """The Python tests, grouped by concern, one folder each:
 
 - ``game/``: the core ``eights.Game`` API, rules files, invariants over random games;
-- ``scenarios/``: one ``test_scenarios_<preset>.py`` per preset (RULES.md section 4), plus
+- ``scenarios/``: one ``test_scenarios_<preset>.py`` per preset (the scenario checks of each
+  preset in docs/rules_catalog.md), plus
   deal, series and OpenSpiel-preset checks;
 - ``envs/``: the Gymnasium env, the vector env, PettingZoo, observations and their bounds;
 - ``render/``: text, HTML and RGB pictures, game records and replays;

@@ -1,9 +1,9 @@
-"""Shared helpers for the RULES.md section-4 scenario tests.
+"""Shared helpers for the scenario tests (the scenario checks of each preset in docs/rules_catalog.md).
 
 Only the documented ``eights`` API (see the API contract) is used here.  The
 helpers build positions, read legal actions as sets of strings, and drive
 multi-decision turns.  Every expected value lives in the test files and is
-derived from RULES.md, never from running the engine.
+derived from the rules (docs/rules_catalog.md), never from running the engine.
 """
 
 from collections import Counter
@@ -106,8 +106,8 @@ def dealt_game(preset, n, *, hands, start, stock=(), rules=None, seed=7):
     """A game dealt from a fixed deck (for start-card scenarios).
 
     ``hands[p]`` must have exactly the preset's (or overridden) hand size.
-    Checks, as preconditions, that the dealer is P(n-1) (RULES.md 1.2 and the
-    section-4 conventions), that the hands were dealt as the contract says,
+    Checks, as preconditions, that the dealer is P(n-1) (docs/rules_catalog.md#conventions), that
+    the hands were dealt as the contract says,
     that the start card is the top card and that the listed stock cards come
     next.
     """

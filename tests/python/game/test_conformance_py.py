@@ -70,7 +70,8 @@ def _check_final(game, preset):
         assert 0 <= game.winner < n
         if preset != "crazy_eights_xtreme":
             # In crazy_eights_xtreme a player who goes out on a 2 leaves the chain running
-            # and may be handed cards before the round ends (RULES.md CX-5).
+            # and may be handed cards before the round ends
+            # (docs/rules_catalog.md#crazy_eights_xtreme-scenario-checks, CX-5).
             assert game.hand_sizes[game.winner] == 0, "the winner of a hand has gone out"
         assert returns[game.winner] == 1.0
         assert returns.sum() == pytest.approx(0.0)

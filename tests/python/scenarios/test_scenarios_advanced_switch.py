@@ -1,6 +1,6 @@
-"""Scenario checks AS-1 .. AS-6 (RULES.md 4.16) for `advanced_switch`.
+"""Scenario checks AS-1 .. AS-6 (docs/rules_catalog.md#advanced_switch-scenario-checks) for `advanced_switch`.
 
-Preset facts used (RULES.md 3.16, A09/A36): 2 packs (two copies of every
+Preset facts used (docs/rules_catalog.md#advanced_switch, A09/A36): 2 packs (two copies of every
 card), no jokers, deal 5; suit-or-rank matching; A is wild (optional
 nomination) but can't be played on a J or a 2 top card; J = the next player
 must play a J, Q or K of any suit or draw 1 (the turn ends), after which the J
@@ -222,7 +222,7 @@ def test_AS_6_scoring_doubles_and_halves():
     assert list(g.scores) == [0, 40, 16]
 
 
-# ----- option `advanced_switch.allow_500` (RULES.md 3.16 notes, A37) -------------------------
+# ----- option `advanced_switch.allow_500` (docs/rules_catalog.md#advanced_switch, A37) -------------------------
 # "a player at or above 250 wins by reaching 500 before all but one exceed 250" (n >= 3),
 # literal.  Without it the series ends when exactly one player is below 250, who wins.
 

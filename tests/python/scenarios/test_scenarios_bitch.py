@@ -1,6 +1,6 @@
-"""Scenario checks BI-1 .. BI-6 (RULES.md 4.6) for `bitch`.
+"""Scenario checks BI-1 .. BI-6 (docs/rules_catalog.md#bitch-scenario-checks) for `bitch`.
 
-Preset facts used (RULES.md 3.6, inheriting 3.4 / 3.1): 1 pack + 2 jokers
+Preset facts used (docs/rules_catalog.md#bitch, inheriting `crazy_eights_countdown` / `crazy_eights`): 1 pack + 2 jokers
 (`RJ`, `BJ`); countdown scores (start 8; a player's wild rank is their score)
 with a required nomination, and after a wild the next player plays the
 nominated suit or their own wild; pick-up cards: every 2 = 2, `JH` = 5, `JS` =

@@ -1,6 +1,8 @@
-"""Scenario checks BF-1 .. BF-4 (RULES.md 4.11) for `blackjack_forum_house`.
+"""Scenario checks BF-1 .. BF-4 (docs/rules_catalog.md#blackjack_forum_house-scenario-checks) for
+`blackjack_forum_house`.
 
-Preset facts used (RULES.md 3.11, inheriting switch_blackjack 3.8 for the rest):
+Preset facts used (docs/rules_catalog.md#blackjack_forum_house, inheriting switch_blackjack
+`switch_blackjack` for the rest):
 2 = draw-chain(2); black J (JC, JS) = draw-chain(5); a 2 and a black J answer
 each other, adding up; a red J (JD, JH) cancels any pending chain; K = reverse,
 several kings played together reverse once (only the top one acts), variation

@@ -1,6 +1,6 @@
-"""Scenario checks CA-1 .. CA-3 (RULES.md 4.10) for `chase_the_ace`.
+"""Scenario checks CA-1 .. CA-3 (docs/rules_catalog.md#chase_the_ace-scenario-checks) for `chase_the_ace`.
 
-Preset facts used (RULES.md 3.10, identical to switch_blackjack 3.8 with all
+Preset facts used (docs/rules_catalog.md#chase_the_ace, identical to switch_blackjack `switch_blackjack` with all
 jacks ordinary): K = draw-chain(1) answered only by a K, adding up; 2 =
 draw-chain(2) answered only by a 2; chains do not mix and block every other
 card; accepting ends the turn; court cards match the same court rank; drawing

@@ -1,6 +1,6 @@
-"""Scenario checks CE-1 .. CE-6 (RULES.md 4.1) for the `crazy_eights` preset.
+"""Scenario checks CE-1 .. CE-6 (docs/rules_catalog.md#crazy_eights-scenario-checks) for the `crazy_eights` preset.
 
-Preset facts used (RULES.md 3.1): 8s are wild and the player must nominate a
+Preset facts used (docs/rules_catalog.md#crazy_eights): 8s are wild and the player must nominate a
 suit (any of the 4, G6); after an 8 only the nominated suit or another 8 may
 be played; drawing is voluntary, draws exactly one card and ends the turn;
 pass is never legal while a card can be drawn; an exhausted stock is rebuilt

@@ -1,6 +1,8 @@
-"""Scenario checks CD-1 .. CD-6 (RULES.md 4.4) for `crazy_eights_countdown`.
+"""Scenario checks CD-1 .. CD-6 (docs/rules_catalog.md#crazy_eights_countdown-scenario-checks) for
+`crazy_eights_countdown`.
 
-Preset facts used (RULES.md 3.4, 2.20, inheriting 3.1): 1 pack, no jokers;
+Preset facts used (docs/rules_catalog.md#crazy_eights_countdown, docs/rules_catalog.md#countdown,
+inheriting `crazy_eights`): 1 pack, no jokers;
 every player starts with a countdown score of 8 and a player's wild rank is
 their score (8->8 ... 2->2, 1->A) with a required nomination; after a wild the
 next player must play the nominated suit or *their own* wild (a card of the

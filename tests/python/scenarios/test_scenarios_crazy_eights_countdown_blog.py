@@ -1,6 +1,8 @@
-"""Scenario checks CB-1 .. CB-4 (RULES.md 4.5) for `crazy_eights_countdown_blog`.
+"""Scenario checks CB-1 .. CB-4 (docs/rules_catalog.md#crazy_eights_countdown_blog-scenario-checks)
+for `crazy_eights_countdown_blog`.
 
-Preset facts used (RULES.md 3.5, inheriting 3.4 / 3.1): 1 pack, no jokers;
+Preset facts used (docs/rules_catalog.md#crazy_eights_countdown_blog, inheriting
+`crazy_eights_countdown` / `crazy_eights`): 1 pack, no jokers;
 countdown scores (start 8; a player's wild rank is their score) with a
 required nomination after a wild; J = skip(1); 2 = draw-two chain answered by
 another 2, the amounts add up, accepting ends the turn and the next player

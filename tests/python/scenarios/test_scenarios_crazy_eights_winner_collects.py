@@ -1,6 +1,8 @@
-"""Scenario checks CW-1 .. CW-5 (RULES.md 4.3) for `crazy_eights_winner_collects`.
+"""Scenario checks CW-1 .. CW-5
+(docs/rules_catalog.md#crazy_eights_winner_collects-scenario-checks) for `crazy_eights_winner_collects`.
 
-Preset facts used (RULES.md 3.3, inheriting 3.1): 1 pack, jokers optional
+Preset facts used (docs/rules_catalog.md#crazy_eights_winner_collects, inheriting `crazy_eights`):
+1 pack, jokers optional
 (default 0; enabled here with rules={"deck": {"jokers": 2}}); deal 8; 8s are
 wild with a required nomination; drawing is voluntary; a `draw` draws cards
 one at a time until the hand holds a legal play (at least one card) and the

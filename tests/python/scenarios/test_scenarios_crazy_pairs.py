@@ -1,6 +1,6 @@
-"""Scenario checks CP-1 .. CP-6 (RULES.md 4.13) for `crazy_pairs`.
+"""Scenario checks CP-1 .. CP-6 (docs/rules_catalog.md#crazy_pairs-scenario-checks) for `crazy_pairs`.
 
-Preset facts used (RULES.md 3.13, A01/A02): 1 pack, no jokers, deal 8; the
+Preset facts used (docs/rules_catalog.md#crazy_pairs, A01/A02): 1 pack, no jokers, deal 8; the
 turn grammar is `c0 (P+ C)*`: a first card legal on the top card, then
 optionally a "pair" (further cards of the same rank as the card before them)
 that MUST be covered by a cover card (the suit of the last pair card, a

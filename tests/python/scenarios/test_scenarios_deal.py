@@ -2,7 +2,7 @@
 
 Part of the sentence-level fidelity audit (docs/fidelity.md): each row quotes the
 source sentence that fixes the hand size and the number of cards in play, or names
-the catalog resolution (RULES.md section 3) where the source is silent.  The
+the catalog resolution (the preset's section of docs/rules_catalog.md) where the source is silent.  The
 expected numbers come from the sources, never from the engine.
 """
 

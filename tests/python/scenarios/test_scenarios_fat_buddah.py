@@ -1,6 +1,6 @@
-"""Scenario checks FB-1 .. FB-5 (RULES.md 4.23) for `fat_buddah`.
+"""Scenario checks FB-1 .. FB-5 (docs/rules_catalog.md#fat_buddah-scenario-checks) for `fat_buddah`.
 
-Preset facts used (RULES.md 3.23): 2 packs + 4 jokers (two copies of every
+Preset facts used (docs/rules_catalog.md#fat_buddah): 2 packs + 4 jokers (two copies of every
 card, RJ x2, BJ x2); 7 = draw-chain(2) answered only by 7s, adding up (wilds
 can't be played on a pending chain, `chain.wild_blocked` for every chain
 preset); 8 = reverse; J = wild with a nomination; joker = wild with a

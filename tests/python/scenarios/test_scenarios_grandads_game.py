@@ -1,6 +1,6 @@
-"""Scenario checks GG-1 .. GG-4 (RULES.md 4.9) for `grandads_game`.
+"""Scenario checks GG-1 .. GG-4 (docs/rules_catalog.md#grandads_game-scenario-checks) for `grandads_game`.
 
-Preset facts used (RULES.md 3.9, inheriting switch_blackjack 3.8): only the
+Preset facts used (docs/rules_catalog.md#grandads_game, inheriting switch_blackjack `switch_blackjack`): only the
 top card of a turn acts; Q and J are ordinary cards (no Q run, no black-jack
 pick-up, no red-jack cancel); 2 = draw-chain(2) answered only by a 2, several
 2s in one turn add up; multi-card runs where each card matches the previous

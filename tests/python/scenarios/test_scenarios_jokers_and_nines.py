@@ -1,6 +1,6 @@
-"""Scenario checks JN-1 .. JN-5 (RULES.md 4.19) for `jokers_and_nines`.
+"""Scenario checks JN-1 .. JN-5 (docs/rules_catalog.md#jokers_and_nines-scenario-checks) for `jokers_and_nines`.
 
-Preset facts used (RULES.md 3.19, inheriting sevens_and_eights 3.18): 1 pack +
+Preset facts used (docs/rules_catalog.md#jokers_and_nines, inheriting sevens_and_eights `sevens_and_eights`): 1 pack +
 RJ + BJ; a joker is wild at any time, the player names a suit, the next player
 draws 2 and loses the turn (no answer); only one joker per play; after a joker
 the next player plays the nominated suit, a J or a joker (R, A41); 9 =

@@ -1,6 +1,6 @@
-"""Scenario checks KR-1 .. KR-6 (RULES.md 4.7) for `kings_reverse`.
+"""Scenario checks KR-1 .. KR-6 (docs/rules_catalog.md#kings_reverse-scenario-checks) for `kings_reverse`.
 
-Preset facts used (RULES.md 3.7): 2 packs + 4 jokers (two copies of every
+Preset facts used (docs/rules_catalog.md#kings_reverse): 2 packs + 4 jokers (two copies of every
 card, RJ x2, BJ x2); J is wild at any time with no nomination (the suit becomes
 the jack's); a joker is wild with a required nomination but playable only when
 no other card in hand is playable (jacks count, other jokers don't, A21), and
@@ -327,7 +327,7 @@ def test_KR_6_pass_is_final_with_empty_stock():
     assert list(g.scores) == [10, 5, 5]
 
 
-# ----- optional joker bluff (RULES.md 3.7, `kings_reverse.joker_bluff`) ---------------------
+# ----- optional joker bluff (docs/rules_catalog.md#kings_reverse, `kings_reverse.joker_bluff`) ---------------------
 # When true a joker may be played even if other cards are playable, and next(p)
 # chooses `challenge` or `no_challenge`.  An illegal joker is taken back; its player
 # draws the 4 cards and misses their next turn, and the challenger then plays normally
@@ -605,8 +605,8 @@ def test_KR_fidelity_two_player_seven_draw_two_and_same_player_again():
 
 
 def test_KR_bluff_with_nobody_left_to_challenge_is_not_offered():
-    """RULES.md 3.7: "When true, a joker may be played even if other cards are playable, and
-    next(p) chooses challenge or no_challenge." With every other player out of the hand
+    """docs/rules_catalog.md#kings_reverse, the joker bluff: "a joker may be played even with
+    other cards playable, and the next player chooses to challenge it or not." With every other player out of the hand
     (each passed on the empty stock: "a player who passes is done for the hand"), next(p) is
     p itself: nobody can challenge, and the joker's penalty falls as for any joker (on an
     empty stock, no card). The state found by the rule-space fuzz asked p to challenge its

@@ -1,7 +1,8 @@
-"""Scenario checks LS-1 .. LS-6 (RULES.md 4.22) for `larby_switch`, plus the mirror,
-joker, five-card, direction and last-card rules of its preset section (3.22).
+"""Scenario checks LS-1 .. LS-6 (docs/rules_catalog.md#larby_switch-scenario-checks) for `larby_switch`,
+plus the mirror, joker, five-card, direction and last-card rules of its preset section
+(docs/rules_catalog.md#larby_switch).
 
-Preset facts used (RULES.md 3.22, A06, A45, A46): 2-6 players, one pack (two from six
+Preset facts used (docs/rules_catalog.md#larby_switch, A06, A45, A46): 2-6 players, one pack (two from six
 players) with a red joker `RJ` and a black joker `BJ` of distinct colours, deal 5, the
 start card acts as if the dealer had played it; the dealer chooses the direction
 (parameter `order.initial_direction`, default clockwise from the dealer's left; anticlockwise

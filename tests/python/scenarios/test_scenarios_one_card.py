@@ -1,6 +1,6 @@
-"""Scenario checks OC-1 .. OC-6 (RULES.md 4.20) for `one_card`.
+"""Scenario checks OC-1 .. OC-6 (docs/rules_catalog.md#one_card-scenario-checks) for `one_card`.
 
-Preset facts used (RULES.md 3.20, A08/A42): 2-3 players, 1 pack + 2 jokers
+Preset facts used (docs/rules_catalog.md#one_card, A08/A42): 2-3 players, 1 pack + 2 jokers
 (`RJ`, `BJ`); matching is suit or rank; a joker may be played at any time and
 is transparent (the next player matches the card under it, or plays a joker),
 with no nomination; drawing is voluntary, one card, and ends the turn;
@@ -377,12 +377,12 @@ def test_OC_6_seven_second_suit_for_next_player_only():
 
 
 # ------------------------------------------------------- play for second place
-# Source rule 14 (RULES.md 2.17 `play_for_second`, 3.20 "end"): "If there are 3
+# Source rule 14 (docs/rules_catalog.md#how-a-hand-ends, docs/rules_catalog.md#one_card): "If there are 3
 # players and there is a winner already, the two remaining players may continue
 # the game for 2nd place."  The first player out takes first place and leaves the
 # hand; the card they went out with has no effect (G9, `last_special=ignored`);
 # the hand ends when the second player goes out.  The reward is the finishing
-# order (RULES.md section 1 table, "Betting / 75-25 split"): +1 / 0 / -1.
+# order (docs/rules_catalog.md#left-out-of-the-engine, betting and its 75/25 split): +1 / 0 / -1.
 FOR_SECOND = {"variants": ["play_for_second"], "last_card": {"mode": "off"}}
 
 
@@ -414,7 +414,8 @@ def test_OC_P2a_first_out_leaves_and_the_other_two_play_on():
     assert list(g.returns()) == [1.0, -1.0, 0.0]
 
 
-# The player out first "leaves the hand" (2.17): house rules that move cards between hands
+# The player out first "leaves the hand" (docs/rules_catalog.md#how-a-hand-ends): house rules that
+# move cards between hands
 # (a rule-space fuzz found these) pass that seat over, so its hand stays empty.
 
 
@@ -541,7 +542,7 @@ def test_OC_P2h_mid_hand_snapshot_keeps_the_finishing_order():
 
 
 # ------------------------------------------------------- previous loser leads
-# Source rule 4 (RULES.md 2.4 `order.first = previous_loser`): "The first to lay
+# Source rule 4 (docs/rules_catalog.md#first-player-and-dealer): "The first to lay
 # out a card should be either the loser of the previous game [...] The
 # non-participant may also choose the initial direction of play (clockwise or
 # counter-clockwise) if there are three players."  The engine takes the choice of

@@ -1,6 +1,6 @@
-"""Scenario checks OL-1 .. OL-6 (RULES.md 4.12) for `one_left`.
+"""Scenario checks OL-1 .. OL-6 (docs/rules_catalog.md#one_left-scenario-checks) for `one_left`.
 
-Preset facts used (RULES.md 3.12): exactly 2 players, 1 pack, no jokers, P0
+Preset facts used (docs/rules_catalog.md#one_left): exactly 2 players, 1 pack, no jokers, P0
 first; 2s and 3s may only be played on their own suit (`match.rank_blocked`);
 A is wild at any time with a required nomination; drawing is not voluntary
 (you must play if you can), one card, and a drawn playable card must be played
@@ -94,7 +94,7 @@ def test_OL_3_two_draws_from_shuffled_waste():
     are shuffled; P1 takes 2 of them; 8 go back face up with `2H` on top; the
     stock size is unchanged; P1 acts."""
     # Reading: "those 10 cards" is the waste pile under the 2H once it is
-    # played, i.e. the discard pile minus the 2 (RULES 3.12), which here holds
+    # played, i.e. the discard pile minus the 2 (docs/rules_catalog.md#one_left), which here holds
     # 10 cards with 5H on top -- the counts 10 / 2 / 8 of the Expect.
     waste = ["3C", "4C", "5C", "6C", "7C", "9C", "TC", "JC", "QC", "5H"]
     stock = ["3D", "4D", "5D", "6D"]

@@ -1,4 +1,5 @@
-"""Checks of the `openspiel_crazy_eights` preset against OpenSpiel's documented rules.
+"""Checks of the `openspiel_crazy_eights` preset against OpenSpiel's documented rules
+(docs/rules_catalog.md#openspiel_crazy_eights).
 
 OpenSpiel's crazy_eights (default parameters): five cards each (seven for two players), an
 eight turned up first is put back and another card turned, eights wild with the suit named as

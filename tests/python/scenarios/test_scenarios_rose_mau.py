@@ -1,6 +1,6 @@
-"""Scenario checks RM-1 .. RM-4 (RULES.md 4.14) for `rose_mau`.
+"""Scenario checks RM-1 .. RM-4 (docs/rules_catalog.md#rose_mau-scenario-checks) for `rose_mau`.
 
-Preset facts used (RULES.md 3.14): 5-9 players; 1 pack, no jokers (R, A32);
+Preset facts used (docs/rules_catalog.md#rose_mau): 5-9 players; 1 pack, no jokers (R, A32);
 7 cards each, dealt one at a time, and the dealer gets 2 extra (9); the start
 card is turned up and has no effect (R); P0 (the dealer's left) starts,
 clockwise; suit-or-rank matching, no wild; drawing is voluntary, one card,

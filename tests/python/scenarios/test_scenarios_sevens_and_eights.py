@@ -1,6 +1,6 @@
-"""Scenario checks SE-1 .. SE-6 (RULES.md 4.18) for `sevens_and_eights`.
+"""Scenario checks SE-1 .. SE-6 (docs/rules_catalog.md#sevens_and_eights-scenario-checks) for `sevens_and_eights`.
 
-Preset facts used (RULES.md 3.18): 1 pack, no jokers, deal 5; J is wild at any
+Preset facts used (docs/rules_catalog.md#sevens_and_eights): 1 pack, no jokers, deal 5; J is wild at any
 time with a required nomination and is never part of a multiple; several cards
 of one rank (not J, Q, K) may be played in one turn, the first one legal, the
 player choosing the order (the last card is the top card); 7 = the next player

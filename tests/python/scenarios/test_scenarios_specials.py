@@ -1,6 +1,7 @@
-"""Scenario checks CS-1 .. CS-6 (RULES.md 4.2) for `crazy_eights_specials`.
+"""Scenario checks CS-1 .. CS-6 (docs/rules_catalog.md#crazy_eights_specials-scenario-checks) for
+`crazy_eights_specials`.
 
-Preset facts used (RULES.md 3.2, inheriting 3.1): Q = skip(1) (n=2: the same
+Preset facts used (docs/rules_catalog.md#crazy_eights_specials, inheriting `crazy_eights`): Q = skip(1) (n=2: the same
 player again), A = reverse (no effect with n=2), 2 = draw-two chain answered
 only by another 2 (an 8 may not answer, `chain.wild_blocked`), the sum is
 accepted with "accept", which ends the turn; after the chain the next player
@@ -25,7 +26,7 @@ from scenario_helpers import (
 PRESET = "crazy_eights_specials"
 
 # Variant of CS-6: equal-rank multi-card plays where every card's effect counts
-# (RULES.md 2.10 `multi.enabled=true`, `multi.effects=cumulate_all`).
+# (docs/rules_catalog.md#several-cards-in-one-turn: `multi.enabled=true`, `multi.effects=cumulate_all`).
 MULTI_RULES = {"multi": {"mode": "equal_rank"}}
 
 

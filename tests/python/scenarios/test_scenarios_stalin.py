@@ -1,6 +1,6 @@
-"""Scenario checks ST-1 .. ST-6 (RULES.md 4.15) for `stalin`.
+"""Scenario checks ST-1 .. ST-6 (docs/rules_catalog.md#stalin-scenario-checks) for `stalin`.
 
-Preset facts used (RULES.md 3.15, A33-A35): 4+ players, ceil(n/5) packs (one
+Preset facts used (docs/rules_catalog.md#stalin, A33-A35): 4+ players, ceil(n/5) packs (one
 pack for n=4), no jokers, deal 5; no wild cards; on the play pile a card is
 legal if it matches the top card by suit or rank, or if its value (A=1 ..
 T=10) equals the sum or the product of the two top cards of the pile, none of

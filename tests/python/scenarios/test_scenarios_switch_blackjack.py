@@ -1,6 +1,6 @@
-"""Scenario checks SB-1 .. SB-6 (RULES.md 4.8) for `switch_blackjack`.
+"""Scenario checks SB-1 .. SB-6 (docs/rules_catalog.md#switch_blackjack-scenario-checks) for `switch_blackjack`.
 
-Preset facts used (RULES.md 3.8): 2 = draw-chain(2) answered only by a 2;
+Preset facts used (docs/rules_catalog.md#switch_blackjack): 2 = draw-chain(2) answered only by a 2;
 K = draw-chain(1) answered only by a K; black J (JC, JS) = draw-chain(7)
 answered by the other black J; a red J (JD, JH) cancels a pending black-jack
 chain and is otherwise an ordinary card; chains do not mix; accepting

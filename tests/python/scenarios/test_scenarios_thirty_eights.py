@@ -1,6 +1,6 @@
-"""Scenario checks TE-1 .. TE-6 (RULES.md 4.21) for `thirty_eights` ("38's").
+"""Scenario checks TE-1 .. TE-6 (docs/rules_catalog.md#thirty_eights-scenario-checks) for `thirty_eights` ("38's").
 
-Preset facts used (RULES.md 3.21, A43/A44): 4-8 players, 4 packs + 8 jokers
+Preset facts used (docs/rules_catalog.md#thirty_eights, A43/A44): 4-8 players, 4 packs + 8 jokers
 (4 copies of every card, 4 `RJ`, 4 `BJ`), deal 8; suit-or-rank matching,
 after a nomination the nominated suit or a wild; 8 (optional nomination) and
 joker (required nomination) are wild at any time; drawing is not voluntary
@@ -108,7 +108,7 @@ def test_TE_1b_ace_passes_hands_anticlockwise():
     """TE-1 (direction of play): with d=ccw, P0 plays `AH`. Expect: hands move
     P0→P3, P3→P2, P2→P1, P1→P0; P3 acts."""
     # Derived from 3.21 "Everyone passes their whole hand to next(seat)", with
-    # next() counted in the current direction (1.2).
+    # next() counted in the current direction (docs/rules_catalog.md#conventions).
     g = _pos(
         [["AH"] + _TE1_P0_REST, _TE1_P1, _TE1_P2, _TE1_P3],
         ["9H"],
@@ -194,7 +194,7 @@ def test_TE_3_queen_of_spades_picks_up_13():
 
 
 def test_TE_3b_queen_of_spades_small_pile():
-    """TE-3 (3.21: "fewer if the pile is smaller"): 5 cards lie under the `QS`.
+    """TE-3 (docs/rules_catalog.md#thirty_eights: "all of them when fewer lie there"): 5 cards lie under the `QS`.
     Expect: P1 takes all 5; `QS` is then the only discard; P2 acts."""
     pile = ["4C", "5C", "6C", "9C", "9S"]
     p1 = ["KS", "4D"]
@@ -240,7 +240,7 @@ def test_TE_4a_three_must_be_covered():
 
 
 def test_TE_4b_second_three_continues_the_obligation():
-    """TE-4 (3.21: "another 3 of that suit may continue the obligation"): P0
+    """TE-4 (docs/rules_catalog.md#thirty_eights: "another three of the suit"): P0
     plays `3S` and covers it with the other `3S`. Expect: P0 must cover again
     with a spade, a joker or `8S`."""
     g = _pos([_TE4_HAND, ["6H", "KC"], ["2C", "5D"], ["4C", "TH"]], ["TS"], ["KC", "5D"])

@@ -1,6 +1,6 @@
-"""Scenario checks CX-1 .. CX-6 (RULES.md 4.24) for `crazy_eights_xtreme`.
+"""Scenario checks CX-1 .. CX-6 (docs/rules_catalog.md#crazy_eights_xtreme-scenario-checks) for `crazy_eights_xtreme`.
 
-Preset facts used (RULES.md 3.24): double pack + 4 jokers (two copies of each
+Preset facts used (docs/rules_catalog.md#crazy_eights_xtreme): double pack + 4 jokers (two copies of each
 card); jokers are wild (not on a pending 2) and the player declares a suit;
 A = skip(1); 2 = draw-chain(2) answered only by a 2 (not even a joker), may go
 round the table, accepting loses the turn and the next player then follows the
@@ -379,7 +379,7 @@ def test_CX_6_double_scoring():
     assert list(g.hand_points) == [0, 14]
 
 
-# ----- variation 6, Defensive 10 (RULES.md 3.24, E06 / E07) ---------------------------------
+# ----- variation 6, Defensive 10 (docs/rules_catalog.md#crazy_eights_xtreme) -----------------
 # "a card may break a 2-chain without forcing the player to draw cards" (cancel form) and
 # "the defensive card only shields the player from the 2-chain, but does not end it. In
 # this case if it matches the suit of the top card then it can be played where the 2-chain

@@ -1,6 +1,6 @@
-"""Scenario checks ZD-1 .. ZD-6 (RULES.md 4.17) for `zodiac`.
+"""Scenario checks ZD-1 .. ZD-6 (docs/rules_catalog.md#zodiac-scenario-checks) for `zodiac`.
 
-Preset facts used (RULES.md 3.17, A07/A38): 1 pack, no jokers (R), deal 7;
+Preset facts used (docs/rules_catalog.md#zodiac, A07/A38): 1 pack, no jokers (R), deal 7;
 the start card has no effect; a turn is a run: the first card matches the top
 card by suit or rank (or is a wild 8), and each further card matches the face
 value of the current top or is the next higher / lower card of the same suit,
