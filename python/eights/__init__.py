@@ -43,10 +43,10 @@ Quickstart, Gymnasium (the learner plays seat 0 against built-in random bots):
 >>> print(reward, terminated)
 1.0 True
 
-Every preset is also registered with Gymnasium as ``"eights/<preset>-v0"``
-once this package is imported (``gymnasium.make("eights/crazy_eights-v0")``;
+Every preset is also registered with Gymnasium as ``"eights/<preset>-v1"``
+once this package is imported (``gymnasium.make("eights/crazy_eights-v1")``;
 without importing ``eights`` first, use the id
-``"eights:eights/crazy_eights-v0"``).  Benchmark from the shell with
+``"eights:eights/crazy_eights-v1"``).  Benchmark from the shell with
 ``python -m eights selfplay --preset crazy_eights``.
 """
 

@@ -421,7 +421,7 @@ def make(
     >>> obs, info = env.reset()
 
     The same environments are registered with Gymnasium as
-    ``"eights/<preset>-v0"`` (``gymnasium.make("eights/crazy_eights-v0")``,
+    ``"eights/<preset>-v1"`` (``gymnasium.make("eights/crazy_eights-v1")``,
     which adds Gymnasium's standard wrappers).
     """
     return EightsEnv(

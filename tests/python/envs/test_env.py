@@ -52,7 +52,7 @@ def test_check_env(preset):
 
 
 def test_check_env_registered_with_render_check():
-    env = gymnasium.make("eights/crazy_eights-v0", illegal_action="random", render_mode="ansi")
+    env = gymnasium.make("eights/crazy_eights-v1", illegal_action="random", render_mode="ansi")
     # The unwrapped env carries the spec, which enables the determinism and
     # render checks that need it.
     _check_env_quietly(env.unwrapped)
@@ -60,10 +60,32 @@ def test_check_env_registered_with_render_check():
 
 def test_registered_ids():
     for preset in eights.presets():
-        spec = gymnasium.spec(f"eights/{preset}-v0")
+        spec = gymnasium.spec(f"eights/{preset}-v1")
         assert spec.namespace == "eights"
-        assert spec.entry_point == "eights.env:EightsEnv"
+        assert spec.entry_point == "eights.envs.gym:EightsEnv"
         assert spec.kwargs == {"preset": preset}
+
+
+def test_v0_ids_warn_and_point_to_v1():
+    # docs/envs.md#version-history: -v1 is the current observation; -v0 still makes the same
+    # environment, and Gymnasium warns that it is out of date, naming v1.
+    for preset in ("crazy_eights", "switch_blackjack"):
+        assert gymnasium.spec(f"eights/{preset}-v0").kwargs == {"preset": preset}
+        with pytest.warns(DeprecationWarning, match=r"eights/crazy_eights-v0|eights/switch_blackjack-v0") as rec:
+            env = gymnasium.make(f"eights/{preset}-v0")
+        assert any("v1" in str(w.message) for w in rec)
+        assert isinstance(env.unwrapped, eights.EightsEnv) and env.unwrapped.preset == preset
+        assert env.observation_space.shape == (eights.OBS_SIZE,)
+    with pytest.warns(DeprecationWarning, match="v1"):
+        envs = gymnasium.make_vec("eights/crazy_eights-v0", num_envs=2)
+    assert isinstance(envs, eights.VecEnv)
+
+
+def test_v1_ids_do_not_warn():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        gymnasium.make("eights/crazy_eights-v1").close()
+        gymnasium.make_vec("eights/crazy_eights-v1", num_envs=2).close()
 
 
 def test_registration_is_idempotent():
@@ -71,11 +93,11 @@ def test_registration_is_idempotent():
         warnings.simplefilter("always")
         importlib.reload(eights)
     assert not [w for w in caught if "Overriding" in str(w.message)]
-    assert "eights/crazy_eights-v0" in gymnasium.registry
+    assert "eights/crazy_eights-v1" in gymnasium.registry
 
 
 def test_gymnasium_make():
-    env = gymnasium.make("eights/crazy_eights-v0", num_players=3, seed=0)
+    env = gymnasium.make("eights/crazy_eights-v1", num_players=3, seed=0)
     obs, info = env.reset(seed=1)
     assert isinstance(env.unwrapped, eights.EightsEnv)
     assert env.unwrapped.preset == "crazy_eights"
@@ -392,7 +414,7 @@ def test_rule_overrides_change_the_hand_size(kwargs):
 
 
 def test_rule_overrides_through_gymnasium_make():
-    env = gymnasium.make("eights/crazy_eights-v0", deal__hand_size=4)
+    env = gymnasium.make("eights/crazy_eights-v1", deal__hand_size=4)
     env.reset(seed=0)
     assert _dealt_hand_sizes(env.unwrapped) == [4, 4]
 

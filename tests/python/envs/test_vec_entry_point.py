@@ -10,22 +10,22 @@ import eights
 
 @pytest.mark.parametrize("preset", eights.presets())
 def test_every_registered_id_has_a_vector_entry_point(preset):
-    spec = gymnasium.spec(f"eights/{preset}-v0")
+    spec = gymnasium.spec(f"eights/{preset}-v1")
     assert spec.vector_entry_point is not None
 
 
 def test_make_vec_returns_the_rust_vec_env():
     envs = gymnasium.make_vec(
-        "eights/switch_blackjack-v0", num_envs=8, vectorization_mode="vector_entry_point", num_players=3
+        "eights/switch_blackjack-v1", num_envs=8, vectorization_mode="vector_entry_point", num_players=3
     )
     assert isinstance(envs, eights.VecEnv)
     assert envs.num_envs == 8 and envs.num_players == 3 and envs.preset == "switch_blackjack"
     obs, info = envs.reset(seed=0)
     assert obs.shape == (8, eights.OBS_SIZE)
     # With no mode given, make_vec picks the vector entry point too.
-    assert isinstance(gymnasium.make_vec("eights/crazy_eights-v0", num_envs=2), eights.VecEnv)
+    assert isinstance(gymnasium.make_vec("eights/crazy_eights-v1", num_envs=2), eights.VecEnv)
     # The sync mode still builds Python envs.
-    sync = gymnasium.make_vec("eights/crazy_eights-v0", num_envs=2, vectorization_mode="sync")
+    sync = gymnasium.make_vec("eights/crazy_eights-v1", num_envs=2, vectorization_mode="sync")
     assert isinstance(sync, gymnasium.vector.SyncVectorEnv)
 
 

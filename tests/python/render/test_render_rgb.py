@@ -71,7 +71,7 @@ def test_unsupported_render_mode_lists_the_supported_ones():
     with pytest.raises(ValueError, match="'ansi', 'html', 'rgb_array', 'human'"):
         eights.make("crazy_eights", render_mode="rgb")
     with pytest.raises(ValueError, match="rgb_array"):
-        gymnasium.make("eights/crazy_eights-v0", render_mode="video")
+        gymnasium.make("eights/crazy_eights-v1", render_mode="video")
 
 
 def test_pettingzoo_rgb_array_and_human(capsys):
@@ -91,7 +91,7 @@ def test_sb3_make_vec_env_on_registered_ids():
     pytest.importorskip("stable_baselines3")
     from stable_baselines3.common.env_util import make_vec_env
 
-    for env_id in ("eights/crazy_eights-v0", "eights/switch_blackjack-v0"):
+    for env_id in ("eights/crazy_eights-v1", "eights/switch_blackjack-v1"):
         venv = make_vec_env(env_id, n_envs=2, seed=0)  # SB3 passes render_mode="rgb_array"
         obs = venv.reset()
         assert obs.shape == (2, eights.OBS_SIZE)
@@ -108,7 +108,7 @@ def test_record_video_writes_frames(tmp_path):
     pytest.importorskip("moviepy")
     from gymnasium.wrappers import RecordVideo
 
-    env = gymnasium.make("eights/crazy_eights-v0", render_mode="rgb_array")
+    env = gymnasium.make("eights/crazy_eights-v1", render_mode="rgb_array")
     # A clip of the first 8 frames of the first episode (keeps the test short).
     env = RecordVideo(env, str(tmp_path), episode_trigger=lambda e: e == 0, video_length=8, disable_logger=True)
     env.reset(seed=0)
