@@ -42,7 +42,7 @@ FIGURES: Dict[str, List[str]] = {
     + ["--preset", "crazy_eights_specials", "--agents", "random,heuristic,ismcts:1000", "--games", "500", "--plot"],
     "ratings_switch_blackjack.svg": ARENA
     + ["--preset", "switch_blackjack", "--agents", "random,heuristic,ismcts:1000", "--games", "500", "--plot"],
-    # The README's 30-minute run with the defaults (seed 1); needs the train extra.
+    # The 30-minute run of docs/tutorials/training.md with the defaults (seed 1); needs the train extra.
     "ppo_learning_curve.svg": [sys.executable, "examples/ppo_selfplay.py", "--out", "runs/ppo", "--plot"],
     # Sixteen best responses (docs/baselines.md, Exploitability; hours on 2 cores): the runs in
     # runs/exploit are resumed or skipped when done, then the table and this chart are drawn.

@@ -27,7 +27,7 @@ started again the script skips finished runs and resumes a stopped one. The eval
 the greedy policy against the heuristic with duplicate deals (``--eval-seed``; the same deals
 for every agent on a rule set, so the specialist-minus-generalist gap is paired deal by deal).
 The results (training summaries, curves, evaluations; no weights) go to ``--data``, the table
-between the ``generalization`` markers of ``--doc`` (docs/rules_agents_see.md and README.md),
+between the ``generalization`` markers of ``--doc`` (docs/rules_agents_see.md),
 the chart to ``--plot``.
 Needs the ``train`` and ``plot`` extras. ``tests/python/generalization`` runs the whole
 pipeline at a tiny budget (``--decisions 300 --num-envs 8 --num-steps 16 --hidden 16
@@ -49,7 +49,6 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "rules_agents_see.md"
-README = ROOT / "README.md"
 FIGURE = ROOT / "docs" / "figures" / "generalization_baseline.svg"
 DATA = ROOT / "docs" / "data" / "generalization" / "baseline.json"
 BEGIN, END = "<!-- generalization:begin -->", "<!-- generalization:end -->"
@@ -367,7 +366,7 @@ def parse(argv: Optional[List[str]]) -> argparse.Namespace:
     p.add_argument("--rules-width", type=int, default=64, help="units of the rules projection")
     p.add_argument("--curve-every", type=int, default=5, help="updates per learning-curve point")
     p.add_argument("--data", default=str(DATA), help="the results JSON")
-    p.add_argument("--doc", default=f"{DOC},{README}", help="the markdown files with the table's markers")
+    p.add_argument("--doc", default=f"{DOC}", help="the markdown files with the table's markers")
     p.add_argument("--plot", default=str(FIGURE), help="the chart (SVG)")
     p.add_argument("--report-only", action="store_true", help="rebuild the table and chart from --data")
     return p.parse_args(argv)

@@ -624,7 +624,7 @@ def _recipe_commands(text):
     ]
 
 
-@pytest.mark.parametrize("where", ["README.md", "examples/train_net_bot.py"])
+@pytest.mark.parametrize("where", ["docs/net.md", "examples/train_net_bot.py"])
 def test_the_documented_recipe_is_the_one_the_shipped_weights_record(where):
     """Every run the shipped file's metadata says trained a preset (its own command and each
     ``earlier`` one) is a command of the documented recipe, flag for flag (the flags that do not
