@@ -1,0 +1,293 @@
+"""The network of the ``net`` bot that plays every rule set: one token per card face, built from
+the card's values in the observation and its row of the rules encoding, a small MLP shared by
+the 54 faces, a pooled context, and per-card action heads (:class:`CardNet`).
+
+The layout of its inputs (what :func:`card_inputs` reads from an observation, its action mask
+and the rules encoding) is the contract with the Rust forward pass in ``src/bots/net/card.rs``;
+the two agree to 1e-5 (``tests/python/train/test_cardnet.py``).
+
+* Every input goes through ``squash(x) = sign(x) * ln(1 + |x|)``: counts, pile sizes and the
+  rules' large limits all land in a small range with no statistics to keep.
+* **Per rule set** (computed once per distinct rules encoding of a batch): for each face *c*,
+  ``R[c] = W_r2 relu(W_r1 [squash(rules row c), identity(c)] + b_r1) + b_r2`` (``identity``:
+  suit one-hot, joker flag, rank one-hot), and the table-wide values give
+  ``T = relu(W_t squash(table) + b_t)``.
+* **Per decision**: each face's dynamic values ``d[c]`` (:data:`CARD_DYNAMIC`, 12 values) give
+  ``h[c] = relu(W_d squash(d[c]) + R[c])``; the context is
+  ``ctx = relu(W_2 relu(W_1 [mean_c h, max_c h, hand-weighted mean h, squash(g), T] + b_1) + b_2)``
+  where ``g`` is the table-wide part of the observation and the mask of the actions that are
+  not about one card.
+* **Heads**: ``u[c] = relu(W_u h[c] + W_x ctx + b_u)``; the logits of "play *c*", "give *c*"
+  and "keep *c*" are ``W_a u[c] + b_a``; the 35 other actions' logits ``W_o ctx + b_o``; the
+  value ``W_v ctx + b_v``.
+
+One set of weights serves every preset, variant, house rule and table of 2 to 10 seats. The
+rules encoding's per-card columns are read by name (:data:`CardNet.card_columns`), so columns
+added to the encoding later are ignored by a network trained before them.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+from .._core import NUM_ACTIONS, OBS_SIZE
+from ..rules.encoding import CARD_FEATURE_NAMES, NUM_FACES, TABLE_FEATURE_NAMES
+
+__all__ = ["CardNet", "card_inputs", "OTHER_ACTIONS", "CARD_DYNAMIC", "GLOBAL_OBS", "squash", "identity"]
+
+# Observation offsets (docs/layouts.md; `eights.Game.observation_spec()`).
+HAND, TOP, ACTIVE, PLAYED, ROGUE, ASKED, WILD_RANK, CONSTRAINT_SUIT = 0, 54, 108, 162, 228, 282, 297, 224
+#: The observation's per-card slices (hand, top_card, played, rogue_top); the rest is table-wide.
+CARD_SLICES = (HAND, TOP, PLAYED, ROGUE)
+#: The observation indices of the table-wide values (every index outside the per-card slices).
+GLOBAL_OBS = np.array([i for i in range(OBS_SIZE) if not any(s <= i < s + NUM_FACES for s in CARD_SLICES)], np.int64)
+#: The actions that are not about one card (nominate, draw, accept, pass, end, target, ask,
+#: challenge, announce): ids 54..61 and 170..196.
+OTHER_ACTIONS = np.array(list(range(54, 62)) + list(range(170, NUM_ACTIONS)), np.int64)
+#: The names of each face's dynamic values, in order.
+CARD_DYNAMIC = (
+    "hand",  # copies in the observer's hand
+    "top",  # it is the top card
+    "played",  # copies in the discard pile
+    "rogue_top",  # it tops stalin's rogue pile
+    "can_play",  # "play c" is legal
+    "can_give",  # "give c" is legal
+    "can_keep",  # "keep c" is legal
+    "suit_active",  # its suit is the suit to follow
+    "rank_on_top",  # the top card has its rank (jokers: the top card is a joker)
+    "wild_rank",  # its rank is wild for the hand (zodiac's wild_instapik)
+    "asked",  # it is the card asked for (thirty_eights' seven)
+    "constraint_suit",  # its suit is the one-turn constraint's suit
+)
+NUM_DYNAMIC = len(CARD_DYNAMIC)
+NUM_IDENTITY = 4 + 1 + 13
+
+
+def squash(x: torch.Tensor) -> torch.Tensor:
+    """``sign(x) * ln(1 + |x|)``, the transform every input goes through."""
+    return torch.sign(x) * torch.log1p(torch.abs(x))
+
+
+def identity() -> np.ndarray:
+    """``(54, 18)``: each face's suit one-hot (C D H S), joker flag and rank one-hot (A..K)."""
+    out = np.zeros((NUM_FACES, NUM_IDENTITY), np.float32)
+    for c in range(NUM_FACES):
+        if c >= 52:
+            out[c, 4] = 1.0
+        else:
+            out[c, c // 13] = 1.0
+            out[c, 5 + c % 13] = 1.0
+    return out
+
+
+def _rank_matrix() -> np.ndarray:
+    """``(54, 54)``: ``M[c, t] = 1`` when a top card ``t`` has face ``c``'s rank (jokers: both jokers)."""
+    m = np.zeros((NUM_FACES, NUM_FACES), np.float32)
+    for c in range(NUM_FACES):
+        for t in range(NUM_FACES):
+            if (c >= 52 and t >= 52) or (c < 52 and t < 52 and c % 13 == t % 13):
+                m[c, t] = 1.0
+    return m
+
+
+def _suit_matrix() -> np.ndarray:
+    """``(54, 4)``: ``M[c, s] = 1`` when face ``c`` has suit ``s`` (jokers: none)."""
+    m = np.zeros((NUM_FACES, 4), np.float32)
+    for c in range(52):
+        m[c, c // 13] = 1.0
+    return m
+
+
+def _asked_matrix() -> np.ndarray:
+    """``(54, 15)``: which entry of the ``asked`` slice (ranks A..K, QS, joker) names face ``c``."""
+    m = np.zeros((NUM_FACES, 15), np.float32)
+    for c in range(52):
+        m[c, c % 13] = 1.0
+    m[3 * 13 + 11, 13] = 1.0  # QS
+    m[52, 14] = m[53, 14] = 1.0
+    return m
+
+
+_RANK, _SUIT, _ASKED = (torch.from_numpy(f()) for f in (_rank_matrix, _suit_matrix, _asked_matrix))
+
+
+def card_inputs(obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """``(B, 54, 12)``: each face's dynamic values (:data:`CARD_DYNAMIC`), before ``squash``."""
+    m = mask.to(obs.dtype)
+    hand, top = obs[:, HAND : HAND + 54], obs[:, TOP : TOP + 54]
+    wild = obs[:, WILD_RANK : WILD_RANK + 13]
+    cols = [
+        hand,
+        top,
+        obs[:, PLAYED : PLAYED + 54],
+        obs[:, ROGUE : ROGUE + 54],
+        m[:, 0:54],
+        m[:, 62:116],
+        m[:, 116:170],
+        obs[:, ACTIVE : ACTIVE + 4] @ _SUIT.T,
+        top @ _RANK.T,
+        torch.cat([wild, wild, wild, wild, torch.zeros_like(wild[:, :2])], 1),
+        obs[:, ASKED : ASKED + 15] @ _ASKED.T,
+        obs[:, CONSTRAINT_SUIT : CONSTRAINT_SUIT + 4] @ _SUIT.T,
+    ]
+    return torch.stack(cols, -1)
+
+
+def _action_order() -> np.ndarray:
+    """The column of each action id in ``[card logits (54 x play, give, keep), other logits]``."""
+    order = np.zeros(NUM_ACTIONS, np.int64)
+    for c in range(NUM_FACES):
+        order[c], order[62 + c], order[116 + c] = 3 * c, 3 * c + 1, 3 * c + 2
+    order[OTHER_ACTIONS] = 3 * NUM_FACES + np.arange(len(OTHER_ACTIONS))
+    return order
+
+
+def _linear(i: int, o: int, gain: float = float(np.sqrt(2))) -> nn.Linear:
+    lin = nn.Linear(i, o)
+    nn.init.orthogonal_(lin.weight, gain)
+    nn.init.zeros_(lin.bias)
+    return lin
+
+
+class CardNet(nn.Module):
+    """The per-card policy and value network (see the module documentation).
+
+    Args:
+        width: units per card (``h``, ``u``, ``R``).
+        context: units of the context layers.
+        table_width: units of the table-wide rules summary ``T``.
+        card_columns: the per-card rules-encoding columns read (default: all of today's).
+    """
+
+    def __init__(
+        self, width: int = 32, context: int = 96, table_width: int = 32, card_columns: Optional[Sequence[str]] = None
+    ):
+        super().__init__()
+        self.width, self.context, self.table_width = width, context, table_width
+        self.card_columns: List[str] = list(card_columns or CARD_FEATURE_NAMES)
+        self.table_columns: List[str] = list(TABLE_FEATURE_NAMES)
+        self.register_buffer("card_idx", torch.tensor([CARD_FEATURE_NAMES.index(n) for n in self.card_columns]))
+        self.register_buffer("table_idx", torch.tensor([TABLE_FEATURE_NAMES.index(n) for n in self.table_columns]))
+        self.register_buffer("ident", torch.from_numpy(identity()))
+        self.register_buffer("global_obs", torch.from_numpy(GLOBAL_OBS))
+        self.register_buffer("other_actions", torch.from_numpy(OTHER_ACTIONS))
+        self.register_buffer("action_order", torch.from_numpy(_action_order()))
+        k = len(self.card_columns)
+        self.r1 = _linear(k + NUM_IDENTITY, width)
+        self.r2 = _linear(width, width)
+        self.t1 = _linear(len(self.table_columns), table_width)
+        self.d = _linear(NUM_DYNAMIC, width)
+        g = len(GLOBAL_OBS) + len(OTHER_ACTIONS)
+        self.c1 = _linear(3 * width + g + table_width, context)
+        self.c2 = _linear(context, context)
+        self.u = _linear(width, width)
+        self.x = _linear(context, width)
+        self.a = _linear(width, 3, 0.01)
+        self.o = _linear(context, len(OTHER_ACTIONS), 0.01)
+        self.v = _linear(context, 1, 1.0)
+
+    def rules_part(self, rules: torch.Tensor):
+        """``(R, T)`` for rules encodings ``(K, RULES_SIZE)``: per-card ``(K, 54, width)`` and
+        table-wide ``(K, table_width)`` summaries."""
+        ncard = len(CARD_FEATURE_NAMES)
+        cards = rules[:, : NUM_FACES * ncard].reshape(-1, NUM_FACES, ncard)[:, :, self.card_idx]
+        table = rules[:, NUM_FACES * ncard :][:, self.table_idx]
+        ident = self.ident.expand(cards.shape[0], -1, -1)
+        r = self.r2(torch.relu(self.r1(torch.cat([squash(cards), ident], -1))))
+        return r, torch.relu(self.t1(squash(table)))
+
+    def forward(self, obs: torch.Tensor, mask: torch.Tensor, rules: torch.Tensor, ridx: torch.Tensor):
+        """Masked logits ``(B, NUM_ACTIONS)`` (illegal at -1e9) and values ``(B,)`` of
+        observations ``(B, OBS_SIZE)``, bool masks, the distinct rules encodings of the batch
+        ``(K, RULES_SIZE)`` and each row's index into them ``(B,)``."""
+        r, t = self.rules_part(rules)
+        r, t = r[ridx], t[ridx]
+        h = torch.relu(self.d(squash(card_inputs(obs, mask))) + r)  # (B, 54, W)
+        hand = obs[:, HAND : HAND + 54].clamp(min=0.0)
+        wmean = (h * hand[..., None]).sum(1) / hand.sum(1, keepdim=True).clamp(min=1.0)
+        g = torch.cat([obs[:, self.global_obs], mask[:, self.other_actions].to(obs.dtype)], 1)
+        z = torch.cat([h.mean(1), h.amax(1), wmean, squash(g), t], 1)
+        ctx = torch.relu(self.c2(torch.relu(self.c1(z))))
+        # The card heads run only where one of the card's actions is legal.
+        legal = mask[:, 0:54] | mask[:, 62:116] | mask[:, 116:170]
+        b, c = legal.nonzero(as_tuple=True)
+        u = torch.relu(self.u(h[b, c]) + self.x(ctx)[b])
+        card_logits = torch.full((obs.shape[0], NUM_FACES, 3), -1e9, dtype=obs.dtype, device=obs.device)
+        card_logits = card_logits.index_put((b, c), self.a(u))
+        logits = torch.cat([card_logits.reshape(obs.shape[0], -1), self.o(ctx)], 1)[:, self.action_order]
+        return logits.masked_fill(~mask, -1e9), self.v(ctx).squeeze(-1)
+
+    def config(self) -> Dict[str, str]:
+        """The architecture as strings (the metadata of an exported file)."""
+        return {
+            "width": str(self.width),
+            "context": str(self.context),
+            "table_width": str(self.table_width),
+            "card_columns": ",".join(self.card_columns),
+            "table_columns": ",".join(self.table_columns),
+        }
+
+
+#: The format tag of an exported file (read by ``src/bots/card_net.rs``).
+FORMAT = "eights-net-v2"
+#: The layers an exported file holds (the value head stays with the checkpoint).
+EXPORTED_LAYERS = ("r1", "r2", "t1", "d", "c1", "c2", "u", "x", "a", "o")
+
+
+def export(net: CardNet, path: str, record: Dict[str, str], dtype: torch.dtype = torch.float16) -> None:
+    """Write ``net`` as an ``eights-net-v2`` safetensors file: its layers in ``dtype``, the
+    architecture (:meth:`CardNet.config`) and ``record`` (the training stages) as metadata."""
+    from safetensors.torch import save_file
+
+    sd = net.state_dict()
+    tensors = {f"{k}.{p}": sd[f"{k}.{p}"].to(dtype).contiguous() for k in EXPORTED_LAYERS for p in ("weight", "bias")}
+    save_file(tensors, path, metadata={"format": FORMAT, **net.config(), **record})
+
+
+def load(data: bytes) -> CardNet:
+    """A :class:`CardNet` from the bytes of an exported file (float32 values; the value head
+    is new, untrained)."""
+    import json as _json
+    import struct
+
+    from safetensors import safe_open  # noqa: F401
+    from safetensors.torch import load as load_bytes
+
+    n = struct.unpack("<Q", data[:8])[0]
+    meta = _json.loads(data[8 : 8 + n]).get("__metadata__", {})
+    if meta.get("format") != FORMAT:
+        raise ValueError(f"net weights: format must be {FORMAT!r}, got {meta.get('format')!r}")
+    net = CardNet(int(meta["width"]), int(meta["context"]), int(meta["table_width"]), meta["card_columns"].split(","))
+    tensors = {k: v.float() for k, v in load_bytes(data).items()}
+    net.load_state_dict(tensors, strict=False)
+    return net
+
+
+class CardNetAgent:
+    """A :class:`CardNet` as an arena agent that reads the rules (``obs_rules = True``): each
+    row's greedy legal action. ``rules``, when given, replaces every row's rules encoding (to ask
+    what the network plays when told other rules than the game's)."""
+
+    obs_rules = True
+
+    def __init__(self, net: CardNet, name: str = "net", rules: Optional[np.ndarray] = None):
+        self.net, self.name = net.eval(), name
+        self.rules = None if rules is None else np.asarray(rules, np.float32)
+
+    def act_batch(self, obs: Dict[str, np.ndarray], masks: np.ndarray) -> np.ndarray:
+        enc = obs["rules"] if self.rules is None else self.rules[None]
+        distinct, inverse = np.unique(np.asarray(enc, np.float32), axis=0, return_inverse=True)
+        if self.rules is not None:
+            inverse = np.zeros(len(masks), np.int64)
+        with torch.no_grad():
+            logits, _ = self.net(
+                torch.from_numpy(np.ascontiguousarray(obs["obs"], np.float32)),
+                torch.from_numpy(np.ascontiguousarray(masks, bool)),
+                torch.from_numpy(distinct),
+                torch.from_numpy(inverse.reshape(-1).astype(np.int64)),
+            )
+        return logits.argmax(1).numpy()
