@@ -64,6 +64,7 @@ COLUMNS: Tuple[Column, ...] = (
     Column("ismcts_vs_heuristic", "ismcts:400", "heuristic", target=True),
     Column("pimc_vs_heuristic", "pimc:50", "heuristic"),
     Column("net_vs_heuristic", "net", "heuristic"),
+    Column("net1_vs_heuristic", "net1", "heuristic"),
     Column("oracle_vs_ismcts", "oracle:50", "ismcts:400", deals=300, smallest_only=True),
 )
 #: The column whose games give the choice share.

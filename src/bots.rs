@@ -14,15 +14,18 @@
 //!   legal action in `N` sampled worlds (a rollout improvement of the heuristic).
 //! * [`pimc::PimcBot::oracle`] (`"oracle:N"`): the same search seeing every hand (never a
 //!   fair opponent): it measures how much the rules reward knowing and deciding.
-//! * [`net::NetBot`] (`"net"`): a learned policy network shipped with the crate, trained by
-//!   self-play for a few two-player presets ([`net::weights`]); batched where many games ask
-//!   at once.
+//! * [`card_net::CardNetBot`] (`"net"`): one learned network for every rule set and table
+//!   size, reading the rules encoding card by card ([`card_net::weights`]); batched where many
+//!   games ask at once.
+//! * [`net::NetBot`] (`"net1"`): the first learned bots, three flat networks each trained by
+//!   self-play for one two-player preset ([`net::weights`]).
 //!
 //! [`BotSpec`] parses the names above; [`arena`] plays duplicate-deal matches between
 //! them in parallel. [`random_selfplay`] plays whole games between random bots in a tight
 //! Rust loop and reports results and speed; it is the engine's smoke test.
 
 pub mod arena;
+pub mod card_net;
 pub mod heuristic;
 pub mod ismcts;
 pub mod net;
@@ -126,8 +129,9 @@ impl Policy for RandomBot {
 
 /// A built-in bot by name: `"random"`, `"heuristic"`, `"ismcts"` / `"ismcts:N"` (N
 /// simulations per decision, default [`ismcts::DEFAULT_SIMULATIONS`]) or `"pimc"` /
-/// `"pimc:N"` (N sampled worlds per decision, default [`pimc::DEFAULT_WORLDS`]) or `"net"`
-/// (the learned policy; only on the rules it was trained for, see [`BotSpec::check_rules`]).
+/// `"pimc:N"` (N sampled worlds per decision, default [`pimc::DEFAULT_WORLDS`]), `"net"` (the
+/// learned policy of every rule set) or `"net1"` (the first learned policies; only on the rules
+/// they were trained for, see [`BotSpec::check_rules`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BotSpec {
     Random,
@@ -142,11 +146,14 @@ pub enum BotSpec {
     Oracle {
         worlds: u32,
     },
+    /// The learned network of every rule set ([`card_net`]).
     Net,
+    /// The first learned networks, one per preset they were trained on ([`net`]).
+    Net1,
 }
 
 /// The names [`BotSpec::parse`] accepts, for error messages.
-pub const BOT_SPEC_HELP: &str = "\"random\", \"heuristic\", \"ismcts\", \"ismcts:N\" (N simulations), \"pimc\" or \"pimc:N\" (N worlds), \"oracle:N\" (pimc seeing every hand, for measurement), N in 1..=1000000, or \"net\" (the learned bot)";
+pub const BOT_SPEC_HELP: &str = "\"random\", \"heuristic\", \"ismcts\", \"ismcts:N\" (N simulations), \"pimc\" or \"pimc:N\" (N worlds), \"oracle:N\" (pimc seeing every hand, for measurement), N in 1..=1000000, \"net\" (the learned bot, every rule set) or \"net1\" (the first learned bots: three two-player presets)";
 
 impl BotSpec {
     /// Parse a bot name; the error says what was wrong and what is allowed.
@@ -172,7 +179,8 @@ impl BotSpec {
             ("oracle", None) => Ok(BotSpec::Oracle { worlds: pimc::DEFAULT_WORLDS }),
             ("oracle", Some(a)) => Ok(BotSpec::Oracle { worlds: count(a)? }),
             ("net", None) => Ok(BotSpec::Net),
-            ("random" | "heuristic" | "net", Some(_)) => {
+            ("net1", None) => Ok(BotSpec::Net1),
+            ("random" | "heuristic" | "net" | "net1", Some(_)) => {
                 Err(format!("bot {head:?} takes no parameter (got {text:?}); allowed bots: {BOT_SPEC_HELP}"))
             }
             _ => Err(format!("unknown bot {text:?}; allowed bots: {BOT_SPEC_HELP}")),
@@ -187,15 +195,17 @@ impl BotSpec {
             BotSpec::Ismcts { simulations } => Box::new(ismcts::IsmctsBot::new(simulations, seed)),
             BotSpec::Pimc { worlds } => Box::new(pimc::PimcBot::new(worlds, seed)),
             BotSpec::Oracle { worlds } => Box::new(pimc::PimcBot::oracle(worlds, seed)),
-            BotSpec::Net => Box::new(net::NetBot::new()),
+            BotSpec::Net => Box::new(card_net::CardNetBot::new()),
+            BotSpec::Net1 => Box::new(net::NetBot::new()),
         }
     }
 
-    /// Whether this bot can play `rules`: every bot can, except `net`, which plays only the
+    /// Whether this bot can play `rules`: every bot can, except `net1`, which plays only the
     /// rules it was trained for (the error names them).
     pub fn check_rules(&self, rules: &Rules) -> Result<(), String> {
         match self {
-            BotSpec::Net => net::policy_for(rules).map(|_| ()),
+            BotSpec::Net => card_net::weights().map(|_| ()),
+            BotSpec::Net1 => net::policy_for(rules).map(|_| ()),
             _ => Ok(()),
         }
     }
@@ -209,6 +219,7 @@ impl BotSpec {
             BotSpec::Pimc { worlds } => format!("pimc:{worlds}"),
             BotSpec::Oracle { worlds } => format!("oracle:{worlds}"),
             BotSpec::Net => "net".into(),
+            BotSpec::Net1 => "net1".into(),
         }
     }
 }

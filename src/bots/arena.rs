@@ -183,7 +183,15 @@ pub fn play_batch(
     if table.len() != n || timing.decisions.len() < n {
         return Err(ArenaError::Table { expected: n, got: table.len() });
     }
-    let policy = super::net::policy_for(rules).map_err(ArenaError::Rules)?;
+    // The learned bots answer in batches: `net` (every rule set) and `net1` (the first
+    // networks, on the rules they were trained for).
+    let net1 = if table.contains(&BotSpec::Net1) {
+        Some(super::net::policy_for(rules).map_err(ArenaError::Rules)?)
+    } else {
+        None
+    };
+    let net =
+        if table.contains(&BotSpec::Net) { Some(super::card_net::weights().map_err(ArenaError::Rules)?) } else { None };
     struct Table {
         game: Game,
         bots: Vec<Box<dyn Policy>>,
@@ -205,15 +213,22 @@ pub fn play_batch(
         })
         .collect();
     let mut waiting = Vec::with_capacity(games.len());
-    let mut scratch = super::net::NetScratch::default();
+    let mut waiting1 = Vec::with_capacity(games.len());
+    let mut scratch = super::card_net::CardScratch::default();
+    let mut scratch1 = super::net::NetScratch::default();
     loop {
         waiting.clear();
+        waiting1.clear();
         for (i, x) in games.iter_mut().enumerate() {
             let stuck = |message: String| ArenaError::Stuck { deal: x.deal, rotation: x.rotation, message };
             while let Some(p) = x.game.current_player() {
                 let agent = agent_at(p, x.rotation, n);
                 if table[agent] == BotSpec::Net {
                     waiting.push(i);
+                    break;
+                }
+                if table[agent] == BotSpec::Net1 {
+                    waiting1.push(i);
                     break;
                 }
                 let t = Instant::now();
@@ -224,21 +239,31 @@ pub fn play_batch(
                 x.game.step(a).map_err(|e| stuck(format!("a bot chose an illegal action: {e}")))?;
             }
         }
-        if waiting.is_empty() {
+        if waiting.is_empty() && waiting1.is_empty() {
             break;
         }
-        let t = Instant::now();
-        let acts = policy.act_games_into(waiting.iter().map(|&i| &games[i].game), &mut scratch);
-        let dt = t.elapsed().as_secs_f64() / waiting.len() as f64;
-        for (&i, &a) in waiting.iter().zip(acts) {
-            let x = &mut games[i];
-            let stuck = |message: String| ArenaError::Stuck { deal: x.deal, rotation: x.rotation, message };
-            // Safe: `i` is waiting, so its game has a player to act.
-            let p = x.game.current_player().expect("a waiting game is running");
-            let agent = agent_at(p, x.rotation, n);
-            timing.add(agent, &x.game, dt);
-            let a = a.ok_or_else(|| stuck(format!("no legal action for seat {p} in a running game")))?;
-            x.game.step(a).map_err(|e| stuck(format!("the net bot chose an illegal action: {e}")))?;
+        for (list, which) in [(&waiting, BotSpec::Net), (&waiting1, BotSpec::Net1)] {
+            if list.is_empty() {
+                continue;
+            }
+            let t = Instant::now();
+            let acts = match (which, net, net1) {
+                (BotSpec::Net, Some(p), _) => p.act_games_into(list.iter().map(|&i| &games[i].game), &mut scratch),
+                (_, _, Some(p)) => p.act_games_into(list.iter().map(|&i| &games[i].game), &mut scratch1),
+                // Not reached: a learned bot waits only when the table has it and its weights loaded.
+                _ => return Err(ArenaError::Rules(format!("the {} bot has no weights", which.name()))),
+            };
+            let dt = t.elapsed().as_secs_f64() / list.len() as f64;
+            for (&i, &a) in list.iter().zip(acts) {
+                let x = &mut games[i];
+                let stuck = |message: String| ArenaError::Stuck { deal: x.deal, rotation: x.rotation, message };
+                // Safe: `i` is waiting, so its game has a player to act.
+                let p = x.game.current_player().expect("a waiting game is running");
+                let agent = agent_at(p, x.rotation, n);
+                timing.add(agent, &x.game, dt);
+                let a = a.ok_or_else(|| stuck(format!("no legal action for seat {p} in a running game")))?;
+                x.game.step(a).map_err(|e| stuck(format!("the {} bot chose an illegal action: {e}", which.name())))?;
+            }
         }
     }
     Ok(games.iter().map(|x| record(&x.game, x.deal, x.rotation)).collect())
@@ -296,7 +321,7 @@ pub fn play_deals(
     for spec in table {
         spec.check_rules(&rules).map_err(ArenaError::Rules)?;
     }
-    let batched = table.contains(&BotSpec::Net);
+    let batched = table.contains(&BotSpec::Net) || table.contains(&BotSpec::Net1);
     let run = || {
         if batched {
             let chunks: Vec<Range<u64>> = (deals.start..deals.end)
@@ -443,10 +468,12 @@ mod tests {
 
     #[test]
     fn batched_net_games_equal_games_played_one_at_a_time() {
+        let (net, net1) = (BotSpec::Net, BotSpec::Net1);
         for p in ["crazy_eights", "switch_blackjack", "crazy_eights_specials"] {
             let r = rules(p);
-            for t in [[BotSpec::Net, BotSpec::Heuristic], [BotSpec::Random, BotSpec::Net], [BotSpec::Net, BotSpec::Net]]
-            {
+            let tables =
+                [[net, BotSpec::Heuristic], [BotSpec::Random, net], [net, net], [net1, net], [net1, BotSpec::Random]];
+            for t in tables {
                 let batched = play_deals(r.clone(), &t, 5, 0..20, 2).unwrap();
                 let mut timing = Timing::new(2);
                 let single: Vec<_> = (0..20)
@@ -460,9 +487,26 @@ mod tests {
     }
 
     #[test]
-    fn net_on_other_rules_is_an_error_naming_its_presets() {
-        let e = play_deals(rules("one_card"), &[BotSpec::Net, BotSpec::Random], 1, 0..2, 1).unwrap_err();
+    fn net1_on_other_rules_is_an_error_naming_its_presets() {
+        let e = play_deals(rules("one_card"), &[BotSpec::Net1, BotSpec::Random], 1, 0..2, 1).unwrap_err();
         assert!(e.to_string().contains("crazy_eights, switch_blackjack, crazy_eights_specials"), "{e}");
+    }
+
+    #[test]
+    fn batched_net_games_equal_single_games_on_any_rules_and_table() {
+        for (p, n) in [("one_card", 3), ("stalin", 4), ("rose_mau", 5), ("kings_reverse", 2)] {
+            let r = Arc::new(Rules::from_spec(crate::rules::load_spec(p, None).unwrap(), n).unwrap());
+            let mut t = vec![BotSpec::Heuristic; n];
+            t[0] = BotSpec::Net;
+            t[n - 1] = BotSpec::Net;
+            let batched = play_deals(r.clone(), &t, 3, 0..4, 1).unwrap();
+            let mut timing = Timing::new(n);
+            let single: Vec<_> = (0..4)
+                .flat_map(|d| (0..n).map(move |k| (d, k)))
+                .map(|(d, k)| play_game(&r, &t, 3, d, k, &mut timing).unwrap())
+                .collect();
+            assert_eq!(batched.records, single, "{p}");
+        }
     }
 
     #[test]

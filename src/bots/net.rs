@@ -1,5 +1,6 @@
-//! The learned bot `net`: small policy networks trained by PPO self-play (see
-//! `examples/train_net_bot.py`), shipped in the crate as one safetensors file and played here
+//! The first learned bots, `net1`: small policy networks, one per preset, trained by PPO
+//! self-play (see `examples/train_net_bot.py`; the bot `net` of every rule set is
+//! [`super::card_net`]), shipped in the crate as one safetensors file and played here
 //! with an `ndarray` forward pass, one batched matrix product per layer, no PyTorch needed.
 //!
 //! The file (`src/bots/net/weights.safetensors`, format `eights-net-v1`) holds, for each preset
@@ -58,7 +59,7 @@ pub struct NetWeights {
     pub policies: Vec<NetPolicy>,
 }
 
-fn tensor(st: &SafeTensors<'_>, name: &str, shape: &[usize]) -> Result<Vec<f32>, String> {
+pub(crate) fn tensor(st: &SafeTensors<'_>, name: &str, shape: &[usize]) -> Result<Vec<f32>, String> {
     let t = st.tensor(name).map_err(|e| format!("net weights: tensor {name:?}: {e}"))?;
     if t.shape() != shape {
         return Err(format!("net weights: tensor {name:?} must have shape {shape:?}, got {:?}", t.shape()));
@@ -141,7 +142,7 @@ impl NetWeights {
     pub fn by_name(&self, name: &str) -> Result<&NetPolicy, String> {
         self.policies.iter().find(|p| p.preset == name).ok_or_else(|| {
             format!(
-                "the net bot has no network for preset {name:?}; it was trained for {} ({} players)",
+                "the net1 bot has no network for preset {name:?}; it was trained for {} ({} players)",
                 self.preset_list(),
                 self.policies[0].players
             )
@@ -153,7 +154,7 @@ impl NetWeights {
         let found = self.policies.iter().find(|p| rules.num_players as usize == p.players && rules.spec == p.spec);
         found.ok_or_else(|| {
             format!(
-                "the net bot plays only the rules it was trained for: presets {} with {} players, without \
+                "the net1 bot plays only the rules it was trained for: presets {} with {} players, without \
                  overrides or variants (got {:?} with {} players{})",
                 self.preset_list(),
                 self.policies[0].players,
@@ -331,7 +332,7 @@ impl NetScratch {
     }
 }
 
-/// The `net` bot as a [`super::Policy`]: one forward pass per decision (the arena and the
+/// The `net1` bot as a [`super::Policy`]: one forward pass per decision (the arena and the
 /// VecEnv batch decisions through [`NetPolicy::act_games`] instead).
 #[derive(Clone, Debug, Default)]
 pub struct NetBot {
@@ -365,7 +366,7 @@ impl super::Policy for NetBot {
         p.act_games_into(std::iter::once(g), &mut self.scratch)[0]
     }
     fn name(&self) -> String {
-        "net".into()
+        "net1".into()
     }
 }
 

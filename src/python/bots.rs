@@ -194,6 +194,75 @@ fn net_probs<'py>(
     array2(py, p.nrows(), p.ncols(), p.iter().copied())
 }
 
+/// The `net` bot's weights file (format `eights-net-v2`, see `crate::bots::card_net`) as bytes.
+#[pyfunction]
+fn card_net_weights(py: Python<'_>) -> Bound<'_, pyo3::types::PyBytes> {
+    pyo3::types::PyBytes::new(py, bots::card_net::WEIGHTS_FILE)
+}
+
+/// The logits of the `net` bot's network (or of the `eights-net-v2` file `weights`), float32
+/// (B, NUM_ACTIONS) with illegal actions at -1e9, from float32 observations (B, OBS_SIZE), bool
+/// masks (B, NUM_ACTIONS) and each row's rules encoding (B, RULES_SIZE): the Rust forward pass
+/// that the bot plays, for comparison with PyTorch's.
+#[pyfunction]
+#[pyo3(signature = (obs, masks, rules, weights=None))]
+fn card_net_logits<'py>(
+    py: Python<'py>,
+    obs: &Bound<'py, PyAny>,
+    masks: &Bound<'py, PyAny>,
+    rules: &Bound<'py, PyAny>,
+    weights: Option<&[u8]>,
+) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    use crate::action::{ActionMask, NUM_ACTIONS};
+    use crate::observation::OBS_SIZE;
+    use crate::rules::RULES_SIZE;
+    let parsed;
+    let net = match weights {
+        Some(bytes) => {
+            parsed = bots::card_net::CardNet::parse(bytes).map_err(PyValueError::new_err)?;
+            &parsed
+        }
+        None => bots::card_net::weights().map_err(pyo3::exceptions::PyRuntimeError::new_err)?,
+    };
+    let obs = super::convert::array_arg::<f32, numpy::Ix2>(obs, "obs", &format!("(B, {OBS_SIZE})"))?;
+    let masks = super::convert::array_arg::<bool, numpy::Ix2>(masks, "masks", &format!("(B, {NUM_ACTIONS})"))?;
+    let rules = super::convert::array_arg::<f32, numpy::Ix2>(rules, "rules", &format!("(B, {RULES_SIZE})"))?;
+    let borrowed =
+        |what: &str| pyo3::exceptions::PyRuntimeError::new_err(format!("{what} is borrowed mutably elsewhere"));
+    let obs: PyReadonlyArray2<'py, f32> = numpy::PyArrayMethods::try_readonly(&obs).map_err(|_| borrowed("obs"))?;
+    let masks: PyReadonlyArray2<'py, bool> =
+        numpy::PyArrayMethods::try_readonly(&masks).map_err(|_| borrowed("masks"))?;
+    let rules: PyReadonlyArray2<'py, f32> =
+        numpy::PyArrayMethods::try_readonly(&rules).map_err(|_| borrowed("rules"))?;
+    let (o, m, r) = (obs.as_array(), masks.as_array(), rules.as_array());
+    let b = o.nrows();
+    let shape_err = |what: &str, cols: usize, got: &[usize]| {
+        PyValueError::new_err(format!("{what} must have shape ({b}, {cols}), got {got:?}"))
+    };
+    if o.ncols() != OBS_SIZE {
+        return Err(shape_err("obs", OBS_SIZE, o.shape()));
+    }
+    if m.ncols() != NUM_ACTIONS || m.nrows() != b {
+        return Err(shape_err("masks", NUM_ACTIONS, m.shape()));
+    }
+    if r.ncols() != RULES_SIZE || r.nrows() != b {
+        return Err(shape_err("rules", RULES_SIZE, r.shape()));
+    }
+    if o.iter().chain(r.iter()).any(|v| !v.is_finite()) {
+        return Err(PyValueError::new_err("obs and rules must be finite"));
+    }
+    let mut am = vec![ActionMask::default(); b];
+    for (k, row) in m.outer_iter().enumerate() {
+        for (a, &ok) in row.iter().enumerate() {
+            if ok {
+                am[k].set(a);
+            }
+        }
+    }
+    let l = py.detach(|| net.logits(o, &am, r));
+    array2(py, l.nrows(), l.ncols(), l.iter().copied())
+}
+
 /// Add the bot classes and functions to `eights._core`.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRandomBot>()?;
@@ -205,6 +274,8 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(net_presets, m)?)?;
     m.add_function(wrap_pyfunction!(net_probs, m)?)?;
     m.add_function(wrap_pyfunction!(net_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(card_net_weights, m)?)?;
+    m.add_function(wrap_pyfunction!(card_net_logits, m)?)?;
     m.add("BOT_NAMES_HELP", BOT_SPEC_HELP)?;
     Ok(())
 }

@@ -21,7 +21,8 @@ impl VecEnv {
             return Err(VecEnvError::Config(format!("row {r} is out of range: games are 0..{n}")));
         }
         match spec {
-            BotSpec::Net => self.net_actions(rows, out),
+            BotSpec::Net => self.card_net_actions(rows, out),
+            BotSpec::Net1 => self.net_actions(rows, out),
             BotSpec::Ismcts { .. } | BotSpec::Pimc { .. } | BotSpec::Oracle { .. } => {
                 self.search_actions(spec, rows, out);
                 Ok(())
@@ -43,7 +44,25 @@ impl VecEnv {
         }
     }
 
-    /// `net`: one forward pass for every listed game still running, per rule set (a batch of
+    /// `net`: one forward pass for every listed game still running, whatever rules each plays.
+    fn card_net_actions(&mut self, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
+        let net = crate::bots::card_net::weights().map_err(VecEnvError::Config)?;
+        let (slots, hot, live) = (&self.slots, &self.hot, &mut self.net_rows);
+        out.fill(-1);
+        live.clear();
+        live.extend(rows.iter().map(|&r| r as usize).filter(|&r| !slots[r].over() && !hot[r].pending));
+        let acts = net.act_games_into(live.iter().map(|&r| &slots[r].game), &mut self.card_scratch);
+        let mut k = 0;
+        for (j, &r) in rows.iter().enumerate() {
+            if k < live.len() && live[k] == r as usize {
+                out[j] = acts[k].map_or(-1, |x| x as i64);
+                k += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// `net1`: one forward pass for every listed game still running, per rule set (a batch of
     /// mixed rules groups its games by the rule set they play).
     fn net_actions(&mut self, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
         let (slots, hot, live) = (&self.slots, &self.hot, &mut self.net_rows);

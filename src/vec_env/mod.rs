@@ -186,6 +186,7 @@ pub struct VecEnv {
     started: bool,
     /// The buffers of `net` opponents' batched decisions, kept between steps.
     net_scratch: crate::bots::net::NetScratch,
+    card_scratch: crate::bots::card_net::CardScratch,
     net_rows: Vec<usize>,
 }
 
@@ -262,6 +263,7 @@ impl VecEnv {
             threads,
             started: false,
             net_scratch: Default::default(),
+            card_scratch: Default::default(),
             net_rows: Vec::new(),
         })
     }

@@ -221,7 +221,7 @@ class ExploitResult:
 
     def table(self) -> str:
         """The result as text: settings, budget, hardware, win rate and the learning curve."""
-        start = "from net's weights" if self.warm_start == "net" else "from scratch"
+        start = "from net1's weights" if self.warm_start == "net1" else "from scratch"
         lines = [
             f"best response to {self.agent} on {self.preset}, {self.num_players} players ({start}, seed {self.seed})",
             f"budget: {self.budget}; spent {self.decisions:,} learner decisions in {self.updates} updates, "

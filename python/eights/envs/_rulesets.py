@@ -106,10 +106,10 @@ class RuleSet:
         return self.entries[k], self.overrides, k
 
     def check_bot(self, name: str) -> None:
-        """A built-in bot name must play every rule set (``net`` plays only its presets)."""
+        """A built-in bot name must play every rule set (``net1`` plays only its presets)."""
         if self.space is not None:
-            if name.split(":")[0].strip().lower() == "net":
-                raise ValueError("'net' plays only the presets it was trained for, not rules drawn from a RuleSpace")
+            if name.split(":")[0].strip().lower() == "net1":
+                raise ValueError("'net1' plays only the presets it was trained for, not rules drawn from a RuleSpace")
             return
         for entry in self.entries:
             check_bot_rules(name, entry, self.num_players, rules=self.overrides)

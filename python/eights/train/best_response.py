@@ -50,7 +50,7 @@ def hardware(device: str = "cpu", torch_threads: int = 1, env_threads: int = 1) 
 class BestResponse:
     """A PPO learner against ``opponent`` (a normalised agent) in every other seat.
 
-    ``warm_start="net"`` starts the policy from the shipped ``net`` bot's network for the
+    ``warm_start="net1"`` starts the policy from the shipped ``net1`` bot's network for the
     preset (with a new value head that trains alone for ``value_warmup`` updates), else from
     scratch (``config.hidden`` units). ``identity`` is what a checkpoint records so that a
     resumed run continues the same experiment."""
@@ -73,7 +73,7 @@ class BestResponse:
         self.seed, self.cfg, self.identity = seed, config, dict(identity)
         self.device, self.env_threads = torch.device(device), env_threads
         torch.manual_seed(seed)
-        if warm_start == "net":
+        if warm_start == "net1":
             model = net_state_dict(identity["preset"])
             hidden, inputs = (int(x) for x in model["fc1.weight"].shape)
             self.net = PolicyNet(inputs, NUM_ACTIONS, hidden)

@@ -1,6 +1,6 @@
-"""The learned bot ``net``: parity of the Rust forward pass with a PyTorch model of the shipped
-weights, legality of its choices, refusal outside the rules it was trained for, and its use
-wherever a built-in bot name is accepted."""
+"""The first learned bots ``net1`` (three flat specialists): parity of the Rust forward pass
+with a PyTorch model of the shipped weights, legality of its choices, refusal outside the rules
+it was trained for, and its use wherever a built-in bot name is accepted."""
 
 import dataclasses
 import json
@@ -69,7 +69,7 @@ def test_rust_forward_pass_matches_pytorch():
         assert np.all(got[~masks] == 0.0)
         # The bot plays the most likely legal action.
         g = eights.Game(preset, 2, seed=77)
-        bot = eights.Bot("net")
+        bot = eights.Bot("net1")
         for _ in range(30):
             if g.is_terminal or g.is_truncated:
                 break
@@ -82,9 +82,9 @@ def test_rust_forward_pass_matches_pytorch():
 
 def test_every_choice_is_legal():
     for preset in PRESETS:
-        for k, opponent in enumerate(["random", "heuristic", "net"]):
+        for k, opponent in enumerate(["random", "heuristic", "net1"]):
             g = eights.Game(preset, 2, seed=500 + k)
-            bots = [eights.Bot("net"), eights.Bot(opponent, seed=k)]
+            bots = [eights.Bot("net1"), eights.Bot(opponent, seed=k)]
             for game in range(8):
                 g = eights.Game(preset, 2, seed=100 * k + game)
                 while not (g.is_terminal or g.is_truncated):
@@ -93,14 +93,14 @@ def test_every_choice_is_legal():
                     assert g.action_mask()[a], (preset, opponent, a)
                     g.step(a)
         # The Rust arena (batched) plays hundreds of games; an illegal choice would raise.
-        res = arena.play(["net", "random"], preset, games=100, seed=3, threads=1)
+        res = arena.play(["net1", "random"], preset, games=100, seed=3, threads=1)
         assert len(res["winner"]) == 200 and res["agent_decisions"][0] > 1000
 
 
 def test_batched_arena_equals_the_python_loop():
     # The arena batches net's decisions in Rust; the Python loop (record_dir) asks one game at a
     # time through eights.Bot: the same deals and seeds give the same games.
-    fast = arena.play(["net", "heuristic"], "crazy_eights", games=20, seed=9, threads=1)
+    fast = arena.play(["net1", "heuristic"], "crazy_eights", games=20, seed=9, threads=1)
     slow = arena.play(
         [
             (
@@ -127,20 +127,20 @@ def test_batched_arena_equals_the_python_loop():
     ],
 )
 def test_net_is_refused_on_other_rules(preset, players, rules):
-    table = ["net"] + ["random"] * (players - 1)
+    table = ["net1"] + ["random"] * (players - 1)
     with pytest.raises(ValueError, match=SUPPORTED):
         arena.play(table, preset, games=2, rules=rules)
     with pytest.raises(ValueError, match=SUPPORTED):
-        _core.check_bot_rules("net", preset, players, rules)
+        _core.check_bot_rules("net1", preset, players, rules)
     with pytest.raises(ValueError, match=SUPPORTED):
-        eights.VecEnv(preset, 4, players, opponents="net", rules=rules)
+        eights.VecEnv(preset, 4, players, opponents="net1", rules=rules)
     with pytest.raises(ValueError, match=SUPPORTED):
-        eights.VecEnv(preset, 4, players, opponents=eights.OpponentPool(["heuristic", "net"]), rules=rules)
+        eights.VecEnv(preset, 4, players, opponents=eights.OpponentPool(["heuristic", "net1"]), rules=rules)
     with pytest.raises(ValueError, match=SUPPORTED):
-        eights.EightsEnv(preset, num_players=players, opponents="net", rules=rules)
+        eights.EightsEnv(preset, num_players=players, opponents="net1", rules=rules)
     g = eights.Game(preset, players, seed=1, rules=rules)
     with pytest.raises(ValueError, match=SUPPORTED):
-        eights.Bot("net").act(g)
+        eights.Bot("net1").act(g)
     # The other bots still play these rules.
     _core.check_bot_rules("ismcts:10", preset, players, rules)
 
@@ -164,11 +164,11 @@ def test_net_probs_checks_its_arguments():
 
 
 def test_net_is_accepted_wherever_bots_are():
-    assert eights.Bot("net").name == "net" and _core.parse_bot(" NET ") == "net"
+    assert eights.Bot("net1").name == "net1" and _core.parse_bot(" NET1 ") == "net1"
     with pytest.raises(ValueError, match="takes no parameter"):
-        _core.parse_bot("net:3")
+        _core.parse_bot("net1:3")
     # VecEnv opponents, alone and in a pool (batched in Rust).
-    for opponents in ["net", eights.OpponentPool(["net", "heuristic"], seed=0)]:
+    for opponents in ["net1", eights.OpponentPool(["net1", "heuristic"], seed=0)]:
         env = eights.VecEnv("switch_blackjack", 16, 2, opponents=opponents, seed=0)
         env.reset()
         ended = 0
@@ -177,24 +177,25 @@ def test_net_is_accepted_wherever_bots_are():
             ended += int((term | trunc).sum())
         assert ended > 0  # games end: the net opponents made every choice (an illegal one raises)
     # The Gymnasium env.
-    env = eights.EightsEnv("crazy_eights_specials", opponents="net")
+    env = eights.EightsEnv("crazy_eights_specials", opponents="net1")
     obs, info = env.reset(seed=0)
     done = False
     while not done:
         obs, r, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
         done = term or trunc
     # The arena: net beats the random bot.
-    r = arena.evaluate("net", "random", preset="crazy_eights", games=100, seed=1, threads=1)
+    r = arena.evaluate("net1", "random", preset="crazy_eights", games=100, seed=1, threads=1)
     assert r.win_rate > 0.7
 
 
 def test_net_in_the_command_line_tools(capsys):
-    assert main(["botspeed", "--presets", "crazy_eights", "--bots", "net", "--games", "4"]) == 0
-    assert "net" in capsys.readouterr().out
+    assert main(["botspeed", "--presets", "crazy_eights", "--bots", "net1", "--games", "4"]) == 0
+    assert "net1" in capsys.readouterr().out
     assert (
-        main(["arena", "--preset", "crazy_eights", "--players", "2", "--agents", "heuristic,net", "--games", "10"]) == 0
+        main(["arena", "--preset", "crazy_eights", "--players", "2", "--agents", "heuristic,net1", "--games", "10"])
+        == 0
     )
-    assert main(["arena", "--preset", "one_card", "--players", "2", "--agents", "heuristic,net", "--games", "2"]) == 2
+    assert main(["arena", "--preset", "one_card", "--players", "2", "--agents", "heuristic,net1", "--games", "2"]) == 2
     assert SUPPORTED in capsys.readouterr().err
     res = subprocess.run(
         [
@@ -209,16 +210,16 @@ def test_net_in_the_command_line_tools(capsys):
             "--seed",
             "3",
             "--bots",
-            "net",
+            "net1",
         ],
         input="1\n" * 3000,
         capture_output=True,
         text=True,
         timeout=120,
     )
-    assert res.returncode == 0 and "P1 (net): " in res.stdout, res.stderr
+    assert res.returncode == 0 and "P1 (net1): " in res.stdout, res.stderr
     res = subprocess.run(
-        [sys.executable, "-m", "eights", "play", "--preset", "one_card", "--players", "2", "--bots", "net"],
+        [sys.executable, "-m", "eights", "play", "--preset", "one_card", "--players", "2", "--bots", "net1"],
         input="quit\n",
         capture_output=True,
         text=True,

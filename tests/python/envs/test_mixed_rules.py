@@ -79,12 +79,22 @@ def test_mixed_bounds_hold_for_every_rule_set():
     assert raw.observation_space.contains(obs.copy())
 
 
-def test_net_is_refused_on_a_rule_space_and_on_a_list_it_does_not_play():
+def test_net1_is_refused_on_a_rule_space_and_on_a_list_it_does_not_play():
     with pytest.raises(ValueError, match="RuleSpace"):
-        eights.VecEnv(eights.RuleSpace(), num_envs=4, opponents="net")
-    with pytest.raises(ValueError, match="net"):
-        eights.VecEnv(["crazy_eights", "one_card"], num_envs=4, opponents="net")
-    eights.VecEnv(["crazy_eights", "switch_blackjack"], num_envs=4, opponents="net")
+        eights.VecEnv(eights.RuleSpace(), num_envs=4, opponents="net1")
+    with pytest.raises(ValueError, match="net1"):
+        eights.VecEnv(["crazy_eights", "one_card"], num_envs=4, opponents="net1")
+    eights.VecEnv(["crazy_eights", "switch_blackjack"], num_envs=4, opponents="net1")
+
+
+def test_net_plays_a_rule_space():
+    env = eights.VecEnv(eights.RuleSpace(num_players=2), num_envs=8, opponents="net", seed=3)
+    env.reset()
+    ended = 0
+    for _ in range(400):
+        _, _, term, trunc, _ = env.step(env.random_actions())
+        ended += int((term | trunc).sum())
+    assert ended > 0
 
 
 def test_bad_rules_arguments():

@@ -89,7 +89,7 @@ def test_iqm_is_the_mean_of_the_middle_half():
 
 
 def test_a_bot_refused_by_a_rule_set_is_reported_not_raised():
-    res = G.evaluate("net", "heldout_presets", games=10)
+    res = G.evaluate("net1", "heldout_presets", games=10)
     refused = [r.name for r in res.rule_sets if r.refused]
     assert refused == ["fat_buddah", "chase_the_ace", "sevens_and_eights", "crazy_eights_countdown_blog"]
     assert "trained for" in res.rule_sets[0].refused

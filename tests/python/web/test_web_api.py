@@ -213,7 +213,7 @@ def test_bad_rules_are_refused_with_the_reason(client, server, body, status, wor
         ({"bots": ["heuristic", "random"], "players": 2}, "one per bot seat (1)"),
         ({"bots": 3}, "'bots' must be a bot name or a list"),
         ({"bots": "ismcts:0"}, "ismcts"),
-        ({"preset": "stalin", "players": 4, "bots": "net"}, "net"),
+        ({"preset": "stalin", "players": 4, "bots": "net1"}, "net1"),
         ({"seed": -1}, "'seed' must be in [0, 2**64)"),
         ({"seed": 2**64}, "'seed' must be in [0, 2**64)"),
         ({"mode": "spectate"}, "'mode' must be 'play' or 'watch'"),

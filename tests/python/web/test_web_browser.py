@@ -329,13 +329,13 @@ def test_each_kind_of_decision_has_its_own_controls(page, server, phase, preset,
         assert played and played[0]["action"] == move["id"] and played[0]["seat"] == 0
 
 
-def test_the_learned_bot_is_offered_only_where_it_plays(page, server):
+def test_the_learned_bot_is_offered_on_every_preset(page, server):
     page.goto(server + "/#/play")
     page.wait_for_selector("form#setup[data-mode=play] #start:not([disabled])")
-    page.select_option("#preset", "crazy_eights")  # net was trained for it
+    page.select_option("#preset", "crazy_eights")
     expect(page.locator("#bot-1 option[value=net]")).to_have_count(1)
     page.select_option("#bot-1", "net")
-    page.select_option("#preset", "stalin")  # not for this one
+    page.select_option("#preset", "stalin")  # net plays every rule set
     expect(page.locator(".rules-summary")).to_contain_text(eights.Rules("stalin").title)
-    expect(page.locator("#bot-1 option[value=net]")).to_have_count(0)
-    expect(page.locator("#bot-1")).to_have_value("heuristic")
+    expect(page.locator("#bot-1 option[value=net]")).to_have_count(1)
+    expect(page.locator("#bot-1")).to_have_value("net")

@@ -1,0 +1,596 @@
+//! The learned bot `net`: one network for every rule set and table size, reading the rules
+//! encoding one card at a time (trained by `scripts/train_card_net.py`; the PyTorch model is
+//! `eights.train.cardnet.CardNet`, whose module documentation states the architecture). Shipped
+//! as one safetensors file (`src/bots/net/card.safetensors`, format [`FORMAT`]) and played here
+//! with a batched forward pass, no PyTorch needed.
+//!
+//! A decision's work is split by how often its inputs change:
+//! * **once per rule set** ([`RulesPart`], cached per `Arc<Rules>` in the caller's
+//!   [`CardScratch`]): each face's rules embedding `R[c]` and the table-wide summary `T`;
+//! * **once per decision**: the 12 dynamic values of each face, one `[B * 54, 12] x [12, W]`
+//!   product, the pooled context (two layers), the non-card logits;
+//! * **once per legal card**: the card head (`W x W`), only where "play", "give" or "keep" that
+//!   card is legal, since no other card's logit can be chosen.
+//!
+//! Inputs pass through `squash(x) = sign(x) ln(1 + |x|)`. The per-card rules columns are read by
+//! the names stored in the file, so a column added to the encoding later is ignored by a
+//! network trained before it, and a file naming a column the encoding lacks is refused.
+
+use super::net::tensor;
+use crate::action::{ActionMask, NUM_ACTIONS};
+use crate::card::NUM_FACES;
+use crate::game::Game;
+use crate::observation::{OBS_SIZE, encode};
+use crate::rules::encode::{CARD_FEATURE_NAMES, TABLE_FEATURE_NAMES};
+use crate::rules::{CARD_FEATURES, RULES_SIZE, Rules};
+use ndarray::linalg::general_mat_mul;
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, s};
+use safetensors::SafeTensors;
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+/// The shipped weights.
+pub const WEIGHTS_FILE: &[u8] = include_bytes!("net/card.safetensors");
+/// The format tag the weights file carries in its metadata.
+pub const FORMAT: &str = "eights-net-v2";
+
+/// Dynamic values per face (see `CARD_DYNAMIC` in `eights.train.cardnet`).
+pub const NUM_DYNAMIC: usize = 12;
+const NUM_IDENTITY: usize = 18;
+// Observation offsets (docs/layouts.md).
+const HAND: usize = 0;
+const TOP: usize = 54;
+const ACTIVE: usize = 108;
+const CONSTRAINT_SUIT: usize = 224;
+const PLAYED: usize = 162;
+const ROGUE: usize = 228;
+const ASKED: usize = 282;
+const WILD_RANK: usize = 297;
+const QS: usize = 3 * 13 + 11;
+/// The observation's per-card slices; every other index is table-wide.
+const CARD_SLICES: [usize; 4] = [HAND, TOP, PLAYED, ROGUE];
+/// Actions about no single card: 54..62 and 170..197.
+const NUM_OTHER: usize = 8 + (NUM_ACTIONS - 170);
+const NUM_GLOBAL_OBS: usize = OBS_SIZE - 4 * NUM_FACES;
+
+fn other_action(k: usize) -> usize {
+    if k < 8 { 54 + k } else { 170 + (k - 8) }
+}
+
+fn global_obs() -> [usize; NUM_GLOBAL_OBS] {
+    let mut out = [0; NUM_GLOBAL_OBS];
+    let mut k = 0;
+    for i in 0..OBS_SIZE {
+        if !CARD_SLICES.iter().any(|&s| (s..s + NUM_FACES).contains(&i)) {
+            out[k] = i;
+            k += 1;
+        }
+    }
+    out
+}
+
+/// `sign(x) ln(1 + |x|)`, with the values most inputs hold (0 and 1) answered without a
+/// logarithm (the same float either way: `ln_1p(1.0)` is `LN_2` rounded).
+#[inline(always)]
+fn squash(x: f32) -> f32 {
+    if x == 0.0 {
+        0.0
+    } else if x == 1.0 {
+        std::f32::consts::LN_2
+    } else {
+        x.signum() * x.abs().ln_1p()
+    }
+}
+
+/// A linear layer, weights stored `[in, out]` (for `x . w`), and its bias.
+#[derive(Clone, Debug)]
+struct Linear {
+    w: Array2<f32>,
+    b: Array1<f32>,
+}
+
+impl Linear {
+    fn load(st: &SafeTensors<'_>, name: &str, out: usize, inp: usize) -> Result<Linear, String> {
+        let w = Array2::from_shape_vec((out, inp), tensor(st, &format!("{name}.weight"), &[out, inp])?)
+            .map_err(|e| e.to_string())?;
+        let b = Array1::from_vec(tensor(st, &format!("{name}.bias"), &[out])?);
+        Ok(Linear { w: w.t().as_standard_layout().into_owned(), b })
+    }
+    fn outputs(&self) -> usize {
+        self.b.len()
+    }
+    /// `out = x . w + b` for one input vector.
+    fn apply(&self, x: ArrayView1<'_, f32>, out: &mut [f32]) {
+        out.copy_from_slice(self.b.as_slice().unwrap_or(&[]));
+        for (i, &v) in x.iter().enumerate() {
+            if v != 0.0 {
+                for (o, &w) in out.iter_mut().zip(self.w.row(i)) {
+                    *o += v * w;
+                }
+            }
+        }
+    }
+}
+
+/// The network of a weights file (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct CardNet {
+    width: usize,
+    context: usize,
+    card_idx: Vec<usize>,
+    table_idx: Vec<usize>,
+    r1: Linear,
+    r2: Linear,
+    t1: Linear,
+    d: Linear,
+    c1: Linear,
+    c2: Linear,
+    u: Linear,
+    x: Linear,
+    a: Linear,
+    o: Linear,
+    global: [usize; NUM_GLOBAL_OBS],
+    /// The metadata of the file (the training record among it).
+    pub metadata: HashMap<String, String>,
+}
+
+/// What the network computes once per rule set: `R` (`[54, W]`) and `T`.
+#[derive(Clone, Debug)]
+pub struct RulesPart {
+    r: Array2<f32>,
+    t: Array1<f32>,
+}
+
+fn columns(meta: &HashMap<String, String>, key: &str, names: &[&str]) -> Result<Vec<usize>, String> {
+    let list = meta.get(key).ok_or_else(|| format!("net weights: metadata {key:?} missing"))?;
+    list.split(',')
+        .map(|n| {
+            names.iter().position(|m| *m == n).ok_or_else(|| {
+                format!("net weights: rules column {n:?} (in {key}) is not in this version's rules encoding")
+            })
+        })
+        .collect()
+}
+
+impl CardNet {
+    /// Parse and validate a weights file.
+    pub fn parse(bytes: &[u8]) -> Result<CardNet, String> {
+        let (_, meta) = SafeTensors::read_metadata(bytes).map_err(|e| format!("net weights: {e}"))?;
+        let meta = meta.metadata().clone().unwrap_or_default();
+        let get = |k: &str| meta.get(k).ok_or_else(|| format!("net weights: metadata {k:?} missing"));
+        if get("format")? != FORMAT {
+            return Err(format!("net weights: format must be {FORMAT:?}, got {:?}", get("format")?));
+        }
+        let num = |k: &str| -> Result<usize, String> {
+            get(k)?.parse::<usize>().ok().filter(|&v| (1..=4096).contains(&v)).ok_or_else(|| {
+                format!("net weights: metadata {k:?} must be an integer in 1..=4096, got {:?}", meta.get(k))
+            })
+        };
+        let (w, cx, tw) = (num("width")?, num("context")?, num("table_width")?);
+        let card_idx = columns(&meta, "card_columns", &CARD_FEATURE_NAMES)?;
+        let table_idx = columns(&meta, "table_columns", &TABLE_FEATURE_NAMES)?;
+        let st = SafeTensors::deserialize(bytes).map_err(|e| format!("net weights: {e}"))?;
+        let l = |name: &str, out: usize, inp: usize| Linear::load(&st, name, out, inp);
+        Ok(CardNet {
+            width: w,
+            context: cx,
+            r1: l("r1", w, card_idx.len() + NUM_IDENTITY)?,
+            r2: l("r2", w, w)?,
+            t1: l("t1", tw, table_idx.len())?,
+            d: l("d", w, NUM_DYNAMIC)?,
+            c1: l("c1", cx, 3 * w + NUM_GLOBAL_OBS + NUM_OTHER + tw)?,
+            c2: l("c2", cx, cx)?,
+            u: l("u", w, w)?,
+            x: l("x", w, cx)?,
+            a: l("a", 3, w)?,
+            o: l("o", NUM_OTHER, cx)?,
+            card_idx,
+            table_idx,
+            global: global_obs(),
+            metadata: meta,
+        })
+    }
+
+    /// Units per card.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The rules part of a rules encoding (`RULES_SIZE` values).
+    pub fn rules_part(&self, enc: &[f32]) -> RulesPart {
+        let w = self.width;
+        let mut r = Array2::zeros((NUM_FACES, w));
+        let mut input = Array1::zeros(self.card_idx.len() + NUM_IDENTITY);
+        let mut hidden = vec![0.0; w];
+        for c in 0..NUM_FACES {
+            let row = &enc[c * CARD_FEATURES..(c + 1) * CARD_FEATURES];
+            input.fill(0.0);
+            for (k, &i) in self.card_idx.iter().enumerate() {
+                input[k] = squash(row[i]);
+            }
+            let k = self.card_idx.len();
+            if c >= 52 {
+                input[k + 4] = 1.0;
+            } else {
+                input[k + c / 13] = 1.0;
+                input[k + 5 + c % 13] = 1.0;
+            }
+            self.r1.apply(input.view(), &mut hidden);
+            hidden.iter_mut().for_each(|v| *v = v.max(0.0));
+            let mut out = r.row_mut(c);
+            let out = out.as_slice_mut().expect("a row of a standard-layout array is contiguous");
+            self.r2.apply(ArrayView1::from(&hidden[..]), out);
+        }
+        let table = &enc[NUM_FACES * CARD_FEATURES..];
+        let t_in: Array1<f32> = self.table_idx.iter().map(|&i| squash(table[i])).collect();
+        let mut t = vec![0.0; self.t1.outputs()];
+        self.t1.apply(t_in.view(), &mut t);
+        t.iter_mut().for_each(|v| *v = v.max(0.0));
+        RulesPart { r, t: Array1::from_vec(t) }
+    }
+
+    /// Logits `[B, NUM_ACTIONS]` of observations `[B, OBS_SIZE]`, masks and the rules
+    /// encoding of each row (`[B, RULES_SIZE]`), as the PyTorch model computes them (illegal
+    /// actions at -1e9). For tests and the bindings; the bots use [`CardNet::act_games_into`].
+    pub fn logits(&self, obs: ArrayView2<'_, f32>, masks: &[ActionMask], rules: ArrayView2<'_, f32>) -> Array2<f32> {
+        let b = obs.nrows();
+        let mut sc = CardScratch::default();
+        sc.reserve(self, b);
+        let mut parts: Vec<RulesPart> = Vec::new();
+        for k in 0..b {
+            sc.obs.row_mut(k).assign(&obs.row(k));
+            sc.masks[k] = masks[k];
+            let enc = rules.row(k).to_vec();
+            parts.push(self.rules_part(&enc));
+            sc.entry[k] = k;
+        }
+        self.forward(b, &mut sc, &parts);
+        let mut out = Array2::from_elem((b, NUM_ACTIONS), -1e9f32);
+        for k in 0..b {
+            for a in sc.masks[k].iter() {
+                out[[k, a]] = sc.logit(k, a);
+            }
+        }
+        out
+    }
+
+    /// The forward pass over the first `b` rows of `sc` (observations, masks and rules entries
+    /// filled); leaves the context, the non-card logits and the card embeddings in `sc`, and the
+    /// legal card logits in `sc.card_logits`.
+    fn forward(&self, b: usize, sc: &mut CardScratch, parts: &[RulesPart]) {
+        let w = self.width;
+        // Dynamic values, squashed: [B * 54, 12].
+        for k in 0..b {
+            let o = sc.obs.row(k);
+            let o = o.as_slice().expect("a row of a standard-layout array is contiguous");
+            let m = &sc.masks[k];
+            for c in 0..NUM_FACES {
+                let mut d = sc.dynamic.row_mut(k * NUM_FACES + c);
+                let joker = c >= 52;
+                let rank_on_top =
+                    if joker { o[TOP + 52] + o[TOP + 53] } else { (0..4).map(|s| o[TOP + s * 13 + c % 13]).sum() };
+                let asked =
+                    if joker { o[ASKED + 14] } else { o[ASKED + c % 13] + if c == QS { o[ASKED + 13] } else { 0.0 } };
+                let vals = [
+                    o[HAND + c],
+                    o[TOP + c],
+                    o[PLAYED + c],
+                    o[ROGUE + c],
+                    f32::from(u8::from(m.contains(c))),
+                    f32::from(u8::from(m.contains(62 + c))),
+                    f32::from(u8::from(m.contains(116 + c))),
+                    if joker { 0.0 } else { o[ACTIVE + c / 13] },
+                    rank_on_top,
+                    if joker { 0.0 } else { o[WILD_RANK + c % 13] },
+                    asked,
+                    if joker { 0.0 } else { o[CONSTRAINT_SUIT + c / 13] },
+                ];
+                for (x, v) in d.iter_mut().zip(vals) {
+                    *x = squash(v);
+                }
+            }
+        }
+        let rows = b * NUM_FACES;
+        let mut h = sc.h.slice_mut(s![..rows, ..]);
+        general_mat_mul(1.0, &sc.dynamic.slice(s![..rows, ..]), &self.d.w, 0.0, &mut h);
+        // h = relu(. + b_d + R[c]); then the pooled summaries into z.
+        let zw = sc.z.ncols();
+        for k in 0..b {
+            let part = &parts[sc.entry[k]];
+            let mut z = sc.z.row_mut(k);
+            let z = z.as_slice_mut().expect("a row of a standard-layout array is contiguous");
+            z[..3 * w].fill(0.0);
+            z[w..2 * w].fill(f32::NEG_INFINITY);
+            let o = sc.obs.row(k);
+            let o = o.as_slice().expect("a row of a standard-layout array is contiguous");
+            let hand_total: f32 = o[HAND..HAND + NUM_FACES].iter().map(|v| v.max(0.0)).sum();
+            let bias = self.d.b.as_slice().expect("contiguous");
+            for c in 0..NUM_FACES {
+                let mut hr = h.row_mut(k * NUM_FACES + c);
+                let hr = hr.as_slice_mut().expect("a row of a standard-layout array is contiguous");
+                let rc = part.r.row(c);
+                let rc = rc.as_slice().expect("a row of a standard-layout array is contiguous");
+                let hand = o[HAND + c].max(0.0);
+                let (sum, rest) = z.split_at_mut(w);
+                let (max, wsum) = rest.split_at_mut(w);
+                for j in 0..w {
+                    let v = (hr[j] + bias[j] + rc[j]).max(0.0);
+                    hr[j] = v;
+                    sum[j] += v;
+                    max[j] = max[j].max(v);
+                    wsum[j] += hand * v;
+                }
+            }
+            let denom = hand_total.max(1.0);
+            for j in 0..w {
+                z[j] /= NUM_FACES as f32;
+                z[2 * w + j] /= denom;
+            }
+            let mut at = 3 * w;
+            for &i in &self.global {
+                z[at] = squash(o[i]);
+                at += 1;
+            }
+            for q in 0..NUM_OTHER {
+                z[at] = squash(f32::from(u8::from(sc.masks[k].contains(other_action(q)))));
+                at += 1;
+            }
+            z[at..zw].copy_from_slice(part.t.as_slice().expect("contiguous"));
+        }
+        // The context and the row-wise heads.
+        let dense = |x: ArrayView2<'_, f32>, l: &Linear, out: &mut Array2<f32>, relu: bool| {
+            let mut y = out.slice_mut(s![..b, ..]);
+            general_mat_mul(1.0, &x, &l.w, 0.0, &mut y);
+            y += &l.b;
+            if relu {
+                y.mapv_inplace(|v| v.max(0.0));
+            }
+        };
+        dense(sc.z.slice(s![..b, ..]), &self.c1, &mut sc.c1, true);
+        dense(sc.c1.slice(s![..b, ..]), &self.c2, &mut sc.ctx, true);
+        dense(sc.ctx.slice(s![..b, ..]), &self.x, &mut sc.xc, false);
+        dense(sc.ctx.slice(s![..b, ..]), &self.o, &mut sc.other, false);
+        // The card heads where a card's action is legal.
+        let mut u = vec![0.0f32; w];
+        for k in 0..b {
+            let m = sc.masks[k];
+            for c in 0..NUM_FACES {
+                if !(m.contains(c) || m.contains(62 + c) || m.contains(116 + c)) {
+                    continue;
+                }
+                let hr = h.row(k * NUM_FACES + c);
+                self.u.apply(hr, &mut u);
+                for (j, v) in u.iter_mut().enumerate() {
+                    *v = (*v + sc.xc[[k, j]]).max(0.0);
+                }
+                let mut out = [0.0f32; 3];
+                self.a.apply(ArrayView1::from(&u[..]), &mut out);
+                sc.card_logits[[k, c, 0]] = out[0];
+                sc.card_logits[[k, c, 1]] = out[1];
+                sc.card_logits[[k, c, 2]] = out[2];
+            }
+        }
+    }
+
+    /// Greedy actions for the player to act in each game (`None` for a finished game), one
+    /// batched forward pass; the answers live in `scratch` until its next use. No allocation
+    /// once the scratch's buffers are large enough, except the rules part of a rule set the
+    /// scratch has not seen (once per `Arc<Rules>`).
+    pub fn act_games_into<'g, 's>(
+        &self,
+        games: impl ExactSizeIterator<Item = &'g Game>,
+        scratch: &'s mut CardScratch,
+    ) -> &'s [Option<usize>] {
+        let n = games.len();
+        scratch.reserve(self, n);
+        let mut b = 0;
+        for (k, g) in games.take(n).enumerate() {
+            b = k + 1;
+            let entry = scratch.cache.entry(self, g.rules());
+            let m = &mut scratch.masks[k];
+            *m = ActionMask::default();
+            let mut row = scratch.obs.row_mut(k);
+            let row = row.as_slice_mut().expect("a row of a standard-layout array is contiguous");
+            match g.current_player() {
+                Some(p) => {
+                    encode(g, p, row);
+                    g.legal_actions(m);
+                }
+                None => row.fill(0.0),
+            }
+            scratch.entry[k] = entry;
+        }
+        let parts = std::mem::take(&mut scratch.cache.parts);
+        self.forward(b, scratch, &parts);
+        scratch.cache.parts = parts;
+        for k in 0..b {
+            let mut best: Option<(usize, f32)> = None;
+            for a in scratch.masks[k].iter() {
+                let v = scratch.logit(k, a);
+                if best.is_none_or(|(_, x)| v > x) {
+                    best = Some((a, v));
+                }
+            }
+            scratch.acts[k] = best.map(|(a, _)| a);
+        }
+        &scratch.acts[..b]
+    }
+}
+
+/// The rules parts of the rule sets a caller has met, by `Arc<Rules>` identity (each entry holds
+/// a clone of its `Arc`, so an address is never reused while cached). Full, it starts over.
+#[derive(Clone, Debug, Default)]
+pub struct RulesCache {
+    keys: HashMap<usize, usize>,
+    held: Vec<Arc<Rules>>,
+    parts: Vec<RulesPart>,
+    enc: Vec<f32>,
+}
+
+/// The most rule sets a cache holds before it starts over.
+pub const RULES_CACHE_SIZE: usize = 4096;
+
+impl RulesCache {
+    fn entry(&mut self, net: &CardNet, rules: &Arc<Rules>) -> usize {
+        let key = Arc::as_ptr(rules) as usize;
+        if let Some(&i) = self.keys.get(&key) {
+            return i;
+        }
+        if self.held.len() >= RULES_CACHE_SIZE {
+            self.keys.clear();
+            self.held.clear();
+            self.parts.clear();
+        }
+        self.enc.resize(RULES_SIZE, 0.0);
+        rules.encode(&mut self.enc);
+        self.parts.push(net.rules_part(&self.enc));
+        self.held.push(rules.clone());
+        self.keys.insert(key, self.parts.len() - 1);
+        self.parts.len() - 1
+    }
+}
+
+/// The buffers of a batched forward pass, kept by each caller between calls (grown, never
+/// shrunk), and its cache of rules parts.
+#[derive(Clone, Debug, Default)]
+pub struct CardScratch {
+    obs: Array2<f32>,
+    masks: Vec<ActionMask>,
+    entry: Vec<usize>,
+    dynamic: Array2<f32>,
+    h: Array2<f32>,
+    z: Array2<f32>,
+    c1: Array2<f32>,
+    ctx: Array2<f32>,
+    xc: Array2<f32>,
+    other: Array2<f32>,
+    card_logits: ndarray::Array3<f32>,
+    acts: Vec<Option<usize>>,
+    cache: RulesCache,
+}
+
+impl CardScratch {
+    fn reserve(&mut self, net: &CardNet, b: usize) {
+        if self.obs.nrows() >= b && self.h.ncols() == net.width && self.ctx.ncols() == net.context {
+            return;
+        }
+        let rows = b.max(self.obs.nrows());
+        let (w, cx) = (net.width, net.context);
+        self.obs = Array2::zeros((rows, OBS_SIZE));
+        self.masks = vec![ActionMask::default(); rows];
+        self.entry = vec![0; rows];
+        self.dynamic = Array2::zeros((rows * NUM_FACES, NUM_DYNAMIC));
+        self.h = Array2::zeros((rows * NUM_FACES, w));
+        self.z = Array2::zeros((rows, net.c1.w.nrows()));
+        self.c1 = Array2::zeros((rows, cx));
+        self.ctx = Array2::zeros((rows, cx));
+        self.xc = Array2::zeros((rows, w));
+        self.other = Array2::zeros((rows, NUM_OTHER));
+        self.card_logits = ndarray::Array3::zeros((rows, NUM_FACES, 3));
+        self.acts = vec![None; rows];
+    }
+
+    /// The logit of legal action `a` of row `k` after a forward pass.
+    fn logit(&self, k: usize, a: usize) -> f32 {
+        match a {
+            0..54 => self.card_logits[[k, a, 0]],
+            62..116 => self.card_logits[[k, a - 62, 1]],
+            116..170 => self.card_logits[[k, a - 116, 2]],
+            54..62 => self.other[[k, a - 54]],
+            _ => self.other[[k, a - 170 + 8]],
+        }
+    }
+}
+
+/// The shipped network, parsed once.
+pub fn weights() -> Result<&'static CardNet, String> {
+    static CELL: OnceLock<Result<CardNet, String>> = OnceLock::new();
+    CELL.get_or_init(|| CardNet::parse(WEIGHTS_FILE)).as_ref().map_err(Clone::clone)
+}
+
+/// The `net` bot as a [`super::Policy`]: one forward pass per decision (the arena and the
+/// `VecEnv` batch their decisions through [`CardNet::act_games_into`]).
+#[derive(Clone, Debug, Default)]
+pub struct CardNetBot {
+    scratch: CardScratch,
+}
+
+impl CardNetBot {
+    pub fn new() -> CardNetBot {
+        CardNetBot::default()
+    }
+}
+
+impl super::Policy for CardNetBot {
+    fn act(&mut self, g: &Game) -> Option<usize> {
+        let net = weights().ok()?;
+        net.act_games_into(std::iter::once(g), &mut self.scratch)[0]
+    }
+    fn name(&self) -> String {
+        "net".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::{Policy, RandomBot};
+    use crate::rules::load_spec;
+
+    fn rules(p: &str, n: usize) -> Arc<Rules> {
+        Arc::new(Rules::from_spec(load_spec(p, None).unwrap(), n).unwrap())
+    }
+
+    #[test]
+    fn shipped_weights_parse_and_fit_in_two_megabytes() {
+        assert!(WEIGHTS_FILE.len() <= 2 * 1024 * 1024);
+        let net = weights().unwrap();
+        assert!(net.width() > 0);
+        assert!(net.metadata.contains_key("stages"));
+    }
+
+    #[test]
+    fn a_batch_of_mixed_rules_and_tables_agrees_with_single_decisions() {
+        // Games of several rule sets and sizes, mid-play, decided in one batch and one by one.
+        let net = weights().unwrap();
+        let mut games = Vec::new();
+        for (k, (p, n)) in [("crazy_eights", 2), ("one_card", 3), ("stalin", 4), ("rose_mau", 5), ("kings_reverse", 7)]
+            .iter()
+            .enumerate()
+        {
+            let r = rules(p, *n);
+            for s in 0..4u64 {
+                let mut g = Game::new(r.clone(), 100 * k as u64 + s);
+                let mut bot = RandomBot::new(s);
+                for _ in 0..(3 * s) {
+                    match bot.act(&g) {
+                        Some(a) if g.current_player().is_some() => g.step(a).unwrap(),
+                        _ => break,
+                    }
+                }
+                games.push(g);
+            }
+        }
+        let mut scratch = CardScratch::default();
+        let batched = net.act_games_into(games.iter(), &mut scratch).to_vec();
+        let mut bot = CardNetBot::new();
+        for (g, a) in games.iter().zip(&batched) {
+            assert_eq!(*a, bot.act(g));
+            if let Some(a) = a {
+                let mut m = ActionMask::default();
+                g.legal_actions(&mut m);
+                assert!(m.contains(*a));
+            }
+        }
+        // A reused scratch gives the same answers.
+        assert_eq!(net.act_games_into(games.iter(), &mut scratch).to_vec(), batched);
+    }
+
+    #[test]
+    fn a_bad_weights_file_is_an_error() {
+        assert!(CardNet::parse(b"not a file").is_err());
+        let e =
+            crate::bots::net::weights().map(|_| CardNet::parse(crate::bots::net::WEIGHTS_FILE)).unwrap().unwrap_err();
+        assert!(e.contains("eights-net-v2"), "{e}");
+    }
+}

@@ -1,0 +1,132 @@
+"""The rules-reading ``net`` (``eights.train.cardnet``): the Rust forward pass that the bot plays
+agrees with PyTorch's to 1e-5 on positions of many rule sets and table sizes, the bot plays the
+greedy action of those logits, the shipped file loads back into PyTorch, and the per-card
+inputs mean what their names say."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import eights
+from eights import _core
+
+torch = pytest.importorskip("torch", reason="eights.train needs PyTorch (pip install '.[train]')")
+pytest.importorskip("safetensors", reason="eights.train needs safetensors (pip install '.[train]')")
+
+from eights.train.cardnet import CARD_DYNAMIC, CardNet, card_inputs, export, load  # noqa: E402
+
+
+def _positions(rule_sets, seed=0, games=2):
+    """Observations, masks and rules encodings of heuristic-vs-random games."""
+    obs, masks, rules = [], [], []
+    for k, (r, n) in enumerate(rule_sets):
+        for j in range(games):
+            g = eights.Game(r, n, seed=seed + 10 * k + j)
+            bots = [eights.Bot("heuristic")] + [eights.Bot("random", seed=seed + s) for s in range(1, n)]
+            enc = g.rules_encoding()
+            while not (g.is_terminal or g.is_truncated):
+                p = g.current_player
+                obs.append(g.observation(p))
+                masks.append(g.action_mask())
+                rules.append(enc)
+                g.step(bots[(p + j) % n].act(g))
+    return np.asarray(obs, np.float32), np.asarray(masks, bool), np.asarray(rules, np.float32)
+
+
+RULE_SETS = [
+    ("crazy_eights", 2),
+    ("switch_blackjack", 3),
+    ("kings_reverse", 4),
+    ("stalin", 4),
+    ("thirty_eights", 4),
+    ("zodiac", 2),
+    ("rose_mau", 5),
+    ("crazy_eights_countdown", 2),
+    ("one_card", 3),
+    ("crazy_eights", 7),
+]
+
+
+def _torch_logits(net, obs, masks, rules):
+    with torch.no_grad():
+        logits, _ = net(torch.from_numpy(obs), torch.from_numpy(masks), torch.from_numpy(rules), torch.arange(len(obs)))
+    return logits.numpy()
+
+
+def test_rust_forward_pass_matches_pytorch_on_random_weights(tmp_path):
+    torch.manual_seed(0)
+    net = CardNet()
+    for p in net.parameters():  # larger weights than the initialisation, so every path matters
+        p.data.normal_(0.0, 0.3)
+    path = tmp_path / "w.safetensors"
+    export(net, str(path), {"stages": "[]"}, dtype=torch.float32)
+    obs, masks, rules = _positions(RULE_SETS)
+    assert len(obs) > 500
+    want = _torch_logits(net, obs, masks, rules)
+    got = _core.card_net_logits(obs, masks, rules, path.read_bytes())
+    legal = masks
+    assert np.all(got[~legal] == -1e9)
+    scale = np.maximum(1.0, np.abs(want[legal]))
+    assert np.max(np.abs(got[legal] - want[legal]) / scale) < 1e-5
+
+
+def test_shipped_weights_load_into_pytorch_and_agree_with_the_bot():
+    net = load(_core.card_net_weights()).eval()
+    obs, masks, rules = _positions(RULE_SETS, seed=7, games=1)
+    want = _torch_logits(net, obs, masks, rules)
+    got = _core.card_net_logits(obs, masks, rules)
+    assert np.max(np.abs(got[masks] - want[masks]) / np.maximum(1.0, np.abs(want[masks]))) < 1e-5
+    # The bot plays the greedy legal action of those logits, on every one of these rule sets.
+    for r, n in RULE_SETS:
+        g = eights.Game(r, n, seed=3)
+        bot = eights.Bot("net")
+        for _ in range(30):
+            if g.is_terminal or g.is_truncated:
+                break
+            o = g.observation(g.current_player)[None].astype(np.float32)
+            m = g.action_mask()[None]
+            lg = _core.card_net_logits(o, m, g.rules_encoding()[None].astype(np.float32))
+            a = bot.act(g)
+            assert a == int(np.argmax(lg[0]))
+            g.step(a)
+
+
+def test_shipped_file_is_small_and_records_its_training():
+    data = _core.card_net_weights()
+    assert len(data) <= 2 * 1024 * 1024
+    import json
+    import struct
+
+    n = struct.unpack("<Q", data[:8])[0]
+    meta = json.loads(data[8 : 8 + n])["__metadata__"]
+    assert meta["format"] == "eights-net-v2"
+    for key in ("stages", "decisions", "hardware", "train_minutes"):
+        assert meta[key], key
+
+
+def test_card_inputs_name_what_they_hold():
+    g = eights.Game("crazy_eights", 2, seed=5)
+    obs = torch.from_numpy(g.observation(g.current_player)[None].astype(np.float32))
+    mask = torch.from_numpy(g.action_mask()[None])
+    d = card_inputs(obs, mask)[0]
+    col = {name: d[:, i].numpy() for i, name in enumerate(CARD_DYNAMIC)}
+    top = int(np.argmax(obs[0, 54:108].numpy()))
+    assert col["top"][top] == 1 and col["top"].sum() == 1
+    # Every face of the top card's rank (the top card included) shows "rank_on_top".
+    same_rank = [c for c in range(52) if c % 13 == top % 13]
+    assert set(np.flatnonzero(col["rank_on_top"])) == set(same_rank)
+    # "can_play" is the play part of the mask; the hand column is the observation's hand.
+    assert np.array_equal(col["can_play"], g.action_mask()[:54].astype(np.float32))
+    assert np.array_equal(col["hand"], obs[0, :54].numpy())
+
+
+def test_net_plays_every_preset_at_every_table_size_and_mixed_rules():
+    for p in eights.presets():
+        for n in eights.Rules(p).players[:2]:
+            res = eights.arena.evaluate("net", "heuristic", preset=p, num_players=n, games=2, seed=1)
+            assert 0.0 <= res.win_rate <= 1.0
+    env = eights.VecEnv(eights.RuleSpace(num_players=3), 16, 3, opponents="net", obs_rules=True, seed=0)
+    env.reset(seed=0)
+    for _ in range(50):
+        env.step(env.random_actions())
