@@ -1,4 +1,5 @@
-"""The learners of the generalization baseline (``scripts/generalization_baseline.py``): the
+"""The learners of the generalization baseline (``scripts/generalization_baseline.py``; needs the
+``train`` extra): the
 package's PPO (:mod:`eights.train`) against a built-in bot on one preset or on a rule space,
 with or without the rules in the observation, and the greedy arena agent of a trained network.
 
@@ -18,11 +19,12 @@ from typing import Any, Dict, List
 import numpy as np
 import torch
 
-from eights import OBS_SIZE, RULES_SIZE, VecEnv
-from eights._core import NUM_ACTIONS, derive_seed
-from eights.rules.encoding import CARD_FEATURE_NAMES, NUM_FACES, TABLE_FEATURE_NAMES
-from eights.train import PolicyNet, Rollout, layer
-from eights.train.best_response import BestResponse
+from .._core import NUM_ACTIONS, OBS_SIZE, derive_seed
+from ..envs.vector import VecEnv
+from ..rules import RULES_SIZE
+from ..rules.encoding import CARD_FEATURE_NAMES, NUM_FACES, TABLE_FEATURE_NAMES
+from ..train import PolicyNet, Rollout, layer
+from ..train.best_response import BestResponse
 
 CARD_FEATURES, TABLE_FEATURES = len(CARD_FEATURE_NAMES), len(TABLE_FEATURE_NAMES)
 
