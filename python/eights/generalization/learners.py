@@ -65,6 +65,8 @@ class RulesPolicyNet(PolicyNet):
     ``rules_width`` units, concatenated to the normalised observation before the first hidden
     layer. ``table`` (a :class:`RulesTable`) is set by whoever feeds it."""
 
+    table: RulesTable
+
     def __init__(self, hidden: int, rules_width: int, card_width: int = 8):
         super().__init__(OBS_SIZE, NUM_ACTIONS, hidden)
         self.card_proj = layer(CARD_FEATURES, card_width)
@@ -93,7 +95,8 @@ class IndexedRules:
         self.ids = np.full(env.num_envs, -1, np.int64)  # the rules_id of each game's rows
         self.rows = np.zeros(env.num_envs, np.int64)  # their row in the table
 
-    def _flat(self, o: Dict[str, np.ndarray], info: Dict[str, Any]) -> np.ndarray:
+    def _flat(self, o: Any, info: Dict[str, Any]) -> np.ndarray:
+        """``o``: the VecEnv's observation dict (``obs_rules=True``)."""
         ids = np.asarray(info["rules_id"], np.int64)
         new = np.flatnonzero(ids != self.ids)
         if len(new):
@@ -123,7 +126,8 @@ class Learner(BestResponse):
         self.rules_width = rules_width
         self.envs: List[IndexedRules] = []
         if rules_width:
-            self.net = RulesPolicyNet(self.cfg.hidden, rules_width).to(self.device)
+            self.rules_net = RulesPolicyNet(self.cfg.hidden, rules_width).to(self.device)
+            self.net = self.rules_net
             self.optimizer = torch.optim.Adam(self.net.parameters(), lr=self.cfg.learning_rate, eps=1e-5)
 
     def _rollout(self) -> Rollout:
@@ -143,7 +147,7 @@ class Learner(BestResponse):
                     seed=derive_seed(start, s),
                     obs_rules=True,
                 ),
-                self.net.table,
+                self.rules_net.table,
             )  # fmt: skip
             for s in range(n)
         ]
@@ -155,7 +159,7 @@ class Learner(BestResponse):
 
     def _update(self, rollout: Rollout, p: float) -> Dict[str, float]:
         if self.rules_width:  # keep the table to the rows the games play now
-            remap = self.net.table.keep(np.concatenate([e.rows for e in self.envs]))
+            remap = self.rules_net.table.keep(np.concatenate([e.rows for e in self.envs]))
             for e in self.envs:
                 e.rows = remap[e.rows]
             idx = rollout.next_obs[:, OBS_SIZE].long().cpu().numpy()

@@ -23,7 +23,7 @@ import platform
 import subprocess
 import sys
 import time
-from typing import Callable, Dict, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import torch
@@ -62,14 +62,18 @@ def hardware_of(args: Args) -> str:
     return hardware
 
 
-def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, log: Callable[[str], None]) -> PolicyNet:
-    """PPO on ``preset`` for ``minutes`` of wall time (resuming ``out/checkpoint.pt``), from
-    ``init`` (a ``final.pt`` or an exported file) when given."""
-    os.makedirs(out, exist_ok=True)
+def _start(
+    args: Args,
+    preset: str,
+    agent: PolicyNet,
+    optimizer: torch.optim.Optimizer,
+    ckpt_path: str,
+    init: str,
+    log: Callable[[str], None],
+) -> Dict:
+    """Load where a preset's run starts from (its checkpoint, or ``init``: an exported file or
+    a ``final.pt``) into ``agent`` and ``optimizer``; returns what :class:`SelfPlay` resumes."""
     obs_size, dev = args.inputs, torch.device(args.device)
-    agent = PolicyNet(obs_size, NUM_ACTIONS, args.ppo.hidden).to(dev)
-    optimizer = torch.optim.Adam(agent.parameters(), lr=args.ppo.learning_rate, eps=1e-5)
-    ckpt_path = os.path.join(out, "checkpoint.pt")
     resume: Dict = {}
     if os.path.exists(ckpt_path):
         ck = torch.load(ckpt_path, weights_only=False, map_location=dev)
@@ -104,7 +108,18 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
         else:
             agent.norm.count.clamp_(max=1e5)  # let the statistics adapt to this preset
             log(f"{preset}: warm start from {init}")
+    return resume
 
+
+def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, log: Callable[[str], None]) -> PolicyNet:
+    """PPO on ``preset`` for ``minutes`` of wall time (resuming ``out/checkpoint.pt``), from
+    ``init`` (a ``final.pt`` or an exported file) when given."""
+    os.makedirs(out, exist_ok=True)
+    obs_size, dev = args.inputs, torch.device(args.device)
+    agent = PolicyNet(obs_size, NUM_ACTIONS, args.ppo.hidden).to(dev)
+    optimizer = torch.optim.Adam(agent.parameters(), lr=args.ppo.learning_rate, eps=1e-5)
+    ckpt_path = os.path.join(out, "checkpoint.pt")
+    resume = _start(args, preset, agent, optimizer, ckpt_path, init, log)
     run = SelfPlay(
         agent,
         optimizer,
@@ -148,9 +163,47 @@ def train_preset(args: Args, preset: str, minutes: float, out: str, init: str, l
     return agent
 
 
-def main(argv: Optional[Sequence[str]] = None) -> None:
-    """Run the recipe with command-line flags (default: ``sys.argv[1:]``)."""
-    args = parse_args(argv)
+def evaluate(agent: PolicyNet, preset: str, args: Args, log: Callable[[str], None]) -> None:
+    """Log the greedy policy's win rate against the heuristic on duplicate deals."""
+    r = arena.evaluate(
+        GreedyPolicy(agent, "net"),
+        "heuristic",
+        preset=preset,
+        num_players=args.num_players,
+        games=args.eval_deals,
+        seed=12345,
+        threads=1,
+    )
+    log(f"{preset}: against heuristic {r.win_rate:.3f} [{r.ci[0]:.3f}, {r.ci[1]:.3f}] over {args.eval_deals} deals")
+
+
+def recorded_command(args: Args) -> str:
+    """The recipe, without where its files went (out, export): the command that reproduces the
+    weights. Stage k of a chain of continuations reads stage k - 1's conventional directory
+    (see ``stage_dir``); an exported file is named by the conventional place of an export (the
+    shipped file's path)."""
+    stage = stage_depth(args.init_from) + 1
+    previous = (Args.export if is_export(args.init_from) else stage_dir(stage - 1)) if args.init_from else ""
+    paths = {"out": stage_dir(stage), "init_from": previous}
+    return " ".join([f"python {SCRIPT}"] + to_argv(args, device=args.device, export=Args.export, **paths))
+
+
+def train_side_by_side(args: Args, plan: List[Tuple[str, float]], device: str) -> None:
+    """One process per preset still to train, each from scratch or from ``--init-from``."""
+    children = []
+    for preset, minutes in plan:
+        if os.path.exists(os.path.join(args.out, preset, "final.pt")):
+            continue
+        argv = to_argv(args, plan=f"{preset}={minutes}", parallel=False, export="", eval_deals=0, device=device)
+        children.append((preset, subprocess.Popen([sys.executable, "-m", "eights.train.net_bot"] + argv)))
+    failed = [preset for preset, child in children if child.wait() != 0]
+    if failed:
+        raise SystemExit(f"training failed for {', '.join(failed)}")
+
+
+def prepare(args: Args) -> Tuple[Args, List[Tuple[str, float]]]:
+    """Check and complete ``args`` (the smoke settings, the device), seed torch and numpy and
+    make the output directory; returns the arguments the presets train with and the plan."""
     if args.smoke:
         args.ppo.num_envs, args.ppo.num_steps = 8, 16
         args.league.snapshot_every = args.log_every = args.checkpoint_every = 1
@@ -178,6 +231,13 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         if todo:
             raise SystemExit(f"--device {args.device}: no CUDA device here to train {', '.join(todo)}")
         run_args = dataclasses.replace(args, device="cpu")
+    return run_args, plan
+
+
+def main(argv: Optional[Sequence[str]] = None) -> None:
+    """Run the recipe with command-line flags (default: ``sys.argv[1:]``)."""
+    args = parse_args(argv)
+    run_args, plan = prepare(args)
     log_path = os.path.join(args.out, "train.log")
 
     def log(msg: str) -> None:
@@ -187,27 +247,11 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
             f.write(line + "\n")
 
     hardware = hardware_of(args)
-    # The recipe, without where its files went (out, export): the command that reproduces the weights.
-    # Stage k of a chain of continuations reads stage k - 1's conventional directory (see stage_dir).
-    stage = stage_depth(args.init_from) + 1
-    # An exported file is named by the conventional place of an export (the shipped file's path).
-    previous = (Args.export if is_export(args.init_from) else stage_dir(stage - 1)) if args.init_from else ""
-    paths = {"out": stage_dir(stage), "init_from": previous}
-    command = " ".join([f"python {SCRIPT}"] + to_argv(args, device=args.device, export=Args.export, **paths))
+    command = recorded_command(args)
     log(f"train_net_bot: seed {args.seed}, plan {args.plan}, hidden {args.ppo.hidden}, {hardware}")
     if args.parallel and len(plan) > 1:
-        # One process per preset, each from scratch or from --init-from; this process then evaluates and exports.
-        children = []
-        for preset, minutes in plan:
-            if os.path.exists(os.path.join(args.out, preset, "final.pt")):
-                continue
-            argv = to_argv(
-                args, plan=f"{preset}={minutes}", parallel=False, export="", eval_deals=0, device=run_args.device
-            )
-            children.append((preset, subprocess.Popen([sys.executable, "-m", "eights.train.net_bot"] + argv)))
-        failed = [preset for preset, child in children if child.wait() != 0]
-        if failed:
-            raise SystemExit(f"training failed for {', '.join(failed)}")
+        # One process per preset; this process then evaluates and exports.
+        train_side_by_side(args, plan, run_args.device)
     policies, trained, machines = {}, {}, []
     first_final = ""
     for k, (preset, minutes) in enumerate(plan):
@@ -243,19 +287,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         agent.eval()
         policies[preset] = agent
         if args.eval_deals > 0:
-            r = arena.evaluate(
-                GreedyPolicy(agent, "net"),
-                "heuristic",
-                preset=preset,
-                num_players=args.num_players,
-                games=args.eval_deals,
-                seed=12345,
-                threads=1,
-            )
-            log(
-                f"{preset}: against heuristic {r.win_rate:.3f} [{r.ci[0]:.3f}, {r.ci[1]:.3f}]"
-                f" over {args.eval_deals} deals"
-            )
+            evaluate(agent, preset, args, log)
     if args.export:
         meta = {
             "players": args.num_players,

@@ -150,7 +150,7 @@ class SelfPlay:
 
     def _add_to_pools(self, net: PolicyNet) -> None:
         for pool in self.pools:
-            pool.add(lambda o, m, s=net: s.act(o, m))
+            pool.add(net.act)
 
     def _record(self, s: int, env: Any, rows: np.ndarray, r: np.ndarray) -> None:
         """The outcome of each game that ended, by the kind of opponent it was drawn."""
