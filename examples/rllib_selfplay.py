@@ -1,8 +1,8 @@
 """Self-play PPO with Ray RLlib on an eights game, with several env runners.
 
-Every seat is an agent of :class:`eights.rllib.EightsMultiAgentEnv`, all mapped to one
+Every seat is an agent of :class:`eights.integrations.rllib.EightsMultiAgentEnv`, all mapped to one
 shared policy, so the policy plays against itself. Actions are masked by RLlib's
-action-masking module (:func:`eights.rllib.action_masking_module_spec`). Collection runs
+action-masking module (:func:`eights.integrations.rllib.action_masking_module_spec`). Collection runs
 in ``--env-runners`` Ray actors; on a Ray cluster (``ray start --head`` and
 ``--address auto``) the same script spreads them over machines.
 
@@ -29,7 +29,7 @@ from ray.rllib.core.columns import Columns
 
 import eights
 import eights.arena
-import eights.rllib
+import eights.integrations.rllib
 
 
 def parse_args() -> argparse.Namespace:
@@ -54,12 +54,12 @@ def build_config(args: argparse.Namespace) -> PPOConfig:
     env_config = {"preset": args.preset, "num_players": args.players, "seed": args.seed}
     return (
         PPOConfig()
-        .environment(eights.rllib.register(), env_config=env_config)
+        .environment(eights.integrations.rllib.register(), env_config=env_config)
         .multi_agent(
             policies={"shared"},
             policy_mapping_fn=lambda agent_id, episode, **kwargs: "shared",
         )
-        .rl_module(rl_module_spec=eights.rllib.action_masking_module_spec(["shared"]))
+        .rl_module(rl_module_spec=eights.integrations.rllib.action_masking_module_spec(["shared"]))
         .env_runners(num_env_runners=args.env_runners, num_cpus_per_env_runner=1)
         .training(
             train_batch_size_per_learner=args.train_batch,

@@ -13,7 +13,7 @@ decisions each; 2,000,000 by default, the committed measurement):
 * ``generalist_rules``: rules drawn from ``train_space()`` every episode, ``obs_rules=True``;
   the network reads the rules encoding through a learned projection (a per-card layer shared
   by the 54 cards, then ``--rules-width`` ReLU units) concatenated to the normalised
-  observation before the first hidden layer (``generalization_learners.py``);
+  observation before the first hidden layer (``eights.generalization.learners``);
 * ``generalist``: the same rules, the plain observation;
 * ``specialist_<preset>``: one held-out preset only, the plain observation.
 
@@ -50,7 +50,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "rules_agents_see.md"
 FIGURE = ROOT / "docs" / "figures" / "generalization_baseline.svg"
-DATA = ROOT / "docs" / "data" / "generalization" / "baseline.json"
+DATA = ROOT / "benchmarks" / "results" / "generalization" / "baseline.json"
 BEGIN, END = "<!-- generalization:begin -->", "<!-- generalization:end -->"
 GENERALISTS = ("generalist_rules", "generalist")
 #: Bootstrap resamples of the paired gap intervals, and their seed.
@@ -61,17 +61,10 @@ BOOTSTRAP, BOOT_SEED = 2000, 0x6A9
 
 
 def learners():
-    """The module of the learners, ``generalization_learners.py`` beside this script (loaded
-    by path, so that this script runs from anywhere; imported late: --report-only needs no torch)."""
-    import importlib.util
+    """The learners (:mod:`eights.generalization.learners`), imported late: --report-only needs no torch."""
+    from eights.generalization import learners
 
-    name = "generalization_learners"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    return learners
 
 
 def run_names() -> List[str]:

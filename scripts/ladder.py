@@ -11,7 +11,7 @@ games of ``ismcts:400`` against ``heuristic``) and, at the smallest table, the a
 player's edge (``oracle:50``, which sees every hand, against ``ismcts:400``), and its closing
 note names the presets where a bot does not beat the one below it.
 
-Results are kept one JSON line per match in ``benchmarks/ladder.jsonl``; a run computes only
+Results are kept one JSON line per match in ``benchmarks/results/ladder.jsonl``; a run computes only
 the matches missing there, so it can be stopped and resumed, and a new column (a later bot)
 is added by listing it in :data:`COLUMNS` (or ``--column``) and running again.
 
@@ -39,7 +39,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "baselines.md"
-RESULTS = ROOT / "benchmarks" / "ladder.jsonl"
+RESULTS = ROOT / "benchmarks" / "results" / "ladder.jsonl"
 BEGIN, END = "<!-- ladder:begin -->", "<!-- ladder:end -->"
 
 

@@ -75,7 +75,8 @@ from .envs.gym import EightsEnv, make
 from .envs.registration import GYMNASIUM_NAMESPACE
 from .envs.registration import register_envs as _register_envs
 from .envs.vector import VecEnv
-from .rules import RULES_SIZE, Game, Rules, RuleSpace
+from .game import Game
+from .rules import RULES_SIZE, Rules, RuleSpace
 
 try:
     __version__ = _metadata.version("eights")

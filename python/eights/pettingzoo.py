@@ -1,10 +1,18 @@
-"""The old import path of :mod:`eights.envs.pettingzoo` (the PettingZoo environments), kept as a thin re-export:
-every name of that module, private ones included, is reachable here."""
+"""Deprecated: the old import path of :mod:`eights.envs.pettingzoo` (the PettingZoo environments); import
+``eights.envs.pettingzoo`` instead. Importing this module warns (``DeprecationWarning``); every name of
+``eights.envs.pettingzoo``, private ones included, is still reachable here."""
 
+import warnings as _warnings
 from typing import Any as _Any
 
 from .envs import pettingzoo as _module
 from .envs.pettingzoo import *  # noqa: F401,F403
+
+_warnings.warn(
+    "eights.pettingzoo is deprecated and will be removed; import eights.envs.pettingzoo instead",
+    DeprecationWarning,
+    stacklevel=2,
+)
 
 
 def __getattr__(name: str) -> _Any:

@@ -1,5 +1,5 @@
-"""Optional dependencies: the modules that need an extra (``eights.pettingzoo``,
-``eights.rllib``, ...) call :func:`require` first, and code that needs one package for one
+"""Optional dependencies: the modules that need an extra (``eights.envs.pettingzoo``,
+``eights.integrations.rllib``, ...) call :func:`require` first, and code that needs one package for one
 feature imports it with :func:`import_optional`, so a missing package raises an ImportError
 that names the extra to install instead of a bare ModuleNotFoundError."""
 

@@ -48,7 +48,7 @@ class OpponentPool:
 
     def __init__(
         self,
-        snapshots: Sequence[BatchPolicy] = (),
+        snapshots: Sequence[Union[BatchPolicy, str]] = (),
         weights: Optional[Sequence[float]] = None,
         seed: Optional[int] = None,
     ) -> None:

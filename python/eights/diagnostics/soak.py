@@ -38,7 +38,7 @@ from .._core import presets as _presets
 from .._utils.checks import as_int
 from .._utils.seeds import check_seed
 from ..envs.vector import VecEnv
-from ..rules import Game
+from ..game import Game
 
 __all__ = ["soak", "fast_soak", "table_sizes", "rss_bytes", "FAST_LIMITS"]
 

@@ -12,8 +12,8 @@ import numpy as np
 from .._core import NUM_ACTIONS
 from .._utils.checks import describe
 from .._utils.overrides import merge_rule_overrides
+from ..game import Game
 from ..render import HISTORY_SHOWN, game_html, table_text
-from ..rules import Game
 from ._rulesets import RulesArg, RuleSet
 
 __all__ = [

@@ -57,7 +57,7 @@ from __future__ import annotations
 
 from .._utils.optional import require
 
-require("pettingzoo", "pettingzoo", "eights.pettingzoo")
+require("pettingzoo", "pettingzoo", "eights.envs.pettingzoo")
 
 from typing import Any, Dict, Optional, Tuple, Union
 
@@ -322,4 +322,4 @@ class raw_env(AECEnv):
         pass
 
     def __str__(self) -> str:
-        return f"eights.pettingzoo.raw_env({self.preset!r}, num_players={self.num_players})"
+        return f"eights.envs.pettingzoo.raw_env({self.preset!r}, num_players={self.num_players})"

@@ -38,7 +38,7 @@ class LegalActionSpace(spaces.Discrete):
 
     def __init__(self, n: int, env: Optional[Any] = None) -> None:
         # ``env`` is any environment with a ``_sampling_mask()`` method (EightsEnv, the
-        # RLlib env of eights.rllib).
+        # RLlib env of eights.integrations.rllib).
         super().__init__(n)
         self._env_ref = weakref.ref(env) if env is not None else None
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 from .._utils.optional import require
 from .._utils.seeds import check_seed
 
-require("pyspiel", "openspiel", "eights.openspiel")
+require("pyspiel", "openspiel", "eights.integrations.openspiel")
 
 import hashlib
 from typing import Any, Dict, List, Optional, Tuple, Union
@@ -49,8 +49,9 @@ import numpy as np
 import pyspiel
 
 from .._core import NUM_ACTIONS, OBS_SIZE, determinize, observation_bounds, preset_rules, presets
+from ..game import Game
 from ..render import table_text
-from ..rules import Game, Rules
+from ..rules import Rules
 
 __all__ = ["GAME_PREFIX", "EightsGame", "EightsState", "game_name", "register"]
 

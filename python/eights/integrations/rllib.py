@@ -61,7 +61,7 @@ from __future__ import annotations
 from .._utils.optional import require
 from .._utils.seeds import check_seed
 
-require(["ray.rllib", "torch"], "rllib", "eights.rllib")
+require(["ray.rllib", "torch"], "rllib", "eights.integrations.rllib")
 
 from typing import Any, Dict, Iterable, Mapping, Optional, Tuple
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from .._utils.optional import require
 
-require("stable_baselines3", "sb3", "eights.sb3")
+require("stable_baselines3", "sb3", "eights.integrations.sb3")
 
 from typing import Any, Dict, List, Optional, Sequence, Union
 
@@ -131,7 +131,9 @@ class VecEnv(_SB3VecEnv):
         return [value for _ in self._indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        raise AttributeError(f"eights.sb3.VecEnv shares one batch of games; cannot set {attr_name!r} per env")
+        raise AttributeError(
+            f"eights.integrations.sb3.VecEnv shares one batch of games; cannot set {attr_name!r} per env"
+        )
 
     def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> List[Any]:
         rows = self._indices(indices)

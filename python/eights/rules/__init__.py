@@ -2,12 +2,14 @@
 :class:`RuleSpace` (rule sets drawn at random from the presets, their variants and house
 rules) and the rules encoding an agent can read (:mod:`eights.rules.encoding`).
 
-``Game`` is the engine's game class, which takes a preset name or a :class:`Rules`.
+``Game``, the engine's game class, which takes a preset name or a :class:`Rules`, has its
+own home, :mod:`eights.game` (``eights.Game``); it stays importable from here as before.
 """
 
-from .core import Game, Rules
+from ..game import Game as Game  # an earlier home of eights.Game
+from .core import Rules
 from .core import _load_toml_text as _load_toml_text
 from .encoding import RULES_SIZE
 from .space import RuleSpace
 
-__all__ = ["Game", "Rules", "RuleSpace", "RULES_SIZE"]
+__all__ = ["Rules", "RuleSpace", "RULES_SIZE"]

@@ -43,7 +43,7 @@ from .._core import encode_rules as _encode_rules
 from .._core import presets as _presets
 from .._utils.overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides
 
-__all__ = ["Game", "Rules"]
+__all__ = ["Rules"]
 
 PathOrText = Union[str, "os.PathLike[str]"]
 
@@ -345,10 +345,3 @@ class Rules:
         if isinstance(self._base, str):
             return (Rules._make, (self._base, self._overrides))
         return (Rules._make, (self._base, {}))
-
-
-#: One table of a Crazy Eights-family game: the extension's class itself.
-#: ``Game(preset="crazy_eights", num_players=2, seed=None, rules=None)`` takes a preset name
-#: or a :class:`Rules` (plus a dict of overrides); so do its static ``from_position``,
-#: whose rules must start from a preset.
-Game = _Game

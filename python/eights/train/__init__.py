@@ -1,24 +1,38 @@
-"""Training with PyTorch (the ``train`` extra): the package's PPO (:mod:`.ppo`) and the policy
-network it trains, which the learned bot ``net`` plays (:mod:`.model`). The training examples
-(``examples/train_net_bot.py``, ``examples/ppo_selfplay.py``) and the approximate best
-response of :func:`eights.arena.exploit` (:mod:`.best_response`) run on them."""
+"""Training with PyTorch (the ``train`` extra): the package's PPO (:mod:`.ppo`, its
+hyperparameters :class:`PPOConfig`), the self-play loop against a league of opponents
+(:mod:`.selfplay`), the policy network it trains, which the learned bot ``net`` plays
+(:mod:`.model`), and the ``eights-net-v1`` file format the bot reads (:mod:`.export`). The
+recipe of the shipped ``net`` weights is :mod:`.net_bot` (its arguments and the history of a
+chain of runs: :mod:`.recipe`); the training examples (``examples/train_net_bot.py``,
+``examples/ppo_selfplay.py``) and the approximate best response of
+:func:`eights.arena.exploit` (:mod:`.best_response`) run on them; :mod:`.config` turns the
+nested argument dataclasses into command-line flags."""
 
 from .._utils.optional import require
 
 require(["torch", "safetensors"], "train", "eights.train")
 
+from .export import EXPORT_FORMAT, export_metadata, load_exported, write_exported  # noqa: E402
 from .model import GreedyPolicy, Normalizer, PolicyNet, exported_state_dict, layer, net_policy, net_state_dict  # noqa: E402
 from .ppo import PPOConfig, Rollout, ppo_update  # noqa: E402
+from .selfplay import League, LeagueConfig, SelfPlay  # noqa: E402
 
 __all__ = [
+    "EXPORT_FORMAT",
     "GreedyPolicy",
+    "League",
+    "LeagueConfig",
     "Normalizer",
     "PPOConfig",
     "PolicyNet",
     "Rollout",
+    "SelfPlay",
+    "export_metadata",
     "exported_state_dict",
     "layer",
+    "load_exported",
     "net_policy",
     "net_state_dict",
     "ppo_update",
+    "write_exported",
 ]

@@ -4,7 +4,7 @@ normaliser, two hidden ReLU layers, a masked policy head and a value head
 shipped ``net`` weights read into it (:func:`net_state_dict`).
 
 The layer names (``norm.*``, ``fc1``, ``fc2``, ``pi``, ``v``) are those of the exported
-safetensors format that ``examples/train_net_bot.py`` writes and the Rust bot reads, so a
+``eights-net-v1`` format that :mod:`eights.train.export` writes and the Rust bot reads, so a
 policy moves between the two without conversion."""
 
 from __future__ import annotations

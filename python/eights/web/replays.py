@@ -13,8 +13,8 @@ from typing import Any, Dict, List, Optional
 
 from .._utils.checks import as_int, describe
 from .._utils.overrides import check_depth
+from ..game import Game
 from ..render import action_text
-from ..rules import Game
 from .config import MAX_RECORD_BYTES
 from .errors import bad_request, forbidden, not_found, too_large
 from .views import position_view, pretty

@@ -15,8 +15,9 @@ from typing import Any, Dict, List, Optional
 from .._core import derive_seed
 from ..agents.seats import seat_player
 from ..agents.spec import AgentSpec
+from ..game import Game
 from ..render import action_text
-from ..rules import Game, Rules
+from ..rules import Rules
 from .errors import ApiError, conflict
 from .requests import is_quick
 from .views import is_match, pretty

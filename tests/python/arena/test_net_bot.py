@@ -2,7 +2,6 @@
 with a PyTorch model of the shipped weights, legality of its choices, refusal outside the rules
 it was trained for, and its use wherever a built-in bot name is accepted."""
 
-import dataclasses
 import json
 import os
 import subprocess
@@ -574,14 +573,11 @@ def test_training_example_widens_a_network_without_changing_its_policy():
     and a neutral normaliser, so the logits on whole observations are the old ones;
     narrowing is refused."""
     torch = pytest.importorskip("torch", reason="the training example needs PyTorch (pip install '.[train]')")
-    import importlib.util
+    from eights.train import PolicyNet
+    from eights.train import recipe as tnb
 
-    spec = importlib.util.spec_from_file_location("train_net_bot", os.path.join(ROOT, "examples", "train_net_bot.py"))
-    tnb = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("train_net_bot", tnb)  # its dataclasses look their module up
-    spec.loader.exec_module(tnb)
     torch.manual_seed(0)
-    old = tnb.Agent(310, eights.NUM_ACTIONS, 16)
+    old = PolicyNet(310, eights.NUM_ACTIONS, 16)
     old.norm.update(torch.rand(64, eights.OBS_SIZE) * 3)
     opt = torch.optim.Adam(old.parameters(), lr=1e-3)
     obs = torch.rand(32, eights.OBS_SIZE) * 2
@@ -590,7 +586,7 @@ def test_training_example_widens_a_network_without_changing_its_policy():
     opt.step()
     model, state, widened = tnb.widen(old.state_dict(), opt.state_dict(), eights.OBS_SIZE)
     assert widened and tnb.inputs_of(model) == eights.OBS_SIZE
-    new = tnb.Agent(eights.OBS_SIZE, eights.NUM_ACTIONS, 16)
+    new = PolicyNet(eights.OBS_SIZE, eights.NUM_ACTIONS, 16)
     new.load_state_dict(model)
     obs[:, 310:] = 1.0  # the appended slice set: it must not move the logits
     with torch.no_grad():
@@ -603,16 +599,6 @@ def test_training_example_widens_a_network_without_changing_its_policy():
     assert tnb.widen(model, None, eights.OBS_SIZE)[2] is False
     with pytest.raises(SystemExit, match="only be widened"):
         tnb.widen(model, None, 300)
-
-
-def _training_module():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("train_net_bot", os.path.join(ROOT, "examples", "train_net_bot.py"))
-    tnb = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("train_net_bot", tnb)  # its dataclasses look their module up
-    spec.loader.exec_module(tnb)
-    return tnb
 
 
 def _recipe_commands(text):
@@ -632,14 +618,16 @@ def test_the_documented_recipe_is_the_one_the_shipped_weights_record(where):
     change the weights aside: checkpoints, logging, the evaluation after training), and every
     recipe command that trains a preset is in that preset's recorded history."""
     pytest.importorskip("torch", reason="the training example needs PyTorch (pip install '.[train]')")
-    tnb = _training_module()
+    from eights.train import config
+    from eights.train import recipe as tnb
+
     with open(WEIGHTS, "rb") as f:
         meta = json.loads(f.read(int.from_bytes(f.read(8), "little")))["__metadata__"]
     ignored = {"plan", "parallel", "export", "eval_deals", "checkpoint_every", "log_every"}
 
     def parsed(command):
         a = tnb.parse_args(command.split())
-        rest = {k: v for k, v in dataclasses.asdict(a).items() if k not in ignored}
+        rest = {k: v for k, v in config.flatten(a).items() if k not in ignored}
         return dict(tnb.parse_plan(a.plan)), rest
 
     with open(os.path.join(ROOT, where)) as f:

@@ -13,7 +13,7 @@ from gymnasium.utils.env_checker import check_env
 
 import eights
 from _helpers import PRESETS, mentions_card
-from eights.env import LegalActionSpace, merge_rule_overrides
+from eights.envs.gym import LegalActionSpace, merge_rule_overrides
 
 
 def _check_env_quietly(env, **kwargs):

@@ -84,7 +84,7 @@ def test_torchrl_check_env_specs_passes_on_the_pettingzoo_env():
     from torchrl.envs import PettingZooWrapper
     from torchrl.envs.utils import check_env_specs
 
-    from eights.pettingzoo import env as aec_env
+    from eights.envs.pettingzoo import env as aec_env
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -137,7 +137,7 @@ def test_pettingzoo_observations_gain_the_rules():
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
 
-    from eights.pettingzoo import env as make_env
+    from eights.envs.pettingzoo import env as make_env
 
     e = make_env(eights.RuleSpace(num_players=3), num_players=3, obs_rules=True)
     e.reset(seed=2)

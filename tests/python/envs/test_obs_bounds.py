@@ -81,7 +81,7 @@ def test_vec_env_and_pettingzoo_scaled():
     with pytest.raises(ValueError, match="obs_dtype"):
         eights.VecEnv("crazy_eights", num_envs=2, scale_obs=True, obs_dtype="uint8")
     pytest.importorskip("pettingzoo")
-    from eights.pettingzoo import raw_env
+    from eights.envs.pettingzoo import raw_env
 
     env = raw_env("crazy_eights", 2, scale_obs=True)
     env.reset(seed=0)

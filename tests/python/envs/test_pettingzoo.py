@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment (eights.pettingzoo): PettingZoo's own API, seed and
+"""The PettingZoo AEC environment (eights.envs.pettingzoo): PettingZoo's own API, seed and
 parallel tests, plus the conventions the module documents (masks, rewards, truncation,
 illegal actions, seeding)."""
 
@@ -11,8 +11,8 @@ from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
 from pettingzoo.utils.conversions import aec_to_parallel  # noqa: E402
 
 import eights  # noqa: E402
-from eights.pettingzoo import env as make_env  # noqa: E402
-from eights.pettingzoo import parallel_env, raw_env  # noqa: E402
+from eights.envs.pettingzoo import env as make_env  # noqa: E402
+from eights.envs.pettingzoo import parallel_env, raw_env  # noqa: E402
 
 # kings_reverse has a give phase (after an ace the player hands cards to another seat).
 TABLES = [("crazy_eights", 2), ("switch_blackjack", 3), ("kings_reverse", 4)]

@@ -577,7 +577,7 @@ def test_bools_are_refused_where_an_int_is_meant(label, call, name):
 
 
 def test_pettingzoo_refuses_bools_and_out_of_range_seeds():
-    pz = pytest.importorskip("eights.pettingzoo")
+    pz = pytest.importorskip("eights.envs.pettingzoo")
     with pytest.raises(TypeError, match="num_players"):
         pz.raw_env("crazy_eights", num_players=True)
     env = pz.raw_env("crazy_eights")
@@ -616,7 +616,7 @@ def test_failed_env_reset_with_a_bad_seed_changes_nothing():
 
 
 def test_failed_pettingzoo_reset_with_a_bad_deck_changes_nothing():
-    pz = pytest.importorskip("eights.pettingzoo")
+    pz = pytest.importorskip("eights.envs.pettingzoo")
     env = pz.raw_env("crazy_eights")
     env.reset(seed=1)
     env.step(env.game.legal_actions()[0])
@@ -678,7 +678,7 @@ def test_failed_vec_env_calls_change_nothing():
 
 
 def test_failed_pettingzoo_step_changes_nothing():
-    pz = pytest.importorskip("eights.pettingzoo")
+    pz = pytest.importorskip("eights.envs.pettingzoo")
     env = pz.raw_env("crazy_eights")
     env.reset(seed=3)
     before = (env.game.to_dict(), env.agent_selection, dict(env.rewards), env._decisions)
@@ -695,7 +695,7 @@ def test_failed_pettingzoo_step_changes_nothing():
 
 @pytest.mark.parametrize("method", ["step", "observe", "last"])
 def test_pettingzoo_before_reset_is_a_clear_error(method):
-    pz = pytest.importorskip("eights.pettingzoo")
+    pz = pytest.importorskip("eights.envs.pettingzoo")
     env = pz.raw_env("crazy_eights")
     call = {"step": lambda: env.step(0), "observe": lambda: env.observe("player_0"), "last": lambda: env.last()}
     with pytest.raises(RuntimeError, match="reset"):

@@ -9,7 +9,7 @@ import pytest
 import eights
 
 pytest.importorskip("pettingzoo")
-from eights.pettingzoo import raw_env
+from eights.envs.pettingzoo import raw_env
 
 ACCEPTED = [0, 1, 2**63 - 1, 2**63, 2**63 + 5, 2**64 - 1, np.uint64(2**64 - 1), np.int64(7)]
 REFUSED = [

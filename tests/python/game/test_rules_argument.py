@@ -30,7 +30,7 @@ def _eof():
 
 def _entry_points():
     """Each entry point as a function of (preset, overrides): it builds or plays something."""
-    from eights.pettingzoo import raw_env
+    from eights.envs.pettingzoo import raw_env
     from eights.play import play
 
     return {

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +18,7 @@ from eights import generalization as G
 ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = ROOT / "scripts" / "generalization_baseline.py"
 
-#: The budget of the committed measurement (docs/data/generalization/baseline.json).
+#: The budget of the committed measurement (benchmarks/results/generalization/baseline.json).
 MEASURED_DECISIONS = 2_000_000
 
 
@@ -89,9 +88,8 @@ def test_pipeline_at_a_tiny_budget(tmp_path):
 
 def test_the_rules_reading_network_sees_each_games_encoding():
     torch = pytest.importorskip("torch", reason="the baseline trains with PyTorch (pip install '.[train]')")
-    _script().learners()
-    L = sys.modules["generalization_learners"]
     from eights.agents import as_agent
+    from eights.generalization import learners as L
     from eights.train import PPOConfig
 
     torch.manual_seed(0)
@@ -119,7 +117,7 @@ def test_the_rules_reading_network_sees_each_games_encoding():
 
 def test_committed_table_is_the_one_the_committed_results_give():
     # The table of docs/rules_agents_see.md (between the generalization markers)
-    # is written by scripts/generalization_baseline.py from docs/data/generalization/baseline.json.
+    # is written by scripts/generalization_baseline.py from benchmarks/results/generalization/baseline.json.
     script = _script()
     data = json.loads(script.DATA.read_text(encoding="utf-8"))
     held = [r.name for r in G.split("heldout_presets")]

@@ -1,4 +1,4 @@
-"""eights.openspiel: every preset as a pyspiel game; OpenSpiel's own random-simulation check,
+"""eights.integrations.openspiel: every preset as a pyspiel game; OpenSpiel's own random-simulation check,
 its Python ISMCTS and MCTS bots and evaluate_bots run on them."""
 
 import numpy as np
@@ -7,7 +7,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import eights  # noqa: E402
-import eights.openspiel  # noqa: E402
+import eights.integrations.openspiel  # noqa: E402
 
 # Three presets with short random games (OpenSpiel's checks are Python loops).
 PRESETS = [("crazy_eights", 2), ("one_card", 2), ("switch_blackjack", 2)]

@@ -1,4 +1,4 @@
-"""The Ray RLlib multi-agent env (eights.rllib) and one real training iteration with two runners."""
+"""The Ray RLlib multi-agent env (eights.integrations.rllib) and one real training iteration with two runners."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ pytest.importorskip("ray.rllib")
 pytest.importorskip("torch")
 
 import eights
-from eights.rllib import EightsMultiAgentEnv, agent_id
+from eights.integrations.rllib import EightsMultiAgentEnv, agent_id
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 

@@ -72,7 +72,7 @@ def _exploitability_script():
 
 def test_exploitability_table_is_the_one_the_committed_results_give():
     # docs/baselines.md's table (between the exploit markers) is written by
-    # scripts/exploitability.py from the runs' results, kept in docs/data/exploitability.
+    # scripts/exploitability.py from the runs' results, kept in benchmarks/results/exploitability.
     script = _exploitability_script()
     args = script.argparse.Namespace(
         agents=",".join(script.AGENTS), presets=",".join(script.PRESETS), starts=",".join(script.STARTS)
@@ -86,5 +86,5 @@ def test_exploitability_table_is_the_one_the_committed_results_give():
     doc = (ROOT / "docs" / "baselines.md").read_text(encoding="utf-8")
     assert f"{script.BEGIN}\n{text}\n{script.END}" in doc, (
         "docs/baselines.md's exploitability table is out of date: run "
-        "`python scripts/exploitability.py --report-only --runs docs/data/exploitability`"
+        "`python scripts/exploitability.py --report-only --runs benchmarks/results/exploitability`"
     )

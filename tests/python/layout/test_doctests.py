@@ -3,7 +3,7 @@
 Examples are written after ``import eights`` and ``import numpy as np`` (the runner provides
 both).  The modules are found by name (``pkgutil.walk_packages`` over the installed ``eights``), not
 by path, so this runs the same against the source tree and against an installed wheel.  A
-module whose optional extra is not installed (``eights.rllib`` without Ray, ...) is skipped,
+module whose optional extra is not installed (``eights.integrations.rllib`` without Ray, ...) is skipped,
 as its own tests are.
 """
 

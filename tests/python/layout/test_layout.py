@@ -199,16 +199,16 @@ def test_find_cycle_finds_cycles_and_only_cycles():
 
 
 def test_import_parsers_see_every_form():
-    modules = {"env", "rules", "_core", "render", "_checks"}
+    modules = {"play", "rules", "_core", "render", "_checks"}
     source = (
         "from typing import TYPE_CHECKING\n"
         "from . import _core\n"
         "from .render import x\n"
         "if TYPE_CHECKING:\n    from .rules import Rules\nelse:\n    from ._checks import y\n"
-        "def f():\n    import eights.env\n"
+        "def f():\n    import eights.play\n"
         "from eights import Game\n"
     )
-    assert python_imports(source, modules) == {"_core", "render", "_checks", "env", "__init__"}
+    assert python_imports(source, modules) == {"_core", "render", "_checks", "play", "__init__"}
     rust = (
         "use crate::card::{Card, Suit};\n"
         "use crate::{rules::{self, Rules}, game::Game};\n"
@@ -225,7 +225,7 @@ def test_import_parsers_see_every_form():
 @pytest.mark.skipif(not PACKAGE.is_dir(), reason="the package source tree is not here")
 def test_python_modules_have_no_import_cycle():
     graph = python_graph(PACKAGE)
-    assert {"env", "rules", "vec_env"} <= set(graph)
+    assert {"game", "rules", "envs.vector"} <= set(graph)
     assert find_cycle(graph) is None, f"import cycle: {' -> '.join(find_cycle(graph) or [])}"
 
 

@@ -129,14 +129,12 @@ def test_arena_help_shows_a_plain_percent_sign():
 
 @pytest.mark.parametrize(
     "module,blocked,extra",
-    [("eights.pettingzoo", "pettingzoo", "pettingzoo"), ("eights.rllib", "ray.rllib", "rllib")],
+    [("eights.envs.pettingzoo", "pettingzoo", "pettingzoo"), ("eights.integrations.rllib", "ray.rllib", "rllib")],
 )
 def test_missing_extra_names_the_extra_to_install(monkeypatch, module, blocked, extra):
     # sys.modules[name] = None makes `import name` fail as if it were not installed.
     monkeypatch.setitem(sys.modules, blocked, None)
-    # The old path re-exports the module that holds the code: both are imported afresh.
-    names = [module, _IMPLEMENTED_IN[module]]
-    saved = {name: sys.modules.pop(name, None) for name in names}
+    saved = {module: sys.modules.pop(module, None)}
     try:
         with pytest.raises(ImportError, match=re.escape(f"pip install 'eights[{extra}]'")):
             importlib.import_module(module)
@@ -147,14 +145,11 @@ def test_missing_extra_names_the_extra_to_install(monkeypatch, module, blocked, 
                 sys.modules[name] = mod
 
 
-_IMPLEMENTED_IN = {"eights.pettingzoo": "eights.envs.pettingzoo", "eights.rllib": "eights.integrations.rllib"}
-
-
 def test_the_package_itself_uses_no_deprecated_top_level_name():
     # -W turns the warning of eights.__getattr__ (message "eights.<name> is internal...")
     # into an error while the package and its command line import and run.
     code = (
-        "import eights, eights.arena, eights.env, eights.vec_env, eights.rules, eights.render, eights.play; "
+        "import eights, eights.arena, eights.envs.gym, eights.envs.vector, eights.rules, eights.render, eights.play; "
         "from eights.__main__ import main; main(['presets'])"
     )
     res = subprocess.run(

@@ -76,7 +76,7 @@ def test_unsupported_render_mode_lists_the_supported_ones():
 
 def test_pettingzoo_rgb_array_and_human(capsys):
     pytest.importorskip("pettingzoo")
-    from eights.pettingzoo import env as make_env
+    from eights.envs.pettingzoo import env as make_env
 
     env = make_env("crazy_eights", 3, render_mode="rgb_array")
     env.reset(seed=0)

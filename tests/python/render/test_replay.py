@@ -10,8 +10,8 @@ import pytest
 
 import eights
 from eights.__main__ import main
+from eights.records import load_record
 from eights.render import replay_html, replay_text
-from eights.replay import load_record
 
 
 def _random_game(preset, n, seed, steps=None, deck=None):
@@ -95,7 +95,7 @@ def test_envs_and_arena_save_records(tmp_path):
     assert eights.make("crazy_eights").recorder is None  # off by default
 
     pytest.importorskip("pettingzoo")
-    from eights.pettingzoo import raw_env
+    from eights.envs.pettingzoo import raw_env
 
     pz = raw_env("crazy_eights", 2, record_dir=str(tmp_path / "pz"))
     pz.reset(seed=0)

@@ -1,4 +1,5 @@
-"""The learners of the generalization baseline (``scripts/generalization_baseline.py``): the
+"""The learners of the generalization baseline (``scripts/generalization_baseline.py``; needs the
+``train`` extra): the
 package's PPO (:mod:`eights.train`) against a built-in bot on one preset or on a rule space,
 with or without the rules in the observation, and the greedy arena agent of a trained network.
 
@@ -18,11 +19,12 @@ from typing import Any, Dict, List
 import numpy as np
 import torch
 
-from eights import OBS_SIZE, RULES_SIZE, VecEnv
-from eights._core import NUM_ACTIONS, derive_seed
-from eights.rules.encoding import CARD_FEATURE_NAMES, NUM_FACES, TABLE_FEATURE_NAMES
-from eights.train import PolicyNet, Rollout, layer
-from eights.train.best_response import BestResponse
+from .._core import NUM_ACTIONS, OBS_SIZE, derive_seed
+from ..envs.vector import VecEnv
+from ..rules import RULES_SIZE
+from ..rules.encoding import CARD_FEATURE_NAMES, NUM_FACES, TABLE_FEATURE_NAMES
+from ..train import PolicyNet, Rollout, layer
+from ..train.best_response import BestResponse
 
 CARD_FEATURES, TABLE_FEATURES = len(CARD_FEATURE_NAMES), len(TABLE_FEATURE_NAMES)
 
@@ -63,6 +65,8 @@ class RulesPolicyNet(PolicyNet):
     ``rules_width`` units, concatenated to the normalised observation before the first hidden
     layer. ``table`` (a :class:`RulesTable`) is set by whoever feeds it."""
 
+    table: RulesTable
+
     def __init__(self, hidden: int, rules_width: int, card_width: int = 8):
         super().__init__(OBS_SIZE, NUM_ACTIONS, hidden)
         self.card_proj = layer(CARD_FEATURES, card_width)
@@ -91,7 +95,8 @@ class IndexedRules:
         self.ids = np.full(env.num_envs, -1, np.int64)  # the rules_id of each game's rows
         self.rows = np.zeros(env.num_envs, np.int64)  # their row in the table
 
-    def _flat(self, o: Dict[str, np.ndarray], info: Dict[str, Any]) -> np.ndarray:
+    def _flat(self, o: Any, info: Dict[str, Any]) -> np.ndarray:
+        """``o``: the VecEnv's observation dict (``obs_rules=True``)."""
         ids = np.asarray(info["rules_id"], np.int64)
         new = np.flatnonzero(ids != self.ids)
         if len(new):
@@ -121,7 +126,8 @@ class Learner(BestResponse):
         self.rules_width = rules_width
         self.envs: List[IndexedRules] = []
         if rules_width:
-            self.net = RulesPolicyNet(self.cfg.hidden, rules_width).to(self.device)
+            self.rules_net = RulesPolicyNet(self.cfg.hidden, rules_width).to(self.device)
+            self.net = self.rules_net
             self.optimizer = torch.optim.Adam(self.net.parameters(), lr=self.cfg.learning_rate, eps=1e-5)
 
     def _rollout(self) -> Rollout:
@@ -141,7 +147,7 @@ class Learner(BestResponse):
                     seed=derive_seed(start, s),
                     obs_rules=True,
                 ),
-                self.net.table,
+                self.rules_net.table,
             )  # fmt: skip
             for s in range(n)
         ]
@@ -153,7 +159,7 @@ class Learner(BestResponse):
 
     def _update(self, rollout: Rollout, p: float) -> Dict[str, float]:
         if self.rules_width:  # keep the table to the rows the games play now
-            remap = self.net.table.keep(np.concatenate([e.rows for e in self.envs]))
+            remap = self.rules_net.table.keep(np.concatenate([e.rows for e in self.envs]))
             for e in self.envs:
                 e.rows = remap[e.rows]
             idx = rollout.next_obs[:, OBS_SIZE].long().cpu().numpy()

@@ -1,0 +1,66 @@
+"""The learning curve of a self-play run: the win rate in training games against each kind of
+opponent (:attr:`eights.train.SelfPlay.results`), one point per call of :meth:`LearningCurve.add`,
+written as CSV and drawn as a PNG (with matplotlib)."""
+
+from __future__ import annotations
+
+import csv
+import os
+from typing import Any, Dict, List
+
+import numpy as np
+
+__all__ = ["LearningCurve"]
+
+
+class LearningCurve:
+    """Points ``{"step", "seconds", "vs_<kind>", "games_<kind>"}``, one per :meth:`add`."""
+
+    def __init__(self) -> None:
+        self.points: List[Dict[str, Any]] = []
+
+    def add(self, run: Any) -> Dict[str, Any]:
+        """A point from a :class:`~eights.train.SelfPlay` run's results since the last point
+        (which it clears); returns the point."""
+        point: Dict[str, Any] = {"step": run.step, "seconds": round(run.elapsed(), 1)}
+        for kind, res in run.results.items():
+            point[f"vs_{kind}"] = float(np.mean(res)) if res else float("nan")
+            point[f"games_{kind}"] = len(res)
+            res.clear()
+        self.points.append(point)
+        return point
+
+    def write_csv(self, path: str) -> None:
+        """The points as CSV (nothing without points)."""
+        if not self.points:
+            return
+        with open(path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(self.points[0]))
+            w.writeheader()
+            w.writerows(self.points)
+
+    def plot(self, path: str, title: str) -> None:
+        """The win rates against learner decisions as a PNG (nothing without points)."""
+        if not self.points:
+            return
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        steps = np.array([c["step"] for c in self.points])
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for key in (k for k in self.points[0] if k.startswith("vs_")):
+            y = np.array([c[key] for c in self.points], dtype=float)
+            ax.plot(steps, y, label=key[3:] + (" bot" if key != "vs_snapshots" else ""))
+        ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+        ax.set_xlabel("learner decisions")
+        ax.set_ylabel("win rate in training games")
+        ax.set_ylim(0, 1)
+        ax.set_title(title)
+        ax.legend()
+        ax.grid(alpha=0.3)
+        fig.tight_layout()
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        fig.savefig(path, dpi=110)
+        plt.close(fig)

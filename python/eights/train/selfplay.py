@@ -1,0 +1,233 @@
+"""The self-play loop: one learner trained by the package's PPO on :class:`eights.VecEnv`
+against a league of opponents, as the training examples and the ``net`` recipe run it.
+
+:class:`League` is the opponent pool of every learner seat: the Rust ``random`` and
+``heuristic`` bots, optionally a search bot, and the latest frozen snapshots of the learner,
+drawn per game (when its episode starts) by the shares of a :class:`LeagueConfig`, with the
+random bot's share moving linearly with the training progress ``p`` in [0, 1]. Until the
+first snapshot exists, the snapshots' share goes to the random bot.
+
+:class:`SelfPlay` holds one run: the learner plays every seat (one VecEnv per learner seat),
+and each update is a rollout, GAE, PPO's epochs (:func:`~eights.train.ppo_update`), a snapshot
+every ``snapshot_every`` updates, then the caller's ``on_update`` hook (logging,
+checkpoints). The learning rate is annealed linearly to ``lr_floor * learning_rate`` with the
+progress. A run resumes from its counters and snapshots (:meth:`SelfPlay.state`), and a
+resumed run does not replay the same deals.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+import numpy as np
+import torch
+
+from .._core import NUM_ACTIONS
+from ..agents.pool import OpponentPool
+from ..envs.vector import VecEnv
+from .model import PolicyNet
+from .ppo import PPOConfig, Rollout, ppo_update
+
+__all__ = ["League", "LeagueConfig", "SelfPlay"]
+
+
+@dataclass
+class LeagueConfig:
+    """The opponents of self-play and their shares of the games."""
+
+    heuristic_share: float = 0.3
+    """share of games against the heuristic bot"""
+    random_share_start: float = 0.15
+    """share of games against the random bot at the start"""
+    random_share_end: float = 0.0
+    """share of games against the random bot at the end"""
+    search_bot: str = ""
+    """an extra built-in opponent (a cheap search bot such as ``ismcts:50``); empty: none"""
+    search_share: float = 0.15
+    """share of games against search_bot"""
+    snapshot_every: int = 10
+    """updates between snapshots added to the league"""
+    pool_size: int = 12
+    """the latest snapshots that are played"""
+
+
+class League(OpponentPool):
+    """Entry 0: random bot, 1: heuristic bot, (2: search bot,) then frozen snapshots."""
+
+    def __init__(self, config: LeagueConfig, seed: int):
+        fixed = ["random", "heuristic"] + ([config.search_bot] if config.search_bot else [])
+        super().__init__(fixed, seed=seed)
+        self.config, self.progress, self.fixed = config, 0.0, len(fixed)
+
+    def kinds(self) -> List[str]:
+        """The kinds of opponent, as :meth:`kind` names them."""
+        return ["random", "heuristic"] + (["search"] if self.fixed > 2 else []) + ["snapshots"]
+
+    def kind(self, k: int) -> str:
+        """The kind of opponent entry ``k`` is."""
+        return ("random", "heuristic", "search")[k] if k < self.fixed else "snapshots"
+
+    def sample(self, size: int) -> np.ndarray:
+        a, p = self.config, self.progress
+        rnd = a.random_share_start + (a.random_share_end - a.random_share_start) * p
+        search = a.search_share if a.search_bot else 0.0
+        live = list(range(max(self.fixed, len(self) - a.pool_size), len(self)))
+        snap = max(0.0, 1.0 - a.heuristic_share - rnd - search) if live else 0.0
+        w = np.zeros(len(self))
+        w[0] = rnd + (0.0 if live else max(0.0, 1.0 - a.heuristic_share - rnd - search))
+        w[1] = a.heuristic_share
+        if a.search_bot:
+            w[2] = search
+        if live:
+            w[live] = snap / len(live)
+        return self.rng.choice(len(self), size=size, p=w / w.sum())
+
+
+def _snapshot_net(state: Dict[str, torch.Tensor], device: Any) -> PolicyNet:
+    hidden, inputs = state["fc1.weight"].shape
+    net = PolicyNet(int(inputs), NUM_ACTIONS, int(hidden)).to(device)
+    net.load_state_dict(state)
+    return net.eval()
+
+
+class SelfPlay:
+    """One learner's PPO self-play on ``preset`` (see the module docstring).
+
+    ``agent`` is a :class:`~eights.train.PolicyNet` (on ``device``) and ``optimizer`` its
+    optimiser; ``update``, ``step``, ``seconds`` and ``snapshots`` (state dicts, oldest first)
+    resume a run where :meth:`state` left it. Attributes the ``on_update`` hook of
+    :meth:`run` reads: ``update``, ``step`` (learner decisions), :meth:`elapsed`, ``stats``
+    (the update's pg, v, ent and kl), ``results`` (kind of opponent -> outcomes of the games
+    that ended since the hook last cleared them, True for a win), ``progress``,
+    ``rollout_seconds`` and ``update_seconds``."""
+
+    def __init__(
+        self,
+        agent: PolicyNet,
+        optimizer: torch.optim.Optimizer,
+        preset: Any,
+        ppo: PPOConfig,
+        league: LeagueConfig,
+        *,
+        num_players: int = 2,
+        seed: int = 1,
+        env_threads: int = 1,
+        device: Any = "cpu",
+        update: int = 0,
+        step: int = 0,
+        seconds: float = 0.0,
+        snapshots: Sequence[Dict[str, torch.Tensor]] = (),
+    ):
+        self.agent, self.optimizer, self.ppo, self.league = agent, optimizer, ppo, league
+        self.update, self.step, self.spent = update, step, seconds
+        self.snapshots = list(snapshots)
+        self.device = torch.device(device)
+        seed = seed + 7919 * update  # a resumed run does not replay the same deals
+        self.pools = [League(league, seed=seed * 100 + s) for s in range(num_players)]
+        for sd in self.snapshots:
+            self._add_to_pools(_snapshot_net(sd, self.device))
+        self.envs = [
+            VecEnv(
+                preset,
+                max(1, ppo.num_envs // num_players),
+                num_players,
+                opponents=self.pools[s],
+                learner_seat=s,
+                num_threads=env_threads,
+                seed=seed * 1000 + s,
+            )
+            for s in range(num_players)
+        ]
+        self.rollout = Rollout(self.envs, ppo.num_steps, agent.fc1.weight.shape[1], self.device)
+        self.results: Dict[str, List[bool]] = {k: [] for k in self.pools[0].kinds()}
+        self.stats: Dict[str, float] = {}
+        self.progress = 0.0
+        self.rollout_seconds = self.update_seconds = 0.0
+        self._start = time.time() - seconds
+
+    def _add_to_pools(self, net: PolicyNet) -> None:
+        for pool in self.pools:
+            pool.add(net.act)
+
+    def _record(self, s: int, env: Any, rows: np.ndarray, r: np.ndarray) -> None:
+        """The outcome of each game that ended, by the kind of opponent it was drawn."""
+        choice = env.pool_choices()[(s + 1) % len(self.envs)]  # the finished episodes' draw
+        for i in rows:
+            self.results[self.pools[s].kind(int(choice[i]))].append(bool(r[i] > 0))
+
+    def elapsed(self) -> float:
+        """Seconds of training, those of the runs this one resumes included."""
+        return time.time() - self._start
+
+    def state(self) -> Dict[str, Any]:
+        """What a checkpoint keeps to resume the run (the model and optimiser state dicts, the
+        counters and the league's latest snapshots)."""
+        return {
+            "model": self.agent.state_dict(),
+            "optimizer": self.optimizer.state_dict(),
+            "step": self.step,
+            "update": self.update,
+            "seconds": self.elapsed(),
+            "snapshots": self.snapshots[-self.league.pool_size :],
+        }
+
+    def run(
+        self,
+        minutes: float,
+        max_steps: Optional[int] = None,
+        *,
+        init_norm: bool = True,
+        anneal_lr: bool = True,
+        value_warmup: int = 0,
+        on_update: Optional[Callable[[SelfPlay], None]] = None,
+    ) -> None:
+        """Train until ``minutes`` of wall time (those already spent included) or ``max_steps``
+        learner decisions, whichever comes first (``minutes <= 0`` or ``max_steps <= 0``: no
+        update). ``init_norm``: fold the first deals into the normaliser's statistics (a new
+        network). ``value_warmup``: the first updates train the value head alone (after a
+        warm start from a policy without one)."""
+        agent, ppo = self.agent, self.ppo
+        next_obs = self.rollout.reset()
+        if init_norm:
+            agent.norm.update(next_obs)  # initial statistics from the first deals
+        budget = minutes * 60
+
+        def progress() -> float:
+            if budget <= 0 or (max_steps is not None and max_steps <= 0):
+                return 1.0
+            p = self.elapsed() / budget
+            if max_steps is not None:
+                p = max(self.step / max_steps, p)
+            return min(1.0, p)
+
+        while True:
+            p = progress()
+            if p >= 1.0:
+                break
+            self.update += 1
+            self.progress = p
+            if anneal_lr:
+                self.optimizer.param_groups[0]["lr"] = ppo.learning_rate * (1.0 - (1.0 - ppo.lr_floor) * p)
+            for pool in self.pools:
+                pool.progress = p
+            t0 = time.time()
+            agent.eval()
+            self.step += self.rollout.collect(agent, self._record)
+            self.rollout_seconds += time.time() - t0
+            # GAE (a dummy step always follows a done one, so it is never bootstrapped from)
+            adv, ret = self.rollout.advantages(agent, ppo.gamma, ppo.gae_lambda)
+            t0 = time.time()
+            agent.train()
+            batch = self.rollout.batch(adv, ret)
+            self.stats = ppo_update(agent, self.optimizer, batch, ppo, value_only=self.update <= value_warmup)
+            self.update_seconds += time.time() - t0
+            if self.update % self.league.snapshot_every == 0:
+                snap = copy.deepcopy(agent).eval()
+                self.snapshots.append({k: v.detach().cpu().clone() for k, v in snap.state_dict().items()})
+                self.snapshots = self.snapshots[-self.league.pool_size :]
+                self._add_to_pools(snap)
+            if on_update is not None:
+                on_update(self)
