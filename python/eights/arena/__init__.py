@@ -16,8 +16,8 @@ as ``preset``, and rule overrides as ``rules``.
 * bot names: ``"random"``, ``"heuristic"``, ``"ismcts:N"`` (information-set MCTS,
   ``N`` simulations per decision), ``"pimc:N"`` (determinized Monte Carlo, ``N``
   sampled worlds per decision), ``"net"`` (the learned policy shipped with the package,
-  on the presets it was trained for, see ``eights._core.net_presets()``), all written in
-  Rust;
+  one network for every rule set), ``"net1"`` (the first learned policies, on the presets
+  they were trained for, see ``eights._core.net_presets()``), all written in Rust;
 * Python callables ``f(obs, mask) -> action`` (``obs`` the acting seat's float32
   observation, ``mask`` its bool action mask);
 * objects with ``act(obs, mask) -> action`` or ``act_batch(obs, masks) -> actions``

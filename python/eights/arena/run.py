@@ -248,7 +248,7 @@ def play(
     batch_size = count_arg(batch_size, "batch_size", 1, _MAX_BATCH)
     Game(preset, n, seed=0, rules=rules)  # validates preset, player count and rules
     for a in agents:
-        if a.bot is not None:  # "net" plays only the rules it was trained for
+        if a.bot is not None:  # "net1" plays only the rules it was trained for
             check_bot_rules(a.bot, preset, n, rules)
     recorder = EpisodeRecorder.from_arg(record_dir, "record_dir")
     rust = all(a.is_builtin for a in agents) and recorder is None

@@ -22,8 +22,8 @@ def add_parser(subparsers: Any) -> None:
         description="Play every table of the given bots over duplicate deals (each deal replayed "
         "with the seats rotated), print win rates with 95% intervals and Bradley-Terry ratings "
         "(Elo scale) with bootstrap intervals. Bots: random, heuristic, ismcts:N (N simulations "
-        "per decision), pimc:N (N sampled worlds per decision), net (the learned bot, on the presets it "
-        "was trained for).",
+        "per decision), pimc:N (N sampled worlds per decision), net (the learned bot of every rule set), "
+        "net1 (the first learned bots, on the presets they were trained for).",
     )
     _args.add_preset(p)
     p.add_argument("--players", type=_args.players, default=2, help="number of players (default: 2)")

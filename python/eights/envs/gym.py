@@ -94,8 +94,8 @@ class EightsEnv(gymnasium.Env):
             skipping the learner (e.g. for ``learner_seat=1`` of 4, the list is
             for seats 0, 2, 3).  A spec is any agent of the one agent specification
             (:func:`eights.agents.as_agent`): a built-in bot by name (``"random"``,
-            ``"heuristic"``, ``"ismcts:N"``, ``"pimc:N"``, ``"net"`` on the presets it
-            was trained for), re-seeded from the env's RNG on every reset; a callable
+            ``"heuristic"``, ``"ismcts:N"``, ``"pimc:N"``, ``"net"``; ``"net1"`` on the
+            presets it was trained for), re-seeded from the env's RNG on every reset; a callable
             ``f(obs, mask) -> int`` or an object with ``act(obs, mask)`` (or
             ``act_batch``), seeing that seat's observation and mask (not seeded by the
             env: seed it yourself for reproducible episodes); or an

@@ -88,8 +88,9 @@ class VecEnv(_GymVectorEnv):
         opponents: learner mode only.  ``"random"`` (built-in Rust bots,
             played inside the step), another built-in bot name
             (``"heuristic"``, ``"ismcts:N"``, ``"pimc:N"``, ``"net"``: played in
-            Rust on the real game state between learner steps; ``"net"`` in one
-            batched forward pass, on the presets it was trained for), one batched Python
+            Rust on the real game state between learner steps; ``"net"`` and
+            ``"net1"`` in one batched forward pass, ``"net1"`` on the presets it was
+            trained for), one batched Python
             policy ``f(obs, mask) -> actions`` or :class:`OpponentPool` for
             every other seat, or a list with one such entry per other seat
             (in seat order, skipping the learner).
@@ -169,7 +170,7 @@ class VecEnv(_GymVectorEnv):
             obs_dtype=obs_dtype,
             obs_rules=self.obs_rules,
         )
-        for opp in self._py_opponents.values():  # "net" plays only the rules it was trained for
+        for opp in self._py_opponents.values():  # "net1" plays only the rules it was trained for
             names: List[Any] = [opp] if isinstance(opp, str) else []
             if isinstance(opp, OpponentPool):
                 names = [opp[k] for k in range(len(opp))]
