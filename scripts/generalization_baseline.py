@@ -129,6 +129,19 @@ def evaluate_run(name: str, trainer: Any, args: argparse.Namespace) -> Dict[str,
     return out
 
 
+def evaluate_bot(name: str, args: argparse.Namespace, note: str) -> Dict[str, Any]:
+    """A built-in bot on both held-out splits, with the runs' evaluation settings."""
+    from eights import generalization as G
+
+    out: Dict[str, Any] = {"note": note}
+    for split, games in [("heldout_presets", args.preset_games), ("heldout_house", args.house_games)]:
+        sets = G.split(split)[: args.house_sets] if split == "heldout_house" and args.house_sets else None
+        res = G.evaluate(name, split, games=games, seed=args.eval_seed, threads=1, rule_sets=sets)
+        out[split] = res.to_dict()
+        print(res.table(), flush=True)
+    return out
+
+
 def finished(result: Dict[str, Any], args: argparse.Namespace) -> bool:
     """Whether a saved result is of this budget and evaluation."""
     from eights.generalization import HOUSE_RULES_COUNT
@@ -212,33 +225,58 @@ def table(data: Dict[str, Any]) -> str:
     runs, gap = data["runs"], gaps(data)
     held = {g: runs[g]["eval"]["heldout_presets"] for g in GENERALISTS}
     presets = [r["name"] for r in held["generalist"]["rule_sets"]]
+    bots = data.get("bots", {})
     lines = [
         "| held-out rule sets | specialist (trained on it) | generalist, rules in the observation | "
-        "generalist, no rules | gap, with rules | gap, no rules |",
-        "|---|---|---|---|---|---|",
+        "generalist, no rules | gap, with rules | gap, no rules |" + "".join(f" `{b}` (built-in) |" for b in bots),
+        "|---|---|---|---|---|---|" + "---|" * len(bots),
     ]
+
+    def bot_cells(split: str, key: Any, bold: bool = False) -> str:
+        """The built-in bots' cells of a row: rule set ``key`` (an index) or an aggregate."""
+        out = []
+        for b in bots.values():
+            ev = b[split]
+            if isinstance(key, int):
+                r = ev["rule_sets"][key]
+                out.append(_cell(r["win_rate"], r["ci"]))
+            else:
+                out.append(_cell(ev[key], ev[f"{key}_ci"], bold))
+        return "".join(f" {c} |" for c in out)
+
     spec_rates = []
     for i, p in enumerate(presets):
         s = runs[f"specialist_{p}"]["eval"]["heldout_presets"]["rule_sets"][0]
         spec_rates.append(s["win_rate"])
         cells = [_cell(held[g]["rule_sets"][i]["win_rate"], held[g]["rule_sets"][i]["ci"]) for g in GENERALISTS]
         gaps_ = [_gap_cell(*gap[g][p]) for g in GENERALISTS]
-        lines.append(f"| `{p}` | {_cell(s['win_rate'], s['ci'])} | {' | '.join(cells)} | {' | '.join(gaps_)} |")
+        lines.append(
+            f"| `{p}` | {_cell(s['win_rate'], s['ci'])} | {' | '.join(cells)} | {' | '.join(gaps_)} |"
+            + bot_cells("heldout_presets", i)
+        )
     means = [_cell(held[g]["mean"], held[g]["mean_ci"], True) for g in GENERALISTS]
     gap_means = [_gap_cell(*gap[g]["mean"]) for g in GENERALISTS]
     lines.append(
         f"| mean of the {len(presets)} presets | {_cell(*gap['specialist']['mean'], True)} | {' | '.join(means)} | "
-        f"{' | '.join(gap_means)} |"
+        f"{' | '.join(gap_means)} |" + bot_cells("heldout_presets", "mean", True)
     )
     iqms = [_cell(held[g]["iqm"], held[g]["iqm_ci"]) for g in GENERALISTS]
-    lines.append(f"| IQM of the {len(presets)} presets | {iqm_value(spec_rates):.3f} | {' | '.join(iqms)} | | |")
+    lines.append(
+        f"| IQM of the {len(presets)} presets | {iqm_value(spec_rates):.3f} | {' | '.join(iqms)} | | |"
+        + bot_cells("heldout_presets", "iqm")
+    )
     house = {g: runs[g]["eval"]["heldout_house"] for g in GENERALISTS}
     n = len(house["generalist"]["rule_sets"])
     for what in ("mean", "iqm"):
         cells = [_cell(house[g][what], house[g][f"{what}_ci"], what == "mean") for g in GENERALISTS]
         label = "mean" if what == "mean" else "IQM"
-        lines.append(f"| {label} of the {n} held-out house rule sets | - | {' | '.join(cells)} | | |")
+        lines.append(
+            f"| {label} of the {n} held-out house rule sets | - | {' | '.join(cells)} | | |"
+            + bot_cells("heldout_house", what, what == "mean")
+        )
     lines += ["", footnote(data)]
+    for name, b in bots.items():
+        lines += ["", f"`{name}` (built-in): {b['note']}"]
     return "\n".join(lines)
 
 
@@ -362,6 +400,13 @@ def parse(argv: Optional[List[str]]) -> argparse.Namespace:
     p.add_argument("--doc", default=f"{DOC}", help="the markdown files with the table's markers")
     p.add_argument("--plot", default=str(FIGURE), help="the chart (SVG)")
     p.add_argument("--report-only", action="store_true", help="rebuild the table and chart from --data")
+    p.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="NAME=NOTE",
+        help="evaluate a built-in bot on both held-out splits and add its column (with --report-only: to --data)",
+    )
     return p.parse_args(argv)
 
 
@@ -369,7 +414,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parse(argv)
     if args.report_only:
         with open(args.data, encoding="utf-8") as f:
-            print(report(json.load(f), args))
+            data = json.load(f)
+        if args.bot:
+            for spec in args.bot:
+                name, _, note = spec.partition("=")
+                data.setdefault("bots", {})[name] = evaluate_bot(name, args, note)
+            with open(args.data, "w", encoding="utf-8") as f:
+                json.dump(data, f, separators=(",", ":"))
+                f.write("\n")
+        print(report(data, args))
         return 0
     import torch
 
