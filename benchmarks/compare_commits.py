@@ -194,17 +194,22 @@ def measure(home, row, args):
 
 
 def instruction_count(home, what, args):
-    """Instructions of a fixed amount of work (profile_loop) under callgrind."""
+    """Instructions of a fixed amount of work (profile_loop) under callgrind, less those of the
+    same command with no work (loading the rules, building the batch)."""
     loop = home / "target" / "release" / "examples" / "profile_loop"
-    work = {
-        "engine": ["engine", args.preset, str(args.players), "200000"],
-        "vec": ["vec", args.preset, str(args.players), "4096", "30", "1"],
+
+    def count(work, out):
+        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", str(loop), *work]
+        r = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        refs = [line for line in r.stderr.splitlines() if "refs:" in line]
+        return int(refs[-1].split("refs:")[1].replace(",", "").strip())
+
+    table = [args.preset, str(args.players)]
+    work, idle = {
+        "engine": (["engine", *table, "200000"], ["engine", *table, "0"]),
+        "vec": (["vec", *table, "4096", "30", "1"], ["vec", *table, "4096", "0", "1"]),
     }[what]
-    out = home / f"callgrind.{what}.out"
-    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", str(loop), *work]
-    r = subprocess.run(cmd, capture_output=True, text=True, check=True)
-    refs = [line for line in r.stderr.splitlines() if "refs:" in line]
-    return int(refs[-1].split("refs:")[1].replace(",", "").strip())
+    return count(work, home / f"callgrind.{what}.out") - count(idle, os.devnull)
 
 
 # ----- the comparison ---------------------------------------------------------------------------
@@ -238,7 +243,7 @@ def main():
     print(f"{args.preset}, {args.players} players, {args.seconds:g} s per row, {args.rounds} rounds of A then B")
 
     if args.instructions:
-        print("\ninstructions for a fixed amount of work (callgrind; startup included)")
+        print("\ninstructions for a fixed amount of work (callgrind; the same command with no work subtracted)")
         for what, label in (("engine", "engine, 200,000 decisions"), ("vec", "VecEnv b=4096, 30 steps, 1 thread")):
             a, b = (instruction_count(h, what, args) for h in homes)
             print(f"  {label:<36} A {a:>14,}  B {b:>14,}  B/A {b / a:.4f}")
@@ -264,6 +269,8 @@ def main():
             figures[row][1].append(b)
             print(f"  {row:<24} A {a / 1e6:8.2f} M/s  B {b / 1e6:8.2f} M/s  B/A {b / a:.3f}", flush=True)
 
+    if args.rounds < 1:
+        return
     print("\nsummary (decisions/s; each build's median over the rounds; the median of the pair ratios)")
     for row in ROWS:
         a, b = figures[row]
