@@ -247,6 +247,25 @@ impl Game {
 
     /// The faces that match the top card (as [`Game::matches_top`]), as a bitset.
     pub(super) fn matching_bits(&self) -> u64 {
+        let r = &*self.rules;
+        match self.discard.top() {
+            // The common case from tables: a top that is the card to match (not transparent),
+            // not a locking joker, no arithmetic. The same bits as the general path below.
+            Some(top) if (r.lock_mask | r.transparent_mask) & bit(top) == 0 && !r.arithmetic => {
+                let i = top.index();
+                match self.nominated {
+                    None => r.match_suit[i] | r.match_rank[i],
+                    Some(a) if r.settings.rank_closed_after_wild => SUIT_BITS << (13 * a.index()),
+                    Some(a) => (SUIT_BITS << (13 * a.index())) | r.match_rank[i],
+                }
+            }
+            _ => self.matching_bits_general(),
+        }
+    }
+
+    /// [`Game::matching_bits`] for any top: transparent cards, locking jokers, arithmetic.
+    #[inline(never)]
+    fn matching_bits_general(&self) -> u64 {
         let Some(top) = self.match_card() else {
             return u64::MAX;
         };
@@ -460,5 +479,26 @@ mod tests {
             }
         }
         assert!(checked > 100_000, "only {checked} positions checked");
+    }
+
+    /// Along random games of every preset (smallest and largest table), the matching bitset
+    /// read from the rules' tables is the one the general path computes from the top card,
+    /// nominated suits included.
+    #[test]
+    fn matching_tables_agree_with_the_general_path() {
+        let (mut checked, mut nominated) = (0, 0);
+        for (preset, n, rules) in test_tables() {
+            let mut g = Game::new(rules, derive_seed(11, n as u64));
+            let mut bot = Xoshiro256PlusPlus::seed_from_u64(13 + n as u64);
+            let mut mask = ActionMask::default();
+            let mut episode = 0;
+            for _ in 0..5000 {
+                assert_eq!(g.matching_bits(), g.matching_bits_general(), "{preset} {n}p");
+                checked += 1;
+                nominated += usize::from(g.nominated.is_some());
+                random_step(&mut g, &mut bot, &mut mask, 11, &mut episode);
+            }
+        }
+        assert!(checked > 100_000 && nominated > 1000, "{checked} positions, {nominated} with a suit nominated");
     }
 }

@@ -186,14 +186,15 @@ pub struct Game {
     /// The loser of the previous hand of a match (`order.first = previous_loser`).
     loser: Option<u8>,
     hand_points: [i32; MAX_PLAYERS],
-    /// What the public record rules out of each hand ([`Game::voids`]): per seat, the faces
-    /// it held none of when it declined to play, and how many of them it may hold now (the
-    /// unseen cards it took since, less those faces it played).
-    voids: [u64; MAX_PLAYERS],
-    void_room: [u8; MAX_PLAYERS],
     /// Whether declined plays are recorded in `voids`: off in a determinized copy (a search's
     /// world), which nobody determinizes again, so its playouts skip the bookkeeping.
     record_voids: bool,
+    /// What the public record rules out of each hand ([`Game::voids`]): per seat, the faces
+    /// it held none of when it declined to play, and how many of them it may hold now (the
+    /// unseen cards it took since, less those faces it played). Read or written at every draw
+    /// and play: one of the hot ranges, with `record_voids` before it.
+    void_room: [u8; MAX_PLAYERS],
+    voids: [u64; MAX_PLAYERS],
     hand_winner: Option<u8>,
     winner: Option<u8>,
     hands_played: u32,
@@ -208,11 +209,15 @@ pub struct Game {
 impl Game {
     /// The byte ranges `(offset, len)` of a `Game` of `n` players that one decision usually
     /// reads or writes: the scalars and scores, the first `n` hands, the discard pile's counts
-    /// and bottom cards, and the stock's length and bottom cards.
-    pub fn hot_ranges(n: usize) -> [(usize, usize); 3] {
+    /// and bottom cards, the stock's length and bottom cards, and the record of declined plays
+    /// of the first `n` seats.
+    pub fn hot_ranges(n: usize) -> [(usize, usize); 4] {
         use std::mem::offset_of;
-        let hands = offset_of!(Game, hands) + n.min(MAX_PLAYERS) * std::mem::size_of::<CardCounts>();
-        [(0, hands), (offset_of!(Game, discard), 128), (offset_of!(Game, stock), 64)]
+        let n = n.min(MAX_PLAYERS);
+        let hands = offset_of!(Game, hands) + n * std::mem::size_of::<CardCounts>();
+        let record = offset_of!(Game, record_voids);
+        let voids = offset_of!(Game, voids) + n * std::mem::size_of::<u64>() - record;
+        [(0, hands), (offset_of!(Game, discard), 128), (offset_of!(Game, stock), 64), (record, voids)]
     }
 }
 
@@ -487,6 +492,9 @@ mod layout_tests {
             assert_eq!(len, offset_of!(Game, hands) + n * size_of::<CardCounts>());
             assert_eq!(r[1].0, offset_of!(Game, discard));
             assert_eq!(r[2].0, offset_of!(Game, stock));
+            assert_eq!(r[3].0, offset_of!(Game, record_voids));
+            assert!(offset_of!(Game, void_room) + MAX_PLAYERS <= r[3].0 + r[3].1);
+            assert_eq!(r[3].0 + r[3].1, offset_of!(Game, voids) + n * size_of::<u64>());
         }
         // One cache line per hand, each starting a line.
         assert_eq!(size_of::<CardCounts>(), 64);

@@ -5,15 +5,29 @@ use super::*;
 impl Game {
     /// The start of a turn: apply the five-card rule (`stock.exhausted = keep_five`) when the
     /// stock holds fewer than five cards and someone holds more than five.
+    /// Both parts are rare and out of line, so the check inlined in every turn is two tests.
+    #[inline]
     pub(super) fn begin_turn(&mut self) {
-        // A seat that misses its next turn (a challenged illegal joker) is passed over once.
+        if self.missed != 0 {
+            self.pass_over_missed();
+        }
+        if self.rules.settings.exhausted == Exhausted::KeepFive && self.stock.len() < 5 && !self.terminal {
+            self.keep_five_due();
+        }
+    }
+
+    /// A seat that misses its next turn (a challenged illegal joker) is passed over once.
+    #[inline(never)]
+    fn pass_over_missed(&mut self) {
         while self.missed & (1 << self.current) != 0 && self.phase == Phase::Play && !self.terminal {
             self.missed &= !(1 << self.current);
             self.current = self.step_in(self.current, 1);
         }
-        if self.rules.settings.exhausted != Exhausted::KeepFive || self.stock.len() >= 5 || self.terminal {
-            return;
-        }
+    }
+
+    /// The five-card rule, when the stock holds fewer than five cards in a live game.
+    #[inline(never)]
+    fn keep_five_due(&mut self) {
         self.recycle_dead_pile();
         if self.stock.len() >= 5 {
             return;

@@ -47,6 +47,8 @@ impl Rules {
         } else {
             None
         };
+        let lock_mask = (0..NUM_FACES).filter(|&i| card[i].joker_lock).fold(0, |m, i| m | 1 << i);
+        let (match_suit, match_rank) = match_tables(settings.any_court, rank_blocked, lock_mask);
         // check_players bounds n by the preset's maximum, at most MAX_PLAYERS (10): fits u8.
         Ok(Rules {
             num_players: n as u8,
@@ -68,7 +70,9 @@ impl Rules {
             double_mask,
             arithmetic: s.matching.extra.contains(&MatchExtra::Arithmetic),
             rogue: s.matching.extra.contains(&MatchExtra::RoguePile),
-            lock_mask: (0..NUM_FACES).filter(|&i| card[i].joker_lock).fold(0, |m, i| m | 1 << i),
+            lock_mask,
+            match_suit,
+            match_rank,
             wild_mask: (0..NUM_FACES).filter(|&i| card[i].wild.is_some()).fold(0, |m, i| m | 1 << i),
             free_wild_mask: (0..NUM_FACES)
                 .filter(|&i| {
@@ -99,6 +103,27 @@ impl Rules {
             spec,
         })
     }
+}
+
+/// [`Rules::match_suit`] and [`Rules::match_rank`]: per face, what matches it by suit and by
+/// rank when it is the card to match.
+fn match_tables(any_court: bool, rank_blocked: u64, lock_mask: u64) -> ([u64; NUM_FACES], [u64; NUM_FACES]) {
+    let courts = Rank::Jack.bits() | Rank::Queen.bits() | Rank::King.bits();
+    let mut by_suit = [0; NUM_FACES];
+    let mut by_rank = [0; NUM_FACES];
+    for c in Card::all() {
+        if let Some(s) = c.suit() {
+            by_suit[c.index()] = s.bits();
+        }
+        if let Some(r) = c.rank() {
+            let mut ranks = r.bits();
+            if any_court && r.is_court() {
+                ranks |= courts;
+            }
+            by_rank[c.index()] = (ranks & !rank_blocked) | if r == Rank::King { lock_mask } else { 0 };
+        }
+    }
+    (by_suit, by_rank)
 }
 
 // ----- card selectors ----------------------------------------------------------------

@@ -419,6 +419,13 @@ pub struct Rules {
     pub rogue: bool,
     /// Faces carrying `joker_lock` (larby_switch jokers).
     pub lock_mask: u64,
+    /// Per face, the faces that match it by suit when it is the card to match and no suit is
+    /// nominated (its suit's 13 faces; none for a joker): a table for the matching fast path.
+    pub match_suit: [u64; NUM_FACES],
+    /// Per face, the faces that match it by rank when it is the card to match: its rank's
+    /// faces (any court with `match.any_court`) less `rank_blocked`, and on a king the
+    /// locking jokers; none for a joker.
+    pub match_rank: [u64; NUM_FACES],
     /// Faces with a wild rule (`card[i].wild` is set), for the bitset fast path of legal plays.
     pub wild_mask: u64,
     /// Faces whose wild rule has no condition (not `requires_match`, not `only_if_no_other`,
