@@ -6,7 +6,7 @@
   deal, series and OpenSpiel-preset checks;
 - ``envs/``: the Gymnasium env, the vector env, PettingZoo, observations and their bounds;
 - ``render/``: text, HTML and RGB pictures, game records and replays;
-- ``arena/``: the arena, ratings, the bots (``net`` included) and best responses (exploit);
+- ``arena/``: the arena, ratings, the bots (``net`` and ``net1`` included) and best responses (exploit);
 - ``train/``: the package's PPO and its network (``eights.train``);
 - ``integrations/``: Stable-Baselines3, RLlib and OpenSpiel;
 - ``errors/``: bad input of every kind, and the one seed range;

@@ -1,4 +1,4 @@
-"""The package's PPO (``eights.train``): the network reads the shipped ``net`` weights and plays as
+"""The package's PPO (``eights.train``): the network reads the shipped ``net1`` weights and plays as
 the Rust bot does, a rollout counts the learner's decisions and reports every finished game, the
 value-only update leaves the policy alone, the clipped update moves it, and the hyperparameters
 are checked."""
@@ -31,7 +31,7 @@ def _positions(preset, games=6, seed=0):
 
 
 @pytest.mark.parametrize("preset", ["crazy_eights", "switch_blackjack"])
-def test_net_policy_plays_as_the_rust_net_bot(preset):
+def test_net_policy_plays_as_the_rust_net1_bot(preset):
     net = net_policy(preset)
     obs, masks = _positions(preset)
     assert len(obs) > 100
