@@ -84,7 +84,7 @@ def _exploit_panel(ax: Any, results: Sequence[ExploitCurve], colours: Dict[str, 
 
 def plot_exploit(results: Sequence[ExploitCurve], path: str) -> None:
     """Save the learning curves of best responses to ``path``: one panel per preset (columns)
-    and start (rows: from scratch, from ``net``'s weights), one colour per agent exploited.
+    and start (rows: from scratch, from ``net1``'s weights), one colour per agent exploited.
     Each curve is the best response's score in its training games over the learner decisions
     (with its 95% band); a diamond at its end is its win rate on the fresh duplicate deals of
     the evaluation (with its 95% interval); the dashed line is the fair share. ImportError

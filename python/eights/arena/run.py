@@ -205,7 +205,7 @@ def _play_python(
 
 
 def _rust_chunk(agents: Sequence[AgentSpec], threads: int) -> int:
-    """Deals per call of the Rust arena (``net`` decides for a chunk's games in batches)."""
+    """Deals per call of the Rust arena (``net`` and ``net1`` decide for a chunk's games in batches)."""
     cores = threads or os.cpu_count() or 1
     if any(a.bot in ("net", "net1") for a in agents):
         return 64 * cores

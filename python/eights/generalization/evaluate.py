@@ -3,7 +3,7 @@ heuristic (or another opponent) on every rule set of the split, and aggregates t
 over rule sets into a mean and an interquartile mean with stratified bootstrap intervals (as
 rliable does: the deals of each rule set are resampled, and the aggregate recomputed).
 
-A rule set an agent cannot play (``net`` away from its presets, say) is reported as refused,
+A rule set an agent cannot play (``net1`` away from its presets, say) is reported as refused,
 with the reason, and left out of the aggregates.
 """
 
@@ -145,7 +145,7 @@ class GeneralizationResult:
 
 
 def _refusal(spec: Any, rules: Rules, num_players: int) -> Optional[str]:
-    """Why the built-in bot ``spec`` cannot play ``rules`` (``net`` away from the rules it
+    """Why the built-in bot ``spec`` cannot play ``rules`` (``net1`` away from the rules it
     was trained for), or None."""
     if spec.bot is None:
         return None

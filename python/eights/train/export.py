@@ -1,11 +1,11 @@
 """The ``eights-net-v1`` format: trained policies in one safetensors file, as the Rust bot
-``net`` reads them (the shipped file is ``src/bots/net/weights.safetensors``).
+``net1`` reads them (the shipped file is ``src/bots/net/weights.safetensors``).
 
 Per preset ``P``: ``P.norm.mean``, ``P.norm.inv_std`` (float32, ``[IN]``), ``P.fc1.weight``
 ``[H, IN]``, ``P.fc1.bias``, ``P.fc2.weight`` ``[H, H]``, ``P.fc2.bias``, ``P.pi.weight``
 ``[197, H]``, ``P.pi.bias`` (PyTorch's ``[out, in]`` layout; the layers in float16 or
 float32), and metadata ``format = "eights-net-v1"``, ``presets`` (comma-separated), ``clip``
-and what the writer adds (the ``net`` recipe, :mod:`eights.train.recipe`, records
+and what the writer adds (the ``net1`` recipe, :mod:`eights.train.recipe`, records
 ``players``, ``hidden``, ``seed``, ``dtype``, ``hardware``, the command and how each preset
 was trained). Only the policy is stored, not the value head. The policy:
 ``x = clamp((obs - mean) * inv_std, -clip, clip)``, ``h = relu(fc2(relu(fc1(x))))``,

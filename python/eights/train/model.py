@@ -1,7 +1,7 @@
-"""The policy network that the package's PPO trains and the ``net`` bot plays: an observation
+"""The policy network that the package's PPO trains and the ``net1`` bot plays: an observation
 normaliser, two hidden ReLU layers, a masked policy head and a value head
 (:class:`PolicyNet`), its batched greedy form for the arena (:class:`GreedyPolicy`), and the
-shipped ``net`` weights read into it (:func:`net_state_dict`).
+shipped ``net1`` weights read into it (:func:`net_state_dict`).
 
 The layer names (``norm.*``, ``fc1``, ``fc2``, ``pi``, ``v``) are those of the exported
 ``eights-net-v1`` format that :mod:`eights.train.export` writes and the Rust bot reads, so a
@@ -143,9 +143,9 @@ def exported_state_dict(arrays: Mapping[str, np.ndarray], preset: str) -> Dict[s
 
 
 def net_state_dict(preset: str) -> Dict[str, Any]:
-    """The shipped ``net`` bot's policy for ``preset`` (read from the weights compiled into
+    """The shipped ``net1`` bot's policy for ``preset`` (read from the weights compiled into
     the extension) as a :class:`PolicyNet` state dict without a value head; ``ValueError``
-    naming the presets ``net`` plays for any other."""
+    naming the presets ``net1`` plays for any other."""
     from safetensors.numpy import load as load_safetensors
 
     from .._core import net_weights
@@ -157,7 +157,7 @@ def net_state_dict(preset: str) -> Dict[str, Any]:
 
 
 def net_policy(preset: str) -> PolicyNet:
-    """A :class:`PolicyNet` playing as the shipped ``net`` bot does on ``preset`` (its value
+    """A :class:`PolicyNet` playing as the shipped ``net1`` bot does on ``preset`` (its value
     head is new, untrained)."""
     model = net_state_dict(preset)
     hidden, inputs = model["fc1.weight"].shape

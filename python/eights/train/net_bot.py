@@ -1,4 +1,4 @@
-"""Training the ``net`` bot's networks: the recipe's runs (``examples/train_net_bot.py``, or
+"""Training the ``net1`` bot's networks: the recipe's runs (``examples/train_net_bot.py``, or
 ``python -m eights.train.net_bot``; its arguments are :class:`eights.train.recipe.Args`).
 
 For each preset of the plan, in order, a :class:`~eights.train.PolicyNet` learns by self-play

@@ -1,4 +1,4 @@
-"""The recipe of the ``net`` bot's networks: its arguments, and the history of a chain of runs.
+"""The recipe of the ``net1`` bot's networks: its arguments, and the history of a chain of runs.
 
 The recipe (:mod:`eights.train.net_bot`, run by ``examples/train_net_bot.py``) trains one
 network per preset of a plan by self-play (:class:`eights.train.SelfPlay`) and exports them to

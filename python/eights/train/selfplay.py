@@ -1,5 +1,5 @@
 """The self-play loop: one learner trained by the package's PPO on :class:`eights.VecEnv`
-against a league of opponents, as the training examples and the ``net`` recipe run it.
+against a league of opponents, as the training examples and the ``net1`` recipe run it.
 
 :class:`League` is the opponent pool of every learner seat: the Rust ``random`` and
 ``heuristic`` bots, optionally a search bot, and the latest frozen snapshots of the learner,

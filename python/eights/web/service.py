@@ -143,7 +143,7 @@ class Service:
 
 
 def _preset_row(name: str) -> Dict[str, Any]:
-    """A preset as the setup page lists it (``net``: whether the learned bot plays it)."""
+    """A preset as the setup page lists it (``net``: whether the learned bot plays it; it plays every preset)."""
     rules = Rules(name)
     return {
         "name": name,
