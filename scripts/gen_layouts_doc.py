@@ -196,6 +196,11 @@ TABLE = {
     "series_winner=last_below": "",
     "arithmetic": "stalin's arithmetic matching (`match.extra`)",
     "rogue_pile": "stalin's rogue pile (`match.extra`)",
+    "last_card_timing=on_penultimate_play": (
+        "the last-card call is owed for the play of the second-to-last card only, not when a give "
+        "leaves one card (`last_card.timing`; set only under `last_card.mode = action` with a give card; "
+        "last so that the columns before it keep their offsets)"
+    ),
 }
 
 

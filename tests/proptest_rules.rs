@@ -231,7 +231,8 @@ fn mutation() -> impl Strategy<Value = Mutation> {
               prop::collection::vec(rank_sel(), 0..3))
             .prop_map(|(m, e, x)| Mutation::Multi(m, e, x)),
         2 => (chain_answer(), select(&[Accumulate::Sum, Accumulate::Increment, Accumulate::Fixed][..]), 0u8..=3,
-              prop::bool::ANY, prop::bool::ANY, prop::bool::ANY, prop::bool::ANY)
+              // chain.wild_blocked = false is refused (not implemented).
+              prop::bool::ANY, Just(true), prop::bool::ANY, prop::bool::ANY)
             .prop_map(|(answer, accumulate, increment, accept_ends_turn, wild_blocked, needs_stock, pickup_counts_as_pass)| Mutation::Chain {
                 answer, accumulate, increment, accept_ends_turn, wild_blocked, needs_stock, pickup_counts_as_pass,
             }),
@@ -552,6 +553,12 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
                     // rule needs three players and a last-below match.
                     None if field == "options.joker_bluff" => spec.options.joker_bluff = false,
                     None if field == "options.allow_500" => spec.options.allow_500 = false,
+                    // A hand size (from a variant or a mutation) too large for the deck at this
+                    // table: deal five.
+                    None if field == "deal.hand_size" => {
+                        spec.deal.hand_size = 5;
+                        spec.deal.hand_size_by_players.clear();
+                    }
                     // Wild Instapik moves the eights' wild rule: the eights must be wild, no
                     // other number rank, and not in a countdown preset.
                     None if field == "options.wild_instapik" => spec.options.wild_instapik = false,

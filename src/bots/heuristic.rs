@@ -139,6 +139,7 @@ impl HeuristicBot {
                 let a = action::NOMINATE + best.index();
                 Some(if m.contains(a) { a } else { m.nth(0)? })
             }
+            Phase::Give if m.contains(action::ANNOUNCE) => Some(action::ANNOUNCE),
             Phase::Give => {
                 let to = g.advance(p as u8, g.turn().gave as usize + 1) as usize;
                 best_face(m, action::GIVE, |c| give_score(g, p, hand, to, c))

@@ -68,7 +68,7 @@ impl Game {
             self.end_hand(Some(q), false);
             return;
         }
-        self.last_card_penalty(q as usize, self.turn.announced);
+        self.last_card_penalty(q as usize, self.turn.announced, 0);
         self.turn = Turn::default();
         self.interlude.victim = Some(victim);
         self.interlude.mirror_by = q;

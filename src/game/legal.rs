@@ -13,6 +13,17 @@ impl Game {
         len == 2 || (multi && len > 2)
     }
 
+    /// `last_card.timing = holding_one`: a player whose gives will leave them one card may
+    /// call before they give ("when left holding one card", however the hand came to it).
+    fn announce_before_give(&self) -> bool {
+        let s = &self.rules.settings;
+        if s.last_card_mode != LastCardMode::Action || s.last_card_timing != LastCardTiming::HoldingOne {
+            return false;
+        }
+        let due = usize::from(self.turn.give_due.saturating_sub(self.turn.gave));
+        !self.turn.announced && self.hands[self.current as usize].len() == due + 1
+    }
+
     /// Fill `mask` with the legal actions of the player to act (empty when the game is over
     /// or truncated). Allocates nothing.
     pub fn legal_actions(&self, mask: &mut ActionMask) {
@@ -31,6 +42,9 @@ impl Game {
             Phase::Give => {
                 for c in self.hands[self.current as usize].faces() {
                     mask.set(action::GIVE + c.index());
+                }
+                if self.announce_before_give() {
+                    mask.set(action::ANNOUNCE);
                 }
             }
             Phase::Target => {

@@ -117,9 +117,9 @@ use crate::action::{self, Action, ActionMask, NUM_ACTIONS};
 use crate::card::{Card, NUM_FACES, Rank, Suit};
 use crate::card_set::{CardCounts, CountedPile, Pile, shuffle};
 use crate::rules::{
-    Accumulate, BlockedScoring, ChainAnswer, DrawAfter, DrawMode, Exhausted, Follow, LastCardMode, LastSpecial,
-    MAX_PLAYERS, MultiEffects, MultiMode, Nominate, Repeat, Rules, RulesSpec, ScoreMode, SeriesWinner, StartEffect,
-    TwoPlayerReverse, WildFollow, WildRule,
+    Accumulate, BlockedScoring, ChainAnswer, DrawAfter, DrawMode, Exhausted, Follow, LastCardMode, LastCardTiming,
+    LastSpecial, MAX_PLAYERS, MultiEffects, MultiMode, Nominate, Repeat, Rules, RulesSpec, ScoreMode, SeriesWinner,
+    StartEffect, TwoPlayerReverse, WildFollow, WildRule,
 };
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

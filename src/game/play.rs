@@ -233,7 +233,7 @@ impl Game {
         self.pass_streak = 0;
         self.free_play = false;
         // resolve_play: the last-card penalty, then the turn passes to the next seat still in.
-        self.last_card_penalty(p, false);
+        self.last_card_penalty(p, false, 0);
         let next = self.skip_done(self.step_in(p as u8, 1));
         self.current = next;
         self.phase = Phase::Play;

@@ -34,7 +34,7 @@ impl Game {
                 return;
             }
         } else if !t.is_start {
-            self.last_card_penalty(p as usize, t.announced);
+            self.last_card_penalty(p as usize, t.announced, t.gave);
         }
         if self.end_of_play_draw(p, &t) {
             return;

@@ -121,9 +121,13 @@ impl Game {
     }
 
     /// The last-card penalty (`last_card.mode = action`): `p`, left with one card without
-    /// having announced it, draws `last_card.penalty` cards.
-    pub(super) fn last_card_penalty(&mut self, p: usize, announced: bool) {
-        if self.rules.settings.last_card_mode == LastCardMode::Action && self.hands[p].len() == 1 && !announced {
+    /// having announced it, draws `last_card.penalty` cards. Under `last_card.timing =
+    /// on_penultimate_play` the call is owed for the play of the second-to-last card only, not
+    /// when cards given away this turn (`gave`) leave the one card.
+    pub(super) fn last_card_penalty(&mut self, p: usize, announced: bool, gave: u8) {
+        let s = &self.rules.settings;
+        let owed = self.hands[p].len() == 1 && (gave == 0 || s.last_card_timing == LastCardTiming::HoldingOne);
+        if s.last_card_mode == LastCardMode::Action && owed && !announced {
             self.draw_cards(p, self.rules.settings.last_card_penalty as usize);
         }
     }

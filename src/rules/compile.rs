@@ -28,7 +28,11 @@ impl Rules {
         let double_mask = selectors_union("score.double_per", &s.score.double_per)?;
         let rank_blocked = selectors_union("match.rank_blocked", &s.matching.rank_blocked)?;
         let start = compile_start(s, &deck)?;
-        let settings = Settings::compile(&spec)?;
+        let mut settings = Settings::compile(&spec)?;
+        if !card.iter().any(|r| r.give.is_some()) {
+            // The two last-card timings differ only where a give card can leave one card.
+            settings.last_card_timing = LastCardTiming::HoldingOne;
+        }
         // A plain card adds nothing to a play unless a table-wide rule acts on every play:
         // stalin's rogue pile, countdown wilds, wild_instapik, multi-card plays other than
         // equal ranks, the compulsory draw after a play, four of a kind. (Identical cards,
@@ -312,6 +316,12 @@ fn unsupported(field: &str) -> Result<(), RulesError> {
 
 /// Turn order, matching, drawing, multi-card plays and draw chains.
 fn validate_play(s: &RulesSpec) -> Result<(), RulesError> {
+    if !s.chain.wild_blocked {
+        return Err(RulesError::unsupported(
+            "chain.wild_blocked",
+            "only true is implemented: a wild card cannot be played on a pending draw chain",
+        ));
+    }
     if s.order.first == FirstPlayer::PreviousLoser && s.deal.starter != Starter::None {
         return Err(RulesError::unsupported(
             "order.first",
@@ -784,7 +794,6 @@ pub(super) fn overlay_card(dst: &mut CardSpec, src: &CardSpec) {
         marriage,
         joker_lock,
         waste_draw,
-        slap,
         next_even,
         repeat,
         last_special

@@ -28,8 +28,8 @@
 
 use super::{
     Accumulate, AllPass, BlockedScoring, ChainAfter, ChainAnswer, DrawAfter, DrawMode, Exhausted, FirstPlayer, Follow,
-    Give, LastCardMode, LastSpecial, MultiEffects, MultiMode, NextDealer, Nominate, PassWhen, Repeat, Rules, ScoreMode,
-    SeriesWinner, Side, StartEffect, TwoPlayerReverse, WildFollow,
+    Give, LastCardMode, LastCardTiming, LastSpecial, MultiEffects, MultiMode, NextDealer, Nominate, PassWhen, Repeat,
+    Rules, ScoreMode, SeriesWinner, Side, StartEffect, TwoPlayerReverse, WildFollow,
 };
 use crate::card::{Card, NUM_FACES};
 
@@ -133,7 +133,7 @@ pub const CARD_FEATURE_NAMES: [&str; 78] = names![
 ];
 
 /// Names of the table-wide values, in order (`group=value` for a one-hot column).
-pub const TABLE_FEATURE_NAMES: [&str; 86] = names![
+pub const TABLE_FEATURE_NAMES: [&str; 87] = names![
     "num_players",
     "packs",
     "deck_size",
@@ -220,6 +220,7 @@ pub const TABLE_FEATURE_NAMES: [&str; 86] = names![
     "series_winner=last_below",
     "arithmetic",
     "rogue_pile",
+    "last_card_timing=on_penultimate_play",
 ];
 
 /// Values per card row.
@@ -581,6 +582,8 @@ impl Rules {
         );
         o.flag(self.arithmetic);
         o.flag(self.rogue);
+        // Last, so that the columns before it keep their offsets.
+        o.flag(s.last_card_timing == LastCardTiming::OnPenultimatePlay);
     }
 
     /// True when `self` and `other` play the same game: the same player count, deck, hand

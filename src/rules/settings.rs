@@ -84,6 +84,10 @@ pub struct Settings {
     pub last_card_mode: LastCardMode,
     /// `last_card.penalty`.
     pub last_card_penalty: u8,
+    /// `last_card.timing`, where it can matter: under `last_card.mode = action` with a card
+    /// that gives cards away (the two timings differ only when a give leaves one card);
+    /// `holding_one` otherwise (see [`super::Rules::from_spec`]).
+    pub last_card_timing: LastCardTiming,
     /// `end.blocked`.
     pub end_blocked: bool,
     /// `end.blocked_extra_passes`.
@@ -175,6 +179,11 @@ impl Settings {
             identical_bonus: s.multi.identical_bonus,
             last_card_mode: s.last_card.mode,
             last_card_penalty: s.last_card.penalty,
+            last_card_timing: if s.last_card.mode == LastCardMode::Action {
+                s.last_card.timing
+            } else {
+                LastCardTiming::HoldingOne
+            },
             end_blocked: s.end.blocked,
             blocked_extra_passes: s.end.blocked_extra_passes,
             four_of_a_kind: s.end.four_of_a_kind,

@@ -40,19 +40,13 @@ fn reverse_phrase(spec: &RulesSpec) -> String {
     format!("reverses the direction of play ({two})")
 }
 
-fn skip_phrase(spec: &RulesSpec, k: u8) -> String {
+fn skip_phrase(k: u8) -> String {
     let base = if k == 1 {
         "the next player misses a turn".to_string()
     } else {
         format!("the next {} players miss their turn", number_word(k.into()))
     };
-    match spec.two_player.skip {
-        TwoPlayerSkip::SamePlayerAgain if k == 1 => format!("{base} (with two players the same player plays again)"),
-        TwoPlayerSkip::RestrictedContinue => {
-            format!("{base} (with two players the same player continues with its rank or suit, or draws)")
-        }
-        _ => base,
-    }
+    if k == 1 { format!("{base} (with two players the same player plays again)") } else { base }
 }
 
 fn nominate_phrase(n: Nominate) -> Option<&'static str> {
@@ -147,7 +141,7 @@ fn wild_phrases(p: &mut Phrases, cs: &CardSpec) {
 /// Skips, reversals and draw penalties on the next player.
 fn penalty_phrases(p: &mut Phrases, spec: &RulesSpec, sel: &str, cs: &CardSpec) {
     if let Some(k) = cs.skip {
-        p.push("skip", k > 0, if k > 0 { skip_phrase(spec, k) } else { "does not skip".into() });
+        p.push("skip", k > 0, if k > 0 { skip_phrase(k) } else { "does not skip".into() });
     }
     if let Some(r) = cs.reverse {
         p.push("reverse", r, if r { reverse_phrase(spec) } else { "does not reverse".into() });
@@ -368,9 +362,6 @@ fn play_phrases(p: &mut Phrases, spec: &RulesSpec, cs: &CardSpec) {
                 "no draw".into()
             },
         );
-    }
-    if let Some(f) = cs.slap {
-        p.push("slap", f, if f { "slap (a real-time race: no effect here)" } else { "no slap" });
     }
     if let Some(r) = cs.repeat {
         match r {

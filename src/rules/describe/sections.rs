@@ -359,9 +359,6 @@ fn hand_end(e: &EndSpec) -> Vec<String> {
     if e.four_of_a_kind {
         v.push("Four cards of one rank played in a row on the pile end the hand.".into());
     }
-    if e.countdown_zero {
-        v.push("A player whose countdown score reaches zero wins.".into());
-    }
     if e.play_for_second {
         v.push(
             "With three players, the first player to go out takes first place and leaves the hand; the \

@@ -293,8 +293,6 @@ pub struct CardSpec {
     pub joker_lock: Option<bool>,
     /// The next player draws this many from the shuffled discard pile.
     pub waste_draw: Option<u8>,
-    /// Slap: a real-time race, out of scope (no effect).
-    pub slap: Option<bool>,
     /// How copies played together combine.
     pub repeat: Option<Repeat>,
     /// Behaviour as the last card of the winner.

@@ -10,7 +10,6 @@ pub struct EndSpec {
     /// A blocked hand (nobody can play or draw) ends and is scored.
     pub blocked: bool,
     pub four_of_a_kind: bool,
-    pub countdown_zero: bool,
     pub play_for_second: bool,
     /// The hand ends (everyone scores) after this many cards have been played in it
     /// (OpenSpiel's cap on plays).
@@ -25,7 +24,6 @@ impl Default for EndSpec {
             empty_hand: true,
             blocked: true,
             four_of_a_kind: false,
-            countdown_zero: false,
             play_for_second: false,
             max_plays: None,
             blocked_extra_passes: 0,

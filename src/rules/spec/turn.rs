@@ -223,21 +223,14 @@ pub enum TwoPlayerReverse {
     OrdinaryCard,
 }
 
-/// `two_player.skip`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum TwoPlayerSkip {
-    #[default]
-    SamePlayerAgain,
-    RestrictedContinue,
-}
-
-/// `two_player.*`.
+/// `two_player.*`. A skip with two players always gives the skipping player another turn,
+/// an ordinary turn: they follow the skip card by its rank or suit, or draw (there is no
+/// `two_player.skip`: its second value, one_card's "another Jack or another card of the same
+/// suit", is that same turn).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
 pub struct TwoPlayerSpec {
     pub reverse: TwoPlayerReverse,
-    pub skip: TwoPlayerSkip,
 }
 
 /// `last_card.mode`.

@@ -621,3 +621,60 @@ def test_KR_bluff_with_nobody_left_to_challenge_is_not_offered():
     assert g.phase == "play" and g.current_player == 0
     assert legal(g) == plays("9C") | {"pass"}
     assert eights.Game.from_dict(g.to_dict()).to_dict() == g.to_dict()
+
+
+def test_KR_fidelity_one_card_call_after_the_ace_of_spades_gives():
+    """KR rule 20, scenario 3: "If the Ace of spades player holds more cards than
+    there are other players, the game continues as usual (including the 'one card'
+    rule, so, if after passing out penalty cards, the player has only one card left,
+    he/she must call out 'one card!')". `last_card.timing = holding_one`: P0 holds
+    `AS 3H 5D 9C KD`; the play leaves four cards and three gives are due, so P0
+    may call in the give phase, and a call saves the penalty; without it, P0
+    draws two."""
+    for call in (True, False):
+        g = position(
+            PRESET,
+            4,
+            hands=[["AS", "3H", "5D", "9C", "KD"]] + _KR4_OTHERS,
+            discard=["4S"],
+            stock=["4D", "5H", "6C"],
+            rules={**ONE_HAND, **LAST_CARD_ACTION},
+        )
+        assert "announce" not in legal(g)  # five cards: the play leaves four
+        g.step("play AS")
+        assert g.phase == "give"
+        assert "announce" in legal(g)  # the three gives will leave one card
+        if call:
+            g.step("announce")
+            assert "announce" not in legal(g)
+        for c in ("3H", "5D", "9C"):
+            g.step(f"give {c}")
+        assert g.current_player == 1
+        if call:
+            assert g.hand(0) == ["KD"]
+            assert g.stock() == ["4D", "5H", "6C"]
+        else:
+            assert multiset(g.hand(0)) == multiset(["KD", "4D", "5H"])
+            assert g.stock() == ["6C"]
+
+
+def test_KR_fidelity_penultimate_play_timing_owes_no_call_after_a_give():
+    """`last_card.timing = on_penultimate_play` (switch_blackjack's "When you play
+    your second-to-last card, you must state ... 'Last Card'"): the call is owed for
+    the play of the second-to-last card, so a give that leaves one card owes none.
+    The same position as above under that timing: no call offered, no penalty."""
+    g = position(
+        PRESET,
+        4,
+        hands=[["AS", "3H", "5D", "9C", "KD"]] + _KR4_OTHERS,
+        discard=["4S"],
+        stock=["4D", "5H", "6C"],
+        rules={**ONE_HAND, "last_card": {"mode": "action", "timing": "on_penultimate_play"}},
+    )
+    g.step("play AS")
+    for c in ("3H", "5D"):
+        g.step(f"give {c}")
+    assert "announce" not in legal(g)
+    g.step("give 9C")
+    assert g.hand(0) == ["KD"]
+    assert g.stock() == ["4D", "5H", "6C"]

@@ -631,3 +631,13 @@ def test_OC_fidelity_variant_one_card_call_penalty_one():
     g.step("play 5H")
     g.step("draw")  # P1 takes a turn: the call was missed
     assert len(g.hand(0)) == 2
+
+
+def test_OC_fidelity_two_player_jack_needs_no_setting_of_its_own():
+    """OC rule 10: "If there are only two players, the same player who played the
+    Jack can play another Jack or another card of the same suit." That is the
+    ordinary turn a skip gives its player with two players (`test_OC_4b_...`,
+    `test_OC_4c_...` play it), so the rules have no `two_player.skip` setting: the old
+    field is refused by name."""
+    with pytest.raises(eights.RulesError, match="two_player"):
+        eights.Rules(PRESET, two_player__skip="restricted_continue")

@@ -227,3 +227,30 @@ def test_OL_fidelity_win_by_depleting_the_hand():
     g.step("play 5H")
     assert g.is_terminal
     assert g.winner == 0
+
+
+def test_OL_fidelity_one_left_call_after_a_king_give():
+    """OL-6: "When you only have one card left you must call "One Left". If your
+    opponent calls it before you, you must draw 2 cards." (`last_card.timing =
+    holding_one`.) P0 holds `KH 3S 4C`: the king and its give leave one card, so P0
+    may call in the give phase, and is penalised only without the call."""
+    for call in (True, False):
+        g = position(
+            PRESET,
+            2,
+            hands=[["KH", "3S", "4C"], ["5H", "KD", "7S"]],
+            discard=["9H"],
+            stock=["2D", "5D", "6D"],
+            rules=LAST_CARD_ACTION,
+        )
+        assert legal(g) == {"play KH"}  # three cards: the play leaves two
+        g.step("play KH")
+        assert legal(g) == {"give 3S", "give 4C", "announce"}
+        if call:
+            g.step("announce")
+        g.step("give 4C")
+        assert g.current_player == 1
+        if call:
+            assert g.hand(0) == ["3S"]
+        else:
+            assert multiset(g.hand(0)) == multiset(["3S", "2D", "5D"])
