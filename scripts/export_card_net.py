@@ -13,7 +13,7 @@ import platform
 
 import torch
 
-from eights.train.cardnet import CardNet, export
+from eights.train.cardnet import export, from_checkpoint
 
 
 def main() -> None:
@@ -24,8 +24,7 @@ def main() -> None:
     args = ap.parse_args()
     ck = torch.load(args.ckpt, weights_only=False)
     cfg = ck["config"]
-    net = CardNet(cfg["width"], cfg["context"])
-    net.load_state_dict(ck["model"])
+    net = from_checkpoint(ck["model"], cfg["width"], cfg["context"])
     state = ck["state"]
     record = {
         "stages": json.dumps(args.stage),

@@ -502,10 +502,35 @@ impl CardScratch {
     }
 }
 
-/// The shipped network, parsed once.
+/// The environment variable naming a weights file that `net` plays instead of the shipped one
+/// (read once, at the first use of `net` in a process).
+pub const WEIGHTS_ENV: &str = "EIGHTS_NET_WEIGHTS";
+
+/// The bytes of the weights file `net` plays: the shipped file, or the file that
+/// [`WEIGHTS_ENV`] names (read once; an unreadable file is an error naming it).
+pub fn weights_file() -> Result<&'static [u8], String> {
+    static SRC: OnceLock<Result<std::borrow::Cow<'static, [u8]>, String>> = OnceLock::new();
+    let src = SRC.get_or_init(|| match std::env::var_os(WEIGHTS_ENV) {
+        Some(path) => std::fs::read(&path)
+            .map(std::borrow::Cow::Owned)
+            .map_err(|e| format!("{WEIGHTS_ENV}={}: {e}", path.to_string_lossy())),
+        None => Ok(std::borrow::Cow::Borrowed(WEIGHTS_FILE)),
+    });
+    src.as_ref().map(|c| c.as_ref()).map_err(Clone::clone)
+}
+
+/// The network `net` plays ([`weights_file`]), parsed once.
 pub fn weights() -> Result<&'static CardNet, String> {
     static CELL: OnceLock<Result<CardNet, String>> = OnceLock::new();
-    CELL.get_or_init(|| CardNet::parse(WEIGHTS_FILE)).as_ref().map_err(Clone::clone)
+    CELL.get_or_init(|| {
+        let bytes = weights_file()?;
+        CardNet::parse(bytes).map_err(|e| match std::env::var_os(WEIGHTS_ENV) {
+            Some(path) => format!("{WEIGHTS_ENV}={}: {e}", path.to_string_lossy()),
+            None => e,
+        })
+    })
+    .as_ref()
+    .map_err(Clone::clone)
 }
 
 /// The `net` bot as a [`super::Policy`]: one forward pass per decision (the arena and the

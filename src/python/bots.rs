@@ -194,10 +194,12 @@ fn net_probs<'py>(
     array2(py, p.nrows(), p.ncols(), p.iter().copied())
 }
 
-/// The `net` bot's weights file (format `eights-net-v2`, see `crate::bots::card_net`) as bytes.
+/// The `net` bot's weights file (format `eights-net-v2`, see `crate::bots::card_net`) as bytes:
+/// the shipped file, or the one the environment variable `EIGHTS_NET_WEIGHTS` names.
 #[pyfunction]
-fn card_net_weights(py: Python<'_>) -> Bound<'_, pyo3::types::PyBytes> {
-    pyo3::types::PyBytes::new(py, bots::card_net::WEIGHTS_FILE)
+fn card_net_weights(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyBytes>> {
+    let bytes = bots::card_net::weights_file().map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+    Ok(pyo3::types::PyBytes::new(py, bytes))
 }
 
 /// The logits of the `net` bot's network (or of the `eights-net-v2` file `weights`), float32

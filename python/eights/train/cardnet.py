@@ -37,7 +37,19 @@ import torch.nn as nn
 from .._core import NUM_ACTIONS, OBS_SIZE
 from ..rules.encoding import CARD_FEATURE_NAMES, NUM_FACES, TABLE_FEATURE_NAMES
 
-__all__ = ["CardNet", "card_inputs", "OTHER_ACTIONS", "CARD_DYNAMIC", "GLOBAL_OBS", "squash", "identity"]
+__all__ = [
+    "CardNet",
+    "CardNetAgent",
+    "export",
+    "from_checkpoint",
+    "load",
+    "card_inputs",
+    "OTHER_ACTIONS",
+    "CARD_DYNAMIC",
+    "GLOBAL_OBS",
+    "squash",
+    "identity",
+]
 
 # Observation offsets (docs/layouts.md; `eights.Game.observation_spec()`).
 HAND, TOP, ACTIVE, PLAYED, ROGUE, ASKED, WILD_RANK, CONSTRAINT_SUIT = 0, 54, 108, 162, 228, 282, 297, 224
@@ -161,15 +173,21 @@ class CardNet(nn.Module):
         context: units of the context layers.
         table_width: units of the table-wide rules summary ``T``.
         card_columns: the per-card rules-encoding columns read (default: all of today's).
+        table_columns: the table-wide rules-encoding columns read (default: all of today's).
     """
 
     def __init__(
-        self, width: int = 32, context: int = 96, table_width: int = 32, card_columns: Optional[Sequence[str]] = None
+        self,
+        width: int = 32,
+        context: int = 96,
+        table_width: int = 32,
+        card_columns: Optional[Sequence[str]] = None,
+        table_columns: Optional[Sequence[str]] = None,
     ):
         super().__init__()
         self.width, self.context, self.table_width = width, context, table_width
         self.card_columns: List[str] = list(card_columns or CARD_FEATURE_NAMES)
-        self.table_columns: List[str] = list(TABLE_FEATURE_NAMES)
+        self.table_columns: List[str] = list(table_columns or TABLE_FEATURE_NAMES)
         self.register_buffer("card_idx", torch.tensor([CARD_FEATURE_NAMES.index(n) for n in self.card_columns]))
         self.register_buffer("table_idx", torch.tensor([TABLE_FEATURE_NAMES.index(n) for n in self.table_columns]))
         self.register_buffer("ident", torch.from_numpy(identity()))
@@ -238,6 +256,17 @@ FORMAT = "eights-net-v2"
 EXPORTED_LAYERS = ("r1", "r2", "t1", "d", "c1", "c2", "u", "x", "a", "o")
 
 
+def from_checkpoint(state: Dict[str, torch.Tensor], width: int, context: int) -> CardNet:
+    """A :class:`CardNet` holding a checkpoint's weights, reading the columns it was trained on
+    (the checkpoint stores their indices; the encoding only ever appends columns, so an index
+    names the same column in every later version)."""
+    cards = [CARD_FEATURE_NAMES[int(i)] for i in state["card_idx"]]
+    table = [TABLE_FEATURE_NAMES[int(i)] for i in state["table_idx"]]
+    net = CardNet(width, context, int(state["t1.weight"].shape[0]), cards, table)
+    net.load_state_dict(state)
+    return net
+
+
 def export(net: CardNet, path: str, record: Dict[str, str], dtype: torch.dtype = torch.float16) -> None:
     """Write ``net`` as an ``eights-net-v2`` safetensors file: its layers in ``dtype``, the
     architecture (:meth:`CardNet.config`) and ``record`` (the training stages) as metadata."""
@@ -261,7 +290,13 @@ def load(data: bytes) -> CardNet:
     meta = _json.loads(data[8 : 8 + n]).get("__metadata__", {})
     if meta.get("format") != FORMAT:
         raise ValueError(f"net weights: format must be {FORMAT!r}, got {meta.get('format')!r}")
-    net = CardNet(int(meta["width"]), int(meta["context"]), int(meta["table_width"]), meta["card_columns"].split(","))
+    net = CardNet(
+        int(meta["width"]),
+        int(meta["context"]),
+        int(meta["table_width"]),
+        meta["card_columns"].split(","),
+        meta["table_columns"].split(","),
+    )
     tensors = {k: v.float() for k, v in load_bytes(data).items()}
     net.load_state_dict(tensors, strict=False)
     return net

@@ -19,7 +19,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import numpy as np
 import torch
 
-from .cardnet import CardNet
+from .cardnet import CardNet, from_checkpoint
 from .imitation import Collector, ReplayBuffer, heldout_encodings
 
 __all__ = ["WarmStartConfig", "warm_start", "greedy_student", "score_against"]
@@ -126,12 +126,14 @@ def warm_start(
     state: Dict[str, Any] = {"iteration": 0, "decisions": 0, "seconds": 0.0}
     if os.path.exists(path):
         ck = torch.load(path, weights_only=False)
-        net.load_state_dict(ck["model"])
+        net = from_checkpoint(ck["model"], cfg.width, cfg.context)
+        opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
         opt.load_state_dict(ck["optimizer"])
         state = ck["state"]
         log(f"resumed at iteration {state['iteration']} ({state['decisions']} decisions)")
     elif init:
-        net.load_state_dict(torch.load(init, weights_only=False)["model"])
+        net = from_checkpoint(torch.load(init, weights_only=False)["model"], cfg.width, cfg.context)
+        opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
         log(f"started from the network of {init}")
     it0 = state["iteration"]
     collector = Collector(
