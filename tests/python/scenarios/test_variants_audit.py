@@ -1,0 +1,249 @@
+"""Every documented variant of every preset is audited (docs/fidelity.md#variants-one-by-one).
+
+The section "Variants, one by one" of docs/fidelity.md holds a table per preset: variant |
+source sentence | what it changes | test. This check reads it and asks, for every variant that
+``eights.Rules(preset).variants`` documents:
+
+* a row in that preset's table, quoting the source (a quoted sentence in the second cell);
+* a test named in the last cell as ``file.py::test_name`` (a file of ``tests/python/scenarios``)
+  that exists and names the variant in its text (decorators, signature and docstring
+  included), and whose docstring quotes the source.
+
+A variant added without its row and its test fails here. Variants not audited yet are listed
+in ``PENDING`` and expected to fail (strictly): auditing one makes its case pass, and the
+strict marker then asks for its name to be taken out of the list.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import pytest
+
+import eights
+
+ROOT = Path(__file__).resolve().parents[3]
+FIDELITY = ROOT / "docs" / "fidelity.md"
+SCENARIOS = ROOT / "tests" / "python" / "scenarios"
+
+pytestmark = pytest.mark.skipif(not FIDELITY.is_file(), reason="needs the source tree (docs/)")
+
+SECTION = "## Variants, one by one"
+PRESET_HEADING = re.compile(r"^### `(\w+)` variants\s*$")
+ROW = re.compile(r"^\| `(\w+)` \|(.*)\|\s*$")
+TEST_REF = re.compile(r"`?([\w]+\.py)::(\w+)")
+
+# Not audited yet, by preset (each a strict xfail below).
+PENDING: Dict[str, List[str]] = {
+    "crazy_eights": [
+        "aces_wild",
+        "draw_until_playable",
+        "draw_up_to_3",
+        "eight_must_match",
+        "hand_size_8",
+        "jacks_wild",
+        "last_card",
+        "match_to_100",
+        "multiple_cards",
+        "must_play_if_able",
+        "no_nomination",
+        "no_reshuffle",
+        "nominate_only_if_matching",
+        "play_drawn_card",
+        "sevens_wild",
+    ],
+    "crazy_eights_specials": [
+        "aces_wild",
+        "draw_until_playable",
+        "draw_up_to_3",
+        "eight_must_match",
+        "four_reverses",
+        "hand_size_8",
+        "jack_skips",
+        "jacks_wild",
+        "last_card",
+        "match_to_100",
+        "multiple_cards",
+        "must_play_if_able",
+        "no_nomination",
+        "no_reshuffle",
+        "nominate_only_if_matching",
+        "play_drawn_card",
+        "queen_of_spades_draw_5",
+        "sevens_wild",
+    ],
+    "crazy_eights_xtreme": [
+        "alternative_scoring",
+        "defensive_ten",
+        "defensive_ten_shield",
+        "double_trouble",
+        "match_to_100",
+        "silly_hat",
+        "single_pack",
+        "winner_bonus",
+    ],
+    "crazy_eights_winner_collects": [
+        "aces_wild",
+        "blocked_lowest_collects",
+        "draw_up_to_3",
+        "eight_must_match",
+        "jacks_wild",
+        "jokers",
+        "last_card",
+        "match",
+        "match_to_100",
+        "multiple_cards",
+        "must_play_if_able",
+        "no_nomination",
+        "nominate_only_if_matching",
+        "sevens_wild",
+    ],
+    "kings_reverse": ["consecutive_passes", "joker_bluff", "match_to_500", "must_play_if_able", "third_pack"],
+    "one_left": ["no_last_card"],
+    "sevens_and_eights": ["match_to_500"],
+    "jokers_and_nines": ["match_to_500"],
+    "crazy_eights_countdown": [
+        "aces_wild",
+        "draw_until_playable",
+        "draw_up_to_3",
+        "equal_rank_on_wild",
+        "house_skip_reverse_draw_two",
+        "jacks_wild",
+        "last_card",
+        "multiple_cards",
+        "must_play_if_able",
+        "no_reshuffle",
+        "play_drawn_card",
+        "sevens_wild",
+    ],
+    "crazy_eights_countdown_blog": [
+        "aces_wild",
+        "draw_until_playable",
+        "draw_up_to_3",
+        "equal_rank_on_wild",
+        "house_skip_reverse_draw_two",
+        "jacks_wild",
+        "last_card",
+        "must_play_if_able",
+        "no_reshuffle",
+        "play_drawn_card",
+        "sevens_wild",
+    ],
+    "bitch": [
+        "aces_wild",
+        "draw_until_playable",
+        "draw_up_to_3",
+        "equal_rank_on_wild",
+        "house_skip_reverse_draw_two",
+        "jacks_wild",
+        "last_card",
+        "multiple_cards",
+        "must_play_if_able",
+        "no_replay",
+        "no_reshuffle",
+        "play_drawn_card",
+        "sevens_wild",
+    ],
+    "crazy_pairs": ["match_to_300"],
+    "rose_mau": ["ace_reverse", "typical_menu"],
+    "zodiac": ["match_to_55", "wild_instapik"],
+    "openspiel_crazy_eights": [
+        "aces_wild",
+        "draw_until_playable",
+        "draw_up_to_3",
+        "eight_must_match",
+        "hand_size_8",
+        "jacks_wild",
+        "last_card",
+        "match_to_100",
+        "multiple_cards",
+        "must_play_if_able",
+        "no_nomination",
+        "nominate_only_if_matching",
+        "play_drawn_card",
+        "reshuffle",
+        "sevens_wild",
+        "use_special_cards",
+    ],
+    "one_card": ["five_cards", "last_card", "play_for_second", "previous_loser"],
+    "stalin": ["ace_of_diamonds_reverses"],
+    "thirty_eights": ["match_to_1500", "no_last_card"],
+}
+
+
+def _rows() -> Dict[Tuple[str, str], List[str]]:
+    """``(preset, variant) -> [source, change, test]`` cells of the section's tables."""
+    text = FIDELITY.read_text(encoding="utf-8")
+    start = text.index(SECTION)
+    end = text.find("\n## ", start + len(SECTION))
+    rows: Dict[Tuple[str, str], List[str]] = {}
+    preset = None
+    for line in text[start : end if end >= 0 else len(text)].splitlines():
+        m = PRESET_HEADING.match(line)
+        if m:
+            preset = m.group(1)
+            continue
+        m = ROW.match(line)
+        if m and preset is not None:
+            cells = [c.strip() for c in m.group(2).split(" | ")]
+            assert (preset, m.group(1)) not in rows, f"two rows for {preset}/{m.group(1)}"
+            rows[(preset, m.group(1))] = cells
+    return rows
+
+
+def _functions(path: Path) -> Dict[str, Tuple[str, str]]:
+    """``name -> (text with decorators, docstring)`` of the test functions of a file."""
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    out = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            out[node.name] = ("\n".join(lines[first - 1 : node.end_lineno]), ast.get_docstring(node) or "")
+    return out
+
+
+def _documented() -> List[Tuple[str, str]]:
+    return [(p, v) for p in eights.presets() for v in eights.Rules(p).variants]
+
+
+def _cases():
+    for preset, variant in _documented():
+        marks = []
+        if variant in PENDING.get(preset, ()):
+            marks.append(pytest.mark.xfail(strict=True, reason="variant not audited yet"))
+        yield pytest.param(preset, variant, id=f"{preset}/{variant}", marks=marks)
+
+
+ROWS = _rows()
+
+
+@pytest.mark.parametrize("preset, variant", list(_cases()))
+def test_every_documented_variant_has_a_row_and_a_test(preset, variant):
+    assert (preset, variant) in ROWS, f"docs/fidelity.md has no row for {preset}/{variant}"
+    source, change, test = ROWS[(preset, variant)]
+    assert '"' in source, f"{preset}/{variant}: the row quotes no source sentence"
+    assert change, f"{preset}/{variant}: the row does not say what the variant changes"
+    refs = TEST_REF.findall(test)
+    assert refs, f"{preset}/{variant}: the row names no test"
+    for file, name in refs:
+        path = SCENARIOS / file
+        assert path.is_file(), f"{preset}/{variant}: {file} is not a scenario test file"
+        functions = _functions(path)
+        assert name in functions, f"{preset}/{variant}: {file} has no test {name}"
+        text, doc = functions[name]
+        assert variant in text, f"{preset}/{variant}: {file}::{name} does not name the variant"
+        assert '"' in doc, f"{preset}/{variant}: {file}::{name} quotes no source in its docstring"
+
+
+def test_no_row_for_a_variant_that_is_not_documented():
+    documented = set(_documented())
+    assert [key for key in ROWS if key not in documented] == []
+
+
+def test_the_pending_list_names_documented_variants_only():
+    documented = set(_documented())
+    assert [(p, v) for p, vs in PENDING.items() for v in vs if (p, v) not in documented] == []
