@@ -38,16 +38,6 @@ TEST_REF = re.compile(r"`?([\w]+\.py)::(\w+)")
 
 # Not audited yet, by preset (each a strict xfail below).
 PENDING: Dict[str, List[str]] = {
-    "crazy_eights_xtreme": [
-        "alternative_scoring",
-        "defensive_ten",
-        "defensive_ten_shield",
-        "double_trouble",
-        "match_to_100",
-        "silly_hat",
-        "single_pack",
-        "winner_bonus",
-    ],
     "kings_reverse": ["consecutive_passes", "joker_bluff", "match_to_500", "must_play_if_able", "third_pack"],
     "one_left": ["no_last_card"],
     "sevens_and_eights": ["match_to_500"],
