@@ -38,16 +38,8 @@ TEST_REF = re.compile(r"`?([\w]+\.py)::(\w+)")
 
 # Not audited yet, by preset (each a strict xfail below).
 PENDING: Dict[str, List[str]] = {
-    "kings_reverse": ["consecutive_passes", "joker_bluff", "match_to_500", "must_play_if_able", "third_pack"],
-    "one_left": ["no_last_card"],
-    "sevens_and_eights": ["match_to_500"],
-    "jokers_and_nines": ["match_to_500"],
-    "crazy_pairs": ["match_to_300"],
     "rose_mau": ["ace_reverse", "typical_menu"],
-    "zodiac": ["match_to_55", "wild_instapik"],
     "one_card": ["five_cards", "last_card", "play_for_second", "previous_loser"],
-    "stalin": ["ace_of_diamonds_reverses"],
-    "thirty_eights": ["match_to_1500", "no_last_card"],
 }
 
 
