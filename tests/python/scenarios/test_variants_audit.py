@@ -9,9 +9,7 @@ source sentence | what it changes | test. This check reads it and asks, for ever
   that exists and names the variant in its text (decorators, signature and docstring
   included), and whose docstring quotes the source.
 
-A variant added without its row and its test fails here. Variants not audited yet are listed
-in ``PENDING`` and expected to fail (strictly): auditing one makes its case pass, and the
-strict marker then asks for its name to be taken out of the list.
+A variant added without its row and its test fails here.
 """
 
 from __future__ import annotations
@@ -35,12 +33,6 @@ SECTION = "## Variants, one by one"
 PRESET_HEADING = re.compile(r"^### `(\w+)` variants\s*$")
 ROW = re.compile(r"^\| `(\w+)` \|(.*)\|\s*$")
 TEST_REF = re.compile(r"`?([\w]+\.py)::(\w+)")
-
-# Not audited yet, by preset (each a strict xfail below).
-PENDING: Dict[str, List[str]] = {
-    "rose_mau": ["ace_reverse", "typical_menu"],
-    "one_card": ["five_cards", "last_card", "play_for_second", "previous_loser"],
-}
 
 
 def _rows() -> Dict[Tuple[str, str], List[str]]:
@@ -81,10 +73,7 @@ def _documented() -> List[Tuple[str, str]]:
 
 def _cases():
     for preset, variant in _documented():
-        marks = []
-        if variant in PENDING.get(preset, ()):
-            marks.append(pytest.mark.xfail(strict=True, reason="variant not audited yet"))
-        yield pytest.param(preset, variant, id=f"{preset}/{variant}", marks=marks)
+        yield pytest.param(preset, variant, id=f"{preset}/{variant}")
 
 
 ROWS = _rows()
@@ -111,8 +100,3 @@ def test_every_documented_variant_has_a_row_and_a_test(preset, variant):
 def test_no_row_for_a_variant_that_is_not_documented():
     documented = set(_documented())
     assert [key for key in ROWS if key not in documented] == []
-
-
-def test_the_pending_list_names_documented_variants_only():
-    documented = set(_documented())
-    assert [(p, v) for p, vs in PENDING.items() for v in vs if (p, v) not in documented] == []

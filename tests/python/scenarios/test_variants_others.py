@@ -244,3 +244,112 @@ def test_wild_instapik_zodiac():
     assert g.current_player == 1
     assert legal_cards(g) == {"TS"}
     assert multiset(g.hand(0)) == multiset(["8C", "4S"])
+
+
+# ----------------------------------------------------------------------------- rose_mau
+
+_RM_FILLERS = [["2C", "3C"], ["4C", "8C"], ["2S", "3S"], ["4S", "8S"]]
+
+
+def _rose(first_hand, *variants):
+    return position(
+        "rose_mau",
+        5,
+        hands=[first_hand] + _RM_FILLERS,
+        discard=["9H"],
+        stock=["2D", "3D", "4D"],
+        rules={"variants": list(variants)} if variants else None,
+    )
+
+
+def test_ace_reverse_rose_mau():
+    """Source (Rose Mau): "Examples of typical created Rules: 1. Aces reverse order of
+    play." (the dealer's secret rules are public rules here). Variant `ace_reverse`: five
+    players, P0's `AH` turns the direction and P4 acts; without it P1 acts."""
+    for variants, direction, nxt in (((), 1, 1), (("ace_reverse",), -1, 4)):
+        g = _rose(["AH", "KD"], *variants)
+        g.step("play AH")
+        assert (g.direction, g.current_player) == (direction, nxt), variants
+
+
+def test_typical_menu_rose_mau():
+    """Source (Rose Mau): "There are to be a maximum of three created rules in effect at
+    once" and "Examples of typical created Rules: 1. Aces reverse order of play. ... 3.
+    6's skip two players. 4. Playing a 7 gives the player another turn." Variant
+    `typical_menu` puts those three in force: `AH` reverses (P4 next), `6H` skips P1 and
+    P2 (P3 next), `7H` gives P0 another turn. Without it each passes to P1."""
+    for card, after in (("AH", 4), ("6H", 3), ("7H", 0)):
+        g = _rose([card, "KD"])
+        g.step(f"play {card}")
+        assert g.current_player == 1, card
+        g = _rose([card, "KD"], "typical_menu")
+        g.step(f"play {card}")
+        assert g.current_player == after, card
+
+
+# ----------------------------------------------------------------------------- one_card
+
+
+def test_five_cards_one_card():
+    """Source (One Card, rule 3): "Seven (or five) cards are dealt to each player". Variant
+    `five_cards`: five cards each (the preset: seven)."""
+    for variants, size in (((), 7), (("five_cards",), 5)):
+        g = eights.Game("one_card", 3, seed=2, rules={"variants": list(variants)})
+        g.reset(seed=2)
+        assert list(g.hand_sizes) == [size] * 3, variants
+
+
+def test_last_card_one_card():
+    """Source (One Card, variations): "traditionally, as soon as a player has one card left,
+    he should say in a loud voice "One Card!" because if another player says "One card!"
+    first, then the player with one card should pick another." Variant `last_card`: P0
+    plays down to one card without the call and, once P1 has played, holds two; without
+    the variant no call is offered and P0 keeps one."""
+    hands = [["5H", "9D"], ["4C", "6C", "4D"], ["6S", "6D", "4H"]]
+    stock = ["8D", "8S", "4S", "5D", "6H", "TD"]
+    for variants, announce, held in (((), False, 1), (("last_card",), True, 2)):
+        g = position("one_card", 3, hands=hands, discard=["9S", "5S"], stock=stock, rules={"variants": list(variants)})
+        assert ("announce" in legal(g)) == announce, variants
+        g.step("play 5H")
+        g.step("draw")
+        assert len(g.hand(0)) == held, variants
+
+
+def test_play_for_second_one_card():
+    """Source (One Card, rule 14): "If there are 3 players and there is a winner already,
+    the two remaining players may continue the game for 2nd place." Variant
+    `play_for_second`: P0 goes out with `5H`; the hand goes on between P1 and P2 (the
+    preset: the hand ends)."""
+    hands = [["5H"], ["5S", "9C", "4S"], ["TS", "6S", "4C"]]
+    stock = ["4D", "6D", "8D", "9D", "TD"]
+    g = position("one_card", 3, hands=hands, discard=["5C"], stock=stock)
+    g.step("play 5H")
+    assert g.is_terminal and g.winner == 0
+    g = position("one_card", 3, hands=hands, discard=["5C"], stock=stock, rules={"variants": ["play_for_second"]})
+    g.step("play 5H")
+    assert not g.is_terminal
+    assert g.finishing_order == [0]
+    assert g.current_player == 1
+
+
+def test_previous_loser_one_card():
+    """Source (One Card, rule 4): "The first to lay out a card should be either the loser of
+    the previous game or the non-participant who chooses among the players the one who will
+    lay out his card right after him. The non-participant may also choose the initial
+    direction of play". Variant `previous_loser`: a first hand, with no loser yet, is led by
+    the dealer's right, anticlockwise (the preset: the dealer's left, clockwise). Within a
+    match, P0 goes out while P2 holds the most cards: P2 (the loser) leads the next hand,
+    anticlockwise; without the variant the next dealer's left (P1) leads, clockwise."""
+    g = eights.Game("one_card", 3, seed=5, rules={"variants": ["previous_loser"]})
+    assert g.dealer == 2
+    assert (g.current_player, g.direction) == (1, -1)
+    g = eights.Game("one_card", 3, seed=5)
+    assert (g.current_player, g.direction) == (0, 1)
+    hands = [["5H"], ["5S", "9C"], ["TS", "6S", "4C"]]
+    stock = ["4D", "6D", "8D", "9D", "TD"]
+    for variants, leader, direction in (((), 1, 1), (("previous_loser",), 2, -1)):
+        rules = {"variants": list(variants), "last_card": {"mode": "off"}, "series": {"match": True, "max_hands": 2}}
+        g = position("one_card", 3, hands=hands, discard=["5C"], stock=stock, rules=rules, seed=11)
+        g.step("play 5H")
+        assert g.hands_played == 1
+        assert (g.current_player, g.direction) == (leader, direction), variants
