@@ -176,6 +176,13 @@ class CardNet(nn.Module):
         table_columns: the table-wide rules-encoding columns read (default: all of today's).
     """
 
+    card_idx: torch.Tensor
+    table_idx: torch.Tensor
+    ident: torch.Tensor
+    global_obs: torch.Tensor
+    other_actions: torch.Tensor
+    action_order: torch.Tensor
+
     def __init__(
         self,
         width: int = 32,

@@ -16,7 +16,7 @@ are blocks of samples that share a rule set, so the network's rules part runs on
 from __future__ import annotations
 
 import hashlib
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 import torch
@@ -114,7 +114,7 @@ class Collector:
         games: Dict[int, int],
         seed: int,
         teacher: str = "heuristic",
-        exclude: Optional[Dict[int, Iterable[np.ndarray]]] = None,
+        exclude: Optional[Mapping[int, Iterable[np.ndarray]]] = None,
         space=None,
         threads: int = 1,
     ):
@@ -122,7 +122,7 @@ class Collector:
         self.excluded = {n: {digest(e) for e in encs} for n, encs in (exclude or {}).items()}
         make = space or (lambda n: RuleSpace(num_players=n))
         self.envs: List[VecEnv] = []
-        self.state: List[Dict[str, np.ndarray]] = []
+        self.state: List[Dict[str, Any]] = []
         for k, (n, count) in enumerate(sorted(games.items())):
             env = VecEnv(make(n), count, n, self_play=True, obs_rules=True, num_threads=threads)
             obs, info = env.reset(seed=seed + k)

@@ -107,6 +107,54 @@ def score_against(
     return total / max(count, 1)
 
 
+def _start(path: str, cfg: WarmStartConfig, init: Optional[str], log: Callable[[str], None]):
+    """The network, its optimiser and the run's counters: resumed from ``path``, or a new run
+    (from the network of checkpoint ``init`` when given)."""
+    net = CardNet(cfg.width, cfg.context)
+    state: Dict[str, Any] = {"iteration": 0, "decisions": 0, "seconds": 0.0}
+    if os.path.exists(path):
+        ck = torch.load(path, weights_only=False)
+        net = from_checkpoint(ck["model"], cfg.width, cfg.context)
+        opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
+        opt.load_state_dict(ck["optimizer"])
+        state = ck["state"]
+        log(f"resumed at iteration {state['iteration']} ({state['decisions']} decisions)")
+        return net, opt, state
+    if init:
+        net = from_checkpoint(torch.load(init, weights_only=False)["model"], cfg.width, cfg.context)
+        log(f"started from the network of {init}")
+    return net, torch.optim.Adam(net.parameters(), lr=cfg.lr), state
+
+
+def _learn(net: CardNet, opt: torch.optim.Optimizer, buffer: ReplayBuffer, rng: np.random.Generator, cfg) -> tuple:
+    """``cfg.updates`` Adam steps on minibatches of blocks sharing a rule set; their mean
+    loss and agreement with the labels."""
+    net.train()
+    blocks = buffer.blocks(rng, cfg.block)
+    losses, accs = [], []
+    for j in range(cfg.updates):
+        pick = blocks[(j * cfg.blocks) % len(blocks) :][: cfg.blocks].reshape(-1)
+        obs, mask, label, rules, ridx = buffer.batch(pick)
+        logits, _ = net(obs, mask, rules, ridx)
+        loss = torch.nn.functional.cross_entropy(logits, label)
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+        opt.step()
+        losses.append(float(loss.detach()))
+        accs.append(float((logits.argmax(1) == label).float().mean()))
+    net.eval()
+    return float(np.mean(losses)), float(np.mean(accs))
+
+
+def _validation() -> tuple:
+    """A fixed validation set: the heuristic's own states and labels from a seed of its own
+    (agreement with the heuristic is the curve's yardstick whatever a stage's teacher)."""
+    val_buf = ReplayBuffer(20_000)
+    Collector({2: 256, 4: 128}, seed=987_654_321, exclude=heldout_encodings([2, 4])).collect(val_buf, 20_000)
+    return val_buf.batch(np.arange(val_buf.size))
+
+
 def warm_start(
     out: str,
     cfg: WarmStartConfig,
@@ -121,20 +169,7 @@ def warm_start(
     ``out/curve.jsonl``."""
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "ckpt.pt")
-    net = CardNet(cfg.width, cfg.context)
-    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
-    state: Dict[str, Any] = {"iteration": 0, "decisions": 0, "seconds": 0.0}
-    if os.path.exists(path):
-        ck = torch.load(path, weights_only=False)
-        net = from_checkpoint(ck["model"], cfg.width, cfg.context)
-        opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
-        opt.load_state_dict(ck["optimizer"])
-        state = ck["state"]
-        log(f"resumed at iteration {state['iteration']} ({state['decisions']} decisions)")
-    elif init:
-        net = from_checkpoint(torch.load(init, weights_only=False)["model"], cfg.width, cfg.context)
-        opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
-        log(f"started from the network of {init}")
+    net, opt, state = _start(path, cfg, init, log)
     it0 = state["iteration"]
     collector = Collector(
         cfg.games,
@@ -146,14 +181,8 @@ def warm_start(
     buffer = ReplayBuffer(cfg.capacity)
     rng = np.random.default_rng(cfg.seed + 7919 * it0)
     student = greedy_student(net)
-    # A fixed validation set: the teacher's own states from a seed of its own.
-    val_buf = ReplayBuffer(20_000)
-    Collector({2: 256, 4: 128}, seed=987_654_321, exclude=heldout_encodings([2, 4])).collect(val_buf, 20_000)
-    # (the validation labels are always the heuristic's: agreement with it is the curve's
-    # yardstick across stages)
-    val = val_buf.batch(np.arange(val_buf.size))
-    # Fill the buffer before learning (teacher's moves only).
-    while buffer.size < min(cfg.capacity, 4 * cfg.collect):
+    val = _validation()
+    while buffer.size < min(cfg.capacity, 4 * cfg.collect):  # the teacher's moves only, first
         collector.collect(buffer, cfg.collect)
     t_end = time.time() + 60 * minutes
     while time.time() < t_end:
@@ -163,24 +192,9 @@ def warm_start(
         net.eval()
         added = collector.collect(buffer, cfg.collect, student, beta)
         t_collect = time.time() - t0
-        net.train()
-        blocks = buffer.blocks(rng, cfg.block)
-        losses, accs = [], []
-        for j in range(cfg.updates):
-            pick = blocks[(j * cfg.blocks) % len(blocks) :][: cfg.blocks].reshape(-1)
-            obs, mask, label, rules, ridx = buffer.batch(pick)
-            logits, _ = net(obs, mask, rules, ridx)
-            loss = torch.nn.functional.cross_entropy(logits, label)
-            opt.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-            opt.step()
-            losses.append(float(loss.detach()))
-            accs.append(float((logits.argmax(1) == label).float().mean()))
-        net.eval()
+        loss, acc = _learn(net, opt, buffer, rng, cfg)
         with torch.no_grad():
-            vl, _ = net(val[0], val[1], val[3], val[4])
-            val_acc = float((vl.argmax(1) == val[2]).float().mean())
+            val_acc = float((net(val[0], val[1], val[3], val[4])[0].argmax(1) == val[2]).float().mean())
         state["iteration"] = it + 1
         state["decisions"] += added
         dt = time.time() - t0
@@ -190,8 +204,8 @@ def warm_start(
             "decisions": state["decisions"],
             "minutes": round(state["seconds"] / 60, 2),
             "beta": round(beta, 3),
-            "loss": round(float(np.mean(losses)), 4),
-            "train_acc": round(float(np.mean(accs)), 4),
+            "loss": round(loss, 4),
+            "train_acc": round(acc, 4),
             "val_acc": round(val_acc, 4),
             "collect_s": round(t_collect, 2),
             "iter_s": round(dt, 2),
@@ -201,10 +215,8 @@ def warm_start(
             scores = {p: score_against(net, p, n, cfg.eval_games, 12345) * n for p, n in eval_presets}
             row["vs_heuristic"] = round(float(np.mean(list(scores.values()))), 4)
             row["vs_heuristic_min"] = min(scores, key=scores.get)  # type: ignore[arg-type]
-        torch.save(
-            {"model": net.state_dict(), "optimizer": opt.state_dict(), "state": state, "config": asdict(cfg)},
-            path + ".tmp",
-        )
+        ckpt = {"model": net.state_dict(), "optimizer": opt.state_dict(), "state": state, "config": asdict(cfg)}
+        torch.save(ckpt, path + ".tmp")
         os.replace(path + ".tmp", path)
         with open(os.path.join(out, "curve.jsonl"), "a") as f:
             f.write(json.dumps(row) + "\n")
