@@ -402,29 +402,26 @@ def test_match_to_100(preset):
     assert g.is_terminal and g.winner == 0
 
 
-@pytest.mark.xfail(strict=True, reason="finding: match_to_100 makes the collector who reaches the target lose")
-def test_match_to_100_crazy_eights_winner_collects_the_collector_wins():
+def test_match_to_100_is_not_offered_by_crazy_eights_winner_collects():
     """Source (the guide): "The winner accrues all other player point." and "The first
-    player to get a set number of points wins the entire game." Variant `match_to_100`
-    (inherited from crazy_eights: "the player with the lowest score ... is the winner")
-    in crazy_eights_winner_collects: two players, P0 at 90 goes out with `4H` and collects
-    P1's `KC 5C` (15): P0 reaches 105 and should win, as with the preset's own `match`
-    variant. Today the lowest total (P1, 50) is named the winner."""
-    hands = [["4H"], ["KC", "5C"]]
-    for variants in (["match"], ["match_to_100"]):
-        g = eights.Game.from_position(
-            "crazy_eights_winner_collects",
-            2,
-            hands=hands,
-            discard=["4D"],
-            stock=["6C", "6D", "9H"],
-            rules={"variants": variants},
-            scores=[90, 50],
-        )
-        g.step("play 4H")
-        assert list(g.scores) == [105, 50]
-        assert g.is_terminal
-        assert g.winner == 0, variants
+    player to get a set number of points wins the entire game." The parent's `match_to_100`
+    names the lowest total the winner, so with winner-collects scoring the collector who
+    reaches the target would lose (finding F1): the preset drops it, and its own `match`
+    variant plays the guide's target (the collector who reaches it wins)."""
+    assert "match_to_100" not in eights.Rules("crazy_eights_winner_collects").variants
+    with pytest.raises(ValueError, match="match_to_100"):
+        eights.Game("crazy_eights_winner_collects", 2, seed=0, rules={"variants": ["match_to_100"]})
+    g = eights.Game.from_position(
+        "crazy_eights_winner_collects",
+        2,
+        hands=[["4H"], ["KC", "5C"]],
+        discard=["4D"],
+        stock=["6C", "6D", "9H"],
+        rules={"variants": ["match"]},
+        scores=[90, 50],
+    )
+    g.step("play 4H")
+    assert list(g.scores) == [105, 50] and g.is_terminal and g.winner == 0
 
 
 # ------------------------------------------------------------- crazy_eights_specials' own
