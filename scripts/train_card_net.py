@@ -22,7 +22,11 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2, help="PyTorch threads")
     ap.add_argument("--lr", type=float, default=WarmStartConfig.lr)
     ap.add_argument("--teacher", default="heuristic", help="the bot that labels the states (e.g. ismcts:200)")
-    ap.add_argument("--init", default=None, help="a checkpoint whose network a new run starts from")
+    ap.add_argument(
+        "--init",
+        default=None,
+        help="a checkpoint (.pt) or exported file (.safetensors) whose network a new run starts from",
+    )
     ap.add_argument("--games", default="", help="games per table size, e.g. 2:128,4:64 (default: the config's)")
     ap.add_argument("--collect", type=int, default=WarmStartConfig.collect, help="new decisions per iteration")
     ap.add_argument("--updates", type=int, default=WarmStartConfig.updates, help="Adam steps per iteration")

@@ -19,7 +19,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import numpy as np
 import torch
 
-from .cardnet import CardNet, from_checkpoint
+from .cardnet import CardNet, from_checkpoint, load
 from .imitation import Collector, ReplayBuffer, heldout_encodings
 
 __all__ = ["WarmStartConfig", "warm_start", "greedy_student", "score_against"]
@@ -109,7 +109,8 @@ def score_against(
 
 def _start(path: str, cfg: WarmStartConfig, init: Optional[str], log: Callable[[str], None]):
     """The network, its optimiser and the run's counters: resumed from ``path``, or a new run
-    (from the network of checkpoint ``init`` when given)."""
+    (from the network of ``init`` when given: a checkpoint, or an exported ``.safetensors``
+    file such as the shipped one)."""
     net = CardNet(cfg.width, cfg.context)
     state: Dict[str, Any] = {"iteration": 0, "decisions": 0, "seconds": 0.0}
     if os.path.exists(path):
@@ -120,7 +121,11 @@ def _start(path: str, cfg: WarmStartConfig, init: Optional[str], log: Callable[[
         state = ck["state"]
         log(f"resumed at iteration {state['iteration']} ({state['decisions']} decisions)")
         return net, opt, state
-    if init:
+    if init and init.endswith(".safetensors"):  # an exported file: its layers, a new value head
+        with open(init, "rb") as f:
+            net = load(f.read())
+        log(f"started from the exported network {init}")
+    elif init:
         net = from_checkpoint(torch.load(init, weights_only=False)["model"], cfg.width, cfg.context)
         log(f"started from the network of {init}")
     return net, torch.optim.Adam(net.parameters(), lr=cfg.lr), state
