@@ -282,7 +282,7 @@ impl PyRuleSpace {
     /// The house-rule dimensions: `(name, default weight, description)`.
     #[staticmethod]
     fn dimensions() -> Vec<(&'static str, f64, &'static str)> {
-        rules::space::DIMENSIONS.to_vec()
+        rules::space::DIMENSIONS.iter().map(|d| (d.name, d.weight, d.words)).collect()
     }
 }
 
