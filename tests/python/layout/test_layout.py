@@ -321,7 +321,6 @@ KNOWN_RUST_CIRCLES = [
         "rules::spec::end",
         "rules::spec::turn",
     ],
-    ["rules::describe", "rules::describe::cards", "rules::describe::sections"],
     ["vec_env", "vec_env::episodes", "vec_env::rows", "vec_env::slot"],
 ]
 
