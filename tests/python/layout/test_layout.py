@@ -321,7 +321,6 @@ KNOWN_RUST_CIRCLES = [
         "rules::spec::end",
         "rules::spec::turn",
     ],
-    ["vec_env", "vec_env::episodes", "vec_env::rows", "vec_env::slot"],
 ]
 
 #: Most lines a Rust function may span, from the line of its ``{`` to that of its ``}``.
