@@ -237,9 +237,9 @@ impl CardNet {
         let mut sc = CardScratch::default();
         sc.reserve(self, b);
         let mut parts: Vec<RulesPart> = Vec::new();
-        for k in 0..b {
+        for (k, &mask) in masks[..b].iter().enumerate() {
             sc.obs.row_mut(k).assign(&obs.row(k));
-            sc.masks[k] = masks[k];
+            sc.masks[k] = mask;
             let enc = rules.row(k).to_vec();
             parts.push(self.rules_part(&enc));
             sc.entry[k] = k;

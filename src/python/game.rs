@@ -1,10 +1,12 @@
 //! Bindings of [`crate::game`]: the `Game` class (one table: state, legal actions, step,
-//! observations, snapshots) and `derive_seed`, the engine's seed derivation. Rules are read by `rules::rules_arg` (a preset name or an
+//! observations, snapshots), `game_from_spec` (a game from a complete rules specification) and
+//! `derive_seed`, the engine's seed derivation. Rules are read by `rules::rules_arg` (a preset name or an
 //! `eights.Rules`, plus overrides); everything the game does is delegated to the core `Game`.
 
 use super::args::{self, int_in};
 use super::convert::{
-    IllegalActionError, array1, array2, from_json, game_err, parse_cards, random_seed, rules_err, small_array1, to_json,
+    IllegalActionError, array1, array2, as_table, from_json, game_err, parse_cards, random_seed, rules_err,
+    small_array1, to_json,
 };
 use super::rules::rules_arg;
 use crate::action::{Action, ActionMask, NUM_ACTIONS};
@@ -600,8 +602,26 @@ fn derive_seed(seed: &Bound<'_, PyAny>, i: &Bound<'_, PyAny>) -> PyResult<u64> {
     Ok(crate::game::derive_seed(int_in(seed, "seed", 0u64, u64::MAX)?, int_in(i, "i", 0u64, u64::MAX)?))
 }
 
-/// Add the `Game` class and `derive_seed` to `eights._core`.
+/// A new `Game` from a complete rules specification (as `Rules.to_dict()` or
+/// `Game.rules_dict()` return it; variants it lists are taken as already applied). A dict
+/// with `inherits = "<preset>"` is resolved first. Raises `RulesError` naming the field.
+#[pyfunction]
+#[pyo3(signature = (spec, num_players=2, seed=None))]
+fn game_from_spec(
+    py: Python<'_>,
+    spec: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = args::num_players)] num_players: usize,
+    #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>,
+) -> PyResult<PyGame> {
+    let s = rules::complete_spec(as_table(py, spec, "spec")?).map_err(rules_err)?;
+    let r = Rules::from_spec(s, num_players).map_err(rules_err)?;
+    let seed = seed.unwrap_or_else(random_seed);
+    Ok(PyGame::dealt(Game::new(Arc::new(r), seed), seed, Vec::new()))
+}
+
+/// Add the `Game` class, `game_from_spec` and `derive_seed` to `eights._core`.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
+    m.add_function(wrap_pyfunction!(game_from_spec, m)?)?;
     m.add_function(wrap_pyfunction!(derive_seed, m)?)
 }

@@ -5,9 +5,7 @@
 //! plus overrides) used by every binding that plays a rule set.
 
 use super::args;
-use super::convert::{as_table, check_overrides, from_json, load_rules, random_seed, rules_err, to_json};
-use super::game::PyGame;
-use crate::game::Game;
+use super::convert::{as_table, check_overrides, from_json, load_rules, rules_err, to_json};
 use crate::rules::describe::{describe, special_cards as card_words, variant_changes as overlay_words};
 use crate::rules::space::{RuleSpace, SpaceConfig};
 use crate::rules::{self, RULES_SIZE, Rules, complete_spec, load_spec, resolve_spec};
@@ -159,24 +157,6 @@ fn check_players(num_players: usize) -> PyResult<usize> {
     Ok(num_players)
 }
 
-/// A new `Game` from a complete rules specification (as `Rules.to_dict()` or
-/// `Game.rules_dict()` return it; variants it lists are taken as already applied). A dict
-/// with `inherits = "<preset>"` is resolved first. Raises `RulesError` naming the field.
-#[pyfunction]
-#[pyo3(signature = (spec, num_players=2, seed=None))]
-fn game_from_spec(
-    py: Python<'_>,
-    spec: &Bound<'_, PyAny>,
-    #[pyo3(from_py_with = args::num_players)] num_players: usize,
-    #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>,
-) -> PyResult<PyGame> {
-    let s = complete_spec(as_table(py, spec, "spec")?).map_err(rules_err)?;
-    let n = check_players(num_players)?;
-    let r = Rules::from_spec(s, n).map_err(rules_err)?;
-    let seed = seed.unwrap_or_else(random_seed);
-    Ok(PyGame::dealt(Game::new(Arc::new(r), seed), seed, Vec::new()))
-}
-
 /// True for a resolved specification as serialized (`Rules.to_dict()`, `Game.rules_dict()`):
 /// a dict with every top-level field (see the Rust `rules::is_resolved`).
 #[pyfunction]
@@ -282,7 +262,7 @@ impl PyRuleSpace {
     /// The house-rule dimensions: `(name, default weight, description)`.
     #[staticmethod]
     fn dimensions() -> Vec<(&'static str, f64, &'static str)> {
-        rules::space::DIMENSIONS.to_vec()
+        rules::space::DIMENSIONS.iter().map(|d| (d.name, d.weight, d.words)).collect()
     }
 }
 
@@ -296,7 +276,6 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe_rules, m)?)?;
     m.add_function(wrap_pyfunction!(special_cards, m)?)?;
     m.add_function(wrap_pyfunction!(variant_changes, m)?)?;
-    m.add_function(wrap_pyfunction!(game_from_spec, m)?)?;
     m.add_function(wrap_pyfunction!(is_resolved, m)?)?;
     m.add_function(wrap_pyfunction!(merge_rules, m)?)?;
     m.add_function(wrap_pyfunction!(encode_rules, m)?)?;

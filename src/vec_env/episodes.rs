@@ -5,7 +5,7 @@
 //! The draw of an episode is a function of its deal seed alone ([`rules_seed`]), so a game's
 //! rules, like its cards, do not depend on the thread count or on the other games.
 
-use super::VecEnvError;
+use super::config::VecEnvError;
 use crate::game::{Game, derive_seed};
 use crate::rules::space::RuleSpace;
 use crate::rules::{RULES_SIZE, Rules};

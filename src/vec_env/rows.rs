@@ -3,7 +3,6 @@
 //! the mask written eight ids per store from its bitset, and the prefetch hint that fetches
 //! a later game's state while the current one steps.
 
-use super::VecEnv;
 use crate::action::{ActionMask, NUM_ACTIONS};
 use crate::game::Game;
 use crate::observation::{self, OBS_SIZE, ObsScalar};
@@ -11,7 +10,7 @@ use crate::rules::RULES_SIZE;
 
 /// The output slices of a batch, row `i` for game `i`. Lengths: `obs` `num_envs * OBS_SIZE`,
 /// `mask` `num_envs * NUM_ACTIONS`, `rewards` `num_envs * reward_width()`, the others
-/// `num_envs`; `final_obs` (`num_envs * OBS_SIZE`) is needed with [`Autoreset::SameStep`](super::Autoreset::SameStep)
+/// `num_envs`; `final_obs` (`num_envs * OBS_SIZE`) is needed with [`Autoreset::SameStep`](super::config::Autoreset::SameStep)
 /// and written only for games whose episode ended in the step.
 pub struct Outputs<'a, O, M> {
     pub obs: &'a mut [O],
@@ -28,7 +27,7 @@ pub struct Outputs<'a, O, M> {
     /// `num_envs`: each game's rules id, written when it is dealt: the index in the list of
     /// rule sets, or the rule-space seed of the draw (0 for a batch of one rule set).
     pub rules_id: Option<&'a mut [u64]>,
-    /// `num_envs * RULES_SIZE`, with [`Autoreset::SameStep`](super::Autoreset::SameStep): the
+    /// `num_envs * RULES_SIZE`, with [`Autoreset::SameStep`](super::config::Autoreset::SameStep): the
     /// rules encoding of the episode that ended in the step (beside `final_obs`).
     pub final_rules: Option<&'a mut [f32]>,
 }
@@ -229,23 +228,6 @@ pub struct Buffers<O> {
 }
 
 impl<O: ObsValue + Default> Buffers<O> {
-    /// Buffers sized for `env`.
-    pub fn new(env: &VecEnv) -> Self {
-        let n = env.num_envs();
-        Buffers {
-            obs: vec![O::default(); n * OBS_SIZE],
-            mask: vec![false; n * NUM_ACTIONS],
-            rewards: vec![0.0; n * env.reward_width()],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-            to_act: vec![0; n],
-            final_obs: vec![O::default(); n * OBS_SIZE],
-            rules: vec![],
-            rules_id: vec![],
-            final_rules: vec![],
-        }
-    }
-
     /// These buffers with the rules outputs too (`rules`, `rules_id`, `final_rules`).
     pub fn with_rules(mut self) -> Self {
         let n = self.terminated.len();

@@ -1,11 +1,15 @@
 //! One game of a batch and what only its own step reads: [`Slot`] (the game, its
 //! opponents' random stream, its episode bookkeeping), [`Hot`] (the part every pass over the
 //! batch reads) and [`Ctx`] (the batch's fixed settings), with the per-game deal, settle,
-//! reset, step and opponent rows that [`super::VecEnv`] runs on each thread.
+//! reset, step and opponent rows that `VecEnv` runs on each thread.
 
+use super::config::*;
 use super::episodes::Episodes;
-use super::rows::{Row, write_mask, write_obs};
-use super::*;
+use super::rows::{MaskValue, ObsValue, Row, write_mask, write_obs};
+use crate::action::ActionMask;
+use crate::bots::RandomBot;
+use crate::game::{Game, SeenCards, derive_seed};
+use crate::rules::MAX_PLAYERS;
 
 /// The fixed settings every game reads while stepping.
 #[derive(Copy, Clone)]

@@ -1,7 +1,9 @@
 //! The effect table in words: what each selector of the `cards` table does, as phrases,
 //! with settings that only restate a more general selector left out.
 
-use super::*;
+use super::words::*;
+use crate::rules::compile::parse_selector;
+use crate::rules::spec::*;
 
 /// Sort key of a selector: lowest rank it names (jokers last), then specificity, then text.
 pub(super) fn selector_key(sel: &str) -> (usize, u8, String) {

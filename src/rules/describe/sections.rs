@@ -1,9 +1,12 @@
-//! The sections of [`describe`](super::describe) other than the special cards: players and
+//! The sections of `describe` other than the special cards: players and
 //! deck, deal and start card, matching, draw penalties, drawing, multiple cards, the last
 //! card, the end of a hand and scoring, the match, and the options.
 
 use super::cards::{cards_in_order, last_special_phrase, selector_key};
-use super::*;
+use super::words::*;
+use crate::card::Rank;
+use crate::rules::compile::parse_selector;
+use crate::rules::spec::*;
 
 fn by_players(map: &std::collections::BTreeMap<String, u8>, what: impl Fn(u8) -> String, from: bool) -> Vec<String> {
     let mut v: Vec<(u32, u8)> = map.iter().filter_map(|(k, &x)| k.parse().ok().map(|k| (k, x))).collect();

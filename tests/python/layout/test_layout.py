@@ -1,13 +1,15 @@
 """Layout of the source tree: no import cycle among the modules of the Python package
-(``python/eights/*.py``) nor among the modules of the Rust crate (``src/``).  Both graphs
-are read from the source files, so these tests skip when the tests run without the tree."""
+(``python/eights/``, subpackages included) nor among the files of the Rust crate (``src/``,
+submodules included), and no Rust function over :data:`MAX_FN_LINES` lines.  The graphs
+and functions are read from the source files, so these tests skip when the tests run
+without the tree."""
 
 from __future__ import annotations
 
 import ast
 import re
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Set
+from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 import pytest
 
@@ -135,58 +137,252 @@ def python_graph(package: Path) -> Graph:
 
 # ------------------------------------------------------------------ Rust
 
+Module = Tuple[str, ...]
+
 _PLAIN_COMMENT = re.compile(r"(?m)(?<![:/\"])//(?![/!]).*$")
-_CRATE_PATH = re.compile(r"\bcrate::(\{|[A-Za-z_][A-Za-z0-9_]*)")
+_BLOCK_COMMENT = re.compile(r"/\*(?![*!]).*?\*/", re.S)
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_INLINE_MOD = re.compile(r"\bmod\s+([A-Za-z_][A-Za-z0-9_]*)\s*\{")
+#: The start of a path: ``crate::``, ``super::``, ``self::`` or a lowercase name (a child
+#: module when the name is one) followed by ``::``, not itself inside a longer path.
+_PATH_START = re.compile(r"(?<![\w:])(?:crate|super|self|[a-z_][a-z0-9_]*)\s*::")
 
 
-def _group_heads(text: str, start: int) -> Set[str]:
-    """First path segments of the items of the ``{...}`` group opening at ``text[start]``."""
-    depth, items, item = 0, [], ""
-    for ch in text[start:]:
-        if ch == "{":
-            depth += 1
-            if depth == 1:
-                continue
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                break
-        if depth == 1 and ch == ",":
-            items.append(item)
-            item = ""
-        else:
-            item += ch
-    items.append(item)
-    heads = {re.split(r"::|\{|\s", it.strip(), maxsplit=1)[0] for it in items}
-    return {h for h in heads if h and h not in ("self", "super")}
+def _use_tree(text: str, i: int) -> Tuple[List[List[str]], int]:
+    """The paths of the use tree (or plain path) at ``text[i]``, as segment lists: the
+    segments joined by ``::``, then a ``{...}`` group whose items are trees in turn;
+    ``self`` in a group stands for its prefix. Returns the paths and where the tree ends."""
+    segs: List[str] = []
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if text.startswith("{", i):
+            paths: List[List[str]] = []
+            i += 1
+            while i < len(text) and text[i] != "}":
+                if text[i] in ", \t\n":
+                    i += 1
+                    continue
+                sub, j = _use_tree(text, i)
+                paths += [segs + [x for x in p if x != "self"] for p in sub]
+                depth = 0  # skip ``as name`` up to the next item
+                while j < len(text) and not (depth == 0 and text[j] in ",}"):
+                    depth += {"{": 1, "}": -1}.get(text[j], 0)
+                    j += 1
+                i = max(j, i + 1)
+            return paths or [segs], i + 1
+        m = _IDENT.match(text, i)
+        if not m:
+            return [segs], i
+        segs.append(m.group(0))
+        i = m.end()
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if not text.startswith("::", i):
+            return [segs], i
+        i += 2
 
 
-def rust_uses(source: str) -> Set[str]:
-    """First segments of every ``crate::<module>`` path in a Rust file (``use`` lines,
-    grouped ``use crate::{a, b::c}``, paths in code and doc links; plain ``//`` comments
-    do not count)."""
-    text = _PLAIN_COMMENT.sub("", source)
-    found: Set[str] = set()
-    for m in _CRATE_PATH.finditer(text):
-        if m.group(1) == "{":
-            found |= _group_heads(text, m.start(1))
-        else:
-            found.add(m.group(1))
-    return found
+def _absolute(segs: List[str], here: Module, modules: Set[Module]) -> Optional[Module]:
+    """The crate path that ``segs``, written in module ``here``, names; None for a path
+    outside the crate (``std::``, ``serde_json::``, an enum's variant...)."""
+    head = segs[0] if segs else ""
+    if head == "crate":
+        return tuple(segs[1:])
+    if head in ("self", "super"):
+        base = list(here)
+        k = 0
+        while k < len(segs) and segs[k] in ("self", "super"):
+            if segs[k] == "super":
+                if not base:
+                    return None
+                base.pop()
+            k += 1
+        return tuple(base) + tuple(segs[k:])
+    if here + (head,) in modules:
+        return here + tuple(segs)
+    return None
 
 
-def rust_module(path: Path, src: Path) -> str:
-    """The crate module a file belongs to: the first path segment under ``src/``."""
-    rel = path.relative_to(src)
-    return rel.parts[0] if len(rel.parts) > 1 else rel.stem
+def _module_of(path: Module, modules: Set[Module]) -> Module:
+    """The deepest module of ``path`` (the crate root ``()`` when none)."""
+    for k in range(len(path), 0, -1):
+        if path[:k] in modules:
+            return path[:k]
+    return ()
+
+
+def rust_uses(source: str, here: Module, modules: Set[Module]) -> Set[Module]:
+    """The modules of the crate (each a file of ``modules``) that a file of module ``here``
+    names, as a reader of it sees them: ``use`` lines (grouped ``use crate::{a, b::c}``
+    too), paths in code and doc links, from ``crate::``, ``super::`` (``super::super::``),
+    ``self::`` or the name of a child module; a path names the deepest module it passes
+    through. Inline modules (``mod tests { use super::*; }``) count for the file, their
+    ``super`` being the file's module. ``mod x;`` declarations and plain ``//`` comments do
+    not count, nor does the file's own module."""
+    found: Set[Module] = set()
+
+    def scan(text: str, logical: Module) -> None:
+        outer, last = [], 0
+        for m in _INLINE_MOD.finditer(text):
+            if m.start() < last:
+                continue  # inside an inline module already scanned
+            depth, j = 0, m.end() - 1
+            while j < len(text):
+                depth += {"{": 1, "}": -1}.get(text[j], 0)
+                j += 1
+                if depth == 0:
+                    break
+            scan(text[m.end() : j - 1], logical + (m.group(1),))
+            outer.append(text[last : m.start()])
+            last = j
+        body = " ".join(outer + [text[last:]])
+        for m in _PATH_START.finditer(body):
+            for segs in _use_tree(body, m.start())[0]:
+                path = _absolute(segs, logical, modules)
+                if path is not None:
+                    found.add(_module_of(path, modules))
+
+    scan(_PLAIN_COMMENT.sub("", _BLOCK_COMMENT.sub("", source)), here)
+    return found - {here}
+
+
+def rust_module(path: Path, src: Path) -> Module:
+    """The crate module a file holds: ``src/game/legal.rs`` is ``("game", "legal")``,
+    ``src/game/mod.rs`` and ``src/game.rs`` are ``("game",)``, ``src/lib.rs`` the root ``()``."""
+    parts = list(path.relative_to(src).with_suffix("").parts)
+    if parts[-1] == "mod" or parts == ["lib"]:
+        parts.pop()
+    return tuple(parts)
+
+
+def _rust_name(m: Module) -> str:
+    return "::".join(m) or "crate"
 
 
 def rust_graph(src: Path) -> Graph:
+    """The graph of the crate's files (submodules included) by module path (``game::legal``;
+    ``crate`` for ``lib.rs``): an edge for every module a file names (see :func:`rust_uses`)."""
+    files = {f: rust_module(f, src) for f in sorted(src.rglob("*.rs"))}
+    modules = set(files.values())
     graph: Graph = {}
-    for f in sorted(src.rglob("*.rs")):
-        module = rust_module(f, src)
-        graph.setdefault(module, set()).update(rust_uses(f.read_text(encoding="utf-8")) - {module})
+    for f, m in files.items():
+        uses = rust_uses(f.read_text(encoding="utf-8"), m, modules)
+        graph.setdefault(_rust_name(m), set()).update(_rust_name(u) for u in uses)
     return graph
+
+
+def strongly_connected(graph: Graph) -> List[List[str]]:
+    """The strongly connected parts of ``graph`` with more than one node (each sorted), in
+    sorted order: every import circle lies within one."""
+    index: Dict[str, int] = {}
+    low: Dict[str, int] = {}
+    stack: List[str] = []
+    parts: List[List[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                top = stack.pop()
+                part.append(top)
+                if top == node:
+                    break
+            if len(part) > 1:
+                parts.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(parts)
+
+
+#: Import circles of the Rust crate not yet undone, each between a module's ``mod.rs`` (or
+#: ``bots.rs``) and its files: the parent defines the types its files use (``use super::X``)
+#: and re-exports theirs (``pub use child::Y``). A new circle fails the test, and so does
+#: an entry here that is no longer a circle (remove it).
+KNOWN_RUST_CIRCLES = [
+    ["bots", "bots::arena", "bots::card_net", "bots::heuristic", "bots::ismcts", "bots::net", "bots::pimc"],
+    ["game", "game::bits", "game::checks", "game::determinize", "game::knowledge", "game::snapshot", "game::state"],
+    [
+        "rules",
+        "rules::encode",
+        "rules::settings",
+        "rules::spec",
+        "rules::spec::cards",
+        "rules::spec::end",
+        "rules::spec::turn",
+    ],
+]
+
+#: Most lines a Rust function may span, from the line of its ``{`` to that of its ``}``.
+MAX_FN_LINES = 120
+
+_FN = re.compile(r"\bfn\s+([A-Za-z_][A-Za-z0-9_]*)")
+_RAW_STRING = re.compile(r'(?<![\w])r(#*)"')
+_CHAR = re.compile(r"'(?:\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]+\}|.)|[^\\'\n])'")
+
+
+def _blank(text: str) -> str:
+    """``text`` with comments, strings and character literals blanked out (newlines kept),
+    so that braces inside them do not count."""
+    out: List[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+        elif (raw := _RAW_STRING.match(text, i)) is not None:
+            end = '"' + raw.group(1)
+            j = text.find(end, raw.end())
+            j = n if j < 0 else j + len(end)
+        elif text[i] == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            j += 1
+        elif (ch := _CHAR.match(text, i)) is not None:
+            j = ch.end()
+        else:
+            out.append(text[i])
+            i += 1
+            continue
+        out.append(re.sub(r"[^\n]", " ", text[i:j]))
+        i = j
+    return "".join(out)
+
+
+def rust_functions(source: str) -> List[Tuple[str, int, int]]:
+    """Every function with a body in a Rust file: ``(name, line of fn, lines of the body)``,
+    the body counted from the line of its opening brace to the line of its closing one."""
+    text = _blank(source)
+    found = []
+    for m in _FN.finditer(text):
+        i, depth = m.end(), 0
+        while i < len(text) and not (depth <= 0 and text[i] in "{;"):
+            depth += {"(": 1, "[": 1, "<": 1, ")": -1, "]": -1, ">": -1}.get(text[i], 0)
+            i += 1
+        if i >= len(text) or text[i] == ";":
+            continue  # a declaration without a body (in a trait)
+        depth, j = 0, i
+        while j < len(text):
+            depth += {"{": 1, "}": -1}.get(text[j], 0)
+            if depth == 0:
+                break
+            j += 1
+        found.append((m.group(1), text.count("\n", 0, m.start()) + 1, text.count("\n", i, j) + 1))
+    return found
 
 
 # ------------------------------------------------------------------ tests
@@ -209,17 +405,53 @@ def test_import_parsers_see_every_form():
         "from eights import Game\n"
     )
     assert python_imports(source, modules) == {"_core", "render", "_checks", "play", "__init__"}
+    assert rust_module(Path("/s/game/legal.rs"), Path("/s")) == ("game", "legal")
+    assert rust_module(Path("/s/python/mod.rs"), Path("/s")) == ("python",)
+    assert rust_module(Path("/s/bots.rs"), Path("/s")) == ("bots",)
+    assert rust_module(Path("/s/lib.rs"), Path("/s")) == ()
+
+
+def test_rust_reader_sees_submodules():
+    modules = {(), ("card",), ("game",), ("game", "legal"), ("game", "state"), ("rules",), ("rules", "spec")}
+    modules |= {("rules", "spec", "cards"), ("vec_env",), ("observation",), ("bots",)}
     rust = (
         "use crate::card::{Card, Suit};\n"
-        "use crate::{rules::{self, Rules}, game::Game};\n"
-        "// crate::bots is only named in a comment\n"
+        "use crate::{rules::{self, spec::cards::Wild}, game::Game};\n"
+        "use super::state::State;\n"
+        "use super::super::bots as b;\n"
+        "// crate::bots::x and super::legal are only named in a comment\n"
+        "/* crate::vec_env is in a block comment */\n"
         "/// See [`crate::vec_env::VecEnv`].\n"
-        "fn f() { crate::observation::encode(); super::x(); }\n"
+        "fn f() { crate::observation::encode(); self::g(); std::mem::swap(); }\n"
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n    use super::super::legal;\n}\n"
     )
-    assert rust_uses(rust) == {"card", "rules", "game", "vec_env", "observation"}
-    assert rust_module(Path("/s/game/legal.rs"), Path("/s")) == "game"
-    assert rust_module(Path("/s/python/mod.rs"), Path("/s")) == "python"
-    assert rust_module(Path("/s/card.rs"), Path("/s")) == "card"
+    here = ("game", "legal")
+    uses = rust_uses(rust, here, modules)
+    assert uses == {("card",), ("rules",), ("rules", "spec", "cards"), ("game",), ("game", "state"), ("bots",)} | {
+        ("vec_env",),
+        ("observation",),
+    }
+    # A child module by name, and `self` in a group: the module itself does not count.
+    parent = "pub use spec::cards::*;\nuse self::spec::{self as s};\nmod spec;\n"
+    assert rust_uses(parent, ("rules",), modules) == {("rules", "spec", "cards"), ("rules", "spec")}
+    assert rust_uses("mod spec;\n", ("rules",), modules) == set()
+
+
+def test_strongly_connected_finds_every_circle():
+    graph = {"a": {"b"}, "b": {"a", "c"}, "c": {"d"}, "d": {"c"}, "e": {"a"}}
+    assert strongly_connected(graph) == [["a", "b"], ["c", "d"]]
+    assert strongly_connected({"a": {"b"}, "b": set()}) == []
+
+
+def test_rust_function_reader_counts_body_lines():
+    source = (
+        "trait T { fn decl(&self) -> u8; }\n"
+        "fn one() -> Result<Vec<u8>, ()> { Ok(vec![]) }\n"
+        "pub(crate) fn three<T: Into<u8>>(x: T)\nwhere T: Copy\n{\n"
+        '    let s = "}}}"; let c = \'{\'; let r = r#"{"#; // }\n'
+        "    /* } */ let f = |y: u8| { y };\n}\n"
+    )
+    assert rust_functions(source) == [("one", 2, 1), ("three", 3, 4)]
 
 
 @pytest.mark.skipif(not PACKAGE.is_dir(), reason="the package source tree is not here")
@@ -230,7 +462,19 @@ def test_python_modules_have_no_import_cycle():
 
 
 @pytest.mark.skipif(not SRC.is_dir(), reason="the Rust source tree is not here")
-def test_rust_modules_have_no_cycle():
+def test_rust_files_have_no_circle_but_the_known_ones():
     graph = rust_graph(SRC)
-    assert {"game", "rules", "python"} <= set(graph)
-    assert find_cycle(graph) is None, f"module cycle: {' -> '.join(find_cycle(graph) or [])}"
+    assert {"game", "game::legal", "rules::encode::cards", "python::game", "python::rules"} <= set(graph)
+    assert "python::game" not in graph["python::rules"], "python::rules uses python::game again"
+    assert strongly_connected(graph) == KNOWN_RUST_CIRCLES
+
+
+@pytest.mark.skipif(not SRC.is_dir(), reason="the Rust source tree is not here")
+def test_rust_functions_are_at_most_120_lines():
+    long = [
+        f"{f.relative_to(ROOT)}:{line} {name} ({n} lines)"
+        for f in sorted(SRC.rglob("*.rs"))
+        for name, line, n in rust_functions(f.read_text(encoding="utf-8"))
+        if n > MAX_FN_LINES
+    ]
+    assert not long, "functions over 120 lines: " + ", ".join(long)

@@ -20,46 +20,21 @@
 //! and as the resolved specification, with the changes in words.
 
 use super::{Rules, RulesError, RulesSpec, preset_names, preset_value, spec_from_value};
-use crate::card::{NUM_FACES, Rank};
 use crate::seed::derive_seed;
+use house::Mutator;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
+mod house;
+
+pub use house::{DIMENSIONS, Dimension};
+
 /// Draws per sample before falling back to the preset (and its variants).
 pub const MAX_ATTEMPTS: u64 = 32;
 /// Most house-rule changes in one draw.
 pub const MAX_MUTATIONS: usize = 8;
-
-/// The house-rule dimensions: `(name, default weight, what a change does)`.
-pub const DIMENSIONS: [(&str, f64, &str); 11] = [
-    (
-        "card_effect",
-        4.0,
-        "a rank without an effect gets one: wild, skip, reverse, a draw-two or draw-four chain, draw two and miss \
-         the turn, cancel a draw chain (where chains exist), a run of its suit, free play for the next player, give a \
-         card, swap hands, another turn, or every other player draws one",
-    ),
-    ("remove_effect", 1.0, "a rank with an effect (set for the whole rank) becomes ordinary"),
-    (
-        "chain",
-        1.0,
-        "draw chains (where there are any): answered by the same rank or any draw card; penalties add up or stay fixed",
-    ),
-    ("hand_size", 1.0, "the hand size changes by 1 or 2 (at least 3 cards, and the deck must still deal)"),
-    (
-        "draw",
-        1.0,
-        "drawing: one card or until playable; the turn ends or the drawn card may be played; voluntary or not",
-    ),
-    ("pass", 0.5, "passing: only when nothing can be drawn, or after drawing one card"),
-    ("stock", 0.5, "an empty stock: the discard pile but its top card reshuffled, or turned over unshuffled"),
-    ("multi", 0.5, "several cards of one rank may be played together, or not"),
-    ("scoring", 0.5, "a hand's points (single-hand rule sets): penalty, winner collects, or one point per card"),
-    ("direction", 0.25, "the first direction of play: clockwise or anticlockwise"),
-    ("two_player", 0.25, "a reverse with two players: nothing, or a skip"),
-];
 
 impl Sample {
     /// The resolved specification.
@@ -162,10 +137,10 @@ impl RuleSpace {
         if let Some(&n) = cfg.num_players.iter().find(|&&n| !(2..=super::MAX_PLAYERS).contains(&n)) {
             return Err(RulesError::invalid("num_players", format!("must be in [2, {}], got {n}", super::MAX_PLAYERS)));
         }
-        let mut weights = DIMENSIONS.map(|d| d.1);
+        let mut weights = DIMENSIONS.map(|d| d.weight);
         for (name, w) in &cfg.weights {
-            let k = DIMENSIONS.iter().position(|d| d.0 == name).ok_or_else(|| {
-                let known: Vec<&str> = DIMENSIONS.iter().map(|d| d.0).collect();
+            let k = DIMENSIONS.iter().position(|d| d.name == name).ok_or_else(|| {
+                let known: Vec<&str> = DIMENSIONS.iter().map(|d| d.name).collect();
                 RulesError::invalid("dims", format!("unknown dimension {name:?}; dimensions: {}", known.join(", ")))
             })?;
             if !(w.is_finite() && *w >= 0.0) {
@@ -254,13 +229,7 @@ impl RuleSpace {
             let mut changes = Vec::new();
             if rng.random::<f64>() < self.cfg.house_prob {
                 let count = self.mutation_count(&mut rng);
-                let mut m = Mutator {
-                    base: &b.rules,
-                    over: &mut over,
-                    touched: 0,
-                    chains: !b.rules.chain_groups.is_empty(),
-                    dims: 0,
-                };
+                let mut m = Mutator::new(&b.rules, &mut over);
                 for _ in 0..count {
                     if let Some(words) = self.mutate(&mut rng, &mut m) {
                         changes.push(words);
@@ -381,283 +350,16 @@ impl RuleSpace {
             if self.weights[dim] == 0.0 {
                 continue;
             }
-            let card = matches!(DIMENSIONS[dim].0, "card_effect" | "remove_effect");
-            if !card && m.dims & (1 << dim) != 0 {
+            let d = &DIMENSIONS[dim];
+            if !d.per_rank && m.dims & (1 << dim) != 0 {
                 continue;
             }
-            if let Some(words) = m.apply(DIMENSIONS[dim].0, rng) {
+            if let Some(words) = (d.change)(m, rng) {
                 m.dims |= 1 << dim;
                 return Some(words);
             }
         }
         None
-    }
-}
-
-/// The changes of one draw under construction.
-struct Mutator<'a> {
-    base: &'a Rules,
-    over: &'a mut Map<String, Value>,
-    /// Ranks already changed (bit per rank index).
-    touched: u16,
-    /// The rules have a draw chain (the preset's, or one added).
-    chains: bool,
-    /// Table-wide dimensions already changed (bit per index in [`DIMENSIONS`]): each changes
-    /// at most once per draw (a second change would undo or repeat the first).
-    dims: u16,
-}
-
-/// The faces of rank `r` as a bitset.
-fn rank_faces(r: Rank) -> u64 {
-    (0..4).fold(0, |m, s| m | 1u64 << (s * 13 + r.index()))
-}
-
-const EFFECTS: [(&str, &str); 13] = [
-    ("wild", "are wild (their player names the suit to follow)"),
-    ("skip", "make the next player miss a turn"),
-    ("reverse", "reverse the direction of play"),
-    ("draw_two", "start a draw-two chain"),
-    ("draw_four", "start a draw-four chain"),
-    ("draw_lose", "make the next player draw two and miss the turn"),
-    ("cancel", "cancel a pending draw chain"),
-    ("run", "may be followed by more cards of their suit (only the top one acts)"),
-    ("free_play", "let the next player play any card"),
-    ("give", "make their player give a card to the next player"),
-    ("swap", "let their player swap hands with another player"),
-    ("extra_turn", "give their player another turn"),
-    ("others_draw", "make every other player draw one card"),
-];
-
-fn effect_table(name: &str) -> Value {
-    match name {
-        "wild" => json!({"wild": {"nominate": "required"}}),
-        "skip" => json!({"skip": 1}),
-        "reverse" => json!({"reverse": true}),
-        "draw_two" => json!({"draw_chain": {"amount": 2}}),
-        "draw_four" => json!({"draw_chain": {"amount": 4}}),
-        "draw_lose" => json!({"draw_and_lose_turn": 2}),
-        "cancel" => json!({"cancel": ["any"]}),
-        "run" => json!({"follow": "same_suit_any"}),
-        "free_play" => json!({"free_play_next": true}),
-        "give" => json!({"give": "one"}),
-        "swap" => json!({"swap_hand": true}),
-        "extra_turn" => json!({"extra_turn": true}),
-        _ => json!({"others_draw": 1}),
-    }
-}
-
-/// Every effect a rank-wide entry may set, switched off (TOML has no null, so "off" is a value).
-fn plain_table() -> Value {
-    json!({
-        "wild": {"enabled": false}, "nominate": "none", "skip": 0, "reverse": false,
-        "draw_chain": {"amount": 0}, "draw_and_lose_turn": 0, "draw_keep_turn": 0, "cancel": [],
-        "free_play_next": false, "follow": "none", "extra_turn": false, "others_draw": 0,
-        "swap_hand": false, "pick_up_pile": 0, "must_cover": false, "second_suit": false,
-        "ask_rank": false, "mirror": false, "next_picture": false, "next_even": false,
-        "waste_draw": 0, "marriage": false, "ends_turn": false,
-    })
-}
-
-fn pick<'v, T>(rng: &mut Xoshiro256PlusPlus, v: &'v [T]) -> &'v T {
-    &v[rng.random_range(0..v.len())]
-}
-
-fn rank_key(r: Rank) -> String {
-    r.letter().to_string()
-}
-
-fn plural(r: Rank) -> &'static str {
-    super::describe::rank_name(r).1
-}
-
-impl Mutator<'_> {
-    fn set(&mut self, table: &str, key: &str, v: Value) {
-        let t = self.over.entry(table.to_string()).or_insert_with(|| json!({}));
-        if let Value::Object(m) = t {
-            m.insert(key.to_string(), v);
-        }
-    }
-
-    /// The ranks not yet changed whose faces satisfy `ok` (all four suits).
-    fn ranks(&self, ok: impl Fn(&super::CardRule) -> bool) -> Vec<Rank> {
-        Rank::ALL
-            .into_iter()
-            .filter(|r| self.touched & (1 << r.index()) == 0)
-            .filter(|&r| (0..NUM_FACES).filter(|&i| rank_faces(r) & (1 << i) != 0).all(|i| ok(&self.base.card[i])))
-            .collect()
-    }
-
-    /// The card-table keys of the preset that touch rank `r` other than `r`'s own key.
-    fn other_keys_touch(&self, r: Rank) -> bool {
-        let faces = rank_faces(r);
-        let spec = &self.base.spec;
-        let options = !spec.options.public_rules.is_empty() || spec.options.zodiac_card.is_some();
-        options
-            || spec.cards.keys().any(|k| {
-                super::compile::parse_selector(k)
-                    .is_some_and(|(mask, level)| mask & faces != 0 && !(level == 0 && mask == faces))
-            })
-    }
-
-    fn apply(&mut self, dim: &str, rng: &mut Xoshiro256PlusPlus) -> Option<String> {
-        let s = &self.base.spec;
-        match dim {
-            "card_effect" => {
-                let ranks = self.ranks(|c| *c == super::CardRule::default());
-                let r = *ranks.get(rng.random_range(0..ranks.len().max(1)))?;
-                let usable: Vec<&(&str, &str)> = EFFECTS.iter().filter(|e| e.0 != "cancel" || self.chains).collect();
-                let (name, words) = **pick(rng, &usable);
-                self.touched |= 1 << r.index();
-                self.chains |= name.starts_with("draw_") && name != "draw_lose";
-                let key = rank_key(r);
-                let cards = self.over.entry("cards".to_string()).or_insert_with(|| json!({}));
-                cards.as_object_mut()?.insert(key, effect_table(name));
-                Some(format!("the {} {words}", plural(r)))
-            }
-            "remove_effect" => {
-                let ranks: Vec<Rank> = self
-                    .ranks(|c| c.give.is_none() && c.pass_hands.is_none() && c.shield == 0 && !c.joker_lock)
-                    .into_iter()
-                    .filter(|&r| {
-                        let faces = rank_faces(r);
-                        (0..NUM_FACES).any(|i| faces & (1 << i) != 0 && self.base.card[i].is_special())
-                    })
-                    .filter(|&r| !self.other_keys_touch(r))
-                    .collect();
-                let r = *ranks.get(rng.random_range(0..ranks.len().max(1)))?;
-                self.touched |= 1 << r.index();
-                let cards = self.over.entry("cards".to_string()).or_insert_with(|| json!({}));
-                cards.as_object_mut()?.insert(rank_key(r), plain_table());
-                Some(format!("the {} are ordinary cards", plural(r)))
-            }
-            "chain" if self.chains => {
-                if rng.random::<bool>() {
-                    let (v, w) = *pick(
-                        rng,
-                        &[("same_rank", "only by a card of the same kind"), ("any_draw_card", "by any draw card")],
-                    );
-                    self.set("chain", "answer", json!(v));
-                    Some(format!("a draw penalty is answered {w}"))
-                } else {
-                    let (v, w) = *pick(rng, &[("sum", "add up"), ("fixed", "do not grow when answered")]);
-                    self.set("chain", "accumulate", json!(v));
-                    Some(format!("draw penalties {w}"))
-                }
-            }
-            "hand_size" => {
-                let delta = *pick(rng, &[-2i32, -1, 1, 2]);
-                let h = (i32::from(self.base.hand_size) + delta).max(3);
-                if h == i32::from(self.base.hand_size) {
-                    return None;
-                }
-                self.set("deal", "hand_size", json!(h));
-                Some(format!("each player is dealt {h} cards"))
-            }
-            "draw" => match rng.random_range(0..3) {
-                0 => {
-                    let (v, w) = *pick(
-                        rng,
-                        &[("one", "a player draws one card"), ("until_playable", "a player draws until they can play")],
-                    );
-                    (v != draw_mode(s)).then(|| {
-                        self.set("draw", "mode", json!(v));
-                        w.to_string()
-                    })
-                }
-                1 => {
-                    let (v, w) = *pick(
-                        rng,
-                        &[
-                            ("end_turn", "drawing ends the turn"),
-                            ("may_play_drawn", "a drawn card may be played at once"),
-                        ],
-                    );
-                    self.set("draw", "after", json!(v));
-                    Some(w.to_string())
-                }
-                _ => {
-                    let v = !s.draw.voluntary;
-                    self.set("draw", "voluntary", json!(v));
-                    Some(
-                        if v { "a player may draw instead of playing" } else { "a player who can play must play" }
-                            .into(),
-                    )
-                }
-            },
-            "pass" => {
-                let (v, w) = *pick(
-                    rng,
-                    &[
-                        ("never", "a player passes only when nothing can be drawn"),
-                        ("after_one_draw", "a player may pass after drawing one card"),
-                    ],
-                );
-                self.set("pass", "when", json!(v));
-                Some(w.to_string())
-            }
-            "stock" => {
-                let (v, w) = *pick(
-                    rng,
-                    &[
-                        (
-                            "reshuffle_all_but_top",
-                            "an empty stock is refilled from the discard pile but its top card, shuffled",
-                        ),
-                        (
-                            "turn_over_no_shuffle",
-                            "an empty stock is refilled by turning the discard pile over, unshuffled",
-                        ),
-                    ],
-                );
-                self.set("stock", "exhausted", json!(v));
-                Some(w.to_string())
-            }
-            "multi" => {
-                let on = s.multi.mode == super::MultiMode::Off;
-                if !matches!(s.multi.mode, super::MultiMode::Off | super::MultiMode::EqualRank) {
-                    return None;
-                }
-                self.set("multi", "mode", json!(if on { "equal_rank" } else { "off" }));
-                Some(
-                    if on {
-                        "several cards of one rank may be played together"
-                    } else {
-                        "one card is played at a time"
-                    }
-                    .into(),
-                )
-            }
-            "scoring" if !s.series.play_match && s.countdown.is_none() => {
-                let (v, w) = *pick(
-                    rng,
-                    &[
-                        ("penalty", "each loser scores their own cards"),
-                        ("winner_collects", "the winner collects the points of the cards left"),
-                        ("per_card", "the winner scores a point per card left"),
-                    ],
-                );
-                self.set("score", "mode", json!(v));
-                Some(w.to_string())
-            }
-            "direction" => {
-                let ccw = s.order.initial_direction == super::Direction::Cw;
-                self.set("order", "initial_direction", json!(if ccw { "ccw" } else { "cw" }));
-                Some(if ccw { "play starts anticlockwise" } else { "play starts clockwise" }.into())
-            }
-            "two_player" => {
-                let skip = s.two_player.reverse != super::TwoPlayerReverse::AsSkip;
-                self.set("two_player", "reverse", json!(if skip { "as_skip" } else { "noop" }));
-                Some(
-                    if skip {
-                        "with two players a reverse acts as a skip"
-                    } else {
-                        "with two players a reverse does nothing"
-                    }
-                    .into(),
-                )
-            }
-            _ => None,
-        }
     }
 }
 
@@ -729,14 +431,6 @@ fn apply_typed(spec: &mut RulesSpec, over: &Map<String, Value>, overrides: bool)
         }
     }
     Ok(())
-}
-
-fn draw_mode(s: &RulesSpec) -> &'static str {
-    match s.draw.mode {
-        super::DrawMode::One => "one",
-        super::DrawMode::UntilPlayable => "until_playable",
-        _ => "other",
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,103 @@
+//! The settings and errors of a `VecEnv` batch and the seeds of
+//! its random streams: what the batch and its files share.
+
+use crate::action::NUM_ACTIONS;
+use crate::game::derive_seed;
+
+/// Salts separating the random streams of one game index.
+const OPPONENT_SALT: u64 = 0x0BB0_5EED_0000_0001;
+const SAMPLER_SALT: u64 = 0x5A3B_1E50_0000_0002;
+pub(super) const SEARCH_SALT: u64 = 0x5EA2_C4B0_0000_0003;
+
+/// How many deals a reset tries when the opponents finish the hand before the learner's
+/// first decision (possible only with unusual rules); after that the ended game is reported.
+pub const MAX_DEALS: u32 = 100;
+
+/// The seed of episode `k` of game `i` after `reset(seed)`.
+pub fn episode_seed(seed: u64, i: u64, k: u64) -> u64 {
+    let base = derive_seed(seed, i);
+    if k == 0 { base } else { derive_seed(base, k) }
+}
+
+/// The seed of game `i`'s built-in opponent stream after `reset(seed)`.
+pub fn opponent_seed(seed: u64, i: u64) -> u64 {
+    derive_seed(seed ^ OPPONENT_SALT, i)
+}
+
+/// The seed of game `i`'s `VecEnv::random_actions` stream after `reset(seed)`.
+pub fn sampler_seed(seed: u64, i: u64) -> u64 {
+    derive_seed(seed ^ SAMPLER_SALT, i)
+}
+
+/// When a finished game is dealt again.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Autoreset {
+    /// On the next step (its action for that game is ignored). Gymnasium's default.
+    #[default]
+    NextStep,
+    /// Within the step that ended the episode; the final observation goes to `final_obs`.
+    SameStep,
+}
+
+/// Who plays the seats other than the learner's.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Opponents {
+    /// The built-in uniform random bot, played inside the step.
+    #[default]
+    Random,
+    /// The caller, through `VecEnv::step_opponents`.
+    External,
+}
+
+/// Who drives which seats.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// One learner seat; the others are opponents.
+    Learner { seat: usize, opponents: Opponents },
+    /// The caller plays every seat.
+    SelfPlay,
+}
+
+impl Default for Mode {
+    fn default() -> Self {
+        Mode::Learner { seat: 0, opponents: Opponents::Random }
+    }
+}
+
+/// Settings of a `VecEnv`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub num_envs: usize,
+    /// Threads of the dedicated pool; 0 means all cores.
+    pub num_threads: usize,
+    pub autoreset: Autoreset,
+    pub mode: Mode,
+    /// Zero-sum score rewards instead of win/loss (see [`Game::returns`](crate::game::Game::returns)).
+    pub score_rewards: bool,
+}
+
+impl Config {
+    pub fn new(num_envs: usize) -> Config {
+        Config { num_envs, num_threads: 0, autoreset: Autoreset::NextStep, mode: Mode::default(), score_rewards: false }
+    }
+}
+
+/// Errors of a `VecEnv`. A step that returns an error has changed nothing.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum VecEnvError {
+    #[error("{what} must have {expected} elements, got {got}")]
+    Length { what: &'static str, expected: usize, got: usize },
+    #[error("action {action} of env {env} is out of range: action ids are 0..{NUM_ACTIONS}")]
+    OutOfRange { env: usize, action: i64 },
+    #[error("illegal action {action} for env {env} (seat {seat} to act); legal actions: {legal}")]
+    Illegal { env: usize, action: String, seat: usize, legal: String },
+    #[error("env {env}: seat {seat} (an opponent) is to act; play it with step_opponents() before step()")]
+    OpponentToAct { env: usize, seat: usize },
+    #[error("{0}")]
+    Config(String),
+    #[error("call reset() before stepping")]
+    NotReset,
+    /// The memory for the games could not be reserved.
+    #[error("cannot allocate {num_envs} games ({bytes} bytes of game state): out of memory")]
+    OutOfMemory { num_envs: usize, bytes: usize },
+}
