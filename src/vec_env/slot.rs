@@ -93,7 +93,7 @@ impl Slot {
 
     /// Deal a new episode (with its rules, from a list or a space) and, with built-in
     /// opponents, play them to the learner's turn; write the rules outputs of the row.
-    pub(super) fn deal<O, M>(&mut self, h: &mut Hot, ctx: Ctx, eps: &Episodes, row: &mut Row<'_, O, M>) {
+    pub(super) fn deal<O, M>(&mut self, h: &mut Hot, ctx: Ctx, eps: &Episodes, row: &mut Row<'_, '_, O, M>) {
         for _ in 0..MAX_DEALS {
             let s = self.next_seed();
             if let Some((r, id)) = eps.source.episode(s) {
@@ -115,10 +115,10 @@ impl Slot {
             }
         }
         self.game.legal_actions(&mut h.mask);
-        if let Some(e) = row.rules.as_deref_mut() {
+        if let Some(e) = row.rules() {
             eps.write(&self.game, self.rules_id, e);
         }
-        if let Some(id) = row.rules_id.as_deref_mut() {
+        if let Some(id) = row.rules_id() {
             *id = self.rules_id;
         }
     }
@@ -153,7 +153,7 @@ impl Slot {
     }
 
     /// Write the observation, mask and seat to act (every path through a step ends here).
-    pub(super) fn write<O: ObsValue, M: MaskValue>(&self, h: &mut Hot, ctx: Ctx, row: &mut Row<'_, O, M>) {
+    pub(super) fn write<O: ObsValue, M: MaskValue>(&self, h: &mut Hot, ctx: Ctx, row: &mut Row<'_, '_, O, M>) {
         write_obs(&self.game, self.obs_seat(ctx), row.obs);
         write_mask(&h.mask, row.mask);
         let to_act = self.game.current_player().map_or(-1, |p| p as i32);
@@ -169,7 +169,7 @@ impl Slot {
         h: &mut Hot,
         ctx: Ctx,
         eps: &Episodes,
-        row: &mut Row<'_, O, M>,
+        row: &mut Row<'_, '_, O, M>,
     ) {
         if self.over() && self.fresh && ctx.learner().is_some() {
             // The opponents ended a deal before the learner's first decision.
@@ -199,10 +199,10 @@ impl Slot {
                 self.write(h, ctx, row);
             }
             Autoreset::SameStep => {
-                if let Some(f) = row.final_obs.as_deref_mut() {
+                if let Some(f) = row.final_obs() {
                     write_obs(&self.game, self.obs_seat(ctx), f);
                 }
-                if let Some(f) = row.final_rules.as_deref_mut() {
+                if let Some(f) = row.final_rules() {
                     eps.write(&self.game, self.rules_id, f);
                 }
                 self.deal(h, ctx, eps, row);
@@ -211,7 +211,7 @@ impl Slot {
         }
     }
 
-    pub(super) fn clear_flags<O, M>(row: &mut Row<'_, O, M>) {
+    pub(super) fn clear_flags<O, M>(row: &mut Row<'_, '_, O, M>) {
         row.rewards.fill(0.0);
         *row.terminated = false;
         *row.truncated = false;
@@ -225,7 +225,7 @@ impl Slot {
         eps: &Episodes,
         seed: u64,
         i: usize,
-        row: &mut Row<'_, O, M>,
+        row: &mut Row<'_, '_, O, M>,
     ) {
         self.reseed(h, seed, i as u64);
         self.deal(h, ctx, eps, row);
@@ -240,7 +240,7 @@ impl Slot {
         ctx: Ctx,
         eps: &Episodes,
         action: i64,
-        row: &mut Row<'_, O, M>,
+        row: &mut Row<'_, '_, O, M>,
     ) {
         Self::clear_flags(row);
         if h.pending {
@@ -269,7 +269,7 @@ impl Slot {
         ctx: Ctx,
         eps: &Episodes,
         action: i64,
-        row: &mut Row<'_, O, M>,
+        row: &mut Row<'_, '_, O, M>,
     ) {
         let Some(p) = self.game.current_player() else { return };
         if Some(p) == ctx.learner() || h.pending {
