@@ -233,7 +233,9 @@ impl Slot {
         self.write(h, ctx, row);
     }
 
-    /// A learner (or self-play) step with a validated action.
+    /// A learner (or self-play) step with a validated action. Inlined into the loop over the
+    /// batch's games (it runs once per game and step; a call would cost more than its body).
+    #[inline(always)]
     pub(super) fn step_row<O: ObsValue, M: MaskValue>(
         &mut self,
         h: &mut Hot,
