@@ -162,8 +162,10 @@ impl Slot {
     }
 
     /// After a decision: report the end of an episode (and autoreset) or the next state.
-    /// `report` is false while the learner has not decided yet (a new deal the opponents
-    /// ended is dealt again instead).
+    /// A deal the opponents end before the learner's first decision is dealt again instead.
+    /// The common case, a game that goes on, is inlined into
+    /// the callers; an ended game goes to [`Slot::settle_over`].
+    #[inline(always)]
     pub(super) fn settle<O: ObsValue, M: MaskValue>(
         &mut self,
         h: &mut Hot,
@@ -171,14 +173,31 @@ impl Slot {
         eps: &Episodes,
         row: &mut Row<'_, '_, O, M>,
     ) {
-        if self.over() && self.fresh && ctx.learner().is_some() {
-            // The opponents ended a deal before the learner's first decision.
-            self.deal(h, ctx, eps, row);
-        }
-        if !self.over() {
+        if self.over() {
+            self.settle_over(h, ctx, eps, row);
+        } else {
             self.game.legal_actions(&mut h.mask);
             self.write(h, ctx, row);
-            return;
+        }
+    }
+
+    /// [`Slot::settle`] for a game that is over.
+    #[inline(never)]
+    fn settle_over<O: ObsValue, M: MaskValue>(
+        &mut self,
+        h: &mut Hot,
+        ctx: Ctx,
+        eps: &Episodes,
+        row: &mut Row<'_, '_, O, M>,
+    ) {
+        if self.fresh && ctx.learner().is_some() {
+            // The opponents ended a deal before the learner's first decision.
+            self.deal(h, ctx, eps, row);
+            if !self.over() {
+                self.game.legal_actions(&mut h.mask);
+                self.write(h, ctx, row);
+                return;
+            }
         }
         let mut ret = [0f64; MAX_PLAYERS];
         self.game.returns(&mut ret, ctx.score);
