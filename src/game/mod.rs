@@ -161,6 +161,8 @@ pub struct Game {
     done: u16,
     /// Seats that miss their next turn (a challenged illegal joker), one bit per seat.
     missed: u16,
+    /// The interlude in progress, if any (a mirror window, a keep phase): read at every draw.
+    interlude: Interlude,
     /// Per seat, suit bits (bit `s` for suit index `s`): the suit in force when the hand that
     /// seat holds drew or passed instead of playing this hand, and not played from it since
     /// ([`Game::declined_suits`]; the observation's `declined`).
@@ -182,7 +184,6 @@ pub struct Game {
     /// stalin's rogue pile (red cards only), bottom to top.
     rogue: Pile,
     dealer: u8,
-    interlude: Interlude,
     /// Cards chosen so far by the player in the `keep` phase (a subset of their hand).
     kept: CardCounts,
     /// The joker awaiting a challenge decision (phase `challenge`).
@@ -483,7 +484,9 @@ mod layout_tests {
             }
             let (at, len) = r[0];
             assert_eq!(at, 0);
-            for f in [offset_of!(Game, turn), offset_of!(Game, phase), offset_of!(Game, scores)] {
+            for f in
+                [offset_of!(Game, turn), offset_of!(Game, phase), offset_of!(Game, interlude), offset_of!(Game, scores)]
+            {
                 assert!(f < len);
             }
             assert_eq!(len, offset_of!(Game, hands) + n * size_of::<CardCounts>());
