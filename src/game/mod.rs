@@ -130,7 +130,7 @@ use std::sync::Arc;
 ///
 /// The fields are laid out in a fixed order (`repr(C)`) so that what one decision reads and
 /// writes sits in few cache lines: first the turn, the phase and the other scalars every
-/// step touches, then the scores and the hands (a table of `n` players uses the first `n`),
+/// step touches, with the record of declined plays, then the scores and the hands (a table of `n` players uses the first `n`),
 /// then the discard pile (counts, length and bottom cards) and the stock, and last the state
 /// only some rules or only a new hand use. [`Game::hot_ranges`] names those ranges so a batch
 /// can fetch a game's lines before stepping it. Moving a field changes speed, never
@@ -161,10 +161,21 @@ pub struct Game {
     done: u16,
     /// Seats that miss their next turn (a challenged illegal joker), one bit per seat.
     missed: u16,
+    /// The interlude in progress, if any (a mirror window, a keep phase): read at every draw.
+    interlude: Interlude,
     /// Per seat, suit bits (bit `s` for suit index `s`): the suit in force when the hand that
     /// seat holds drew or passed instead of playing this hand, and not played from it since
     /// ([`Game::declined_suits`]; the observation's `declined`).
     declined: [u8; MAX_PLAYERS],
+    /// Whether declined plays are recorded in `voids`: off in a determinized copy (a search's
+    /// world), which nobody determinizes again, so its playouts skip the bookkeeping.
+    record_voids: bool,
+    /// What the public record rules out of each hand ([`Game::voids`]): per seat, the faces
+    /// it held none of when it declined to play, and how many of them it may hold now (the
+    /// unseen cards it took since, less those faces it played). Read or written at every draw
+    /// and play, so it sits with the scalars, in the first hot range.
+    void_room: [u8; MAX_PLAYERS],
+    voids: [u64; MAX_PLAYERS],
     scores: [i32; MAX_PLAYERS],
     hands: [CardCounts; MAX_PLAYERS],
     /// The discard pile, with its copies per face (the observation's `played`).
@@ -173,7 +184,6 @@ pub struct Game {
     /// stalin's rogue pile (red cards only), bottom to top.
     rogue: Pile,
     dealer: u8,
-    interlude: Interlude,
     /// Cards chosen so far by the player in the `keep` phase (a subset of their hand).
     kept: CardCounts,
     /// The joker awaiting a challenge decision (phase `challenge`).
@@ -186,15 +196,6 @@ pub struct Game {
     /// The loser of the previous hand of a match (`order.first = previous_loser`).
     loser: Option<u8>,
     hand_points: [i32; MAX_PLAYERS],
-    /// Whether declined plays are recorded in `voids`: off in a determinized copy (a search's
-    /// world), which nobody determinizes again, so its playouts skip the bookkeeping.
-    record_voids: bool,
-    /// What the public record rules out of each hand ([`Game::voids`]): per seat, the faces
-    /// it held none of when it declined to play, and how many of them it may hold now (the
-    /// unseen cards it took since, less those faces it played). Read or written at every draw
-    /// and play: one of the hot ranges, with `record_voids` before it.
-    void_room: [u8; MAX_PLAYERS],
-    voids: [u64; MAX_PLAYERS],
     hand_winner: Option<u8>,
     winner: Option<u8>,
     hands_played: u32,
@@ -208,16 +209,13 @@ pub struct Game {
 
 impl Game {
     /// The byte ranges `(offset, len)` of a `Game` of `n` players that one decision usually
-    /// reads or writes: the scalars and scores, the first `n` hands, the discard pile's counts
-    /// and bottom cards, the stock's length and bottom cards, and the record of declined plays
-    /// of the first `n` seats.
-    pub fn hot_ranges(n: usize) -> [(usize, usize); 4] {
+    /// reads or writes: the scalars, the record of declined plays and the scores, the first `n`
+    /// hands, the discard pile's counts and bottom cards, and the stock's length and bottom
+    /// cards.
+    pub fn hot_ranges(n: usize) -> [(usize, usize); 3] {
         use std::mem::offset_of;
-        let n = n.min(MAX_PLAYERS);
-        let hands = offset_of!(Game, hands) + n * std::mem::size_of::<CardCounts>();
-        let record = offset_of!(Game, record_voids);
-        let voids = offset_of!(Game, voids) + n * std::mem::size_of::<u64>() - record;
-        [(0, hands), (offset_of!(Game, discard), 128), (offset_of!(Game, stock), 64), (record, voids)]
+        let hands = offset_of!(Game, hands) + n.min(MAX_PLAYERS) * std::mem::size_of::<CardCounts>();
+        [(0, hands), (offset_of!(Game, discard), 128), (offset_of!(Game, stock), 64)]
     }
 }
 
@@ -486,15 +484,19 @@ mod layout_tests {
             }
             let (at, len) = r[0];
             assert_eq!(at, 0);
-            for f in [offset_of!(Game, turn), offset_of!(Game, phase), offset_of!(Game, scores)] {
+            for f in
+                [offset_of!(Game, turn), offset_of!(Game, phase), offset_of!(Game, interlude), offset_of!(Game, scores)]
+            {
                 assert!(f < len);
             }
             assert_eq!(len, offset_of!(Game, hands) + n * size_of::<CardCounts>());
             assert_eq!(r[1].0, offset_of!(Game, discard));
             assert_eq!(r[2].0, offset_of!(Game, stock));
-            assert_eq!(r[3].0, offset_of!(Game, record_voids));
-            assert!(offset_of!(Game, void_room) + MAX_PLAYERS <= r[3].0 + r[3].1);
-            assert_eq!(r[3].0 + r[3].1, offset_of!(Game, voids) + n * size_of::<u64>());
+            // The record of declined plays, read or written at every draw and play.
+            for f in [offset_of!(Game, record_voids), offset_of!(Game, void_room), offset_of!(Game, voids)] {
+                assert!(f < len);
+            }
+            assert!(offset_of!(Game, voids) + size_of::<[u64; MAX_PLAYERS]>() <= len);
         }
         // One cache line per hand, each starting a line.
         assert_eq!(size_of::<CardCounts>(), 64);

@@ -21,7 +21,9 @@ impl Game {
     /// collected in the turn apply, and the next turn (or a challenge or mirror window) starts.
     pub(super) fn resolve_play(&mut self) {
         let p = self.current;
-        let top = self.discard.top().or(self.rogue.top()).expect("a card was placed");
+        // The rogue pile (stalin) is read only when the card went there: its length sits in a
+        // line a step does not otherwise touch.
+        let top = self.discard.top().or_else(|| self.rogue.top()).expect("a card was placed");
         let t = self.turn;
         let out = self.hands[p as usize].is_empty() && !t.is_start;
         let cannot_out = out && self.rules.card[top.index()].last_special == LastSpecial::CannotGoOut;

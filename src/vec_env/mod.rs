@@ -56,8 +56,8 @@ pub use config::{
 use crew::Crew;
 use episodes::Episodes;
 pub use episodes::{RulesSource, rules_seed};
-use rows::Row;
 pub use rows::{Buffers, MaskValue, ObsValue, Outputs};
+use rows::{Rare, Row};
 use slot::{Ctx, Hot, Slot};
 
 /// How many games ahead [`seq_rows`] prefetches the game state.
@@ -276,7 +276,7 @@ impl VecEnv {
     where
         O: ObsValue,
         M: MaskValue,
-        F: Fn(&mut Slot, &mut Hot, usize, &mut Row<'_, O, M>) + Sync,
+        F: Fn(&mut Slot, &mut Hot, usize, &mut Row<'_, '_, O, M>) + Sync,
     {
         let width = self.ctx.width;
         let games = Games { slots: &mut self.slots[..], hot: &mut self.hot[..], start: 0 };
@@ -457,7 +457,7 @@ impl<'a> Games<'a> {
 fn seq_rows<O, M, F>(games: Games<'_>, out: Outputs<'_, O, M>, width: usize, f: &F)
 where
     O: ObsValue,
-    F: Fn(&mut Slot, &mut Hot, usize, &mut Row<'_, O, M>),
+    F: Fn(&mut Slot, &mut Hot, usize, &mut Row<'_, '_, O, M>),
 {
     let Outputs { obs, mask, rewards, terminated, truncated, to_act, final_obs, rules, rules_id, final_rules } = out;
     // The game state stepped PREFETCH games from now, fetched while this one steps: a step
@@ -468,27 +468,13 @@ where
     let hot = Slot::hot_ranges(games.slots.first().map_or(0, |s| s.game.num_players()));
     let len = games.len();
     let slot_at = games.slots.as_ptr();
-    let mut fin = final_obs.map(|x| x.chunks_exact_mut(OBS_SIZE));
-    let mut enc = rules.map(|x| x.chunks_exact_mut(RULES_SIZE));
-    let mut ids = rules_id.map(|x| x.iter_mut());
-    let mut fin_enc = final_rules.map(|x| x.chunks_exact_mut(RULES_SIZE));
+    let mut rare = Rare { final_obs, rules, rules_id, final_rules };
     let flags = terminated.iter_mut().zip(truncated.iter_mut()).zip(to_act.iter_mut());
     let lines =
         obs.chunks_exact_mut(OBS_SIZE).zip(mask.chunks_exact_mut(NUM_ACTIONS)).zip(rewards.chunks_exact_mut(width));
     let games_iter = games.slots.iter_mut().zip(games.hot.iter_mut());
     for (j, ((s, h), (((o, m), r), ((t, u), a)))) in games_iter.zip(lines.zip(flags)).enumerate() {
-        let mut row = Row {
-            obs: o,
-            mask: m,
-            rewards: r,
-            terminated: t,
-            truncated: u,
-            to_act: a,
-            final_obs: fin.as_mut().and_then(Iterator::next),
-            rules: enc.as_mut().and_then(Iterator::next),
-            rules_id: ids.as_mut().and_then(Iterator::next),
-            final_rules: fin_enc.as_mut().and_then(Iterator::next),
-        };
+        let mut row = Row { obs: o, mask: m, rewards: r, terminated: t, truncated: u, to_act: a, j, rare: &mut rare };
         if j + PREFETCH < len {
             let base = slot_at.wrapping_add(j + PREFETCH).cast::<u8>();
             for (at, len) in hot {

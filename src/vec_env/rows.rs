@@ -32,18 +32,51 @@ pub struct Outputs<'a, O, M> {
     pub final_rules: Option<&'a mut [f32]>,
 }
 
-/// One game's rows of [`Outputs`].
-pub(super) struct Row<'a, O, M> {
+/// One game's rows of [`Outputs`]: the rows every step writes, and the outputs written only
+/// at a deal or at the end of an episode, reached through the whole chunk's slices and the
+/// game's index `j` in the chunk (so a step that writes none of them costs nothing for them).
+pub(super) struct Row<'r, 'a, O, M> {
     pub(super) obs: &'a mut [O],
     pub(super) mask: &'a mut [M],
     pub(super) rewards: &'a mut [f32],
     pub(super) terminated: &'a mut bool,
     pub(super) truncated: &'a mut bool,
     pub(super) to_act: &'a mut i32,
+    pub(super) j: usize,
+    pub(super) rare: &'r mut Rare<'a, O>,
+}
+
+/// The optional outputs of a chunk of games (see [`Outputs`]), written rarely: at a deal
+/// (`rules`, `rules_id`) or when an episode ends with a same-step autoreset (`final_obs`,
+/// `final_rules`).
+pub(super) struct Rare<'a, O> {
     pub(super) final_obs: Option<&'a mut [O]>,
     pub(super) rules: Option<&'a mut [f32]>,
-    pub(super) rules_id: Option<&'a mut u64>,
+    pub(super) rules_id: Option<&'a mut [u64]>,
     pub(super) final_rules: Option<&'a mut [f32]>,
+}
+
+impl<O, M> Row<'_, '_, O, M> {
+    /// This game's row of `final_obs`, if the caller passed it.
+    pub(super) fn final_obs(&mut self) -> Option<&mut [O]> {
+        let j = self.j;
+        self.rare.final_obs.as_deref_mut().map(|x| &mut x[j * OBS_SIZE..(j + 1) * OBS_SIZE])
+    }
+    /// This game's row of `rules`, if the caller passed it.
+    pub(super) fn rules(&mut self) -> Option<&mut [f32]> {
+        let j = self.j;
+        self.rare.rules.as_deref_mut().map(|x| &mut x[j * RULES_SIZE..(j + 1) * RULES_SIZE])
+    }
+    /// This game's entry of `rules_id`, if the caller passed it.
+    pub(super) fn rules_id(&mut self) -> Option<&mut u64> {
+        let j = self.j;
+        self.rare.rules_id.as_deref_mut().map(|x| &mut x[j])
+    }
+    /// This game's row of `final_rules`, if the caller passed it.
+    pub(super) fn final_rules(&mut self) -> Option<&mut [f32]> {
+        let j = self.j;
+        self.rare.final_rules.as_deref_mut().map(|x| &mut x[j * RULES_SIZE..(j + 1) * RULES_SIZE])
+    }
 }
 
 impl<'a, O, M> Outputs<'a, O, M> {

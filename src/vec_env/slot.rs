@@ -75,10 +75,10 @@ pub(super) struct Hot {
 impl Slot {
     /// The byte ranges of a slot that a step of an `n`-player game usually touches: the game's
     /// ([`Game::hot_ranges`], the game comes first) and the slot's own fields after it.
-    pub(super) fn hot_ranges(n: usize) -> [(usize, usize); 5] {
-        let [a, b, c, d] = Game::hot_ranges(n);
+    pub(super) fn hot_ranges(n: usize) -> [(usize, usize); 4] {
+        let [a, b, c] = Game::hot_ranges(n);
         let tail = std::mem::offset_of!(Slot, opponent);
-        [a, b, c, d, (tail, std::mem::size_of::<Slot>() - tail)]
+        [a, b, c, (tail, std::mem::size_of::<Slot>() - tail)]
     }
 
     pub(super) fn reseed(&mut self, h: &mut Hot, seed: u64, i: u64) {
@@ -97,7 +97,7 @@ impl Slot {
 
     /// Deal a new episode (with its rules, from a list or a space) and, with built-in
     /// opponents, play them to the learner's turn; write the rules outputs of the row.
-    pub(super) fn deal<O, M>(&mut self, h: &mut Hot, ctx: Ctx, eps: &Episodes, row: &mut Row<'_, O, M>) {
+    pub(super) fn deal<O, M>(&mut self, h: &mut Hot, ctx: Ctx, eps: &Episodes, row: &mut Row<'_, '_, O, M>) {
         for _ in 0..MAX_DEALS {
             let s = self.next_seed();
             if let Some((r, id)) = eps.source.episode(s) {
@@ -119,10 +119,10 @@ impl Slot {
             }
         }
         self.game.legal_actions(&mut h.mask);
-        if let Some(e) = row.rules.as_deref_mut() {
+        if let Some(e) = row.rules() {
             eps.write(&self.game, self.rules_id, e);
         }
-        if let Some(id) = row.rules_id.as_deref_mut() {
+        if let Some(id) = row.rules_id() {
             *id = self.rules_id;
         }
     }
@@ -157,7 +157,7 @@ impl Slot {
     }
 
     /// Write the observation, mask and seat to act (every path through a step ends here).
-    pub(super) fn write<O: ObsValue, M: MaskValue>(&self, h: &mut Hot, ctx: Ctx, row: &mut Row<'_, O, M>) {
+    pub(super) fn write<O: ObsValue, M: MaskValue>(&self, h: &mut Hot, ctx: Ctx, row: &mut Row<'_, '_, O, M>) {
         write_obs(&self.game, self.obs_seat(ctx), row.obs);
         write_mask(&h.mask, row.mask);
         let to_act = self.game.current_player().map_or(-1, |p| p as i32);
@@ -166,23 +166,42 @@ impl Slot {
     }
 
     /// After a decision: report the end of an episode (and autoreset) or the next state.
-    /// `report` is false while the learner has not decided yet (a new deal the opponents
-    /// ended is dealt again instead).
+    /// A deal the opponents end before the learner's first decision is dealt again instead.
+    /// The common case, a game that goes on, is inlined into
+    /// the callers; an ended game goes to [`Slot::settle_over`].
+    #[inline(always)]
     pub(super) fn settle<O: ObsValue, M: MaskValue>(
         &mut self,
         h: &mut Hot,
         ctx: Ctx,
         eps: &Episodes,
-        row: &mut Row<'_, O, M>,
+        row: &mut Row<'_, '_, O, M>,
     ) {
-        if self.over() && self.fresh && ctx.learner().is_some() {
-            // The opponents ended a deal before the learner's first decision.
-            self.deal(h, ctx, eps, row);
-        }
-        if !self.over() {
+        if self.over() {
+            self.settle_over(h, ctx, eps, row);
+        } else {
             self.game.legal_actions(&mut h.mask);
             self.write(h, ctx, row);
-            return;
+        }
+    }
+
+    /// [`Slot::settle`] for a game that is over.
+    #[inline(never)]
+    fn settle_over<O: ObsValue, M: MaskValue>(
+        &mut self,
+        h: &mut Hot,
+        ctx: Ctx,
+        eps: &Episodes,
+        row: &mut Row<'_, '_, O, M>,
+    ) {
+        if self.fresh && ctx.learner().is_some() {
+            // The opponents ended a deal before the learner's first decision.
+            self.deal(h, ctx, eps, row);
+            if !self.over() {
+                self.game.legal_actions(&mut h.mask);
+                self.write(h, ctx, row);
+                return;
+            }
         }
         let mut ret = [0f64; MAX_PLAYERS];
         self.game.returns(&mut ret, ctx.score);
@@ -203,10 +222,10 @@ impl Slot {
                 self.write(h, ctx, row);
             }
             Autoreset::SameStep => {
-                if let Some(f) = row.final_obs.as_deref_mut() {
+                if let Some(f) = row.final_obs() {
                     write_obs(&self.game, self.obs_seat(ctx), f);
                 }
-                if let Some(f) = row.final_rules.as_deref_mut() {
+                if let Some(f) = row.final_rules() {
                     eps.write(&self.game, self.rules_id, f);
                 }
                 self.deal(h, ctx, eps, row);
@@ -215,7 +234,7 @@ impl Slot {
         }
     }
 
-    pub(super) fn clear_flags<O, M>(row: &mut Row<'_, O, M>) {
+    pub(super) fn clear_flags<O, M>(row: &mut Row<'_, '_, O, M>) {
         row.rewards.fill(0.0);
         *row.terminated = false;
         *row.truncated = false;
@@ -229,7 +248,7 @@ impl Slot {
         eps: &Episodes,
         seed: u64,
         i: usize,
-        row: &mut Row<'_, O, M>,
+        row: &mut Row<'_, '_, O, M>,
     ) {
         self.reseed(h, seed, i as u64);
         self.deal(h, ctx, eps, row);
@@ -237,14 +256,16 @@ impl Slot {
         self.write(h, ctx, row);
     }
 
-    /// A learner (or self-play) step with a validated action.
+    /// A learner (or self-play) step with a validated action. Inlined into the loop over the
+    /// batch's games (it runs once per game and step; a call would cost more than its body).
+    #[inline(always)]
     pub(super) fn step_row<O: ObsValue, M: MaskValue>(
         &mut self,
         h: &mut Hot,
         ctx: Ctx,
         eps: &Episodes,
         action: i64,
-        row: &mut Row<'_, O, M>,
+        row: &mut Row<'_, '_, O, M>,
     ) {
         Self::clear_flags(row);
         if h.pending {
@@ -273,7 +294,7 @@ impl Slot {
         ctx: Ctx,
         eps: &Episodes,
         action: i64,
-        row: &mut Row<'_, O, M>,
+        row: &mut Row<'_, '_, O, M>,
     ) {
         let Some(p) = self.game.current_player() else { return };
         if Some(p) == ctx.learner() || h.pending {
