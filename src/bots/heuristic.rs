@@ -3,7 +3,8 @@
 //! [`HeuristicBot`] reads only the acting player's information: the legal actions, its own
 //! hand, the top card and active suit, the pending chain, the rules' effect table and the
 //! other players' hand sizes. It is deterministic (no random tie-breaks: ties go to the lower
-//! action id), so it needs no seed.
+//! action id), so it needs no seed; the one exception, the loop guard of rule 10, draws from
+//! the game's own seed and decision count, so the same game still gets the same answers.
 //!
 //! Its rules, by decision phase:
 //!
@@ -60,12 +61,23 @@
 //!    seat with the fewest cards if it holds fewer, else keep the hand; `ask`: the rank (or
 //!    card) of which the fewest copies are unseen, neither in the hand nor on the pile.
 //! 9. Otherwise: draw if allowed, else pass, else accept.
+//! 10. **Loop guard.** A deterministic player at every seat can go round in a circle: the
+//!     same positions again and again, for ever when the rules set no decision limit (38's
+//!     at four players with seed 25: queens and cards handed on, twelve decisions a lap; a
+//!     stock turned over without a shuffle, which deals the same cards again in the same
+//!     order). Once the hand in progress has seen more than [`LOOP_GUARD`] plays (more than
+//!     twice the longest hand of the presets' heuristic games), one decision in
+//!     [`LOOP_BREAK`] with a choice is a legal action drawn uniformly, after rule 1 (going
+//!     out is never passed up). The draw is a hash of the game's seed and its decision count
+//!     ([`derive_seed`]): the decision count grows every step, so a position that comes
+//!     back gets another draw and the circle is broken, and a game replayed from its seed
+//!     plays the same.
 
 use super::Policy;
 use crate::action::{self, ActionMask};
 use crate::card::{Card, Suit};
 use crate::card_set::{CardCounts, Faces};
-use crate::game::{Game, Phase};
+use crate::game::{Game, Phase, derive_seed};
 use crate::rules::Side;
 
 /// Smallest hand with which a lone playable wild is saved by drawing instead (rule 4).
@@ -89,6 +101,12 @@ pub const FOLLOW_RANK: f64 = 2.0;
 pub const PER_CARD: f64 = 8.0;
 /// Penalty for giving the next player a free play.
 pub const FREE_PLAY: f64 = 10.0;
+/// Plays in one hand after which the loop guard acts (rule 10). The longest hands of the
+/// presets' heuristic games have fewer than 900 (`bitch` at four players).
+pub const LOOP_GUARD: u32 = 2000;
+/// Once the loop guard acts, one decision in this many (by the hash of rule 10) is a legal
+/// action drawn uniformly.
+pub const LOOP_BREAK: u64 = 4;
 
 /// The heuristic bot (see the module documentation for its rules).
 #[derive(Clone, Debug, Default)]
@@ -117,6 +135,12 @@ impl HeuristicBot {
         // Rule 1: go out.
         if hand.len() == 1 && plays.len() == 1 {
             return Some(action::PLAY + plays[0].index());
+        }
+        // Rule 10: the loop guard (one comparison in every hand shorter than the guard).
+        if g.plays() > LOOP_GUARD
+            && let Some(a) = loop_break(g, m)
+        {
+            return Some(a);
         }
         match g.phase() {
             Phase::Chain => {
@@ -295,6 +319,17 @@ impl HandStats {
             k as f64
         })
     }
+}
+
+/// Rule 10, once the hand has seen more than [`LOOP_GUARD`] plays: one decision with a choice
+/// in [`LOOP_BREAK`] (by the hash of the game's seed and decision count), a legal action drawn
+/// uniformly by the same hash; `None` for the heuristic's own choice. Kept out of line, off
+/// the path of every ordinary decision.
+#[cold]
+#[inline(never)]
+fn loop_break(g: &Game, m: &ActionMask) -> Option<usize> {
+    let h = derive_seed(g.seed(), u64::from(g.decisions()));
+    if m.len() > 1 && h % LOOP_BREAK == 0 { m.nth(((h / LOOP_BREAK) % m.len() as u64) as usize) } else { None }
 }
 
 /// The legal action `base + c` (over the faces `c`) with the highest `value` (ties: the lower
@@ -650,5 +685,76 @@ mod tests {
         assert_eq!(choice(&g), play("4D"));
         assert_eq!(run_bonus(&g, 0, "4D".parse().unwrap()), 2.0 * PER_CARD);
         assert_eq!(run_bonus(&g, 0, "6C".parse().unwrap()), 0.0);
+    }
+
+    /// The position of `g` without its counters (decisions, plays): what the engine and a
+    /// deterministic player act on.
+    fn position_key(g: &Game) -> String {
+        let mut v = serde_json::to_value(g.snapshot()).unwrap();
+        let o = v.as_object_mut().unwrap();
+        o.remove("decisions");
+        o.remove("plays");
+        v.to_string()
+    }
+
+    /// Heuristic players at every seat of a game without a decision limit: the decision at
+    /// which a position first came back (with its first visit), found while the loop guard
+    /// had not yet acted, and whether the game ended within `cap` decisions.
+    fn self_play(
+        preset: &str,
+        n: usize,
+        overrides: serde_json::Value,
+        seed: u64,
+        cap: u32,
+    ) -> (Option<(u32, u32)>, bool) {
+        let rules = Arc::new(Rules::load(preset, n, Some(&overrides)).unwrap());
+        assert_eq!(rules.settings.max_decisions, 0);
+        let mut g = Game::new(rules, seed);
+        let mut bot = HeuristicBot::new();
+        let mut seen = std::collections::HashMap::new();
+        let mut lap = None;
+        while !g.is_terminal() && g.decisions() < cap {
+            if lap.is_none() && g.plays() <= LOOP_GUARD {
+                let at = g.decisions();
+                if let Some(first) = seen.insert(position_key(&g), at) {
+                    lap = Some((first, at));
+                }
+            }
+            let a = bot.act(&g).expect("a game in progress has a legal action");
+            g.step(a).unwrap();
+        }
+        (lap, g.is_terminal())
+    }
+
+    /// Rule 10. Two games in which heuristic players at every seat go round in a circle: a
+    /// position comes back before the loop guard acts, so without the guard (every decision
+    /// a function of the position) they would replay the same lap for ever, the rules setting
+    /// no decision limit. With the guard both games end.
+    #[test]
+    fn the_loop_guard_ends_games_that_go_round_in_a_circle() {
+        use serde_json::json;
+        let cases = [
+            // 38's as the preset has it: the queens go round the table.
+            ("thirty_eights", 4, json!({"limits": {"max_decisions": 0}}), 25),
+            // Drawn house rules with a stock turned over without a shuffle ("the kings give
+            // their player another turn; each player is dealt 9 cards").
+            (
+                "crazy_eights_winner_collects",
+                4,
+                json!({
+                    "cards": {"K": {"extra_turn": true}},
+                    "deal": {"hand_size": 9},
+                    "stock": {"exhausted": "turn_over_no_shuffle"},
+                    "limits": {"max_decisions": 0},
+                }),
+                175,
+            ),
+        ];
+        for (preset, n, overrides, seed) in cases {
+            let (lap, ended) = self_play(preset, n, overrides, seed, 200_000);
+            let (first, again) = lap.unwrap_or_else(|| panic!("{preset}: no position came back"));
+            assert!(again > first, "{preset}");
+            assert!(ended, "{preset}: the game did not end in 200,000 decisions");
+        }
     }
 }

@@ -156,6 +156,11 @@ impl Game {
         self.decisions
     }
 
+    /// Cards played so far in the hand in progress (what `end.max_plays` counts).
+    pub fn plays(&self) -> u32 {
+        self.plays
+    }
+
     pub fn hands_played(&self) -> u32 {
         self.hands_played
     }

@@ -10,9 +10,12 @@ of its budget or on Ctrl-C (``KeyboardInterrupt``), keeping what the completed u
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import platform
+import signal
+import threading
 import time
 from typing import Any, Callable, Dict, List, Optional
 
@@ -45,6 +48,33 @@ def hardware(device: str = "cpu", torch_threads: int = 1, env_threads: int = 1) 
     if device.startswith("cuda") and torch.cuda.is_available():
         text += f"; {torch.cuda.get_device_name(device)}"
     return text
+
+
+@contextlib.contextmanager
+def _ctrl_c_recorded():
+    """While training, a first Ctrl-C is recorded instead of raised: yields a function saying
+    whether one came. The loop acts on it at its next check (between updates, before every
+    rollout step), so the interrupt never lands inside library code (a progress bar's lock, a
+    checkpoint being written, an import) and is never lost in the moments before the loop's
+    ``try``. A second Ctrl-C raises ``KeyboardInterrupt`` at once, as usual. Only in the main
+    thread and when SIGINT has Python's own handler (a caller's handler is left alone, and
+    then a Ctrl-C raises as before)."""
+    event = threading.Event()
+    own = threading.current_thread() is threading.main_thread()
+    previous = signal.getsignal(signal.SIGINT) if own else None
+    if previous is not signal.default_int_handler:
+        yield event.is_set
+        return
+
+    def record(signum: int, frame: Any) -> None:
+        event.set()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    signal.signal(signal.SIGINT, record)
+    try:
+        yield event.is_set
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class BestResponse:
@@ -198,13 +228,13 @@ class BestResponse:
             parts.append(self.seconds / (60 * minutes))
         return min(1.0, max(parts))
 
-    def _update(self, rollout: Rollout, p: float) -> Dict[str, float]:
+    def _update(self, rollout: Rollout, p: float, stop: Optional[Callable[[], bool]] = None) -> Dict[str, float]:
         """One rollout and its PPO update (training the value head alone while warming up)."""
         cfg = self.cfg
         self.optimizer.param_groups[0]["lr"] = cfg.learning_rate * (1.0 - (1.0 - cfg.lr_floor) * p)
         self.net.eval()
         self._ended = []
-        played = rollout.collect(self.net, self._score)
+        played = rollout.collect(self.net, self._score, stop)
         adv, ret = rollout.advantages(self.net, cfg.gamma, cfg.gae_lambda)
         self.net.train()
         # The rollout counts once it is complete (an interrupted one is dropped, its games too).
@@ -227,33 +257,57 @@ class BestResponse:
         """Train until the budget (``decisions`` learner decisions, ``minutes`` of wall time,
         whichever comes first; the totals of this run and the runs it resumes) is spent or
         Ctrl-C. Returns why it stopped: ``"budget"`` or ``"interrupted"``."""
-        here = hardware(self.device.type, torch.get_num_threads(), self.env_threads)
-        rollout = None
         stopped = "budget"
-        try:
-            while self.progress(decisions, minutes) < 1.0:
-                if here not in self.machines:
-                    self.machines.append(here)
-                if rollout is None:
-                    rollout = self._rollout()
-                t0, c0 = time.perf_counter(), time.process_time()
-                try:
-                    stats = self._update(rollout, self.progress(decisions, minutes))
-                finally:
-                    self.seconds += time.perf_counter() - t0
-                    self.cpu_seconds += time.process_time() - c0
-                if self.updates % curve_every == 0:
-                    self.curve_point()
-                if checkpoint and self.updates % checkpoint_every == 0:
-                    self.save(checkpoint)
-                if on_update is not None:
-                    on_update(stats)
-        except KeyboardInterrupt:
-            stopped = "interrupted"
-        self.curve_point()
-        if checkpoint:
-            self.save(checkpoint)
+        with _ctrl_c_recorded() as requested:
+            try:
+                here = hardware(self.device.type, torch.get_num_threads(), self.env_threads)
+                args = (decisions, minutes, curve_every, checkpoint, checkpoint_every, on_update)
+                stopped = self._train(here, requested, *args)
+            except KeyboardInterrupt:
+                stopped = "interrupted"
+            # Still recording: a Ctrl-C while the last checkpoint is written stops nothing half-way.
+            self.curve_point()
+            if checkpoint:
+                self.save(checkpoint)
+            if requested():
+                stopped = "interrupted"
         return stopped
+
+    def _train(
+        self,
+        here: str,
+        requested: Callable[[], bool],
+        decisions: Optional[int],
+        minutes: Optional[float],
+        curve_every: int,
+        checkpoint: Optional[str],
+        checkpoint_every: int,
+        on_update: Optional[Callable[[Dict[str, float]], None]],
+    ) -> str:
+        """The loop of :meth:`train`: updates until the budget is spent (``"budget"``) or a
+        Ctrl-C is recorded (``"interrupted"``, checked between updates and before every step
+        of a rollout)."""
+        rollout: Optional[Rollout] = None
+        while self.progress(decisions, minutes) < 1.0:
+            if requested():
+                return "interrupted"
+            if here not in self.machines:
+                self.machines.append(here)
+            if rollout is None:
+                rollout = self._rollout()
+            t0, c0 = time.perf_counter(), time.process_time()
+            try:
+                stats = self._update(rollout, self.progress(decisions, minutes), requested)
+            finally:
+                self.seconds += time.perf_counter() - t0
+                self.cpu_seconds += time.process_time() - c0
+            if self.updates % curve_every == 0:
+                self.curve_point()
+            if checkpoint and self.updates % checkpoint_every == 0:
+                self.save(checkpoint)
+            if on_update is not None:
+                on_update(stats)
+        return "interrupted" if requested() else "budget"
 
     def summary(self) -> Dict[str, Any]:
         """The budget spent and the run's settings, as plain data."""

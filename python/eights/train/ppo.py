@@ -107,11 +107,15 @@ class Rollout:
         self.pending = torch.zeros(self.N, dtype=torch.bool, device=self.dev)
         return self.next_obs
 
-    def collect(self, agent: Any, on_done: Optional[OnDone] = None) -> int:
+    def collect(self, agent: Any, on_done: Optional[OnDone] = None, stop: Optional[Callable[[], bool]] = None) -> int:
         """Play ``num_steps`` steps of every game with ``agent.sample``; returns the learner
-        decisions made (dummy steps after an episode's end excluded)."""
+        decisions made (dummy steps after an episode's end excluded). ``stop`` is asked before
+        every step; when it says so the rollout is abandoned with ``KeyboardInterrupt`` (a
+        Ctrl-C recorded by the caller, acted on within one step)."""
         decisions = 0
         for t in range(self.T):
+            if stop is not None and stop():
+                raise KeyboardInterrupt
             valid = ~self.pending
             m = self.next_mask.clone()
             m[~valid, 0] = True  # a finished game has no legal action; its dummy action is ignored
