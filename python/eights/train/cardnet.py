@@ -312,15 +312,23 @@ def load(data: bytes) -> CardNet:
 class CardNetAgent:
     """A :class:`CardNet` as an arena agent that reads the rules (``obs_rules = True``): each
     row's greedy legal action. ``rules``, when given, replaces every row's rules encoding (to ask
-    what the network plays when told other rules than the game's)."""
+    what the network plays when told other rules than the game's). With ``net=None`` the Rust
+    forward pass of the bot's own weights answers (``eights._core.card_net_logits``; faster)."""
 
     obs_rules = True
 
-    def __init__(self, net: CardNet, name: str = "net", rules: Optional[np.ndarray] = None):
-        self.net, self.name = net.eval(), name
+    def __init__(self, net: Optional[CardNet], name: str = "net", rules: Optional[np.ndarray] = None):
+        self.net, self.name = (None if net is None else net.eval()), name
         self.rules = None if rules is None else np.asarray(rules, np.float32)
 
     def act_batch(self, obs: Dict[str, np.ndarray], masks: np.ndarray) -> np.ndarray:
+        if self.net is None:
+            from .._core import card_net_logits
+
+            enc = obs["rules"] if self.rules is None else np.broadcast_to(self.rules, (len(masks), len(self.rules)))
+            o = np.ascontiguousarray(obs["obs"], np.float32)
+            logits = card_net_logits(o, np.ascontiguousarray(masks, bool), np.ascontiguousarray(enc, np.float32))
+            return logits.argmax(1)
         enc = obs["rules"] if self.rules is None else self.rules[None]
         distinct, inverse = np.unique(np.asarray(enc, np.float32), axis=0, return_inverse=True)
         if self.rules is not None:
