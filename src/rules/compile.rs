@@ -3,8 +3,9 @@
 //! hand size, the per-face effect table, card points and start-card effects.
 //!
 //! Settings keyed by card selector are resolved by precedence: general selectors first, more
-//! specific ones on top (see [`parse_selector`] and [`apply_by_precedence`]).
+//! specific ones on top (see [`super::selector`]).
 
+use super::selector::{apply_by_precedence, selector_entries, selector_mask_named, selectors_union};
 use super::{CardRule, ChainRule, MAX_PLAYERS, Rules, RulesError, WildRule, settings::Settings, spec::*};
 use crate::card::{Card, NUM_FACES, Rank};
 use crate::card_set::{CardCounts, MAX_CARDS, Pile};
@@ -128,86 +129,6 @@ fn match_tables(any_court: bool, rank_blocked: u64, lock_mask: u64) -> ([u64; NU
         }
     }
     (by_suit, by_rank)
-}
-
-// ----- card selectors ----------------------------------------------------------------
-
-/// A card selector resolved to a set of faces, with its specificity (higher wins).
-pub(super) fn parse_selector(sel: &str) -> Option<(u64, u8)> {
-    let s = sel.trim();
-    let mask_of = |f: &dyn Fn(Card) -> bool| Card::all().filter(|&c| f(c)).fold(0u64, |m, c| m | 1 << c.index());
-    if s.eq_ignore_ascii_case("joker") || s.eq_ignore_ascii_case("jokers") {
-        return Some((mask_of(&|c| c.is_joker()), 1));
-    }
-    if s.eq_ignore_ascii_case("any") {
-        return Some((mask_of(&|_| true), 0));
-    }
-    // "red J", "black 7" (any case): the prefix is ASCII, so the split falls on a char boundary.
-    let colour = |p: &str| s.len() > p.len() && s.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes());
-    if let Some((red, rest)) = if colour("red ") {
-        Some((true, &s[4..]))
-    } else if colour("black ") {
-        Some((false, &s[6..]))
-    } else {
-        None
-    } {
-        let r = Rank::parse(rest)?;
-        return Some((mask_of(&|c| c.rank() == Some(r) && c.is_red() == red), 1));
-    }
-    if let Some(r) = Rank::parse(s) {
-        return Some((mask_of(&|c| c.rank() == Some(r)), 0));
-    }
-    let c: Card = s.parse().ok()?;
-    Some((1u64 << c.index(), 2))
-}
-
-fn selector_mask(field: &str, sel: &str) -> Result<(u64, u8), RulesError> {
-    selector_mask_named(|| field.to_string(), sel)
-}
-
-/// [`selector_mask`] with the field's name built only for an error.
-fn selector_mask_named(field: impl FnOnce() -> String, sel: &str) -> Result<(u64, u8), RulesError> {
-    parse_selector(sel).ok_or_else(|| {
-        RulesError::invalid(
-            field(),
-            format!("unknown card selector {sel:?}: use a rank (\"8\", \"T\"), a card (\"QS\"), a colour group (\"black J\"), \"joker\", \"RJ\" or \"BJ\""),
-        )
-    })
-}
-
-/// The faces of several selectors together; `field` names them in errors.
-fn selectors_union(field: &str, sels: &[String]) -> Result<u64, RulesError> {
-    sels.iter().try_fold(0u64, |m, sel| Ok(m | selector_mask(field, sel)?.0))
-}
-
-/// One `(precedence, faces, value)` entry per selector of `table`; a selector is named
-/// `{prefix}.{selector}` in errors. `bonus` raises the precedence of the whole table.
-fn selector_entries<'a, T: 'a>(
-    prefix: &str,
-    table: impl IntoIterator<Item = (&'a String, T)>,
-    bonus: u8,
-) -> Result<Vec<(u8, u64, T)>, RulesError> {
-    table
-        .into_iter()
-        .map(|(sel, v)| {
-            let (mask, lvl) = selector_mask_named(|| format!("{prefix}.{sel}"), sel)?;
-            Ok((lvl + bonus, mask, v))
-        })
-        .collect()
-}
-
-/// Apply selector entries from least to most specific (entries of equal precedence keep
-/// their order): `apply(face, value)` runs for every face of every entry, so the most
-/// specific selector of a face has the last word.
-fn apply_by_precedence<T>(mut entries: Vec<(u8, u64, T)>, mut apply: impl FnMut(usize, &T)) {
-    entries.sort_by_key(|e| e.0);
-    for (_, mask, v) in &entries {
-        for i in 0..NUM_FACES {
-            if mask & (1 << i) != 0 {
-                apply(i, v);
-            }
-        }
-    }
 }
 
 /// A key of a per-player-count table (`deck.packs_by_players`, ...) as a player count.

@@ -20,6 +20,7 @@
 mod compile;
 pub mod describe;
 pub mod encode;
+pub(crate) mod selector;
 pub mod settings;
 pub mod space;
 pub mod spec;

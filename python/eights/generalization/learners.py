@@ -14,7 +14,7 @@ every rollout.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 import torch
@@ -157,14 +157,14 @@ class Learner(BestResponse):
             self.net.norm.update(first)
         return rollout
 
-    def _update(self, rollout: Rollout, p: float) -> Dict[str, float]:
+    def _update(self, rollout: Rollout, p: float, stop: Optional[Callable[[], bool]] = None) -> Dict[str, float]:
         if self.rules_width:  # keep the table to the rows the games play now
             remap = self.rules_net.table.keep(np.concatenate([e.rows for e in self.envs]))
             for e in self.envs:
                 e.rows = remap[e.rows]
             idx = rollout.next_obs[:, OBS_SIZE].long().cpu().numpy()
             rollout.next_obs[:, OBS_SIZE] = torch.from_numpy(remap[idx].astype(np.float32)).to(rollout.dev)
-        return super()._update(rollout, p)
+        return super()._update(rollout, p, stop)
 
 
 class Greedy:

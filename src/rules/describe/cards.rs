@@ -2,7 +2,7 @@
 //! with settings that only restate a more general selector left out.
 
 use super::words::*;
-use crate::rules::compile::parse_selector;
+use crate::rules::selector::parse_selector;
 use crate::rules::spec::*;
 
 /// Sort key of a selector: lowest rank it names (jokers last), then specificity, then text.

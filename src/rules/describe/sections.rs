@@ -5,7 +5,7 @@
 use super::cards::{cards_in_order, last_special_phrase, selector_key};
 use super::words::*;
 use crate::card::Rank;
-use crate::rules::compile::parse_selector;
+use crate::rules::selector::parse_selector;
 use crate::rules::spec::*;
 
 fn by_players(map: &std::collections::BTreeMap<String, u8>, what: impl Fn(u8) -> String, from: bool) -> Vec<String> {

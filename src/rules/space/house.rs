@@ -249,7 +249,7 @@ impl<'a> Mutator<'a> {
         let options = !spec.options.public_rules.is_empty() || spec.options.zodiac_card.is_some();
         options
             || spec.cards.keys().any(|k| {
-                crate::rules::compile::parse_selector(k)
+                crate::rules::selector::parse_selector(k)
                     .is_some_and(|(mask, level)| mask & faces != 0 && !(level == 0 && mask == faces))
             })
     }
