@@ -254,6 +254,10 @@ impl CardNet {
         out
     }
 
+    /// No input reaches this pass's `expect`s: every array of a [`CardScratch`] and of a
+    /// [`RulesPart`] is made by `zeros` in standard (row-major) layout and never sliced by
+    /// column, so each of its rows is contiguous.
+    ///
     /// The forward pass over the first `b` rows of `sc` (observations, masks and rules entries
     /// filled); leaves the context, the non-card logits and the card embeddings in `sc`, and the
     /// legal card logits in `sc.card_logits`.
