@@ -218,6 +218,7 @@ impl CardNet {
             self.r1.apply(input.view(), &mut hidden);
             hidden.iter_mut().for_each(|v| *v = v.max(0.0));
             let mut out = r.row_mut(c);
+            // No input reaches the panic: `r` is made by `zeros` just above, in standard layout.
             let out = out.as_slice_mut().expect("a row of a standard-layout array is contiguous");
             self.r2.apply(ArrayView1::from(&hidden[..]), out);
         }
