@@ -24,7 +24,7 @@ use crate::observation::{OBS_SIZE, encode};
 use crate::rules::encode::{CARD_FEATURE_NAMES, TABLE_FEATURE_NAMES};
 use crate::rules::{CARD_FEATURES, RULES_SIZE, Rules};
 use ndarray::linalg::general_mat_mul;
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2, s};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut2, s};
 use safetensors::SafeTensors;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -46,12 +46,61 @@ const PLAYED: usize = 162;
 const ROGUE: usize = 228;
 const ASKED: usize = 282;
 const WILD_RANK: usize = 297;
+const SCORES: usize = 150;
 const QS: usize = 3 * 13 + 11;
 /// The observation's per-card slices; every other index is table-wide.
 const CARD_SLICES: [usize; 4] = [HAND, TOP, PLAYED, ROGUE];
 /// Actions about no single card: 54..62 and 170..197.
 const NUM_OTHER: usize = 8 + (NUM_ACTIONS - 170);
 const NUM_GLOBAL_OBS: usize = OBS_SIZE - 4 * NUM_FACES;
+
+/// The table-wide rules column `countdown` (scores count down and name each player's wild rank).
+fn countdown_column() -> usize {
+    TABLE_FEATURE_NAMES.iter().position(|n| *n == "countdown").unwrap_or(usize::MAX)
+}
+
+/// Each face's dynamic values (`CARD_DYNAMIC` in `eights.train.cardnet`), squashed, into the
+/// 54 rows of `d`, from an observation `o`, its mask `m`, and whether the rules count down
+/// (the observer's score then names its own wild rank, shown as `wild_rank`).
+fn dynamic_values(o: &[f32], m: &ActionMask, countdown: bool, d: &mut ArrayViewMut2<'_, f32>) {
+    // The observer's own countdown wild rank (rank = score, 1 = ace), as an index 0..13.
+    let own_wild = if countdown {
+        let s = (o[SCORES] * 100.0).round();
+        if (1.0..=13.0).contains(&s) { s as usize - 1 } else { usize::MAX }
+    } else {
+        usize::MAX
+    };
+    for c in 0..NUM_FACES {
+        let joker = c >= 52;
+        let rank_on_top =
+            if joker { o[TOP + 52] + o[TOP + 53] } else { (0..4).map(|s| o[TOP + s * 13 + c % 13]).sum() };
+        let asked = if joker { o[ASKED + 14] } else { o[ASKED + c % 13] + if c == QS { o[ASKED + 13] } else { 0.0 } };
+        let wild = if joker {
+            0.0
+        } else if c % 13 == own_wild {
+            o[WILD_RANK + c % 13].max(1.0)
+        } else {
+            o[WILD_RANK + c % 13]
+        };
+        let vals = [
+            o[HAND + c],
+            o[TOP + c],
+            o[PLAYED + c],
+            o[ROGUE + c],
+            f32::from(u8::from(m.contains(c))),
+            f32::from(u8::from(m.contains(62 + c))),
+            f32::from(u8::from(m.contains(116 + c))),
+            if joker { 0.0 } else { o[ACTIVE + c / 13] },
+            rank_on_top,
+            wild,
+            asked,
+            if joker { 0.0 } else { o[CONSTRAINT_SUIT + c / 13] },
+        ];
+        for (x, v) in d.row_mut(c).iter_mut().zip(vals) {
+            *x = squash(v);
+        }
+    }
+}
 
 fn other_action(k: usize) -> usize {
     if k < 8 { 54 + k } else { 170 + (k - 8) }
@@ -139,6 +188,8 @@ pub struct CardNet {
 pub struct RulesPart {
     r: Array2<f32>,
     t: Array1<f32>,
+    /// The rules' `countdown` column: each player's score names its own wild rank.
+    countdown: bool,
 }
 
 fn columns(meta: &HashMap<String, String>, key: &str, names: &[&str]) -> Result<Vec<usize>, String> {
@@ -227,7 +278,7 @@ impl CardNet {
         let mut t = vec![0.0; self.t1.outputs()];
         self.t1.apply(t_in.view(), &mut t);
         t.iter_mut().for_each(|v| *v = v.max(0.0));
-        RulesPart { r, t: Array1::from_vec(t) }
+        RulesPart { r, t: Array1::from_vec(t), countdown: table.get(countdown_column()).is_some_and(|v| *v > 0.5) }
     }
 
     /// Logits `[B, NUM_ACTIONS]` of observations `[B, OBS_SIZE]`, masks and the rules
@@ -268,32 +319,9 @@ impl CardNet {
         for k in 0..b {
             let o = sc.obs.row(k);
             let o = o.as_slice().expect("a row of a standard-layout array is contiguous");
-            let m = &sc.masks[k];
-            for c in 0..NUM_FACES {
-                let mut d = sc.dynamic.row_mut(k * NUM_FACES + c);
-                let joker = c >= 52;
-                let rank_on_top =
-                    if joker { o[TOP + 52] + o[TOP + 53] } else { (0..4).map(|s| o[TOP + s * 13 + c % 13]).sum() };
-                let asked =
-                    if joker { o[ASKED + 14] } else { o[ASKED + c % 13] + if c == QS { o[ASKED + 13] } else { 0.0 } };
-                let vals = [
-                    o[HAND + c],
-                    o[TOP + c],
-                    o[PLAYED + c],
-                    o[ROGUE + c],
-                    f32::from(u8::from(m.contains(c))),
-                    f32::from(u8::from(m.contains(62 + c))),
-                    f32::from(u8::from(m.contains(116 + c))),
-                    if joker { 0.0 } else { o[ACTIVE + c / 13] },
-                    rank_on_top,
-                    if joker { 0.0 } else { o[WILD_RANK + c % 13] },
-                    asked,
-                    if joker { 0.0 } else { o[CONSTRAINT_SUIT + c / 13] },
-                ];
-                for (x, v) in d.iter_mut().zip(vals) {
-                    *x = squash(v);
-                }
-            }
+            let countdown = parts[sc.entry[k]].countdown;
+            let mut d = sc.dynamic.slice_mut(s![k * NUM_FACES..(k + 1) * NUM_FACES, ..]);
+            dynamic_values(o, &sc.masks[k], countdown, &mut d);
         }
         let rows = b * NUM_FACES;
         let mut h = sc.h.slice_mut(s![..rows, ..]);

@@ -52,7 +52,9 @@ __all__ = [
 ]
 
 # Observation offsets (docs/layouts.md; `eights.Game.observation_spec()`).
-HAND, TOP, ACTIVE, PLAYED, ROGUE, ASKED, WILD_RANK, CONSTRAINT_SUIT = 0, 54, 108, 162, 228, 282, 297, 224
+HAND, TOP, ACTIVE, SCORES, PLAYED, ROGUE, ASKED, WILD_RANK, CONSTRAINT_SUIT = 0, 54, 108, 150, 162, 228, 282, 297, 224
+#: The table-wide rules column that says the scores count down and set each player's wild rank.
+COUNTDOWN_COLUMN = TABLE_FEATURE_NAMES.index("countdown")
 #: The observation's per-card slices (hand, top_card, played, rogue_top); the rest is table-wide.
 CARD_SLICES = (HAND, TOP, PLAYED, ROGUE)
 #: The observation indices of the table-wide values (every index outside the per-card slices).
@@ -71,7 +73,7 @@ CARD_DYNAMIC = (
     "can_keep",  # "keep c" is legal
     "suit_active",  # its suit is the suit to follow
     "rank_on_top",  # the top card has its rank (jokers: the top card is a joker)
-    "wild_rank",  # its rank is wild for the hand (zodiac's wild_instapik)
+    "wild_rank",  # its rank is wild for the observer (zodiac's wild_instapik; a countdown's own wild)
     "asked",  # it is the card asked for (thirty_eights' seven)
     "constraint_suit",  # its suit is the one-turn constraint's suit
 )
@@ -127,11 +129,24 @@ def _asked_matrix() -> np.ndarray:
 _RANK, _SUIT, _ASKED = (torch.from_numpy(f()) for f in (_rank_matrix, _suit_matrix, _asked_matrix))
 
 
-def card_inputs(obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """``(B, 54, 12)``: each face's dynamic values (:data:`CARD_DYNAMIC`), before ``squash``."""
+def own_wild_rank(obs: torch.Tensor, countdown: torch.Tensor) -> torch.Tensor:
+    """``(B, 13)``: the one-hot rank of the observer's own countdown wild (rank = its score,
+    1 = ace; none outside 1..13) where ``countdown`` (``(B,)``, the rules' ``countdown`` column)
+    is set; zeros elsewhere."""
+    score = torch.round(obs[:, SCORES] * 100.0)
+    ranks = torch.arange(1, 14, dtype=obs.dtype, device=obs.device)
+    return (score[:, None] == ranks[None, :]).to(obs.dtype) * (countdown[:, None] > 0.5).to(obs.dtype)
+
+
+def card_inputs(obs: torch.Tensor, mask: torch.Tensor, countdown: Optional[torch.Tensor] = None) -> torch.Tensor:
+    """``(B, 54, 12)``: each face's dynamic values (:data:`CARD_DYNAMIC`), before ``squash``.
+    ``countdown`` (``(B,)``, the rules' ``countdown`` column) adds the observer's own countdown
+    wild rank to ``wild_rank``."""
     m = mask.to(obs.dtype)
     hand, top = obs[:, HAND : HAND + 54], obs[:, TOP : TOP + 54]
     wild = obs[:, WILD_RANK : WILD_RANK + 13]
+    if countdown is not None:
+        wild = torch.maximum(wild, own_wild_rank(obs, countdown))
     cols = [
         hand,
         top,
@@ -225,13 +240,27 @@ class CardNet(nn.Module):
         r = self.r2(torch.relu(self.r1(torch.cat([squash(cards), ident], -1))))
         return r, torch.relu(self.t1(squash(table)))
 
-    def forward(self, obs: torch.Tensor, mask: torch.Tensor, rules: torch.Tensor, ridx: torch.Tensor):
+    def parts(self, rules: torch.Tensor):
+        """``(R, T, countdown)``: :meth:`rules_part` of rules encodings ``(K, RULES_SIZE)`` and
+        their ``countdown`` column ``(K,)``, what :meth:`forward` reads of the rules."""
+        r, t = self.rules_part(rules)
+        return r, t, rules[:, NUM_FACES * len(CARD_FEATURE_NAMES) + COUNTDOWN_COLUMN]
+
+    def forward(
+        self,
+        obs: torch.Tensor,
+        mask: torch.Tensor,
+        rules: torch.Tensor,
+        ridx: torch.Tensor,
+        parts: Optional[tuple] = None,
+    ):
         """Masked logits ``(B, NUM_ACTIONS)`` (illegal at -1e9) and values ``(B,)`` of
         observations ``(B, OBS_SIZE)``, bool masks, the distinct rules encodings of the batch
-        ``(K, RULES_SIZE)`` and each row's index into them ``(B,)``."""
-        r, t = self.rules_part(rules)
-        r, t = r[ridx], t[ridx]
-        h = torch.relu(self.d(squash(card_inputs(obs, mask))) + r)  # (B, 54, W)
+        ``(K, RULES_SIZE)`` and each row's index into them ``(B,)``. ``parts``: the
+        :meth:`parts` of ``rules`` when the caller keeps them (``rules`` is then not read)."""
+        r, t, countdown = self.parts(rules) if parts is None else parts
+        r, t, countdown = r[ridx], t[ridx], countdown[ridx]
+        h = torch.relu(self.d(squash(card_inputs(obs, mask, countdown))) + r)  # (B, 54, W)
         hand = obs[:, HAND : HAND + 54].clamp(min=0.0)
         wmean = (h * hand[..., None]).sum(1) / hand.sum(1, keepdim=True).clamp(min=1.0)
         g = torch.cat([obs[:, self.global_obs], mask[:, self.other_actions].to(obs.dtype)], 1)

@@ -121,6 +121,61 @@ def test_card_inputs_name_what_they_hold():
     assert np.array_equal(col["hand"], obs[0, :54].numpy())
 
 
+def test_wild_rank_input_shows_a_countdown_players_own_wild():
+    """docs/rules_catalog.md#countdown: "a player's wild rank is their score (8 down to 2, then
+    the ace at 1)". The network's ``wild_rank`` input lights the four faces of that rank for
+    the observer (not another player's), in the PyTorch inputs and in what the Rust pass reads;
+    outside a countdown rule set it stays off."""
+    net = CardNet()
+    col = CARD_DYNAMIC.index("wild_rank")
+    for seed in range(2):
+        g = eights.Game("crazy_eights_countdown", 3, seed=seed)
+        bots = [eights.Bot("heuristic", seed=s) for s in range(3)]
+        seen = set()
+        while not (g.is_terminal or g.is_truncated):
+            p = g.current_player
+            own = g.scores[p]
+            obs = torch.from_numpy(g.observation(p)[None].astype(np.float32))
+            mask = torch.from_numpy(g.action_mask()[None])
+            rules = torch.from_numpy(g.rules_encoding()[None].astype(np.float32))
+            _, _, countdown = net.parts(rules)
+            lit = np.flatnonzero(card_inputs(obs, mask, countdown)[0, :, col].numpy())
+            want = [c for c in range(52) if c % 13 == own - 1] if 1 <= own <= 13 else []
+            assert list(lit) == want, (seed, own, lit)
+            seen.add(own)
+            g.step(bots[p].act(g))
+    assert len(seen) >= 2  # scores moved during the games: more than one wild rank was shown
+    g = eights.Game("crazy_eights", 2, seed=0)
+    obs = torch.from_numpy(g.observation(0)[None].astype(np.float32))
+    rules = torch.from_numpy(g.rules_encoding()[None].astype(np.float32))
+    d = card_inputs(obs, torch.from_numpy(g.action_mask()[None]), net.parts(rules)[2])
+    assert d[0, :, col].sum() == 0
+
+
+def test_rust_pass_reads_the_countdown_wild_rank(tmp_path):
+    """A network whose only path from the inputs to the logits is the ``wild_rank`` input: its
+    Rust logits follow the observer's countdown score the way PyTorch's do."""
+    torch.manual_seed(1)
+    net = CardNet()
+    col = CARD_DYNAMIC.index("wild_rank")
+    with torch.no_grad():
+        for p in net.parameters():
+            p.zero_()
+        net.d.weight[:, col] = 1.0  # h[c] = relu(wild_rank[c]) on every unit
+        net.u.weight.fill_(1.0)
+        net.a.weight.fill_(1.0)
+    path = tmp_path / "w.safetensors"
+    export(net, str(path), {"stages": "[]"}, dtype=torch.float32)
+    obs, masks, rules = _positions([("crazy_eights_countdown", 2), ("bitch", 3)], seed=2, games=2)
+    want = _torch_logits(net, obs, masks, rules)
+    got = _core.card_net_logits(obs, masks, rules, path.read_bytes())
+    assert np.max(np.abs(got[masks] - want[masks]) / np.maximum(1.0, np.abs(want[masks]))) < 1e-5
+    own = np.round(obs[:, 150] * 100).astype(int)
+    lit = masks[:, :52] & ((np.arange(52)[None, :] % 13) == (own[:, None] - 1))
+    assert lit.any()  # some legal play was of the observer's own wild rank
+    assert np.all(got[:, :52][lit] > 0) and np.all(got[:, :52][masks[:, :52] & ~lit] == 0)
+
+
 def test_net_plays_every_preset_at_every_table_size_and_mixed_rules():
     for p in eights.presets():
         for n in eights.Rules(p).players[:2]:
