@@ -1,0 +1,383 @@
+"""The reinforcement stage of the rules-reading ``net``: PPO on mixed-rules :class:`eights.VecEnv`
+batches (a :class:`eights.RuleSpace` per table size, ``obs_rules=True``) starting from the
+imitation network (:mod:`eights.train.warmstart`), resumable, with a curve of its win shares.
+
+* **Tables** (:attr:`CardPPOConfig.tables`): groups of games ``players:opponent:games``; each
+  group is one ``VecEnv`` per learner seat (the seat rotates with the group), its other seats
+  played inside the step by a built-in bot (``heuristic``; ``net``, the shipped network, is the
+  warm-start policy of the league). Rule sets held out for the generalization benchmark are
+  dealt but never learnt from.
+* **Rollout**: every game plays ``num_steps`` learner decisions by the network's sampled
+  actions; the rules part of the network is computed once per rule set dealt and kept.
+* **Update**: GAE, then ``update_epochs`` passes of clipped PPO over minibatches made of blocks
+  of decisions that share a rule set, plus an imitation term, the cross-entropy to the
+  ``heuristic``'s action in the same state, weighted ``bc_coef`` (falling linearly to
+  ``bc_coef_end`` over ``bc_updates`` updates) so the policy leaves its teacher gradually. The
+  first ``value_updates`` updates train the value head alone (the imitation network has none).
+* **Curve**: per update, the learner's win share in the games that ended, by group, the PPO
+  statistics and the agreement with the heuristic.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import numpy as np
+import torch
+
+from .._core import NUM_ACTIONS, RULES_SIZE
+from ..envs.vector import VecEnv
+from ..rules import RuleSpace
+from .cardnet import CardNet, from_checkpoint, load
+from .imitation import RulesTable, digest, heldout_encodings
+
+__all__ = ["CardPPOConfig", "card_ppo", "parse_tables"]
+
+
+@dataclass
+class CardPPOConfig:
+    """The settings of a PPO stage (recorded in its checkpoint)."""
+
+    seed: int = 0
+    #: Groups ``players:opponent:games`` (games split evenly over the learner seats).
+    tables: str = "2:heuristic:256,3:heuristic:48,4:heuristic:128,5:heuristic:40,6:heuristic:36,2:net:64"
+    num_steps: int = 32
+    lr: float = 1e-4
+    update_epochs: int = 2
+    block: int = 16
+    blocks: int = 256
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    clip_coef: float = 0.2
+    ent_coef: float = 0.003
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    target_kl: float = 0.03
+    bc_coef: float = 0.3
+    bc_coef_end: float = 0.0
+    bc_updates: int = 200
+    value_updates: int = 5
+    width: int = 32
+    context: int = 96
+    env_threads: int = 1
+
+
+def parse_tables(spec: str) -> List[Tuple[int, str, int]]:
+    """``"2:heuristic:256,4:net:64"`` as ``[(2, "heuristic", 256), (4, "net", 64)]``."""
+    out = []
+    for part in spec.split(","):
+        n, opp, games = part.strip().split(":")
+        out.append((int(n), opp, int(games)))
+    return out
+
+
+class _Games:
+    """The VecEnvs of every group and seat, stacked, and the per-game rules bookkeeping."""
+
+    def __init__(self, cfg: CardPPOConfig, seed: int, table: RulesTable):
+        self.envs: List[VecEnv] = []
+        self.group: List[int] = []  # the group of each env
+        self.groups = parse_tables(cfg.tables)
+        excluded = heldout_encodings(sorted({n for n, _, _ in self.groups}))
+        self.excluded = {n: {digest(e) for e in encs} for n, encs in excluded.items()}
+        k = 0
+        for gi, (n, opp, games) in enumerate(self.groups):
+            for seat in range(n):
+                env = VecEnv(
+                    RuleSpace(num_players=n),
+                    max(1, games // n),
+                    n,
+                    opponents=opp,
+                    learner_seat=seat,
+                    obs_rules=True,
+                    num_threads=cfg.env_threads,
+                )
+                self.envs.append(env)
+                self.group.append(gi)
+                k += 1
+        self.sizes = [e.num_envs for e in self.envs]
+        self.N = sum(self.sizes)
+        self.game_group = np.concatenate([np.full(s, self.group[i]) for i, s in enumerate(self.sizes)])
+        self.table = table
+        self.seed = seed
+        self.row = np.zeros(self.N, np.int64)
+        self.skip = np.zeros(self.N, bool)
+        self.rules_id = np.full(self.N, -1, np.int64)
+        self.enc = np.zeros((self.N, RULES_SIZE), np.float32)
+
+    def retable(self, table: RulesTable) -> None:
+        """Start a new rules table holding the rules of the games as they are now."""
+        self.table = table
+        for g in range(self.N):
+            self.row[g] = table.add(self.enc[g])
+
+    def reset(self):
+        outs = [e.reset(seed=self.seed + 7 * k) for k, e in enumerate(self.envs)]
+        self._absorb([o for o, _ in outs], [i for _, i in outs])
+        return self.obs, self.mask
+
+    def _absorb(self, obs: List[Dict[str, np.ndarray]], infos: List[Dict[str, Any]]) -> List[int]:
+        """Stack the envs' outputs; register the rules of games that dealt new ones; returns
+        the rows of the table that are new."""
+        self.obs = np.concatenate([o["obs"] for o in obs])
+        self.mask = np.concatenate([i["action_mask"] for i in infos])
+        ids = np.concatenate([np.asarray(i["rules_id"], np.int64) for i in infos])
+        rules = None
+        new_rows: List[int] = []
+        for g in np.flatnonzero(ids != self.rules_id):
+            if rules is None:
+                rules = np.concatenate([o["rules"] for o in obs])
+            n = self.groups[self.game_group[g]][0]
+            enc = rules[g]
+            self.enc[g] = enc
+            self.skip[g] = digest(enc) in self.excluded.get(n, ())
+            before = len(self.table.index)
+            self.row[g] = self.table.add(enc)
+            if len(self.table.index) > before:
+                new_rows.append(int(self.row[g]))
+        self.rules_id = ids
+        return new_rows
+
+    def labels(self, teacher: str = "heuristic") -> np.ndarray:
+        return np.concatenate([e._core.bot_actions(teacher, np.arange(e.num_envs, dtype=np.int64)) for e in self.envs])
+
+    def step(self, actions: np.ndarray):
+        obs, infos, rew, done = [], [], [], []
+        start = 0
+        for env, size in zip(self.envs, self.sizes):
+            o, r, term, trunc, info = env.step(actions[start : start + size])
+            start += size
+            obs.append({"obs": o["obs"].copy(), "rules": o["rules"]})
+            infos.append({"action_mask": info["action_mask"].copy(), "rules_id": info["rules_id"].copy()})
+            rew.append(np.asarray(r, np.float32).copy())
+            done.append(term | trunc)
+        new_rows = self._absorb(obs, infos)
+        return np.concatenate(rew), np.concatenate(done), new_rows
+
+
+class _PartsCache:
+    """:meth:`CardNet.parts` of every row of a rules table, kept while the weights stay."""
+
+    def __init__(self, net: CardNet, table: RulesTable):
+        self.net, self.table = net, table
+        self.r = torch.zeros(0, 54, net.width)
+        self.t = torch.zeros(0, net.table_width)
+        self.cd = torch.zeros(0)
+
+    @property
+    def parts(self):
+        return self.r, self.t, self.cd
+
+    @torch.no_grad()
+    def refresh(self, table: RulesTable) -> None:
+        self.table = table
+        self.r, self.t, self.cd = self.r[:0], self.t[:0], self.cd[:0]
+        self.extend()
+
+    @torch.no_grad()
+    def extend(self) -> None:
+        n, have = len(self.table.index), self.r.shape[0]
+        for i in range(have, n, 1024):
+            r, t, cd = self.net.parts(torch.from_numpy(self.table.rows[i : min(n, i + 1024)]))
+            self.r, self.t, self.cd = torch.cat([self.r, r]), torch.cat([self.t, t]), torch.cat([self.cd, cd])
+
+
+def _start(path: str, cfg: CardPPOConfig, init: Optional[str], log: Callable[[str], None]):
+    state: Dict[str, Any] = {"update": 0, "decisions": 0, "seconds": 0.0}
+    if os.path.exists(path):
+        ck = torch.load(path, weights_only=False)
+        net = from_checkpoint(ck["model"], cfg.width, cfg.context)
+        opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
+        opt.load_state_dict(ck["optimizer"])
+        log(f"resumed at update {ck['state']['update']} ({ck['state']['decisions']} decisions)")
+        return net, opt, ck["state"]
+    if init is None:
+        raise ValueError("a new PPO stage starts from a network: pass init (a .pt checkpoint or a .safetensors file)")
+    if init.endswith(".safetensors"):
+        with open(init, "rb") as f:
+            net = load(f.read())
+    else:
+        net = from_checkpoint(torch.load(init, weights_only=False)["model"], cfg.width, cfg.context)
+    log(f"started from the network of {init}")
+    return net, torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5), state
+
+
+@torch.no_grad()
+def _act(net: CardNet, games: _Games, cache: _PartsCache, sample: bool = True):
+    """The network's (sampled) actions, their log-probabilities and the values of the games'
+    current states (a finished game's dummy row gets action 0)."""
+    m = games.mask.copy()
+    m[~m.any(1), 0] = True  # a finished game has no legal action; its dummy action is ignored
+    logits, v = net(torch.from_numpy(games.obs), torch.from_numpy(m), None, torch.from_numpy(games.row), cache.parts)
+    g = logits - torch.empty_like(logits).exponential_().log() if sample else logits
+    a = g.argmax(1)
+    lp = logits.log_softmax(1).gather(1, a[:, None]).squeeze(1)
+    return m, a.numpy(), lp.numpy(), v.numpy()
+
+
+def _rollout(net: CardNet, games: _Games, cache: _PartsCache, T: int, pending: np.ndarray):
+    """``T`` steps of every game; the buffers (``(T, N)`` arrays), the games whose last step
+    ended them, and the wins and ends per group."""
+    N, G = games.N, len(games.groups)
+    buf = {
+        "obs": np.zeros((T, N, games.obs.shape[1]), np.float32),
+        "mask": np.zeros((T, N, NUM_ACTIONS), bool),
+        **{k: np.zeros((T, N), np.int64) for k in ("act", "ridx", "label")},
+        **{k: np.zeros((T, N), np.float32) for k in ("logp", "val", "rew", "done")},
+        "valid": np.zeros((T, N), bool),
+    }
+    wins, ends = np.zeros(G), np.zeros(G)
+    for t in range(T):
+        buf["valid"][t] = ~pending & ~games.skip & games.mask.any(1)
+        buf["obs"][t], buf["ridx"][t], buf["label"][t] = games.obs, games.row, games.labels()
+        buf["mask"][t], buf["act"][t], buf["logp"][t], buf["val"][t] = _act(net, games, cache)
+        r, d, _ = games.step(buf["act"][t])
+        cache.extend()
+        buf["rew"][t], buf["done"][t] = r, d
+        finished = d & ~pending & ~games.skip
+        for gi in range(G):
+            sel = finished & (games.game_group == gi)
+            ends[gi] += sel.sum()
+            wins[gi] += (r[sel] > 0).sum()
+        pending = d & ~pending
+    return buf, pending, wins, ends
+
+
+def _gae(buf: Dict[str, np.ndarray], next_value: np.ndarray, cfg: CardPPOConfig):
+    """GAE advantages and returns ``(T, N)``, bootstrapped from ``next_value``."""
+    val, rew, done = buf["val"], buf["rew"], buf["done"]
+    adv = np.zeros_like(val)
+    last = np.zeros(val.shape[1], np.float32)
+    for t in reversed(range(len(val))):
+        nvt = next_value if t == len(val) - 1 else val[t + 1]
+        nonterminal = 1.0 - done[t]
+        delta = rew[t] + cfg.gamma * nvt * nonterminal - val[t]
+        last = delta + cfg.gamma * cfg.gae_lambda * nonterminal * last
+        adv[t] = last
+    return adv, adv + val
+
+
+def _loss(net: CardNet, b: Dict[str, torch.Tensor], cfg: CardPPOConfig, bc: float, value_only: bool):
+    """The loss of minibatch ``b`` and its statistics."""
+    logits, v = net(b["obs"], b["mask"], b["rules"], b["inverse"])
+    v_clipped = b["val"] + (v - b["val"]).clamp(-cfg.clip_coef, cfg.clip_coef)
+    v_loss = 0.5 * torch.max((v - b["ret"]) ** 2, (v_clipped - b["ret"]) ** 2).mean()
+    logp_all = logits.log_softmax(-1)
+    new_lp = logp_all.gather(1, b["act"][:, None]).squeeze(1)
+    ratio = (new_lp - b["logp"]).exp()
+    ad = (b["adv"] - b["adv"].mean()) / (b["adv"].std(unbiased=False) + 1e-8)
+    pg = torch.max(-ad * ratio, -ad * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
+    ent = -(logp_all.exp() * logp_all.clamp(min=-1e4)).sum(-1).mean()
+    bc_loss = torch.nn.functional.nll_loss(logp_all, b["label"])
+    loss = cfg.vf_coef * v_loss
+    if not value_only:
+        loss = loss + pg - cfg.ent_coef * ent + bc * bc_loss
+    with torch.no_grad():
+        stats = {
+            "pg": float(pg),
+            "v": float(v_loss),
+            "ent": float(ent),
+            "kl": float(((ratio - 1) - (new_lp - b["logp"])).mean()),
+            "bc": float(bc_loss),
+            "agree": float((logits.argmax(1) == b["label"]).float().mean()),
+            "clip": float(((ratio - 1).abs() > cfg.clip_coef).float().mean()),
+        }
+    return loss, stats
+
+
+def _update(net, opt, buf, adv, ret, table: RulesTable, cfg: CardPPOConfig, u: int, rng) -> Dict[str, Any]:
+    """PPO's epochs over the rollout's valid decisions, in minibatches of blocks that share a
+    rule set; returns the mean statistics and the imitation weight used."""
+    flat = {k: v.reshape(-1, *v.shape[2:]) for k, v in buf.items()}
+    flat["adv"], flat["ret"] = adv.reshape(-1), ret.reshape(-1)
+    keep = np.flatnonzero(flat["valid"] & (flat["label"] >= 0))
+    order = keep[np.argsort(flat["ridx"][keep], kind="stable")]
+    k = len(order) // cfg.block
+    blocks = order[: k * cfg.block].reshape(k, cfg.block)
+    value_only = u < cfg.value_updates
+    bc = cfg.bc_coef + (cfg.bc_coef_end - cfg.bc_coef) * min(1.0, u / max(1, cfg.bc_updates))
+    stats: Dict[str, List[float]] = {}
+    net.train()
+    for _epoch in range(cfg.update_epochs):
+        perm, kls = rng.permutation(len(blocks)), []
+        for j in range(0, len(perm), cfg.blocks):
+            idx = blocks[perm[j : j + cfg.blocks]].reshape(-1)
+            distinct, inverse = np.unique(flat["ridx"][idx], return_inverse=True)
+            keys = ("obs", "mask", "act", "logp", "val", "adv", "ret", "label")
+            b = {key: torch.from_numpy(flat[key][idx]) for key in keys}
+            b["rules"] = torch.from_numpy(table.rows[distinct])
+            b["inverse"] = torch.from_numpy(inverse.astype(np.int64))
+            loss, st = _loss(net, b, cfg, bc, value_only)
+            opt.zero_grad()
+            loss.backward()
+            if value_only:  # only the value head moves
+                for name, p in net.named_parameters():
+                    if not name.startswith("v."):
+                        p.grad = None
+            torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+            opt.step()
+            kls.append(st["kl"])
+            for key, x in st.items():
+                stats.setdefault(key, []).append(x)
+        if not value_only and cfg.target_kl and np.mean(kls) > cfg.target_kl:
+            break
+    net.eval()
+    means = {k: round(float(np.mean(x)), 4) for k, x in stats.items()}
+    return {"bc_coef": round(bc, 4), "value_only": value_only, **means}
+
+
+def card_ppo(
+    out: str, cfg: CardPPOConfig, minutes: float, init: Optional[str] = None, log: Callable[[str], None] = print
+) -> CardNet:
+    """Run (or resume from ``out/ckpt.pt``) for ``minutes`` (at least one update); returns the network. Writes
+    ``out/ckpt.pt`` after every update and one JSON line per update to ``out/curve.jsonl``."""
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, "ckpt.pt")
+    net, opt, state = _start(path, cfg, init, log)
+    u0 = state["update"]
+    games = _Games(cfg, seed=cfg.seed * 1_000_003 + 101 * u0, table=RulesTable())
+    cache = _PartsCache(net, games.table)
+    games.reset()
+    rng = np.random.default_rng(cfg.seed + 7919 * u0)
+    torch.manual_seed(cfg.seed + u0)
+    names = [f"{n}p_{opp}" for n, opp, _ in games.groups]
+    pending = np.zeros(games.N, bool)  # the last step ended the game: the next one is a dummy
+    t_end = time.time() + 60 * minutes
+    while True:  # at least one update per call
+        t0 = time.time()
+        net.eval()
+        table = RulesTable(2 * games.N)  # per rollout: the games' rules now, then those dealt
+        games.retable(table)
+        cache.refresh(table)
+        buf, pending, wins, ends = _rollout(net, games, cache, cfg.num_steps, pending)
+        adv, ret = _gae(buf, _act(net, games, cache, sample=False)[3], cfg)
+        t_collect = time.time() - t0
+        stats = _update(net, opt, buf, adv, ret, table, cfg, state["update"], rng)
+        state["update"] += 1
+        state["decisions"] += int(buf["valid"].sum())
+        dt = time.time() - t0
+        state["seconds"] += dt
+        row = {"update": state["update"], "decisions": state["decisions"], "minutes": round(state["seconds"] / 60, 2)}
+        row.update(stats)
+        row.update(
+            collect_s=round(t_collect, 2),
+            update_s=round(dt, 2),
+            decisions_per_s=round(int(buf["valid"].sum()) / dt),
+            rules_seen=len(table.index),
+        )
+        for gi, name in enumerate(names):
+            if ends[gi]:
+                row[f"win_{name}"] = round(float(wins[gi] / ends[gi]), 4)
+                row[f"games_{name}"] = int(ends[gi])
+        ckpt = {"model": net.state_dict(), "optimizer": opt.state_dict(), "state": state, "config": asdict(cfg)}
+        torch.save(ckpt, path + ".tmp")
+        os.replace(path + ".tmp", path)
+        with open(os.path.join(out, "curve.jsonl"), "a") as f:
+            f.write(json.dumps(row) + "\n")
+        log(json.dumps(row))
+        if time.time() >= t_end:
+            return net

@@ -1,0 +1,34 @@
+"""Train the rules-reading ``net`` by PPO across the rule space
+(:func:`eights.train.cardppo.card_ppo`), from the imitation network, resumable from ``--out``'s
+checkpoint.
+
+    python scripts/train_card_net_ppo.py --out runs/card_net_ppo \
+        --init src/bots/net/card.safetensors --minutes 110 --seed 3 --lr 3e-4
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+
+import torch
+
+from eights.train.cardppo import CardPPOConfig, card_ppo
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default="runs/card_net_ppo", help="checkpoint and curve folder (resumed if present)")
+    ap.add_argument("--init", default=None, help="the network a new run starts from (.pt or .safetensors)")
+    ap.add_argument("--minutes", type=float, default=60.0, help="wall time of this stretch")
+    ap.add_argument("--threads", type=int, default=2, help="PyTorch threads")
+    for f in dataclasses.fields(CardPPOConfig):
+        ap.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=f.default)
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    cfg = CardPPOConfig(**{f.name: getattr(args, f.name) for f in dataclasses.fields(CardPPOConfig)})
+    card_ppo(args.out, cfg, args.minutes, init=args.init)
+
+
+if __name__ == "__main__":
+    main()
