@@ -4,6 +4,7 @@
     python benchmarks/compare_commits.py main WORKTREE         # uncommitted changes against main
     python benchmarks/compare_commits.py 41b16da HEAD --rounds 5 --seconds 3
     python benchmarks/compare_commits.py 41b16da --instructions  # and instruction counts (valgrind)
+    python benchmarks/compare_commits.py 41b16da --cache --rounds 0  # and cache misses (cachegrind)
 
 Each commit is exported with ``git archive`` into a folder of its own under ``--dir`` (default
 ``target/compare_commits/<commit>``), built there with ``maturin build --release`` into its own
@@ -29,6 +30,17 @@ instructions of a fixed amount of engine and VecEnv work under ``valgrind --tool
 a count does not move with the machine's load, so it shows a change of a percent or two that
 wall-clock timing on a busy machine cannot (``callgrind_annotate`` on the files it leaves in
 the build folders says where the instructions went).
+
+``--cache`` runs the same fixed work under ``valgrind --tool=cachegrind`` with its cache and
+branch simulation instead, and reports next to the instructions the data reads and writes,
+the simulated first-level data cache misses, the last-level misses and the mispredicted
+branches (each less the same command with no work). The simulated caches have a fixed
+geometry (``CACHE_GEOMETRY``: a 48 KiB 12-way data cache and a 1 MiB 16-way last level, a
+core's L1d and L2 on the machine the figures in ``docs/speed_across_commits.md`` come from;
+a 4,096-game batch, about 8 MiB of game state, fits in neither), so the counts are the same
+on any machine and under any load. The simulation ignores prefetch hints and the hardware
+prefetchers: a miss it counts is a cache line the work touched and had not touched recently,
+which is what a smaller or better ordered game state saves.
 """
 
 from __future__ import annotations
@@ -47,6 +59,19 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve()
 ROWS = ("engine", "vec b=4096 threads=2", "vec b=4096 threads=1")
+# cachegrind's simulated caches (size, associativity, line size): see the module docstring.
+CACHE_GEOMETRY = ["--I1=32768,8,64", "--D1=49152,12,64", "--LL=1048576,16,64"]
+# The cachegrind summary lines read, and the figures reported from them.
+CACHE_EVENTS = (
+    "instructions",
+    "data reads",
+    "data writes",
+    "D1 read misses",
+    "D1 write misses",
+    "LL read misses",
+    "LL write misses",
+    "mispredicts",
+)
 
 
 # ----- the measurements, run in a child process with one build's eights on its path ---------
@@ -193,6 +218,15 @@ def measure(home, row, args):
     return out["rate"]
 
 
+def fixed_work(what, args):
+    """The profile_loop arguments of a fixed amount of work and of the same command with none."""
+    table = [args.preset, str(args.players)]
+    return {
+        "engine": (["engine", *table, "200000"], ["engine", *table, "0"]),
+        "vec": (["vec", *table, "4096", "30", "1"], ["vec", *table, "4096", "0", "1"]),
+    }[what]
+
+
 def instruction_count(home, what, args):
     """Instructions of a fixed amount of work (profile_loop) under callgrind, less those of the
     same command with no work (loading the rules, building the batch)."""
@@ -204,12 +238,46 @@ def instruction_count(home, what, args):
         refs = [line for line in r.stderr.splitlines() if "refs:" in line]
         return int(refs[-1].split("refs:")[1].replace(",", "").strip())
 
-    table = [args.preset, str(args.players)]
-    work, idle = {
-        "engine": (["engine", *table, "200000"], ["engine", *table, "0"]),
-        "vec": (["vec", *table, "4096", "30", "1"], ["vec", *table, "4096", "0", "1"]),
-    }[what]
+    work, idle = fixed_work(what, args)
     return count(work, home / f"callgrind.{what}.out") - count(idle, os.devnull)
+
+
+def cachegrind_summary(stderr):
+    """The figures of ``CACHE_EVENTS`` from cachegrind's summary (``==pid== D1  misses: ...``)."""
+    lines = {}
+    for line in stderr.splitlines():
+        body = line.split("==", 2)[-1].strip()
+        if ":" in body:
+            key, _, value = body.partition(":")
+            lines[" ".join(key.split())] = value
+
+    def split(key):
+        # "46,362,280  (29,722,538 rd   + 16,639,742 wr)" -> total, rd, wr
+        words = lines[key].replace("(", " ").replace("+", " ").split()
+        nums = [int(x.replace(",", "")) for x in words if x[0].isdigit()]
+        return nums + [0] * (3 - len(nums))
+
+    _, dr, dw = split("D refs")
+    _, d1r, d1w = split("D1 misses")
+    _, llr, llw = split("LLd misses")
+    mis = split("Mispredicts")[0]
+    return dict(zip(CACHE_EVENTS, (split("I refs")[0], dr, dw, d1r, d1w, llr, llw, mis)))
+
+
+def cache_counts(home, what, args):
+    """``CACHE_EVENTS`` of a fixed amount of work under cachegrind's cache and branch
+    simulation, less those of the same command with no work."""
+    loop = home / "target" / "release" / "examples" / "profile_loop"
+
+    def count(work, out):
+        cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes", *CACHE_GEOMETRY]
+        cmd += [f"--cachegrind-out-file={out}", str(loop), *work]
+        r = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        return cachegrind_summary(r.stderr)
+
+    work, idle = fixed_work(what, args)
+    a, b = count(work, home / f"cachegrind.{what}.out"), count(idle, os.devnull)
+    return {k: a[k] - b[k] for k in CACHE_EVENTS}
 
 
 # ----- the comparison ---------------------------------------------------------------------------
@@ -226,6 +294,7 @@ def main():
     ap.add_argument("--dir", type=Path, help="build folder (default target/compare_commits in the checkout)")
     ap.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel C++ row")
     ap.add_argument("--instructions", action="store_true", help="also count instructions under callgrind")
+    ap.add_argument("--cache", action="store_true", help="also count cache misses and mispredicts (cachegrind)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -238,7 +307,7 @@ def main():
     root = (args.dir or repo / "target" / "compare_commits").resolve()
     shas = [resolve(args.a, repo), resolve(args.b, repo)]
     names = [f"A {args.a} ({shas[0][:9]})", f"B {args.b} ({shas[1][:9]})"]
-    homes = [build(sha, repo, root, args.instructions) for sha in shas]
+    homes = [build(sha, repo, root, args.instructions or args.cache) for sha in shas]
     print(f"\n{names[0]}\n{names[1]}")
     print(f"{args.preset}, {args.players} players, {args.seconds:g} s per row, {args.rounds} rounds of A then B")
 
@@ -247,6 +316,16 @@ def main():
         for what, label in (("engine", "engine, 200,000 decisions"), ("vec", "VecEnv b=4096, 30 steps, 1 thread")):
             a, b = (instruction_count(h, what, args) for h in homes)
             print(f"  {label:<36} A {a:>14,}  B {b:>14,}  B/A {b / a:.4f}")
+
+    if args.cache:
+        geometry = " ".join(CACHE_GEOMETRY)
+        print(f"\ncachegrind, simulated caches {geometry} (the same command with no work subtracted)")
+        for what, label in (("engine", "engine, 200,000 decisions"), ("vec", "VecEnv b=4096, 30 steps, 1 thread")):
+            a, b = (cache_counts(h, what, args) for h in homes)
+            print(f"  {label}")
+            for k in CACHE_EVENTS:
+                ratio = f"{b[k] / a[k]:.4f}" if a[k] else "-"
+                print(f"    {k:<18} A {a[k]:>14,}  B {b[k]:>14,}  B/A {ratio}")
 
     openspiel = not args.no_openspiel
     if openspiel:
