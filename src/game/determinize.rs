@@ -55,8 +55,9 @@ impl Game {
             }
             if q == self.current as usize && self.phase == Phase::Keep {
                 // The keeper's choices so far stay in its hand.
-                for c in self.kept.faces() {
-                    while keep[q].count(c) < self.kept.count(c) {
+                let kept = self.kept.counts();
+                for c in kept.faces() {
+                    while keep[q].count(c) < kept.count(c) {
                         keep[q].add(c);
                     }
                 }
@@ -154,9 +155,9 @@ impl Game {
         cards: &mut [Card],
         rng: &mut R,
     ) -> usize {
-        let v = self.voids[q];
+        let v = self.void_faces_of(q);
         let need = self.hands[q].len() - keep.len();
-        let room = usize::from(self.void_room[q].saturating_sub(keep.count_in(v).min(255) as u8));
+        let room = usize::from(self.void_room_of(q).saturating_sub(keep.count_in(v).min(255) as u8));
         // Group the cards by kind, ruled-out faces first, each kind in card order.
         let mut a = 0;
         for i in 0..cards.len() {
@@ -233,8 +234,8 @@ impl Game {
                 // uniform any more (the cards passed over moved back): shuffle it again.
                 shuffle(&mut cards[next..], rng);
             }
-            let v = self.voids[q];
-            room[q] = self.void_room[q].saturating_sub(keep[q].count_in(v).min(255) as u8);
+            let v = self.void_faces_of(q);
+            room[q] = self.void_room_of(q).saturating_sub(keep[q].count_in(v).min(255) as u8);
             let need = self.hands[q].len() - keep[q].len();
             // Uniform over the hands the record allows: draw how many of its faces the hand
             // gets (k of the `a` such cards left, with the `need - k` others from the `b`
@@ -269,7 +270,7 @@ impl Game {
             // undealt card `cards[i]` in its place.
             'repair: while got[q].len() < need {
                 for r in (0..q).filter(|&r| ruled(r)) {
-                    let vr = self.voids[r];
+                    let vr = self.void_faces_of(r);
                     for x in crate::card_set::Faces::new(got[r].bits()) {
                         if !fits(room[q], v, x) {
                             continue;
@@ -344,8 +345,8 @@ impl Game {
                 pos += 1;
             }
             end[q] = pos;
-            let v = self.voids[q];
-            room[q] = u32::from(self.void_room[q]).saturating_sub(keep[q].count_in(v));
+            let v = self.void_faces_of(q);
+            room[q] = u32::from(self.void_room_of(q)).saturating_sub(keep[q].count_in(v));
             count[q] = got[q].count_in(v);
             if count[q] > room[q] {
                 return;

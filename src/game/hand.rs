@@ -63,7 +63,6 @@ impl Game {
         self.missed = 0;
         self.declined = [0; MAX_PLAYERS];
         self.voids = [0; MAX_PLAYERS];
-        self.void_room = [0; MAX_PLAYERS];
         self.went_out = None;
         self.placed = 0;
         self.hat = None;

@@ -3,6 +3,54 @@
 
 use super::*;
 
+/// The cards chosen so far in the `keep` phase (a subset of the keeper's hand): at most five,
+/// and the fifth ends the choice. Kept as a short list rather than per-face counts, so the
+/// five-card rule, which alone uses it, adds 6 bytes to every game rather than a 64-byte line.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct KeptCards {
+    cards: [Card; KEEP],
+    len: u8,
+}
+
+/// The cards a player over five keeps.
+const KEEP: usize = 5;
+
+impl Default for KeptCards {
+    fn default() -> Self {
+        KeptCards { cards: [Card(0); KEEP], len: 0 }
+    }
+}
+
+impl KeptCards {
+    /// The first five of `cards` (a snapshot's kept cards, fewer than five once checked).
+    pub(super) fn from_cards(cards: &[Card]) -> KeptCards {
+        let mut k = KeptCards::default();
+        for &c in cards.iter().take(KEEP) {
+            k.add(c);
+        }
+        k
+    }
+
+    /// Keep one more card; the caller ends the choice at five.
+    pub(super) fn add(&mut self, c: Card) {
+        self.cards[self.len as usize] = c;
+        self.len += 1;
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The kept cards as a multiset.
+    pub(super) fn counts(&self) -> CardCounts {
+        self.cards[..self.len as usize].iter().copied().collect()
+    }
+}
+
 impl Game {
     /// The mirror window on an others-draw card: the first seat, `from` or more places after `p`, holding a mirroring card of
     /// the suit of `top` (the others_draw card).
@@ -115,15 +163,16 @@ impl Game {
     pub(super) fn keep_card(&mut self, c: Card) {
         let q = self.current as usize;
         self.kept.add(c);
-        if self.kept.len() < 5 {
+        if self.kept.len() < KEEP {
             return;
         }
+        let kept = self.kept.counts();
         for f in self.hands[q].faces() {
-            for _ in self.kept.count(f)..self.hands[q].count(f) {
+            for _ in kept.count(f)..self.hands[q].count(f) {
                 self.stock.push(f);
             }
         }
-        self.hands[q] = self.kept;
+        self.hands[q] = kept;
         self.kept.clear();
         let resume = self.interlude.resume;
         let next = (self.interlude.seat + 1..self.n)

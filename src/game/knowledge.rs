@@ -37,6 +37,18 @@ pub struct Voids {
     pub room: u8,
 }
 
+/// A seat's record in one word, as [`Game`] keeps it: the faces in the low [`NUM_FACES`] bits,
+/// the room in the top byte (so a play or a draw updates one word; the room is never more
+/// than 255).
+pub(super) const VOID_FACES: u64 = (1 << NUM_FACES) - 1;
+pub(super) const VOID_ROOM_SHIFT: u32 = 56;
+
+/// The record of `faces` (its face bits; any room bits are replaced) with `room`.
+#[inline]
+pub(super) fn pack_void(faces: u64, room: u8) -> u64 {
+    (faces & VOID_FACES) | u64::from(room) << VOID_ROOM_SHIFT
+}
+
 impl Voids {
     /// Whether `hand` is consistent with the record: no more cards of `faces` than `room`.
     pub fn allows(&self, hand: &CardCounts) -> bool {
@@ -70,10 +82,22 @@ impl Game {
 
     /// What the public record rules out of seat `q`'s hand (see [`Voids`]).
     pub fn voids(&self, q: usize) -> Voids {
-        match (self.voids.get(q), self.void_room.get(q)) {
-            (Some(&faces), Some(&room)) => Voids { faces, room },
-            _ => Voids::default(),
+        match self.voids.get(q) {
+            Some(&v) => Voids { faces: v & VOID_FACES, room: (v >> VOID_ROOM_SHIFT) as u8 },
+            None => Voids::default(),
         }
+    }
+
+    /// The faces of seat `q`'s record ([`Voids::faces`]).
+    #[inline]
+    pub(super) fn void_faces_of(&self, q: usize) -> u64 {
+        self.voids[q] & VOID_FACES
+    }
+
+    /// The room of seat `q`'s record ([`Voids::room`]).
+    #[inline]
+    pub(super) fn void_room_of(&self, q: usize) -> u8 {
+        (self.voids[q] >> VOID_ROOM_SHIFT) as u8
     }
 
     /// The player to act draws or passes with no card placed this turn: mark the suit in force
@@ -104,6 +128,7 @@ impl Game {
                 // A belief, not a fact: a player may draw holding a wild to keep it.
                 faces &= !(self.wild_bits() | self.own_wild_bits(p));
             }
+            debug_assert_eq!(faces & !VOID_FACES, 0);
             self.voids[p] |= faces;
         }
     }
@@ -161,29 +186,31 @@ impl Game {
     /// Seat `q` took `k` cards nobody else saw.
     #[inline]
     pub(super) fn void_took_unseen(&mut self, q: usize, k: usize) {
-        if self.voids[q] != 0 {
-            self.void_room[q] = self.void_room[q].saturating_add(k.min(u8::MAX as usize) as u8);
+        let v = self.voids[q];
+        if v != 0 {
+            let room = ((v >> VOID_ROOM_SHIFT) as u8).saturating_add(k.min(u8::MAX as usize) as u8);
+            self.voids[q] = pack_void(v, room);
         }
     }
 
     /// Seat `q` took `c` in view of everyone.
     #[inline]
     pub(super) fn void_took(&mut self, q: usize, c: Card) {
-        if self.voids[q] & bit(c) != 0 {
-            self.void_room[q] = self.void_room[q].saturating_add(1);
+        let v = self.voids[q];
+        if v & bit(c) != 0 {
+            self.voids[q] = pack_void(v, ((v >> VOID_ROOM_SHIFT) as u8).saturating_add(1));
         }
     }
 
     /// Seat `q` played `c` in view of everyone; an emptied hand has nothing left to rule out.
     #[inline]
     pub(super) fn void_played(&mut self, q: usize, c: Card) {
-        if self.voids[q] & bit(c) != 0 {
-            self.void_room[q] = self.void_room[q].saturating_sub(1);
-        }
-        if self.hands[q].is_empty() {
-            self.voids[q] = 0;
-            self.void_room[q] = 0;
-        }
+        // Without a branch on the face (which a random game makes unpredictable): the room
+        // less one when `c` is a face of the record, less nothing otherwise.
+        let v = self.voids[q];
+        let hit = (v >> c.index()) & 1;
+        let v = pack_void(v, ((v >> VOID_ROOM_SHIFT) as u8).saturating_sub(hit as u8));
+        self.voids[q] = if self.hands[q].is_empty() { 0 } else { v };
     }
 
     /// A card of `c`'s suit left or went openly into `q`'s hand: clear that suit's mark.
@@ -194,8 +221,15 @@ impl Game {
         }
     }
 
-    /// `q` gave up a copy of `c`: no observer can still be sure `q` holds that face.
+    /// `q` gave up a copy of `c`: no observer can still be sure `q` holds that face. The
+    /// rules are asked first: a game holds seen cards only under rules that move cards openly
+    /// ([`Game::set_rules`] parks them otherwise), and the rules stay in cache where the
+    /// game's last line, which holds the seen cards, would be read at every play.
+    #[inline]
     pub(super) fn forget_card(&mut self, q: usize, c: Card) {
+        if !Game::tracks_seen(&self.rules) {
+            return;
+        }
         if let Some(s) = self.seen.as_deref_mut() {
             for o in s.bits.iter_mut() {
                 o[q] &= !bit(c);

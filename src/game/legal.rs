@@ -188,8 +188,9 @@ impl Game {
     /// Phase `keep`: each face of the hand not yet kept as often as it is held.
     fn legal_keep(&self, mask: &mut ActionMask) {
         let hand = &self.hands[self.current as usize];
+        let kept = self.kept.counts();
         for c in hand.faces() {
-            if hand.count(c) > self.kept.count(c) {
+            if hand.count(c) > kept.count(c) {
                 mask.set(action::KEEP + c.index());
             }
         }

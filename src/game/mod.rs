@@ -109,6 +109,7 @@ mod turn;
 
 use bits::*;
 pub use determinize::KnownCards;
+use interlude::KeptCards;
 pub use knowledge::{SeenCards, Voids};
 pub use snapshot::{Position, Snapshot};
 pub use state::*;
@@ -129,11 +130,14 @@ use std::sync::Arc;
 /// One table of a Crazy Eights-family game. See the module documentation.
 ///
 /// The fields are laid out in a fixed order (`repr(C)`) so that what one decision reads and
-/// writes sits in few cache lines: first the turn, the phase and the other scalars every
-/// step touches, with the record of declined plays, then the scores and the hands (a table of `n` players uses the first `n`),
-/// then the discard pile (counts, length and bottom cards) and the stock, and last the state
-/// only some rules or only a new hand use. [`Game::hot_ranges`] names those ranges so a batch
-/// can fetch a game's lines before stepping it. Moving a field changes speed, never
+/// writes sits in few cache lines, and the whole game in 28 lines (1,792 bytes; a batch holds
+/// thousands): first, in four lines, the turn, the phase and the other scalars every step
+/// touches, then the per-seat scores and record of declined plays, placed so that a table of
+/// two players reads only the first three lines (the scores and the first two records end
+/// the third); then the hands, one line each (a table of `n` players uses the first `n`); the
+/// discard pile (counts, length and bottom cards) and the stock; last the state only some
+/// rules or only a new hand use. [`Game::hot_ranges`] names the ranges a decision reads, so a
+/// batch can fetch a game's lines before stepping it. Moving a field changes speed, never
 /// behaviour.
 #[derive(Clone)]
 #[repr(C)]
@@ -170,24 +174,23 @@ pub struct Game {
     /// Whether declined plays are recorded in `voids`: off in a determinized copy (a search's
     /// world), which nobody determinizes again, so its playouts skip the bookkeeping.
     record_voids: bool,
+    /// Read at every step by the observation.
+    scores: [i32; MAX_PLAYERS],
     /// What the public record rules out of each hand ([`Game::voids`]): per seat, the faces
     /// it held none of when it declined to play, and how many of them it may hold now (the
-    /// unseen cards it took since, less those faces it played). Read or written at every draw
-    /// and play, so it sits with the scalars, in the first hot range.
-    void_room: [u8; MAX_PLAYERS],
+    /// unseen cards it took since, less those faces it played), in one word (the faces in the
+    /// low bits, the room in the top byte: `knowledge::pack_void`). Read or written at every
+    /// draw and play, so it sits with the scalars, in the first hot range.
     voids: [u64; MAX_PLAYERS],
-    scores: [i32; MAX_PLAYERS],
     hands: [CardCounts; MAX_PLAYERS],
     /// The discard pile, with its copies per face (the observation's `played`).
     discard: CountedPile,
     stock: Pile,
     /// stalin's rogue pile (red cards only), bottom to top.
     rogue: Pile,
-    dealer: u8,
     /// Cards chosen so far by the player in the `keep` phase (a subset of their hand).
-    kept: CardCounts,
-    /// The joker awaiting a challenge decision (phase `challenge`).
-    challenge: Option<Bluff>,
+    kept: KeptCards,
+    dealer: u8,
     went_out: Option<u8>,
     /// Seats in the order they went out this hand (`places[..placed]`): the winner, and under
     /// `end.play_for_second` the second and third places.
@@ -195,27 +198,36 @@ pub struct Game {
     placed: u8,
     /// The loser of the previous hand of a match (`order.first = previous_loser`).
     loser: Option<u8>,
-    hand_points: [i32; MAX_PLAYERS],
     hand_winner: Option<u8>,
     winner: Option<u8>,
-    hands_played: u32,
     hat: Option<u8>,
+    /// The joker awaiting a challenge decision (phase `challenge`).
+    challenge: Option<Bluff>,
+    hands_played: u32,
+    hand_points: [i32; MAX_PLAYERS],
     seed: u64,
     rng: Xoshiro256PlusPlus,
     /// Cards each player has seen go into another hand, in presets where cards move openly
     /// between players (give, pass or swap hands, pick up the pile); `None` in the others.
+    /// Touched only under rules that move cards openly ([`Game::forget_card`] asks the rules
+    /// first), so it sits with the cold state.
     seen: Option<Box<SeenCards>>,
 }
 
 impl Game {
     /// The byte ranges `(offset, len)` of a `Game` of `n` players that one decision usually
-    /// reads or writes: the scalars, the record of declined plays and the scores, the first `n`
-    /// hands, the discard pile's counts and bottom cards, and the stock's length and bottom
-    /// cards.
-    pub fn hot_ranges(n: usize) -> [(usize, usize); 3] {
-        use std::mem::offset_of;
-        let hands = offset_of!(Game, hands) + n.min(MAX_PLAYERS) * std::mem::size_of::<CardCounts>();
-        [(0, hands), (offset_of!(Game, discard), 128), (offset_of!(Game, stock), 64)]
+    /// reads or writes: the scalars with the scores and the first `n` records of declined
+    /// plays, the first `n` hands, the discard pile's counts and bottom cards, and the stock's
+    /// length and bottom cards.
+    pub fn hot_ranges(n: usize) -> [(usize, usize); 4] {
+        use std::mem::{offset_of, size_of};
+        let n = n.min(MAX_PLAYERS);
+        [
+            (0, offset_of!(Game, voids) + n * size_of::<u64>()),
+            (offset_of!(Game, hands), n * size_of::<CardCounts>()),
+            (offset_of!(Game, discard), 128),
+            (offset_of!(Game, stock), 64),
+        ]
     }
 }
 
@@ -253,7 +265,7 @@ impl Game {
             plays: 0,
             done: 0,
             interlude: Interlude::default(),
-            kept: CardCounts::new(),
+            kept: KeptCards::default(),
             challenge: None,
             missed: 0,
             declined: [0; MAX_PLAYERS],
@@ -264,7 +276,6 @@ impl Game {
             scores,
             hand_points: [0; MAX_PLAYERS],
             voids: [0; MAX_PLAYERS],
-            void_room: [0; MAX_PLAYERS],
             record_voids: true,
             hand_winner: None,
             winner: None,
@@ -349,7 +360,6 @@ impl Game {
             scores,
             hand_points,
             voids,
-            void_room,
             record_voids,
             hand_winner,
             winner,
@@ -397,7 +407,6 @@ impl Game {
         }
         *hand_points = [0; MAX_PLAYERS];
         *voids = [0; MAX_PLAYERS];
-        *void_room = [0; MAX_PLAYERS];
         *record_voids = true;
         *hand_winner = None;
         *winner = None;
@@ -484,23 +493,36 @@ mod layout_tests {
             }
             let (at, len) = r[0];
             assert_eq!(at, 0);
-            for f in
-                [offset_of!(Game, turn), offset_of!(Game, phase), offset_of!(Game, interlude), offset_of!(Game, scores)]
-            {
+            // The scalars, the scores and the record of declined plays (read or written at
+            // every draw and play) of the seats in use.
+            for f in [
+                offset_of!(Game, turn),
+                offset_of!(Game, phase),
+                offset_of!(Game, interlude),
+                offset_of!(Game, declined),
+                offset_of!(Game, record_voids),
+            ] {
                 assert!(f < len);
             }
-            assert_eq!(len, offset_of!(Game, hands) + n * size_of::<CardCounts>());
-            assert_eq!(r[1].0, offset_of!(Game, discard));
-            assert_eq!(r[2].0, offset_of!(Game, stock));
-            // The record of declined plays, read or written at every draw and play.
-            for f in [offset_of!(Game, record_voids), offset_of!(Game, void_room), offset_of!(Game, voids)] {
-                assert!(f < len);
-            }
-            assert!(offset_of!(Game, voids) + size_of::<[u64; MAX_PLAYERS]>() <= len);
+            assert!(offset_of!(Game, scores) + size_of::<[i32; MAX_PLAYERS]>() <= len);
+            assert_eq!(len, offset_of!(Game, voids) + n * size_of::<u64>());
+            assert_eq!(r[1], (offset_of!(Game, hands), n * size_of::<CardCounts>()));
+            assert_eq!(r[2].0, offset_of!(Game, discard));
+            assert_eq!(r[3].0, offset_of!(Game, stock));
         }
         // One cache line per hand, each starting a line.
         assert_eq!(size_of::<CardCounts>(), 64);
         assert_eq!(offset_of!(Game, hands) % 64, 0);
+    }
+
+    /// A batch holds thousands of games: a game is 28 cache lines (as at 41b16da, before the
+    /// record of declined plays), and a two-player table reads the first three lines of the
+    /// scalars and no more (the first hot range ends in the third line).
+    #[test]
+    fn a_game_is_28_lines_and_two_players_read_three_lines_of_scalars() {
+        assert_eq!(size_of::<Game>(), 28 * 64);
+        assert!(Game::hot_ranges(2)[0].1 <= 3 * 64);
+        assert_eq!(offset_of!(Game, hands), 4 * 64);
     }
 }
 

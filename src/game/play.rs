@@ -60,7 +60,6 @@ impl Game {
                 self.hands.swap(p, q);
                 self.declined.swap(p, q);
                 self.voids.swap(p, q);
-                self.void_room.swap(p, q);
                 let (hp, hq) = (face_bits(&self.hands[p]), face_bits(&self.hands[q]));
                 if let Some(s) = self.seen.as_deref_mut() {
                     // Knowledge follows the hands; each of the two knows the hand it gave away.

@@ -88,8 +88,8 @@ impl Game {
     }
 
     /// Cards kept so far by the player choosing in the `keep` phase.
-    pub fn kept(&self) -> &CardCounts {
-        &self.kept
+    pub fn kept(&self) -> CardCounts {
+        self.kept.counts()
     }
 
     pub fn chain(&self) -> &Chain {

@@ -171,7 +171,7 @@ impl Game {
         let n = self.n as usize;
         let old = self.hands;
         let old_declined = self.declined;
-        let (old_voids, old_room) = (self.voids, self.void_room);
+        let old_voids = self.voids;
         let old_seen = self.seen.as_deref().copied();
         let seat = |g: &Game, i: usize| -> usize {
             match side {
@@ -202,7 +202,6 @@ impl Game {
             self.hands[to] = *hand;
             self.declined[to] = old_declined[i];
             self.voids[to] = old_voids[i];
-            self.void_room[to] = old_room[i];
             if let (Some(s), Some(before)) = (self.seen.as_deref_mut(), old_seen.as_ref()) {
                 // Knowledge follows the hand; the passer knows the hand it passed.
                 for o in 0..n {

@@ -269,15 +269,15 @@ impl Game {
             plays: self.plays,
             done: self.done,
             interlude: self.interlude,
-            kept: self.kept.iter().collect(),
+            kept: self.kept.counts().iter().collect(),
             challenge: self.challenge,
             missed: self.missed,
             declined: if self.declined[..n].iter().any(|&d| d != 0) { self.declined[..n].to_vec() } else { vec![] },
             voids: if self.voids[..n].iter().any(|&v| v != 0) {
                 (0..n)
                     .map(|q| VoidRecord {
-                        faces: crate::card_set::Faces::new(self.voids[q]).collect(),
-                        room: self.void_room[q],
+                        faces: crate::card_set::Faces::new(self.void_faces_of(q)).collect(),
+                        room: self.void_room_of(q),
                     })
                     .collect()
             } else {
@@ -366,13 +366,14 @@ impl Game {
         g.done = s.done;
         g.check_snapshot_turn(&s)?;
         g.interlude = s.interlude;
-        g.kept = s.kept.iter().copied().collect();
+        // Fewer than five cards (check_snapshot_turn).
+        g.kept = KeptCards::from_cards(&s.kept);
         g.challenge = s.challenge;
         g.missed = s.missed;
         g.declined[..s.declined.len()].copy_from_slice(&s.declined);
         for (q, v) in s.voids.iter().enumerate() {
-            g.voids[q] = v.faces.iter().fold(0, |m, &c| m | 1 << c.index());
-            g.void_room[q] = if g.voids[q] == 0 { 0 } else { v.room };
+            let faces = v.faces.iter().fold(0, |m, &c| m | 1 << c.index());
+            g.voids[q] = if faces == 0 { 0 } else { super::knowledge::pack_void(faces, v.room) };
         }
         g.went_out = s.went_out;
         for &p in &s.finishing_order {

@@ -74,11 +74,13 @@ pub(super) struct Hot {
 
 impl Slot {
     /// The byte ranges of a slot that a step of an `n`-player game usually touches: the game's
-    /// ([`Game::hot_ranges`], the game comes first) and the slot's own fields after it.
-    pub(super) fn hot_ranges(n: usize) -> [(usize, usize); 4] {
-        let [a, b, c] = Game::hot_ranges(n);
-        let tail = std::mem::offset_of!(Slot, opponent);
-        [a, b, c, (tail, std::mem::size_of::<Slot>() - tail)]
+    /// ([`Game::hot_ranges`], the game comes first) and the slot's own fields after it, less
+    /// the spare storage (read only when a deal changes the rules).
+    pub(super) fn hot_ranges(n: usize) -> [(usize, usize); 5] {
+        use std::mem::offset_of;
+        let [a, b, c, d] = Game::hot_ranges(n);
+        let tail = offset_of!(Slot, opponent);
+        [a, b, c, d, (tail, offset_of!(Slot, spare) - tail)]
     }
 
     pub(super) fn reseed(&mut self, h: &mut Hot, seed: u64, i: u64) {
