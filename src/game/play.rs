@@ -118,7 +118,7 @@ impl Game {
             && hand.len() >= 2
             && !self.chain.active
             && self.wild_rank.is_none()
-            && self.turn == Turn::default()
+            && self.turn.is_fresh()
             // `multi.identical_bonus`: a card identical to the top card is a play of its own.
             && !(s.identical_bonus && self.discard.top() == Some(c))
             // `multi.mode = equal_rank`: a card the player could follow with another of its

@@ -194,6 +194,92 @@ pub struct Turn {
     pub kept_suit: Option<u8>,
 }
 
+impl Turn {
+    /// `*self == Turn::default()`: nothing placed or collected this turn. Asked before every
+    /// play (the plain path's condition), where the derived comparison, one branch per field,
+    /// cost more than the play itself: here the integer fields are or-ed together and the
+    /// others compared without short cuts. The destructuring names every field, so a new one
+    /// cannot be left out.
+    #[inline]
+    pub fn is_fresh(&self) -> bool {
+        let Turn {
+            cards,
+            first,
+            follow,
+            skips,
+            reverses,
+            chain_add,
+            chain_group,
+            chain_answer,
+            answered,
+            cancelled,
+            draw_lose,
+            draw_keep,
+            others_draw,
+            free_play_next,
+            extra_turn,
+            ace_skip,
+            top_matched,
+            drawn,
+            drawn_card,
+            announced,
+            is_start,
+            last,
+            gave,
+            give_due,
+            give_done,
+            waste_draw,
+            accepted,
+            chain_cards,
+            multi_answer,
+            identical,
+            wild_power,
+            redealt,
+            restrict,
+            pass_hands,
+            replay,
+            chain_origin,
+            pick_up,
+            swap_done,
+            ask_done,
+            mirrors,
+            bluff,
+            kept_suit,
+        } = *self;
+        let bytes = cards | skips | reverses | chain_group | drawn | gave | give_due | chain_cards | mirrors;
+        let words = chain_add | draw_lose | draw_keep | others_draw | waste_draw | pick_up;
+        let flags = answered
+            | cancelled
+            | free_play_next
+            | extra_turn
+            | ace_skip
+            | top_matched
+            | announced
+            | is_start
+            | give_done
+            | accepted
+            | identical
+            | wild_power
+            | redealt
+            | swap_done
+            | ask_done;
+        let options = first.is_some()
+            | follow.is_some()
+            | drawn_card.is_some()
+            | last.is_some()
+            | multi_answer.is_some()
+            | pass_hands.is_some()
+            | chain_origin.is_some()
+            | bluff.is_some()
+            | kept_suit.is_some();
+        ((u64::from(bytes) | u64::from(words) | replay) == 0)
+            & !flags
+            & !options
+            & (chain_answer == ChainAnswerState::SameRank)
+            & (restrict == Restrict::None)
+    }
+}
+
 /// A joker played under `options.joker_bluff`, waiting for the next player's challenge decision.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -286,4 +372,83 @@ pub enum FollowState {
     UpTo3,
     /// `must_cover`: the card must be covered by a card of its suit or a joker.
     Cover,
+}
+
+#[cfg(test)]
+mod turn_tests {
+    use super::*;
+    use crate::game::{derive_seed, random_step, test_tables};
+
+    /// `Turn::is_fresh` is the derived comparison with the default turn: for the default, for
+    /// one field at a time set off its default, and at every decision of random games of
+    /// every preset.
+    #[test]
+    fn is_fresh_is_equality_with_the_default_turn() {
+        let d = Turn::default();
+        assert!(d.is_fresh());
+        let c = Some(Card(3));
+        let changed = [
+            Turn { cards: 1, ..d },
+            Turn { first: c, ..d },
+            Turn { follow: Some((FollowState::Cover, Card(0))), ..d },
+            Turn { skips: 1, ..d },
+            Turn { reverses: 1, ..d },
+            Turn { chain_add: 1, ..d },
+            Turn { chain_group: 1, ..d },
+            Turn { chain_answer: ChainAnswerState::None, ..d },
+            Turn { answered: true, ..d },
+            Turn { cancelled: true, ..d },
+            Turn { draw_lose: 1, ..d },
+            Turn { draw_keep: 1, ..d },
+            Turn { others_draw: 1, ..d },
+            Turn { free_play_next: true, ..d },
+            Turn { extra_turn: true, ..d },
+            Turn { ace_skip: true, ..d },
+            Turn { top_matched: true, ..d },
+            Turn { drawn: 1, ..d },
+            Turn { drawn_card: c, ..d },
+            Turn { announced: true, ..d },
+            Turn { is_start: true, ..d },
+            Turn { last: c, ..d },
+            Turn { gave: 1, ..d },
+            Turn { give_due: 1, ..d },
+            Turn { give_done: true, ..d },
+            Turn { waste_draw: 1, ..d },
+            Turn { accepted: true, ..d },
+            Turn { chain_cards: 1, ..d },
+            Turn { multi_answer: Some(ChainAnswerState::SameRank), ..d },
+            Turn { identical: true, ..d },
+            Turn { wild_power: true, ..d },
+            Turn { redealt: true, ..d },
+            Turn { restrict: Restrict::Suit(0), ..d },
+            Turn { pass_hands: Some(crate::rules::Side::Left), ..d },
+            Turn { replay: 1 << 53, ..d },
+            Turn { chain_origin: c, ..d },
+            Turn { pick_up: 256, ..d },
+            Turn { swap_done: true, ..d },
+            Turn { ask_done: true, ..d },
+            Turn { mirrors: 1, ..d },
+            Turn { bluff: Some(Bluff::default()), ..d },
+            Turn { kept_suit: Some(0), ..d },
+        ];
+        for (k, t) in changed.iter().enumerate() {
+            assert_ne!(*t, d, "case {k} changes nothing");
+            assert!(!t.is_fresh(), "case {k}: {t:?}");
+        }
+        let (mut fresh, mut not) = (0, 0);
+        for (preset, n, rules) in test_tables() {
+            let mut g = Game::new(rules, derive_seed(31, n as u64));
+            let mut bot = Xoshiro256PlusPlus::seed_from_u64(n as u64);
+            let mut mask = ActionMask::default();
+            let mut episode = 0;
+            for _ in 0..2000 {
+                let t = *g.turn();
+                assert_eq!(t.is_fresh(), t == d, "{preset} {n}p: {t:?}");
+                fresh += usize::from(t == d);
+                not += usize::from(t != d);
+                random_step(&mut g, &mut bot, &mut mask, 31, &mut episode);
+            }
+        }
+        assert!(fresh > 1000 && not > 1000, "{fresh} fresh and {not} other turns");
+    }
 }
