@@ -185,7 +185,10 @@ impl Game {
         }
     }
 
-    /// Phase `keep`: each face of the hand not yet kept as often as it is held.
+    /// Phase `keep`: each face of the hand not yet kept as often as it is held. Out of line:
+    /// only the five-card rule reaches it, and its multiset of kept cards would widen the
+    /// frame of every legal-action call.
+    #[inline(never)]
     fn legal_keep(&self, mask: &mut ActionMask) {
         let hand = &self.hands[self.current as usize];
         let kept = self.kept.counts();
