@@ -312,15 +312,6 @@ def strongly_connected(graph: Graph) -> List[List[str]]:
 KNOWN_RUST_CIRCLES = [
     ["bots", "bots::arena", "bots::card_net", "bots::heuristic", "bots::ismcts", "bots::net", "bots::pimc"],
     ["game", "game::bits", "game::checks", "game::determinize", "game::knowledge", "game::snapshot", "game::state"],
-    [
-        "rules",
-        "rules::encode",
-        "rules::settings",
-        "rules::spec",
-        "rules::spec::cards",
-        "rules::spec::end",
-        "rules::spec::turn",
-    ],
 ]
 
 #: Most lines a Rust function may span, from the line of its ``{`` to that of its ``}``.
