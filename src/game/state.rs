@@ -1,7 +1,10 @@
 //! The state types of a game besides the tables themselves: phases, errors, the turn in
 //! progress, the draw chain, the joker bluff, interludes, one-turn constraints, follow-ons.
 
-use super::*;
+use crate::action::NUM_ACTIONS;
+use crate::card::Card;
+use crate::rules::ChainAnswer;
+use serde::{Deserialize, Serialize};
 
 /// The decision phases, in the fixed order used by the observation's one-hot.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -311,7 +311,6 @@ def strongly_connected(graph: Graph) -> List[List[str]]:
 #: an entry here that is no longer a circle (remove it).
 KNOWN_RUST_CIRCLES = [
     ["bots", "bots::arena", "bots::card_net", "bots::heuristic", "bots::ismcts", "bots::net", "bots::pimc"],
-    ["game", "game::bits", "game::checks", "game::determinize", "game::knowledge", "game::snapshot", "game::state"],
 ]
 
 #: Most lines a Rust function may span, from the line of its ``{`` to that of its ``}``.
