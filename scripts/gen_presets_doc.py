@@ -131,7 +131,7 @@ def generate() -> str:
     files = sorted(p.stem for p in PRESET_DIR.glob("*.toml"))
     missing = sorted(set(files) - set(names))
     if missing:
-        raise SystemExit(f"preset files not registered in src/rules/mod.rs: {', '.join(missing)}")
+        raise SystemExit(f"preset files not registered in src/rules/load.rs: {', '.join(missing)}")
 
     lines = [
         "# Presets",

@@ -15,7 +15,8 @@
 //! seeded the same way and `net` is deterministic, so the records equal those of one game
 //! at a time.
 
-use super::{BotSpec, Policy};
+use super::policy::Policy;
+use super::spec::BotSpec;
 use crate::game::{Game, derive_seed};
 use crate::rules::Rules;
 use rayon::prelude::*;
@@ -378,7 +379,7 @@ pub fn play_deals(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::BotSpec;
+    use crate::bots::spec::BotSpec;
     use crate::rules::preset_names;
 
     /// Two-player rules, or the preset's smallest table when it needs more players.

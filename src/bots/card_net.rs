@@ -566,7 +566,7 @@ pub fn weights() -> Result<&'static CardNet, String> {
     .map_err(Clone::clone)
 }
 
-/// The `net` bot as a [`super::Policy`]: one forward pass per decision (the arena and the
+/// The `net` bot as a [`super::policy::Policy`]: one forward pass per decision (the arena and the
 /// `VecEnv` batch their decisions through [`CardNet::act_games_into`]).
 #[derive(Clone, Debug, Default)]
 pub struct CardNetBot {
@@ -579,7 +579,7 @@ impl CardNetBot {
     }
 }
 
-impl super::Policy for CardNetBot {
+impl super::policy::Policy for CardNetBot {
     fn act(&mut self, g: &Game) -> Option<usize> {
         let net = weights().ok()?;
         net.act_games_into(std::iter::once(g), &mut self.scratch)[0]
@@ -592,7 +592,7 @@ impl super::Policy for CardNetBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::{Policy, RandomBot};
+    use crate::bots::policy::{Policy, RandomBot};
     use crate::rules::load_spec;
 
     fn rules(p: &str, n: usize) -> Arc<Rules> {

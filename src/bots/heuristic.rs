@@ -73,7 +73,7 @@
 //!     back gets another draw and the circle is broken, and a game replayed from its seed
 //!     plays the same.
 
-use super::Policy;
+use super::policy::Policy;
 use crate::action::{self, ActionMask};
 use crate::card::{Card, Suit};
 use crate::card_set::{CardCounts, Faces};

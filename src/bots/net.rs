@@ -1,6 +1,6 @@
 //! The first learned bots, `net1`: small policy networks, one per preset, trained by PPO
 //! self-play (see `examples/train_net_bot.py`; the bot `net` of every rule set is
-//! [`super::card_net`]), shipped in the crate as one safetensors file and played here
+//! `card_net`), shipped in the crate as one safetensors file and played here
 //! with an `ndarray` forward pass, one batched matrix product per layer, no PyTorch needed.
 //!
 //! The file (`src/bots/net/weights.safetensors`, format `eights-net-v1`) holds, for each preset
@@ -332,7 +332,7 @@ impl NetScratch {
     }
 }
 
-/// The `net1` bot as a [`super::Policy`]: one forward pass per decision (the arena and the
+/// The `net1` bot as a [`super::policy::Policy`]: one forward pass per decision (the arena and the
 /// VecEnv batch decisions through [`NetPolicy::act_games`] instead).
 #[derive(Clone, Debug, Default)]
 pub struct NetBot {
@@ -358,7 +358,7 @@ impl NetBot {
     }
 }
 
-impl super::Policy for NetBot {
+impl super::policy::Policy for NetBot {
     /// `None` when the game is over or its rules are not ones `net` was trained for (the
     /// arena and the bindings check [`policy_for`] first and report that error).
     fn act(&mut self, g: &Game) -> Option<usize> {
@@ -373,7 +373,7 @@ impl super::Policy for NetBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::RandomBot;
+    use crate::bots::policy::RandomBot;
     use safetensors::tensor::TensorView;
     use std::sync::Arc;
 
@@ -402,7 +402,8 @@ mod tests {
                 let mut bot = NetBot::new();
                 let mut k = 0;
                 while g.current_player().is_some() {
-                    let a = if k % 2 == 0 { super::super::Policy::act(&mut bot, &g) } else { rnd.act(&g) }.unwrap();
+                    let a =
+                        if k % 2 == 0 { super::super::policy::Policy::act(&mut bot, &g) } else { rnd.act(&g) }.unwrap();
                     assert!(g.legal_action_vec().contains(&a), "{preset}: illegal {a}");
                     positions.push(g.clone());
                     g.apply(a);

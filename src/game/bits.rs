@@ -1,7 +1,9 @@
 //! Face bitsets: one bit per face (bit `i` = face `i`), built from hands and masks of suits,
 //! ranks and court cards. The fast paths of matching and legal actions work on these.
 
-use super::*;
+use crate::action;
+use crate::card::{Card, NUM_FACES, Rank, Suit};
+use crate::card_set::CardCounts;
 
 /// Face bits of every card in `h`.
 pub(super) fn face_bits(h: &CardCounts) -> u64 {
@@ -24,7 +26,7 @@ const _: () = assert!(action::PLAY == 0 && NUM_FACES <= 64, "play ids are the fi
 #[cfg(test)]
 mod bit_tests {
     use super::*;
-    use crate::game::derive_seed;
+    use crate::seed::derive_seed;
 
     #[test]
     fn face_bits_mark_exactly_the_faces_held() {

@@ -4,7 +4,9 @@
 //! each other and with the phase; then, on the rebuilt game, a live game must have a legal
 //! action. Each message names the field.
 
-use super::{Bluff, Game, Phase, Restrict, Snapshot};
+use super::saved::Snapshot;
+use super::state::{Bluff, Phase, Restrict};
+use super::table::Game;
 use crate::action::ActionMask;
 use crate::card::NUM_FACES;
 use crate::rules::{MAX_PLAYERS, Rules};
@@ -64,7 +66,7 @@ fn check_rules_zones(s: &Snapshot, rules: &Rules) -> Result<(), String> {
     if s.phase == Phase::Keep && set.exhausted != Exhausted::KeepFive {
         return need("phase", "a keep phase (stock.exhausted = \"keep_five\")");
     }
-    if s.interlude.kind == super::InterludeKind::MirrorThree && !rules.has_mirror {
+    if s.interlude.kind == super::state::InterludeKind::MirrorThree && !rules.has_mirror {
         return need("interlude", "a mirror window (a card with mirror)");
     }
     let phase_rule: Option<(&str, bool)> = match s.phase {

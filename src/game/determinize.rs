@@ -3,11 +3,18 @@
 //! public state, the cards it saw go into other hands, the record of declined plays, and
 //! cards an agent knows of on its own ([`KnownCards`]).
 
-use super::*;
+use super::bits::bit;
+use super::state::{Bluff, Phase};
+use super::table::Game;
+use crate::card::Card;
+use crate::card_set::{CardCounts, Pile, shuffle};
+use crate::rules::MAX_PLAYERS;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Cards whose location a player knows beyond what the game tracks itself: seat `q` is known
 /// to hold `in_hand[q]` (a card listed here that `q` no longer holds is ignored). The game
-/// already tracks the cards each player saw go into another hand ([`SeenCards`]: gives,
+/// already tracks the cards each player saw go into another hand ([`SeenCards`](super::table::SeenCards): gives,
 /// passed and swapped hands, picked-up discards) and [`Game::determinize`] keeps those in
 /// place; this is for knowledge an agent gathers on its own, passed to
 /// [`Game::determinize_with`].
@@ -20,9 +27,9 @@ impl Game {
     /// A copy of the game as `player` could imagine it: every card hidden from `player` (the
     /// other hands and the stock) is re-dealt at random, keeping what `player` knows: its own
     /// hand, the discard pile (public), every hand size, the stock size, the cards it saw go
-    /// into other hands and that are still there ([`SeenCards`]: given, passed, swapped,
+    /// into other hands and that are still there ([`SeenCards`](super::table::SeenCards): given, passed, swapped,
     /// picked up), what the record of declined plays rules out of each other hand
-    /// ([`Voids`]) and the whole public state (phase, chain, turn, scores). The deal is
+    /// ([`Voids`](super::knowledge::Voids)) and the whole public state (phase, chain, turn, scores). The deal is
     /// uniform over the hands all that allows: exactly with at most one other hand with a
     /// record (every two-player game), and by a mixing chain whose stationary law is the
     /// uniform one with several (cards exchanged between those hands). The copy's random
@@ -200,7 +207,7 @@ impl Game {
         g
     }
 
-    /// Deal the hands of the seats other than `player` that have a record ([`Voids`]) into
+    /// Deal the hands of the seats other than `player` that have a record ([`Voids`](super::knowledge::Voids)) into
     /// `g`: each gets its kept cards `keep[q]`, then cards of `cards` (the shuffled hidden
     /// cards not dealt yet), uniformly over the hands its record allows: how many of its
     /// ruled-out faces it gets is drawn in proportion to the number of such hands
@@ -432,7 +439,12 @@ fn pick_count<R: rand::Rng + ?Sized>(a: usize, b: usize, n: usize, lo: usize, hi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{cards, derive_seed, faces, random_step, test_tables};
+    use crate::action::{self, Action, ActionMask};
+    use crate::game::knowledge::Voids;
+    use crate::game::testing::{cards, faces, random_step, test_tables};
+    use crate::rules::Rules;
+    use crate::seed::derive_seed;
+    use std::sync::Arc;
 
     /// `pick_count` draws the number of marked cards in a uniform hand: 4 cards out of 5
     /// marked and 5 plain hold k marked ones in C(5, k) C(5, 4 - k) of the C(10, 4) = 210

@@ -416,3 +416,35 @@ fn unique_seat(values: &[i32], pick: impl Fn(i32) -> bool) -> Option<u8> {
     let first = it.next()?.0;
     it.next().is_none().then_some(first as u8)
 }
+
+#[cfg(test)]
+mod reset_tests {
+    use super::*;
+
+    /// A game reset in place after random play is the game a fresh `Game::new` deals from
+    /// the same seed: the whole snapshot and what every seat has seen.
+    #[test]
+    fn reset_in_place_equals_a_new_game() {
+        for (preset, n, rules) in test_tables() {
+            let mut g = Game::new(rules.clone(), derive_seed(21, 0));
+            let mut bot = Xoshiro256PlusPlus::seed_from_u64(n as u64);
+            let mut mask = ActionMask::default();
+            for k in 1..6u64 {
+                for _ in 0..(37 * k) {
+                    g.legal_actions(&mut mask);
+                    match random_pick(&mut bot, &mask) {
+                        Some(a) => g.apply(a),
+                        None => break,
+                    }
+                }
+                let seed = derive_seed(21, k);
+                g.reset(seed, &[]).unwrap();
+                let fresh = Game::new(rules.clone(), seed);
+                assert_eq!(format!("{:?}", g.snapshot()), format!("{:?}", fresh.snapshot()), "{preset} {n}p");
+                for o in 0..n {
+                    assert_eq!(g.seen_cards(o), fresh.seen_cards(o), "{preset} {n}p");
+                }
+            }
+        }
+    }
+}

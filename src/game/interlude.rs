@@ -3,54 +3,6 @@
 
 use super::*;
 
-/// The cards chosen so far in the `keep` phase (a subset of the keeper's hand): at most five,
-/// and the fifth ends the choice. Kept as a short list rather than per-face counts, so the
-/// five-card rule, which alone uses it, adds 6 bytes to every game rather than a 64-byte line.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) struct KeptCards {
-    cards: [Card; KEEP],
-    len: u8,
-}
-
-/// The cards a player over five keeps.
-const KEEP: usize = 5;
-
-impl Default for KeptCards {
-    fn default() -> Self {
-        KeptCards { cards: [Card(0); KEEP], len: 0 }
-    }
-}
-
-impl KeptCards {
-    /// The first five of `cards` (a snapshot's kept cards, fewer than five once checked).
-    pub(super) fn from_cards(cards: &[Card]) -> KeptCards {
-        let mut k = KeptCards::default();
-        for &c in cards.iter().take(KEEP) {
-            k.add(c);
-        }
-        k
-    }
-
-    /// Keep one more card; the caller ends the choice at five.
-    pub(super) fn add(&mut self, c: Card) {
-        self.cards[self.len as usize] = c;
-        self.len += 1;
-    }
-
-    pub(super) fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    pub(super) fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    /// The kept cards as a multiset.
-    pub(super) fn counts(&self) -> CardCounts {
-        self.cards[..self.len as usize].iter().copied().collect()
-    }
-}
-
 impl Game {
     /// The mirror window on an others-draw card: the first seat, `from` or more places after `p`, holding a mirroring card of
     /// the suit of `top` (the others_draw card).

@@ -1,22 +1,14 @@
-//! What players know: the cards seen going into other hands ([`SeenCards`]), the suits each
+//! What players know: the cards seen going into other hands ([`SeenCards`](super::table::SeenCards)), the suits each
 //! hand declined ([`Game::declined_suits`]) and the faces the public record rules out of each
 //! hand ([`Voids`]), kept up to date as the game is played. Determinization, which deals the
 //! hidden cards by this knowledge, is in `determinize`.
 
-use super::*;
-
-/// `bits[o][q]`: the faces observer `o` knows seat `q` holds (at least one copy each). A bit
-/// is set when `o` sees the card go into `q`'s hand (a card `o` gave to `q`, a hand `o` passed
-/// or swapped to `q`, cards `q` picked up from the discard pile), moves with `q`'s hand when
-/// hands are passed or swapped, and is cleared for every observer when `q` plays or gives a
-/// copy of that face (which copy left is not known). So a set bit is always true of the real
-/// hands; [`Game::determinize`] keeps those cards in place. Only faces are tracked: with
-/// several packs a player knows at least one copy is there. A game restored from a snapshot
-/// or a position starts with nothing seen (less information, never wrong).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SeenCards {
-    pub bits: [[u64; MAX_PLAYERS]; MAX_PLAYERS],
-}
+use super::bits::bit;
+use super::state::{InterludeKind, Phase, Restrict};
+use super::table::Game;
+use crate::card::{Card, NUM_FACES};
+use crate::card_set::CardCounts;
+use crate::rules::{MAX_PLAYERS, Rules};
 
 /// What the public record rules out of one hand ([`Game::voids`]): the hand holds at most
 /// `room` cards of `faces`.
@@ -57,12 +49,12 @@ impl Voids {
 }
 
 impl Game {
-    /// Whether any card of `rules` moves cards openly between players (see [`SeenCards`]).
+    /// Whether any card of `rules` moves cards openly between players (see [`SeenCards`](super::table::SeenCards)).
     pub(super) fn tracks_seen(rules: &Rules) -> bool {
         rules.moves_cards_openly
     }
 
-    /// What `observer` has seen go into other hands (see [`SeenCards`]): face bits per seat,
+    /// What `observer` has seen go into other hands (see [`SeenCards`](super::table::SeenCards)): face bits per seat,
     /// or `None` in presets where cards never move openly between players.
     pub fn seen_cards(&self, observer: usize) -> Option<&[u64; MAX_PLAYERS]> {
         self.seen.as_ref().map(|s| &s.bits[observer])
@@ -240,7 +232,12 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{cards, derive_seed, faces, random_step, test_tables};
+    use crate::action::{self, Action, ActionMask};
+    use crate::game::testing::{cards, faces, random_step, test_tables};
+    use crate::seed::derive_seed;
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use std::sync::Arc;
 
     /// One Left: "If you have a card that you can play, you must play it. If you don't have a
     /// card you can play, you must draw." Seat 1, holding no heart, no nine and no ace (wild),

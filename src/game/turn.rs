@@ -195,3 +195,32 @@ impl Game {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::testing::{random_step, test_tables};
+    use crate::seed::derive_seed;
+
+    /// `Turn::is_fresh` agrees with the comparison with the default turn at every decision of
+    /// random games of every preset.
+    #[test]
+    fn is_fresh_is_equality_with_the_default_turn_in_play() {
+        let d = Turn::default();
+        let (mut fresh, mut not) = (0, 0);
+        for (preset, n, rules) in test_tables() {
+            let mut g = Game::new(rules, derive_seed(31, n as u64));
+            let mut bot = Xoshiro256PlusPlus::seed_from_u64(n as u64);
+            let mut mask = ActionMask::default();
+            let mut episode = 0;
+            for _ in 0..2000 {
+                let t = *g.turn();
+                assert_eq!(t.is_fresh(), t == d, "{preset} {n}p: {t:?}");
+                fresh += usize::from(t == d);
+                not += usize::from(t != d);
+                random_step(&mut g, &mut bot, &mut mask, 31, &mut episode);
+            }
+        }
+        assert!(fresh > 1000 && not > 1000, "{fresh} fresh and {not} other turns");
+    }
+}

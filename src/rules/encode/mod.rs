@@ -5,7 +5,7 @@
 //!
 //! * **per card**: [`NUM_FACES`] rows of [`CARD_FEATURES`] values, one row per face in card
 //!   order (`AC`..`KS`, `RJ`, `BJ`): everything the effect table gives that face
-//!   ([`super::CardRule`]), its copies in the deck, points, start-card effect and the
+//!   ([`super::compiled::CardRule`]), its copies in the deck, points, start-card effect and the
 //!   table-wide face sets it belongs to (rank-blocked, doubling, not multipliable, pure wild);
 //! * **table-wide**: [`TABLE_FEATURES`] values: the deal, drawing, passing, the stock, chains,
 //!   multi-card plays, the last card, the end of a hand, options, scoring and the match
@@ -37,7 +37,7 @@
 //! observers derive their tensor layout from the writes. The encoders write every column
 //! whatever the rules (no write depends on a value), so one run gives the layout of all.
 
-use super::Rules;
+use super::compiled::Rules;
 use crate::card::NUM_FACES;
 use std::sync::{LazyLock, OnceLock};
 
@@ -226,7 +226,7 @@ pub fn bounds() -> (Vec<f32>, Vec<f32>) {
 mod tests {
     use super::*;
     use crate::card::Card;
-    use crate::rules::{load_spec, preset_names};
+    use crate::rules::load::{load_spec, preset_names};
 
     fn encoded(r: &Rules) -> Vec<f32> {
         let mut v = vec![f32::NAN; RULES_SIZE];

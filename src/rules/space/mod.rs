@@ -19,7 +19,8 @@
 //! overrides (what a house-rules TOML file holds: `inherits = "<preset>"` and the changes)
 //! and as the resolved specification, with the changes in words.
 
-use super::{Rules, RulesError, RulesSpec, preset_names, preset_value, spec_from_value};
+use super::load::preset_value;
+use super::{Rules, RulesError, RulesSpec, preset_names, spec_from_value};
 use crate::seed::derive_seed;
 use house::Mutator;
 use rand::{RngExt, SeedableRng};

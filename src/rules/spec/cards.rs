@@ -1,7 +1,7 @@
 //! What a card matches and does: the `match` and `wild` tables and the effect table entry
 //! ([`CardSpec`]) with its draw chains, shields, gifts and follow-ups.
 
-use super::*;
+use serde::{Deserialize, Serialize};
 
 /// `match.after_wild`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]

@@ -1,6 +1,7 @@
 //! The end of a hand and after: `end`, `score`, `series` and `countdown`.
 
-use super::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// `end.*`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -11,7 +11,7 @@
 //! selectors name the same card, the more specific one wins field by field: rank, then
 //! colour group, then single card.
 //!
-//! [`super::Rules::from_spec`] validates a spec into the engine's compiled form.
+//! `Rules::from_spec` (in the parent module) validates a spec into the engine's compiled form.
 //!
 //! Files: this one holds [`RulesSpec`] with the players, deck, deal, start and seating
 //! tables, the options and the limits; `cards` what a card matches and does (matching,
@@ -261,9 +261,9 @@ pub const MAX_WINNER_BONUS: i32 = 1_000_000;
 impl RulesSpec {
     /// Numeric fields whose type allows values the engine cannot use safely: a message
     /// naming the field and its allowed range. `num_players` scales the per-player target.
-    pub fn check_ranges(&self, num_players: usize) -> Result<(), super::RulesError> {
+    pub fn check_ranges(&self, num_players: usize) -> Result<(), super::error::RulesError> {
         let s = &self.series;
-        let bad = |field: String, message: String| Err(super::RulesError::invalid(field, message));
+        let bad = |field: String, message: String| Err(super::error::RulesError::invalid(field, message));
         if let Some(t) = s.target.filter(|&t| t > MAX_SERIES_TARGET) {
             return bad("series.target".into(), format!("must be in [0, {MAX_SERIES_TARGET}], got {t}"));
         }

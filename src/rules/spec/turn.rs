@@ -1,7 +1,8 @@
 //! The turn's other tables: drawing, passing, the stock, multi-card plays, draw chains,
 //! two-player adjustments and the last-card call.
 
-use super::*;
+use super::cards::{Accumulate, ChainAnswer};
+use serde::{Deserialize, Serialize};
 
 /// `draw.mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]

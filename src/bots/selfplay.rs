@@ -1,0 +1,56 @@
+//! [`random_selfplay`]: whole games between random bots in a tight loop, with their results
+//! and speed; the engine's smoke test.
+
+use super::policy::RandomBot;
+use crate::action::ActionMask;
+use crate::game::{Game, derive_seed};
+use crate::rules::{MAX_PLAYERS, Rules};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Results of [`random_selfplay`].
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct SelfPlayStats {
+    pub games: u64,
+    /// Games won per seat.
+    pub wins: Vec<u64>,
+    pub no_winner: u64,
+    pub truncated: u64,
+    pub decisions: u64,
+    pub seconds: f64,
+}
+
+/// Play `games` random-vs-random games; game `i` is dealt from `derive_seed(seed, i)`.
+pub fn random_selfplay(rules: Arc<Rules>, games: u64, seed: u64) -> SelfPlayStats {
+    let n = rules.num_players as usize;
+    let mut wins = [0u64; MAX_PLAYERS];
+    let mut stats = SelfPlayStats { games, ..Default::default() };
+    let start = Instant::now();
+    let mut g = Game::new(rules, derive_seed(seed, 0));
+    let mut bot = RandomBot::new(derive_seed(seed ^ 0x5EED, 0));
+    let mut m = ActionMask::default();
+    for i in 0..games {
+        if i > 0 {
+            g.reset(derive_seed(seed, i), &[]).expect("an empty deck prefix is always valid");
+        }
+        loop {
+            g.legal_actions(&mut m);
+            match bot.pick(&m) {
+                Some(a) => g.apply(a),
+                None => break,
+            }
+        }
+        stats.decisions += g.decisions() as u64;
+        if g.is_truncated() {
+            stats.truncated += 1;
+        }
+        match g.winner() {
+            Some(w) => wins[w] += 1,
+            None => stats.no_winner += 1,
+        }
+    }
+    stats.seconds = start.elapsed().as_secs_f64();
+    stats.wins = wins[..n].to_vec();
+    stats
+}

@@ -1,0 +1,102 @@
+//! [`BotSpec`]: the built-in bots by name, parsed from text and built with a seed.
+
+use super::policy::{Policy, RandomBot};
+use super::{card_net, heuristic, ismcts, net, pimc};
+use crate::rules::Rules;
+
+/// A built-in bot by name: `"random"`, `"heuristic"`, `"ismcts"` / `"ismcts:N"` (N
+/// simulations per decision, default [`ismcts::DEFAULT_SIMULATIONS`]) or `"pimc"` /
+/// `"pimc:N"` (N sampled worlds per decision, default [`pimc::DEFAULT_WORLDS`]), `"net"` (the
+/// learned policy of every rule set) or `"net1"` (the first learned policies; only on the rules
+/// they were trained for, see [`BotSpec::check_rules`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BotSpec {
+    Random,
+    Heuristic,
+    Ismcts {
+        simulations: u32,
+    },
+    Pimc {
+        worlds: u32,
+    },
+    /// PIMC seeing every hand ([`pimc::PimcBot::oracle`]); it reads hidden cards on purpose.
+    Oracle {
+        worlds: u32,
+    },
+    /// The learned network of every rule set ([`card_net`]).
+    Net,
+    /// The first learned networks, one per preset they were trained on ([`net`]).
+    Net1,
+}
+
+/// The names [`BotSpec::parse`] accepts, for error messages.
+pub const BOT_SPEC_HELP: &str = "\"random\", \"heuristic\", \"ismcts\", \"ismcts:N\" (N simulations), \"pimc\" or \"pimc:N\" (N worlds), \"oracle:N\" (pimc seeing every hand, for measurement), N in 1..=1000000, \"net\" (the learned bot, every rule set) or \"net1\" (the first learned bots: three two-player presets)";
+
+impl BotSpec {
+    /// Parse a bot name; the error says what was wrong and what is allowed.
+    pub fn parse(text: &str) -> Result<BotSpec, String> {
+        let t = text.trim().to_ascii_lowercase();
+        let (head, arg) = match t.split_once(':') {
+            Some((h, a)) => (h, Some(a)),
+            None => (t.as_str(), None),
+        };
+        let count = |a: &str| match a.parse::<u32>() {
+            Ok(k) if (1..=1_000_000).contains(&k) => Ok(k),
+            _ => Err(format!(
+                "bad count {a:?} in bot name {text:?}: expected an integer in 1..=1000000, e.g. \"{head}:400\""
+            )),
+        };
+        match (head, arg) {
+            ("random", None) => Ok(BotSpec::Random),
+            ("heuristic", None) => Ok(BotSpec::Heuristic),
+            ("ismcts", None) => Ok(BotSpec::Ismcts { simulations: ismcts::DEFAULT_SIMULATIONS }),
+            ("ismcts", Some(a)) => Ok(BotSpec::Ismcts { simulations: count(a)? }),
+            ("pimc", None) => Ok(BotSpec::Pimc { worlds: pimc::DEFAULT_WORLDS }),
+            ("pimc", Some(a)) => Ok(BotSpec::Pimc { worlds: count(a)? }),
+            ("oracle", None) => Ok(BotSpec::Oracle { worlds: pimc::DEFAULT_WORLDS }),
+            ("oracle", Some(a)) => Ok(BotSpec::Oracle { worlds: count(a)? }),
+            ("net", None) => Ok(BotSpec::Net),
+            ("net1", None) => Ok(BotSpec::Net1),
+            ("random" | "heuristic" | "net" | "net1", Some(_)) => {
+                Err(format!("bot {head:?} takes no parameter (got {text:?}); allowed bots: {BOT_SPEC_HELP}"))
+            }
+            _ => Err(format!("unknown bot {text:?}; allowed bots: {BOT_SPEC_HELP}")),
+        }
+    }
+
+    /// A fresh bot with its own seeded generator.
+    pub fn build(&self, seed: u64) -> Box<dyn Policy> {
+        match *self {
+            BotSpec::Random => Box::new(RandomBot::new(seed)),
+            BotSpec::Heuristic => Box::new(heuristic::HeuristicBot::new()),
+            BotSpec::Ismcts { simulations } => Box::new(ismcts::IsmctsBot::new(simulations, seed)),
+            BotSpec::Pimc { worlds } => Box::new(pimc::PimcBot::new(worlds, seed)),
+            BotSpec::Oracle { worlds } => Box::new(pimc::PimcBot::oracle(worlds, seed)),
+            BotSpec::Net => Box::new(card_net::CardNetBot::new()),
+            BotSpec::Net1 => Box::new(net::NetBot::new()),
+        }
+    }
+
+    /// Whether this bot can play `rules`: every bot can, except `net1`, which plays only the
+    /// rules it was trained for (the error names them).
+    pub fn check_rules(&self, rules: &Rules) -> Result<(), String> {
+        match self {
+            BotSpec::Net => card_net::weights().map(|_| ()),
+            BotSpec::Net1 => net::policy_for(rules).map(|_| ()),
+            _ => Ok(()),
+        }
+    }
+
+    /// The canonical name (parses back to the same spec).
+    pub fn name(&self) -> String {
+        match self {
+            BotSpec::Random => "random".into(),
+            BotSpec::Heuristic => "heuristic".into(),
+            BotSpec::Ismcts { simulations } => format!("ismcts:{simulations}"),
+            BotSpec::Pimc { worlds } => format!("pimc:{worlds}"),
+            BotSpec::Oracle { worlds } => format!("oracle:{worlds}"),
+            BotSpec::Net => "net".into(),
+            BotSpec::Net1 => "net1".into(),
+        }
+    }
+}

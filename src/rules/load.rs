@@ -1,0 +1,278 @@
+//! From text to a [`RulesSpec`]: the embedded preset TOML files, their inheritance, the
+//! deep merge of user overrides and the documented variants, and deserializing the merged
+//! table with errors that name the dotted field.
+
+use super::error::RulesError;
+use super::spec::RulesSpec;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+const PRESETS: &[(&str, &str)] = &[
+    ("crazy_eights", include_str!("presets/crazy_eights.toml")),
+    ("crazy_eights_specials", include_str!("presets/crazy_eights_specials.toml")),
+    ("switch_blackjack", include_str!("presets/switch_blackjack.toml")),
+    ("crazy_eights_xtreme", include_str!("presets/crazy_eights_xtreme.toml")),
+    ("crazy_eights_winner_collects", include_str!("presets/crazy_eights_winner_collects.toml")),
+    ("kings_reverse", include_str!("presets/kings_reverse.toml")),
+    ("grandads_game", include_str!("presets/grandads_game.toml")),
+    ("chase_the_ace", include_str!("presets/chase_the_ace.toml")),
+    ("blackjack_forum_house", include_str!("presets/blackjack_forum_house.toml")),
+    ("one_left", include_str!("presets/one_left.toml")),
+    ("sevens_and_eights", include_str!("presets/sevens_and_eights.toml")),
+    ("jokers_and_nines", include_str!("presets/jokers_and_nines.toml")),
+    ("fat_buddah", include_str!("presets/fat_buddah.toml")),
+    ("crazy_eights_countdown", include_str!("presets/crazy_eights_countdown.toml")),
+    ("crazy_eights_countdown_blog", include_str!("presets/crazy_eights_countdown_blog.toml")),
+    ("bitch", include_str!("presets/bitch.toml")),
+    ("crazy_pairs", include_str!("presets/crazy_pairs.toml")),
+    ("rose_mau", include_str!("presets/rose_mau.toml")),
+    ("advanced_switch", include_str!("presets/advanced_switch.toml")),
+    ("zodiac", include_str!("presets/zodiac.toml")),
+    ("openspiel_crazy_eights", include_str!("presets/openspiel_crazy_eights.toml")),
+    ("one_card", include_str!("presets/one_card.toml")),
+    ("stalin", include_str!("presets/stalin.toml")),
+    ("thirty_eights", include_str!("presets/thirty_eights.toml")),
+    ("larby_switch", include_str!("presets/larby_switch.toml")),
+];
+
+/// Names of the built-in presets.
+pub fn preset_names() -> Vec<&'static str> {
+    PRESETS.iter().map(|(n, _)| *n).collect()
+}
+
+/// The TOML text of a preset.
+pub fn preset_toml(name: &str) -> Result<&'static str, RulesError> {
+    PRESETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)
+        .ok_or_else(|| RulesError::UnknownPreset { name: name.to_string(), available: preset_names().join(", ") })
+}
+
+fn toml_to_json(text: &str, what: &str) -> Result<Value, RulesError> {
+    let v: toml::Value = toml::from_str(text).map_err(|e| RulesError::invalid(what, e.to_string()))?;
+    serde_json::to_value(v).map_err(|e| RulesError::invalid(what, e.to_string()))
+}
+
+/// Deep merge: tables merge key by key; other values (and `null`) replace.
+pub fn merge(base: &mut Value, over: &Value) {
+    match (base, over) {
+        (Value::Object(b), Value::Object(o)) => {
+            for (k, v) in o {
+                match b.get_mut(k) {
+                    Some(slot) if slot.is_object() && v.is_object() => merge(slot, v),
+                    _ => {
+                        b.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (b, o) => *b = o.clone(),
+    }
+}
+
+/// A preset's table with its parents merged in, parsed once per process (every load of a
+/// preset starts from a copy of it).
+pub(super) fn preset_value(name: &str) -> Result<Value, RulesError> {
+    static CACHE: std::sync::OnceLock<Vec<(&'static str, Result<Value, RulesError>)>> = std::sync::OnceLock::new();
+    let cache = CACHE.get_or_init(|| PRESETS.iter().map(|(n, _)| (*n, parse_preset_value(n, 0))).collect());
+    match cache.iter().find(|(n, _)| *n == name) {
+        Some((_, v)) => v.clone(),
+        None => preset_toml(name).map(|_| Value::Null),
+    }
+}
+
+fn parse_preset_value(name: &str, depth: usize) -> Result<Value, RulesError> {
+    let mut v = toml_to_json(preset_toml(name)?, name)?;
+    if let Some(parent) = v.get("inherits").and_then(Value::as_str).map(str::to_string) {
+        if depth > 8 {
+            return Err(RulesError::invalid("inherits", "inheritance chain too deep"));
+        }
+        let mut base = parse_preset_value(&parent, depth + 1)?;
+        // The child's own identity and variant list replace the parent's; a parent's variant
+        // that cannot apply to the child is named in the child's `drop_variants`.
+        let dropped = match &mut v {
+            Value::Object(c) => c.remove("drop_variants"),
+            _ => None,
+        };
+        if let Value::Object(b) = &mut base {
+            b.remove("variants");
+            b.remove("simplifications");
+            for variant in dropped.as_ref().and_then(Value::as_array).into_iter().flatten() {
+                let known = variant
+                    .as_str()
+                    .and_then(|n| b.get_mut("variant").and_then(Value::as_object_mut).and_then(|t| t.remove(n)));
+                if known.is_none() {
+                    return Err(RulesError::invalid(
+                        "drop_variants",
+                        format!("preset '{name}' drops variant {variant}, which its parent '{parent}' does not have"),
+                    ));
+                }
+            }
+        }
+        merge(&mut base, &v);
+        v = base;
+    }
+    Ok(v)
+}
+
+/// Merge a rules table and deserialize it, naming the field on error.
+pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
+    let mut track = serde_path_to_error::Track::new();
+    let de = serde_path_to_error::Deserializer::new(&v, &mut track);
+    match <RulesSpec as serde::Deserialize>::deserialize(de) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            let path = track.path().to_string();
+            let msg = e.to_string();
+            // serde reports an unknown key at its parent; add the key itself to the path.
+            let field = match msg.strip_prefix("unknown field `").and_then(|r| r.split('`').next()) {
+                Some(key) if path == "." || path.is_empty() => key.to_string(),
+                Some(key) if path == key || path.ends_with(&format!(".{key}")) => path,
+                Some(key) => format!("{path}.{key}"),
+                None => path,
+            };
+            Err(RulesError::invalid(field, msg))
+        }
+    }
+}
+
+/// Load a preset with optional overrides (a nested table) into a [`RulesSpec`].
+pub fn load_spec(preset: &str, overrides: Option<&Value>) -> Result<RulesSpec, RulesError> {
+    let base = preset_value(preset)?;
+    if overrides.is_some_and(|o| !o.is_object() && !o.is_null()) {
+        return Err(RulesError::invalid("rules", "overrides must be a table (dict) of rule fields"));
+    }
+    let merged = apply_overrides(base, overrides.filter(|o| o.is_object()), "this preset documents")?;
+    let mut spec = spec_from_value(merged)?;
+    if spec.name.is_empty() {
+        spec.name = preset.to_string();
+    }
+    Ok(spec)
+}
+
+/// Resolve a rules table the way presets are resolved (see `apply_overrides`). A table
+/// with `inherits = "<preset>"` (and not already resolved) is that preset plus changes; a
+/// resolved table is taken as it is (only variants newly listed by the overrides are applied).
+pub fn resolve_spec(base: Value, overrides: Option<&Value>) -> Result<RulesSpec, RulesError> {
+    let parent = base.get("inherits").and_then(Value::as_str).filter(|_| !is_resolved(&base)).map(str::to_string);
+    if let Some(parent) = parent {
+        let mut own = base;
+        if let Value::Object(m) = &mut own {
+            m.remove("inherits");
+        }
+        if let Some(o) = overrides {
+            merge(&mut own, o);
+        }
+        return load_spec(&parent, Some(&own));
+    }
+    spec_from_value(apply_overrides(base, overrides, "these rules document")?)
+}
+
+/// A complete spec from a table: a resolved spec as it is; a partial table with
+/// `inherits = "<preset>"` is resolved first; any other table takes defaults for what it
+/// leaves out.
+pub fn complete_spec(v: Value) -> Result<RulesSpec, RulesError> {
+    if !is_resolved(&v) && v.get("inherits").and_then(Value::as_str).is_some() {
+        resolve_spec(v, None)
+    } else {
+        spec_from_value(v)
+    }
+}
+
+/// True for a resolved specification as serialized (`Rules.to_dict()`, `Game.rules_dict()`):
+/// it has every top-level field. Its `inherits` only records the parent preset, and the
+/// variants it lists are already applied.
+pub fn is_resolved(v: &Value) -> bool {
+    let Ok(Value::Object(all)) = serde_json::to_value(RulesSpec::default()) else { return false };
+    v.as_object().is_some_and(|m| all.keys().all(|k| m.contains_key(k)))
+}
+
+fn variant_names(v: &Value) -> Result<Vec<String>, RulesError> {
+    let bad = || RulesError::invalid("variants", "expected a list of variant names");
+    match v.get("variants") {
+        None | Some(Value::Null) => Ok(vec![]),
+        Some(Value::Array(a)) => a.iter().map(|x| x.as_str().map(str::to_string).ok_or_else(bad)).collect(),
+        Some(_) => Err(bad()),
+    }
+}
+
+/// The variant pass shared by presets and rules tables: the overrides are merged, the
+/// listed `variants` overlays are applied to `base` (those a resolved `base` lists are
+/// already applied), and the overrides are merged again on top, so an explicit override
+/// beats a variant. `whose` words the unknown-variant error ("this preset documents").
+fn apply_overrides(base: Value, overrides: Option<&Value>, whose: &str) -> Result<Value, RulesError> {
+    let applied = if is_resolved(&base) { variant_names(&base)? } else { vec![] };
+    let mut merged = base.clone();
+    if let Some(o) = overrides {
+        merge(&mut merged, o);
+    }
+    let variants = variant_names(&merged)?;
+    if variants.iter().any(|v| !applied.contains(v)) {
+        let table = merged.get("variant").cloned().unwrap_or(Value::Null);
+        let mut v = base;
+        for name in variants.iter().filter(|v| !applied.contains(v)) {
+            let overlay = table.get(name).ok_or_else(|| {
+                let known: Vec<String> = table.as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
+                let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+                RulesError::invalid("variants", format!("unknown variant {name:?}; {whose}: {known}"))
+            })?;
+            merge(&mut v, overlay);
+        }
+        if let Some(o) = overrides {
+            merge(&mut v, o);
+        }
+        if let Value::Object(m) = &mut v {
+            m.insert("variants".into(), Value::from(variants));
+        }
+        merged = v;
+    }
+    if let Some(o) = overrides {
+        clear_shadowing_tables(&mut merged, o);
+    }
+    Ok(merged)
+}
+
+/// An explicit override of `deal.hand_size` (or `deck.packs`) means that value for every
+/// player count: the preset's per-player-count table is dropped unless the override sets it
+/// too.
+fn clear_shadowing_tables(merged: &mut Value, over: &Value) {
+    for (table, plain, by) in [("deal", "hand_size", "hand_size_by_players"), ("deck", "packs", "packs_by_players")] {
+        let o = over.get(table);
+        if o.and_then(|t| t.get(plain)).is_some() && o.and_then(|t| t.get(by)).is_none() {
+            if let Some(Value::Object(t)) = merged.get_mut(table) {
+                t.insert(by.to_string(), Value::Object(Default::default()));
+            }
+        }
+    }
+}
+
+/// Resolved rules of every preset, for documentation.
+pub fn all_preset_specs() -> BTreeMap<String, RulesSpec> {
+    preset_names().into_iter().filter_map(|n| load_spec(n, None).ok().map(|s| (n.to_string(), s))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::spec::DrawMode;
+    use serde_json::json;
+
+    #[test]
+    fn unknown_field_names_the_dotted_path() {
+        let e = load_spec("crazy_eights", Some(&json!({"deal": {"hand_sizes": 3}}))).unwrap_err();
+        assert_eq!(e.field(), Some("deal.hand_sizes"), "{e}");
+        let e = load_spec("crazy_eights", Some(&json!({"deal": {"hand_size": "x"}}))).unwrap_err();
+        assert_eq!(e.field(), Some("deal.hand_size"), "{e}");
+        let e = load_spec("crazy_eights", Some(&json!({"draw": {"after": "whenever"}}))).unwrap_err();
+        assert_eq!(e.field(), Some("draw.after"), "{e}");
+    }
+
+    #[test]
+    fn variants_apply_overlays() {
+        let s = load_spec("crazy_eights", Some(&json!({"variants": ["draw_until_playable"]}))).unwrap();
+        assert_eq!(s.draw.mode, DrawMode::UntilPlayable);
+        let e = load_spec("crazy_eights", Some(&json!({"variants": ["nope"]}))).unwrap_err();
+        assert_eq!(e.field(), Some("variants"));
+    }
+}
