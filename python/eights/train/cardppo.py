@@ -2,7 +2,8 @@
 batches (a :class:`eights.RuleSpace` per table size, ``obs_rules=True``) starting from the
 imitation network (:mod:`eights.train.warmstart`), resumable, with a curve of its win shares.
 
-* **Tables** (:attr:`CardPPOConfig.tables`): groups of games ``players:opponent:games``; each
+* **Tables** (:attr:`CardPPOConfig.tables`): groups of games ``players:opponent:games[:space]``
+  (``space``: ``all``, the rule space, or ``presets``, the presets as written); each
   group is one ``VecEnv`` per learner seat (the seat rotates with the group), its other seats
   played inside the step by a built-in bot (``heuristic``; ``net``, the shipped network, is the
   warm-start policy of the league). Rule sets held out for the generalization benchmark are
@@ -43,7 +44,7 @@ class CardPPOConfig:
     """The settings of a PPO stage (recorded in its checkpoint)."""
 
     seed: int = 0
-    #: Groups ``players:opponent:games`` (games split evenly over the learner seats).
+    #: Groups ``players:opponent:games[:all|presets]`` (games split evenly over the learner seats).
     tables: str = "2:heuristic:256,3:heuristic:48,4:heuristic:128,5:heuristic:40,6:heuristic:36,2:net:64"
     num_steps: int = 32
     lr: float = 1e-4
@@ -66,13 +67,25 @@ class CardPPOConfig:
     env_threads: int = 1
 
 
-def parse_tables(spec: str) -> List[Tuple[int, str, int]]:
-    """``"2:heuristic:256,4:net:64"`` as ``[(2, "heuristic", 256), (4, "net", 64)]``."""
+def parse_tables(spec: str) -> List[Tuple[int, str, int, str]]:
+    """``"2:heuristic:256,4:net:64:presets"`` as
+    ``[(2, "heuristic", 256, "all"), (4, "net", 64, "presets")]``: players, opponent, games and
+    the rule sets dealt (``all``: the whole rule space, presets with their variants and house
+    rules; ``presets``: the presets as written)."""
     out = []
     for part in spec.split(","):
-        n, opp, games = part.strip().split(":")
-        out.append((int(n), opp, int(games)))
+        fields = part.strip().split(":")
+        if len(fields) not in (3, 4) or (len(fields) == 4 and fields[3] not in SPACES):
+            raise ValueError(f"tables: each group is players:opponent:games[:all|presets], got {part.strip()!r}")
+        out.append((int(fields[0]), fields[1], int(fields[2]), fields[3] if len(fields) == 4 else "all"))
     return out
+
+
+#: The rule sets a group deals, by name.
+SPACES = {
+    "all": lambda n: RuleSpace(num_players=n),
+    "presets": lambda n: RuleSpace(num_players=n, variant_prob=0.0, house_prob=0.0),
+}
 
 
 class _Games:
@@ -82,13 +95,13 @@ class _Games:
         self.envs: List[VecEnv] = []
         self.group: List[int] = []  # the group of each env
         self.groups = parse_tables(cfg.tables)
-        excluded = heldout_encodings(sorted({n for n, _, _ in self.groups}))
+        excluded = heldout_encodings(sorted({g[0] for g in self.groups}))
         self.excluded = {n: {digest(e) for e in encs} for n, encs in excluded.items()}
         k = 0
-        for gi, (n, opp, games) in enumerate(self.groups):
+        for gi, (n, opp, games, space) in enumerate(self.groups):
             for seat in range(n):
                 env = VecEnv(
-                    RuleSpace(num_players=n),
+                    SPACES[space](n),
                     max(1, games // n),
                     n,
                     opponents=opp,
@@ -193,6 +206,8 @@ def _start(path: str, cfg: CardPPOConfig, init: Optional[str], log: Callable[[st
         net = from_checkpoint(ck["model"], cfg.width, cfg.context)
         opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
         opt.load_state_dict(ck["optimizer"])
+        for group in opt.param_groups:  # this stretch's learning rate
+            group["lr"] = cfg.lr
         log(f"resumed at update {ck['state']['update']} ({ck['state']['decisions']} decisions)")
         return net, opt, ck["state"]
     if init is None:
@@ -344,7 +359,7 @@ def card_ppo(
     games.reset()
     rng = np.random.default_rng(cfg.seed + 7919 * u0)
     torch.manual_seed(cfg.seed + u0)
-    names = [f"{n}p_{opp}" for n, opp, _ in games.groups]
+    names = [f"{n}p_{opp}" + ("" if space == "all" else f"_{space}") for n, opp, _, space in games.groups]
     pending = np.zeros(games.N, bool)  # the last step ended the game: the next one is a dummy
     t_end = time.time() + 60 * minutes
     while True:  # at least one update per call

@@ -16,7 +16,10 @@ from eights.train.cardppo import CardPPOConfig, card_ppo, parse_tables  # noqa: 
 
 
 def test_tables_parse_as_documented():
-    assert parse_tables("2:heuristic:256, 4:net:64") == [(2, "heuristic", 256), (4, "net", 64)]
+    want = [(2, "heuristic", 256, "all"), (4, "net", 64, "presets")]
+    assert parse_tables("2:heuristic:256, 4:net:64:presets") == want
+    with pytest.raises(ValueError, match="players:opponent:games"):
+        parse_tables("2:heuristic:256:house")
 
 
 def test_a_tiny_run_trains_the_value_head_first_then_resumes(tmp_path):
@@ -24,7 +27,7 @@ def test_a_tiny_run_trains_the_value_head_first_then_resumes(tmp_path):
     start = CardNet()
     init = tmp_path / "init.safetensors"
     export(start, str(init), {"stages": "[]"}, dtype=torch.float32)
-    cfg = CardPPOConfig(tables="2:heuristic:8,3:heuristic:6", num_steps=8, value_updates=2, block=4, blocks=8)
+    cfg = CardPPOConfig(tables="2:heuristic:8,3:heuristic:6:presets", num_steps=8, value_updates=2, block=4, blocks=8)
     out = tmp_path / "run"
     # A budget of ~0 minutes still runs one update per call.
     net = card_ppo(str(out), cfg, minutes=1e-6, init=str(init), log=lambda s: None)
