@@ -1,8 +1,12 @@
-"""Export a checkpoint of ``scripts/train_card_net.py`` as the ``net`` bot's weights file
-(``eights-net-v2``, float16), with the training record in its metadata.
+"""Export a checkpoint of ``scripts/train_card_net.py`` (imitation) or
+``scripts/train_card_net_ppo.py`` (PPO) as the ``net`` bot's weights file (``eights-net-v2``,
+float16), with the training record in its metadata: the stages of ``--previous`` (the file the
+stage started from), then this stage's ``--stage`` lines.
 
     python scripts/export_card_net.py --ckpt runs/card_net/ckpt.pt --out src/bots/net/card.safetensors \
         --stage "imitation: ..."
+    python scripts/export_card_net.py --ckpt runs/card_net_ppo/ckpt.pt --out new.safetensors \
+        --previous src/bots/net/card.safetensors --stage "stage 3, PPO: ..."
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import struct
 
 import torch
 
@@ -21,21 +26,29 @@ def main() -> None:
     ap.add_argument("--ckpt", default="runs/card_net/ckpt.pt")
     ap.add_argument("--out", default="src/bots/net/card.safetensors")
     ap.add_argument("--stage", action="append", default=[], help="a line of the training record (repeatable)")
+    ap.add_argument("--previous", default="", help="a weights file whose recorded stages come first")
     args = ap.parse_args()
+    stages = list(args.stage)
+    if args.previous:
+        with open(args.previous, "rb") as f:
+            data = f.read()
+        n = struct.unpack("<Q", data[:8])[0]
+        stages = json.loads(json.loads(data[8 : 8 + n])["__metadata__"]["stages"]) + stages
     ck = torch.load(args.ckpt, weights_only=False)
     cfg = ck["config"]
     net = from_checkpoint(ck["model"], cfg["width"], cfg["context"])
     state = ck["state"]
+    steps = state.get("iteration", state.get("update"))
     record = {
-        "stages": json.dumps(args.stage),
-        "iterations": str(state["iteration"]),
+        "stages": json.dumps(stages),
+        "iterations": str(steps),
         "decisions": str(state["decisions"]),
         "train_minutes": f"{state['seconds'] / 60:.1f}",
         "hardware": f"{platform.machine()}, {torch.get_num_threads()} PyTorch threads",
         "config": json.dumps(cfg),
     }
     export(net, args.out, record)
-    print(f"wrote {args.out}: iteration {state['iteration']}, {state['decisions']} decisions")
+    print(f"wrote {args.out}: iteration {steps}, {state['decisions']} decisions")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
-"""The training curve of the rules-reading ``net``: agreement with ``heuristic`` on fixed
-validation states and the quick score against it, over labelled decisions, stage by stage.
+"""The training curves of the rules-reading ``net``: for the imitation stages, agreement with
+``heuristic`` on fixed validation states and the quick score against it, over labelled
+decisions; for the PPO stage, the win share against ``heuristic`` in its training games by
+table size and the quick check of exported checkpoints (``quick_check_stage3.jsonl``).
 
-    python scripts/plot_net_curve.py   # benchmarks/results/net/curve_stage*.jsonl -> docs/figures/net_curve.svg
+    python scripts/plot_net_curve.py   # benchmarks/results/net/curve_stage*.jsonl -> docs/figures/net_*curve.svg
 """
 
 from __future__ import annotations
@@ -12,6 +14,46 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "net"
 FIGURE = ROOT / "docs" / "figures" / "net_curve.svg"
+PPO_FIGURE = ROOT / "docs" / "figures" / "net_ppo_curve.svg"
+
+
+def _rows(path: Path) -> list:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def plot_ppo(plt, path: Path) -> None:
+    """The PPO stage: smoothed win shares by group over learner decisions, and the quick checks."""
+    import numpy as np
+
+    rows = _rows(path)
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 3.8))
+    groups = sorted({k[4:] for r in rows for k in r if k.startswith("win_")})
+    x = np.array([r["decisions"] / 1e6 for r in rows])
+    for g in groups:
+        wins = np.array([r.get(f"win_{g}", 0.0) * r.get(f"games_{g}", 0) for r in rows])
+        games = np.array([r.get(f"games_{g}", 0) for r in rows], float)
+        k = 25  # updates per window
+        w = np.convolve(wins, np.ones(k), "valid") / np.maximum(np.convolve(games, np.ones(k), "valid"), 1)
+        n = int(g.split("p")[0])
+        ax.plot(x[k - 1 :], w * n, label=g.replace("_", " "), lw=1)
+    ax.axhline(1.0, color="grey", ls="--", lw=1)
+    ax.set_xlabel("learner decisions (millions)")
+    ax.set_ylabel("win share x players (training games, sampled moves)")
+    ax.legend(fontsize=7, ncol=2)
+    qc = RESULTS / "quick_check_stage3.jsonl"
+    if qc.exists():
+        q = _rows(qc)
+        bx.plot([r["decisions"] / 1e6 for r in q], [r["mean_of_fair"] for r in q], "o-", label="quick check")
+    bx.axhline(1.0, color="grey", ls="--", lw=1)
+    bx.set_xlabel("learner decisions (millions)")
+    bx.set_ylabel("score / fair share against heuristic")
+    bx.set_title("quick check: 200 deals per preset, smallest table, greedy", fontsize=9)
+    fig.tight_layout()
+    import matplotlib
+
+    with matplotlib.rc_context({"svg.hashsalt": "eights"}):
+        fig.savefig(PPO_FIGURE, metadata={"Date": None})
+    print(f"wrote {PPO_FIGURE}")
 
 
 def main() -> None:
@@ -20,7 +62,10 @@ def main() -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    stages = sorted(RESULTS.glob("curve_stage*.jsonl"))
+    stages = [p for p in sorted(RESULTS.glob("curve_stage*.jsonl")) if "val_acc" in p.read_text()[:2000]]
+    for p in sorted(RESULTS.glob("curve_stage*.jsonl")):
+        if p not in stages:
+            plot_ppo(plt, p)
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 3.8))
     offset = 0
     labels = {1: "stage 1: imitating heuristic", 2: "stage 2: distilling ismcts:200"}
