@@ -416,6 +416,7 @@ impl CardNet {
     ) -> &'s [Option<usize>] {
         let n = games.len();
         scratch.reserve(self, n);
+        scratch.cache.make_room(n);
         let mut b = 0;
         for (k, g) in games.take(n).enumerate() {
             b = k + 1;
@@ -451,7 +452,8 @@ impl CardNet {
 }
 
 /// The rules parts of the rule sets a caller has met, by `Arc<Rules>` identity (each entry holds
-/// a clone of its `Arc`, so an address is never reused while cached). Full, it starts over.
+/// a clone of its `Arc`, so an address is never reused while cached). Full, it starts over
+/// before the next batch.
 #[derive(Clone, Debug, Default)]
 pub struct RulesCache {
     keys: HashMap<usize, usize>,
@@ -464,15 +466,20 @@ pub struct RulesCache {
 pub const RULES_CACHE_SIZE: usize = 4096;
 
 impl RulesCache {
+    /// Start over when `n` more rule sets might not fit: only between batches, since a batch's
+    /// rows hold indices into the cache.
+    fn make_room(&mut self, n: usize) {
+        if self.held.len() + n > RULES_CACHE_SIZE {
+            self.keys.clear();
+            self.held.clear();
+            self.parts.clear();
+        }
+    }
+
     fn entry(&mut self, net: &CardNet, rules: &Arc<Rules>) -> usize {
         let key = Arc::as_ptr(rules) as usize;
         if let Some(&i) = self.keys.get(&key) {
             return i;
-        }
-        if self.held.len() >= RULES_CACHE_SIZE {
-            self.keys.clear();
-            self.held.clear();
-            self.parts.clear();
         }
         self.enc.resize(RULES_SIZE, 0.0);
         rules.encode(&mut self.enc);
@@ -642,6 +649,25 @@ mod tests {
         }
         // A reused scratch gives the same answers.
         assert_eq!(net.act_games_into(games.iter(), &mut scratch).to_vec(), batched);
+    }
+
+    /// The cache of rules parts fills in the middle of a batch (more distinct `Arc<Rules>` than
+    /// it holds, over two batches): the batch still answers as single decisions do. (It once
+    /// started over mid-batch, leaving earlier rows pointing past its end: a panic.)
+    #[test]
+    fn a_cache_that_fills_mid_batch_still_answers_every_row() {
+        let net = weights().unwrap();
+        let base = rules("crazy_eights", 2);
+        let fresh = |k: u64| Game::new(Arc::new((*base).clone()), k);
+        let mut scratch = CardScratch::default();
+        let first: Vec<Game> = (0..RULES_CACHE_SIZE as u64 - 10).map(fresh).collect();
+        net.act_games_into(first.iter(), &mut scratch);
+        let second: Vec<Game> = (0..40).map(|k| fresh(10_000 + k)).collect();
+        let batched = net.act_games_into(second.iter(), &mut scratch).to_vec();
+        let mut bot = CardNetBot::new();
+        for (g, a) in second.iter().zip(&batched) {
+            assert_eq!(*a, bot.act(g));
+        }
     }
 
     #[test]
