@@ -2,7 +2,9 @@
 (never drawn in training), the shipped network plays against ``heuristic`` twice on the same
 duplicate deals: told the true rules encoding, and told the encoding of the preset each set was
 derived from. The paired difference per deal, bootstrapped over deals within each set and then
-averaged over sets, says what reading the rules is worth.
+averaged over sets, says what reading the rules is worth. The true-rules games are the built-in
+bot's (all in Rust); the told-the-parent games go through the Python arena loop, which is slow
+on the sets whose matches run to the decision limit.
 
     python scripts/net_reads_rules.py --deals 1000 --out docs/data/net_reads_rules.json
 """
@@ -37,7 +39,7 @@ def main() -> None:
         parent = Rules(r.preset).encode(n)
         true, told = (
             evaluate(agent, num_players=n, games=args.deals, seed=args.seed, rule_sets=[r]).rule_sets[0]
-            for agent in (CardNetAgent(net, "net"), CardNetAgent(net, "net|parent", parent))
+            for agent in ("net", CardNetAgent(net, "net|parent", parent))
         )
         a, b = true.per_deal, told.per_deal
         d = np.asarray(a, float) - np.asarray(b, float)
