@@ -33,6 +33,7 @@ def main() -> None:
     ap.add_argument("--capacity", type=int, default=WarmStartConfig.capacity, help="replay buffer size")
     ap.add_argument("--beta-ramp", type=int, default=WarmStartConfig.beta_ramp)
     ap.add_argument("--env-threads", type=int, default=1)
+    ap.add_argument("--arch", default="card", help="card, or flat:H for the flat baseline H wide")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     cfg = WarmStartConfig(
@@ -46,6 +47,7 @@ def main() -> None:
         capacity=args.capacity,
         beta_ramp=args.beta_ramp,
         env_threads=args.env_threads,
+        arch=args.arch,
     )
     if args.games:
         cfg.games = {int(k): int(v) for k, v in (x.split(":") for x in args.games.split(","))}

@@ -19,7 +19,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import numpy as np
 import torch
 
-from .cardnet import CardNet, from_checkpoint, load
+from .cardnet import from_checkpoint, load
+from .flatnet import build
 from .imitation import Collector, ReplayBuffer, heldout_encodings
 
 __all__ = ["WarmStartConfig", "warm_start", "greedy_student", "score_against"]
@@ -48,9 +49,12 @@ class WarmStartConfig:
     teacher: str = "heuristic"
     #: Threads of the collecting envs (a search teacher runs on them).
     env_threads: int = 1
+    #: The network: ``card`` (:class:`CardNet`) or ``flat:H``, the flat baseline
+    #: (:class:`eights.train.flatnet.FlatNet`, ``H`` wide) it is measured against.
+    arch: str = "card"
 
 
-def greedy_student(net: CardNet, sample: bool = True) -> Callable[..., np.ndarray]:
+def greedy_student(net: torch.nn.Module, sample: bool = True) -> Callable[..., np.ndarray]:
     """``f(obs, mask, rules_rows, ridx) -> actions`` of the network (sampled or argmax)."""
 
     def act(obs: np.ndarray, mask: np.ndarray, rows: np.ndarray, ridx: np.ndarray) -> np.ndarray:
@@ -70,7 +74,7 @@ def greedy_student(net: CardNet, sample: bool = True) -> Callable[..., np.ndarra
 
 
 def score_against(
-    net: CardNet, preset: Any, num_players: int, games: int, seed: int, opponent: str = "heuristic"
+    net: torch.nn.Module, preset: Any, num_players: int, games: int, seed: int, opponent: str = "heuristic"
 ) -> float:
     """The network's mean win share (``win_loss`` reward mapped to [0, 1]: 1 a win, 0 a loss,
     ties split) in ``games`` games against ``opponent`` in every other seat, its seat rotating."""
@@ -111,11 +115,16 @@ def _start(path: str, cfg: WarmStartConfig, init: Optional[str], log: Callable[[
     """The network, its optimiser and the run's counters: resumed from ``path``, or a new run
     (from the network of ``init`` when given: a checkpoint, or an exported ``.safetensors``
     file such as the shipped one)."""
-    net = CardNet(cfg.width, cfg.context)
+    net = build(cfg.arch, cfg.width, cfg.context)
     state: Dict[str, Any] = {"iteration": 0, "decisions": 0, "seconds": 0.0}
+    if init and cfg.arch != "card":
+        raise ValueError(f"init: only a card network starts from another network, not arch {cfg.arch!r}")
     if os.path.exists(path):
         ck = torch.load(path, weights_only=False)
-        net = from_checkpoint(ck["model"], cfg.width, cfg.context)
+        if cfg.arch == "card":
+            net = from_checkpoint(ck["model"], cfg.width, cfg.context)
+        else:
+            net.load_state_dict(ck["model"])
         opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
         opt.load_state_dict(ck["optimizer"])
         state = ck["state"]
@@ -131,7 +140,9 @@ def _start(path: str, cfg: WarmStartConfig, init: Optional[str], log: Callable[[
     return net, torch.optim.Adam(net.parameters(), lr=cfg.lr), state
 
 
-def _learn(net: CardNet, opt: torch.optim.Optimizer, buffer: ReplayBuffer, rng: np.random.Generator, cfg) -> tuple:
+def _learn(
+    net: torch.nn.Module, opt: torch.optim.Optimizer, buffer: ReplayBuffer, rng: np.random.Generator, cfg
+) -> tuple:
     """``cfg.updates`` Adam steps on minibatches of blocks sharing a rule set; their mean
     loss and agreement with the labels."""
     net.train()
@@ -167,7 +178,7 @@ def warm_start(
     log: Callable[[str], None] = print,
     eval_presets: Optional[List[Tuple[str, int]]] = None,
     init: Optional[str] = None,
-) -> CardNet:
+) -> torch.nn.Module:
     """Run (or resume from ``out/ckpt.pt``; a new run starts from the network of checkpoint
     ``init`` when given) for ``minutes``; returns the network. Writes
     ``out/ckpt.pt`` after every iteration and appends one JSON line per iteration to
