@@ -20,6 +20,7 @@ import dataclasses
 import json
 import os
 import platform
+import shlex
 import subprocess
 import sys
 import time
@@ -185,7 +186,8 @@ def recorded_command(args: Args) -> str:
     stage = stage_depth(args.init_from) + 1
     previous = (Args.export if is_export(args.init_from) else stage_dir(stage - 1)) if args.init_from else ""
     paths = {"out": stage_dir(stage), "init_from": previous}
-    return " ".join([f"python {SCRIPT}"] + to_argv(args, device=args.device, export=Args.export, **paths))
+    argv = to_argv(args, device=args.device, export=Args.export, **paths)
+    return f"python {SCRIPT} " + shlex.join(argv)  # quoted, so an empty value survives
 
 
 def train_side_by_side(args: Args, plan: List[Tuple[str, float]], device: str) -> None:

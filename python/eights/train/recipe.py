@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import shlex
 from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence
 
@@ -141,7 +142,7 @@ def stage_depth(init_from: str) -> int:
         command = export_metadata(init_from).get("command", "")
         if "train_net_bot.py" not in command:
             raise SystemExit(f"--init-from {init_from}: not a file this script exported (no command recorded)")
-        out = parse_args(command.split("train_net_bot.py", 1)[1].split()).out
+        out = parse_args(shlex.split(command.split("train_net_bot.py", 1)[1])).out
         if out == Args.out:
             return 1
         stage = out.removeprefix(Args.out + "-")
