@@ -4,6 +4,7 @@ when its mean is at least the committed file's.
 
     python scripts/net_quick_check.py                       # the shipped weights
     python scripts/net_quick_check.py --weights FILE --json out.json
+    python scripts/net_quick_check.py --players 4   # the presets that allow 4 players, at 4
 """
 
 from __future__ import annotations
@@ -15,21 +16,31 @@ import subprocess
 import sys
 
 
-def run(deals: int, seed: int) -> dict:
+def run(deals: int, seed: int, players: int = 0) -> dict:
     import numpy as np
 
     from eights import Rules, arena, presets
 
     rows = {}
     for p in presets():
-        n = min(Rules(p).players)
+        allowed = Rules(p).players
+        if players and players not in allowed:
+            continue
+        n = players or min(allowed)
         r = arena.evaluate("net", "heuristic", preset=p, num_players=n, games=deals, seed=seed, threads=1)
         rows[p] = {"players": n, "win_rate": r.win_rate, "ci": list(r.ci), "fair": 1.0 / n}
         print(f"{p:<30} {n}  {r.win_rate:.3f} [{r.ci[0]:.3f}, {r.ci[1]:.3f}]  fair {1.0 / n:.3f}", flush=True)
     rel = [v["win_rate"] / v["fair"] for v in rows.values()]
     above = sum(v["ci"][0] > v["fair"] for v in rows.values())
     print(f"mean share of fair {np.mean(rel):.4f}; lower end above fair on {above} of {len(rows)}")
-    return {"deals": deals, "seed": seed, "presets": rows, "mean_of_fair": float(np.mean(rel)), "above_fair": above}
+    return {
+        "deals": deals,
+        "seed": seed,
+        "players": players or "smallest",
+        "presets": rows,
+        "mean_of_fair": float(np.mean(rel)),
+        "above_fair": above,
+    }
 
 
 def main() -> int:
@@ -37,12 +48,13 @@ def main() -> int:
     ap.add_argument("--weights", default="", help="an eights-net-v2 file (default: the shipped one)")
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--players", type=int, default=0, help="presets that allow N players, at N")
     ap.add_argument("--json", default="", help="write the results here")
     args = ap.parse_args()
     if args.weights and os.environ.get("EIGHTS_NET_WEIGHTS") != os.path.abspath(args.weights):
         env = dict(os.environ, EIGHTS_NET_WEIGHTS=os.path.abspath(args.weights))
         return subprocess.call([sys.executable, *sys.argv], env=env)
-    out = run(args.deals, args.seed)
+    out = run(args.deals, args.seed, args.players)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(out, f, indent=1)
