@@ -4,6 +4,9 @@ decisions; for the PPO stage, the win share against ``heuristic`` in its trainin
 table size and the quick check of exported checkpoints (``quick_check_stage3.jsonl``).
 
     python scripts/plot_net_curve.py   # benchmarks/results/net/curve_stage*.jsonl -> docs/figures/net_*curve.svg
+
+The imitation runs of the card network against flat MLPs (``card_vs_flat/curve_*.jsonl``) go to
+``docs/figures/net_card_vs_flat.svg``.
 """
 
 from __future__ import annotations
@@ -15,35 +18,46 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results" / "net"
 FIGURE = ROOT / "docs" / "figures" / "net_curve.svg"
 PPO_FIGURE = ROOT / "docs" / "figures" / "net_ppo_curve.svg"
+CMP_FIGURE = ROOT / "docs" / "figures" / "net_card_vs_flat.svg"
 
 
 def _rows(path: Path) -> list:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def plot_ppo(plt, path: Path) -> None:
-    """The PPO stage: smoothed win shares by group over learner decisions, and the quick checks."""
+def plot_ppo(plt, paths: list) -> None:
+    """The PPO stages one after the other: smoothed win shares by group over learner decisions
+    (a dotted line where a stage starts), and the quick checks of exported checkpoints
+    (``quick_check_stage<k>.jsonl``, decisions counted from the start of stage 3)."""
     import numpy as np
 
-    rows = _rows(path)
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 3.8))
-    groups = sorted({k[4:] for r in rows for k in r if k.startswith("win_")})
-    x = np.array([r["decisions"] / 1e6 for r in rows])
-    for g in groups:
-        wins = np.array([r.get(f"win_{g}", 0.0) * r.get(f"games_{g}", 0) for r in rows])
-        games = np.array([r.get(f"games_{g}", 0) for r in rows], float)
-        k = 25  # updates per window
-        w = np.convolve(wins, np.ones(k), "valid") / np.maximum(np.convolve(games, np.ones(k), "valid"), 1)
-        n = int(g.split("p")[0])
-        ax.plot(x[k - 1 :], w * n, label=g.replace("_", " "), lw=1)
+    offset, colors = 0, {}
+    for path in paths:
+        rows = _rows(path)
+        groups = sorted({k[4:] for r in rows for k in r if k.startswith("win_")})
+        x = np.array([(offset + r["decisions"]) / 1e6 for r in rows])
+        for g in groups:
+            wins = np.array([r.get(f"win_{g}", 0.0) * r.get(f"games_{g}", 0) for r in rows])
+            games = np.array([r.get(f"games_{g}", 0) for r in rows], float)
+            k = 25  # updates per window
+            w = np.convolve(wins, np.ones(k), "valid") / np.maximum(np.convolve(games, np.ones(k), "valid"), 1)
+            n = int(g.split("p")[0])
+            label = None if g in colors else g.replace("_", " ")
+            (line,) = ax.plot(x[k - 1 :], w * n, label=label, lw=1, color=colors.get(g))
+            colors[g] = line.get_color()
+        if offset:
+            ax.axvline(offset / 1e6, color="grey", ls=":", lw=1)
+            bx.axvline(offset / 1e6, color="grey", ls=":", lw=1)
+        qc = RESULTS / path.name.replace("curve_", "quick_check_")
+        if qc.exists():
+            q = _rows(qc)
+            bx.plot([(offset + r["decisions"]) / 1e6 for r in q], [r["mean_of_fair"] for r in q], "o-", color="C0")
+        offset += rows[-1]["decisions"]
     ax.axhline(1.0, color="grey", ls="--", lw=1)
     ax.set_xlabel("learner decisions (millions)")
     ax.set_ylabel("win share x players (training games, sampled moves)")
     ax.legend(fontsize=7, ncol=2)
-    qc = RESULTS / "quick_check_stage3.jsonl"
-    if qc.exists():
-        q = _rows(qc)
-        bx.plot([r["decisions"] / 1e6 for r in q], [r["mean_of_fair"] for r in q], "o-", label="quick check")
     bx.axhline(1.0, color="grey", ls="--", lw=1)
     bx.set_xlabel("learner decisions (millions)")
     bx.set_ylabel("score / fair share against heuristic")
@@ -56,6 +70,33 @@ def plot_ppo(plt, path: Path) -> None:
     print(f"wrote {PPO_FIGURE}")
 
 
+def plot_card_vs_flat(plt, paths: list) -> None:
+    """The imitation runs of the card network and the flat baselines side by side
+    (``card_vs_flat/curve_<arch>.jsonl``): agreement with ``heuristic`` over labelled decisions,
+    and the quick score against it over minutes of training."""
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 3.8))
+    for path in paths:
+        rows = _rows(path)
+        arch = path.stem.replace("curve_", "").replace("_", ":")
+        ax.plot([r["decisions"] / 1e6 for r in rows], [r["val_acc"] for r in rows], label=arch, lw=1)
+        ev = [r for r in rows if "vs_heuristic" in r]
+        bx.plot([r["minutes"] for r in ev], [r["vs_heuristic"] for r in ev], "o-", label=arch, ms=3)
+    ax.set_xlabel("labelled decisions (millions)")
+    ax.set_ylabel("agreement with heuristic (fixed states)")
+    ax.legend(fontsize=8)
+    bx.axhline(1.0, color="grey", ls="--", lw=1)
+    bx.set_xlabel("minutes of training (the runs side by side, one thread each)")
+    bx.set_ylabel("score / fair share against heuristic")
+    bx.set_title("100 games per preset, smallest table (noisy)", fontsize=9)
+    bx.legend(fontsize=8)
+    fig.tight_layout()
+    import matplotlib
+
+    with matplotlib.rc_context({"svg.hashsalt": "eights"}):
+        fig.savefig(CMP_FIGURE, metadata={"Date": None})
+    print(f"wrote {CMP_FIGURE}")
+
+
 def main() -> None:
     import matplotlib
 
@@ -63,9 +104,12 @@ def main() -> None:
     import matplotlib.pyplot as plt
 
     stages = [p for p in sorted(RESULTS.glob("curve_stage*.jsonl")) if "val_acc" in p.read_text()[:2000]]
-    for p in sorted(RESULTS.glob("curve_stage*.jsonl")):
-        if p not in stages:
-            plot_ppo(plt, p)
+    ppo = [p for p in sorted(RESULTS.glob("curve_stage*.jsonl")) if p not in stages]
+    if ppo:
+        plot_ppo(plt, ppo)
+    cmp = sorted((RESULTS / "card_vs_flat").glob("curve_*.jsonl"))
+    if cmp:
+        plot_card_vs_flat(plt, cmp)
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 3.8))
     offset = 0
     labels = {1: "stage 1: imitating heuristic", 2: "stage 2: distilling ismcts:200"}
