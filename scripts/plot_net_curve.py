@@ -28,7 +28,8 @@ def _rows(path: Path) -> list:
 def plot_ppo(plt, paths: list) -> None:
     """The PPO stages one after the other: smoothed win shares by group over learner decisions
     (a dotted line where a stage starts), and the quick checks of exported checkpoints
-    (``quick_check_stage<k>.jsonl``, decisions counted from the start of stage 3)."""
+    (``quick_check_stage<k>.jsonl``, decisions counted from the start of that stage; the
+    4-player check ``quick_check_4p_stage<k>.jsonl`` as squares)."""
     import numpy as np
 
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 3.8))
@@ -52,7 +53,27 @@ def plot_ppo(plt, paths: list) -> None:
         qc = RESULTS / path.name.replace("curve_", "quick_check_")
         if qc.exists():
             q = _rows(qc)
-            bx.plot([(offset + r["decisions"]) / 1e6 for r in q], [r["mean_of_fair"] for r in q], "o-", color="C0")
+            label = None if "qc" in colors else "smallest table"
+            bx.plot(
+                [(offset + r["decisions"]) / 1e6 for r in q],
+                [r["mean_of_fair"] for r in q],
+                "o-",
+                color="C0",
+                label=label,
+            )
+            colors["qc"] = "C0"
+        qc4 = RESULTS / path.name.replace("curve_", "quick_check_4p_")
+        if qc4.exists():
+            q = _rows(qc4)
+            label = None if "qc4" in colors else "4 players"
+            bx.plot(
+                [(offset + r["decisions"]) / 1e6 for r in q],
+                [r["mean_of_fair"] for r in q],
+                "s-",
+                color="C1",
+                label=label,
+            )
+            colors["qc4"] = "C1"
         offset += rows[-1]["decisions"]
     ax.axhline(1.0, color="grey", ls="--", lw=1)
     ax.set_xlabel("learner decisions (millions)")
@@ -61,7 +82,8 @@ def plot_ppo(plt, paths: list) -> None:
     bx.axhline(1.0, color="grey", ls="--", lw=1)
     bx.set_xlabel("learner decisions (millions)")
     bx.set_ylabel("score / fair share against heuristic")
-    bx.set_title("quick check: 200 deals per preset, smallest table, greedy", fontsize=9)
+    bx.set_title("quick check: 200 deals per preset, greedy", fontsize=9)
+    bx.legend(fontsize=8)
     fig.tight_layout()
     import matplotlib
 
