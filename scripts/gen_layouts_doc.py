@@ -161,8 +161,7 @@ TABLE = {
     "multi_effects=top_card_only": "",
     "multi_effects=top_only_in_runs": "",
     "identical_bonus": "an identical card makes the others draw (`multi.identical_bonus`)",
-    "last_card=auto": "the last-card call (`last_card.mode`; `off` is all zeros); always 0 now: `auto` played "
-    "exactly as `off` and is refused",
+    "last_card=auto": "the last-card call (`last_card.mode`; `off` is all zeros)",
     "last_card=action": "",
     "last_card_penalty": "`last_card.penalty` / 8",
     "end_blocked": "a blocked hand ends and is scored (`end.blocked`)",

@@ -237,7 +237,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
                 answer, accumulate, increment, accept_ends_turn, wild_blocked, needs_stock, pickup_counts_as_pass,
             }),
         1 => select(&[TwoPlayerReverse::Noop, TwoPlayerReverse::AsSkip, TwoPlayerReverse::OrdinaryCard][..]).prop_map(Mutation::TwoPlayerReverse),
-        1 => (select(&[LastCardMode::Off, LastCardMode::Action][..]), 0u8..=3,
+        1 => (select(&[LastCardMode::Off, LastCardMode::Auto, LastCardMode::Action][..]), 0u8..=3,
               select(&[LastCardTiming::HoldingOne, LastCardTiming::OnPenultimatePlay][..]))
             .prop_map(|(m, p, t)| Mutation::LastCard(m, p, t)),
         1 => last_special().prop_map(Mutation::LastSpecial),

@@ -332,14 +332,6 @@ fn validate_end_and_options(s: &RulesSpec, n: usize) -> Result<(), RulesError> {
     if s.countdown.as_ref().is_some_and(|c| !(1..=13).contains(&c.start_score)) {
         return Err(RulesError::invalid("countdown.start_score", "must be 1 to 13 (the wild rank follows the score)"));
     }
-    if s.last_card.mode == LastCardMode::Auto {
-        // A call made for everyone changes nothing that the hand sizes do not already show.
-        return Err(RulesError::invalid(
-            "last_card.mode",
-            "\"auto\" would play exactly as \"off\" (no call, no penalty): use \"off\", or \"action\" for a call \
-             the player must make",
-        ));
-    }
     if s.last_card.mode == LastCardMode::Action && s.last_card.penalty == 0 {
         return Err(RulesError::invalid(
             "last_card.penalty",

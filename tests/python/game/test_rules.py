@@ -102,20 +102,11 @@ def test_replace_makes_a_changed_copy():
         ({"cards": {"Z": {"skip": 1}}}, "cards.Z"),
         ({"cards": {"5": {"cancel": ["nothing"]}}}, "cards.5C.cancel"),
         ({"deal__hand_size": 60}, "deal.hand_size"),
-        ({"last_card__mode": "auto"}, "last_card.mode"),
     ],
 )
 def test_invalid_rules_name_the_field(kwargs, field):
     with pytest.raises(eights.RulesError, match=f"'{field}'"):
         eights.Rules("crazy_eights", **kwargs)
-
-
-def test_last_card_auto_is_refused_as_playing_like_off():
-    """A call made for everyone changes nothing the hand sizes do not show: `auto` played
-    exactly as `off`, so it is refused with the values that do something."""
-    with pytest.raises(eights.RulesError, match='would play exactly as "off".*"action"'):
-        eights.Rules("crazy_eights", last_card={"mode": "auto"})
-    assert eights.Rules("crazy_eights", last_card={"mode": "action", "penalty": 2}) != eights.Rules("crazy_eights")
 
 
 def test_unknown_preset_and_bad_types():
