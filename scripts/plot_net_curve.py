@@ -41,8 +41,9 @@ def plot_ppo(plt, paths: list) -> None:
         for g in groups:
             wins = np.array([r.get(f"win_{g}", 0.0) * r.get(f"games_{g}", 0) for r in rows])
             games = np.array([r.get(f"games_{g}", 0) for r in rows], float)
-            k = 25  # updates per window
-            w = np.convolve(wins, np.ones(k), "valid") / np.maximum(np.convolve(games, np.ones(k), "valid"), 1)
+            k = max(25, len(rows) // 30)  # updates per window
+            played = np.convolve(games, np.ones(k), "valid")
+            w = np.convolve(wins, np.ones(k), "valid") / np.where(played > 0, played, np.nan)
             n = int(g.split("p")[0])
             label = None if g in colors else g.replace("_", " ")
             (line,) = ax.plot(x[k - 1 :], w * n, label=label, lw=1, color=colors.get(g))
