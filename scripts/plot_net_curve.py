@@ -25,6 +25,28 @@ def _rows(path: Path) -> list:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def _imitation_axes(ax, bx, bx_xlabel: str) -> None:
+    """The labels of an imitation figure: agreement on the left, score against heuristic right."""
+    ax.set_xlabel("labelled decisions (millions)")
+    ax.set_ylabel("agreement with heuristic (fixed states)")
+    ax.legend(fontsize=8)
+    bx.axhline(1.0, color="grey", ls="--", lw=1)
+    bx.set_xlabel(bx_xlabel)
+    bx.set_ylabel("score / fair share against heuristic")
+    bx.set_title("100 games per preset, smallest table (noisy)", fontsize=9)
+    bx.legend(fontsize=8)
+
+
+def _save(fig, path: Path) -> None:
+    """Write ``fig`` as an SVG that is the same byte for byte when the data are."""
+    import matplotlib
+
+    fig.tight_layout()
+    with matplotlib.rc_context({"svg.hashsalt": "eights"}):
+        fig.savefig(path, metadata={"Date": None})
+    print(f"wrote {path}")
+
+
 def plot_ppo(plt, paths: list) -> None:
     """The PPO stages one after the other: smoothed win shares by group over learner decisions
     (a dotted line where a stage starts), and the quick checks of exported checkpoints
@@ -85,12 +107,7 @@ def plot_ppo(plt, paths: list) -> None:
     bx.set_ylabel("score / fair share against heuristic")
     bx.set_title("quick check: 200 deals per preset, greedy", fontsize=9)
     bx.legend(fontsize=8)
-    fig.tight_layout()
-    import matplotlib
-
-    with matplotlib.rc_context({"svg.hashsalt": "eights"}):
-        fig.savefig(PPO_FIGURE, metadata={"Date": None})
-    print(f"wrote {PPO_FIGURE}")
+    _save(fig, PPO_FIGURE)
 
 
 def plot_card_vs_flat(plt, paths: list) -> None:
@@ -104,20 +121,8 @@ def plot_card_vs_flat(plt, paths: list) -> None:
         ax.plot([r["decisions"] / 1e6 for r in rows], [r["val_acc"] for r in rows], label=arch, lw=1)
         ev = [r for r in rows if "vs_heuristic" in r]
         bx.plot([r["minutes"] for r in ev], [r["vs_heuristic"] for r in ev], "o-", label=arch, ms=3)
-    ax.set_xlabel("labelled decisions (millions)")
-    ax.set_ylabel("agreement with heuristic (fixed states)")
-    ax.legend(fontsize=8)
-    bx.axhline(1.0, color="grey", ls="--", lw=1)
-    bx.set_xlabel("minutes of training (the runs side by side, one thread each)")
-    bx.set_ylabel("score / fair share against heuristic")
-    bx.set_title("100 games per preset, smallest table (noisy)", fontsize=9)
-    bx.legend(fontsize=8)
-    fig.tight_layout()
-    import matplotlib
-
-    with matplotlib.rc_context({"svg.hashsalt": "eights"}):
-        fig.savefig(CMP_FIGURE, metadata={"Date": None})
-    print(f"wrote {CMP_FIGURE}")
+    _imitation_axes(ax, bx, "minutes of training (the runs side by side, one thread each)")
+    _save(fig, CMP_FIGURE)
 
 
 def main() -> None:
@@ -143,18 +148,8 @@ def main() -> None:
         ev = [(offset + r["decisions"]) / 1e6 for r in rows if "vs_heuristic" in r]
         bx.plot(ev, [r["vs_heuristic"] for r in rows if "vs_heuristic" in r], "o-", label=labels.get(k, path.stem))
         offset += rows[-1]["decisions"]
-    ax.set_xlabel("labelled decisions (millions)")
-    ax.set_ylabel("agreement with heuristic (fixed states)")
-    ax.legend(fontsize=8)
-    bx.axhline(1.0, color="grey", ls="--", lw=1)
-    bx.set_xlabel("labelled decisions (millions)")
-    bx.set_ylabel("score / fair share against heuristic")
-    bx.set_title("100 games per preset, smallest table (noisy)", fontsize=9)
-    bx.legend(fontsize=8)
-    fig.tight_layout()
-    with matplotlib.rc_context({"svg.hashsalt": "eights"}):
-        fig.savefig(FIGURE, metadata={"Date": None})
-    print(f"wrote {FIGURE}")
+    _imitation_axes(ax, bx, "labelled decisions (millions)")
+    _save(fig, FIGURE)
 
 
 if __name__ == "__main__":
