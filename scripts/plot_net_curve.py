@@ -73,30 +73,22 @@ def plot_ppo(plt, paths: list) -> None:
         if offset:
             ax.axvline(offset / 1e6, color="grey", ls=":", lw=1)
             bx.axvline(offset / 1e6, color="grey", ls=":", lw=1)
-        qc = RESULTS / path.name.replace("curve_", "quick_check_")
-        if qc.exists():
-            q = _rows(qc)
-            label = None if "qc" in colors else "smallest table"
-            bx.plot(
-                [(offset + r["decisions"]) / 1e6 for r in q],
-                [r["mean_of_fair"] for r in q],
-                "o-",
-                color="C0",
-                label=label,
-            )
-            colors["qc"] = "C0"
-        qc4 = RESULTS / path.name.replace("curve_", "quick_check_4p_")
-        if qc4.exists():
-            q = _rows(qc4)
-            label = None if "qc4" in colors else "4 players"
-            bx.plot(
-                [(offset + r["decisions"]) / 1e6 for r in q],
-                [r["mean_of_fair"] for r in q],
-                "s-",
-                color="C1",
-                label=label,
-            )
-            colors["qc4"] = "C1"
+        for prefix, style, color, name in (
+            ("quick_check_", "o-", "C0", "smallest table"),
+            ("quick_check_4p_", "s-", "C1", "4 players"),
+        ):
+            qc = RESULTS / path.name.replace("curve_", prefix)
+            if qc.exists():
+                q = _rows(qc)
+                label = None if prefix in colors else name
+                bx.plot(
+                    [(offset + r["decisions"]) / 1e6 for r in q],
+                    [r["mean_of_fair"] for r in q],
+                    style,
+                    color=color,
+                    label=label,
+                )
+                colors[prefix] = color
         offset += rows[-1]["decisions"]
     ax.axhline(1.0, color="grey", ls="--", lw=1)
     ax.set_xlabel("learner decisions (millions)")
