@@ -15,6 +15,20 @@ imitation network (:mod:`eights.train.warmstart`), resumable, with a curve of it
   ``heuristic``'s action in the same state, weighted ``bc_coef`` (falling linearly to
   ``bc_coef_end`` over ``bc_updates`` updates) so the policy leaves its teacher gradually. The
   first ``value_updates`` updates train the value head alone (the imitation network has none).
+* **Search teacher** (:attr:`CardPPOConfig.dagger`, off by default): DAgger with a slower,
+  stronger bot. Every rollout, ``dagger_labels`` of the learner's own states at the tables of
+  ``dagger_players`` seats dealt the presets as written are labelled by that bot
+  (``ismcts:400``, say; the search runs on the env threads) and kept in a
+  :class:`eights.train.imitation.ReplayBuffer` of the latest ``dagger_capacity``; every PPO
+  minibatch adds ``dagger_coef`` times the cross-entropy to the teacher's action on
+  ``dagger_batch`` samples drawn from it. The buffer is saved beside the checkpoint, so a
+  resumed run keeps its labels.
+* **Shaping** (:attr:`CardPPOConfig.shaping`, off by default): a potential-based bonus
+  ``gamma * phi(s') - phi(s)`` with
+  ``phi(s) = shaping * clip((mean opponent hand - own hand) / 10, -1, 1)`` and ``phi = 0``
+  once the game is over, so a learner that wins a quarter of its games still hears whether it
+  shed cards faster than the table. It fades linearly to zero over ``shaping_updates``
+  updates; being potential-based, it does not change which policy is best.
 * **Curve**: per update, the learner's win share in the games that ended, by group, the PPO
   statistics and the agreement with the heuristic.
 """
@@ -34,7 +48,7 @@ from .._core import NUM_ACTIONS, RULES_SIZE
 from ..envs.vector import VecEnv
 from ..rules import RuleSpace
 from .cardnet import CardNet, from_checkpoint, load
-from .imitation import RulesTable, digest, heldout_encodings
+from .imitation import ReplayBuffer, RulesTable, digest, heldout_encodings
 
 __all__ = ["CardPPOConfig", "card_ppo", "parse_tables"]
 
@@ -65,6 +79,16 @@ class CardPPOConfig:
     width: int = 32
     context: int = 96
     env_threads: int = 1
+    #: The search teacher of the DAgger term (a built-in bot name; empty: no DAgger term).
+    dagger: str = ""
+    #: The table sizes whose states the search teacher labels, comma separated.
+    dagger_players: str = "4,5"
+    dagger_labels: int = 512
+    dagger_capacity: int = 200_000
+    dagger_batch: int = 1024
+    dagger_coef: float = 0.5
+    shaping: float = 0.0
+    shaping_updates: int = 400
 
 
 def parse_tables(spec: str) -> List[Tuple[int, str, int, str]]:
@@ -114,6 +138,8 @@ class _Games:
                 k += 1
         self.sizes = [e.num_envs for e in self.envs]
         self.N = sum(self.sizes)
+        self.offsets = np.concatenate([[0], np.cumsum(self.sizes)])
+        self.game_env = np.concatenate([np.full(s, i) for i, s in enumerate(self.sizes)])
         self.game_group = np.concatenate([np.full(s, self.group[i]) for i, s in enumerate(self.sizes)])
         self.table = table
         self.seed = seed
@@ -157,6 +183,16 @@ class _Games:
 
     def labels(self, teacher: str = "heuristic") -> np.ndarray:
         return np.concatenate([e._core.bot_actions(teacher, np.arange(e.num_envs, dtype=np.int64)) for e in self.envs])
+
+    def labels_of(self, teacher: str, games: np.ndarray) -> np.ndarray:
+        """The teacher's actions in the games ``games`` (global indices; -1 where it has none)."""
+        out = np.full(len(games), -1, np.int64)
+        env_of = self.game_env[games]
+        for k in np.unique(env_of):
+            sel = np.flatnonzero(env_of == k)
+            rows = (games[sel] - self.offsets[k]).astype(np.int64)
+            out[sel] = self.envs[k]._core.bot_actions(teacher, rows)
+        return out
 
     def step(self, actions: np.ndarray):
         obs, infos, rew, done = [], [], [], []
@@ -221,6 +257,78 @@ def _start(path: str, cfg: CardPPOConfig, init: Optional[str], log: Callable[[st
     return net, torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5), state
 
 
+#: The observation's ``hand_sizes`` and ``seats`` slices (docs/layouts.md).
+HAND_SIZES, SEATS = 132, 141
+
+
+def potential(obs: np.ndarray, coef: float) -> np.ndarray:
+    """``coef * clip((mean opponent hand - own hand) / 10, -1, 1)`` of each observation row
+    (the shaping potential; see the module documentation)."""
+    if coef == 0.0:
+        return np.zeros(len(obs), np.float32)
+    mine = obs[:, :54].sum(1)
+    seats = obs[:, SEATS : SEATS + 9]
+    opp = (obs[:, HAND_SIZES : HAND_SIZES + 9] * seats).sum(1) / np.maximum(seats.sum(1), 1.0)
+    return (coef * np.clip((opp - mine) / 10.0, -1.0, 1.0)).astype(np.float32)
+
+
+class _Dagger:
+    """The search teacher's labels of the learner's own states (see the module documentation),
+    kept in a replay buffer that is saved to ``path`` and reloaded on resume."""
+
+    def __init__(self, cfg: CardPPOConfig, games: _Games, path: str, seed: int):
+        players = {int(x) for x in cfg.dagger_players.split(",") if x.strip()}
+        # Only the preset groups: the buffer's table of rules encodings stays small.
+        groups = [n in players and space == "presets" for n, _, _, space in games.groups]
+        self.eligible = np.array([groups[g] for g in games.game_group])
+        self.cfg, self.games, self.path = cfg, games, path
+        self.rng = np.random.default_rng(seed)
+        self.buffer = ReplayBuffer(cfg.dagger_capacity)
+        if os.path.exists(path):
+            with np.load(path) as z:
+                b = self.buffer
+                n = int(z["size"])
+                b.obs[:n], b.mask[:n], b.label[:n], b.ridx[:n] = z["obs"], z["mask"], z["label"], z["ridx"]
+                b.size, b.next, b.added = n, int(z["next"]), int(z["added"])
+                for row in z["rules"]:
+                    b.rules.add(row)
+        self.seconds = 0.0
+
+    def label(self, valid: np.ndarray, per_step: int) -> None:
+        """Label up to ``per_step`` of the eligible games that wait on the learner now."""
+        pool = np.flatnonzero(valid & self.eligible)
+        if not len(pool):
+            return
+        t0 = time.time()
+        rows = np.sort(self.rng.choice(pool, size=min(per_step, len(pool)), replace=False))
+        labels = self.games.labels_of(self.cfg.dagger, rows)
+        ok = labels >= 0
+        rows, labels = rows[ok], labels[ok]
+        ridx = np.array([self.buffer.rules.add(self.games.enc[g]) for g in rows], np.int32)
+        self.buffer.add(self.games.obs[rows], self.games.mask[rows], labels, ridx)
+        self.seconds += time.time() - t0
+
+    def ready(self) -> bool:
+        return self.buffer.size >= 4 * self.cfg.dagger_batch
+
+    def save(self) -> None:
+        b = self.buffer
+        n = b.size
+        with open(self.path + ".tmp", "wb") as f:
+            np.savez(
+                f,
+                obs=b.obs[:n],
+                mask=b.mask[:n],
+                label=b.label[:n],
+                ridx=b.ridx[:n],
+                rules=b.rules.rows[: len(b.rules.index)],
+                size=n,
+                next=b.next,
+                added=b.added,
+            )
+        os.replace(self.path + ".tmp", self.path)
+
+
 @torch.no_grad()
 def _act(net: CardNet, games: _Games, cache: _PartsCache, sample: bool = True):
     """The network's (sampled) actions, their log-probabilities and the values of the games'
@@ -234,20 +342,34 @@ def _act(net: CardNet, games: _Games, cache: _PartsCache, sample: bool = True):
     return m, a.numpy(), lp.numpy(), v.numpy()
 
 
-def _rollout(net: CardNet, games: _Games, cache: _PartsCache, T: int, pending: np.ndarray):
-    """``T`` steps of every game; the buffers (``(T, N)`` arrays), the games whose last step
-    ended them, and the wins and ends per group."""
+def _rollout(
+    net: CardNet,
+    games: _Games,
+    cache: _PartsCache,
+    T: int,
+    pending: np.ndarray,
+    dagger: Optional[_Dagger] = None,
+    shaping: float = 0.0,
+    gamma: float = 1.0,
+):
+    """``T`` steps of every game; the buffers (``(T, N)`` arrays; ``rew`` includes the shaping
+    bonus, ``shaping`` alone), the games whose last step ended them, and the wins and ends per
+    group. ``dagger`` labels some of the states on the way."""
     N, G = games.N, len(games.groups)
     buf = {
         "obs": np.zeros((T, N, games.obs.shape[1]), np.float32),
         "mask": np.zeros((T, N, NUM_ACTIONS), bool),
         **{k: np.zeros((T, N), np.int64) for k in ("act", "ridx", "label")},
-        **{k: np.zeros((T, N), np.float32) for k in ("logp", "val", "rew", "done")},
+        **{k: np.zeros((T, N), np.float32) for k in ("logp", "val", "rew", "done", "phi")},
         "valid": np.zeros((T, N), bool),
     }
     wins, ends = np.zeros(G), np.zeros(G)
+    per_step = 0 if dagger is None else -(-dagger.cfg.dagger_labels // T)
     for t in range(T):
         buf["valid"][t] = ~pending & ~games.skip & games.mask.any(1)
+        buf["phi"][t] = potential(games.obs, shaping)
+        if per_step:
+            dagger.label(buf["valid"][t], per_step)
         buf["obs"][t], buf["ridx"][t], buf["label"][t] = games.obs, games.row, games.labels()
         buf["mask"][t], buf["act"][t], buf["logp"][t], buf["val"][t] = _act(net, games, cache)
         r, d, _ = games.step(buf["act"][t])
@@ -259,6 +381,9 @@ def _rollout(net: CardNet, games: _Games, cache: _PartsCache, T: int, pending: n
             ends[gi] += sel.sum()
             wins[gi] += (r[sel] > 0).sum()
         pending = d & ~pending
+    phi_next = np.concatenate([buf["phi"][1:], potential(games.obs, shaping)[None]])
+    buf["shaping"] = buf["valid"] * (gamma * phi_next * (1.0 - buf["done"]) - buf["phi"])
+    buf["rew"] += buf["shaping"]
     return buf, pending, wins, ends
 
 
@@ -304,9 +429,12 @@ def _loss(net: CardNet, b: Dict[str, torch.Tensor], cfg: CardPPOConfig, bc: floa
     return loss, stats
 
 
-def _update(net, opt, buf, adv, ret, table: RulesTable, cfg: CardPPOConfig, u: int, rng) -> Dict[str, Any]:
+def _update(
+    net, opt, buf, adv, ret, table: RulesTable, cfg: CardPPOConfig, u: int, rng, dagger: Optional[_Dagger] = None
+) -> Dict[str, Any]:
     """PPO's epochs over the rollout's valid decisions, in minibatches of blocks that share a
-    rule set; returns the mean statistics and the imitation weight used."""
+    rule set (each with a minibatch of the search teacher's labels when ``dagger`` has enough);
+    returns the mean statistics and the imitation weight used."""
     flat = {k: v.reshape(-1, *v.shape[2:]) for k, v in buf.items()}
     flat["adv"], flat["ret"] = adv.reshape(-1), ret.reshape(-1)
     keep = np.flatnonzero(flat["valid"] & (flat["label"] >= 0))
@@ -316,6 +444,10 @@ def _update(net, opt, buf, adv, ret, table: RulesTable, cfg: CardPPOConfig, u: i
     value_only = u < cfg.value_updates
     bc = cfg.bc_coef + (cfg.bc_coef_end - cfg.bc_coef) * min(1.0, u / max(1, cfg.bc_updates))
     stats: Dict[str, List[float]] = {}
+    use_dagger = dagger is not None and dagger.ready() and not value_only
+    if use_dagger:
+        dblocks = dagger.buffer.blocks(rng, cfg.block)
+        per, at = max(1, cfg.dagger_batch // cfg.block), 0
     net.train()
     for _epoch in range(cfg.update_epochs):
         perm, kls = rng.permutation(len(blocks)), []
@@ -327,6 +459,15 @@ def _update(net, opt, buf, adv, ret, table: RulesTable, cfg: CardPPOConfig, u: i
             b["rules"] = torch.from_numpy(table.rows[distinct])
             b["inverse"] = torch.from_numpy(inverse.astype(np.int64))
             loss, st = _loss(net, b, cfg, bc, value_only)
+            if use_dagger:
+                pick = np.arange(at, at + per) % len(dblocks)
+                at += per
+                d_obs, d_mask, d_label, d_rules, d_inv = dagger.buffer.batch(dblocks[pick].reshape(-1))
+                d_logits, _ = net(d_obs, d_mask, d_rules, d_inv)
+                d_loss = torch.nn.functional.cross_entropy(d_logits, d_label)
+                loss = loss + cfg.dagger_coef * d_loss
+                st["dagger"] = float(d_loss.detach())
+                st["dagger_agree"] = float((d_logits.argmax(1) == d_label).float().mean())
             opt.zero_grad()
             loss.backward()
             if value_only:  # only the value head moves
@@ -357,6 +498,7 @@ def card_ppo(
     games = _Games(cfg, seed=cfg.seed * 1_000_003 + 101 * u0, table=RulesTable())
     cache = _PartsCache(net, games.table)
     games.reset()
+    dagger = _Dagger(cfg, games, os.path.join(out, "dagger.npz"), cfg.seed + 31 * u0) if cfg.dagger else None
     rng = np.random.default_rng(cfg.seed + 7919 * u0)
     torch.manual_seed(cfg.seed + u0)
     names = [f"{n}p_{opp}" + ("" if space == "all" else f"_{space}") for n, opp, _, space in games.groups]
@@ -368,16 +510,24 @@ def card_ppo(
         table = RulesTable(2 * games.N)  # per rollout: the games' rules now, then those dealt
         games.retable(table)
         cache.refresh(table)
-        buf, pending, wins, ends = _rollout(net, games, cache, cfg.num_steps, pending)
+        shaping = cfg.shaping * max(0.0, 1.0 - state["update"] / max(1, cfg.shaping_updates))
+        buf, pending, wins, ends = _rollout(net, games, cache, cfg.num_steps, pending, dagger, shaping, cfg.gamma)
         adv, ret = _gae(buf, _act(net, games, cache, sample=False)[3], cfg)
         t_collect = time.time() - t0
-        stats = _update(net, opt, buf, adv, ret, table, cfg, state["update"], rng)
+        stats = _update(net, opt, buf, adv, ret, table, cfg, state["update"], rng, dagger)
         state["update"] += 1
         state["decisions"] += int(buf["valid"].sum())
         dt = time.time() - t0
         state["seconds"] += dt
         row = {"update": state["update"], "decisions": state["decisions"], "minutes": round(state["seconds"] / 60, 2)}
         row.update(stats)
+        if shaping:
+            row["shaping_coef"] = round(shaping, 4)
+            row["shaping_mean"] = round(float(buf["shaping"][buf["valid"]].mean()), 5)
+        if dagger is not None:
+            row["dagger_size"] = dagger.buffer.size
+            row["dagger_s"] = round(dagger.seconds, 2)
+            dagger.seconds = 0.0
         row.update(
             collect_s=round(t_collect, 2),
             update_s=round(dt, 2),
@@ -394,5 +544,8 @@ def card_ppo(
         with open(os.path.join(out, "curve.jsonl"), "a") as f:
             f.write(json.dumps(row) + "\n")
         log(json.dumps(row))
-        if time.time() >= t_end:
+        done = time.time() >= t_end
+        if dagger is not None and (done or state["update"] % 20 == 0):
+            dagger.save()
+        if done:
             return net

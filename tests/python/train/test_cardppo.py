@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch", reason="eights.train needs PyTorch (pip install '.[train]')")
@@ -44,3 +45,66 @@ def test_a_tiny_run_trains_the_value_head_first_then_resumes(tmp_path):
     assert rows[-1]["decisions"] > rows[0]["decisions"] > 0
     moved = [k for k, v in net.state_dict().items() if not k.startswith("v.") and not torch.equal(v, policy[k])]
     assert moved  # the third update trained the policy
+
+
+def test_the_shaping_potential_compares_the_own_hand_with_the_mean_opponent_hand():
+    from eights.train.cardppo import HAND_SIZES, SEATS, potential
+
+    obs = np.zeros((3, 346), np.float32)
+    obs[:, [0, 5, 40]] = 1.0  # three cards in hand
+    obs[:, HAND_SIZES : HAND_SIZES + 2] = [5.0, 7.0]
+    obs[:, SEATS : SEATS + 2] = 1.0
+    obs[1, HAND_SIZES + 2] = 30.0  # a seat that is not at the table does not count
+    obs[2, HAND_SIZES : HAND_SIZES + 2] = [40.0, 40.0]  # clipped at +coef
+    got = potential(obs, 0.2)
+    assert got == pytest.approx([0.2 * 3 / 10, 0.2 * 3 / 10, 0.2])
+    assert not potential(obs, 0.0).any()
+
+
+def test_shaping_telescopes_to_minus_the_first_potential_over_a_finished_game():
+    from eights.train.cardppo import _Games, _PartsCache, _rollout, potential
+    from eights.train.imitation import RulesTable
+
+    cfg = CardPPOConfig(tables="2:heuristic:8:presets,4:heuristic:8:presets")
+    games = _Games(cfg, seed=3, table=RulesTable())
+    torch.manual_seed(0)
+    net = CardNet()
+    cache = _PartsCache(net, games.table)
+    games.reset()
+    cache.refresh(games.table)
+    phi0 = potential(games.obs, 0.5)
+    buf, _, _, _ = _rollout(net, games, cache, 60, np.zeros(games.N, bool), shaping=0.5, gamma=1.0)
+    checked = 0
+    for g in range(games.N):
+        ends = np.flatnonzero(buf["done"][:, g] > 0)
+        if len(ends) == 0:
+            continue
+        # The first game of every column starts at step 0 with potential phi0[g].
+        total = buf["shaping"][: ends[0] + 1, g].sum()
+        assert total == pytest.approx(-phi0[g], abs=1e-5)
+        checked += 1
+    assert checked >= games.N // 2
+
+
+def test_a_tiny_run_with_a_search_teacher_keeps_its_labels_across_a_resume(tmp_path):
+    torch.manual_seed(0)
+    init = tmp_path / "init.safetensors"
+    export(CardNet(), str(init), {"stages": "[]"}, dtype=torch.float32)
+    cfg = CardPPOConfig(
+        tables="2:heuristic:8,4:heuristic:8:presets,4:heuristic:8",
+        num_steps=8,
+        value_updates=0,
+        block=4,
+        blocks=8,
+        dagger="ismcts:10",
+        dagger_labels=16,
+        dagger_batch=8,
+    )
+    out = tmp_path / "run"
+    card_ppo(str(out), cfg, minutes=1e-6, init=str(init), log=lambda s: None)
+    assert (out / "dagger.npz").exists()
+    card_ppo(str(out), cfg, minutes=1e-6, log=lambda s: None)
+    rows = [json.loads(x) for x in (out / "curve.jsonl").read_text().splitlines()]
+    # 16 labels per rollout, all at the 4-player preset tables; the resumed run kept the first 16.
+    assert [r["dagger_size"] for r in rows] == [16, 32]
+    assert "dagger" in rows[1] and "dagger" not in rows[0]  # the term starts once 4 batches (32) are held
