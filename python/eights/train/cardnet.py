@@ -43,6 +43,7 @@ __all__ = [
     "export",
     "from_checkpoint",
     "load",
+    "widen",
     "card_inputs",
     "OTHER_ACTIONS",
     "CARD_DYNAMIC",
@@ -301,6 +302,45 @@ def from_checkpoint(state: Dict[str, torch.Tensor], width: int, context: int) ->
     net = CardNet(width, context, int(state["t1.weight"].shape[0]), cards, table)
     net.load_state_dict(state)
     return net
+
+
+@torch.no_grad()
+def widen(net: CardNet, width: int, context: int, seed: int = 0) -> CardNet:
+    """``net`` with ``width`` units per card and ``context`` context units (at least its own),
+    playing exactly as before: the new units get fresh incoming weights and zero outgoing ones,
+    so they start silent and grow as training moves their outgoing weights."""
+    if width < net.width or context < net.context:
+        raise ValueError(f"widen: width and context may only grow, from {net.width} and {net.context}")
+    torch.manual_seed(seed)
+    new = CardNet(width, context, net.table_width, net.card_columns, net.table_columns)
+    old, w0, c0, w = net.state_dict(), net.width, net.context, width
+    sd = new.state_dict()
+    # The fresh net's weights stand for the new units; the old ones are copied in place, and
+    # every weight from a new unit into an old path is zeroed.
+    for name in ("r1", "t1", "d", "c1", "c2", "u", "x", "a", "o", "v", "r2"):
+        wt, b = sd[f"{name}.weight"], sd[f"{name}.bias"]
+        ow, ob = old[f"{name}.weight"], old[f"{name}.bias"]
+        wt[: ow.shape[0], : ow.shape[1]] = ow
+        b[: ob.shape[0]] = ob
+    # Inputs that are new units: zero their columns wherever they reach an output.
+    sd["r2.weight"][:, w0:] = 0.0
+    sd["u.weight"][:, w0:] = 0.0
+    sd["a.weight"][:, w0:] = 0.0
+    sd["c2.weight"][:, c0:] = 0.0
+    sd["x.weight"][:, c0:] = 0.0
+    sd["o.weight"][:, c0:] = 0.0
+    sd["v.weight"][:, c0:] = 0.0
+    # c1 reads [mean h, max h, weighted mean h, g, T]: the old columns move to their block.
+    c1 = torch.zeros_like(sd["c1.weight"])
+    ow = old["c1.weight"]
+    for k in range(3):
+        c1[:c0, k * w : k * w + w0] = ow[:, k * w0 : (k + 1) * w0]
+    c1[:c0, 3 * w :] = ow[:, 3 * w0 :]
+    fresh = new.state_dict()["c1.weight"]
+    c1[c0:, :] = fresh[c0:, :]
+    sd["c1.weight"] = c1
+    new.load_state_dict(sd)
+    return new
 
 
 def export(net: CardNet, path: str, record: Dict[str, str], dtype: torch.dtype = torch.float16) -> None:

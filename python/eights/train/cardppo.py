@@ -15,6 +15,8 @@ imitation network (:mod:`eights.train.warmstart`), resumable, with a curve of it
   ``heuristic``'s action in the same state, weighted ``bc_coef`` (falling linearly to
   ``bc_coef_end`` over ``bc_updates`` updates) so the policy leaves its teacher gradually. The
   first ``value_updates`` updates train the value head alone (the imitation network has none).
+  A ``width`` or ``context`` above the starting network's widens it first
+  (:func:`eights.train.cardnet.widen`: new units, same play).
 * **Search teacher** (:attr:`CardPPOConfig.dagger`, off by default): DAgger with a slower,
   stronger bot. Every rollout, ``dagger_labels`` of the learner's own states at the tables of
   ``dagger_players`` seats dealt the presets as written are labelled by that bot
@@ -47,7 +49,7 @@ import torch
 from .._core import NUM_ACTIONS, RULES_SIZE
 from ..envs.vector import VecEnv
 from ..rules import RuleSpace
-from .cardnet import CardNet, from_checkpoint, load
+from .cardnet import CardNet, from_checkpoint, load, widen
 from .imitation import ReplayBuffer, RulesTable, digest, heldout_encodings
 
 __all__ = ["CardPPOConfig", "card_ppo", "parse_tables"]
@@ -252,8 +254,12 @@ def _start(path: str, cfg: CardPPOConfig, init: Optional[str], log: Callable[[st
         with open(init, "rb") as f:
             net = load(f.read())
     else:
-        net = from_checkpoint(torch.load(init, weights_only=False)["model"], cfg.width, cfg.context)
+        sd = torch.load(init, weights_only=False)["model"]
+        net = from_checkpoint(sd, sd["r1.weight"].shape[0], sd["c1.weight"].shape[0])
     log(f"started from the network of {init}")
+    if (cfg.width, cfg.context) != (net.width, net.context):
+        net = widen(net, cfg.width, cfg.context, seed=cfg.seed)
+        log(f"widened to width {cfg.width} and context {cfg.context} (playing as before)")
     return net, torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5), state
 
 

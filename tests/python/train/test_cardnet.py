@@ -14,7 +14,7 @@ from eights import _core
 torch = pytest.importorskip("torch", reason="eights.train needs PyTorch (pip install '.[train]')")
 pytest.importorskip("safetensors", reason="eights.train needs safetensors (pip install '.[train]')")
 
-from eights.train.cardnet import CARD_DYNAMIC, CardNet, card_inputs, export, load  # noqa: E402
+from eights.train.cardnet import CARD_DYNAMIC, CardNet, card_inputs, export, load, widen  # noqa: E402
 
 
 def _positions(rule_sets, seed=0, games=2):
@@ -69,6 +69,28 @@ def test_rust_forward_pass_matches_pytorch_on_random_weights(tmp_path):
     assert np.all(got[~legal] == -1e9)
     scale = np.maximum(1.0, np.abs(want[legal]))
     assert np.max(np.abs(got[legal] - want[legal]) / scale) < 1e-5
+
+
+def test_a_widened_net_plays_exactly_as_before_in_pytorch_and_in_rust(tmp_path):
+    torch.manual_seed(1)
+    net = CardNet(width=8, context=16)
+    for p in net.parameters():
+        p.data.normal_(0.0, 0.3)
+    wide = widen(net, 12, 24, seed=2)
+    assert (wide.width, wide.context) == (12, 24)
+    obs, masks, rules = _positions(RULE_SETS[:5], games=1)
+    o, m, r, i = torch.from_numpy(obs), torch.from_numpy(masks), torch.from_numpy(rules), torch.arange(len(obs))
+    with torch.no_grad():
+        (l0, v0), (l1, v1) = net(o, m, r, i), wide(o, m, r, i)
+        h_new = torch.relu(wide.d(torch.zeros(1, len(CARD_DYNAMIC))) + wide.rules_part(r[:1])[0])[..., 8:]
+    assert torch.allclose(l0, l1, atol=1e-5) and torch.allclose(v0, v1, atol=1e-5)
+    assert h_new.abs().sum() > 0  # the new card units are live, only their outgoing weights are zero
+    path = tmp_path / "w.safetensors"
+    export(wide, str(path), {"stages": "[]"}, dtype=torch.float32)
+    got = _core.card_net_logits(obs, masks, rules, path.read_bytes())
+    assert np.max(np.abs(got[masks] - l0.numpy()[masks]) / np.maximum(1.0, np.abs(l0.numpy()[masks]))) < 1e-5
+    with pytest.raises(ValueError, match="may only grow"):
+        widen(net, 4, 16)
 
 
 def test_shipped_weights_load_into_pytorch_and_agree_with_the_bot():

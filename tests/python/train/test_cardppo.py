@@ -108,3 +108,17 @@ def test_a_tiny_run_with_a_search_teacher_keeps_its_labels_across_a_resume(tmp_p
     # 16 labels per rollout, all at the 4-player preset tables; the resumed run kept the first 16.
     assert [r["dagger_size"] for r in rows] == [16, 32]
     assert "dagger" in rows[1] and "dagger" not in rows[0]  # the term starts once 4 batches (32) are held
+
+
+def test_a_wider_config_widens_the_starting_network_and_trains_it(tmp_path):
+    torch.manual_seed(0)
+    init = tmp_path / "init.safetensors"
+    export(CardNet(width=8, context=16), str(init), {"stages": "[]"}, dtype=torch.float32)
+    cfg = CardPPOConfig(tables="2:heuristic:8", num_steps=8, value_updates=0, block=4, blocks=8, width=12, context=24)
+    logs = []
+    net = card_ppo(str(tmp_path / "run"), cfg, minutes=1e-6, init=str(init), log=logs.append)
+    assert (net.width, net.context) == (12, 24)
+    assert any("widened" in line for line in logs)
+    assert net.a.weight[:, 8:].abs().sum() > 0  # the new units' outgoing weights moved
+    net = card_ppo(str(tmp_path / "run"), cfg, minutes=1e-6, log=lambda s: None)  # resumes at the new size
+    assert (net.width, net.context) == (12, 24)
