@@ -1,7 +1,8 @@
 """Export a checkpoint of ``scripts/train_card_net.py`` (imitation) or
 ``scripts/train_card_net_ppo.py`` (PPO) as the ``net`` bot's weights file (``eights-net-v2``,
 float16), with the training record in its metadata: the stages of ``--previous`` (the file the
-stage started from), then this stage's ``--stage`` lines.
+stage started from; its ``continue:`` line is dropped when this stage gives one), then this
+stage's ``--stage`` lines.
 
     python scripts/export_card_net.py --ckpt runs/card_net/ckpt.pt --out src/bots/net/card.safetensors \
         --stage "imitation: ..."
@@ -33,7 +34,10 @@ def main() -> None:
         with open(args.previous, "rb") as f:
             data = f.read()
         n = struct.unpack("<Q", data[:8])[0]
-        stages = json.loads(json.loads(data[8 : 8 + n])["__metadata__"]["stages"]) + stages
+        before = json.loads(json.loads(data[8 : 8 + n])["__metadata__"]["stages"])
+        if any(s.startswith("continue:") for s in stages):  # the new stage's continue line replaces the old
+            before = [s for s in before if not s.startswith("continue:")]
+        stages = before + stages
     ck = torch.load(args.ckpt, weights_only=False)
     cfg = ck["config"]
     net = from_checkpoint(ck["model"], cfg["width"], cfg["context"])
