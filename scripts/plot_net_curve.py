@@ -6,7 +6,8 @@ table size and the quick check of exported checkpoints (``quick_check_stage3.jso
     python scripts/plot_net_curve.py   # benchmarks/results/net/curve_stage*.jsonl -> docs/figures/net_*curve.svg
 
 The imitation runs of the card network against flat MLPs (``card_vs_flat/curve_*.jsonl``) go to
-``docs/figures/net_card_vs_flat.svg``.
+``docs/figures/net_card_vs_flat.svg``; the arms of stage 5 (``stage5/arm_*.jsonl``, the curve
+every 10th update, and ``stage5/checks_*.jsonl``) to ``docs/figures/net_stage5_arms.svg``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ RESULTS = ROOT / "benchmarks" / "results" / "net"
 FIGURE = ROOT / "docs" / "figures" / "net_curve.svg"
 PPO_FIGURE = ROOT / "docs" / "figures" / "net_ppo_curve.svg"
 CMP_FIGURE = ROOT / "docs" / "figures" / "net_card_vs_flat.svg"
+ARMS_FIGURE = ROOT / "docs" / "figures" / "net_stage5_arms.svg"
 
 
 def _rows(path: Path) -> list:
@@ -117,6 +119,33 @@ def plot_card_vs_flat(plt, paths: list) -> None:
     _save(fig, CMP_FIGURE)
 
 
+def plot_arms(plt, paths: list) -> None:
+    """Stage 5's arms from the same file: the entropy of the sampled policy over learner
+    decisions, and the two quick checks of their exported checkpoints against those of the
+    stage-4 file they all start from (``stage5/start.jsonl``; grey lines)."""
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 3.8))
+    start = {r["check"]: r["mean_of_fair"] for r in _rows(RESULTS / "stage5" / "start.jsonl")}
+    for k, path in enumerate(paths):
+        rows = _rows(path)
+        arm = rows[0]["arm"]
+        color = f"C{k}"
+        ax.plot([r["decisions"] / 1e6 for r in rows], [r["ent"] for r in rows], lw=1, color=color, label=arm)
+        checks = _rows(path.parent / path.name.replace("arm_", "checks_"))
+        for key, style in (("smallest", "o-"), ("4p", "s--")):
+            q = [r for r in checks if r["check"] == key]  # every arm starts from the stage-4 file
+            x = [0.0] + [r["decisions"] / 1e6 for r in q]
+            bx.plot(x, [start[key]] + [r["mean_of_fair"] for r in q], style, color=color, ms=4)
+    for key, style in (("smallest", "-"), ("4p", "--")):
+        bx.axhline(start[key], color="grey", ls=style, lw=1)
+    ax.set_xlabel("learner decisions (millions)")
+    ax.set_ylabel("entropy of the policy (training minibatches)")
+    ax.legend(fontsize=7)
+    bx.set_xlabel("learner decisions (millions)")
+    bx.set_ylabel("score / fair share against heuristic")
+    bx.set_title("quick checks: smallest table (circles), 4 players (squares); grey: the stage-4 file", fontsize=9)
+    _save(fig, ARMS_FIGURE)
+
+
 def main() -> None:
     import matplotlib
 
@@ -130,6 +159,9 @@ def main() -> None:
     cmp = sorted((RESULTS / "card_vs_flat").glob("curve_*.jsonl"))
     if cmp:
         plot_card_vs_flat(plt, cmp)
+    arms = sorted((RESULTS / "stage5").glob("arm_*.jsonl"))
+    if arms:
+        plot_arms(plt, arms)
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 3.8))
     offset = 0
     labels = {1: "stage 1: imitating heuristic", 2: "stage 2: distilling ismcts:200"}
