@@ -13,7 +13,8 @@ torch = pytest.importorskip("torch", reason="eights.train needs PyTorch (pip ins
 pytest.importorskip("safetensors", reason="eights.train needs safetensors (pip install '.[train]')")
 
 from eights.train.cardnet import CardNet, export  # noqa: E402
-from eights.train.cardppo import CardPPOConfig, card_ppo, parse_tables  # noqa: E402
+from eights.train.cardppo import CardPPOConfig, card_ppo  # noqa: E402
+from eights.train.cardppo_games import parse_tables  # noqa: E402
 
 
 def test_tables_parse_as_documented():
@@ -48,7 +49,7 @@ def test_a_tiny_run_trains_the_value_head_first_then_resumes(tmp_path):
 
 
 def test_the_shaping_potential_compares_the_own_hand_with_the_mean_opponent_hand():
-    from eights.train.cardppo import HAND_SIZES, SEATS, potential
+    from eights.train.cardppo_games import HAND_SIZES, SEATS, potential
 
     obs = np.zeros((3, 346), np.float32)
     obs[:, [0, 5, 40]] = 1.0  # three cards in hand
@@ -62,14 +63,15 @@ def test_the_shaping_potential_compares_the_own_hand_with_the_mean_opponent_hand
 
 
 def test_shaping_telescopes_to_minus_the_first_potential_over_a_finished_game():
-    from eights.train.cardppo import _Games, _PartsCache, _rollout, potential
+    from eights.train.cardppo import _rollout
+    from eights.train.cardppo_games import MixedGames, PartsCache, potential
     from eights.train.imitation import RulesTable
 
     cfg = CardPPOConfig(tables="2:heuristic:8:presets,4:heuristic:8:presets")
-    games = _Games(cfg, seed=3, table=RulesTable())
+    games = MixedGames(cfg.tables, cfg.env_threads, seed=3, table=RulesTable())
     torch.manual_seed(0)
     net = CardNet()
-    cache = _PartsCache(net, games.table)
+    cache = PartsCache(net, games.table)
     games.reset()
     cache.refresh(games.table)
     phi0 = potential(games.obs, 0.5)

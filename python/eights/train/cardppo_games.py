@@ -1,0 +1,253 @@
+"""What a PPO stage of the rules-reading ``net`` (:mod:`eights.train.cardppo`) plays and keeps
+beside the network: the groups of mixed-rules ``VecEnv`` games (:class:`MixedGames`, parsed by
+:func:`parse_tables`), the network's rules part per rule set (:class:`PartsCache`), the shaping
+potential on hand sizes (:func:`potential`) and the search teacher's labels
+(:class:`SearchLabels`)."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, Dict, List, Tuple
+
+import numpy as np
+import torch
+
+from .._core import RULES_SIZE
+from ..envs.vector import VecEnv
+from ..rules import RuleSpace
+from .cardnet import CardNet
+from .imitation import ReplayBuffer, RulesTable, digest, heldout_encodings
+
+__all__ = ["MixedGames", "PartsCache", "SearchLabels", "parse_tables", "potential", "SPACES"]
+
+
+def parse_tables(spec: str) -> List[Tuple[int, str, int, str]]:
+    """``"2:heuristic:256,4:net:64:presets"`` as
+    ``[(2, "heuristic", 256, "all"), (4, "net", 64, "presets")]``: players, opponent, games and
+    the rule sets dealt (``all``: the whole rule space, presets with their variants and house
+    rules; ``presets``: the presets as written)."""
+    out = []
+    for part in spec.split(","):
+        fields = part.strip().split(":")
+        if len(fields) not in (3, 4) or (len(fields) == 4 and fields[3] not in SPACES):
+            raise ValueError(f"tables: each group is players:opponent:games[:all|presets], got {part.strip()!r}")
+        out.append((int(fields[0]), fields[1], int(fields[2]), fields[3] if len(fields) == 4 else "all"))
+    return out
+
+
+#: The rule sets a group deals, by name.
+SPACES = {
+    "all": lambda n: RuleSpace(num_players=n),
+    "presets": lambda n: RuleSpace(num_players=n, variant_prob=0.0, house_prob=0.0),
+}
+
+
+class MixedGames:
+    """The VecEnvs of every group of ``tables`` (:func:`parse_tables`) and seat, stacked, and
+    the per-game rules bookkeeping; ``env_threads`` threads step each env."""
+
+    def __init__(self, tables: str, env_threads: int, seed: int, table: RulesTable):
+        self.envs: List[VecEnv] = []
+        self.group: List[int] = []  # the group of each env
+        self.groups = parse_tables(tables)
+        excluded = heldout_encodings(sorted({g[0] for g in self.groups}))
+        self.excluded = {n: {digest(e) for e in encs} for n, encs in excluded.items()}
+        k = 0
+        for gi, (n, opp, games, space) in enumerate(self.groups):
+            for seat in range(n):
+                env = VecEnv(
+                    SPACES[space](n),
+                    max(1, games // n),
+                    n,
+                    opponents=opp,
+                    learner_seat=seat,
+                    obs_rules=True,
+                    num_threads=env_threads,
+                )
+                self.envs.append(env)
+                self.group.append(gi)
+                k += 1
+        self.sizes = [e.num_envs for e in self.envs]
+        self.N = sum(self.sizes)
+        self.offsets = np.concatenate([[0], np.cumsum(self.sizes)])
+        self.game_env = np.concatenate([np.full(s, i) for i, s in enumerate(self.sizes)])
+        self.game_group = np.concatenate([np.full(s, self.group[i]) for i, s in enumerate(self.sizes)])
+        self.table = table
+        self.seed = seed
+        self.row = np.zeros(self.N, np.int64)
+        self.skip = np.zeros(self.N, bool)
+        self.rules_id = np.full(self.N, -1, np.int64)
+        self.enc = np.zeros((self.N, RULES_SIZE), np.float32)
+
+    def retable(self, table: RulesTable) -> None:
+        """Start a new rules table holding the rules of the games as they are now."""
+        self.table = table
+        for g in range(self.N):
+            self.row[g] = table.add(self.enc[g])
+
+    def reset(self):
+        outs = [e.reset(seed=self.seed + 7 * k) for k, e in enumerate(self.envs)]
+        self._absorb([o for o, _ in outs], [i for _, i in outs])
+        return self.obs, self.mask
+
+    def _absorb(self, obs: List[Dict[str, np.ndarray]], infos: List[Dict[str, Any]]) -> List[int]:
+        """Stack the envs' outputs; register the rules of games that dealt new ones; returns
+        the rows of the table that are new."""
+        self.obs = np.concatenate([o["obs"] for o in obs])
+        self.mask = np.concatenate([i["action_mask"] for i in infos])
+        ids = np.concatenate([np.asarray(i["rules_id"], np.int64) for i in infos])
+        rules = None
+        new_rows: List[int] = []
+        for g in np.flatnonzero(ids != self.rules_id):
+            if rules is None:
+                rules = np.concatenate([o["rules"] for o in obs])
+            n = self.groups[self.game_group[g]][0]
+            enc = rules[g]
+            self.enc[g] = enc
+            self.skip[g] = digest(enc) in self.excluded.get(n, ())
+            before = len(self.table.index)
+            self.row[g] = self.table.add(enc)
+            if len(self.table.index) > before:
+                new_rows.append(int(self.row[g]))
+        self.rules_id = ids
+        return new_rows
+
+    def labels(self, teacher: str = "heuristic") -> np.ndarray:
+        return np.concatenate([e._core.bot_actions(teacher, np.arange(e.num_envs, dtype=np.int64)) for e in self.envs])
+
+    def labels_of(self, teacher: str, games: np.ndarray) -> np.ndarray:
+        """The teacher's actions in the games ``games`` (global indices; -1 where it has none)."""
+        out = np.full(len(games), -1, np.int64)
+        env_of = self.game_env[games]
+        for k in np.unique(env_of):
+            sel = np.flatnonzero(env_of == k)
+            rows = (games[sel] - self.offsets[k]).astype(np.int64)
+            out[sel] = self.envs[k]._core.bot_actions(teacher, rows)
+        return out
+
+    def step(self, actions: np.ndarray):
+        obs, infos, rew, done = [], [], [], []
+        start = 0
+        for env, size in zip(self.envs, self.sizes):
+            o, r, term, trunc, info = env.step(actions[start : start + size])
+            start += size
+            obs.append({"obs": o["obs"].copy(), "rules": o["rules"]})
+            infos.append({"action_mask": info["action_mask"].copy(), "rules_id": info["rules_id"].copy()})
+            rew.append(np.asarray(r, np.float32).copy())
+            done.append(term | trunc)
+        new_rows = self._absorb(obs, infos)
+        return np.concatenate(rew), np.concatenate(done), new_rows
+
+
+class PartsCache:
+    """:meth:`CardNet.parts` of every row of a rules table, kept while the weights stay."""
+
+    def __init__(self, net: CardNet, table: RulesTable):
+        self.net, self.table = net, table
+        self.r = torch.zeros(0, 54, net.width)
+        self.t = torch.zeros(0, net.table_width)
+        self.cd = torch.zeros(0)
+
+    @property
+    def parts(self):
+        return self.r, self.t, self.cd
+
+    @torch.no_grad()
+    def refresh(self, table: RulesTable) -> None:
+        self.table = table
+        self.r, self.t, self.cd = self.r[:0], self.t[:0], self.cd[:0]
+        self.extend()
+
+    @torch.no_grad()
+    def extend(self) -> None:
+        n, have = len(self.table.index), self.r.shape[0]
+        for i in range(have, n, 1024):
+            r, t, cd = self.net.parts(torch.from_numpy(self.table.rows[i : min(n, i + 1024)]))
+            self.r, self.t, self.cd = torch.cat([self.r, r]), torch.cat([self.t, t]), torch.cat([self.cd, cd])
+
+
+#: The observation's ``hand_sizes`` and ``seats`` slices (docs/layouts.md).
+HAND_SIZES, SEATS = 132, 141
+
+
+def potential(obs: np.ndarray, coef: float) -> np.ndarray:
+    """``coef * clip((mean opponent hand - own hand) / 10, -1, 1)`` of each observation row
+    (the shaping potential; see the module documentation)."""
+    if coef == 0.0:
+        return np.zeros(len(obs), np.float32)
+    mine = obs[:, :54].sum(1)
+    seats = obs[:, SEATS : SEATS + 9]
+    opp = (obs[:, HAND_SIZES : HAND_SIZES + 9] * seats).sum(1) / np.maximum(seats.sum(1), 1.0)
+    return (coef * np.clip((opp - mine) / 10.0, -1.0, 1.0)).astype(np.float32)
+
+
+class SearchLabels:
+    """The search teacher's labels of the learner's own states: ``teacher`` (a built-in bot
+    name) labels up to ``per_rollout`` of them each rollout, at the groups of ``games`` with a
+    table size in ``players`` (comma separated) that deal the presets as written; the latest
+    ``capacity`` are kept in a replay buffer saved to ``path`` and reloaded on resume, and
+    minibatches of ``batch`` are drawn once it holds four."""
+
+    def __init__(
+        self,
+        teacher: str,
+        players: str,
+        per_rollout: int,
+        capacity: int,
+        batch: int,
+        games: MixedGames,
+        path: str,
+        seed: int,
+    ):
+        players_set = {int(x) for x in players.split(",") if x.strip()}
+        # Only the preset groups: the buffer's table of rules encodings stays small.
+        groups = [n in players_set and space == "presets" for n, _, _, space in games.groups]
+        self.eligible = np.array([groups[g] for g in games.game_group])
+        self.teacher, self.per_rollout, self.batch = teacher, per_rollout, batch
+        self.games, self.path = games, path
+        self.rng = np.random.default_rng(seed)
+        self.buffer = ReplayBuffer(capacity)
+        if os.path.exists(path):
+            with np.load(path) as z:
+                b = self.buffer
+                n = int(z["size"])
+                b.obs[:n], b.mask[:n], b.label[:n], b.ridx[:n] = z["obs"], z["mask"], z["label"], z["ridx"]
+                b.size, b.next, b.added = n, int(z["next"]), int(z["added"])
+                for row in z["rules"]:
+                    b.rules.add(row)
+        self.seconds = 0.0
+
+    def label(self, valid: np.ndarray, per_step: int) -> None:
+        """Label up to ``per_step`` of the eligible games that wait on the learner now."""
+        pool = np.flatnonzero(valid & self.eligible)
+        if not len(pool):
+            return
+        t0 = time.time()
+        rows = np.sort(self.rng.choice(pool, size=min(per_step, len(pool)), replace=False))
+        labels = self.games.labels_of(self.teacher, rows)
+        ok = labels >= 0
+        rows, labels = rows[ok], labels[ok]
+        ridx = np.array([self.buffer.rules.add(self.games.enc[g]) for g in rows], np.int32)
+        self.buffer.add(self.games.obs[rows], self.games.mask[rows], labels, ridx)
+        self.seconds += time.time() - t0
+
+    def ready(self) -> bool:
+        return self.buffer.size >= 4 * self.batch
+
+    def save(self) -> None:
+        b = self.buffer
+        n = b.size
+        with open(self.path + ".tmp", "wb") as f:
+            np.savez(
+                f,
+                obs=b.obs[:n],
+                mask=b.mask[:n],
+                label=b.label[:n],
+                ridx=b.ridx[:n],
+                rules=b.rules.rows[: len(b.rules.index)],
+                size=n,
+                next=b.next,
+                added=b.added,
+            )
+        os.replace(self.path + ".tmp", self.path)
