@@ -158,7 +158,7 @@ def _rollout(
     for t in range(T):
         buf["valid"][t] = ~pending & ~games.skip & games.mask.any(1)
         buf["phi"][t] = potential(games.obs, shaping)
-        if per_step:
+        if dagger is not None and per_step:
             dagger.label(buf["valid"][t], per_step)
         buf["obs"][t], buf["ridx"][t], buf["label"][t] = games.obs, games.row, games.labels()
         buf["mask"][t], buf["act"][t], buf["logp"][t], buf["val"][t] = _act(net, games, cache)
@@ -234,9 +234,10 @@ def _update(
     value_only = u < cfg.value_updates
     bc = cfg.bc_coef + (cfg.bc_coef_end - cfg.bc_coef) * min(1.0, u / max(1, cfg.bc_updates))
     stats: Dict[str, List[float]] = {}
-    use_dagger = dagger is not None and dagger.ready() and not value_only
-    if use_dagger:
-        dblocks = dagger.buffer.blocks(rng, cfg.block)
+    # The search teacher's buffer, once it holds enough and the policy trains.
+    labelled = dagger.buffer if dagger is not None and dagger.ready() and not value_only else None
+    if labelled is not None:
+        dblocks = labelled.blocks(rng, cfg.block)
         per, at = max(1, cfg.dagger_batch // cfg.block), 0
     net.train()
     for _epoch in range(cfg.update_epochs):
@@ -249,10 +250,10 @@ def _update(
             b["rules"] = torch.from_numpy(table.rows[distinct])
             b["inverse"] = torch.from_numpy(inverse.astype(np.int64))
             loss, st = _loss(net, b, cfg, bc, value_only)
-            if use_dagger:
+            if labelled is not None:
                 pick = np.arange(at, at + per) % len(dblocks)
                 at += per
-                d_obs, d_mask, d_label, d_rules, d_inv = dagger.buffer.batch(dblocks[pick].reshape(-1))
+                d_obs, d_mask, d_label, d_rules, d_inv = labelled.batch(dblocks[pick].reshape(-1))
                 d_logits, _ = net(d_obs, d_mask, d_rules, d_inv)
                 d_loss = torch.nn.functional.cross_entropy(d_logits, d_label)
                 loss = loss + cfg.dagger_coef * d_loss
