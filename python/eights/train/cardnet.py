@@ -317,6 +317,7 @@ def widen(net: CardNet, width: int, context: int, seed: int = 0) -> CardNet:
     sd = new.state_dict()
     # The fresh net's weights stand for the new units; the old ones are copied in place, and
     # every weight from a new unit into an old path is zeroed.
+    fresh_c1 = sd["c1.weight"].clone()  # its old columns move (below), so it is built apart
     for name in ("r1", "t1", "d", "c1", "c2", "u", "x", "a", "o", "v", "r2"):
         wt, b = sd[f"{name}.weight"], sd[f"{name}.bias"]
         ow, ob = old[f"{name}.weight"], old[f"{name}.bias"]
@@ -331,13 +332,11 @@ def widen(net: CardNet, width: int, context: int, seed: int = 0) -> CardNet:
     sd["o.weight"][:, c0:] = 0.0
     sd["v.weight"][:, c0:] = 0.0
     # c1 reads [mean h, max h, weighted mean h, g, T]: the old columns move to their block.
-    c1 = torch.zeros_like(sd["c1.weight"])
-    ow = old["c1.weight"]
+    c1, ow = fresh_c1, old["c1.weight"]
+    c1[:c0] = 0.0
     for k in range(3):
         c1[:c0, k * w : k * w + w0] = ow[:, k * w0 : (k + 1) * w0]
     c1[:c0, 3 * w :] = ow[:, 3 * w0 :]
-    fresh = new.state_dict()["c1.weight"]
-    c1[c0:, :] = fresh[c0:, :]
     sd["c1.weight"] = c1
     new.load_state_dict(sd)
     return new
