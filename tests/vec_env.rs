@@ -281,6 +281,63 @@ fn search_bot_actions_do_not_depend_on_the_thread_count() {
 }
 
 #[test]
+fn bot_policies_are_the_search_visit_shares_and_agree_with_bot_actions() {
+    // `ismcts:N`'s row: root visit shares (each a multiple of 1/N, summing to 1, only on legal
+    // actions), whose most visited action (ties: the lower id) is the one `bot_actions` plays,
+    // on any thread count; any other bot's row is one-hot on its action.
+    let r = rules("crazy_eights", 3);
+    let n = 24;
+    let na = eights::action::NUM_ACTIONS;
+    let mut envs: Vec<VecEnv> = [1, 2].iter().map(|&t| env(&r, n, t, Autoreset::SameStep, Mode::SelfPlay)).collect();
+    let mut bufs: Vec<Buffers<f32>> = envs.iter().map(Buffers::new).collect();
+    for (e, b) in envs.iter_mut().zip(bufs.iter_mut()) {
+        e.reset(5, b.outputs()).unwrap();
+    }
+    let rows: Vec<i64> = (0..n as i64).rev().collect();
+    let (mut spread, mut acts) = (0, vec![0i64; n]);
+    for _ in 0..5 {
+        for spec in ["ismcts:30", "heuristic"] {
+            let spec = BotSpec::parse(spec).unwrap();
+            let mut shares = vec![vec![0f32; rows.len() * na]; envs.len()];
+            for (k, e) in envs.iter_mut().enumerate() {
+                e.bot_policies(spec, &rows, &mut shares[k]).unwrap();
+            }
+            assert_eq!(shares[0], shares[1], "{spec:?}: the thread count changed the shares");
+            let mut played = vec![0i64; rows.len()];
+            envs[0].bot_actions(spec, &rows, &mut played).unwrap();
+            for (j, (&g, row)) in rows.iter().zip(shares[0].chunks(na)).enumerate() {
+                let mut mask = ActionMask::default();
+                envs[0].game(g as usize).legal_actions(&mut mask);
+                let sum: f32 = row.iter().sum();
+                assert!((sum - 1.0).abs() < 1e-5, "{spec:?}, game {g}: shares sum to {sum}");
+                let best = (0..na).fold(0, |b, a| if row[a] > row[b] { a } else { b });
+                assert_eq!(best as i64, played[j], "{spec:?}, game {g}");
+                for (a, &p) in row.iter().enumerate() {
+                    assert!(p == 0.0 || mask.contains(a), "{spec:?}, game {g}: share on illegal action {a}");
+                    if let BotSpec::Ismcts { .. } = spec {
+                        assert!((p * 30.0 - (p * 30.0).round()).abs() < 1e-4, "{p} is not a count over 30");
+                    } else {
+                        assert!(p == 0.0 || p == 1.0, "heuristic: {p}");
+                    }
+                }
+                if matches!(spec, BotSpec::Ismcts { .. }) && row.iter().filter(|&&p| p > 0.0).count() > 1 {
+                    spread += 1;
+                }
+            }
+        }
+        for (e, b) in envs.iter_mut().zip(bufs.iter_mut()) {
+            e.random_actions(&mut acts).unwrap();
+            e.step(&acts, b.outputs()).unwrap();
+        }
+    }
+    assert!(spread > 10, "the search spread its visits in only {spread} decisions");
+    // A wrong-sized output is refused and changes nothing.
+    let mut short = vec![7f32; 3];
+    assert!(envs[0].bot_policies(BotSpec::parse("ismcts:5").unwrap(), &rows, &mut short).is_err());
+    assert_eq!(short, vec![7f32; 3]);
+}
+
+#[test]
 fn truncation_reports_and_resets_on_the_next_step() {
     let r = Arc::new(Rules::load("crazy_eights", 2, Some(&json!({"limits": {"max_decisions": 7}}))).unwrap());
     let mut e = env(&r, 4, 1, Autoreset::NextStep, Mode::SelfPlay);

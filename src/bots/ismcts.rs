@@ -115,11 +115,29 @@ impl IsmctsBot {
 
     /// Run the search from `g` and return the chosen action.
     pub fn search(&mut self, g: &Game) -> Option<usize> {
+        self.search_into(g, None)
+    }
+
+    /// [`search`](Self::search), also writing the root's visit shares to `shares` (one entry
+    /// per action id, [`crate::action::NUM_ACTIONS`] of them): each root child's visits over
+    /// the simulations, zero for the other actions; a decision with a single legal action puts
+    /// 1 on it, a finished game leaves every entry 0. The action returned is the same as
+    /// `search`'s with the same seed: the most visited (ties: the lower id).
+    pub fn search_policy(&mut self, g: &Game, shares: &mut [f32]) -> Option<usize> {
+        shares.fill(0.0);
+        self.search_into(g, Some(shares))
+    }
+
+    fn search_into(&mut self, g: &Game, shares: Option<&mut [f32]>) -> Option<usize> {
         let me = g.current_player()?;
         let mut m = ActionMask::default();
         g.legal_actions(&mut m);
         if m.len() <= 1 {
-            return m.nth(0);
+            let a = m.nth(0);
+            if let (Some(s), Some(a)) = (shares, a) {
+                s[a] = 1.0;
+            }
+            return a;
         }
         let n = g.num_players();
         self.nodes.clear();
@@ -207,10 +225,16 @@ impl IsmctsBot {
             }
         }
         let mut best: Option<(u32, usize)> = None;
+        let mut shares = shares;
+        // Every simulation passes through exactly one root child.
+        let total = self.simulations as f32;
         let mut child = self.nodes[0].first_child;
         while child != NONE {
             let c = &self.nodes[child as usize];
             let a = c.action as usize;
+            if let Some(s) = shares.as_deref_mut() {
+                s[a] = c.visits as f32 / total;
+            }
             let better = match best {
                 None => true,
                 Some((v, b)) => c.visits > v || (c.visits == v && a < b),

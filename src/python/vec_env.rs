@@ -324,6 +324,34 @@ impl PyVecEnvCore {
         array1(py, out.len(), out)
     }
 
+    /// The policy of built-in bot `bot` for the seat to act in each game of `rows`: a
+    /// `(K, NUM_ACTIONS)` float32 array, `ismcts:N`'s root visit shares, a one-hot row of the
+    /// action for every other bot, zeros where the episode is over. See
+    /// `VecEnv::bot_policies`.
+    fn bot_policies<'py>(
+        &mut self,
+        py: Python<'py>,
+        bot: &str,
+        rows: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let spec = crate::bots::BotSpec::parse(bot).map_err(PyValueError::new_err)?;
+        let rows = super::convert::array_arg::<i64, numpy::Ix1>(rows, "rows", "(K,) of game indices")?;
+        let rows = rows.try_readonly().map_err(|_| PyRuntimeError::new_err("rows is borrowed mutably elsewhere"))?;
+        let rows = rows.as_slice().map_err(|_| PyValueError::new_err("rows must be C-contiguous"))?;
+        let n = crate::action::NUM_ACTIONS;
+        let oom = |_| PyMemoryError::new_err(format!("cannot allocate bot policies for {} rows", rows.len()));
+        let cells = rows.len().checked_mul(n).ok_or_else(|| PyMemoryError::new_err("too many rows"))?;
+        let mut copy = Vec::new();
+        copy.try_reserve_exact(rows.len()).map_err(oom)?;
+        copy.extend_from_slice(rows);
+        let mut out = Vec::new();
+        out.try_reserve_exact(cells).map_err(oom)?;
+        out.resize(cells, 0f32);
+        let env = &mut self.env;
+        py.detach(|| env.bot_policies(spec, &copy, &mut out)).map_err(vec_err)?;
+        super::convert::array2(py, copy.len(), n, out)
+    }
+
     /// True if some game waits for an opponent's action (external opponents).
     fn opponents_to_act(&self) -> bool {
         self.env.opponents_to_act()

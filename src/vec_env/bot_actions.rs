@@ -2,6 +2,7 @@
 //! [`Opponents::External`] seat, a snapshot pool) play the Rust bots on the real game state.
 
 use super::*;
+use crate::bots::ismcts::IsmctsBot;
 
 impl VecEnv {
     /// The action built-in bot `spec` chooses for the seat to act in each game listed in
@@ -42,6 +43,58 @@ impl VecEnv {
                 Ok(())
             }
         }
+    }
+
+    /// The policy of built-in bot `spec` for the seat to act in each game listed in `rows`:
+    /// row `j` of `out` (`rows.len()` rows of [`NUM_ACTIONS`], row-major) for game `rows[j]`.
+    /// `ismcts:N` gives its root visit shares ([`IsmctsBot::search_policy`]: its action is the
+    /// most visited, as in [`bot_actions`](Self::bot_actions) with the same seed); every other
+    /// bot puts 1 on the action `bot_actions` gives. A finished episode's row is all zeros.
+    /// Errors change nothing.
+    pub fn bot_policies(&mut self, spec: BotSpec, rows: &[i64], out: &mut [f32]) -> Result<(), VecEnvError> {
+        if out.len() != rows.len() * NUM_ACTIONS {
+            return Err(VecEnvError::Length { what: "out", expected: rows.len() * NUM_ACTIONS, got: out.len() });
+        }
+        let BotSpec::Ismcts { simulations } = spec else {
+            let mut acts = vec![-1i64; rows.len()];
+            self.bot_actions(spec, rows, &mut acts)?;
+            out.fill(0.0);
+            for (row, &a) in out.chunks_mut(NUM_ACTIONS).zip(acts.iter()) {
+                if a >= 0 {
+                    row[a as usize] = 1.0;
+                }
+            }
+            return Ok(());
+        };
+        let n = self.cfg.num_envs;
+        if let Some(&r) = rows.iter().find(|&&r| r < 0 || r as usize >= n) {
+            return Err(VecEnvError::Config(format!("row {r} is out of range: games are 0..{n}")));
+        }
+        let (slots, hot) = (&self.slots, &self.hot);
+        let decide = |r: i64, row: &mut [f32]| {
+            let (s, h) = (&slots[r as usize], &hot[r as usize]);
+            row.fill(0.0);
+            if !(s.over() || h.pending) {
+                let seed = derive_seed(s.base_seed ^ SEARCH_SALT, s.game.decisions() as u64);
+                IsmctsBot::new(simulations, seed).search_policy(&s.game, row);
+            }
+        };
+        let Some(crew) = self.crew.as_mut().filter(|_| rows.len() > 1) else {
+            rows.iter().zip(out.chunks_mut(NUM_ACTIONS)).for_each(|(&r, row)| decide(r, row));
+            return Ok(());
+        };
+        let per = rows.len().div_ceil(MAX_CHUNKS.min(8 * crew.threads()));
+        let mut parts = [const { Mutex::new(None) }; MAX_CHUNKS];
+        for (k, (r, o)) in rows.chunks(per).zip(out.chunks_mut(per * NUM_ACTIONS)).enumerate() {
+            *parts[k].get_mut().unwrap_or_else(|e| e.into_inner()) = Some((r, o));
+        }
+        crew.run(rows.len().div_ceil(per), &|k| {
+            let part: Option<(&[i64], &mut [f32])> = parts[k].lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some((r, o)) = part {
+                r.iter().zip(o.chunks_mut(NUM_ACTIONS)).for_each(|(&r, row)| decide(r, row));
+            }
+        });
+        Ok(())
     }
 
     /// `net`: one forward pass for every listed game still running, whatever rules each plays.

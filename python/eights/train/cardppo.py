@@ -19,13 +19,15 @@ imitation network (:mod:`eights.train.warmstart`), resumable, with a curve of it
   A ``width`` or ``context`` above the starting network's widens it first
   (:func:`eights.train.cardnet.widen`: new units, same play).
 * **Search teacher** (:attr:`CardPPOConfig.dagger`, off by default): DAgger with a slower,
-  stronger bot. Every rollout, ``dagger_labels`` of the learner's own states at the tables of
-  ``dagger_players`` seats dealt the presets as written are labelled by that bot
-  (``ismcts:400``, say; the search runs on the env threads) and kept in a
-  :class:`eights.train.imitation.ReplayBuffer` of the latest ``dagger_capacity``; every PPO
-  minibatch adds ``dagger_coef`` times the cross-entropy to the teacher's action on
-  ``dagger_batch`` samples drawn from it. The buffer is saved beside the checkpoint, so a
-  resumed run keeps its labels.
+  stronger bot. Every rollout, the teacher (``ismcts:400``, say; the search runs on the env
+  threads) is asked about ``dagger_labels`` of the learner's own states at the tables of
+  ``dagger_players`` seats dealt the presets as written. Its answer is a policy: the search's
+  root visit shares. With ``dagger_keep`` above 0 only the states where the teacher is sure
+  (top share at least ``dagger_keep``) and disagrees with the network's greedy action are
+  kept; with 0, all of them. They go to a :class:`eights.train.imitation.ReplayBuffer` of the
+  latest ``dagger_capacity``, and every PPO minibatch adds ``dagger_coef`` times the
+  cross-entropy to the teacher's policy on ``dagger_batch`` samples drawn from it. The buffer
+  is saved beside the checkpoint, so a resumed run keeps its labels.
 * **Shaping** (:attr:`CardPPOConfig.shaping`, off by default): a potential-based bonus
   ``gamma * phi(s') - phi(s)`` with
   ``phi(s) = shaping * clip((mean opponent hand - own hand) / 10, -1, 1)`` and ``phi = 0``
@@ -89,6 +91,9 @@ class CardPPOConfig:
     dagger_capacity: int = 200_000
     dagger_batch: int = 1024
     dagger_coef: float = 0.5
+    #: Keep only the states where the teacher's top share is at least this and its top action
+    #: is not the network's greedy one (0: keep every state asked about).
+    dagger_keep: float = 0.0
     shaping: float = 0.0
     shaping_updates: int = 400
 
@@ -129,7 +134,7 @@ def _act(net: CardNet, games: MixedGames, cache: PartsCache, sample: bool = True
     g = logits - torch.empty_like(logits).exponential_().log() if sample else logits
     a = g.argmax(1)
     lp = logits.log_softmax(1).gather(1, a[:, None]).squeeze(1)
-    return m, a.numpy(), lp.numpy(), v.numpy()
+    return m, a.numpy(), lp.numpy(), v.numpy(), logits.argmax(1).numpy()
 
 
 def _rollout(
@@ -158,10 +163,10 @@ def _rollout(
     for t in range(T):
         buf["valid"][t] = ~pending & ~games.skip & games.mask.any(1)
         buf["phi"][t] = potential(games.obs, shaping)
-        if dagger is not None and per_step:
-            dagger.label(buf["valid"][t], per_step)
         buf["obs"][t], buf["ridx"][t], buf["label"][t] = games.obs, games.row, games.labels()
-        buf["mask"][t], buf["act"][t], buf["logp"][t], buf["val"][t] = _act(net, games, cache)
+        buf["mask"][t], buf["act"][t], buf["logp"][t], buf["val"][t], greedy = _act(net, games, cache)
+        if dagger is not None and per_step:
+            dagger.label(buf["valid"][t], per_step, greedy)
         r, d, _ = games.step(buf["act"][t])
         cache.extend()
         buf["rew"][t], buf["done"][t] = r, d
@@ -235,9 +240,9 @@ def _update(
     bc = cfg.bc_coef + (cfg.bc_coef_end - cfg.bc_coef) * min(1.0, u / max(1, cfg.bc_updates))
     stats: Dict[str, List[float]] = {}
     # The search teacher's buffer, once it holds enough and the policy trains.
-    labelled = dagger.buffer if dagger is not None and dagger.ready() and not value_only else None
+    labelled = dagger if dagger is not None and dagger.ready() and not value_only else None
     if labelled is not None:
-        dblocks = labelled.blocks(rng, cfg.block)
+        dblocks = labelled.buffer.blocks(rng, cfg.block)
         per, at = max(1, cfg.dagger_batch // cfg.block), 0
     net.train()
     for _epoch in range(cfg.update_epochs):
@@ -253,12 +258,14 @@ def _update(
             if labelled is not None:
                 pick = np.arange(at, at + per) % len(dblocks)
                 at += per
-                d_obs, d_mask, d_label, d_rules, d_inv = labelled.batch(dblocks[pick].reshape(-1))
+                d_obs, d_mask, d_target, d_rules, d_inv = labelled.batch_of(dblocks[pick].reshape(-1))
                 d_logits, _ = net(d_obs, d_mask, d_rules, d_inv)
-                d_loss = torch.nn.functional.cross_entropy(d_logits, d_label)
+                d_logp = d_logits.log_softmax(-1)
+                # Cross-entropy to the teacher's policy (0 * log p is 0 on the illegal actions).
+                d_loss = -torch.where(d_target > 0, d_target * d_logp, torch.zeros_like(d_logp)).sum(-1).mean()
                 loss = loss + cfg.dagger_coef * d_loss
                 st["dagger"] = float(d_loss.detach())
-                st["dagger_agree"] = float((d_logits.argmax(1) == d_label).float().mean())
+                st["dagger_agree"] = float((d_logits.argmax(1) == d_target.argmax(1)).float().mean())
             opt.zero_grad()
             loss.backward()
             if value_only:  # only the value head moves
@@ -300,6 +307,7 @@ def card_ppo(
             games,
             os.path.join(out, "dagger.npz"),
             cfg.seed + 31 * u0,
+            keep=cfg.dagger_keep,
         )
     rng = np.random.default_rng(cfg.seed + 7919 * u0)
     torch.manual_seed(cfg.seed + u0)
@@ -329,7 +337,8 @@ def card_ppo(
         if dagger is not None:
             row["dagger_size"] = dagger.buffer.size
             row["dagger_s"] = round(dagger.seconds, 2)
-            dagger.seconds = 0.0
+            row["dagger_asked"] = dagger.asked
+            dagger.seconds, dagger.asked = 0.0, 0
         row.update(
             collect_s=round(t_collect, 2),
             update_s=round(dt, 2),

@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Tuple
 import numpy as np
 import torch
 
-from .._core import RULES_SIZE
+from .._core import NUM_ACTIONS, RULES_SIZE
 from ..envs.vector import VecEnv
 from ..rules import RuleSpace
 from .cardnet import CardNet
@@ -126,6 +126,17 @@ class MixedGames:
             out[sel] = self.envs[k]._core.bot_actions(teacher, rows)
         return out
 
+    def policies_of(self, teacher: str, games: np.ndarray) -> np.ndarray:
+        """The teacher's policies in the games ``games`` (global indices; ``(K, NUM_ACTIONS)``,
+        a zero row where it has none)."""
+        out = np.zeros((len(games), NUM_ACTIONS), np.float32)
+        env_of = self.game_env[games]
+        for k in np.unique(env_of):
+            sel = np.flatnonzero(env_of == k)
+            rows = (games[sel] - self.offsets[k]).astype(np.int64)
+            out[sel] = self.envs[k]._core.bot_policies(teacher, rows)
+        return out
+
     def step(self, actions: np.ndarray):
         obs, infos, rew, done = [], [], [], []
         start = 0
@@ -183,11 +194,15 @@ def potential(obs: np.ndarray, coef: float) -> np.ndarray:
 
 
 class SearchLabels:
-    """The search teacher's labels of the learner's own states: ``teacher`` (a built-in bot
-    name) labels up to ``per_rollout`` of them each rollout, at the groups of ``games`` with a
-    table size in ``players`` (comma separated) that deal the presets as written; the latest
-    ``capacity`` are kept in a replay buffer saved to ``path`` and reloaded on resume, and
-    minibatches of ``batch`` are drawn once it holds four."""
+    """The search teacher's policies on the learner's own states: ``teacher`` (a built-in bot
+    name) is asked about up to ``per_rollout`` of them each rollout, at the groups of ``games``
+    with a table size in ``players`` (comma separated) that deal the presets as written. Its
+    answer is a policy (:meth:`eights.VecEnv`'s ``bot_policies``: ``ismcts:N``'s root visit
+    shares, a one-hot row for other bots). With ``keep`` above 0, a state is kept only where the
+    teacher is sure (its top share at least ``keep``) and disagrees with the network's greedy
+    action; with 0, every state asked about is kept. The latest ``capacity`` are kept in a
+    replay buffer saved to ``path`` and reloaded on resume, and minibatches of ``batch`` are
+    drawn once it holds four."""
 
     def __init__(
         self,
@@ -199,41 +214,63 @@ class SearchLabels:
         games: MixedGames,
         path: str,
         seed: int,
+        keep: float = 0.0,
     ):
         players_set = {int(x) for x in players.split(",") if x.strip()}
         # Only the preset groups: the buffer's table of rules encodings stays small.
         groups = [n in players_set and space == "presets" for n, _, _, space in games.groups]
         self.eligible = np.array([groups[g] for g in games.game_group])
-        self.teacher, self.per_rollout, self.batch = teacher, per_rollout, batch
+        self.teacher, self.per_rollout, self.batch, self.keep = teacher, per_rollout, batch, keep
         self.games, self.path = games, path
         self.rng = np.random.default_rng(seed)
         self.buffer = ReplayBuffer(capacity)
+        self.target = np.zeros((capacity, NUM_ACTIONS), np.float16)
         if os.path.exists(path):
             with np.load(path) as z:
                 b = self.buffer
                 n = int(z["size"])
                 b.obs[:n], b.mask[:n], b.label[:n], b.ridx[:n] = z["obs"], z["mask"], z["label"], z["ridx"]
+                if "target" in z:
+                    self.target[:n] = z["target"]
+                else:  # a buffer of hard labels (before the policies were kept)
+                    self.target[np.arange(n), b.label[:n]] = 1.0
                 b.size, b.next, b.added = n, int(z["next"]), int(z["added"])
                 for row in z["rules"]:
                     b.rules.add(row)
         self.seconds = 0.0
+        self.asked = 0
 
-    def label(self, valid: np.ndarray, per_step: int) -> None:
-        """Label up to ``per_step`` of the eligible games that wait on the learner now."""
+    def label(self, valid: np.ndarray, per_step: int, greedy: np.ndarray) -> None:
+        """Ask the teacher about up to ``per_step`` of the eligible games that wait on the
+        learner now (``greedy``: the network's greedy action in every game) and keep its answers
+        by the filter."""
         pool = np.flatnonzero(valid & self.eligible)
         if not len(pool):
             return
         t0 = time.time()
         rows = np.sort(self.rng.choice(pool, size=min(per_step, len(pool)), replace=False))
-        labels = self.games.labels_of(self.teacher, rows)
-        ok = labels >= 0
-        rows, labels = rows[ok], labels[ok]
-        ridx = np.array([self.buffer.rules.add(self.games.enc[g]) for g in rows], np.int32)
-        self.buffer.add(self.games.obs[rows], self.games.mask[rows], labels, ridx)
+        pol = self.games.policies_of(self.teacher, rows)
+        self.asked += len(rows)
+        top = pol.argmax(1)
+        ok = pol.sum(1) > 0.5
+        if self.keep > 0:
+            ok &= (pol.max(1) >= self.keep) & (top != greedy[rows])
+        rows, pol, top = rows[ok], pol[ok], top[ok]
+        if len(rows):
+            at = (self.buffer.next + np.arange(len(rows))) % self.buffer.capacity
+            self.target[at] = pol
+            ridx = np.array([self.buffer.rules.add(self.games.enc[g]) for g in rows], np.int32)
+            self.buffer.add(self.games.obs[rows], self.games.mask[rows], top, ridx)
         self.seconds += time.time() - t0
 
     def ready(self) -> bool:
         return self.buffer.size >= 4 * self.batch
+
+    def batch_of(self, idx: np.ndarray):
+        """The buffer's tensors of samples ``idx`` (:meth:`ReplayBuffer.batch`) with the
+        teacher's policies in place of the labels."""
+        obs, mask, _, rules, inverse = self.buffer.batch(idx)
+        return obs, mask, torch.from_numpy(self.target[idx].astype(np.float32)), rules, inverse
 
     def save(self) -> None:
         b = self.buffer
@@ -244,6 +281,7 @@ class SearchLabels:
                 obs=b.obs[:n],
                 mask=b.mask[:n],
                 label=b.label[:n],
+                target=self.target[:n],
                 ridx=b.ridx[:n],
                 rules=b.rules.rows[: len(b.rules.index)],
                 size=n,

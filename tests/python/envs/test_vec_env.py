@@ -347,3 +347,22 @@ def test_builtin_opponent_names_and_rows_are_checked():
     # A game whose episode is over (or a learner's turn) still answers: -1 only when over.
     out = env._core.bot_actions("heuristic", np.array([0, 1], dtype=np.int64))
     assert out.shape == (2,) and (out >= 0).all()
+
+
+def test_bot_policies_give_the_search_visit_shares_and_one_hot_rows_for_other_bots():
+    env = VecEnv("crazy_eights", 6, num_players=3, opponents="heuristic", seed=2)
+    env.reset()
+    rows = np.arange(6, dtype=np.int64)
+    shares = env._core.bot_policies("ismcts:40", rows)
+    assert shares.shape == (6, eights.NUM_ACTIONS) and shares.dtype == np.float32
+    np.testing.assert_allclose(shares.sum(1), 1.0, atol=1e-5)
+    np.testing.assert_allclose(shares * 40, np.round(shares * 40), atol=1e-3)  # visit counts over 40
+    assert (shares.argmax(1) == env._core.bot_actions("ismcts:40", rows)).all()
+    legal = np.asarray(env._core.action_masks, bool)
+    assert legal.shape == shares.shape and not (shares[~legal] > 0).any()
+    one_hot = env._core.bot_policies("heuristic", rows)
+    assert (one_hot.sum(1) == 1).all() and (one_hot.argmax(1) == env._core.bot_actions("heuristic", rows)).all()
+    with pytest.raises(ValueError, match="unknown bot"):
+        env._core.bot_policies("alphazero", rows)
+    with pytest.raises(ValueError, match="out of range"):
+        env._core.bot_policies("ismcts:5", np.array([6], dtype=np.int64))

@@ -9,6 +9,8 @@ import json
 import numpy as np
 import pytest
 
+import eights
+
 torch = pytest.importorskip("torch", reason="eights.train needs PyTorch (pip install '.[train]')")
 pytest.importorskip("safetensors", reason="eights.train needs safetensors (pip install '.[train]')")
 
@@ -110,6 +112,37 @@ def test_a_tiny_run_with_a_search_teacher_keeps_its_labels_across_a_resume(tmp_p
     # 16 labels per rollout, all at the 4-player preset tables; the resumed run kept the first 16.
     assert [r["dagger_size"] for r in rows] == [16, 32]
     assert "dagger" in rows[1] and "dagger" not in rows[0]  # the term starts once 4 batches (32) are held
+
+
+def test_the_search_teacher_keeps_only_the_states_where_it_is_sure_and_disagrees(tmp_path):
+    from eights.train.cardppo_games import MixedGames, SearchLabels
+    from eights.train.imitation import RulesTable
+
+    games = MixedGames("4:heuristic:16:presets", 1, seed=4, table=RulesTable())
+    games.reset()
+    valid = games.mask.any(1) & ~games.skip
+    rows = np.flatnonzero(valid)
+    pol = np.zeros((games.N, eights.NUM_ACTIONS), np.float32)
+    pol[rows] = games.policies_of("ismcts:20", rows)  # the answers depend only on each game
+    top = pol.argmax(1)
+
+    def teacher(keep, greedy):
+        s = SearchLabels("ismcts:20", "4", 64, 100, 8, games, str(tmp_path / "d.npz"), 0, keep=keep)
+        s.label(valid, 64, greedy)
+        return s
+
+    # A threshold between the least and the most sure answers, so the filter has work to do.
+    keep = float(np.median(pol[rows].max(1)))
+    assert pol[rows].max(1).min() < keep <= pol[rows].max(1).max()
+    assert teacher(keep, top).buffer.size == 0  # the network agrees everywhere: nothing kept
+    sure = valid & (pol.max(1) >= keep)
+    s = teacher(keep, np.full(games.N, -1))  # the network disagrees everywhere
+    assert 0 < s.buffer.size == sure.sum() < valid.sum()
+    np.testing.assert_allclose(s.target[: s.buffer.size], pol[sure], atol=1e-3)
+    assert teacher(0.0, top).buffer.size == valid.sum()  # no filter: every state asked about
+    s.save()  # the policies survive a resume
+    again = SearchLabels("ismcts:20", "4", 64, 100, 8, games, str(tmp_path / "d.npz"), 0, keep=keep)
+    np.testing.assert_array_equal(again.target[: s.buffer.size], s.target[: s.buffer.size])
 
 
 def test_a_wider_config_widens_the_starting_network_and_trains_it(tmp_path):
