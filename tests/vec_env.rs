@@ -300,7 +300,7 @@ fn bot_policies_are_the_search_visit_shares_and_agree_with_bot_actions() {
             let spec = BotSpec::parse(spec).unwrap();
             let mut shares = vec![vec![0f32; rows.len() * na]; envs.len()];
             for (k, e) in envs.iter_mut().enumerate() {
-                e.bot_policies(spec, &rows, &mut shares[k]).unwrap();
+                e.bot_policies(spec, &rows, None, &mut shares[k]).unwrap();
             }
             assert_eq!(shares[0], shares[1], "{spec:?}: the thread count changed the shares");
             let mut played = vec![0i64; rows.len()];
@@ -333,8 +333,60 @@ fn bot_policies_are_the_search_visit_shares_and_agree_with_bot_actions() {
     assert!(spread > 10, "the search spread its visits in only {spread} decisions");
     // A wrong-sized output is refused and changes nothing.
     let mut short = vec![7f32; 3];
-    assert!(envs[0].bot_policies(BotSpec::parse("ismcts:5").unwrap(), &rows, &mut short).is_err());
+    assert!(envs[0].bot_policies(BotSpec::parse("ismcts:5").unwrap(), &rows, None, &mut short).is_err());
     assert_eq!(short, vec![7f32; 3]);
+}
+
+#[test]
+fn a_root_choice_takes_the_heuristic_bias_at_the_search_root() {
+    // `root` favours the named action at the root in the heuristic's place: -1 (or no `root`)
+    // is the plain search; naming an action the heuristic does not choose moves visits to it.
+    let r = rules("crazy_eights", 2);
+    let n = 32;
+    let na = eights::action::NUM_ACTIONS;
+    let mut e = env(&r, n, 1, Autoreset::SameStep, Mode::SelfPlay);
+    let mut b = Buffers::<f32>::new(&e);
+    e.reset(9, b.outputs()).unwrap();
+    let rows: Vec<i64> = (0..n as i64).collect();
+    let spec = BotSpec::parse("ismcts:50").unwrap();
+    let (mut moved, mut tried, mut acts) = (0.0f32, 0, vec![0i64; n]);
+    for _ in 0..8 {
+        let mut plain = vec![0f32; n * na];
+        let mut none = vec![0f32; n * na];
+        e.bot_policies(spec, &rows, None, &mut plain).unwrap();
+        e.bot_policies(spec, &rows, Some(&vec![-1; n]), &mut none).unwrap();
+        assert_eq!(plain, none, "root -1 is the heuristic's choice");
+        let mut heuristic = vec![0i64; n];
+        e.bot_actions(BotSpec::Heuristic, &rows, &mut heuristic).unwrap();
+        // Favour the highest legal action id that is not the heuristic's.
+        let favour: Vec<i64> = rows
+            .iter()
+            .zip(&heuristic)
+            .map(|(&g, &h)| {
+                let mut mask = ActionMask::default();
+                e.game(g as usize).legal_actions(&mut mask);
+                (0..na).rev().find(|&a| mask.contains(a) && a as i64 != h).map_or(-1, |a| a as i64)
+            })
+            .collect();
+        let mut biased = vec![0f32; n * na];
+        e.bot_policies(spec, &rows, Some(&favour), &mut biased).unwrap();
+        for (j, &a) in favour.iter().enumerate() {
+            if a >= 0 {
+                moved += biased[j * na + a as usize] - plain[j * na + a as usize];
+                tried += 1;
+            }
+        }
+        e.random_actions(&mut acts).unwrap();
+        e.step(&acts, b.outputs()).unwrap();
+    }
+    assert!(tried > 50, "only {tried} decisions with a choice");
+    assert!(
+        moved / tried as f32 > 0.05,
+        "the favoured action gained {} of the visits on average",
+        moved / tried as f32
+    );
+    let mut out = vec![0f32; n * na];
+    assert!(e.bot_policies(spec, &rows, Some(&[1, 2]), &mut out).is_err(), "root of the wrong length");
 }
 
 #[test]

@@ -115,20 +115,23 @@ impl IsmctsBot {
 
     /// Run the search from `g` and return the chosen action.
     pub fn search(&mut self, g: &Game) -> Option<usize> {
-        self.search_into(g, None)
+        self.search_into(g, None, None)
     }
 
     /// [`search`](Self::search), also writing the root's visit shares to `shares` (one entry
     /// per action id, [`crate::action::NUM_ACTIONS`] of them): each root child's visits over
     /// the simulations, zero for the other actions; a decision with a single legal action puts
-    /// 1 on it, a finished game leaves every entry 0. The action returned is the same as
-    /// `search`'s with the same seed: the most visited (ties: the lower id).
-    pub fn search_policy(&mut self, g: &Game, shares: &mut [f32]) -> Option<usize> {
+    /// 1 on it, a finished game leaves every entry 0. `root`, when it is a legal action, takes
+    /// the heuristic's place at the root: the progressive bias favours it there (a learner's
+    /// own move, say, so that the search leaves it only on evidence); deeper nodes keep the
+    /// heuristic's bias. With `root = None` the action returned is `search`'s with the same
+    /// seed: the most visited (ties: the lower id).
+    pub fn search_policy(&mut self, g: &Game, root: Option<usize>, shares: &mut [f32]) -> Option<usize> {
         shares.fill(0.0);
-        self.search_into(g, Some(shares))
+        self.search_into(g, root, Some(shares))
     }
 
-    fn search_into(&mut self, g: &Game, shares: Option<&mut [f32]>) -> Option<usize> {
+    fn search_into(&mut self, g: &Game, root: Option<usize>, shares: Option<&mut [f32]>) -> Option<usize> {
         let me = g.current_player()?;
         let mut m = ActionMask::default();
         g.legal_actions(&mut m);
@@ -151,8 +154,12 @@ impl IsmctsBot {
             reward: 0.0,
         });
         let mut rewards = [0.0f64; crate::rules::MAX_PLAYERS];
-        // The root's legal actions are the same in every determinization: one heuristic call.
-        let root_h = self.rollout.choose(g, &m);
+        // The root's legal actions are the same in every determinization: one heuristic call
+        // (or the caller's choice).
+        let root_h = match root {
+            Some(a) if m.contains(a) => Some(a),
+            _ => self.rollout.choose(g, &m),
+        };
         // Playouts cut short so far, and playouts so far: the bias runs between the two bounds.
         let (mut cut, mut played) = (0u32, 0u32);
         for _ in 0..self.simulations {

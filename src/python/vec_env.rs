@@ -326,18 +326,41 @@ impl PyVecEnvCore {
 
     /// The policy of built-in bot `bot` for the seat to act in each game of `rows`: a
     /// `(K, NUM_ACTIONS)` float32 array, `ismcts:N`'s root visit shares, a one-hot row of the
-    /// action for every other bot, zeros where the episode is over. See
-    /// `VecEnv::bot_policies`.
+    /// action for every other bot, zeros where the episode is over. `root` (int64, one per
+    /// row, optional): the action each search's root favours in the heuristic's place (-1:
+    /// the heuristic's). See `VecEnv::bot_policies`.
+    #[pyo3(signature = (bot, rows, root=None))]
     fn bot_policies<'py>(
         &mut self,
         py: Python<'py>,
         bot: &str,
         rows: &Bound<'py, PyAny>,
+        root: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let spec = crate::bots::BotSpec::parse(bot).map_err(PyValueError::new_err)?;
         let rows = super::convert::array_arg::<i64, numpy::Ix1>(rows, "rows", "(K,) of game indices")?;
         let rows = rows.try_readonly().map_err(|_| PyRuntimeError::new_err("rows is borrowed mutably elsewhere"))?;
         let rows = rows.as_slice().map_err(|_| PyValueError::new_err("rows must be C-contiguous"))?;
+        let root = root
+            .map(|r| {
+                super::convert::array_arg::<i64, numpy::Ix1>(r, "root", "(K,) of action ids, -1 for the heuristic's")
+            })
+            .transpose()?;
+        let root = root
+            .as_ref()
+            .map(|r| r.try_readonly().map_err(|_| PyRuntimeError::new_err("root is borrowed mutably elsewhere")))
+            .transpose()?;
+        let root = root
+            .as_ref()
+            .map(|r| r.as_slice().map_err(|_| PyValueError::new_err("root must be C-contiguous")))
+            .transpose()?;
+        if let Some(r) = root.filter(|r| r.len() != rows.len()) {
+            return Err(PyValueError::new_err(format!(
+                "root must have one entry per row ({}), got {}",
+                rows.len(),
+                r.len()
+            )));
+        }
         let n = crate::action::NUM_ACTIONS;
         let oom = |_| PyMemoryError::new_err(format!("cannot allocate bot policies for {} rows", rows.len()));
         let cells = rows.len().checked_mul(n).ok_or_else(|| PyMemoryError::new_err("too many rows"))?;
@@ -348,7 +371,7 @@ impl PyVecEnvCore {
         out.try_reserve_exact(cells).map_err(oom)?;
         out.resize(cells, 0f32);
         let env = &mut self.env;
-        py.detach(|| env.bot_policies(spec, &copy, &mut out)).map_err(vec_err)?;
+        py.detach(|| env.bot_policies(spec, &copy, root, &mut out)).map_err(vec_err)?;
         super::convert::array2(py, copy.len(), n, out)
     }
 

@@ -50,10 +50,21 @@ impl VecEnv {
     /// `ismcts:N` gives its root visit shares ([`IsmctsBot::search_policy`]: its action is the
     /// most visited, as in [`bot_actions`](Self::bot_actions) with the same seed); every other
     /// bot puts 1 on the action `bot_actions` gives. A finished episode's row is all zeros.
-    /// Errors change nothing.
-    pub fn bot_policies(&mut self, spec: BotSpec, rows: &[i64], out: &mut [f32]) -> Result<(), VecEnvError> {
+    /// `root`, if given (one entry per row), names for each row the action the search's root
+    /// favours in the heuristic's place (-1 or an illegal action: the heuristic's; see
+    /// [`IsmctsBot::search_policy`]); other bots ignore it. Errors change nothing.
+    pub fn bot_policies(
+        &mut self,
+        spec: BotSpec,
+        rows: &[i64],
+        root: Option<&[i64]>,
+        out: &mut [f32],
+    ) -> Result<(), VecEnvError> {
         if out.len() != rows.len() * NUM_ACTIONS {
             return Err(VecEnvError::Length { what: "out", expected: rows.len() * NUM_ACTIONS, got: out.len() });
+        }
+        if let Some(root) = root.filter(|r| r.len() != rows.len()) {
+            return Err(VecEnvError::Length { what: "root", expected: rows.len(), got: root.len() });
         }
         let BotSpec::Ismcts { simulations } = spec else {
             let mut acts = vec![-1i64; rows.len()];
@@ -71,27 +82,30 @@ impl VecEnv {
             return Err(VecEnvError::Config(format!("row {r} is out of range: games are 0..{n}")));
         }
         let (slots, hot) = (&self.slots, &self.hot);
-        let decide = |r: i64, row: &mut [f32]| {
+        // Row `j`'s game and root choice.
+        let job = |j: usize| (rows[j], root.map_or(-1, |x| x[j]));
+        let decide = |(r, favour): (i64, i64), row: &mut [f32]| {
             let (s, h) = (&slots[r as usize], &hot[r as usize]);
             row.fill(0.0);
             if !(s.over() || h.pending) {
                 let seed = derive_seed(s.base_seed ^ SEARCH_SALT, s.game.decisions() as u64);
-                IsmctsBot::new(simulations, seed).search_policy(&s.game, row);
+                let favour = usize::try_from(favour).ok();
+                IsmctsBot::new(simulations, seed).search_policy(&s.game, favour, row);
             }
         };
         let Some(crew) = self.crew.as_mut().filter(|_| rows.len() > 1) else {
-            rows.iter().zip(out.chunks_mut(NUM_ACTIONS)).for_each(|(&r, row)| decide(r, row));
+            out.chunks_mut(NUM_ACTIONS).enumerate().for_each(|(j, row)| decide(job(j), row));
             return Ok(());
         };
         let per = rows.len().div_ceil(MAX_CHUNKS.min(8 * crew.threads()));
         let mut parts = [const { Mutex::new(None) }; MAX_CHUNKS];
-        for (k, (r, o)) in rows.chunks(per).zip(out.chunks_mut(per * NUM_ACTIONS)).enumerate() {
-            *parts[k].get_mut().unwrap_or_else(|e| e.into_inner()) = Some((r, o));
+        for (k, o) in out.chunks_mut(per * NUM_ACTIONS).enumerate() {
+            *parts[k].get_mut().unwrap_or_else(|e| e.into_inner()) = Some(o);
         }
         crew.run(rows.len().div_ceil(per), &|k| {
-            let part: Option<(&[i64], &mut [f32])> = parts[k].lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some((r, o)) = part {
-                r.iter().zip(o.chunks_mut(NUM_ACTIONS)).for_each(|(&r, row)| decide(r, row));
+            let part: Option<&mut [f32]> = parts[k].lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(o) = part {
+                o.chunks_mut(NUM_ACTIONS).enumerate().for_each(|(i, row)| decide(job(k * per + i), row));
             }
         });
         Ok(())

@@ -24,9 +24,12 @@ imitation network (:mod:`eights.train.warmstart`), resumable, with a curve of it
   ``dagger_players`` seats dealt the presets as written. Its answer is a policy: the search's
   root visit shares. With ``dagger_keep`` above 0 only the states where the teacher is sure
   (top share at least ``dagger_keep``) and disagrees with the network's greedy action are
-  kept; with 0, all of them. They go to a :class:`eights.train.imitation.ReplayBuffer` of the
+  kept; with 0, all of them. With ``dagger_root = "learner"`` the search's root favours the
+  network's greedy action in the heuristic's place, so it leaves that move only on evidence.
+  They go to a :class:`eights.train.imitation.ReplayBuffer` of the
   latest ``dagger_capacity``, and every PPO minibatch adds ``dagger_coef`` times the
-  cross-entropy to the teacher's policy on ``dagger_batch`` samples drawn from it. The buffer
+  cross-entropy to the teacher's policy (``dagger_target = "top"``: to its top action) on
+  ``dagger_batch`` samples drawn from it. The buffer
   is saved beside the checkpoint, so a resumed run keeps its labels.
 * **Shaping** (:attr:`CardPPOConfig.shaping`, off by default): a potential-based bonus
   ``gamma * phi(s') - phi(s)`` with
@@ -94,6 +97,11 @@ class CardPPOConfig:
     #: Keep only the states where the teacher's top share is at least this and its top action
     #: is not the network's greedy one (0: keep every state asked about).
     dagger_keep: float = 0.0
+    #: The action the search teacher's root favours: the ``heuristic``'s or the ``learner``'s
+    #: greedy one.
+    dagger_root: str = "heuristic"
+    #: What the teacher's term learns: its policy (``shares``) or its ``top`` action alone.
+    dagger_target: str = "shares"
     shaping: float = 0.0
     shaping_updates: int = 400
 
@@ -258,7 +266,8 @@ def _update(
             if labelled is not None:
                 pick = np.arange(at, at + per) % len(dblocks)
                 at += per
-                d_obs, d_mask, d_target, d_rules, d_inv = labelled.batch_of(dblocks[pick].reshape(-1))
+                top = cfg.dagger_target == "top"
+                d_obs, d_mask, d_target, d_rules, d_inv = labelled.batch_of(dblocks[pick].reshape(-1), top=top)
                 d_logits, _ = net(d_obs, d_mask, d_rules, d_inv)
                 d_logp = d_logits.log_softmax(-1)
                 # Cross-entropy to the teacher's policy (0 * log p is 0 on the illegal actions).
@@ -297,6 +306,8 @@ def card_ppo(
     cache = PartsCache(net, games.table)
     games.reset()
     dagger = None
+    if cfg.dagger_target not in ("shares", "top"):
+        raise ValueError(f"dagger_target: 'shares' or 'top', got {cfg.dagger_target!r}")
     if cfg.dagger:
         dagger = SearchLabels(
             cfg.dagger,
@@ -308,6 +319,7 @@ def card_ppo(
             os.path.join(out, "dagger.npz"),
             cfg.seed + 31 * u0,
             keep=cfg.dagger_keep,
+            root=cfg.dagger_root,
         )
     rng = np.random.default_rng(cfg.seed + 7919 * u0)
     torch.manual_seed(cfg.seed + u0)

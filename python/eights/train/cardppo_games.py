@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import torch
@@ -126,15 +126,17 @@ class MixedGames:
             out[sel] = self.envs[k]._core.bot_actions(teacher, rows)
         return out
 
-    def policies_of(self, teacher: str, games: np.ndarray) -> np.ndarray:
+    def policies_of(self, teacher: str, games: np.ndarray, root: Optional[np.ndarray] = None) -> np.ndarray:
         """The teacher's policies in the games ``games`` (global indices; ``(K, NUM_ACTIONS)``,
-        a zero row where it has none)."""
+        a zero row where it has none); ``root``: the action a search's root favours in each
+        (-1: the heuristic's)."""
         out = np.zeros((len(games), NUM_ACTIONS), np.float32)
         env_of = self.game_env[games]
         for k in np.unique(env_of):
             sel = np.flatnonzero(env_of == k)
             rows = (games[sel] - self.offsets[k]).astype(np.int64)
-            out[sel] = self.envs[k]._core.bot_policies(teacher, rows)
+            favour = None if root is None else np.ascontiguousarray(root[sel], np.int64)
+            out[sel] = self.envs[k]._core.bot_policies(teacher, rows, favour)
         return out
 
     def step(self, actions: np.ndarray):
@@ -200,7 +202,9 @@ class SearchLabels:
     answer is a policy (:meth:`eights.VecEnv`'s ``bot_policies``: ``ismcts:N``'s root visit
     shares, a one-hot row for other bots). With ``keep`` above 0, a state is kept only where the
     teacher is sure (its top share at least ``keep``) and disagrees with the network's greedy
-    action; with 0, every state asked about is kept. The latest ``capacity`` are kept in a
+    action; with 0, every state asked about is kept. With ``root = "learner"`` the search's
+    root favours the network's greedy action where it would favour the heuristic's, so the
+    search leaves the network's move only on evidence. The latest ``capacity`` are kept in a
     replay buffer saved to ``path`` and reloaded on resume, and minibatches of ``batch`` are
     drawn once it holds four."""
 
@@ -215,12 +219,15 @@ class SearchLabels:
         path: str,
         seed: int,
         keep: float = 0.0,
+        root: str = "heuristic",
     ):
+        if root not in ("heuristic", "learner"):
+            raise ValueError(f"root: 'heuristic' or 'learner', got {root!r}")
         players_set = {int(x) for x in players.split(",") if x.strip()}
         # Only the preset groups: the buffer's table of rules encodings stays small.
         groups = [n in players_set and space == "presets" for n, _, _, space in games.groups]
         self.eligible = np.array([groups[g] for g in games.game_group])
-        self.teacher, self.per_rollout, self.batch, self.keep = teacher, per_rollout, batch, keep
+        self.teacher, self.per_rollout, self.batch, self.keep, self.root = teacher, per_rollout, batch, keep, root
         self.games, self.path = games, path
         self.rng = np.random.default_rng(seed)
         self.buffer = ReplayBuffer(capacity)
@@ -249,7 +256,7 @@ class SearchLabels:
             return
         t0 = time.time()
         rows = np.sort(self.rng.choice(pool, size=min(per_step, len(pool)), replace=False))
-        pol = self.games.policies_of(self.teacher, rows)
+        pol = self.games.policies_of(self.teacher, rows, greedy[rows] if self.root == "learner" else None)
         self.asked += len(rows)
         top = pol.argmax(1)
         ok = pol.sum(1) > 0.5
@@ -266,10 +273,13 @@ class SearchLabels:
     def ready(self) -> bool:
         return self.buffer.size >= 4 * self.batch
 
-    def batch_of(self, idx: np.ndarray):
+    def batch_of(self, idx: np.ndarray, top: bool = False):
         """The buffer's tensors of samples ``idx`` (:meth:`ReplayBuffer.batch`) with the
-        teacher's policies in place of the labels."""
-        obs, mask, _, rules, inverse = self.buffer.batch(idx)
+        teacher's policies in place of the labels (``top``: one-hot on the teacher's top
+        action)."""
+        obs, mask, label, rules, inverse = self.buffer.batch(idx)
+        if top:
+            return obs, mask, torch.nn.functional.one_hot(label, NUM_ACTIONS).float(), rules, inverse
         return obs, mask, torch.from_numpy(self.target[idx].astype(np.float32)), rules, inverse
 
     def save(self) -> None:

@@ -366,3 +366,7 @@ def test_bot_policies_give_the_search_visit_shares_and_one_hot_rows_for_other_bo
         env._core.bot_policies("alphazero", rows)
     with pytest.raises(ValueError, match="out of range"):
         env._core.bot_policies("ismcts:5", np.array([6], dtype=np.int64))
+    # root: -1 is the heuristic's choice, the plain search; one entry per row.
+    np.testing.assert_array_equal(env._core.bot_policies("ismcts:40", rows, np.full(6, -1, np.int64)), shares)
+    with pytest.raises(ValueError, match="root must have one entry per row"):
+        env._core.bot_policies("ismcts:40", rows, np.zeros(2, np.int64))

@@ -140,6 +140,16 @@ def test_the_search_teacher_keeps_only_the_states_where_it_is_sure_and_disagrees
     assert 0 < s.buffer.size == sure.sum() < valid.sum()
     np.testing.assert_allclose(s.target[: s.buffer.size], pol[sure], atol=1e-3)
     assert teacher(0.0, top).buffer.size == valid.sum()  # no filter: every state asked about
+    idx = np.arange(s.buffer.size)
+    np.testing.assert_allclose(s.batch_of(idx)[2].numpy(), pol[sure], atol=1e-3)
+    hard = s.batch_of(idx, top=True)[2].numpy()  # dagger_target = "top": one-hot on the top action
+    assert (hard.sum(1) == 1).all() and (hard.argmax(1) == top[sure]).all()
+    # root = "learner": the search's root favours the network's move; -1 rows are the plain search.
+    learner = SearchLabels("ismcts:20", "4", 64, 100, 8, games, str(tmp_path / "l.npz"), 0, root="learner")
+    learner.label(valid, 64, np.full(games.N, -1))
+    np.testing.assert_allclose(learner.target[: learner.buffer.size], pol[valid], atol=1e-3)
+    with pytest.raises(ValueError, match="root"):
+        SearchLabels("ismcts:20", "4", 64, 100, 8, games, str(tmp_path / "x.npz"), 0, root="search")
     s.save()  # the policies survive a resume
     again = SearchLabels("ismcts:20", "4", 64, 100, 8, games, str(tmp_path / "d.npz"), 0, keep=keep)
     np.testing.assert_array_equal(again.target[: s.buffer.size], s.target[: s.buffer.size])
