@@ -29,7 +29,7 @@ imitation network (:mod:`eights.train.warmstart`), resumable, with a curve of it
   They go to a :class:`eights.train.imitation.ReplayBuffer` of the
   latest ``dagger_capacity``, and every PPO minibatch adds ``dagger_coef`` times the
   cross-entropy to the teacher's policy (``dagger_target = "top"``: to its top action) on
-  ``dagger_batch`` samples drawn from it. The buffer
+  ``dagger_batch`` samples drawn from it, once it holds ``dagger_start``. The buffer
   is saved beside the checkpoint, so a resumed run keeps its labels.
 * **Shaping** (:attr:`CardPPOConfig.shaping`, off by default): a potential-based bonus
   ``gamma * phi(s') - phi(s)`` with
@@ -102,6 +102,8 @@ class CardPPOConfig:
     dagger_root: str = "heuristic"
     #: What the teacher's term learns: its policy (``shares``) or its ``top`` action alone.
     dagger_target: str = "shares"
+    #: Labels the buffer holds before the teacher's term starts (at least 4 minibatches).
+    dagger_start: int = 0
     shaping: float = 0.0
     shaping_updates: int = 400
 
@@ -320,6 +322,7 @@ def card_ppo(
             cfg.seed + 31 * u0,
             keep=cfg.dagger_keep,
             root=cfg.dagger_root,
+            start=cfg.dagger_start,
         )
     rng = np.random.default_rng(cfg.seed + 7919 * u0)
     torch.manual_seed(cfg.seed + u0)

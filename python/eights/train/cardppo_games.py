@@ -206,7 +206,7 @@ class SearchLabels:
     root favours the network's greedy action where it would favour the heuristic's, so the
     search leaves the network's move only on evidence. The latest ``capacity`` are kept in a
     replay buffer saved to ``path`` and reloaded on resume, and minibatches of ``batch`` are
-    drawn once it holds four."""
+    drawn once it holds ``start``, and at least four minibatches."""
 
     def __init__(
         self,
@@ -220,6 +220,7 @@ class SearchLabels:
         seed: int,
         keep: float = 0.0,
         root: str = "heuristic",
+        start: int = 0,
     ):
         if root not in ("heuristic", "learner"):
             raise ValueError(f"root: 'heuristic' or 'learner', got {root!r}")
@@ -228,6 +229,7 @@ class SearchLabels:
         groups = [n in players_set and space == "presets" for n, _, _, space in games.groups]
         self.eligible = np.array([groups[g] for g in games.game_group])
         self.teacher, self.per_rollout, self.batch, self.keep, self.root = teacher, per_rollout, batch, keep, root
+        self.start = max(start, 4 * batch)
         self.games, self.path = games, path
         self.rng = np.random.default_rng(seed)
         self.buffer = ReplayBuffer(capacity)
@@ -271,7 +273,7 @@ class SearchLabels:
         self.seconds += time.time() - t0
 
     def ready(self) -> bool:
-        return self.buffer.size >= 4 * self.batch
+        return self.buffer.size >= self.start
 
     def batch_of(self, idx: np.ndarray, top: bool = False):
         """The buffer's tensors of samples ``idx`` (:meth:`ReplayBuffer.batch`) with the

@@ -140,6 +140,12 @@ def test_the_search_teacher_keeps_only_the_states_where_it_is_sure_and_disagrees
     assert 0 < s.buffer.size == sure.sum() < valid.sum()
     np.testing.assert_allclose(s.target[: s.buffer.size], pol[sure], atol=1e-3)
     assert teacher(0.0, top).buffer.size == valid.sum()  # no filter: every state asked about
+    # The term waits for dagger_start labels, and for four minibatches at least.
+    n = s.buffer.size
+    later = SearchLabels("ismcts:20", "4", 64, 100, 2, games, str(tmp_path / "s.npz"), 0, start=n + 1)
+    later.label(valid, 64, np.full(games.N, -1))
+    assert later.buffer.size == valid.sum() and later.ready() == (valid.sum() >= n + 1)
+    assert SearchLabels("ismcts:20", "4", 64, 100, 8, games, str(tmp_path / "t.npz"), 0, start=3).start == 32
     idx = np.arange(s.buffer.size)
     np.testing.assert_allclose(s.batch_of(idx)[2].numpy(), pol[sure], atol=1e-3)
     hard = s.batch_of(idx, top=True)[2].numpy()  # dagger_target = "top": one-hot on the top action
