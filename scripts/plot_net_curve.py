@@ -6,8 +6,9 @@ table size and the quick check of exported checkpoints (``quick_check_stage3.jso
     python scripts/plot_net_curve.py   # benchmarks/results/net/curve_stage*.jsonl -> docs/figures/net_*curve.svg
 
 The imitation runs of the card network against flat MLPs (``card_vs_flat/curve_*.jsonl``) go to
-``docs/figures/net_card_vs_flat.svg``; the arms of stage 5 (``stage5/arm_*.jsonl``, the curve
-every 10th update, and ``stage5/checks_*.jsonl``) to ``docs/figures/net_stage5_arms.svg``.
+``docs/figures/net_card_vs_flat.svg``; the arms of stages 5 and 6 (``stage<k>/arm_*.jsonl``,
+the curve every 10th or 5th update, and ``stage<k>/checks_*.jsonl``) to
+``docs/figures/net_stage<k>_arms.svg``.
 """
 
 from __future__ import annotations
@@ -119,12 +120,12 @@ def plot_card_vs_flat(plt, paths: list) -> None:
     _save(fig, CMP_FIGURE)
 
 
-def plot_arms(plt, paths: list) -> None:
-    """Stage 5's arms from the same file: the entropy of the sampled policy over learner
+def plot_arms(plt, paths: list, stage: int) -> None:
+    """A stage's arms from the same file: the entropy of the sampled policy over learner
     decisions, and the two quick checks of their exported checkpoints against those of the
-    stage-4 file they all start from (``stage5/start.jsonl``; grey lines)."""
+    file they all start from (``stage<k>/start.jsonl``; grey lines)."""
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 3.8))
-    start = {r["check"]: r["mean_of_fair"] for r in _rows(RESULTS / "stage5" / "start.jsonl")}
+    start = {r["check"]: r["mean_of_fair"] for r in _rows(RESULTS / f"stage{stage}" / "start.jsonl")}
     for k, path in enumerate(paths):
         rows = _rows(path)
         arm = rows[0]["arm"]
@@ -132,7 +133,7 @@ def plot_arms(plt, paths: list) -> None:
         ax.plot([r["decisions"] / 1e6 for r in rows], [r["ent"] for r in rows], lw=1, color=color, label=arm)
         checks = _rows(path.parent / path.name.replace("arm_", "checks_"))
         for key, style in (("smallest", "o-"), ("4p", "s--")):
-            q = [r for r in checks if r["check"] == key]  # every arm starts from the stage-4 file
+            q = [r for r in checks if r["check"] == key]  # every arm starts from the same file
             x = [0.0] + [r["decisions"] / 1e6 for r in q]
             bx.plot(x, [start[key]] + [r["mean_of_fair"] for r in q], style, color=color, ms=4)
     for key, style in (("smallest", "-"), ("4p", "--")):
@@ -142,8 +143,10 @@ def plot_arms(plt, paths: list) -> None:
     ax.legend(fontsize=7)
     bx.set_xlabel("learner decisions (millions)")
     bx.set_ylabel("score / fair share against heuristic")
-    bx.set_title("quick checks: smallest table (circles), 4 players (squares); grey: the stage-4 file", fontsize=9)
-    _save(fig, ARMS_FIGURE)
+    bx.set_title(
+        f"quick checks: smallest table (circles), 4 players (squares); grey: the stage-{stage - 1} file", fontsize=9
+    )
+    _save(fig, ARMS_FIGURE.with_name(f"net_stage{stage}_arms.svg"))
 
 
 def main() -> None:
@@ -159,9 +162,10 @@ def main() -> None:
     cmp = sorted((RESULTS / "card_vs_flat").glob("curve_*.jsonl"))
     if cmp:
         plot_card_vs_flat(plt, cmp)
-    arms = sorted((RESULTS / "stage5").glob("arm_*.jsonl"))
-    if arms:
-        plot_arms(plt, arms)
+    for stage in (5, 6):
+        arms = sorted((RESULTS / f"stage{stage}").glob("arm_*.jsonl"))
+        if arms:
+            plot_arms(plt, arms, stage)
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 3.8))
     offset = 0
     labels = {1: "stage 1: imitating heuristic", 2: "stage 2: distilling ismcts:200"}
