@@ -341,19 +341,22 @@ impl PyVecEnvCore {
         let rows = super::convert::array_arg::<i64, numpy::Ix1>(rows, "rows", "(K,) of game indices")?;
         let rows = rows.try_readonly().map_err(|_| PyRuntimeError::new_err("rows is borrowed mutably elsewhere"))?;
         let rows = rows.as_slice().map_err(|_| PyValueError::new_err("rows must be C-contiguous"))?;
-        let root = root
-            .map(|r| {
-                super::convert::array_arg::<i64, numpy::Ix1>(r, "root", "(K,) of action ids, -1 for the heuristic's")
-            })
-            .transpose()?;
-        let root = root
-            .as_ref()
-            .map(|r| r.try_readonly().map_err(|_| PyRuntimeError::new_err("root is borrowed mutably elsewhere")))
-            .transpose()?;
-        let root = root
-            .as_ref()
-            .map(|r| r.as_slice().map_err(|_| PyValueError::new_err("root must be C-contiguous")))
-            .transpose()?;
+        let root = match root {
+            Some(r) => {
+                Some(super::convert::array_arg::<i64, numpy::Ix1>(r, "root", "(K,) of action ids, -1 for none")?)
+            }
+            None => None,
+        };
+        let root = match &root {
+            Some(r) => {
+                Some(r.try_readonly().map_err(|_| PyRuntimeError::new_err("root is borrowed mutably elsewhere"))?)
+            }
+            None => None,
+        };
+        let root = match &root {
+            Some(r) => Some(r.as_slice().map_err(|_| PyValueError::new_err("root must be C-contiguous"))?),
+            None => None,
+        };
         if let Some(r) = root.filter(|r| r.len() != rows.len()) {
             return Err(PyValueError::new_err(format!(
                 "root must have one entry per row ({}), got {}",

@@ -82,32 +82,16 @@ impl VecEnv {
             return Err(VecEnvError::Config(format!("row {r} is out of range: games are 0..{n}")));
         }
         let (slots, hot) = (&self.slots, &self.hot);
-        // Row `j`'s game and root choice.
-        let job = |j: usize| (rows[j], root.map_or(-1, |x| x[j]));
-        let decide = |(r, favour): (i64, i64), row: &mut [f32]| {
-            let (s, h) = (&slots[r as usize], &hot[r as usize]);
+        let decide = |j: usize, row: &mut [f32]| {
+            let (s, h) = (&slots[rows[j] as usize], &hot[rows[j] as usize]);
             row.fill(0.0);
             if !(s.over() || h.pending) {
                 let seed = derive_seed(s.base_seed ^ SEARCH_SALT, s.game.decisions() as u64);
-                let favour = usize::try_from(favour).ok();
+                let favour = root.and_then(|x| usize::try_from(x[j]).ok());
                 IsmctsBot::new(simulations, seed).search_policy(&s.game, favour, row);
             }
         };
-        let Some(crew) = self.crew.as_mut().filter(|_| rows.len() > 1) else {
-            out.chunks_mut(NUM_ACTIONS).enumerate().for_each(|(j, row)| decide(job(j), row));
-            return Ok(());
-        };
-        let per = rows.len().div_ceil(MAX_CHUNKS.min(8 * crew.threads()));
-        let mut parts = [const { Mutex::new(None) }; MAX_CHUNKS];
-        for (k, o) in out.chunks_mut(per * NUM_ACTIONS).enumerate() {
-            *parts[k].get_mut().unwrap_or_else(|e| e.into_inner()) = Some(o);
-        }
-        crew.run(rows.len().div_ceil(per), &|k| {
-            let part: Option<&mut [f32]> = parts[k].lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some(o) = part {
-                o.chunks_mut(NUM_ACTIONS).enumerate().for_each(|(i, row)| decide(job(k * per + i), row));
-            }
-        });
+        on_crew(self.crew.as_mut(), NUM_ACTIONS, out, &decide);
         Ok(())
     }
 
@@ -154,31 +138,40 @@ impl VecEnv {
     }
 
     /// A search bot: a decision costs milliseconds, so the rows are shared out over the crew
-    /// in small chunks. Each answer depends only on its own game and seed.
+    /// ([`on_crew`]). Each answer depends only on its own game and seed.
     fn search_actions(&mut self, spec: BotSpec, rows: &[i64], out: &mut [i64]) {
         let (slots, hot) = (&self.slots, &self.hot);
-        let decide = |r: i64| -> i64 {
-            let (s, h) = (&slots[r as usize], &hot[r as usize]);
-            if s.over() || h.pending {
-                return -1;
-            }
-            let seed = derive_seed(s.base_seed ^ SEARCH_SALT, s.game.decisions() as u64);
-            spec.build(seed).act(&s.game).map_or(-1, |x| x as i64)
+        let decide = |j: usize, a: &mut [i64]| {
+            let (s, h) = (&slots[rows[j] as usize], &hot[rows[j] as usize]);
+            a[0] = if s.over() || h.pending {
+                -1
+            } else {
+                let seed = derive_seed(s.base_seed ^ SEARCH_SALT, s.game.decisions() as u64);
+                spec.build(seed).act(&s.game).map_or(-1, |x| x as i64)
+            };
         };
-        let Some(crew) = self.crew.as_mut().filter(|_| rows.len() > 1) else {
-            rows.iter().zip(out.iter_mut()).for_each(|(&r, a)| *a = decide(r));
-            return;
-        };
-        let per = rows.len().div_ceil(MAX_CHUNKS.min(8 * crew.threads()));
-        let mut parts = [const { Mutex::new(None) }; MAX_CHUNKS];
-        for (k, (r, a)) in rows.chunks(per).zip(out.chunks_mut(per)).enumerate() {
-            *parts[k].get_mut().unwrap_or_else(|e| e.into_inner()) = Some((r, a));
-        }
-        crew.run(rows.len().div_ceil(per), &|k| {
-            let part: Option<(&[i64], &mut [i64])> = parts[k].lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some((r, a)) = part {
-                r.iter().zip(a.iter_mut()).for_each(|(&r, a)| *a = decide(r));
-            }
-        });
+        on_crew(self.crew.as_mut(), 1, out, &decide);
     }
+}
+
+/// `decide(j, row)` for every row `j` of `out` (rows `width` wide), shared out over `crew`
+/// in small chunks when there is one and more than one row: for answers that each cost
+/// milliseconds (a search), so the chunks are smaller than the batch calls' grain.
+fn on_crew<T: Send>(crew: Option<&mut Crew>, width: usize, out: &mut [T], decide: &(dyn Fn(usize, &mut [T]) + Sync)) {
+    let rows = out.len() / width;
+    let Some(crew) = crew.filter(|_| rows > 1) else {
+        out.chunks_mut(width).enumerate().for_each(|(j, row)| decide(j, row));
+        return;
+    };
+    let per = rows.div_ceil(MAX_CHUNKS.min(8 * crew.threads()));
+    let mut parts = [const { Mutex::new(None) }; MAX_CHUNKS];
+    for (k, o) in out.chunks_mut(per * width).enumerate() {
+        *parts[k].get_mut().unwrap_or_else(|e| e.into_inner()) = Some(o);
+    }
+    crew.run(rows.div_ceil(per), &|k| {
+        let part: Option<&mut [T]> = parts[k].lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(o) = part {
+            o.chunks_mut(width).enumerate().for_each(|(i, row)| decide(k * per + i, row));
+        }
+    });
 }
