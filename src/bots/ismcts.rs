@@ -231,8 +231,13 @@ impl IsmctsBot {
                 node.reward += rewards[node.player as usize];
             }
         }
+        self.root_choice(shares)
+    }
+
+    /// The most visited root child's action (ties: the lower id), writing the root's visit
+    /// shares to `shares` when given.
+    fn root_choice(&self, mut shares: Option<&mut [f32]>) -> Option<usize> {
         let mut best: Option<(u32, usize)> = None;
-        let mut shares = shares;
         // Every simulation passes through exactly one root child.
         let total = self.simulations as f32;
         let mut child = self.nodes[0].first_child;
