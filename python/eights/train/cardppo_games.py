@@ -116,13 +116,18 @@ class MixedGames:
     def labels(self, teacher: str = "heuristic") -> np.ndarray:
         return np.concatenate([e._core.bot_actions(teacher, np.arange(e.num_envs, dtype=np.int64)) for e in self.envs])
 
-    def labels_of(self, teacher: str, games: np.ndarray) -> np.ndarray:
-        """The teacher's actions in the games ``games`` (global indices; -1 where it has none)."""
-        out = np.full(len(games), -1, np.int64)
+    def _by_env(self, games: np.ndarray):
+        """The games ``games`` (global indices) split by env: ``(k, positions, rows)`` for each
+        env ``k`` they touch, ``positions`` into ``games`` and ``rows`` the env's own indices."""
         env_of = self.game_env[games]
         for k in np.unique(env_of):
             sel = np.flatnonzero(env_of == k)
-            rows = (games[sel] - self.offsets[k]).astype(np.int64)
+            yield k, sel, (games[sel] - self.offsets[k]).astype(np.int64)
+
+    def labels_of(self, teacher: str, games: np.ndarray) -> np.ndarray:
+        """The teacher's actions in the games ``games`` (global indices; -1 where it has none)."""
+        out = np.full(len(games), -1, np.int64)
+        for k, sel, rows in self._by_env(games):
             out[sel] = self.envs[k]._core.bot_actions(teacher, rows)
         return out
 
@@ -131,10 +136,7 @@ class MixedGames:
         a zero row where it has none); ``root``: the action a search's root favours in each
         (-1: the heuristic's)."""
         out = np.zeros((len(games), NUM_ACTIONS), np.float32)
-        env_of = self.game_env[games]
-        for k in np.unique(env_of):
-            sel = np.flatnonzero(env_of == k)
-            rows = (games[sel] - self.offsets[k]).astype(np.int64)
+        for k, sel, rows in self._by_env(games):
             favour = None if root is None else np.ascontiguousarray(root[sel], np.int64)
             out[sel] = self.envs[k]._core.bot_policies(teacher, rows, favour)
         return out
