@@ -162,7 +162,7 @@ def main() -> None:
     cmp = sorted((RESULTS / "card_vs_flat").glob("curve_*.jsonl"))
     if cmp:
         plot_card_vs_flat(plt, cmp)
-    for stage in (5, 6):
+    for stage in (5, 6, 7):
         arms = sorted((RESULTS / f"stage{stage}").glob("arm_*.jsonl"))
         if arms:
             plot_arms(plt, arms, stage)

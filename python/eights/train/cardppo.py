@@ -37,6 +37,11 @@ imitation network (:mod:`eights.train.warmstart`), resumable, with a curve of it
   once the game is over, so a learner that wins a quarter of its games still hears whether it
   shed cards faster than the table. It fades linearly to zero over ``shaping_updates``
   updates; being potential-based, it does not change which policy is best.
+* **Twin deals** (:attr:`CardPPOConfig.copies` above 1, off by default): every game is played
+  that many times over the same deals, and each copy's moves from the decision where the
+  copies part are credited with its return minus the other copies' mean, so the luck of the
+  deal cancels (:mod:`eights.train.cardppo_twins`); this replaces GAE, the value head and the
+  shaping. A deal is learnt from at the first update after every copy has finished it.
 * **Curve**: per update, the learner's win share in the games that ended, by group, the PPO
   statistics and the agreement with the heuristic.
 """
@@ -55,6 +60,7 @@ import torch
 from .._core import NUM_ACTIONS
 from .cardnet import CardNet, from_checkpoint, load, widen
 from .cardppo_games import MixedGames, PartsCache, SearchLabels, potential
+from .cardppo_twins import TwinBook
 from .imitation import RulesTable
 
 __all__ = ["CardPPOConfig", "card_ppo"]
@@ -106,6 +112,12 @@ class CardPPOConfig:
     dagger_start: int = 0
     shaping: float = 0.0
     shaping_updates: int = 400
+    #: Play every game this many times over the same deals and credit each copy's moves with
+    #: its return minus the other copies' mean (:mod:`eights.train.cardppo_twins`; no value
+    #: head, shaping or search teacher); 1: GAE.
+    copies: int = 1
+    #: Rollouts a twin deal's decisions wait for its other copies to finish it before it is dropped.
+    twin_max_age: int = 8
 
 
 def _start(path: str, cfg: CardPPOConfig, init: Optional[str], log: Callable[[str], None]):
@@ -206,8 +218,8 @@ def _gae(buf: Dict[str, np.ndarray], next_value: np.ndarray, cfg: CardPPOConfig)
     return adv, adv + val
 
 
-def _loss(net: CardNet, b: Dict[str, torch.Tensor], cfg: CardPPOConfig, bc: float, value_only: bool):
-    """The loss of minibatch ``b`` and its statistics."""
+def _loss(net: CardNet, b: Dict[str, torch.Tensor], cfg: CardPPOConfig, bc: float, value_only: bool, vf: float):
+    """The loss of minibatch ``b`` (the value's weighted ``vf``) and its statistics."""
     logits, v = net(b["obs"], b["mask"], b["rules"], b["inverse"])
     v_clipped = b["val"] + (v - b["val"]).clamp(-cfg.clip_coef, cfg.clip_coef)
     v_loss = 0.5 * torch.max((v - b["ret"]) ** 2, (v_clipped - b["ret"]) ** 2).mean()
@@ -218,7 +230,7 @@ def _loss(net: CardNet, b: Dict[str, torch.Tensor], cfg: CardPPOConfig, bc: floa
     pg = torch.max(-ad * ratio, -ad * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
     ent = -(logp_all.exp() * logp_all.clamp(min=-1e4)).sum(-1).mean()
     bc_loss = torch.nn.functional.nll_loss(logp_all, b["label"])
-    loss = cfg.vf_coef * v_loss
+    loss = vf * v_loss
     if not value_only:
         loss = loss + pg - cfg.ent_coef * ent + bc * bc_loss
     with torch.no_grad():
@@ -235,18 +247,25 @@ def _loss(net: CardNet, b: Dict[str, torch.Tensor], cfg: CardPPOConfig, bc: floa
 
 
 def _update(
-    net, opt, buf, adv, ret, table: RulesTable, cfg: CardPPOConfig, u: int, rng, dagger: Optional[SearchLabels] = None
+    net,
+    opt,
+    flat: Dict[str, np.ndarray],
+    table: RulesTable,
+    cfg: CardPPOConfig,
+    u: int,
+    rng,
+    dagger: Optional[SearchLabels] = None,
+    value: bool = True,
 ) -> Dict[str, Any]:
-    """PPO's epochs over the rollout's valid decisions, in minibatches of blocks that share a
-    rule set (each with a minibatch of the search teacher's labels when ``dagger`` has enough);
-    returns the mean statistics and the imitation weight used."""
-    flat = {k: v.reshape(-1, *v.shape[2:]) for k, v in buf.items()}
-    flat["adv"], flat["ret"] = adv.reshape(-1), ret.reshape(-1)
+    """PPO's epochs over the ``valid`` decisions of ``flat`` (one row per decision, with its
+    ``adv`` and ``ret``), in minibatches of blocks that share a rule set (each with a minibatch
+    of the search teacher's labels when ``dagger`` has enough); ``value``: train the value head
+    too. Returns the mean statistics and the imitation weight used."""
     keep = np.flatnonzero(flat["valid"] & (flat["label"] >= 0))
     order = keep[np.argsort(flat["ridx"][keep], kind="stable")]
     k = len(order) // cfg.block
     blocks = order[: k * cfg.block].reshape(k, cfg.block)
-    value_only = u < cfg.value_updates
+    value_only = value and u < cfg.value_updates
     bc = cfg.bc_coef + (cfg.bc_coef_end - cfg.bc_coef) * min(1.0, u / max(1, cfg.bc_updates))
     stats: Dict[str, List[float]] = {}
     # The search teacher's buffer, once it holds enough and the policy trains.
@@ -264,7 +283,7 @@ def _update(
             b = {key: torch.from_numpy(flat[key][idx]) for key in keys}
             b["rules"] = torch.from_numpy(table.rows[distinct])
             b["inverse"] = torch.from_numpy(inverse.astype(np.int64))
-            loss, st = _loss(net, b, cfg, bc, value_only)
+            loss, st = _loss(net, b, cfg, bc, value_only, cfg.vf_coef if value else 0.0)
             if labelled is not None:
                 pick = np.arange(at, at + per) % len(dblocks)
                 at += per
@@ -295,35 +314,70 @@ def _update(
     return {"bc_coef": round(bc, 4), "value_only": value_only, **means}
 
 
+def _collect(net, games, cache, table, cfg: CardPPOConfig, u: int, pending, dagger, book: Optional[TwinBook]):
+    """One rollout of ``num_steps`` steps of every game, and its decisions as flat arrays with
+    their advantages: by GAE or, with the twin deals' ``book``, the decisions of the deals
+    that every copy has finished. Returns the decisions, the rules table their ``ridx`` index,
+    how many decisions were played, the wins and ends per group, the rollout's own statistics
+    and the games whose last step ended them."""
+    if book is not None:
+        buf, after, wins, ends = _rollout(net, games, cache, cfg.num_steps, pending)
+        samples, rules, st = book.add(buf, table, pending)
+        zeros = np.zeros(len(samples["adv"]), np.float32)
+        samples.update(ret=zeros, val=zeros)
+        extra = {f"twin_{k}": v for k, v in st.items()}
+        extra.update(twin_kept=int(samples["valid"].sum()), twin_held=len(book.held["game"]))
+        return samples, rules, int(buf["valid"].sum()), wins, ends, extra, after
+    shaping = cfg.shaping * max(0.0, 1.0 - u / max(1, cfg.shaping_updates))
+    buf, pending, wins, ends = _rollout(net, games, cache, cfg.num_steps, pending, dagger, shaping, cfg.gamma)
+    adv, ret = _gae(buf, _act(net, games, cache, sample=False)[3], cfg)
+    flat = {k: v.reshape(-1, *v.shape[2:]) for k, v in buf.items()}
+    flat["adv"], flat["ret"] = adv.reshape(-1), ret.reshape(-1)
+    extra = {}
+    if shaping:
+        extra["shaping_coef"] = round(shaping, 4)
+        extra["shaping_mean"] = round(float(buf["shaping"][buf["valid"]].mean()), 5)
+    return flat, table, int(buf["valid"].sum()), wins, ends, extra, pending
+
+
+def _search_teacher(cfg: CardPPOConfig, games: MixedGames, out: str, u0: int) -> Optional[SearchLabels]:
+    """The search teacher's labels (None without ``dagger``), reloaded from ``out`` on resume."""
+    if cfg.dagger_target not in ("shares", "top"):
+        raise ValueError(f"dagger_target: 'shares' or 'top', got {cfg.dagger_target!r}")
+    if not cfg.dagger:
+        return None
+    return SearchLabels(
+        cfg.dagger,
+        cfg.dagger_players,
+        cfg.dagger_labels,
+        cfg.dagger_capacity,
+        cfg.dagger_batch,
+        games,
+        os.path.join(out, "dagger.npz"),
+        cfg.seed + 31 * u0,
+        keep=cfg.dagger_keep,
+        root=cfg.dagger_root,
+        start=cfg.dagger_start,
+    )
+
+
 def card_ppo(
     out: str, cfg: CardPPOConfig, minutes: float, init: Optional[str] = None, log: Callable[[str], None] = print
 ) -> CardNet:
     """Run (or resume from ``out/ckpt.pt``) for ``minutes`` (at least one update); returns the network. Writes
     ``out/ckpt.pt`` after every update and one JSON line per update to ``out/curve.jsonl``."""
+    if cfg.copies < 1 or (cfg.copies > 1 and cfg.dagger):
+        raise ValueError(f"copies: 1, or above 1 without a search teacher (dagger), got {cfg.copies}")
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "ckpt.pt")
     net, opt, state = _start(path, cfg, init, log)
     u0 = state["update"]
-    games = MixedGames(cfg.tables, cfg.env_threads, seed=cfg.seed * 1_000_003 + 101 * u0, table=RulesTable())
+    seed = cfg.seed * 1_000_003 + 101 * u0
+    games = MixedGames(cfg.tables, cfg.env_threads, seed=seed, table=RulesTable(), copies=cfg.copies)
     cache = PartsCache(net, games.table)
     games.reset()
-    dagger = None
-    if cfg.dagger_target not in ("shares", "top"):
-        raise ValueError(f"dagger_target: 'shares' or 'top', got {cfg.dagger_target!r}")
-    if cfg.dagger:
-        dagger = SearchLabels(
-            cfg.dagger,
-            cfg.dagger_players,
-            cfg.dagger_labels,
-            cfg.dagger_capacity,
-            cfg.dagger_batch,
-            games,
-            os.path.join(out, "dagger.npz"),
-            cfg.seed + 31 * u0,
-            keep=cfg.dagger_keep,
-            root=cfg.dagger_root,
-            start=cfg.dagger_start,
-        )
+    dagger = _search_teacher(cfg, games, out, u0)
+    book = TwinBook(games, cfg.twin_max_age) if cfg.copies > 1 else None
     rng = np.random.default_rng(cfg.seed + 7919 * u0)
     torch.manual_seed(cfg.seed + u0)
     names = [f"{n}p_{opp}" + ("" if space == "all" else f"_{space}") for n, opp, _, space in games.groups]
@@ -335,20 +389,18 @@ def card_ppo(
         table = RulesTable(2 * games.N)  # per rollout: the games' rules now, then those dealt
         games.retable(table)
         cache.refresh(table)
-        shaping = cfg.shaping * max(0.0, 1.0 - state["update"] / max(1, cfg.shaping_updates))
-        buf, pending, wins, ends = _rollout(net, games, cache, cfg.num_steps, pending, dagger, shaping, cfg.gamma)
-        adv, ret = _gae(buf, _act(net, games, cache, sample=False)[3], cfg)
+        flat, rules, played, wins, ends, extra, pending = _collect(
+            net, games, cache, table, cfg, state["update"], pending, dagger, book
+        )
         t_collect = time.time() - t0
-        stats = _update(net, opt, buf, adv, ret, table, cfg, state["update"], rng, dagger)
+        stats = _update(net, opt, flat, rules, cfg, state["update"], rng, dagger, value=book is None)
         state["update"] += 1
-        state["decisions"] += int(buf["valid"].sum())
+        state["decisions"] += played
         dt = time.time() - t0
         state["seconds"] += dt
         row = {"update": state["update"], "decisions": state["decisions"], "minutes": round(state["seconds"] / 60, 2)}
         row.update(stats)
-        if shaping:
-            row["shaping_coef"] = round(shaping, 4)
-            row["shaping_mean"] = round(float(buf["shaping"][buf["valid"]].mean()), 5)
+        row.update(extra)
         if dagger is not None:
             row["dagger_size"] = dagger.buffer.size
             row["dagger_s"] = round(dagger.seconds, 2)
@@ -357,7 +409,7 @@ def card_ppo(
         row.update(
             collect_s=round(t_collect, 2),
             update_s=round(dt, 2),
-            decisions_per_s=round(int(buf["valid"].sum()) / dt),
+            decisions_per_s=round(played / dt),
             rules_seen=len(table.index),
         )
         for gi, name in enumerate(names):

@@ -45,34 +45,45 @@ SPACES = {
 
 class MixedGames:
     """The VecEnvs of every group of ``tables`` (:func:`parse_tables`) and seat, stacked, and
-    the per-game rules bookkeeping; ``env_threads`` threads step each env."""
+    the per-game rules bookkeeping; ``env_threads`` threads step each env. With ``copies``
+    above 1 every (group, seat) env comes that many times, reset with the same seed, so game
+    ``i`` of each copy is dealt the same rules and cards (:attr:`pair` names the games that
+    share a deal)."""
 
-    def __init__(self, tables: str, env_threads: int, seed: int, table: RulesTable):
+    def __init__(self, tables: str, env_threads: int, seed: int, table: RulesTable, copies: int = 1):
+        if copies < 1:
+            raise ValueError(f"copies: at least 1, got {copies}")
         self.envs: List[VecEnv] = []
         self.group: List[int] = []  # the group of each env
+        self.base: List[int] = []  # the (group, seat) of each env, shared by its copies
+        self.copies = copies
         self.groups = parse_tables(tables)
         excluded = heldout_encodings(sorted({g[0] for g in self.groups}))
         self.excluded = {n: {digest(e) for e in encs} for n, encs in excluded.items()}
-        k = 0
         for gi, (n, opp, games, space) in enumerate(self.groups):
             for seat in range(n):
-                env = VecEnv(
-                    SPACES[space](n),
-                    max(1, games // n),
-                    n,
-                    opponents=opp,
-                    learner_seat=seat,
-                    obs_rules=True,
-                    num_threads=env_threads,
-                )
-                self.envs.append(env)
-                self.group.append(gi)
-                k += 1
+                for _copy in range(copies):
+                    env = VecEnv(
+                        SPACES[space](n),
+                        max(1, games // n),
+                        n,
+                        opponents=opp,
+                        learner_seat=seat,
+                        obs_rules=True,
+                        num_threads=env_threads,
+                    )
+                    self.envs.append(env)
+                    self.group.append(gi)
+                    self.base.append(len(self.base) // copies)
         self.sizes = [e.num_envs for e in self.envs]
         self.N = sum(self.sizes)
         self.offsets = np.concatenate([[0], np.cumsum(self.sizes)])
         self.game_env = np.concatenate([np.full(s, i) for i, s in enumerate(self.sizes)])
         self.game_group = np.concatenate([np.full(s, self.group[i]) for i, s in enumerate(self.sizes)])
+        #: The deal of each game: the same number for game ``i`` of every copy of an env.
+        self.pair = np.concatenate(
+            [(self.base[k] * 1_000_000 + np.arange(s)) for k, s in enumerate(self.sizes)]
+        ).astype(np.int64)
         self.table = table
         self.seed = seed
         self.row = np.zeros(self.N, np.int64)
@@ -86,8 +97,10 @@ class MixedGames:
         for g in range(self.N):
             self.row[g] = table.add(self.enc[g])
 
-    def reset(self):
-        outs = [e.reset(seed=self.seed + 7 * k) for k, e in enumerate(self.envs)]
+    def reset(self, seed: Optional[int] = None):
+        """Deal new games (``seed``: in place of the one given at construction)."""
+        start: int = self.seed if seed is None else seed
+        outs: List[Any] = [e.reset(seed=start + 7 * self.base[k]) for k, e in enumerate(self.envs)]
         self._absorb([o for o, _ in outs], [i for _, i in outs])
         return self.obs, self.mask
 
