@@ -41,7 +41,8 @@ imitation network (:mod:`eights.train.warmstart`), resumable, with a curve of it
   that many times over the same deals, and each copy's moves from the decision where the
   copies part are credited with its return minus the other copies' mean, so the luck of the
   deal cancels (:mod:`eights.train.cardppo_twins`); this replaces GAE, the value head and the
-  shaping. A deal is learnt from at the first update after every copy has finished it.
+  shaping. A deal is learnt from at the first update after every copy has finished it; every
+  ``twin_redeal`` rollouts every game is dealt anew, so the copies stay in step.
 * **Curve**: per update, the learner's win share in the games that ended, by group, the PPO
   statistics and the agreement with the heuristic.
 """
@@ -116,8 +117,10 @@ class CardPPOConfig:
     #: its return minus the other copies' mean (:mod:`eights.train.cardppo_twins`; no value
     #: head, shaping or search teacher); 1: GAE.
     copies: int = 1
-    #: Rollouts a twin deal's decisions wait for its other copies to finish it before it is dropped.
-    twin_max_age: int = 8
+    #: Rollouts between two new deals of every game with twin deals: the copies' games differ
+    #: in length, so their episodes drift apart; each new deal drops the deals not finished by
+    #: every copy.
+    twin_redeal: int = 6
 
 
 def _start(path: str, cfg: CardPPOConfig, init: Optional[str], log: Callable[[str], None]):
@@ -323,6 +326,11 @@ def _collect(net, games, cache, table, cfg: CardPPOConfig, u: int, pending, dagg
     if book is not None:
         buf, after, wins, ends = _rollout(net, games, cache, cfg.num_steps, pending)
         samples, rules, st = book.add(buf, table, pending)
+        if (u + 1) % cfg.twin_redeal == 0:  # deal every game anew: the copies in step again
+            games.reset(cfg.seed * 1_000_003 + 7_919 * u + 1)
+            cache.extend()
+            book.restart()
+            after = np.zeros(games.N, bool)
         zeros = np.zeros(len(samples["adv"]), np.float32)
         samples.update(ret=zeros, val=zeros)
         extra = {f"twin_{k}": v for k, v in st.items()}
@@ -377,7 +385,7 @@ def card_ppo(
     cache = PartsCache(net, games.table)
     games.reset()
     dagger = _search_teacher(cfg, games, out, u0)
-    book = TwinBook(games, cfg.twin_max_age) if cfg.copies > 1 else None
+    book = TwinBook(games, most=cfg.twin_redeal * cfg.num_steps + 1) if cfg.copies > 1 else None
     rng = np.random.default_rng(cfg.seed + 7919 * u0)
     torch.manual_seed(cfg.seed + u0)
     names = [f"{n}p_{opp}" + ("" if space == "all" else f"_{space}") for n, opp, _, space in games.groups]

@@ -33,39 +33,44 @@ class TwinBook:
     deal has finished it. The games run on from rollout to rollout (:func:`eights.train.cardppo`'s
     ``_rollout``), so the copies reach the end of a deal at different rollouts; episode ``k`` of
     game ``i`` is the same deal in every copy (the envs' episode seeds follow the game and the
-    episode count). A deal some of whose decisions are older than ``max_age`` rollouts is
-    dropped."""
+    episode count). Games differ in length, so the copies drift apart, as far as a random walk
+    goes: :meth:`restart` (after the caller deals every game anew) drops the deals not
+    finished by every copy and starts the count again. ``most``: the most episodes a game may
+    finish between restarts (one per step at most: the steps between restarts will do)."""
 
-    def __init__(self, games: MixedGames, max_age: int = 8, ring: int = 256):
-        self.games, self.max_age, self.ring = games, max_age, ring
+    def __init__(self, games: MixedGames, most: int):
+        self.games, self.most = games, most
         n = games.N
         self.copies = games.copies
+        # The copies of each deal, in copy order, and each game's deal.
+        self.deal_games = np.argsort(games.pair, kind="stable").reshape(n // self.copies, self.copies)
+        self.deal_of = np.zeros(n, np.int64)
+        self.deal_of[self.deal_games] = np.arange(len(self.deal_games))[:, None]
+        self.copy_of = np.zeros(n, np.int64)
+        self.copy_of[self.deal_games] = np.arange(self.copies)[None, :]
+        self.returns = np.zeros((n, most), np.float32)  # each game's return of each episode
+        self.restart()
+
+    def restart(self) -> None:
+        """Forget the deals not handed out, for games dealt anew."""
+        n = self.games.N
         self.episode = np.zeros(n, np.int64)  # the episode each game is in
         self.step = np.zeros(n, np.int64)  # its decisions so far in that episode
         self.acc = np.zeros(n, np.float32)  # its return so far
-        self.returns = np.zeros((n, ring), np.float32)  # the returns of its latest episodes
-        # The copies of each game's deal, in copy order (row of the game's pair).
-        order = np.argsort(games.pair, kind="stable").reshape(n // self.copies, self.copies)
-        self.deal_of = np.zeros(n, np.int64)
-        self.deal_of[order] = np.arange(len(order))[:, None]
-        self.deal_games = order
-        self.done_upto = np.zeros(len(order), np.int64)  # episodes of each deal handed out
-        self.broken: set = set()  # (deal, episode) with decisions dropped for age
         self.table = RulesTable()
         self.held: Dict[str, np.ndarray] = {}
-        self.rollouts = 0
 
     def add(self, buf: Dict[str, np.ndarray], table: RulesTable, pending: np.ndarray):
-        """Take a rollout's buffers (``(T, N)`` arrays; ``pending``: the games whose first step
-        in it was the dummy step after an ended game) and return the decisions of the deals
-        that every copy has now finished, as flat arrays with ``adv`` (their rules rows in
-        :attr:`table`), and the statistics of :func:`twin_advantages`."""
-        T, n = buf["valid"].shape
+        """Take a rollout's buffers (``(T, N)`` arrays, their ``ridx`` rows of ``table``;
+        ``pending``: the games whose first step in it was the dummy step after an ended game)
+        and return the decisions of the deals that every copy has now finished, as flat arrays
+        with ``adv`` (their ``ridx``: rows of the rules table returned), that table and the
+        statistics of :func:`twin_advantages`."""
+        T = buf["valid"].shape[0]
         rows: Dict[str, list] = {k: [] for k in ("obs", "mask", "act", "logp", "label", "ridx", "game", "k", "t")}
         real = ~pending  # a game's step is a real one, not the dummy after its end
         for t in range(T):
-            v = buf["valid"][t]
-            g = np.flatnonzero(v)
+            g = np.flatnonzero(buf["valid"][t])
             for key in ("obs", "mask", "act", "logp", "label", "ridx"):
                 rows[key].append(buf[key][t][g])
             rows["game"].append(g)
@@ -74,60 +79,38 @@ class TwinBook:
             self.step[g] += 1
             self.acc[g] += buf["rew"][t][g]
             ended = np.flatnonzero((buf["done"][t] > 0) & real)
-            self.returns[ended, self.episode[ended] % self.ring] = self.acc[ended]
+            if len(ended) and self.episode[ended].max() >= self.most:
+                raise RuntimeError(f"a game finished {self.most} episodes since the restart: restart sooner")
+            self.returns[ended, self.episode[ended]] = self.acc[ended]
             self.episode[ended] += 1
             self.step[ended] = 0
             self.acc[ended] = 0.0
             real = ~((buf["done"][t] > 0) & real)
         new = {k: np.concatenate(x) for k, x in rows.items()}
-        # Their rules, as rows of the book's own table.
-        distinct, inverse = np.unique(new.pop("ridx"), return_inverse=True)
+        distinct, inverse = np.unique(new["ridx"], return_inverse=True)  # as rows of the book's table
         local = np.array([self.table.add(table.rows[r]) for r in distinct], np.int64)
-        new["ridx"] = local[inverse].reshape(-1)
-        new["age"] = np.full(len(new["game"]), self.rollouts, np.int64)
-        self.rollouts += 1
+        new["ridx"] = local[inverse.reshape(-1)]
         self.held = new if not self.held else {k: np.concatenate([self.held[k], new[k]]) for k in new}
         return self._hand_out()
 
     def _hand_out(self):
         h = self.held
         deal = self.deal_of[h["game"]]
-        frontier = self.episode[self.deal_games].min(1)  # episodes every copy has finished
-        ahead = self.episode[self.deal_games].max(1)
-        complete = h["k"] < frontier[deal]
-        old = h["age"] <= self.rollouts - 1 - self.max_age
-        for d, k in set(zip(deal[old].tolist(), h["k"][old].tolist())):
-            self.broken.add((d, k))
-        for d in np.flatnonzero(ahead - self.done_upto > self.ring):  # a copy so far ahead that
-            for k in range(self.done_upto[d], ahead[d] - self.ring):  # its returns were overwritten
-                self.broken.add((int(d), int(k)))
-        out_idx = np.flatnonzero(complete)
-        bad = np.array([(d, k) in self.broken for d, k in zip(deal[out_idx].tolist(), h["k"][out_idx].tolist())], bool)
-        use = out_idx[~bad] if len(out_idx) else out_idx
-        self.done_upto = np.maximum(self.done_upto, frontier)
-        self.broken = {(d, k) for d, k in self.broken if k >= self.done_upto[d]}
-        # The deals handed out, each copy's episode as one game of twin_advantages.
-        samples = {k: v[use] for k, v in h.items()}
-        key = deal[use] * (1 << 20) + h["k"][use]
-        keys, inv = np.unique(key, return_inverse=True)
-        inv = inv.reshape(-1)
-        copy_of = np.zeros(self.games.N, np.int64)
-        copy_of[self.deal_games] = np.arange(self.copies)[None, :]
-        virtual = inv * self.copies + copy_of[samples["game"]]
+        complete = h["k"] < self.episode[self.deal_games].min(1)[deal]  # every copy finished it
+        samples = {k: v[complete] for k, v in h.items()}
+        # Each copy's episode of a deal handed out as one game of twin_advantages. Every
+        # episode starts at a learner decision, so every copy has decisions here.
+        keys, inv = np.unique(deal[complete] * (1 << 32) + samples["k"], return_inverse=True)
+        virtual = inv.reshape(-1) * self.copies + self.copy_of[samples["game"]]
         m = len(keys) * self.copies
         ret = np.zeros(m, np.float32)
-        ret[virtual] = self.returns[samples["game"], samples["k"] % self.ring]
-        # Every episode starts at a learner decision, so every copy of a deal handed out has
-        # decisions here and its return is set.
-        pair = np.repeat(np.arange(len(keys)), self.copies)
-        ones = np.ones(m, bool)
+        ret[virtual] = self.returns[samples["game"], samples["k"]]
         samples["game"] = virtual
-        adv, keep, stats = twin_advantages(samples, ret, ones, ones, pair, self.copies)
-        samples["adv"] = adv
-        samples["valid"] = keep
-        # Keep what is still waiting, and compact the table to the rows it uses.
-        rest = ~complete & ~old
-        self.held = {k: v[rest] for k, v in h.items()}
+        ones = np.ones(m, bool)
+        pair = np.repeat(np.arange(len(keys)), self.copies)
+        samples["adv"], samples["valid"], stats = twin_advantages(samples, ret, ones, ones, pair, self.copies)
+        # Keep what still waits, on a table of the rows it uses.
+        self.held = {k: v[~complete] for k, v in h.items()}
         distinct, inverse = np.unique(self.held["ridx"], return_inverse=True)
         table = RulesTable(max(16, len(distinct)))
         for r in distinct:

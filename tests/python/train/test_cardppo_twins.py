@@ -123,7 +123,7 @@ def _buffers(T, n, plays):
 def test_the_book_hands_out_a_deal_once_every_copy_has_finished_it():
     # Games 0 and 1 are the two copies of one deal, games 2 and 3 of another.
     games = SimpleNamespace(N=4, copies=2, pair=np.array([0, 1, 0, 1]))
-    book = TwinBook(games, max_age=8)
+    book = TwinBook(games, most=10)
     table = RulesTable()
     rows = [table.add(np.full(RULES_SIZE, float(x), np.float32)) for x in (7, 8)]
     # Rollout 1: game 0 plays two moves and wins; game 2 plays two other moves and is still on;
@@ -157,15 +157,19 @@ def test_the_book_hands_out_a_deal_once_every_copy_has_finished_it():
     assert len(book.held["game"]) == 0
 
 
-def test_the_book_drops_a_deal_whose_decisions_grew_too_old():
+def test_a_restart_drops_the_deals_some_copy_has_not_finished():
     games = SimpleNamespace(N=2, copies=2, pair=np.array([0, 0]))
-    book = TwinBook(games, max_age=1)
+    book = TwinBook(games, most=4)
     table = RulesTable()
     r = table.add(np.zeros(RULES_SIZE, np.float32))
     book.add(_buffers(1, 2, [(0, 0, 1, 1.0, 1, r), (0, 1, 2, 0.0, 0, r)]), table, np.zeros(2, bool))
-    book.add(_buffers(1, 2, [(0, 1, 1, 0.0, 0, r)]), table, np.array([True, False]))
-    samples, _, stats = book.add(_buffers(1, 2, [(0, 1, 1, -1.0, 1, r)]), table, np.array([True, False]))
-    assert stats["deals"] == 0 and not samples["valid"].any()  # game 1's first move was dropped
+    book.restart()  # the caller dealt both games anew: game 0's finished deal has no partner
+    samples, _, stats = book.add(_buffers(1, 2, [(0, 1, 1, -1.0, 1, r)]), table, np.zeros(2, bool))
+    assert stats["deals"] == 0 and len(samples["game"]) == 0
+    assert list(book.episode) == [0, 1] and len(book.held["game"]) == 1  # waits for game 0
+    # A game that finishes more episodes between restarts than the book keeps is an error.
+    with pytest.raises(RuntimeError, match="restart sooner"):
+        book.add(_buffers(8, 2, [(t, 1, 1, 0.0, 1, r) for t in (0, 2, 4, 6)]), table, np.zeros(2, bool))
 
 
 def test_a_tiny_run_with_twin_deals_trains_the_policy_and_resumes(tmp_path):
