@@ -334,7 +334,7 @@ def _collect(net, games, cache, table, cfg: CardPPOConfig, u: int, pending, dagg
         zeros = np.zeros(len(samples["adv"]), np.float32)
         samples.update(ret=zeros, val=zeros)
         extra = {f"twin_{k}": v for k, v in st.items()}
-        extra.update(twin_kept=int(samples["valid"].sum()), twin_held=len(book.held["game"]))
+        extra.update(twin_kept=int(samples["valid"].sum()), twin_held=len(book.held.get("game", ())))
         return samples, rules, int(buf["valid"].sum()), wins, ends, extra, after
     shaping = cfg.shaping * max(0.0, 1.0 - u / max(1, cfg.shaping_updates))
     buf, pending, wins, ends = _rollout(net, games, cache, cfg.num_steps, pending, dagger, shaping, cfg.gamma)

@@ -176,7 +176,10 @@ def test_a_tiny_run_with_twin_deals_trains_the_policy_and_resumes(tmp_path):
     torch.manual_seed(0)
     init = tmp_path / "init.safetensors"
     export(CardNet(), str(init), {"stages": "[]"}, dtype=torch.float32)
-    cfg = CardPPOConfig(tables="2:heuristic:32,3:heuristic:12:presets", copies=2, num_steps=48, block=4, blocks=8)
+    # One rollout between new deals: the second update starts on games dealt anew.
+    cfg = CardPPOConfig(
+        tables="2:heuristic:32,3:heuristic:12:presets", copies=2, num_steps=48, block=4, blocks=8, twin_redeal=1
+    )
     out = tmp_path / "run"
     net = card_ppo(str(out), cfg, minutes=1e-6, init=str(init), log=lambda s: None)
     before = {k: v.clone() for k, v in net.state_dict().items()}
@@ -184,7 +187,7 @@ def test_a_tiny_run_with_twin_deals_trains_the_policy_and_resumes(tmp_path):
     rows = [json.loads(x) for x in (out / "curve.jsonl").read_text().splitlines()]
     assert [r["update"] for r in rows] == [1, 2]
     assert all(r["value_only"] is False and r["twin_deals"] > 0 for r in rows)
-    assert rows[-1]["twin_kept"] > 0
+    assert rows[-1]["twin_kept"] > 0 and rows[0]["twin_held"] == 0  # nothing waits after a new deal
     moved = [k for k, v in net.state_dict().items() if not torch.equal(v, before[k])]
     assert moved and not any(k.startswith("v.") for k in moved)  # the policy moved, the value did not
     with pytest.raises(ValueError, match="copies"):
