@@ -19,8 +19,9 @@ even when absolute rates do not. Prints four tables:
      learner decision plus the opponent's decisions played inside it (both counted).
    * eights VecEnv: ``VecEnv(self_play=True)`` stepped with ``random_actions()``, one
      decision per game and step, at b=1024, 4096 and 16384 on 1 and 2 threads (float32
-     observations and bool masks), b=4096 with ``uint8`` observations, and one
-     learner-mode row (opponent decisions counted too).
+     observations and bool masks), b=4096 with ``uint8`` observations, one learner-mode
+     row (opponent decisions counted too), and one learner row against ``heuristic``
+     (learner steps; the bot's moves are chosen in Rust, a batch per seat and round).
    * OpenSpiel ``crazy_eights``: Python loop with ``observation_tensor()``, and the
      all-C++ loop ``pyspiel.evaluate_bots`` with uniform random bots (decisions per game
      taken from the Python loop, which plays the same game with the same policy).
@@ -209,6 +210,21 @@ def eights_vec_learner(preset, players, seconds, num_envs, threads):
     return timed(chunk, seconds)
 
 
+def eights_vec_bots(preset, players, seconds, num_envs, threads, bot="heuristic"):
+    """Learner steps a second of a VecEnv whose other seats a built-in bot plays (its moves
+    chosen in Rust, a batch per seat and round of the step's opponent loop)."""
+    env = eights.VecEnv(preset, num_envs, num_players=players, num_threads=threads, seed=0, opponents=bot)
+    env.reset()
+    steps = max(1, 20000 // num_envs)
+
+    def chunk():
+        for _ in range(steps):
+            env.step(env.random_actions())
+        return steps * num_envs
+
+    return timed(chunk, seconds)
+
+
 def eights_vec_dtype(preset, players, seconds, num_envs, threads, obs_dtype):
     env = eights.VecEnv(
         preset, num_envs, num_players=players, self_play=True, num_threads=threads, obs_dtype=obs_dtype, seed=0
@@ -344,6 +360,11 @@ def main():
     add(
         f"eights VecEnv learner b=4096 threads={mt}",
         lambda: eights_vec_learner(preset, players, sec, 4096, mt),
+        "learner steps/s",
+    )
+    add(
+        f"eights VecEnv learner vs heuristic b=1024 threads={mt}",
+        lambda: eights_vec_bots(preset, players, sec, 1024, mt),
         "learner steps/s",
     )
     mixed_name = add(

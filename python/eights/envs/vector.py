@@ -402,14 +402,15 @@ class VecEnv(_GymVectorEnv):
                 rows = np.flatnonzero(to_act == seat)
                 if rows.size == 0:
                     continue
+                if isinstance(opp, str):  # a built-in bot reads the games in Rust
+                    acts[rows] = core.bot_actions(opp, rows)
+                    continue
                 obs, mask = self._obs[rows], self._mask[rows]
                 if self.scale_obs:
                     obs = self.obs_bounds.scale(obs)
                 if self._rules_enc is not None:  # obs_rules: the policies read the rules too
                     obs = {"obs": obs, "rules": self._rules_enc[rows]}  # type: ignore[assignment]
-                if isinstance(opp, str):
-                    acts[rows] = core.bot_actions(opp, rows)
-                elif isinstance(opp, OpponentPool):
+                if isinstance(opp, OpponentPool):
 
                     def builtin(name: str, sub: np.ndarray, rows: np.ndarray = rows) -> np.ndarray:
                         return core.bot_actions(name, rows[sub])
