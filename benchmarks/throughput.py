@@ -20,8 +20,9 @@ even when absolute rates do not. Prints four tables:
    * eights VecEnv: ``VecEnv(self_play=True)`` stepped with ``random_actions()``, one
      decision per game and step, at b=1024, 4096 and 16384 on 1 and 2 threads (float32
      observations and bool masks), b=4096 with ``uint8`` observations, one learner-mode
-     row (opponent decisions counted too), and one learner row against ``heuristic``
-     (learner steps; the bot's moves are chosen in Rust, a batch per seat and round).
+     row (opponent decisions counted too), and learner rows against ``heuristic`` (learner
+     steps; the bot's moves are chosen in Rust, a batch per seat and round): the main
+     preset, and every preset that allows 4 players at 4 with ``obs_rules=True``.
    * OpenSpiel ``crazy_eights``: Python loop with ``observation_tensor()``, and the
      all-C++ loop ``pyspiel.evaluate_bots`` with uniform random bots (decisions per game
      taken from the Python loop, which plays the same game with the same policy).
@@ -210,10 +211,12 @@ def eights_vec_learner(preset, players, seconds, num_envs, threads):
     return timed(chunk, seconds)
 
 
-def eights_vec_bots(preset, players, seconds, num_envs, threads, bot="heuristic"):
+def eights_vec_bots(preset, players, seconds, num_envs, threads, bot="heuristic", obs_rules=False):
     """Learner steps a second of a VecEnv whose other seats a built-in bot plays (its moves
     chosen in Rust, a batch per seat and round of the step's opponent loop)."""
-    env = eights.VecEnv(preset, num_envs, num_players=players, num_threads=threads, seed=0, opponents=bot)
+    env = eights.VecEnv(
+        preset, num_envs, num_players=players, num_threads=threads, seed=0, opponents=bot, obs_rules=obs_rules
+    )
     env.reset()
     steps = max(1, 20000 // num_envs)
 
@@ -366,6 +369,13 @@ def main():
         f"eights VecEnv learner vs heuristic b=1024 threads={mt}",
         lambda: eights_vec_bots(preset, players, sec, 1024, mt),
         "learner steps/s",
+    )
+    add(
+        f"eights VecEnv learner vs heuristic b=1024 threads={mt} 4p presets",
+        lambda: eights_vec_bots(
+            eights.RuleSpace(num_players=4, variant_prob=0.0, house_prob=0.0), 4, sec, 1024, mt, obs_rules=True
+        ),
+        "learner steps/s, obs_rules=True",
     )
     mixed_name = add(
         f"eights VecEnv self-play b=4096 threads={mt} 22 presets",
