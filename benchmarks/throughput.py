@@ -120,19 +120,25 @@ def two_player_presets():
     return [p for p in eights.presets() if 2 in eights.Rules(p).players]
 
 
-def eights_vec(preset, players, seconds, num_envs, threads, obs_rules=False):
-    env = eights.VecEnv(
-        preset, num_envs, num_players=players, self_play=True, num_threads=threads, seed=0, obs_rules=obs_rules
-    )
+def random_steps(env, seconds):
+    """Steps a second of ``env`` (a VecEnv) with its own random legal actions, every game
+    counted once a step (decisions in self-play, learner steps otherwise)."""
     env.reset()
-    steps = max(1, 20000 // num_envs)
+    steps = max(1, 20000 // env.num_envs)
 
     def chunk():
         for _ in range(steps):
             env.step(env.random_actions())
-        return steps * num_envs
+        return steps * env.num_envs
 
     return timed(chunk, seconds)
+
+
+def eights_vec(preset, players, seconds, num_envs, threads, obs_rules=False):
+    env = eights.VecEnv(
+        preset, num_envs, num_players=players, self_play=True, num_threads=threads, seed=0, obs_rules=obs_rules
+    )
+    return random_steps(env, seconds)
 
 
 def openspiel_python(players, seconds):
@@ -200,15 +206,7 @@ def rlcard_uno(seconds):
 
 def eights_vec_learner(preset, players, seconds, num_envs, threads):
     env = eights.VecEnv(preset, num_envs, num_players=players, num_threads=threads, seed=0)
-    env.reset()
-    steps = max(1, 20000 // num_envs)
-
-    def chunk():
-        for _ in range(steps):
-            env.step(env.random_actions())
-        return steps * num_envs
-
-    return timed(chunk, seconds)
+    return random_steps(env, seconds)
 
 
 def eights_vec_bots(preset, players, seconds, num_envs, threads, bot="heuristic", obs_rules=False):
@@ -217,30 +215,14 @@ def eights_vec_bots(preset, players, seconds, num_envs, threads, bot="heuristic"
     env = eights.VecEnv(
         preset, num_envs, num_players=players, num_threads=threads, seed=0, opponents=bot, obs_rules=obs_rules
     )
-    env.reset()
-    steps = max(1, 20000 // num_envs)
-
-    def chunk():
-        for _ in range(steps):
-            env.step(env.random_actions())
-        return steps * num_envs
-
-    return timed(chunk, seconds)
+    return random_steps(env, seconds)
 
 
 def eights_vec_dtype(preset, players, seconds, num_envs, threads, obs_dtype):
     env = eights.VecEnv(
         preset, num_envs, num_players=players, self_play=True, num_threads=threads, obs_dtype=obs_dtype, seed=0
     )
-    env.reset()
-    steps = max(1, 20000 // num_envs)
-
-    def chunk():
-        for _ in range(steps):
-            env.step(env.random_actions())
-        return steps * num_envs
-
-    return timed(chunk, seconds)
+    return random_steps(env, seconds)
 
 
 def rule_space_samples(seconds):
