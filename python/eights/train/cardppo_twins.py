@@ -1,7 +1,8 @@
 """Twin deals for the PPO stage of the rules-reading ``net`` (:mod:`eights.train.cardppo` with
 ``copies`` above 1): every game is played ``copies`` times over the same deal (the same rules,
 cards and opponents; :class:`eights.train.cardppo_games.MixedGames` resets the copies with one
-seed), each copy by the network's own sampled moves, one whole episode per rollout.
+seed), each copy by the network's own sampled moves; :class:`TwinBook` keeps each deal's
+decisions until every copy has finished it.
 
 The copies play alike until the network samples different moves in them. From that decision
 on, a copy's moves are credited with its return minus the mean return of the other copies:
@@ -12,8 +13,8 @@ depend on this copy's moves, so the baseline leaves the policy gradient unbiased
 
 Left out of the update, as they carry no gradient: the decisions before the copies part (the
 same state and move in every copy, with advantages that sum to zero), the copies whose return
-equals the others' mean, the decisions with one legal move, and the deals of the held-out rule
-sets or that some copy did not finish within the rollout's steps.
+equals the others' mean, the decisions with one legal move, the deals of the held-out rule
+sets (never stored) and those some copy had not finished when every game was dealt anew.
 """
 
 from __future__ import annotations
