@@ -3,9 +3,12 @@
 //!
 //! `cargo run --release --example profile_loop -- engine crazy_eights 2 200000`
 //! `cargo run --release --example profile_loop -- vec crazy_eights 2 4096 50 [threads] [u8]`
+//! `cargo run --release --example profile_loop -- net crazy_eights 2 256 200` (the `net` bot
+//! deciding for every seat of 256 games, 200 batched passes; `EIGHTS_NET_WEIGHTS` picks the file)
 
 use eights::action::ActionMask;
 use eights::bots::RandomBot;
+use eights::bots::card_net::{CardScratch, weights};
 use eights::game::{Game, derive_seed};
 use eights::rules::Rules;
 use eights::vec_env::{Buffers, Config, Mode, ObsValue, VecEnv};
@@ -64,6 +67,27 @@ fn main() {
             };
             println!("{check}");
         }
-        _ => panic!("first argument: engine or vec"),
+        "net" => {
+            let n: usize = arg(&args, 3, 256);
+            let passes: usize = arg(&args, 4, 200);
+            let net = weights().expect("the net weights");
+            let mut games: Vec<Game> = (0..n).map(|k| Game::new(rules.clone(), derive_seed(2, k as u64))).collect();
+            let mut scratch = CardScratch::default();
+            let mut dealt = n as u64;
+            for _ in 0..passes {
+                let acts = net.act_games_into(games.iter(), &mut scratch).to_vec();
+                for (g, a) in games.iter_mut().zip(acts) {
+                    match a {
+                        Some(a) => g.apply(a),
+                        None => {
+                            dealt += 1;
+                            g.reset(derive_seed(2, dealt), &[]).unwrap();
+                        }
+                    }
+                }
+            }
+            println!("{dealt} games dealt");
+        }
+        _ => panic!("first argument: engine, vec or net"),
     }
 }

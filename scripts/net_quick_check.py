@@ -45,7 +45,7 @@ def run(deals: int, seed: int, players: int = 0) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--weights", default="", help="an eights-net-v2 file (default: the shipped one)")
+    ap.add_argument("--weights", default="", help="a net weights file (eights-net-v2 or -v3; default: the shipped one)")
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--players", type=int, default=0, help="presets that allow N players, at N")

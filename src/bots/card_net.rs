@@ -9,6 +9,9 @@
 //!   [`CardScratch`]): each face's rules embedding `R[c]` and the table-wide summary `T`;
 //! * **once per decision**: the 12 dynamic values of each face, one `[B * 54, 12] x [12, W]`
 //!   product, the pooled context (two layers), the non-card logits;
+//! * **once per card in hand** (files of format [`FORMAT_ATTENTION`]): the attention layer
+//!   among the faces in the observer's hand and the top card (two `W x W` products per face,
+//!   a score per pair), before the pooling;
 //! * **once per legal card**: the card head (`W x W`), only where "play", "give" or "keep" that
 //!   card is legal, since no other card's logit can be chosen.
 //!
@@ -33,6 +36,10 @@ use std::sync::{Arc, OnceLock};
 pub const WEIGHTS_FILE: &[u8] = include_bytes!("net/card.safetensors");
 /// The format tag the weights file carries in its metadata.
 pub const FORMAT: &str = "eights-net-v2";
+/// The format tag of a file whose network has the attention layer (metadata
+/// `attention = "bilinear"`, tensors `att_a` and `att_b`); a reader of [`FORMAT`] alone would
+/// play it without the layer, so it is told apart.
+pub const FORMAT_ATTENTION: &str = "eights-net-v3";
 
 /// Dynamic values per face (see `CARD_DYNAMIC` in `eights.train.cardnet`).
 pub const NUM_DYNAMIC: usize = 12;
@@ -151,10 +158,123 @@ impl Linear {
     /// `out = x . w + b` for one input vector.
     fn apply(&self, x: ArrayView1<'_, f32>, out: &mut [f32]) {
         out.copy_from_slice(self.b.as_slice().unwrap_or(&[]));
-        for (i, &v) in x.iter().enumerate() {
-            if v != 0.0 {
-                for (o, &w) in out.iter_mut().zip(self.w.row(i)) {
+        // Rows of the weights as slices, so that the inner loop vectorises whether or not
+        // this call is inlined (an ndarray row iterator does not).
+        let w = self.w.as_slice().expect("a standard-layout array is contiguous");
+        let n = out.len();
+        for (v, row) in x.iter().zip(w.chunks_exact(n)) {
+            if *v != 0.0 {
+                for (o, &w) in out.iter_mut().zip(row) {
                     *o += v * w;
+                }
+            }
+        }
+    }
+}
+
+/// The first `len` values of a standard-layout array.
+fn flat(m: &Array2<f32>, len: usize) -> &[f32] {
+    &m.as_slice().expect("a standard-layout array is contiguous")[..len]
+}
+
+/// `a . b` with eight partial sums (so that it vectorises).
+#[inline]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0.0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f32 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
+    for (x, y) in ca.zip(cb) {
+        for j in 0..8 {
+            acc[j] += x[j] * y[j];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
+}
+
+/// The attention layer among the faces in hand and the top card: for each such face `i`,
+/// `h[i] += sum_j softmax_j(h[i] A . h[j]) (h[j] B)` over the same faces of its decision
+/// (`A`, `B`: `[W, W]`, applied as `x . A`, as PyTorch's `hs @ A`).
+#[derive(Clone, Debug)]
+struct Attention {
+    a: Array2<f32>,
+    b: Array2<f32>,
+}
+
+/// The attention layer's buffers (grown, never shrunk): the faces of every decision of a batch
+/// gathered into one matrix, so that `h A` and `h B` are two matrix products for the batch.
+#[derive(Clone, Debug, Default)]
+struct AttentionScratch {
+    /// Each gathered face's row in the batch's card embeddings.
+    rows: Vec<usize>,
+    /// Where each decision's faces start in `rows` (`b + 1` entries).
+    start: Vec<usize>,
+    hs: Array2<f32>,
+    qa: Array2<f32>,
+    v: Array2<f32>,
+    p: Vec<f32>,
+}
+
+impl Attention {
+    fn load(st: &SafeTensors<'_>, w: usize) -> Result<Attention, String> {
+        let m = |name: &str| {
+            Array2::from_shape_vec((w, w), tensor(st, name, &[w, w])?).map_err(|e| format!("net weights: {name}: {e}"))
+        };
+        Ok(Attention { a: m("att_a")?, b: m("att_b")? })
+    }
+
+    /// The layer on the card embeddings `h` (`[b * 54, W]`) of the first `b` observations of
+    /// `obs`; every delta is computed from the embeddings before any is added. (Kept out of
+    /// the forward pass's body, whose loops compile worse with it inlined.)
+    #[inline(never)]
+    fn apply(&self, obs: ArrayView2<'_, f32>, b: usize, h: &mut ArrayViewMut2<'_, f32>, sc: &mut AttentionScratch) {
+        let w = self.a.nrows();
+        sc.rows.clear();
+        sc.start.clear();
+        for k in 0..b {
+            sc.start.push(sc.rows.len());
+            let o = obs.row(k);
+            let o = o.as_slice().expect("a row of a standard-layout array is contiguous");
+            sc.rows
+                .extend((0..NUM_FACES).filter(|&c| o[HAND + c] > 0.0 || o[TOP + c] > 0.0).map(|c| k * NUM_FACES + c));
+        }
+        sc.start.push(sc.rows.len());
+        let n = sc.rows.len();
+        if sc.hs.nrows() < n || sc.hs.ncols() != w {
+            let cap = n.max(sc.hs.nrows());
+            sc.hs = Array2::zeros((cap, w));
+            sc.qa = Array2::zeros((cap, w));
+            sc.v = Array2::zeros((cap, w));
+        }
+        for (t, &r) in sc.rows.iter().enumerate() {
+            sc.hs.row_mut(t).assign(&h.row(r));
+        }
+        let hs = sc.hs.slice(s![..n, ..]);
+        general_mat_mul(1.0, &hs, &self.a, 0.0, &mut sc.qa.slice_mut(s![..n, ..]));
+        general_mat_mul(1.0, &hs, &self.b, 0.0, &mut sc.v.slice_mut(s![..n, ..]));
+        let (hs, qa, v) = (flat(&sc.hs, n * w), flat(&sc.qa, n * w), flat(&sc.v, n * w));
+        for k in 0..b {
+            let (lo, hi) = (sc.start[k], sc.start[k + 1]);
+            sc.p.resize(sc.p.len().max(hi - lo), 0.0);
+            for i in lo..hi {
+                let q = &qa[i * w..(i + 1) * w];
+                let mut top = f32::NEG_INFINITY;
+                for j in lo..hi {
+                    let score = dot(q, &hs[j * w..(j + 1) * w]);
+                    sc.p[j - lo] = score;
+                    top = top.max(score);
+                }
+                let mut total = 0.0;
+                for p in &mut sc.p[..hi - lo] {
+                    *p = (*p - top).exp();
+                    total += *p;
+                }
+                let mut out = h.row_mut(sc.rows[i]);
+                let out = out.as_slice_mut().expect("a row of a standard-layout array is contiguous");
+                for j in lo..hi {
+                    let p = sc.p[j - lo] / total;
+                    for (x, &y) in out.iter_mut().zip(&v[j * w..(j + 1) * w]) {
+                        *x += p * y;
+                    }
                 }
             }
         }
@@ -178,6 +298,7 @@ pub struct CardNet {
     x: Linear,
     a: Linear,
     o: Linear,
+    att: Option<Attention>,
     global: [usize; NUM_GLOBAL_OBS],
     /// The metadata of the file (the training record among it).
     pub metadata: HashMap<String, String>,
@@ -209,8 +330,19 @@ impl CardNet {
         let (_, meta) = SafeTensors::read_metadata(bytes).map_err(|e| format!("net weights: {e}"))?;
         let meta = meta.metadata().clone().unwrap_or_default();
         let get = |k: &str| meta.get(k).ok_or_else(|| format!("net weights: metadata {k:?} missing"));
-        if get("format")? != FORMAT {
-            return Err(format!("net weights: format must be {FORMAT:?}, got {:?}", get("format")?));
+        let format = get("format")?;
+        if format != FORMAT && format != FORMAT_ATTENTION {
+            return Err(format!("net weights: format must be {FORMAT:?} or {FORMAT_ATTENTION:?}, got {format:?}"));
+        }
+        let attention = meta.get("attention").map(String::as_str);
+        match (format.as_str(), attention) {
+            (FORMAT, None) | (FORMAT_ATTENTION, Some("bilinear")) => {}
+            _ => {
+                return Err(format!(
+                    "net weights: metadata \"attention\" must be absent in format {FORMAT:?} and \"bilinear\" in \
+                     {FORMAT_ATTENTION:?}, got {attention:?} in {format:?}"
+                ));
+            }
         }
         let num = |k: &str| -> Result<usize, String> {
             get(k)?.parse::<usize>().ok().filter(|&v| (1..=4096).contains(&v)).ok_or_else(|| {
@@ -235,6 +367,7 @@ impl CardNet {
             x: l("x", w, cx)?,
             a: l("a", 3, w)?,
             o: l("o", NUM_OTHER, cx)?,
+            att: if attention.is_some() { Some(Attention::load(&st, w)?) } else { None },
             card_idx,
             table_idx,
             global: global_obs(),
@@ -306,6 +439,48 @@ impl CardNet {
         out
     }
 
+    /// The context's input `z` of one decision: the pooled card embeddings `hk` (`[54 * W]`),
+    /// the table-wide observation values, the mask of the actions about no one card, and `T`.
+    /// With `RELU`, `hk` holds the embeddings before `relu(. + b_d + R[c])`, applied here row
+    /// by row as the rows are pooled (the two versions compile apart, each loop tight).
+    fn summarise<const RELU: bool>(&self, o: &[f32], m: &ActionMask, part: &RulesPart, hk: &mut [f32], z: &mut [f32]) {
+        let w = self.width;
+        let bias = self.d.b.as_slice().expect("contiguous");
+        let rk = part.r.as_slice().expect("a standard-layout array is contiguous");
+        z[..3 * w].fill(0.0);
+        z[w..2 * w].fill(f32::NEG_INFINITY);
+        let hand_total: f32 = o[HAND..HAND + NUM_FACES].iter().map(|v| v.max(0.0)).sum();
+        for c in 0..NUM_FACES {
+            let hr = &mut hk[c * w..(c + 1) * w];
+            let rc = &rk[c * w..(c + 1) * w];
+            let hand = o[HAND + c].max(0.0);
+            let (sum, rest) = z.split_at_mut(w);
+            let (max, wsum) = rest.split_at_mut(w);
+            for j in 0..w {
+                let v = if RELU { (hr[j] + bias[j] + rc[j]).max(0.0) } else { hr[j] };
+                hr[j] = v;
+                sum[j] += v;
+                max[j] = max[j].max(v);
+                wsum[j] += hand * v;
+            }
+        }
+        let denom = hand_total.max(1.0);
+        for j in 0..w {
+            z[j] /= NUM_FACES as f32;
+            z[2 * w + j] /= denom;
+        }
+        let mut at = 3 * w;
+        for &i in &self.global {
+            z[at] = squash(o[i]);
+            at += 1;
+        }
+        for q in 0..NUM_OTHER {
+            z[at] = squash(f32::from(u8::from(m.contains(other_action(q)))));
+            at += 1;
+        }
+        z[at..].copy_from_slice(part.t.as_slice().expect("contiguous"));
+    }
+
     /// No input reaches this pass's `expect`s: every array of a [`CardScratch`] and of a
     /// [`RulesPart`] is made by `zeros` in standard (row-major) layout and never sliced by
     /// column, so each of its rows is contiguous.
@@ -326,49 +501,37 @@ impl CardNet {
         let rows = b * NUM_FACES;
         let mut h = sc.h.slice_mut(s![..rows, ..]);
         general_mat_mul(1.0, &sc.dynamic.slice(s![..rows, ..]), &self.d.w, 0.0, &mut h);
-        // h = relu(. + b_d + R[c]); then the pooled summaries into z.
-        let zw = sc.z.ncols();
+        // h = relu(. + b_d + R[c]); the attention among the cards in hand; then the pooled
+        // summaries into z. Without attention the ReLU is done row by row as the rows are
+        // pooled (`fused`), while they are in the first-level cache.
+        let bias = self.d.b.as_slice().expect("contiguous");
+        let fused = self.att.is_none();
+        for k in (0..b).filter(|_| !fused) {
+            let mut hk = h.slice_mut(s![k * NUM_FACES..(k + 1) * NUM_FACES, ..]);
+            let hk = hk.as_slice_mut().expect("rows of a standard-layout array are contiguous");
+            let rk = parts[sc.entry[k]].r.as_slice().expect("a standard-layout array is contiguous");
+            for (hr, rr) in hk.chunks_exact_mut(w).zip(rk.chunks_exact(w)) {
+                for j in 0..w {
+                    hr[j] = (hr[j] + bias[j] + rr[j]).max(0.0);
+                }
+            }
+        }
+        if let Some(att) = &self.att {
+            att.apply(sc.obs.view(), b, &mut h, &mut sc.att);
+        }
         for k in 0..b {
             let part = &parts[sc.entry[k]];
             let mut z = sc.z.row_mut(k);
             let z = z.as_slice_mut().expect("a row of a standard-layout array is contiguous");
-            z[..3 * w].fill(0.0);
-            z[w..2 * w].fill(f32::NEG_INFINITY);
             let o = sc.obs.row(k);
             let o = o.as_slice().expect("a row of a standard-layout array is contiguous");
-            let hand_total: f32 = o[HAND..HAND + NUM_FACES].iter().map(|v| v.max(0.0)).sum();
-            let bias = self.d.b.as_slice().expect("contiguous");
-            for c in 0..NUM_FACES {
-                let mut hr = h.row_mut(k * NUM_FACES + c);
-                let hr = hr.as_slice_mut().expect("a row of a standard-layout array is contiguous");
-                let rc = part.r.row(c);
-                let rc = rc.as_slice().expect("a row of a standard-layout array is contiguous");
-                let hand = o[HAND + c].max(0.0);
-                let (sum, rest) = z.split_at_mut(w);
-                let (max, wsum) = rest.split_at_mut(w);
-                for j in 0..w {
-                    let v = (hr[j] + bias[j] + rc[j]).max(0.0);
-                    hr[j] = v;
-                    sum[j] += v;
-                    max[j] = max[j].max(v);
-                    wsum[j] += hand * v;
-                }
+            let mut hk = h.slice_mut(s![k * NUM_FACES..(k + 1) * NUM_FACES, ..]);
+            let hk = hk.as_slice_mut().expect("rows of a standard-layout array are contiguous");
+            if fused {
+                self.summarise::<true>(o, &sc.masks[k], part, hk, z);
+            } else {
+                self.summarise::<false>(o, &sc.masks[k], part, hk, z);
             }
-            let denom = hand_total.max(1.0);
-            for j in 0..w {
-                z[j] /= NUM_FACES as f32;
-                z[2 * w + j] /= denom;
-            }
-            let mut at = 3 * w;
-            for &i in &self.global {
-                z[at] = squash(o[i]);
-                at += 1;
-            }
-            for q in 0..NUM_OTHER {
-                z[at] = squash(f32::from(u8::from(sc.masks[k].contains(other_action(q)))));
-                at += 1;
-            }
-            z[at..zw].copy_from_slice(part.t.as_slice().expect("contiguous"));
         }
         // The context and the row-wise heads.
         let dense = |x: ArrayView2<'_, f32>, l: &Linear, out: &mut Array2<f32>, relu: bool| {
@@ -507,6 +670,7 @@ pub struct CardScratch {
     card_logits: ndarray::Array3<f32>,
     acts: Vec<Option<usize>>,
     cache: RulesCache,
+    att: AttentionScratch,
 }
 
 impl CardScratch {

@@ -17,6 +17,12 @@ the two agree to 1e-5 (``tests/python/train/test_cardnet.py``).
   ``ctx = relu(W_2 relu(W_1 [mean_c h, max_c h, hand-weighted mean h, squash(g), T] + b_1) + b_2)``
   where ``g`` is the table-wide part of the observation and the mask of the actions that are
   not about one card.
+* **Attention** (``attention=True``): the faces in the observer's hand and the top card see
+  each other before the pooling: for each such face ``i``,
+  ``h[i] += sum_j softmax_j(h[i]^T A h[j]) (h[j]^T B)`` over the same faces ``j`` (one head,
+  a bilinear score and a value-output matrix, ``W x W`` each; the other faces keep ``h``).
+  ``B`` starts at zero (:func:`eights.train.cardnet_grow.attend`), so a network given
+  attention plays as before.
 * **Heads**: ``u[c] = relu(W_u h[c] + W_x ctx + b_u)``; the logits of "play *c*", "give *c*"
   and "keep *c*" are ``W_a u[c] + b_a``; the 35 other actions' logits ``W_o ctx + b_o``; the
   value ``W_v ctx + b_v``.
@@ -43,7 +49,6 @@ __all__ = [
     "export",
     "from_checkpoint",
     "load",
-    "widen",
     "card_inputs",
     "OTHER_ACTIONS",
     "CARD_DYNAMIC",
@@ -190,6 +195,7 @@ class CardNet(nn.Module):
         table_width: units of the table-wide rules summary ``T``.
         card_columns: the per-card rules-encoding columns read (default: all of today's).
         table_columns: the table-wide rules-encoding columns read (default: all of today's).
+        attention: the cards in hand and the top card see each other (one attention layer).
     """
 
     card_idx: torch.Tensor
@@ -206,9 +212,11 @@ class CardNet(nn.Module):
         table_width: int = 32,
         card_columns: Optional[Sequence[str]] = None,
         table_columns: Optional[Sequence[str]] = None,
+        attention: bool = False,
     ):
         super().__init__()
         self.width, self.context, self.table_width = width, context, table_width
+        self.attention = attention
         self.card_columns: List[str] = list(card_columns or CARD_FEATURE_NAMES)
         self.table_columns: List[str] = list(table_columns or TABLE_FEATURE_NAMES)
         self.register_buffer("card_idx", torch.tensor([CARD_FEATURE_NAMES.index(n) for n in self.card_columns]))
@@ -230,6 +238,10 @@ class CardNet(nn.Module):
         self.a = _linear(width, 3, 0.01)
         self.o = _linear(context, len(OTHER_ACTIONS), 0.01)
         self.v = _linear(context, 1, 1.0)
+        if attention:
+            self.att_a = nn.Parameter(torch.zeros(width, width))
+            self.att_b = nn.Parameter(torch.zeros(width, width))
+            nn.init.orthogonal_(self.att_a, 1.0 / float(np.sqrt(width)))
 
     def rules_part(self, rules: torch.Tensor):
         """``(R, T)`` for rules encodings ``(K, RULES_SIZE)``: per-card ``(K, 54, width)`` and
@@ -262,6 +274,8 @@ class CardNet(nn.Module):
         r, t, countdown = self.parts(rules) if parts is None else parts
         r, t, countdown = r[ridx], t[ridx], countdown[ridx]
         h = torch.relu(self.d(squash(card_inputs(obs, mask, countdown))) + r)  # (B, 54, W)
+        if self.attention:
+            h = self._attend(h, obs)
         hand = obs[:, HAND : HAND + 54].clamp(min=0.0)
         wmean = (h * hand[..., None]).sum(1) / hand.sum(1, keepdim=True).clamp(min=1.0)
         g = torch.cat([obs[:, self.global_obs], mask[:, self.other_actions].to(obs.dtype)], 1)
@@ -276,9 +290,24 @@ class CardNet(nn.Module):
         logits = torch.cat([card_logits.reshape(obs.shape[0], -1), self.o(ctx)], 1)[:, self.action_order]
         return logits.masked_fill(~mask, -1e9), self.v(ctx).squeeze(-1)
 
+    def _attend(self, h: torch.Tensor, obs: torch.Tensor) -> torch.Tensor:
+        """``h`` after the faces in hand and the top card attend to each other (the module
+        documentation). The faces are gathered into ``K`` slots, ``K`` the most a row holds."""
+        seen = (obs[:, HAND : HAND + 54] > 0) | (obs[:, TOP : TOP + 54] > 0)
+        k = max(int(seen.sum(1).max()), 1)
+        order = torch.sort(seen.to(torch.int8), dim=1, descending=True, stable=True).indices[:, :k]
+        valid = seen.gather(1, order)  # (B, K)
+        idx = order[..., None].expand(-1, -1, h.shape[2])
+        hs = h.gather(1, idx)  # (B, K, W)
+        scores = torch.bmm(hs @ self.att_a, hs.transpose(1, 2)).masked_fill(~valid[:, None, :], -1e9)
+        delta = torch.bmm(scores.softmax(-1), hs @ self.att_b) * valid[..., None].to(h.dtype)
+        return h.scatter_add(1, idx, delta)
+
     def config(self) -> Dict[str, str]:
         """The architecture as strings (the metadata of an exported file)."""
+        extra = {"attention": "bilinear"} if self.attention else {}
         return {
+            **extra,
             "width": str(self.width),
             "context": str(self.context),
             "table_width": str(self.table_width),
@@ -289,8 +318,13 @@ class CardNet(nn.Module):
 
 #: The format tag of an exported file (read by ``src/bots/card_net.rs``).
 FORMAT = "eights-net-v2"
+#: The format tag of an exported file whose network has the attention layer (a reader of
+#: :data:`FORMAT` alone would play it without the layer).
+FORMAT_ATTENTION = "eights-net-v3"
 #: The layers an exported file holds (the value head stays with the checkpoint).
 EXPORTED_LAYERS = ("r1", "r2", "t1", "d", "c1", "c2", "u", "x", "a", "o")
+#: The attention matrices an exported file holds when the network has them.
+ATTENTION = ("att_a", "att_b")
 
 
 def from_checkpoint(state: Dict[str, torch.Tensor], width: int, context: int) -> CardNet:
@@ -299,57 +333,22 @@ def from_checkpoint(state: Dict[str, torch.Tensor], width: int, context: int) ->
     names the same column in every later version)."""
     cards = [CARD_FEATURE_NAMES[int(i)] for i in state["card_idx"]]
     table = [TABLE_FEATURE_NAMES[int(i)] for i in state["table_idx"]]
-    net = CardNet(width, context, int(state["t1.weight"].shape[0]), cards, table)
+    net = CardNet(width, context, int(state["t1.weight"].shape[0]), cards, table, attention="att_a" in state)
     net.load_state_dict(state)
     return net
 
 
-@torch.no_grad()
-def widen(net: CardNet, width: int, context: int, seed: int = 0) -> CardNet:
-    """``net`` with ``width`` units per card and ``context`` context units (at least its own),
-    playing exactly as before: the new units get fresh incoming weights and zero outgoing ones,
-    so they start silent and grow as training moves their outgoing weights."""
-    if width < net.width or context < net.context:
-        raise ValueError(f"widen: width and context may only grow, from {net.width} and {net.context}")
-    torch.manual_seed(seed)
-    new = CardNet(width, context, net.table_width, net.card_columns, net.table_columns)
-    old, w0, c0, w = net.state_dict(), net.width, net.context, width
-    sd = new.state_dict()
-    # The fresh net's weights stand for the new units; the old ones are copied in place, and
-    # every weight from a new unit into an old path is zeroed.
-    fresh_c1 = sd["c1.weight"].clone()  # its old columns move (below), so it is built apart
-    for name in ("r1", "t1", "d", "c1", "c2", "u", "x", "a", "o", "v", "r2"):
-        wt, b = sd[f"{name}.weight"], sd[f"{name}.bias"]
-        ow, ob = old[f"{name}.weight"], old[f"{name}.bias"]
-        wt[: ow.shape[0], : ow.shape[1]] = ow
-        b[: ob.shape[0]] = ob
-    # Inputs that are new units: zero their columns wherever they reach an output.
-    sd["r2.weight"][:, w0:] = 0.0
-    sd["u.weight"][:, w0:] = 0.0
-    sd["a.weight"][:, w0:] = 0.0
-    sd["c2.weight"][:, c0:] = 0.0
-    sd["x.weight"][:, c0:] = 0.0
-    sd["o.weight"][:, c0:] = 0.0
-    sd["v.weight"][:, c0:] = 0.0
-    # c1 reads [mean h, max h, weighted mean h, g, T]: the old columns move to their block.
-    c1, ow = fresh_c1, old["c1.weight"]
-    c1[:c0] = 0.0
-    for k in range(3):
-        c1[:c0, k * w : k * w + w0] = ow[:, k * w0 : (k + 1) * w0]
-    c1[:c0, 3 * w :] = ow[:, 3 * w0 :]
-    sd["c1.weight"] = c1
-    new.load_state_dict(sd)
-    return new
-
-
 def export(net: CardNet, path: str, record: Dict[str, str], dtype: torch.dtype = torch.float16) -> None:
-    """Write ``net`` as an ``eights-net-v2`` safetensors file: its layers in ``dtype``, the
-    architecture (:meth:`CardNet.config`) and ``record`` (the training stages) as metadata."""
+    """Write ``net`` as a safetensors file (format ``eights-net-v2``, or ``eights-net-v3`` with
+    the attention layer): its layers in ``dtype``, the architecture (:meth:`CardNet.config`)
+    and ``record`` (the training stages) as metadata."""
     from safetensors.torch import save_file
 
     sd = net.state_dict()
     tensors = {f"{k}.{p}": sd[f"{k}.{p}"].to(dtype).contiguous() for k in EXPORTED_LAYERS for p in ("weight", "bias")}
-    save_file(tensors, path, metadata={"format": FORMAT, **net.config(), **record})
+    tensors.update({k: sd[k].to(dtype).contiguous() for k in ATTENTION if net.attention})
+    fmt = FORMAT_ATTENTION if net.attention else FORMAT
+    save_file(tensors, path, metadata={**record, "format": fmt, **net.config()})
 
 
 def load(data: bytes) -> CardNet:
@@ -363,14 +362,15 @@ def load(data: bytes) -> CardNet:
 
     n = struct.unpack("<Q", data[:8])[0]
     meta = _json.loads(data[8 : 8 + n]).get("__metadata__", {})
-    if meta.get("format") != FORMAT:
-        raise ValueError(f"net weights: format must be {FORMAT!r}, got {meta.get('format')!r}")
+    if meta.get("format") not in (FORMAT, FORMAT_ATTENTION):
+        raise ValueError(f"net weights: format must be {FORMAT!r} or {FORMAT_ATTENTION!r}, got {meta.get('format')!r}")
     net = CardNet(
         int(meta["width"]),
         int(meta["context"]),
         int(meta["table_width"]),
         meta["card_columns"].split(","),
         meta["table_columns"].split(","),
+        attention=meta.get("attention") == "bilinear",
     )
     tensors = {k: v.float() for k, v in load_bytes(data).items()}
     net.load_state_dict(tensors, strict=False)

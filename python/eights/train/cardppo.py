@@ -17,7 +17,9 @@ imitation network (:mod:`eights.train.warmstart`), resumable, with a curve of it
   ``bc_coef_end`` over ``bc_updates`` updates) so the policy leaves its teacher gradually. The
   first ``value_updates`` updates train the value head alone (the imitation network has none).
   A ``width`` or ``context`` above the starting network's widens it first
-  (:func:`eights.train.cardnet.widen`: new units, same play).
+  (:func:`eights.train.cardnet_grow.widen`: new units, same play); ``attention = 1`` adds the
+  attention layer among the cards in hand and the top card (:func:`eights.train.cardnet_grow.attend`,
+  silent at first).
 * **Search teacher** (:attr:`CardPPOConfig.dagger`, off by default): DAgger with a slower,
   stronger bot. Every rollout, the teacher (``ismcts:400``, say; the search runs on the env
   threads) is asked about ``dagger_labels`` of the learner's own states at the tables of
@@ -59,7 +61,8 @@ import numpy as np
 import torch
 
 from .._core import NUM_ACTIONS
-from .cardnet import CardNet, from_checkpoint, load, widen
+from .cardnet import CardNet, from_checkpoint, load
+from .cardnet_grow import attend, widen
 from .cardppo_games import MixedGames, PartsCache, SearchLabels, potential
 from .cardppo_twins import TwinBook
 from .imitation import RulesTable
@@ -121,6 +124,9 @@ class CardPPOConfig:
     #: in length, so their episodes drift apart; each new deal drops the deals not finished by
     #: every copy.
     twin_redeal: int = 6
+    #: 1: give a network without it the attention layer among the cards in hand and the top
+    #: card (:func:`eights.train.cardnet_grow.attend`: it starts silent, playing as before).
+    attention: int = 0
 
 
 def _start(path: str, cfg: CardPPOConfig, init: Optional[str], log: Callable[[str], None]):
@@ -146,6 +152,9 @@ def _start(path: str, cfg: CardPPOConfig, init: Optional[str], log: Callable[[st
     if (cfg.width, cfg.context) != (net.width, net.context):
         net = widen(net, cfg.width, cfg.context, seed=cfg.seed)
         log(f"widened to width {cfg.width} and context {cfg.context} (playing as before)")
+    if cfg.attention and not net.attention:
+        net = attend(net, seed=cfg.seed)
+        log("gave it attention among the cards in hand and the top card (playing as before)")
     return net, torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5), state
 
 

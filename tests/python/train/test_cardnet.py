@@ -14,7 +14,8 @@ from eights import _core
 torch = pytest.importorskip("torch", reason="eights.train needs PyTorch (pip install '.[train]')")
 pytest.importorskip("safetensors", reason="eights.train needs safetensors (pip install '.[train]')")
 
-from eights.train.cardnet import CARD_DYNAMIC, CardNet, card_inputs, export, load, widen  # noqa: E402
+from eights.train.cardnet import CARD_DYNAMIC, CardNet, card_inputs, export, load  # noqa: E402
+from eights.train.cardnet_grow import attend, widen  # noqa: E402
 
 
 def _positions(rule_sets, seed=0, games=2):
@@ -91,6 +92,80 @@ def test_a_widened_net_plays_exactly_as_before_in_pytorch_and_in_rust(tmp_path):
     assert np.max(np.abs(got[masks] - l0.numpy()[masks]) / np.maximum(1.0, np.abs(l0.numpy()[masks]))) < 1e-5
     with pytest.raises(ValueError, match="may only grow"):
         widen(net, 4, 16)
+
+
+def test_rust_attention_layer_matches_pytorch_on_random_weights(tmp_path):
+    torch.manual_seed(3)
+    net = CardNet(attention=True)
+    for p in net.parameters():
+        p.data.normal_(0.0, 0.1)
+    path = tmp_path / "w.safetensors"
+    export(net, str(path), {"stages": "[]"}, dtype=torch.float32)
+    obs, masks, rules = _positions(RULE_SETS, seed=4)
+    want = _torch_logits(net, obs, masks, rules)
+    without = CardNet()
+    without.load_state_dict(net.state_dict(), strict=False)
+    assert np.max(np.abs(_torch_logits(without, obs, masks, rules)[masks] - want[masks])) > 0.02  # the layer matters
+    got = _core.card_net_logits(obs, masks, rules, path.read_bytes())
+    assert np.all(got[~masks] == -1e9)
+    assert np.max(np.abs(got[masks] - want[masks]) / np.maximum(1.0, np.abs(want[masks]))) < 1e-5
+    back = load(path.read_bytes())
+    assert back.attention and np.allclose(_torch_logits(back, obs, masks, rules)[masks], want[masks], atol=1e-5)
+
+
+def test_attention_starts_silent_and_mixes_only_the_hand_and_the_top_card(tmp_path):
+    """``attend`` adds the layer with its value-output matrix at zero: the same logits in
+    PyTorch and in Rust. With a zero score matrix and an identity value matrix, each face in
+    hand or on top gains the mean of those faces' embeddings, and every other face keeps its
+    own (computed here with numpy from the embeddings before the layer)."""
+    torch.manual_seed(5)
+    net = CardNet(width=8, context=16)
+    for p in net.parameters():
+        p.data.normal_(0.0, 0.3)
+    att = attend(net, seed=1)
+    obs, masks, rules = _positions(RULE_SETS[:6], seed=6, games=1)
+    want = _torch_logits(net, obs, masks, rules)
+    assert np.array_equal(_torch_logits(att, obs, masks, rules), want)
+    path = tmp_path / "w.safetensors"
+    export(att, str(path), {"stages": "[]"}, dtype=torch.float32)
+    got = _core.card_net_logits(obs, masks, rules, path.read_bytes())
+    assert np.max(np.abs(got[masks] - want[masks]) / np.maximum(1.0, np.abs(want[masks]))) < 1e-5
+    with torch.no_grad():
+        att.att_a.zero_()
+        att.att_b.copy_(torch.eye(8))
+        h = torch.rand(len(obs), 54, 8)
+        out = att._attend(h, torch.from_numpy(obs)).numpy()
+    h = h.numpy()
+    seen = (obs[:, 0:54] > 0) | (obs[:, 54:108] > 0)
+    for k in range(len(obs)):
+        mean = h[k][seen[k]].mean(0)
+        expect = np.where(seen[k][:, None], h[k] + mean, h[k])
+        assert np.allclose(out[k], expect, atol=1e-5), k
+
+
+def test_a_file_must_say_whether_its_network_has_attention(tmp_path):
+    from safetensors.torch import load_file, save_file
+
+    net = CardNet(width=8, context=16, attention=True)
+    path = tmp_path / "w.safetensors"
+    export(net, str(path), {"stages": "[]"}, dtype=torch.float32)
+    obs, masks, rules = _positions(RULE_SETS[:1], games=1)
+    from safetensors import safe_open
+
+    with safe_open(str(path), "pt") as f:
+        meta = f.metadata()
+    assert meta["format"] == "eights-net-v3" and meta["attention"] == "bilinear"
+    tensors = load_file(str(path))
+    for bad in ({**meta, "format": "eights-net-v2"}, {k: v for k, v in meta.items() if k != "attention"}):
+        save_file(tensors, str(path), metadata=bad)
+        with pytest.raises(ValueError, match="attention"):
+            _core.card_net_logits(obs, masks, rules, path.read_bytes())
+    meta = {**meta, "attention": "bilinear"}
+    save_file({k: v for k, v in tensors.items() if k != "att_b"}, str(path), metadata=meta)
+    with pytest.raises(ValueError, match="att_b"):
+        _core.card_net_logits(obs, masks, rules, path.read_bytes())
+    with pytest.raises(ValueError, match="cannot be widened"):
+        widen(net, 12, 24)
 
 
 def test_shipped_weights_load_into_pytorch_and_agree_with_the_bot():
