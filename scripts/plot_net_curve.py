@@ -6,9 +6,10 @@ table size and the quick check of exported checkpoints (``quick_check_stage3.jso
     python scripts/plot_net_curve.py   # benchmarks/results/net/curve_stage*.jsonl -> docs/figures/net_*curve.svg
 
 The imitation runs of the card network against flat MLPs (``card_vs_flat/curve_*.jsonl``) go to
-``docs/figures/net_card_vs_flat.svg``; the arms of stages 5 and 6 (``stage<k>/arm_*.jsonl``,
+``docs/figures/net_card_vs_flat.svg``; the arms of stages 5 to 8 (``stage<k>/arm_*.jsonl``,
 the curve every 10th or 5th update, and ``stage<k>/checks_*.jsonl``) to
-``docs/figures/net_stage<k>_arms.svg``.
+``docs/figures/net_stage<k>_arms.svg``; stage 8's arm beside stage 7's arm e, the same
+recipe without attention.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ FIGURE = ROOT / "docs" / "figures" / "net_curve.svg"
 PPO_FIGURE = ROOT / "docs" / "figures" / "net_ppo_curve.svg"
 CMP_FIGURE = ROOT / "docs" / "figures" / "net_card_vs_flat.svg"
 ARMS_FIGURE = ROOT / "docs" / "figures" / "net_stage5_arms.svg"
+#: The shipped file each stage's arms start from (stages 6 to 8 shipped nothing).
+START_FILE = {5: 4, 6: 5, 7: 5, 8: 5}
 
 
 def _rows(path: Path) -> list:
@@ -143,8 +146,9 @@ def plot_arms(plt, paths: list, stage: int) -> None:
     ax.legend(fontsize=7)
     bx.set_xlabel("learner decisions (millions)")
     bx.set_ylabel("score / fair share against heuristic")
+    start_file = START_FILE[stage]
     bx.set_title(
-        f"quick checks: smallest table (circles), 4 players (squares); grey: the stage-{stage - 1} file", fontsize=9
+        f"quick checks: smallest table (circles), 4 players (squares); grey: the stage-{start_file} file", fontsize=9
     )
     _save(fig, ARMS_FIGURE.with_name(f"net_stage{stage}_arms.svg"))
 
@@ -162,8 +166,10 @@ def main() -> None:
     cmp = sorted((RESULTS / "card_vs_flat").glob("curve_*.jsonl"))
     if cmp:
         plot_card_vs_flat(plt, cmp)
-    for stage in (5, 6, 7):
+    for stage in (5, 6, 7, 8):
         arms = sorted((RESULTS / f"stage{stage}").glob("arm_*.jsonl"))
+        if stage == 8:  # stage 7's arm e, the same recipe without attention, as the control
+            arms = [RESULTS / "stage7" / "arm_e.jsonl", *arms]
         if arms:
             plot_arms(plt, arms, stage)
     fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 3.8))
