@@ -19,6 +19,8 @@
 //! the names stored in the file, so a column added to the encoding later is ignored by a
 //! network trained before it, and a file naming a column the encoding lacks is refused.
 
+mod attention;
+
 use super::net::tensor;
 use crate::action::{ActionMask, NUM_ACTIONS};
 use crate::card::NUM_FACES;
@@ -26,6 +28,7 @@ use crate::game::Game;
 use crate::observation::{OBS_SIZE, encode};
 use crate::rules::encode::{CARD_FEATURE_NAMES, TABLE_FEATURE_NAMES};
 use crate::rules::{CARD_FEATURES, RULES_SIZE, Rules};
+use attention::{Attention, AttentionScratch};
 use ndarray::linalg::general_mat_mul;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut2, s};
 use safetensors::SafeTensors;
@@ -159,122 +162,14 @@ impl Linear {
     fn apply(&self, x: ArrayView1<'_, f32>, out: &mut [f32]) {
         out.copy_from_slice(self.b.as_slice().unwrap_or(&[]));
         // Rows of the weights as slices, so that the inner loop vectorises whether or not
-        // this call is inlined (an ndarray row iterator does not).
+        // this call is inlined (an ndarray row iterator does not). No input reaches the
+        // `expect`: `load` keeps `w` in standard layout.
         let w = self.w.as_slice().expect("a standard-layout array is contiguous");
         let n = out.len();
         for (v, row) in x.iter().zip(w.chunks_exact(n)) {
             if *v != 0.0 {
                 for (o, &w) in out.iter_mut().zip(row) {
                     *o += v * w;
-                }
-            }
-        }
-    }
-}
-
-/// The first `len` values of a standard-layout array.
-fn flat(m: &Array2<f32>, len: usize) -> &[f32] {
-    &m.as_slice().expect("a standard-layout array is contiguous")[..len]
-}
-
-/// `a . b` with eight partial sums (so that it vectorises).
-#[inline]
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = [0.0f32; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f32 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
-    for (x, y) in ca.zip(cb) {
-        for j in 0..8 {
-            acc[j] += x[j] * y[j];
-        }
-    }
-    acc.iter().sum::<f32>() + tail
-}
-
-/// The attention layer among the faces in hand and the top card: for each such face `i`,
-/// `h[i] += sum_j softmax_j(h[i] A . h[j]) (h[j] B)` over the same faces of its decision
-/// (`A`, `B`: `[W, W]`, applied as `x . A`, as PyTorch's `hs @ A`).
-#[derive(Clone, Debug)]
-struct Attention {
-    a: Array2<f32>,
-    b: Array2<f32>,
-}
-
-/// The attention layer's buffers (grown, never shrunk): the faces of every decision of a batch
-/// gathered into one matrix, so that `h A` and `h B` are two matrix products for the batch.
-#[derive(Clone, Debug, Default)]
-struct AttentionScratch {
-    /// Each gathered face's row in the batch's card embeddings.
-    rows: Vec<usize>,
-    /// Where each decision's faces start in `rows` (`b + 1` entries).
-    start: Vec<usize>,
-    hs: Array2<f32>,
-    qa: Array2<f32>,
-    v: Array2<f32>,
-    p: Vec<f32>,
-}
-
-impl Attention {
-    fn load(st: &SafeTensors<'_>, w: usize) -> Result<Attention, String> {
-        let m = |name: &str| {
-            Array2::from_shape_vec((w, w), tensor(st, name, &[w, w])?).map_err(|e| format!("net weights: {name}: {e}"))
-        };
-        Ok(Attention { a: m("att_a")?, b: m("att_b")? })
-    }
-
-    /// The layer on the card embeddings `h` (`[b * 54, W]`) of the first `b` observations of
-    /// `obs`; every delta is computed from the embeddings before any is added. (Kept out of
-    /// the forward pass's body, whose loops compile worse with it inlined.)
-    #[inline(never)]
-    fn apply(&self, obs: ArrayView2<'_, f32>, b: usize, h: &mut ArrayViewMut2<'_, f32>, sc: &mut AttentionScratch) {
-        let w = self.a.nrows();
-        sc.rows.clear();
-        sc.start.clear();
-        for k in 0..b {
-            sc.start.push(sc.rows.len());
-            let o = obs.row(k);
-            let o = o.as_slice().expect("a row of a standard-layout array is contiguous");
-            sc.rows
-                .extend((0..NUM_FACES).filter(|&c| o[HAND + c] > 0.0 || o[TOP + c] > 0.0).map(|c| k * NUM_FACES + c));
-        }
-        sc.start.push(sc.rows.len());
-        let n = sc.rows.len();
-        if sc.hs.nrows() < n || sc.hs.ncols() != w {
-            let cap = n.max(sc.hs.nrows());
-            sc.hs = Array2::zeros((cap, w));
-            sc.qa = Array2::zeros((cap, w));
-            sc.v = Array2::zeros((cap, w));
-        }
-        for (t, &r) in sc.rows.iter().enumerate() {
-            sc.hs.row_mut(t).assign(&h.row(r));
-        }
-        let hs = sc.hs.slice(s![..n, ..]);
-        general_mat_mul(1.0, &hs, &self.a, 0.0, &mut sc.qa.slice_mut(s![..n, ..]));
-        general_mat_mul(1.0, &hs, &self.b, 0.0, &mut sc.v.slice_mut(s![..n, ..]));
-        let (hs, qa, v) = (flat(&sc.hs, n * w), flat(&sc.qa, n * w), flat(&sc.v, n * w));
-        for k in 0..b {
-            let (lo, hi) = (sc.start[k], sc.start[k + 1]);
-            sc.p.resize(sc.p.len().max(hi - lo), 0.0);
-            for i in lo..hi {
-                let q = &qa[i * w..(i + 1) * w];
-                let mut top = f32::NEG_INFINITY;
-                for j in lo..hi {
-                    let score = dot(q, &hs[j * w..(j + 1) * w]);
-                    sc.p[j - lo] = score;
-                    top = top.max(score);
-                }
-                let mut total = 0.0;
-                for p in &mut sc.p[..hi - lo] {
-                    *p = (*p - top).exp();
-                    total += *p;
-                }
-                let mut out = h.row_mut(sc.rows[i]);
-                let out = out.as_slice_mut().expect("a row of a standard-layout array is contiguous");
-                for j in lo..hi {
-                    let p = sc.p[j - lo] / total;
-                    for (x, &y) in out.iter_mut().zip(&v[j * w..(j + 1) * w]) {
-                        *x += p * y;
-                    }
                 }
             }
         }
@@ -442,7 +337,8 @@ impl CardNet {
     /// The context's input `z` of one decision: the pooled card embeddings `hk` (`[54 * W]`),
     /// the table-wide observation values, the mask of the actions about no one card, and `T`.
     /// With `RELU`, `hk` holds the embeddings before `relu(. + b_d + R[c])`, applied here row
-    /// by row as the rows are pooled (the two versions compile apart, each loop tight).
+    /// by row as the rows are pooled (the two versions compile apart, each loop tight). No
+    /// input reaches the `expect`s: `b_d`, `R` and `T` are made by `from_vec` or `zeros`.
     fn summarise<const RELU: bool>(&self, o: &[f32], m: &ActionMask, part: &RulesPart, hk: &mut [f32], z: &mut [f32]) {
         let w = self.width;
         let bias = self.d.b.as_slice().expect("contiguous");
@@ -517,7 +413,9 @@ impl CardNet {
             }
         }
         if let Some(att) = &self.att {
-            att.apply(sc.obs.view(), b, &mut h, &mut sc.att);
+            let obs = &sc.obs;
+            let seen = |k: usize, c: usize| obs[[k, HAND + c]] > 0.0 || obs[[k, TOP + c]] > 0.0;
+            att.apply(seen, b, &mut h, &mut sc.att);
         }
         for k in 0..b {
             let part = &parts[sc.entry[k]];
