@@ -402,17 +402,18 @@ impl CardNet {
         // pooled (`fused`), while they are in the first-level cache.
         let bias = self.d.b.as_slice().expect("contiguous");
         let fused = self.att.is_none();
-        for k in (0..b).filter(|_| !fused) {
-            let mut hk = h.slice_mut(s![k * NUM_FACES..(k + 1) * NUM_FACES, ..]);
-            let hk = hk.as_slice_mut().expect("rows of a standard-layout array are contiguous");
-            let rk = parts[sc.entry[k]].r.as_slice().expect("a standard-layout array is contiguous");
-            for (hr, rr) in hk.chunks_exact_mut(w).zip(rk.chunks_exact(w)) {
-                for j in 0..w {
-                    hr[j] = (hr[j] + bias[j] + rr[j]).max(0.0);
+        if let Some(att) = &self.att {
+            // The attention reads every face's embedding, so the ReLU comes first, apart.
+            for k in 0..b {
+                let mut hk = h.slice_mut(s![k * NUM_FACES..(k + 1) * NUM_FACES, ..]);
+                let hk = hk.as_slice_mut().expect("rows of a standard-layout array are contiguous");
+                let rk = parts[sc.entry[k]].r.as_slice().expect("a standard-layout array is contiguous");
+                for (hr, rr) in hk.chunks_exact_mut(w).zip(rk.chunks_exact(w)) {
+                    for j in 0..w {
+                        hr[j] = (hr[j] + bias[j] + rr[j]).max(0.0);
+                    }
                 }
             }
-        }
-        if let Some(att) = &self.att {
             let obs = &sc.obs;
             let seen = |k: usize, c: usize| obs[[k, HAND + c]] > 0.0 || obs[[k, TOP + c]] > 0.0;
             att.apply(seen, b, &mut h, &mut sc.att);
