@@ -149,6 +149,7 @@ def card_inputs(obs: torch.Tensor, mask: torch.Tensor, countdown: Optional[torch
     ``countdown`` (``(B,)``, the rules' ``countdown`` column) adds the observer's own countdown
     wild rank to ``wild_rank``."""
     m = mask.to(obs.dtype)
+    suit, rank, asked = (x.to(device=obs.device, dtype=obs.dtype) for x in (_SUIT, _RANK, _ASKED))
     hand, top = obs[:, HAND : HAND + 54], obs[:, TOP : TOP + 54]
     wild = obs[:, WILD_RANK : WILD_RANK + 13]
     if countdown is not None:
@@ -161,11 +162,11 @@ def card_inputs(obs: torch.Tensor, mask: torch.Tensor, countdown: Optional[torch
         m[:, 0:54],
         m[:, 62:116],
         m[:, 116:170],
-        obs[:, ACTIVE : ACTIVE + 4] @ _SUIT.T,
-        top @ _RANK.T,
+        obs[:, ACTIVE : ACTIVE + 4] @ suit.T,
+        top @ rank.T,
         torch.cat([wild, wild, wild, wild, torch.zeros_like(wild[:, :2])], 1),
-        obs[:, ASKED : ASKED + 15] @ _ASKED.T,
-        obs[:, CONSTRAINT_SUIT : CONSTRAINT_SUIT + 4] @ _SUIT.T,
+        obs[:, ASKED : ASKED + 15] @ asked.T,
+        obs[:, CONSTRAINT_SUIT : CONSTRAINT_SUIT + 4] @ suit.T,
     ]
     return torch.stack(cols, -1)
 

@@ -216,6 +216,8 @@ def test_card_inputs_name_what_they_hold():
     # "can_play" is the play part of the mask; the hand column is the observation's hand.
     assert np.array_equal(col["can_play"], g.action_mask()[:54].astype(np.float32))
     assert np.array_equal(col["hand"], obs[0, :54].numpy())
+    # The constant matrices follow the observations' dtype (and device: a network on a GPU).
+    assert torch.equal(card_inputs(obs.double(), mask), d[None].double())
 
 
 def test_wild_rank_input_shows_a_countdown_players_own_wild():
