@@ -10,7 +10,8 @@
 //! * [`ismcts::IsmctsBot`] (`"ismcts:N"`): information-set Monte Carlo tree search over
 //!   determinizations ([`Game::determinize`](crate::game::Game::determinize)) with `N`
 //!   simulations per decision, biased towards the heuristic's choices, with short
-//!   heuristic playouts.
+//!   heuristic playouts. `"ismcts_net:N"` ([`ismcts::IsmctsBot::rooted_on_net`]) is the same
+//!   search whose root favours `net`'s move instead of the heuristic's.
 //! * [`pimc::PimcBot`] (`"pimc:N"`): determinized Monte Carlo with paired playouts of every
 //!   legal action in `N` sampled worlds (a rollout improvement of the heuristic).
 //! * [`pimc::PimcBot::oracle`] (`"oracle:N"`): the same search seeing every hand (never a

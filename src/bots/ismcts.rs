@@ -28,10 +28,16 @@
 //! deals `s - 1` new cards, and the search avoided it.)
 //! The action of the most visited root child is played (ties: the lower action id).
 //!
+//! `ismcts_net:N` ([`IsmctsBot::rooted_on_net`]) is the same search with `net`'s greedy move in
+//! the heuristic's place at the root: the root's progressive bias favours the network's move,
+//! so the search keeps it unless its playouts find a better one; deeper nodes and the playouts
+//! keep the heuristic.
+//!
 //! A decision with a single legal action is returned without search. The bot is
 //! deterministic for a given seed: all its randomness comes from its own xoshiro256++
 //! stream, never from the game's.
 
+use super::card_net::CardNetBot;
 use super::heuristic::HeuristicBot;
 use super::policy::Policy;
 use crate::action::ActionMask;
@@ -78,6 +84,8 @@ pub struct IsmctsBot {
     nodes: Vec<Node>,
     path: Vec<u32>,
     rollout: HeuristicBot,
+    /// `net`, whose move the root favours ([`IsmctsBot::rooted_on_net`]).
+    root_net: Option<CardNetBot>,
 }
 
 impl IsmctsBot {
@@ -89,7 +97,14 @@ impl IsmctsBot {
             nodes: Vec::new(),
             path: Vec::new(),
             rollout: HeuristicBot::new(),
+            root_net: None,
         }
+    }
+
+    /// `ismcts_net:N`: the search whose root favours `net`'s greedy move where the plain one
+    /// favours the heuristic's (see the module documentation), seeded with `seed`.
+    pub fn rooted_on_net(simulations: u32, seed: u64) -> Self {
+        IsmctsBot { root_net: Some(CardNetBot::new()), ..IsmctsBot::new(simulations, seed) }
     }
 
     /// Simulations per decision.
@@ -125,7 +140,8 @@ impl IsmctsBot {
     /// the heuristic's place at the root: the progressive bias favours it there (a learner's
     /// own move, say, so that the search leaves it only on evidence); deeper nodes keep the
     /// heuristic's bias. With `root = None` the action returned is `search`'s with the same
-    /// seed: the most visited (ties: the lower id).
+    /// seed: the most visited (ties: the lower id). A bot [`rooted_on_net`](Self::rooted_on_net)
+    /// given no `root` favours `net`'s move.
     pub fn search_policy(&mut self, g: &Game, root: Option<usize>, shares: &mut [f32]) -> Option<usize> {
         shares.fill(0.0);
         self.search_into(g, root, Some(shares))
@@ -156,6 +172,7 @@ impl IsmctsBot {
         let mut rewards = [0.0f64; crate::rules::MAX_PLAYERS];
         // The root's legal actions are the same in every determinization: one heuristic call
         // (or the caller's choice).
+        let root = root.or_else(|| self.root_net.as_mut().and_then(|net| net.act(g)));
         let root_h = match root {
             Some(a) if m.contains(a) => Some(a),
             _ => self.rollout.choose(g, &m),
@@ -302,7 +319,8 @@ impl Policy for IsmctsBot {
         self.search(g)
     }
     fn name(&self) -> String {
-        format!("ismcts:{}", self.simulations)
+        let head = if self.root_net.is_some() { "ismcts_net" } else { "ismcts" };
+        format!("{head}:{}", self.simulations)
     }
 }
 

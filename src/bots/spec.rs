@@ -5,7 +5,8 @@ use super::{card_net, heuristic, ismcts, net, pimc};
 use crate::rules::Rules;
 
 /// A built-in bot by name: `"random"`, `"heuristic"`, `"ismcts"` / `"ismcts:N"` (N
-/// simulations per decision, default [`ismcts::DEFAULT_SIMULATIONS`]) or `"pimc"` /
+/// simulations per decision, default [`ismcts::DEFAULT_SIMULATIONS`]), `"ismcts_net"` /
+/// `"ismcts_net:N"` (the same search, its root favouring `net`'s move) or `"pimc"` /
 /// `"pimc:N"` (N sampled worlds per decision, default [`pimc::DEFAULT_WORLDS`]), `"net"` (the
 /// learned policy of every rule set) or `"net1"` (the first learned policies; only on the rules
 /// they were trained for, see [`BotSpec::check_rules`]).
@@ -14,6 +15,10 @@ pub enum BotSpec {
     Random,
     Heuristic,
     Ismcts {
+        simulations: u32,
+    },
+    /// ISMCTS whose root favours `net`'s move ([`ismcts::IsmctsBot::rooted_on_net`]).
+    IsmctsNet {
         simulations: u32,
     },
     Pimc {
@@ -30,7 +35,7 @@ pub enum BotSpec {
 }
 
 /// The names [`BotSpec::parse`] accepts, for error messages.
-pub const BOT_SPEC_HELP: &str = "\"random\", \"heuristic\", \"ismcts\", \"ismcts:N\" (N simulations), \"pimc\" or \"pimc:N\" (N worlds), \"oracle:N\" (pimc seeing every hand, for measurement), N in 1..=1000000, \"net\" (the learned bot, every rule set) or \"net1\" (the first learned bots: three two-player presets)";
+pub const BOT_SPEC_HELP: &str = "\"random\", \"heuristic\", \"ismcts\", \"ismcts:N\" (N simulations), \"ismcts_net\" or \"ismcts_net:N\" (ismcts whose root favours net's move), \"pimc\" or \"pimc:N\" (N worlds), \"oracle:N\" (pimc seeing every hand, for measurement), N in 1..=1000000, \"net\" (the learned bot, every rule set) or \"net1\" (the first learned bots: three two-player presets)";
 
 impl BotSpec {
     /// Parse a bot name; the error says what was wrong and what is allowed.
@@ -51,6 +56,8 @@ impl BotSpec {
             ("heuristic", None) => Ok(BotSpec::Heuristic),
             ("ismcts", None) => Ok(BotSpec::Ismcts { simulations: ismcts::DEFAULT_SIMULATIONS }),
             ("ismcts", Some(a)) => Ok(BotSpec::Ismcts { simulations: count(a)? }),
+            ("ismcts_net", None) => Ok(BotSpec::IsmctsNet { simulations: ismcts::DEFAULT_SIMULATIONS }),
+            ("ismcts_net", Some(a)) => Ok(BotSpec::IsmctsNet { simulations: count(a)? }),
             ("pimc", None) => Ok(BotSpec::Pimc { worlds: pimc::DEFAULT_WORLDS }),
             ("pimc", Some(a)) => Ok(BotSpec::Pimc { worlds: count(a)? }),
             ("oracle", None) => Ok(BotSpec::Oracle { worlds: pimc::DEFAULT_WORLDS }),
@@ -70,6 +77,7 @@ impl BotSpec {
             BotSpec::Random => Box::new(RandomBot::new(seed)),
             BotSpec::Heuristic => Box::new(heuristic::HeuristicBot::new()),
             BotSpec::Ismcts { simulations } => Box::new(ismcts::IsmctsBot::new(simulations, seed)),
+            BotSpec::IsmctsNet { simulations } => Box::new(ismcts::IsmctsBot::rooted_on_net(simulations, seed)),
             BotSpec::Pimc { worlds } => Box::new(pimc::PimcBot::new(worlds, seed)),
             BotSpec::Oracle { worlds } => Box::new(pimc::PimcBot::oracle(worlds, seed)),
             BotSpec::Net => Box::new(card_net::CardNetBot::new()),
@@ -81,7 +89,7 @@ impl BotSpec {
     /// rules it was trained for (the error names them).
     pub fn check_rules(&self, rules: &Rules) -> Result<(), String> {
         match self {
-            BotSpec::Net => card_net::weights().map(|_| ()),
+            BotSpec::Net | BotSpec::IsmctsNet { .. } => card_net::weights().map(|_| ()),
             BotSpec::Net1 => net::policy_for(rules).map(|_| ()),
             _ => Ok(()),
         }
@@ -93,6 +101,7 @@ impl BotSpec {
             BotSpec::Random => "random".into(),
             BotSpec::Heuristic => "heuristic".into(),
             BotSpec::Ismcts { simulations } => format!("ismcts:{simulations}"),
+            BotSpec::IsmctsNet { simulations } => format!("ismcts_net:{simulations}"),
             BotSpec::Pimc { worlds } => format!("pimc:{worlds}"),
             BotSpec::Oracle { worlds } => format!("oracle:{worlds}"),
             BotSpec::Net => "net".into(),

@@ -18,11 +18,14 @@ fn rules(p: &str, n: usize) -> Arc<Rules> {
 
 #[test]
 fn bot_names_parse_and_round_trip() {
-    for name in ["random", "heuristic", "ismcts:400", "pimc:50", "ismcts:1", "oracle:20"] {
+    for name in ["random", "heuristic", "ismcts:400", "pimc:50", "ismcts:1", "oracle:20", "ismcts_net:30"] {
         assert_eq!(BotSpec::parse(name).unwrap().name(), name);
     }
     assert_eq!(BotSpec::parse(" ISMCTS ").unwrap(), BotSpec::Ismcts { simulations: ismcts::DEFAULT_SIMULATIONS });
-    for bad in ["minimax", "ismcts:0", "ismcts:x", "ismcts:-3", "random:3", "pimc:", ""] {
+    let plain_default = BotSpec::IsmctsNet { simulations: ismcts::DEFAULT_SIMULATIONS };
+    assert_eq!(BotSpec::parse("ismcts_net").unwrap(), plain_default);
+    for bad in ["minimax", "ismcts:0", "ismcts:x", "ismcts:-3", "random:3", "pimc:", "", "ismcts_net:0", "ismcts_net:"]
+    {
         let e = BotSpec::parse(bad).unwrap_err();
         assert!(e.contains("heuristic") || e.contains("1..=1000000"), "{bad}: {e}");
     }
@@ -243,7 +246,12 @@ fn the_heuristic_keeps_to_the_record_of_declined_plays() {
 /// (which differs exactly in the cards that player cannot see), and that action is legal.
 #[test]
 fn bots_are_legal_and_blind_to_hidden_cards() {
-    let specs = [BotSpec::Heuristic, BotSpec::Ismcts { simulations: 24 }, BotSpec::Pimc { worlds: 3 }];
+    let specs = [
+        BotSpec::Heuristic,
+        BotSpec::Ismcts { simulations: 24 },
+        BotSpec::IsmctsNet { simulations: 24 },
+        BotSpec::Pimc { worlds: 3 },
+    ];
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
     for (i, g) in positions().into_iter().enumerate().step_by(3) {
         let me = g.current_player().unwrap();
@@ -264,7 +272,7 @@ fn bots_play_whole_games_on_every_preset() {
             let r = rules(p, n);
             let n = r.num_players as usize;
             let mut table: Vec<BotSpec> = vec![BotSpec::Heuristic, BotSpec::Ismcts { simulations: 16 }];
-            table.extend([BotSpec::Pimc { worlds: 2 }, BotSpec::Random]);
+            table.extend([BotSpec::Pimc { worlds: 2 }, BotSpec::IsmctsNet { simulations: 8 }]);
             table.resize(n.max(4), BotSpec::Random);
             table.truncate(n);
             let res = arena::play_deals(r, &table, 1, 0..2, 1).unwrap();
@@ -277,10 +285,33 @@ fn bots_play_whole_games_on_every_preset() {
 #[test]
 fn search_bots_are_deterministic_for_a_seed() {
     for g in positions().into_iter().step_by(40) {
-        for spec in [BotSpec::Ismcts { simulations: 30 }, BotSpec::Pimc { worlds: 4 }] {
+        for spec in
+            [BotSpec::Ismcts { simulations: 30 }, BotSpec::IsmctsNet { simulations: 30 }, BotSpec::Pimc { worlds: 4 }]
+        {
             assert_eq!(spec.build(3).act(&g), spec.build(3).act(&g));
         }
     }
+}
+
+/// `ismcts_net:N` is the plain search told to favour `net`'s move at the root: the same
+/// visit shares as `ismcts:N` with the same seed given that move, on every tenth position,
+/// and on some of them `net`'s move differs from the heuristic's, so the root matters.
+#[test]
+fn ismcts_net_is_the_search_rooted_on_nets_move() {
+    use crate::action::NUM_ACTIONS;
+    use crate::bots::card_net::CardNetBot;
+    use crate::bots::heuristic::HeuristicBot;
+    let (mut shares, mut rooted) = (vec![0.0f32; NUM_ACTIONS], vec![0.0f32; NUM_ACTIONS]);
+    let mut differ = 0;
+    for (i, g) in positions().into_iter().enumerate().step_by(10) {
+        let Some(favour) = CardNetBot::new().act(&g) else { continue };
+        differ += usize::from(HeuristicBot::new().act(&g) != Some(favour));
+        let a = ismcts::IsmctsBot::new(40, i as u64).search_policy(&g, Some(favour), &mut shares);
+        let b = ismcts::IsmctsBot::rooted_on_net(40, i as u64).search_policy(&g, None, &mut rooted);
+        assert_eq!(a, b);
+        assert_eq!(shares, rooted);
+    }
+    assert!(differ > 10, "net and the heuristic differ on only {differ} positions");
 }
 
 /// Bitch, a countdown game with pick-up chains ("every two picks up 2, the jacks of hearts

@@ -56,8 +56,9 @@ impl PyRandomBot {
 }
 
 /// A built-in bot: `Bot(name, seed=None)` with `name` one of "random", "heuristic",
-/// "ismcts:N" (information-set MCTS, N simulations), "pimc:N" (determinized Monte Carlo, N
-/// worlds), "net" or "oracle:N". `act(game)` returns a legal action id of the player to act,
+/// "ismcts:N" (information-set MCTS, N simulations), "ismcts_net:N" (the same search, its root
+/// favouring net's move), "pimc:N" (determinized Monte Carlo, N worlds), "net" or
+/// "oracle:N". `act(game)` returns a legal action id of the player to act,
 /// using only that player's information, except "oracle:N" (pimc that sees every hand, a
 /// measuring instrument: how much knowing the hands is worth).
 #[pyclass(name = "Bot", module = "eights._core")]

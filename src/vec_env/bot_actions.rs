@@ -24,7 +24,7 @@ impl VecEnv {
         match spec {
             BotSpec::Net => self.card_net_actions(rows, out),
             BotSpec::Net1 => self.net_actions(rows, out),
-            BotSpec::Ismcts { .. } | BotSpec::Pimc { .. } | BotSpec::Oracle { .. } => {
+            BotSpec::Ismcts { .. } | BotSpec::IsmctsNet { .. } | BotSpec::Pimc { .. } | BotSpec::Oracle { .. } => {
                 self.search_actions(spec, rows, out);
                 Ok(())
             }
@@ -47,12 +47,14 @@ impl VecEnv {
 
     /// The policy of built-in bot `spec` for the seat to act in each game listed in `rows`:
     /// row `j` of `out` (`rows.len()` rows of [`NUM_ACTIONS`], row-major) for game `rows[j]`.
-    /// `ismcts:N` gives its root visit shares ([`IsmctsBot::search_policy`]: its action is the
-    /// most visited, as in [`bot_actions`](Self::bot_actions) with the same seed); every other
-    /// bot puts 1 on the action `bot_actions` gives. A finished episode's row is all zeros.
-    /// `root`, if given (one entry per row), names for each row the action the search's root
-    /// favours in the heuristic's place (-1 or an illegal action: the heuristic's; see
-    /// [`IsmctsBot::search_policy`]); other bots ignore it. Errors change nothing.
+    /// `ismcts:N` and `ismcts_net:N` give their root visit shares
+    /// ([`IsmctsBot::search_policy`]: the action is the most visited, as in
+    /// [`bot_actions`](Self::bot_actions) with the same seed); every other bot puts 1 on the
+    /// action `bot_actions` gives. A finished episode's row is all zeros. `root`, if given
+    /// (one entry per row), names for each row the action the search's root favours in the
+    /// heuristic's place (-1 or an illegal action: the heuristic's, or `net`'s for
+    /// `ismcts_net`; see [`IsmctsBot::search_policy`]); other bots ignore it. Errors change
+    /// nothing.
     pub fn bot_policies(
         &mut self,
         spec: BotSpec,
@@ -66,7 +68,12 @@ impl VecEnv {
         if let Some(root) = root.filter(|r| r.len() != rows.len()) {
             return Err(VecEnvError::Length { what: "root", expected: rows.len(), got: root.len() });
         }
-        let BotSpec::Ismcts { simulations } = spec else {
+        let search = match spec {
+            BotSpec::Ismcts { simulations } => Some((simulations, false)),
+            BotSpec::IsmctsNet { simulations } => Some((simulations, true)),
+            _ => None,
+        };
+        let Some((simulations, on_net)) = search else {
             let mut acts = vec![-1i64; rows.len()];
             self.bot_actions(spec, rows, &mut acts)?;
             out.fill(0.0);
@@ -88,7 +95,12 @@ impl VecEnv {
             if !(s.over() || h.pending) {
                 let seed = derive_seed(s.base_seed ^ SEARCH_SALT, s.game.decisions() as u64);
                 let favour = root.and_then(|x| usize::try_from(x[j]).ok());
-                IsmctsBot::new(simulations, seed).search_policy(&s.game, favour, row);
+                let mut bot = if on_net {
+                    IsmctsBot::rooted_on_net(simulations, seed)
+                } else {
+                    IsmctsBot::new(simulations, seed)
+                };
+                bot.search_policy(&s.game, favour, row);
             }
         };
         on_crew(self.crew.as_mut(), NUM_ACTIONS, out, &decide);

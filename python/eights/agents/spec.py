@@ -16,10 +16,24 @@ from .._utils.checks import describe as _describe
 
 __all__ = ["AGENT_HELP", "BOT_NAMES", "AgentSpec", "as_agent", "load_agent"]
 
-#: Names of the built-in bots ("ismcts:N", "pimc:N" and "oracle:N" take a count; "oracle" sees
+#: Names of the built-in bots ("ismcts:N", "ismcts_net:N", "pimc:N" and "oracle:N" take a count;
+#: "ismcts_net" is ismcts whose root favours net's move; "oracle" sees
 #: every hand, a measuring instrument rather than an opponent; "net" is the learned bot of every
 #: rule set, "net1" the first learned bots, which play only the presets they were trained for).
-BOT_NAMES = ("random", "heuristic", "ismcts", "ismcts:N", "pimc", "pimc:N", "oracle", "oracle:N", "net", "net1")
+BOT_NAMES = (
+    "random",
+    "heuristic",
+    "ismcts",
+    "ismcts:N",
+    "ismcts_net",
+    "ismcts_net:N",
+    "pimc",
+    "pimc:N",
+    "oracle",
+    "oracle:N",
+    "net",
+    "net1",
+)
 
 #: A policy of one decision: ``f(obs, mask) -> action`` (``obs`` an array, or a dict of arrays
 #: ``{"obs", "rules"}`` for a policy that reads the rules).

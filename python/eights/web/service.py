@@ -30,7 +30,7 @@ __all__ = ["STATIC", "Service"]
 STATIC = Path(__file__).resolve().parent / "static"
 
 #: The bots the setup page offers in its menus (any other name ``parse_bot`` takes is typed).
-OFFERED_BOTS = ["heuristic", "random", "ismcts:200", "ismcts:1000", "ismcts:5000", "pimc:100", "net"]
+OFFERED_BOTS = ["heuristic", "random", "ismcts:200", "ismcts:1000", "ismcts:5000", "ismcts_net:1000", "pimc:100", "net"]
 
 #: Every card string (the engine's) and the back, drawn by :func:`eights.render.card_svg`.
 CARDS = [rank + suit for suit in "CDHS" for rank in "A23456789TJQK"] + ["RJ", "BJ"]

@@ -370,3 +370,22 @@ def test_bot_policies_give_the_search_visit_shares_and_one_hot_rows_for_other_bo
     np.testing.assert_array_equal(env._core.bot_policies("ismcts:40", rows, np.full(6, -1, np.int64)), shares)
     with pytest.raises(ValueError, match="root must have one entry per row"):
         env._core.bot_policies("ismcts:40", rows, np.zeros(2, np.int64))
+
+
+def test_ismcts_net_is_the_search_rooted_on_nets_move_wherever_a_bot_plays():
+    env = VecEnv("switch_blackjack", 8, num_players=2, opponents="heuristic", seed=4)
+    env.reset()
+    rows = np.arange(8, dtype=np.int64)
+    net = env._core.bot_actions("net", rows)
+    rooted = env._core.bot_policies("ismcts_net:32", rows)
+    np.testing.assert_array_equal(rooted, env._core.bot_policies("ismcts:32", rows, net))
+    assert (env._core.bot_actions("ismcts_net:32", rows) == rooted.argmax(1)).all()
+    # As an opponent inside the step, in the arena and as a Bot.
+    opp = VecEnv("crazy_eights", 4, num_players=3, opponents="ismcts_net:8", seed=1)
+    opp.reset()
+    for _ in range(5):
+        opp.step(np.array([opp.action_masks()[i].argmax() for i in range(4)]))
+    r = eights.arena.evaluate("ismcts_net:8", "heuristic", preset="crazy_eights", games=4, seed=0)
+    assert 0.0 <= r.win_rate <= 1.0
+    g = eights.Game("crazy_eights", 2, seed=3)
+    assert eights.Bot("ismcts_net:8").act(g) in g.legal_actions()
