@@ -171,7 +171,7 @@ impl IsmctsBot {
         });
         let mut rewards = [0.0f64; crate::rules::MAX_PLAYERS];
         // The root's legal actions are the same in every determinization: one heuristic call
-        // (or the caller's choice).
+        // (or the caller's choice, or net's for a bot rooted on it).
         let root = root.or_else(|| self.root_net.as_mut().and_then(|net| net.act(g)));
         let root_h = match root {
             Some(a) if m.contains(a) => Some(a),
