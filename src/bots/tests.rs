@@ -22,8 +22,8 @@ fn bot_names_parse_and_round_trip() {
         assert_eq!(BotSpec::parse(name).unwrap().name(), name);
     }
     assert_eq!(BotSpec::parse(" ISMCTS ").unwrap(), BotSpec::Ismcts { simulations: ismcts::DEFAULT_SIMULATIONS });
-    let plain_default = BotSpec::IsmctsNet { simulations: ismcts::DEFAULT_SIMULATIONS };
-    assert_eq!(BotSpec::parse("ismcts_net").unwrap(), plain_default);
+    let rooted_default = BotSpec::IsmctsNet { simulations: ismcts::DEFAULT_SIMULATIONS };
+    assert_eq!(BotSpec::parse("ismcts_net").unwrap(), rooted_default);
     for bad in ["minimax", "ismcts:0", "ismcts:x", "ismcts:-3", "random:3", "pimc:", "", "ismcts_net:0", "ismcts_net:"]
     {
         let e = BotSpec::parse(bad).unwrap_err();
