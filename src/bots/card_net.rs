@@ -406,6 +406,8 @@ impl CardNet {
             // The attention reads every face's embedding, so the ReLU comes first, apart.
             for k in 0..b {
                 let mut hk = h.slice_mut(s![k * NUM_FACES..(k + 1) * NUM_FACES, ..]);
+                // Whole rows of `sc.h` and a `RulesPart`, both made by `zeros`: no input
+                // reaches these `expect`s (see the doc above).
                 let hk = hk.as_slice_mut().expect("rows of a standard-layout array are contiguous");
                 let rk = parts[sc.entry[k]].r.as_slice().expect("a standard-layout array is contiguous");
                 for (hr, rr) in hk.chunks_exact_mut(w).zip(rk.chunks_exact(w)) {

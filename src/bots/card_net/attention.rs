@@ -113,6 +113,7 @@ impl Attention {
                     total += *p;
                 }
                 let mut out = h.row_mut(sc.rows[i]);
+                // A row of the caller's `zeros`-made embeddings: no input reaches the `expect`.
                 let out = out.as_slice_mut().expect("a row of a standard-layout array is contiguous");
                 for j in lo..hi {
                     let p = sc.p[j - lo] / total;
