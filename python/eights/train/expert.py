@@ -92,8 +92,7 @@ def _collect_shard(games: MixedGames, cfg: CollectConfig, rng: np.random.Generat
     shares, moves, ridx = [], [], []
     have = 0
     while have < size and time.time() < t_end:
-        every = np.arange(games.N)
-        greedy = games.labels_of("net", every)
+        greedy = games.labels("net")
         choice = games.mask.sum(1) > 1
         asked = np.flatnonzero(choice & ~games.skip & (greedy >= 0))
         act = greedy.copy()
