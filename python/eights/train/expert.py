@@ -135,8 +135,15 @@ class DistillConfig:
     lr: float = 3e-4
     blocks: int = 256
     block: int = 16
+    #: What the network is trained towards: ``"shares"``, the search's shares raised to
+    #: ``power`` and renormalised; ``"top"``, the search's most visited move alone (one-hot).
+    target: str = "shares"
     #: The search's shares are raised to this power and renormalised (above 1: sharper).
     power: float = 1.0
+    #: With ``target="top"``: the search's top move replaces ``net``'s only where its share
+    #: exceeds the share of ``net``'s move by more than this (a search that barely departs is
+    #: taken for noise).
+    margin: float = 0.0
     #: The share of the states held out for validation.
     valid: float = 0.02
     #: Units per card and of the context (wider than the start: :func:`cardnet_grow.widen`).
@@ -189,18 +196,23 @@ class Labels:
         k = len(order) // block
         return rng.permutation(order[: k * block].reshape(k, block))
 
-    def batch(self, idx: np.ndarray, power: float):
-        """``(obs, mask, move, rules, inverse, target)`` of rows ``idx`` on the device of
-        :meth:`to`: ``rules`` the distinct encodings of the batch, ``inverse`` each row's one,
-        ``target`` the shares raised to ``power`` and renormalised."""
+    def batch(self, idx: np.ndarray, cfg: DistillConfig):
+        """``(obs, mask, move, rules, inverse, shares, target)`` of rows ``idx`` on the device
+        of :meth:`to`: ``rules`` the distinct encodings of the batch, ``inverse`` each row's
+        one, ``target`` what ``cfg`` trains towards (:class:`DistillConfig`)."""
         t = self.t
         i = torch.from_numpy(np.ascontiguousarray(idx, np.int64)).to(t["obs"].device)
         distinct, inverse = torch.unique(t["ridx"][i], return_inverse=True)
-        target = t["shares"][i].float()
-        if power != 1.0:
-            target = target.pow(power)
-        target = target / target.sum(1, keepdim=True).clamp(min=1e-9)
-        return t["obs"][i].float(), t["mask"][i], t["move"][i], t["rules"][distinct], inverse, target
+        shares, move = t["shares"][i].float(), t["move"][i]
+        if cfg.target == "top":
+            top = shares.argmax(1)
+            lead = shares.gather(1, top[:, None])[:, 0] - shares.gather(1, move[:, None])[:, 0]
+            top = torch.where(lead > cfg.margin, top, move)
+            target = torch.nn.functional.one_hot(top, NUM_ACTIONS).float()
+        else:
+            target = shares.pow(cfg.power) if cfg.power != 1.0 else shares
+            target = target / target.sum(1, keepdim=True).clamp(min=1e-9)
+        return t["obs"][i].float(), t["mask"][i], move, t["rules"][distinct], inverse, shares, target
 
 
 def load_shards(dirs: List[str], valid: float = 0.02, seed: int = 0) -> Labels:
@@ -220,9 +232,9 @@ def _validate(net, labels: Labels, cfg: DistillConfig, device: str) -> Dict[str,
     net.eval()
     tot = {"loss": 0.0, "search": 0.0, "start": 0.0, "apart": 0.0, "apart_n": 0.0}
     for i in range(0, len(labels.val), 4096):
-        obs, mask, move, rules, inv, target = labels.batch(labels.val[i : i + 4096], cfg.power)
+        obs, mask, move, rules, inv, shares, target = labels.batch(labels.val[i : i + 4096], cfg)
         logits, _ = net(obs, mask, rules, inv)
-        top, greedy = target.argmax(1), logits.argmax(1)
+        top, greedy = shares.argmax(1), logits.argmax(1)
         tot["loss"] += float(_soft_ce(logits, target)) * len(obs)
         tot["search"] += float((greedy == top).sum())
         tot["start"] += float((greedy == move).sum())
@@ -247,6 +259,8 @@ def distill(
     and a line of ``out/curve.jsonl``, the first before any training."""
     from .cardnet_grow import widen
 
+    if cfg.target not in ("shares", "top"):
+        raise ValueError(f"target must be 'shares' or 'top', not {cfg.target!r}")
     os.makedirs(out, exist_ok=True)
     if init.endswith(".safetensors"):
         with open(init, "rb") as f:
@@ -283,7 +297,7 @@ def distill(
         for j in range(0, len(blocks) - cfg.blocks + 1, cfg.blocks):
             if time.time() > deadline:
                 break
-            obs, mask, _move, rules, inv, target = labels.batch(blocks[j : j + cfg.blocks].reshape(-1), cfg.power)
+            obs, mask, _move, rules, inv, _shares, target = labels.batch(blocks[j : j + cfg.blocks].reshape(-1), cfg)
             logits, _ = net(obs, mask, rules, inv)
             loss = _soft_ce(logits, target)
             opt.zero_grad()

@@ -71,10 +71,30 @@ def test_targets_are_sharpened_shares(labels_dir):
     labels.t["shares"][i] = 0.0
     legal = np.flatnonzero(labels.t["mask"][i].numpy())[:3]
     labels.t["shares"][i, legal] = torch.tensor([0.5, 0.3, 0.2], dtype=labels.t["shares"].dtype)
-    target = labels.batch(np.array([i]), power=3.0)[-1][0]
+    target = labels.batch(np.array([i]), DistillConfig(power=3.0))[-1][0]
     # 0.5^3 : 0.3^3 : 0.2^3 = 0.125 : 0.027 : 0.008, out of 0.16.
     assert target[legal].tolist() == pytest.approx([0.78125, 0.16875, 0.05], abs=2e-3)
     assert float(target.sum()) == pytest.approx(1.0, abs=1e-6)
+
+
+def test_top_targets_leave_nets_move_only_by_the_margin(labels_dir):
+    """Shares 0.5 : 0.3 : 0.2 with net's move the second: the top target is the first move,
+    unless the margin asks for a lead above its 0.2 over net's move."""
+    labels = load_shards([str(labels_dir)], valid=0.1, seed=0).to("cpu")
+    i = int(np.flatnonzero(labels.t["mask"].sum(1).numpy() >= 3)[0])
+    labels.t["shares"][i] = 0.0
+    legal = np.flatnonzero(labels.t["mask"][i].numpy())[:3]
+    labels.t["shares"][i, legal] = torch.tensor([0.5, 0.3, 0.2], dtype=labels.t["shares"].dtype)
+    labels.t["move"][i] = int(legal[1])
+    for margin, want in ((0.0, legal[0]), (0.1, legal[0]), (0.25, legal[1])):
+        target = labels.batch(np.array([i]), DistillConfig(target="top", margin=margin))[-1][0]
+        assert float(target.sum()) == 1.0 and int(target.argmax()) == int(want), margin
+
+
+def test_an_unknown_target_is_refused(labels_dir, tmp_path):
+    labels = load_shards([str(labels_dir)], valid=0.2, seed=0)
+    with pytest.raises(ValueError, match="target must be 'shares' or 'top'"):
+        distill(str(tmp_path / "d"), labels, SHIPPED, DistillConfig(target="argmax"), log=lambda _: None)
 
 
 def test_distillation_moves_the_network_to_its_labels(labels_dir, tmp_path):
