@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 import torch
 
-from .._core import NUM_ACTIONS, RULES_SIZE
+from .._core import NUM_ACTIONS, RULES_SIZE, presets
 from ..envs.vector import VecEnv
 from ..rules import RuleSpace
 from .cardnet import CardNet
@@ -26,12 +26,16 @@ def parse_tables(spec: str) -> List[Tuple[int, str, int, str]]:
     """``"2:heuristic:256,4:net:64:presets"`` as
     ``[(2, "heuristic", 256, "all"), (4, "net", 64, "presets")]``: players, opponent, games and
     the rule sets dealt (``all``: the whole rule space, presets with their variants and house
-    rules; ``presets``: the presets as written)."""
+    rules; ``presets``: the presets as written; a preset's name: that preset alone, as
+    written)."""
     out = []
+    names = set(presets())
     for part in spec.split(","):
         fields = part.strip().split(":")
-        if len(fields) not in (3, 4) or (len(fields) == 4 and fields[3] not in SPACES):
-            raise ValueError(f"tables: each group is players:opponent:games[:all|presets], got {part.strip()!r}")
+        if len(fields) not in (3, 4) or (len(fields) == 4 and fields[3] not in SPACES and fields[3] not in names):
+            raise ValueError(
+                f"tables: each group is players:opponent:games[:all|presets|<preset>], got {part.strip()!r}"
+            )
         out.append((int(fields[0]), fields[1], int(fields[2]), fields[3] if len(fields) == 4 else "all"))
     return out
 
@@ -41,6 +45,13 @@ SPACES = {
     "all": lambda n: RuleSpace(num_players=n),
     "presets": lambda n: RuleSpace(num_players=n, variant_prob=0.0, house_prob=0.0),
 }
+
+
+def _space(space: str, n: int) -> RuleSpace:
+    """The rule sets a group with ``space`` (:func:`parse_tables`) deals at ``n`` players."""
+    if space in SPACES:
+        return SPACES[space](n)
+    return RuleSpace([space], num_players=n, variant_prob=0.0, house_prob=0.0)
 
 
 class MixedGames:
@@ -64,7 +75,7 @@ class MixedGames:
             for seat in range(n):
                 for _copy in range(copies):
                     env = VecEnv(
-                        SPACES[space](n),
+                        _space(space, n),
                         max(1, games // n),
                         n,
                         opponents=opp,

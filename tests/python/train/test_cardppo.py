@@ -22,6 +22,7 @@ from eights.train.cardppo_games import parse_tables  # noqa: E402
 def test_tables_parse_as_documented():
     want = [(2, "heuristic", 256, "all"), (4, "net", 64, "presets")]
     assert parse_tables("2:heuristic:256, 4:net:64:presets") == want
+    assert parse_tables("2:heuristic:64:crazy_eights") == [(2, "heuristic", 64, "crazy_eights")]
     with pytest.raises(ValueError, match="players:opponent:games"):
         parse_tables("2:heuristic:256:house")
 
