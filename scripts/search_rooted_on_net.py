@@ -20,9 +20,10 @@ import time
 import numpy as np
 
 
-def play(bot: str, deals: int, players: int, only: list, path: str) -> dict:
-    """Play the presets (see the module documentation); the results so far are written to
-    ``path`` after each preset."""
+def play(bot: str, deals: int, players: int, only: list, path: str, threads: int = 1) -> dict:
+    """Play the presets (see the module documentation) with ``threads`` threads stepping each
+    ``VecEnv`` and answering its bot (the games do not depend on it); the results so far are
+    written to ``path`` after each preset."""
     from eights import Rules, presets
     from eights.envs.vector import VecEnv
 
@@ -34,7 +35,7 @@ def play(bot: str, deals: int, players: int, only: list, path: str) -> dict:
         n = players or min(allowed)
         wins = []
         for seat in range(n):
-            env = VecEnv(p, deals, n, opponents="heuristic", learner_seat=seat, num_threads=1)
+            env = VecEnv(p, deals, n, opponents="heuristic", learner_seat=seat, num_threads=threads)
             env.reset(seed=1000 + seat)
             done, result = np.zeros(deals, bool), np.zeros(deals)
             while not done.all():
@@ -86,12 +87,13 @@ def main() -> None:
     p.add_argument("--players", type=int, default=0, help="presets that allow N players, at N (0: smallest)")
     p.add_argument("--presets", default="", help="comma-separated (default: all)")
     p.add_argument("--out", required=True)
+    p.add_argument("--threads", type=int, default=1, help="threads of each VecEnv (the same games at any count)")
     c = sub.add_parser("compare")
     c.add_argument("first")
     c.add_argument("second")
     args = ap.parse_args()
     if args.what == "play":
-        play(args.bot, args.deals, args.players, [x for x in args.presets.split(",") if x], args.out)
+        play(args.bot, args.deals, args.players, [x for x in args.presets.split(",") if x], args.out, args.threads)
     else:
         with open(args.first) as f, open(args.second) as g:
             compare(json.load(f), json.load(g))
