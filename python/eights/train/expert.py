@@ -261,6 +261,10 @@ def distill(
 
     if cfg.target not in ("shares", "top"):
         raise ValueError(f"target must be 'shares' or 'top', not {cfg.target!r}")
+    if not cfg.power > 0:
+        raise ValueError(f"power must be above 0, not {cfg.power}")
+    if not 0 <= cfg.margin <= 1:
+        raise ValueError(f"margin must be between 0 and 1, not {cfg.margin}")
     os.makedirs(out, exist_ok=True)
     if init.endswith(".safetensors"):
         with open(init, "rb") as f:

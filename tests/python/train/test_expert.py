@@ -91,10 +91,19 @@ def test_top_targets_leave_nets_move_only_by_the_margin(labels_dir):
         assert float(target.sum()) == 1.0 and int(target.argmax()) == int(want), margin
 
 
-def test_an_unknown_target_is_refused(labels_dir, tmp_path):
+@pytest.mark.parametrize(
+    "cfg, message",
+    [
+        (DistillConfig(target="argmax"), "target must be 'shares' or 'top', not 'argmax'"),
+        (DistillConfig(power=0.0), "power must be above 0"),
+        (DistillConfig(target="top", margin=-0.1), "margin must be between 0 and 1"),
+    ],
+)
+def test_bad_settings_are_refused_by_name(labels_dir, tmp_path, cfg, message):
     labels = load_shards([str(labels_dir)], valid=0.2, seed=0)
-    with pytest.raises(ValueError, match="target must be 'shares' or 'top'"):
-        distill(str(tmp_path / "d"), labels, SHIPPED, DistillConfig(target="argmax"), log=lambda _: None)
+    with pytest.raises(ValueError, match=message):
+        distill(str(tmp_path / "d"), labels, SHIPPED, cfg, log=lambda _: None)
+    assert not (tmp_path / "d").exists()
 
 
 def test_distillation_moves_the_network_to_its_labels(labels_dir, tmp_path):
