@@ -21,12 +21,14 @@ the ratio B/A of the pair, then the median over the rounds. The rows, as in
 * ``engine``: ``eights.random_selfplay`` (the whole loop in Rust, one thread);
 * ``vec b=4096 threads=2`` and ``threads=1``: ``VecEnv(self_play=True)`` stepped with
   ``random_actions()``, float32 observations, bool masks;
+* ``net``: the ``net`` bot's decisions against ``heuristic``, one thread, as ``python -m eights
+  botspeed`` times them (the time inside the bot's calls, the arena batching its games);
 * ``OpenSpiel C++``: ``pyspiel.evaluate_bots`` with uniform random bots, once per round
   (skipped when ``pyspiel`` is missing, or with ``--no-openspiel``), the baseline of the
   VecEnv ratio the speed targets name.
 
 ``--instructions`` also builds ``examples/profile_loop.rs`` in each tree and counts the
-instructions of a fixed amount of engine and VecEnv work under ``valgrind --tool=callgrind``:
+instructions of a fixed amount of engine, VecEnv and ``net`` work under ``valgrind --tool=callgrind``:
 a count does not move with the machine's load, so it shows a change of a percent or two that
 wall-clock timing on a busy machine cannot (``callgrind_annotate`` on the files it leaves in
 the build folders says where the instructions went).
@@ -58,7 +60,13 @@ import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
-ROWS = ("engine", "vec b=4096 threads=2", "vec b=4096 threads=1")
+ROWS = ("engine", "vec b=4096 threads=2", "vec b=4096 threads=1", "net")
+# The fixed work counted under valgrind (profile_loop's first argument) and its label.
+FIXED_WORK = (
+    ("engine", "engine, 200,000 decisions"),
+    ("vec", "VecEnv b=4096, 30 steps, 1 thread"),
+    ("net", "net, 256 games x 200 passes"),
+)
 # cachegrind's simulated caches (size, associativity, line size): see the module docstring.
 CACHE_GEOMETRY = ["--I1=32768,8,64", "--D1=49152,12,64", "--LL=1048576,16,64"]
 # The cachegrind summary lines read, and the figures reported from them.
@@ -113,6 +121,22 @@ def vec_rate(preset, players, seconds, num_envs, threads):
     return timed(chunk, seconds)
 
 
+def net_rate(preset, players, seconds):
+    """The ``net`` bot's decisions/s against ``heuristic`` (one thread), as ``botspeed`` counts
+    them: the seconds spent inside the bot's calls."""
+    from eights import arena
+
+    dec, sec, seed = 0.0, 0.0, 0
+    arena.play(["net"] + ["heuristic"] * (players - 1), preset, 20, 0, threads=1)  # warm-up
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or dec == 0:
+        seed += 1
+        res = arena.play(["net"] + ["heuristic"] * (players - 1), preset, 200, seed, threads=1)
+        dec += float(res["agent_decisions"][0])
+        sec += float(res["agent_seconds"][0])
+    return dec / sec
+
+
 def openspiel_rate(players, seconds):
     """OpenSpiel's all-C++ loop in decisions/s: games/s of ``evaluate_bots`` times the decisions
     per game of the same game and policy played in Python (as ``throughput.py`` counts them)."""
@@ -156,6 +180,8 @@ def worker(args):
         out["eights"] = eights.__file__
         if args.row == "engine":
             out["rate"] = engine_rate(args.preset, args.players, args.seconds)
+        elif args.row == "net":
+            out["rate"] = net_rate(args.preset, args.players, args.seconds)
         else:
             threads = int(args.row.rsplit("=", 1)[1])
             out["rate"] = vec_rate(args.preset, args.players, args.seconds, 4096, threads)
@@ -224,6 +250,7 @@ def fixed_work(what, args):
     return {
         "engine": (["engine", *table, "200000"], ["engine", *table, "0"]),
         "vec": (["vec", *table, "4096", "30", "1"], ["vec", *table, "4096", "0", "1"]),
+        "net": (["net", *table, "256", "200"], ["net", *table, "256", "0"]),
     }[what]
 
 
@@ -313,14 +340,14 @@ def main():
 
     if args.instructions:
         print("\ninstructions for a fixed amount of work (callgrind; the same command with no work subtracted)")
-        for what, label in (("engine", "engine, 200,000 decisions"), ("vec", "VecEnv b=4096, 30 steps, 1 thread")):
+        for what, label in FIXED_WORK:
             a, b = (instruction_count(h, what, args) for h in homes)
             print(f"  {label:<36} A {a:>14,}  B {b:>14,}  B/A {b / a:.4f}")
 
     if args.cache:
         geometry = " ".join(CACHE_GEOMETRY)
         print(f"\ncachegrind, simulated caches {geometry} (the same command with no work subtracted)")
-        for what, label in (("engine", "engine, 200,000 decisions"), ("vec", "VecEnv b=4096, 30 steps, 1 thread")):
+        for what, label in FIXED_WORK:
             a, b = (cache_counts(h, what, args) for h in homes)
             print(f"  {label}")
             for k in CACHE_EVENTS:
