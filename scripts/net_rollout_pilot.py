@@ -30,16 +30,13 @@ import time
 
 import numpy as np
 
+# The playout of the disagreement check beside this script (``scripts/`` is on the path of a
+# script run from it).
+from net_search_disagreements import play_out
+
 import eights
 from eights.train.cardppo_games import MixedGames
 from eights.train.imitation import RulesTable
-
-
-def play_out(game: eights.Game, me: int, net: eights.Bot, heuristic: eights.Bot) -> float:
-    """1 if seat ``me`` wins the game played on from ``game`` (``net`` in its seat)."""
-    while not game.is_terminal and not game.is_truncated:
-        game.step((net if game.current_player == me else heuristic).act(game))
-    return 1.0 if game.winner == me else 0.0
 
 
 def values(game: eights.Game, moves: np.ndarray, worlds: int, rng, net, heuristic) -> np.ndarray:
