@@ -13,7 +13,8 @@ each state's row in the shard's own table of rules encodings); a stopped collect
 at the next shard. The generalization benchmark's held-out house rules are never stored.
 
 :func:`distill` trains a :class:`~eights.train.cardnet.CardNet` on the shards (a share held out
-for validation): the cross-entropy from the search's shares, sharpened by ``power``, on
+for validation): the cross-entropy from the search's shares, sharpened by ``power`` (or from
+its top move alone, ``target="top"``, where it leads ``net``'s by more than ``margin``), on
 minibatches of blocks of states that share a rule set, Adam, a checkpoint after each epoch in
 the format ``scripts/export_card_net.py`` reads, and a curve line per epoch with the agreement
 of the network's greedy move with the search's top move and with ``net``'s move at the start.
