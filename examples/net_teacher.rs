@@ -27,7 +27,7 @@
 use eights::action::{ActionMask, NUM_ACTIONS};
 use eights::bots::BotSpec;
 use eights::bots::arena::deal_seed;
-use eights::bots::net::{NetPolicy, NetScratch, NetWeights};
+use eights::bots::net1::{Net1Scratch, Net1Weights, NetPolicy};
 use eights::bots::pimc::PairedAdvantage;
 use eights::game::{Game, derive_seed};
 use eights::observation::{OBS_SIZE, encode};
@@ -44,7 +44,7 @@ struct Teacher<'a> {
     net: &'a NetPolicy,
     worlds: u32,
     rng: Xoshiro256PlusPlus,
-    scratch: NetScratch,
+    scratch: Net1Scratch,
     playouts: Vec<Game>,
     live: Vec<usize>,
     paired: PairedAdvantage,
@@ -62,7 +62,7 @@ impl<'a> Teacher<'a> {
             net,
             worlds,
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-            scratch: NetScratch::default(),
+            scratch: Net1Scratch::default(),
             playouts: Vec::new(),
             live: Vec::new(),
             paired: PairedAdvantage::default(),
@@ -173,7 +173,7 @@ fn main() {
     }
     let mode = args[0].as_str();
     let bytes = std::fs::read(&args[1]).expect("a weights file");
-    let weights = NetWeights::parse(&bytes).expect("valid weights");
+    let weights = Net1Weights::parse(&bytes).expect("valid weights");
     let preset = args[2].as_str();
     let net = weights.by_name(preset).expect("a preset of the file");
     let worlds: u32 = args[3].parse().unwrap();

@@ -8,7 +8,7 @@
 
 use eights::action::ActionMask;
 use eights::bots::RandomBot;
-use eights::bots::card_net::{CardScratch, weights};
+use eights::bots::net::{NetScratch, weights};
 use eights::game::{Game, derive_seed};
 use eights::rules::Rules;
 use eights::vec_env::{Buffers, Config, Mode, ObsValue, VecEnv};
@@ -72,7 +72,7 @@ fn main() {
             let passes: usize = arg(&args, 4, 200);
             let net = weights().expect("the net weights");
             let mut games: Vec<Game> = (0..n).map(|k| Game::new(rules.clone(), derive_seed(2, k as u64))).collect();
-            let mut scratch = CardScratch::default();
+            let mut scratch = NetScratch::default();
             let mut dealt = n as u64;
             for _ in 0..passes {
                 let acts = net.act_games_into(games.iter(), &mut scratch).to_vec();

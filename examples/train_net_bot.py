@@ -1,6 +1,6 @@
 """Train the built-in ``net`` bot: masked PPO self-play per preset, exported to safetensors.
 
-This is the recipe of the weights that ship in the package (``src/bots/net/weights.safetensors``),
+This is the recipe of the weights that ship in the package (``src/bots/weights/net1.safetensors``),
 played in Rust by the bot ``net``. The recipe is the package's (``eights.train.net_bot``: the
 self-play loop ``eights.train.SelfPlay`` per preset, the ``eights-net-v1`` writer
 ``eights.train.write_exported``; the flags are the fields of ``eights.train.recipe.Args``, with
@@ -47,11 +47,11 @@ preset was trained, with the command of every run of the chain (the conventional
 chain whose run directories are gone: each preset starts from the file's policy, with a new value
 head that learns alone for the first ``--value-warmup`` updates, new optimiser moments and an
 empty league. The new file's record carries the old one's history on, and its recorded command
-names the file by the conventional place of an export, ``src/bots/net/weights.safetensors``::
+names the file by the conventional place of an export, ``src/bots/weights/net1.safetensors``::
 
     # a seventh stage, from the shipped file (recorded as --out runs/net-7)
     python examples/train_net_bot.py --plan crazy_eights=30,switch_blackjack=0,crazy_eights_specials=0 \
-        --inputs 346 --init-from src/bots/net/weights.safetensors --out runs/try-7 --seed 11 \
+        --inputs 346 --init-from src/bots/weights/net1.safetensors --out runs/try-7 --seed 11 \
         --learning-rate 5e-5 --export runs/try-7/net.safetensors
 """
 

@@ -4,10 +4,10 @@ float16), with the training record in its metadata: the stages of ``--previous``
 stage started from; its ``continue:`` line is dropped when this stage gives one), then this
 stage's ``--stage`` lines.
 
-    python scripts/export_card_net.py --ckpt runs/card_net/ckpt.pt --out src/bots/net/card.safetensors \
+    python scripts/export_card_net.py --ckpt runs/card_net/ckpt.pt --out src/bots/weights/net.safetensors \
         --stage "imitation: ..."
     python scripts/export_card_net.py --ckpt runs/card_net_ppo/ckpt.pt --out new.safetensors \
-        --previous src/bots/net/card.safetensors --stage "stage 3, PPO: ..."
+        --previous src/bots/weights/net.safetensors --stage "stage 3, PPO: ..."
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from eights.train.cardnet import export, from_checkpoint
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ckpt", default="runs/card_net/ckpt.pt")
-    ap.add_argument("--out", default="src/bots/net/card.safetensors")
+    ap.add_argument("--out", default="src/bots/weights/net.safetensors")
     ap.add_argument("--stage", action="append", default=[], help="a line of the training record (repeatable)")
     ap.add_argument("--previous", default="", help="a weights file whose recorded stages come first")
     args = ap.parse_args()

@@ -5,9 +5,9 @@ own seed) may feed one distillation.
 
     python scripts/train_card_net_expert.py collect --out runs/ei/labels0 --minutes 60 --seed 0
     python scripts/train_card_net_expert.py distill --labels runs/ei/labels0 --out runs/ei/d0 \\
-        --init src/bots/net/card.safetensors --epochs 8 --power 3
+        --init src/bots/weights/net.safetensors --epochs 8 --power 3
     python scripts/export_card_net.py --ckpt runs/ei/d0/ckpt.pt --out candidate.safetensors \\
-        --previous src/bots/net/card.safetensors --stage "..."
+        --previous src/bots/weights/net.safetensors --stage "..."
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def main() -> None:
     d = sub.add_parser("distill", help="train the network on labelled states")
     d.add_argument("--labels", nargs="+", required=True, help="folders of labels_*.npz shards")
     d.add_argument("--out", required=True)
-    d.add_argument("--init", default="src/bots/net/card.safetensors")
+    d.add_argument("--init", default="src/bots/weights/net.safetensors")
     d.add_argument("--device", default="cpu")
     _flags(d, DistillConfig)
     args = ap.parse_args()

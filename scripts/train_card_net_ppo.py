@@ -3,7 +3,7 @@
 checkpoint.
 
     python scripts/train_card_net_ppo.py --out runs/card_net_ppo \
-        --init src/bots/net/card.safetensors --minutes 110 --seed 3 --lr 3e-4
+        --init src/bots/weights/net.safetensors --minutes 110 --seed 3 --lr 3e-4
 """
 
 from __future__ import annotations

@@ -187,12 +187,12 @@ pub fn play_batch(
     // The learned bots answer in batches: `net` (every rule set) and `net1` (the first
     // networks, on the rules they were trained for).
     let net1 = if table.contains(&BotSpec::Net1) {
-        Some(super::net::policy_for(rules).map_err(ArenaError::Rules)?)
+        Some(super::net1::policy_for(rules).map_err(ArenaError::Rules)?)
     } else {
         None
     };
     let net =
-        if table.contains(&BotSpec::Net) { Some(super::card_net::weights().map_err(ArenaError::Rules)?) } else { None };
+        if table.contains(&BotSpec::Net) { Some(super::net::weights().map_err(ArenaError::Rules)?) } else { None };
     struct Table {
         game: Game,
         bots: Vec<Box<dyn Policy>>,
@@ -215,8 +215,8 @@ pub fn play_batch(
         .collect();
     let mut waiting = Vec::with_capacity(games.len());
     let mut waiting1 = Vec::with_capacity(games.len());
-    let mut scratch = super::card_net::CardScratch::default();
-    let mut scratch1 = super::net::NetScratch::default();
+    let mut scratch = super::net::NetScratch::default();
+    let mut scratch1 = super::net1::Net1Scratch::default();
     loop {
         waiting.clear();
         waiting1.clear();

@@ -37,8 +37,8 @@
 //! deterministic for a given seed: all its randomness comes from its own xoshiro256++
 //! stream, never from the game's.
 
-use super::card_net::CardNetBot;
 use super::heuristic::HeuristicBot;
+use super::net::NetBot;
 use super::policy::Policy;
 use crate::action::ActionMask;
 use crate::game::{Game, KnownCards};
@@ -85,7 +85,7 @@ pub struct IsmctsBot {
     path: Vec<u32>,
     rollout: HeuristicBot,
     /// `net`, whose move the root favours ([`IsmctsBot::rooted_on_net`]).
-    root_net: Option<CardNetBot>,
+    root_net: Option<NetBot>,
 }
 
 impl IsmctsBot {
@@ -104,7 +104,7 @@ impl IsmctsBot {
     /// `ismcts_net:N`: the search whose root favours `net`'s greedy move where the plain one
     /// favours the heuristic's (see the module documentation), seeded with `seed`.
     pub fn rooted_on_net(simulations: u32, seed: u64) -> Self {
-        IsmctsBot { root_net: Some(CardNetBot::new()), ..IsmctsBot::new(simulations, seed) }
+        IsmctsBot { root_net: Some(NetBot::new()), ..IsmctsBot::new(simulations, seed) }
     }
 
     /// Simulations per decision.

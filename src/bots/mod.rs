@@ -16,11 +16,11 @@
 //!   legal action in `N` sampled worlds (a rollout improvement of the heuristic).
 //! * [`pimc::PimcBot::oracle`] (`"oracle:N"`): the same search seeing every hand (never a
 //!   fair opponent): it measures how much the rules reward knowing and deciding.
-//! * [`card_net::CardNetBot`] (`"net"`): one learned network for every rule set and table
-//!   size, reading the rules encoding card by card ([`card_net::weights`]); batched where many
+//! * [`net::NetBot`] (`"net"`): one learned network for every rule set and table
+//!   size, reading the rules encoding card by card ([`net::weights`]); batched where many
 //!   games ask at once.
-//! * [`net::NetBot`] (`"net1"`): the first learned bots, three flat networks each trained by
-//!   self-play for one two-player preset ([`net::weights`]).
+//! * [`net1::Net1Bot`] (`"net1"`): the first learned bots, three flat networks each trained by
+//!   self-play for one two-player preset ([`net1::weights`]).
 //!
 //! [`BotSpec`] parses the names above; [`arena`] plays duplicate-deal matches between
 //! them in parallel. [`random_selfplay`] plays whole games between random bots in a tight
@@ -33,14 +33,15 @@
 //! circle runs through it.
 
 pub mod arena;
-pub mod card_net;
 pub mod heuristic;
 pub mod ismcts;
 pub mod net;
+pub mod net1;
 pub mod pimc;
 mod policy;
 mod selfplay;
 mod spec;
+mod tensors;
 #[cfg(test)]
 mod tests;
 

@@ -1,9 +1,9 @@
 //! The first learned bots, `net1`: small policy networks, one per preset, trained by PPO
 //! self-play (see `examples/train_net_bot.py`; the bot `net` of every rule set is
-//! `card_net`), shipped in the crate as one safetensors file and played here
+//! `bots::net`), shipped in the crate as one safetensors file and played here
 //! with an `ndarray` forward pass, one batched matrix product per layer, no PyTorch needed.
 //!
-//! The file (`src/bots/net/weights.safetensors`, format `eights-net-v1`) holds, for each preset
+//! The file (`src/bots/weights/net1.safetensors`, format `eights-net-v1`) holds, for each preset
 //! `P` it was trained on: `P.norm.mean` and `P.norm.inv_std` (`[IN]`), `P.fc1.weight`
 //! (`[H, IN]`), `P.fc1.bias`, `P.fc2.weight` (`[H, H]`), `P.fc2.bias`, `P.pi.weight`
 //! (`[NUM_ACTIONS, H]`) and `P.pi.bias`, in PyTorch's `[out, in]` layout, each float32 or
@@ -18,18 +18,18 @@
 //! preset's (same player count, no overrides or variants); anything else is an error that
 //! names the supported presets.
 
+use super::tensors::tensor;
 use crate::action::{ActionMask, NUM_ACTIONS};
 use crate::game::Game;
 use crate::observation::{OBS_SIZE, encode};
 use crate::rules::{Rules, RulesSpec, load_spec};
-use half::f16;
 use ndarray::linalg::general_mat_mul;
 use ndarray::{Array1, Array2, ArrayView2, ArrayViewMut2, Axis, s};
-use safetensors::{Dtype, SafeTensors};
+use safetensors::SafeTensors;
 use std::sync::OnceLock;
 
 /// The shipped weights (see the module documentation for the format).
-pub const WEIGHTS_FILE: &[u8] = include_bytes!("net/weights.safetensors");
+pub const WEIGHTS_FILE: &[u8] = include_bytes!("weights/net1.safetensors");
 
 /// The format tag the weights file must carry in its metadata.
 pub const FORMAT: &str = "eights-net-v1";
@@ -55,21 +55,8 @@ pub struct NetPolicy {
 
 /// All the policies of a weights file.
 #[derive(Clone, Debug)]
-pub struct NetWeights {
+pub struct Net1Weights {
     pub policies: Vec<NetPolicy>,
-}
-
-pub(crate) fn tensor(st: &SafeTensors<'_>, name: &str, shape: &[usize]) -> Result<Vec<f32>, String> {
-    let t = st.tensor(name).map_err(|e| format!("net weights: tensor {name:?}: {e}"))?;
-    if t.shape() != shape {
-        return Err(format!("net weights: tensor {name:?} must have shape {shape:?}, got {:?}", t.shape()));
-    }
-    // safetensors stores little-endian values; float16 widens to float32 exactly.
-    match t.dtype() {
-        Dtype::F32 => Ok(t.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()),
-        Dtype::F16 => Ok(t.data().chunks_exact(2).map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32()).collect()),
-        other => Err(format!("net weights: tensor {name:?} must be float32 or float16, got {other:?}")),
-    }
 }
 
 fn matrix_t(st: &SafeTensors<'_>, name: &str, out: usize, inp: usize) -> Result<Array2<f32>, String> {
@@ -78,9 +65,9 @@ fn matrix_t(st: &SafeTensors<'_>, name: &str, out: usize, inp: usize) -> Result<
     Ok(w.t().as_standard_layout().into_owned())
 }
 
-impl NetWeights {
+impl Net1Weights {
     /// Parse and validate a weights file (see the module documentation).
-    pub fn parse(bytes: &[u8]) -> Result<NetWeights, String> {
+    pub fn parse(bytes: &[u8]) -> Result<Net1Weights, String> {
         let (_, meta) = SafeTensors::read_metadata(bytes).map_err(|e| format!("net weights: {e}"))?;
         let meta = meta.metadata().clone().unwrap_or_default();
         let get = |k: &str| meta.get(k).ok_or_else(|| format!("net weights: metadata {k:?} missing"));
@@ -130,7 +117,7 @@ impl NetWeights {
         if policies.is_empty() {
             return Err("net weights: no presets".into());
         }
-        Ok(NetWeights { policies })
+        Ok(Net1Weights { policies })
     }
 
     /// The presets with a network, comma-separated (for error messages).
@@ -138,7 +125,7 @@ impl NetWeights {
         self.policies.iter().map(|p| p.preset.as_str()).collect::<Vec<_>>().join(", ")
     }
 
-    /// The policy of preset `name` (its name only; see [`NetWeights::for_rules`] for games).
+    /// The policy of preset `name` (its name only; see [`Net1Weights::for_rules`] for games).
     pub fn by_name(&self, name: &str) -> Result<&NetPolicy, String> {
         self.policies.iter().find(|p| p.preset == name).ok_or_else(|| {
             format!(
@@ -167,9 +154,9 @@ impl NetWeights {
 }
 
 /// The shipped weights, parsed once.
-pub fn weights() -> Result<&'static NetWeights, String> {
-    static CELL: OnceLock<Result<NetWeights, String>> = OnceLock::new();
-    CELL.get_or_init(|| NetWeights::parse(WEIGHTS_FILE)).as_ref().map_err(Clone::clone)
+pub fn weights() -> Result<&'static Net1Weights, String> {
+    static CELL: OnceLock<Result<Net1Weights, String>> = OnceLock::new();
+    CELL.get_or_init(|| Net1Weights::parse(WEIGHTS_FILE)).as_ref().map_err(Clone::clone)
 }
 
 /// The shipped policy for `rules`, or an error naming the presets `net` was trained for.
@@ -192,21 +179,21 @@ impl NetPolicy {
     /// network reads the first [`NetPolicy::inputs`] columns). Allocates its result; the bots
     /// use [`NetPolicy::logits_into`] with buffers kept between calls.
     pub fn logits(&self, obs: ArrayView2<'_, f32>) -> Array2<f32> {
-        self.logits_into(obs, &mut NetScratch::default()).to_owned()
+        self.logits_into(obs, &mut Net1Scratch::default()).to_owned()
     }
 
     /// [`NetPolicy::logits`] into `scratch`'s buffers (grown when `obs` has more rows than any
     /// batch before, never shrunk): no allocation once they are large enough.
-    pub fn logits_into<'s>(&self, obs: ArrayView2<'_, f32>, scratch: &'s mut NetScratch) -> ArrayViewMut2<'s, f32> {
+    pub fn logits_into<'s>(&self, obs: ArrayView2<'_, f32>, scratch: &'s mut Net1Scratch) -> ArrayViewMut2<'s, f32> {
         scratch.reserve(obs.nrows(), self.inputs(), self.hidden());
         scratch.obs.slice_mut(s![..obs.nrows(), ..self.inputs()]).assign(&obs.slice(s![.., ..self.inputs()]));
         self.forward(obs.nrows(), scratch)
     }
 
     /// The forward pass over the first `b` rows of `scratch.obs` (their first `IN` columns).
-    fn forward<'s>(&self, b: usize, scratch: &'s mut NetScratch) -> ArrayViewMut2<'s, f32> {
+    fn forward<'s>(&self, b: usize, scratch: &'s mut Net1Scratch) -> ArrayViewMut2<'s, f32> {
         let (c, inputs) = (self.clip, self.inputs());
-        let NetScratch { obs, h1, h2, logits, .. } = scratch;
+        let Net1Scratch { obs, h1, h2, logits, .. } = scratch;
         let mut x = obs.slice_mut(s![..b, ..inputs]);
         x -= &self.mean;
         x *= &self.inv_std;
@@ -263,7 +250,7 @@ impl NetPolicy {
     pub fn act_games_into<'g, 's>(
         &self,
         games: impl ExactSizeIterator<Item = &'g Game>,
-        scratch: &'s mut NetScratch,
+        scratch: &'s mut Net1Scratch,
     ) -> &'s [Option<usize>] {
         scratch.reserve(games.len(), OBS_SIZE, self.hidden());
         let mut b = 0; // the games actually given (an iterator may yield fewer than it said)
@@ -284,7 +271,7 @@ impl NetPolicy {
             }
         }
         self.forward(b, scratch);
-        let NetScratch { logits, masks, acts, .. } = scratch;
+        let Net1Scratch { logits, masks, acts, .. } = scratch;
         for (k, (row, m)) in logits.axis_iter(Axis(0)).zip(masks.iter()).take(b).enumerate() {
             acts[k] = Self::greedy(row, m);
         }
@@ -293,7 +280,7 @@ impl NetPolicy {
 
     /// [`NetPolicy::act_games_into`] with fresh buffers (allocates: for tests and one-off calls).
     pub fn act_games(&self, games: &[&Game]) -> Vec<Option<usize>> {
-        self.act_games_into(games.iter().copied(), &mut NetScratch::default()).to_vec()
+        self.act_games_into(games.iter().copied(), &mut Net1Scratch::default()).to_vec()
     }
 }
 
@@ -301,7 +288,7 @@ impl NetPolicy {
 /// allocates nothing: observations, the two hidden layers, the logits, the masks and the answers,
 /// each with a row per game of the largest batch so far.
 #[derive(Clone, Debug, Default)]
-pub struct NetScratch {
+pub struct Net1Scratch {
     obs: Array2<f32>,
     h1: Array2<f32>,
     h2: Array2<f32>,
@@ -310,7 +297,7 @@ pub struct NetScratch {
     acts: Vec<Option<usize>>,
 }
 
-impl NetScratch {
+impl Net1Scratch {
     /// Room for `b` games of a network with `inputs` inputs and `hidden` units (grows only).
     fn reserve(&mut self, b: usize, inputs: usize, hidden: usize) {
         let rows = b.max(self.obs.nrows());
@@ -335,14 +322,14 @@ impl NetScratch {
 /// The `net1` bot as a [`super::policy::Policy`]: one forward pass per decision (the arena and the
 /// VecEnv batch decisions through [`NetPolicy::act_games`] instead).
 #[derive(Clone, Debug, Default)]
-pub struct NetBot {
+pub struct Net1Bot {
     policy: Option<&'static NetPolicy>,
-    scratch: NetScratch,
+    scratch: Net1Scratch,
 }
 
-impl NetBot {
-    pub fn new() -> NetBot {
-        NetBot::default()
+impl Net1Bot {
+    pub fn new() -> Net1Bot {
+        Net1Bot::default()
     }
 
     /// The policy for `g`'s rules (checked on the first decision and when the rules change).
@@ -358,7 +345,7 @@ impl NetBot {
     }
 }
 
-impl super::policy::Policy for NetBot {
+impl super::policy::Policy for Net1Bot {
     /// `None` when the game is over or its rules are not ones `net` was trained for (the
     /// arena and the bindings check [`policy_for`] first and report that error).
     fn act(&mut self, g: &Game) -> Option<usize> {
@@ -374,6 +361,8 @@ impl super::policy::Policy for NetBot {
 mod tests {
     use super::*;
     use crate::bots::policy::RandomBot;
+    use half::f16;
+    use safetensors::Dtype;
     use safetensors::tensor::TensorView;
     use std::sync::Arc;
 
@@ -399,7 +388,7 @@ mod tests {
             for s in 0..20 {
                 let mut g = Game::new(r.clone(), 40 + s);
                 let mut rnd = RandomBot::new(s);
-                let mut bot = NetBot::new();
+                let mut bot = Net1Bot::new();
                 let mut k = 0;
                 while g.current_player().is_some() {
                     let a =
@@ -437,7 +426,7 @@ mod tests {
             }
             positions.push(g); // finished: no player to act
         }
-        let mut scratch = NetScratch::default();
+        let mut scratch = Net1Scratch::default();
         let mut start = 0;
         for size in [1, 40, 7, 150, 3, 0, 60] {
             let batch = &positions[start..(start + size).min(positions.len())];
@@ -475,8 +464,8 @@ mod tests {
 
     #[test]
     fn a_bad_weights_file_is_an_error() {
-        assert!(NetWeights::parse(b"not a safetensors file").is_err());
-        assert!(NetWeights::parse(&WEIGHTS_FILE[..WEIGHTS_FILE.len() - 8]).is_err());
+        assert!(Net1Weights::parse(b"not a safetensors file").is_err());
+        assert!(Net1Weights::parse(&WEIGHTS_FILE[..WEIGHTS_FILE.len() - 8]).is_err());
     }
 
     /// The shipped file with every layer (not the normaliser) stored as `dtype`: float16 layers
@@ -506,7 +495,7 @@ mod tests {
 
     #[test]
     fn float16_and_float32_files_give_the_same_policy() {
-        let wide = NetWeights::parse(&rewritten(Dtype::F32)).unwrap();
+        let wide = Net1Weights::parse(&rewritten(Dtype::F32)).unwrap();
         let shipped = weights().unwrap();
         let r = rules("crazy_eights", 2);
         let mut obs = Array2::<f32>::zeros((8, OBS_SIZE));
@@ -517,7 +506,7 @@ mod tests {
         for (a, b) in shipped.policies.iter().zip(&wide.policies) {
             assert_eq!(a.logits(obs.view()), b.logits(obs.view()), "{}", a.preset);
         }
-        let e = NetWeights::parse(&rewritten(Dtype::BF16)).unwrap_err();
+        let e = Net1Weights::parse(&rewritten(Dtype::BF16)).unwrap_err();
         assert!(e.contains("must be float32 or float16, got BF16"), "{e}");
     }
 

@@ -1,7 +1,7 @@
 //! [`BotSpec`]: the built-in bots by name, parsed from text and built with a seed.
 
 use super::policy::{Policy, RandomBot};
-use super::{card_net, heuristic, ismcts, net, pimc};
+use super::{heuristic, ismcts, net, net1, pimc};
 use crate::rules::Rules;
 
 /// A built-in bot by name: `"random"`, `"heuristic"`, `"ismcts"` / `"ismcts:N"` (N
@@ -28,7 +28,7 @@ pub enum BotSpec {
     Oracle {
         worlds: u32,
     },
-    /// The learned network of every rule set ([`card_net`]).
+    /// The learned network of every rule set ([`net`](super::net)).
     Net,
     /// The first learned networks, one per preset they were trained on ([`net`]).
     Net1,
@@ -80,8 +80,8 @@ impl BotSpec {
             BotSpec::IsmctsNet { simulations } => Box::new(ismcts::IsmctsBot::rooted_on_net(simulations, seed)),
             BotSpec::Pimc { worlds } => Box::new(pimc::PimcBot::new(worlds, seed)),
             BotSpec::Oracle { worlds } => Box::new(pimc::PimcBot::oracle(worlds, seed)),
-            BotSpec::Net => Box::new(card_net::CardNetBot::new()),
-            BotSpec::Net1 => Box::new(net::NetBot::new()),
+            BotSpec::Net => Box::new(net::NetBot::new()),
+            BotSpec::Net1 => Box::new(net1::Net1Bot::new()),
         }
     }
 
@@ -89,8 +89,8 @@ impl BotSpec {
     /// rules it was trained for (the error names them).
     pub fn check_rules(&self, rules: &Rules) -> Result<(), String> {
         match self {
-            BotSpec::Net | BotSpec::IsmctsNet { .. } => card_net::weights().map(|_| ()),
-            BotSpec::Net1 => net::policy_for(rules).map(|_| ()),
+            BotSpec::Net | BotSpec::IsmctsNet { .. } => net::weights().map(|_| ()),
+            BotSpec::Net1 => net1::policy_for(rules).map(|_| ()),
             _ => Ok(()),
         }
     }

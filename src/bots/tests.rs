@@ -299,12 +299,12 @@ fn search_bots_are_deterministic_for_a_seed() {
 #[test]
 fn ismcts_net_is_the_search_rooted_on_nets_move() {
     use crate::action::NUM_ACTIONS;
-    use crate::bots::card_net::CardNetBot;
     use crate::bots::heuristic::HeuristicBot;
+    use crate::bots::net::NetBot;
     let (mut shares, mut rooted) = (vec![0.0f32; NUM_ACTIONS], vec![0.0f32; NUM_ACTIONS]);
     let mut differ = 0;
     for (i, g) in positions().into_iter().enumerate().step_by(10) {
-        let Some(favour) = CardNetBot::new().act(&g) else { continue };
+        let Some(favour) = NetBot::new().act(&g) else { continue };
         differ += usize::from(HeuristicBot::new().act(&g) != Some(favour));
         let a = ismcts::IsmctsBot::new(40, i as u64).search_policy(&g, Some(favour), &mut shares);
         let b = ismcts::IsmctsBot::rooted_on_net(40, i as u64).search_policy(&g, None, &mut rooted);

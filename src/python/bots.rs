@@ -144,7 +144,7 @@ fn check_bot_rules<'py>(
 /// The presets the `net` bot has a network for (two players each).
 #[pyfunction]
 fn net_presets() -> PyResult<Vec<String>> {
-    let w = bots::net::weights().map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+    let w = bots::net1::weights().map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
     Ok(w.policies.iter().map(|p| p.preset.clone()).collect())
 }
 
@@ -152,7 +152,7 @@ fn net_presets() -> PyResult<Vec<String>> {
 /// is described in `crate::bots::net`), for tools that start a PyTorch network from them.
 #[pyfunction]
 fn net_weights(py: Python<'_>) -> Bound<'_, pyo3::types::PyBytes> {
-    pyo3::types::PyBytes::new(py, bots::net::WEIGHTS_FILE)
+    pyo3::types::PyBytes::new(py, bots::net1::WEIGHTS_FILE)
 }
 
 /// The `net` bot's action probabilities for `preset`: the softmax of its network's logits over
@@ -168,7 +168,7 @@ fn net_probs<'py>(
 ) -> PyResult<Bound<'py, PyArray2<f32>>> {
     use crate::action::NUM_ACTIONS;
     use crate::observation::OBS_SIZE;
-    let w = bots::net::weights().map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+    let w = bots::net1::weights().map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
     let policy = w.by_name(preset).map_err(PyValueError::new_err)?;
     let obs = super::convert::array_arg::<f32, numpy::Ix2>(obs, "obs", &format!("(B, {OBS_SIZE})"))?;
     let masks = super::convert::array_arg::<bool, numpy::Ix2>(masks, "masks", &format!("(B, {NUM_ACTIONS})"))?;
@@ -195,11 +195,11 @@ fn net_probs<'py>(
     array2(py, p.nrows(), p.ncols(), p.iter().copied())
 }
 
-/// The `net` bot's weights file (format `eights-net-v2`, see `crate::bots::card_net`) as bytes:
+/// The `net` bot's weights file (format `eights-net-v2`, see `crate::bots::net`) as bytes:
 /// the shipped file, or the one the environment variable `EIGHTS_NET_WEIGHTS` names.
 #[pyfunction]
 fn card_net_weights(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyBytes>> {
-    let bytes = bots::card_net::weights_file().map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+    let bytes = bots::net::weights_file().map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
     Ok(pyo3::types::PyBytes::new(py, bytes))
 }
 
@@ -222,10 +222,10 @@ fn card_net_logits<'py>(
     let parsed;
     let net = match weights {
         Some(bytes) => {
-            parsed = bots::card_net::CardNet::parse(bytes).map_err(PyValueError::new_err)?;
+            parsed = bots::net::CardNet::parse(bytes).map_err(PyValueError::new_err)?;
             &parsed
         }
-        None => bots::card_net::weights().map_err(pyo3::exceptions::PyRuntimeError::new_err)?,
+        None => bots::net::weights().map_err(pyo3::exceptions::PyRuntimeError::new_err)?,
     };
     let obs = super::convert::array_arg::<f32, numpy::Ix2>(obs, "obs", &format!("(B, {OBS_SIZE})"))?;
     let masks = super::convert::array_arg::<bool, numpy::Ix2>(masks, "masks", &format!("(B, {NUM_ACTIONS})"))?;

@@ -22,8 +22,8 @@ impl VecEnv {
             return Err(VecEnvError::Config(format!("row {r} is out of range: games are 0..{n}")));
         }
         match spec {
-            BotSpec::Net => self.card_net_actions(rows, out),
-            BotSpec::Net1 => self.net_actions(rows, out),
+            BotSpec::Net => self.net_actions(rows, out),
+            BotSpec::Net1 => self.net1_actions(rows, out),
             BotSpec::Ismcts { .. } | BotSpec::IsmctsNet { .. } | BotSpec::Pimc { .. } | BotSpec::Oracle { .. } => {
                 self.search_actions(spec, rows, out);
                 Ok(())
@@ -108,8 +108,8 @@ impl VecEnv {
     }
 
     /// `net`: one forward pass for every listed game still running, whatever rules each plays.
-    fn card_net_actions(&mut self, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
-        let net = crate::bots::card_net::weights().map_err(VecEnvError::Config)?;
+    fn net_actions(&mut self, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
+        let net = crate::bots::net::weights().map_err(VecEnvError::Config)?;
         let (slots, hot, live) = (&self.slots, &self.hot, &mut self.net_rows);
         out.fill(-1);
         live.clear();
@@ -127,14 +127,14 @@ impl VecEnv {
 
     /// `net1`: one forward pass for every listed game still running, per rule set (a batch of
     /// mixed rules groups its games by the rule set they play).
-    fn net_actions(&mut self, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
+    fn net1_actions(&mut self, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
         let (slots, hot, live) = (&self.slots, &self.hot, &mut self.net_rows);
         let running = |r: usize| !slots[r].over() && !hot[r].pending;
         out.fill(-1);
         let mut left: Vec<usize> = (0..rows.len()).filter(|&j| running(rows[j] as usize)).collect();
         while let Some(&first) = left.first() {
             let rules = slots[rows[first] as usize].game.rules().clone();
-            let policy = crate::bots::net::policy_for(&rules).map_err(VecEnvError::Config)?;
+            let policy = crate::bots::net1::policy_for(&rules).map_err(VecEnvError::Config)?;
             let (group, rest): (Vec<usize>, Vec<usize>) =
                 left.iter().partition(|&&j| Arc::ptr_eq(slots[rows[j] as usize].game.rules(), &rules));
             live.clear();

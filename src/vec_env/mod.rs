@@ -111,8 +111,8 @@ pub struct VecEnv {
     threads: usize,
     started: bool,
     /// The buffers of `net` opponents' batched decisions, kept between steps.
-    net_scratch: crate::bots::net::NetScratch,
-    card_scratch: crate::bots::card_net::CardScratch,
+    net_scratch: crate::bots::net1::Net1Scratch,
+    card_scratch: crate::bots::net::NetScratch,
     net_rows: Vec<usize>,
 }
 

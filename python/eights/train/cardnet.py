@@ -3,7 +3,7 @@ the card's values in the observation and its row of the rules encoding, a small 
 the 54 faces, a pooled context, and per-card action heads (:class:`CardNet`).
 
 The layout of its inputs (what :func:`card_inputs` reads from an observation, its action mask
-and the rules encoding) is the contract with the Rust forward pass in ``src/bots/card_net.rs``;
+and the rules encoding) is the contract with the Rust forward pass in ``src/bots/net/mod.rs``;
 the two agree to 1e-5 (``tests/python/train/test_cardnet.py``).
 
 * Every input goes through ``squash(x) = sign(x) * ln(1 + |x|)``: counts, pile sizes and the
@@ -317,7 +317,7 @@ class CardNet(nn.Module):
         }
 
 
-#: The format tag of an exported file (read by ``src/bots/card_net.rs``).
+#: The format tag of an exported file (read by ``src/bots/net/mod.rs``).
 FORMAT = "eights-net-v2"
 #: The format tag of an exported file whose network has the attention layer (a reader of
 #: :data:`FORMAT` alone would play it without the layer).

@@ -1,5 +1,5 @@
 """The ``eights-net-v1`` format: trained policies in one safetensors file, as the Rust bot
-``net1`` reads them (the shipped file is ``src/bots/net/weights.safetensors``).
+``net1`` reads them (the shipped file is ``src/bots/weights/net1.safetensors``).
 
 Per preset ``P``: ``P.norm.mean``, ``P.norm.inv_std`` (float32, ``[IN]``), ``P.fc1.weight``
 ``[H, IN]``, ``P.fc1.bias``, ``P.fc2.weight`` ``[H, H]``, ``P.fc2.bias``, ``P.pi.weight``

@@ -77,7 +77,7 @@ class Args:
     checkpoint_every: int = 20
     out: str = "runs/net"
     """directory of the per-preset checkpoints and logs"""
-    export: str = "src/bots/net/weights.safetensors"
+    export: str = "src/bots/weights/net1.safetensors"
     """the safetensors file written at the end (empty: no export)"""
     eval_deals: int = 200
     """duplicate deals against the heuristic after each preset (0: skip)"""

@@ -3,7 +3,7 @@
 //! of a batch are gathered into one matrix, so `h A` and `h B` are two matrix products for the
 //! batch; the scores and the softmax run per decision.
 
-use crate::bots::net::tensor;
+use crate::bots::tensors::tensor;
 use crate::card::NUM_FACES;
 use ndarray::linalg::general_mat_mul;
 use ndarray::{Array2, ArrayViewMut2, s};

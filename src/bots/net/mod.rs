@@ -1,12 +1,12 @@
 //! The learned bot `net`: one network for every rule set and table size, reading the rules
 //! encoding one card at a time (trained by `scripts/train_card_net.py`; the PyTorch model is
 //! `eights.train.cardnet.CardNet`, whose module documentation states the architecture). Shipped
-//! as one safetensors file (`src/bots/net/card.safetensors`, format [`FORMAT`]) and played here
+//! as one safetensors file (`src/bots/weights/net.safetensors`, format [`FORMAT`]) and played here
 //! with a batched forward pass, no PyTorch needed.
 //!
 //! A decision's work is split by how often its inputs change:
 //! * **once per rule set** ([`RulesPart`], cached per `Arc<Rules>` in the caller's
-//!   [`CardScratch`]): each face's rules embedding `R[c]` and the table-wide summary `T`;
+//!   [`NetScratch`]): each face's rules embedding `R[c]` and the table-wide summary `T`;
 //! * **once per decision**: the 12 dynamic values of each face, one `[B * 54, 12] x [12, W]`
 //!   product, the pooled context (two layers), the non-card logits;
 //! * **once per card in hand** (files of format [`FORMAT_ATTENTION`]): the attention layer
@@ -21,7 +21,7 @@
 
 mod attention;
 
-use super::net::tensor;
+use super::tensors::tensor;
 use crate::action::{ActionMask, NUM_ACTIONS};
 use crate::card::NUM_FACES;
 use crate::game::Game;
@@ -36,7 +36,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 /// The shipped weights.
-pub const WEIGHTS_FILE: &[u8] = include_bytes!("net/card.safetensors");
+pub const WEIGHTS_FILE: &[u8] = include_bytes!("../weights/net.safetensors");
 /// The format tag the weights file carries in its metadata.
 pub const FORMAT: &str = "eights-net-v2";
 /// The format tag of a file whose network has the attention layer (metadata
@@ -314,7 +314,7 @@ impl CardNet {
     /// actions at -1e9). For tests and the bindings; the bots use [`CardNet::act_games_into`].
     pub fn logits(&self, obs: ArrayView2<'_, f32>, masks: &[ActionMask], rules: ArrayView2<'_, f32>) -> Array2<f32> {
         let b = obs.nrows();
-        let mut sc = CardScratch::default();
+        let mut sc = NetScratch::default();
         sc.reserve(self, b);
         let mut parts: Vec<RulesPart> = Vec::new();
         for (k, &mask) in masks[..b].iter().enumerate() {
@@ -377,14 +377,14 @@ impl CardNet {
         z[at..].copy_from_slice(part.t.as_slice().expect("contiguous"));
     }
 
-    /// No input reaches this pass's `expect`s: every array of a [`CardScratch`] and of a
+    /// No input reaches this pass's `expect`s: every array of a [`NetScratch`] and of a
     /// [`RulesPart`] is made by `zeros` in standard (row-major) layout and never sliced by
     /// column, so each of its rows is contiguous.
     ///
     /// The forward pass over the first `b` rows of `sc` (observations, masks and rules entries
     /// filled); leaves the context, the non-card logits and the card embeddings in `sc`, and the
     /// legal card logits in `sc.card_logits`.
-    fn forward(&self, b: usize, sc: &mut CardScratch, parts: &[RulesPart]) {
+    fn forward(&self, b: usize, sc: &mut NetScratch, parts: &[RulesPart]) {
         let w = self.width;
         // Dynamic values, squashed: [B * 54, 12].
         for k in 0..b {
@@ -476,7 +476,7 @@ impl CardNet {
     pub fn act_games_into<'g, 's>(
         &self,
         games: impl ExactSizeIterator<Item = &'g Game>,
-        scratch: &'s mut CardScratch,
+        scratch: &'s mut NetScratch,
     ) -> &'s [Option<usize>] {
         let n = games.len();
         scratch.reserve(self, n);
@@ -557,7 +557,7 @@ impl RulesCache {
 /// The buffers of a batched forward pass, kept by each caller between calls (grown, never
 /// shrunk), and its cache of rules parts.
 #[derive(Clone, Debug, Default)]
-pub struct CardScratch {
+pub struct NetScratch {
     obs: Array2<f32>,
     masks: Vec<ActionMask>,
     entry: Vec<usize>,
@@ -574,7 +574,7 @@ pub struct CardScratch {
     att: AttentionScratch,
 }
 
-impl CardScratch {
+impl NetScratch {
     fn reserve(&mut self, net: &CardNet, b: usize) {
         if self.obs.nrows() >= b && self.h.ncols() == net.width && self.ctx.ncols() == net.context {
             return;
@@ -641,17 +641,17 @@ pub fn weights() -> Result<&'static CardNet, String> {
 /// The `net` bot as a [`super::policy::Policy`]: one forward pass per decision (the arena and the
 /// `VecEnv` batch their decisions through [`CardNet::act_games_into`]).
 #[derive(Clone, Debug, Default)]
-pub struct CardNetBot {
-    scratch: CardScratch,
+pub struct NetBot {
+    scratch: NetScratch,
 }
 
-impl CardNetBot {
-    pub fn new() -> CardNetBot {
-        CardNetBot::default()
+impl NetBot {
+    pub fn new() -> NetBot {
+        NetBot::default()
     }
 }
 
-impl super::policy::Policy for CardNetBot {
+impl super::policy::Policy for NetBot {
     fn act(&mut self, g: &Game) -> Option<usize> {
         let net = weights().ok()?;
         net.act_games_into(std::iter::once(g), &mut self.scratch)[0]
@@ -701,9 +701,9 @@ mod tests {
                 games.push(g);
             }
         }
-        let mut scratch = CardScratch::default();
+        let mut scratch = NetScratch::default();
         let batched = net.act_games_into(games.iter(), &mut scratch).to_vec();
-        let mut bot = CardNetBot::new();
+        let mut bot = NetBot::new();
         for (g, a) in games.iter().zip(&batched) {
             assert_eq!(*a, bot.act(g));
             if let Some(a) = a {
@@ -724,12 +724,12 @@ mod tests {
         let net = weights().unwrap();
         let base = rules("crazy_eights", 2);
         let fresh = |k: u64| Game::new(Arc::new((*base).clone()), k);
-        let mut scratch = CardScratch::default();
+        let mut scratch = NetScratch::default();
         let first: Vec<Game> = (0..RULES_CACHE_SIZE as u64 - 10).map(fresh).collect();
         net.act_games_into(first.iter(), &mut scratch);
         let second: Vec<Game> = (0..40).map(|k| fresh(10_000 + k)).collect();
         let batched = net.act_games_into(second.iter(), &mut scratch).to_vec();
-        let mut bot = CardNetBot::new();
+        let mut bot = NetBot::new();
         for (g, a) in second.iter().zip(&batched) {
             assert_eq!(*a, bot.act(g));
         }
@@ -739,7 +739,7 @@ mod tests {
     fn a_bad_weights_file_is_an_error() {
         assert!(CardNet::parse(b"not a file").is_err());
         let e =
-            crate::bots::net::weights().map(|_| CardNet::parse(crate::bots::net::WEIGHTS_FILE)).unwrap().unwrap_err();
+            crate::bots::net1::weights().map(|_| CardNet::parse(crate::bots::net1::WEIGHTS_FILE)).unwrap().unwrap_err();
         assert!(e.contains("eights-net-v2"), "{e}");
     }
 }

@@ -15,7 +15,7 @@ from eights import _core, arena
 from eights.__main__ import main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-WEIGHTS = os.path.join(ROOT, "src", "bots", "net", "weights.safetensors")
+WEIGHTS = os.path.join(ROOT, "src", "bots", "weights", "net1.safetensors")
 PRESETS = ["crazy_eights", "switch_blackjack", "crazy_eights_specials"]
 SUPPORTED = "crazy_eights, switch_blackjack, crazy_eights_specials"
 
@@ -473,7 +473,7 @@ def test_training_example_continues_an_exported_file(tmp_path):
     assert all(np.array_equal(w1[k], w3[k]) for k in w1 if k.startswith("switch_blackjack."))
     meta, before = metadata(trained_run), metadata(first)
     assert str(tmp_path) not in json.dumps(meta)
-    assert "--init-from src/bots/net/weights.safetensors " in meta["command"]
+    assert "--init-from src/bots/weights/net1.safetensors " in meta["command"]
     assert "--out runs/net-2 " in meta["command"] + " "
     trained = json.loads(meta["trained"])
     own = json.loads(before["trained"])

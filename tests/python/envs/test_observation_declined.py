@@ -1,6 +1,6 @@
 """The observation's ``declined`` slice: the suits each other seat's hand declined this hand.
 
-The slice's definition (the observation table in ``src/observation.rs``): "per seat offset
+The slice's definition (the observation table in ``src/observation/mod.rs``): "per seat offset
 1..9, four suit flags (C, D, H, S): the suits that seat's hand declined this hand (in force
 when it drew or passed instead of playing, and not played from it since)". The positions
 below are built by hand; every expected flag follows from that sentence and the moves made.

@@ -17,7 +17,7 @@ from eights._core import NUM_ACTIONS  # noqa: E402
 from eights.train.expert import CollectConfig, DistillConfig, _shards, collect, distill, load_shards  # noqa: E402
 from eights.train.imitation import digest, heldout_encodings  # noqa: E402
 
-SHIPPED = str(Path(__file__).resolve().parents[3] / "src" / "bots" / "net" / "card.safetensors")
+SHIPPED = str(Path(__file__).resolve().parents[3] / "src" / "bots" / "weights" / "net.safetensors")
 TABLES = "2:heuristic:16:presets,3:heuristic:6"
 
 

@@ -53,4 +53,4 @@ def test_a_tiny_flat_warm_start_learns_and_resumes(tmp_path):
     ck = torch.load(tmp_path / "ckpt.pt", weights_only=False)
     assert ck["config"]["arch"] == "flat:8" and ck["model"]["obs_in.weight"].shape == (8, OBS_SIZE)
     with pytest.raises(ValueError, match="only a card network starts from another network"):
-        warm_start(str(tmp_path / "b"), cfg, minutes=0.01, init="src/bots/net/card.safetensors")
+        warm_start(str(tmp_path / "b"), cfg, minutes=0.01, init="src/bots/weights/net.safetensors")
