@@ -1,9 +1,9 @@
-"""MaskablePPO training speed on eights.integrations.sb3.VecEnv against SB3's DummyVecEnv.
+"""MaskablePPO training speed on eights.integrations.sb3.SB3VecEnv against SB3's DummyVecEnv.
 
     python benchmarks/sb3_vec.py --envs 16 --timesteps 8192
 
 Trains sb3-contrib's MaskablePPO (MlpPolicy, CPU) for the same number of timesteps on
-the same number of games, once with every game in the Rust batch (``eights.integrations.sb3.VecEnv``)
+the same number of games, once with every game in the Rust batch (``eights.integrations.sb3.SB3VecEnv``)
 and once with one Python env per game (``make_vec_env(eights.make)``, a
 ``DummyVecEnv``), and prints environment steps per second of the whole ``learn`` call
 (rollouts and gradient updates together), of the rollouts alone (one more
@@ -27,8 +27,8 @@ import eights.integrations.sb3
 
 
 def build(kind: str, preset: str, envs: int, seed: int):
-    if kind == "eights.integrations.sb3.VecEnv":
-        return eights.integrations.sb3.VecEnv(preset, num_envs=envs, seed=seed)
+    if kind == "eights.integrations.sb3.SB3VecEnv":
+        return eights.integrations.sb3.SB3VecEnv(preset, num_envs=envs, seed=seed)
     return make_vec_env(eights.make, n_envs=envs, seed=seed, env_kwargs={"preset": preset})
 
 
@@ -46,7 +46,7 @@ def main() -> None:
         f"MaskablePPO, {args.preset}, {args.envs} games, n_steps={args.n_steps}, {args.timesteps} timesteps, "
         f"torch threads {args.threads}"
     )
-    for kind in ("eights.integrations.sb3.VecEnv", "DummyVecEnv(eights.make)"):
+    for kind in ("eights.integrations.sb3.SB3VecEnv", "DummyVecEnv(eights.make)"):
         venv = build(kind, args.preset, args.envs, args.seed)
         model = MaskablePPO(
             "MlpPolicy", venv, n_steps=args.n_steps, batch_size=256, n_epochs=4, seed=args.seed, device="cpu"

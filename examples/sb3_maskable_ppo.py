@@ -1,6 +1,6 @@
 """Train sb3-contrib's MaskablePPO on an eights environment, then evaluate it in the arena.
 
-The games are stepped together in Rust by ``eights.integrations.sb3.VecEnv``, a stable-baselines3
+The games are stepped together in Rust by ``eights.integrations.sb3.SB3VecEnv``, a stable-baselines3
 ``VecEnv`` over the batched engine with an ``action_masks()`` method, which
 ``MaskablePPO`` finds by itself. ``--dummy`` trains on SB3's ``DummyVecEnv`` of
 ``eights.make(...)`` envs instead (one Python env per game; slower, same results in
@@ -61,7 +61,7 @@ def main() -> None:
         )
     else:  # every game in one Rust batch; VecMonitor logs the episode returns
         env = VecMonitor(
-            eights.integrations.sb3.VecEnv(
+            eights.integrations.sb3.SB3VecEnv(
                 args.preset, num_envs=args.n_envs, num_players=args.players, opponents=args.opponent, seed=args.seed
             )
         )

@@ -1,13 +1,17 @@
 """eights: fast reinforcement-learning environments for Crazy Eights games.
 
-The game engine is written in Rust (``eights._core``); this package re-exports
-it and adds a Gymnasium environment.  Presets cover the Crazy Eights family:
-``crazy_eights``, ``crazy_eights_specials``, ``switch_blackjack`` and
-``crazy_eights_xtreme`` (see :func:`presets`); any rule can be overridden with
-a nested dict, e.g. ``{"deal": {"hand_size": 4}}``, and :class:`Rules` holds a
-complete rule set (from a preset with overrides, or a TOML file with
-``inherits = "<preset>"`` plus changes) that ``Game`` and ``make`` accept in
-place of a preset name; ``Rules.describe()`` gives the rules in words.
+The game engine is written in Rust (``eights._core``); this package exposes it with
+Gymnasium and PettingZoo environments, a batched :class:`VecEnv`, built-in bots and a
+duplicate-deal arena (:mod:`eights.arena`). 25 presets cover the Crazy Eights family, from
+``crazy_eights`` and ``switch_blackjack`` to ``crazy_eights_xtreme`` and ``zodiac``
+(:func:`presets` lists them all); any rule can be overridden with a nested dict, e.g.
+``{"deal": {"hand_size": 4}}``, and :class:`Rules` holds a complete rule set (from a
+preset with overrides, or a TOML file with ``inherits = "<preset>"`` plus changes) that
+``Game`` and ``make`` accept in place of a preset name; ``Rules.describe()`` gives the
+rules in words. Each name has one public import path: the top-level names below, the
+subpackages (``eights.envs``, ``eights.agents``, ``eights.arena``, ``eights.rules``,
+``eights.render``, ``eights.records``, ``eights.integrations``, ``eights.train``, ...) for
+the rest.
 
 Cards are strings such as ``"8H"``, ``"TD"`` (``"10D"`` is accepted on
 input), ``"QS"``, ``"RJ"``/``"BJ"`` (red/black joker).  Every preset and
@@ -51,15 +55,13 @@ without importing ``eights`` first, use the id
 """
 
 import importlib.metadata as _metadata
-import warnings as _warnings
-from typing import TYPE_CHECKING as _TYPE_CHECKING
-from typing import Any as _Any
 
-from . import _core, arena
+from . import arena
 from ._core import (
     NUM_ACTIONS,
     OBS_SIZE,
     Bot,
+    Game,
     IllegalActionError,
     RandomBot,
     RulesError,
@@ -75,7 +77,6 @@ from .envs.gym import EightsEnv, make
 from .envs.registration import GYMNASIUM_NAMESPACE
 from .envs.registration import register_envs as _register_envs
 from .envs.vector import VecEnv
-from .game import Game
 from .rules import RULES_SIZE, Rules, RuleSpace
 
 try:
@@ -110,21 +111,6 @@ __all__ = [
     "presets",
     "random_selfplay",
 ]
-
-
-if not _TYPE_CHECKING:  # type checkers see only the public names
-
-    def __getattr__(name: str) -> _Any:
-        """Serve the extension's internal names (``eights.game_from_spec``...) that earlier
-        versions re-exported, with a DeprecationWarning pointing at ``eights._core``."""
-        if not name.startswith("_") and hasattr(_core, name):
-            _warnings.warn(
-                f"eights.{name} is internal and will leave the top-level namespace; use eights._core.{name}",
-                DeprecationWarning,
-                stacklevel=2,
-            )
-            return getattr(_core, name)
-        raise AttributeError(f"module 'eights' has no attribute {name!r}")
 
 
 _register_envs()

@@ -63,7 +63,7 @@ def load_record(source: Union[str, os.PathLike[str], Dict[str, Any]]) -> Dict[st
 def replay_states(record: Dict[str, Any]) -> Iterator[Tuple[int, Optional[Tuple[int, int]], Any]]:
     """Yield ``(k, (seat, action) or None, game)`` for the dealt state (``k = 0``, no action)
     and after each of the record's actions; ``game`` is the same object, stepped on."""
-    from .game import Game
+    from ._core import Game
 
     game = Game.from_record(record, upto=0)
     yield 0, None, game

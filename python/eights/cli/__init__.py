@@ -52,7 +52,7 @@ and reports memory before and after (see :mod:`eights.diagnostics.soak`); it exi
 
     python -m eights replay records/episode_0.json --tables 10
 
-``play`` lets a person play a hand against bots in the terminal (see :mod:`eights.play`)::
+``play`` lets a person play a hand against bots in the terminal (see :mod:`eights.cli.terminal`)::
 
     python -m eights play --preset switch_blackjack --players 3 --seat 0 --bots heuristic --seed 7
 

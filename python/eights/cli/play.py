@@ -1,4 +1,4 @@
-"""``play``: a person plays a hand against bots in the terminal (see :mod:`eights.play`)."""
+"""``play``: a person plays a hand against bots in the terminal (see :mod:`eights.cli.terminal`)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play a hand against bots in the terminal."""
-    from ..play import play
+    from .terminal import play
 
     preset, rules = _args.rules_of(args)
     bots = _args.names(args.bots)

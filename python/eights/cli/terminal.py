@@ -21,13 +21,12 @@ import random
 import sys
 from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple, Union
 
-from ._core import IllegalActionError, check_bot_rules, derive_seed
-from .agents.seats import BotSeat, seat_player
-from .agents.spec import as_agent, load_agent
-from .game import Game
-from .observation import ObservationBounds
-from .render import HISTORY_SHOWN, SUIT_SYMBOLS, action_text, card_symbol, table_text
-from .rules import Rules
+from .._core import Game, IllegalActionError, check_bot_rules, derive_seed
+from ..agents.seats import BotSeat, seat_player
+from ..agents.spec import as_agent, load_agent
+from ..observation import ObservationBounds
+from ..render import HISTORY_SHOWN, SUIT_SYMBOLS, action_text, card_symbol, table_text
+from ..rules import Rules
 
 __all__ = ["parse_move", "play"]
 

@@ -32,13 +32,12 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .._core import FastSoak, checked_selfplay, preset_rules
+from .._core import FastSoak, Game, checked_selfplay, preset_rules
 from .._core import Game as _Game
 from .._core import presets as _presets
 from .._utils.checks import as_int
 from .._utils.seeds import check_seed
 from ..envs.vector import VecEnv
-from ..game import Game
 
 __all__ = ["soak", "fast_soak", "table_sizes", "rss_bytes", "FAST_LIMITS"]
 

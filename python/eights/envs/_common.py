@@ -9,10 +9,9 @@ from typing import Any, Deque, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .._core import NUM_ACTIONS
+from .._core import NUM_ACTIONS, Game
 from .._utils.checks import describe
 from .._utils.overrides import merge_rule_overrides
-from ..game import Game
 from ..render import HISTORY_SHOWN, game_html, table_text
 from ._rulesets import RulesArg, RuleSet
 

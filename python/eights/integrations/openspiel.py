@@ -48,8 +48,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import numpy as np
 import pyspiel
 
-from .._core import NUM_ACTIONS, OBS_SIZE, determinize, observation_bounds, preset_rules, presets
-from ..game import Game
+from .._core import NUM_ACTIONS, OBS_SIZE, Game, determinize, observation_bounds, preset_rules, presets
 from ..render import table_text
 from ..rules import Rules
 

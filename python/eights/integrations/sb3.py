@@ -1,6 +1,6 @@
 """A stable-baselines3 ``VecEnv`` over the batched Rust engine.
 
-This module owns :class:`VecEnv`, a :class:`stable_baselines3.common.vec_env.VecEnv` whose
+This module owns :class:`SB3VecEnv`, a :class:`stable_baselines3.common.vec_env.VecEnv` whose
 ``num_envs`` games are one :class:`eights.VecEnv` (stepped together in Rust) instead of
 ``num_envs`` Python envs in a ``DummyVecEnv``.  It has ``action_masks()``, so
 sb3-contrib's ``MaskablePPO`` trains on it directly.  Needs stable-baselines3
@@ -11,7 +11,7 @@ Example (the doctests build the model but skip the training):
 >>> from sb3_contrib import MaskablePPO
 >>> from stable_baselines3.common.vec_env import VecMonitor
 >>> from eights.integrations import sb3
->>> venv = VecMonitor(sb3.VecEnv("crazy_eights", num_envs=16, seed=0))
+>>> venv = VecMonitor(sb3.SB3VecEnv("crazy_eights", num_envs=16, seed=0))
 >>> model = MaskablePPO("MlpPolicy", venv, n_steps=128, seed=0)
 >>> model.learn(10_000)  # doctest: +SKIP
 
@@ -33,15 +33,15 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 from gymnasium import spaces
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _BaseVecEnv
 
 from .._core import NUM_ACTIONS
 from ..envs.vector import VecEnv as _EightsVecEnv
 
-__all__ = ["VecEnv"]
+__all__ = ["SB3VecEnv"]
 
 
-class VecEnv(_SB3VecEnv):
+class SB3VecEnv(_BaseVecEnv):
     """``num_envs`` games of one preset as an SB3 vector env (learner mode: the agent plays
     ``learner_seat``, ``opponents`` the other seats, as in :class:`eights.VecEnv`).
 
@@ -132,7 +132,7 @@ class VecEnv(_SB3VecEnv):
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
         raise AttributeError(
-            f"eights.integrations.sb3.VecEnv shares one batch of games; cannot set {attr_name!r} per env"
+            f"eights.integrations.sb3.SB3VecEnv shares one batch of games; cannot set {attr_name!r} per env"
         )
 
     def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any) -> List[Any]:

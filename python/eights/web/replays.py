@@ -11,9 +11,9 @@ import os
 import time
 from typing import Any, Dict, List, Optional
 
+from .._core import Game
 from .._utils.checks import as_int, describe
 from .._utils.overrides import check_depth
-from ..game import Game
 from ..render import action_text
 from .config import MAX_RECORD_BYTES
 from .errors import bad_request, forbidden, not_found, too_large

@@ -12,10 +12,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
 
-from .._core import derive_seed
+from .._core import Game, derive_seed
 from ..agents.seats import seat_player
 from ..agents.spec import AgentSpec
-from ..game import Game
 from ..render import action_text
 from ..rules import Rules
 from .errors import ApiError, conflict

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import eights
-from eights.play import parse_move
+from eights.cli.terminal import parse_move
 
 
 def _run(args, stdin, timeout=120):

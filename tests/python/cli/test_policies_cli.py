@@ -15,7 +15,7 @@ import pytest
 import eights
 from eights.__main__ import main
 from eights.agents.load import load_policy
-from eights.play import play
+from eights.cli.terminal import play
 
 POLICY_MODULE = textwrap.dedent(
     """

@@ -151,7 +151,7 @@ def test_sb3_vector_env_with_the_rules():
     pytest.importorskip("stable_baselines3")
     from eights.integrations import sb3
 
-    v = sb3.VecEnv(TWO, num_envs=4, obs_rules=True, seed=0)
+    v = sb3.SB3VecEnv(TWO, num_envs=4, obs_rules=True, seed=0)
     obs = v.reset()
     assert obs["rules"].shape == (4, eights.RULES_SIZE)
     for _ in range(60):

@@ -30,8 +30,8 @@ def _eof():
 
 def _entry_points():
     """Each entry point as a function of (preset, overrides): it builds or plays something."""
+    from eights.cli.terminal import play
     from eights.envs.pettingzoo import raw_env
-    from eights.play import play
 
     return {
         "Game": lambda p, o: eights.Game(p, 2, seed=0, rules=o),

@@ -1,4 +1,4 @@
-"""eights.integrations.sb3.VecEnv: an SB3 VecEnv over the Rust batch, trained on by MaskablePPO."""
+"""eights.integrations.sb3.SB3VecEnv: an SB3 VecEnv over the Rust batch, trained on by MaskablePPO."""
 
 import numpy as np
 import pytest
@@ -12,7 +12,7 @@ import eights.integrations.sb3
 def test_protocol_and_autoreset():
     from stable_baselines3.common.vec_env import VecEnv as SB3VecEnv
 
-    venv = eights.integrations.sb3.VecEnv("crazy_eights", num_envs=16, seed=0, num_threads=1)
+    venv = eights.integrations.sb3.SB3VecEnv("crazy_eights", num_envs=16, seed=0, num_threads=1)
     assert isinstance(venv, SB3VecEnv) and venv.num_envs == 16
     obs = venv.reset()
     assert obs.shape == (16, eights.OBS_SIZE) and obs.dtype == np.float32
@@ -38,8 +38,8 @@ def test_protocol_and_autoreset():
 
 
 def test_same_seed_same_games():
-    a = eights.integrations.sb3.VecEnv("switch_blackjack", num_envs=4, num_players=3)
-    b = eights.integrations.sb3.VecEnv("switch_blackjack", num_envs=4, num_players=3)
+    a = eights.integrations.sb3.SB3VecEnv("switch_blackjack", num_envs=4, num_players=3)
+    b = eights.integrations.sb3.SB3VecEnv("switch_blackjack", num_envs=4, num_players=3)
     a.seed(7)
     b.seed(7)
     assert np.array_equal(a.reset(), b.reset())
@@ -54,7 +54,7 @@ def test_maskable_ppo_learns_on_it():
     torch.set_num_threads(1)
     # Two-card hands against the heuristic bot: short episodes, so some end within the budget.
     venv = VecMonitor(
-        eights.integrations.sb3.VecEnv(
+        eights.integrations.sb3.SB3VecEnv(
             "crazy_eights",
             num_envs=8,
             seed=0,

@@ -384,16 +384,16 @@ def test_find_cycle_finds_cycles_and_only_cycles():
 
 
 def test_import_parsers_see_every_form():
-    modules = {"play", "rules", "_core", "render", "_checks"}
+    modules = {"records", "rules", "_core", "render", "_checks"}
     source = (
         "from typing import TYPE_CHECKING\n"
         "from . import _core\n"
         "from .render import x\n"
         "if TYPE_CHECKING:\n    from .rules import Rules\nelse:\n    from ._checks import y\n"
-        "def f():\n    import eights.play\n"
+        "def f():\n    import eights.records\n"
         "from eights import Game\n"
     )
-    assert python_imports(source, modules) == {"_core", "render", "_checks", "play", "__init__"}
+    assert python_imports(source, modules) == {"_core", "render", "_checks", "records", "__init__"}
     assert rust_module(Path("/s/game/legal.rs"), Path("/s")) == ("game", "legal")
     assert rust_module(Path("/s/python/mod.rs"), Path("/s")) == ("python",)
     assert rust_module(Path("/s/bots.rs"), Path("/s")) == ("bots",)
@@ -446,7 +446,7 @@ def test_rust_function_reader_counts_body_lines():
 @pytest.mark.skipif(not PACKAGE.is_dir(), reason="the package source tree is not here")
 def test_python_modules_have_no_import_cycle():
     graph = python_graph(PACKAGE)
-    assert {"game", "rules", "envs.vector"} <= set(graph)
+    assert {"records", "rules", "envs.vector"} <= set(graph)
     assert find_cycle(graph) is None, f"import cycle: {' -> '.join(find_cycle(graph) or [])}"
 
 

@@ -87,14 +87,6 @@ def test_public_names_of_the_extension_are_re_exported():
         assert name in eights.__all__, name
 
 
-def test_internal_names_still_resolve_with_a_deprecation_warning():
-    with pytest.warns(DeprecationWarning, match=r"eights\._core\.game_state_bytes"):
-        fn = eights.game_state_bytes  # type: ignore[attr-defined]
-    assert fn is eights._core.game_state_bytes
-    with pytest.raises(AttributeError, match="no_such_name"):
-        eights.no_such_name  # type: ignore[attr-defined]  # noqa: B018
-
-
 def _console_script() -> str:
     name = "eights.exe" if sys.platform == "win32" else "eights"
     path = Path(sysconfig.get_path("scripts")) / name
@@ -145,11 +137,12 @@ def test_missing_extra_names_the_extra_to_install(monkeypatch, module, blocked, 
                 sys.modules[name] = mod
 
 
-def test_the_package_itself_uses_no_deprecated_top_level_name():
-    # -W turns the warning of eights.__getattr__ (message "eights.<name> is internal...")
-    # into an error while the package and its command line import and run.
+def test_the_package_and_its_command_line_import_and_run_without_warnings():
+    # eights has no fallback for internal names any more: a module of the package that used one
+    # fails here with an AttributeError; -W turns any DeprecationWarning of the package into an error.
     code = (
-        "import eights, eights.arena, eights.envs.gym, eights.envs.vector, eights.rules, eights.render, eights.play; "
+        "import eights, eights.arena, eights.envs.gym, eights.envs.vector, eights.rules, eights.render, "
+        "eights.cli.terminal; "
         "from eights.__main__ import main; main(['presets'])"
     )
     res = subprocess.run(
