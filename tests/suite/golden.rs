@@ -6,7 +6,7 @@
 //! variant of every preset, 200 games at its smallest table. The file
 //! `tests/golden/selfplay.txt` must match byte for byte. When the random stream or a rule is
 //! changed on purpose, regenerate it in a commit of its own with
-//! `EIGHTS_BLESS=1 cargo test --release --test golden` and say why in the message.
+//! `EIGHTS_BLESS=1 cargo test --profile test-opt --test suite golden::` and say why in the message.
 
 use eights::bots::{RandomBot, random_selfplay};
 use eights::game::Game;
