@@ -1,10 +1,10 @@
 """The card network against flat MLPs at the same imitation budget: each checkpoint of
-``scripts/train_card_net.py --arch ...`` (same seed, same settings, side by side on the same
+``research/train_card_net.py --arch ...`` (same seed, same settings, side by side on the same
 machine) plays ``heuristic`` on every preset at its smallest table and on the generalization
 benchmark's held-out house-rule sets (never stored in training), on the same duplicate deals.
 
-    python scripts/compare_card_flat.py runs/cmp_card runs/cmp_flat_256 runs/cmp_flat_11 \
-        --deals 100 --json benchmarks/results/net/card_vs_flat.json
+    python research/compare_card_flat.py runs/cmp_card runs/cmp_flat_256 runs/cmp_flat_11 \
+        --deals 100 --json research/results/net/card_vs_flat.json
 
 For each run: its architecture, parameters, training samples a second, iterations, labelled
 decisions and minutes, its last validation agreement with ``heuristic``, and the mean win share
@@ -24,7 +24,7 @@ from eights import Rules, presets
 from eights.generalization import evaluate
 from eights.generalization.splits import split
 from eights.train.cardnet import CardNetAgent, from_checkpoint
-from eights.train.flatnet import build
+from netlab.flatnet import build
 
 
 def load_run(folder: str):
@@ -53,7 +53,7 @@ def fair_share(agent, sets, deals: int, seed: int) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("runs", nargs="+", help="run folders of scripts/train_card_net.py")
+    ap.add_argument("runs", nargs="+", help="run folders of research/train_card_net.py")
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=1, help="PyTorch threads")

@@ -1,12 +1,12 @@
-"""Export a checkpoint of ``scripts/train_card_net.py`` (imitation) or
-``scripts/train_card_net_ppo.py`` (PPO) as the ``net`` bot's weights file (``eights-net-v2``,
+"""Export a checkpoint of ``research/train_card_net.py`` (imitation) or
+``research/train_card_net_ppo.py`` (PPO) as the ``net`` bot's weights file (``eights-net-v2``,
 float16), with the training record in its metadata: the stages of ``--previous`` (the file the
 stage started from; its ``continue:`` line is dropped when this stage gives one), then this
 stage's ``--stage`` lines.
 
-    python scripts/export_card_net.py --ckpt runs/card_net/ckpt.pt --out src/bots/weights/net.safetensors \
+    python research/export_card_net.py --ckpt runs/card_net/ckpt.pt --out src/bots/weights/net.safetensors \
         --stage "imitation: ..."
-    python scripts/export_card_net.py --ckpt runs/card_net_ppo/ckpt.pt --out new.safetensors \
+    python research/export_card_net.py --ckpt runs/card_net_ppo/ckpt.pt --out new.safetensors \
         --previous src/bots/weights/net.safetensors --stage "stage 3, PPO: ..."
 """
 

@@ -2,9 +2,9 @@
 every preset at its smallest table, the same deals every time (seed 0). A new file is committed
 when its mean is at least the committed file's.
 
-    python scripts/net_quick_check.py                       # the shipped weights
-    python scripts/net_quick_check.py --weights FILE --json out.json
-    python scripts/net_quick_check.py --players 4   # the presets that allow 4 players, at 4
+    python research/net_quick_check.py                       # the shipped weights
+    python research/net_quick_check.py --weights FILE --json out.json
+    python research/net_quick_check.py --players 4   # the presets that allow 4 players, at 4
 """
 
 from __future__ import annotations

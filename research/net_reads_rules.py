@@ -6,8 +6,8 @@ averaged over sets, says what reading the rules is worth. The true-rules games a
 bot's (all in Rust); the told-the-parent games go through the Python arena loop, which is slow
 on the sets whose matches run to the decision limit.
 
-    python scripts/net_reads_rules.py --deals 1000 --out docs/data/net_reads_rules.json
-    python scripts/net_reads_rules.py --deals 1000 --true-only   # the zero-shot score alone (fast)
+    python research/net_reads_rules.py --deals 1000 --out docs/data/net_reads_rules.json
+    python research/net_reads_rules.py --deals 1000 --true-only   # the zero-shot score alone (fast)
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What would `net` gain from its own playouts? A pilot of the teacher stage 10 proposes.
 
-    python scripts/net_rollout_pilot.py --players 2 --states 300 --worlds 32 \
-        --out benchmarks/results/net/stage10/rollout_pilot_2p.json
+    python research/net_rollout_pilot.py --players 2 --states 300 --worlds 32 \
+        --out research/results/net/stage10/rollout_pilot_2p.json
 
 `net` plays the learner's seat of preset games (the presets as written, every one that allows
 the table size) against `heuristic` bots, greedily. In a sample of its decisions with more than
@@ -30,13 +30,13 @@ import time
 
 import numpy as np
 
+import eights
+
 # The playout of the disagreement check beside this script (``scripts/`` is on the path of a
 # script run from it).
 from net_search_disagreements import play_out
-
-import eights
-from eights.train.cardppo_games import MixedGames
-from eights.train.imitation import RulesTable
+from netlab.cardppo_games import MixedGames
+from netlab.imitation import RulesTable
 
 
 def values(game: eights.Game, moves: np.ndarray, worlds: int, rng, net, heuristic) -> np.ndarray:

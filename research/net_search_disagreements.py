@@ -1,8 +1,8 @@
 """Is the search right where it disagrees with `net`?
 
-    python scripts/net_search_disagreements.py --players 2 --states 400 --worlds 64
-    python scripts/net_search_disagreements.py --players 4 --states 400 --worlds 64 \
-        --out benchmarks/results/net/stage6/search_disagreements_4p.json
+    python research/net_search_disagreements.py --players 2 --states 400 --worlds 64
+    python research/net_search_disagreements.py --players 4 --states 400 --worlds 64 \
+        --out research/results/net/stage6/search_disagreements_4p.json
 
 `net` plays the learner's seat of preset games (the presets as written, every one that allows
 the table size) against `heuristic` bots, greedily. In a sample of its decisions the search
@@ -27,8 +27,8 @@ import time
 import numpy as np
 
 import eights
-from eights.train.cardppo_games import MixedGames
-from eights.train.imitation import RulesTable
+from netlab.cardppo_games import MixedGames
+from netlab.imitation import RulesTable
 
 
 def play_out(game: eights.Game, me: int, net: eights.Bot, heuristic: eights.Bot) -> float:

@@ -3,7 +3,7 @@
 decisions; for the PPO stage, the win share against ``heuristic`` in its training games by
 table size and the quick check of exported checkpoints (``quick_check_stage3.jsonl``).
 
-    python scripts/plot_net_curve.py   # benchmarks/results/net/curve_stage*.jsonl -> docs/figures/net_*curve.svg
+    python research/plot_net_curve.py   # research/results/net/curve_stage*.jsonl -> docs/figures/net_*curve.svg
 
 The imitation runs of the card network against flat MLPs (``card_vs_flat/curve_*.jsonl``) go to
 ``docs/figures/net_card_vs_flat.svg``; the arms of stages 5 to 8 (``stage<k>/arm_*.jsonl``,
@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "benchmarks" / "results" / "net"
+RESULTS = ROOT / "research" / "results" / "net"
 FIGURE = ROOT / "docs" / "figures" / "net_curve.svg"
 PPO_FIGURE = ROOT / "docs" / "figures" / "net_ppo_curve.svg"
 CMP_FIGURE = ROOT / "docs" / "figures" / "net_card_vs_flat.svg"

@@ -3,9 +3,9 @@ learner's seat of ``VecEnv`` games against ``heuristic`` in every other seat, ev
 its smallest table (or at ``--players``), ``--deals`` games a seat, each seat its own seed, so
 two runs of different bots play the same deals and their difference is paired.
 
-    python scripts/search_rooted_on_net.py play --bot ismcts:400 --out plain.json
-    python scripts/search_rooted_on_net.py play --bot ismcts_net:400 --out rooted.json
-    python scripts/search_rooted_on_net.py compare plain.json rooted.json
+    python research/search_rooted_on_net.py play --bot ismcts:400 --out plain.json
+    python research/search_rooted_on_net.py play --bot ismcts_net:400 --out rooted.json
+    python research/search_rooted_on_net.py compare plain.json rooted.json
 
 ``compare`` prints a markdown table: each preset's win shares and the paired difference with
 its 95% bootstrap interval over games, then the means as shares of the fair share.

@@ -1,5 +1,5 @@
 """How often the search's answer at ``N`` playouts stands at ``4N``: the noise in the labels of
-:mod:`eights.train.expert`.
+:mod:`netlab.expert`.
 
 Plays the expert collection's groups of tables with ``net`` in the learner's seat and, at
 decisions with more than one legal move (after ``--warmup`` steps, so that the games are at
@@ -8,7 +8,7 @@ visit shares at ``N`` and at ``4N`` playouts (the same seed, so the longer searc
 shorter one's tree). Prints how often the two top moves agree, split by whether the short
 search keeps ``net``'s move or departs from it, and by the short search's top share.
 
-    python scripts/search_stability.py --states 4000 --sims 400 --json stability.json
+    python research/search_stability.py --states 4000 --sims 400 --json stability.json
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import json
 
 import numpy as np
 
-from eights.train.cardppo_games import MixedGames
-from eights.train.expert import CollectConfig
-from eights.train.imitation import RulesTable
+from netlab.cardppo_games import MixedGames
+from netlab.expert import CollectConfig
+from netlab.imitation import RulesTable
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Train the rules-reading ``net`` (:class:`eights.train.cardnet.CardNet`): the imitation stage
-(:func:`eights.train.warmstart.warm_start`), resumable from ``--out``'s checkpoint.
+(:func:`netlab.warmstart.warm_start`), resumable from ``--out``'s checkpoint.
 
-    python scripts/train_card_net.py --out runs/card_net --minutes 120 --seed 0
+    python research/train_card_net.py --out runs/card_net --minutes 120 --seed 0
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import argparse
 import torch
 
 from eights import Rules, presets
-from eights.train.warmstart import WarmStartConfig, warm_start
+from netlab.warmstart import WarmStartConfig, warm_start
 
 
 def main() -> None:

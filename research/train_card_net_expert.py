@@ -1,12 +1,12 @@
-"""Expert iteration offline for the rules-reading ``net`` (:mod:`eights.train.expert`): label a
+"""Expert iteration offline for the rules-reading ``net`` (:mod:`netlab.expert`): label a
 fixed set of ``net``'s own states with a search rooted on ``net``, then train the network on
 them. Collections resume at their next shard; several collections (one per process, each its
 own seed) may feed one distillation.
 
-    python scripts/train_card_net_expert.py collect --out runs/ei/labels0 --minutes 60 --seed 0
-    python scripts/train_card_net_expert.py distill --labels runs/ei/labels0 --out runs/ei/d0 \\
+    python research/train_card_net_expert.py collect --out runs/ei/labels0 --minutes 60 --seed 0
+    python research/train_card_net_expert.py distill --labels runs/ei/labels0 --out runs/ei/d0 \\
         --init src/bots/weights/net.safetensors --epochs 8 --power 3
-    python scripts/export_card_net.py --ckpt runs/ei/d0/ckpt.pt --out candidate.safetensors \\
+    python research/export_card_net.py --ckpt runs/ei/d0/ckpt.pt --out candidate.safetensors \\
         --previous src/bots/weights/net.safetensors --stage "..."
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import fields
 
-from eights.train.expert import CollectConfig, DistillConfig, collect, distill, load_shards
+from netlab.expert import CollectConfig, DistillConfig, collect, distill, load_shards
 
 
 def _flags(ap: argparse.ArgumentParser, cls) -> None:

@@ -1,8 +1,8 @@
 """Train the rules-reading ``net`` by PPO across the rule space
-(:func:`eights.train.cardppo.card_ppo`), from the imitation network, resumable from ``--out``'s
+(:func:`netlab.cardppo.card_ppo`), from the imitation network, resumable from ``--out``'s
 checkpoint.
 
-    python scripts/train_card_net_ppo.py --out runs/card_net_ppo \
+    python research/train_card_net_ppo.py --out runs/card_net_ppo \
         --init src/bots/weights/net.safetensors --minutes 110 --seed 3 --lr 3e-4
 """
 
@@ -13,7 +13,7 @@ import dataclasses
 
 import torch
 
-from eights.train.cardppo import CardPPOConfig, card_ppo
+from netlab.cardppo import CardPPOConfig, card_ppo
 
 
 def main() -> None:

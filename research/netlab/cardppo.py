@@ -1,6 +1,6 @@
 """The reinforcement stage of the rules-reading ``net``: PPO on mixed-rules :class:`eights.VecEnv`
 batches (a :class:`eights.RuleSpace` per table size, ``obs_rules=True``) starting from the
-imitation network (:mod:`eights.train.warmstart`), resumable, with a curve of its win shares.
+imitation network (:mod:`netlab.warmstart`), resumable, with a curve of its win shares.
 
 * **Tables** (:attr:`CardPPOConfig.tables`): groups of games ``players:opponent:games[:space]``
   (``space``: ``all``, the rule space, or ``presets``, the presets as written); each
@@ -8,7 +8,7 @@ imitation network (:mod:`eights.train.warmstart`), resumable, with a curve of it
   played inside the step by a built-in bot (``heuristic``; ``net``, the shipped network, is the
   warm-start policy of the league). Rule sets held out for the generalization benchmark are
   dealt but never learnt from. The games, the rules-part cache, the shaping potential and the
-  search teacher's labels live in :mod:`eights.train.cardppo_games`.
+  search teacher's labels live in :mod:`netlab.cardppo_games`.
 * **Rollout**: every game plays ``num_steps`` learner decisions by the network's sampled
   actions; the rules part of the network is computed once per rule set dealt and kept.
 * **Update**: GAE, then ``update_epochs`` passes of clipped PPO over minibatches made of blocks
@@ -28,7 +28,7 @@ imitation network (:mod:`eights.train.warmstart`), resumable, with a curve of it
   (top share at least ``dagger_keep``) and disagrees with the network's greedy action are
   kept; with 0, all of them. With ``dagger_root = "learner"`` the search's root favours the
   network's greedy action in the heuristic's place, so it leaves that move only on evidence.
-  They go to a :class:`eights.train.imitation.ReplayBuffer` of the
+  They go to a :class:`netlab.imitation.ReplayBuffer` of the
   latest ``dagger_capacity``, and every PPO minibatch adds ``dagger_coef`` times the
   cross-entropy to the teacher's policy (``dagger_target = "top"``: to its top action) on
   ``dagger_batch`` samples drawn from it, once it holds ``dagger_start``. The buffer
@@ -42,7 +42,7 @@ imitation network (:mod:`eights.train.warmstart`), resumable, with a curve of it
 * **Twin deals** (:attr:`CardPPOConfig.copies` above 1, off by default): every game is played
   that many times over the same deals, and each copy's moves from the decision where the
   copies part are credited with its return minus the other copies' mean, so the luck of the
-  deal cancels (:mod:`eights.train.cardppo_twins`); this replaces GAE, the value head and the
+  deal cancels (:mod:`netlab.cardppo_twins`); this replaces GAE, the value head and the
   shaping. A deal is learnt from at the first update after every copy has finished it; every
   ``twin_redeal`` rollouts every game is dealt anew, so the copies stay in step.
 * **Curve**: per update, the learner's win share in the games that ended, by group, the PPO
@@ -60,12 +60,12 @@ from typing import Any, Callable, Dict, List, Optional
 import numpy as np
 import torch
 
-from .._core import NUM_ACTIONS
-from .cardnet import CardNet, from_checkpoint, load
-from .cardnet_grow import attend, widen
-from .cardppo_games import MixedGames, PartsCache, SearchLabels, potential
-from .cardppo_twins import TwinBook
-from .imitation import RulesTable
+from eights._core import NUM_ACTIONS
+from eights.train.cardnet import CardNet, from_checkpoint, load
+from eights.train.cardnet_grow import attend, widen
+from netlab.cardppo_games import MixedGames, PartsCache, SearchLabels, potential
+from netlab.cardppo_twins import TwinBook
+from netlab.imitation import RulesTable
 
 __all__ = ["CardPPOConfig", "card_ppo"]
 
@@ -117,7 +117,7 @@ class CardPPOConfig:
     shaping: float = 0.0
     shaping_updates: int = 400
     #: Play every game this many times over the same deals and credit each copy's moves with
-    #: its return minus the other copies' mean (:mod:`eights.train.cardppo_twins`; no value
+    #: its return minus the other copies' mean (:mod:`netlab.cardppo_twins`; no value
     #: head, shaping or search teacher); 1: GAE.
     copies: int = 1
     #: Rollouts between two new deals of every game with twin deals: the copies' games differ

@@ -1,4 +1,4 @@
-"""What a PPO stage of the rules-reading ``net`` (:mod:`eights.train.cardppo`) plays and keeps
+"""What a PPO stage of the rules-reading ``net`` (:mod:`netlab.cardppo`) plays and keeps
 beside the network: the groups of mixed-rules ``VecEnv`` games (:class:`MixedGames`, parsed by
 :func:`parse_tables`), the network's rules part per rule set (:class:`PartsCache`), the shaping
 potential on hand sizes (:func:`potential`) and the search teacher's labels
@@ -13,11 +13,11 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 import torch
 
-from .._core import NUM_ACTIONS, RULES_SIZE, presets
-from ..envs.vector import VecEnv
-from ..rules import RuleSpace
-from .cardnet import CardNet
-from .imitation import ReplayBuffer, RulesTable, digest, heldout_encodings
+from eights._core import NUM_ACTIONS, RULES_SIZE, presets
+from eights.envs.vector import VecEnv
+from eights.rules import RuleSpace
+from eights.train.cardnet import CardNet
+from netlab.imitation import ReplayBuffer, RulesTable, digest, heldout_encodings
 
 __all__ = ["MixedGames", "PartsCache", "SearchLabels", "parse_tables", "potential", "SPACES"]
 

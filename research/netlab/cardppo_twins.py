@@ -1,6 +1,6 @@
-"""Twin deals for the PPO stage of the rules-reading ``net`` (:mod:`eights.train.cardppo` with
+"""Twin deals for the PPO stage of the rules-reading ``net`` (:mod:`netlab.cardppo` with
 ``copies`` above 1): every game is played ``copies`` times over the same deal (the same rules,
-cards and opponents; :class:`eights.train.cardppo_games.MixedGames` resets the copies with one
+cards and opponents; :class:`netlab.cardppo_games.MixedGames` resets the copies with one
 seed), each copy by the network's own sampled moves; :class:`TwinBook` keeps each deal's
 decisions until every copy has finished it.
 
@@ -23,15 +23,15 @@ from typing import Dict, Tuple
 
 import numpy as np
 
-from .cardppo_games import MixedGames
-from .imitation import RulesTable
+from netlab.cardppo_games import MixedGames
+from netlab.imitation import RulesTable
 
 __all__ = ["TwinBook", "twin_advantages"]
 
 
 class TwinBook:
     """The decisions of the copies of every deal, kept across rollouts until every copy of the
-    deal has finished it. The games run on from rollout to rollout (:func:`eights.train.cardppo`'s
+    deal has finished it. The games run on from rollout to rollout (:func:`netlab.cardppo`'s
     ``_rollout``), so the copies reach the end of a deal at different rollouts; episode ``k`` of
     game ``i`` is the same deal in every copy (the envs' episode seeds follow the game and the
     episode count). Games differ in length, so the copies drift apart, as far as a random walk

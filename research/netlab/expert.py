@@ -16,7 +16,7 @@ at the next shard. The generalization benchmark's held-out house rules are never
 for validation): the cross-entropy from the search's shares, sharpened by ``power`` (or from
 its top move alone, ``target="top"``, where it leads ``net``'s by more than ``margin``), on
 minibatches of blocks of states that share a rule set, Adam, a checkpoint after each epoch in
-the format ``scripts/export_card_net.py`` reads, and a curve line per epoch with the agreement
+the format ``research/export_card_net.py`` reads, and a curve line per epoch with the agreement
 of the network's greedy move with the search's top move and with ``net``'s move at the start.
 """
 
@@ -32,10 +32,10 @@ from typing import Any, Callable, Dict, List
 import numpy as np
 import torch
 
-from .._core import NUM_ACTIONS
-from .cardnet import from_checkpoint, load
-from .cardppo_games import MixedGames
-from .imitation import RulesTable
+from eights._core import NUM_ACTIONS
+from eights.train.cardnet import from_checkpoint, load
+from netlab.cardppo_games import MixedGames
+from netlab.imitation import RulesTable
 
 __all__ = ["CollectConfig", "DistillConfig", "collect", "distill", "load_shards"]
 
@@ -258,7 +258,7 @@ def distill(
     """Train the network of ``init`` (an exported file or a checkpoint) on ``labels`` for
     ``cfg.epochs`` epochs (the module documentation); writes ``out/ckpt.pt`` after each epoch
     and a line of ``out/curve.jsonl``, the first before any training."""
-    from .cardnet_grow import widen
+    from eights.train.cardnet_grow import widen
 
     if cfg.target not in ("shares", "top"):
         raise ValueError(f"target must be 'shares' or 'top', not {cfg.target!r}")

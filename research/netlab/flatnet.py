@@ -1,7 +1,7 @@
 """The flat baseline that :class:`~eights.train.cardnet.CardNet` is measured against: an MLP over
 the whole observation and the whole rules encoding, with the same inputs, the same
 ``squash`` transform and the same call signature, so the imitation stage
-(:func:`eights.train.warmstart.warm_start`, ``arch="flat:H"``) trains either network on the same
+(:func:`netlab.warmstart.warm_start`, ``arch="flat:H"``) trains either network on the same
 stream of labelled decisions.
 
     logits, value = FlatNet(hidden)(obs, mask, rules, ridx)
@@ -20,8 +20,8 @@ from typing import Dict, Optional
 import torch
 import torch.nn as nn
 
-from .._core import NUM_ACTIONS, OBS_SIZE, RULES_SIZE
-from .cardnet import _linear, squash
+from eights._core import NUM_ACTIONS, OBS_SIZE, RULES_SIZE
+from eights.train.cardnet import _linear, squash
 
 __all__ = ["FlatNet", "build"]
 
@@ -65,7 +65,7 @@ class FlatNet(nn.Module):
 def build(arch: str, width: int, context: int) -> nn.Module:
     """The network an imitation run trains: ``"card"`` (a :class:`CardNet` of ``width`` and
     ``context``) or ``"flat:H"`` (a :class:`FlatNet` ``H`` wide)."""
-    from .cardnet import CardNet
+    from eights.train.cardnet import CardNet
 
     if arch == "card":
         return CardNet(width, context)

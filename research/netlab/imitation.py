@@ -21,9 +21,9 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 import torch
 
-from .._core import NUM_ACTIONS, OBS_SIZE, RULES_SIZE
-from ..envs.vector import VecEnv
-from ..rules import RuleSpace
+from eights._core import NUM_ACTIONS, OBS_SIZE, RULES_SIZE
+from eights.envs.vector import VecEnv
+from eights.rules import RuleSpace
 
 __all__ = ["Collector", "ReplayBuffer", "digest"]
 
@@ -183,7 +183,7 @@ class Collector:
 def heldout_encodings(counts: Sequence[int]) -> Dict[int, List[np.ndarray]]:
     """The generalization benchmark's held-out house rules, encoded at each table size they
     allow (to keep them out of training)."""
-    from ..generalization.splits import HOUSE_RULES_COUNT, split  # noqa: F401
+    from eights.generalization.splits import HOUSE_RULES_COUNT, split  # noqa: F401
 
     out: Dict[int, List[np.ndarray]] = {}
     sets = split("heldout_house", 2)

@@ -1,5 +1,5 @@
-"""Training the ``net1`` bot's networks: the recipe's runs (``examples/train_net_bot.py``, or
-``python -m eights.train.net_bot``; its arguments are :class:`eights.train.recipe.Args`).
+"""Training the ``net1`` bot's networks: the recipe's runs (``research/train_net_bot.py``, or
+``python -m netlab.net_bot``; its arguments are :class:`netlab.recipe.Args`).
 
 For each preset of the plan, in order, a :class:`~eights.train.PolicyNet` learns by self-play
 (:class:`~eights.train.SelfPlay`) against a league; the presets after the first start from the
@@ -29,12 +29,13 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import torch
 
-from .. import arena
-from .._core import NUM_ACTIONS, OBS_SIZE
-from . import config
-from .export import write_exported
-from .model import GreedyPolicy, PolicyNet
-from .recipe import (
+from eights import arena
+from eights._core import NUM_ACTIONS, OBS_SIZE
+from eights.train import config
+from eights.train.export import write_exported
+from eights.train.model import GreedyPolicy, PolicyNet
+from eights.train.selfplay import SelfPlay
+from netlab.recipe import (
     SCRIPT,
     Args,
     earlier_stages,
@@ -48,7 +49,6 @@ from .recipe import (
     to_argv,
     widen,
 )
-from .selfplay import SelfPlay
 
 __all__ = ["main", "train_preset"]
 
@@ -197,7 +197,10 @@ def train_side_by_side(args: Args, plan: List[Tuple[str, float]], device: str) -
         if os.path.exists(os.path.join(args.out, preset, "final.pt")):
             continue
         argv = to_argv(args, plan=f"{preset}={minutes}", parallel=False, export="", eval_deals=0, device=device)
-        children.append((preset, subprocess.Popen([sys.executable, "-m", "eights.train.net_bot"] + argv)))
+        # The children import netlab as this process does: from the folder above it.
+        research = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [research, os.environ.get("PYTHONPATH")])))
+        children.append((preset, subprocess.Popen([sys.executable, "-m", "netlab.net_bot"] + argv, env=env)))
     failed = [preset for preset, child in children if child.wait() != 0]
     if failed:
         raise SystemExit(f"training failed for {', '.join(failed)}")

@@ -1,6 +1,6 @@
 """The recipe of the ``net1`` bot's networks: its arguments, and the history of a chain of runs.
 
-The recipe (:mod:`eights.train.net_bot`, run by ``examples/train_net_bot.py``) trains one
+The recipe (:mod:`netlab.net_bot`, run by ``research/train_net_bot.py``) trains one
 network per preset of a plan by self-play (:class:`eights.train.SelfPlay`) and exports them to
 one ``eights-net-v1`` file (:mod:`eights.train.export`). A run can continue an earlier one
 (``--init-from`` a run directory or an exported file), and the export records the command of
@@ -21,16 +21,16 @@ from typing import Any, List, Optional, Sequence
 
 import torch
 
-from . import config
-from .export import export_metadata
-from .model import exported_state_dict
-from .ppo import PPOConfig
-from .selfplay import LeagueConfig
+from eights.train import config
+from eights.train.export import export_metadata
+from eights.train.model import exported_state_dict
+from eights.train.ppo import PPOConfig
+from eights.train.selfplay import LeagueConfig
 
 __all__ = ["SCRIPT", "Args", "earlier_stages", "parse_args", "parse_plan", "stage_depth", "to_argv", "widen"]
 
 #: The script that runs the recipe, as recorded commands name it.
-SCRIPT = "examples/train_net_bot.py"
+SCRIPT = "research/train_net_bot.py"
 
 
 @dataclass

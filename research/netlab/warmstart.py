@@ -1,5 +1,5 @@
 """The imitation stage of the rules-reading ``net``: a :class:`~eights.train.cardnet.CardNet`
-taught by the Rust ``heuristic`` across the rule space (:mod:`eights.train.imitation`), resumable
+taught by the Rust ``heuristic`` across the rule space (:mod:`netlab.imitation`), resumable
 from a checkpoint, with a curve of its loss, its agreement with the teacher on fixed states and
 its score against the teacher.
 
@@ -19,9 +19,9 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import numpy as np
 import torch
 
-from .cardnet import from_checkpoint, load
-from .flatnet import build
-from .imitation import Collector, ReplayBuffer, heldout_encodings
+from eights.train.cardnet import from_checkpoint, load
+from netlab.flatnet import build
+from netlab.imitation import Collector, ReplayBuffer, heldout_encodings
 
 __all__ = ["WarmStartConfig", "warm_start", "greedy_student", "score_against"]
 
@@ -50,7 +50,7 @@ class WarmStartConfig:
     #: Threads of the collecting envs (a search teacher runs on them).
     env_threads: int = 1
     #: The network: ``card`` (:class:`CardNet`) or ``flat:H``, the flat baseline
-    #: (:class:`eights.train.flatnet.FlatNet`, ``H`` wide) it is measured against.
+    #: (:class:`netlab.flatnet.FlatNet`, ``H`` wide) it is measured against.
     arch: str = "card"
 
 
@@ -78,7 +78,7 @@ def score_against(
 ) -> float:
     """The network's mean win share (``win_loss`` reward mapped to [0, 1]: 1 a win, 0 a loss,
     ties split) in ``games`` games against ``opponent`` in every other seat, its seat rotating."""
-    from ..envs.vector import VecEnv
+    from eights.envs.vector import VecEnv
 
     total, count = 0.0, 0
     for seat in range(num_players):

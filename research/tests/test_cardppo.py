@@ -1,4 +1,4 @@
-"""The PPO stage of the rules-reading ``net`` (``eights.train.cardppo``): a tiny run writes a
+"""The PPO stage of the rules-reading ``net`` (``netlab.cardppo``): a tiny run writes a
 checkpoint and a curve and resumes where it stopped; the first updates move the value head
 alone; the groups of tables parse as documented."""
 
@@ -15,8 +15,8 @@ torch = pytest.importorskip("torch", reason="eights.train needs PyTorch (pip ins
 pytest.importorskip("safetensors", reason="eights.train needs safetensors (pip install '.[train]')")
 
 from eights.train.cardnet import CardNet, export  # noqa: E402
-from eights.train.cardppo import CardPPOConfig, card_ppo  # noqa: E402
-from eights.train.cardppo_games import parse_tables  # noqa: E402
+from netlab.cardppo import CardPPOConfig, card_ppo  # noqa: E402
+from netlab.cardppo_games import parse_tables  # noqa: E402
 
 
 def test_tables_parse_as_documented():
@@ -52,7 +52,7 @@ def test_a_tiny_run_trains_the_value_head_first_then_resumes(tmp_path):
 
 
 def test_the_shaping_potential_compares_the_own_hand_with_the_mean_opponent_hand():
-    from eights.train.cardppo_games import HAND_SIZES, SEATS, potential
+    from netlab.cardppo_games import HAND_SIZES, SEATS, potential
 
     obs = np.zeros((3, 346), np.float32)
     obs[:, [0, 5, 40]] = 1.0  # three cards in hand
@@ -66,9 +66,9 @@ def test_the_shaping_potential_compares_the_own_hand_with_the_mean_opponent_hand
 
 
 def test_shaping_telescopes_to_minus_the_first_potential_over_a_finished_game():
-    from eights.train.cardppo import _rollout
-    from eights.train.cardppo_games import MixedGames, PartsCache, potential
-    from eights.train.imitation import RulesTable
+    from netlab.cardppo import _rollout
+    from netlab.cardppo_games import MixedGames, PartsCache, potential
+    from netlab.imitation import RulesTable
 
     cfg = CardPPOConfig(tables="2:heuristic:8:presets,4:heuristic:8:presets")
     games = MixedGames(cfg.tables, cfg.env_threads, seed=3, table=RulesTable())
@@ -116,8 +116,8 @@ def test_a_tiny_run_with_a_search_teacher_keeps_its_labels_across_a_resume(tmp_p
 
 
 def test_the_search_teacher_keeps_only_the_states_where_it_is_sure_and_disagrees(tmp_path):
-    from eights.train.cardppo_games import MixedGames, SearchLabels
-    from eights.train.imitation import RulesTable
+    from netlab.cardppo_games import MixedGames, SearchLabels
+    from netlab.imitation import RulesTable
 
     games = MixedGames("4:heuristic:16:presets", 1, seed=4, table=RulesTable())
     games.reset()

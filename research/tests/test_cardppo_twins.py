@@ -1,4 +1,4 @@
-"""Twin deals in the PPO stage of the rules-reading ``net`` (``eights.train.cardppo_twins``):
+"""Twin deals in the PPO stage of the rules-reading ``net`` (``netlab.cardppo_twins``):
 the copies of a game are dealt the same rules and cards; each copy's moves from the decision
 where the copies part are credited with its return minus the other copies' mean; decisions
 that carry no gradient are left out; a tiny run trains with them."""
@@ -16,10 +16,10 @@ pytest.importorskip("safetensors", reason="eights.train needs safetensors (pip i
 
 from eights._core import NUM_ACTIONS, RULES_SIZE  # noqa: E402
 from eights.train.cardnet import CardNet, export  # noqa: E402
-from eights.train.cardppo import CardPPOConfig, card_ppo  # noqa: E402
-from eights.train.cardppo_games import MixedGames  # noqa: E402
-from eights.train.cardppo_twins import TwinBook, twin_advantages  # noqa: E402
-from eights.train.imitation import RulesTable  # noqa: E402
+from netlab.cardppo import CardPPOConfig, card_ppo  # noqa: E402
+from netlab.cardppo_games import MixedGames  # noqa: E402
+from netlab.cardppo_twins import TwinBook, twin_advantages  # noqa: E402
+from netlab.imitation import RulesTable  # noqa: E402
 
 
 def test_the_copies_of_a_game_are_dealt_the_same_rules_and_cards():

@@ -1,4 +1,4 @@
-"""Expert iteration offline (``eights.train.expert``): the collection stores ``net``'s own
+"""Expert iteration offline (``netlab.expert``): the collection stores ``net``'s own
 states with the search's shares on legal moves only, never a held-out rule set, and resumes at
 its next shard; the distillation's targets are the shares sharpened as documented, its
 training moves the network towards the labels, and its checkpoint exports as a ``net`` file."""
@@ -14,10 +14,10 @@ torch = pytest.importorskip("torch", reason="eights.train needs PyTorch (pip ins
 pytest.importorskip("safetensors", reason="eights.train needs safetensors (pip install '.[train]')")
 
 from eights._core import NUM_ACTIONS  # noqa: E402
-from eights.train.expert import CollectConfig, DistillConfig, _shards, collect, distill, load_shards  # noqa: E402
-from eights.train.imitation import digest, heldout_encodings  # noqa: E402
+from netlab.expert import CollectConfig, DistillConfig, _shards, collect, distill, load_shards  # noqa: E402
+from netlab.imitation import digest, heldout_encodings  # noqa: E402
 
-SHIPPED = str(Path(__file__).resolve().parents[3] / "src" / "bots" / "weights" / "net.safetensors")
+SHIPPED = str(Path(__file__).resolve().parents[2] / "src" / "bots" / "weights" / "net.safetensors")
 TABLES = "2:heuristic:16:presets,3:heuristic:6"
 
 
@@ -119,7 +119,7 @@ def test_distillation_moves_the_network_to_its_labels(labels_dir, tmp_path):
     distill(str(tmp_path / "d"), labels, SHIPPED, cfg, log=lambda r: rows.append(__import__("json").loads(r)))
     assert rows[0]["epoch"] == 0 and rows[-1]["epoch"] == 6
     assert rows[-1]["agree_search"] > rows[0]["agree_search"] + 0.2
-    # The checkpoint is one scripts/export_card_net.py reads.
+    # The checkpoint is one research/export_card_net.py reads.
     from eights.train.cardnet import from_checkpoint
 
     ck = torch.load(tmp_path / "d" / "ckpt.pt", weights_only=False)

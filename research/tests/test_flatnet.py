@@ -1,4 +1,4 @@
-"""The flat baseline that the card network is measured against (eights.train.flatnet): it
+"""The flat baseline that the card network is measured against (netlab.flatnet): it
 trains in the same imitation stage, reads the rules, masks illegal actions, and a bad ``arch``
 is refused by name."""
 
@@ -10,8 +10,8 @@ import pytest
 torch = pytest.importorskip("torch", reason="eights.train needs PyTorch (pip install '.[train]')")
 
 from eights import NUM_ACTIONS, OBS_SIZE, RULES_SIZE, Rules  # noqa: E402
-from eights.train.flatnet import FlatNet, build  # noqa: E402
-from eights.train.warmstart import WarmStartConfig, warm_start  # noqa: E402
+from netlab.flatnet import FlatNet, build  # noqa: E402
+from netlab.warmstart import WarmStartConfig, warm_start  # noqa: E402
 
 
 def test_build_names_the_arch_it_refuses():

@@ -8,8 +8,8 @@ import pytest
 
 pytest.importorskip("torch", reason="the training recipe needs PyTorch (pip install '.[train]')")
 
-from eights.train import recipe  # noqa: E402
-from eights.train.net_bot import recorded_command  # noqa: E402
+from netlab import recipe  # noqa: E402
+from netlab.net_bot import recorded_command  # noqa: E402
 
 
 @pytest.mark.parametrize("search_bot", ["", "ismcts:200"])

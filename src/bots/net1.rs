@@ -1,5 +1,5 @@
 //! The first learned bots, `net1`: small policy networks, one per preset, trained by PPO
-//! self-play (see `examples/train_net_bot.py`; the bot `net` of every rule set is
+//! self-play (see `research/train_net_bot.py`; the bot `net` of every rule set is
 //! `bots::net`), shipped in the crate as one safetensors file and played here
 //! with an `ndarray` forward pass, one batched matrix product per layer, no PyTorch needed.
 //!

@@ -56,7 +56,7 @@ pub const DEFAULT_WORLDS: u32 = 100;
 
 /// The paired comparison of the module documentation: per action, the sum of its result's
 /// difference to a base action's in the same world, and of the squares, over the worlds added.
-/// Shared with anything that pairs playouts the same way (`examples/net_teacher.rs`).
+/// Shared with anything that pairs playouts the same way (`research/net_teacher/`).
 #[derive(Clone, Debug, Default)]
 pub struct PairedAdvantage {
     diff: Vec<f64>,

@@ -1,14 +1,14 @@
 """Training with PyTorch (the ``train`` extra): the package's PPO (:mod:`.ppo`, its
 hyperparameters :class:`PPOConfig`), the self-play loop against a league of opponents
-(:mod:`.selfplay`), the policy network it trains, which the learned bot ``net1`` plays
-(:mod:`.model`), and the ``eights-net-v1`` file format the bot reads (:mod:`.export`). The
-recipe of the shipped ``net1`` weights is :mod:`.net_bot` (its arguments and the history of a
-chain of runs: :mod:`.recipe`); the training examples (``examples/train_net_bot.py``,
-``examples/ppo_selfplay.py``) and the approximate best response of
-:func:`eights.arena.exploit` (:mod:`.best_response`) run on them; :mod:`.config` turns the
+(:mod:`.selfplay`), the flat policy network it trains, which the learned bot ``net1`` plays
+(:mod:`.model`), and the ``eights-net-v1`` file format that bot reads (:mod:`.export`);
+``examples/ppo_selfplay.py`` and the approximate best response of
+:func:`eights.arena.exploit` (:mod:`.best_response`) run on them, and :mod:`.config` turns the
 nested argument dataclasses into command-line flags. The rules-reading network that the
-learned bot ``net`` plays is :mod:`.cardnet`, taught across the rule space by
-:mod:`.warmstart` (on :mod:`.imitation`'s labelled decisions)."""
+learned bot ``net`` plays, its ``eights-net-v2`` file format and its growth (wider, with
+attention, playing as before) are :mod:`.cardnet` and :mod:`.cardnet_grow`. How the shipped
+files were trained (the recipes, the stages and their findings) lives in the repository's
+``research/``, which imports this package; the package never imports it."""
 
 from .._utils.optional import require
 

@@ -20,8 +20,8 @@
 //! teacher is no stronger than the network it searches over, so it is not a teacher to imitate.
 //!
 //! ```text
-//! cargo run --release --example net_teacher -- eval WEIGHTS PRESET WORLDS DEALS SEED OPPONENT
-//! cargo run --release --example net_teacher -- data WEIGHTS PRESET WORLDS GAMES SEED OUTDIR OPP1,OPP2,..
+//! cargo run --release --manifest-path research/net_teacher/Cargo.toml -- eval WEIGHTS PRESET WORLDS DEALS SEED OPPONENT
+//! cargo run --release --manifest-path research/net_teacher/Cargo.toml -- data WEIGHTS PRESET WORLDS GAMES SEED OUTDIR OPP1,OPP2,..
 //! ```
 
 use eights::action::{ActionMask, NUM_ACTIONS};

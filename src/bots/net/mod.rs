@@ -1,5 +1,5 @@
 //! The learned bot `net`: one network for every rule set and table size, reading the rules
-//! encoding one card at a time (trained by `scripts/train_card_net.py`; the PyTorch model is
+//! encoding one card at a time (trained by `research/train_card_net.py`; the PyTorch model is
 //! `eights.train.cardnet.CardNet`, whose module documentation states the architecture). Shipped
 //! as one safetensors file (`src/bots/weights/net.safetensors`, format [`FORMAT`]) and played here
 //! with a batched forward pass, no PyTorch needed.
