@@ -20,3 +20,59 @@ folder on the import path (``pythonpath`` in pyproject.toml, and this rootdir co
 pytest's default import mode), so no test edits ``sys.path``.  Test file names stay
 unique across folders (the folders are not packages).
 """
+
+from pathlib import Path
+
+import pytest
+
+#: The lanes (markers registered in pyproject.toml). Every test of a file listed here (or whose
+#: id starts with a key that names a test) gets its markers; a test may add its own with
+#: ``@pytest.mark.<lane>``. The fast lane for
+#: contributors leaves these out:
+#:     python -m pytest tests/python -m "not slow and not train and not browser" -n auto
+#: and the README's test command (CI's) runs every lane.
+#: - ``train``: trains a network with PyTorch (PPO, imitation, SB3, RLlib, the notebook);
+#: - ``browser``: drives Chromium;
+#: - ``integration``: runs a third-party library over the envs (RLlib, SB3, OpenSpiel, torchrl);
+#: - ``slow``: whole programs in subprocesses (the examples, the CLI end to end), type
+#:   checking, load tests: each file several seconds or more.
+LANES = {
+    "arena/test_exploit.py": ("train",),
+    "cli/test_exploit_cli.py": ("train", "slow"),
+    "examples/test_example_scripts.py": ("slow",),
+    "examples/test_examples.py": ("train", "slow"),
+    "examples/test_notebook.py": ("train", "slow"),
+    "envs/test_env_checkers.py": ("integration",),
+    "generalization/test_generalization_baseline.py": ("train", "slow"),
+    "integrations/test_openspiel_bridge.py": ("integration",),
+    "integrations/test_openspiel_differential.py": ("integration", "slow"),
+    "integrations/test_rllib.py": ("integration", "train", "slow"),
+    "integrations/test_sb3.py": ("integration", "train"),
+    "integrations/test_sb3_vec.py": ("integration", "train"),
+    "layout/test_stubs.py": ("slow",),
+    "train/test_cardnet.py": ("train",),
+    "train/test_train.py": ("train",),
+    "web/test_web_browser.py": ("browser", "slow"),
+    "web/test_web_load.py": ("slow",),
+    # single tests, by the start of their id
+    "layout/test_doctests.py::test_docstring_examples_run[eights.integrations.openspiel]": ("integration", "slow"),
+    "layout/test_doctests.py::test_docstring_examples_run[eights.integrations.sb3]": ("integration", "slow"),
+    "errors/test_hardening.py::test_fast_soak_runs_clean_and_is_deterministic_across_thread_counts": ("slow",),
+    "errors/test_hardening.py::test_soak_command_fast_mode": ("slow",),
+    "cli/test_policies_cli.py::test_saved_sb3_model_as_agent": ("train",),
+}
+
+_HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        try:
+            rel = Path(str(item.fspath)).resolve().relative_to(_HERE).as_posix()
+        except ValueError:  # a test outside this folder (the research lane)
+            continue
+        test_id = rel + "::" + item.nodeid.split("::", 1)[1] if "::" in item.nodeid else rel
+        for key, lanes in LANES.items():
+            if key == rel or ("::" in key and test_id.startswith(key)):
+                for lane in lanes:
+                    item.add_marker(getattr(pytest.mark, lane))
