@@ -3,6 +3,19 @@
 
 use super::*;
 
+/// The Double Trouble group of a card (`score.double_trouble`): the cards 2 - 5, the cards
+/// 6 - 9 and the face cards J, Q, K ("If the last card played is a face card then all face
+/// cards count double"). A ten, an ace and a joker have none: they double their own rank (or,
+/// the joker, every card), as without the variant.
+fn trouble_group(c: Card) -> Option<u8> {
+    match c.rank()?.index() {
+        1..=4 => Some(0),
+        5..=8 => Some(1),
+        10..=12 => Some(2),
+        _ => None,
+    }
+}
+
 impl Game {
     pub(super) fn deal_hand(&mut self, prefix: &[Card]) {
         let r = self.rules.clone();
@@ -177,7 +190,10 @@ impl Game {
             // No modifier: each face's value times its count.
             return hand.faces().map(|c| self.rules.points[c.index()] * i32::from(hand.count(c))).sum();
         }
-        let last = self.discard.top();
+        let last = self.discard.top().filter(|_| s.double_last_rank);
+        // Double Trouble: the last card's group doubles; a ten, an ace or a joker has none
+        // ("The doubling rules remain the same when the last card is a 10, Ace or Joker").
+        let last_group = last.and_then(trouble_group).filter(|_| s.double_trouble);
         let mut total = 0;
         let (mut doubles, mut halves) = (0u32, 0u32);
         // Face by face, each face's value times its count (the modifiers depend on the face).
@@ -190,22 +206,12 @@ impl Game {
                 halves += u32::from(k / 2);
             }
             let mut v = self.rules.points[c.index()];
-            if s.double_last_rank {
-                if let Some(l) = last {
-                    let group = |x: Card| {
-                        x.rank().map(|r| match r.index() {
-                            1..=4 => 0,
-                            5..=8 => 1,
-                            9..=12 => 2,
-                            _ => 3,
-                        })
-                    };
-                    let doubled = l.is_joker()
-                        || (c.rank().is_some() && c.rank() == l.rank())
-                        || (s.double_trouble && group(c).is_some() && group(c) == group(l));
-                    if doubled {
-                        v *= 2;
-                    }
+            if let Some(l) = last {
+                let doubled = l.is_joker()
+                    || (c.rank().is_some() && c.rank() == l.rank())
+                    || (last_group.is_some() && trouble_group(c) == last_group);
+                if doubled {
+                    v *= 2;
                 }
             }
             total += v * i32::from(k);
