@@ -3,6 +3,24 @@
 
 use super::*;
 
+/// The faces that count double when `last` is the last card played (`score.double_last_rank`):
+/// the cards of its rank, every card after a joker, and under Double Trouble
+/// (`score.double_trouble`) the cards of its group: 2 - 5, 6 - 9 or the face cards J, Q, K ("If
+/// the last card played is a face card then all face cards count double"). A ten or an ace
+/// has no group: "The doubling rules remain the same when the last card is a 10, Ace or Joker".
+fn doubled_faces(last: Card, trouble: bool) -> u64 {
+    let Some(r) = last.rank() else {
+        return !0;
+    };
+    let (lo, hi) = match r.index() {
+        1..=4 if trouble => (1, 4),
+        5..=8 if trouble => (5, 8),
+        10..=12 if trouble => (10, 12),
+        i => (i, i),
+    };
+    (lo..=hi).fold(0, |m, i| m | RANK_BITS << i)
+}
+
 impl Game {
     pub(super) fn deal_hand(&mut self, prefix: &[Card]) {
         let r = self.rules.clone();
@@ -177,7 +195,10 @@ impl Game {
             // No modifier: each face's value times its count.
             return hand.faces().map(|c| self.rules.points[c.index()] * i32::from(hand.count(c))).sum();
         }
-        let last = self.discard.top();
+        let doubled = match self.discard.top() {
+            Some(l) if s.double_last_rank => doubled_faces(l, s.double_trouble),
+            _ => 0,
+        };
         let mut total = 0;
         let (mut doubles, mut halves) = (0u32, 0u32);
         // Face by face, each face's value times its count (the modifiers depend on the face).
@@ -190,23 +211,8 @@ impl Game {
                 halves += u32::from(k / 2);
             }
             let mut v = self.rules.points[c.index()];
-            if s.double_last_rank {
-                if let Some(l) = last {
-                    let group = |x: Card| {
-                        x.rank().map(|r| match r.index() {
-                            1..=4 => 0,
-                            5..=8 => 1,
-                            9..=12 => 2,
-                            _ => 3,
-                        })
-                    };
-                    let doubled = l.is_joker()
-                        || (c.rank().is_some() && c.rank() == l.rank())
-                        || (s.double_trouble && group(c).is_some() && group(c) == group(l));
-                    if doubled {
-                        v *= 2;
-                    }
-                }
+            if doubled & bit(c) != 0 {
+                v *= 2;
             }
             total += v * i32::from(k);
         }

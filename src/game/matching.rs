@@ -182,6 +182,20 @@ impl Game {
         self.card_wild(c)
     }
 
+    /// Does the card `top` bar the wild rule `w` (`wild.forbidden_on`; zodiac: "you can play a
+    /// single 8 at any time ... (except for the Zodiac card)")? Not after a free play, and not
+    /// while `top` is the start card turned up under `start.effect = "ignore"`, which nobody
+    /// has covered yet (no card played this hand): such a card sets suit and rank only
+    /// (zodiac: "its special properties DO NOT APPLY").
+    #[inline]
+    pub(super) fn wild_barred(&self, w: &WildRule, top: Option<Card>) -> bool {
+        top.is_some_and(|t| {
+            w.forbidden_on & bit(t) != 0
+                && !self.free_play
+                && !(self.plays == 0 && self.rules.start[t.index()] == StartEffect::Ignore)
+        })
+    }
+
     /// May `c` be played in a normal turn, ignoring `only_if_no_other`?
     pub(super) fn playable_basic(&self, c: Card) -> bool {
         self.playable_basic_by(c, self.current as usize)
@@ -213,8 +227,7 @@ impl Game {
             Restrict::None => {}
         }
         if let Some(w) = self.wild_of(c, p) {
-            let forbidden = self.discard.top().is_some_and(|t| w.forbidden_on & bit(t) != 0) && !self.free_play;
-            if forbidden {
+            if self.wild_barred(&w, self.discard.top()) {
                 return w.also_normal && self.matches_top(c);
             }
             if w.requires_match && !self.free_play {

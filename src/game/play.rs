@@ -159,10 +159,9 @@ impl Game {
         }
         let shields = phase == Phase::Chain && self.shields_chain(c);
         let prev_top = self.discard.top();
-        let wild_power = self.wild_of(c, p).is_some_and(|w| {
-            let forbidden = prev_top.is_some_and(|t| w.forbidden_on & bit(t) != 0) && !self.free_play;
-            !(forbidden || (w.also_normal && self.turn.cards > 0))
-        });
+        let wild_power = self
+            .wild_of(c, p)
+            .is_some_and(|w| !(self.wild_barred(&w, prev_top) || (w.also_normal && self.turn.cards > 0)));
         self.turn.wild_power = wild_power;
         // options.joker_bluff: a joker that is normally playable only without another playable
         // card; record whether it was legal for a challenge.

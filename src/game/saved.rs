@@ -13,7 +13,9 @@ use serde::{Deserialize, Serialize};
 pub struct Position {
     /// One hand per seat.
     pub hands: Vec<Vec<Card>>,
-    /// Discard pile bottom to top (the last card is the top card).
+    /// Discard pile bottom to top (the last card is the top card). The cards above the
+    /// bottom one count as played this hand (`Game::plays`, `end.max_plays`): a pile of one
+    /// card is its start card, not yet covered.
     pub discard: Vec<Card>,
     /// Stock, next card drawn first; `None` shuffles the rest of the deck into it.
     pub stock: Option<Vec<Card>>,

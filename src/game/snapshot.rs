@@ -75,6 +75,11 @@ impl Game {
             h.clear();
         }
         g.discard = CountedPile::from_bottom_up(&pos.discard);
+        // Every card of the pile but the start card at its bottom was played: a pile of its
+        // top card alone is a hand no one has played in yet (a start card under
+        // `start.effect = "ignore"` keeps no special property then). The pile holds cards
+        // of the deck (checked above), a few hundred at most: the count fits u32.
+        g.plays = pos.discard.len().saturating_sub(1) as u32;
         g.rogue = Pile::from_bottom_up(&pos.rogue);
         g.stock.clear();
         match &pos.stock {

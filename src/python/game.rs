@@ -142,7 +142,9 @@ impl PyGame {
     }
 
     /// Build an arbitrary mid-hand position (analysis, puzzles, tests). `hands`: one list of
-    /// card strings per seat; `discard`: bottom to top (last = top card); `stock`: next drawn
+    /// card strings per seat; `discard`: bottom to top (last = top card; the cards above the
+    /// bottom one count as played this hand, so a pile of one card is a start card no one has
+    /// covered yet); `stock`: next drawn
     /// first, or None to shuffle the rest of the pack into it with `seed` (when given, any
     /// unlisted cards are out of play). `pending_draw` > 0 puts a draw penalty of the top
     /// card's kind on `current_player`. `wild_rank` ("2" to "9", "T" or "10") sets the hand's

@@ -400,7 +400,7 @@ fn scoring(s: &RulesSpec) -> Vec<String> {
         );
     }
     if sc.double_trouble {
-        v.push("Double Trouble: doubling extends to the last card's group (2-5, 6-9, picture cards).".into());
+        v.push("Double Trouble: doubling extends to the last card's group (2-5, 6-9, picture cards J Q K); a ten, an ace or a joker last doubles as without it.".into());
     }
     if sc.winner_bonus != 0 {
         v.push(format!("The winner of a hand adds {} to their score.", sc.winner_bonus));

@@ -91,7 +91,8 @@ pub struct WildSpec {
     pub requires_match: bool,
     /// Playable only when no other card in hand is (kings_reverse jokers).
     pub only_if_no_other: bool,
-    /// Top cards on which it cannot be played (selectors), besides a pending chain.
+    /// Top cards on which it cannot be played (selectors), besides a pending chain. A start
+    /// card turned up under `start.effect = "ignore"` bars nothing until a card covers it.
     pub forbidden_on: Vec<String>,
     /// Must be the only card of its turn.
     pub solo: bool,

@@ -72,7 +72,8 @@ pub struct ScoreSpec {
     pub values_by_players: BTreeMap<String, BTreeMap<String, i32>>,
     /// Cards of the last played card's rank count double; a joker last doubles all (xtreme).
     pub double_last_rank: bool,
-    /// Double Trouble: doubling extends to the last card's group (2–5, 6–9, faces).
+    /// Double Trouble: doubling extends to the last card's group (2–5, 6–9, the face cards
+    /// J Q K); a ten, an ace or a joker last doubles as without it.
     pub double_trouble: bool,
     /// Added to the hand winner's score (xtreme Winner Bonus: -10).
     pub winner_bonus: i32,

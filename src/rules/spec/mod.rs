@@ -147,7 +147,8 @@ pub enum StartEffect {
     /// As if the dealer had just played it, nomination included (after seeing their hand).
     #[default]
     AsPlayedByDealer,
-    /// Sets suit and rank only.
+    /// Sets suit and rank only: no effect, and until a card covers it no wild is barred
+    /// from it (`wild.forbidden_on`; zodiac's turned-up Zodiac card).
     Ignore,
     /// Returned to the stock, which is shuffled, and another card is turned.
     Redraw,

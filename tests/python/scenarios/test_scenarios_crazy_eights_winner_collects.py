@@ -141,6 +141,7 @@ def test_CW_5_winner_collects_and_series_target():
         stock=["2C", "5C", "6C"],
     )
     g.step("play 4D")
+    assert g.is_terminal, "P0 went out: the hand is over"
     # 8S=50 QD=10 7C=7 -> 67; AS=1 3H=3 -> 4; 67 + 4 = 71
     assert list(g.hand_points) == [71, 0, 0]
     assert list(g.scores) == [71, 0, 0]

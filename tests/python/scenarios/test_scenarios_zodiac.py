@@ -6,7 +6,8 @@ card by suit or rank (or is a wild 8), and each further card matches the face
 value of the current top or is the next higher / lower card of the same suit,
 A < 2 < ... < K with no wrap-around; an 8 played as the first and only card
 is wild with a required nomination (no cards may follow it), an 8 inside a run
-is an ordinary card, and a wild 8 can't be played on the Zodiac card; an ace
+is an ordinary card, and a wild 8 can't be played on a played Zodiac card (a
+turned-up one has no special property, D12); an ace
 attacks only if it is the top card when the turn ends: the next player plays
 aces or draws 2 per ace in the chain (2, 4, 6, 8) and forfeits the turn;
 the Zodiac card (`JC` by default) makes the next player draw 7 and forfeit,
@@ -287,6 +288,42 @@ def test_ZD_fidelity_wild_eight_not_on_the_zodiac_card():
     )
     assert "play 8H" not in legal(g)
     assert "play TC" in legal(g)
+
+
+def test_ZD_fidelity_wild_eight_on_a_turned_up_zodiac_card():
+    """Source (Zodiac): "NOTE: If the dealer turns over one of these "SPECIAL" cards to
+    begin the discard pile, its special properties DO NOT APPLY. In that case, the person
+    to the dealer's left begins play according to the normal rules: They must begin their
+    turn by discarding a card that matches the overturned card's face value or suit. For
+    example, if the dealer turns over the spadeA, then the first person must start by
+    discarding an Ace, a Spade (spade), or an 8." and "You can play an 8 at any time as a
+    wild card to change the suit."; the ban ("except for the Zodiac card") is the Zodiac
+    card's own property, which a turned-up Zodiac card does not have (docs/fidelity.md,
+    D12; docs/rules_catalog.md#zodiac).
+
+    The start card is the Zodiac card `JC`: P0 draws nothing, and may play `9C` (suit),
+    `JD` (face value) or the wild `8H`. When P0 cannot play and draws, P1 faces the same
+    uncovered `JC` and may play a wild `8S` too. The played Zodiac card keeps the ban
+    (`test_ZD_fidelity_wild_eight_not_on_the_zodiac_card`)."""
+    hands = [
+        ["9C", "JD", "8H", "3H", "4D", "6D", "TH"],
+        ["2S", "3S", "9H", "5D", "QD", "KH", "8S"],
+    ]
+    g = dealt_game(PRESET, 2, hands=hands, start="JC", stock=["2D", "3D"], rules=ZODIAC_JC)
+    assert multiset(g.hand(0)) == multiset(hands[0]), "the turned-up Zodiac card makes nobody draw"
+    assert g.current_player == 0 and g.phase == "play"
+    assert legal(g) == plays("9C JD 8H")
+    g.step("play 8H")
+    assert legal(g) == ALL_SUIT_NOMINATIONS
+    hands = [
+        ["2H", "3H", "4D", "6D", "TH", "5H", "7H"],
+        ["2S", "3S", "9H", "5D", "QD", "KH", "8S"],
+    ]
+    g = dealt_game(PRESET, 2, hands=hands, start="JC", stock=["2D", "3D"], rules=ZODIAC_JC)
+    assert legal(g) == {"draw"}
+    g.step("draw")
+    assert g.current_player == 1 and g.top_card == "JC"
+    assert legal(g) == plays("8S")
 
 
 def test_ZD_fidelity_going_out_with_the_zodiac_card_next_draws_seven_winner_counts_them():

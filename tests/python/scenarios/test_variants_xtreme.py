@@ -54,6 +54,55 @@ def test_double_trouble():
         assert list(g.hand_points) == [0, points], variants
 
 
+@pytest.mark.parametrize(
+    "last, p1, p2, plain, trouble",
+    [
+        # 2 - 5: "all cards 2 - 5 count double": 5D 2 + 2S 2 + 6S 2; QH 5 + 4H 2.
+        ("3C", ["5D", "2S", "6S"], ["QH", "4H"], [0, 4, 6], [0, 6, 7]),
+        # a face card: "all face cards count double" (J, Q, K; not the ten, not the ace):
+        # TS 5 + JD 10 + 5D 1; QH 10 + AH 6 + 6S 2. The preset doubles the kings only.
+        ("KC", ["TS", "JD", "5D"], ["QH", "AH", "6S"], [0, 11, 13], [0, 16, 18]),
+        # a ten: "The doubling rules remain the same": the tens alone double, as in the
+        # preset: KC 5 + TS 10 + 5D 1; QH 5 + AH 6 + 6S 2.
+        ("TC", ["KC", "TS", "5D"], ["QH", "AH", "6S"], [0, 16, 13], [0, 16, 13]),
+        # an ace: the aces alone double: AS 12 + KD 5 + 5D 1; QH 5 + 6S 2.
+        ("AC", ["AS", "KD", "5D"], ["QH", "6S"], [0, 18, 7], [0, 18, 7]),
+    ],
+)
+def test_double_trouble_ends_a_hand_on_each_kind_of_last_card(last, p1, p2, plain, trouble):
+    """Source (Xtreme, variation 4): "Double Trouble. When the last card is played if it is a
+    2 - 5 then all cards 2 - 5 count double in scoring for that round. If the last card played
+    is a 6 - 9 then cards 6 - 9 count double in scoring for that round. If the last card
+    played is a face card then all face cards count double when scoring that round. . The
+    doubling rules remain the same when the last card is a 10, Ace or Joker." The doubling
+    rules without the variant: "When scoring all cards that have the same denomination as the
+    last card played will have that point value doubled for that round." Points: "Cards 2 - 5
+    : 1 point each", "Cards 6 - 9 : 2 points each", "Cards 10, Jack, Queen, King : 5 points
+    each", "Ace : 6 points each". Variant `double_trouble`: P0 goes out on `last` (on `4C`)
+    and the hand ends; the scores of P1 and P2 with and without the variant, counted by
+    hand in the parameters (a ten is not a face card: its group is its rank alone)."""
+    for variants, points in (((), plain), (("double_trouble",), trouble)):
+        g = _pos([[last], p1, p2], "4C", *variants)
+        g.step(f"play {last}")
+        assert g.is_terminal, variants
+        assert list(g.hand_points) == points, variants
+
+
+def test_double_trouble_a_joker_last_doubles_every_card():
+    """Source (Xtreme, variation 4): "The doubling rules remain the same when the last card is
+    a 10, Ace or Joker." with Double Score's "Unless the last card is a Joker then the points
+    for all the cards held that round are doubled." Variant `double_trouble`: P0 goes out on
+    `RJ` (naming clubs); P1's `TS 3D 9H` score (5 + 1 + 2) x 2 = 16, P2's `KD AH` (5 + 6) x 2
+    = 22, with the variant and without it."""
+    for variants in ((), ("double_trouble",)):
+        g = _pos([["RJ"], ["TS", "3D", "9H"], ["KD", "AH"]], "4C", *variants)
+        g.step("play RJ")
+        if not g.is_terminal:
+            g.step("suit C")
+        assert g.is_terminal, variants
+        assert list(g.hand_points) == [0, 16, 22], variants
+
+
 def test_alternative_scoring():
     """Source (Xtreme, variation 5): "Alternative scoring. - A. Cards 2 - 10: Points value
     equals denomination. ... - B. Cards Jack, Queen, King: 10 points each. - C. Ace : 11
@@ -62,6 +111,7 @@ def test_alternative_scoring():
     for variants, points in (((), 33), (("alternative_scoring",), 77)):
         g = _pos([["9D"], ["KC", "6C", "AS", "RJ"]], "4D", *variants)
         g.step("play 9D")
+        assert g.is_terminal, variants
         assert list(g.hand_points) == [0, points], variants
 
 
@@ -132,6 +182,7 @@ def test_single_pack():
     for variants, points in (((), 2 + 1), (("single_pack",), 20 + 1)):
         g = _pos([["9D"], ["8S", "3H"]], "4D", *variants)
         g.step("play 9D")
+        assert g.is_terminal, variants
         assert list(g.hand_points) == [0, points], variants
     with pytest.raises(ValueError):
         eights.Game(PRESET, 5, rules={"variants": ["single_pack"]})
