@@ -158,7 +158,8 @@ class Rules:
     @classmethod
     def from_dict(cls, table: Mapping[str, Any]) -> Rules:
         """Rules from a table: ``{"inherits": "<preset>", ...changes}``, a specification of
-        its own (every unlisted field takes its default; listed ``variants`` are applied), or
+        its own (with its ``name``; every unlisted field takes its default; listed ``variants``
+        are applied), or
         a resolved specification as :meth:`to_dict` and ``Game.rules_dict()`` return it
         (every field present: taken as it is, its ``variants`` already applied)."""
         if not isinstance(table, Mapping):
@@ -167,7 +168,13 @@ class Rules:
         table = copy.deepcopy(dict(table))
         inherits = table.get("inherits")
         if inherits is None:
-            pass
+            if not isinstance(table.get("name"), str) or not table["name"].strip():
+                # An empty table, or one without a name, would play under blank defaults.
+                raise RulesError(
+                    "invalid rules field 'name': a rules table needs inherits = \"<preset>\" (changes to a "
+                    "preset of eights.presets()) or a name of its own (a specification of its own), got "
+                    f"{'an empty table' if not table else 'neither'}"
+                )
         elif is_resolved(table):
             # A resolved spec (to_dict(), Game.rules_dict()): complete as it is; its
             # `inherits` only records the parent preset.
