@@ -168,6 +168,7 @@ class Rules:
         table = copy.deepcopy(dict(table))
         inherits = table.get("inherits")
         if inherits is None:
+            rules = cls._make(dict(table), {})  # a field's own error first
             if not isinstance(table.get("name"), str) or not table["name"].strip():
                 # An empty table, or one without a name, would play under blank defaults.
                 raise RulesError(
@@ -175,6 +176,7 @@ class Rules:
                     "preset of eights.presets()) or a name of its own (a specification of its own), got "
                     f"{'an empty table' if not table else 'neither'}"
                 )
+            return rules
         elif is_resolved(table):
             # A resolved spec (to_dict(), Game.rules_dict()): complete as it is; its
             # `inherits` only records the parent preset.
@@ -186,7 +188,6 @@ class Rules:
                     f"{', '.join(_presets())}), got {inherits!r}"
                 )
             return cls._make(inherits, dict(table))
-        return cls._make(dict(table), {})
 
     @classmethod
     def from_toml(cls, source: PathOrText) -> Rules:
