@@ -615,11 +615,8 @@ fn complete_rules(r: &serde_json::Value) -> Result<(), String> {
     if rules::is_resolved(r) {
         return Ok(());
     }
-    let all = serde_json::to_value(rules::RulesSpec::default()).unwrap_or_default();
-    let missing: Vec<&str> = all
-        .as_object()
-        .map(|a| a.keys().filter(|k| !m.contains_key(*k)).map(String::as_str).collect())
-        .unwrap_or_default();
+    let missing: Vec<&str> =
+        rules::top_level_fields().iter().filter(|k| !m.contains_key(*k)).map(String::as_str).collect();
     let more = if missing.len() > 4 { format!(" and {} more", missing.len() - 4) } else { String::new() };
     Err(format!(
         "'rules' must be the complete rules of the game, as to_dict() and record() write them; missing: {}{more}",
