@@ -53,16 +53,17 @@ def _is_int(value: Any) -> bool:
 
 
 def _player_counts(num_players: Union[int, Iterable[int]]) -> List[int]:
+    items: List[Any]
     if _is_int(num_players):
-        counts = [num_players]
+        items = [num_players]
     elif isinstance(num_players, (list, tuple, range)):
-        counts = list(num_players)
+        items = list(num_players)
     else:
         raise TypeError(f"num_players must be an int or a list of ints, got {num_players!r}")
-    for n in counts:
+    for n in items:
         if not _is_int(n):
             raise TypeError(f"num_players must be an int or a list of ints, got {n!r}")
-    counts = [int(n) for n in counts]
+    counts = [int(n) for n in items]
     if not counts:
         raise RulesError("invalid rules field 'num_players': needs at least one player count")
     return counts
@@ -75,7 +76,7 @@ def _weights(dims: Optional[Mapping[str, float]]) -> List[Tuple[str, float]]:
         return []
     if not isinstance(dims, Mapping):
         raise TypeError(f"dims must be a dict of dimension name -> weight, got {type(dims).__name__}")
-    out = []
+    out: List[Tuple[str, float]] = []
     for name, weight in dims.items():
         if not isinstance(name, str):
             raise TypeError(f"dims: a dimension name must be a str, got {name!r}")
