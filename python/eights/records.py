@@ -19,9 +19,16 @@ class EpisodeRecorder:
     """Writes ``game.record()`` of each finished game to ``<directory>/episode_<k>.json``
     (``k`` counts from 0, continuing after the files already there)."""
 
-    def __init__(self, directory: Union[str, os.PathLike[str]]) -> None:
+    def __init__(self, directory: Union[str, os.PathLike[str]], name: str = "directory") -> None:
+        if not isinstance(directory, (str, os.PathLike)):
+            raise TypeError(f"{name} must be a directory path, got {type(directory).__name__}")
         self.directory = os.fspath(directory)
-        os.makedirs(self.directory, exist_ok=True)
+        if os.path.exists(self.directory) and not os.path.isdir(self.directory):
+            raise ValueError(f"{name} {self.directory!r} is a file, not a folder")
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+        except OSError as exc:
+            raise ValueError(f"{name} {self.directory!r}: cannot create the folder ({exc.strerror or exc})") from None
         taken = [f for f in os.listdir(self.directory) if f.startswith("episode_") and f.endswith(".json")]
         numbers = [int(f[8:-5]) for f in taken if f[8:-5].isdigit()]
         self.count = max(numbers) + 1 if numbers else 0
@@ -33,7 +40,7 @@ class EpisodeRecorder:
             return None
         if not isinstance(directory, (str, os.PathLike)):
             raise TypeError(f"{name} must be a directory path or None, got {type(directory).__name__}")
-        return cls(directory)
+        return cls(directory, name)
 
     def save(self, game: Any, extra: Optional[Dict[str, Any]] = None) -> str:
         """Write the record of ``game`` (plus ``extra`` keys); returns the file's path."""

@@ -138,10 +138,11 @@ fn parse_bot(name: &Bound<'_, PyAny>) -> PyResult<String> {
 #[pyfunction]
 #[pyo3(signature = (game, player, seed=None))]
 fn determinize(
-    game: &PyGame,
+    game: &Bound<'_, PyAny>,
     player: &Bound<'_, PyAny>,
     #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>,
 ) -> PyResult<PyGame> {
+    let game = game_arg(game, "determinize")?;
     let player = args::seat_in(player, "player", game.g.num_players())?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed.unwrap_or_else(random_seed));
     Ok(PyGame::at(game.g.determinize(player, &mut rng)))

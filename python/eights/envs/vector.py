@@ -265,6 +265,8 @@ class VecEnv(_GymVectorEnv):
         draws a fresh seed from the env's generator.  No options are
         supported yet (partial resets are done by autoreset).
         """
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict or None, got {_describe(options)}")
         if options:
             raise ValueError(f"VecEnv.reset supports no options, got {sorted(options)}")
         if seed is None:

@@ -144,6 +144,20 @@ CASES = {
     "tournament-agents-few": (lambda: _tournament(agents=["random"]), ValueError, "needs at least 2 agents"),
     "tournament-agents-str": (lambda: _tournament(agents="random,heuristic"), TypeError, "agents must be a list"),
     "tournament-agents-twice": (lambda: _tournament(agents=["random", "random"]), ValueError, "must be unique"),
+    # module functions, resets and recorders
+    "preset_rules-type": (lambda: eights.preset_rules(5), TypeError, r"preset must be a preset name \(str\), got int"),
+    "preset_toml-unknown": (lambda: eights.preset_toml("nope"), ValueError, 'unknown preset "nope"'),
+    "determinize-game": (lambda: eights.determinize(5, 0), TypeError, "game must be an eights.Game, got int"),
+    "determinize-player": (lambda: eights.determinize(_game(), 5), ValueError, "player must be in 0..2"),
+    "env-reset-options": (lambda: _make().reset(options=5), TypeError, "options must be a dict or None"),
+    "env-reset-deck": (
+        lambda: _make().reset(options={"deck": 5}),
+        TypeError,
+        r"options\['deck'\] must be a list of card strings",
+    ),
+    "env-reset-option": (lambda: _make().reset(options={"bogus": 1}), ValueError, "unknown reset option"),
+    "vec-reset-options": (lambda: _vec().reset(options=5), TypeError, "options must be a dict or None"),
+    "make-record_dir-file": (lambda: _make(record_dir=__file__), ValueError, "record_dir .* is a file, not a folder"),
     # eights.Bot, RandomBot, OpponentPool
     "bot-name": (lambda: eights.Bot("nope"), ValueError, 'unknown bot "nope"; allowed bots'),
     "bot-name-type": (lambda: eights.Bot(5), TypeError, "Bot name must be a str"),
