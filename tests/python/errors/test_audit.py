@@ -47,6 +47,12 @@ def _tournament(**kw):
     return arena.tournament(**{"agents": ["random", "heuristic"], "games": 1, "bootstrap": 100, **kw})
 
 
+def _generalize(**kw):
+    from eights.generalization import evaluate
+
+    return evaluate(**{"agent": "random", "split": "heldout_presets", "games": 1, **kw})
+
+
 #: id -> (call, exception type, regex the message matches).
 CASES = {
     # eights.make
@@ -144,6 +150,14 @@ CASES = {
     "tournament-agents-few": (lambda: _tournament(agents=["random"]), ValueError, "needs at least 2 agents"),
     "tournament-agents-str": (lambda: _tournament(agents="random,heuristic"), TypeError, "agents must be a list"),
     "tournament-agents-twice": (lambda: _tournament(agents=["random", "random"]), ValueError, "must be unique"),
+    # eights.generalization.evaluate
+    "generalize-num_players": (
+        lambda: _generalize(num_players=1),
+        ValueError,
+        r"num_players must be in \[2, 10\], got 1",
+    ),
+    "generalize-split": (lambda: _generalize(split="x"), ValueError, "unknown split 'x'; splits: train_presets"),
+    "generalize-progress": (lambda: _generalize(progress="x"), TypeError, "progress must be True or False"),
     # module functions, resets and recorders
     "preset_rules-type": (lambda: eights.preset_rules(5), TypeError, r"preset must be a preset name \(str\), got int"),
     "preset_toml-unknown": (lambda: eights.preset_toml("nope"), ValueError, 'unknown preset "nope"'),
