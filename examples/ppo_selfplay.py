@@ -32,6 +32,7 @@ import eights
 from eights import arena
 from eights.train import GreedyPolicy, LeagueConfig, PolicyNet, PPOConfig, SelfPlay, config
 from eights.train.curves import LearningCurve
+from eights.train.files import load_checkpoint
 
 
 @dataclass
@@ -71,7 +72,7 @@ def main() -> None:
 
     agent = PolicyNet(eights.OBS_SIZE, eights.NUM_ACTIONS, args.ppo.hidden)
     if args.load:
-        agent.load_state_dict(torch.load(args.load, weights_only=False)["model"])
+        agent.load_state_dict(load_checkpoint(args.load)["model"])
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.ppo.learning_rate, eps=1e-5)
     run = SelfPlay(agent, optimizer, args.preset, args.ppo, args.league, num_players=args.num_players, seed=args.seed)
     curve, title = LearningCurve(), f"PPO self-play, {args.preset}, {args.num_players} players"

@@ -24,12 +24,13 @@ from eights import Rules, presets
 from eights.generalization import evaluate
 from eights.generalization.splits import split
 from eights.train.cardnet import CardNetAgent, from_checkpoint
+from eights.train.files import load_checkpoint
 from netlab.flatnet import build
 
 
 def load_run(folder: str):
     """The network of a run's checkpoint, its config and its curve."""
-    ck = torch.load(os.path.join(folder, "ckpt.pt"), weights_only=False)
+    ck = load_checkpoint(os.path.join(folder, "ckpt.pt"), ("model", "config"))
     cfg = ck["config"]
     arch = cfg.get("arch", "card")
     if arch == "card":

@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import struct
 
 import torch
 
 from eights.train.cardnet import export, from_checkpoint
+from eights.train.files import header_metadata, load_checkpoint, read_file_header
 
 
 def main() -> None:
@@ -31,14 +31,12 @@ def main() -> None:
     args = ap.parse_args()
     stages = list(args.stage)
     if args.previous:
-        with open(args.previous, "rb") as f:
-            data = f.read()
-        n = struct.unpack("<Q", data[:8])[0]
-        before = json.loads(json.loads(data[8 : 8 + n])["__metadata__"]["stages"])
+        meta = header_metadata(read_file_header(args.previous), args.previous)
+        before = json.loads(meta["stages"])
         if any(s.startswith("continue:") for s in stages):  # the new stage's continue line replaces the old
             before = [s for s in before if not s.startswith("continue:")]
         stages = before + stages
-    ck = torch.load(args.ckpt, weights_only=False)
+    ck = load_checkpoint(args.ckpt, ("model", "config", "state"))
     cfg = ck["config"]
     net = from_checkpoint(ck["model"], cfg["width"], cfg["context"])
     state = ck["state"]

@@ -19,9 +19,16 @@ class EpisodeRecorder:
     """Writes ``game.record()`` of each finished game to ``<directory>/episode_<k>.json``
     (``k`` counts from 0, continuing after the files already there)."""
 
-    def __init__(self, directory: Union[str, os.PathLike[str]]) -> None:
+    def __init__(self, directory: Union[str, os.PathLike[str]], name: str = "directory") -> None:
+        if not isinstance(directory, (str, os.PathLike)):
+            raise TypeError(f"{name} must be a directory path, got {type(directory).__name__}")
         self.directory = os.fspath(directory)
-        os.makedirs(self.directory, exist_ok=True)
+        if os.path.exists(self.directory) and not os.path.isdir(self.directory):
+            raise ValueError(f"{name} {self.directory!r} is a file, not a folder")
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+        except OSError as exc:
+            raise ValueError(f"{name} {self.directory!r}: cannot create the folder ({exc.strerror or exc})") from None
         taken = [f for f in os.listdir(self.directory) if f.startswith("episode_") and f.endswith(".json")]
         numbers = [int(f[8:-5]) for f in taken if f[8:-5].isdigit()]
         self.count = max(numbers) + 1 if numbers else 0
@@ -33,7 +40,7 @@ class EpisodeRecorder:
             return None
         if not isinstance(directory, (str, os.PathLike)):
             raise TypeError(f"{name} must be a directory path or None, got {type(directory).__name__}")
-        return cls(directory)
+        return cls(directory, name)
 
     def save(self, game: Any, extra: Optional[Dict[str, Any]] = None) -> str:
         """Write the record of ``game`` (plus ``extra`` keys); returns the file's path."""
@@ -48,13 +55,19 @@ class EpisodeRecorder:
 
 
 def load_record(source: Union[str, os.PathLike[str], Dict[str, Any]]) -> Dict[str, Any]:
-    """A record from a dict (returned as is) or a JSON file written by :class:`EpisodeRecorder`."""
+    """A record from a dict (returned as is) or a JSON file written by :class:`EpisodeRecorder`;
+    ``ValueError`` for a dict or file that is not a record (no ``actions``)."""
     if isinstance(source, dict):
+        if "actions" not in source:
+            raise ValueError("invalid game record: 'actions' is missing (a list of [seat, action id] pairs)")
         return source
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"record must be a dict or a path to a JSON file, got {type(source).__name__}")
     with open(source, encoding="utf-8") as f:
-        record = json.load(f)
+        try:
+            record = json.load(f)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"{os.fspath(source)!r} is not a game record: not JSON ({exc})") from None
     if not isinstance(record, dict) or "actions" not in record:
         raise ValueError(f"{os.fspath(source)!r} does not hold a game record (a JSON object with 'actions')")
     return record
@@ -62,9 +75,12 @@ def load_record(source: Union[str, os.PathLike[str], Dict[str, Any]]) -> Dict[st
 
 def replay_states(record: Dict[str, Any]) -> Iterator[Tuple[int, Optional[Tuple[int, int]], Any]]:
     """Yield ``(k, (seat, action) or None, game)`` for the dealt state (``k = 0``, no action)
-    and after each of the record's actions; ``game`` is the same object, stepped on."""
+    and after each of the record's actions; ``game`` is the same object, stepped on. The
+    whole record is replayed first, so a record that does not replay raises ``ValueError``
+    (naming the action) before anything is yielded."""
     from ._core import Game
 
+    Game.from_record(record)  # every action legal and taken by the recorded seat
     game = Game.from_record(record, upto=0)
     yield 0, None, game
     for k, (seat, action) in enumerate(record["actions"], 1):

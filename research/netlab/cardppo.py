@@ -61,10 +61,11 @@ import numpy as np
 import torch
 
 from eights._core import NUM_ACTIONS
-from eights.train.cardnet import CardNet, from_checkpoint, load
+from eights.train.cardnet import CardNet, from_checkpoint, load_path
 from eights.train.cardnet_grow import attend, widen
 from netlab.cardppo_games import MixedGames, PartsCache, SearchLabels, potential
 from netlab.cardppo_twins import TwinBook
+from eights.train.files import load_checkpoint
 from netlab.imitation import RulesTable
 
 __all__ = ["CardPPOConfig", "card_ppo"]
@@ -132,7 +133,7 @@ class CardPPOConfig:
 def _start(path: str, cfg: CardPPOConfig, init: Optional[str], log: Callable[[str], None]):
     state: Dict[str, Any] = {"update": 0, "decisions": 0, "seconds": 0.0}
     if os.path.exists(path):
-        ck = torch.load(path, weights_only=False)
+        ck = load_checkpoint(path, ("model", "optimizer", "state"))
         net = from_checkpoint(ck["model"], cfg.width, cfg.context)
         opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
         opt.load_state_dict(ck["optimizer"])
@@ -143,10 +144,9 @@ def _start(path: str, cfg: CardPPOConfig, init: Optional[str], log: Callable[[st
     if init is None:
         raise ValueError("a new PPO stage starts from a network: pass init (a .pt checkpoint or a .safetensors file)")
     if init.endswith(".safetensors"):
-        with open(init, "rb") as f:
-            net = load(f.read())
+        net = load_path(init)
     else:
-        sd = torch.load(init, weights_only=False)["model"]
+        sd = load_checkpoint(init, ("model",))["model"]
         net = from_checkpoint(sd, sd["r1.weight"].shape[0], sd["c1.weight"].shape[0])
     log(f"started from the network of {init}")
     if (cfg.width, cfg.context) != (net.width, net.context):

@@ -33,8 +33,9 @@ import numpy as np
 import torch
 
 from eights._core import NUM_ACTIONS
-from eights.train.cardnet import from_checkpoint, load
+from eights.train.cardnet import from_checkpoint, load_path
 from netlab.cardppo_games import MixedGames
+from eights.train.files import load_checkpoint
 from netlab.imitation import RulesTable
 
 __all__ = ["CollectConfig", "DistillConfig", "collect", "distill", "load_shards"]
@@ -268,10 +269,9 @@ def distill(
         raise ValueError(f"margin must be between 0 and 1, not {cfg.margin}")
     os.makedirs(out, exist_ok=True)
     if init.endswith(".safetensors"):
-        with open(init, "rb") as f:
-            net = load(f.read())
+        net = load_path(init)
     else:
-        ck = torch.load(init, weights_only=False)
+        ck = load_checkpoint(init, ("model", "config"))
         net = from_checkpoint(ck["model"], ck["config"]["width"], ck["config"]["context"])
     if cfg.width or cfg.context:
         net = widen(net, max(cfg.width, net.width), max(cfg.context, net.context), seed=cfg.seed)

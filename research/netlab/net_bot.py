@@ -33,8 +33,8 @@ from eights import arena
 from eights._core import NUM_ACTIONS, OBS_SIZE
 from eights.train import config
 from eights.train.export import write_exported
+from eights.train.files import load_checkpoint
 from eights.train.model import GreedyPolicy, PolicyNet
-from eights.train.selfplay import SelfPlay
 from netlab.recipe import (
     SCRIPT,
     Args,
@@ -77,7 +77,7 @@ def _start(
     obs_size, dev = args.inputs, torch.device(args.device)
     resume: Dict = {}
     if os.path.exists(ckpt_path):
-        ck = torch.load(ckpt_path, weights_only=False, map_location=dev)
+        ck = load_checkpoint(ckpt_path, ("model", "optimizer", "update", "step", "seconds", "snapshots"), dev)
         if inputs_of(ck["model"]) != obs_size:
             raise SystemExit(
                 f"{ckpt_path} reads {inputs_of(ck['model'])} observation values but --inputs is "
@@ -95,7 +95,7 @@ def _start(
             + (f", widened to {obs_size} observation values" if widened else "")
         )
     elif init:
-        ck = torch.load(init, weights_only=False, map_location=dev)
+        ck = load_checkpoint(init, ("model",), dev)
         model, opt_state, widened = widen(ck["model"], ck.get("optimizer"), obs_size)
         agent.load_state_dict(model)
         if widened:
@@ -265,7 +265,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         if args.smoke:
             minutes = min(minutes, 0.05)
         if os.path.exists(final):
-            ck = torch.load(final, weights_only=False, map_location=run_args.device)
+            ck = load_checkpoint(final, ("model", "step", "seconds"), run_args.device)
             agent = PolicyNet(inputs_of(ck["model"]), NUM_ACTIONS, args.ppo.hidden).to(run_args.device)
             agent.load_state_dict(ck["model"])
             log(f"{preset}: already trained ({final})")
@@ -280,7 +280,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
             else:
                 init = first_final if (args.warm_start and k > 0 and not args.parallel) else ""
             agent = train_preset(run_args, preset, minutes, out, init, log)
-            ck = torch.load(final, weights_only=False, map_location=run_args.device)
+            ck = load_checkpoint(final, ("model", "step", "seconds"), run_args.device)
         trained[preset] = {"decisions": ck["step"], "minutes": round(ck["seconds"] / 60, 1)}
         if ck["step"] > 0 and ck.get("hardware", hardware) not in machines:
             machines.append(ck.get("hardware", hardware))  # where this run trained it

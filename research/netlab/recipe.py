@@ -23,6 +23,7 @@ import torch
 
 from eights.train import config
 from eights.train.export import export_metadata
+from eights.train.files import load_arrays, load_checkpoint
 from eights.train.model import exported_state_dict
 from eights.train.ppo import PPOConfig
 from eights.train.selfplay import LeagueConfig
@@ -107,7 +108,7 @@ def load_final(directory: str, preset: str = ""):
     for name in names:
         path = os.path.join(directory, name, "final.pt")
         if os.path.exists(path):
-            return torch.load(path, weights_only=False, map_location="cpu")
+            return load_checkpoint(path, ("model",), "cpu")
     return None
 
 
@@ -120,10 +121,8 @@ def exported_model(path: str, preset: str, hidden: int = 0) -> dict:
     """``preset``'s policy in an exported file as the state dict of an ``Agent`` without its value
     head (see ``eights.train.exported_state_dict``). ``hidden``, if given, is the width the
     caller expects."""
-    from safetensors.numpy import load_file
-
     try:
-        model = exported_state_dict(load_file(path), preset)
+        model = exported_state_dict(load_arrays(path), preset)
     except KeyError as exc:
         raise SystemExit(f"--init-from {path}: {exc.args[0]}") from None
     if hidden and model["fc1.weight"].shape[0] != hidden:

@@ -19,7 +19,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import numpy as np
 import torch
 
-from eights.train.cardnet import from_checkpoint, load
+from eights.train.cardnet import from_checkpoint, load_path
+from eights.train.files import load_checkpoint
 from netlab.flatnet import build
 from netlab.imitation import Collector, ReplayBuffer, heldout_encodings
 
@@ -120,7 +121,7 @@ def _start(path: str, cfg: WarmStartConfig, init: Optional[str], log: Callable[[
     if init and cfg.arch != "card":
         raise ValueError(f"init: only a card network starts from another network, not arch {cfg.arch!r}")
     if os.path.exists(path):
-        ck = torch.load(path, weights_only=False)
+        ck = load_checkpoint(path, ("model", "optimizer", "state"))
         if cfg.arch == "card":
             net = from_checkpoint(ck["model"], cfg.width, cfg.context)
         else:
@@ -131,11 +132,10 @@ def _start(path: str, cfg: WarmStartConfig, init: Optional[str], log: Callable[[
         log(f"resumed at iteration {state['iteration']} ({state['decisions']} decisions)")
         return net, opt, state
     if init and init.endswith(".safetensors"):  # an exported file: its layers, a new value head
-        with open(init, "rb") as f:
-            net = load(f.read())
+        net = load_path(init)
         log(f"started from the exported network {init}")
     elif init:
-        net = from_checkpoint(torch.load(init, weights_only=False)["model"], cfg.width, cfg.context)
+        net = from_checkpoint(load_checkpoint(init)["model"], cfg.width, cfg.context)
         log(f"started from the network of {init}")
     return net, torch.optim.Adam(net.parameters(), lr=cfg.lr), state
 

@@ -50,9 +50,24 @@ impl PyRandomBot {
     }
 
     /// A uniform legal action of `game`'s player to act.
-    fn act(&mut self, game: &PyGame) -> PyResult<usize> {
+    fn act(&mut self, game: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let game = game_arg(game, "RandomBot.act")?;
         self.bot.act(&game.g).ok_or_else(|| IllegalActionError::new_err("the game is over: no legal action"))
     }
+}
+
+/// The `game` argument of a bot's `act`: a `Game`, or a `TypeError` naming the method.
+fn game_arg<'py>(game: &Bound<'py, PyAny>, method: &str) -> PyResult<PyRef<'py, PyGame>> {
+    game.cast::<PyGame>()
+        .map_err(|_| {
+            PyTypeError::new_err(format!("{method}(game): game must be an eights.Game, got {}", type_name(game)))
+        })?
+        .try_borrow()
+        .map_err(|e| PyValueError::new_err(format!("{method}(game): the game is in use: {e}")))
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "an unknown type".into())
 }
 
 /// A built-in bot: `Bot(name, seed=None)` with `name` one of "random", "heuristic",
@@ -71,13 +86,20 @@ struct PyBot {
 impl PyBot {
     #[new]
     #[pyo3(signature = (name, seed=None))]
-    fn new(name: &str, #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>) -> PyResult<Self> {
-        let spec = parse_spec(name)?;
+    fn new(name: &Bound<'_, PyAny>, #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>) -> PyResult<Self> {
+        let name = name.extract::<String>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "Bot name must be a str such as \"heuristic\" ({BOT_SPEC_HELP}), got {}",
+                type_name(name)
+            ))
+        })?;
+        let spec = parse_spec(&name)?;
         Ok(PyBot { bot: spec.build(seed.unwrap_or_else(random_seed)), spec })
     }
 
     /// A legal action id for `game`'s player to act (the GIL is released while searching).
-    fn act(&mut self, py: Python<'_>, game: &PyGame) -> PyResult<usize> {
+    fn act(&mut self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let game = game_arg(game, "Bot.act")?;
         let g = &game.g;
         self.spec.check_rules(g.rules()).map_err(PyValueError::new_err)?;
         let bot = &mut self.bot;
@@ -116,10 +138,11 @@ fn parse_bot(name: &Bound<'_, PyAny>) -> PyResult<String> {
 #[pyfunction]
 #[pyo3(signature = (game, player, seed=None))]
 fn determinize(
-    game: &PyGame,
+    game: &Bound<'_, PyAny>,
     player: &Bound<'_, PyAny>,
     #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>,
 ) -> PyResult<PyGame> {
+    let game = game_arg(game, "determinize")?;
     let player = args::seat_in(player, "player", game.g.num_players())?;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed.unwrap_or_else(random_seed));
     Ok(PyGame::at(game.g.determinize(player, &mut rng)))

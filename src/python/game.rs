@@ -507,8 +507,7 @@ impl PyGame {
             )));
         }
         let v = to_json(py, d, "state dict")?;
-        let snap: Snapshot =
-            serde_json::from_value(v).map_err(|e| PyValueError::new_err(format!("invalid game state: {e}")))?;
+        let snap = snapshot_from_value(v).map_err(|e| PyValueError::new_err(format!("invalid game state: {e}")))?;
         Ok(PyGame::at(Game::from_snapshot(snap).map_err(game_err)?))
     }
     /// The `(seat, action id)` pairs played since the deal (or since the state the game was
@@ -560,10 +559,11 @@ impl PyGame {
         let actions: Vec<(u8, u16)> = serde_json::from_value(field("actions").cloned().unwrap_or_default())
             .map_err(|e| bad(format!("'actions' must be a list of [seat, action id] pairs ({e})")))?;
         let mut game = if let Some(start) = field("start") {
-            let snap: Snapshot = serde_json::from_value(start.clone()).map_err(|e| bad(format!("'start': {e}")))?;
+            let snap = snapshot_from_value(start.clone()).map_err(|e| bad(format!("'start': {e}")))?;
             PyGame::at(Game::from_snapshot(snap).map_err(game_err)?)
         } else {
             let spec = field("rules").ok_or_else(|| bad("'rules' is missing".into()))?;
+            complete_rules(spec).map_err(bad)?;
             let spec = rules::spec_from_value(spec.clone()).map_err(rules_err)?;
             let r = Rules::from_spec(spec, n as usize).map_err(rules_err)?;
             let seed = field("seed").and_then(|x| x.as_u64()).ok_or_else(|| bad("'seed' must be an integer".into()))?;
@@ -595,6 +595,45 @@ impl PyGame {
         let ctor = py.get_type::<PyGame>().getattr("from_dict")?;
         let d = slf.borrow().to_dict(py)?;
         Ok((ctor, (d,)))
+    }
+}
+
+/// A `to_dict()` state as a [`Snapshot`]. Its `rules` must be the complete rules a state
+/// records (a table with every top-level field): serde would fill the fields of a partial
+/// table, or of `{}` or `[]`, with blank defaults (no name, no special cards) and play on.
+fn snapshot_from_value(v: serde_json::Value) -> Result<Snapshot, String> {
+    if let Some(r) = v.get("rules") {
+        complete_rules(r)?;
+    }
+    serde_json::from_value(v).map_err(|e| e.to_string())
+}
+
+/// Refuse a rules table that is not complete (see [`snapshot_from_value`]), naming what is
+/// missing.
+fn complete_rules(r: &serde_json::Value) -> Result<(), String> {
+    let Some(m) = r.as_object() else {
+        return Err(format!("'rules' must be the complete rules of the game (a dict), got {}", json_kind(r)));
+    };
+    if rules::is_resolved(r) {
+        return Ok(());
+    }
+    let missing: Vec<&str> =
+        rules::top_level_fields().iter().filter(|k| !m.contains_key(*k)).map(String::as_str).collect();
+    let more = if missing.len() > 4 { format!(" and {} more", missing.len() - 4) } else { String::new() };
+    Err(format!(
+        "'rules' must be the complete rules of the game, as to_dict() and record() write them; missing: {}{more}",
+        missing[..missing.len().min(4)].join(", ")
+    ))
+}
+
+fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "None",
+        serde_json::Value::Bool(_) => "a bool",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "a list",
+        serde_json::Value::Object(_) => "a dict",
     }
 }
 

@@ -75,19 +75,31 @@ fn presets() -> Vec<&'static str> {
 /// The resolved rules of a preset (with optional overrides) as a dict.
 #[pyfunction]
 #[pyo3(signature = (preset, rules=None))]
-fn preset_rules<'py>(py: Python<'py>, preset: &str, rules: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+fn preset_rules<'py>(
+    py: Python<'py>,
+    #[pyo3(from_py_with = preset_name)] preset: String,
+    rules: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
     let over = match rules {
         Some(r) if !r.is_none() => Some(to_json(py, r, "rules")?),
         _ => None,
     };
-    let spec = load_spec(preset, over.as_ref()).map_err(rules_err)?;
+    let spec = load_spec(&preset, over.as_ref()).map_err(rules_err)?;
     from_json(py, &spec)
+}
+
+/// A preset's name argument: a `TypeError` naming `preset` for anything but a string.
+fn preset_name(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    obj.extract::<String>().map_err(|_| {
+        let got = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        pyo3::exceptions::PyTypeError::new_err(format!("preset must be a preset name (str), got {got}"))
+    })
 }
 
 /// The TOML text of a preset file.
 #[pyfunction]
-fn preset_toml(preset: &str) -> PyResult<&'static str> {
-    rules::preset_toml(preset).map_err(rules_err)
+fn preset_toml(#[pyo3(from_py_with = preset_name)] preset: String) -> PyResult<&'static str> {
+    rules::preset_toml(&preset).map_err(rules_err)
 }
 
 /// Resolve rules to a complete specification dict.

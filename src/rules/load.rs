@@ -184,8 +184,16 @@ pub fn complete_spec(v: Value) -> Result<RulesSpec, RulesError> {
 /// it has every top-level field. Its `inherits` only records the parent preset, and the
 /// variants it lists are already applied.
 pub fn is_resolved(v: &Value) -> bool {
-    let Ok(Value::Object(all)) = serde_json::to_value(RulesSpec::default()) else { return false };
-    v.as_object().is_some_and(|m| all.keys().all(|k| m.contains_key(k)))
+    v.as_object().is_some_and(|m| top_level_fields().iter().all(|k| m.contains_key(k)))
+}
+
+/// The top-level fields of a serialized specification, computed once.
+pub fn top_level_fields() -> &'static [String] {
+    static FIELDS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    FIELDS.get_or_init(|| match serde_json::to_value(RulesSpec::default()) {
+        Ok(Value::Object(all)) => all.keys().cloned().collect(),
+        _ => Vec::new(),
+    })
 }
 
 fn variant_names(v: &Value) -> Result<Vec<String>, RulesError> {

@@ -39,6 +39,24 @@ def as_int(value: Any, name: str, low: Optional[int] = None, high: Optional[int]
     return value
 
 
+def as_real(value: Any, name: str) -> float:
+    """``value`` as a finite Python ``float``: ``TypeError`` naming ``name`` for a bool or a
+    non-number (a string included); ``ValueError`` for NaN or an infinity."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {describe(value)}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value}")
+    return value
+
+
+def as_flag(value: Any, name: str) -> bool:
+    """``value`` as a ``bool``; ``TypeError`` naming ``name`` for anything but True/False."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {describe(value)}")
+    return bool(value)
+
+
 def as_action(action: Any, who: str = "action") -> int:
     """Convert ``action`` to a Python ``int`` or raise ``TypeError``.
 

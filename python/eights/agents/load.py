@@ -138,6 +138,15 @@ def _import_attribute(spec: str) -> Any:
     return obj
 
 
+def _is_bot_name(name: str) -> bool:
+    """Whether ``name`` (without a parameter) is a built-in bot's name."""
+    try:
+        parse_bot(name.strip())
+    except ValueError:
+        return False
+    return True
+
+
 def load_policy(spec: str, scale: Optional[Any] = None) -> Any:
     """A command-line agent: a bot name (returned normalised), ``module:attribute`` (the
     object, named ``spec``), or a path to a saved SB3 model (an :class:`SB3Policy`).
@@ -158,7 +167,14 @@ def load_policy(spec: str, scale: Optional[Any] = None) -> Any:
         if policy.wants_scaled_observation:
             policy.scale = scale
         return policy
-    if ":" in text and not text.split(":", 1)[1].isdigit():
+    if ":" in text and _is_bot_name(text.split(":", 1)[0]):
+        # A built-in bot with a parameter (ismcts:N...), never a module of that name: a bad
+        # parameter is the bot's error, naming what is allowed.
+        try:
+            return parse_bot(text)
+        except ValueError as exc:
+            raise ValueError(f"bad bot {text!r}: {exc}") from None
+    if ":" in text:
         obj = _import_attribute(text)
         return (text, obj)
     try:

@@ -9,7 +9,9 @@ from typing import Any, Callable, List, Optional, Sequence, Union
 import numpy as np
 
 from .._core import parse_bot
+from .._utils.checks import as_int, as_real
 from .._utils.checks import describe as _describe
+from .._utils.seeds import check_optional_seed
 
 __all__ = ["BatchPolicy", "OpponentPool", "check_batch_actions"]
 
@@ -54,8 +56,16 @@ class OpponentPool:
     ) -> None:
         self._policies: List[Union[BatchPolicy, str]] = []
         self._weights: List[float] = []
+        if isinstance(snapshots, str) or not isinstance(snapshots, Sequence):
+            raise TypeError(
+                f"snapshots must be a list of snapshots (callables or bot names, e.g. ['heuristic']), "
+                f"got {_describe(snapshots)}"
+            )
+        if weights is not None and (isinstance(weights, str) or not isinstance(weights, Sequence)):
+            raise TypeError(f"weights must be a list of numbers, one per snapshot, got {_describe(weights)}")
         if weights is not None and len(weights) != len(snapshots):
             raise ValueError(f"weights must have one entry per snapshot ({len(snapshots)}), got {len(weights)}")
+        seed = check_optional_seed(seed)
         for k, policy in enumerate(snapshots):
             self.add(policy, 1.0 if weights is None else weights[k])
         self.rng = np.random.default_rng(seed)
@@ -68,8 +78,8 @@ class OpponentPool:
             raise TypeError(
                 f"a snapshot must be callable f(obs, mask) -> actions or a built-in bot name, got {_describe(snapshot)}"
             )
-        weight = float(weight)
-        if not weight > 0 or not np.isfinite(weight):
+        weight = as_real(weight, "snapshot weight")
+        if not weight > 0:
             raise ValueError(f"snapshot weights must be positive and finite, got {weight}")
         self._policies.append(snapshot)
         self._weights.append(weight)
@@ -83,6 +93,7 @@ class OpponentPool:
 
     def sample(self, size: int) -> np.ndarray:
         """Draw ``size`` snapshot indices according to the weights."""
+        size = as_int(size, "size", 0)
         if not self._policies:
             raise ValueError("the opponent pool is empty; add() a snapshot first")
         p = np.asarray(self._weights) / sum(self._weights)

@@ -11,6 +11,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from .._utils.checks import as_flag
 from .._utils.checks import describe as _describe
 from ..agents.spec import AGENT_HELP, AgentSpec, as_agent
 from .ratings import bradley_terry, pair_wins_per_deal, rating_intervals
@@ -22,8 +23,9 @@ __all__ = ["evaluate", "tournament"]
 
 
 def _progress_bar(total: int, show: Any, desc: str) -> Tuple[Optional[Callable[[int], Any]], Callable[[], Any]]:
-    """A tqdm bar (when ``show`` and tqdm is installed) as (update, close) callables."""
-    if not show:
+    """A tqdm bar (when ``show`` and tqdm is installed) as (update, close) callables;
+    ``TypeError`` when ``show`` (the ``progress`` argument) is not True or False."""
+    if not as_flag(show, "progress"):
         return None, lambda: None
     from .._utils.optional import import_optional
 

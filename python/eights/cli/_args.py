@@ -71,6 +71,14 @@ def seconds(text: str) -> float:
     return value
 
 
+def positive_seconds(text: str) -> float:
+    """The argparse type of a duration in seconds in ``(0, 1e7)``."""
+    value = seconds(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text}")
+    return value
+
+
 def names(text: Optional[str]) -> List[str]:
     """The non-empty items of a comma-separated list (of bots, agents or presets)."""
     return [item.strip() for item in (text or "").split(",") if item.strip()]

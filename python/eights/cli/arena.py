@@ -5,13 +5,10 @@ chart of the ratings."""
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 import time
-from typing import Any, Optional
+from typing import Any
 
-from .._utils.optional import import_optional
-from . import _args
+from . import _args, _outputs
 
 
 def add_parser(subparsers: Any) -> None:
@@ -38,7 +35,10 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--seed", type=_args.seed, default=0, help="random seed (default: 0)")
     p.add_argument("--threads", type=_args.threads, default=0, help="worker threads, 0 = all cores (default: 0)")
     p.add_argument(
-        "--bootstrap", type=_args.positive, default=1000, help="bootstrap resamples for the intervals (default: 1000)"
+        "--bootstrap",
+        type=_args.int_in(100, 10**6),
+        default=1000,
+        help="bootstrap resamples for the intervals, 100 to 10**6 (default: 1000)",
     )
     _args.add_rules(p)
     p.add_argument("--plot", default=None, metavar="PNG", help="save a chart of the ratings (needs matplotlib)")
@@ -59,22 +59,6 @@ def add_parser(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _plot_problem(path: str) -> Optional[str]:
-    """Why a chart cannot be saved to ``path`` (None when it can)."""
-    try:
-        import_optional("matplotlib", "plot", "saving a chart")
-    except ImportError as exc:
-        return str(exc)
-    folder = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(folder):
-        return f"the folder {folder} does not exist"
-    if not os.access(folder, os.W_OK):
-        return f"the folder {folder} is not writable"
-    if os.path.isdir(path):
-        return "is a folder"
-    return None
-
-
 def run(args: argparse.Namespace) -> int:
     """Run a duplicate-deal tournament between bots and print the ratings."""
     from .. import arena
@@ -85,14 +69,13 @@ def run(args: argparse.Namespace) -> int:
     for path in args.out or []:
         if not path.lower().endswith((".json", ".csv")):
             raise ValueError(f"--out must name a .json or .csv file, got {path!r}")
+    # Every output checked before the tournament runs, not after.
+    _outputs.check_outputs(
+        [*_outputs.each("--out", args.out, "file"), ("--record", args.record, "folder"), ("--plot", args.plot, "plot")]
+    )
     # Bot names, module:attribute policies and saved SB3 models (ValueError when unknown).
     scale = ObservationBounds(preset, args.players, rules=rules)
     agents = [load_agent(a, scale, what="--agents") for a in _args.names(args.agents)]
-    if args.plot:
-        problem = _plot_problem(args.plot)
-        if problem:  # found before the tournament runs, not after
-            print(f"error: --plot {args.plot}: {problem}", file=sys.stderr)
-            return 2
     start = time.perf_counter()
     result = arena.tournament(
         agents,
@@ -112,10 +95,6 @@ def run(args: argparse.Namespace) -> int:
         result.save(path)
         print(f"results saved to {path}")
     if args.plot:
-        try:
-            result.plot(args.plot)
-        except ImportError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
+        result.plot(args.plot)
         print(f"chart saved to {args.plot}")
     return 0

@@ -5,12 +5,10 @@ mean and interquartile mean over rule sets, and optionally a chart and the resul
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from typing import Any
 
-from . import _args
-from .arena import _plot_problem
+from . import _args, _outputs
 
 
 def add_parser(subparsers: Any) -> None:
@@ -48,13 +46,9 @@ def run(args: argparse.Namespace) -> int:
     from ..agents.spec import load_agent
     from ..generalization import evaluate
 
+    _outputs.check_outputs([("--out", args.out, "file"), ("--plot", args.plot, "plot")])  # before the run
     agent = load_agent(args.agent, what="--agent")
     opponent = load_agent(args.opponent, what="--opponent")
-    if args.plot:
-        problem = _plot_problem(args.plot)
-        if problem:
-            print(f"error: --plot {args.plot}: {problem}", file=sys.stderr)
-            return 2
     start = time.perf_counter()
     result = evaluate(
         agent,

@@ -37,4 +37,6 @@ def run(args: argparse.Namespace) -> int:
 
     preset, rules = _args.rules_of(args)
     bots = _args.names(args.bots)
+    if not bots:
+        raise ValueError(f"--bots needs at least one bot name (e.g. heuristic), got {args.bots!r}")
     return play(preset, args.players, seat=args.seat, bots=bots, seed=args.seed, rules=rules)

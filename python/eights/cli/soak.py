@@ -24,7 +24,7 @@ def add_parser(subparsers: Any) -> None:
         "Python API and VecEnv, checks the invariants after every decision and reports memory "
         "before and after; exits 1 on a violation.",
     )
-    p.add_argument("--seconds", type=_args.seconds, default=60.0, help="how long to run (default: 60)")
+    p.add_argument("--seconds", type=_args.positive_seconds, default=60.0, help="how long to run, > 0 (default: 60)")
     p.add_argument(
         "--decisions",
         type=_args.int_in(*soak.FAST_LIMITS["decisions"]),
@@ -92,7 +92,9 @@ def print_fast_summary(res: Dict[str, Any]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the soak (timed, or fast with ``--decisions``), print the summary or JSON; 1 on a
     violation."""
-    presets = _args.names(args.presets) or None
+    presets = None if args.presets is None else _args.names(args.presets)
+    if presets == []:
+        raise ValueError(f"--presets {args.presets!r} names no preset: give comma-separated preset names")
     if args.decisions is not None:
         res = soak.fast_soak(
             args.decisions, args.seed, presets, args.threads, args.obs_every, args.full_every, log=_log

@@ -64,7 +64,13 @@ def rss_bytes() -> int:
 
 
 def table_sizes(presets: Optional[List[str]] = None) -> List[Tuple[str, int]]:
-    """Every (preset, player count) the presets allow."""
+    """Every (preset, player count) the presets allow (every preset's when ``presets`` is
+    None; an empty list is a ``ValueError``, not every preset)."""
+    if presets is not None:
+        if isinstance(presets, str) or not all(isinstance(p, str) for p in presets):
+            raise TypeError(f"presets must be a list of preset names, got {presets!r}")
+        if not presets:
+            raise ValueError("presets is empty: name at least one preset, or leave it out for every preset")
     out = []
     for name in presets or _presets():
         players = preset_rules(name)["players"]
@@ -193,8 +199,10 @@ def soak(
     ``seconds``, ``rounds``, ``games`` and ``decisions`` per driver, ``violations``,
     ``failures`` (the first few messages), ``rss_start``, ``rss_after_first_round`` and
     ``rss_end`` in bytes, and ``rss_growth`` (end minus after the first round)."""
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds < 0:
-        raise ValueError(f"seconds must be a finite number >= 0, got {seconds!r}")
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise TypeError(f"seconds must be a number, got {seconds!r}")
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise ValueError(f"seconds must be a finite number > 0, got {seconds!r}")
     seed = check_seed(seed)
     sizes = table_sizes(presets)
     first: Dict[str, Tuple[str, int]] = {}
@@ -251,7 +259,7 @@ def soak(
 
 
 #: The ranges (inclusive) of :func:`fast_soak`'s counts, which the command line checks too.
-FAST_LIMITS = {"decisions": (0, 2**63 - 1), "obs_every": (1, 2**32 - 1), "full_every": (1, 2**32 - 1)}
+FAST_LIMITS = {"decisions": (1, 2**63 - 1), "obs_every": (1, 2**32 - 1), "full_every": (1, 2**32 - 1)}
 
 #: Games per :func:`fast_soak` batch (a multiple of any table count is not needed: game
 #: ``i`` goes to table ``i % tables``).
@@ -277,6 +285,7 @@ def fast_soak(
     (``rss_start``, ``rss_after_first_batch``, ``rss_end``, ``rss_growth``), in bytes."""
     for name, value in (("decisions", decisions), ("obs_every", obs_every), ("full_every", full_every)):
         as_int(value, name, *FAST_LIMITS[name])
+    as_int(num_threads, "num_threads", 0, 1024)
     seed = check_seed(seed)
     # Each table's observations are checked against the rules' own bounds, computed in Rust.
     sizes = table_sizes(presets)

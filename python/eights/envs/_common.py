@@ -113,7 +113,9 @@ def check_deck(game: Any, deck: Any) -> None:
     """Deal ``deck`` on a copy of ``game`` (``ValueError`` for a bad deck), so that a reset
     with a bad deck leaves the environment, its generator included, exactly as it was."""
     if deck is not None:
-        game.clone().reset(seed=0, deck=deck)
+        if isinstance(deck, str) or not isinstance(deck, Sequence) or not all(isinstance(c, str) for c in deck):
+            raise TypeError(f"options['deck'] must be a list of card strings such as '8H', got {describe(deck)}")
+        game.clone().reset(seed=0, deck=list(deck))
 
 
 def reset_deck(game: Any, options: Any, allowed: Optional[Sequence[str]] = None) -> Any:

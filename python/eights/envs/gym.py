@@ -36,7 +36,7 @@ import numpy as np
 from .._core import NUM_ACTIONS, IllegalActionError
 from .._utils.checks import as_action as _as_action
 from .._utils.checks import as_int as _as_int
-from .._utils.checks import opponents_per_seat, other_seats
+from .._utils.checks import as_real, opponents_per_seat, other_seats
 from .._utils.overrides import merge_rule_overrides
 from .._utils.seeds import DRAW_BOUND, check_optional_seed
 from ..agents.seats import check_opponent, play_until, seat_player
@@ -193,7 +193,7 @@ class EightsEnv(gymnasium.Env):
         self.reward_kind = reward
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = as_real(illegal_reward, "illegal_reward")
         self._illegal_end = False  # the episode ended on an illegal learner action
         self._opponent_specs = opponents_per_seat(opponents, num_players, learner_seat, check_opponent)
         for spec in self._opponent_specs.values():

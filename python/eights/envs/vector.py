@@ -52,6 +52,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as _GymVectorEnv
 
 from .._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore
+from .._utils.checks import as_flag
 from .._utils.checks import as_int as _as_int
 from .._utils.checks import describe as _describe
 from .._utils.overrides import merge_rule_overrides
@@ -148,7 +149,7 @@ class VecEnv(_GymVectorEnv):
         seed = check_optional_seed(seed)
         self.scale_obs = bool(scale_obs)
         self.obs_rules = bool(obs_rules)
-        self.self_play = bool(self_play)
+        self.self_play = as_flag(self_play, "self_play")
         self._py_opponents: Dict[int, Any] = {}
         external = False
         if not self.self_play:
@@ -183,7 +184,7 @@ class VecEnv(_GymVectorEnv):
         self.learner_seat = None if self.self_play else learner_seat
         self.autoreset_mode = AUTORESET_MODES[autoreset]
         self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode)
-        self.copy = bool(copy)
+        self.copy = as_flag(copy, "copy")
         self._initial_seed = seed
         self._seed_rng = np.random.default_rng(seed)
         self._started = False
@@ -264,6 +265,8 @@ class VecEnv(_GymVectorEnv):
         draws a fresh seed from the env's generator.  No options are
         supported yet (partial resets are done by autoreset).
         """
+        if options is not None and not isinstance(options, dict):
+            raise TypeError(f"options must be a dict or None, got {_describe(options)}")
         if options:
             raise ValueError(f"VecEnv.reset supports no options, got {sorted(options)}")
         if seed is None:

@@ -17,6 +17,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 
 from .._core import check_bot_rules
+from .._utils.checks import as_flag, as_int
 from .._utils.optional import import_optional
 from ..agents.spec import as_agent
 from ..arena import evaluate as _evaluate
@@ -196,6 +197,9 @@ def evaluate(
     rules encoding with its observations. Raises ``ValueError`` for an unknown split and the
     arena's errors for bad arguments; an agent refused by a rule set is reported, not raised.
     """
+    num_players = as_int(num_players, "num_players", 2, 10)
+    games = as_int(games, "games", 1)
+    progress = as_flag(progress, "progress")
     spec = as_agent(agent, "agent")
     opp = as_agent(opponent, "opponent")
     sets = list(rule_sets) if rule_sets is not None else _split(split, num_players)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 from typing import Any, List, Optional, Tuple
 
+from .._utils.checks import as_int
 from .html import game_html
 from .text import Action, action_text, table_text
 
@@ -23,6 +24,14 @@ class ReplayHTML(str):
 _REPLAY_COUNTER = [0]
 
 
+def _viewer(record: Any, viewer: Optional[int]) -> Optional[int]:
+    """``viewer`` checked: None, or a seat of the record's game."""
+    if viewer is None:
+        return None
+    players = record.get("players")
+    return as_int(viewer, "viewer", 0, players - 1 if isinstance(players, int) and players > 0 else None)
+
+
 def replay_html(record: Any, viewer: Optional[int] = None) -> ReplayHTML:
     """A notebook viewer of a game record (``game.record()``, or a saved JSON file's path):
     the table with the cards drawn at every step, a slider and previous/next buttons to
@@ -36,6 +45,7 @@ def replay_html(record: Any, viewer: Optional[int] = None) -> ReplayHTML:
     from ..records import load_record, replay_states
 
     record = load_record(record)
+    viewer = _viewer(record, viewer)
     _REPLAY_COUNTER[0] += 1
     uid = f"eights-replay-{_REPLAY_COUNTER[0]}"
     frames = []
@@ -80,6 +90,8 @@ def replay_text(record: Any, viewer: Optional[int] = None, every: int = 0) -> st
     from ..records import load_record, replay_states
 
     record = load_record(record)
+    every = as_int(every, "every", 0)
+    viewer = _viewer(record, viewer)
     lines = []
     head = f"{record.get('preset')} · {record.get('players')} players"
     if record.get("seed") is not None:

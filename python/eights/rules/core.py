@@ -158,7 +158,8 @@ class Rules:
     @classmethod
     def from_dict(cls, table: Mapping[str, Any]) -> Rules:
         """Rules from a table: ``{"inherits": "<preset>", ...changes}``, a specification of
-        its own (every unlisted field takes its default; listed ``variants`` are applied), or
+        its own (with its ``name``; every unlisted field takes its default; listed ``variants``
+        are applied), or
         a resolved specification as :meth:`to_dict` and ``Game.rules_dict()`` return it
         (every field present: taken as it is, its ``variants`` already applied)."""
         if not isinstance(table, Mapping):
@@ -167,7 +168,15 @@ class Rules:
         table = copy.deepcopy(dict(table))
         inherits = table.get("inherits")
         if inherits is None:
-            pass
+            rules = cls._make(dict(table), {})  # a field's own error first
+            if not isinstance(table.get("name"), str) or not table["name"].strip():
+                # An empty table, or one without a name, would play under blank defaults.
+                raise RulesError(
+                    "invalid rules field 'name': a rules table needs inherits = \"<preset>\" (changes to a "
+                    "preset of eights.presets()) or a name of its own (a specification of its own), got "
+                    f"{'an empty table' if not table else 'neither'}"
+                )
+            return rules
         elif is_resolved(table):
             # A resolved spec (to_dict(), Game.rules_dict()): complete as it is; its
             # `inherits` only records the parent preset.
@@ -179,7 +188,6 @@ class Rules:
                     f"{', '.join(_presets())}), got {inherits!r}"
                 )
             return cls._make(inherits, dict(table))
-        return cls._make(dict(table), {})
 
     @classmethod
     def from_toml(cls, source: PathOrText) -> Rules:

@@ -24,9 +24,13 @@ inside :class:`eights.VecEnv` at every episode (``VecEnv(space, ...)``).
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
+import numpy as np
+
 from .._core import RulesError, RuleSpaceCore, derive_seed
+from .._utils.checks import as_int
 from .._utils.seeds import check_seed
 from .core import Rules
 
@@ -44,14 +48,42 @@ def _probability(value: Any, name: str) -> float:
     return float(value)
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
 def _player_counts(num_players: Union[int, Iterable[int]]) -> List[int]:
-    counts = [num_players] if isinstance(num_players, int) else list(num_players)
-    for n in counts:
-        if isinstance(n, bool) or not isinstance(n, int):
+    items: List[Any]
+    if _is_int(num_players):
+        items = [num_players]
+    elif isinstance(num_players, (list, tuple, range)):
+        items = list(num_players)
+    else:
+        raise TypeError(f"num_players must be an int or a list of ints, got {num_players!r}")
+    for n in items:
+        if not _is_int(n):
             raise TypeError(f"num_players must be an int or a list of ints, got {n!r}")
+    counts = [int(n) for n in items]
     if not counts:
         raise RulesError("invalid rules field 'num_players': needs at least one player count")
     return counts
+
+
+def _weights(dims: Optional[Mapping[str, float]]) -> List[Tuple[str, float]]:
+    """The ``(dimension, weight)`` pairs of ``dims``: names as strings, weights real numbers
+    (a bool or a string is a ``TypeError``; the range is checked by the space itself)."""
+    if dims is None:
+        return []
+    if not isinstance(dims, Mapping):
+        raise TypeError(f"dims must be a dict of dimension name -> weight, got {type(dims).__name__}")
+    out: List[Tuple[str, float]] = []
+    for name, weight in dims.items():
+        if not isinstance(name, str):
+            raise TypeError(f"dims: a dimension name must be a str, got {name!r}")
+        if isinstance(weight, (bool, np.bool_)) or not isinstance(weight, numbers.Real):
+            raise TypeError(f"dims[{name!r}] must be a number (a weight >= 0), got {weight!r}")
+        out.append((name, float(weight)))
+    return out
 
 
 class RuleSpace:
@@ -96,9 +128,7 @@ class RuleSpace:
                 raise RulesError("invalid rules field 'presets': the list of presets is empty (leave it out for all)")
             if not all(isinstance(p, str) for p in presets):
                 raise TypeError("presets must be preset names (str)")
-        if dims is not None and not isinstance(dims, Mapping):
-            raise TypeError(f"dims must be a dict of dimension name -> weight, got {type(dims).__name__}")
-        weights = [(str(k), float(v)) for k, v in (dims or {}).items()]
+        weights = _weights(dims)
         if isinstance(mutations, bool) or not isinstance(mutations, (int, float)):
             raise TypeError(f"mutations must be a number, got {type(mutations).__name__}")
         counts = _player_counts(num_players)
@@ -127,6 +157,7 @@ class RuleSpace:
     def samples(self, n: int, seed: int = 0) -> List[Rules]:
         """``n`` rule sets: those of the seeds derived from ``seed`` and ``0 .. n-1``."""
         base = check_seed(seed)
+        n = as_int(n, "n", 0)
         return [self.sample(derive_seed(base, i)) for i in range(n)]
 
     def changes(self, seed: int) -> List[str]:

@@ -26,6 +26,7 @@ from .._core import NUM_ACTIONS, OBS_SIZE, derive_seed
 from ..agents.spec import AgentSpec
 from ..arena.stats import wilson_interval
 from ..envs.vector import VecEnv
+from .files import load_checkpoint
 from .model import PolicyNet, net_state_dict
 from .ppo import PPOConfig, Rollout, ppo_update
 
@@ -33,6 +34,21 @@ __all__ = ["BestResponse", "hardware"]
 
 #: What a checkpoint must match to be resumed by a run (and how results name it).
 IDENTITY_KEYS = ("agent", "preset", "num_players", "seed", "warm_start")
+
+#: What a checkpoint of a best response holds (:meth:`BestResponse.state_dict`).
+CHECKPOINT_KEYS = (
+    "identity",
+    "model",
+    "optimizer",
+    "decisions",
+    "updates",
+    "seconds",
+    "cpu_seconds",
+    "curve",
+    "window",
+    "machines",
+    "torch_rng",
+)
 
 
 def hardware(device: str = "cpu", torch_threads: int = 1, env_threads: int = 1) -> str:
@@ -148,7 +164,7 @@ class BestResponse:
 
     def load(self, path: str) -> None:
         """Resume from a checkpoint of the same experiment (``ValueError`` naming what differs)."""
-        ck = torch.load(path, weights_only=False, map_location=self.device)
+        ck = load_checkpoint(path, CHECKPOINT_KEYS, self.device)
         theirs = ck.get("identity", {})
         differ = [
             f"{k} {theirs.get(k)!r} (not {self.identity.get(k)!r})"
@@ -164,7 +180,7 @@ class BestResponse:
         self.optimizer.load_state_dict(ck["optimizer"])
         for key in ("decisions", "updates", "seconds", "cpu_seconds", "curve", "window", "machines"):
             setattr(self, key, ck[key])
-        torch.set_rng_state(ck["torch_rng"])
+        torch.set_rng_state(ck["torch_rng"].cpu())
 
     # ------------------------------------------------------------------ training
 

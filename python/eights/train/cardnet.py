@@ -34,6 +34,7 @@ added to the encoding later are ignored by a network trained before them.
 
 from __future__ import annotations
 
+import os
 from typing import Dict, List, Optional, Sequence
 
 import numpy as np
@@ -42,6 +43,8 @@ import torch.nn as nn
 
 from .._core import NUM_ACTIONS, OBS_SIZE
 from ..rules.encoding import CARD_FEATURE_NAMES, NUM_FACES, TABLE_FEATURE_NAMES
+from .cardnet_io import ATTENTION, EXPORTED_LAYERS, FORMAT, FORMAT_ATTENTION, check_shapes, read_exported
+from .files import FileFormatError
 
 __all__ = [
     "CardNet",
@@ -49,6 +52,7 @@ __all__ = [
     "export",
     "from_checkpoint",
     "load",
+    "load_path",
     "card_inputs",
     "OTHER_ACTIONS",
     "CARD_DYNAMIC",
@@ -317,17 +321,6 @@ class CardNet(nn.Module):
         }
 
 
-#: The format tag of an exported file (read by ``src/bots/net/mod.rs``).
-FORMAT = "eights-net-v2"
-#: The format tag of an exported file whose network has the attention layer (a reader of
-#: :data:`FORMAT` alone would play it without the layer).
-FORMAT_ATTENTION = "eights-net-v3"
-#: The layers an exported file holds (the value head stays with the checkpoint).
-EXPORTED_LAYERS = ("r1", "r2", "t1", "d", "c1", "c2", "u", "x", "a", "o")
-#: The attention matrices an exported file holds when the network has them.
-ATTENTION = ("att_a", "att_b")
-
-
 def from_checkpoint(state: Dict[str, torch.Tensor], width: int, context: int) -> CardNet:
     """A :class:`CardNet` holding a checkpoint's weights, reading the columns it was trained on
     (the checkpoint stores their indices; the encoding only ever appends columns, so an index
@@ -352,30 +345,25 @@ def export(net: CardNet, path: str, record: Dict[str, str], dtype: torch.dtype =
     save_file(tensors, path, metadata={**record, "format": fmt, **net.config()})
 
 
-def load(data: bytes) -> CardNet:
+def load(data: bytes, name: str = "net weights") -> CardNet:
     """A :class:`CardNet` from the bytes of an exported file (float32 values; the value head
-    is new, untrained)."""
-    import json as _json
-    import struct
-
-    from safetensors import safe_open  # noqa: F401
-    from safetensors.torch import load as load_bytes
-
-    n = struct.unpack("<Q", data[:8])[0]
-    meta = _json.loads(data[8 : 8 + n]).get("__metadata__", {})
-    if meta.get("format") not in (FORMAT, FORMAT_ATTENTION):
-        raise ValueError(f"net weights: format must be {FORMAT!r} or {FORMAT_ATTENTION!r}, got {meta.get('format')!r}")
-    net = CardNet(
-        int(meta["width"]),
-        int(meta["context"]),
-        int(meta["table_width"]),
-        meta["card_columns"].split(","),
-        meta["table_columns"].split(","),
-        attention=meta.get("attention") == "bilinear",
-    )
-    tensors = {k: v.float() for k, v in load_bytes(data).items()}
-    net.load_state_dict(tensors, strict=False)
+    is new, untrained), refused with a :class:`~eights.train.files.FileFormatError` (a
+    ``ValueError``) naming ``name`` where the Rust loader refuses it, or where it holds a
+    tensor the architecture does not call for (:func:`eights.train.cardnet_io.read_exported`)."""
+    arch, tensors = read_exported(data, name)
+    net = CardNet(**arch)
+    check_shapes(net.state_dict(), tensors, name)
+    net.load_state_dict({k: v.float() for k, v in tensors.items()}, strict=False)  # the value head stays new
     return net
+
+
+def load_path(path: str) -> CardNet:
+    """:func:`load` of the file at ``path`` (its errors naming the file)."""
+    path = os.fspath(path)
+    if not os.path.isfile(path):
+        raise FileFormatError(f"{path}: {'is a folder, not a file' if os.path.isdir(path) else 'no such file'}")
+    with open(path, "rb") as f:
+        return load(f.read(), path)
 
 
 class CardNetAgent:

@@ -5,7 +5,7 @@ Per preset ``P``: ``P.norm.mean``, ``P.norm.inv_std`` (float32, ``[IN]``), ``P.f
 ``[H, IN]``, ``P.fc1.bias``, ``P.fc2.weight`` ``[H, H]``, ``P.fc2.bias``, ``P.pi.weight``
 ``[197, H]``, ``P.pi.bias`` (PyTorch's ``[out, in]`` layout; the layers in float16 or
 float32), and metadata ``format = "eights-net-v1"``, ``presets`` (comma-separated), ``clip``
-and what the writer adds (the ``net1`` recipe, :mod:`eights.train.recipe`, records
+and what the writer adds (the ``net1`` recipe, ``netlab.recipe`` in the repository's research/, records
 ``players``, ``hidden``, ``seed``, ``dtype``, ``hardware``, the command and how each preset
 was trained). Only the policy is stored, not the value head. The policy:
 ``x = clamp((obs - mean) * inv_std, -clip, clip)``, ``h = relu(fc2(relu(fc1(x))))``,
@@ -19,13 +19,13 @@ appends slices).
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any, Dict, Mapping
 
 import numpy as np
 
 from .._core import NUM_ACTIONS
+from .files import header_metadata, load_arrays, read_file_header
 from .model import EXPORTED_KEYS, PolicyNet, exported_state_dict
 
 __all__ = ["EXPORT_FORMAT", "export_metadata", "load_exported", "write_exported"]
@@ -58,17 +58,17 @@ def write_exported(policies: Mapping[str, Any], path: str, meta: Mapping[str, An
 
 
 def export_metadata(path: str) -> Dict[str, str]:
-    """The metadata of an exported file (its safetensors header's ``__metadata__``)."""
-    with open(path, "rb") as f:
-        return json.loads(f.read(int.from_bytes(f.read(8), "little"))).get("__metadata__", {})
+    """The metadata of an exported file (its safetensors header's ``__metadata__``); a file
+    that is not one, or whose header is damaged, is a :class:`~eights.train.files.FileFormatError`
+    (a ``ValueError``) naming the file, found before anything the size of a bogus header
+    length is allocated."""
+    return header_metadata(read_file_header(path), os.fspath(path))
 
 
 def load_exported(path: str) -> Dict[str, PolicyNet]:
     """The policies of an exported file as :class:`~eights.train.PolicyNet` s (value heads
     new and untrained), preset -> network, in evaluation mode."""
-    from safetensors.numpy import load_file
-
-    arrays = load_file(path)
+    arrays = load_arrays(path)
     out = {}
     for preset in sorted({k.split(".")[0] for k in arrays}):
         model = exported_state_dict(arrays, preset)

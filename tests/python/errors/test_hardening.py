@@ -744,7 +744,7 @@ def test_cli_arena_plot_into_a_missing_folder_fails_before_playing(tmp_path):
 
 
 def test_soak_command_runs_and_reports():
-    r = run_cli("soak", "--seconds", "0", "--presets", "crazy_eights,switch_blackjack", "--json")
+    r = run_cli("soak", "--seconds", "0.001", "--presets", "crazy_eights,switch_blackjack", "--json")
     assert r.returncode == 0, r.stdout + r.stderr
     import json
 
@@ -761,7 +761,7 @@ def test_soak_reports_a_broken_invariant(monkeypatch):
 
     counter = iter(range(10**9))
     monkeypatch.setattr(soak, "_cards_in_play", lambda g: next(counter))
-    res = soak.soak(0, presets=["crazy_eights"])
+    res = soak.soak(0.001, presets=["crazy_eights"])
     assert res["violations"] > 0
     assert any("not conserved" in f for f in res["failures"])
 

@@ -1,0 +1,110 @@
+"""The exported weights file of the ``net`` bot's network (safetensors, format
+``eights-net-v2``, or ``eights-net-v3`` with the attention layer), as the Rust bot reads it:
+its format tags and layers, and :func:`read_exported`, which checks a file as the Rust loader
+checks it (and refuses tensors the architecture does not call for) before
+:func:`eights.train.cardnet.load` builds the network from it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Sequence, Tuple
+
+from ..rules.encoding import CARD_FEATURE_NAMES, TABLE_FEATURE_NAMES
+from .files import FileFormatError, header_metadata, read_header
+
+__all__ = ["ATTENTION", "DIM_RANGE", "EXPORTED_LAYERS", "FORMAT", "FORMAT_ATTENTION", "check_shapes", "read_exported"]
+
+#: The format tag of an exported file (read by the Rust ``net`` bot).
+FORMAT = "eights-net-v2"
+#: The format tag of an exported file whose network has the attention layer (a reader of
+#: :data:`FORMAT` alone would play it without the layer).
+FORMAT_ATTENTION = "eights-net-v3"
+#: The layers an exported file holds (the value head stays with the checkpoint).
+EXPORTED_LAYERS = ("r1", "r2", "t1", "d", "c1", "c2", "u", "x", "a", "o")
+#: The attention matrices an exported file holds when the network has them.
+ATTENTION = ("att_a", "att_b")
+#: The bounds of an exported file's ``width``, ``context`` and ``table_width`` (the Rust loader's).
+DIM_RANGE = (1, 4096)
+
+
+def _dims(meta: Dict[str, str], name: str) -> List[int]:
+    out = []
+    for key in ("width", "context", "table_width"):
+        text = meta.get(key)
+        if text is None:
+            raise FileFormatError(f"{name}: metadata {key!r} missing")
+        if not (text.isascii() and text.isdigit() and DIM_RANGE[0] <= int(text) <= DIM_RANGE[1]):
+            raise FileFormatError(f"{name}: metadata {key!r} must be an integer in 1..=4096, got {text!r}")
+        out.append(int(text))
+    return out
+
+
+def _columns(meta: Dict[str, str], key: str, names: Sequence[str], name: str) -> List[str]:
+    if key not in meta:
+        raise FileFormatError(f"{name}: metadata {key!r} missing")
+    columns = meta[key].split(",")
+    for c in columns:
+        if c not in names:
+            raise FileFormatError(f"{name}: rules column {c!r} (in {key}) is not in this version's rules encoding")
+    return columns
+
+
+def read_exported(data: bytes, name: str = "net weights") -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """The architecture (the keyword arguments of :class:`~eights.train.cardnet.CardNet`) and
+    the tensors of an exported file, checked as the Rust loader checks it: the format and
+    ``attention`` metadata, ``width``, ``context`` and ``table_width`` in 1..=4096, known rules
+    columns, and exactly the tensors the architecture calls for (one missing or one too many
+    is refused), in float16 or float32. Every refusal is a
+    :class:`~eights.train.files.FileFormatError` (a ``ValueError``) naming ``name``."""
+    import torch
+    from safetensors.torch import load as load_bytes
+
+    header, _ = read_header(data, name)
+    meta = header_metadata(header, name)
+    fmt = meta.get("format")
+    if fmt not in (FORMAT, FORMAT_ATTENTION):
+        raise FileFormatError(f"{name}: format must be {FORMAT!r} or {FORMAT_ATTENTION!r}, got {fmt!r}")
+    attention = meta.get("attention")
+    if (fmt, attention) not in ((FORMAT, None), (FORMAT_ATTENTION, "bilinear")):
+        raise FileFormatError(
+            f"{name}: metadata 'attention' must be absent in format {FORMAT!r} and 'bilinear' in "
+            f"{FORMAT_ATTENTION!r}, got {attention!r} in {fmt!r}"
+        )
+    width, context, table_width = _dims(meta, name)
+    arch = {
+        "width": width,
+        "context": context,
+        "table_width": table_width,
+        "card_columns": _columns(meta, "card_columns", CARD_FEATURE_NAMES, name),
+        "table_columns": _columns(meta, "table_columns", TABLE_FEATURE_NAMES, name),
+        "attention": attention == "bilinear",
+    }
+    try:
+        tensors = load_bytes(bytes(data))
+    except Exception as exc:  # noqa: BLE001 - safetensors' own error type
+        raise FileFormatError(
+            f"{name}: damaged safetensors file ({str(exc).splitlines()[0] if str(exc) else exc!r})"
+        ) from None
+    wanted = {f"{k}.{p}" for k in EXPORTED_LAYERS for p in ("weight", "bias")} | (
+        set(ATTENTION) if arch["attention"] else set()
+    )
+    missing, extra = sorted(wanted - set(tensors)), sorted(set(tensors) - wanted)
+    if missing:
+        raise FileFormatError(f"{name}: tensor {missing[0]!r} missing ({len(missing)} in all)")
+    if extra:
+        raise FileFormatError(
+            f"{name}: unexpected tensor {extra[0]!r} ({len(extra)} in all; format {fmt!r} has {len(wanted)})"
+        )
+    for key, t in sorted(tensors.items()):
+        if t.dtype not in (torch.float16, torch.float32):
+            raise FileFormatError(f"{name}: tensor {key!r} must be float32 or float16, got {t.dtype}")
+    return arch, tensors
+
+
+def check_shapes(expected: Dict[str, Any], tensors: Dict[str, Any], name: str = "net weights") -> None:
+    """Each tensor of a file has the shape of the network's (``expected``: its state dict)."""
+    for key in sorted(tensors):
+        if tuple(tensors[key].shape) != tuple(expected[key].shape):
+            raise FileFormatError(
+                f"{name}: tensor {key!r} must have shape {list(expected[key].shape)}, got {list(tensors[key].shape)}"
+            )

@@ -1,0 +1,280 @@
+"""The audit of the public entry points against bad input (docs/robustness.md, "Bad input, entry
+point by entry point"): one case per row of its table, each calling the entry point with the
+row's bad value and checking the exception type and the message the row quotes. The table names
+these cases by id (``test_audit.py::test_bad_argument[<id>]``); ``test_robustness_table``
+checks that every id the table names is here and that every case here is in the table."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+import eights
+from eights import arena
+from eights.cli import main
+
+NAN = float("nan")
+
+
+def _game():
+    return eights.Game("crazy_eights", 2, seed=1)
+
+
+def _finished():
+    g = _game()
+    while not g.is_terminal:
+        g.step(g.legal_actions()[0])
+    return g
+
+
+def _vec(**kw):
+    return eights.VecEnv(**{"preset": "crazy_eights", "num_envs": 2, **kw})
+
+
+def _make(**kw):
+    return eights.make(**{"preset": "crazy_eights", **kw})
+
+
+def _evaluate(**kw):
+    return arena.evaluate(**{"agent": "random", "games": 1, "bootstrap": 100, **kw})
+
+
+def _tournament(**kw):
+    return arena.tournament(**{"agents": ["random", "heuristic"], "games": 1, "bootstrap": 100, **kw})
+
+
+def _generalize(**kw):
+    from eights.generalization import evaluate
+
+    return evaluate(**{"agent": "random", "split": "heldout_presets", "games": 1, **kw})
+
+
+#: id -> (call, exception type, regex the message matches).
+CASES = {
+    # eights.make
+    "make-preset-type": (lambda: _make(preset=5), TypeError, "preset must be a preset name"),
+    "make-preset-unknown": (lambda: _make(preset="nope"), ValueError, 'unknown preset "nope"; available presets'),
+    "make-num_players-range": (lambda: _make(num_players=1), ValueError, r"num_players must be in \[2, 10\]"),
+    "make-num_players-type": (lambda: _make(num_players="2"), TypeError, "num_players must be an integer"),
+    "make-opponents-unknown": (lambda: _make(opponents="nope"), ValueError, 'opponent for seat 1: unknown bot "nope"'),
+    "make-opponents-count": (lambda: _make(opponents=[]), ValueError, "opponents must have one entry per other seat"),
+    "make-opponents-type": (lambda: _make(opponents=5), TypeError, "opponent for seat 1 must be"),
+    "make-seed": (lambda: _make(seed=-1), ValueError, r"seed must be in \[0, 2\*\*64\)"),
+    "make-reward": (lambda: _make(reward="x"), ValueError, "unknown reward 'x'; allowed: 'win_loss', 'score'"),
+    "make-learner_seat": (lambda: _make(learner_seat=2), ValueError, r"learner_seat must be in \[0, 2\)"),
+    "make-render_mode": (lambda: _make(render_mode="x"), ValueError, "unknown render_mode 'x'; allowed"),
+    "make-illegal_action": (lambda: _make(illegal_action="x"), ValueError, "unknown illegal_action 'x'; allowed"),
+    "make-illegal_reward": (lambda: _make(illegal_reward=NAN), ValueError, "illegal_reward must be a finite number"),
+    "make-scale_obs": (lambda: _make(scale_obs="yes"), TypeError, "scale_obs must be True or False"),
+    "make-obs_rules": (lambda: _make(obs_rules=1), TypeError, "obs_rules must be True or False"),
+    "make-record_dir": (lambda: _make(record_dir=5), TypeError, "record_dir must be a directory path or None"),
+    "make-rules-field": (lambda: _make(bogus=3), eights.RulesError, "invalid rules field 'bogus'"),
+    "make-rules-value": (lambda: _make(deal={"hand_size": "x"}), eights.RulesError, "'deal.hand_size'"),
+    # eights.VecEnv
+    "vec-num_envs": (lambda: _vec(num_envs=0), ValueError, r"num_envs must be in \[1, 1048576\]"),
+    "vec-num_envs-type": (lambda: _vec(num_envs=2.0), TypeError, "num_envs must be an integer"),
+    "vec-learner_seat": (lambda: _vec(learner_seat=5), ValueError, "learner_seat must be in"),
+    "vec-num_threads": (lambda: _vec(num_threads=-1), ValueError, r"num_threads must be in \[0, 1024\]"),
+    "vec-autoreset": (lambda: _vec(autoreset="x"), ValueError, "autoreset must be one of"),
+    "vec-reward": (lambda: _vec(reward="x"), ValueError, 'reward must be "win_loss" or "score"'),
+    "vec-obs_dtype": (lambda: _vec(obs_dtype="float64"), ValueError, "obs_dtype must be one of"),
+    "vec-self_play": (lambda: _vec(self_play="yes"), TypeError, "self_play must be True or False"),
+    "vec-copy": (lambda: _vec(copy=1), TypeError, "copy must be True or False"),
+    "vec-rules-type": (lambda: _vec(rules=[]), TypeError, "rules must be a dict of rule overrides"),
+    "vec-opponents-type": (lambda: _vec(opponents=None), TypeError, "opponent for seat 1 must be"),
+    "vec-opponents-count": (lambda: _vec(opponents=["random", "random"]), ValueError, "one entry per other seat"),
+    # eights.Game
+    "game-preset": (lambda: eights.Game("nope"), ValueError, 'unknown preset "nope"'),
+    "game-num_players-bool": (lambda: eights.Game("crazy_eights", True), TypeError, "num_players must be an integer"),
+    "game-seed-type": (lambda: eights.Game("crazy_eights", 2, "1"), TypeError, "seed must be an integer"),
+    "game-rules-type": (lambda: eights.Game("crazy_eights", 2, None, []), TypeError, "rules must be a dict"),
+    "game-step-range": (lambda: _game().step(10**6), eights.IllegalActionError, "action id 1000000 is out of range"),
+    "game-step-type": (lambda: _game().step(1.0), TypeError, "action must be an int id"),
+    "game-step-string": (lambda: _game().step("xx"), eights.IllegalActionError, 'unknown action string "xx"'),
+    "game-step-over": (lambda: _finished().step(0), eights.IllegalActionError, "the game is over; call reset"),
+    "game-observation": (lambda: _game().observation(5), ValueError, "player must be in 0..2, got 5"),
+    "game-reset-deck": (lambda: _game().reset(seed=1, deck=["XX"]), ValueError, 'invalid card "XX"'),
+    "game-from_dict-type": (lambda: eights.Game.from_dict(5), TypeError, r"the state must be a dict"),
+    "game-from_dict-rules": (
+        lambda: eights.Game.from_dict({**_game().to_dict(), "rules": {}}),
+        ValueError,
+        "'rules' must be the complete rules",
+    ),
+    "game-from_record-type": (lambda: eights.Game.from_record(5), ValueError, "invalid game record: expected a dict"),
+    "game-from_record-upto": (lambda: eights.Game.from_record(_game().record(), upto=5), ValueError, "upto=5 but"),
+    # eights.Rules
+    "rules-preset-type": (lambda: eights.Rules(5), TypeError, "preset must be a preset name"),
+    "rules-overrides-type": (lambda: eights.Rules("crazy_eights", 5), TypeError, "rules must be a dict"),
+    "rules-value": (
+        lambda: eights.Rules("crazy_eights", {"deal": {"hand_size": 2.5}}),
+        eights.RulesError,
+        "invalid rules field 'deal.hand_size'",
+    ),
+    "rules-variant": (
+        lambda: eights.Rules("crazy_eights", variants=["nope"]),
+        eights.RulesError,
+        'unknown variant "nope"',
+    ),
+    "rules-from_dict-empty": (lambda: eights.Rules.from_dict({}), eights.RulesError, "needs inherits"),
+    "rules-from_dict-type": (lambda: eights.Rules.from_dict([]), TypeError, "rules table must be a dict"),
+    "rules-from_toml-type": (lambda: eights.Rules.from_toml(5), TypeError, "source must be a path or TOML text"),
+    "rules-from_toml-text": (lambda: eights.Rules.from_toml("x = "), ValueError, "invalid TOML in the TOML text"),
+    "rules-from_toml-missing": (
+        lambda: eights.Rules.from_toml(Path("/nonexistent/house.toml")),
+        FileNotFoundError,
+        "house.toml",
+    ),
+    # eights.RuleSpace
+    "space-dims-bool": (lambda: eights.RuleSpace(dims={"chain": True}), TypeError, r"dims\['chain'\] must be a number"),
+    "space-dims-str": (lambda: eights.RuleSpace(dims={"chain": "2"}), TypeError, r"dims\['chain'\] must be a number"),
+    "space-dims-unknown": (lambda: eights.RuleSpace(dims={"x": 1}), eights.RulesError, 'unknown dimension "x"'),
+    "space-dims-negative": (lambda: eights.RuleSpace(dims={"chain": -1}), eights.RulesError, "must be >= 0"),
+    "space-prob": (lambda: eights.RuleSpace(variant_prob=2), eights.RulesError, r"probability in \[0, 1\]"),
+    "space-mutations": (lambda: eights.RuleSpace(mutations=NAN), eights.RulesError, r"must be in \[1, 8\]"),
+    "space-num_players": (lambda: eights.RuleSpace(num_players=2.0), TypeError, "num_players must be an int"),
+    "space-presets": (lambda: eights.RuleSpace(["nope"]), eights.RulesError, 'unknown preset "nope"'),
+    "space-samples": (lambda: eights.RuleSpace().samples(-1), ValueError, "n must be >= 0"),
+    # eights.arena
+    "evaluate-games": (lambda: _evaluate(games=0), ValueError, "games must be >= 1"),
+    "evaluate-bootstrap": (lambda: _evaluate(bootstrap=5), ValueError, "bootstrap must be >= 100"),
+    "evaluate-threads": (lambda: _evaluate(threads=10**6), ValueError, r"threads must be in \[0, 1024\]"),
+    "evaluate-batch_size": (lambda: _evaluate(batch_size=0), ValueError, "batch_size must be >= 1"),
+    "evaluate-opponents": (lambda: _evaluate(opponents=[]), ValueError, "opponents must be one agent or a list"),
+    "evaluate-agent": (lambda: _evaluate(agent=5), TypeError, "agent must be a bot name"),
+    "evaluate-progress": (lambda: _evaluate(progress="yes"), TypeError, "progress must be True or False"),
+    "evaluate-record_dir": (lambda: _evaluate(record_dir=5), TypeError, "record_dir must be a directory path"),
+    "tournament-agents-few": (lambda: _tournament(agents=["random"]), ValueError, "needs at least 2 agents"),
+    "tournament-agents-str": (lambda: _tournament(agents="random,heuristic"), TypeError, "agents must be a list"),
+    "tournament-agents-twice": (lambda: _tournament(agents=["random", "random"]), ValueError, "must be unique"),
+    # eights.generalization.evaluate
+    "generalize-num_players": (
+        lambda: _generalize(num_players=1),
+        ValueError,
+        r"num_players must be in \[2, 10\], got 1",
+    ),
+    "generalize-split": (lambda: _generalize(split="x"), ValueError, "unknown split 'x'; splits: train_presets"),
+    "generalize-progress": (lambda: _generalize(progress="x"), TypeError, "progress must be True or False"),
+    # module functions, resets and recorders
+    "preset_rules-type": (lambda: eights.preset_rules(5), TypeError, r"preset must be a preset name \(str\), got int"),
+    "preset_toml-unknown": (lambda: eights.preset_toml("nope"), ValueError, 'unknown preset "nope"'),
+    "determinize-game": (lambda: eights.determinize(5, 0), TypeError, "game must be an eights.Game, got int"),
+    "determinize-player": (lambda: eights.determinize(_game(), 5), ValueError, "player must be in 0..2"),
+    "env-reset-options": (lambda: _make().reset(options=5), TypeError, "options must be a dict or None"),
+    "env-reset-deck": (
+        lambda: _make().reset(options={"deck": 5}),
+        TypeError,
+        r"options\['deck'\] must be a list of card strings",
+    ),
+    "env-reset-option": (lambda: _make().reset(options={"bogus": 1}), ValueError, "unknown reset option"),
+    "vec-reset-options": (lambda: _vec().reset(options=5), TypeError, "options must be a dict or None"),
+    "make-record_dir-file": (lambda: _make(record_dir=__file__), ValueError, "record_dir .* is a file, not a folder"),
+    # eights.Bot, RandomBot, OpponentPool
+    "bot-name": (lambda: eights.Bot("nope"), ValueError, 'unknown bot "nope"; allowed bots'),
+    "bot-name-type": (lambda: eights.Bot(5), TypeError, "Bot name must be a str"),
+    "bot-count": (lambda: eights.Bot("ismcts:0"), ValueError, r"bad count \"0\".*1..=1000000"),
+    "bot-seed": (lambda: eights.Bot("random", 2**64), ValueError, r"seed must be in \[0, 2\*\*64\)"),
+    "bot-act-type": (lambda: eights.Bot("heuristic").act(5), TypeError, "game must be an eights.Game"),
+    "bot-act-over": (lambda: eights.Bot("heuristic").act(_finished()), eights.IllegalActionError, "the game is over"),
+    "pool-snapshots": (lambda: eights.OpponentPool("random"), TypeError, "snapshots must be a list"),
+    "pool-snapshot": (lambda: eights.OpponentPool([5]), TypeError, "a snapshot must be callable"),
+    "pool-weights": (lambda: eights.OpponentPool(["random"], weights=[0.0]), ValueError, "must be positive and finite"),
+    "pool-weights-count": (lambda: eights.OpponentPool(["random"], weights=[1, 2]), ValueError, "one entry per"),
+    "pool-seed": (lambda: eights.OpponentPool(["random"], seed=-1), ValueError, r"seed must be in \[0, 2\*\*64\)"),
+    "pool-sample-empty": (lambda: eights.OpponentPool().sample(1), ValueError, "the opponent pool is empty"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_bad_argument(case):
+    call, error, message = CASES[case]
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_refused_calls_leave_the_objects_as_they_were():
+    g = _game()
+    before = g.to_dict()
+    for bad in (10**6, 1.0, "xx"):
+        with pytest.raises((TypeError, ValueError)):
+            g.step(bad)
+    with pytest.raises(ValueError):
+        g.reset(seed=1, deck=["XX"])
+    assert g.to_dict() == before
+    pool = eights.OpponentPool(["random"], seed=3)
+    with pytest.raises(ValueError):
+        pool.add("nope")
+    with pytest.raises(ValueError):
+        pool.add("heuristic", -1.0)
+    assert len(pool) == 1 and pool[0] == "random"
+
+
+#: id -> (argv, text of the one-line error); exit status 2, no traceback.
+FLAGS = {
+    "cli-games": (["arena", "--games", "0"], "argument --games: must be in [1,"),
+    "cli-players": (["selfplay", "--players", "11"], "argument --players: must be in [2, 10], got 11"),
+    "cli-seed": (["selfplay", "--seed", "-1"], "argument --seed: must be in [0, 2**64)"),
+    "cli-threads": (["arena", "--threads", "-1"], "argument --threads: must be in [0, 1024]"),
+    "cli-bootstrap": (["arena", "--bootstrap", "10"], "argument --bootstrap: must be in [100, 1000000]"),
+    "cli-preset": (["selfplay", "--preset", "nope", "--games", "1"], 'unknown preset "nope"'),
+    "cli-rules-json": (["selfplay", "--rules", "[1]"], "argument --rules: must be a JSON object"),
+    "cli-rules-toml": (["selfplay", "--rules", "/nonexistent/house.toml"], "argument --rules: no such file"),
+    "cli-rules-field": (["selfplay", "--rules", '{"deal": {"hand_size": 0}}'], "invalid rules field 'deal.hand_size'"),
+    "cli-agents-few": (["arena", "--agents", ","], "a tournament needs at least 2 agents"),
+    "cli-agents-count": (["arena", "--agents", "ismcts:-1,random"], "bad bot 'ismcts:-1': bad count"),
+    "cli-agents-net": (["arena", "--agents", "ismcts_net:abc,random"], "bad bot 'ismcts_net:abc'"),
+    "cli-agents-module": (["arena", "--agents", "nomod_x:f,random"], "cannot import module 'nomod_x'"),
+    "cli-agents-model": (["arena", "--agents", "random,missing.zip"], "no such model file: 'missing.zip'"),
+    "cli-arena-out-ext": (["arena", "--out", "x.txt"], "--out must name a .json or .csv file"),
+    "cli-split": (["generalize", "--agent", "random", "--split", "x"], "argument --split: invalid choice"),
+    "cli-minutes": (["exploit", "--agent", "random", "--minutes", "0"], "argument --minutes: must be a positive"),
+    "cli-num-envs": (["exploit", "--agent", "random", "--num-envs", "1"], "argument --num-envs: must be in [2,"),
+    "cli-seat": (["play", "--seat", "5"], "--seat must be in 0..1 for 2 players"),
+    "cli-bots-empty": (["play", "--bots", ","], "--bots needs at least one bot name"),
+    "cli-bots-count": (["play", "--players", "3", "--bots", "random,random,random"], "--bots needs one bot name"),
+    "cli-botspeed-bots": (["botspeed", "--bots", ","], "--bots needs at least one bot name"),
+    "cli-botspeed-presets": (["botspeed", "--presets", ","], "--presets needs at least one preset name"),
+    "cli-soak-seconds": (["soak", "--seconds", "0"], "argument --seconds: must be a number of seconds above 0"),
+    "cli-soak-presets": (["soak", "--presets", ","], "--presets ',' names no preset"),
+    "cli-soak-decisions": (["soak", "--decisions", "0"], "argument --decisions: must be in [1,"),
+    "cli-replay-missing": (["replay", "/nonexistent/r.json"], "cannot read '/nonexistent/r.json'"),
+    "cli-replay-folder": (["replay", "/"], "cannot read '/'"),
+    "cli-serve-port": (["serve", "--port", "0"], "argument --port: must be in [1, 65535]"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FLAGS))
+def test_bad_flag(case):
+    argv, message = FLAGS[case]
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            code = main(argv)
+        except SystemExit as exc:  # argparse's own errors
+            code = exc.code
+    assert code == 2 and message in err.getvalue(), err.getvalue()
+    assert "Traceback" not in err.getvalue()
+
+
+DOC = Path(__file__).resolve().parents[3] / "docs" / "robustness.md"
+
+
+@pytest.mark.skipif(not DOC.is_file(), reason="needs the source tree")
+def test_robustness_table():
+    """Every test the audit table names exists, and every case here has its row."""
+    text = DOC.read_text(encoding="utf-8")
+    named = re.findall(r"`([\w/]+\.py)::(\w+)(?:\[([\w-]+)\])?`", text)
+    assert len(named) > 100
+    root = DOC.parents[1] / "tests" / "python"
+    for file, function, case in named:
+        path = next(root.rglob(Path(file).name), None)
+        assert path is not None, file
+        source = path.read_text(encoding="utf-8")
+        assert re.search(rf"^def {function}\(", source, re.M), f"{file}::{function}"
+        if case:
+            assert case in CASES or case in FLAGS or f'"{case}"' in source, f"{file}::{function}[{case}]"
+    rows = {case for file, function, case in named if file.endswith("test_audit.py")}
+    assert rows >= set(CASES) | set(FLAGS), sorted((set(CASES) | set(FLAGS)) - rows)

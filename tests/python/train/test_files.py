@@ -1,0 +1,216 @@
+"""Loading checkpoints and weights files: tensors and plain data only (a crafted pickle runs
+nothing), one clear error naming the file for a damaged or foreign one, and the ``net``
+network's loader (``eights.train.cardnet.load``) refusing every file the Rust loader refuses,
+plus files with tensors the architecture does not call for."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import struct
+
+import numpy as np
+import pytest
+
+from eights import _core
+
+torch = pytest.importorskip("torch", reason="eights.train needs PyTorch (pip install '.[train]')")
+pytest.importorskip("safetensors", reason="eights.train needs safetensors (pip install '.[train]')")
+
+from safetensors.torch import load as load_tensors  # noqa: E402
+from safetensors.torch import save as save_tensors  # noqa: E402
+
+from eights.train.cardnet import CardNet, export, load  # noqa: E402
+from eights.train.export import export_metadata  # noqa: E402
+from eights.train.files import FileFormatError, load_checkpoint  # noqa: E402
+
+
+class _Marker:
+    """Unpickling this writes a marker file: proof that a loader ran code from a file."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+def _crafted(tmp_path):
+    marker = tmp_path / "ran"
+    path = tmp_path / "crafted.pt"
+    torch.save({"model": {}, "payload": _Marker(str(marker))}, path)
+    # torch.save pickles the object's __reduce__: loading it unsafely would call open(marker, "w").
+    assert not marker.exists()
+    return path, marker
+
+
+def test_a_crafted_checkpoint_is_refused_without_running_its_code(tmp_path):
+    path, marker = _crafted(tmp_path)
+    with pytest.raises(FileFormatError, match="crafted.pt: not a checkpoint of this package.*could run code"):
+        load_checkpoint(str(path))
+    assert not marker.exists()
+
+
+@pytest.mark.filterwarnings("ignore:Detected pickle protocol")
+def test_damaged_checkpoints_get_one_line_naming_the_file(tmp_path):
+    good = tmp_path / "good.pt"
+    torch.save({"model": {"w": torch.zeros(3)}, "state": {"update": 1}}, good)
+    assert load_checkpoint(str(good), ("model", "state"))["state"] == {"update": 1}
+    data = good.read_bytes()
+    cases = {
+        "truncated.pt": data[: len(data) // 2],
+        "empty.pt": b"",
+        "text.pt": b"hello, not a checkpoint\n",
+        "pickle.pt": pickle.dumps({"model": {}}),
+    }
+    for name, content in cases.items():
+        (tmp_path / name).write_bytes(content)
+        with pytest.raises(FileFormatError) as err:
+            load_checkpoint(str(tmp_path / name))
+        message = str(err.value)
+        assert message.startswith(str(tmp_path / name) + ":") and "\n" not in message, (name, message)
+    with pytest.raises(FileFormatError, match="missing.pt: no such file"):
+        load_checkpoint(str(tmp_path / "missing.pt"))
+    with pytest.raises(FileFormatError, match="is a folder"):
+        load_checkpoint(str(tmp_path))
+    with pytest.raises(FileFormatError, match=r"good.pt: not a checkpoint of this kind: no 'optimizer'"):
+        load_checkpoint(str(good), ("model", "optimizer"))
+    torch.save([1, 2], tmp_path / "list.pt")
+    with pytest.raises(FileFormatError, match="holds a list"):
+        load_checkpoint(str(tmp_path / "list.pt"))
+
+
+def test_the_exploit_command_refuses_a_crafted_checkpoint_in_out(tmp_path, capsys):
+    from eights.cli import main
+
+    out = tmp_path / "run"
+    out.mkdir()
+    crafted, marker = _crafted(tmp_path)
+    os.replace(crafted, out / "checkpoint.pt")
+    code = main(["exploit", "--agent", "random", "--decisions", "64", "--eval-deals", "2", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and "checkpoint.pt: not a checkpoint of this package" in err, err
+    assert "Traceback" not in err and not marker.exists()
+
+
+# --------------------------------------------------------------------------- the net's weights
+
+
+def _exported(tmp_path, attention=False):
+    torch.manual_seed(0)
+    net = CardNet(8, 16, 8, attention=attention)
+    path = tmp_path / "net.safetensors"
+    export(net, str(path), {"stages": "[]"})
+    return path.read_bytes()
+
+
+def _rewrite(data, change_tensors=None, change_meta=None):
+    """The file ``data`` with its tensors and metadata changed."""
+    tensors = dict(load_tensors(data))
+    n = struct.unpack("<Q", data[:8])[0]
+    meta = dict(json.loads(data[8 : 8 + n])["__metadata__"])
+    if change_tensors:
+        change_tensors(tensors)
+    if change_meta:
+        change_meta(meta)
+    return save_tensors(tensors, metadata=meta)
+
+
+def _rust_refuses(data):
+    """Whether the Rust loader of the bot refuses the file."""
+    obs = np.zeros((1, _core.OBS_SIZE), np.float32)
+    mask = np.ones((1, _core.NUM_ACTIONS), bool)
+    rules = np.zeros((1, _core.RULES_SIZE), np.float32)
+    try:
+        _core.card_net_logits(obs, mask, rules, weights=data)
+    except ValueError:
+        return True
+    return False
+
+
+def _drop(key):
+    return lambda t: t.pop(key)
+
+
+def _set(key, value):
+    return lambda m: m.__setitem__(key, value)
+
+
+DAMAGED = {
+    "a tensor missing": (_drop("c1.weight"), None, "tensor 'c1.weight' missing"),
+    "a bias missing": (_drop("o.bias"), None, "tensor 'o.bias' missing"),
+    "a wrong shape": (lambda t: t.__setitem__("u.weight", torch.zeros(8, 9)), None, "'u.weight' must have shape"),
+    "integer values": (lambda t: t.__setitem__("a.bias", torch.zeros(3, dtype=torch.int32)), None, "float32 or"),
+    "width above 4096": (None, _set("width", "100000"), "'width' must be an integer in 1..=4096"),
+    "width 0": (None, _set("width", "0"), "'width' must be an integer in 1..=4096"),
+    "width not a number": (None, _set("width", "8.0"), "'width' must be an integer"),
+    "context negative": (None, _set("context", "-16"), "'context' must be an integer"),
+    "no table_width": (None, lambda m: m.pop("table_width"), "'table_width' missing"),
+    "an unknown rules column": (None, _set("card_columns", "points,bogus"), "rules column 'bogus'"),
+    "no card_columns": (None, lambda m: m.pop("card_columns"), "'card_columns' missing"),
+    "another format": (None, _set("format", "eights-net-v1"), "format must be"),
+    "attention claimed in v2": (None, _set("attention", "bilinear"), "'attention' must be absent"),
+    "v3 without its layers": (None, _set("format", "eights-net-v3"), "'attention' must be"),
+    "v3 claiming attention without tensors": (
+        None,
+        lambda m: m.update(format="eights-net-v3", attention="bilinear"),
+        "tensor 'att_a' missing",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DAMAGED))
+def test_the_net_loader_refuses_what_the_rust_loader_refuses(tmp_path, case):
+    tensors, meta, message = DAMAGED[case]
+    data = _rewrite(_exported(tmp_path), tensors, meta)
+    assert _rust_refuses(data), case  # the Rust loader's verdict, the reference
+    with pytest.raises(FileFormatError, match=message):
+        load(data, "w.safetensors")
+
+
+def test_the_net_loader_refuses_tensors_the_architecture_does_not_call_for(tmp_path):
+    good = _exported(tmp_path)
+    assert load(good).width == 8 and not _rust_refuses(good)
+    # Attention matrices in a file whose format has none would be trained layers nobody reads.
+    extra = _rewrite(good, lambda t: t.update(att_a=torch.zeros(8, 8), att_b=torch.zeros(8, 8)))
+    with pytest.raises(FileFormatError, match="unexpected tensor 'att_a'"):
+        load(extra)
+    # A value head in the file: the export never writes one.
+    with pytest.raises(FileFormatError, match="unexpected tensor 'v.weight'"):
+        load(_rewrite(good, lambda t: t.update({"v.weight": torch.zeros(1, 16)})))
+
+
+def test_the_net_loader_keeps_every_tensor_of_a_good_file(tmp_path):
+    data = _exported(tmp_path, attention=True)
+    net = load(data)
+    assert net.attention
+    for key, value in load_tensors(data).items():
+        assert torch.equal(net.state_dict()[key], value.float()), key
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"", "fewer than the header length's 8"),
+        (struct.pack("<Q", 2**63) + b"{}", "header length 9223372036854775808 exceeds the 2 bytes"),
+        (struct.pack("<Q", 2**64 - 1), "header length"),
+        (struct.pack("<Q", 4) + b"\xff\xfe{}", "damaged safetensors header"),
+        (struct.pack("<Q", 2) + b"[]", "not a JSON object"),
+        (struct.pack("<Q", 24) + b'{"__metadata__": [1, 2]}', "__metadata__ must map strings"),
+    ],
+)
+def test_export_metadata_refuses_a_corrupt_header_clearly(tmp_path, content, message):
+    path = tmp_path / "corrupt.safetensors"
+    path.write_bytes(content)
+    with pytest.raises(FileFormatError, match=message) as err:
+        export_metadata(str(path))
+    assert str(err.value).startswith(str(path))
+    with pytest.raises(FileFormatError, match=message):
+        load(content, "corrupt.safetensors")
+
+
+def test_export_metadata_reads_a_good_file(tmp_path):
+    path = tmp_path / "net.safetensors"
+    path.write_bytes(_exported(tmp_path))
+    assert export_metadata(str(path))["width"] == "8"
