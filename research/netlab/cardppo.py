@@ -63,9 +63,9 @@ import torch
 from eights._core import NUM_ACTIONS
 from eights.train.cardnet import CardNet, from_checkpoint, load_path
 from eights.train.cardnet_grow import attend, widen
+from eights.train.files import load_checkpoint
 from netlab.cardppo_games import MixedGames, PartsCache, SearchLabels, potential
 from netlab.cardppo_twins import TwinBook
-from eights.train.files import load_checkpoint
 from netlab.imitation import RulesTable
 
 __all__ = ["CardPPOConfig", "card_ppo"]

@@ -34,8 +34,8 @@ import torch
 
 from eights._core import NUM_ACTIONS
 from eights.train.cardnet import from_checkpoint, load_path
-from netlab.cardppo_games import MixedGames
 from eights.train.files import load_checkpoint
+from netlab.cardppo_games import MixedGames
 from netlab.imitation import RulesTable
 
 __all__ = ["CollectConfig", "DistillConfig", "collect", "distill", "load_shards"]

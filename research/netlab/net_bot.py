@@ -35,6 +35,7 @@ from eights.train import config
 from eights.train.export import write_exported
 from eights.train.files import load_checkpoint
 from eights.train.model import GreedyPolicy, PolicyNet
+from eights.train.selfplay import SelfPlay
 from netlab.recipe import (
     SCRIPT,
     Args,

@@ -121,7 +121,8 @@ def test_distillation_moves_the_network_to_its_labels(labels_dir, tmp_path):
     assert rows[-1]["agree_search"] > rows[0]["agree_search"] + 0.2
     # The checkpoint is one research/export_card_net.py reads.
     from eights.train.cardnet import from_checkpoint
+    from eights.train.files import load_checkpoint
 
-    ck = torch.load(tmp_path / "d" / "ckpt.pt", weights_only=False)
+    ck = load_checkpoint(tmp_path / "d" / "ckpt.pt")
     net = from_checkpoint(ck["model"], ck["config"]["width"], ck["config"]["context"])
     assert net.width == 32 and ck["state"]["iteration"] == 6

@@ -50,7 +50,9 @@ def test_a_tiny_flat_warm_start_learns_and_resumes(tmp_path):
     warm_start(str(tmp_path), cfg, minutes=0.02, log=lambda s: None)
     rows = [json.loads(line) for line in (tmp_path / "curve.jsonl").read_text().splitlines()]
     assert [r["iteration"] for r in rows] == list(range(1, len(rows) + 1)) and len(rows) >= 2
-    ck = torch.load(tmp_path / "ckpt.pt", weights_only=False)
+    from eights.train.files import load_checkpoint
+
+    ck = load_checkpoint(tmp_path / "ckpt.pt")
     assert ck["config"]["arch"] == "flat:8" and ck["model"]["obs_in.weight"].shape == (8, OBS_SIZE)
     with pytest.raises(ValueError, match="only a card network starts from another network"):
         warm_start(str(tmp_path / "b"), cfg, minutes=0.01, init="src/bots/weights/net.safetensors")

@@ -332,7 +332,9 @@ def test_training_example_exports_a_gpu_run_on_a_machine_without_one(tmp_path):
             return json.loads(f.read(int.from_bytes(f.read(8), "little")))["__metadata__"]
 
     final = out / "crazy_eights" / "final.pt"
-    ck = torch.load(final, weights_only=False)
+    from eights.train.files import load_checkpoint
+
+    ck = load_checkpoint(final)
     assert ck["hardware"] == metadata(first)["hardware"] and "cores" in ck["hardware"]
     # Pretend the checkpoint came from a GPU machine (this test cannot make one there).
     ck["hardware"] = "x86_64, 16 cores, torch 1 thread, some GPU"

@@ -48,7 +48,9 @@ def test_a_tiny_warm_start_learns_resumes_and_exports(tmp_path):
     rows = [json.loads(line) for line in (tmp_path / "curve.jsonl").read_text().splitlines()]
     assert [r["iteration"] for r in rows] == list(range(1, len(rows) + 1)) and len(rows) >= 2
     assert rows[-1]["decisions"] > rows[0]["decisions"] > 0
-    ck = torch.load(tmp_path / "ckpt.pt", weights_only=False)
+    from eights.train.files import load_checkpoint
+
+    ck = load_checkpoint(tmp_path / "ckpt.pt")
     net = from_checkpoint(ck["model"], cfg.width, cfg.context).eval()
     export(net, str(tmp_path / "w.safetensors"), {"stages": "[]"})
     back = load((tmp_path / "w.safetensors").read_bytes()).eval()

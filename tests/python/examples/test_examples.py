@@ -48,7 +48,9 @@ def test_ppo_selfplay_smoke_run_writes_checkpoint_plot_and_evaluates(tmp_path):
 
     import torch
 
-    saved = torch.load(out / "final.pt", weights_only=False)
+    from eights.train.files import load_checkpoint
+
+    saved = load_checkpoint(out / "final.pt")
     assert saved["step"] > 0 and saved["args"]["smoke"] is True
 
     # Evaluate the saved policy only: no training step, the same weights.
@@ -72,7 +74,7 @@ def test_ppo_selfplay_smoke_run_writes_checkpoint_plot_and_evaluates(tmp_path):
         timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    reloaded = torch.load(again / "final.pt", weights_only=False)
+    reloaded = load_checkpoint(again / "final.pt")
     assert reloaded["step"] == 0
     for name, value in saved["model"].items():
         assert torch.equal(value, reloaded["model"][name]), name
