@@ -21,6 +21,7 @@ from typing import Any, List, Optional, Sequence
 
 import torch
 
+from .._core import observation_spec
 from . import config
 from .export import export_metadata
 from .model import exported_state_dict
@@ -46,7 +47,7 @@ class Args:
     ppo: PPOConfig = field(default_factory=lambda: PPOConfig(num_envs=256))
     """PPO's hyperparameters (flags ``--num-envs`` ... ``--hidden``; ``--hidden`` 192: three
     presets' float16 policies fit in 1 MB)"""
-    inputs: int = 310
+    inputs: int = observation_spec()["declined"][0]
     """leading observation values the network reads (310: the layout before the ``declined``
     slice, as the first four stages of the shipped networks were trained; ``eights.OBS_SIZE``
     for all of it). With
