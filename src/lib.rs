@@ -4,7 +4,8 @@
 //! Eights family of card games (Crazy Eights, Switch, British Blackjack, Crazy Eights
 //! Xtreme, and their house rules).
 //!
-//! Layers, bottom up (a lower layer never uses a higher one):
+//! Layers, bottom up (a lower layer never uses a higher one; `tests/python/layout/test_layout.py`
+//! reads this list and checks every path into the crate against it):
 //! 1. [`card`], [`card_set`]: card faces and notation, then multisets and piles of them;
 //!    [`seed`]: the one seed derivation every layer uses.
 //! 2. [`rules`]: the serde rules specification, presets, validation and the compiled rules,

@@ -49,6 +49,7 @@ __all__ = [
     "VecEnvCore",
     "game_state_bytes",
     "observation_bounds",
+    "observation_spec",
     "episode_seed",
     "RULES_SIZE",
     "RuleSpaceCore",
@@ -324,6 +325,7 @@ def merge_rules(base: Dict[str, Any], over: Dict[str, Any]) -> Dict[str, Any]: .
 def observation_bounds(
     preset: Optional[_Preset], num_players: int = 2, rules: Optional[Dict[str, Any]] = None
 ) -> Dict[str, Any]: ...
+def observation_spec() -> Dict[str, Tuple[int, int]]: ...
 def encode_rules(
     preset: _Preset, num_players: int = 2, rules: Optional[Dict[str, Any]] = None
 ) -> npt.NDArray[np.float32]: ...

@@ -7,6 +7,8 @@ face) and from the engine's counters, and :meth:`ObservationBounds.scale`, which
 observation to ``[0, 1]`` slice by slice (the ``scale_obs=True`` option of the envs).
 The engine computes the bounds and the scaling coefficients (``src/observation/bounds.rs``,
 ``eights._core.observation_bounds``); this class holds them as numpy arrays and applies them.
+The layout's named slices, ``name -> (start, stop)`` without a game, are
+:func:`observation_spec` (from the engine, as ``Game.observation_spec()``).
 
 ==================  ==========================  =====================================
 slice               raw bounds                  scaled to [0, 1]
@@ -39,9 +41,9 @@ from typing import Any, Dict, Optional, Tuple, Union
 import numpy as np
 from gymnasium import spaces
 
-from ._core import OBS_SIZE, observation_bounds
+from ._core import OBS_SIZE, observation_bounds, observation_spec
 
-__all__ = ["ObservationBounds"]
+__all__ = ["ObservationBounds", "observation_spec"]
 
 
 class ObservationBounds:

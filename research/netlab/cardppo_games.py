@@ -13,9 +13,10 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 import torch
 
-from eights._core import NUM_ACTIONS, RULES_SIZE, presets
+from eights._core import NUM_ACTIONS, RULES_SIZE, observation_spec, presets
 from eights.envs.vector import VecEnv
 from eights.rules import RuleSpace
+from eights.rules.encoding import NUM_FACES
 from eights.train.cardnet import CardNet
 from netlab.imitation import ReplayBuffer, RulesTable, digest, heldout_encodings
 
@@ -206,8 +207,8 @@ class PartsCache:
             self.r, self.t, self.cd = torch.cat([self.r, r]), torch.cat([self.t, t]), torch.cat([self.cd, cd])
 
 
-#: The observation's ``hand_sizes`` and ``seats`` slices (docs/layouts.md).
-HAND_SIZES, SEATS = 132, 141
+#: The starts of the observation's ``hand``, ``hand_sizes`` and ``seats`` slices (``observation_spec()``).
+HAND, HAND_SIZES, SEATS = (observation_spec()[n][0] for n in ("hand", "hand_sizes", "seats"))
 
 
 def potential(obs: np.ndarray, coef: float) -> np.ndarray:
@@ -215,7 +216,7 @@ def potential(obs: np.ndarray, coef: float) -> np.ndarray:
     (the shaping potential; see the module documentation)."""
     if coef == 0.0:
         return np.zeros(len(obs), np.float32)
-    mine = obs[:, :54].sum(1)
+    mine = obs[:, HAND : HAND + NUM_FACES].sum(1)
     seats = obs[:, SEATS : SEATS + 9]
     opp = (obs[:, HAND_SIZES : HAND_SIZES + 9] * seats).sum(1) / np.maximum(seats.sum(1), 1.0)
     return (coef * np.clip((opp - mine) / 10.0, -1.0, 1.0)).astype(np.float32)

@@ -21,6 +21,7 @@ from typing import Any, List, Optional, Sequence
 
 import torch
 
+from eights._core import observation_spec
 from eights.train import config
 from eights.train.export import export_metadata
 from eights.train.files import load_arrays, load_checkpoint
@@ -47,7 +48,7 @@ class Args:
     ppo: PPOConfig = field(default_factory=lambda: PPOConfig(num_envs=256))
     """PPO's hyperparameters (flags ``--num-envs`` ... ``--hidden``; ``--hidden`` 192: three
     presets' float16 policies fit in 1 MB)"""
-    inputs: int = 310
+    inputs: int = observation_spec()["declined"][0]
     """leading observation values the network reads (310: the layout before the ``declined``
     slice, as the first four stages of the shipped networks were trained; ``eights.OBS_SIZE``
     for all of it). With

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import eights
+from eights import _core
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WEIGHTS = os.path.join(ROOT, "src", "bots", "weights", "net1.safetensors")
@@ -44,7 +45,8 @@ def test_training_example_smoke_run_exports_loadable_weights(tmp_path):
     hidden = w["crazy_eights.fc1.weight"].shape[0]
     assert w["switch_blackjack.pi.weight"].shape == (eights.NUM_ACTIONS, hidden)
     # The default --inputs: the 310 values of the layout before the `declined` slice.
-    assert w["crazy_eights.norm.mean"].shape == (310,) and w["crazy_eights.fc1.weight"].shape == (hidden, 310)
+    before = _core.observation_spec()["declined"][0]
+    assert w["crazy_eights.norm.mean"].shape == (before,) and w["crazy_eights.fc1.weight"].shape == (hidden, before)
     assert not any(k.startswith("crazy_eights.v.") for k in w), "no value head is exported"
     # A second run finds both presets trained and exports the same weights.
     proc = subprocess.run(args, capture_output=True, text=True, timeout=300)
@@ -370,7 +372,8 @@ def test_training_example_widens_a_network_without_changing_its_policy():
     from netlab import recipe as tnb
 
     torch.manual_seed(0)
-    old = PolicyNet(310, eights.NUM_ACTIONS, 16)
+    before = _core.observation_spec()["declined"][0]  # the layout before the `declined` slice
+    old = PolicyNet(before, eights.NUM_ACTIONS, 16)
     old.norm.update(torch.rand(64, eights.OBS_SIZE) * 3)
     opt = torch.optim.Adam(old.parameters(), lr=1e-3)
     obs = torch.rand(32, eights.OBS_SIZE) * 2
@@ -381,7 +384,7 @@ def test_training_example_widens_a_network_without_changing_its_policy():
     assert widened and tnb.inputs_of(model) == eights.OBS_SIZE
     new = PolicyNet(eights.OBS_SIZE, eights.NUM_ACTIONS, 16)
     new.load_state_dict(model)
-    obs[:, 310:] = 1.0  # the appended slice set: it must not move the logits
+    obs[:, before:] = 1.0  # the appended slice set: it must not move the logits
     with torch.no_grad():
         # Equal up to the summation order of a wider matrix product.
         assert torch.allclose(new.logits_value(obs, mask)[0], old.logits_value(obs, mask)[0], rtol=1e-5, atol=1e-6)

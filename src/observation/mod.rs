@@ -35,8 +35,11 @@
 //! | `declined`       | 36   | per seat offset 1..9, four suit flags (C, D, H, S): the suits that seat's hand declined this hand ([`Game::declined_suits`]: in force when it drew or passed instead of playing, and not played from it since) |
 //!
 //! Total [`OBS_SIZE`] = 346. The slices are in a fixed order and new ones are added at the
-//! end, so the offsets of the earlier ones never move. The finite bounds of every entry under
-//! a rule set, and the scaling into `[0, 1]`, are in [`bounds`]. Per-face rule features are separate
+//! end, so the offsets of the earlier ones never move. Each slice's start is a public constant
+//! named for it in capitals ([`HAND`], [`TOP_CARD`], ... [`DECLINED`]), and [`spec`] lists them
+//! all (`observation_spec()` in Python): code outside this module reads the offsets from
+//! there, never as numbers. The finite bounds of every entry under a rule set, and the scaling
+//! into `[0, 1]`, are in [`bounds`]. Per-face rule features are separate
 //! ([`crate::rules::Rules::features`]) so an agent can condition on the rules.
 
 use crate::card::NUM_FACES;
@@ -198,29 +201,58 @@ const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-const HAND: usize = offset("hand");
-const TOP_CARD: usize = offset("top_card");
-const ACTIVE_SUIT: usize = offset("active_suit");
-const NOMINATED: usize = offset("nominated");
-const FREE_PLAY: usize = offset("free_play");
-const PENDING_DRAW: usize = offset("pending_draw");
-const PENDING_KIND: usize = offset("pending_kind");
-const PHASE: usize = offset("phase");
-const TO_ACT: usize = offset("to_act");
-const DIRECTION: usize = offset("direction");
-const HAND_SIZES: usize = offset("hand_sizes");
-const SEATS: usize = offset("seats");
-const SCORES: usize = offset("scores");
-const STOCK_SIZE: usize = offset("stock_size");
-const DISCARD_SIZE: usize = offset("discard_size");
-const PLAYED: usize = offset("played");
-const TURN_CARDS: usize = offset("turn_cards");
-const CONSTRAINT: usize = offset("constraint");
-const CONSTRAINT_SUIT: usize = offset("constraint_suit");
-const ROGUE_TOP: usize = offset("rogue_top");
-const ASKED: usize = offset("asked");
-const WILD_RANK: usize = offset("wild_rank");
-const DECLINED: usize = offset("declined");
+// The start of every slice of `OBS_LAYOUT`, by its name in capitals: the one place the
+// offsets are written down (the networks, in Rust and Python, read them from here).
+/// Start of the `hand` slice.
+pub const HAND: usize = offset("hand");
+/// Start of the `top_card` slice.
+pub const TOP_CARD: usize = offset("top_card");
+/// Start of the `active_suit` slice.
+pub const ACTIVE_SUIT: usize = offset("active_suit");
+/// Start of the `nominated` slice.
+pub const NOMINATED: usize = offset("nominated");
+/// Start of the `free_play` slice.
+pub const FREE_PLAY: usize = offset("free_play");
+/// Start of the `pending_draw` slice.
+pub const PENDING_DRAW: usize = offset("pending_draw");
+/// Start of the `pending_kind` slice.
+pub const PENDING_KIND: usize = offset("pending_kind");
+/// Start of the `phase` slice.
+pub const PHASE: usize = offset("phase");
+/// Start of the `to_act` slice.
+pub const TO_ACT: usize = offset("to_act");
+/// Start of the `direction` slice.
+pub const DIRECTION: usize = offset("direction");
+/// Start of the `hand_sizes` slice.
+pub const HAND_SIZES: usize = offset("hand_sizes");
+/// Start of the `seats` slice.
+pub const SEATS: usize = offset("seats");
+/// Start of the `scores` slice.
+pub const SCORES: usize = offset("scores");
+/// Start of the `stock_size` slice.
+pub const STOCK_SIZE: usize = offset("stock_size");
+/// Start of the `discard_size` slice.
+pub const DISCARD_SIZE: usize = offset("discard_size");
+/// Start of the `played` slice.
+pub const PLAYED: usize = offset("played");
+/// Start of the `turn_cards` slice.
+pub const TURN_CARDS: usize = offset("turn_cards");
+/// Start of the `turn_drawn` slice.
+pub const TURN_DRAWN: usize = offset("turn_drawn");
+/// Start of the `announced` slice.
+pub const ANNOUNCED: usize = offset("announced");
+/// Start of the `constraint` slice.
+pub const CONSTRAINT: usize = offset("constraint");
+/// Start of the `constraint_suit` slice.
+pub const CONSTRAINT_SUIT: usize = offset("constraint_suit");
+/// Start of the `rogue_top` slice.
+pub const ROGUE_TOP: usize = offset("rogue_top");
+/// Start of the `asked` slice.
+pub const ASKED: usize = offset("asked");
+/// Start of the `wild_rank` slice.
+pub const WILD_RANK: usize = offset("wild_rank");
+/// Start of the `declined` slice.
+pub const DECLINED: usize = offset("declined");
 
 /// [`encode`] for any [`ObsScalar`]: each element is `T::of` the `f32` value, so a `u8`
 /// observation equals the `f32` one cast element by element. Every element is written once:
@@ -282,9 +314,9 @@ pub fn encode_into<T: ObsScalar>(g: &Game, p: usize, out: &mut [T]) {
     out[DISCARD_SIZE] = T::of(g.discard().len() as f32);
     let t = g.turn();
     out[TURN_CARDS] = T::of(f32::from(t.cards));
-    out[TURN_CARDS + 1] = T::of(f32::from(t.drawn));
+    out[TURN_DRAWN] = T::of(f32::from(t.drawn));
     if t.announced {
-        out[TURN_CARDS + 2] = T::ONE;
+        out[ANNOUNCED] = T::ONE;
     }
     let (kind, suit) = match g.restrict() {
         Restrict::None => (None, None),
@@ -337,6 +369,42 @@ mod tests {
         }
         assert_eq!(s.last().unwrap().2, OBS_SIZE);
         assert_eq!(OBS_SIZE, 346);
+    }
+
+    #[test]
+    fn public_offsets_name_their_slices() {
+        let consts = [
+            HAND,
+            TOP_CARD,
+            ACTIVE_SUIT,
+            NOMINATED,
+            FREE_PLAY,
+            PENDING_DRAW,
+            PENDING_KIND,
+            PHASE,
+            TO_ACT,
+            DIRECTION,
+            HAND_SIZES,
+            SEATS,
+            SCORES,
+            STOCK_SIZE,
+            DISCARD_SIZE,
+            PLAYED,
+            TURN_CARDS,
+            TURN_DRAWN,
+            ANNOUNCED,
+            CONSTRAINT,
+            CONSTRAINT_SUIT,
+            ROGUE_TOP,
+            ASKED,
+            WILD_RANK,
+            DECLINED,
+        ];
+        let starts: Vec<usize> = spec().iter().map(|s| s.1).collect();
+        assert_eq!(consts.to_vec(), starts);
+        // The offsets the shipped networks were trained on (docs/layouts.md).
+        assert_eq!((TOP_CARD, ACTIVE_SUIT, SCORES, PLAYED, CONSTRAINT_SUIT, ROGUE_TOP), (54, 108, 150, 162, 224, 228));
+        assert_eq!((ASKED, WILD_RANK, DECLINED), (282, 297, 310));
     }
 
     /// The encoder as first written (clear the row, then set entries one by one), kept as

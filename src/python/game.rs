@@ -443,11 +443,7 @@ impl PyGame {
     }
     /// Named slices of the observation: name -> (start, stop).
     fn observation_spec<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for (n, a, b) in observation::spec() {
-            d.set_item(n, (a, b))?;
-        }
-        Ok(d)
+        super::observation::spec_dict(py)
     }
     /// Per-card rule features, float32 array (54, n_features); names in rules_feature_names().
     fn rules_features<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {

@@ -1,7 +1,8 @@
 //! Bindings of [`crate::observation`]: the observation's finite bounds and its scaling into
 //! `[0, 1]` for a rule set and player count ([`crate::observation::bounds::ObsBounds`]),
-//! read by the Python `eights.observation.ObservationBounds`. (The observation itself is a
-//! method of `Game`, see `game.rs`.)
+//! read by the Python `eights.observation.ObservationBounds`, and the layout's named slices
+//! (`observation_spec()`, the offsets the Python networks read). (The observation itself is
+//! a method of `Game`, see `game.rs`.)
 
 use super::args;
 use super::convert::array1;
@@ -47,15 +48,28 @@ fn observation_bounds<'py>(
         }
     }
     d.set_item("copies", copies)?;
+    d.set_item("spec", spec_dict(py)?)?;
+    Ok(d)
+}
+
+/// A new dict of the observation's named slices, name -> `(start, stop)`, in layout order.
+pub(super) fn spec_dict(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let spec = PyDict::new(py);
     for (name, a, b) in crate::observation::spec() {
         spec.set_item(name, (a, b))?;
     }
-    d.set_item("spec", spec)?;
-    Ok(d)
+    Ok(spec)
+}
+
+/// Named slices of the observation, in layout order: name -> `(start, stop)`, the same for
+/// every rule set and player count (`Game.observation_spec()` gives the same dict).
+#[pyfunction]
+fn observation_spec(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    spec_dict(py)
 }
 
 /// Add this module's functions to `eights._core`.
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(observation_bounds, m)?)
+    m.add_function(wrap_pyfunction!(observation_bounds, m)?)?;
+    m.add_function(wrap_pyfunction!(observation_spec, m)?)
 }

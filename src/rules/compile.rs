@@ -1,11 +1,16 @@
 //! The rules compiler: [`Rules::from_spec`] checks a resolved [`RulesSpec`] for a player
-//! count (`validate_*`) and builds the engine's tables from it (`compile_*`): the deck, the
-//! hand size, the per-face effect table, card points and start-card effects.
+//! count (the `validate_*` checks of `validate.rs`) and builds the engine's tables from it
+//! (`compile_*`): the deck, the hand size, the per-face effect table, card points and
+//! start-card effects.
 //!
 //! Settings keyed by card selector are resolved by precedence: general selectors first, more
 //! specific ones on top (see [`super::selector`]).
 
 use super::selector::{apply_by_precedence, selector_entries, selector_mask_named, selectors_union};
+use super::validate::{
+    validate_end_and_options, validate_joker_bluff, validate_joker_lock, validate_jokers_have_rules, validate_play,
+    validate_players, validate_wild_instapik,
+};
 use super::{CardRule, ChainRule, MAX_PLAYERS, Rules, RulesError, WildRule, settings::Settings, spec::*};
 use crate::card::{Card, NUM_FACES, Rank};
 use crate::card_set::{CardCounts, MAX_CARDS, Pile};
@@ -162,19 +167,6 @@ fn player_count_entries<'a, T>(
 
 // ----- players, deck, deal -------------------------------------------------------------
 
-fn validate_players(s: &RulesSpec, num_players: usize) -> Result<usize, RulesError> {
-    if s.players.min < 2 || s.players.min > s.players.max || s.players.max as usize > MAX_PLAYERS {
-        return Err(RulesError::invalid("players", format!("need 2 <= players.min <= players.max <= {MAX_PLAYERS}")));
-    }
-    if num_players < s.players.min as usize || num_players > s.players.max as usize {
-        return Err(RulesError::invalid(
-            "num_players",
-            format!("{} allows {} to {} players, got {num_players}", s.name, s.players.min, s.players.max),
-        ));
-    }
-    Ok(num_players)
-}
-
 /// The pack count for `n` players and the full deck it makes.
 fn compile_deck(s: &RulesSpec, n: usize) -> Result<(u8, CardCounts), RulesError> {
     let mut packs = s.deck.packs;
@@ -226,163 +218,6 @@ fn compile_hand_size(s: &RulesSpec, n: usize, packs: u8, deck: &CardCounts) -> R
         ));
     }
     Ok(hand_size)
-}
-
-// ----- consistency of the play settings ------------------------------------------------
-
-/// A dimension of the rules model whose behaviour this engine does not implement.
-fn unsupported(field: &str) -> Result<(), RulesError> {
-    Err(RulesError::unsupported(field, "its behaviour lands with the remaining presets"))
-}
-
-/// Turn order, matching, drawing, multi-card plays and draw chains.
-fn validate_play(s: &RulesSpec) -> Result<(), RulesError> {
-    if !s.chain.wild_blocked {
-        return Err(RulesError::unsupported(
-            "chain.wild_blocked",
-            "only true is implemented: a wild card cannot be played on a pending draw chain",
-        ));
-    }
-    if s.order.first == FirstPlayer::PreviousLoser && s.deal.starter != Starter::None {
-        return Err(RulesError::unsupported(
-            "order.first",
-            "previous_loser is implemented for games without a start card (deal.starter = \"none\"), \
-             where the first player leads any card",
-        ));
-    }
-    if s.matching.base != "suit_or_rank" {
-        return Err(RulesError::invalid("match.base", "only \"suit_or_rank\" exists"));
-    }
-    if s.matching.extra.contains(&MatchExtra::Sequence) {
-        return Err(RulesError::invalid("match.extra", "sequence matching is multi.mode = \"zodiac_run\""));
-    }
-    if matches!(s.draw.mode, DrawMode::UpTo | DrawMode::UntilPlayableOrHand) && s.draw.limit == 0 {
-        return Err(RulesError::invalid(
-            "draw.limit",
-            "draw.mode up_to / until_playable_or_hand needs draw.limit >= 1",
-        ));
-    }
-    if !matches!(
-        s.multi.mode,
-        MultiMode::Off
-            | MultiMode::EqualRank
-            | MultiMode::MatchingRun
-            | MultiMode::PairsWithCover
-            | MultiMode::ZodiacRun
-            | MultiMode::UpTo3OrAll
-    ) {
-        return unsupported("multi.mode");
-    }
-    if s.multi.order != MultiSpec::default().order {
-        return unsupported("multi.order");
-    }
-    if !s.chain.can_circle {
-        return unsupported("chain.can_circle");
-    }
-    let increments = s.chain.accumulate == Accumulate::Increment
-        || s.cards.values().any(|c| c.draw_chain.as_ref().is_some_and(|d| d.accumulate == Some(Accumulate::Increment)));
-    if increments && s.chain.increment == 0 {
-        return Err(RulesError::invalid("chain.increment", "accumulate = \"increment\" needs chain.increment >= 1"));
-    }
-    Ok(())
-}
-
-/// The end of a hand, match play, the last card and the preset options.
-fn validate_end_and_options(s: &RulesSpec, n: usize) -> Result<(), RulesError> {
-    if s.end.play_for_second && n > 3 {
-        // one_card: with three players, once there is a winner the two others may play on
-        // for second place. With two players it is inert.
-        return Err(RulesError::invalid(
-            "end.play_for_second",
-            format!(
-                "playing on for second place is for three players (two are allowed, it then has no effect), got {n}"
-            ),
-        ));
-    }
-    if !s.end.empty_hand {
-        return Err(RulesError::invalid("end.empty_hand", "every game ends when a hand is empty"));
-    }
-    if s.options.shield_same_suit {
-        return unsupported("options.shield_same_suit");
-    }
-    if s.options.allow_500 {
-        validate_allow_500(s, n)?;
-    }
-    if s.options.speed_in.is_some() {
-        return unsupported("options.speed_in");
-    }
-    if s.series.play_match
-        && s.series.target.is_none()
-        && s.series.target_per_player.is_none()
-        && s.series.max_hands.is_none()
-    {
-        return Err(RulesError::invalid(
-            "series.match",
-            "a match needs series.target, series.target_per_player or series.max_hands",
-        ));
-    }
-    if s.countdown.is_some() && s.series.play_match {
-        // The countdown is the match: scores count down from the start score, and the game
-        // ends when one reaches 0. A series of hands to a points target would never end.
-        return Err(RulesError::invalid(
-            "series.match",
-            "a countdown game is its own match (it ends when a score reaches 0): series.match must be false",
-        ));
-    }
-    if s.countdown.as_ref().is_some_and(|c| !(1..=13).contains(&c.start_score)) {
-        return Err(RulesError::invalid("countdown.start_score", "must be 1 to 13 (the wild rank follows the score)"));
-    }
-    if s.last_card.mode == LastCardMode::Action && s.last_card.penalty == 0 {
-        return Err(RulesError::invalid(
-            "last_card.penalty",
-            "last_card.mode = \"action\" needs a penalty of at least 1 card",
-        ));
-    }
-    Ok(())
-}
-
-/// zodiac "Wild Instapik" moves the eights' wild rule to a number rank drawn each hand: every
-/// eight must carry a wild rule that follows the nominated suit (or the eight's own), and no
-/// other number card may carry one (the rank drawn takes the eight's rule, the eights that
-/// rank's: none).
-fn validate_wild_instapik(s: &RulesSpec, card: &[CardRule; NUM_FACES]) -> Result<(), RulesError> {
-    if !s.options.wild_instapik {
-        return Ok(());
-    }
-    let bad = |m: &str| Err(RulesError::invalid("options.wild_instapik", m));
-    if s.countdown.is_some() {
-        return bad("a countdown preset has a wild rank per player already");
-    }
-    for c in Card::all() {
-        let Some(r) = c.rank().filter(|r| (1..=9).contains(&r.index())) else { continue };
-        let w = card[c.index()].wild;
-        if r == Rank::Eight && !w.is_some_and(|w| w.follow == WildFollow::Normal) {
-            return bad("the eights must be wild (with the normal follow rule): Wild Instapik moves their wild rule");
-        }
-        if r != Rank::Eight && w.is_some() {
-            return bad(&format!("{c} is wild already: Wild Instapik gives the eights' wild rule to a number rank"));
-        }
-    }
-    Ok(())
-}
-
-/// advanced_switch: with three or more players, a player whose score has passed 250 may
-/// win by reaching 500, a match rule on top of the last-below-250 series.
-fn validate_allow_500(s: &RulesSpec, n: usize) -> Result<(), RulesError> {
-    if n < 3 {
-        return Err(RulesError::invalid(
-            "options.allow_500",
-            format!("the 500 rule is for three or more players, got {n}"),
-        ));
-    }
-    if !s.series.play_match || s.series.winner != SeriesWinner::LastBelow {
-        return Err(RulesError::invalid(
-            "options.allow_500",
-            "the 500 rule belongs to a match won by the last player below the target: it needs \
-             series.match = true and series.winner = \"last_below\"",
-        ));
-    }
-    Ok(())
 }
 
 // ----- the effect table ----------------------------------------------------------------
@@ -544,24 +379,6 @@ fn compile_card(
     Ok(r)
 }
 
-/// `joker_lock` belongs to jokers that are neither wild nor draw-chain cards.
-fn validate_joker_lock(face: Card, cs: &CardSpec) -> Result<(), RulesError> {
-    if cs.joker_lock != Some(true) {
-        return Ok(());
-    }
-    let field = format!("cards.{face}.joker_lock");
-    if !face.is_joker() {
-        return Err(RulesError::invalid(
-            field,
-            "joker_lock is a joker's effect (selector \"joker\", \"RJ\" or \"BJ\")",
-        ));
-    }
-    if cs.wild.as_ref().is_some_and(|w| w.enabled) || cs.draw_chain.as_ref().is_some_and(|d| d.amount > 0) {
-        return Err(RulesError::invalid(field, "a locking joker cannot also be wild or start a draw chain"));
-    }
-    Ok(())
-}
-
 /// The wild rule and the nomination of a face (a wild card nominates through
 /// `wild.nominate`, a suit changer through `nominate`).
 fn compile_wild(cs: &CardSpec, face: Card, zodiac_mask: u64, r: &mut CardRule) -> Result<(), RulesError> {
@@ -593,66 +410,6 @@ fn compile_wild(cs: &CardSpec, face: Card, zodiac_mask: u64, r: &mut CardRule) -
             ));
         }
         r.nominate = Some(nm);
-    }
-    Ok(())
-}
-
-/// `options.joker_bluff`: the bluffable cards are the wilds playable only without another
-/// playable card. A challenge is about their penalty, so they must carry a
-/// `draw_and_lose_turn` and nothing that would have to be undone besides the nomination.
-fn validate_joker_bluff(s: &RulesSpec, card: &[CardRule; NUM_FACES]) -> Result<(), RulesError> {
-    if !s.options.joker_bluff {
-        return Ok(());
-    }
-    let mut any = false;
-    for (i, r) in card.iter().enumerate() {
-        if !r.wild.is_some_and(|w| w.only_if_no_other) {
-            continue;
-        }
-        any = true;
-        let plain = r.skip == 0
-            && !r.reverse
-            && r.chain.is_none()
-            && r.draw_keep == 0
-            && r.others_draw == 0
-            && r.give.is_none()
-            && r.pick_up_pile == 0
-            && r.follow.is_none()
-            && r.waste_draw == 0
-            && !r.extra_turn
-            && !r.free_play_next;
-        if r.draw_lose == 0 || !plain {
-            return Err(RulesError::invalid(
-                "options.joker_bluff",
-                format!(
-                    "{} may be bluffed (wild.only_if_no_other) so it needs draw_and_lose_turn >= 1 and no \
-                     other effect besides its nomination",
-                    Card(i as u8) // i < NUM_FACES (54)
-                ),
-            ));
-        }
-    }
-    if !any {
-        return Err(RulesError::invalid(
-            "options.joker_bluff",
-            "needs a wild card with wild.only_if_no_other (the card that may be bluffed)",
-        ));
-    }
-    Ok(())
-}
-
-/// Jokers have no suit and no rank: a deck with jokers must give them a rule.
-fn validate_jokers_have_rules(deck: &CardCounts, card: &[CardRule; NUM_FACES]) -> Result<(), RulesError> {
-    for j in [Card::RED_JOKER, Card::BLACK_JOKER] {
-        if deck.count(j) > 0 && !card[j.index()].is_special() {
-            return Err(RulesError::invalid(
-                "deck.jokers",
-                format!(
-                    "the deck holds jokers but {j} has no rule (a joker has no suit or rank, so it could never \
-                     be played); give it an effect under cards.joker / cards.{j}, or set deck.jokers = 0"
-                ),
-            ));
-        }
     }
     Ok(())
 }

@@ -18,8 +18,9 @@
 //! being silently ignored.
 //!
 //! Files: `load.rs` holds the presets and the path from text to a [`RulesSpec`] (steps 1
-//! to 3), `spec/` the specification itself, `compile.rs` step 4 into the [`Rules`] of
-//! `compiled.rs`, with the table-wide `settings.rs`; `error.rs` holds [`RulesError`].
+//! to 3), `spec/` the specification itself, `validate.rs` and `compile.rs` step 4 (the checks,
+//! then the compilation into the [`Rules`] of `compiled.rs`, with the table-wide
+//! `settings.rs`); `error.rs` holds [`RulesError`].
 //! This file only declares the modules and re-exports what the crate uses.
 
 mod compile;
@@ -32,6 +33,7 @@ pub(crate) mod selector;
 pub mod settings;
 pub mod space;
 pub mod spec;
+mod validate;
 
 pub use compiled::{CardRule, ChainRule, MAX_PLAYERS, RULE_FEATURE_NAMES, RULE_FEATURES, Rules, WildRule};
 pub use encode::{CARD_FEATURES, RULES_SIZE, TABLE_FEATURES};

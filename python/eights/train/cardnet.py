@@ -41,7 +41,7 @@ import numpy as np
 import torch
 import torch.nn as nn
 
-from .._core import NUM_ACTIONS, OBS_SIZE
+from .._core import NUM_ACTIONS, OBS_SIZE, observation_spec
 from ..rules.encoding import CARD_FEATURE_NAMES, NUM_FACES, TABLE_FEATURE_NAMES
 from .cardnet_io import ATTENTION, EXPORTED_LAYERS, FORMAT, FORMAT_ATTENTION, check_shapes, read_exported
 from .files import FileFormatError
@@ -61,8 +61,11 @@ __all__ = [
     "identity",
 ]
 
-# Observation offsets (docs/layouts.md; `eights.Game.observation_spec()`).
-HAND, TOP, ACTIVE, SCORES, PLAYED, ROGUE, ASKED, WILD_RANK, CONSTRAINT_SUIT = 0, 54, 108, 150, 162, 228, 282, 297, 224
+# Observation offsets, read from the engine's layout (`eights._core.observation_spec()`).
+_START = {name: start for name, (start, _) in observation_spec().items()}
+HAND, TOP, ACTIVE, SCORES = _START["hand"], _START["top_card"], _START["active_suit"], _START["scores"]
+PLAYED, ROGUE, ASKED, WILD_RANK = _START["played"], _START["rogue_top"], _START["asked"], _START["wild_rank"]
+CONSTRAINT_SUIT = _START["constraint_suit"]
 #: The table-wide rules column that says the scores count down and set each player's wild rank.
 COUNTDOWN_COLUMN = TABLE_FEATURE_NAMES.index("countdown")
 #: The observation's per-card slices (hand, top_card, played, rogue_top); the rest is table-wide.

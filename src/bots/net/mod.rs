@@ -47,16 +47,16 @@ pub const FORMAT_ATTENTION: &str = "eights-net-v3";
 /// Dynamic values per face (see `CARD_DYNAMIC` in `eights.train.cardnet`).
 pub const NUM_DYNAMIC: usize = 12;
 const NUM_IDENTITY: usize = 18;
-// Observation offsets (docs/layouts.md).
-const HAND: usize = 0;
-const TOP: usize = 54;
-const ACTIVE: usize = 108;
-const CONSTRAINT_SUIT: usize = 224;
-const PLAYED: usize = 162;
-const ROGUE: usize = 228;
-const ASKED: usize = 282;
-const WILD_RANK: usize = 297;
-const SCORES: usize = 150;
+// Observation offsets, read from the observation module (the one place they are written).
+const HAND: usize = crate::observation::HAND;
+const TOP: usize = crate::observation::TOP_CARD;
+const ACTIVE: usize = crate::observation::ACTIVE_SUIT;
+const CONSTRAINT_SUIT: usize = crate::observation::CONSTRAINT_SUIT;
+const PLAYED: usize = crate::observation::PLAYED;
+const ROGUE: usize = crate::observation::ROGUE_TOP;
+const ASKED: usize = crate::observation::ASKED;
+const WILD_RANK: usize = crate::observation::WILD_RANK;
+const SCORES: usize = crate::observation::SCORES;
 const QS: usize = 3 * 13 + 11;
 /// The observation's per-card slices; every other index is table-wide.
 const CARD_SLICES: [usize; 4] = [HAND, TOP, PLAYED, ROGUE];

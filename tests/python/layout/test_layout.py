@@ -1,8 +1,9 @@
 """Layout of the source tree: no import cycle among the modules of the Python package
 (``python/eights/``, subpackages included) nor among the files of the Rust crate (``src/``,
-submodules included), and no Rust function over :data:`MAX_FN_LINES` lines.  The graphs
-and functions are read from the source files, so these tests skip when the tests run
-without the tree."""
+submodules included), every Rust path into the crate pointing down the layer list of
+``src/lib.rs``, and no Rust function over :data:`MAX_FN_LINES` lines.  The graphs and
+functions are read from the source files, so these tests skip when the tests run without
+the tree."""
 
 from __future__ import annotations
 
@@ -312,6 +313,51 @@ def strongly_connected(graph: Graph) -> List[List[str]]:
 #: circle (remove it).
 KNOWN_RUST_CIRCLES: List[List[str]] = []
 
+_LIB_MOD = re.compile(r"(?m)^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+([a-z_][a-z0-9_]*)\s*;")
+_LAYER_ITEM = re.compile(r"^//!\s*(\d+)\.\s")
+_DOC_COMMENT = re.compile(r"(?m)^\s*//[/!].*$")
+
+
+def rust_layers(lib_source: str) -> Dict[str, int]:
+    """The layer of each top-level module of the crate, from the numbered list in the
+    documentation of ``src/lib.rs`` ("Layers, bottom up"): an item ``N. ...`` and the lines
+    indented under it put the modules they name in backquotes (``[`card`]``, ```python```) at
+    layer ``N``. Only modules that ``lib.rs`` declares count."""
+    declared = set(_LIB_MOD.findall(lib_source))
+    layers: Dict[str, int] = {}
+    layer: Optional[int] = None
+    for line in lib_source.splitlines():
+        if not line.startswith("//!"):
+            continue
+        item = _LAYER_ITEM.match(line)
+        if item:
+            layer = int(item.group(1))
+        elif not line.startswith("//!   "):
+            layer = None  # the list, or the item, ended
+        if layer is not None:
+            for name in re.findall(r"`([a-z_][a-z0-9_]*)`", line):
+                if name in declared:
+                    layers.setdefault(name, layer)
+    return layers
+
+
+def upward_uses(src: Path, layers: Dict[str, int]) -> List[str]:
+    """``file: path`` for every path into the crate (``use crate::``, ``super::``, in code,
+    tests included; doc comments do not count) that names a module of a higher layer than
+    the file's own."""
+    files = {f: rust_module(f, src) for f in sorted(src.rglob("*.rs"))}
+    modules = set(files.values())
+    found = []
+    for f, here in files.items():
+        if not here:
+            continue  # lib.rs declares the modules
+        for used in rust_uses(_DOC_COMMENT.sub("", f.read_text(encoding="utf-8")), here, modules):
+            low, high = layers.get(here[0], 0), layers.get(used[0], 0) if used else 0
+            if high > low:
+                found.append(f"{f.relative_to(src)} (layer {low}): {_rust_name(used)} (layer {high})")
+    return found
+
+
 #: Most lines a Rust function may span, from the line of its ``{`` to that of its ``}``.
 MAX_FN_LINES = 120
 
@@ -441,6 +487,37 @@ def test_rust_function_reader_counts_body_lines():
         "    /* } */ let f = |y: u8| { y };\n}\n"
     )
     assert rust_functions(source) == [("one", 2, 1), ("three", 3, 4)]
+
+
+def test_rust_layer_reader_and_check(tmp_path):
+    lib = (
+        "//! Layers, bottom up:\n"
+        "//! 1. [`card`], [`card_set`]: cards;\n"
+        "//!    [`seed`]: seeds.\n"
+        "//! 2. [`game`]: the game; `python` (feature `python`)\n"
+        "//!\n"
+        "//! [`bots`] plays.\n"
+        "pub mod bots;\npub mod card;\npub mod card_set;\npub mod game;\npub mod seed;\nmod python;\n"
+    )
+    layers = rust_layers(lib)
+    assert layers == {"card": 1, "card_set": 1, "seed": 1, "game": 2, "python": 2}
+    (tmp_path / "game").mkdir()
+    (tmp_path / "lib.rs").write_text(lib)
+    (tmp_path / "card.rs").write_text("/// Unlike [`crate::game::Game`] (a doc link).\nuse crate::seed::derive;\n")
+    (tmp_path / "seed.rs").write_text("#[cfg(test)]\nmod tests {\n    use crate::game::Game;\n}\n")
+    (tmp_path / "game" / "mod.rs").write_text("use crate::card::Card;\nmod legal;\n")
+    (tmp_path / "game" / "legal.rs").write_text("use super::super::card_set::CardSet;\n")
+    assert upward_uses(tmp_path, layers) == ["seed.rs (layer 1): game (layer 2)"]
+
+
+@pytest.mark.skipif(not SRC.is_dir(), reason="the Rust source tree is not here")
+def test_rust_paths_point_down_the_layer_list_of_lib_rs():
+    lib = (SRC / "lib.rs").read_text(encoding="utf-8")
+    layers = rust_layers(lib)
+    assert set(layers) == set(_LIB_MOD.findall(lib)), "a module of lib.rs is missing from its layer list"
+    assert layers["card"] < layers["rules"] < layers["game"] < layers["observation"] < layers["bots"]
+    up = upward_uses(SRC, layers)
+    assert not up, "paths up the layer list of src/lib.rs:\n" + "\n".join(up)
 
 
 @pytest.mark.skipif(not PACKAGE.is_dir(), reason="the package source tree is not here")

@@ -152,3 +152,24 @@ def test_the_package_and_its_command_line_import_and_run_without_warnings():
         timeout=120,
     )
     assert res.returncode == 0, res.stderr
+
+
+#: Folders of the repository that build nothing: none of their files belongs in the crate.
+NOT_IN_THE_CRATE = ("benchmarks", "docs", "research", "scripts", "tests", "examples")
+
+
+@pytest.mark.skipif(shutil.which("cargo") is None or not (ROOT / "Cargo.toml").is_file(), reason="needs the tree")
+def test_the_crate_holds_what_builds_it_only():
+    # Cargo.toml's `include`: no benchmark results, docs, research, scripts, tests or examples
+    # in the crate (nor in maturin's sdist, which starts from the crate's files).
+    cmd = ["cargo", "package", "--list", "--allow-dirty"]
+    res = subprocess.run([*cmd, "--offline"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    if res.returncode != 0:  # no local copy of the registry's index: cargo resolves online
+        res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    if res.returncode != 0 and "crates.io" in res.stderr:
+        pytest.skip(f"cargo cannot resolve the dependencies here: {res.stderr[-300:]}")
+    assert res.returncode == 0, res.stderr
+    files = res.stdout.split()
+    assert "src/lib.rs" in files and "Cargo.lock" in files and "src/bots/weights/net.safetensors" in files
+    outside = [f for f in files if f.split("/")[0] in NOT_IN_THE_CRATE]
+    assert not outside, outside

@@ -17,6 +17,10 @@ pytest.importorskip("safetensors", reason="eights.train needs safetensors (pip i
 from eights.train.cardnet import CARD_DYNAMIC, CardNet, card_inputs, export, load  # noqa: E402
 from eights.train.cardnet_grow import attend, widen  # noqa: E402
 
+#: The observation's slices, from the engine's layout.
+SPEC = _core.observation_spec()
+HAND, TOP = slice(*SPEC["hand"]), slice(*SPEC["top_card"])
+
 
 def _positions(rule_sets, seed=0, games=2):
     """Observations, masks and rules encodings of heuristic-vs-random games."""
@@ -136,7 +140,7 @@ def test_attention_starts_silent_and_mixes_only_the_hand_and_the_top_card(tmp_pa
         h = torch.rand(len(obs), 54, 8)
         out = att._attend(h, torch.from_numpy(obs)).numpy()
     h = h.numpy()
-    seen = (obs[:, 0:54] > 0) | (obs[:, 54:108] > 0)
+    seen = (obs[:, HAND] > 0) | (obs[:, TOP] > 0)
     for k in range(len(obs)):
         mean = h[k][seen[k]].mean(0)
         expect = np.where(seen[k][:, None], h[k] + mean, h[k])
@@ -208,14 +212,14 @@ def test_card_inputs_name_what_they_hold():
     mask = torch.from_numpy(g.action_mask()[None])
     d = card_inputs(obs, mask)[0]
     col = {name: d[:, i].numpy() for i, name in enumerate(CARD_DYNAMIC)}
-    top = int(np.argmax(obs[0, 54:108].numpy()))
+    top = int(np.argmax(obs[0, TOP].numpy()))
     assert col["top"][top] == 1 and col["top"].sum() == 1
     # Every face of the top card's rank (the top card included) shows "rank_on_top".
     same_rank = [c for c in range(52) if c % 13 == top % 13]
     assert set(np.flatnonzero(col["rank_on_top"])) == set(same_rank)
     # "can_play" is the play part of the mask; the hand column is the observation's hand.
     assert np.array_equal(col["can_play"], g.action_mask()[:54].astype(np.float32))
-    assert np.array_equal(col["hand"], obs[0, :54].numpy())
+    assert np.array_equal(col["hand"], obs[0, HAND].numpy())
     # The constant matrices follow the observations' dtype (and device: a network on a GPU).
     assert torch.equal(card_inputs(obs.double(), mask), d[None].double())
 
@@ -269,7 +273,7 @@ def test_rust_pass_reads_the_countdown_wild_rank(tmp_path):
     want = _torch_logits(net, obs, masks, rules)
     got = _core.card_net_logits(obs, masks, rules, path.read_bytes())
     assert np.max(np.abs(got[masks] - want[masks]) / np.maximum(1.0, np.abs(want[masks]))) < 1e-5
-    own = np.round(obs[:, 150] * 100).astype(int)
+    own = np.round(obs[:, SPEC["scores"][0]] * 100).astype(int)
     lit = masks[:, :52] & ((np.arange(52)[None, :] % 13) == (own[:, None] - 1))
     assert lit.any()  # some legal play was of the observer's own wild rank
     assert np.all(got[:, :52][lit] > 0) and np.all(got[:, :52][masks[:, :52] & ~lit] == 0)
