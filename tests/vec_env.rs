@@ -611,3 +611,26 @@ fn built_in_bot_opponents_need_a_bot_on_every_other_seat() {
     let e = VecEnv::new(r, cfg).err().unwrap();
     assert!(e.to_string().contains("seat 2 (an opponent) has no built-in bot"), "{e}");
 }
+
+#[test]
+fn a_large_batch_checked_on_threads_reports_the_first_bad_game_and_changes_nothing() {
+    let r = rules("crazy_eights", 2);
+    let n = 1000;
+    for threads in [1, 3] {
+        let mut e = env(&r, n, threads, Autoreset::NextStep, LEARNER);
+        let mut b = Buffers::<f32>::new(&e);
+        e.reset(5, b.outputs()).unwrap();
+        let mut a = vec![0i64; n];
+        e.random_actions(&mut a).unwrap();
+        let before = b.clone();
+        let mut bad = a.clone();
+        bad[900] = -3;
+        bad[650] = NUM_ACTIONS as i64;
+        assert_eq!(e.step(&bad, b.outputs()), Err(VecEnvError::OutOfRange { env: 650, action: 197 }), "{threads}");
+        bad[70] = (0..NUM_ACTIONS as i64).find(|&x| !e.legal_mask(70).contains(x as usize)).unwrap();
+        let err = e.step(&bad, b.outputs()).unwrap_err();
+        assert!(matches!(err, VecEnvError::Illegal { env: 70, .. }), "{threads}: {err}");
+        assert_eq!(b, before, "outputs untouched");
+        e.step(&a, b.outputs()).unwrap();
+    }
+}

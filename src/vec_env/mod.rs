@@ -364,8 +364,10 @@ impl VecEnv {
         Ok(())
     }
 
-    /// Validate one action per game for the seat to act (learner or self-play step).
-    fn validate(&self, actions: &[i64], opponents: bool) -> Result<(), VecEnvError> {
+    /// Validate one action per game for the seat to act (learner or self-play step). A large
+    /// batch is checked on the crew's threads, chunk by chunk; the error reported is the first
+    /// game's, as on one thread.
+    fn validate(&mut self, actions: &[i64], opponents: bool) -> Result<(), VecEnvError> {
         if !self.started {
             return Err(VecEnvError::NotReset);
         }
@@ -376,33 +378,26 @@ impl VecEnv {
         // Built-in opponents leave an opponent to act only after a failed call.
         let external =
             matches!(self.cfg.mode, Mode::Learner { opponents: Opponents::External | Opponents::Bots(_), .. });
-        for (i, (s, &a)) in self.hot.iter().zip(actions).enumerate() {
-            if s.pending || s.to_act < 0 {
-                continue;
+        let check = |start: usize, hot: &[Hot], actions: &[i64]| -> Result<(), VecEnvError> {
+            for (j, (s, &a)) in hot.iter().zip(actions).enumerate() {
+                check_action(start + j, s, a, learner, opponents, external)?;
             }
-            let p = s.to_act as usize;
-            let opp = learner.is_some_and(|l| l != p);
-            if opponents != opp {
-                if !opponents && external {
-                    return Err(VecEnvError::OpponentToAct { env: i, seat: p });
-                }
-                continue;
+            Ok(())
+        };
+        let len = actions.len();
+        let Some(crew) = self.crew.as_mut().filter(|_| len > 4 * GRAIN) else {
+            return check(0, &self.hot, actions);
+        };
+        let per = chunk_len(len, crew.threads(), GRAIN);
+        let errors: [Mutex<Option<VecEnvError>>; MAX_CHUNKS] = [const { Mutex::new(None) }; MAX_CHUNKS];
+        let hot = &self.hot;
+        crew.run(len.div_ceil(per), &|k| {
+            let r = k * per..((k + 1) * per).min(len);
+            if let Err(e) = check(r.start, &hot[r.clone()], &actions[r]) {
+                *errors[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
             }
-            if !(0..NUM_ACTIONS as i64).contains(&a) {
-                return Err(VecEnvError::OutOfRange { env: i, action: a });
-            }
-            if !s.mask.contains(a as usize) {
-                let name = |id: usize| Action::from_id(id).map_or(id.to_string(), |x| format!("'{x}' ({id})"));
-                let legal: Vec<String> = s.mask.iter().map(name).collect();
-                return Err(VecEnvError::Illegal {
-                    env: i,
-                    action: name(a as usize),
-                    seat: p,
-                    legal: legal.join(", "),
-                });
-            }
-        }
-        Ok(())
+        });
+        errors.into_iter().find_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner())).map_or(Ok(()), Err)
     }
 
     /// Step every game with its action: the learner's (learner modes) or the seat to act's
@@ -486,6 +481,39 @@ impl VecEnv {
         });
         Ok(())
     }
+}
+
+/// Check action `a` of game `i` (see [`VecEnv::validate`]): `opponents` for an opponent
+/// step, `external` when the caller plays the opponents (a learner step with an opponent to
+/// act is then an error).
+fn check_action(
+    i: usize,
+    s: &Hot,
+    a: i64,
+    learner: Option<usize>,
+    opponents: bool,
+    external: bool,
+) -> Result<(), VecEnvError> {
+    if s.pending || s.to_act < 0 {
+        return Ok(());
+    }
+    let p = s.to_act as usize;
+    let opp = learner.is_some_and(|l| l != p);
+    if opponents != opp {
+        if !opponents && external {
+            return Err(VecEnvError::OpponentToAct { env: i, seat: p });
+        }
+        return Ok(());
+    }
+    if !(0..NUM_ACTIONS as i64).contains(&a) {
+        return Err(VecEnvError::OutOfRange { env: i, action: a });
+    }
+    if !s.mask.contains(a as usize) {
+        let name = |id: usize| Action::from_id(id).map_or(id.to_string(), |x| format!("'{x}' ({id})"));
+        let legal: Vec<String> = s.mask.iter().map(name).collect();
+        return Err(VecEnvError::Illegal { env: i, action: name(a as usize), seat: p, legal: legal.join(", ") });
+    }
+    Ok(())
 }
 
 /// Games per chunk for a batch of `len` on `threads` threads: whole `grain`s, about eight
