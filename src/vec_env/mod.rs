@@ -60,7 +60,7 @@ use episodes::Episodes;
 pub use episodes::{RulesSource, rules_seed};
 pub use rows::{Buffers, MaskValue, ObsValue, Outputs};
 use rows::{Rare, Row};
-use slot::{Ctx, Hot, Slot};
+use slot::{Ctx, Games, Hot, Slot};
 
 /// How many games ahead [`seq_rows`] prefetches the game state.
 const PREFETCH: usize = 2;
@@ -163,9 +163,11 @@ impl VecEnv {
         };
         let width = if cfg.mode == Mode::SelfPlay { n } else { 1 };
         let ctx = Ctx::new(cfg.mode, cfg.autoreset, cfg.score_rewards, width);
+        // With a search among the opponents a call shares out single games (a decision costs
+        // milliseconds, so a few games still spread over the threads); whole grains otherwise.
         let grain = match cfg.mode {
-            Mode::Learner { opponents, .. } => opponents::grain(opponents),
-            Mode::SelfPlay => GRAIN,
+            Mode::Learner { opponents: Opponents::Bots(seats), .. } if opponents::searches(&seats) => 1,
+            _ => GRAIN,
         };
         let proto = Slot {
             game: Game::new(rules.clone(), 0),
@@ -525,30 +527,6 @@ fn chunk_len(len: usize, threads: usize, grain: usize) -> usize {
 /// One chunk of a call over the batch, with its batched-bot buffers, taken by whichever
 /// thread gets to it first.
 type Part<'a, O, M> = Mutex<Option<(Games<'a>, Outputs<'a, O, M>, &'a mut BotBatch)>>;
-
-/// A contiguous range of games (game `start + j` at index `j`), split with its output rows.
-struct Games<'a> {
-    slots: &'a mut [Slot],
-    hot: &'a mut [Hot],
-    start: usize,
-}
-
-impl<'a> Games<'a> {
-    fn len(&self) -> usize {
-        self.slots.len()
-    }
-
-    /// The same games, borrowed for a shorter while.
-    fn reborrow(&mut self) -> Games<'_> {
-        Games { slots: self.slots, hot: self.hot, start: self.start }
-    }
-
-    fn split_at(self, k: usize) -> (Games<'a>, Games<'a>) {
-        let (s1, s2) = self.slots.split_at_mut(k);
-        let (h1, h2) = self.hot.split_at_mut(k);
-        (Games { slots: s1, hot: h1, start: self.start }, Games { slots: s2, hot: h2, start: self.start + k })
-    }
-}
 
 fn seq_rows<O, M, F>(games: Games<'_>, out: Outputs<'_, O, M>, width: usize, f: &F)
 where

@@ -1,8 +1,8 @@
-//! Built-in bot opponents played inside the step ([`Opponents::Bots`]): each thread plays the
+//! Built-in bot opponents played inside the step (`Opponents::Bots`): each thread plays the
 //! opponents of the games it steps, through the batched-bot layer ([`crate::bots::batch`]).
 //!
-//! A chunk of games is played the way a caller playing [`VecEnv::bot_actions`] through
-//! [`VecEnv::step_opponents`] plays them, round after round until every game has the learner
+//! A chunk of games is played the way a caller playing `VecEnv::bot_actions` through
+//! `VecEnv::step_opponents` plays them, round after round until every game has the learner
 //! to act or has ended, so the games are the same: every game goes as far as it can
 //! alone (the quick and search bots answer on the spot), the games waiting for a batched bot
 //! are answered in one pass per bot, and so on. A bot's answer depends only on its own game
@@ -12,19 +12,13 @@
 use super::config::{MAX_OPPONENT_MOVES, SEARCH_SALT, Seats, VecEnvError};
 use super::episodes::Episodes;
 use super::rows::{Lines, MaskValue, ObsValue, Outputs};
-use super::slot::{Ctx, Hot, Slot};
-use super::{Games, Opponents};
+use super::slot::{Ctx, Games, Hot, Slot};
 use crate::bots::batch::{self, BotBatch, Style};
 use crate::game::derive_seed;
 
-/// The games per chunk below which a call over the batch runs on one thread when `seats`
-/// play: whole grains ([`super::GRAIN`]), or single games when a search plays (a decision
-/// costs milliseconds, so sharing out a few games pays).
-pub(super) fn grain(opponents: Opponents) -> usize {
-    match opponents {
-        Opponents::Bots(seats) if seats.iter().flatten().any(|&s| batch::style(s) == Style::Search) => 1,
-        _ => super::GRAIN,
-    }
+/// Whether a search plays one of `seats`.
+pub(super) fn searches(seats: &Seats) -> bool {
+    seats.iter().flatten().any(|&s| batch::style(s) == Style::Search)
 }
 
 /// Play the opponents of every game of a chunk until each has the learner to act or has

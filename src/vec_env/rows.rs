@@ -56,7 +56,7 @@ pub(super) struct Rare<'a, O> {
     pub(super) final_rules: Option<&'a mut [f32]>,
 }
 
-/// The rows of a chunk, reached game by game in any order (where [`seq_rows`](super::seq_rows)
+/// The rows of a chunk, reached game by game in any order (where the batch's sequential pass
 /// walks them in turn).
 pub(super) struct Lines<'a, O, M> {
     obs: &'a mut [O],

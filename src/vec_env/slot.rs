@@ -1,7 +1,7 @@
 //! One game of a batch and what only its own step reads: [`Slot`] (the game, its
 //! opponents' random stream, its episode bookkeeping), [`Hot`] (the part every pass over the
-//! batch reads) and [`Ctx`] (the batch's fixed settings), with the per-game deal, settle,
-//! reset, step and opponent rows that `VecEnv` runs on each thread.
+//! batch reads), [`Ctx`] (the batch's fixed settings) and [`Games`] (a range of games), with
+//! the per-game deal, settle, reset, step and opponent rows that `VecEnv` runs on each thread.
 
 use super::config::*;
 use super::episodes::Episodes;
@@ -325,5 +325,29 @@ impl Slot {
         self.last_actor = p as u8;
         self.game.apply(action as usize);
         self.settle(h, ctx, eps, row);
+    }
+}
+
+/// A contiguous range of games (game `start + j` at index `j`), split with its output rows.
+pub(super) struct Games<'a> {
+    pub(super) slots: &'a mut [Slot],
+    pub(super) hot: &'a mut [Hot],
+    pub(super) start: usize,
+}
+
+impl<'a> Games<'a> {
+    pub(super) fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The same games, borrowed for a shorter while.
+    pub(super) fn reborrow(&mut self) -> Games<'_> {
+        Games { slots: self.slots, hot: self.hot, start: self.start }
+    }
+
+    pub(super) fn split_at(self, k: usize) -> (Games<'a>, Games<'a>) {
+        let (s1, s2) = self.slots.split_at_mut(k);
+        let (h1, h2) = self.hot.split_at_mut(k);
+        (Games { slots: s1, hot: h1, start: self.start }, Games { slots: s2, hot: h2, start: self.start + k })
     }
 }
