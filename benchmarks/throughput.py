@@ -21,7 +21,7 @@ even when absolute rates do not. Prints four tables:
      decision per game and step, at b=1024, 4096 and 16384 on 1 and 2 threads (float32
      observations and bool masks), b=4096 with ``uint8`` observations, one learner-mode
      row (opponent decisions counted too), and learner rows against ``heuristic`` (learner
-     steps; the bot's moves are chosen in Rust, a batch per seat and round): the main
+     steps; the bot plays inside the step, on the batch's threads): the main
      preset, and every preset that allows 4 players at 4 with ``obs_rules=True``.
    * OpenSpiel ``crazy_eights``: Python loop with ``observation_tensor()``, and the
      all-C++ loop ``pyspiel.evaluate_bots`` with uniform random bots (decisions per game
@@ -210,8 +210,8 @@ def eights_vec_learner(preset, players, seconds, num_envs, threads):
 
 
 def eights_vec_bots(preset, players, seconds, num_envs, threads, bot="heuristic", obs_rules=False):
-    """Learner steps a second of a VecEnv whose other seats a built-in bot plays (its moves
-    chosen in Rust, a batch per seat and round of the step's opponent loop)."""
+    """Learner steps a second of a VecEnv whose other seats a built-in bot plays (inside the
+    step, on the threads that step the games)."""
     env = eights.VecEnv(
         preset, num_envs, num_players=players, num_threads=threads, seed=0, opponents=bot, obs_rules=obs_rules
     )

@@ -223,7 +223,7 @@ class VecEnvCore:
         autoreset: str = "next_step",
         self_play: bool = False,
         learner_seat: int = 0,
-        opponents: str = "random",
+        opponents: Union[str, Sequence[Optional[str]], None] = None,
         reward: str = "win_loss",
         obs_dtype: str = "float32",
         obs_rules: bool = False,

@@ -15,6 +15,7 @@
 //! seeded the same way and `net` is deterministic, so the records equal those of one game
 //! at a time.
 
+use super::batch::{self, BotBatch, Style};
 use super::policy::Policy;
 use super::spec::BotSpec;
 use crate::game::{Game, derive_seed};
@@ -184,15 +185,6 @@ pub fn play_batch(
     if table.len() != n || timing.decisions.len() < n {
         return Err(ArenaError::Table { expected: n, got: table.len() });
     }
-    // The learned bots answer in batches: `net` (every rule set) and `net1` (the first
-    // networks, on the rules they were trained for).
-    let net1 = if table.contains(&BotSpec::Net1) {
-        Some(super::net1::policy_for(rules).map_err(ArenaError::Rules)?)
-    } else {
-        None
-    };
-    let net =
-        if table.contains(&BotSpec::Net) { Some(super::net::weights().map_err(ArenaError::Rules)?) } else { None };
     struct Table {
         game: Game,
         bots: Vec<Box<dyn Policy>>,
@@ -213,23 +205,14 @@ pub fn play_batch(
             rotation,
         })
         .collect();
-    let mut waiting = Vec::with_capacity(games.len());
-    let mut waiting1 = Vec::with_capacity(games.len());
-    let mut scratch = super::net::NetScratch::default();
-    let mut scratch1 = super::net1::Net1Scratch::default();
+    let mut batch = BotBatch::default();
     loop {
-        waiting.clear();
-        waiting1.clear();
         for (i, x) in games.iter_mut().enumerate() {
             let stuck = |message: String| ArenaError::Stuck { deal: x.deal, rotation: x.rotation, message };
             while let Some(p) = x.game.current_player() {
                 let agent = agent_at(p, x.rotation, n);
-                if table[agent] == BotSpec::Net {
-                    waiting.push(i);
-                    break;
-                }
-                if table[agent] == BotSpec::Net1 {
-                    waiting1.push(i);
+                if batch::style(table[agent]) == Style::Batched {
+                    batch.wait(table[agent], i);
                     break;
                 }
                 let t = Instant::now();
@@ -240,31 +223,20 @@ pub fn play_batch(
                 x.game.step(a).map_err(|e| stuck(format!("a bot chose an illegal action: {e}")))?;
             }
         }
-        if waiting.is_empty() && waiting1.is_empty() {
+        if !batch.is_waiting() {
             break;
         }
-        for (list, which) in [(&waiting, BotSpec::Net), (&waiting1, BotSpec::Net1)] {
-            if list.is_empty() {
-                continue;
-            }
-            let t = Instant::now();
-            let acts = match (which, net, net1) {
-                (BotSpec::Net, Some(p), _) => p.act_games_into(list.iter().map(|&i| &games[i].game), &mut scratch),
-                (_, _, Some(p)) => p.act_games_into(list.iter().map(|&i| &games[i].game), &mut scratch1),
-                // Not reached: a learned bot waits only when the table has it and its weights loaded.
-                _ => return Err(ArenaError::Rules(format!("the {} bot has no weights", which.name()))),
-            };
-            let dt = t.elapsed().as_secs_f64() / list.len() as f64;
-            for (&i, &a) in list.iter().zip(acts) {
-                let x = &mut games[i];
-                let stuck = |message: String| ArenaError::Stuck { deal: x.deal, rotation: x.rotation, message };
-                // Safe: `i` is waiting, so its game has a player to act.
-                let p = x.game.current_player().expect("a waiting game is running");
-                let agent = agent_at(p, x.rotation, n);
-                timing.add(agent, &x.game, dt);
-                let a = a.ok_or_else(|| stuck(format!("no legal action for seat {p} in a running game")))?;
-                x.game.step(a).map_err(|e| stuck(format!("the {} bot chose an illegal action: {e}", which.name())))?;
-            }
+        batch.answer(|i| &games[i].game).map_err(ArenaError::Rules)?;
+        for ans in batch.answers() {
+            let x = &mut games[ans.game];
+            let stuck = |message: String| ArenaError::Stuck { deal: x.deal, rotation: x.rotation, message };
+            // Safe: the game waited, so it has a player to act.
+            let p = x.game.current_player().expect("a waiting game is running");
+            let agent = agent_at(p, x.rotation, n);
+            timing.add(agent, &x.game, ans.seconds);
+            let a = ans.action.ok_or_else(|| stuck(format!("no legal action for seat {p} in a running game")))?;
+            let name = ans.spec.name();
+            x.game.step(a).map_err(|e| stuck(format!("the {name} bot chose an illegal action: {e}")))?;
         }
     }
     Ok(games.iter().map(|x| record(&x.game, x.deal, x.rotation)).collect())
@@ -322,7 +294,7 @@ pub fn play_deals(
     for spec in table {
         spec.check_rules(&rules).map_err(ArenaError::Rules)?;
     }
-    let batched = table.contains(&BotSpec::Net) || table.contains(&BotSpec::Net1);
+    let batched = batch::any_batched(table);
     let run = || {
         if batched {
             let chunks: Vec<Range<u64>> = (deals.start..deals.end)

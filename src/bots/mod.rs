@@ -22,8 +22,11 @@
 //! * [`net1::Net1Bot`] (`"net1"`): the first learned bots, three flat networks each trained by
 //!   self-play for one two-player preset ([`net1::weights`]).
 //!
-//! [`BotSpec`] parses the names above; [`arena`] plays duplicate-deal matches between
-//! them in parallel. [`random_selfplay`] plays whole games between random bots in a tight
+//! [`BotSpec`] parses the names above; [`batch`] is the one place that knows how each bot is
+//! played over many games at once (the learned bots batched, the searches spread over
+//! threads) and owns the batched passes' scratch space; [`arena`] plays duplicate-deal
+//! matches between them in parallel, and `VecEnv` plays them as opponents, both through
+//! [`batch`]. [`random_selfplay`] plays whole games between random bots in a tight
 //! Rust loop and reports results and speed; it is the engine's smoke test.
 //!
 //! Files: `policy.rs` holds [`Policy`] and [`RandomBot`], `spec.rs` [`BotSpec`] and
@@ -33,6 +36,7 @@
 //! circle runs through it.
 
 pub mod arena;
+pub mod batch;
 pub mod heuristic;
 pub mod ismcts;
 pub mod net;

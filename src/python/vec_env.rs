@@ -17,7 +17,7 @@ use pyo3::prelude::*;
 fn vec_err(e: VecEnvError) -> PyErr {
     match e {
         VecEnvError::Illegal { .. } => IllegalActionError::new_err(e.to_string()),
-        VecEnvError::NotReset => PyRuntimeError::new_err(e.to_string()),
+        VecEnvError::NotReset | VecEnvError::Opponents { .. } => PyRuntimeError::new_err(e.to_string()),
         VecEnvError::OutOfMemory { .. } => PyMemoryError::new_err(e.to_string()),
         _ => PyValueError::new_err(e.to_string()),
     }
@@ -59,6 +59,33 @@ pub struct PyVecEnvCore {
 
 /// With `obs_rules`: each game's rules encoding, and the ended episodes' (same_step).
 type RulesArrays = (Py<PyArray2<f32>>, Py<PyArray2<f32>>);
+
+/// `opponents`: `"random"`, `"external"`, or a list of one built-in bot name per seat (the
+/// learner's entry `None`), played inside the step.
+fn opponents_arg(opponents: Option<&Bound<'_, PyAny>>, n: usize, learner: usize) -> PyResult<Opponents> {
+    let Some(opponents) = opponents else { return Ok(Opponents::Random) };
+    if let Ok(text) = opponents.extract::<String>() {
+        return match text.as_str() {
+            "random" => Ok(Opponents::Random),
+            "external" => Ok(Opponents::External),
+            _ => Err(PyValueError::new_err(format!(
+                "opponents must be \"random\", \"external\" or a list of bot names per seat, got {text:?}"
+            ))),
+        };
+    }
+    let names: Vec<Option<String>> = opponents.extract().map_err(|_| {
+        PyValueError::new_err("opponents must be \"random\", \"external\" or a list of bot names per seat")
+    })?;
+    if names.len() != n {
+        return Err(PyValueError::new_err(format!("opponents must name one bot per seat ({n}), got {}", names.len())));
+    }
+    let mut seats = [None; crate::rules::MAX_PLAYERS];
+    for (p, name) in names.iter().enumerate().filter(|&(p, _)| p != learner) {
+        let name = name.as_deref().ok_or_else(|| PyValueError::new_err(format!("seat {p} has no bot")))?;
+        seats[p] = Some(crate::bots::BotSpec::parse(name).map_err(PyValueError::new_err)?);
+    }
+    Ok(Opponents::Bots(seats))
+}
 
 /// A zeroed array allocated through `numpy.zeros`, so a failed allocation is the
 /// `MemoryError` numpy raises (the numpy crate's constructors panic on it instead).
@@ -171,10 +198,11 @@ impl PyVecEnvCore {
 #[pymethods]
 impl PyVecEnvCore {
     /// `VecEnvCore(preset, num_envs, num_players=2, rules=None, num_threads=0,
-    /// autoreset="next_step", self_play=False, learner_seat=0, opponents="random",
+    /// autoreset="next_step", self_play=False, learner_seat=0, opponents="random" (or
+    /// "external", or a built-in bot name per seat, the learner's None),
     /// reward="win_loss", obs_dtype="float32")`; `preset` is a preset name or an `eights.Rules`.
     #[new]
-    #[pyo3(signature = (preset, num_envs, num_players=2, rules=None, num_threads=0, autoreset="next_step", self_play=false, learner_seat=0, opponents="random", reward="win_loss", obs_dtype="float32", obs_rules=false))]
+    #[pyo3(signature = (preset, num_envs, num_players=2, rules=None, num_threads=0, autoreset="next_step", self_play=false, learner_seat=0, opponents=None, reward="win_loss", obs_dtype="float32", obs_rules=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -186,7 +214,7 @@ impl PyVecEnvCore {
         autoreset: &str,
         self_play: bool,
         #[pyo3(from_py_with = args::learner_seat)] learner_seat: usize,
-        opponents: &str,
+        opponents: Option<&Bound<'_, PyAny>>,
         reward: &str,
         obs_dtype: &str,
         obs_rules: bool,
@@ -201,15 +229,7 @@ impl PyVecEnvCore {
                 )));
             }
         };
-        let opponents = match opponents {
-            "random" => Opponents::Random,
-            "external" => Opponents::External,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "opponents must be \"random\" or \"external\", got {opponents:?}"
-                )));
-            }
-        };
+        let opponents = opponents_arg(opponents, num_players, learner_seat)?;
         let n = num_players;
         // Checked in self-play too (where it is unused) so a bad value is never silent.
         if learner_seat >= n {

@@ -2,7 +2,7 @@
 //! [`Opponents::External`] seat, a snapshot pool) play the Rust bots on the real game state.
 
 use super::*;
-use crate::bots::ismcts::IsmctsBot;
+use crate::bots::batch::{self, Style};
 
 impl VecEnv {
     /// The action built-in bot `spec` chooses for the seat to act in each game listed in
@@ -21,24 +21,22 @@ impl VecEnv {
         if let Some(&r) = rows.iter().find(|&&r| r < 0 || r as usize >= n) {
             return Err(VecEnvError::Config(format!("row {r} is out of range: games are 0..{n}")));
         }
-        match spec {
-            BotSpec::Net => self.net_actions(rows, out),
-            BotSpec::Net1 => self.net1_actions(rows, out),
-            BotSpec::Ismcts { .. } | BotSpec::IsmctsNet { .. } | BotSpec::Pimc { .. } | BotSpec::Oracle { .. } => {
+        match batch::style(spec) {
+            Style::Batched => self.batched_actions(spec, rows, out),
+            Style::Search => {
                 self.search_actions(spec, rows, out);
                 Ok(())
             }
-            BotSpec::Random | BotSpec::Heuristic => {
-                let heuristic = HeuristicBot::new();
+            Style::Quick => {
                 for (&r, a) in rows.iter().zip(out.iter_mut()) {
                     let s = &mut self.slots[r as usize];
                     let h = &self.hot[r as usize];
-                    let choice = match spec {
-                        _ if s.over() || h.pending => None,
-                        BotSpec::Random => s.opponent.pick(&h.mask),
-                        _ => heuristic.choose(&s.game, &h.mask),
+                    *a = if s.over() || h.pending {
+                        -1
+                    } else {
+                        let seed = derive_seed(s.base_seed ^ SEARCH_SALT, s.game.decisions() as u64);
+                        batch::act_one(spec, &s.game, &h.mask, &mut s.opponent, seed).map_or(-1, |x| x as i64)
                     };
-                    *a = choice.map_or(-1, |x| x as i64);
                 }
                 Ok(())
             }
@@ -68,12 +66,7 @@ impl VecEnv {
         if let Some(root) = root.filter(|r| r.len() != rows.len()) {
             return Err(VecEnvError::Length { what: "root", expected: rows.len(), got: root.len() });
         }
-        let search = match spec {
-            BotSpec::Ismcts { simulations } => Some((simulations, false)),
-            BotSpec::IsmctsNet { simulations } => Some((simulations, true)),
-            _ => None,
-        };
-        let Some((simulations, on_net)) = search else {
+        if !batch::has_search_policy(spec) {
             let mut acts = vec![-1i64; rows.len()];
             self.bot_actions(spec, rows, &mut acts)?;
             out.fill(0.0);
@@ -95,56 +88,30 @@ impl VecEnv {
             if !(s.over() || h.pending) {
                 let seed = derive_seed(s.base_seed ^ SEARCH_SALT, s.game.decisions() as u64);
                 let favour = root.and_then(|x| usize::try_from(x[j]).ok());
-                let mut bot = if on_net {
-                    IsmctsBot::rooted_on_net(simulations, seed)
-                } else {
-                    IsmctsBot::new(simulations, seed)
-                };
-                bot.search_policy(&s.game, favour, row);
+                batch::search_policy(spec, &s.game, seed, favour, row);
             }
         };
         on_crew(self.crew.as_mut(), NUM_ACTIONS, out, &decide);
         Ok(())
     }
 
-    /// `net`: one forward pass for every listed game still running, whatever rules each plays.
-    fn net_actions(&mut self, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
-        let net = crate::bots::net::weights().map_err(VecEnvError::Config)?;
-        let (slots, hot, live) = (&self.slots, &self.hot, &mut self.net_rows);
+    /// A learned bot: one batched pass for every listed game still running (per rule set for
+    /// `net1`), through the batched-bot layer.
+    fn batched_actions(&mut self, spec: BotSpec, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
+        let (slots, hot, bots) = (&self.slots, &self.hot, &mut self.batches[0]);
         out.fill(-1);
-        live.clear();
-        live.extend(rows.iter().map(|&r| r as usize).filter(|&r| !slots[r].over() && !hot[r].pending));
-        let acts = net.act_games_into(live.iter().map(|&r| &slots[r].game), &mut self.card_scratch);
-        let mut k = 0;
-        for (j, &r) in rows.iter().enumerate() {
-            if k < live.len() && live[k] == r as usize {
-                out[j] = acts[k].map_or(-1, |x| x as i64);
-                k += 1;
+        for &r in rows {
+            if !slots[r as usize].over() && !hot[r as usize].pending {
+                bots.wait(spec, r as usize);
             }
         }
-        Ok(())
-    }
-
-    /// `net1`: one forward pass for every listed game still running, per rule set (a batch of
-    /// mixed rules groups its games by the rule set they play).
-    fn net1_actions(&mut self, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
-        let (slots, hot, live) = (&self.slots, &self.hot, &mut self.net_rows);
-        let running = |r: usize| !slots[r].over() && !hot[r].pending;
-        out.fill(-1);
-        let mut left: Vec<usize> = (0..rows.len()).filter(|&j| running(rows[j] as usize)).collect();
-        while let Some(&first) = left.first() {
-            let rules = slots[rows[first] as usize].game.rules().clone();
-            let policy = crate::bots::net1::policy_for(&rules).map_err(VecEnvError::Config)?;
-            let (group, rest): (Vec<usize>, Vec<usize>) =
-                left.iter().partition(|&&j| Arc::ptr_eq(slots[rows[j] as usize].game.rules(), &rules));
-            live.clear();
-            live.extend(group.iter().map(|&j| rows[j] as usize));
-            let acts = policy.act_games_into(live.iter().map(|&r| &slots[r].game), &mut self.net_scratch);
-            // `live` lists the group's rows in order, and so do the answers.
-            for (&j, a) in group.iter().zip(acts.iter()) {
-                out[j] = a.map_or(-1, |x| x as i64);
+        bots.answer(|r| &slots[r].game).map_err(VecEnvError::Config)?;
+        // The answers follow the listed rows in order.
+        let mut answers = bots.answers().iter().peekable();
+        for (j, &r) in rows.iter().enumerate() {
+            if let Some(a) = answers.next_if(|a| a.game == r as usize) {
+                out[j] = a.action.map_or(-1, |x| x as i64);
             }
-            left = rest;
         }
         Ok(())
     }

@@ -2,7 +2,9 @@
 //! its random streams: what the batch and its files share.
 
 use crate::action::NUM_ACTIONS;
+use crate::bots::BotSpec;
 use crate::game::derive_seed;
+use crate::rules::MAX_PLAYERS;
 
 /// Salts separating the random streams of one game index.
 const OPPONENT_SALT: u64 = 0x0BB0_5EED_0000_0001;
@@ -47,7 +49,18 @@ pub enum Opponents {
     Random,
     /// The caller, through `VecEnv::step_opponents`.
     External,
+    /// Built-in bots, one per seat (the learner's entry is ignored), played inside the step
+    /// on the threads that step their games; the same games as the caller playing
+    /// `VecEnv::bot_actions` through `VecEnv::step_opponents`.
+    Bots(Seats),
 }
+
+/// A built-in bot per seat ([`Opponents::Bots`]).
+pub type Seats = [Option<BotSpec>; MAX_PLAYERS];
+
+/// Most opponent moves in a row in one game within one call with [`Opponents::Bots`]; past
+/// it the call fails ([`VecEnvError::Opponents`]).
+pub const MAX_OPPONENT_MOVES: usize = 10_000;
 
 /// Who drives which seats.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -95,6 +108,8 @@ pub enum VecEnvError {
     OpponentToAct { env: usize, seat: usize },
     #[error("{0}")]
     Config(String),
+    #[error("the opponents did not finish within {moves} moves (env {env})")]
+    Opponents { env: usize, moves: usize },
     #[error("call reset() before stepping")]
     NotReset,
     /// The memory for the games could not be reserved.

@@ -19,6 +19,10 @@
 //! * when the chunks run out the caller closes the epoch (no worker can join any more) and
 //!   waits for the count to drop to zero. Only then does `run` return, so no worker ever
 //!   holds the job after its closure is gone.
+//!
+//! A process forked from the one that started the workers inherits the crew but not its
+//! threads: there a call runs on the calling thread alone, and dropping the crew leaves the
+//! (absent) workers alone instead of joining them.
 
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -79,6 +83,8 @@ impl Shared {
 pub(crate) struct Crew {
     shared: Arc<Shared>,
     workers: Vec<JoinHandle<()>>,
+    /// The process that started the workers (a forked child has none of them).
+    pid: u32,
 }
 
 impl Crew {
@@ -93,7 +99,7 @@ impl Crew {
             stop: AtomicBool::new(false),
             panic: Mutex::new(None),
         });
-        let mut crew = Crew { shared, workers: Vec::with_capacity(n) };
+        let mut crew = Crew { shared, workers: Vec::with_capacity(n), pid: std::process::id() };
         for i in 0..n {
             let sh = crew.shared.clone();
             // On an error `crew` is dropped, which stops the workers already started.
@@ -112,6 +118,11 @@ impl Crew {
     /// when all have finished. A panic in `f` is raised again here, after every worker has
     /// left the call.
     pub(crate) fn run(&mut self, n: usize, f: &(dyn Fn(usize) + Sync)) {
+        if std::process::id() != self.pid {
+            // A forked child: the workers were not copied with the process.
+            (0..n).for_each(f);
+            return;
+        }
         let sh = &*self.shared;
         // SAFETY: only the lifetime is erased; the protocol keeps every use inside this call.
         let f: &'static (dyn Fn(usize) + Sync + 'static) = unsafe { std::mem::transmute(f) };
@@ -156,6 +167,12 @@ impl Crew {
 
 impl Drop for Crew {
     fn drop(&mut self) {
+        if std::process::id() != self.pid {
+            // A forked child: the workers exist only in the parent, and joining a thread
+            // that is not there panics. Their handles are let go without a join.
+            self.workers.drain(..).for_each(std::mem::forget);
+            return;
+        }
         self.shared.stop.store(true, Ordering::SeqCst);
         for w in &self.workers {
             w.thread().unpark();

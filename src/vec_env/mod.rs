@@ -36,7 +36,7 @@
 //! ends an episode, which pays [`Game::returns`] (win/loss, or zero-sum score).
 
 use crate::action::{Action, ActionMask, NUM_ACTIONS};
-use crate::bots::heuristic::HeuristicBot;
+use crate::bots::batch::BotBatch;
 use crate::bots::{BotSpec, RandomBot};
 use crate::game::{Game, derive_seed};
 use crate::observation::OBS_SIZE;
@@ -47,18 +47,20 @@ mod bot_actions;
 mod config;
 mod crew;
 mod episodes;
+mod opponents;
 mod rows;
 mod slot;
 use config::SEARCH_SALT;
 pub use config::{
-    Autoreset, Config, MAX_DEALS, Mode, Opponents, VecEnvError, episode_seed, opponent_seed, sampler_seed,
+    Autoreset, Config, MAX_DEALS, MAX_OPPONENT_MOVES, Mode, Opponents, Seats, VecEnvError, episode_seed, opponent_seed,
+    sampler_seed,
 };
 use crew::Crew;
 use episodes::Episodes;
 pub use episodes::{RulesSource, rules_seed};
 pub use rows::{Buffers, MaskValue, ObsValue, Outputs};
 use rows::{Rare, Row};
-use slot::{Ctx, Hot, Slot};
+use slot::{Ctx, Games, Hot, Slot};
 
 /// How many games ahead [`seq_rows`] prefetches the game state.
 const PREFETCH: usize = 2;
@@ -110,10 +112,11 @@ pub struct VecEnv {
     crew: Option<Crew>,
     threads: usize,
     started: bool,
-    /// The buffers of `net` opponents' batched decisions, kept between steps.
-    net_scratch: crate::bots::net1::Net1Scratch,
-    card_scratch: crate::bots::net::NetScratch,
-    net_rows: Vec<usize>,
+    /// The built-in opponents' batched decisions' buffers, one per chunk of a call (see
+    /// [`crate::bots::batch`]), kept between steps.
+    batches: Vec<BotBatch>,
+    /// Games per chunk below which a call runs on the calling thread alone.
+    grain: usize,
 }
 
 impl VecEnv {
@@ -138,9 +141,14 @@ impl VecEnv {
                 cfg.num_threads
             )));
         }
-        if let Mode::Learner { seat, .. } = cfg.mode {
+        if let Mode::Learner { seat, opponents } = cfg.mode {
             if seat >= n {
                 return Err(VecEnvError::Config(format!("learner seat must be in 0..{n}, got {seat}")));
+            }
+            if let Opponents::Bots(seats) = opponents {
+                if let Some(p) = (0..n).find(|&p| p != seat && seats[p].is_none()) {
+                    return Err(VecEnvError::Config(format!("seat {p} (an opponent) has no built-in bot")));
+                }
             }
         }
         let threads = if cfg.num_threads == 0 {
@@ -154,7 +162,13 @@ impl VecEnv {
             None
         };
         let width = if cfg.mode == Mode::SelfPlay { n } else { 1 };
-        let ctx = Ctx { autoreset: cfg.autoreset, mode: cfg.mode, score: cfg.score_rewards, width };
+        let ctx = Ctx::new(cfg.mode, cfg.autoreset, cfg.score_rewards, width);
+        // With a search among the opponents a call shares out single games (a decision costs
+        // milliseconds, so a few games still spread over the threads); whole grains otherwise.
+        let grain = match cfg.mode {
+            Mode::Learner { opponents: Opponents::Bots(seats), .. } if opponents::searches(&seats) => 1,
+            _ => GRAIN,
+        };
         let proto = Slot {
             game: Game::new(rules.clone(), 0),
             opponent: RandomBot::new(0),
@@ -188,9 +202,8 @@ impl VecEnv {
             crew,
             threads,
             started: false,
-            net_scratch: Default::default(),
-            card_scratch: Default::default(),
-            net_rows: Vec::new(),
+            batches: vec![BotBatch::default(); MAX_CHUNKS],
+            grain,
         })
     }
 
@@ -279,15 +292,34 @@ impl VecEnv {
         F: Fn(&mut Slot, &mut Hot, usize, &mut Row<'_, '_, O, M>) + Sync,
     {
         let width = self.ctx.width;
+        // Infallible: the chunk function never fails.
+        let _ = self.for_chunks(out, GRAIN, |g, o, _| {
+            seq_rows(g, o, width, &f);
+            Ok(())
+        });
+    }
+
+    /// Run `f(games, rows, bots)` for the whole batch on the calling thread alone, or for each
+    /// chunk of whole `grain`s that the crew's threads take in turn (`bots`: the chunk's own
+    /// batched-bot buffers). The error of the first chunk that fails is returned, whatever
+    /// the thread count.
+    fn for_chunks<O, M, F>(&mut self, out: Outputs<'_, O, M>, grain: usize, f: F) -> Result<(), VecEnvError>
+    where
+        O: ObsValue,
+        M: MaskValue,
+        F: Fn(Games<'_>, Outputs<'_, O, M>, &mut BotBatch) -> Result<(), VecEnvError> + Sync,
+    {
+        let width = self.ctx.width;
         let games = Games { slots: &mut self.slots[..], hot: &mut self.hot[..], start: 0 };
         let len = games.len();
-        let Some(crew) = self.crew.as_mut().filter(|_| len > GRAIN) else {
-            seq_rows(games, out, width, &f);
-            return;
+        let Some(crew) = self.crew.as_mut().filter(|_| len > grain) else {
+            return f(games, out, &mut self.batches[0]);
         };
-        let per = chunk_len(len, crew.threads());
+        let per = chunk_len(len, crew.threads(), grain);
         let mut parts: [Part<'_, O, M>; MAX_CHUNKS] = std::array::from_fn(|_| Mutex::new(None));
         let mut rest = Some((games, out));
+        // `chunk_len` cuts at most MAX_CHUNKS chunks, one for each of the buffers.
+        let mut batches = self.batches.iter_mut();
         let mut n = 0;
         while let Some((g, o)) = rest.take() {
             let part = if g.len() > per {
@@ -298,15 +330,23 @@ impl VecEnv {
             } else {
                 (g, o)
             };
-            *parts[n].get_mut().unwrap_or_else(|e| e.into_inner()) = Some(part);
+            let bots = batches.next().expect("no more chunks than buffers");
+            *parts[n].get_mut().unwrap_or_else(|e| e.into_inner()) = Some((part.0, part.1, bots));
             n += 1;
         }
+        let failed: Mutex<Option<(usize, VecEnvError)>> = Mutex::new(None);
         crew.run(n, &|k| {
             let part = parts[k].lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some((g, o)) = part {
-                seq_rows(g, o, width, &f);
+            if let Some((g, o, b)) = part {
+                if let Err(e) = f(g, o, b) {
+                    let mut first = failed.lock().unwrap_or_else(|e| e.into_inner());
+                    if first.as_ref().is_none_or(|(j, _)| k < *j) {
+                        *first = Some((k, e));
+                    }
+                }
             }
         });
+        failed.into_inner().unwrap_or_else(|e| e.into_inner()).map_or(Ok(()), |(_, e)| Err(e))
     }
 
     /// Reseed every game from `seed` (game `i` from `derive_seed(seed, i)`), deal, and write
@@ -314,13 +354,22 @@ impl VecEnv {
     pub fn reset<O: ObsValue, M: MaskValue>(&mut self, seed: u64, out: Outputs<'_, O, M>) -> Result<(), VecEnvError> {
         self.check_outputs(&out, false)?;
         let (ctx, eps) = (self.ctx, self.episodes.clone());
-        self.for_each(out, move |s, h, i, row| s.reset_row(h, ctx, &eps, seed, i, row));
         self.started = true;
+        if let Some(seats) = self.bot_seats() {
+            let width = ctx.width;
+            return self.for_chunks(out, self.grain, move |mut g, mut o, bots| {
+                seq_rows(g.reborrow(), o.reborrow(), width, &|s, h, i, row| s.reset_row(h, ctx, &eps, seed, i, row));
+                opponents::play(g, o, bots, ctx, &eps, &seats)
+            });
+        }
+        self.for_each(out, move |s, h, i, row| s.reset_row(h, ctx, &eps, seed, i, row));
         Ok(())
     }
 
-    /// Validate one action per game for the seat to act (learner or self-play step).
-    fn validate(&self, actions: &[i64], opponents: bool) -> Result<(), VecEnvError> {
+    /// Validate one action per game for the seat to act (learner or self-play step). A large
+    /// batch is checked on the crew's threads, chunk by chunk; the error reported is the first
+    /// game's, as on one thread.
+    fn validate(&mut self, actions: &[i64], opponents: bool) -> Result<(), VecEnvError> {
         if !self.started {
             return Err(VecEnvError::NotReset);
         }
@@ -328,34 +377,29 @@ impl VecEnv {
             return Err(VecEnvError::Length { what: "actions", expected: self.cfg.num_envs, got: actions.len() });
         }
         let learner = self.ctx.learner();
-        let external = matches!(self.cfg.mode, Mode::Learner { opponents: Opponents::External, .. });
-        for (i, (s, &a)) in self.hot.iter().zip(actions).enumerate() {
-            if s.pending || s.to_act < 0 {
-                continue;
+        // Built-in opponents leave an opponent to act only after a failed call.
+        let external =
+            matches!(self.cfg.mode, Mode::Learner { opponents: Opponents::External | Opponents::Bots(_), .. });
+        let check = |start: usize, hot: &[Hot], actions: &[i64]| -> Result<(), VecEnvError> {
+            for (j, (s, &a)) in hot.iter().zip(actions).enumerate() {
+                check_action(start + j, s, a, learner, opponents, external)?;
             }
-            let p = s.to_act as usize;
-            let opp = learner.is_some_and(|l| l != p);
-            if opponents != opp {
-                if !opponents && external {
-                    return Err(VecEnvError::OpponentToAct { env: i, seat: p });
-                }
-                continue;
+            Ok(())
+        };
+        let len = actions.len();
+        let Some(crew) = self.crew.as_mut().filter(|_| len > 4 * GRAIN) else {
+            return check(0, &self.hot, actions);
+        };
+        let per = chunk_len(len, crew.threads(), GRAIN);
+        let errors: [Mutex<Option<VecEnvError>>; MAX_CHUNKS] = [const { Mutex::new(None) }; MAX_CHUNKS];
+        let hot = &self.hot;
+        crew.run(len.div_ceil(per), &|k| {
+            let r = k * per..((k + 1) * per).min(len);
+            if let Err(e) = check(r.start, &hot[r.clone()], &actions[r]) {
+                *errors[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
             }
-            if !(0..NUM_ACTIONS as i64).contains(&a) {
-                return Err(VecEnvError::OutOfRange { env: i, action: a });
-            }
-            if !s.mask.contains(a as usize) {
-                let name = |id: usize| Action::from_id(id).map_or(id.to_string(), |x| format!("'{x}' ({id})"));
-                let legal: Vec<String> = s.mask.iter().map(name).collect();
-                return Err(VecEnvError::Illegal {
-                    env: i,
-                    action: name(a as usize),
-                    seat: p,
-                    legal: legal.join(", "),
-                });
-            }
-        }
-        Ok(())
+        });
+        errors.into_iter().find_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner())).map_or(Ok(()), Err)
     }
 
     /// Step every game with its action: the learner's (learner modes) or the seat to act's
@@ -370,6 +414,13 @@ impl VecEnv {
         self.check_outputs(&out, true)?;
         self.validate(actions, false)?;
         let (ctx, eps) = (self.ctx, self.episodes.clone());
+        if let Some(seats) = self.bot_seats() {
+            let width = ctx.width;
+            return self.for_chunks(out, self.grain, move |mut g, mut o, bots| {
+                seq_rows(g.reborrow(), o.reborrow(), width, &|s, h, i, row| s.step_row(h, ctx, &eps, actions[i], row));
+                opponents::play(g, o, bots, ctx, &eps, &seats)
+            });
+        }
         self.for_each(out, move |s, h, i, row| s.step_row(h, ctx, &eps, actions[i], row));
         Ok(())
     }
@@ -393,6 +444,14 @@ impl VecEnv {
         Ok(())
     }
 
+    /// The built-in bot of each opponent seat ([`Opponents::Bots`]).
+    fn bot_seats(&self) -> Option<Seats> {
+        match self.cfg.mode {
+            Mode::Learner { opponents: Opponents::Bots(seats), .. } => Some(seats),
+            _ => None,
+        }
+    }
+
     /// True if some game has an opponent to act (external opponents).
     pub fn opponents_to_act(&self) -> bool {
         let Some(l) = self.ctx.learner() else { return false };
@@ -411,7 +470,7 @@ impl VecEnv {
             self.hot.iter_mut().zip(out.iter_mut()).for_each(|(s, a)| f(s, a));
             return Ok(());
         };
-        let per = chunk_len(len, crew.threads());
+        let per = chunk_len(len, crew.threads(), GRAIN);
         let mut parts = [const { Mutex::new(None) }; MAX_CHUNKS];
         for (k, (h, a)) in self.hot.chunks_mut(per).zip(out.chunks_mut(per)).enumerate() {
             *parts[k].get_mut().unwrap_or_else(|e| e.into_inner()) = Some((h, a));
@@ -426,33 +485,48 @@ impl VecEnv {
     }
 }
 
-/// Games per chunk for a batch of `len` on `threads` threads: whole [`GRAIN`]s, about eight
+/// Check action `a` of game `i` (see [`VecEnv::validate`]): `opponents` for an opponent
+/// step, `external` when the caller plays the opponents (a learner step with an opponent to
+/// act is then an error).
+fn check_action(
+    i: usize,
+    s: &Hot,
+    a: i64,
+    learner: Option<usize>,
+    opponents: bool,
+    external: bool,
+) -> Result<(), VecEnvError> {
+    if s.pending || s.to_act < 0 {
+        return Ok(());
+    }
+    let p = s.to_act as usize;
+    let opp = learner.is_some_and(|l| l != p);
+    if opponents != opp {
+        if !opponents && external {
+            return Err(VecEnvError::OpponentToAct { env: i, seat: p });
+        }
+        return Ok(());
+    }
+    if !(0..NUM_ACTIONS as i64).contains(&a) {
+        return Err(VecEnvError::OutOfRange { env: i, action: a });
+    }
+    if !s.mask.contains(a as usize) {
+        let name = |id: usize| Action::from_id(id).map_or(id.to_string(), |x| format!("'{x}' ({id})"));
+        let legal: Vec<String> = s.mask.iter().map(name).collect();
+        return Err(VecEnvError::Illegal { env: i, action: name(a as usize), seat: p, legal: legal.join(", ") });
+    }
+    Ok(())
+}
+
+/// Games per chunk for a batch of `len` on `threads` threads: whole `grain`s, about eight
 /// chunks per thread, and at most [`MAX_CHUNKS`] chunks.
-fn chunk_len(len: usize, threads: usize) -> usize {
-    len.div_ceil(threads * 8).max(len.div_ceil(MAX_CHUNKS)).next_multiple_of(GRAIN)
+fn chunk_len(len: usize, threads: usize, grain: usize) -> usize {
+    len.div_ceil(threads * 8).max(len.div_ceil(MAX_CHUNKS)).next_multiple_of(grain)
 }
 
-/// One chunk of a call over the batch, taken by whichever thread gets to it first.
-type Part<'a, O, M> = Mutex<Option<(Games<'a>, Outputs<'a, O, M>)>>;
-
-/// A contiguous range of games (game `start + j` at index `j`), split with its output rows.
-struct Games<'a> {
-    slots: &'a mut [Slot],
-    hot: &'a mut [Hot],
-    start: usize,
-}
-
-impl<'a> Games<'a> {
-    fn len(&self) -> usize {
-        self.slots.len()
-    }
-
-    fn split_at(self, k: usize) -> (Games<'a>, Games<'a>) {
-        let (s1, s2) = self.slots.split_at_mut(k);
-        let (h1, h2) = self.hot.split_at_mut(k);
-        (Games { slots: s1, hot: h1, start: self.start }, Games { slots: s2, hot: h2, start: self.start + k })
-    }
-}
+/// One chunk of a call over the batch, with its batched-bot buffers, taken by whichever
+/// thread gets to it first.
+type Part<'a, O, M> = Mutex<Option<(Games<'a>, Outputs<'a, O, M>, &'a mut BotBatch)>>;
 
 fn seq_rows<O, M, F>(games: Games<'_>, out: Outputs<'_, O, M>, width: usize, f: &F)
 where

@@ -36,12 +36,12 @@ pub struct Outputs<'a, O, M> {
 /// at a deal or at the end of an episode, reached through the whole chunk's slices and the
 /// game's index `j` in the chunk (so a step that writes none of them costs nothing for them).
 pub(super) struct Row<'r, 'a, O, M> {
-    pub(super) obs: &'a mut [O],
-    pub(super) mask: &'a mut [M],
-    pub(super) rewards: &'a mut [f32],
-    pub(super) terminated: &'a mut bool,
-    pub(super) truncated: &'a mut bool,
-    pub(super) to_act: &'a mut i32,
+    pub(super) obs: &'r mut [O],
+    pub(super) mask: &'r mut [M],
+    pub(super) rewards: &'r mut [f32],
+    pub(super) terminated: &'r mut bool,
+    pub(super) truncated: &'r mut bool,
+    pub(super) to_act: &'r mut i32,
     pub(super) j: usize,
     pub(super) rare: &'r mut Rare<'a, O>,
 }
@@ -54,6 +54,36 @@ pub(super) struct Rare<'a, O> {
     pub(super) rules: Option<&'a mut [f32]>,
     pub(super) rules_id: Option<&'a mut [u64]>,
     pub(super) final_rules: Option<&'a mut [f32]>,
+}
+
+/// The rows of a chunk, reached game by game in any order (where the batch's sequential pass
+/// walks them in turn).
+pub(super) struct Lines<'a, O, M> {
+    obs: &'a mut [O],
+    mask: &'a mut [M],
+    rewards: &'a mut [f32],
+    terminated: &'a mut [bool],
+    truncated: &'a mut [bool],
+    to_act: &'a mut [i32],
+    width: usize,
+    rare: Rare<'a, O>,
+}
+
+impl<'a, O, M> Lines<'a, O, M> {
+    /// The row of game `j` of the chunk.
+    pub(super) fn row(&mut self, j: usize) -> Row<'_, 'a, O, M> {
+        let w = self.width;
+        Row {
+            obs: &mut self.obs[j * OBS_SIZE..(j + 1) * OBS_SIZE],
+            mask: &mut self.mask[j * NUM_ACTIONS..(j + 1) * NUM_ACTIONS],
+            rewards: &mut self.rewards[j * w..(j + 1) * w],
+            terminated: &mut self.terminated[j],
+            truncated: &mut self.truncated[j],
+            to_act: &mut self.to_act[j],
+            j,
+            rare: &mut self.rare,
+        }
+    }
 }
 
 impl<O, M> Row<'_, '_, O, M> {
@@ -80,6 +110,30 @@ impl<O, M> Row<'_, '_, O, M> {
 }
 
 impl<'a, O, M> Outputs<'a, O, M> {
+    /// The same rows, borrowed for a shorter while.
+    pub(super) fn reborrow(&mut self) -> Outputs<'_, O, M> {
+        Outputs {
+            obs: self.obs,
+            mask: self.mask,
+            rewards: self.rewards,
+            terminated: self.terminated,
+            truncated: self.truncated,
+            to_act: self.to_act,
+            final_obs: self.final_obs.as_deref_mut(),
+            rules: self.rules.as_deref_mut(),
+            rules_id: self.rules_id.as_deref_mut(),
+            final_rules: self.final_rules.as_deref_mut(),
+        }
+    }
+
+    /// The rows of a chunk for access game by game ([`Lines::row`]).
+    pub(super) fn lines(self, width: usize) -> Lines<'a, O, M> {
+        let Outputs { obs, mask, rewards, terminated, truncated, to_act, final_obs, rules, rules_id, final_rules } =
+            self;
+        let rare = Rare { final_obs, rules, rules_id, final_rules };
+        Lines { obs, mask, rewards, terminated, truncated, to_act, width, rare }
+    }
+
     pub(super) fn split_at(self, k: usize, width: usize) -> (Outputs<'a, O, M>, Outputs<'a, O, M>) {
         let (o1, o2) = self.obs.split_at_mut(k * OBS_SIZE);
         let (m1, m2) = self.mask.split_at_mut(k * NUM_ACTIONS);

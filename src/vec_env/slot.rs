@@ -1,7 +1,7 @@
 //! One game of a batch and what only its own step reads: [`Slot`] (the game, its
 //! opponents' random stream, its episode bookkeeping), [`Hot`] (the part every pass over the
-//! batch reads) and [`Ctx`] (the batch's fixed settings), with the per-game deal, settle,
-//! reset, step and opponent rows that `VecEnv` runs on each thread.
+//! batch reads), [`Ctx`] (the batch's fixed settings) and [`Games`] (a range of games), with
+//! the per-game deal, settle, reset, step and opponent rows that `VecEnv` runs on each thread.
 
 use super::config::*;
 use super::episodes::Episodes;
@@ -15,23 +15,35 @@ use crate::rules::MAX_PLAYERS;
 #[derive(Copy, Clone)]
 pub(super) struct Ctx {
     pub(super) autoreset: Autoreset,
-    pub(super) mode: Mode,
+    /// The learner's seat (none in self-play).
+    pub(super) learner: Option<usize>,
+    /// The built-in random bot plays the other seats inside the step.
+    pub(super) random: bool,
+    /// Built-in bots play the other seats ([`Opponents::Bots`]): a row is written only when
+    /// the learner is to act or the episode is over, not at each opponent's turn.
+    pub(super) bots: bool,
     pub(super) score: bool,
     pub(super) width: usize,
 }
 
 impl Ctx {
-    pub(super) fn learner(&self) -> Option<usize> {
-        match self.mode {
-            Mode::Learner { seat, .. } => Some(seat),
-            Mode::SelfPlay => None,
-        }
+    pub(super) fn new(mode: Mode, autoreset: Autoreset, score: bool, width: usize) -> Ctx {
+        let (learner, random, bots) = match mode {
+            Mode::Learner { seat, opponents } => {
+                (Some(seat), opponents == Opponents::Random, matches!(opponents, Opponents::Bots(_)))
+            }
+            Mode::SelfPlay => (None, false, false),
+        };
+        Ctx { autoreset, learner, random, bots, score, width }
     }
+    #[inline]
+    pub(super) fn learner(&self) -> Option<usize> {
+        self.learner
+    }
+    /// The learner's seat when the random bot plays the others inside the step.
+    #[inline]
     pub(super) fn bots(&self) -> Option<usize> {
-        match self.mode {
-            Mode::Learner { seat, opponents: Opponents::Random } => Some(seat),
-            _ => None,
-        }
+        self.learner.filter(|_| self.random)
     }
 }
 
@@ -160,6 +172,14 @@ impl Slot {
 
     /// Write the observation, mask and seat to act (every path through a step ends here).
     pub(super) fn write<O: ObsValue, M: MaskValue>(&self, h: &mut Hot, ctx: Ctx, row: &mut Row<'_, '_, O, M>) {
+        if ctx.bots {
+            if let Some(p) = self.game.current_player().filter(|&p| Some(p) != ctx.learner) {
+                // A built-in opponent plays next, in this call: its row is written when the
+                // learner is to act (or the episode ends).
+                h.to_act = p as i8;
+                return;
+            }
+        }
         write_obs(&self.game, self.obs_seat(ctx), row.obs);
         write_mask(&h.mask, row.mask);
         let to_act = self.game.current_player().map_or(-1, |p| p as i32);
@@ -305,5 +325,29 @@ impl Slot {
         self.last_actor = p as u8;
         self.game.apply(action as usize);
         self.settle(h, ctx, eps, row);
+    }
+}
+
+/// A contiguous range of games (game `start + j` at index `j`), split with its output rows.
+pub(super) struct Games<'a> {
+    pub(super) slots: &'a mut [Slot],
+    pub(super) hot: &'a mut [Hot],
+    pub(super) start: usize,
+}
+
+impl<'a> Games<'a> {
+    pub(super) fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The same games, borrowed for a shorter while.
+    pub(super) fn reborrow(&mut self) -> Games<'_> {
+        Games { slots: self.slots, hot: self.hot, start: self.start }
+    }
+
+    pub(super) fn split_at(self, k: usize) -> (Games<'a>, Games<'a>) {
+        let (s1, s2) = self.slots.split_at_mut(k);
+        let (h1, h2) = self.hot.split_at_mut(k);
+        (Games { slots: s1, hot: h1, start: self.start }, Games { slots: s2, hot: h2, start: self.start + k })
     }
 }

@@ -533,3 +533,104 @@ fn compact_observations_have_the_same_layout() {
         es.step(&a, s.outputs()).unwrap();
     }
 }
+
+/// Play the opponents of an external-opponents batch with `bot_actions`, a batch per seat and
+/// round, the way the Python `VecEnv` plays built-in bots for Python-driven seats.
+fn play_with_bot_actions(e: &mut VecEnv, b: &mut Buffers<f32>, seats: &[Option<BotSpec>]) {
+    while e.opponents_to_act() {
+        let mut acts = vec![-1i64; e.num_envs()];
+        for (p, spec) in seats.iter().enumerate() {
+            let Some(spec) = *spec else { continue };
+            let rows: Vec<i64> = (0..e.num_envs() as i64).filter(|&i| b.to_act[i as usize] == p as i32).collect();
+            let mut out = vec![0i64; rows.len()];
+            e.bot_actions(spec, &rows, &mut out).unwrap();
+            for (&r, &a) in rows.iter().zip(&out) {
+                acts[r as usize] = a;
+            }
+        }
+        e.step_opponents(&acts, b.outputs()).unwrap();
+    }
+}
+
+#[test]
+fn built_in_bot_opponents_play_the_games_bot_actions_plays_on_any_thread_count() {
+    let bot = |s: &str| Some(BotSpec::parse(s).unwrap());
+    let cases = [
+        ("crazy_eights", vec![None, bot("heuristic")], Autoreset::NextStep, 300, 40),
+        ("crazy_eights", vec![None, bot("net")], Autoreset::SameStep, 300, 40),
+        ("crazy_eights", vec![None, bot("net1")], Autoreset::NextStep, 300, 40),
+        ("crazy_eights", vec![None, bot("ismcts:6")], Autoreset::SameStep, 20, 8),
+        ("switch_blackjack", vec![bot("heuristic"), None, bot("random")], Autoreset::SameStep, 300, 40),
+        ("crazy_eights_specials", vec![bot("net"), bot("pimc:3"), None, bot("net")], Autoreset::NextStep, 20, 10),
+        ("rose_mau", vec![bot("net"), bot("heuristic"), None, bot("random"), bot("net")], Autoreset::SameStep, 300, 30),
+    ];
+    for (preset, seats, autoreset, n, steps) in cases {
+        let r = rules(preset, seats.len());
+        let seat = seats.iter().position(Option::is_none).unwrap();
+        let mut table = [None; eights::rules::MAX_PLAYERS];
+        table[..seats.len()].copy_from_slice(&seats);
+        let inside = Mode::Learner { seat, opponents: Opponents::Bots(table) };
+        let outside = Mode::Learner { seat, opponents: Opponents::External };
+        let mut envs: Vec<VecEnv> =
+            [(1, inside), (3, inside), (1, outside)].iter().map(|&(t, mode)| env(&r, n, t, autoreset, mode)).collect();
+        let mut bufs: Vec<Buffers<f32>> = envs.iter().map(|e| Buffers::new(e).with_rules()).collect();
+        for (e, b) in envs.iter_mut().zip(bufs.iter_mut()) {
+            e.reset(9, b.outputs()).unwrap();
+        }
+        play_with_bot_actions(&mut envs[2], &mut bufs[2], &seats);
+        let mut ended = 0;
+        for step in 0..steps {
+            assert_eq!(bufs[0], bufs[1], "{preset}: threads, step {step}");
+            assert_eq!(bufs[0], bufs[2], "{preset}: bot_actions, step {step}");
+            assert!(bufs[0].to_act.iter().all(|&p| p < 0 || p as usize == seat), "{preset}: the learner acts");
+            let mut acts = vec![0i64; n];
+            envs[0].random_actions(&mut acts).unwrap();
+            for (e, b) in envs.iter_mut().zip(bufs.iter_mut()) {
+                e.step(&acts, b.outputs()).unwrap();
+            }
+            play_with_bot_actions(&mut envs[2], &mut bufs[2], &seats);
+            ended += bufs[0].terminated.iter().filter(|&&t| t).count();
+        }
+        assert_eq!(bufs[0], bufs[2], "{preset}");
+        assert!(ended > 0, "{preset}: episodes end and are dealt again");
+    }
+}
+
+#[test]
+fn built_in_bot_opponents_need_a_bot_on_every_other_seat() {
+    let r = rules("crazy_eights", 3);
+    let mut table = [None; eights::rules::MAX_PLAYERS];
+    table[1] = Some(BotSpec::Heuristic);
+    let cfg = Config {
+        num_envs: 4,
+        num_threads: 1,
+        autoreset: Autoreset::NextStep,
+        mode: Mode::Learner { seat: 0, opponents: Opponents::Bots(table) },
+        score_rewards: false,
+    };
+    let e = VecEnv::new(r, cfg).err().unwrap();
+    assert!(e.to_string().contains("seat 2 (an opponent) has no built-in bot"), "{e}");
+}
+
+#[test]
+fn a_large_batch_checked_on_threads_reports_the_first_bad_game_and_changes_nothing() {
+    let r = rules("crazy_eights", 2);
+    let n = 1000;
+    for threads in [1, 3] {
+        let mut e = env(&r, n, threads, Autoreset::NextStep, LEARNER);
+        let mut b = Buffers::<f32>::new(&e);
+        e.reset(5, b.outputs()).unwrap();
+        let mut a = vec![0i64; n];
+        e.random_actions(&mut a).unwrap();
+        let before = b.clone();
+        let mut bad = a.clone();
+        bad[900] = -3;
+        bad[650] = NUM_ACTIONS as i64;
+        assert_eq!(e.step(&bad, b.outputs()), Err(VecEnvError::OutOfRange { env: 650, action: 197 }), "{threads}");
+        bad[70] = (0..NUM_ACTIONS as i64).find(|&x| !e.legal_mask(70).contains(x as usize)).unwrap();
+        let err = e.step(&bad, b.outputs()).unwrap_err();
+        assert!(matches!(err, VecEnvError::Illegal { env: 70, .. }), "{threads}: {err}");
+        assert_eq!(b, before, "outputs untouched");
+        e.step(&a, b.outputs()).unwrap();
+    }
+}

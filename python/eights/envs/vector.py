@@ -89,8 +89,9 @@ class VecEnv(_GymVectorEnv):
         opponents: learner mode only.  ``"random"`` (built-in Rust bots,
             played inside the step), another built-in bot name
             (``"heuristic"``, ``"ismcts:N"``, ``"pimc:N"``, ``"net"``: played in
-            Rust on the real game state between learner steps; ``"net"`` and
-            ``"net1"`` in one batched forward pass, ``"net1"`` on the presets it was
+            Rust on the real game state inside the step, on the threads that step
+            the games, when every other seat is a built-in bot; ``"net"`` and
+            ``"net1"`` in batched forward passes, ``"net1"`` on the presets it was
             trained for), one batched Python
             policy ``f(obs, mask) -> actions`` or :class:`OpponentPool` for
             every other seat, or a list with one such entry per other seat
@@ -151,10 +152,14 @@ class VecEnv(_GymVectorEnv):
         self.obs_rules = bool(obs_rules)
         self.self_play = as_flag(self_play, "self_play")
         self._py_opponents: Dict[int, Any] = {}
-        external = False
+        core_opponents: Any = "random"
         if not self.self_play:
             self._py_opponents = normalise_opponents(opponents, num_players, learner_seat)
-            external = bool(self._py_opponents)
+            if self._py_opponents:
+                core_opponents = "external"
+            if self._py_opponents and all(isinstance(o, str) for o in self._py_opponents.values()):
+                # Built-in bots only: Rust plays them inside the step, on the batch's threads.
+                core_opponents = [self._py_opponents.get(p) for p in range(num_players)]
         self.rules = merge_rule_overrides(rules, **rule_overrides)
         self.ruleset = RuleSet(preset, num_players, self.rules)
         self._core = VecEnvCore(
@@ -166,7 +171,7 @@ class VecEnv(_GymVectorEnv):
             autoreset=autoreset,
             self_play=self.self_play,
             learner_seat=learner_seat,
-            opponents="external" if external else "random",
+            opponents=core_opponents,
             reward=reward,
             obs_dtype=obs_dtype,
             obs_rules=self.obs_rules,
@@ -178,6 +183,8 @@ class VecEnv(_GymVectorEnv):
             for name in names:
                 if isinstance(name, str):
                     self.ruleset.check_bot(name)
+        if isinstance(core_opponents, list):
+            self._py_opponents = {}
         self.preset = self.ruleset.name
         self.num_envs = num_envs
         self.num_players = num_players

@@ -303,12 +303,20 @@ def _recording(env):
 
 @pytest.mark.parametrize("preset,players", [("crazy_eights", 2), ("switch_blackjack", 3)])
 def test_builtin_heuristic_opponents_play_the_rust_bot_on_the_real_state(preset, players):
-    env = VecEnv(preset, 8, num_players=players, opponents="heuristic", seed=3)
+    # A pool of one built-in bot is played from Python through bot_actions (checked against
+    # eights.Bot on each state); the plain name is played inside the step: the same games.
+    env = VecEnv(preset, 8, num_players=players, opponents=OpponentPool(["heuristic"]), seed=3)
+    inside = VecEnv(preset, 8, num_players=players, opponents="heuristic", seed=3)
     calls = _recording(env)
     env.reset()
+    inside.reset()
     ended = np.zeros(8, dtype=bool)
     for _ in range(150):
         _, _, term, trunc, info = env.step(env.random_actions())
+        obs, _, term2, _, info2 = inside.step(inside.random_actions())
+        np.testing.assert_array_equal(obs, env._obs)
+        np.testing.assert_array_equal(term, term2)
+        np.testing.assert_array_equal(info["action_mask"], info2["action_mask"])
         ended |= term | trunc
         assert (info["current_player"][~(term | trunc)] == 0).all()
     assert calls and all(bot == "heuristic" for bot, _ in calls)
