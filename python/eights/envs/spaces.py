@@ -1,6 +1,7 @@
-"""The action spaces of the environments: ``Discrete(NUM_ACTIONS)`` and a batch of them
-whose default ``sample()`` draws a legal action (from the env's current mask), so generic
-code that samples the action space plays legal moves."""
+"""The spaces of the environments: the action spaces, ``Discrete(NUM_ACTIONS)`` and a batch of
+them whose default ``sample()`` draws a legal action (from the env's current mask), so generic
+code that samples the action space plays legal moves; and the observation options a batch
+accepts (its dtypes, scaling, the rules beside the observation)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .._core import NUM_ACTIONS
+from .._utils.checks import describe as _describe
 
 
 class MaskedBatch(Protocol):
@@ -21,7 +23,10 @@ class MaskedBatch(Protocol):
     _mask: np.ndarray
 
 
-__all__ = ["LegalActionSpace", "LegalMultiDiscrete"]
+__all__ = ["LegalActionSpace", "LegalMultiDiscrete", "OBS_DTYPES", "check_obs_options"]
+
+#: Accepted observation dtypes (compact types keep the layout; values saturate).
+OBS_DTYPES = ("float32", "uint8", "int8")
 
 
 class LegalActionSpace(spaces.Discrete):
@@ -111,3 +116,16 @@ class LegalMultiDiscrete(spaces.MultiDiscrete):
         state = dict(self.__dict__)
         state["_env_ref"] = None
         return state
+
+
+def check_obs_options(obs_dtype: Any, scale_obs: Any, obs_rules: Any) -> str:
+    """The observation dtype's name, with ``scale_obs`` and ``obs_rules`` checked."""
+    obs_dtype = np.dtype(obs_dtype).name if not isinstance(obs_dtype, str) else obs_dtype
+    if obs_dtype not in OBS_DTYPES:
+        raise ValueError(f"obs_dtype must be one of {OBS_DTYPES}, got {obs_dtype!r}")
+    for name, flag in (("scale_obs", scale_obs), ("obs_rules", obs_rules)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False, got {_describe(flag)}")
+    if scale_obs and obs_dtype != "float32":
+        raise ValueError(f"scale_obs=True needs obs_dtype='float32', got {obs_dtype!r}")
+    return obs_dtype

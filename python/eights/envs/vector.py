@@ -62,7 +62,7 @@ from ..agents.pool import check_batch_actions as _check_batch_actions
 from ..rules import Rules
 from ._opponents import normalise_opponents
 from ._rulesets import RulesArg, RuleSet, obs_rules_space
-from .spaces import LegalMultiDiscrete
+from .spaces import OBS_DTYPES, LegalMultiDiscrete, check_obs_options
 
 __all__ = ["VecEnv", "OpponentPool", "LegalMultiDiscrete", "AUTORESET_MODES", "OBS_DTYPES"]
 
@@ -71,9 +71,6 @@ AUTORESET_MODES = {
     "next_step": AutoresetMode.NEXT_STEP,
     "same_step": AutoresetMode.SAME_STEP,
 }
-
-#: Accepted observation dtypes (compact types keep the layout; values saturate).
-OBS_DTYPES = ("float32", "uint8", "int8")
 
 #: Opponent rounds per step before giving up on a Python opponent loop.
 MAX_OPPONENT_ROUNDS = 10_000
@@ -146,7 +143,7 @@ class VecEnv(_GymVectorEnv):
         num_threads = 0 if num_threads is None else _as_int(num_threads, "num_threads")
         if autoreset not in AUTORESET_MODES:
             raise ValueError(f"autoreset must be one of {sorted(AUTORESET_MODES)}, got {autoreset!r}")
-        obs_dtype = _check_obs_options(obs_dtype, scale_obs, obs_rules)
+        obs_dtype = check_obs_options(obs_dtype, scale_obs, obs_rules)
         seed = check_optional_seed(seed)
         self.scale_obs = bool(scale_obs)
         self.obs_rules = bool(obs_rules)
@@ -438,16 +435,3 @@ class VecEnv(_GymVectorEnv):
             if before is not None and self.autoreset_mode == AutoresetMode.SAME_STEP:
                 self._resample((self._terminated | self._truncated) & ~before)
         raise RuntimeError(f"the opponents did not finish within {MAX_OPPONENT_ROUNDS} rounds")
-
-
-def _check_obs_options(obs_dtype: Any, scale_obs: Any, obs_rules: Any) -> str:
-    """The observation dtype's name, with ``scale_obs`` and ``obs_rules`` checked."""
-    obs_dtype = np.dtype(obs_dtype).name if not isinstance(obs_dtype, str) else obs_dtype
-    if obs_dtype not in OBS_DTYPES:
-        raise ValueError(f"obs_dtype must be one of {OBS_DTYPES}, got {obs_dtype!r}")
-    for name, flag in (("scale_obs", scale_obs), ("obs_rules", obs_rules)):
-        if not isinstance(flag, (bool, np.bool_)):
-            raise TypeError(f"{name} must be True or False, got {_describe(flag)}")
-    if scale_obs and obs_dtype != "float32":
-        raise ValueError(f"scale_obs=True needs obs_dtype='float32', got {obs_dtype!r}")
-    return obs_dtype
