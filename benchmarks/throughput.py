@@ -262,6 +262,68 @@ def ratio(value, base):
     return f"{value / base:.2f}x" if base else "n/a"
 
 
+def thread_sweep(preset, players, seconds, rounds, max_threads):
+    """The thread sweep (1, 2, 4, ... up to ``max_threads``): learner steps against
+    ``heuristic`` (b=16384, without and with ``obs_rules``), self-play decisions (b=4096 and
+    16384), and the arena's ``net`` and ``ismcts:100`` against ``heuristic`` (decisions of
+    every seat a second); each cell the best of ``rounds`` passes, the passes alternating the
+    thread counts, and its ratio to one thread."""
+    counts = [1]
+    while counts[-1] * 2 <= max_threads:
+        counts.append(counts[-1] * 2)
+    if counts[-1] != max_threads:
+        counts.append(max_threads)
+
+    def arena_row(bot, deals):
+        def run(threads):
+            def chunk():
+                res = eights.arena.evaluate(
+                    bot,
+                    "heuristic",
+                    preset=preset,
+                    num_players=players,
+                    games=deals,
+                    seed=0,
+                    threads=threads,
+                    progress=False,
+                )
+                return int(res.games * res.mean_length)
+
+            return timed(chunk, seconds)
+
+        return run
+
+    rows = [
+        ("learner vs heuristic, b=16384", lambda t: eights_vec_bots(preset, players, seconds, 16384, t)),
+        (
+            "learner vs heuristic, b=16384, obs_rules",
+            lambda t: eights_vec_bots(preset, players, seconds, 16384, t, obs_rules=True),
+        ),
+        ("self-play, b=4096", lambda t: eights_vec(preset, players, seconds, 4096, t)),
+        ("self-play, b=16384", lambda t: eights_vec(preset, players, seconds, 16384, t)),
+        ("arena net vs heuristic, games=1000", arena_row("net", 1000)),
+        ("arena ismcts:100 vs heuristic, games=20", arena_row("ismcts:100", 20)),
+    ]
+    best = {}
+    for _ in range(rounds):
+        for name, run in rows:
+            for t in counts:
+                value = run(t)
+                best[name, t] = max(best.get((name, t), 0.0), value)
+    head = "| row | " + " | ".join(f"{t} thread{'s' if t > 1 else ''}" for t in counts) + f" | {counts[-1]} / 1 |"
+    print(
+        f"\nThread sweep, {preset} at {players} players, {os.cpu_count()} cores (decisions a second, best of {rounds}):"
+    )
+    print(head)
+    print("|---" * (len(counts) + 2) + "|")
+    for name, _ in rows:
+        cells = " | ".join(
+            f"{best[name, t] / 1e6:.3g} M" if best[name, t] >= 1e5 else f"{best[name, t]:,.0f}" for t in counts
+        )
+        print(f"| {name} | {cells} | {best[name, counts[-1]] / best[name, 1]:.2f} |")
+    return best
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--preset", default="crazy_eights")
@@ -284,7 +346,17 @@ def main():
     )
     ap.add_argument("--no-presets", action="store_true", help="skip the per-preset table")
     ap.add_argument("--no-sweep", action="store_true", help="skip the batch sweep")
+    ap.add_argument(
+        "--thread-sweep",
+        action="store_true",
+        help="only the thread sweep: 1, 2, 4, ... up to --max-threads threads (learner against heuristic, "
+        "self-play, the arena), each cell as a ratio to one thread",
+    )
+    ap.add_argument("--max-threads", type=int, default=os.cpu_count() or 1, help="the thread sweep's largest count")
     args = ap.parse_args()
+    if args.thread_sweep:
+        thread_sweep(args.preset, args.players, args.seconds, args.rounds, args.max_threads)
+        return
     preset, players, sec = args.preset, args.players, args.seconds
     cores = os.cpu_count() or 1
     mt = args.threads
