@@ -381,3 +381,23 @@ fn pimc_beats_the_heuristic_where_playouts_are_cut_short() {
     let low = p - 1.96 * (p * (1.0 - p) / n).sqrt();
     assert!(low > 0.5, "pimc:50 won {wins} of {n} games against the heuristic ({p:.3}, lower end {low:.3})");
 }
+
+/// A stop asked for before or during a run ends it with [`arena::ArenaError::Stopped`], on
+/// both paths (one game at a time, and the batches of `net`).
+#[test]
+fn a_stop_ends_an_arena_run() {
+    use crate::stop::Stop;
+    let r = rules("crazy_eights", 2);
+    for table in [[BotSpec::Heuristic, BotSpec::Random], [BotSpec::Net, BotSpec::Heuristic]] {
+        let stop = Stop::new();
+        stop.set();
+        let e = arena::play_deals_until(r.clone(), &table, 1, 0..1000, 2, &stop).unwrap_err();
+        assert_eq!(e, arena::ArenaError::Stopped, "{table:?}");
+        // Unset, the same call plays.
+        assert!(arena::play_deals_until(r.clone(), &table, 1, 0..4, 2, &Stop::new()).is_ok());
+    }
+    let stop = Stop::new();
+    stop.set();
+    assert_eq!(random_selfplay_until(r.clone(), 1000, 1, &stop).games, 0);
+    assert_eq!(random_selfplay_until(r, 3, 1, &Stop::new()).games, 3);
+}
