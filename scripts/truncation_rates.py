@@ -22,6 +22,7 @@ import numpy as np
 from eights import _core
 from eights.rules import RuleSpace
 
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", type=int, default=2500)
@@ -42,11 +43,13 @@ def main() -> None:
         t0 = time.perf_counter()
         games = 0
         for i, (n, rules) in enumerate(draws):
-            res = _core.arena_play(rules, n, [bot] * n, seed=_core.derive_seed(args.seed, i), count=args.deals, threads=args.threads)
+            seed = _core.derive_seed(args.seed, i)
+            res = _core.arena_play(rules, n, [bot] * n, seed=seed, count=args.deals, threads=args.threads)
             games += len(res["truncated"])
             per_draw[bot].append(int(np.sum(res["truncated"])))
         trunc = sum(per_draw[bot])
-        print(f"{bot}: {trunc} truncated of {games} games on {args.sets} draws ({time.perf_counter() - t0:.0f} s)", flush=True)
+        took = time.perf_counter() - t0
+        print(f"{bot}: {trunc} truncated of {games} games on {args.sets} draws ({took:.0f} s)", flush=True)
     for bot in bots:
         others = [b for b in bots if b != bot]
         only = [i for i in range(args.sets) if per_draw[bot][i] and not any(per_draw[o][i] for o in others)]
@@ -59,6 +62,7 @@ def main() -> None:
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"seed": args.seed, "deals": args.deals, "truncated": per_draw}, f)
+
 
 if __name__ == "__main__":
     main()
