@@ -56,6 +56,9 @@ and reports memory before and after (see :mod:`eights.diagnostics.soak`); it exi
 
     python -m eights play --preset switch_blackjack --players 3 --seat 0 --bots heuristic --seed 7
 
+Ctrl-C ends any command within two seconds: one line (``interrupted``) on stderr, exit status
+130, no traceback (``exploit``'s first Ctrl-C evaluates what was learnt, a second ends it).
+
 ``serve`` plays, watches and replays games in the browser (see :mod:`eights.web`; needs the
 extra ``eights[web]``), on http://127.0.0.1:8000/ by default::
 
