@@ -12,6 +12,7 @@ use crate::card_set::CardCounts;
 use crate::game::{Game, derive_seed};
 use crate::observation::{self, OBS_SIZE};
 use crate::rules::Rules;
+use crate::stop::{NEVER, Stop};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::sync::Arc;
@@ -147,8 +148,13 @@ pub fn checked_playout(g: &mut Game, seed: u64, stats: &mut CheckStats) {
 
 /// `games` checked random games of `rules`; game `i` dealt from `derive_seed(seed, i)`.
 pub fn checked_selfplay(rules: Arc<Rules>, games: u64, seed: u64) -> CheckStats {
+    checked_selfplay_until(rules, games, seed, &NEVER)
+}
+
+/// [`checked_selfplay`], ending after the game in progress once `stop` is set.
+pub fn checked_selfplay_until(rules: Arc<Rules>, games: u64, seed: u64, stop: &Stop) -> CheckStats {
     let mut stats = CheckStats::default();
-    for i in 0..games {
+    for i in (0..games).take_while(|_| !stop.is_set()) {
         let mut g = Game::new(rules.clone(), derive_seed(seed, i));
         checked_playout(&mut g, derive_seed(seed ^ 0xC4EC, i), &mut stats);
     }
@@ -223,9 +229,19 @@ pub struct FastSoak {
 impl FastSoak {
     /// Play games `first .. first + games` on `pool` (or rayon's global pool).
     pub fn run(&self, first: u64, games: u64, pool: Option<&rayon::ThreadPool>) -> SoakStats {
+        self.run_until(first, games, pool, &NEVER)
+    }
+
+    /// [`FastSoak::run`], skipping the games not yet started once `stop` is set (the totals
+    /// then count fewer games than asked).
+    pub fn run_until(&self, first: u64, games: u64, pool: Option<&rayon::ThreadPool>, stop: &Stop) -> SoakStats {
         let work = || {
             let n = usize::try_from(games.min(u64::MAX - first)).unwrap_or(usize::MAX);
-            (0..n).into_par_iter().with_min_len(8).map(|k| self.game(first + k as u64)).collect::<Vec<SoakStats>>()
+            (0..n)
+                .into_par_iter()
+                .with_min_len(8)
+                .map(|k| if stop.is_set() { SoakStats::default() } else { self.game(first + k as u64) })
+                .collect::<Vec<SoakStats>>()
         };
         let per_game = match pool {
             Some(p) => p.install(work),

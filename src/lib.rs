@@ -7,7 +7,8 @@
 //! Layers, bottom up (a lower layer never uses a higher one; `tests/python/layout/test_layout.py`
 //! reads this list and checks every path into the crate against it):
 //! 1. [`card`], [`card_set`]: card faces and notation, then multisets and piles of them;
-//!    [`seed`]: the one seed derivation every layer uses.
+//!    [`seed`]: the one seed derivation every layer uses; [`stop`]: the flag that asks a long
+//!    loop to stop (Ctrl-C in Python).
 //! 2. [`rules`]: the serde rules specification, presets, validation and the compiled rules,
 //!    the rules encoding an agent can read, and the rule space that draws rule sets.
 //! 3. [`action`]: the fixed action layout and the legal-action mask.
@@ -39,6 +40,7 @@ pub mod game;
 pub mod observation;
 pub mod rules;
 pub mod seed;
+pub mod stop;
 pub mod vec_env;
 
 #[cfg(feature = "python")]

@@ -10,9 +10,15 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from typing import Any, Dict, Iterator, Optional, Tuple, Union
 
 __all__ = ["EpisodeRecorder", "load_record", "replay_states"]
+
+#: The largest file :func:`load_record` reads: a record of a game at the default cap of 5,000
+#: decisions is under 100 KB, so a larger file is not a record (``/dev/zero`` would otherwise
+#: be read until memory runs out).
+MAX_RECORD_BYTES = 64 << 20
 
 
 class EpisodeRecorder:
@@ -63,14 +69,36 @@ def load_record(source: Union[str, os.PathLike[str], Dict[str, Any]]) -> Dict[st
         return source
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"record must be a dict or a path to a JSON file, got {type(source).__name__}")
-    with open(source, encoding="utf-8") as f:
-        try:
-            record = json.load(f)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise ValueError(f"{os.fspath(source)!r} is not a game record: not JSON ({exc})") from None
+    name = os.fspath(source)
+    record = _read_json_object(name)
     if not isinstance(record, dict) or "actions" not in record:
-        raise ValueError(f"{os.fspath(source)!r} does not hold a game record (a JSON object with 'actions')")
+        raise ValueError(f"{name!r} does not hold a game record (a JSON object with 'actions')")
     return record
+
+
+def _read_json_object(name: Union[str, bytes]) -> Any:
+    """The JSON in file ``name``, refused with a ``ValueError`` naming the file, before it is
+    read whole, when it is not a regular file, is larger than :data:`MAX_RECORD_BYTES` or does
+    not start with ``{`` (a record is a JSON object)."""
+
+    def refuse(why: str) -> ValueError:
+        return ValueError(f"{name!r} is not a game record: {why}")
+
+    # stat before open: opening a FIFO would wait for a writer.
+    if not stat.S_ISREG(os.stat(name).st_mode):
+        raise refuse("not a regular file")
+    with open(name, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > MAX_RECORD_BYTES:
+            raise refuse(f"{size:,} bytes, more than the {MAX_RECORD_BYTES:,} a record may have")
+        head = f.read(64).lstrip()
+        if not head.startswith(b"{"):
+            raise refuse(f"a record is a JSON object, and the file starts with {head[:16]!r}")
+        data = head + f.read(MAX_RECORD_BYTES)
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise refuse(f"not JSON ({exc})") from None
 
 
 def replay_states(record: Dict[str, Any]) -> Iterator[Tuple[int, Optional[Tuple[int, int]], Any]]:

@@ -20,6 +20,7 @@ use super::policy::Policy;
 use super::spec::BotSpec;
 use crate::game::{Game, derive_seed};
 use crate::rules::Rules;
+use crate::stop::{NEVER, Stop};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::Arc;
@@ -150,6 +151,8 @@ pub enum ArenaError {
     Stuck { deal: u64, rotation: usize, message: String },
     #[error("{0}")]
     Rules(String),
+    #[error("stopped on request")]
+    Stopped,
 }
 
 /// Deals per thread task on the batched path of tables with `net`.
@@ -173,13 +176,15 @@ fn record(g: &Game, deal: u64, rotation: usize) -> GameRecord {
 /// Play rotations `0..n` of every deal in `deals` side by side, the `net` seats' decisions
 /// batched into one forward pass per round (see the module documentation). Records in
 /// `(deal, rotation)` order; each entry's decisions and seconds are added to `timing` (a
-/// `net` decision is charged its share of the batch's time).
+/// `net` decision is charged its share of the batch's time). [`ArenaError::Stopped`] once
+/// `stop` is set (read every round).
 pub fn play_batch(
     rules: &Arc<Rules>,
     table: &[BotSpec],
     seed: u64,
     deals: Range<u64>,
     timing: &mut Timing,
+    stop: &Stop,
 ) -> Result<Vec<GameRecord>, ArenaError> {
     let n = rules.num_players as usize;
     if table.len() != n || timing.decisions.len() < n {
@@ -207,6 +212,9 @@ pub fn play_batch(
         .collect();
     let mut batch = BotBatch::default();
     loop {
+        if stop.is_set() {
+            return Err(ArenaError::Stopped);
+        }
         for (i, x) in games.iter_mut().enumerate() {
             let stuck = |message: String| ArenaError::Stuck { deal: x.deal, rotation: x.rotation, message };
             while let Some(p) = x.game.current_player() {
@@ -243,6 +251,8 @@ pub fn play_batch(
 }
 
 /// Play rotation `rotation` of deal `deal`; adds each entry's decisions and seconds to `timing`.
+/// [`ArenaError::Stopped`] once `stop` is set (read before every decision: a search bot's
+/// game can take seconds).
 pub fn play_game(
     rules: &Arc<Rules>,
     table: &[BotSpec],
@@ -250,6 +260,7 @@ pub fn play_game(
     deal: u64,
     rotation: usize,
     timing: &mut Timing,
+    stop: &Stop,
 ) -> Result<GameRecord, ArenaError> {
     let n = rules.num_players as usize;
     if table.len() != n || timing.decisions.len() < n {
@@ -264,6 +275,9 @@ pub fn play_game(
         })
         .collect();
     while let Some(p) = g.current_player() {
+        if stop.is_set() {
+            return Err(ArenaError::Stopped);
+        }
         let agent = agent_at(p, rotation, n);
         let t = Instant::now();
         let a = bots[p].act(&g).ok_or_else(|| stuck(format!("no legal action for seat {p} in a running game")))?;
@@ -287,6 +301,19 @@ pub fn play_deals(
     deals: Range<u64>,
     threads: usize,
 ) -> Result<MatchResults, ArenaError> {
+    play_deals_until(rules, table, seed, deals, threads, &NEVER)
+}
+
+/// [`play_deals`], ending with [`ArenaError::Stopped`] soon after `stop` is set (every game
+/// reads it before each decision, every batch before each round).
+pub fn play_deals_until(
+    rules: Arc<Rules>,
+    table: &[BotSpec],
+    seed: u64,
+    deals: Range<u64>,
+    threads: usize,
+    stop: &Stop,
+) -> Result<MatchResults, ArenaError> {
     let n = rules.num_players as usize;
     if table.len() != n {
         return Err(ArenaError::Table { expected: n, got: table.len() });
@@ -305,7 +332,7 @@ pub fn play_deals(
                 .into_par_iter()
                 .map(|c| {
                     let mut timing = Timing::new(n);
-                    play_batch(&rules, table, seed, c, &mut timing).map(|recs| (recs, timing))
+                    play_batch(&rules, table, seed, c, &mut timing, stop).map(|recs| (recs, timing))
                 })
                 .collect::<Result<Vec<_>, ArenaError>>();
         }
@@ -314,7 +341,8 @@ pub fn play_deals(
             .into_par_iter()
             .map(|d| {
                 let mut timing = Timing::new(n);
-                let recs = (0..n).map(|r| play_game(&rules, table, seed, d, r, &mut timing)).collect::<Result<_, _>>();
+                let recs =
+                    (0..n).map(|r| play_game(&rules, table, seed, d, r, &mut timing, stop)).collect::<Result<_, _>>();
                 recs.map(|recs: Vec<GameRecord>| (recs, timing))
             })
             .collect::<Result<Vec<_>, ArenaError>>()
@@ -414,8 +442,8 @@ mod tests {
             let t = vec![BotSpec::Heuristic; n];
             let mut timing = Timing::new(n);
             for deal in 0..5 {
-                let a = play_game(&r, &t, 3, deal, 0, &mut timing).unwrap();
-                let b = play_game(&r, &t, 3, deal, 1, &mut timing).unwrap();
+                let a = play_game(&r, &t, 3, deal, 0, &mut timing, &NEVER).unwrap();
+                let b = play_game(&r, &t, 3, deal, 1, &mut timing, &NEVER).unwrap();
                 assert_eq!((a.winner, &a.hand_points, a.decisions), (b.winner, &b.hand_points, b.decisions), "{p}");
                 let g0 = Game::new(r.clone(), deal_seed(3, deal));
                 let g1 = Game::new(r.clone(), deal_seed(3, deal));
@@ -451,7 +479,7 @@ mod tests {
                 let mut timing = Timing::new(2);
                 let single: Vec<_> = (0..20)
                     .flat_map(|d| (0..2).map(move |k| (d, k)))
-                    .map(|(d, k)| play_game(&r, &t, 5, d, k, &mut timing).unwrap())
+                    .map(|(d, k)| play_game(&r, &t, 5, d, k, &mut timing, &NEVER).unwrap())
                     .collect();
                 assert_eq!(batched.records, single, "{p} {t:?}");
                 assert_eq!(batched.agent_decisions, timing.decisions);
@@ -476,7 +504,7 @@ mod tests {
             let mut timing = Timing::new(n);
             let single: Vec<_> = (0..4)
                 .flat_map(|d| (0..n).map(move |k| (d, k)))
-                .map(|(d, k)| play_game(&r, &t, 3, d, k, &mut timing).unwrap())
+                .map(|(d, k)| play_game(&r, &t, 3, d, k, &mut timing, &NEVER).unwrap())
                 .collect();
             assert_eq!(batched.records, single, "{p}");
         }
@@ -488,6 +516,6 @@ mod tests {
         let e = play_deals(r.clone(), &[BotSpec::Random], 1, 0..2, 1).unwrap_err();
         assert_eq!(e, ArenaError::Table { expected: 2, got: 1 });
         let mut timing = Timing::new(2);
-        assert!(play_game(&r, &[BotSpec::Random; 3], 1, 0, 0, &mut timing).is_err());
+        assert!(play_game(&r, &[BotSpec::Random; 3], 1, 0, 0, &mut timing, &NEVER).is_err());
     }
 }

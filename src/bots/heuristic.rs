@@ -325,9 +325,10 @@ impl HandStats {
 /// in [`LOOP_BREAK`] (by the hash of the game's seed and decision count), a legal action drawn
 /// uniformly by the same hash; `None` for the heuristic's own choice. Kept out of line, off
 /// the path of every ordinary decision.
+/// The `net` bot's loop guard draws the same way.
 #[cold]
 #[inline(never)]
-fn loop_break(g: &Game, m: &ActionMask) -> Option<usize> {
+pub(crate) fn loop_break(g: &Game, m: &ActionMask) -> Option<usize> {
     let h = derive_seed(g.seed(), u64::from(g.decisions()));
     if m.len() > 1 && h % LOOP_BREAK == 0 { m.nth(((h / LOOP_BREAK) % m.len() as u64) as usize) } else { None }
 }

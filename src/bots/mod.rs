@@ -50,5 +50,5 @@ mod tensors;
 mod tests;
 
 pub use policy::{Policy, RandomBot};
-pub use selfplay::{SelfPlayStats, random_selfplay};
+pub use selfplay::{SelfPlayStats, random_selfplay, random_selfplay_until};
 pub use spec::{BOT_SPEC_HELP, BotSpec};

@@ -1,10 +1,11 @@
 //! [`random_selfplay`]: whole games between random bots in a tight loop, with their results
-//! and speed; the engine's smoke test.
+//! and speed; the engine's smoke test. [`random_selfplay_until`] stops early on request.
 
 use super::policy::RandomBot;
 use crate::action::ActionMask;
 use crate::game::{Game, derive_seed};
 use crate::rules::{MAX_PLAYERS, Rules};
+use crate::stop::{NEVER, Stop};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::Instant;
@@ -23,6 +24,12 @@ pub struct SelfPlayStats {
 
 /// Play `games` random-vs-random games; game `i` is dealt from `derive_seed(seed, i)`.
 pub fn random_selfplay(rules: Arc<Rules>, games: u64, seed: u64) -> SelfPlayStats {
+    random_selfplay_until(rules, games, seed, &NEVER)
+}
+
+/// [`random_selfplay`], ending after the game in progress once `stop` is set (the stats then
+/// count the games played: `games` is smaller than asked).
+pub fn random_selfplay_until(rules: Arc<Rules>, games: u64, seed: u64, stop: &Stop) -> SelfPlayStats {
     let n = rules.num_players as usize;
     let mut wins = [0u64; MAX_PLAYERS];
     let mut stats = SelfPlayStats { games, ..Default::default() };
@@ -31,6 +38,10 @@ pub fn random_selfplay(rules: Arc<Rules>, games: u64, seed: u64) -> SelfPlayStat
     let mut bot = RandomBot::new(derive_seed(seed ^ 0x5EED, 0));
     let mut m = ActionMask::default();
     for i in 0..games {
+        if stop.is_set() {
+            stats.games = i;
+            break;
+        }
         if i > 0 {
             g.reset(derive_seed(seed, i), &[]).expect("an empty deck prefix is always valid");
         }

@@ -381,3 +381,54 @@ fn pimc_beats_the_heuristic_where_playouts_are_cut_short() {
     let low = p - 1.96 * (p * (1.0 - p) / n).sqrt();
     assert!(low > 0.5, "pimc:50 won {wins} of {n} games against the heuristic ({p:.3}, lower end {low:.3})");
 }
+
+/// `net`'s loop guard: ten `net` players on a house-rules file of Fat Buddah (nine cards
+/// dealt, the threes make every other player draw one, several cards of one rank played
+/// together) with no decision limit. Without the guard the first deal never ends: the two
+/// queens of clubs circulate through the stock (it met a cap of 50,000 decisions). With it,
+/// the game ends, and replays the same.
+#[test]
+fn nets_loop_guard_ends_a_game_without_a_decision_limit() {
+    use crate::bots::arena::deal_seed;
+    use serde_json::json;
+    let overrides = json!({
+        "cards": {"3": {"others_draw": 1}},
+        "deal": {"hand_size": 9},
+        "multi": {"mode": "equal_rank"},
+        "limits": {"max_decisions": 0},
+    });
+    let r = Arc::new(Rules::load("fat_buddah", 10, Some(&overrides)).unwrap());
+    assert_eq!(r.settings.max_decisions, 0);
+    let play = || {
+        let mut g = Game::new(r.clone(), deal_seed(0, 0));
+        let mut bot = net::NetBot::new();
+        while !g.is_terminal() && g.decisions() < 100_000 {
+            let a = bot.act(&g).expect("a game in progress has a legal action");
+            g.step(a).unwrap();
+        }
+        (g.is_terminal(), g.decisions(), g.winner())
+    };
+    let (ended, decisions, winner) = play();
+    assert!(ended, "no end in {decisions} decisions");
+    assert_eq!(play(), (ended, decisions, winner));
+}
+
+/// A stop asked for before or during a run ends it with [`arena::ArenaError::Stopped`], on
+/// both paths (one game at a time, and the batches of `net`).
+#[test]
+fn a_stop_ends_an_arena_run() {
+    use crate::stop::Stop;
+    let r = rules("crazy_eights", 2);
+    for table in [[BotSpec::Heuristic, BotSpec::Random], [BotSpec::Net, BotSpec::Heuristic]] {
+        let stop = Stop::new();
+        stop.set();
+        let e = arena::play_deals_until(r.clone(), &table, 1, 0..1000, 2, &stop).unwrap_err();
+        assert_eq!(e, arena::ArenaError::Stopped, "{table:?}");
+        // Unset, the same call plays.
+        assert!(arena::play_deals_until(r.clone(), &table, 1, 0..4, 2, &Stop::new()).is_ok());
+    }
+    let stop = Stop::new();
+    stop.set();
+    assert_eq!(random_selfplay_until(r.clone(), 1000, 1, &stop).games, 0);
+    assert_eq!(random_selfplay_until(r, 3, 1, &Stop::new()).games, 3);
+}

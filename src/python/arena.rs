@@ -4,9 +4,10 @@
 
 use super::args::{self, int_in};
 use super::convert::{array1, array2};
+use super::interrupt::run_interruptible;
 use super::rules::rules_arg;
 use crate::bots::BotSpec;
-use crate::bots::arena::{ArenaError, agent_at, bot_seed, deal_seed, play_deals, schedule};
+use crate::bots::arena::{ArenaError, agent_at, bot_seed, deal_seed, play_deals_until, schedule};
 use crate::rules::MAX_PLAYERS;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -114,10 +115,11 @@ fn arena_play<'py>(
     let end = start
         .checked_add(count)
         .ok_or_else(|| PyValueError::new_err(format!("start + count must be below 2**64, got {start} + {count}")))?;
-    let res = py.detach(move || play_deals(r, &specs, seed, start..end, threads)).map_err(|e| match e {
-        ArenaError::Rules(m) => PyValueError::new_err(m),
-        e => PyRuntimeError::new_err(e.to_string()),
-    })?;
+    let res = run_interruptible(py, move |stop| play_deals_until(r, &specs, seed, start..end, threads, stop))?
+        .map_err(|e| match e {
+            ArenaError::Rules(m) => PyValueError::new_err(m),
+            e => PyRuntimeError::new_err(e.to_string()),
+        })?;
     let n = num_players;
     let d = PyDict::new(py);
     let recs = &res.records;

@@ -5,6 +5,7 @@
 use super::args;
 use super::convert::{IllegalActionError, array2, from_json, random_seed};
 use super::game::PyGame;
+use super::interrupt::run_interruptible;
 use super::rules::rules_arg;
 use crate::bots::{self, BOT_SPEC_HELP, BotSpec, Policy, RandomBot};
 use numpy::{PyArray2, PyReadonlyArray2};
@@ -31,7 +32,7 @@ fn random_selfplay<'py>(
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let r = rules_arg(py, preset, num_players, rules)?;
-    let stats = py.detach(move || bots::random_selfplay(r, games, seed));
+    let stats = run_interruptible(py, move |stop| bots::random_selfplay_until(r, games, seed, stop))?;
     from_json(py, &stats)
 }
 

@@ -4,6 +4,7 @@
 
 use super::args;
 use super::convert::from_json;
+use super::interrupt::run_interruptible;
 use super::rules::rules_arg;
 use crate::check::{FastSoak, SoakTable};
 use crate::observation::OBS_SIZE;
@@ -28,7 +29,7 @@ fn checked_selfplay<'py>(
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let r = rules_arg(py, preset, num_players, rules)?;
-    let stats = py.detach(move || crate::check::checked_selfplay(r, games, seed));
+    let stats = run_interruptible(py, move |stop| crate::check::checked_selfplay_until(r, games, seed, stop))?;
     from_json(py, &stats)
 }
 
@@ -115,7 +116,7 @@ impl PyFastSoak {
         #[pyo3(from_py_with = args::start)] first: u64,
         #[pyo3(from_py_with = args::games)] games: u64,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let stats = py.detach(|| self.soak.run(first, games, self.pool.as_ref()));
+        let stats = run_interruptible(py, |stop| self.soak.run_until(first, games, self.pool.as_ref(), stop))?;
         from_json(py, &stats)
     }
 

@@ -5,7 +5,8 @@
 //! bounds), `bots` (bots, random self-play, the learned bot's network), `arena` (the
 //! duplicate-deal arena of `bots::arena`: seeds, schedules, playing deals), `check` (checked
 //! self-play, the fast soak) and `vec_env` (the batched engine).
-//! Argument checks live in `args`, conversions shared by the files in `convert`.
+//! Argument checks live in `args`, conversions shared by the files in `convert`, and
+//! `interrupt` runs the long calls so that Ctrl-C stops them.
 
 mod arena;
 mod args;
@@ -13,6 +14,7 @@ mod bots;
 mod check;
 mod convert;
 mod game;
+mod interrupt;
 mod observation;
 mod rules;
 mod vec_env;

@@ -38,6 +38,7 @@ import pytest
 #:   checking, load tests: each file several seconds or more.
 LANES = {
     "arena/test_exploit.py": ("train",),
+    "cli/test_ctrl_c.py": ("slow",),
     "cli/test_exploit_cli.py": ("train", "slow"),
     "examples/test_example_scripts.py": ("slow",),
     "examples/test_examples.py": ("train", "slow"),

@@ -56,6 +56,9 @@ and reports memory before and after (see :mod:`eights.diagnostics.soak`); it exi
 
     python -m eights play --preset switch_blackjack --players 3 --seat 0 --bots heuristic --seed 7
 
+Ctrl-C ends any command within two seconds: one line (``interrupted``) on stderr, exit status
+130, no traceback (``exploit``'s first Ctrl-C evaluates what was learnt, a second ends it).
+
 ``serve`` plays, watches and replays games in the browser (see :mod:`eights.web`; needs the
 extra ``eights[web]``), on http://127.0.0.1:8000/ by default::
 
@@ -90,12 +93,23 @@ def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
     return parser
 
 
+#: The exit status after Ctrl-C (128 + SIGINT, as a shell reports a process it interrupted).
+INTERRUPTED = 130
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Entry point of ``python -m eights`` and of the ``eights`` console script."""
+    """Entry point of ``python -m eights`` and of the ``eights`` console script.
+
+    Ctrl-C ends every command here, once: one line on stderr and exit status 130, no
+    traceback (the long calls into Rust stop within a fraction of a second, see
+    ``docs/robustness.md``)."""
     prog = "python -m eights" if sys.argv[0].endswith("__main__.py") else "eights"
-    args = build_parser(prog).parse_args(argv)
     try:
+        args = build_parser(prog).parse_args(argv)
         return args.func(args)
     except ValueError as exc:  # bad preset, player count or rules
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr, flush=True)
+        return INTERRUPTED

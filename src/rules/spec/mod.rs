@@ -242,7 +242,8 @@ pub const ALLOW_500_SCORE: i32 = 500;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LimitsSpec {
-    /// Truncate an episode after this many decisions (0 = never).
+    /// Truncate an episode after this many decisions (0 = never: allowed, since the built-in
+    /// bots' loop guards end every game; see docs/robustness.md).
     pub max_decisions: u32,
 }
 impl Default for LimitsSpec {
