@@ -241,7 +241,7 @@ FLAGS = {
     "cli-soak-presets": (["soak", "--presets", ","], "--presets ',' names no preset"),
     "cli-soak-decisions": (["soak", "--decisions", "0"], "argument --decisions: must be in [1,"),
     "cli-replay-missing": (["replay", "/nonexistent/r.json"], "cannot read '/nonexistent/r.json'"),
-    "cli-replay-folder": (["replay", "/"], "cannot read '/'"),
+    "cli-replay-folder": (["replay", "/"], "'/' is not a game record: not a regular file"),
     "cli-serve-port": (["serve", "--port", "0"], "argument --port: must be in [1, 65535]"),
 }
 

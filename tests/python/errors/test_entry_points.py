@@ -125,7 +125,7 @@ def test_replay_text_refuses_bad_records_and_arguments(tmp_path):
     assert record == kept  # the record given is untouched
     path = tmp_path / "not.json"
     path.write_text("x = [")
-    with pytest.raises(ValueError, match="not.json' is not a game record: not JSON"):
+    with pytest.raises(ValueError, match="not.json' is not a game record: a record is a JSON object"):
         replay_text(str(path))
 
 
