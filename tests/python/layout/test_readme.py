@@ -52,7 +52,7 @@ def test_readme_commands_are_the_ones_tested():
         "git clone https://github.com/eights-rl/eights.git && cd eights",
         "pip install '.[progress,plot]' && python -m eights arena --preset crazy_eights --players 2 "
         "--agents random,heuristic,ismcts:400,net --games 1000 --plot ratings.png",
-        "pip install '.[test]' && cargo test --profile test-opt && python -m pytest tests/python",
+        "pip install '.[test]' && cargo test --profile test-opt && python -m pytest tests/python -n auto",
     ]
 
 
