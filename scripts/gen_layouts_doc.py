@@ -228,7 +228,7 @@ def section() -> str:
         "group whose default choice is all zeros; numbers are divided by the scale shown (the",
         "bounds are those of `eights.rules.encoding.bounds()`). Rule sets encode alike exactly when",
         "they play alike (names and prose aside), checked over every preset, every documented variant",
-        "and thousands of drawn rule sets (`tests/rules_encoding.rs`); chain groups past the fourth",
+        "and thousands of drawn rule sets (`tests/suite/rules_encoding.rs`); chain groups past the fourth",
         "share its slot, and `wild.forbidden_on` is encoded by its counts (exact when the wild cards",
         "that have such a list share one).",
         "",

@@ -1,5 +1,5 @@
 //! Invariant checks of a running game and checked random playouts, shared by the fuzz
-//! harness (`tests/fuzz_inputs.rs`), the soak command (`python -m eights soak`) and tests.
+//! harness (`tests/suite/fuzz_inputs.rs`), the soak command (`python -m eights soak`) and tests.
 //!
 //! [`check_state`] lists what must hold after every decision; [`checked_playout`] plays a
 //! game to its end with a seeded random player and checks the invariants after each step;

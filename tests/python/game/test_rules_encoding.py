@@ -1,6 +1,6 @@
 """The rules encoding from Python: its size and layout, its bounds, where it appears
 (``Rules.encode``, ``Game.rules_encoding``, ``Game.observation(obs_rules=True)``) and that it
-tells rule sets apart (the exhaustive check over drawn rule sets is tests/rules_encoding.rs)."""
+tells rule sets apart (the exhaustive check over drawn rule sets is tests/suite/rules_encoding.rs)."""
 
 import numpy as np
 import pytest
