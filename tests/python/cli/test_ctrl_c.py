@@ -23,8 +23,16 @@ LIMIT = 2.0
 def _start(tmp_path: Path, args: list[str]) -> tuple[subprocess.Popen, Path, Path]:
     out, err = tmp_path / "out.txt", tmp_path / "err.txt"
     with open(out, "wb") as o, open(err, "wb") as e:
-        # restore_signals=True (the default) and no start_new_session: the child handles SIGINT.
-        p = subprocess.Popen([sys.executable, "-m", "eights", *args], stdout=o, stderr=e, stdin=subprocess.DEVNULL)
+        # The child handles SIGINT as a terminal's foreground command does, even where this test
+        # runs with SIGINT ignored (a shell starts background jobs so, and the ignoring is
+        # inherited): it starts with the default disposition, so Python installs its handler.
+        p = subprocess.Popen(
+            [sys.executable, "-m", "eights", *args],
+            stdout=o,
+            stderr=e,
+            stdin=subprocess.DEVNULL,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
     return p, out, err
 
 
