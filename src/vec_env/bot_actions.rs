@@ -46,12 +46,12 @@ impl VecEnv {
     /// The policy of built-in bot `spec` for the seat to act in each game listed in `rows`:
     /// row `j` of `out` (`rows.len()` rows of [`NUM_ACTIONS`], row-major) for game `rows[j]`.
     /// `ismcts:N` and `ismcts_net:N` give their root visit shares
-    /// ([`IsmctsBot::search_policy`]: the action is the most visited, as in
+    /// ([`IsmctsBot::search_policy`](crate::bots::ismcts::IsmctsBot::search_policy): the action is the most visited, as in
     /// [`bot_actions`](Self::bot_actions) with the same seed); every other bot puts 1 on the
     /// action `bot_actions` gives. A finished episode's row is all zeros. `root`, if given
     /// (one entry per row), names for each row the action the search's root favours in the
     /// heuristic's place (-1 or an illegal action: the heuristic's, or `net`'s for
-    /// `ismcts_net`; see [`IsmctsBot::search_policy`]); other bots ignore it. Errors change
+    /// `ismcts_net`; see [`IsmctsBot::search_policy`](crate::bots::ismcts::IsmctsBot::search_policy)); other bots ignore it. Errors change
     /// nothing.
     pub fn bot_policies(
         &mut self,
