@@ -331,3 +331,21 @@ def test_wilson_interval_reaches_the_ends_at_all_or_nothing():
         assert hi == 1.0 and lo < 1.0
         lo, hi = wilson_interval(0, trials)
         assert lo == 0.0 and hi > 0.0
+
+
+def test_ranges_of_deals_played_apart_join_into_the_whole_run():
+    # What a Ray task does (eights.arena.cluster): play deals [a, b) alone. Joined in order, the
+    # ranges are the run, built-in bots (Rust) and a Python policy (the Python loop) alike.
+    from eights.arena.run import checked_table, concat, play_range
+
+    def lowest(obs, mask):
+        return int(np.flatnonzero(mask)[0])
+
+    for table in (["pimc:3", "heuristic", "random"], [lowest, "heuristic", "random"]):
+        whole = arena.play(table, "switch_blackjack", games=7, seed=8)
+        agents, n, *_ = checked_table(table, "switch_blackjack", 7, 8, 0, None, 256)
+        parts = [play_range(agents, "switch_blackjack", 8, a, b - a, 1, None, 2) for a, b in ((0, 3), (3, 4), (4, 7))]
+        joined = concat(parts, n)
+        for key in set(whole) - {"agent_seconds", "agent_max_seconds"}:
+            np.testing.assert_array_equal(whole[key], joined[key], err_msg=key)
+
