@@ -216,7 +216,8 @@ def _provenance(recs: List[Dict[str, Any]]) -> str:
     versions = ", ".join(sorted({r["version"] for r in played}))
     threads = ", ".join(str(t) for t in sorted({r["threads"] for r in played}))
     hours = sum(r["seconds"] for r in played) / 3600
-    return f"{when}; {machines}; {threads} thread(s) per match, {hours:.1f} hours in all; eights {versions}"
+    per = "per match" + (" (per task on a Ray cluster)" if "Ray cluster" in machines else "")
+    return f"{when}; {machines}; {threads} thread(s) {per}, {hours:.1f} hours in all; eights {versions}"
 
 
 def render(
