@@ -20,7 +20,11 @@ is added by listing it in :data:`COLUMNS` (or ``--column``) and running again.
     python scripts/ladder.py --short --results /tmp/l.jsonl --out /tmp/l.md   # a quick check (CI)
 
 The full run takes hours on one thread (``--threads``, default 1; the results do not depend
-on it).
+on it). ``--ray auto`` spreads each match's deals over the Ray cluster started on this machine
+(``--ray local`` starts one here, ``--ray HOST:PORT`` joins another; see docs/cluster.md), with
+the same results:
+
+    python scripts/ladder.py --ray auto
 """
 
 from __future__ import annotations
@@ -98,8 +102,11 @@ def load(path: Path) -> Dict[str, Dict[str, Any]]:
     return out
 
 
-def play(preset: str, players: int, col: Column, deals: int, seed: int, threads: int) -> Dict[str, Any]:
-    """Play one match and return its record (or why the agent cannot play these rules)."""
+def play(
+    preset: str, players: int, col: Column, deals: int, seed: int, threads: int, ray: Optional[str] = None
+) -> Dict[str, Any]:
+    """Play one match and return its record (or why the agent cannot play these rules), on the
+    Ray cluster ``ray`` when given."""
     from eights import arena
     from eights._core import check_bot_rules
 
@@ -118,7 +125,7 @@ def play(preset: str, players: int, col: Column, deals: int, seed: int, threads:
         return {**rec, "skipped": str(e)}
     t = time.perf_counter()
     r = arena.evaluate(
-        col.agent, col.opponent, preset=preset, num_players=players, games=deals, seed=seed, threads=threads
+        col.agent, col.opponent, preset=preset, num_players=players, games=deals, seed=seed, threads=threads, ray=ray
     )
     return {
         **rec,
@@ -132,7 +139,7 @@ def play(preset: str, players: int, col: Column, deals: int, seed: int, threads:
         "choice_share": r.choice_share,
         "seconds": time.perf_counter() - t,
         "threads": threads,
-        "machine": machine(),
+        "machine": machine() if ray is None else cluster_machine(),
         "version": _VERSION or _version(),
         "date": datetime.date.today().isoformat(),
     }
@@ -161,14 +168,16 @@ def run(
     threads: int,
     results: Path,
     log: Any = print,
+    ray: Optional[str] = None,
 ) -> Dict[str, Dict[str, Any]]:
-    """Play every match missing from ``results`` (appending each as it finishes)."""
+    """Play every match missing from ``results`` (appending each as it finishes), on the Ray
+    cluster ``ray`` when given."""
     done = load(results)
     todo = [m for m in plan(presets, columns, deals, seed) if match_key(m[0], m[1], m[2], m[3], seed) not in done]
     log(f"{len(todo)} matches to play, {len(done)} already in {results}")
     results.parent.mkdir(parents=True, exist_ok=True)
     for i, (preset, n, col, d) in enumerate(todo, 1):
-        rec = play(preset, n, col, d, seed, threads)
+        rec = play(preset, n, col, d, seed, threads, ray)
         with results.open("a", encoding="utf-8") as f:
             f.write(json.dumps(rec, sort_keys=True) + "\n")
         done[rec["key"]] = rec
@@ -207,7 +216,8 @@ def _provenance(recs: List[Dict[str, Any]]) -> str:
     versions = ", ".join(sorted({r["version"] for r in played}))
     threads = ", ".join(str(t) for t in sorted({r["threads"] for r in played}))
     hours = sum(r["seconds"] for r in played) / 3600
-    return f"{when}; {machines}; {threads} thread(s) per match, {hours:.1f} hours in all; eights {versions}"
+    per = "per match" + (" (per task on a Ray cluster)" if "Ray cluster" in machines else "")
+    return f"{when}; {machines}; {threads} thread(s) {per}, {hours:.1f} hours in all; eights {versions}"
 
 
 def render(
@@ -334,6 +344,15 @@ def machine() -> str:
     return f"{platform.system()}, {cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
+def cluster_machine() -> str:
+    """The Ray cluster a match ran on, in words: its nodes and CPUs, and the driver's machine."""
+    import ray
+
+    nodes = [n for n in ray.nodes() if n.get("Alive")]
+    cpus = int(ray.cluster_resources().get("CPU", 0))
+    return f"Ray cluster of {len(nodes)} node(s), {cpus} CPUs (driver: {machine()})"
+
+
 #: The version of the code a run plays, taken once when it starts (see :func:`main`).
 _VERSION = ""
 
@@ -369,6 +388,12 @@ def main(argv: Optional[Iterable[str]] = None) -> int:
     ap.add_argument("--deals", type=int, default=1000, help="duplicate deals per match (default 1000)")
     ap.add_argument("--seed", type=int, default=0, help="seed of every match (default 0)")
     ap.add_argument("--threads", type=int, default=1, help="threads per match (default 1; results do not depend on it)")
+    ap.add_argument(
+        "--ray",
+        default=None,
+        metavar="ADDRESS",
+        help="play on a Ray cluster: auto (started here with 'ray start'), local (start one) or host:port",
+    )
     ap.add_argument("--presets", default="", help="comma-separated presets (default: all)")
     ap.add_argument(
         "--column", action="append", type=parse_column, default=[], help="an extra column key=agent,opponent"
@@ -402,7 +427,7 @@ def main(argv: Optional[Iterable[str]] = None) -> int:
         done = load(args.results)
     else:
         playing = [c for c in columns if not only or c.key in only]
-        done = run(presets, playing, args.deals, args.seed, args.threads, args.results)
+        done = run(presets, playing, args.deals, args.seed, args.threads, args.results, ray=args.ray)
     command = "python scripts/ladder.py" + ("" if args.deals == 1000 else f" --deals {args.deals}")
     command += "" if args.seed == 0 else f" --seed {args.seed}"
     command += "" if args.presets == "" else f" --presets {args.presets}"

@@ -33,10 +33,12 @@ import pytest
 #: and the README's test command (CI's) runs every lane.
 #: - ``train``: trains a network with PyTorch (PPO, imitation, SB3, RLlib, the notebook);
 #: - ``browser``: drives Chromium;
-#: - ``integration``: runs a third-party library over the envs (RLlib, SB3, OpenSpiel, torchrl);
+#: - ``integration``: runs a third-party library over the envs (RLlib, SB3, OpenSpiel, torchrl),
+#:   or the arena on one (Ray);
 #: - ``slow``: whole programs in subprocesses (the examples, the CLI end to end), type
 #:   checking, load tests: each file several seconds or more.
 LANES = {
+    "arena/test_arena_ray.py": ("integration", "slow"),
     "arena/test_exploit.py": ("train",),
     "cli/test_ctrl_c.py": ("slow",),
     "cli/test_exploit_cli.py": ("train", "slow"),

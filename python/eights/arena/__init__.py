@@ -40,7 +40,13 @@ together, which is what makes the interval honest for duplicate play), falling b
 the Wilson interval over games when every deal gives the same result. Bootstrap
 samples are drawn from ``seed``, so results are reproducible.
 
-The package: :mod:`~eights.arena.run` plays the games, :mod:`~eights.arena.stats` and
+**On a Ray cluster.** ``ray="auto"`` (the cluster started here with ``ray start``),
+``"local"`` (one started on this machine) or a cluster's address spreads the deals of
+:func:`evaluate` and :func:`tournament` over the cluster's workers, with the same results
+for the same seed (:mod:`~eights.arena.cluster`; needs the ``rllib`` extra).
+
+The package: :mod:`~eights.arena.run` plays the games (:mod:`~eights.arena.cluster` on a
+Ray cluster), :mod:`~eights.arena.stats` and
 :mod:`~eights.arena.ratings` compute the statistics and ratings,
 :mod:`~eights.arena.report` and :mod:`~eights.arena.plot` present them, and
 :mod:`~eights.arena.matches` holds :func:`evaluate` and :func:`tournament`.

@@ -1,6 +1,7 @@
 """The arena's entry points: :func:`evaluate` (one agent against opponents) and
-:func:`tournament` (every table of agents, rated), with their argument checks and the
-optional progress bar (tqdm, through the package's optional-dependency gate)."""
+:func:`tournament` (every table of agents, rated), with their argument checks, the
+optional progress bar (tqdm, through the package's optional-dependency gate) and the
+choice of where the games run (this machine, or a Ray cluster: ``ray=``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import numpy as np
 from .._utils.checks import as_flag
 from .._utils.checks import describe as _describe
 from ..agents.spec import AGENT_HELP, AgentSpec, as_agent
+from .cluster import check_address
+from .cluster import play as _play_on_cluster
 from .ratings import bradley_terry, pair_wins_per_deal, rating_intervals
 from .report import EvalResult, TournamentResult
 from .run import _MAX_GAMES, AgentLike, Preset, count_arg, play, rules_label
@@ -35,6 +38,22 @@ def _progress_bar(total: int, show: Any, desc: str) -> Tuple[Optional[Callable[[
         return None, lambda: None
     bar = tqdm(total=total, desc=desc, unit="game", smoothing=0.1)
     return bar.update, bar.close
+
+
+def _where(ray: Any, record_dir: Optional[str]) -> Callable[..., Dict[str, np.ndarray]]:
+    """The player of the runs: :func:`~eights.arena.run.play` on this machine, or on the Ray
+    cluster ``ray`` (see :func:`eights.arena.cluster.connect`; the same results for the same
+    seed), which saves no records (they would be written on the workers)."""
+    address = check_address(ray)
+    if address is None:
+        return play
+    if record_dir is not None:
+        raise ValueError("record_dir cannot be combined with ray: the records would be written on the workers")
+
+    def on_cluster(table, preset, games, seed, threads, rules, batch_size, progress, _record_dir):
+        return _play_on_cluster(table, address, preset, games, seed, threads, rules, batch_size, progress)
+
+    return on_cluster
 
 
 def _unique_names(agents: Sequence[AgentSpec]) -> List[str]:
@@ -78,6 +97,7 @@ def evaluate(
     bootstrap: int = 2000,
     progress: bool = False,
     record_dir: Optional[str] = None,
+    ray: Optional[str] = None,
 ) -> EvalResult:
     """Evaluate ``agent`` against ``opponents`` over ``games`` duplicate deals.
 
@@ -86,6 +106,9 @@ def evaluate(
     top. Every deal is played ``num_players`` times with the seats rotated, so the run has
     ``games * num_players`` games. See the module documentation for agents and
     statistics. ``record_dir`` saves the record of every game (see :func:`play`).
+    ``ray``: play on a Ray cluster (``"local"`` starts one on this machine, ``"auto"``
+    joins the running one, or its address; needs the ``rllib`` extra): the same results
+    for the same seed, but for the timings. See ``docs/cluster.md``.
 
     Raises:
         ValueError: unknown bot names, bad counts, an unknown preset, invalid rules, or a
@@ -95,12 +118,13 @@ def evaluate(
     num_players = count_arg(num_players, "num_players", 2, 10)
     games = count_arg(games, "games", 1, _MAX_GAMES)
     bootstrap = count_arg(bootstrap, "bootstrap", 100, 10**6)
+    run = _where(ray, record_dir)
     table = [as_agent(agent, "agent")] + _opponents(opponents, num_players)
     names = _unique_names(table)
     update, close = _progress_bar(games * num_players, progress, f"{names[0]} vs {', '.join(names[1:])}")
     t = time.perf_counter()
     try:
-        res = play(table, preset, games, seed, threads, rules, batch_size, update, record_dir)
+        res = run(table, preset, games, seed, threads, rules, batch_size, update, record_dir)
     finally:
         close()
     return summarise(names, res, rules_label(preset), games, seed, bootstrap, time.perf_counter() - t)
@@ -136,6 +160,7 @@ def tournament(
     bootstrap: int = 1000,
     progress: bool = False,
     record_dir: Optional[str] = None,
+    ray: Optional[str] = None,
 ) -> TournamentResult:
     """Play every table of ``num_players`` distinct agents over ``games`` duplicate deals
     (the same deals for every table) and fit Bradley-Terry ratings.
@@ -145,7 +170,8 @@ def tournament(
     name or an :class:`eights.Rules`, ``rules`` overrides on top. Ratings are on the Elo
     scale (a 200-point gap means about 76% wins) with the first agent at 0; the 95%
     intervals come from ``bootstrap`` resamples of the deals. ``record_dir`` saves the
-    record of every game (see :func:`play`).
+    record of every game (see :func:`play`). ``ray``: play every table on a Ray cluster, as
+    in :func:`evaluate` (the same ratings for the same seed).
 
     Raises:
         ValueError: fewer agents than seats, duplicate agent names, bad counts, unknown
@@ -157,6 +183,7 @@ def tournament(
     num_players = count_arg(num_players, "num_players", 2, 10)
     games = count_arg(games, "games", 1, _MAX_GAMES)
     bootstrap = count_arg(bootstrap, "bootstrap", 100, 10**6)
+    run = _where(ray, record_dir)
     ags = _tournament_agents(agents, num_players)
     names = [a.name for a in ags]
     k = len(ags)
@@ -169,7 +196,7 @@ def tournament(
     try:
         for idx in tables:
             t = time.perf_counter()
-            res = play([ags[i] for i in idx], preset, games, seed, threads, rules, batch_size, update, record_dir)
+            res = run([ags[i] for i in idx], preset, games, seed, threads, rules, batch_size, update, record_dir)
             matches.append(
                 summarise(
                     [names[i] for i in idx], res, rules_label(preset), games, seed, bootstrap, time.perf_counter() - t

@@ -18,7 +18,7 @@ from .._utils.seeds import check_seed
 from ..agents.spec import AgentSpec, as_agent
 from ..records import EpisodeRecorder
 
-__all__ = ["AgentLike", "Preset", "play", "rotation_table", "rules_label"]
+__all__ = ["AgentLike", "Preset", "checked_table", "concat", "play", "play_range", "rotation_table", "rules_label"]
 
 #: Anything :func:`eights.agents.spec.as_agent` accepts.
 AgentLike = Union[str, Callable[[np.ndarray, np.ndarray], Any], Any]
@@ -69,7 +69,9 @@ def _empty_results(n: int) -> Dict[str, np.ndarray]:
     }
 
 
-def _concat(parts: List[Dict[str, np.ndarray]], n: int) -> Dict[str, np.ndarray]:
+def concat(parts: List[Dict[str, np.ndarray]], n: int) -> Dict[str, np.ndarray]:
+    """The results of consecutive ranges of deals as one run: the per-game rows joined in
+    order, the per-entry counts and times summed, the longest decisions the longest."""
     out = _empty_results(n)
     if not parts:
         return out
@@ -212,6 +214,64 @@ def _rust_chunk(agents: Sequence[AgentSpec], threads: int) -> int:
     return max(8, 4 * cores)
 
 
+def checked_table(
+    table: Sequence[AgentLike],
+    preset: Preset,
+    games: Any,
+    seed: Any,
+    threads: Any,
+    rules: Optional[Dict[str, Any]],
+    batch_size: Any,
+) -> Tuple[List[AgentSpec], int, int, int, int, int]:
+    """The checks of :func:`play`: ``(agents, n, games, seed, threads, batch_size)``, or the
+    exception naming the bad argument (the preset, player count and rules checked by dealing
+    a game; ``net1`` refusing rules it was not trained for)."""
+    agents = [as_agent(a, f"table[{i}]") for i, a in enumerate(table)]
+    n = len(agents)
+    games = count_arg(games, "games", 1, _MAX_GAMES)
+    seed = check_seed(seed)
+    threads = count_arg(threads, "threads", 0, _MAX_THREADS)
+    batch_size = count_arg(batch_size, "batch_size", 1, _MAX_BATCH)
+    Game(preset, n, seed=0, rules=rules)  # validates preset, player count and rules
+    for a in agents:
+        if a.bot is not None:  # "net1" plays only the rules it was trained for
+            check_bot_rules(a.bot, preset, n, rules)
+    return agents, n, games, seed, threads, batch_size
+
+
+def play_range(
+    agents: Sequence[AgentSpec],
+    preset: Preset,
+    seed: int,
+    start: int,
+    count: int,
+    threads: int,
+    rules: Optional[Dict[str, Any]],
+    batch_size: int,
+    recorder: Optional[EpisodeRecorder] = None,
+    progress: Any = None,
+) -> Dict[str, np.ndarray]:
+    """Deals ``start..start+count`` of a run of checked agents (see :func:`checked_table`), in
+    chunks: in Rust threads for built-in bots (unless recording), else in the Python loop.
+    Every game is dealt and seated from its deal's index, so a range gives the rows the
+    whole run gives for those deals (a Ray task plays one range, see
+    :mod:`eights.arena.cluster`)."""
+    n = len(agents)
+    rust = all(a.is_builtin for a in agents) and recorder is None
+    chunk = _rust_chunk(agents, threads) if rust else max(1, batch_size // n)
+    parts = []
+    for first in range(start, start + count, chunk):
+        size = min(chunk, start + count - first)
+        if rust:
+            bots = [a.bot for a in agents if a.bot is not None]
+            parts.append(arena_play(preset, n, bots, seed, first, size, threads, rules))
+        else:
+            parts.append(_play_python(agents, preset, n, seed, first, size, rules, recorder))
+        if progress is not None:
+            progress(size * n)
+    return concat(parts, n)
+
+
 def play(
     table: Sequence[AgentLike],
     preset: Preset = "crazy_eights",
@@ -238,29 +298,9 @@ def play(
     ``agent_decisions``, ``agent_choices`` (decisions with more than one legal action),
     ``agent_seconds`` (thinking time) and ``agent_max_seconds``
     (the longest decision; for a batched Python agent, a batch's time over its size). ``progress`` is an
-    optional callable receiving the number of games just finished.
+    optional callable receiving the number of games just finished. On a Ray cluster:
+    :func:`eights.arena.cluster.play`.
     """
-    agents = [as_agent(a, f"table[{i}]") for i, a in enumerate(table)]
-    n = len(agents)
-    games = count_arg(games, "games", 1, _MAX_GAMES)
-    seed = check_seed(seed)
-    threads = count_arg(threads, "threads", 0, _MAX_THREADS)
-    batch_size = count_arg(batch_size, "batch_size", 1, _MAX_BATCH)
-    Game(preset, n, seed=0, rules=rules)  # validates preset, player count and rules
-    for a in agents:
-        if a.bot is not None:  # "net1" plays only the rules it was trained for
-            check_bot_rules(a.bot, preset, n, rules)
+    agents, n, games, seed, threads, batch_size = checked_table(table, preset, games, seed, threads, rules, batch_size)
     recorder = EpisodeRecorder.from_arg(record_dir, "record_dir")
-    rust = all(a.is_builtin for a in agents) and recorder is None
-    chunk = _rust_chunk(agents, threads) if rust else max(1, batch_size // n)
-    parts = []
-    for start in range(0, games, chunk):
-        count = min(chunk, games - start)
-        if rust:
-            bots = [a.bot for a in agents if a.bot is not None]
-            parts.append(arena_play(preset, n, bots, seed, start, count, threads, rules))
-        else:
-            parts.append(_play_python(agents, preset, n, seed, start, count, rules, recorder))
-        if progress is not None:
-            progress(count * n)
-    return _concat(parts, n)
+    return play_range(agents, preset, seed, 0, games, threads, rules, batch_size, recorder, progress)

@@ -24,6 +24,12 @@ optionally saves a chart (with matplotlib)::
 
     python -m eights arena --rules examples/house_rules.toml --agents random,heuristic --games 200
 
+``arena`` and ``generalize`` play on a Ray cluster with ``--ray auto`` (the cluster started on
+this machine with ``ray start``), ``--ray HOST:PORT`` or ``--ray local`` (one started for the
+command), with the results of one machine (see ``docs/cluster.md``)::
+
+    python -m eights arena --agents random,heuristic,ismcts:400 --games 2000 --ray auto
+
 ``generalize`` runs the generalization benchmark (see :mod:`eights.generalization`): an agent
 against the heuristic on every rule set of a split (held-out presets, held-out house rules)::
 

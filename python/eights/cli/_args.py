@@ -1,6 +1,7 @@
 """What several commands share on their command line: argparse types for integers in a
 range and for seeds (built on the package's one integer checker and one seed range), for
-seconds and comma-separated lists, and the rules options ``--preset`` and ``--rules``."""
+seconds and comma-separated lists, the rules options ``--preset`` and ``--rules``, and
+``--ray`` (where the arena's games run)."""
 
 from __future__ import annotations
 
@@ -145,3 +146,30 @@ def rules_of(args: argparse.Namespace) -> Tuple[Union[str, Rules], Optional[Dict
 def rules_label(preset: Union[str, Rules]) -> str:
     """A preset's name, or the name a :class:`eights.Rules` gives itself."""
     return preset if isinstance(preset, str) else preset.name
+
+
+def add_ray(parser: argparse.ArgumentParser) -> None:
+    """``--ray``: play the duplicate deals on a Ray cluster."""
+    parser.add_argument(
+        "--ray",
+        default=None,
+        metavar="ADDRESS",
+        help="play the deals on a Ray cluster: auto (join the cluster started on this machine with "
+        "'ray start'), local (start one here) or the head node's host:port; the same results as one "
+        "machine for the same seed (needs the rllib extra; see docs/cluster.md)",
+    )
+
+
+def ray_of(args: argparse.Namespace) -> Optional[str]:
+    """``--ray``, connected before the run: ``ValueError`` naming ``--ray`` when Ray is not
+    installed or the cluster cannot be reached."""
+    from ..arena.cluster import check_address, connect
+
+    address = check_address(args.ray)
+    if address is None:  # not given
+        return None
+    try:
+        connect(address)
+    except (ImportError, ConnectionError) as exc:
+        raise ValueError(f"--ray {args.ray}: {exc}") from None
+    return address

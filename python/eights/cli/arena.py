@@ -41,6 +41,7 @@ def add_parser(subparsers: Any) -> None:
         help="bootstrap resamples for the intervals, 100 to 10**6 (default: 1000)",
     )
     _args.add_rules(p)
+    _args.add_ray(p)
     p.add_argument("--plot", default=None, metavar="PNG", help="save a chart of the ratings (needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument(
@@ -73,9 +74,12 @@ def run(args: argparse.Namespace) -> int:
     _outputs.check_outputs(
         [*_outputs.each("--out", args.out, "file"), ("--record", args.record, "folder"), ("--plot", args.plot, "plot")]
     )
+    if args.ray is not None and args.record is not None:
+        raise ValueError("--record cannot be combined with --ray: the records would be written on the workers")
     # Bot names, module:attribute policies and saved SB3 models (ValueError when unknown).
     scale = ObservationBounds(preset, args.players, rules=rules)
     agents = [load_agent(a, scale, what="--agents") for a in _args.names(args.agents)]
+    ray = _args.ray_of(args)
     start = time.perf_counter()
     result = arena.tournament(
         agents,
@@ -88,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         bootstrap=args.bootstrap,
         progress=not args.no_progress,
         record_dir=args.record,
+        ray=ray,
     )
     print(result.table())
     print(f"time: {time.perf_counter() - start:.1f} s")

@@ -35,6 +35,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--games", type=_args.positive, default=200, help="duplicate deals per rule set (default: 200)")
     p.add_argument("--seed", type=_args.seed, default=0, help="random seed (default: 0)")
     p.add_argument("--threads", type=_args.threads, default=0, help="worker threads, 0 = all cores (default: 0)")
+    _args.add_ray(p)
     p.add_argument("--plot", default=None, metavar="PNG", help="save a chart of the win rates (needs matplotlib)")
     p.add_argument("--out", default=None, metavar="JSON", help="also write the results to this JSON file")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -49,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     _outputs.check_outputs([("--out", args.out, "file"), ("--plot", args.plot, "plot")])  # before the run
     agent = load_agent(args.agent, what="--agent")
     opponent = load_agent(args.opponent, what="--opponent")
+    ray = _args.ray_of(args)
     start = time.perf_counter()
     result = evaluate(
         agent,
@@ -59,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
         opponent=opponent,
         threads=args.threads,
         progress=not args.no_progress,
+        ray=ray,
     )
     print(result.table())
     print(f"time: {time.perf_counter() - start:.1f} s")

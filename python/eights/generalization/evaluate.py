@@ -21,6 +21,7 @@ from .._utils.checks import as_flag, as_int
 from .._utils.optional import import_optional
 from ..agents.spec import as_agent
 from ..arena import evaluate as _evaluate
+from ..arena.cluster import check_address
 from ..arena.stats import outcomes
 from ..rules import Rules
 from .splits import split as _split
@@ -188,18 +189,22 @@ def evaluate(
     bootstrap: int = 2000,
     progress: bool = False,
     rule_sets: Optional[Sequence[Rules]] = None,
+    ray: Optional[str] = None,
 ) -> GeneralizationResult:
     """Play ``agent`` against ``opponent`` (every other seat) on every rule set of ``split``
     (see :data:`eights.generalization.SPLITS`; or the given ``rule_sets``), ``games``
     duplicate deals each, and aggregate (see the module documentation).
 
     An agent that reads the rules (``obs_rules = True`` on a Python policy) is given the
-    rules encoding with its observations. Raises ``ValueError`` for an unknown split and the
-    arena's errors for bad arguments; an agent refused by a rule set is reported, not raised.
+    rules encoding with its observations. ``ray``: play on a Ray cluster (see
+    :func:`eights.arena.evaluate`; the same results for the same seed). Raises
+    ``ValueError`` for an unknown split and the arena's errors for bad arguments; an agent
+    refused by a rule set is reported, not raised.
     """
     num_players = as_int(num_players, "num_players", 2, 10)
     games = as_int(games, "games", 1)
     progress = as_flag(progress, "progress")
+    ray = check_address(ray)
     spec = as_agent(agent, "agent")
     opp = as_agent(opponent, "opponent")
     sets = list(rule_sets) if rule_sets is not None else _split(split, num_players)
@@ -214,7 +219,9 @@ def evaluate(
             if refused is not None:
                 results.append(RuleSetResult(rules.name, math.nan, (math.nan, math.nan), 0, refused=refused))
             else:
-                r = _evaluate(spec, opp, preset=rules, num_players=num_players, games=games, seed=seed, threads=threads)
+                r = _evaluate(
+                    spec, opp, preset=rules, num_players=num_players, games=games, seed=seed, threads=threads, ray=ray
+                )
                 per_deal = outcomes(r.raw, num_players)[:, 0].reshape(games, num_players).mean(axis=1)
                 results.append(RuleSetResult(rules.name, r.win_rate, r.ci, games, per_deal=per_deal))
             if bar is not None:

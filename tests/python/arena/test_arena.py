@@ -4,6 +4,7 @@ Strength claims are measured with ``python -m eights arena``, not here: these te
 check the machinery and stay fast.
 """
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -331,3 +332,51 @@ def test_wilson_interval_reaches_the_ends_at_all_or_nothing():
         assert hi == 1.0 and lo < 1.0
         lo, hi = wilson_interval(0, trials)
         assert lo == 0.0 and hi > 0.0
+
+
+def test_ranges_of_deals_played_apart_join_into_the_whole_run():
+    # What a Ray task does (eights.arena.cluster): play deals [a, b) alone. Joined in order, the
+    # ranges are the run, built-in bots (Rust) and a Python policy (the Python loop) alike.
+    from eights.arena.run import checked_table, concat, play_range
+
+    def lowest(obs, mask):
+        return int(np.flatnonzero(mask)[0])
+
+    for table in (["pimc:3", "heuristic", "random"], [lowest, "heuristic", "random"]):
+        whole = arena.play(table, "switch_blackjack", games=7, seed=8)
+        agents, n, *_ = checked_table(table, "switch_blackjack", 7, 8, 0, None, 256)
+        parts = [play_range(agents, "switch_blackjack", 8, a, b - a, 1, None, 2) for a, b in ((0, 3), (3, 4), (4, 7))]
+        joined = concat(parts, n)
+        for key in set(whole) - {"agent_seconds", "agent_max_seconds"}:
+            np.testing.assert_array_equal(whole[key], joined[key], err_msg=key)
+
+
+def test_ray_tasks_cover_every_deal_once_in_order():
+    from eights.arena.cluster import MAX_TASKS, deal_ranges
+
+    assert deal_ranges(3) == [(0, 1), (1, 1), (2, 1)]
+    assert MAX_TASKS == 256
+    ranges = deal_ranges(1000)  # 256 tasks of 3 or 4 deals
+    assert len(ranges) == 256 and {c for _, c in ranges} == {3, 4}
+    assert [d for a, c in ranges for d in range(a, a + c)] == list(range(1000))
+
+
+def test_bad_ray_arguments_are_refused_before_any_game(tmp_path, monkeypatch, capsys):
+    with pytest.raises(TypeError, match="ray must be None or 'local'"):
+        arena.evaluate("random", games=2, ray=1)
+    with pytest.raises(ValueError, match="ray must be 'local'.*empty string"):
+        arena.tournament(["random", "heuristic"], games=2, ray=" ")
+    with pytest.raises(ValueError, match="record_dir cannot be combined with ray"):
+        arena.evaluate("random", games=2, ray="local", record_dir=str(tmp_path / "r"))
+    assert not (tmp_path / "r").exists()
+    # Without Ray installed: the error names the extra to install.
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(ImportError, match=r"pip install 'eights\[rllib\]'"):
+        arena.evaluate("random", games=2, ray="local")
+    from eights.__main__ import main
+
+    assert main(["arena", "--agents", "random,heuristic", "--games", "2", "--ray", "local"]) == 2
+    err = capsys.readouterr().err
+    assert "error: --ray local:" in err and "pip install 'eights[rllib]'" in err
+    assert main(["arena", "--games", "2", "--ray", "auto", "--record", str(tmp_path / "r")]) == 2
+    assert "--record cannot be combined with --ray" in capsys.readouterr().err

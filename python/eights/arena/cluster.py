@@ -1,0 +1,122 @@
+"""Playing an arena run on a Ray cluster: :func:`play` cuts the duplicate deals into ranges
+that depend only on the number of deals, plays each range as a Ray task on some worker, and
+joins the ranges in deal order, so the results are those of one machine for the same seed
+(every game is dealt and seated from its deal's index, whatever plays it); :func:`connect`
+joins or starts the cluster. Ray (the ``rllib`` extra) is imported only here, when asked for.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .._utils.checks import describe as _describe
+from .._utils.optional import import_optional
+from .run import AgentLike, Preset, checked_table, concat, play_range
+
+__all__ = ["MAX_TASKS", "check_address", "connect", "deal_ranges", "play"]
+
+#: A run is cut into at most this many tasks (ranges of deals) per table.
+MAX_TASKS = 256
+#: Seconds between two looks at the tasks (a Ctrl-C is seen between them).
+_POLL = 0.2
+
+_HELP = "'local' (start a cluster on this machine), 'auto' (join the running one) or a cluster address"
+
+
+def check_address(ray: Any) -> Optional[str]:
+    """The ``ray`` argument: None (play on this machine), ``"local"``, ``"auto"`` or a cluster
+    address (``host:port``, ``ray://host:port``)."""
+    if ray is None:
+        return None
+    if not isinstance(ray, str):
+        raise TypeError(f"ray must be None or {_HELP}, got {_describe(ray)}")
+    if not ray.strip():
+        raise ValueError(f"ray must be {_HELP}, got an empty string")
+    return ray.strip()
+
+
+def connect(address: str) -> Any:
+    """The ``ray`` module, connected: this process's connection when ``ray.init`` was already
+    called, else ``"local"`` starts a cluster on this machine, ``"auto"`` joins the one running
+    here (``ray start --head``) and another address joins that cluster."""
+    ray = import_optional("ray", "rllib", "evaluation on a Ray cluster (ray=... or --ray)")
+    if not ray.is_initialized():
+        ray.init(address=address, logging_level=logging.WARNING)
+    return ray
+
+
+def deal_ranges(games: int) -> List[Tuple[int, int]]:
+    """``(start, count)`` of each task: ``min(games, MAX_TASKS)`` ranges of nearly equal size,
+    a function of ``games`` alone."""
+    k = min(games, MAX_TASKS)
+    bounds = [games * i // k for i in range(k + 1)]
+    return [(a, b - a) for a, b in zip(bounds, bounds[1:])]
+
+
+def _task(ray: Any, threads: int) -> Any:
+    """The remote range player: one CPU a task (``threads`` CPUs when given)."""
+    return ray.remote(num_cpus=max(1, threads))(play_range)
+
+
+def _gather(ray: Any, refs: List[Any], sizes: List[int], progress: Optional[Callable[[int], Any]]) -> List[Any]:
+    """The tasks' results in their order, reporting each finished task's games to
+    ``progress``; a failed task raises its own exception, and any exception (Ctrl-C included)
+    cancels the tasks still running."""
+    index = {ref: i for i, ref in enumerate(refs)}
+    out: List[Any] = [None] * len(refs)
+    pending = list(refs)
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=len(pending), timeout=_POLL)
+            for ref in done:
+                i = index[ref]
+                try:
+                    out[i] = ray.get(ref)
+                except ray.exceptions.RayTaskError as exc:
+                    cause = getattr(exc, "cause", None)
+                    raise (cause if isinstance(cause, Exception) else exc) from None
+                if progress is not None:
+                    progress(sizes[i])
+    except BaseException:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        raise
+    return out
+
+
+def play(
+    table: Sequence[AgentLike],
+    address: str,
+    preset: Preset = "crazy_eights",
+    games: int = 100,
+    seed: int = 0,
+    threads: int = 0,
+    rules: Optional[Dict[str, Any]] = None,
+    batch_size: int = 256,
+    progress: Any = None,
+) -> Dict[str, np.ndarray]:
+    """:func:`eights.arena.play` on the Ray cluster at ``address`` (see :func:`connect`): the
+    same arrays, equal for the same seed but for the timing entries (``agent_seconds``,
+    ``agent_max_seconds``). Each task plays a range of deals with ``threads`` threads (0: one)
+    on one CPU each (``threads`` CPUs when given). Python agents are sent to the workers
+    pickled (cloudpickle): a policy defined in a module needs that module on every worker.
+
+    Raises:
+        ImportError: Ray is not installed (the ``rllib`` extra).
+        TypeError: an agent that cannot be pickled, and the arguments :func:`eights.arena.play`
+            refuses.
+    """
+    agents, n, games, seed, threads, batch_size = checked_table(table, preset, games, seed, threads, rules, batch_size)
+    ray = connect(address)
+    try:
+        shipped = ray.put(agents)
+    except Exception as exc:
+        raise TypeError(f"ray: the agents must be picklable to be sent to the workers ({exc})") from None
+    remote = _task(ray, threads)
+    ranges = deal_ranges(games)
+    refs = [remote.remote(shipped, preset, seed, a, c, threads or 1, rules, batch_size) for a, c in ranges]
+    parts = _gather(ray, refs, [c * n for _, c in ranges], progress)
+    return concat(parts, n)
