@@ -2,9 +2,11 @@
 integer, a 0-d or one-element integer array or PyTorch tensor), as ``act_batch``'s may; a
 callable, ``act`` or ``act_batch`` that cannot take ``(obs, mask)`` (a ``torch.nn.Module``
 such as ``nn.Linear`` among them) is refused with a ``TypeError`` saying what is expected,
-before any game is played."""
+before any game is played; each result shows every agent's decisions per second."""
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
@@ -108,3 +110,18 @@ def test_callables_that_cannot_take_obs_and_mask_are_refused(agent, text):
     agent = agent() if isinstance(agent, type) else agent
     with pytest.raises(TypeError, match=text):
         arena.evaluate(agent, "random", games=1)
+
+
+def test_results_show_each_agents_decisions_per_second(capsys):
+    r = arena.evaluate(("mine", _first_legal), "heuristic", games=10, seed=0)
+    speeds = dict(re.findall(r"(\w+) ([\d,]+)", str(r).split("decisions/s: ")[1]))
+    assert set(speeds) == {"mine", "heuristic"}
+    for name, text in speeds.items():
+        assert int(text.replace(",", "")) == round(r.decisions_per_second[name]) > 0
+    t = arena.tournament(["random", "heuristic"], games=10, seed=0)
+    assert "decisions/s" in t.table().splitlines()[1]
+    from eights.cli import main
+
+    assert main(["arena", "--agents", "random,heuristic", "--games", "10", "--no-progress", "--bootstrap", "100"]) == 0
+    header = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("agent"))
+    assert header.split()[-1] == "decisions/s"
