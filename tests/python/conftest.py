@@ -36,7 +36,10 @@ import pytest
 #: - ``integration``: runs a third-party library over the envs (RLlib, SB3, OpenSpiel, torchrl),
 #:   or the arena on one (Ray);
 #: - ``slow``: whole programs in subprocesses (the examples, the CLI end to end), type
-#:   checking, load tests: each file several seconds or more.
+#:   checking, load tests: each file several seconds or more;
+#: - ``rllib``, ``video``: need the extra of that name, which the ``test`` extra leaves out
+#:   (they pin gymnasium and pillow down); they skip without it, and CI runs them after
+#:   installing both (CONTRIBUTING.md).
 LANES = {
     "arena/test_arena_ray.py": ("integration", "slow"),
     "arena/test_exploit.py": ("train",),
@@ -49,7 +52,7 @@ LANES = {
     "generalization/test_generalization_baseline.py": ("train", "slow"),
     "integrations/test_openspiel_bridge.py": ("integration",),
     "integrations/test_openspiel_differential.py": ("integration", "slow"),
-    "integrations/test_rllib.py": ("integration", "train", "slow"),
+    "integrations/test_rllib.py": ("integration", "train", "slow", "rllib"),
     "integrations/test_sb3.py": ("integration", "train"),
     "integrations/test_sb3_vec.py": ("integration", "train"),
     "layout/test_stubs.py": ("slow",),
@@ -63,6 +66,10 @@ LANES = {
     "errors/test_hardening.py::test_fast_soak_runs_clean_and_is_deterministic_across_thread_counts": ("slow",),
     "errors/test_hardening.py::test_soak_command_fast_mode": ("slow",),
     "cli/test_policies_cli.py::test_saved_sb3_model_as_agent": ("train",),
+    "layout/test_doctests.py::test_docstring_examples_run[eights.integrations.rllib]": ("integration", "rllib"),
+    "layout/test_stubs.py::test_mypy_package_is_clean": ("rllib",),
+    "envs/test_mixed_rules.py::test_rllib_env_with_the_rules": ("rllib",),
+    "render/test_render_rgb.py::test_record_video_writes_frames": ("video",),
 }
 
 _HERE = Path(__file__).resolve().parent

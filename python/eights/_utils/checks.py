@@ -60,9 +60,10 @@ def as_flag(value: Any, name: str) -> bool:
 def as_action(action: Any, who: str = "action") -> int:
     """Convert ``action`` to a Python ``int`` or raise ``TypeError``.
 
-    Accepts Python ints, numpy integers and integer numpy arrays holding a
-    single element (what most RL libraries hand back).  Rejects ``bool``,
-    floats, strings and everything else.
+    Accepts Python ints, numpy integers, integer numpy arrays holding a single
+    element (what most RL libraries hand back) and other integer scalars with
+    ``__index__`` (a 0-d or one-element integer PyTorch tensor).  Rejects booleans
+    (of any library), floats, strings and everything else.
     """
     if type(action) is int:  # the common cases first: a Python or numpy integer
         return action
@@ -82,6 +83,8 @@ def as_action(action: Any, who: str = "action") -> int:
             f"{who} must be an integer in [0, {NUM_ACTIONS}), got the string "
             f"{action!r}; convert action strings with env.game.string_to_action(...)"
         )
+    if "bool" in str(getattr(action, "dtype", "")):  # a boolean tensor would index as 0 or 1
+        raise TypeError(f"{who} must be an integer in [0, {NUM_ACTIONS}), got {describe(action)}")
     if isinstance(action, numbers.Integral) or hasattr(action, "__index__"):
         try:
             return operator.index(action)

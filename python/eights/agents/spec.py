@@ -6,6 +6,8 @@ acts, :class:`AgentSpec`, by :func:`as_agent`.  :func:`load_agent` adds command-
 from __future__ import annotations
 
 import dataclasses
+import inspect
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional
 
@@ -122,10 +124,18 @@ def as_agent(spec: Any, what: str = "agent") -> AgentSpec:
     ``(label, agent)`` pair, or an :class:`AgentSpec` (returned as is).  ``what`` names the
     argument in error messages.
 
+    A callable (a ``torch.nn.Module`` included, whose ``forward`` is what gets called) is
+    called once per decision with numpy arrays and may return a Python or numpy integer or a
+    one-element integer array or tensor.  A callable, ``act`` or ``act_batch`` that cannot
+    take two arguments is refused here, not at its first decision: a module such as
+    ``nn.Linear`` (``forward(input)``) needs an ``act_batch(obs, masks)`` method, or an
+    object around it that has one.
+
     Raises:
         ValueError: an unknown bot name or a bad simulation count.
         TypeError: anything that is not an agent (built-in bot objects included: pass bots
-            by name, so that they can be seeded for every game).
+            by name, so that they can be seeded for every game), or a callable that cannot
+            be called with ``(obs, mask)``.
     """
     if isinstance(spec, AgentSpec):
         return spec
@@ -148,16 +158,57 @@ def as_agent(spec: Any, what: str = "agent") -> AgentSpec:
     if callable(batch) or callable(act):
         label = getattr(spec, "name", None)
         name = label if isinstance(label, str) else type(spec).__name__
+        for method, args in ((act, "act(obs, mask)"), (batch, "act_batch(obs, masks)")):
+            if callable(method) and not _takes_two(method):
+                raise TypeError(f"{what}: {name}.{args.split('(')[0]}{_signature(method)} cannot be called as {args}")
         return AgentSpec(
             name,
             policy=act if callable(act) else None,
             batch_policy=batch if callable(batch) else None,
             obs_rules=rules,
         )
+    if _is_torch_module(spec):
+        if not _takes_two(spec.forward):
+            raise TypeError(
+                f"{what}: {type(spec).__name__} is a torch.nn.Module whose forward{_signature(spec.forward)} "
+                "does not take (obs, mask). A module plays as an agent when its forward(obs, mask) returns "
+                "the action of one decision, or when it has a method act_batch(obs, masks) returning one "
+                "action per row (numpy arrays in; mask its scores with masks, then take the argmax)"
+            )
+        return AgentSpec(type(spec).__name__, policy=spec, obs_rules=rules)
     if callable(spec):
         name = getattr(spec, "__name__", None) or type(spec).__name__
+        if not _takes_two(spec):
+            raise TypeError(
+                f"{what}: {name}{_signature(spec)} cannot be called as f(obs, mask) -> action; an agent is {AGENT_HELP}"
+            )
         return AgentSpec(name, policy=spec, obs_rules=rules)
     raise TypeError(f"{what} must be {AGENT_HELP}; got {_describe(spec)}")
+
+
+def _is_torch_module(obj: Any) -> bool:
+    """True for a ``torch.nn.Module`` (without importing PyTorch: a module exists only once it is)."""
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(obj, torch.nn.Module)
+
+
+def _signature(fn: Any) -> str:
+    try:
+        return str(inspect.signature(fn))
+    except (TypeError, ValueError):
+        return "(...)"
+
+
+def _takes_two(fn: Any) -> bool:
+    """Whether ``fn`` can be called with two positional arguments (True when Python cannot
+    tell, as for some built-in functions: the call itself then decides)."""
+    try:
+        inspect.signature(fn).bind(None, None)
+    except TypeError:
+        return False
+    except ValueError:  # no signature to read
+        return True
+    return True
 
 
 def load_agent(text: Any, scale: Optional[Any] = None, what: str = "agent") -> AgentSpec:

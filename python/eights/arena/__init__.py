@@ -60,7 +60,7 @@ Example (after ``import eights``; the same seed gives the same deals and the sam
 >>> t = arena.tournament(["random", "heuristic"], games=50, seed=0)
 >>> print(t.table())  # doctest: +ELLIPSIS
 crazy_eights, 2 players, 50 duplicate deals per table (ratings: Bradley-Terry, Elo scale, random = 0, ...)
-agent       rating       95% interval       dec/s
+agent       rating       95% interval   decisions/s
 heuristic      465  [    356,     638]  ...
 random           0  [      0,       0]  ...
 <BLANKLINE>

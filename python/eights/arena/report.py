@@ -21,9 +21,18 @@ __all__ = ["EvalResult", "ExploitResult", "TournamentResult"]
 _CSV_FIELDS = ["agent", "rating", "rating_low", "rating_high", "decisions_per_second", "mean_length"]
 
 
+def _speeds(rates: Dict[str, float]) -> str:
+    """Each agent's decisions per second, as text: ``"decisions/s: a 1,200, b 5,400,000"``."""
+    return "decisions/s: " + ", ".join(f"{name} {rate:,.0f}" for name, rate in rates.items())
+
+
 @dataclass
 class EvalResult:
-    """Result of :func:`evaluate` (agent = table entry 0)."""
+    """Result of :func:`evaluate` (agent = table entry 0).
+
+    ``decisions_per_second`` maps each agent's name to its decisions per second of its own
+    time to decide (the time the games spend in it, batched calls included); ``str(result)``
+    ends with it, and ``seconds`` is the whole match's wall time."""
 
     agent: str
     opponents: List[str]
@@ -53,7 +62,7 @@ class EvalResult:
             f"{self.agent} vs {', '.join(self.opponents)} on {self.preset} ({self.num_players} players, "
             f"{self.deals} deals x {self.num_players} seats): win rate {self.win_rate:.3f} "
             f"[{lo:.3f}, {hi:.3f}], hand points {self.mean_hand_points:.2f}, score {self.mean_score:+.3f}, "
-            f"length {self.mean_length:.1f} decisions"
+            f"length {self.mean_length:.1f} decisions; {_speeds(self.decisions_per_second)}"
         )
 
     def to_dict(self) -> Dict[str, Any]:
@@ -78,7 +87,9 @@ class EvalResult:
 
 @dataclass
 class TournamentResult:
-    """Result of :func:`tournament`."""
+    """Result of :func:`tournament`: ``decisions_per_second`` holds each agent's decisions per
+    second of its own time to decide over every match it played (the ratings table's
+    ``decisions/s`` column, the JSON and CSV files' ``decisions_per_second``)."""
 
     agents: List[str]
     preset: str
@@ -102,14 +113,14 @@ class TournamentResult:
         lines = [
             f"{self.preset}, {self.num_players} players, {self.deals} duplicate deals per table "
             f"(ratings: Bradley-Terry, Elo scale, {self.agents[0]} = 0, 95% bootstrap intervals)",
-            f"{'agent':<{w}}  {'rating':>7}  {'95% interval':>17}  {'dec/s':>10}",
+            f"{'agent':<{w}}  {'rating':>7}  {'95% interval':>17}  {'decisions/s':>12}",
         ]
         order = np.argsort(-self.ratings, kind="stable")
         for i in order:
             lo, hi = self.rating_ci[i]
             a = self.agents[i]
             dps = self.decisions_per_second.get(a, float("nan"))
-            lines.append(f"{a:<{w}}  {self.ratings[i]:7.0f}  [{lo:7.0f}, {hi:7.0f}]  {dps:10,.0f}")
+            lines.append(f"{a:<{w}}  {self.ratings[i]:7.0f}  [{lo:7.0f}, {hi:7.0f}]  {dps:12,.0f}")
         lines.append("")
         lines.append("matches (win rate of the first agent, 95% interval; hand points; game length):")
         for m in self.matches:

@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .._core import NUM_ACTIONS, Game, arena_play, arena_schedule, check_bot_rules
-from .._utils.checks import as_int
+from .._utils.checks import as_action, as_int
 from .._utils.checks import describe as _describe
 from .._utils.seeds import check_seed
 from ..agents.spec import AgentSpec, as_agent
@@ -104,9 +104,15 @@ class _Clock:
 
 
 def _checked_action(agent: AgentSpec, raw: Any, mask: np.ndarray, seat: int) -> int:
-    if isinstance(raw, (bool, np.bool_)) or not isinstance(raw, (int, np.integer)):
-        raise TypeError(f"agent {agent.name!r} returned {_describe(raw)}; actions are integers in [0, {NUM_ACTIONS})")
-    action = int(raw)
+    """The action id an agent returned (a Python or numpy integer, or a one-element integer
+    array or tensor, as :func:`~eights._utils.checks.as_action` takes), checked legal."""
+    try:
+        action = as_action(raw)
+    except TypeError:
+        raise TypeError(
+            f"agent {agent.name!r} returned {_describe(raw)}; actions are integers in [0, {NUM_ACTIONS}) "
+            "(a Python or numpy integer, or a one-element integer array or tensor)"
+        ) from None
     if not (0 <= action < NUM_ACTIONS and mask[action]):
         raise ValueError(
             f"agent {agent.name!r} chose illegal action {action} at seat {seat}; legal actions: "

@@ -20,8 +20,8 @@ def add_parser(subparsers: Any) -> None:
         help="generalization benchmark: an agent on held-out rules",
         description="Play an agent against the heuristic (or --opponent) on every rule set of a "
         "split of the generalization benchmark, over duplicate deals, and report each win rate with "
-        "its 95%% interval and the mean and interquartile mean over rule sets (stratified bootstrap "
-        "intervals). A bot refused by a rule set (net away from its presets) is reported as refused.",
+        "its 95% interval and the mean and interquartile mean over rule sets (stratified bootstrap "
+        "intervals). A bot refused by a rule set (net1 away from its presets) is reported as refused.",
     )
     p.add_argument(
         "--agent",

@@ -119,7 +119,7 @@ def _seat_bots(
         p: _seat_agent(name, derive_seed(seed, p + 1), preset, num_players, rules) for p, name in zip(others, names)
     }
     for player in seat_bots.values():
-        if isinstance(player, BotSeat):  # "net" plays only its presets
+        if isinstance(player, BotSeat):  # "net1" plays only its presets
             check_bot_rules(player.name, preset, num_players, rules)
     return seat_bots
 

@@ -39,3 +39,17 @@ def test_single_test_entries_name_a_test_of_their_file():
             path, test = key.split("::", 1)
             name = test.split("[")[0]
             assert f"def {name}(" in (HERE / path).read_text(encoding="utf-8"), key
+
+
+def test_the_pinned_extras_lanes_run_in_ci():
+    # The `rllib` and `video` extras stay out of `test` (they pin gymnasium and pillow down):
+    # CI installs them after the README's command and runs their lanes, as CONTRIBUTING.md says.
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    extras = config["project"]["optional-dependencies"]
+    test_extras = "".join(d for d in extras["test"] if d.startswith("eights["))
+    assert "rllib" not in test_extras and not any(d.startswith(("ray", "moviepy")) for d in extras["test"])
+    command = "pip install '.[rllib,video]' && python -m pytest tests/python -n auto -m \"rllib or video\""
+    assert f"if ! {{ {command}; }}; then" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert command in (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    lanes = {lane for lanes in conftest.LANES.values() for lane in lanes}
+    assert {"rllib", "video"} <= lanes
