@@ -41,7 +41,7 @@ import pytest
 #:   (they pin gymnasium and pillow down); they skip without it, and CI runs them after
 #:   installing both (CONTRIBUTING.md).
 LANES = {
-    "arena/test_arena_ray.py": ("integration", "slow"),
+    "arena/test_arena_ray.py": ("integration", "slow", "rllib"),
     "arena/test_exploit.py": ("train",),
     "cli/test_ctrl_c.py": ("slow",),
     "cli/test_exploit_cli.py": ("train", "slow"),
