@@ -2,6 +2,7 @@
 # tests/python/test_stubs.py runs mypy's stubtest against the built extension, so these
 # must change with the bindings.
 
+import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
@@ -67,8 +68,9 @@ class RulesError(ValueError): ...
 
 _Action = Union[int, str]  # an action id, or an action string such as "play 8H"
 
-# A rules argument: a preset name or an eights.Rules (read by the bindings' rules_arg).
-_Preset = Union[str, Rules]
+# A rules argument: a preset name, a path to a TOML rules file or an eights.Rules (read by the
+# bindings' rules_arg, through eights.rules.resolve_preset).
+_Preset = Union[str, "os.PathLike[str]", Rules]
 
 @final
 class Game:

@@ -17,12 +17,14 @@ from .._utils.checks import describe as _describe
 from .._utils.seeds import check_seed
 from ..agents.spec import AgentSpec, as_agent
 from ..records import EpisodeRecorder
+from ..rules import resolve_preset
 
 __all__ = ["AgentLike", "Preset", "play", "rotation_table", "rules_label"]
 
 #: Anything :func:`eights.agents.spec.as_agent` accepts.
 AgentLike = Union[str, Callable[[np.ndarray, np.ndarray], Any], Any]
-#: A preset name or an :class:`eights.Rules`.
+#: A preset name, a path to a TOML rules file or an :class:`eights.Rules`
+#: (:func:`eights.rules.resolve_preset`).
 Preset = Any
 
 #: Upper bounds of the integer arguments (the Rust core takes them as 64-bit integers).
@@ -225,7 +227,7 @@ def play(
 ) -> Dict[str, np.ndarray]:
     """Play ``games`` duplicate deals at one table (one agent per seat).
 
-    ``preset`` is a preset name or an :class:`eights.Rules` (a house-rules file, say);
+    ``preset`` is a preset name, a path to a house-rules TOML file or an :class:`eights.Rules`;
     ``rules`` are overrides on top. ``record_dir``: save the record of every game there
     (``episode_<k>.json``, see ``eights.Game.record``, with an ``"arena"`` entry: deal,
     rotation, seed and the agent at each seat); the games are then played through the
@@ -240,6 +242,7 @@ def play(
     (the longest decision; for a batched Python agent, a batch's time over its size). ``progress`` is an
     optional callable receiving the number of games just finished.
     """
+    preset = resolve_preset(preset)
     agents = [as_agent(a, f"table[{i}]") for i, a in enumerate(table)]
     n = len(agents)
     games = count_arg(games, "games", 1, _MAX_GAMES)

@@ -74,7 +74,7 @@ class Table:
         self.rules = merge_rule_overrides(rules, **rule_overrides)
         self.ruleset = RuleSet(preset, num_players, self.rules)
         self.num_players = num_players
-        first, over, _ = self.ruleset.draw(seed) if self.ruleset.mixed else (preset, self.rules, 0)
+        first, over, _ = self.ruleset.draw(seed) if self.ruleset.mixed else (self.ruleset.entries[0], self.rules, 0)
         # The game validates the preset, the player count and the rules.
         self.game = Game(first, num_players, seed=seed, rules=over)
         self.preset = self.ruleset.name

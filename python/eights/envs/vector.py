@@ -80,7 +80,8 @@ class VecEnv(_GymVectorEnv):
     """``num_envs`` games of one preset, stepped together in Rust.
 
     Args:
-        preset: a rules preset name (see :func:`eights.presets`) or an :class:`eights.Rules`.
+        preset: a rules preset name (see :func:`eights.presets`), a path to a TOML rules file
+            or an :class:`eights.Rules`.
         num_envs: number of games.
         num_players: seats per table.
         opponents: learner mode only.  ``"random"`` (built-in Rust bots,
