@@ -1,6 +1,7 @@
 """What the single-table environments share: the Gymnasium :class:`~eights.EightsEnv` and
 PettingZoo's ``raw_env`` build their table, check their settings, keep the recent history
-and draw the table through these functions, so both accept, refuse and render alike."""
+and draw the table through these functions, so both accept, refuse and render alike. (Also
+the text of the refusal to pickle a :class:`~eights.VecEnv`, next to the envs that pickle.)"""
 
 from __future__ import annotations
 
@@ -51,6 +52,15 @@ def check_flag(value: Any, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {describe(value)}")
     return bool(value)
+
+
+#: Why a VecEnv is not pickled or copied, and what to do instead (docs/envs.md).
+VECENV_NOT_PICKLED = (
+    "an eights.VecEnv cannot be pickled or copied: its games, bots and buffers live in the Rust batch, "
+    "which does not export its state. Build the VecEnv in the process that uses it (send its arguments, "
+    "e.g. functools.partial(eights.VecEnv, preset, num_envs)), or run eights.make environments, which "
+    "pickle, under gymnasium.vector.AsyncVectorEnv or SB3's SubprocVecEnv"
+)
 
 
 class Table:
