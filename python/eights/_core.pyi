@@ -2,6 +2,7 @@
 # tests/python/test_stubs.py runs mypy's stubtest against the built extension, so these
 # must change with the bindings.
 
+import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
@@ -67,8 +68,9 @@ class RulesError(ValueError): ...
 
 _Action = Union[int, str]  # an action id, or an action string such as "play 8H"
 
-# A rules argument: a preset name or an eights.Rules (read by the bindings' rules_arg).
-_Preset = Union[str, Rules]
+# A rules argument: a preset name, a path to a TOML rules file or an eights.Rules (read by the
+# bindings' rules_arg, through eights.rules.resolve_preset).
+_Preset = Union[str, "os.PathLike[str]", Rules]
 
 @final
 class Game:
@@ -187,6 +189,8 @@ class Game:
 class RandomBot:
     def __new__(cls, seed: Optional[int] = None) -> RandomBot: ...
     def act(self, game: Game) -> int: ...
+    def __reduce__(self) -> Tuple[Any, Tuple[int], List[int]]: ...
+    def __setstate__(self, state: List[int]) -> None: ...
 
 @final
 class FastSoak:
@@ -210,6 +214,8 @@ class Bot:
     def act(self, game: Game) -> int: ...
     @property
     def name(self) -> str: ...
+    def __reduce__(self) -> Tuple[Any, Tuple[str], Optional[List[int]]]: ...
+    def __setstate__(self, state: Optional[List[int]]) -> None: ...
 
 @final
 class VecEnvCore:

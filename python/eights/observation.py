@@ -50,7 +50,7 @@ class ObservationBounds:
     """Finite bounds of the observation for a rule set and player count, and its scaling.
 
     Args:
-        preset: a preset name or an :class:`eights.Rules`.
+        preset: a preset name, a path to a TOML rules file or an :class:`eights.Rules`.
         num_players: seats at the table.
         rules: rule overrides (as for :func:`eights.make`).
 

@@ -322,6 +322,9 @@ impl Policy for IsmctsBot {
         let head = if self.root_net.is_some() { "ismcts_net" } else { "ismcts" };
         format!("{head}:{}", self.simulations)
     }
+    fn generator(&mut self) -> Option<&mut Xoshiro256PlusPlus> {
+        Some(&mut self.rng)
+    }
 }
 
 #[cfg(test)]

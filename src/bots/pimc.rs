@@ -207,6 +207,9 @@ impl Policy for PimcBot {
         let kind = if self.oracle { "oracle" } else { "pimc" };
         format!("{kind}:{}", self.worlds)
     }
+    fn generator(&mut self) -> Option<&mut Xoshiro256PlusPlus> {
+        Some(&mut self.rng)
+    }
 }
 
 #[cfg(test)]

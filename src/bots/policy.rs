@@ -83,6 +83,13 @@ pub trait Policy: Send + Sync {
     fn act(&mut self, g: &Game) -> Option<usize>;
     /// The bot's name as a `BotSpec` string (`"random"`, `"heuristic"`, `"ismcts:400"`, `"pimc:50"`).
     fn name(&self) -> String;
+    /// The bot's generator, for a bot that draws (its whole state between decisions: search
+    /// trees and scratch are rebuilt at every decision); `None` for a deterministic bot. A
+    /// copy of a bot is its spec built again with this generator's state (pickling in
+    /// Python).
+    fn generator(&mut self) -> Option<&mut Xoshiro256PlusPlus> {
+        None
+    }
 }
 
 impl Policy for RandomBot {
@@ -91,6 +98,9 @@ impl Policy for RandomBot {
     }
     fn name(&self) -> String {
         "random".into()
+    }
+    fn generator(&mut self) -> Option<&mut Xoshiro256PlusPlus> {
+        Some(&mut self.rng)
     }
 }
 

@@ -55,6 +55,58 @@ impl PyRandomBot {
         let game = game_arg(game, "RandomBot.act")?;
         self.bot.act(&game.g).ok_or_else(|| IllegalActionError::new_err("the game is over: no legal action"))
     }
+
+    /// Pickling and copying: a new `RandomBot` given this one's generator state, so that the
+    /// copy draws what the original draws next.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let state = generator_state(slf.borrow_mut().bot.generator());
+        (slf.get_type(), (0u64,), state).into_pyobject(slf.py()).map(|t| t.into_any())
+    }
+
+    fn __setstate__(&mut self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        set_generator_state(self.bot.generator(), state, "RandomBot")
+    }
+}
+
+/// The words of a bot's generator (`None` for a bot that does not draw): the state a pickled
+/// bot carries besides its name.
+fn generator_state(rng: Option<&mut Xoshiro256PlusPlus>) -> Option<[u64; 4]> {
+    // The generator serialises as its four state words, `{"s": [u64; 4]}`.
+    let value = serde_json::to_value(&*rng?).ok()?;
+    serde_json::from_value::<GeneratorWords>(value).ok().map(|w| w.s)
+}
+
+/// The serialised form of `Xoshiro256PlusPlus`.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct GeneratorWords {
+    s: [u64; 4],
+}
+
+/// Set a bot's generator from [`generator_state`]'s words; anything else (or words for a bot
+/// that does not draw, or the all-zero state the generator never reaches) is a `ValueError`
+/// naming the class.
+fn set_generator_state(rng: Option<&mut Xoshiro256PlusPlus>, state: &Bound<'_, PyAny>, class: &str) -> PyResult<()> {
+    let bad = || {
+        PyValueError::new_err(format!(
+            "{class} state must be what pickling a {class} gives (None, or the generator's four 64-bit words), \
+             got {}",
+            state.repr().map(|r| r.to_string()).unwrap_or_default()
+        ))
+    };
+    match (rng, state.is_none()) {
+        (None, true) => Ok(()),
+        (Some(rng), false) => {
+            let s: [u64; 4] = state.extract().map_err(|_| bad())?;
+            if s == [0; 4] {
+                return Err(bad());
+            }
+            *rng = serde_json::to_value(GeneratorWords { s })
+                .and_then(serde_json::from_value)
+                .map_err(|e| PyValueError::new_err(format!("{class} state: {e}")))?;
+            Ok(())
+        }
+        _ => Err(bad()),
+    }
 }
 
 /// The `game` argument of a bot's `act`: a `Game`, or a `TypeError` naming the method.
@@ -115,6 +167,20 @@ impl PyBot {
 
     fn __repr__(&self) -> String {
         format!("Bot({:?})", self.spec.name())
+    }
+
+    /// Pickling and copying: `Bot(name)` built again and given this bot's generator state
+    /// (a bot's whole state between decisions: search trees are rebuilt at each one), so
+    /// that a copy made mid-game picks the same next actions as the original.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let mut me = slf.borrow_mut();
+        let name = me.spec.name();
+        let state = generator_state(me.bot.generator());
+        (slf.get_type(), (name,), state).into_pyobject(slf.py()).map(|t| t.into_any())
+    }
+
+    fn __setstate__(&mut self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        set_generator_state(self.bot.generator(), state, "Bot")
     }
 }
 

@@ -1,8 +1,8 @@
 //! Bindings of [`crate::rules`]: preset names and texts, and rule sets as data (resolving,
 //! validating and describing a rules table, building a game from a complete specification).
-//! The Python class `eights.Rules` (`python/eights/rules.py`) is written on top of these.
-//! [`rules_arg`] is the one reading of a rules argument (a preset name or an `eights.Rules`,
-//! plus overrides) used by every binding that plays a rule set.
+//! The Python class `eights.Rules` (`python/eights/rules/core.py`) is written on top of these.
+//! [`rules_arg`] is the one reading of a rules argument (a preset name, a TOML path or an
+//! `eights.Rules`, plus overrides) used by every binding that plays a rule set.
 
 use super::args;
 use super::convert::{as_table, check_overrides, from_json, load_rules, rules_err, to_json};
@@ -19,16 +19,23 @@ use std::sync::Arc;
 /// The class `eights.Rules`, imported once.
 static RULES_CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
+/// `eights.rules.resolve_preset`, the one reading of a preset argument, imported once.
+static RESOLVE_PRESET: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
 /// The compiled rules of a rules argument, for `num_players` (already in
 /// `[2, MAX_PLAYERS]`: the `args::num_players` extractor checks it).
 ///
-/// `preset` is a preset name (str) or an `eights.Rules`; `overrides` (the `rules=` argument
+/// `preset` is a preset name (str), a path to a house-rules TOML file (str or `os.PathLike`)
+/// or an `eights.Rules`; `overrides` (the `rules=` argument
 /// of the entry points) is `None` or a dict of rule overrides, merged on top (on an
 /// `eights.Rules` through `Rules.replace`, so they beat its variants exactly as they do on a
 /// preset). The rules are validated for `num_players` here (an `eights.Rules` was validated
-/// for `players.min` when it was built). Anything else is a `TypeError` naming the argument
-/// and what it allows; invalid rules are a `RulesError` naming the field, an unknown preset a
-/// `ValueError`. Every binding that takes a preset reads it here.
+/// for `players.min` when it was built). A preset name is read here; anything else but an
+/// `eights.Rules` goes through `eights.rules.resolve_preset`, which reads a TOML path and
+/// raises the error naming the argument and what it allows (a `TypeError` for another type,
+/// a `ValueError` for an unknown preset, a `FileNotFoundError` naming a missing file);
+/// invalid rules are a `RulesError` naming the field. Every binding that takes a preset
+/// reads it here.
 pub(crate) fn rules_arg(
     py: Python<'_>,
     preset: &Bound<'_, PyAny>,
@@ -37,23 +44,32 @@ pub(crate) fn rules_arg(
 ) -> PyResult<Arc<Rules>> {
     if preset.is_instance_of::<PyString>() {
         let name: String = preset.extract()?;
-        return load_rules(py, &name, num_players, overrides);
+        if rules::preset_toml(&name).is_ok() {
+            return load_rules(py, &name, num_players, overrides);
+        }
     }
     let class = RULES_CLASS.get_or_try_init(py, || -> PyResult<Py<PyType>> {
         Ok(py.import("eights.rules")?.getattr("Rules")?.cast_into::<PyType>()?.unbind())
     })?;
-    if !preset.is_instance(class.bind(py))? {
-        return Err(PyTypeError::new_err(format!(
-            "preset must be a preset name (str) or an eights.Rules, got {}",
-            preset.get_type().name()?
-        )));
-    }
+    let preset = if preset.is_instance(class.bind(py))? {
+        preset.clone()
+    } else {
+        let resolve = RESOLVE_PRESET.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+            Ok(py.import("eights.rules")?.getattr("resolve_preset")?.unbind())
+        })?;
+        let resolved = resolve.bind(py).call1((preset,))?;
+        if resolved.is_instance_of::<PyString>() {
+            let name: String = resolved.extract()?;
+            return load_rules(py, &name, num_players, overrides);
+        }
+        resolved
+    };
     let rules = match overrides {
         Some(o) if !o.is_none() => {
             check_overrides(o)?;
-            if o.is_truthy()? { preset.call_method1("replace", (o,))? } else { preset.clone() }
+            if o.is_truthy()? { preset.call_method1("replace", (o,))? } else { preset }
         }
-        _ => preset.clone(),
+        _ => preset,
     };
     let spec = complete_spec(as_table(py, &rules.getattr("_spec")?, "spec")?).map_err(rules_err)?;
     Rules::from_spec(spec, num_players).map(Arc::new).map_err(rules_err)

@@ -49,6 +49,7 @@ LANES = {
     "examples/test_examples.py": ("train", "slow"),
     "examples/test_notebook.py": ("train", "slow"),
     "envs/test_env_checkers.py": ("integration",),
+    "envs/test_spawn_vector.py": ("slow",),
     "generalization/test_generalization_baseline.py": ("train", "slow"),
     "integrations/test_openspiel_bridge.py": ("integration",),
     "integrations/test_openspiel_differential.py": ("integration", "slow"),

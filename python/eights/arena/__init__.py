@@ -8,8 +8,8 @@ the luck of the deal:
 * :func:`tournament` plays every table of agents and fits Bradley-Terry ratings
   (Elo scale) with bootstrap confidence intervals.
 
-Both take a preset name or an :class:`eights.Rules` (house rules from a TOML file, say)
-as ``preset``, and rule overrides as ``rules``.
+Both take a preset name, a path to a house-rules TOML file or an :class:`eights.Rules` as
+``preset`` (:func:`eights.rules.resolve_preset`), and rule overrides as ``rules``.
 
 **Agents** (see :func:`eights.agents.spec.as_agent`) are
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from .._utils.checks import describe as _describe
 from .._utils.optional import import_optional
+from ..rules import resolve_preset
 from .run import AgentLike, Preset, checked_table, concat, play_range
 
 __all__ = ["MAX_TASKS", "check_address", "connect", "deal_ranges", "play"]
@@ -109,6 +110,7 @@ def play(
         TypeError: an agent that cannot be pickled, and the arguments :func:`eights.arena.play`
             refuses.
     """
+    preset = resolve_preset(preset)
     agents, n, games, seed, threads, batch_size = checked_table(table, preset, games, seed, threads, rules, batch_size)
     ray = connect(address)
     try:

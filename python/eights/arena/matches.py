@@ -15,6 +15,7 @@ import numpy as np
 from .._utils.checks import as_flag
 from .._utils.checks import describe as _describe
 from ..agents.spec import AGENT_HELP, AgentSpec, as_agent
+from ..rules import resolve_preset
 from .cluster import check_address
 from .cluster import play as _play_on_cluster
 from .ratings import bradley_terry, pair_wins_per_deal, rating_intervals
@@ -102,19 +103,20 @@ def evaluate(
     """Evaluate ``agent`` against ``opponents`` over ``games`` duplicate deals.
 
     ``opponents`` is one agent for every other seat or a list of ``num_players - 1``
-    agents. ``preset`` is a preset name or an :class:`eights.Rules`, ``rules`` overrides on
-    top. Every deal is played ``num_players`` times with the seats rotated, so the run has
-    ``games * num_players`` games. See the module documentation for agents and
-    statistics. ``record_dir`` saves the record of every game (see :func:`play`).
-    ``ray``: play on a Ray cluster (``"local"`` starts one on this machine, ``"auto"``
-    joins the running one, or its address; needs the ``rllib`` extra): the same results
-    for the same seed, but for the timings. See ``docs/cluster.md``.
+    agents. ``preset`` is a preset name, a path to a TOML rules file or an
+    :class:`eights.Rules`, ``rules`` overrides on top. Every deal is played ``num_players``
+    times with the seats rotated, so the run has ``games * num_players`` games. See the
+    module documentation for agents and statistics. ``record_dir`` saves the record of every
+    game (see :func:`play`). ``ray``: play on a Ray cluster (``"local"`` starts one on this
+    machine, ``"auto"`` joins the running one, or its address; needs the ``rllib`` extra):
+    the same results for the same seed, but for the timings. See ``docs/cluster.md``.
 
     Raises:
         ValueError: unknown bot names, bad counts, an unknown preset, invalid rules, or a
             Python agent choosing an illegal action.
         TypeError: arguments of the wrong type.
     """
+    preset = resolve_preset(preset)
     num_players = count_arg(num_players, "num_players", 2, 10)
     games = count_arg(games, "games", 1, _MAX_GAMES)
     bootstrap = count_arg(bootstrap, "bootstrap", 100, 10**6)
@@ -167,7 +169,7 @@ def tournament(
 
     With two players every pair meets; with more, every combination of ``num_players``
     agents plays, and the winner of a game beats each other seat. ``preset`` is a preset
-    name or an :class:`eights.Rules`, ``rules`` overrides on top. Ratings are on the Elo
+    name, a path to a TOML rules file or an :class:`eights.Rules`, ``rules`` overrides on top. Ratings are on the Elo
     scale (a 200-point gap means about 76% wins) with the first agent at 0; the 95%
     intervals come from ``bootstrap`` resamples of the deals. ``record_dir`` saves the
     record of every game (see :func:`play`). ``ray``: play every table on a Ray cluster, as
@@ -180,6 +182,7 @@ def tournament(
     """
     if isinstance(agents, (str, bytes)) or not isinstance(agents, _SequenceABC):
         raise TypeError(f"agents must be a list of agents ({AGENT_HELP}); got {_describe(agents)}")
+    preset = resolve_preset(preset)
     num_players = count_arg(num_players, "num_players", 2, 10)
     games = count_arg(games, "games", 1, _MAX_GAMES)
     bootstrap = count_arg(bootstrap, "bootstrap", 100, 10**6)

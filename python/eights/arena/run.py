@@ -17,12 +17,14 @@ from .._utils.checks import describe as _describe
 from .._utils.seeds import check_seed
 from ..agents.spec import AgentSpec, as_agent
 from ..records import EpisodeRecorder
+from ..rules import resolve_preset
 
 __all__ = ["AgentLike", "Preset", "checked_table", "concat", "play", "play_range", "rotation_table", "rules_label"]
 
 #: Anything :func:`eights.agents.spec.as_agent` accepts.
 AgentLike = Union[str, Callable[[np.ndarray, np.ndarray], Any], Any]
-#: A preset name or an :class:`eights.Rules`.
+#: A preset name, a path to a TOML rules file or an :class:`eights.Rules`
+#: (:func:`eights.rules.resolve_preset`).
 Preset = Any
 
 #: Upper bounds of the integer arguments (the Rust core takes them as 64-bit integers).
@@ -291,7 +293,7 @@ def play(
 ) -> Dict[str, np.ndarray]:
     """Play ``games`` duplicate deals at one table (one agent per seat).
 
-    ``preset`` is a preset name or an :class:`eights.Rules` (a house-rules file, say);
+    ``preset`` is a preset name, a path to a house-rules TOML file or an :class:`eights.Rules`;
     ``rules`` are overrides on top. ``record_dir``: save the record of every game there
     (``episode_<k>.json``, see ``eights.Game.record``, with an ``"arena"`` entry: deal,
     rotation, seed and the agent at each seat); the games are then played through the
@@ -307,6 +309,7 @@ def play(
     optional callable receiving the number of games just finished. On a Ray cluster:
     :func:`eights.arena.cluster.play`.
     """
+    preset = resolve_preset(preset)
     agents, n, games, seed, threads, batch_size = checked_table(table, preset, games, seed, threads, rules, batch_size)
     recorder = EpisodeRecorder.from_arg(record_dir, "record_dir")
     return play_range(agents, preset, seed, 0, games, threads, rules, batch_size, recorder, progress)

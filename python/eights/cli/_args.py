@@ -1,7 +1,7 @@
 """What several commands share on their command line: argparse types for integers in a
 range and for seeds (built on the package's one integer checker and one seed range), for
-seconds and comma-separated lists, the rules options ``--preset`` and ``--rules``, and
-``--ray`` (where the arena's games run)."""
+seconds and comma-separated lists, the rules options ``--preset`` (a name or a TOML file) and
+``--rules``, and ``--ray`` (where the arena's games run)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import argparse
 import json
 import os
 import pathlib
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union, cast
 
 from .._utils.checks import as_int
 from .._utils.seeds import check_seed
-from ..rules import Rules
+from ..rules import Rules, resolve_preset
 
 #: The largest count the engine takes (its counts are 64-bit unsigned integers).
 COUNT_MAX = 2**64 - 1
@@ -89,8 +89,25 @@ def names(text: Optional[str]) -> List[str]:
 
 
 def add_preset(parser: argparse.ArgumentParser) -> None:
-    """``--preset NAME`` (the default, crazy_eights, is applied by :func:`rules_of`)."""
-    parser.add_argument("--preset", default=None, help=f"rules preset (default: {DEFAULT_PRESET})")
+    """``--preset NAME|FILE.toml`` (the default, crazy_eights, is applied by :func:`rules_of`)."""
+    parser.add_argument(
+        "--preset",
+        type=preset_value,
+        default=None,
+        metavar="NAME|FILE.toml",
+        help=f"rules preset, or a house-rules TOML file (a value ending in .toml or holding a path separator; "
+        f"default: {DEFAULT_PRESET})",
+    )
+
+
+def preset_value(text: str) -> Union[str, Rules]:
+    """The argparse type of ``--preset``: a preset name, or the :class:`eights.Rules` of a TOML
+    file (read by :func:`eights.rules.resolve_preset`, as every entry point reads a preset)."""
+    try:
+        return resolve_preset(text, "--preset")
+    except (ValueError, OSError) as exc:
+        message = str(exc)
+        raise argparse.ArgumentTypeError(message.removeprefix("--preset: ")) from None
 
 
 def add_rules(parser: argparse.ArgumentParser) -> None:
@@ -123,7 +140,7 @@ def _toml_rules(path: str) -> Rules:
     if not os.path.isfile(path):
         raise argparse.ArgumentTypeError(f"{'not a file' if os.path.exists(path) else 'no such file'}: {path}")
     try:
-        return Rules.from_toml(pathlib.Path(path))  # a path, never TOML text
+        return cast(Rules, resolve_preset(pathlib.Path(path), "--rules"))  # a path, never TOML text
     except OSError as exc:
         raise argparse.ArgumentTypeError(f"cannot read {path}: {exc.strerror or exc}") from None
     except ValueError as exc:  # invalid TOML (naming the file), or a rules error naming the field

@@ -26,7 +26,7 @@ from ..agents.seats import BotSeat, seat_player
 from ..agents.spec import as_agent, load_agent
 from ..observation import ObservationBounds
 from ..render import HISTORY_SHOWN, SUIT_SYMBOLS, action_text, card_symbol, table_text
-from ..rules import Rules
+from ..rules import Rules, resolve_preset
 
 __all__ = ["parse_move", "play"]
 
@@ -210,7 +210,7 @@ def play(
 ) -> int:
     """Play one game, the person at ``seat``, bots elsewhere; returns an exit status.
 
-    ``preset`` is a preset name or an :class:`eights.Rules` (a house-rules file, say);
+    ``preset`` is a preset name, a path to a house-rules TOML file or an :class:`eights.Rules`;
     ``rules`` overrides some of its rules.  ``bots``: one bot for every other seat, or one
     per other seat in seat order (default ``["heuristic"]``); a bot is a built-in name,
     ``"module:attribute"`` naming your policy (a callable ``f(obs, mask) -> action`` or an
@@ -218,6 +218,7 @@ def play(
     object itself.  ``read_line`` reads one line of input (raising ``EOFError`` at the end).
     Returns 0 when the game ended or the person quit, 130 when interrupted.
     """
+    preset = resolve_preset(preset)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
     game = Game(preset, num_players, seed=seed, rules=rules)  # validates preset/count/rules

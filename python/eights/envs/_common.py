@@ -1,6 +1,7 @@
 """What the single-table environments share: the Gymnasium :class:`~eights.EightsEnv` and
 PettingZoo's ``raw_env`` build their table, check their settings, keep the recent history
-and draw the table through these functions, so both accept, refuse and render alike."""
+and draw the table through these functions, so both accept, refuse and render alike. (Also
+the text of the refusal to pickle a :class:`~eights.VecEnv`, next to the envs that pickle.)"""
 
 from __future__ import annotations
 
@@ -53,6 +54,15 @@ def check_flag(value: Any, name: str) -> bool:
     return bool(value)
 
 
+#: Why a VecEnv is not pickled or copied, and what to do instead (docs/envs.md).
+VECENV_NOT_PICKLED = (
+    "an eights.VecEnv cannot be pickled or copied: its games, bots and buffers live in the Rust batch, "
+    "which does not export its state. Build the VecEnv in the process that uses it (send its arguments, "
+    "e.g. functools.partial(eights.VecEnv, preset, num_envs)), or run eights.make environments, which "
+    "pickle, under gymnasium.vector.AsyncVectorEnv or SB3's SubprocVecEnv"
+)
+
+
 class Table:
     """The rules of an environment resolved once: the merged rule overrides, the rule set (or
     the list or :class:`eights.RuleSpace` each episode draws from, see
@@ -74,7 +84,7 @@ class Table:
         self.rules = merge_rule_overrides(rules, **rule_overrides)
         self.ruleset = RuleSet(preset, num_players, self.rules)
         self.num_players = num_players
-        first, over, _ = self.ruleset.draw(seed) if self.ruleset.mixed else (preset, self.rules, 0)
+        first, over, _ = self.ruleset.draw(seed) if self.ruleset.mixed else (self.ruleset.entries[0], self.rules, 0)
         # The game validates the preset, the player count and the rules.
         self.game = Game(first, num_players, seed=seed, rules=over)
         self.preset = self.ruleset.name

@@ -1,6 +1,8 @@
-"""The rules argument of the environments: one rule set, a list of rule sets drawn at every
-episode, or a :class:`eights.RuleSpace` drawn at every episode (:class:`RuleSet`), with the
-observation bounds that hold under all of them and the spaces of the rules encoding.
+"""The rules argument of the environments: one rule set (a preset name, a path to a TOML
+file or an :class:`eights.Rules`, read by :func:`eights.rules.resolve_preset`), a list of
+them drawn at every episode, or a :class:`eights.RuleSpace` drawn at every episode
+(:class:`RuleSet`), with the observation bounds that hold under all of them and the spaces
+of the rules encoding.
 
 The draw of an episode is the engine's (``VecEnv``) or follows the same seeds (the single
 envs draw at each reset from the episode's seed), so a seeded run plays the same rules.
@@ -8,6 +10,7 @@ envs draw at each reset from the episode's seed), so a seeded run plays the same
 
 from __future__ import annotations
 
+import os
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
@@ -15,7 +18,7 @@ from gymnasium import spaces
 
 from .._core import OBS_SIZE, RULES_SIZE, check_bot_rules, derive_seed
 from ..observation import ObservationBounds
-from ..rules import Rules, RuleSpace
+from ..rules import Rules, RuleSpace, resolve_preset
 from ..rules.encoding import bounds as _encoding_bounds
 
 __all__ = ["RuleSet", "rules_seed", "obs_rules_space", "rules_box"]
@@ -23,7 +26,7 @@ __all__ = ["RuleSet", "rules_seed", "obs_rules_space", "rules_box"]
 #: Salt of an episode's rules draw (the engine's `vec_env::rules_seed`).
 _RULES_SALT = 0x0A1E_5EED_0000_0004
 
-RulesArg = Union[str, Rules, RuleSpace, Sequence[Union[str, Rules]]]
+RulesArg = Union[str, "os.PathLike[str]", Rules, RuleSpace, Sequence[Union[str, "os.PathLike[str]", Rules]]]
 
 
 def rules_seed(episode_seed: int) -> int:
@@ -71,13 +74,17 @@ class RuleSet:
             if not arg:
                 raise ValueError("the list of rule sets is empty")
             for x in arg:
-                if not isinstance(x, (str, Rules)):
-                    raise TypeError(f"a list of rule sets holds preset names and eights.Rules, got {type(x).__name__}")
-            self.entries = list(arg)
-            self.core_arg = list(arg)
+                if not isinstance(x, (str, Rules, os.PathLike)):
+                    raise TypeError(
+                        f"a list of rule sets holds preset names, paths to .toml files and eights.Rules, "
+                        f"got {type(x).__name__}"
+                    )
+            self.entries = [resolve_preset(x) for x in arg]
+            self.core_arg = list(self.entries)
             self.name = "mixed"
             self.bounds = ObservationBounds.union([ObservationBounds(x, num_players, rules) for x in self.entries])
         else:
+            arg = resolve_preset(arg)
             self.core_arg = arg
             self.entries = [arg]
             self.name = arg if isinstance(arg, str) else getattr(arg, "name", str(arg))

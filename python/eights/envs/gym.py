@@ -85,8 +85,8 @@ class EightsEnv(gymnasium.Env):
     """A Crazy Eights-family game seen from one seat, as a Gymnasium env.
 
     Args:
-        preset: name of a rules preset (see :func:`eights.presets`), or an
-            :class:`eights.Rules`.
+        preset: name of a rules preset (see :func:`eights.presets`), a path to a house-rules
+            TOML file, or an :class:`eights.Rules`.
         num_players: number of seats at the table (the allowed range depends
             on the preset).
         opponents: who plays the other seats.  Either one spec used for every

@@ -115,8 +115,9 @@ class raw_env(AECEnv):
     """A Crazy Eights-family game with one PettingZoo agent per seat (see the module doc).
 
     Args:
-        preset: preset name (``eights.presets()``), an :class:`eights.Rules`, or with
-            ``obs_rules`` a list of them or an :class:`eights.RuleSpace`.
+        preset: preset name (``eights.presets()``), a path to a TOML rules file, an
+            :class:`eights.Rules`, or with ``obs_rules`` a list of them or an
+            :class:`eights.RuleSpace`.
         num_players: seats at the table.
         render_mode: ``None``, ``"ansi"`` (text with card symbols), ``"html"`` (inline SVG),
             ``"rgb_array"`` (an ``(H, W, 3)`` ``uint8`` image, needs Pillow) or ``"human"``

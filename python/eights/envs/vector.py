@@ -60,6 +60,7 @@ from .._utils.seeds import DRAW_BOUND, check_optional_seed, check_seed
 from ..agents.pool import OpponentPool
 from ..agents.pool import check_batch_actions as _check_batch_actions
 from ..rules import Rules
+from ._common import VECENV_NOT_PICKLED
 from ._opponents import normalise_opponents
 from ._rulesets import RulesArg, RuleSet, obs_rules_space
 from .spaces import OBS_DTYPES, LegalMultiDiscrete, check_obs_options
@@ -80,7 +81,8 @@ class VecEnv(_GymVectorEnv):
     """``num_envs`` games of one preset, stepped together in Rust.
 
     Args:
-        preset: a rules preset name (see :func:`eights.presets`) or an :class:`eights.Rules`.
+        preset: a rules preset name (see :func:`eights.presets`), a path to a TOML rules file
+            or an :class:`eights.Rules`.
         num_envs: number of games.
         num_players: seats per table.
         opponents: learner mode only.  ``"random"`` (built-in Rust bots,
@@ -364,6 +366,10 @@ class VecEnv(_GymVectorEnv):
 
     def close_extras(self, **kwargs: Any) -> None:
         self._started = False
+
+    def __reduce__(self) -> Any:
+        # Pickling and copy.copy/deepcopy all come here.
+        raise TypeError(VECENV_NOT_PICKLED)
 
     # ------------------------------------------------------------- internals
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -23,7 +24,7 @@ from ..agents.spec import as_agent
 from ..arena import evaluate as _evaluate
 from ..arena.cluster import check_address
 from ..arena.stats import outcomes
-from ..rules import Rules
+from ..rules import Rules, resolve_preset
 from .splits import split as _split
 
 __all__ = ["GeneralizationResult", "RuleSetResult", "evaluate", "iqm"]
@@ -146,6 +147,13 @@ class GeneralizationResult:
         plt.close(fig)
 
 
+def _rule_set(value: Any, i: int) -> Rules:
+    """Entry ``i`` of ``rule_sets`` as an :class:`eights.Rules` (see
+    :func:`eights.rules.resolve_preset`)."""
+    rules = resolve_preset(value, f"rule_sets[{i}]")
+    return rules if isinstance(rules, Rules) else Rules(rules)
+
+
 def _refusal(spec: Any, rules: Rules, num_players: int) -> Optional[str]:
     """Why the built-in bot ``spec`` cannot play ``rules`` (``net1`` away from the rules it
     was trained for), or None."""
@@ -188,11 +196,12 @@ def evaluate(
     threads: int = 0,
     bootstrap: int = 2000,
     progress: bool = False,
-    rule_sets: Optional[Sequence[Rules]] = None,
+    rule_sets: Optional[Sequence[Any]] = None,
     ray: Optional[str] = None,
 ) -> GeneralizationResult:
     """Play ``agent`` against ``opponent`` (every other seat) on every rule set of ``split``
-    (see :data:`eights.generalization.SPLITS`; or the given ``rule_sets``), ``games``
+    (see :data:`eights.generalization.SPLITS`; or the given ``rule_sets``: preset names, paths
+    to TOML rules files or :class:`eights.Rules`), ``games``
     duplicate deals each, and aggregate (see the module documentation).
 
     An agent that reads the rules (``obs_rules = True`` on a Python policy) is given the
@@ -207,7 +216,9 @@ def evaluate(
     ray = check_address(ray)
     spec = as_agent(agent, "agent")
     opp = as_agent(opponent, "opponent")
-    sets = list(rule_sets) if rule_sets is not None else _split(split, num_players)
+    if isinstance(rule_sets, (str, Rules, os.PathLike)):  # one rule set
+        rule_sets = [rule_sets]
+    sets = _split(split, num_players) if rule_sets is None else [_rule_set(r, i) for i, r in enumerate(rule_sets)]
     bar = None
     if progress:
         tqdm = import_optional("tqdm", "progress", "a progress bar")

@@ -27,9 +27,9 @@ Conventions
   by the env runner and vector index when RLlib passes an ``EnvContext``), so runs
   reproduce.
 
-``env_config`` keys: ``preset`` (default ``"crazy_eights"``; a preset name or an
-:class:`eights.Rules`, or with ``obs_rules`` a list of them or an :class:`eights.RuleSpace`,
-drawn at every reset), ``num_players`` (2), ``rules`` (a dict of overrides, or an
+``env_config`` keys: ``preset`` (default ``"crazy_eights"``; a preset name, a path to a
+TOML rules file or an :class:`eights.Rules`, or with ``obs_rules`` a list of them or an
+:class:`eights.RuleSpace`, drawn at every reset), ``num_players`` (2), ``rules`` (a dict of overrides, or an
 :class:`eights.Rules` in place of ``preset``), ``reward`` (``"win_loss"``), ``seed`` (0, in
 the package's seed range ``[0, 2**64)``), ``obs_rules`` (False: with True each agent's
 observation dict gains ``"rules"``, the rules encoding; the masking module of

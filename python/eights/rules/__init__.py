@@ -1,11 +1,13 @@
 """Rule sets: :class:`Rules` (one rule set, from a preset with overrides or a TOML file),
 :class:`RuleSpace` (rule sets drawn at random from the presets, their variants and house
-rules) and the rules encoding an agent can read (:mod:`eights.rules.encoding`).
+rules), the rules encoding an agent can read (:mod:`eights.rules.encoding`) and the one
+reading of a ``preset`` argument, :func:`resolve_preset` (a name, a TOML path or a ``Rules``).
 """
 
 from .core import Rules
 from .core import _load_toml_text as _load_toml_text
 from .encoding import RULES_SIZE
+from .preset_arg import PRESET_HELP, is_rules_path, resolve_preset
 from .space import RuleSpace
 
-__all__ = ["Rules", "RuleSpace", "RULES_SIZE"]
+__all__ = ["Rules", "RuleSpace", "RULES_SIZE", "resolve_preset", "is_rules_path", "PRESET_HELP"]

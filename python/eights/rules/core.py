@@ -194,14 +194,20 @@ class Rules:
         """Rules from a TOML file (a path) or TOML text.
 
         The file is either ``inherits = "<preset>"`` plus changes (a house-rules game), or a
-        complete specification.  Raises ``FileNotFoundError`` for a missing ``*.toml`` path,
+        complete specification.  Raises ``FileNotFoundError`` naming the path for a missing file,
         ``ValueError`` for invalid TOML and :class:`eights.RulesError` naming the field for
         invalid rules.
         """
         if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and "=" not in source):
             path = os.fspath(source)
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
+            try:
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+            except FileNotFoundError:
+                # The path and what was expected, not Python's "[Errno 2] No such file or directory".
+                raise FileNotFoundError(
+                    f"no such file: {path!r} (Rules.from_toml reads a TOML file or TOML text)"
+                ) from None
             where = path
         elif isinstance(source, str):
             text, where = source, "the TOML text"

@@ -193,7 +193,8 @@ def test_arena_plays_an_eights_rules():
 
 def test_arena_refuses_a_bad_preset_naming_it():
     for call in (arena.evaluate, lambda *a, **k: arena.tournament(["random", "heuristic"], **k)):
-        with pytest.raises(TypeError, match=r"preset must be a preset name \(str\) or an eights.Rules, got int"):
+        allowed = r"a preset name \(str\), a path to a .toml file or an eights.Rules"
+        with pytest.raises(TypeError, match=rf"preset must be {allowed}, got int"):
             call("random", "random", preset=42, games=1)
         with pytest.raises(ValueError, match="unknown preset"):
             call("random", "random", preset="uno", games=1)

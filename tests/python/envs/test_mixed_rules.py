@@ -100,7 +100,7 @@ def test_net_plays_a_rule_space():
 def test_bad_rules_arguments():
     with pytest.raises(ValueError, match="empty"):
         eights.VecEnv([], num_envs=4)
-    with pytest.raises(TypeError, match="preset names and eights.Rules"):
+    with pytest.raises(TypeError, match="preset names, paths to .toml files and eights.Rules"):
         eights.VecEnv(["crazy_eights", 3], num_envs=4)
     with pytest.raises(ValueError, match="not 3"):
         eights.VecEnv(eights.RuleSpace(num_players=2), num_envs=4, num_players=3)

@@ -17,7 +17,7 @@ import eights
 HOUSE = Path(__file__).resolve().parents[3] / "examples" / "house_rules.toml"
 pytestmark = pytest.mark.skipif(not HOUSE.is_file(), reason="the examples folder is not here")
 
-TYPE_TEXT = "preset must be a preset name (str) or an eights.Rules, got int"
+TYPE_TEXT = "preset must be a preset name (str), a path to a .toml file or an eights.Rules, got int"
 
 
 def _house():

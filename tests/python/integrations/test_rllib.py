@@ -73,6 +73,21 @@ def test_same_seed_same_hand_and_sampled_actions_are_legal():
             break
 
 
+def test_a_toml_path_as_the_preset_plays_the_files_rules():
+    # Issue #61: a TOML path goes wherever a preset name does, RLlib's env_config included.
+    from pathlib import Path
+
+    house = Path(__file__).resolve().parents[3] / "examples" / "house_rules.toml"
+    if not house.is_file():
+        pytest.skip("the examples folder is not here")
+    env = EightsMultiAgentEnv({"preset": str(house), "num_players": 3})
+    env.reset(seed=2)
+    assert env.game.rules_dict() == eights.Game(eights.Rules.from_toml(house), 3).rules_dict()
+    assert env.game.rules_dict()["name"] == "house_eights"
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        EightsMultiAgentEnv({"preset": str(house.with_name("missing.toml"))})
+
+
 def test_bad_config_and_wrong_agent_are_clear_errors():
     with pytest.raises(ValueError, match="unknown env_config keys"):
         EightsMultiAgentEnv({"preset": "crazy_eights", "players": 2})

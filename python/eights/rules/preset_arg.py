@@ -1,0 +1,75 @@
+"""The one reading of a ``preset`` argument: a preset name, a path to a house-rules TOML
+file, or an :class:`eights.Rules`. Every entry point that takes a preset reads it through
+:func:`resolve_preset` (the environments, the arena, the generalization tests, the commands'
+``--preset``; the engine's bindings call it for anything but a preset name), so a TOML path
+works wherever a preset name does and a bad value gets the same error everywhere.
+
+A string is a path when it ends in ``.toml`` (in any case) or holds a path separator;
+otherwise it is a preset name (preset names never do either).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+from typing import Any, Union
+
+from .._core import RulesError
+from .._core import presets as _presets
+from .core import Rules
+
+__all__ = ["PRESET_HELP", "is_rules_path", "resolve_preset"]
+
+#: What a ``preset`` argument may be, for error messages.
+PRESET_HELP = "a preset name (str), a path to a .toml file or an eights.Rules"
+
+
+def is_rules_path(text: str) -> bool:
+    """Whether the string ``text`` names a rules file rather than a preset: it ends in
+    ``.toml`` or holds a path separator."""
+    seps = {"/", os.sep} | ({os.altsep} if os.altsep else set())
+    return text.rstrip().lower().endswith(".toml") or any(s in text for s in seps)
+
+
+def resolve_preset(value: Any, name: str = "preset") -> Union[str, Rules]:
+    """A ``preset`` argument as the engine plays it: an :class:`eights.Rules` as it is, a
+    preset name as it is, the :class:`eights.Rules` of a TOML file for a path (a string that
+    :func:`is_rules_path`, or an ``os.PathLike``).
+
+    Raises (each message names the argument, ``name``): ``TypeError`` for any other type;
+    ``ValueError`` for an unknown preset name; ``FileNotFoundError`` for a missing file,
+    ``IsADirectoryError`` for a folder, ``ValueError`` for invalid TOML and
+    :class:`eights.RulesError` naming the file and the field for invalid rules.
+    """
+    if isinstance(value, Rules):
+        return value
+    if isinstance(value, os.PathLike):
+        path = os.fspath(value)
+        if not isinstance(path, str):  # a bytes path
+            raise TypeError(f"{name} must be {PRESET_HELP}, got a bytes path {path!r}")
+    elif isinstance(value, str):
+        if not is_rules_path(value):
+            if value not in _presets():
+                raise ValueError(
+                    f"unknown preset {json.dumps(value)}; available presets: {', '.join(_presets())} ({name} must "
+                    f"be {PRESET_HELP}; a string ending in .toml or holding a path separator is a file)"
+                )
+            return value
+        path = value
+    else:
+        raise TypeError(f"{name} must be {PRESET_HELP}, got {type(value).__name__}")
+    return _read(path, name)
+
+
+def _read(path: str, name: str) -> Rules:
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{name}: no such file: {path!r} ({name} must be {PRESET_HELP})")
+    if os.path.isdir(path):
+        raise IsADirectoryError(f"{name}: {path!r} is a folder, not a rules file (a .toml file)")
+    try:
+        return Rules.from_toml(pathlib.Path(path))  # a path, never TOML text
+    except ValueError as exc:  # invalid TOML (naming the file), or rules naming the field
+        if path in str(exc) or type(exc) not in (ValueError, RulesError):
+            raise
+        raise type(exc)(f"{path}: {exc}") from None
