@@ -292,6 +292,7 @@ def card_ppo(
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "ckpt.pt")
     device = pick_device(cfg.device)
+    torch.manual_seed(cfg.seed)  # the new value head (and any widening) is the seed's
     net, opt, state = _start(path, cfg, init, log, device)
     u0 = state["update"]
     seed = cfg.seed * 1_000_003 + 101 * u0
