@@ -102,12 +102,13 @@ class MixedGames:
         self.skip = np.zeros(self.N, bool)
         self.rules_id = np.full(self.N, -1, np.int64)
         self.enc = np.zeros((self.N, RULES_SIZE), np.float32)
+        self.key: List[bytes] = [b""] * self.N  # the digest of each game's rules, taken once a deal
 
     def retable(self, table: RulesTable) -> None:
         """Start a new rules table holding the rules of the games as they are now."""
         self.table = table
         for g in range(self.N):
-            self.row[g] = table.add(self.enc[g])
+            self.row[g] = table.add(self.enc[g], self.key[g])
 
     def reset(self, seed: Optional[int] = None):
         """Deal new games (``seed``: in place of the one given at construction)."""
@@ -122,19 +123,19 @@ class MixedGames:
         self.obs = np.concatenate([o["obs"] for o in obs])
         self.mask = np.concatenate([i["action_mask"] for i in infos])
         ids = np.concatenate([np.asarray(i["rules_id"], np.int64) for i in infos])
-        rules = None
         new_rows: List[int] = []
-        for g in np.flatnonzero(ids != self.rules_id):
-            if rules is None:
-                rules = np.concatenate([o["rules"] for o in obs])
-            n = self.groups[self.game_group[g]][0]
-            enc = rules[g]
-            self.enc[g] = enc
-            self.skip[g] = digest(enc) in self.excluded.get(n, ())
-            before = len(self.table.index)
-            self.row[g] = self.table.add(enc)
-            if len(self.table.index) > before:
-                new_rows.append(int(self.row[g]))
+        changed = np.flatnonzero(ids != self.rules_id)
+        # Only the games that dealt new rules: their rows of their env's encodings, one digest each.
+        for k, sel, local in self._by_env(changed):
+            n = self.groups[self.group[k]][0]
+            for g, enc in zip(changed[sel], obs[k]["rules"][local]):
+                key = digest(enc)
+                self.enc[g], self.key[g] = enc, key
+                self.skip[g] = key in self.excluded.get(n, ())
+                before = len(self.table.index)
+                self.row[g] = self.table.add(enc, key)
+                if len(self.table.index) > before:
+                    new_rows.append(int(self.row[g]))
         self.rules_id = ids
         return new_rows
 
