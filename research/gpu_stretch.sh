@@ -5,16 +5,18 @@
 # quick check of the new file and of the committed one, the curve). Needs only the repository and an environment where
 # `pip install -e '.[train]'` has been run (no network). Everything goes under $OUT.
 #
-#     OUT=/tmp/out bash research/gpu_stretch.sh                  # width 32, 6 minutes of training
-#     OUT=/tmp/out MINUTES=5 bash research/gpu_stretch.sh --width 64
+#     OUT=/tmp/out bash research/gpu_stretch.sh                      # width 32, 6 minutes of training
+#     OUT=/tmp/out MINUTES=3 WIDTHS="32 64" bash research/gpu_stretch.sh  # both widths, 3 minutes each
 #
-# Extra arguments go to research/stretch.py; DEVICE=cpu runs it without a GPU. The committed
+# Each width's run goes to $OUT/stretch<width>/ (its log to $OUT/stretch<width>.log). Extra
+# arguments go to research/stretch.py; DEVICE=cpu runs it without a GPU. The committed
 # file is never replaced: the run prints the `cp` command to use when the new file is at least
 # as strong.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-runs/gpu_stretch}
 MINUTES=${MINUTES:-6}
+WIDTHS=${WIDTHS:-32}
 DEVICE=${DEVICE:-cuda}
 PYTHON=${PYTHON:-python}
 mkdir -p "$OUT"
@@ -28,6 +30,8 @@ mkdir -p "$OUT"
 "$PYTHON" research/stretch.py --out "$OUT/smoke" --minutes 0 --device "$DEVICE" \
     --tables 2:heuristic:8,3:heuristic:6:presets --num-steps 8 --blocks 8 --deals 2 > "$OUT/smoke.log" 2>&1 \
     || { tail -30 "$OUT/smoke.log"; exit 1; }
-"$PYTHON" research/stretch.py --out "$OUT/stretch" --minutes "$MINUTES" --device "$DEVICE" "$@" 2>&1 \
-    | tee "$OUT/stretch.log"
+for width in $WIDTHS; do
+    "$PYTHON" research/stretch.py --out "$OUT/stretch$width" --minutes "$MINUTES" --device "$DEVICE" \
+        --width "$width" "$@" 2>&1 | tee "$OUT/stretch$width.log"
+done
 date -u | tee -a "$OUT/host.txt"

@@ -72,11 +72,14 @@ def quick_checks(files: Dict[str, str], out: str, deals: int) -> Dict[str, dict]
     return results
 
 
-def verdict(candidate: float, committed: float, fixed: bool, out_file: str) -> Tuple[bool, str]:
+def verdict(candidate: float, committed: float, fixed: bool, out_file: str, trained: bool = True) -> Tuple[bool, str]:
     """Whether the candidate may replace the committed file (its quick check's mean share of
-    fair at least the committed file's, on the fixed deals), and the line that says so."""
+    fair at least the committed file's, on the fixed deals, after the policy trained: the
+    first updates move the value head alone), and the line that says so."""
     if not fixed:
         return False, "not the fixed quick check (its deals differ): no verdict, nothing to commit"
+    if not trained:
+        return False, "the policy has not trained yet (the first updates train the value head alone): nothing to commit"
     if candidate >= committed:
         return True, (
             f"at least as strong ({candidate:.4f} >= {committed:.4f}): to commit it, "
@@ -186,7 +189,8 @@ def main(argv=None) -> int:
     checks = quick_checks({"candidate": candidate, "committed": args.init}, args.out, args.deals)
     new, old = checks["candidate"]["mean_of_fair"], checks["committed"]["mean_of_fair"]
     fixed = args.deals == FIXED_DEALS
-    ok, line = verdict(new, old, fixed, candidate)
+    trained = any(not r["value_only"] for r in rows)
+    ok, line = verdict(new, old, fixed, candidate, trained)
     title = f"stretch: {decisions / 1e6:.1f} M learner decisions, {median:,.0f}/s on {where}; "
     title += f"quick check {new:.4f} (committed {old:.4f})"
     write_curve(rows, os.path.join(args.out, "curve.csv"), os.path.join(args.out, "curve.png"), title)
@@ -195,6 +199,7 @@ def main(argv=None) -> int:
         "tables": cfg.tables,
         "width": cfg.width,
         "updates": rows[-1]["update"],
+        "policy_updates": sum(not r["value_only"] for r in rows),
         "decisions": decisions,
         "train_minutes": rows[-1]["minutes"],
         "decisions_per_s": round(rate),

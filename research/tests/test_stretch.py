@@ -69,6 +69,7 @@ def test_a_tiny_stretch_runs_end_to_end(tmp_path, capsys, monkeypatch, device, w
         assert check["deals"] == 2 and len(check["presets"]) >= 20
         assert summary["quick_check"][name] == check["mean_of_fair"]
     assert summary["quick_check"]["fixed"] is False and summary["at_least_as_strong"] is False
+    assert summary["policy_updates"] == 0  # the one update trained the value head alone
 
 
 def test_the_verdict_asks_the_fixed_check_and_at_least_the_committed_mean():
@@ -78,6 +79,9 @@ def test_the_verdict_asks_the_fixed_check_and_at_least_the_committed_mean():
     ok, line = stretch.verdict(1.09, 1.095, True, "c.safetensors")
     assert not ok and "cp " not in line
     ok, line = stretch.verdict(1.5, 1.095, False, "c.safetensors")
+    assert not ok and "cp " not in line
+    # Updates of the value head alone leave the policy, and so the quick check, as they were.
+    ok, line = stretch.verdict(1.095, 1.095, True, "c.safetensors", trained=False)
     assert not ok and "cp " not in line
 
 
