@@ -127,6 +127,20 @@ def write_curve(rows: List[dict], csv_path: str, png_path: str, title: str) -> N
     plt.close(fig)
 
 
+def _recorded(argv: List[str]) -> List[str]:
+    """The arguments the file's record keeps: all but ``--out`` (a folder of the machine that
+    trained it, not part of the recipe)."""
+    out, skip = [], False
+    for a in argv:
+        if skip or a.startswith("--out="):
+            skip = False
+            continue
+        skip = a == "--out"
+        if not skip:
+            out.append(a)
+    return out
+
+
 def parse_args(argv=None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default="runs/stretch", help="the run's folder (its train/ is resumed if present)")
@@ -183,7 +197,7 @@ def main(argv=None) -> int:
     rate, median = decisions / max(seconds, 1e-9), float(np.median(warm))
     print(f"learner decisions a second: {rate:,.0f} over the run, {median:,.0f} the median update after the first")
     candidate = os.path.join(args.out, "candidate.safetensors")
-    command = "python research/stretch.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
+    command = "python research/stretch.py " + " ".join(shlex.quote(a) for a in _recorded(argv or sys.argv[1:]))
     stage = f"stretch, PPO on {where}: {command} ({decisions} learner decisions)"
     export_checkpoint(os.path.join(train, "ckpt.pt"), candidate, [stage], previous=args.init, hardware=where)
     checks = quick_checks({"candidate": candidate, "committed": args.init}, args.out, args.deals)

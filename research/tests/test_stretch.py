@@ -61,6 +61,7 @@ def test_a_tiny_stretch_runs_end_to_end(tmp_path, capsys, monkeypatch, device, w
     stages = json.loads(meta["stages"])
     committed = json.loads(header_metadata(read_file_header(str(COMMITTED)), "committed")["stages"])
     assert stages[: len(committed)] == committed and stages[-1].startswith(f"stretch, PPO on {device}")
+    assert "--minutes 0" in stages[-1] and str(tmp_path) not in stages[-1]  # the recipe, not the folder
 
     summary = json.loads((out / "summary.json").read_text())
     assert summary["decisions"] == rows[0]["decisions"] and summary["decisions_per_s"] > 0
