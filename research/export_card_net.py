@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+from typing import List
 
 import torch
 
@@ -22,21 +23,18 @@ from eights.train.cardnet import export, from_checkpoint
 from eights.train.files import header_metadata, load_checkpoint, read_file_header
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ckpt", default="runs/card_net/ckpt.pt")
-    ap.add_argument("--out", default="src/bots/weights/net.safetensors")
-    ap.add_argument("--stage", action="append", default=[], help="a line of the training record (repeatable)")
-    ap.add_argument("--previous", default="", help="a weights file whose recorded stages come first")
-    args = ap.parse_args()
-    stages = list(args.stage)
-    if args.previous:
-        meta = header_metadata(read_file_header(args.previous), args.previous)
+def export_checkpoint(ckpt: str, out: str, stages: List[str], previous: str = "", hardware: str = "") -> dict:
+    """Write the network of checkpoint ``ckpt`` to ``out`` with its training record (the module
+    documentation; ``hardware``: the machine in words, by default its architecture and PyTorch
+    threads); returns the record."""
+    stages = list(stages)
+    if previous:
+        meta = header_metadata(read_file_header(previous), previous)
         before = json.loads(meta["stages"])
         if any(s.startswith("continue:") for s in stages):  # the new stage's continue line replaces the old
             before = [s for s in before if not s.startswith("continue:")]
         stages = before + stages
-    ck = load_checkpoint(args.ckpt, ("model", "config", "state"))
+    ck = load_checkpoint(ckpt, ("model", "config", "state"), map_location="cpu")  # a GPU run's too
     cfg = ck["config"]
     net = from_checkpoint(ck["model"], cfg["width"], cfg["context"])
     state = ck["state"]
@@ -46,11 +44,23 @@ def main() -> None:
         "iterations": str(steps),
         "decisions": str(state["decisions"]),
         "train_minutes": f"{state['seconds'] / 60:.1f}",
-        "hardware": f"{platform.machine()}, {torch.get_num_threads()} PyTorch threads",
+        "hardware": hardware or f"{platform.machine()}, {torch.get_num_threads()} PyTorch threads",
         "config": json.dumps(cfg),
     }
-    export(net, args.out, record)
-    print(f"wrote {args.out}: iteration {steps}, {state['decisions']} decisions")
+    export(net, out, record)
+    print(f"wrote {out}: iteration {steps}, {state['decisions']} decisions")
+    return record
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ckpt", default="runs/card_net/ckpt.pt")
+    ap.add_argument("--out", default="src/bots/weights/net.safetensors")
+    ap.add_argument("--stage", action="append", default=[], help="a line of the training record (repeatable)")
+    ap.add_argument("--previous", default="", help="a weights file whose recorded stages come first")
+    ap.add_argument("--hardware", default="", help="the training machine in words (default: this one's CPU)")
+    args = ap.parse_args()
+    export_checkpoint(args.ckpt, args.out, args.stage, args.previous, args.hardware)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,8 @@ def main() -> None:
     ap.add_argument("--updates", type=int, default=WarmStartConfig.updates, help="Adam steps per iteration")
     ap.add_argument("--capacity", type=int, default=WarmStartConfig.capacity, help="replay buffer size")
     ap.add_argument("--beta-ramp", type=int, default=WarmStartConfig.beta_ramp)
-    ap.add_argument("--env-threads", type=int, default=1)
+    ap.add_argument("--env-threads", type=int, default=0, help="threads of the collecting envs (0: one per core)")
+    ap.add_argument("--device", default="auto", help="auto (CUDA when PyTorch sees a GPU), cpu, cuda[:K]")
     ap.add_argument("--arch", default="card", help="card, or flat:H for the flat baseline H wide")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
@@ -47,6 +48,7 @@ def main() -> None:
         capacity=args.capacity,
         beta_ramp=args.beta_ramp,
         env_threads=args.env_threads,
+        device=args.device,
         arch=args.arch,
     )
     if args.games:

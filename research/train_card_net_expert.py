@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import fields
 
+from netlab.device import pick_device
 from netlab.expert import CollectConfig, DistillConfig, collect, distill, load_shards
 
 
@@ -35,7 +36,7 @@ def main() -> None:
     d.add_argument("--labels", nargs="+", required=True, help="folders of labels_*.npz shards")
     d.add_argument("--out", required=True)
     d.add_argument("--init", default="src/bots/weights/net.safetensors")
-    d.add_argument("--device", default="cpu")
+    d.add_argument("--device", default="auto", help="auto (CUDA when PyTorch sees a GPU), cpu, cuda[:K]")
     _flags(d, DistillConfig)
     args = ap.parse_args()
     if args.what == "collect":
@@ -46,7 +47,7 @@ def main() -> None:
         cfg = DistillConfig(**{f.name: getattr(args, f.name) for f in fields(DistillConfig)})
         labels = load_shards(args.labels, cfg.valid, cfg.seed)
         print(f"{labels.size} states, {len(labels.rules)} rule sets")
-        distill(args.out, labels, args.init, cfg, device=args.device)
+        distill(args.out, labels, args.init, cfg, device=str(pick_device(args.device)))
 
 
 if __name__ == "__main__":

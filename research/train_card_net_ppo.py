@@ -4,6 +4,9 @@ checkpoint.
 
     python research/train_card_net_ppo.py --out runs/card_net_ppo \
         --init src/bots/weights/net.safetensors --minutes 110 --seed 3 --lr 3e-4
+
+``--device auto`` (the default) runs the network on CUDA when PyTorch sees a GPU;
+``--env-threads 0`` (the default) steps each env on one thread per core.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import dataclasses
 import torch
 
 from netlab.cardppo import CardPPOConfig, card_ppo
+from netlab.device import env_threads
 
 
 def main() -> None:
@@ -22,11 +26,17 @@ def main() -> None:
     ap.add_argument("--init", default=None, help="the network a new run starts from (.pt or .safetensors)")
     ap.add_argument("--minutes", type=float, default=60.0, help="wall time of this stretch")
     ap.add_argument("--threads", type=int, default=2, help="PyTorch threads")
+    helps = {
+        "device": "where the network runs: auto (CUDA when PyTorch sees a GPU), cpu, cuda[:K]",
+        "env_threads": "threads stepping each env (0: one per core)",
+    }
     for f in dataclasses.fields(CardPPOConfig):
-        ap.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=f.default)
+        flag = "--" + f.name.replace("_", "-")
+        ap.add_argument(flag, type=type(f.default), default=f.default, help=helps.get(f.name))
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     cfg = CardPPOConfig(**{f.name: getattr(args, f.name) for f in dataclasses.fields(CardPPOConfig)})
+    cfg.env_threads = env_threads(cfg.env_threads)  # the checkpoint records the count used
     card_ppo(args.out, cfg, args.minutes, init=args.init)
 
 

@@ -10,7 +10,10 @@ imitation network (:mod:`netlab.warmstart`), resumable, with a curve of its win 
   dealt but never learnt from. The games, the rules-part cache, the shaping potential and the
   search teacher's labels live in :mod:`netlab.cardppo_games`.
 * **Rollout**: every game plays ``num_steps`` learner decisions by the network's sampled
-  actions; the rules part of the network is computed once per rule set dealt and kept.
+  actions, one forward pass over every game a step; the rules part of the network is computed
+  once per rule set dealt and kept. The network runs on :attr:`CardPPOConfig.device`
+  (:func:`netlab.device.pick_device`: CUDA when present), the envs on ``env_threads`` threads
+  each (0: one per core); the update is :mod:`netlab.cardppo_update`'s.
 * **Update**: GAE, then ``update_epochs`` passes of clipped PPO over minibatches made of blocks
   of decisions that share a rule set, plus an imitation term, the cross-entropy to the
   ``heuristic``'s action in the same state, weighted ``bc_coef`` (falling linearly to
@@ -55,7 +58,7 @@ import json
 import os
 import time
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 import torch
@@ -66,6 +69,8 @@ from eights.train.cardnet_grow import attend, widen
 from eights.train.files import load_checkpoint
 from netlab.cardppo_games import MixedGames, PartsCache, SearchLabels, potential
 from netlab.cardppo_twins import TwinBook
+from netlab.cardppo_update import gae, ppo_update
+from netlab.device import describe, env_threads, pick_device
 from netlab.imitation import RulesTable
 
 __all__ = ["CardPPOConfig", "card_ppo"]
@@ -96,7 +101,10 @@ class CardPPOConfig:
     value_updates: int = 5
     width: int = 32
     context: int = 96
-    env_threads: int = 1
+    #: Threads stepping each env (0: one per core).
+    env_threads: int = 0
+    #: Where the network runs: ``auto`` (CUDA when PyTorch sees a GPU), ``cpu``, ``cuda[:K]``.
+    device: str = "auto"
     #: The search teacher of the DAgger term (a built-in bot name; empty: no DAgger term).
     dagger: str = ""
     #: The table sizes whose states the search teacher labels, comma separated.
@@ -130,11 +138,11 @@ class CardPPOConfig:
     attention: int = 0
 
 
-def _start(path: str, cfg: CardPPOConfig, init: Optional[str], log: Callable[[str], None]):
+def _start(path: str, cfg: CardPPOConfig, init: Optional[str], log: Callable[[str], None], device: torch.device):
     state: Dict[str, Any] = {"update": 0, "decisions": 0, "seconds": 0.0}
     if os.path.exists(path):
-        ck = load_checkpoint(path, ("model", "optimizer", "state"))
-        net = from_checkpoint(ck["model"], cfg.width, cfg.context)
+        ck = load_checkpoint(path, ("model", "optimizer", "state"), map_location="cpu")
+        net = from_checkpoint(ck["model"], cfg.width, cfg.context).to(device)
         opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
         opt.load_state_dict(ck["optimizer"])
         for group in opt.param_groups:  # this stretch's learning rate
@@ -146,7 +154,7 @@ def _start(path: str, cfg: CardPPOConfig, init: Optional[str], log: Callable[[st
     if init.endswith(".safetensors"):
         net = load_path(init)
     else:
-        sd = load_checkpoint(init, ("model",))["model"]
+        sd = load_checkpoint(init, ("model",), map_location="cpu")["model"]
         net = from_checkpoint(sd, sd["r1.weight"].shape[0], sd["c1.weight"].shape[0])
     log(f"started from the network of {init}")
     if (cfg.width, cfg.context) != (net.width, net.context):
@@ -155,20 +163,26 @@ def _start(path: str, cfg: CardPPOConfig, init: Optional[str], log: Callable[[st
     if cfg.attention and not net.attention:
         net = attend(net, seed=cfg.seed)
         log("gave it attention among the cards in hand and the top card (playing as before)")
+    net = net.to(device)
     return net, torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5), state
 
 
 @torch.no_grad()
 def _act(net: CardNet, games: MixedGames, cache: PartsCache, sample: bool = True):
-    """The network's (sampled) actions, their log-probabilities and the values of the games'
-    current states (a finished game's dummy row gets action 0)."""
+    """The network's (sampled) actions, their log-probabilities, the values of the games'
+    current states and the greedy actions, one forward pass over every game on the network's
+    device (a finished game's dummy row gets action 0)."""
     m = games.mask.copy()
     m[~m.any(1), 0] = True  # a finished game has no legal action; its dummy action is ignored
-    logits, v = net(torch.from_numpy(games.obs), torch.from_numpy(m), None, torch.from_numpy(games.row), cache.parts)
+    dev = cache.device
+    obs, mask = torch.from_numpy(games.obs).to(dev), torch.from_numpy(m).to(dev)
+    logits, v = net(obs, mask, None, torch.from_numpy(games.row).to(dev), cache.parts)
     g = logits - torch.empty_like(logits).exponential_().log() if sample else logits
     a = g.argmax(1)
     lp = logits.log_softmax(1).gather(1, a[:, None]).squeeze(1)
-    return m, a.numpy(), lp.numpy(), v.numpy(), logits.argmax(1).numpy()
+    # One transfer back (action ids are exact in float32).
+    out = torch.stack([a.to(lp.dtype), lp, v, logits.argmax(1).to(lp.dtype)]).cpu().numpy()
+    return m, out[0].astype(np.int64), out[1], out[2], out[3].astype(np.int64)
 
 
 def _rollout(
@@ -216,116 +230,6 @@ def _rollout(
     return buf, pending, wins, ends
 
 
-def _gae(buf: Dict[str, np.ndarray], next_value: np.ndarray, cfg: CardPPOConfig):
-    """GAE advantages and returns ``(T, N)``, bootstrapped from ``next_value``."""
-    val, rew, done = buf["val"], buf["rew"], buf["done"]
-    adv = np.zeros_like(val)
-    last = np.zeros(val.shape[1], np.float32)
-    for t in reversed(range(len(val))):
-        nvt = next_value if t == len(val) - 1 else val[t + 1]
-        nonterminal = 1.0 - done[t]
-        delta = rew[t] + cfg.gamma * nvt * nonterminal - val[t]
-        last = delta + cfg.gamma * cfg.gae_lambda * nonterminal * last
-        adv[t] = last
-    return adv, adv + val
-
-
-def _loss(net: CardNet, b: Dict[str, torch.Tensor], cfg: CardPPOConfig, bc: float, value_only: bool, vf: float):
-    """The loss of minibatch ``b`` (the value's weighted ``vf``) and its statistics."""
-    logits, v = net(b["obs"], b["mask"], b["rules"], b["inverse"])
-    v_clipped = b["val"] + (v - b["val"]).clamp(-cfg.clip_coef, cfg.clip_coef)
-    v_loss = 0.5 * torch.max((v - b["ret"]) ** 2, (v_clipped - b["ret"]) ** 2).mean()
-    logp_all = logits.log_softmax(-1)
-    new_lp = logp_all.gather(1, b["act"][:, None]).squeeze(1)
-    ratio = (new_lp - b["logp"]).exp()
-    ad = (b["adv"] - b["adv"].mean()) / (b["adv"].std(unbiased=False) + 1e-8)
-    pg = torch.max(-ad * ratio, -ad * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
-    ent = -(logp_all.exp() * logp_all.clamp(min=-1e4)).sum(-1).mean()
-    bc_loss = torch.nn.functional.nll_loss(logp_all, b["label"])
-    loss = vf * v_loss
-    if not value_only:
-        loss = loss + pg - cfg.ent_coef * ent + bc * bc_loss
-    with torch.no_grad():
-        stats = {
-            "pg": float(pg),
-            "v": float(v_loss),
-            "ent": float(ent),
-            "kl": float(((ratio - 1) - (new_lp - b["logp"])).mean()),
-            "bc": float(bc_loss),
-            "agree": float((logits.argmax(1) == b["label"]).float().mean()),
-            "clip": float(((ratio - 1).abs() > cfg.clip_coef).float().mean()),
-        }
-    return loss, stats
-
-
-def _update(
-    net,
-    opt,
-    flat: Dict[str, np.ndarray],
-    table: RulesTable,
-    cfg: CardPPOConfig,
-    u: int,
-    rng,
-    dagger: Optional[SearchLabels] = None,
-    value: bool = True,
-) -> Dict[str, Any]:
-    """PPO's epochs over the ``valid`` decisions of ``flat`` (one row per decision, with its
-    ``adv`` and ``ret``), in minibatches of blocks that share a rule set (each with a minibatch
-    of the search teacher's labels when ``dagger`` has enough); ``value``: train the value head
-    too. Returns the mean statistics and the imitation weight used."""
-    keep = np.flatnonzero(flat["valid"] & (flat["label"] >= 0))
-    order = keep[np.argsort(flat["ridx"][keep], kind="stable")]
-    k = len(order) // cfg.block
-    blocks = order[: k * cfg.block].reshape(k, cfg.block)
-    value_only = value and u < cfg.value_updates
-    bc = cfg.bc_coef + (cfg.bc_coef_end - cfg.bc_coef) * min(1.0, u / max(1, cfg.bc_updates))
-    stats: Dict[str, List[float]] = {}
-    # The search teacher's buffer, once it holds enough and the policy trains.
-    labelled = dagger if dagger is not None and dagger.ready() and not value_only else None
-    if labelled is not None:
-        dblocks = labelled.buffer.blocks(rng, cfg.block)
-        per, at = max(1, cfg.dagger_batch // cfg.block), 0
-    net.train()
-    for _epoch in range(cfg.update_epochs):
-        perm, kls = rng.permutation(len(blocks)), []
-        for j in range(0, len(perm), cfg.blocks):
-            idx = blocks[perm[j : j + cfg.blocks]].reshape(-1)
-            distinct, inverse = np.unique(flat["ridx"][idx], return_inverse=True)
-            keys = ("obs", "mask", "act", "logp", "val", "adv", "ret", "label")
-            b = {key: torch.from_numpy(flat[key][idx]) for key in keys}
-            b["rules"] = torch.from_numpy(table.rows[distinct])
-            b["inverse"] = torch.from_numpy(inverse.astype(np.int64))
-            loss, st = _loss(net, b, cfg, bc, value_only, cfg.vf_coef if value else 0.0)
-            if labelled is not None:
-                pick = np.arange(at, at + per) % len(dblocks)
-                at += per
-                top = cfg.dagger_target == "top"
-                d_obs, d_mask, d_target, d_rules, d_inv = labelled.batch_of(dblocks[pick].reshape(-1), top=top)
-                d_logits, _ = net(d_obs, d_mask, d_rules, d_inv)
-                d_logp = d_logits.log_softmax(-1)
-                # Cross-entropy to the teacher's policy (0 * log p is 0 on the illegal actions).
-                d_loss = -torch.where(d_target > 0, d_target * d_logp, torch.zeros_like(d_logp)).sum(-1).mean()
-                loss = loss + cfg.dagger_coef * d_loss
-                st["dagger"] = float(d_loss.detach())
-                st["dagger_agree"] = float((d_logits.argmax(1) == d_target.argmax(1)).float().mean())
-            opt.zero_grad()
-            loss.backward()
-            if value_only:  # only the value head moves
-                for name, p in net.named_parameters():
-                    if not name.startswith("v."):
-                        p.grad = None
-            torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
-            opt.step()
-            kls.append(st["kl"])
-            for key, x in st.items():
-                stats.setdefault(key, []).append(x)
-        if not value_only and cfg.target_kl and np.mean(kls) > cfg.target_kl:
-            break
-    net.eval()
-    means = {k: round(float(np.mean(x)), 4) for k, x in stats.items()}
-    return {"bc_coef": round(bc, 4), "value_only": value_only, **means}
-
-
 def _collect(net, games, cache, table, cfg: CardPPOConfig, u: int, pending, dagger, book: Optional[TwinBook]):
     """One rollout of ``num_steps`` steps of every game, and its decisions as flat arrays with
     their advantages: by GAE or, with the twin deals' ``book``, the decisions of the deals
@@ -347,7 +251,7 @@ def _collect(net, games, cache, table, cfg: CardPPOConfig, u: int, pending, dagg
         return samples, rules, int(buf["valid"].sum()), wins, ends, extra, after
     shaping = cfg.shaping * max(0.0, 1.0 - u / max(1, cfg.shaping_updates))
     buf, pending, wins, ends = _rollout(net, games, cache, cfg.num_steps, pending, dagger, shaping, cfg.gamma)
-    adv, ret = _gae(buf, _act(net, games, cache, sample=False)[3], cfg)
+    adv, ret = gae(buf, _act(net, games, cache, sample=False)[3], cfg)
     flat = {k: v.reshape(-1, *v.shape[2:]) for k, v in buf.items()}
     flat["adv"], flat["ret"] = adv.reshape(-1), ret.reshape(-1)
     extra = {}
@@ -387,10 +291,14 @@ def card_ppo(
         raise ValueError(f"copies: 1, or above 1 without a search teacher (dagger), got {cfg.copies}")
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "ckpt.pt")
-    net, opt, state = _start(path, cfg, init, log)
+    device = pick_device(cfg.device)
+    torch.manual_seed(cfg.seed)  # the new value head (and any widening) is the seed's
+    net, opt, state = _start(path, cfg, init, log, device)
     u0 = state["update"]
     seed = cfg.seed * 1_000_003 + 101 * u0
-    games = MixedGames(cfg.tables, cfg.env_threads, seed=seed, table=RulesTable(), copies=cfg.copies)
+    threads = env_threads(cfg.env_threads)
+    log(f"on {describe(device)}, {threads} env threads")
+    games = MixedGames(cfg.tables, threads, seed=seed, table=RulesTable(), copies=cfg.copies)
     cache = PartsCache(net, games.table)
     games.reset()
     dagger = _search_teacher(cfg, games, out, u0)
@@ -410,7 +318,7 @@ def card_ppo(
             net, games, cache, table, cfg, state["update"], pending, dagger, book
         )
         t_collect = time.time() - t0
-        stats = _update(net, opt, flat, rules, cfg, state["update"], rng, dagger, value=book is None)
+        stats = ppo_update(net, opt, flat, rules, cfg, state["update"], rng, dagger, value=book is None)
         state["update"] += 1
         state["decisions"] += played
         dt = time.time() - t0
@@ -433,7 +341,8 @@ def card_ppo(
             if ends[gi]:
                 row[f"win_{name}"] = round(float(wins[gi] / ends[gi]), 4)
                 row[f"games_{name}"] = int(ends[gi])
-        ckpt = {"model": net.state_dict(), "optimizer": opt.state_dict(), "state": state, "config": asdict(cfg)}
+        model = {k: v.cpu() for k, v in net.state_dict().items()}  # loads on a machine without the GPU too
+        ckpt = {"model": model, "optimizer": opt.state_dict(), "state": state, "config": asdict(cfg)}
         torch.save(ckpt, path + ".tmp")
         os.replace(path + ".tmp", path)
         with open(os.path.join(out, "curve.jsonl"), "a") as f:

@@ -102,12 +102,13 @@ class MixedGames:
         self.skip = np.zeros(self.N, bool)
         self.rules_id = np.full(self.N, -1, np.int64)
         self.enc = np.zeros((self.N, RULES_SIZE), np.float32)
+        self.key: List[bytes] = [b""] * self.N  # the digest of each game's rules, taken once a deal
 
     def retable(self, table: RulesTable) -> None:
         """Start a new rules table holding the rules of the games as they are now."""
         self.table = table
         for g in range(self.N):
-            self.row[g] = table.add(self.enc[g])
+            self.row[g] = table.add(self.enc[g], self.key[g])
 
     def reset(self, seed: Optional[int] = None):
         """Deal new games (``seed``: in place of the one given at construction)."""
@@ -122,19 +123,19 @@ class MixedGames:
         self.obs = np.concatenate([o["obs"] for o in obs])
         self.mask = np.concatenate([i["action_mask"] for i in infos])
         ids = np.concatenate([np.asarray(i["rules_id"], np.int64) for i in infos])
-        rules = None
         new_rows: List[int] = []
-        for g in np.flatnonzero(ids != self.rules_id):
-            if rules is None:
-                rules = np.concatenate([o["rules"] for o in obs])
-            n = self.groups[self.game_group[g]][0]
-            enc = rules[g]
-            self.enc[g] = enc
-            self.skip[g] = digest(enc) in self.excluded.get(n, ())
-            before = len(self.table.index)
-            self.row[g] = self.table.add(enc)
-            if len(self.table.index) > before:
-                new_rows.append(int(self.row[g]))
+        changed = np.flatnonzero(ids != self.rules_id)
+        # Only the games that dealt new rules: their rows of their env's encodings, one digest each.
+        for k, sel, local in self._by_env(changed):
+            n = self.groups[self.group[k]][0]
+            for g, enc in zip(changed[sel], obs[k]["rules"][local]):
+                key = digest(enc)
+                self.enc[g], self.key[g] = enc, key
+                self.skip[g] = key in self.excluded.get(n, ())
+                before = len(self.table.index)
+                self.row[g] = self.table.add(enc, key)
+                if len(self.table.index) > before:
+                    new_rows.append(int(self.row[g]))
         self.rules_id = ids
         return new_rows
 
@@ -181,13 +182,16 @@ class MixedGames:
 
 
 class PartsCache:
-    """:meth:`CardNet.parts` of every row of a rules table, kept while the weights stay."""
+    """:meth:`CardNet.parts` of every row of a rules table, kept while the weights stay: what
+    depends on the rules alone is computed once per rule set dealt, on the network's device."""
 
     def __init__(self, net: CardNet, table: RulesTable):
         self.net, self.table = net, table
-        self.r = torch.zeros(0, 54, net.width)
-        self.t = torch.zeros(0, net.table_width)
-        self.cd = torch.zeros(0)
+        self.device = next(net.parameters()).device
+        self.r = torch.zeros(0, 54, net.width, device=self.device)
+        self.t = torch.zeros(0, net.table_width, device=self.device)
+        self.cd = torch.zeros(0, device=self.device)
+        self.size = 0  # the rows filled; the arrays grow by doubling, ahead of the table
 
     @property
     def parts(self):
@@ -195,16 +199,22 @@ class PartsCache:
 
     @torch.no_grad()
     def refresh(self, table: RulesTable) -> None:
-        self.table = table
-        self.r, self.t, self.cd = self.r[:0], self.t[:0], self.cd[:0]
+        self.table, self.size = table, 0
         self.extend()
 
     @torch.no_grad()
     def extend(self) -> None:
-        n, have = len(self.table.index), self.r.shape[0]
-        for i in range(have, n, 1024):
-            r, t, cd = self.net.parts(torch.from_numpy(self.table.rows[i : min(n, i + 1024)]))
-            self.r, self.t, self.cd = torch.cat([self.r, r]), torch.cat([self.t, t]), torch.cat([self.cd, cd])
+        n = len(self.table.index)
+        if n > self.r.shape[0]:
+            more = max(n, 2 * self.r.shape[0], 1024) - self.r.shape[0]
+            self.r = torch.cat([self.r, self.r.new_zeros(more, *self.r.shape[1:])])
+            self.t = torch.cat([self.t, self.t.new_zeros(more, *self.t.shape[1:])])
+            self.cd = torch.cat([self.cd, self.cd.new_zeros(more)])
+        for i in range(self.size, n, 4096):
+            j = min(n, i + 4096)
+            rows = torch.from_numpy(self.table.rows[i:j]).to(self.device)
+            self.r[i:j], self.t[i:j], self.cd[i:j] = self.net.parts(rows)
+        self.size = n
 
 
 #: The starts of the observation's ``hand``, ``hand_sizes`` and ``seats`` slices (``observation_spec()``).

@@ -36,6 +36,7 @@ from eights._core import NUM_ACTIONS
 from eights.train.cardnet import from_checkpoint, load_path
 from eights.train.files import load_checkpoint
 from netlab.cardppo_games import MixedGames
+from netlab.device import env_threads
 from netlab.imitation import RulesTable
 
 __all__ = ["CollectConfig", "DistillConfig", "collect", "distill", "load_shards"]
@@ -53,7 +54,8 @@ class CollectConfig:
     explore: float = 0.1
     shard: int = 100_000
     seed: int = 0
-    env_threads: int = 2
+    #: Threads stepping each env, the search's too (0: one per core).
+    env_threads: int = 0
 
 
 def _shards(out: str) -> List[str]:
@@ -66,7 +68,7 @@ def collect(out: str, cfg: CollectConfig, states: int, minutes: float, log: Call
     os.makedirs(out, exist_ok=True)
     done = sum(int(np.load(p)["size"]) for p in _shards(out))
     k0 = len(_shards(out))
-    games = MixedGames(cfg.tables, cfg.env_threads, cfg.seed * 1_000_003 + 97 * k0, RulesTable())
+    games = MixedGames(cfg.tables, env_threads(cfg.env_threads), cfg.seed * 1_000_003 + 97 * k0, RulesTable())
     games.reset()
     rng = np.random.default_rng(cfg.seed + 7919 * k0)
     t_end = time.time() + 60 * minutes
@@ -271,7 +273,7 @@ def distill(
     if init.endswith(".safetensors"):
         net = load_path(init)
     else:
-        ck = load_checkpoint(init, ("model", "config"))
+        ck = load_checkpoint(init, ("model", "config"), map_location="cpu")
         net = from_checkpoint(ck["model"], ck["config"]["width"], ck["config"]["context"])
     if cfg.width or cfg.context:
         net = widen(net, max(cfg.width, net.width), max(cfg.context, net.context), seed=cfg.seed)

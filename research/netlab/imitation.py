@@ -40,8 +40,9 @@ class RulesTable:
         self.rows = np.zeros((capacity, RULES_SIZE), np.float32)
         self.index: Dict[bytes, int] = {}
 
-    def add(self, encoding: np.ndarray) -> int:
-        key = digest(encoding)
+    def add(self, encoding: np.ndarray, key: Optional[bytes] = None) -> int:
+        """The row of ``encoding`` (added if new); ``key``: its :func:`digest` when known."""
+        key = digest(encoding) if key is None else key
         i = self.index.get(key)
         if i is None:
             i = len(self.index)

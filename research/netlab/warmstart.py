@@ -21,6 +21,7 @@ import torch
 
 from eights.train.cardnet import from_checkpoint, load_path
 from eights.train.files import load_checkpoint
+from netlab.device import describe, env_threads, pick_device
 from netlab.flatnet import build
 from netlab.imitation import Collector, ReplayBuffer, heldout_encodings
 
@@ -48,8 +49,10 @@ class WarmStartConfig:
     #: The bot that labels the states (``heuristic``; a search bot such as ``ismcts:200`` to
     #: distil search into the network).
     teacher: str = "heuristic"
-    #: Threads of the collecting envs (a search teacher runs on them).
-    env_threads: int = 1
+    #: Threads of the collecting envs (a search teacher runs on them; 0: one per core).
+    env_threads: int = 0
+    #: Where the network learns: ``auto`` (CUDA when PyTorch sees a GPU), ``cpu``, ``cuda[:K]``.
+    device: str = "auto"
     #: The network: ``card`` (:class:`CardNet`) or ``flat:H``, the flat baseline
     #: (:class:`netlab.flatnet.FlatNet`, ``H`` wide) it is measured against.
     arch: str = "card"
@@ -60,16 +63,17 @@ def greedy_student(net: torch.nn.Module, sample: bool = True) -> Callable[..., n
 
     def act(obs: np.ndarray, mask: np.ndarray, rows: np.ndarray, ridx: np.ndarray) -> np.ndarray:
         distinct, inverse = np.unique(ridx, return_inverse=True)
+        dev = next(net.parameters()).device
         with torch.no_grad():
             logits, _ = net(
-                torch.from_numpy(np.asarray(obs, np.float32)),
-                torch.from_numpy(np.asarray(mask, bool)),
-                torch.from_numpy(rows[distinct]),
-                torch.from_numpy(inverse.astype(np.int64)),
+                torch.from_numpy(np.asarray(obs, np.float32)).to(dev),
+                torch.from_numpy(np.asarray(mask, bool)).to(dev),
+                torch.from_numpy(rows[distinct]).to(dev),
+                torch.from_numpy(inverse.reshape(-1).astype(np.int64)).to(dev),
             )
             if sample:
                 logits = logits - torch.empty_like(logits).exponential_().log()
-            return logits.argmax(1).numpy()
+            return logits.argmax(1).cpu().numpy()
 
     return act
 
@@ -82,6 +86,7 @@ def score_against(
     from eights.envs.vector import VecEnv
 
     total, count = 0.0, 0
+    dev = next(net.parameters()).device
     for seat in range(num_players):
         n = max(1, games // num_players)
         env = VecEnv(preset, n, num_players, opponents=opponent, learner_seat=seat, obs_rules=True, num_threads=1)
@@ -93,12 +98,12 @@ def score_against(
             mask = env.action_masks()
             with torch.no_grad():
                 logits, _ = net(
-                    torch.from_numpy(obs["obs"]),
-                    torch.from_numpy(mask),
-                    torch.from_numpy(rows),
-                    torch.zeros(n, dtype=torch.int64),
+                    torch.from_numpy(obs["obs"]).to(dev),
+                    torch.from_numpy(mask).to(dev),
+                    torch.from_numpy(rows).to(dev),
+                    torch.zeros(n, dtype=torch.int64, device=dev),
                 )
-            act = logits.argmax(1).numpy()
+            act = logits.argmax(1).cpu().numpy()
             act[~mask.any(1)] = 0
             obs, r, term, trunc, _ = env.step(act)
             new = (term | trunc) & ~done
@@ -112,20 +117,21 @@ def score_against(
     return total / max(count, 1)
 
 
-def _start(path: str, cfg: WarmStartConfig, init: Optional[str], log: Callable[[str], None]):
-    """The network, its optimiser and the run's counters: resumed from ``path``, or a new run
-    (from the network of ``init`` when given: a checkpoint, or an exported ``.safetensors``
-    file such as the shipped one)."""
+def _start(path: str, cfg: WarmStartConfig, init: Optional[str], log: Callable[[str], None], device=None):
+    """The network (on ``device``), its optimiser and the run's counters: resumed from
+    ``path``, or a new run (from the network of ``init`` when given: a checkpoint, or an
+    exported ``.safetensors`` file such as the shipped one)."""
     net = build(cfg.arch, cfg.width, cfg.context)
     state: Dict[str, Any] = {"iteration": 0, "decisions": 0, "seconds": 0.0}
     if init and cfg.arch != "card":
         raise ValueError(f"init: only a card network starts from another network, not arch {cfg.arch!r}")
     if os.path.exists(path):
-        ck = load_checkpoint(path, ("model", "optimizer", "state"))
+        ck = load_checkpoint(path, ("model", "optimizer", "state"), map_location="cpu")
         if cfg.arch == "card":
             net = from_checkpoint(ck["model"], cfg.width, cfg.context)
         else:
             net.load_state_dict(ck["model"])
+        net = net.to(device)
         opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
         opt.load_state_dict(ck["optimizer"])
         state = ck["state"]
@@ -135,8 +141,9 @@ def _start(path: str, cfg: WarmStartConfig, init: Optional[str], log: Callable[[
         net = load_path(init)
         log(f"started from the exported network {init}")
     elif init:
-        net = from_checkpoint(load_checkpoint(init)["model"], cfg.width, cfg.context)
+        net = from_checkpoint(load_checkpoint(init, map_location="cpu")["model"], cfg.width, cfg.context)
         log(f"started from the network of {init}")
+    net = net.to(device)
     return net, torch.optim.Adam(net.parameters(), lr=cfg.lr), state
 
 
@@ -146,21 +153,22 @@ def _learn(
     """``cfg.updates`` Adam steps on minibatches of blocks sharing a rule set; their mean
     loss and agreement with the labels."""
     net.train()
+    dev = next(net.parameters()).device
     blocks = buffer.blocks(rng, cfg.block)
     losses, accs = [], []
     for j in range(cfg.updates):
         pick = blocks[(j * cfg.blocks) % len(blocks) :][: cfg.blocks].reshape(-1)
-        obs, mask, label, rules, ridx = buffer.batch(pick)
+        obs, mask, label, rules, ridx = (x.to(dev) for x in buffer.batch(pick))
         logits, _ = net(obs, mask, rules, ridx)
         loss = torch.nn.functional.cross_entropy(logits, label)
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
         opt.step()
-        losses.append(float(loss.detach()))
-        accs.append(float((logits.argmax(1) == label).float().mean()))
+        losses.append(loss.detach())
+        accs.append((logits.argmax(1) == label).float().mean())
     net.eval()
-    return float(np.mean(losses)), float(np.mean(accs))
+    return float(torch.stack(losses).mean()), float(torch.stack(accs).mean())  # one wait for the device
 
 
 def _validation() -> tuple:
@@ -185,19 +193,21 @@ def warm_start(
     ``out/curve.jsonl``."""
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "ckpt.pt")
-    net, opt, state = _start(path, cfg, init, log)
+    device = pick_device(cfg.device)
+    net, opt, state = _start(path, cfg, init, log, device)
     it0 = state["iteration"]
+    log(f"on {describe(device)}, {env_threads(cfg.env_threads)} env threads")
     collector = Collector(
         cfg.games,
         seed=cfg.seed * 1_000_003 + it0,
         teacher=cfg.teacher,
         exclude=heldout_encodings(sorted(cfg.games)),
-        threads=cfg.env_threads,
+        threads=env_threads(cfg.env_threads),
     )
     buffer = ReplayBuffer(cfg.capacity)
     rng = np.random.default_rng(cfg.seed + 7919 * it0)
     student = greedy_student(net)
-    val = _validation()
+    val = tuple(x.to(device) for x in _validation())
     while buffer.size < min(cfg.capacity, 4 * cfg.collect):  # the teacher's moves only, first
         collector.collect(buffer, cfg.collect)
     t_end = time.time() + 60 * minutes
@@ -231,7 +241,8 @@ def warm_start(
             scores = {p: score_against(net, p, n, cfg.eval_games, 12345) * n for p, n in eval_presets}
             row["vs_heuristic"] = round(float(np.mean(list(scores.values()))), 4)
             row["vs_heuristic_min"] = min(scores, key=scores.get)  # type: ignore[arg-type]
-        ckpt = {"model": net.state_dict(), "optimizer": opt.state_dict(), "state": state, "config": asdict(cfg)}
+        model = {k: v.cpu() for k, v in net.state_dict().items()}  # loads on a machine without the GPU too
+        ckpt = {"model": model, "optimizer": opt.state_dict(), "state": state, "config": asdict(cfg)}
         torch.save(ckpt, path + ".tmp")
         os.replace(path + ".tmp", path)
         with open(os.path.join(out, "curve.jsonl"), "a") as f:

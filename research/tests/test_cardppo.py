@@ -174,3 +174,20 @@ def test_a_wider_config_widens_the_starting_network_and_trains_it(tmp_path):
     assert net.a.weight[:, 8:].abs().sum() > 0  # the new units' outgoing weights moved
     net = card_ppo(str(tmp_path / "run"), cfg, minutes=1e-6, log=lambda s: None)  # resumes at the new size
     assert (net.width, net.context) == (12, 24)
+
+
+def test_a_run_is_its_seed_s_whatever_the_env_threads(tmp_path):
+    # The new value head is drawn from the seed, and the envs' threads do not change the games:
+    # two runs from one file and one seed train the same network on the CPU.
+    init = tmp_path / "init.safetensors"
+    export(CardNet(width=8, context=16), str(init), {"stages": "[]"}, dtype=torch.float32)
+    nets = []
+    for threads in (1, 2):
+        cfg = CardPPOConfig(
+            tables="2:heuristic:8,4:heuristic:8:presets", num_steps=8, value_updates=0, block=4, blocks=8,
+            width=8, context=16, env_threads=threads, device="cpu", seed=5,
+        )  # fmt: skip
+        torch.manual_seed(threads)  # whatever the caller's generator holds
+        nets.append(card_ppo(str(tmp_path / f"run{threads}"), cfg, minutes=1e-6, init=str(init), log=lambda s: None))
+    for (k, a), b in zip(nets[0].state_dict().items(), nets[1].state_dict().values()):
+        assert torch.equal(a, b), k

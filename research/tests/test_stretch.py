@@ -1,0 +1,112 @@
+"""The stretch (``research/stretch.py``) end to end in seconds on the CPU (and on CUDA where
+PyTorch sees a GPU): a tiny budget of PPO from the committed file, the export, the quick check
+of both files, the curve and the verdict; the committed file stays as it was. Also:
+``--device auto`` picks CUDA exactly when PyTorch sees it, a bad ``--device`` is refused by
+name, and the verdict's rule."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="the stretch needs PyTorch (pip install '.[train]')")
+pytest.importorskip("safetensors", reason="the stretch needs safetensors (pip install '.[train]')")
+pytest.importorskip("matplotlib", reason="the stretch draws its curve with matplotlib")
+
+import stretch  # noqa: E402
+from eights.train.cardnet import load_path  # noqa: E402
+from eights.train.files import header_metadata, read_file_header  # noqa: E402
+from netlab.device import env_threads, pick_device  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMITTED = ROOT / "src" / "bots" / "weights" / "net.safetensors"
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+NO_CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="PyTorch sees no CUDA GPU here")
+
+
+@pytest.mark.parametrize("device, width", [("cpu", 32), ("cpu", 64), pytest.param("cuda", 64, marks=NO_CUDA)])
+def test_a_tiny_stretch_runs_end_to_end(tmp_path, capsys, monkeypatch, device, width):
+    monkeypatch.chdir(ROOT)  # the committed file's path is relative to the repository's root
+    before = _sha(COMMITTED)
+    out = tmp_path / "run"
+    argv = ["--out", str(out), "--minutes", "0", "--device", device, "--env-threads", "2", "--threads", "1"]
+    argv += ["--tables", "2:heuristic:8,3:heuristic:6:presets", "--num-steps", "8", "--blocks", "8"]
+    argv += ["--deals", "2", "--width", str(width)]
+    assert stretch.main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "learner decisions a second" in printed
+    assert "cp " not in printed  # two deals a preset are not the fixed check: nothing to commit
+    assert _sha(COMMITTED) == before
+
+    rows = [json.loads(x) for x in (out / "train" / "curve.jsonl").read_text().splitlines()]
+    assert len(rows) == 1 and rows[0]["decisions"] > 0  # a budget of 0 minutes still runs one update
+    with open(out / "curve.csv") as f:
+        table = list(csv.DictReader(f))
+    assert [int(r["update"]) for r in table] == [1]
+    assert int(table[0]["decisions"]) == rows[0]["decisions"]
+    assert (out / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    net = load_path(str(out / "candidate.safetensors"))
+    assert net.width == width
+    meta = header_metadata(read_file_header(str(out / "candidate.safetensors")), "candidate")
+    stages = json.loads(meta["stages"])
+    committed = json.loads(header_metadata(read_file_header(str(COMMITTED)), "committed")["stages"])
+    assert stages[: len(committed)] == committed and stages[-1].startswith(f"stretch, PPO on {device}")
+    assert "--minutes 0" in stages[-1] and str(tmp_path) not in stages[-1]  # the recipe, not the folder
+
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["decisions"] == rows[0]["decisions"] and summary["decisions_per_s"] > 0
+    for name in ("candidate", "committed"):
+        check = json.loads((out / f"check_{name}.json").read_text())
+        assert check["deals"] == 2 and len(check["presets"]) >= 20
+        assert summary["quick_check"][name] == check["mean_of_fair"]
+    assert summary["quick_check"]["fixed"] is False and summary["at_least_as_strong"] is False
+    assert summary["policy_updates"] == 0  # the one update trained the value head alone
+
+
+def test_the_verdict_asks_the_fixed_check_and_at_least_the_committed_mean():
+    ok, line = stretch.verdict(1.10, 1.095, True, "runs/s/candidate.safetensors")
+    assert ok and line.endswith("cp runs/s/candidate.safetensors src/bots/weights/net.safetensors")
+    assert stretch.verdict(1.095, 1.095, True, "c.safetensors")[0]  # a tie is "at least as strong"
+    ok, line = stretch.verdict(1.09, 1.095, True, "c.safetensors")
+    assert not ok and "cp " not in line
+    ok, line = stretch.verdict(1.5, 1.095, False, "c.safetensors")
+    assert not ok and "cp " not in line
+    # Updates of the value head alone leave the policy, and so the quick check, as they were.
+    ok, line = stretch.verdict(1.095, 1.095, True, "c.safetensors", trained=False)
+    assert not ok and "cp " not in line
+
+
+def test_the_groups_scale_by_their_games():
+    got = stretch.scale_tables("2:heuristic:128,4:net:64:presets", 8)
+    assert got == "2:heuristic:1024:all,4:net:512:presets"
+    with pytest.raises(ValueError, match="scale"):
+        stretch.scale_tables("2:heuristic:128", 0)
+
+
+def test_auto_picks_cuda_exactly_when_pytorch_sees_it(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert pick_device("auto") == torch.device("cuda")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert pick_device("auto") == torch.device("cpu")
+    assert pick_device("CPU") == torch.device("cpu")
+    with pytest.raises(ValueError, match="device: 'cuda' asked for"):
+        pick_device("cuda")
+    with pytest.raises(ValueError, match="device: 'auto', 'cpu', 'cuda' or 'cuda:K', got 'tpu'"):
+        pick_device("tpu")
+
+
+def test_env_threads_zero_means_one_per_core(monkeypatch):
+    monkeypatch.setattr("os.cpu_count", lambda: 16)
+    assert env_threads(0) == 16 and env_threads(3) == 3
+    with pytest.raises(ValueError, match="env_threads"):
+        env_threads(-1)
