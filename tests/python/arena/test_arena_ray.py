@@ -185,12 +185,12 @@ def test_cli_ray_local_prints_the_table_of_one_machine():
         outs.append(p.stdout)
 
     def results(text):
-        """The table without its time line and its speed column (dec/s, the agent rows' last)."""
+        """The table without its time line and its speed column (decisions/s, the agent rows' last)."""
         out, speeds = [], False
         for line in text.splitlines():
             if line.startswith("time:"):
                 continue
-            speeds = line.endswith("dec/s") or (speeds and bool(line.strip()))
+            speeds = line.endswith(("dec/s", "decisions/s")) or (speeds and bool(line.strip()))
             out.append(line.rsplit(None, 1)[0] if speeds else line)
         return out
 
