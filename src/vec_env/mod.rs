@@ -45,9 +45,12 @@ use std::sync::{Arc, Mutex};
 
 mod bot_actions;
 mod config;
+#[cfg(not(feature = "rayon-pool"))]
 mod crew;
 mod episodes;
 mod opponents;
+#[cfg(feature = "rayon-pool")]
+mod rayon_crew;
 mod rows;
 mod slot;
 use config::SEARCH_SALT;
@@ -55,7 +58,10 @@ pub use config::{
     Autoreset, Config, MAX_DEALS, MAX_OPPONENT_MOVES, Mode, Opponents, Seats, VecEnvError, episode_seed, opponent_seed,
     sampler_seed,
 };
+#[cfg(not(feature = "rayon-pool"))]
 use crew::Crew;
+#[cfg(feature = "rayon-pool")]
+use rayon_crew::Crew;
 use episodes::Episodes;
 pub use episodes::{RulesSource, rules_seed};
 pub use rows::{Buffers, MaskValue, ObsValue, Outputs};
