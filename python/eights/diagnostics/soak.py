@@ -217,6 +217,8 @@ def soak(
     start = time.perf_counter()
     rounds = 0
     python_drivers = (("python", _python_game), ("vec_env", _vec_env))
+    if log:  # a round visits every table and may take a minute: say at once what runs
+        log(f"soak: {len(sizes)} (preset, players) tables, {seconds:g} s; a line after each round")
     done = False
     while not done:
         for k, (preset, n) in enumerate(sizes):
