@@ -2,6 +2,7 @@
 # tests/python/test_stubs.py runs mypy's stubtest against the built extension, so these
 # must change with the bindings.
 
+import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
@@ -28,6 +29,7 @@ __all__ = [
     "merge_rules",
     "Bot",
     "parse_bot",
+    "bot_file_metadata",
     "check_bot_rules",
     "card_net_logits",
     "card_net_weights",
@@ -206,7 +208,7 @@ class FastSoak:
 
 @final
 class Bot:
-    def __new__(cls, name: str, seed: Optional[int] = None) -> Bot: ...
+    def __new__(cls, name: Union[str, os.PathLike[str]], seed: Optional[int] = None) -> Bot: ...
     def act(self, game: Game) -> int: ...
     @property
     def name(self) -> str: ...
@@ -284,7 +286,8 @@ def checked_selfplay(
     seed: int = 0,
     rules: Optional[Dict[str, Any]] = None,
 ) -> Dict[str, Any]: ...
-def parse_bot(name: str) -> str: ...
+def parse_bot(name: Union[str, os.PathLike[str]]) -> str: ...
+def bot_file_metadata(path: Union[str, os.PathLike[str]]) -> Dict[str, str]: ...
 def check_bot_rules(
     name: str, preset: _Preset, num_players: int = 2, rules: Optional[Dict[str, Any]] = None
 ) -> None: ...
