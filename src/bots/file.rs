@@ -7,10 +7,11 @@
 //! rule set and table size). Anything else is an error naming the file and the formats allowed.
 //!
 //! A file is parsed once per version: [`load`] keeps each (path, modification time, length) it
-//! has read for the life of the process, so that a [`super::BotSpec`] naming it stays a plain
+//! has read for the life of the process, so that a `BotSpec` naming it stays a plain
 //! `Copy` value (a reference) that the hot paths pass around for free. A file rewritten in
 //! place is read again (its new version is another entry); the old versions stay in memory.
 
+use super::policy::Policy;
 use super::{net, net1};
 use safetensors::SafeTensors;
 use std::collections::HashMap;
@@ -23,7 +24,7 @@ pub enum FileNet {
     /// A flat network (`eights-net-v1`): plays only the rules it records.
     Flat(net1::Net1Weights),
     /// The card network (`eights-net-v2` or `eights-net-v3`): plays every rule set.
-    Card(net::CardNet),
+    Card(Box<net::CardNet>),
 }
 
 /// A weights file read by [`load`], alive for the life of the process.
@@ -105,7 +106,7 @@ pub fn parse(bytes: &[u8], path: String) -> Result<AgentFile, String> {
             w.label = format!("bot file {path:?}");
             FileNet::Flat(w)
         }
-        Some(net::FORMAT | net::FORMAT_ATTENTION) => FileNet::Card(net::CardNet::parse(bytes)?),
+        Some(net::FORMAT | net::FORMAT_ATTENTION) => FileNet::Card(Box::new(net::CardNet::parse(bytes)?)),
         Some(other) => {
             return Err(format!("its format {other:?} is not a bot's; a bot file has format {FILE_FORMATS_HELP}"));
         }
@@ -126,7 +127,7 @@ impl AgentFile {
 
     /// A fresh bot playing the file's network.
     pub fn build(&'static self) -> FileBot {
-        let bot: Box<dyn super::Policy> = match &self.net {
+        let bot: Box<dyn Policy> = match &self.net {
             FileNet::Flat(w) => Box::new(net1::Net1Bot::of(w)),
             FileNet::Card(n) => Box::new(net::NetBot::of(n)),
         };
@@ -134,83 +135,17 @@ impl AgentFile {
     }
 }
 
-/// A file's network as a [`super::Policy`] (named by the file's path).
+/// A file's network as a [`Policy`] (named by the file's path).
 pub struct FileBot {
     file: &'static AgentFile,
-    bot: Box<dyn super::Policy>,
+    bot: Box<dyn Policy>,
 }
 
-impl super::Policy for FileBot {
+impl Policy for FileBot {
     fn act(&mut self, g: &crate::game::Game) -> Option<usize> {
         self.bot.act(g)
     }
     fn name(&self) -> String {
         self.file.path.clone()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::bots::BotSpec;
-    use crate::bots::policy::{Policy, RandomBot};
-    use crate::game::Game;
-    use crate::rules::{Rules, load_spec};
-    use std::sync::Arc;
-
-    fn temp(name: &str, bytes: &[u8]) -> String {
-        let dir = std::env::temp_dir().join(format!("eights-file-bot-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join(name);
-        std::fs::write(&p, bytes).unwrap();
-        p.to_string_lossy().into_owned()
-    }
-
-    #[test]
-    fn the_shipped_card_network_by_path_plays_as_net() {
-        let path = temp("card.safetensors", net::WEIGHTS_FILE);
-        let spec = BotSpec::parse(&path).unwrap();
-        assert_eq!(BotSpec::parse(&spec.name()).unwrap(), spec, "the name parses back to the same file");
-        let r = Arc::new(Rules::from_spec(load_spec("one_card", None).unwrap(), 3).unwrap());
-        spec.check_rules(&r).unwrap();
-        for s in 0..6 {
-            let mut g = Game::new(r.clone(), 70 + s);
-            let (mut a, mut b, mut rnd) = (spec.build(1), BotSpec::Net.build(1), RandomBot::new(s));
-            let mut k = 0;
-            while g.current_player().is_some() {
-                let x = a.act(&g);
-                assert_eq!(x, b.act(&g));
-                g.apply(if k % 3 == 0 { x.unwrap() } else { rnd.act(&g).unwrap() });
-                k += 1;
-            }
-        }
-    }
-
-    #[test]
-    fn the_shipped_flat_file_by_path_refuses_other_rules_naming_itself() {
-        let path = temp("flat.safetensors", net1::WEIGHTS_FILE);
-        let spec = BotSpec::parse(&path).unwrap();
-        let r = Arc::new(Rules::from_spec(load_spec("crazy_eights", None).unwrap(), 3).unwrap());
-        let e = spec.check_rules(&r).unwrap_err();
-        assert!(e.contains("flat.safetensors") && e.contains("with 2 players") && e.contains("3 players"), "{e}");
-    }
-
-    #[test]
-    fn bad_files_are_errors_naming_the_file() {
-        let missing = BotSpec::parse("/no/such/dir/x.safetensors").unwrap_err();
-        assert!(missing.contains("x.safetensors") && missing.contains("cannot open"), "{missing}");
-        let junk = BotSpec::parse(&temp("junk.safetensors", b"not a safetensors file at all")).unwrap_err();
-        assert!(junk.contains("junk.safetensors") && junk.contains("not a safetensors file"), "{junk}");
-        let empty = safetensors::serialize(
-            Vec::<(String, safetensors::tensor::TensorView<'_>)>::new(),
-            Some(HashMap::from([("format".to_string(), "other".to_string())])),
-        )
-        .unwrap();
-        let other = BotSpec::parse(&temp("other.safetensors", &empty)).unwrap_err();
-        assert!(other.contains("\"other\"") && other.contains("eights-net-v1"), "{other}");
-        let dir = std::env::temp_dir().join(format!("eights-dir-{}.safetensors", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        assert!(BotSpec::parse(&dir.to_string_lossy()).unwrap_err().contains("folder"));
-        assert!(is_file_name(" A.SAFETENSORS ") && !is_file_name(".safetensors") && !is_file_name("net"));
     }
 }

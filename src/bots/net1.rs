@@ -11,7 +11,7 @@
 //! metadata names the presets, the player count and the clip of the normaliser. A policy `P`
 //! whose metadata holds `P.rules` (the TOML text of a rule set, as `eights.Rules.to_toml`
 //! writes it) plays those rules; any other `P` is a preset's name. A trained file named by its
-//! path ([`super::file`]) holds one policy, `agent`, with its rules. A network reads
+//! path (the module `file`) holds one policy, `agent`, with its rules. A network reads
 //! the first `IN <= OBS_SIZE` values of the observation: the layout only ever appends slices, so
 //! a network trained before a slice was added keeps reading the same values. The policy:
 //! `x = clamp((obs - mean) * inv_std, -clip, clip)`, `h = relu(fc2(relu(fc1(x))))`,

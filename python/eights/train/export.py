@@ -113,8 +113,8 @@ def write_agent_file(
         ValueError: a path not ending in ``.safetensors``, no table size, one the rules do not
             allow, or ``meta`` setting one of the keys written here to another value.
     """
-    from .. import Rules
     from .._core import check_bot_rules
+    from ..rules import Rules
 
     if not isinstance(policy, PolicyNet):
         raise TypeError(f"policy must be an eights.train.PolicyNet, got {type(policy).__name__}")
