@@ -12,7 +12,7 @@ use crate::rules::Rules;
 /// `"pimc:N"` (N sampled worlds per decision, default [`pimc::DEFAULT_WORLDS`]), `"net"` (the
 /// learned policy of every rule set) or `"net1"` (the first learned policies; only on the rules
 /// they were trained for, see [`BotSpec::check_rules`]), or the path of a `.safetensors`
-/// weights file ([`file`]: a flat network on the rules it records, or a card network).
+/// weights file ([`file`](mod@file): a flat network on the rules it records, or a card network).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BotSpec {
     Random,
