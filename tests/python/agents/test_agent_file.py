@@ -221,3 +221,19 @@ def test_a_console_script_resolves_module_attribute_from_the_current_folder(tmp_
     )
     assert out.returncode == 0, out.stderr
     assert "mine:agent" in out.stdout
+
+
+def test_serve_offers_a_file_by_policy_name_and_refuses_a_path_from_a_client(flat, house):
+    from eights.web.config import load_policies, parse_policy
+    from eights.web.errors import ApiError
+    from eights.web.requests import _agent
+
+    path, _ = flat
+    assert parse_policy(path) == ("final", path)
+    offered = load_policies(dict([parse_policy(f"mine={path}")]))
+    agent = _agent("mine", house, PLAYERS, offered)
+    assert agent.label == "mine" and agent.bot == os.path.realpath(path)
+    with pytest.raises(ApiError, match="plays only the rules it was trained for"):
+        _agent("mine", house, 2, offered)
+    with pytest.raises(ApiError, match="offered by the server"):
+        _agent(path, house, PLAYERS, offered)
