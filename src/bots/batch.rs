@@ -11,6 +11,7 @@
 //! bots that draw, on the stream or seed the caller hands in), never on the other games of a
 //! batch, so a caller may cut its games into batches any way it likes.
 
+use super::file::{AgentFile, FileNet};
 use super::heuristic::HeuristicBot;
 use super::ismcts::IsmctsBot;
 use super::policy::RandomBot;
@@ -35,7 +36,7 @@ pub enum Style {
 /// How `spec` is played over many games.
 pub fn style(spec: BotSpec) -> Style {
     match spec {
-        BotSpec::Net | BotSpec::Net1 => Style::Batched,
+        BotSpec::Net | BotSpec::Net1 | BotSpec::File(_) => Style::Batched,
         BotSpec::Random | BotSpec::Heuristic => Style::Quick,
         BotSpec::Ismcts { .. } | BotSpec::IsmctsNet { .. } | BotSpec::Pimc { .. } | BotSpec::Oracle { .. } => {
             Style::Search
@@ -93,6 +94,9 @@ pub struct Answer {
 pub struct BotBatch {
     net: net::NetScratch,
     net1: net1::Net1Scratch,
+    /// The buffers of each weights file played so far (a card network's cache of rules parts
+    /// belongs to its own network).
+    files: Vec<(&'static AgentFile, FileScratch)>,
     /// The games waiting, per batched bot, in the order they were queued.
     waiting: Vec<(BotSpec, Vec<usize>)>,
     answers: Vec<Answer>,
@@ -154,7 +158,33 @@ impl BotBatch {
                 let answer = |(&i, &action): (&usize, &Option<usize>)| Answer { spec, game: i, action, seconds: 0.0 };
                 self.answers.extend(list.iter().zip(acts).map(answer));
             }
-            BotSpec::Net1 => self.answer_net1(list, game)?,
+            BotSpec::Net1 => {
+                let mut flat = Flat { answers: &mut self.answers, group: &mut self.group, left: &mut self.left };
+                flat.answer(spec, net1::weights()?, &mut self.net1, list, game)?;
+            }
+            BotSpec::File(f) => {
+                let k = match self.files.iter().position(|(g, _)| *g == f) {
+                    Some(k) => k,
+                    None => {
+                        self.files.push((f, FileScratch::default()));
+                        self.files.len() - 1
+                    }
+                };
+                let scratch = &mut self.files[k].1;
+                match &f.net {
+                    FileNet::Card(n) => {
+                        let acts = n.act_games_into(list.iter().map(|&i| game(i)), &mut scratch.card);
+                        let answer =
+                            |(&i, &action): (&usize, &Option<usize>)| Answer { spec, game: i, action, seconds: 0.0 };
+                        self.answers.extend(list.iter().zip(acts).map(answer));
+                    }
+                    FileNet::Flat(w) => {
+                        let mut flat =
+                            Flat { answers: &mut self.answers, group: &mut self.group, left: &mut self.left };
+                        flat.answer(spec, w, &mut scratch.flat, list, game)?;
+                    }
+                }
+            }
             _ => {
                 for &i in list {
                     let action = spec.build(0).act(game(i));
@@ -166,20 +196,44 @@ impl BotBatch {
         self.answers[start..].iter_mut().for_each(|a| a.seconds = dt);
         Ok(())
     }
+}
 
-    /// `net1`: one pass per rule set among the games of `list` (a batch of mixed rules groups
-    /// its games by the rule set they play); answers in `list`'s order.
-    fn answer_net1<'g>(&mut self, list: &[usize], game: &impl Fn(usize) -> &'g Game) -> Result<(), String> {
+/// The buffers of one weights file's network.
+#[derive(Clone, Debug, Default)]
+struct FileScratch {
+    flat: net1::Net1Scratch,
+    card: net::NetScratch,
+}
+
+/// The answers of a flat network (`net1`, or a file of its format) and the index lists it
+/// groups its games with.
+struct Flat<'b> {
+    answers: &'b mut Vec<Answer>,
+    group: &'b mut Vec<usize>,
+    left: &'b mut Vec<usize>,
+}
+
+impl Flat<'_> {
+    /// One pass of `weights` per rule set among the games of `list` (a batch of mixed rules
+    /// groups its games by the rule set they play); answers in `list`'s order.
+    fn answer<'g>(
+        &mut self,
+        spec: BotSpec,
+        weights: &net1::Net1Weights,
+        scratch: &mut net1::Net1Scratch,
+        list: &[usize],
+        game: &impl Fn(usize) -> &'g Game,
+    ) -> Result<(), String> {
         let start = self.answers.len();
-        let none = Answer { spec: BotSpec::Net1, game: 0, action: None, seconds: 0.0 };
+        let none = Answer { spec, game: 0, action: None, seconds: 0.0 };
         self.answers.extend(list.iter().map(|&i| Answer { game: i, ..none }));
         self.left.clear();
         self.left.extend(0..list.len());
         while let Some(&first) = self.left.first() {
             let rules = game(list[first]).rules().clone();
-            let policy = net1::policy_for(&rules)?;
+            let policy = weights.for_rules(&rules)?;
             self.group.clear();
-            let (group, left) = (&mut self.group, &mut self.left);
+            let (group, left) = (&mut *self.group, &mut *self.left);
             left.retain(|&j| {
                 let same = Arc::ptr_eq(game(list[j]).rules(), &rules);
                 if same {
@@ -187,7 +241,7 @@ impl BotBatch {
                 }
                 !same
             });
-            let acts = policy.act_games_into(group.iter().map(|&j| game(list[j])), &mut self.net1);
+            let acts = policy.act_games_into(group.iter().map(|&j| game(list[j])), scratch);
             for (&j, &a) in group.iter().zip(acts) {
                 self.answers[start + j].action = a;
             }

@@ -21,6 +21,8 @@
 //!   games ask at once.
 //! * [`net1::Net1Bot`] (`"net1"`): the first learned bots, three flat networks each trained by
 //!   self-play for one two-player preset ([`net1::weights`]).
+//! * a weights file named by its path (`"runs/a/final.safetensors"`, [`file`](mod@file)): a trained flat
+//!   network on the rules it records, or a card network, played by the two bots above.
 //!
 //! [`BotSpec`] parses the names above; [`batch`] is the one place that knows how each bot is
 //! played over many games at once (the learned bots batched, the searches spread over
@@ -37,6 +39,7 @@
 
 pub mod arena;
 pub mod batch;
+pub mod file;
 pub mod heuristic;
 pub mod ismcts;
 pub mod net;

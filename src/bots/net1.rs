@@ -8,7 +8,10 @@
 //! (`[H, IN]`), `P.fc1.bias`, `P.fc2.weight` (`[H, H]`), `P.fc2.bias`, `P.pi.weight`
 //! (`[NUM_ACTIONS, H]`) and `P.pi.bias`, in PyTorch's `[out, in]` layout, each float32 or
 //! float16 (widened to float32 on loading; the computation is float32 either way); its
-//! metadata names the presets, the player count and the clip of the normaliser. A network reads
+//! metadata names the presets, the player count and the clip of the normaliser. A policy `P`
+//! whose metadata holds `P.rules` (the TOML text of a rule set, as `eights.Rules.to_toml`
+//! writes it) plays those rules; any other `P` is a preset's name. A trained file named by its
+//! path (the module `file`) holds one policy, `agent`, with its rules. A network reads
 //! the first `IN <= OBS_SIZE` values of the observation: the layout only ever appends slices, so
 //! a network trained before a slice was added keeps reading the same values. The policy:
 //! `x = clamp((obs - mean) * inv_std, -clip, clip)`, `h = relu(fc2(relu(fc1(x))))`,
@@ -22,7 +25,7 @@ use super::tensors::tensor;
 use crate::action::{ActionMask, NUM_ACTIONS};
 use crate::game::Game;
 use crate::observation::{OBS_SIZE, encode};
-use crate::rules::{Rules, RulesSpec, load_spec};
+use crate::rules::{Rules, RulesSpec, load_spec, spec_from_toml};
 use ndarray::linalg::general_mat_mul;
 use ndarray::{Array1, Array2, ArrayView2, ArrayViewMut2, Axis, s};
 use safetensors::SafeTensors;
@@ -42,6 +45,8 @@ pub struct NetPolicy {
     /// The player count it was trained for.
     pub players: usize,
     spec: RulesSpec,
+    /// Whether its rules are recorded in the file (`P.rules`) rather than a preset's.
+    recorded: bool,
     mean: Array1<f32>,
     inv_std: Array1<f32>,
     clip: f32,
@@ -57,6 +62,8 @@ pub struct NetPolicy {
 #[derive(Clone, Debug)]
 pub struct Net1Weights {
     pub policies: Vec<NetPolicy>,
+    /// Who plays them, for error messages: `the net1 bot`, or `bot file "<path>"`.
+    pub label: String,
 }
 
 fn matrix_t(st: &SafeTensors<'_>, name: &str, out: usize, inp: usize) -> Result<Array2<f32>, String> {
@@ -98,11 +105,17 @@ impl Net1Weights {
                 ));
             }
             let v = |k: &str, n: usize| tensor(&st, &format!("{preset}.{k}"), &[n]).map(Array1::from_vec);
-            let spec = load_spec(preset, None).map_err(|e| format!("net weights: preset {preset:?}: {e}"))?;
+            let recorded = meta.contains_key(&format!("{preset}.rules"));
+            let spec = match meta.get(&format!("{preset}.rules")) {
+                Some(text) => spec_from_toml(text, &format!("{preset}.rules"))
+                    .map_err(|e| format!("net weights: the rules of {preset:?}: {e}"))?,
+                None => load_spec(preset, None).map_err(|e| format!("net weights: preset {preset:?}: {e}"))?,
+            };
             policies.push(NetPolicy {
                 preset: preset.to_string(),
                 players,
                 spec,
+                recorded,
                 mean: v("norm.mean", inputs)?,
                 inv_std: v("norm.inv_std", inputs)?,
                 clip,
@@ -117,19 +130,28 @@ impl Net1Weights {
         if policies.is_empty() {
             return Err("net weights: no presets".into());
         }
-        Ok(Net1Weights { policies })
+        Ok(Net1Weights { policies, label: "the net1 bot".into() })
     }
 
-    /// The presets with a network, comma-separated (for error messages).
+    /// The presets with a network, comma-separated (for error messages): each policy's name,
+    /// and for one with rules of its own (`P.rules`) the name of those rules.
     pub fn preset_list(&self) -> String {
-        self.policies.iter().map(|p| p.preset.as_str()).collect::<Vec<_>>().join(", ")
+        let name = |p: &NetPolicy| {
+            if p.recorded {
+                format!("the rules {:?} recorded in its metadata {:?}", p.spec.name, format!("{}.rules", p.preset))
+            } else {
+                p.preset.clone()
+            }
+        };
+        self.policies.iter().map(name).collect::<Vec<_>>().join(", ")
     }
 
     /// The policy of preset `name` (its name only; see [`Net1Weights::for_rules`] for games).
     pub fn by_name(&self, name: &str) -> Result<&NetPolicy, String> {
         self.policies.iter().find(|p| p.preset == name).ok_or_else(|| {
             format!(
-                "the net1 bot has no network for preset {name:?}; it was trained for {} ({} players)",
+                "{} has no network for preset {name:?}; it was trained for {} ({} players)",
+                self.label,
                 self.preset_list(),
                 self.policies[0].players
             )
@@ -138,13 +160,15 @@ impl Net1Weights {
 
     /// The policy trained for exactly these rules, or an error naming the supported presets.
     pub fn for_rules(&self, rules: &Rules) -> Result<&NetPolicy, String> {
-        let found = self.policies.iter().find(|p| rules.num_players as usize == p.players && rules.spec == p.spec);
+        let found =
+            self.policies.iter().find(|p| rules.num_players as usize == p.players && rules.spec.same_rules(&p.spec));
         found.ok_or_else(|| {
             format!(
-                "the net1 bot plays only the rules it was trained for: presets {} with {} players, without \
-                 overrides or variants (got {:?} with {} players{})",
+                "{} plays only the rules it was trained for: {} with {} players{} (got {:?} with {} players{})",
+                self.label,
                 self.preset_list(),
                 self.policies[0].players,
+                if self.policies.iter().all(|p| !p.recorded) { ", without overrides or variants" } else { "" },
                 rules.spec.name,
                 rules.num_players,
                 if self.policies.iter().any(|p| p.spec.name == rules.spec.name) { ", with changed rules" } else { "" }
@@ -323,6 +347,8 @@ impl Net1Scratch {
 /// VecEnv batch decisions through [`NetPolicy::act_games`] instead).
 #[derive(Clone, Debug, Default)]
 pub struct Net1Bot {
+    /// The weights it plays: `None` for the shipped file.
+    weights: Option<&'static Net1Weights>,
     policy: Option<&'static NetPolicy>,
     scratch: Net1Scratch,
 }
@@ -332,12 +358,20 @@ impl Net1Bot {
         Net1Bot::default()
     }
 
+    /// A bot playing `weights` (a file named by its path) instead of the shipped ones.
+    pub fn of(weights: &'static Net1Weights) -> Net1Bot {
+        Net1Bot { weights: Some(weights), ..Net1Bot::default() }
+    }
+
     /// The policy for `g`'s rules (checked on the first decision and when the rules change).
     pub fn policy(&mut self, g: &Game) -> Result<&'static NetPolicy, String> {
         match self.policy {
-            Some(p) if g.rules().spec == p.spec && g.rules().num_players as usize == p.players => Ok(p),
+            Some(p) if g.rules().spec.same_rules(&p.spec) && g.rules().num_players as usize == p.players => Ok(p),
             _ => {
-                let p = policy_for(g.rules())?;
+                let p = match self.weights {
+                    Some(w) => w.for_rules(g.rules())?,
+                    None => policy_for(g.rules())?,
+                };
                 self.policy = Some(p);
                 Ok(p)
             }

@@ -1,5 +1,7 @@
-//! [`BotSpec`]: the built-in bots by name, parsed from text and built with a seed.
+//! [`BotSpec`]: the built-in bots by name, and weights files by path, parsed from text and
+//! built with a seed.
 
+use super::file::{self, AgentFile};
 use super::policy::{Policy, RandomBot};
 use super::{heuristic, ismcts, net, net1, pimc};
 use crate::rules::Rules;
@@ -9,7 +11,8 @@ use crate::rules::Rules;
 /// `"ismcts_net:N"` (the same search, its root favouring `net`'s move) or `"pimc"` /
 /// `"pimc:N"` (N sampled worlds per decision, default [`pimc::DEFAULT_WORLDS`]), `"net"` (the
 /// learned policy of every rule set) or `"net1"` (the first learned policies; only on the rules
-/// they were trained for, see [`BotSpec::check_rules`]).
+/// they were trained for, see [`BotSpec::check_rules`]), or the path of a `.safetensors`
+/// weights file ([`file`](mod@file): a flat network on the rules it records, or a card network).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BotSpec {
     Random,
@@ -32,14 +35,19 @@ pub enum BotSpec {
     Net,
     /// The first learned networks, one per preset they were trained on ([`net`]).
     Net1,
+    /// A weights file named by its path, read once per version ([`file::load`]).
+    File(&'static AgentFile),
 }
 
 /// The names [`BotSpec::parse`] accepts, for error messages.
-pub const BOT_SPEC_HELP: &str = "\"random\", \"heuristic\", \"ismcts\", \"ismcts:N\" (N simulations), \"ismcts_net\" or \"ismcts_net:N\" (ismcts whose root favours net's move), \"pimc\" or \"pimc:N\" (N worlds), \"oracle:N\" (pimc seeing every hand, for measurement), N in 1..=1000000, \"net\" (the learned bot, every rule set) or \"net1\" (the first learned bots: three two-player presets)";
+pub const BOT_SPEC_HELP: &str = "\"random\", \"heuristic\", \"ismcts\", \"ismcts:N\" (N simulations), \"ismcts_net\" or \"ismcts_net:N\" (ismcts whose root favours net's move), \"pimc\" or \"pimc:N\" (N worlds), \"oracle:N\" (pimc seeing every hand, for measurement), N in 1..=1000000, \"net\" (the learned bot, every rule set), \"net1\" (the first learned bots: three two-player presets) or the path of a .safetensors weights file (a trained network)";
 
 impl BotSpec {
     /// Parse a bot name; the error says what was wrong and what is allowed.
     pub fn parse(text: &str) -> Result<BotSpec, String> {
+        if file::is_file_name(text) {
+            return file::load(text).map(BotSpec::File);
+        }
         let t = text.trim().to_ascii_lowercase();
         let (head, arg) = match t.split_once(':') {
             Some((h, a)) => (h, Some(a)),
@@ -82,6 +90,7 @@ impl BotSpec {
             BotSpec::Oracle { worlds } => Box::new(pimc::PimcBot::oracle(worlds, seed)),
             BotSpec::Net => Box::new(net::NetBot::new()),
             BotSpec::Net1 => Box::new(net1::Net1Bot::new()),
+            BotSpec::File(f) => Box::new(f.build()),
         }
     }
 
@@ -91,6 +100,7 @@ impl BotSpec {
         match self {
             BotSpec::Net | BotSpec::IsmctsNet { .. } => net::weights().map(|_| ()),
             BotSpec::Net1 => net1::policy_for(rules).map(|_| ()),
+            BotSpec::File(f) => f.check_rules(rules),
             _ => Ok(()),
         }
     }
@@ -106,6 +116,7 @@ impl BotSpec {
             BotSpec::Oracle { worlds } => format!("oracle:{worlds}"),
             BotSpec::Net => "net".into(),
             BotSpec::Net1 => "net1".into(),
+            BotSpec::File(f) => f.path.clone(),
         }
     }
 }

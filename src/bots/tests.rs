@@ -432,3 +432,112 @@ fn a_stop_ends_an_arena_run() {
     assert_eq!(random_selfplay_until(r.clone(), 1000, 1, &stop).games, 0);
     assert_eq!(random_selfplay_until(r, 3, 1, &Stop::new()).games, 3);
 }
+
+/// Weights files named by their path ([`file`]).
+mod file_bots {
+    use super::super::file::is_file_name;
+    use super::super::{BotSpec, RandomBot, net, net1};
+    use crate::game::Game;
+    use crate::rules::{Rules, load_spec};
+    use std::collections::HashMap;
+    use std::sync::Arc;
+
+    fn temp(name: &str, bytes: &[u8]) -> String {
+        let dir = std::env::temp_dir().join(format!("eights-file-bot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn the_shipped_card_network_by_path_plays_as_net() {
+        let path = temp("card.safetensors", net::WEIGHTS_FILE);
+        let spec = BotSpec::parse(&path).unwrap();
+        assert_eq!(BotSpec::parse(&spec.name()).unwrap(), spec, "the name parses back to the same file");
+        let r = Arc::new(Rules::from_spec(load_spec("one_card", None).unwrap(), 3).unwrap());
+        spec.check_rules(&r).unwrap();
+        for s in 0..6 {
+            let mut g = Game::new(r.clone(), 70 + s);
+            let (mut a, mut b, mut rnd) = (spec.build(1), BotSpec::Net.build(1), RandomBot::new(s));
+            let mut k = 0;
+            while g.current_player().is_some() {
+                let x = a.act(&g);
+                assert_eq!(x, b.act(&g));
+                g.apply(if k % 3 == 0 { x.unwrap() } else { rnd.act(&g).unwrap() });
+                k += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn the_shipped_flat_file_by_path_refuses_other_rules_naming_itself() {
+        let path = temp("flat.safetensors", net1::WEIGHTS_FILE);
+        let spec = BotSpec::parse(&path).unwrap();
+        let r = Arc::new(Rules::from_spec(load_spec("crazy_eights", None).unwrap(), 3).unwrap());
+        let e = spec.check_rules(&r).unwrap_err();
+        assert!(e.contains("flat.safetensors") && e.contains("with 2 players") && e.contains("3 players"), "{e}");
+    }
+
+    #[test]
+    fn bad_files_are_errors_naming_the_file() {
+        let missing = BotSpec::parse("/no/such/dir/x.safetensors").unwrap_err();
+        assert!(missing.contains("x.safetensors") && missing.contains("cannot open"), "{missing}");
+        let junk = BotSpec::parse(&temp("junk.safetensors", b"not a safetensors file at all")).unwrap_err();
+        assert!(junk.contains("junk.safetensors") && junk.contains("not a safetensors file"), "{junk}");
+        let empty = safetensors::serialize(
+            Vec::<(String, safetensors::tensor::TensorView<'_>)>::new(),
+            Some(HashMap::from([("format".to_string(), "other".to_string())])),
+        )
+        .unwrap();
+        let other = BotSpec::parse(&temp("other.safetensors", &empty)).unwrap_err();
+        assert!(other.contains("\"other\"") && other.contains("eights-net-v1"), "{other}");
+        let dir = std::env::temp_dir().join(format!("eights-dir-{}.safetensors", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        assert!(BotSpec::parse(&dir.to_string_lossy()).unwrap_err().contains("folder"));
+        assert!(is_file_name(" A.SAFETENSORS ") && !is_file_name(".safetensors") && !is_file_name("net"));
+    }
+
+    /// The shipped `crazy_eights` network renamed `agent`, with house rules and three players
+    /// recorded in its metadata, as a trained agent's file holds them.
+    fn agent_file(toml: &str, players: &str) -> Vec<u8> {
+        let st = safetensors::SafeTensors::deserialize(net1::WEIGHTS_FILE).unwrap();
+        let (_, meta) = safetensors::SafeTensors::read_metadata(net1::WEIGHTS_FILE).unwrap();
+        let mut meta = meta.metadata().clone().unwrap();
+        meta.insert("presets".into(), "agent".into());
+        meta.insert("agent.rules".into(), toml.into());
+        meta.insert("players".into(), players.into());
+        let views: Vec<_> = st
+            .tensors()
+            .into_iter()
+            .filter_map(|(n, t)| n.strip_prefix("crazy_eights.").map(|k| (format!("agent.{k}"), t)))
+            .collect();
+        safetensors::serialize(views, Some(meta)).unwrap()
+    }
+
+    #[test]
+    fn a_flat_file_plays_the_rules_it_records_and_only_those() {
+        let toml = "inherits = \"crazy_eights\"\nname = \"house\"\n\n[deal]\nhand_size = 6\n";
+        let spec = BotSpec::parse(&temp("house.safetensors", &agent_file(toml, "3"))).unwrap();
+        let mut house = load_spec("crazy_eights", None).unwrap();
+        house.name = "house".into();
+        house.deal.hand_size = 6;
+        house.deal.hand_size_by_players.clear();
+        let r = Arc::new(Rules::from_spec(house.clone(), 3).unwrap());
+        spec.check_rules(&r).unwrap();
+        let mut g = Game::new(r, 5);
+        let mut bot = spec.build(0);
+        while g.current_player().is_some() {
+            let a = bot.act(&g).unwrap();
+            assert!(g.legal_action_vec().contains(&a));
+            g.apply(a);
+        }
+        for (spec_of, n) in [(house.clone(), 2), (load_spec("crazy_eights", None).unwrap(), 3)] {
+            let e = spec.check_rules(&Rules::from_spec(spec_of, n).unwrap()).unwrap_err();
+            assert!(e.contains("house.safetensors") && e.contains("\"house\"") && e.contains("with 3 players"), "{e}");
+        }
+        // Where the rules came from (`inherits`) is not part of them.
+        house.inherits = Some("crazy_eights".into());
+        spec.check_rules(&Rules::from_spec(house, 3).unwrap()).unwrap();
+    }
+}

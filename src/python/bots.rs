@@ -126,7 +126,9 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
 /// A built-in bot: `Bot(name, seed=None)` with `name` one of "random", "heuristic",
 /// "ismcts:N" (information-set MCTS, N simulations), "ismcts_net:N" (the same search, its root
 /// favouring net's move), "pimc:N" (determinized Monte Carlo, N worlds), "net" or
-/// "oracle:N". `act(game)` returns a legal action id of the player to act,
+/// "oracle:N", or the path of a `.safetensors` weights file (a trained network, played in
+/// Rust: a flat `eights-net-v1` network on the rules it records, or a card network
+/// `eights-net-v2`/`v3` on any). `act(game)` returns a legal action id of the player to act,
 /// using only that player's information, except "oracle:N" (pimc that sees every hand, a
 /// measuring instrument: how much knowing the hands is worth).
 #[pyclass(name = "Bot", module = "eights._core")]
@@ -140,7 +142,7 @@ impl PyBot {
     #[new]
     #[pyo3(signature = (name, seed=None))]
     fn new(name: &Bound<'_, PyAny>, #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>) -> PyResult<Self> {
-        let name = name.extract::<String>().map_err(|_| {
+        let name = name_arg(name).map_err(|_| {
             PyTypeError::new_err(format!(
                 "Bot name must be a str such as \"heuristic\" ({BOT_SPEC_HELP}), got {}",
                 type_name(name)
@@ -184,10 +186,20 @@ impl PyBot {
     }
 }
 
-/// The canonical name of a bot specification; raises ValueError naming the allowed bots.
+/// A bot name: a str, or an `os.PathLike` naming a weights file.
+fn name_arg(name: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(s) = name.extract::<String>() {
+        return Ok(s);
+    }
+    let path = name.extract::<std::path::PathBuf>()?;
+    path.into_os_string().into_string().map_err(|_| PyValueError::new_err("a bot file's path must be valid text"))
+}
+
+/// The canonical name of a bot specification (a weights file: its absolute path); raises
+/// ValueError naming the allowed bots, or the file and what is wrong with it.
 #[pyfunction]
 fn parse_bot(name: &Bound<'_, PyAny>) -> PyResult<String> {
-    let Ok(s) = name.extract::<String>() else {
+    let Ok(s) = name_arg(name) else {
         return Err(PyTypeError::new_err(format!(
             "a bot name must be a string ({BOT_SPEC_HELP}), got {}",
             name.get_type().name()?
@@ -229,6 +241,16 @@ fn check_bot_rules<'py>(
     let spec = parse_spec(name)?;
     let r = rules_arg(py, preset, num_players, rules)?;
     spec.check_rules(&r).map_err(PyValueError::new_err)
+}
+
+/// The metadata of the weights file at `path` that a bot plays (str or os.PathLike): its
+/// format, and what its writer recorded (rules, players, command, ...), as a dict of str.
+/// ValueError naming the file when it is missing or not a bot's weights file.
+#[pyfunction]
+fn bot_file_metadata(path: &Bound<'_, PyAny>) -> PyResult<std::collections::HashMap<String, String>> {
+    let text = name_arg(path)
+        .map_err(|_| PyTypeError::new_err(format!("path must be a str or os.PathLike, got {}", type_name(path))))?;
+    Ok(bots::file::load(&text).map_err(PyValueError::new_err)?.metadata.clone())
 }
 
 /// The presets the `net` bot has a network for (two players each).
@@ -362,6 +384,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBot>()?;
     m.add_function(wrap_pyfunction!(random_selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(parse_bot, m)?)?;
+    m.add_function(wrap_pyfunction!(bot_file_metadata, m)?)?;
     m.add_function(wrap_pyfunction!(determinize, m)?)?;
     m.add_function(wrap_pyfunction!(check_bot_rules, m)?)?;
     m.add_function(wrap_pyfunction!(net_presets, m)?)?;

@@ -180,6 +180,18 @@ pub fn complete_spec(v: Value) -> Result<RulesSpec, RulesError> {
     }
 }
 
+/// The specification of a rules TOML text as `eights.Rules.from_toml` reads it (and
+/// `Rules.to_toml` writes it): `inherits = "<preset>"` plus changes is that preset with the
+/// whole table as overrides; a resolved table is taken as it is; any other table is a
+/// specification of its own (defaults for what it leaves out). For files that carry their rules.
+pub fn spec_from_toml(text: &str, what: &str) -> Result<RulesSpec, RulesError> {
+    let v = toml_to_json(text, what)?;
+    match v.get("inherits").and_then(Value::as_str) {
+        Some(parent) if !is_resolved(&v) => load_spec(parent, Some(&v)),
+        _ => resolve_spec(v, None),
+    }
+}
+
 /// True for a resolved specification as serialized (`Rules.to_dict()`, `Game.rules_dict()`):
 /// it has every top-level field. Its `inherits` only records the parent preset, and the
 /// variants it lists are already applied.

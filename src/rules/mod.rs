@@ -40,6 +40,6 @@ pub use encode::{CARD_FEATURES, RULES_SIZE, TABLE_FEATURES};
 pub use error::RulesError;
 pub use load::{
     all_preset_specs, complete_spec, is_resolved, load_spec, merge, preset_names, preset_toml, resolve_spec,
-    spec_from_value, top_level_fields,
+    spec_from_toml, spec_from_value, top_level_fields,
 };
 pub use spec::*;

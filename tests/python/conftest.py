@@ -8,6 +8,7 @@
 - ``render/``: text, HTML and RGB pictures, game records and replays;
 - ``arena/``: the arena, ratings, the bots (``net`` and ``net1`` included) and best responses (exploit);
 - ``train/``: the package's PPO and its network (``eights.train``);
+- ``agents/``: trained weights files as bots by path (``eights.train.write_agent_file``);
 - ``integrations/``: Stable-Baselines3, RLlib and OpenSpiel;
 - ``errors/``: bad input of every kind, and the one seed range;
 - ``cli/``: ``python -m eights`` commands (play, policies in the arena, exploit);

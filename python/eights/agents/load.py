@@ -1,11 +1,13 @@
 """Policies named on the command line: ``module:attribute`` and saved SB3 models.
 
 This module owns :func:`load_policy`, used by ``python -m eights arena --agents`` and
-``python -m eights play --bots``: a built-in bot name stays a name; ``module:attribute``
-imports a callable ``f(obs, mask) -> action`` or an object with ``act``/``act_batch``
-(a class is instantiated without arguments); a path to a ``.zip`` saved by
-stable-baselines3 / sb3-contrib becomes an agent that plays the model's greedy legal
-action.
+``python -m eights play --bots``: a built-in bot name stays a name, and so does the path of
+a ``.safetensors`` weights file (a bot played in Rust, :mod:`eights.agents.files`);
+``module:attribute`` imports a callable ``f(obs, mask) -> action`` or an object with
+``act``/``act_batch`` (a class is instantiated without arguments) from the current folder
+first, as ``python -m`` does, also under the ``eights`` console script; a path to a ``.zip``
+saved by stable-baselines3 / sb3-contrib becomes an agent that plays the model's greedy
+legal action.
 """
 
 from __future__ import annotations
@@ -13,18 +15,21 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import sys
 import zipfile
 from typing import Any, List, Optional
 
 import numpy as np
 
 from .._core import BOT_NAMES_HELP, parse_bot
+from .files import is_agent_file
 
 __all__ = ["load_policy", "SB3Policy", "POLICY_HELP"]
 
 POLICY_HELP = (
     f"a bot name ({BOT_NAMES_HELP}), module:attribute (a callable f(obs, mask) -> action or an "
-    "object with act/act_batch), or the path of a model saved by stable-baselines3 (.zip)"
+    "object with act/act_batch, imported from the current folder first), or the path of a model "
+    "saved by stable-baselines3 (.zip)"
 )
 
 
@@ -114,10 +119,20 @@ def _load_sb3(path: str) -> Any:
     raise ValueError(f"could not load {path!r} as a stable-baselines3 model: " + "; ".join(errors))
 
 
+def _current_folder_first() -> None:
+    """Put the current folder at the front of ``sys.path`` unless it is there already, as
+    ``python -m`` does (the ``eights`` console script's path starts at its own folder
+    instead), so that ``module:attribute`` finds ``module.py`` where the command is run."""
+    cwd = os.getcwd()
+    if not any(p in ("", ".") or os.path.abspath(p) == cwd for p in sys.path):
+        sys.path.insert(0, cwd)
+
+
 def _import_attribute(spec: str) -> Any:
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise ValueError(f"{spec!r} is not of the form module:attribute")
+    _current_folder_first()
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
@@ -160,6 +175,8 @@ def load_policy(spec: str, scale: Optional[Any] = None) -> Any:
     if not isinstance(spec, str):
         raise TypeError(f"a policy must be given as a string ({POLICY_HELP}), got {type(spec).__name__}")
     text = spec.strip()
+    if is_agent_file(text):
+        return text  # a bot name: the file is read (and checked) by the Rust loader
     if text.endswith(".zip") or os.path.isfile(text):
         if not os.path.isfile(text):
             raise ValueError(f"no such model file: {text!r}")

@@ -4,6 +4,7 @@ snapshot (a batched policy or a built-in bot name) per game and episode; a
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable, List, Optional, Sequence, Union
 
 import numpy as np
@@ -36,7 +37,8 @@ class OpponentPool:
     observations of shape ``(k, obs_size)`` and boolean masks of shape
     ``(k, NUM_ACTIONS)`` and returning ``k`` integer actions, or the name of a
     built-in Rust bot (``"heuristic"``, ``"random"``, ``"ismcts:N"``,
-    ``"pimc:N"``, ``"net"``), which a :class:`VecEnv` plays on the real game state.  Give a pool as
+    ``"pimc:N"``, ``"net"``, the path of a ``.safetensors`` weights file), which a
+    :class:`VecEnv` plays on the real game state.  Give a pool as
     an opponent of :class:`VecEnv` (each seat keeps its own draw per game,
     resampled when the game's episode starts), or drive it yourself in
     self-play: ``choice = pool.sample(num_envs)`` at episode starts, then
@@ -72,8 +74,10 @@ class OpponentPool:
 
     def add(self, snapshot: Union[BatchPolicy, str], weight: float = 1.0) -> int:
         """Add a frozen snapshot (a callable) or a built-in bot name; returns its index."""
+        if isinstance(snapshot, os.PathLike):
+            snapshot = os.fspath(snapshot)  # a weights file, played in Rust
         if isinstance(snapshot, str):
-            snapshot = parse_bot(snapshot)  # ValueError naming the allowed bots
+            snapshot = parse_bot(snapshot)  # ValueError naming the allowed bots (or the file's error)
         elif not callable(snapshot):
             raise TypeError(
                 f"a snapshot must be callable f(obs, mask) -> actions or a built-in bot name, got {_describe(snapshot)}"

@@ -1,12 +1,15 @@
 """The one agent specification: how an agent is named (a built-in bot name, a callable, an
 object with ``act``/``act_batch``, a ``(label, agent)`` pair) and turned into something that
 acts, :class:`AgentSpec`, by :func:`as_agent`.  :func:`load_agent` adds command-line names
-(``module:attribute``, a saved model file) through :func:`eights.agents.load.load_policy`."""
+(``module:attribute``, a saved model file) through :func:`eights.agents.load.load_policy`.
+The path of a ``.safetensors`` weights file is a bot name (:mod:`.files`), labelled by the
+name its metadata records, else the file's name."""
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
+import os
 import sys
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional
@@ -15,6 +18,7 @@ import numpy as np
 
 from .._core import BOT_NAMES_HELP, Bot, RandomBot, parse_bot
 from .._utils.checks import describe as _describe
+from .files import agent_file_label, is_agent_file
 
 __all__ = ["AGENT_HELP", "BOT_NAMES", "AgentSpec", "as_agent", "load_agent"]
 
@@ -43,7 +47,7 @@ Policy = Callable[[Any, np.ndarray], Any]
 
 #: What :func:`as_agent` accepts, in words (for error messages).
 AGENT_HELP = (
-    f"a bot name ({BOT_NAMES_HELP}), a callable f(obs, mask) -> action, an object "
+    f"a bot name ({BOT_NAMES_HELP}; a path may be an os.PathLike), a callable f(obs, mask) -> action, an object "
     "with act(obs, mask) or act_batch(obs, masks), or a (name, agent) pair"
 )
 
@@ -118,7 +122,8 @@ class AgentSpec:
 
 
 def as_agent(spec: Any, what: str = "agent") -> AgentSpec:
-    """Normalise an agent specification: a bot name (``"heuristic"``, ``"ismcts:N"``, ...),
+    """Normalise an agent specification: a bot name (``"heuristic"``, ``"ismcts:N"``, the
+    path of a ``.safetensors`` weights file, labelled by its metadata's ``name`` or its stem, ...),
     a callable ``f(obs, mask) -> action``, an object with ``act(obs, mask)`` or
     ``act_batch(obs, masks)`` (labelled by its ``name`` attribute, else its class name), a
     ``(label, agent)`` pair, or an :class:`AgentSpec` (returned as is).  ``what`` names the
@@ -141,6 +146,12 @@ def as_agent(spec: Any, what: str = "agent") -> AgentSpec:
         return spec
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
         return as_agent(spec[1], what).with_label(spec[0])
+    if is_agent_file(spec):
+        try:
+            name = parse_bot(os.fspath(spec))  # the absolute path
+        except ValueError as exc:
+            raise ValueError(f"{what}: {exc}") from None
+        return AgentSpec(agent_file_label(name), bot=name)
     if isinstance(spec, str):
         try:
             name = parse_bot(spec)

@@ -20,15 +20,17 @@ def add_parser(subparsers: Any) -> None:
         "with the seats rotated), print win rates with 95% intervals and Bradley-Terry ratings "
         "(Elo scale) with bootstrap intervals. Bots: random, heuristic, ismcts:N (N simulations "
         "per decision), pimc:N (N sampled worlds per decision), net (the learned bot of every rule set), "
-        "net1 (the first learned bots, on the presets they were trained for).",
+        "net1 (the first learned bots, on the presets they were trained for), or the path of a trained "
+        ".safetensors file.",
     )
     _args.add_preset(p)
     p.add_argument("--players", type=_args.players, default=2, help="number of players (default: 2)")
     p.add_argument(
         "--agents",
         default="random,heuristic,ismcts:400",
-        help="comma-separated agents: bot names, module:attribute (a policy f(obs, mask) -> action "
-        "or an object with act/act_batch) or paths of saved SB3 models (.zip) "
+        help="comma-separated agents: bot names, paths of trained weights files (.safetensors, "
+        "played in Rust, labelled by the name they record), module:attribute (a policy f(obs, mask) -> "
+        "action or an object with act/act_batch, from the current folder) or paths of saved SB3 models (.zip) "
         "(default: random,heuristic,ismcts:400)",
     )
     p.add_argument("--games", type=_args.positive, default=1000, help="duplicate deals per table (default: 1000)")

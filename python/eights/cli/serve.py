@@ -37,8 +37,9 @@ def add_parser(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="NAME=SPEC",
-        help="offer a policy as an opponent, by NAME: SPEC is module:attribute or a model saved by "
-        "stable-baselines3 (.zip), as for play --bots; repeat for several",
+        help="offer a policy as an opponent, by NAME: SPEC is module:attribute, a model saved by "
+        "stable-baselines3 (.zip) or a trained weights file (.safetensors, played in Rust), as for "
+        "play --bots; repeat for several",
     )
     p.add_argument(
         "--idle-timeout",

@@ -4,6 +4,7 @@ opponent per seat (a built-in bot name, an :class:`eights.OpponentPool`, or a ba
 
 from __future__ import annotations
 
+import os
 from typing import Any, Dict
 
 from .._utils.checks import describe as _describe
@@ -30,6 +31,8 @@ def check_opponent(spec: Any, seat: int) -> Any:
     ``act`` row by row."""
     if isinstance(spec, OpponentPool):
         return spec
+    if isinstance(spec, os.PathLike):
+        spec = os.fspath(spec)  # a weights file's path, a bot name
     if callable(spec) and not isinstance(spec, AgentSpec) and not callable(getattr(spec, "act_batch", None)):
         return spec
     if not isinstance(spec, (str, AgentSpec)) and not callable(getattr(spec, "act", None)):

@@ -14,7 +14,7 @@ from .._utils.optional import require
 
 require(["torch", "safetensors"], "train", "eights.train")
 
-from .export import EXPORT_FORMAT, export_metadata, load_exported, write_exported  # noqa: E402
+from .export import EXPORT_FORMAT, export_metadata, load_exported, write_agent_file, write_exported  # noqa: E402
 from .model import GreedyPolicy, Normalizer, PolicyNet, exported_state_dict, layer, net_policy, net_state_dict  # noqa: E402
 from .ppo import PPOConfig, Rollout, ppo_update  # noqa: E402
 from .selfplay import League, LeagueConfig, SelfPlay  # noqa: E402
@@ -36,5 +36,6 @@ __all__ = [
     "net_policy",
     "net_state_dict",
     "ppo_update",
+    "write_agent_file",
     "write_exported",
 ]

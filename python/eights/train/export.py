@@ -15,12 +15,17 @@ appends slices).
 
 :func:`write_exported` writes a file, :func:`export_metadata` reads its metadata and
 :func:`load_exported` its policies back (through :func:`eights.train.exported_state_dict`).
+
+A trained agent's file (:func:`write_agent_file`) is one of this format holding one policy,
+``agent``, with the rules it was trained on in its metadata (``agent.rules``: the TOML text
+``Rules.to_toml()`` gives; ``players``: the table): its path then plays wherever a bot name
+is accepted, in Rust without PyTorch, on those rules and that table only.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Mapping
+from typing import Any, Dict, Mapping, Optional
 
 import numpy as np
 
@@ -28,9 +33,13 @@ from .._core import NUM_ACTIONS
 from .files import header_metadata, load_arrays, read_file_header
 from .model import EXPORTED_KEYS, PolicyNet, exported_state_dict
 
-__all__ = ["EXPORT_FORMAT", "export_metadata", "load_exported", "write_exported"]
+__all__ = ["AGENT_KEY", "EXPORT_FORMAT", "export_metadata", "load_exported", "write_agent_file", "write_exported"]
 
 EXPORT_FORMAT = "eights-net-v1"
+#: The name of the one policy of a trained agent's file (:func:`write_agent_file`).
+AGENT_KEY = "agent"
+#: The metadata :func:`write_agent_file` writes itself (``meta`` may not set them otherwise).
+_AGENT_KEYS = ("format", "presets", "clip", f"{AGENT_KEY}.rules", "players", "hidden", "inputs", "dtype")
 
 
 def write_exported(policies: Mapping[str, Any], path: str, meta: Mapping[str, Any], dtype: str = "float16") -> None:
@@ -77,3 +86,69 @@ def load_exported(path: str) -> Dict[str, PolicyNet]:
         net.load_state_dict(model, strict=False)  # no value head in a file
         out[preset] = net.eval()
     return out
+
+
+def write_agent_file(
+    path: str,
+    policy: PolicyNet,
+    rules: Any,
+    meta: Mapping[str, Any],
+    *,
+    num_players: Optional[int] = None,
+    dtype: str = "float32",
+) -> None:
+    """Write a trained flat network as an agent's file: one policy, ``agent``, playing
+    ``rules`` (an :class:`eights.Rules`, or a preset name) at a table of ``num_players``
+    (default: ``rules.num_players`` where the rules object has it, else ``meta["players"]``).
+
+    The metadata records the rules (``agent.rules``, the TOML text of ``rules.to_toml()``),
+    ``players``, the network's ``hidden`` and ``inputs`` sizes and ``dtype``, plus ``meta``
+    (values as strings: the trainer passes its command, decisions, minutes, hardware, seed and
+    name). The file is read back by the Rust loader before this returns, so a file that would
+    not play is an error here, not at its first game. The layers are stored in ``dtype``
+    (float32 by default, so that the bot plays exactly the network trained).
+
+    Raises:
+        TypeError: ``policy`` is not a :class:`~eights.train.PolicyNet`, ``rules`` not rules.
+        ValueError: a path not ending in ``.safetensors``, no table size, one the rules do not
+            allow, or ``meta`` setting one of the keys written here to another value.
+    """
+    from .._core import check_bot_rules
+    from ..rules import Rules
+
+    if not isinstance(policy, PolicyNet):
+        raise TypeError(f"policy must be an eights.train.PolicyNet, got {type(policy).__name__}")
+    if not os.fspath(path).lower().endswith(".safetensors"):
+        raise ValueError(f"write_agent_file: path must end in .safetensors (a bot name), got {os.fspath(path)!r}")
+    if isinstance(rules, str):
+        rules = Rules(rules)
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be an eights.Rules or a preset name, got {type(rules).__name__}")
+    meta = {str(k): str(v) for k, v in meta.items()}
+    players = num_players if num_players is not None else getattr(rules, "num_players", None)
+    if players is None:
+        players = meta.get("players")
+    if players is None:
+        raise ValueError("write_agent_file: num_players is missing (give num_players=, or 'players' in meta)")
+    try:
+        players = int(players)
+    except (TypeError, ValueError):
+        raise ValueError(f"write_agent_file: num_players must be an integer, got {players!r}") from None
+    rules.validate(players)  # RulesError naming the field for a table the rules do not allow
+    hidden, inputs = policy.fc1.weight.shape
+    own = {
+        "format": EXPORT_FORMAT,
+        "presets": AGENT_KEY,
+        "clip": repr(float(policy.norm.clip)),
+        f"{AGENT_KEY}.rules": rules.to_toml(),
+        "players": str(players),
+        "hidden": str(int(hidden)),
+        "inputs": str(int(inputs)),
+        "dtype": dtype,
+    }
+    clash = sorted(k for k in _AGENT_KEYS if k in meta and meta[k] != own[k])
+    if clash:
+        raise ValueError(f"write_agent_file: meta may not set {', '.join(map(repr, clash))}: they are written here")
+    write_exported({AGENT_KEY: policy}, path, {**meta, **own}, dtype=dtype)
+    # The Rust loader's own check: the file parses and plays the rules it records.
+    check_bot_rules(os.path.abspath(path), rules, players)

@@ -78,10 +78,18 @@ def parse_policy(text: str) -> Tuple[str, str]:
     label, sep, spec = text.partition("=")
     if not sep:
         spec = text
-        label = os.path.basename(text) if text.endswith(".zip") else text.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+        if text.strip().lower().endswith(".safetensors"):
+            label = os.path.basename(text.strip())[: -len(".safetensors")]
+        elif text.endswith(".zip"):
+            label = os.path.basename(text)
+        else:
+            label = text.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
     label, spec = label.strip(), spec.strip()
     if not label or not spec:
-        raise ValueError(f"--policy must be NAME=SPEC (SPEC: module:attribute or a saved model .zip), got {text!r}")
+        raise ValueError(
+            f"--policy must be NAME=SPEC (SPEC: module:attribute, a saved model .zip or a weights file "
+            f".safetensors), got {text!r}"
+        )
     return label, spec
 
 
@@ -90,6 +98,7 @@ def load_policies(policies: Dict[str, str]) -> Dict[str, Any]:
     :func:`eights.agents.load.load_policy` returns it; ``ValueError`` naming the policy that
     cannot be loaded, or a label that is a built-in bot name."""
     from .._core import parse_bot
+    from ..agents.files import is_agent_file
     from ..agents.load import load_policy
 
     loaded = {}
@@ -106,6 +115,6 @@ def load_policies(policies: Dict[str, str]) -> Dict[str, Any]:
             loaded[label] = load_policy(spec)
         except (ValueError, TypeError) as exc:
             raise ValueError(f"--policy {label}={spec}: {exc}") from None
-        if isinstance(loaded[label], str):  # a bot name given as a spec
+        if isinstance(loaded[label], str) and not is_agent_file(spec):  # a bot name given as a spec
             raise ValueError(f"--policy {label}={spec}: a built-in bot needs no --policy; offer it by name")
     return loaded

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from .._core import BOT_NAMES_HELP, NUM_ACTIONS, check_bot_rules, parse_bot, presets
 from .._utils.checks import as_int, describe
 from .._utils.seeds import check_optional_seed
+from ..agents.files import is_agent_file
 from ..agents.load import SB3Policy
 from ..agents.spec import AgentSpec, as_agent
 from ..rules import Rules, _load_toml_text
@@ -138,7 +139,18 @@ def _agent(name: Any, rules: Rules, num_players: int, policies: Dict[str, Any]) 
             from ..observation import ObservationBounds
 
             policy = SB3Policy(policy.model, policy.name, ObservationBounds(rules, num_players))
+        if isinstance(policy, str):  # a weights file offered by the server, played in Rust
+            try:
+                check_bot_rules(policy, rules, num_players)
+            except ValueError as exc:
+                raise bad_request(f"bot {name!r}: {exc}") from None
         return as_agent(policy, "bot").with_label(name)
+    if is_agent_file(name):
+        # Files on the server's disk are offered by the server (--policy NAME=FILE), never
+        # named by a client.
+        raise bad_request(
+            f"bot {name!r}: a weights file is offered by the server (serve --policy NAME=FILE.safetensors)"
+        )
     try:
         bot = parse_bot(name.strip())
         check_bot_rules(bot, rules, num_players)

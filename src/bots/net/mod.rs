@@ -689,6 +689,8 @@ pub fn weights() -> Result<&'static CardNet, String> {
 /// `VecEnv` batch their decisions through [`CardNet::act_games_into`]).
 #[derive(Clone, Debug, Default)]
 pub struct NetBot {
+    /// The network it plays: `None` for `net`'s ([`weights`]).
+    net: Option<&'static CardNet>,
     scratch: NetScratch,
 }
 
@@ -696,11 +698,19 @@ impl NetBot {
     pub fn new() -> NetBot {
         NetBot::default()
     }
+
+    /// A bot playing `net` (a file named by its path) instead of `net`'s network.
+    pub fn of(net: &'static CardNet) -> NetBot {
+        NetBot { net: Some(net), scratch: NetScratch::default() }
+    }
 }
 
 impl super::policy::Policy for NetBot {
     fn act(&mut self, g: &Game) -> Option<usize> {
-        let net = weights().ok()?;
+        let net = match self.net {
+            Some(n) => n,
+            None => weights().ok()?,
+        };
         net.act_games_into(std::iter::once(g), &mut self.scratch)[0]
     }
     fn name(&self) -> String {

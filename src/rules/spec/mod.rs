@@ -80,6 +80,74 @@ pub struct RulesSpec {
     pub limits: LimitsSpec,
 }
 
+impl RulesSpec {
+    /// The same rules as `other`, whatever each records in `inherits` (where a specification
+    /// came from, not a rule: a house-rules file keeps its preset there, the same rules built
+    /// in Python do not; `eights.Rules.__eq__` ignores it too). No allocation.
+    pub fn same_rules(&self, other: &RulesSpec) -> bool {
+        // Destructured in full, so that a field added later is compared or left out on purpose.
+        let RulesSpec {
+            name,
+            title,
+            source,
+            description,
+            variants,
+            variant,
+            simplifications,
+            players,
+            deck,
+            deal,
+            start,
+            order,
+            matching,
+            draw,
+            passing,
+            stock,
+            multi,
+            chain,
+            two_player,
+            last_card,
+            last_special,
+            end,
+            score,
+            series,
+            countdown,
+            cards,
+            options,
+            limits,
+            inherits: _,
+        } = self;
+        *name == other.name
+            && *title == other.title
+            && *source == other.source
+            && *description == other.description
+            && *variants == other.variants
+            && *variant == other.variant
+            && *simplifications == other.simplifications
+            && *players == other.players
+            && *deck == other.deck
+            && *deal == other.deal
+            && *start == other.start
+            && *order == other.order
+            && *matching == other.matching
+            && *draw == other.draw
+            && *passing == other.passing
+            && *stock == other.stock
+            && *multi == other.multi
+            && *chain == other.chain
+            && *two_player == other.two_player
+            && *last_card == other.last_card
+            && *last_special == other.last_special
+            && *end == other.end
+            && *score == other.score
+            && *series == other.series
+            && *countdown == other.countdown
+            && *cards == other.cards
+            && *options == other.options
+            && *limits == other.limits
+    }
+}
+
 /// `players`: allowed player counts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

@@ -1,0 +1,49 @@
+"""Trained agents saved as weights files: the path of a ``.safetensors`` file is a bot name,
+played in Rust without PyTorch (a flat ``eights-net-v1`` network on the rules and table it
+records, as ``eights train`` and :func:`eights.train.write_agent_file` write it, or a card
+network, ``eights-net-v2``/``v3``, on any rules). This module owns recognising such a name,
+reading a file's metadata (:func:`agent_file_metadata`) and the label a file plays under."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict
+
+from .._core import bot_file_metadata
+
+__all__ = ["AGENT_FILE_SUFFIX", "agent_file_label", "agent_file_metadata", "is_agent_file"]
+
+#: The suffix of a weights file's path that makes it a bot name.
+AGENT_FILE_SUFFIX = ".safetensors"
+
+
+def is_agent_file(name: Any) -> bool:
+    """Whether ``name`` (a str or os.PathLike) names a weights file: it ends in ``.safetensors``."""
+    if isinstance(name, os.PathLike):
+        name = os.fspath(name)
+    return isinstance(name, str) and name.strip().lower().endswith(AGENT_FILE_SUFFIX)
+
+
+def agent_file_metadata(path: Any) -> Dict[str, str]:
+    """The metadata of the weights file at ``path`` (a str or os.PathLike) as a dict of
+    strings: its ``format``; for a trained agent the rules it plays (``agent.rules``, TOML),
+    ``players``, and what its trainer recorded (``command``, ``decisions``, ``minutes``,
+    ``hardware``, ``seed``, ``name``, ...). The file is read and checked by the Rust loader
+    the bots use (no PyTorch).
+
+    Raises:
+        ValueError: the file is missing, not a safetensors file, or of a format no bot plays
+            (the message names the file and the formats allowed).
+        TypeError: ``path`` is not a str or os.PathLike.
+    """
+    return dict(bot_file_metadata(path))
+
+
+def agent_file_label(path: Any) -> str:
+    """The name a weights file plays under in results: its metadata's ``name``, else the
+    file's name without ``.safetensors``."""
+    name = agent_file_metadata(path).get("name", "").strip()
+    if name:
+        return name
+    base = os.path.basename(os.fspath(path).strip())
+    return base[: -len(AGENT_FILE_SUFFIX)] if base.lower().endswith(AGENT_FILE_SUFFIX) else base

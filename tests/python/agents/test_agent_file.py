@@ -1,0 +1,239 @@
+"""A trained network saved as a file plays wherever a bot name is accepted: a flat network
+written by ``eights.train.write_agent_file`` on house rules at three players, and a card
+network written by the existing card-network writer, both played in Rust by path (issue #61:
+"The trained file is an agent everywhere")."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import eights
+from eights import Rules
+from eights._core import parse_bot
+from eights.agents import OpponentPool, agent_file_metadata, as_agent
+
+torch = pytest.importorskip("torch")
+from eights.train import PolicyNet, write_agent_file  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[3]
+HOUSE = REPO / "examples" / "house_rules.toml"
+PLAYERS = 3
+
+
+def _random_policy(seed: int = 0, hidden: int = 40) -> PolicyNet:
+    """A PolicyNet with fixed random weights whose logits differ by much more than float
+    rounding (the initial policy head is nearly uniform), and a normaliser of its own."""
+    g = torch.Generator().manual_seed(seed)
+    net = PolicyNet(eights.OBS_SIZE, eights.NUM_ACTIONS, hidden)
+    with torch.no_grad():
+        for p in net.parameters():
+            p.copy_(torch.randn(p.shape, generator=g) * 0.5)
+        net.norm.mean.copy_(torch.rand(eights.OBS_SIZE, generator=g) * 0.2)
+        net.norm.inv_std.copy_(0.5 + torch.rand(eights.OBS_SIZE, generator=g))
+    return net.eval()
+
+
+@pytest.fixture(scope="module")
+def house() -> Rules:
+    return Rules.from_toml(HOUSE)
+
+
+@pytest.fixture(scope="module")
+def flat(tmp_path_factory, house):
+    """(path, policy): the flat network's file on the house rules at three players."""
+    path = tmp_path_factory.mktemp("agent") / "final.safetensors"
+    net = _random_policy()
+    meta = {"name": "house-agent", "command": "eights train ...", "decisions": 123, "minutes": "0.5"}
+    write_agent_file(str(path), net, house, meta, num_players=PLAYERS)
+    return str(path), net
+
+
+def _positions(rules, n_games=12, seed=0):
+    """Positions of games played by random moves: (game, player to act)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(n_games):
+        g = eights.Game(rules, num_players=PLAYERS, seed=seed + k)
+        while not g.is_terminal and len(out) < 60 * (k + 1):
+            out.append(g.clone())
+            g.step(int(rng.choice(g.legal_actions())))
+    return out
+
+
+def test_the_file_plays_the_greedy_action_of_the_pytorch_network(flat, house):
+    path, net = flat
+    bot = eights.Bot(path, seed=0)
+    checked = 0
+    for g in _positions(house):
+        obs = torch.from_numpy(g.observation(g.current_player))[None]
+        mask = torch.from_numpy(g.action_mask())[None]
+        with torch.no_grad():
+            logits, _ = net.logits_value(obs, mask)
+        top2 = torch.topk(logits[0], 2).values
+        if g.action_mask().sum() > 1 and float(top2[0] - top2[1]) < 1e-3:
+            continue  # a near tie: float rounding may pick either
+        assert bot.act(g) == int(logits.argmax(1)[0])
+        checked += 1
+    assert checked > 300
+
+
+def test_the_file_records_its_rules_table_and_provenance(flat, house):
+    path, _ = flat
+    meta = agent_file_metadata(path)
+    assert meta["format"] == "eights-net-v1" and meta["players"] == str(PLAYERS)
+    assert Rules.from_toml(meta["agent.rules"]) == house
+    assert meta["name"] == "house-agent" and meta["decisions"] == "123" and meta["command"] == "eights train ..."
+    assert as_agent(path).label == "house-agent"
+
+
+def test_the_file_is_an_arena_agent_a_vecenv_opponent_and_a_pool_snapshot(flat, house):
+    path, _ = flat
+    res = eights.arena.evaluate(path, "heuristic", preset=house, num_players=PLAYERS, games=6, seed=1)
+    assert res.games == 6 * PLAYERS and res.agent == "house-agent"
+    env = eights.VecEnv(house, 16, num_players=PLAYERS, opponents=path, seed=3)
+    pool = OpponentPool([path, "heuristic"], seed=0)
+    env2 = eights.VecEnv(house, 16, num_players=PLAYERS, opponents=pool, seed=3)
+    single = eights.make(house, num_players=PLAYERS, opponents=path, seed=5)
+    rng = np.random.default_rng(0)
+    for e in (env, env2):
+        _, info = e.reset(seed=3)
+        ended = 0
+        for _ in range(300):
+            masks = info["action_mask"]
+            # A game awaiting its reset has no legal action (its action is ignored).
+            acts = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+            _, _, term, trunc, info = e.step(acts)
+            ended += int(np.sum(term | trunc))
+        assert ended > 0
+    _, info = single.reset(seed=5)
+    done = False
+    while not done:
+        _, _, term, trunc, info = single.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        done = term or trunc
+
+
+def test_the_file_refuses_other_rules_naming_its_rules_and_table(flat):
+    path, _ = flat
+    for preset, n in (("crazy_eights", PLAYERS), ("house", 2)):
+        rules = Rules.from_toml(HOUSE) if preset == "house" else preset
+        with pytest.raises(ValueError, match=r"plays only the rules it was trained for.*house_eights.*3 players"):
+            eights.arena.evaluate(path, "heuristic", preset=rules, num_players=n, games=1)
+    with pytest.raises(ValueError, match="final.safetensors"):
+        eights.Bot(path).act(eights.Game("crazy_eights", num_players=PLAYERS, seed=0))
+
+
+def test_a_card_network_file_from_the_existing_writer_plays_as_net(tmp_path):
+    from eights._core import card_net_weights
+    from eights.train import cardnet
+
+    path = tmp_path / "cards.safetensors"
+    cardnet.export(cardnet.load(card_net_weights()), str(path), {"name": "net-copy"})
+    assert agent_file_metadata(path)["format"] in ("eights-net-v2", "eights-net-v3")
+    for preset, n in (("crazy_eights", 2), ("switch_blackjack", 4)):
+        a, b = eights.Bot(str(path), seed=0), eights.Bot("net", seed=0)
+        for g in _positions_of(preset, n):
+            assert a.act(g) == b.act(g)
+    res = eights.arena.evaluate(str(path), "heuristic", preset="one_card", num_players=3, games=4)
+    assert res.games == 12
+
+
+def _positions_of(preset, n, games=4):
+    rng = np.random.default_rng(1)
+    out = []
+    for k in range(games):
+        g = eights.Game(preset, num_players=n, seed=k)
+        while not g.is_terminal and g.decision_count < 80:
+            out.append(g.clone())
+            g.step(int(rng.choice(g.legal_actions())))
+    return out
+
+
+def test_bad_paths_and_files_are_clear_errors(tmp_path):
+    junk = tmp_path / "junk.safetensors"
+    junk.write_bytes(b"\x08\x00\x00\x00\x00\x00\x00\x00not json")
+    missing = tmp_path / "none.safetensors"
+    folder = tmp_path / "dir.safetensors"
+    folder.mkdir()
+    for name, words in ((missing, "cannot open it"), (junk, "not a safetensors file"), (folder, "is a folder")):
+        with pytest.raises(ValueError, match=f"bot file .*{name.name}.*{words}"):
+            eights.Bot(str(name))
+    with pytest.raises(ValueError, match=r"junk\.safetensors.*eights-net-v1"):
+        parse_bot(str(junk))
+    with pytest.raises(ValueError, match=r"none\.safetensors.*cannot open it"):
+        as_agent(str(missing), "--agents")
+    with pytest.raises(ValueError, match=r"none\.safetensors"):
+        eights.VecEnv("crazy_eights", 2, opponents=str(missing))
+    with pytest.raises(ValueError, match=r"none\.safetensors"):
+        OpponentPool([str(missing)])
+    other = tmp_path / "other.safetensors"
+    from safetensors.numpy import save_file
+
+    save_file({"x": np.zeros(2, np.float32)}, str(other), metadata={"format": "mine"})
+    with pytest.raises(ValueError, match=r"format 'mine'|format \"mine\""):
+        eights.Bot(str(other))
+    with pytest.raises(ValueError, match="path must end in .safetensors"):
+        write_agent_file(str(tmp_path / "a.pt"), _random_policy(), "crazy_eights", {}, num_players=2)
+
+
+@pytest.mark.slow
+def test_cli_arena_plays_the_file_under_its_name(flat):
+    path, _ = flat
+    out = subprocess.run(
+        [sys.executable, "-m", "eights", "arena", "--rules", str(HOUSE), "--players", str(PLAYERS)]
+        + ["--agents", f"{path},heuristic,random", "--games", "3", "--no-progress", "--threads", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "house-agent" in out.stdout
+
+
+@pytest.mark.slow
+def test_a_console_script_resolves_module_attribute_from_the_current_folder(tmp_path):
+    # A console script runs a file from the environment's bin/: Python puts that file's folder
+    # on sys.path, not the current one (python -m puts the current folder there).
+    bin_dir, work = tmp_path / "bin", tmp_path / "work"
+    bin_dir.mkdir()
+    work.mkdir()
+    (bin_dir / "eights_script.py").write_text(
+        "import sys\nfrom eights.__main__ import main\nsys.exit(main())\n", encoding="utf-8"
+    )
+    (work / "mine.py").write_text(
+        "import numpy as np\n\ndef agent(obs, mask):\n    return int(np.flatnonzero(mask)[0])\n", encoding="utf-8"
+    )
+    package_root = str(Path(eights.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([package_root, os.environ.get("PYTHONPATH", "")])}
+    out = subprocess.run(
+        [sys.executable, str(bin_dir / "eights_script.py"), "arena", "--agents", "mine:agent,random"]
+        + ["--games", "2", "--no-progress", "--threads", "1"],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "mine:agent" in out.stdout
+
+
+def test_serve_offers_a_file_by_policy_name_and_refuses_a_path_from_a_client(flat, house):
+    from eights.web.config import load_policies, parse_policy
+    from eights.web.errors import ApiError
+    from eights.web.requests import _agent
+
+    path, _ = flat
+    assert parse_policy(path) == ("final", path)
+    offered = load_policies(dict([parse_policy(f"mine={path}")]))
+    agent = _agent("mine", house, PLAYERS, offered)
+    assert agent.label == "mine" and agent.bot == os.path.realpath(path)
+    with pytest.raises(ApiError, match="plays only the rules it was trained for"):
+        _agent("mine", house, 2, offered)
+    with pytest.raises(ApiError, match="offered by the server"):
+        _agent(path, house, PLAYERS, offered)
