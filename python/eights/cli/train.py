@@ -88,6 +88,9 @@ def add_parser(subparsers: Any) -> None:
         help="duplicate deals of the final evaluation (default: 1000)",
     )
     p.add_argument("--eval-seed", type=_args.seed, default=12345, help="seed of the evaluation deals (default: 12345)")
+    p.add_argument(
+        "--plot", default=None, metavar="FILE", help="also save the learning curve here (png, svg...) (default: none)"
+    )
     p.add_argument("--log-every", type=_args.positive, default=5, help="updates between curve points (default: 5)")
     p.add_argument("--restart", action="store_true", help="ignore a checkpoint in --out and start again (default: off)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar (default: shown)")
@@ -147,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
 
     if overrides:
         preset = Rules(preset, overrides)
-    _outputs.check_outputs([("--out", args.out, "folder")])
+    _outputs.check_outputs([("--out", args.out, "folder"), ("--plot", args.plot, "plot")])
     ppo, league = _settings(args)
     result = train(
         preset,
@@ -172,4 +175,13 @@ def run(args: argparse.Namespace) -> int:
         command=getattr(args, "command_line", "") or " ".join(shlex.quote(a) for a in sys.argv),
     )
     print(f"run folder: {result.out} (final.safetensors, checkpoint.pt, learning_curve.png, summary.md)")
+    if args.plot:
+        from ..train.curves import LearningCurve
+        from ..train.files import load_checkpoint
+
+        curve = LearningCurve()
+        curve.points = list(load_checkpoint(f"{result.out}/checkpoint.pt", ("curve",))["curve"])
+        curve.plot(args.plot, f"{preset if isinstance(preset, str) else preset.name}, {args.players} players",
+                   fair=1.0 / args.players)  # fmt: skip
+        print(f"learning curve: {args.plot}")
     return 0

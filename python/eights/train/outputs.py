@@ -45,15 +45,16 @@ def rebuild(saved: Mapping[str, Any]):
     return net
 
 
-def _write_flat(path: str, policy: Any, rules: Rules, meta: Mapping[str, str]) -> None:
-    try:  # the shared writer of agent files, where this version has it
+def _write_flat(path: str, policy: Any, rules: Rules, players: int, meta: Mapping[str, str]) -> None:
+    try:  # the package's writer of agent files, where this version has it
         from .export import write_agent_file  # type: ignore[attr-defined]
-    except ImportError:  # the same layout written here: key "agent", the rules in the metadata
+    except ImportError:  # until then the same layout here: policy "agent", the rules and table in the metadata
         from .export import write_exported
 
-        write_exported({"agent": policy}, path, {**meta, "rules": rules.to_toml()})
+        extra = {"agent.rules": rules.to_toml(), "players": str(players)}
+        write_exported({"agent": policy}, path, {**meta, **extra}, dtype="float32")
         return
-    write_agent_file(os.path.dirname(path), policy, rules, meta)
+    write_agent_file(path, policy, rules, meta, num_players=players)
 
 
 def load_agent_file(path: str, rules: Rules, players: int, greedy: bool = True):
@@ -185,18 +186,18 @@ class RunFolder:
         )
         save_checkpoint(_to_cpu(state), self.checkpoint)
 
-    def write_agent(self, agent: Any, rules: Rules, meta: Mapping[str, str]) -> None:
+    def write_agent(self, agent: Any, rules: Rules, players: int, meta: Mapping[str, str]) -> None:
         """The agent file: the policy in the format the Rust bots read."""
         tmp = os.path.join(self.out, "final.tmp.safetensors")
         if hasattr(agent, "net"):
             from .cardnet import export
 
-            export(agent.net.cpu(), tmp, {**meta, "rules": rules.to_toml()})
+            export(agent.net.cpu(), tmp, {**meta, "agent.rules": rules.to_toml(), "players": str(players)})
             agent.net.to(agent.rules.device)
         else:
             import copy
 
-            _write_flat(tmp, copy.deepcopy(agent).cpu(), rules, meta)
+            _write_flat(tmp, copy.deepcopy(agent).cpu(), rules, players, meta)
         os.replace(tmp, self.agent_file)
 
     def evaluate(

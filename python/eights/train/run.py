@@ -262,7 +262,7 @@ def _train(plan: Dict[str, Any], restart: bool):
         if run.step > step0 or not os.path.exists(folder.agent_file):
             save()
             meta.update(decisions=str(run.step), minutes=f"{run.elapsed() / 60:.2f}")
-            folder.write_agent(agent, ruleset, meta)
+            folder.write_agent(agent, ruleset, players, meta)
             curve.write_csv(folder.curve_csv)
             curve.plot(folder.curve_png, title, fair=1.0 / players)
 
