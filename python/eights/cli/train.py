@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
         log_every=args.log_every,
         restart=args.restart,
         progress=not args.no_progress,
-        command=getattr(args, "command_line", "") or " ".join(shlex.quote(a) for a in sys.argv),
+        command=" ".join(["eights", *(shlex.quote(a) for a in sys.argv[1:])]),
     )
     print(f"run folder: {result.out} (final.safetensors, checkpoint.pt, learning_curve.png, summary.md)")
     if args.plot:
