@@ -20,16 +20,15 @@ import numpy as np
 import eights
 from eights.arena import evaluate
 from eights.arena.stats import bootstrap_ci, outcomes
-from eights.train.cardnet import CardNetAgent, load
+from eights.train import GreedyPolicy
+from eights.train.cardpolicy import shipped_card_policy
 from eights.train.outputs import load_agent_file
 from eights.train.run import resolve_rules
 
 
 def _agent(spec: str, rules: eights.Rules, players: int):
-    if spec == "net":
-        from eights._core import card_net_weights
-
-        return CardNetAgent(load(card_net_weights(), "net"), "net (minute 0)")
+    if spec == "net":  # played as the fine-tuned network is, by PyTorch
+        return GreedyPolicy(shipped_card_policy(rules.encode(players)).eval(), "net (minute 0)")
     path = os.path.join(spec, "final.safetensors") if os.path.isdir(spec) else spec
     return load_agent_file(path, rules, players)[1]
 

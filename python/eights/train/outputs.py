@@ -70,11 +70,13 @@ def load_agent_file(path: str, rules: Rules, players: int, greedy: bool = True):
         nets = load_exported(path)
         net = nets.get("agent") or nets.get(rules.preset or "") or next(iter(nets.values()))
         return (lambda o, m: net.act(o, m, greedy)), GreedyPolicy(net, os.path.basename(path), greedy)
-    from .cardnet import CardNetAgent, load_path
+    from .cardnet import load_path
     from .cardpolicy import CardPolicy
+    from .model import GreedyPolicy
 
+    # The card network told the table's rules once (the arena need not encode them per game).
     policy = CardPolicy(load_path(path), rules.encode(players)).eval()
-    return (lambda o, m: policy.act(o, m, greedy)), CardNetAgent(policy.net, os.path.basename(path))
+    return (lambda o, m: policy.act(o, m, greedy)), GreedyPolicy(policy, os.path.basename(path), greedy)
 
 
 def opponents(names: Sequence[str], rules: Rules, players: int, device: str) -> Tuple[List[Any], List[str]]:
