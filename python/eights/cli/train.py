@@ -148,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
     from ..rules import Rules
     from ..train import train
 
-    if overrides:
+    if overrides and isinstance(preset, str):
         preset = Rules(preset, overrides)
     _outputs.check_outputs([("--out", args.out, "folder"), ("--plot", args.plot, "plot")])
     ppo, league = _settings(args)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
-import functools
 import inspect
 import textwrap
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Type, TypeVar
@@ -75,7 +74,6 @@ def _flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-@functools.cache
 def field_docs(cls: type) -> Dict[str, str]:
     """The docstring of each field of dataclass ``cls`` (the string literal under the field in
     the class body, on one line), by field name; fields without one are left out."""

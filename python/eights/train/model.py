@@ -139,10 +139,10 @@ class PolicyNet(MaskedPolicy):
 
 
 class GreedyPolicy:
-    """A :class:`PolicyNet` as an arena agent: ``act_batch`` plays each row's most likely
-    legal action (or samples from the policy with ``greedy=False``)."""
+    """A :class:`PolicyNet` (or any :class:`MaskedPolicy`) as an arena agent: ``act_batch``
+    plays each row's most likely legal action (or samples from the policy with ``greedy=False``)."""
 
-    def __init__(self, net: PolicyNet, name: str, greedy: bool = True):
+    def __init__(self, net: MaskedPolicy, name: str, greedy: bool = True):
         self.net, self.name, self.greedy = net, name, greedy
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:

@@ -46,15 +46,15 @@ def rebuild(saved: Mapping[str, Any]):
 
 
 def _write_flat(path: str, policy: Any, rules: Rules, players: int, meta: Mapping[str, str]) -> None:
-    try:  # the package's writer of agent files, where this version has it
-        from .export import write_agent_file  # type: ignore[attr-defined]
-    except ImportError:  # until then the same layout here: policy "agent", the rules and table in the metadata
-        from .export import write_exported
+    from . import export
 
-        extra = {"agent.rules": rules.to_toml(), "players": str(players)}
-        write_exported({"agent": policy}, path, {**meta, **extra}, dtype="float32")
+    writer = getattr(export, "write_agent_file", None)  # the package's writer of agent files
+    if writer is not None:
+        writer(path, policy, rules, meta, num_players=players)
         return
-    write_agent_file(path, policy, rules, meta, num_players=players)
+    # Where this version has none: the same layout, policy "agent", the rules and table in the metadata.
+    extra = {"agent.rules": rules.to_toml(), "players": str(players)}
+    export.write_exported({"agent": policy}, path, {**meta, **extra}, dtype="float32")
 
 
 def load_agent_file(path: str, rules: Rules, players: int, greedy: bool = True):
