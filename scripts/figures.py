@@ -43,7 +43,19 @@ FIGURES: Dict[str, List[str]] = {
     "ratings_switch_blackjack.svg": ARENA
     + ["--preset", "switch_blackjack", "--agents", "random,heuristic,ismcts:1000", "--games", "500", "--plot"],
     # The 30-minute run of docs/tutorials/training.md with the defaults (seed 1); needs the train extra.
-    "ppo_learning_curve.svg": [sys.executable, "examples/ppo_selfplay.py", "--out", "runs/ppo", "--plot"],
+    "ppo_learning_curve.svg": [
+        sys.executable,
+        "-m",
+        "eights",
+        "train",
+        "--seed",
+        "1",
+        "--minutes",
+        "30",
+        "--out",
+        "runs/ppo",
+        "--plot",
+    ],
     # Sixteen best responses (docs/baselines.md, Exploitability; hours on 2 cores): the runs in
     # runs/exploit are resumed or skipped when done, then the table and this chart are drawn.
     "exploitability.svg": [sys.executable, "scripts/exploitability.py", "--plot"],

@@ -46,6 +46,7 @@ LANES = {
     "arena/test_exploit.py": ("train",),
     "cli/test_ctrl_c.py": ("slow",),
     "cli/test_exploit_cli.py": ("train", "slow"),
+    "cli/test_train_cli.py": ("train", "slow"),
     "examples/test_example_scripts.py": ("slow",),
     "examples/test_examples.py": ("train", "slow"),
     "examples/test_notebook.py": ("train", "slow"),

@@ -1,4 +1,4 @@
-"""Command-line tools: ``eights {selfplay,arena,generalize,exploit,botspeed,play,serve,replay,soak,presets}``
+"""Command-line tools: ``eights {selfplay,arena,generalize,train,exploit,botspeed,play,serve,replay,soak,presets}``
 (the console script; ``python -m eights ...`` does the same).
 
 ``selfplay`` benchmarks random-vs-random games, first in the Rust loop
@@ -34,6 +34,14 @@ command), with the results of one machine (see ``docs/cluster.md``)::
 against the heuristic on every rule set of a split (held-out presets, held-out house rules)::
 
     python -m eights generalize --agent ismcts:100 --split heldout_presets --games 200
+
+``train`` trains an agent for any rules and table with the package's PPO against a league
+(the ``train`` extra), with a progress bar, a resumable run folder (``--out``) and an arena
+evaluation at the end; ``--init net`` fine-tunes the shipped card network (see
+:func:`eights.train.train`)::
+
+    python -m eights train --preset crazy_eights --players 2 --minutes 10 --out runs/c8
+    python -m eights train --rules examples/house_rules.toml --players 3 --minutes 10 --init net
 
 ``exploit`` trains an approximate best response to an agent (the package's PPO, the ``train``
 extra) and plays it against the agent on fresh duplicate deals: how much an opponent that has
@@ -79,10 +87,10 @@ from typing import Optional, Sequence
 
 import eights
 
-from . import arena, botspeed, exploit, generalize, play, presets, replay, selfplay, serve, soak
+from . import arena, botspeed, exploit, generalize, play, presets, replay, selfplay, serve, soak, train
 
 #: The commands in the order ``--help`` lists them; each module adds its own subparser.
-COMMANDS = (selfplay, arena, generalize, exploit, play, serve, botspeed, replay, soak, presets)
+COMMANDS = (selfplay, arena, generalize, train, exploit, play, serve, botspeed, replay, soak, presets)
 
 
 def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:

@@ -80,7 +80,8 @@ class RulesPolicyNet(PolicyNet):
         c = torch.relu(self.card_proj(cards)).flatten(1)
         return torch.relu(self.rules_proj(torch.cat([c, encodings[:, NUM_FACES * CARD_FEATURES :]], -1)))
 
-    def trunk(self, x: torch.Tensor) -> torch.Tensor:
+    def trunk(self, x: torch.Tensor, mask: Optional[torch.Tensor] = None) -> torch.Tensor:
+        """The hidden features of ``[obs, rules row]`` rows (``mask`` is not read)."""
         distinct, inverse = torch.unique(x[:, OBS_SIZE].long(), return_inverse=True)
         r = self.rules_features(self.table.lookup(distinct))[inverse]
         return torch.relu(self.fc2(torch.relu(self.fc1(torch.cat([self.norm(x), r], -1)))))

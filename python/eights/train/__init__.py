@@ -2,7 +2,8 @@
 hyperparameters :class:`PPOConfig`), the self-play loop against a league of opponents
 (:mod:`.selfplay`), the flat policy network it trains, which the learned bot ``net1`` plays
 (:mod:`.model`), and the ``eights-net-v1`` file format that bot reads (:mod:`.export`);
-``examples/ppo_selfplay.py`` and the approximate best response of
+:func:`train` (``eights train``, :mod:`.run`, its run folder :mod:`.outputs`, the machine it
+picks :mod:`.machine`, the card network as its learner :mod:`.cardpolicy`) and the approximate best response of
 :func:`eights.arena.exploit` (:mod:`.best_response`) run on them, and :mod:`.config` turns the
 nested argument dataclasses into command-line flags. The rules-reading network that the
 learned bot ``net`` plays, its ``eights-net-v2`` file format and its growth (wider, with
@@ -17,6 +18,7 @@ require(["torch", "safetensors"], "train", "eights.train")
 from .export import EXPORT_FORMAT, export_metadata, load_exported, write_agent_file, write_exported  # noqa: E402
 from .model import GreedyPolicy, Normalizer, PolicyNet, exported_state_dict, layer, net_policy, net_state_dict  # noqa: E402
 from .ppo import PPOConfig, Rollout, ppo_update  # noqa: E402
+from .run import TrainResult, train  # noqa: E402
 from .selfplay import League, LeagueConfig, SelfPlay  # noqa: E402
 
 __all__ = [
@@ -29,6 +31,7 @@ __all__ = [
     "PolicyNet",
     "Rollout",
     "SelfPlay",
+    "TrainResult",
     "export_metadata",
     "exported_state_dict",
     "layer",
@@ -36,6 +39,7 @@ __all__ = [
     "net_policy",
     "net_state_dict",
     "ppo_update",
+    "train",
     "write_agent_file",
     "write_exported",
 ]

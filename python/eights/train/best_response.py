@@ -26,7 +26,7 @@ from .._core import NUM_ACTIONS, OBS_SIZE, derive_seed
 from ..agents.spec import AgentSpec
 from ..arena.stats import wilson_interval
 from ..envs.vector import VecEnv
-from .files import load_checkpoint
+from .files import load_checkpoint, save_checkpoint
 from .model import PolicyNet, net_state_dict
 from .ppo import PPOConfig, Rollout, ppo_update
 
@@ -158,9 +158,7 @@ class BestResponse:
 
     def save(self, path: str) -> None:
         """Write a checkpoint atomically (a stopped run never leaves half a file)."""
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        torch.save(self.state_dict(), path + ".tmp")
-        os.replace(path + ".tmp", path)
+        save_checkpoint(self.state_dict(), path)
 
     def load(self, path: str) -> None:
         """Resume from a checkpoint of the same experiment (``ValueError`` naming what differs)."""

@@ -267,6 +267,28 @@ class CardNet(nn.Module):
         r, t = self.rules_part(rules)
         return r, t, rules[:, NUM_FACES * len(CARD_FEATURE_NAMES) + COUNTDOWN_COLUMN]
 
+    def features(
+        self,
+        obs: torch.Tensor,
+        mask: torch.Tensor,
+        rules: torch.Tensor,
+        ridx: torch.Tensor,
+        parts: Optional[tuple] = None,
+    ):
+        """The per-card features ``h`` ``(B, 54, width)`` and the context ``(B, context)`` that
+        the heads of :meth:`forward` read (its arguments)."""
+        r, t, countdown = self.parts(rules) if parts is None else parts
+        r, t, countdown = r[ridx], t[ridx], countdown[ridx]
+        h = torch.relu(self.d(squash(card_inputs(obs, mask, countdown))) + r)  # (B, 54, W)
+        if self.attention:
+            h = self._attend(h, obs)
+        hand = obs[:, HAND : HAND + 54].clamp(min=0.0)
+        wmean = (h * hand[..., None]).sum(1) / hand.sum(1, keepdim=True).clamp(min=1.0)
+        g = torch.cat([obs[:, self.global_obs], mask[:, self.other_actions].to(obs.dtype)], 1)
+        z = torch.cat([h.mean(1), h.amax(1), wmean, squash(g), t], 1)
+        ctx = torch.relu(self.c2(torch.relu(self.c1(z))))
+        return h, ctx
+
     def forward(
         self,
         obs: torch.Tensor,
@@ -279,16 +301,7 @@ class CardNet(nn.Module):
         observations ``(B, OBS_SIZE)``, bool masks, the distinct rules encodings of the batch
         ``(K, RULES_SIZE)`` and each row's index into them ``(B,)``. ``parts``: the
         :meth:`parts` of ``rules`` when the caller keeps them (``rules`` is then not read)."""
-        r, t, countdown = self.parts(rules) if parts is None else parts
-        r, t, countdown = r[ridx], t[ridx], countdown[ridx]
-        h = torch.relu(self.d(squash(card_inputs(obs, mask, countdown))) + r)  # (B, 54, W)
-        if self.attention:
-            h = self._attend(h, obs)
-        hand = obs[:, HAND : HAND + 54].clamp(min=0.0)
-        wmean = (h * hand[..., None]).sum(1) / hand.sum(1, keepdim=True).clamp(min=1.0)
-        g = torch.cat([obs[:, self.global_obs], mask[:, self.other_actions].to(obs.dtype)], 1)
-        z = torch.cat([h.mean(1), h.amax(1), wmean, squash(g), t], 1)
-        ctx = torch.relu(self.c2(torch.relu(self.c1(z))))
+        h, ctx = self.features(obs, mask, rules, ridx, parts)
         # The card heads run only where one of the card's actions is legal.
         legal = mask[:, 0:54] | mask[:, 62:116] | mask[:, 116:170]
         b, c = legal.nonzero(as_tuple=True)

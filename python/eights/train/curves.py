@@ -39,8 +39,10 @@ class LearningCurve:
             w.writeheader()
             w.writerows(self.points)
 
-    def plot(self, path: str, title: str) -> None:
-        """The win rates against learner decisions as a PNG (nothing without points)."""
+    def plot(self, path: str, title: str, fair: float = 0.5) -> None:
+        """The win rates against learner decisions as a PNG (nothing without points), with a
+        dashed line at the table's fair share ``fair`` (``1 / players``: what an agent as strong
+        as its opponents wins)."""
         if not self.points:
             return
         import matplotlib
@@ -53,7 +55,7 @@ class LearningCurve:
         for key in (k for k in self.points[0] if k.startswith("vs_")):
             y = np.array([c[key] for c in self.points], dtype=float)
             ax.plot(steps, y, label=key[3:] + (" bot" if key != "vs_snapshots" else ""))
-        ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+        ax.axhline(fair, color="grey", lw=0.8, ls="--", label=f"fair share ({fair:.2f})")
         ax.set_xlabel("learner decisions")
         ax.set_ylabel("win rate in training games")
         ax.set_ylim(0, 1)

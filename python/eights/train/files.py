@@ -1,4 +1,5 @@
-"""Reading the files training writes and reads back: PyTorch checkpoints (``*.pt``) loaded as
+"""Reading and writing the files training keeps: PyTorch checkpoints (``*.pt``) written atomically
+(:func:`save_checkpoint`) and loaded as
 tensors and plain data only (``torch.load(..., weights_only=True)``: a file can never run code
 when loaded), and safetensors headers read within the file's own length. Every failure is a
 :class:`FileFormatError` (a ``ValueError``) whose one line names the file and what is wrong
@@ -13,7 +14,15 @@ import os
 import pickle
 from typing import Any, Dict, Iterable, Optional, Tuple
 
-__all__ = ["FileFormatError", "header_metadata", "load_arrays", "load_checkpoint", "read_file_header", "read_header"]
+__all__ = [
+    "FileFormatError",
+    "header_metadata",
+    "load_arrays",
+    "load_checkpoint",
+    "read_file_header",
+    "read_header",
+    "save_checkpoint",
+]
 
 #: The largest safetensors header read (the safetensors library's own limit, 100 MB).
 MAX_HEADER = 100_000_000
@@ -65,6 +74,18 @@ def load_checkpoint(path: str, keys: Iterable[str] = ("model",), map_location: O
     if missing:
         raise FileFormatError(f"{path}: not a checkpoint of this kind: no {', '.join(map(repr, missing))} in it")
     return ck
+
+
+def save_checkpoint(state: Dict[str, Any], path: str) -> None:
+    """Write a checkpoint (tensors and plain data, as :func:`load_checkpoint` reads them)
+    atomically: to a temporary file, then moved over the last one, so a stopped run never
+    leaves half a file."""
+    import torch
+
+    path = os.fspath(path)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    torch.save(state, path + ".tmp")
+    os.replace(path + ".tmp", path)
 
 
 def read_header(data: bytes, name: str = "net weights") -> Tuple[Dict[str, Any], int]:

@@ -9,13 +9,22 @@ policy moves between the two without conversion."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping
+from typing import Any, Dict, Mapping, Optional
 
 import numpy as np
 import torch
 import torch.nn as nn
 
-__all__ = ["GreedyPolicy", "Normalizer", "PolicyNet", "exported_state_dict", "layer", "net_policy", "net_state_dict"]
+__all__ = [
+    "GreedyPolicy",
+    "MaskedPolicy",
+    "Normalizer",
+    "PolicyNet",
+    "exported_state_dict",
+    "layer",
+    "net_policy",
+    "net_state_dict",
+]
 
 #: The tensors of one preset's policy in an exported file (the value head is not exported).
 EXPORTED_KEYS = (
@@ -73,28 +82,13 @@ def layer(i: int, o: int, std: float = float(np.sqrt(2))) -> nn.Linear:
     return lin
 
 
-class PolicyNet(nn.Module):
-    """A 2-layer MLP trunk with a masked policy head and a value head, reading the first
-    ``obs_size`` values of whole observations (the layout only appends slices, so a network
-    trained on a shorter layout reads its own prefix)."""
+class MaskedPolicy(nn.Module):
+    """What the package's PPO asks of a policy network beyond its ``logits_value(obs, mask)``
+    (masked logits and values): sampled or greedy actions for torch and numpy batches. The flat
+    :class:`PolicyNet` and the card network's :class:`~eights.train.cardpolicy.CardPolicy` share it."""
 
-    def __init__(self, obs_size: int, num_actions: int, hidden: int):
-        super().__init__()
-        self.norm = Normalizer(obs_size)
-        self.fc1 = layer(obs_size, hidden)
-        self.fc2 = layer(hidden, hidden)
-        self.pi = layer(hidden, num_actions, 0.01)
-        self.v = layer(hidden, 1, 1.0)
-
-    def trunk(self, obs: torch.Tensor) -> torch.Tensor:
-        """The hidden features of (whole) observations."""
-        return torch.relu(self.fc2(torch.relu(self.fc1(self.norm(obs)))))
-
-    def logits_value(self, obs: torch.Tensor, mask: torch.Tensor):
-        """Masked logits (illegal actions at -1e9) and state values."""
-        h = self.trunk(obs)
-        logits = self.pi(h).masked_fill(~mask, -1e9)
-        return logits, self.v(h).squeeze(-1)
+    def logits_value(self, obs: torch.Tensor, mask: torch.Tensor):  # pragma: no cover - abstract
+        raise NotImplementedError
 
     def sample(self, obs: torch.Tensor, mask: torch.Tensor, greedy: bool = False):
         """Actions (Gumbel-max sampling from the masked logits, or their argmax), their
@@ -110,16 +104,45 @@ class PolicyNet(nn.Module):
 
     def act(self, obs: np.ndarray, mask: np.ndarray, greedy: bool = False) -> np.ndarray:
         """Batched actions for numpy observations ``(k, OBS_SIZE)`` and bool masks."""
-        dev = self.fc1.weight.device
+        dev = next(self.parameters()).device
         obs_t, mask_t = torch.from_numpy(obs).to(dev), torch.from_numpy(mask).to(dev)
         return self.sample(obs_t, mask_t, greedy)[0].cpu().numpy()
 
 
-class GreedyPolicy:
-    """A :class:`PolicyNet` as an arena agent: ``act_batch`` plays each row's most likely
-    legal action (or samples from the policy with ``greedy=False``)."""
+class PolicyNet(MaskedPolicy):
+    """A 2-layer MLP trunk with a masked policy head and a value head, reading the first
+    ``obs_size`` values of whole observations (the layout only appends slices, so a network
+    trained on a shorter layout reads its own prefix)."""
 
-    def __init__(self, net: PolicyNet, name: str, greedy: bool = True):
+    def __init__(self, obs_size: int, num_actions: int, hidden: int):
+        super().__init__()
+        self.norm = Normalizer(obs_size)
+        self.fc1 = layer(obs_size, hidden)
+        self.fc2 = layer(hidden, hidden)
+        self.pi = layer(hidden, num_actions, 0.01)
+        self.v = layer(hidden, 1, 1.0)
+
+    @property
+    def obs_size(self) -> int:
+        """The observation values read (a prefix of the whole observation)."""
+        return int(self.fc1.in_features)
+
+    def trunk(self, obs: torch.Tensor, mask: Optional[torch.Tensor] = None) -> torch.Tensor:
+        """The hidden features of (whole) observations (``mask`` is not read)."""
+        return torch.relu(self.fc2(torch.relu(self.fc1(self.norm(obs)))))
+
+    def logits_value(self, obs: torch.Tensor, mask: torch.Tensor):
+        """Masked logits (illegal actions at -1e9) and state values."""
+        h = self.trunk(obs)
+        logits = self.pi(h).masked_fill(~mask, -1e9)
+        return logits, self.v(h).squeeze(-1)
+
+
+class GreedyPolicy:
+    """A :class:`PolicyNet` (or any :class:`MaskedPolicy`) as an arena agent: ``act_batch``
+    plays each row's most likely legal action (or samples from the policy with ``greedy=False``)."""
+
+    def __init__(self, net: MaskedPolicy, name: str, greedy: bool = True):
         self.net, self.name, self.greedy = net, name, greedy
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:

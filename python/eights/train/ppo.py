@@ -39,13 +39,21 @@ class PPOConfig:
     lr_floor: float = 0.1
     """the annealed learning rate's final fraction"""
     gamma: float = 0.99
+    """discount of future rewards"""
     gae_lambda: float = 0.95
+    """GAE's lambda (bias against variance of the advantages)"""
     num_minibatches: int = 4
+    """minibatches per epoch of an update"""
     update_epochs: int = 4
+    """passes over a rollout per update"""
     clip_coef: float = 0.2
+    """PPO's clipping of the probability ratio (and of the value change)"""
     ent_coef: float = 0.01
+    """weight of the entropy bonus"""
     vf_coef: float = 0.5
+    """weight of the value loss"""
     max_grad_norm: float = 0.5
+    """gradients clipped to this norm"""
     target_kl: float = 0.05
     """stop an update's epochs early above this approximate KL (0: never)"""
     hidden: int = 192
@@ -196,7 +204,7 @@ def ppo_update(
         for j in torch.tensor_split(torch.randperm(n, device=b["act"].device), cfg.num_minibatches):
             if value_only:
                 with torch.no_grad():
-                    h = agent.trunk(b["obs"][j])
+                    h = agent.trunk(b["obs"][j], b["mask"][j])
                 v_loss = _value_loss(agent.v(h).squeeze(-1), b, j, cfg.clip_coef)
                 optimizer.zero_grad()
                 (cfg.vf_coef * v_loss).backward()

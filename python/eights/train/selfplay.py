@@ -25,7 +25,6 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import numpy as np
 import torch
 
-from .._core import NUM_ACTIONS
 from ..agents.pool import OpponentPool
 from ..envs.vector import VecEnv
 from .model import PolicyNet
@@ -48,6 +47,10 @@ class LeagueConfig:
     """an extra built-in opponent (a cheap search bot such as ``ismcts:50``); empty: none"""
     search_share: float = 0.15
     """share of games against search_bot"""
+    opponents: str = ""
+    """more opponents, comma separated: built-in bot names or saved agents (an agent file or a run folder)"""
+    opponents_share: float = 0.2
+    """share of games against the opponents (split evenly among them)"""
     snapshot_every: int = 10
     """updates between snapshots added to the league"""
     pool_size: int = 12
@@ -55,42 +58,44 @@ class LeagueConfig:
 
 
 class League(OpponentPool):
-    """Entry 0: random bot, 1: heuristic bot, (2: search bot,) then frozen snapshots."""
+    """Entry 0: random bot, 1: heuristic bot, (2: search bot,) the others, then frozen
+    snapshots. ``others`` are the opponents of ``config.opponents`` as the pool plays them (a
+    bot name or a batched policy), ``names`` their names."""
 
-    def __init__(self, config: LeagueConfig, seed: int):
+    def __init__(self, config: LeagueConfig, seed: int, others: Sequence[Any] = (), names: Sequence[str] = ()):
         fixed = ["random", "heuristic"] + ([config.search_bot] if config.search_bot else [])
-        super().__init__(fixed, seed=seed)
-        self.config, self.progress, self.fixed = config, 0.0, len(fixed)
+        self.names = ["random", "heuristic"] + (["search"] if config.search_bot else []) + list(names)
+        self.first_other = len(fixed)
+        super().__init__(fixed + list(others), seed=seed)
+        self.config, self.progress, self.fixed = config, 0.0, len(fixed) + len(others)
 
     def kinds(self) -> List[str]:
         """The kinds of opponent, as :meth:`kind` names them."""
-        return ["random", "heuristic"] + (["search"] if self.fixed > 2 else []) + ["snapshots"]
+        return self.names + ["snapshots"]
 
     def kind(self, k: int) -> str:
         """The kind of opponent entry ``k`` is."""
-        return ("random", "heuristic", "search")[k] if k < self.fixed else "snapshots"
+        return self.names[k] if k < self.fixed else "snapshots"
 
     def sample(self, size: int) -> np.ndarray:
         a, p = self.config, self.progress
         rnd = a.random_share_start + (a.random_share_end - a.random_share_start) * p
         search = a.search_share if a.search_bot else 0.0
+        n_others = self.fixed - self.first_other
+        others = a.opponents_share if n_others else 0.0
         live = list(range(max(self.fixed, len(self) - a.pool_size), len(self)))
-        snap = max(0.0, 1.0 - a.heuristic_share - rnd - search) if live else 0.0
+        rest = max(0.0, 1.0 - a.heuristic_share - rnd - search - others)
         w = np.zeros(len(self))
-        w[0] = rnd + (0.0 if live else max(0.0, 1.0 - a.heuristic_share - rnd - search))
+        w[0] = rnd + (0.0 if live else rest)
         w[1] = a.heuristic_share
         if a.search_bot:
             w[2] = search
+        if n_others:
+            w[self.first_other : self.fixed] = others / n_others
+        snap = rest if live else 0.0
         if live:
             w[live] = snap / len(live)
         return self.rng.choice(len(self), size=size, p=w / w.sum())
-
-
-def _snapshot_net(state: Dict[str, torch.Tensor], device: Any) -> PolicyNet:
-    hidden, inputs = state["fc1.weight"].shape
-    net = PolicyNet(int(inputs), NUM_ACTIONS, int(hidden)).to(device)
-    net.load_state_dict(state)
-    return net.eval()
 
 
 class SelfPlay:
@@ -120,28 +125,35 @@ class SelfPlay:
         step: int = 0,
         seconds: float = 0.0,
         snapshots: Sequence[Dict[str, torch.Tensor]] = (),
+        seats: Optional[Sequence[int]] = None,
+        others: Sequence[Any] = (),
+        other_names: Sequence[str] = (),
     ):
         self.agent, self.optimizer, self.ppo, self.league = agent, optimizer, ppo, league
         self.update, self.step, self.spent = update, step, seconds
         self.snapshots = list(snapshots)
         self.device = torch.device(device)
         seed = seed + 7919 * update  # a resumed run does not replay the same deals
-        self.pools = [League(league, seed=seed * 100 + s) for s in range(num_players)]
+        self.seats = list(range(num_players)) if seats is None else [int(s) for s in seats]
+        self.num_players = num_players
+        self.pools = [League(league, seed * 100 + s, others, other_names) for s in self.seats]
         for sd in self.snapshots:
-            self._add_to_pools(_snapshot_net(sd, self.device))
+            net = copy.deepcopy(agent)
+            net.load_state_dict(sd)
+            self._add_to_pools(net.eval())
         self.envs = [
             VecEnv(
                 preset,
-                max(1, ppo.num_envs // num_players),
+                max(1, ppo.num_envs // len(self.seats)),
                 num_players,
-                opponents=self.pools[s],
+                opponents=self.pools[i],
                 learner_seat=s,
                 num_threads=env_threads,
                 seed=seed * 1000 + s,
             )
-            for s in range(num_players)
+            for i, s in enumerate(self.seats)
         ]
-        self.rollout = Rollout(self.envs, ppo.num_steps, agent.fc1.weight.shape[1], self.device)
+        self.rollout = Rollout(self.envs, ppo.num_steps, agent.obs_size, self.device)
         self.results: Dict[str, List[bool]] = {k: [] for k in self.pools[0].kinds()}
         self.stats: Dict[str, float] = {}
         self.progress = 0.0
@@ -154,7 +166,7 @@ class SelfPlay:
 
     def _record(self, s: int, env: Any, rows: np.ndarray, r: np.ndarray) -> None:
         """The outcome of each game that ended, by the kind of opponent it was drawn."""
-        choice = env.pool_choices()[(s + 1) % len(self.envs)]  # the finished episodes' draw
+        choice = env.pool_choices()[(self.seats[s] + 1) % self.num_players]  # the finished episodes' draw
         for i in rows:
             self.results[self.pools[s].kind(int(choice[i]))].append(bool(r[i] > 0))
 

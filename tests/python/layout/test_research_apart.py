@@ -50,7 +50,7 @@ def test_one_ppo_core_in_the_package():
 
 
 def test_one_checkpoint_writer_in_the_package():
-    assert _modules_matching(r"\btorch\.save\(") == ["train/best_response.py"]
+    assert _modules_matching(r"\btorch\.save\(") == ["train/files.py"]
 
 
 def test_one_flags_mechanism_in_the_package():

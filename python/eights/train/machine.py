@@ -1,0 +1,76 @@
+"""The machine a training run uses: the PyTorch device (``auto``: CUDA when PyTorch sees a
+GPU, else the CPU), the env and PyTorch threads chosen from the cores this process may use
+(:func:`pick_threads`), and a one-line description of the hardware for the run's record."""
+
+from __future__ import annotations
+
+import os
+import platform
+from typing import Optional, Tuple
+
+__all__ = ["cores", "hardware", "pick_device", "pick_threads"]
+
+
+def cores() -> int:
+    """The CPU cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def pick_device(device: str = "auto") -> str:
+    """``device`` as a PyTorch device this machine has (``auto``: ``cuda`` when PyTorch sees a
+    GPU, else ``cpu``); ``ValueError`` naming ``device`` otherwise."""
+    import torch
+
+    if not isinstance(device, str):
+        raise TypeError(f"device must be a string such as 'auto', 'cpu' or 'cuda', got {type(device).__name__}")
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    try:
+        dev = torch.device(device)
+    except (RuntimeError, ValueError):
+        raise ValueError(f"device must be 'auto' or a PyTorch device such as 'cpu' or 'cuda', got {device!r}") from None
+    if dev.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device {device!r}: PyTorch sees no CUDA device on this machine")
+    if dev.type not in ("cpu", "cuda"):
+        raise ValueError(f"device must be 'auto', 'cpu' or a CUDA device, got {device!r}")
+    return str(dev)
+
+
+def pick_threads(env_threads: Optional[int], torch_threads: Optional[int], device: str) -> Tuple[int, int]:
+    """``(env_threads, torch_threads)``: the ones given, the others chosen for this machine.
+
+    The rollout (the envs stepping, the network choosing) and the update (PyTorch alone)
+    alternate, so each may use the cores: up to 2 cores, one thread each (a second thread
+    fights the Python loop and the machine's other work for the same cores, and was no faster
+    on a shared 2-core machine); above, up to 8 each; and one PyTorch thread on a GPU (it only
+    launches the kernels)."""
+    n = cores()
+    env = env_threads if env_threads is not None else (1 if n <= 2 else min(8, n))
+    if torch_threads is None:
+        torch_threads = 1 if device.startswith("cuda") or n <= 2 else min(8, n)
+    for name, value in (("env_threads", env), ("torch_threads", torch_threads)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1024:
+            raise ValueError(f"{name} must be an integer in 1..=1024, got {value!r}")
+    return env, torch_threads
+
+
+def hardware(device: str) -> str:
+    """The CPU model and core count, and the GPU when ``device`` is one."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    text = f"{cpu}, {cores()} cores"
+    if device.startswith("cuda"):
+        import torch
+
+        text += f"; GPU {torch.cuda.get_device_name(torch.device(device))}"
+    return text

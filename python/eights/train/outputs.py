@@ -1,0 +1,264 @@
+"""The run folder of ``eights train`` (:class:`RunFolder`) and what a run reads and writes
+beside its loop: the resumable checkpoint (a PyTorch file of tensors and plain data, read back
+with ``weights_only=True``), the agent file (``final.safetensors``: ``eights-net-v1`` for a flat
+network, ``eights-net-v2`` for the card network), the learning curve, the summary of the
+arena evaluation (``summary.json`` and ``summary.md``), the saved agents a run plays against
+(:func:`opponents`) and the record written into the agent file's metadata (:func:`record`).
+
+Evaluating a run reads its agent file and never writes it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import torch
+
+from .._core import NUM_ACTIONS
+from ..rules import Rules
+from . import machine
+from .files import FileFormatError, load_checkpoint, save_checkpoint
+
+__all__ = ["RunFolder", "opponents", "progress_bar", "rebuild", "record"]
+
+#: The format tag of a run's checkpoint.
+CHECKPOINT_FORMAT = "eights-train-v1"
+
+
+def rebuild(saved: Mapping[str, Any]):
+    """The learner a checkpoint holds (a flat :class:`~eights.train.PolicyNet` or a
+    :class:`~eights.train.cardpolicy.CardPolicy`)."""
+    from .model import PolicyNet
+
+    model = saved["model"]
+    if saved["kind"] == "card":
+        from .cardpolicy import CardPolicy
+
+        return CardPolicy.from_state(model, saved["arch"])
+    hidden, inputs = model["fc1.weight"].shape
+    net = PolicyNet(int(inputs), NUM_ACTIONS, int(hidden))
+    net.load_state_dict(model)
+    return net
+
+
+def _write_flat(path: str, policy: Any, rules: Rules, players: int, meta: Mapping[str, str]) -> None:
+    from . import export
+
+    writer = getattr(export, "write_agent_file", None)  # the package's writer of agent files
+    if writer is not None:
+        writer(path, policy, rules, meta, num_players=players)
+        return
+    # Where this version has none: the same layout, policy "agent", the rules and table in the metadata.
+    extra = {"agent.rules": rules.to_toml(), "players": str(players)}
+    export.write_exported({"agent": policy}, path, {**meta, **extra}, dtype="float32")
+
+
+def load_agent_file(path: str, rules: Rules, players: int, greedy: bool = True):
+    """The agent file ``path`` (``eights-net-v1`` or ``-v2``) as a batched policy
+    ``f(obs, mask) -> actions`` at ``rules`` and ``players`` seats, and as an arena agent."""
+    from .export import export_metadata
+
+    fmt = export_metadata(path).get("format", "")
+    if fmt.startswith("eights-net-v1"):
+        from .export import load_exported
+        from .model import GreedyPolicy
+
+        nets = load_exported(path)
+        net = nets.get("agent") or nets.get(rules.preset or "") or next(iter(nets.values()))
+        return (lambda o, m: net.act(o, m, greedy)), GreedyPolicy(net, os.path.basename(path), greedy)
+    from .cardnet import load_path
+    from .cardpolicy import CardPolicy
+    from .model import GreedyPolicy
+
+    # The card network told the table's rules once (the arena need not encode them per game).
+    policy = CardPolicy(load_path(path), rules.encode(players)).eval()
+    return (lambda o, m: policy.act(o, m, greedy)), GreedyPolicy(policy, os.path.basename(path), greedy)
+
+
+def opponents(names: Sequence[str], rules: Rules, players: int, device: str) -> Tuple[List[Any], List[str]]:
+    """The extra opponents of a run as its league plays them: a built-in bot's name as it is,
+    a saved agent file (``*.safetensors``) or a run folder (its ``final.safetensors``) as a
+    batched policy; and their names for the learning curve. ``ValueError`` naming an entry
+    that is neither."""
+    from .._core import parse_bot
+
+    pool: List[Any] = []
+    labels: List[str] = []
+    for name in (n.strip() for n in names):
+        path = os.path.join(name, "final.safetensors") if os.path.isdir(name) else name
+        if os.path.isfile(path):
+            try:
+                pool.append(load_agent_file(path, rules, players)[0])
+            except FileFormatError as exc:
+                raise ValueError(f"opponents: {exc}") from None
+            labels.append(os.path.splitext(os.path.basename(os.path.normpath(name)))[0])
+            continue
+        try:
+            parse_bot(name)
+        except ValueError as exc:
+            raise ValueError(f"opponents: {name!r} is neither a built-in bot nor an agent file ({exc})") from None
+        pool.append(name)
+        labels.append(name)
+    return pool, labels
+
+
+def record(
+    rules: Rules, players: int, seats: Sequence[int], init: str, command: str, seed: int, dev: str
+) -> Dict[str, str]:
+    """The metadata of a run's agent file (decisions and minutes are added at the end)."""
+    return {
+        "name": f"train-{rules.name}-{players}p",
+        "command": command or " ".join(sys.argv),
+        "hardware": machine.hardware(dev),
+        "seed": str(seed),
+        "table": f"{rules.name}, {players} players, learner seats {','.join(map(str, seats))}",
+        "init": init,
+        "eights": _version(),
+        "python": platform.python_version(),
+        "torch": torch.__version__,
+    }
+
+
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("eights")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def progress_bar(show: bool):
+    """A bar in thousandths of the budget, with the time left and the latest win rates."""
+    from tqdm import tqdm
+
+    fmt = "{l_bar}{bar}| {elapsed}<{remaining}{postfix}"
+    return tqdm(total=1000, disable=not show, bar_format=fmt, dynamic_ncols=True, desc="training")
+
+
+class RunFolder:
+    """The files of one run under ``out`` (see the module documentation)."""
+
+    def __init__(self, out: str):
+        if not isinstance(out, (str, os.PathLike)) or not os.fspath(out):
+            raise ValueError(f"out must be a folder path, got {out!r}")
+        self.out = os.fspath(out)
+        if os.path.exists(self.out) and not os.path.isdir(self.out):
+            raise ValueError(f"out: {self.out} is a file, not a folder")
+        os.makedirs(self.out, exist_ok=True)
+        self.checkpoint = os.path.join(self.out, "checkpoint.pt")
+        self.agent_file = os.path.join(self.out, "final.safetensors")
+        self.curve_csv = os.path.join(self.out, "learning_curve.csv")
+        self.curve_png = os.path.join(self.out, "learning_curve.png")
+
+    def load_checkpoint(self, setting: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
+        """The checkpoint to resume (None without one); ``ValueError`` when it was trained on
+        other rules, another table or from another start than ``setting``."""
+        if not os.path.exists(self.checkpoint):
+            return None
+        keys = ("format", "kind", "model", "optimizer", "step", "update", "seconds", "snapshots", "curve", "setting")
+        saved = load_checkpoint(self.checkpoint, keys)
+        if saved["format"] != CHECKPOINT_FORMAT:
+            raise FileFormatError(f"{self.checkpoint}: format {saved['format']!r}, not {CHECKPOINT_FORMAT!r}")
+        for key, value in setting.items():
+            if saved["setting"].get(key) != value:
+                raise ValueError(
+                    f"out: {self.out} holds a run with another {key} ({saved['setting'].get(key)!r}, not {value!r}): "
+                    "give another --out, or --restart to start it again"
+                )
+        return saved
+
+    def save_checkpoint(
+        self, run: Any, agent: Any, curve: Any, setting: Mapping[str, Any], settings: Mapping[str, Any]
+    ) -> None:
+        """The run's state, written to a temporary file and then moved over the last one."""
+        state = run.state()
+        kind = "card" if hasattr(agent, "net") else "flat"
+        state.update(
+            format=CHECKPOINT_FORMAT,
+            kind=kind,
+            arch=agent.config() if kind == "card" else {"hidden": int(agent.fc1.out_features)},
+            curve=list(curve.points),
+            setting=dict(setting),
+            settings=dict(settings),
+        )
+        save_checkpoint(_to_cpu(state), self.checkpoint)
+
+    def write_agent(self, agent: Any, rules: Rules, players: int, meta: Mapping[str, str]) -> None:
+        """The agent file: the policy in the format the Rust bots read."""
+        tmp = os.path.join(self.out, "final.tmp.safetensors")
+        if hasattr(agent, "net"):
+            from .cardnet import export
+
+            export(agent.net.cpu(), tmp, {**meta, "agent.rules": rules.to_toml(), "players": str(players)})
+            agent.net.to(agent.rules.device)
+        else:
+            import copy
+
+            _write_flat(tmp, copy.deepcopy(agent).cpu(), rules, players, meta)
+        os.replace(tmp, self.agent_file)
+
+    def evaluate(
+        self, rules: Rules, players: int, opponent: str, deals: int, seed: int, threads: int
+    ) -> Dict[str, Any]:
+        """The agent file against ``opponent`` in every other seat on ``deals`` duplicate deals."""
+        from ..arena.matches import evaluate
+
+        _, agent = load_agent_file(self.agent_file, rules, players)
+        r = evaluate(agent, opponent, preset=rules, num_players=players, games=deals, seed=seed, threads=threads)
+        return {
+            "win_rate": r.win_rate,
+            "ci": [r.ci[0], r.ci[1]],
+            "deals": r.deals,
+            "games": r.games,
+            "wins": r.wins,
+            "losses": r.losses,
+            "seed": seed,
+        }
+
+    def write_summary(self, result: Any, meta: Mapping[str, str], fair: float) -> None:
+        """``summary.json`` and ``summary.md``: the run's record and its arena results."""
+        data = {
+            **dict(meta),
+            "decisions": result.decisions,
+            "minutes": round(result.minutes, 2),
+            "updates": result.updates,
+            "device": result.device,
+            "env_threads": result.env_threads,
+            "torch_threads": result.torch_threads,
+            "fair_share": fair,
+            "arena": result.arena,
+        }
+        with open(os.path.join(self.out, "summary.json"), "w") as f:
+            json.dump(data, f, indent=2)
+        lines = [
+            f"# {meta['name']}",
+            "",
+            f"- command: `{meta['command']}`",
+            f"- table: {meta['table']}; init: {meta['init']}",
+            f"- {result.decisions:,} learner decisions in {result.minutes:.1f} min ({result.updates} updates)",
+            f"- device {result.device}, {result.env_threads} env threads, {result.torch_threads} PyTorch threads; "
+            f"{meta['hardware']}",
+            "",
+            "| opponents | win rate | 95% interval | deals |",
+            "|---|---|---|---|",
+        ]
+        for opp, r in result.arena.items():
+            lines.append(f"| {opp} | {r['win_rate']:.3f} | [{r['ci'][0]:.3f}, {r['ci'][1]:.3f}] | {r['deals']} |")
+        lines += ["", f"The fair share of the table is {fair:.3f}."]
+        with open(os.path.join(self.out, "summary.md"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+def _to_cpu(obj: Any) -> Any:
+    if isinstance(obj, torch.Tensor):
+        return obj.detach().cpu()
+    if isinstance(obj, dict):
+        return {k: _to_cpu(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_to_cpu(v) for v in obj]
+    return obj

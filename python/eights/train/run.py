@@ -1,0 +1,319 @@
+"""``eights.train.train``: one call from a user's rules to a trained agent in the arena, as
+``eights train`` runs it.
+
+It resolves the rules (a preset name, a house-rules TOML file or an :class:`eights.Rules`, with
+variants) at a table of ``players`` seats, builds the learner (a new flat
+:class:`~eights.train.PolicyNet`, or with ``init="net"`` the shipped card network,
+:mod:`eights.train.cardpolicy`), picks the device and threads (:mod:`eights.train.machine`),
+trains it with :class:`~eights.train.SelfPlay` against the league for a budget of minutes or
+learner decisions with a progress bar, and keeps the run folder ``out`` up to date
+(:mod:`eights.train.outputs`): a resumable checkpoint, the final agent file, the learning curve,
+and at the end an arena evaluation on duplicate deals against ``random`` and ``heuristic``.
+Started again with the same ``out``, a run resumes; one whose budget is spent is evaluated
+again without its files being rewritten. Ctrl-C saves the checkpoint and the agent file, then
+stops (``KeyboardInterrupt``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+
+import numpy as np
+import torch
+
+from .._core import NUM_ACTIONS, OBS_SIZE
+from ..rules import Rules
+from . import machine, outputs
+from .curves import LearningCurve
+from .model import PolicyNet
+from .ppo import PPOConfig
+from .selfplay import LeagueConfig, SelfPlay
+
+__all__ = ["INITS", "TrainResult", "default_league", "default_ppo", "resolve_rules", "train"]
+
+#: The starting points of a run: a new flat network, or the shipped card network.
+INITS = ("scratch", "net")
+#: The budget of a run given neither minutes nor decisions.
+DEFAULT_MINUTES = 30.0
+#: Updates that train the new value head alone after ``init="net"`` (the shipped file has none).
+VALUE_WARMUP = 5
+
+
+def default_ppo(init: str = "scratch") -> PPOConfig:
+    """PPO's settings of a run: from scratch, a 256-wide network with the learning rate
+    annealed to zero; from the card network, a smaller learning rate and entropy bonus and
+    fewer epochs, so the fine-tuning leaves the network's play gradually."""
+    if init == "net":
+        return PPOConfig(learning_rate=1e-4, lr_floor=0.0, ent_coef=0.003, update_epochs=2, target_kl=0.03, hidden=256)
+    return PPOConfig(lr_floor=0.0, hidden=256)
+
+
+def default_league() -> LeagueConfig:
+    """The opponents of a run: the heuristic bot in half the games, the random bot in 30% at
+    the start falling to 5%, and the rest the latest 8 snapshots of the learner (one every 10
+    updates)."""
+    return LeagueConfig(heuristic_share=0.5, random_share_start=0.3, random_share_end=0.05, pool_size=8)
+
+
+def resolve_rules(rules: Union[str, Rules, os.PathLike[str]], variants: Sequence[str] = ()) -> Rules:
+    """``rules`` as an :class:`eights.Rules`: a preset name, the path of a house-rules TOML
+    file (``*.toml``) or a :class:`eights.Rules`, with the preset's ``variants`` applied."""
+    if isinstance(rules, Rules):
+        out = rules
+    elif isinstance(rules, (str, os.PathLike)):
+        text = os.fspath(rules)
+        if text.endswith(".toml") or os.path.isfile(text):
+            if not os.path.isfile(text):
+                raise ValueError(f"rules: no such rules file {text!r}")
+            out = Rules.from_toml(text)
+        else:
+            out = Rules(text)
+    else:
+        raise TypeError(f"rules must be a preset name, a .toml path or an eights.Rules, got {type(rules).__name__}")
+    return out.with_variants(*variants) if variants else out
+
+
+@dataclasses.dataclass
+class TrainResult:
+    """What :func:`train` did: the run folder and its files, the learner decisions and minutes
+    of training (those of the runs it resumed included), the device and threads, and the
+    arena results (opponent -> ``{"win_rate", "ci", "deals", ...}``; empty when skipped)."""
+
+    out: str
+    agent_file: str
+    decisions: int
+    minutes: float
+    updates: int
+    device: str
+    env_threads: int
+    torch_threads: int
+    arena: Dict[str, Dict[str, Any]]
+
+    def __str__(self) -> str:
+        lines = [f"{self.decisions:,} learner decisions in {self.minutes:.1f} min ({self.updates} updates)"]
+        lines += [f"agent file: {self.agent_file}"]
+        for opp, r in self.arena.items():
+            lines.append(f"vs {opp:<10} {r['win_rate']:.3f} [{r['ci'][0]:.3f}, {r['ci'][1]:.3f}] ({r['deals']} deals)")
+        return "\n".join(lines)
+
+
+def _check_seats(seats: Optional[Sequence[int]], players: int) -> List[int]:
+    if seats is None:
+        return list(range(players))
+    out = sorted({int(s) for s in seats})
+    if not out or out[0] < 0 or out[-1] >= players:
+        raise ValueError(f"seats must be seat numbers in 0..{players - 1}, got {list(seats)}")
+    return out
+
+
+def _new_learner(init: str, rules: Rules, players: int, ppo: PPOConfig):
+    if init == "net":
+        from .cardpolicy import shipped_card_policy
+
+        return shipped_card_policy(rules.encode(players))
+    return PolicyNet(OBS_SIZE, NUM_ACTIONS, ppo.hidden)
+
+
+def train(
+    rules: Union[str, Rules, os.PathLike[str]] = "crazy_eights",
+    players: int = 2,
+    *,
+    out: str = "runs/train",
+    minutes: Optional[float] = None,
+    decisions: Optional[int] = None,
+    variants: Sequence[str] = (),
+    seats: Optional[Sequence[int]] = None,
+    opponents: Union[str, Sequence[str]] = "",
+    init: str = "scratch",
+    device: str = "auto",
+    env_threads: Optional[int] = None,
+    torch_threads: Optional[int] = None,
+    seed: int = 0,
+    eval_deals: int = 1000,
+    eval_seed: int = 12345,
+    ppo: Optional[PPOConfig] = None,
+    league: Optional[LeagueConfig] = None,
+    log_every: int = 5,
+    restart: bool = False,
+    progress: bool = True,
+    command: str = "",
+    log: Callable[[str], None] = print,
+) -> TrainResult:
+    """Train an agent for ``rules`` at ``players`` seats and evaluate it (see the module
+    documentation).
+
+    Args:
+        rules: a preset name, a house-rules TOML path or an :class:`eights.Rules`;
+            ``variants``: the preset's variants to apply.
+        players: the table size (any the rules allow).
+        out: the run folder (resumed when it holds a checkpoint, unless ``restart``).
+        minutes, decisions: the budget, whichever ends first, counting the runs resumed
+            (default: 30 minutes); a run stops after the update that reaches it.
+        seats: the learner's seats (default: every seat, one batch of games per seat).
+        opponents: more opponents beside the league: built-in bot names or saved agent files,
+            comma separated or a list (default: ``league.opponents``; their share of the games:
+            ``league.opponents_share``).
+        init: ``"scratch"`` (a new flat network) or ``"net"`` (fine-tune the shipped card
+            network, which plays any rules; the file it writes does too).
+        device: ``"auto"`` (CUDA when PyTorch sees a GPU), ``"cpu"`` or ``"cuda[:N]"``.
+        env_threads, torch_threads: threads of the envs and of PyTorch (default: chosen for
+            the machine, :func:`eights.train.machine.pick_threads`).
+        eval_deals: duplicate deals of the final evaluation against each of ``random`` and
+            ``heuristic`` (0: none); ``eval_seed``: their seed.
+        ppo, league: PPO's settings and the league's (default: :func:`default_ppo`,
+            :func:`default_league`).
+        log_every: updates between two points of the learning curve.
+        progress: show a progress bar; ``command``: the command line, for the record.
+
+    Raises:
+        ValueError: bad rules, table size, seats, budget, init, device or opponents, or a
+            checkpoint in ``out`` of other rules or another table.
+    """
+    plan = _plan(rules, players, variants, seats, minutes, decisions, init, ppo, league, opponents)
+    dev = machine.pick_device(device)
+    env_threads, torch_threads = machine.pick_threads(env_threads, torch_threads, dev)
+    plan.update(out=out, dev=dev, env_threads=env_threads, torch_threads=torch_threads, seed=seed, log=log)
+    plan.update(eval_deals=eval_deals, eval_seed=eval_seed, log_every=log_every, progress=progress, command=command)
+    log(
+        f"rules {plan['rules'].name}, {players} players, learner seats {plan['seats']}, init {init}; "
+        f"device {dev}, {env_threads} env threads, {torch_threads} PyTorch threads ({machine.hardware(dev)})"
+    )
+    before = torch.get_num_threads()
+    torch.set_num_threads(torch_threads)
+    try:
+        folder, run, meta = _train(plan, restart)
+        return _evaluate(plan, folder, run, meta)
+    finally:
+        torch.set_num_threads(before)
+
+
+def _plan(rules, players, variants, seats, minutes, decisions, init, ppo, league, opponents) -> Dict[str, Any]:
+    """The run's checked settings (``ValueError`` or ``TypeError`` naming the first bad one)."""
+    if init not in INITS:
+        raise ValueError(f"init must be one of {', '.join(INITS)}, got {init!r}")
+    ruleset = resolve_rules(rules, variants)
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise TypeError(f"players must be an integer, got {players!r}")
+    ruleset.validate(players)
+    if minutes is not None and not (np.isfinite(minutes) and minutes > 0):
+        raise ValueError(f"minutes must be a positive number, got {minutes!r}")
+    if decisions is not None and (isinstance(decisions, bool) or not isinstance(decisions, int) or decisions < 1):
+        raise ValueError(f"decisions must be a positive integer, got {decisions!r}")
+    if minutes is None and decisions is None:
+        minutes = DEFAULT_MINUTES
+    ppo = ppo or default_ppo(init)
+    ppo.check()
+    league = league or default_league()
+    others = [o.strip() for o in (opponents.split(",") if isinstance(opponents, str) else opponents) if o.strip()]
+    if league.opponents and not others:
+        others = [o.strip() for o in league.opponents.split(",") if o.strip()]
+    league = dataclasses.replace(league, opponents=",".join(others))
+    return {
+        "rules": ruleset, "players": players, "seats": _check_seats(seats, players), "init": init,
+        "minutes": minutes, "decisions": decisions, "ppo": ppo, "league": league, "others": others,
+    }  # fmt: skip
+
+
+def _start(plan: Dict[str, Any], folder: outputs.RunFolder, restart: bool) -> SelfPlay:
+    """The self-play run: new, or resumed from the folder's checkpoint."""
+    ruleset, players, init, ppo, dev, log = (plan[k] for k in ("rules", "players", "init", "ppo", "dev", "log"))
+    saved = None if restart else folder.load_checkpoint(plan["setting"])
+    torch.manual_seed(plan["seed"] if saved is None else plan["seed"] + saved["update"])
+    np.random.seed(plan["seed"])
+    agent = outputs.rebuild(saved) if saved is not None else _new_learner(init, ruleset, players, ppo)
+    agent = agent.to(dev)
+    optimizer = torch.optim.Adam(agent.parameters(), lr=ppo.learning_rate, eps=1e-5)
+    state: Dict[str, Any] = {"update": 0, "step": 0, "seconds": 0.0, "snapshots": []}
+    plan["curve"] = LearningCurve()
+    plan["resumed"] = saved is not None
+    if saved is not None:
+        optimizer.load_state_dict(saved["optimizer"])
+        state = {k: saved[k] for k in state}
+        plan["curve"].points = list(saved["curve"])
+        log(
+            f"resumed from {folder.checkpoint} at {saved['step']:,} learner decisions ({saved['seconds'] / 60:.1f} min)"
+        )
+    pool, names = outputs.opponents(plan["others"], ruleset, players, dev)
+    return SelfPlay(
+        agent, optimizer, ruleset, ppo, plan["league"], num_players=players, seed=plan["seed"],
+        env_threads=plan["env_threads"], device=dev, seats=plan["seats"], others=pool, other_names=names, **state,
+    )  # fmt: skip
+
+
+def _train(plan: Dict[str, Any], restart: bool):
+    """Train for the budget with a progress bar; the folder, the run and the agent file's
+    record. Files are written when this call trained (or the agent file is missing)."""
+    ruleset, players, init, log = plan["rules"], plan["players"], plan["init"], plan["log"]
+    folder = outputs.RunFolder(plan["out"])
+    plan["setting"] = {"rules": ruleset.to_toml(), "players": players, "seats": plan["seats"], "init": init}
+    run = _start(plan, folder, restart)
+    agent, curve, step0 = run.agent, plan["curve"], run.step
+    settings = {"seed": plan["seed"], **dataclasses.asdict(plan["ppo"]), **dataclasses.asdict(plan["league"])}
+    meta = outputs.record(ruleset, players, plan["seats"], init, plan["command"], plan["seed"], plan["dev"])
+    title = f"{ruleset.name}, {players} players, init {init}"
+
+    def save() -> None:
+        folder.save_checkpoint(run, agent, curve, plan["setting"], settings)
+
+    def finish() -> None:
+        if run.step > step0 or not os.path.exists(folder.agent_file):
+            save()
+            meta.update(decisions=str(run.step), minutes=f"{run.elapsed() / 60:.2f}")
+            folder.write_agent(agent, ruleset, players, meta)
+            curve.write_csv(folder.curve_csv)
+            curve.plot(folder.curve_png, title, fair=1.0 / players)
+
+    minutes, decisions = plan["minutes"], plan["decisions"]
+    bar, last_save = outputs.progress_bar(plan["progress"]), [time.time()]
+
+    def on_update(r: SelfPlay) -> None:
+        if r.update % plan["log_every"] == 0:
+            point = curve.add(r)
+            rates = {k[3:]: f"{v:.2f}" for k, v in point.items() if k.startswith("vs_") and v == v}
+            bar.set_postfix(rates, refresh=False)
+        if time.time() - last_save[0] > 120:
+            save()
+            last_save[0] = time.time()
+        p = 0.0 if minutes is None else r.elapsed() / (60.0 * minutes)
+        bar.n = int(1000 * min(1.0, max(p, 0.0 if decisions is None else r.step / decisions)))
+        bar.refresh()
+
+    try:
+        run.run(
+            1e12 if minutes is None else minutes, decisions, init_norm=not plan["resumed"] and init == "scratch",
+            value_warmup=VALUE_WARMUP if init == "net" else 0, on_update=on_update,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        bar.close()
+        finish()
+        log(f"stopped at {run.step:,} learner decisions; checkpoint saved in {folder.checkpoint}")
+        raise
+    bar.close()
+    finish()
+    rate = (run.step - step0) / max(1e-9, run.rollout_seconds + run.update_seconds)
+    rate_text = f"{rate:,.0f} a second this call" if run.step > step0 else "no update this call"
+    log(f"trained {run.step:,} learner decisions in {run.elapsed() / 60:.1f} min ({rate_text}), {run.update} updates")
+    return folder, run, meta
+
+
+def _evaluate(plan: Dict[str, Any], folder: outputs.RunFolder, run: SelfPlay, meta: Dict[str, str]) -> TrainResult:
+    """The agent file in the arena against random and heuristic, and the run's summary."""
+    ruleset, players, fair = plan["rules"], plan["players"], 1.0 / plan["players"]
+    results: Dict[str, Dict[str, Any]] = {}
+    if plan["eval_deals"] > 0:
+        plan["log"](f"arena: {ruleset.name}, {players} players, {plan['eval_deals']} duplicate deals, 95% intervals")
+        for opp in ("random", "heuristic"):
+            r = folder.evaluate(ruleset, players, opp, plan["eval_deals"], plan["eval_seed"], plan["env_threads"])
+            results[opp] = r
+            plan["log"](
+                f"vs {opp:<10} {r['win_rate']:.3f} [{r['ci'][0]:.3f}, {r['ci'][1]:.3f}] (fair share {fair:.3f})"
+            )
+    result = TrainResult(
+        folder.out, folder.agent_file, run.step, run.elapsed() / 60, run.update, plan["dev"], plan["env_threads"],
+        plan["torch_threads"], results,
+    )  # fmt: skip
+    folder.write_summary(result, meta, fair)
+    return result
