@@ -22,7 +22,6 @@ from eights.arena import evaluate
 from eights.arena.stats import bootstrap_ci, outcomes
 from eights.train import GreedyPolicy
 from eights.train.cardpolicy import shipped_card_policy
-from eights.train.outputs import load_agent_file
 from eights.train.run import resolve_rules
 
 
@@ -30,7 +29,7 @@ def _agent(spec: str, rules: eights.Rules, players: int):
     if spec == "net":  # played as the fine-tuned network is, by PyTorch
         return GreedyPolicy(shipped_card_policy(rules.encode(players)).eval(), "net (minute 0)")
     path = os.path.join(spec, "final.safetensors") if os.path.isdir(spec) else spec
-    return load_agent_file(path, rules, players)[1]
+    return os.path.abspath(path)  # an agent file plays by its path, in Rust
 
 
 def main() -> None:

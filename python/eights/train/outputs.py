@@ -46,55 +46,28 @@ def rebuild(saved: Mapping[str, Any]):
 
 
 def _write_flat(path: str, policy: Any, rules: Rules, players: int, meta: Mapping[str, str]) -> None:
-    from . import export
+    from .export import write_agent_file
 
-    writer = getattr(export, "write_agent_file", None)  # the package's writer of agent files
-    if writer is not None:
-        writer(path, policy, rules, meta, num_players=players)
-        return
-    # Where this version has none: the same layout, policy "agent", the rules and table in the metadata.
-    extra = {"agent.rules": rules.to_toml(), "players": str(players)}
-    export.write_exported({"agent": policy}, path, {**meta, **extra}, dtype="float32")
-
-
-def load_agent_file(path: str, rules: Rules, players: int, greedy: bool = True):
-    """The agent file ``path`` (``eights-net-v1`` or ``-v2``) as a batched policy
-    ``f(obs, mask) -> actions`` at ``rules`` and ``players`` seats, and as an arena agent."""
-    from .export import export_metadata
-
-    fmt = export_metadata(path).get("format", "")
-    if fmt.startswith("eights-net-v1"):
-        from .export import load_exported
-        from .model import GreedyPolicy
-
-        nets = load_exported(path)
-        net = nets.get("agent") or nets.get(rules.preset or "") or next(iter(nets.values()))
-        return (lambda o, m: net.act(o, m, greedy)), GreedyPolicy(net, os.path.basename(path), greedy)
-    from .cardnet import load_path
-    from .cardpolicy import CardPolicy
-    from .model import GreedyPolicy
-
-    # The card network told the table's rules once (the arena need not encode them per game).
-    policy = CardPolicy(load_path(path), rules.encode(players)).eval()
-    return (lambda o, m: policy.act(o, m, greedy)), GreedyPolicy(policy, os.path.basename(path), greedy)
+    write_agent_file(path, policy, rules, meta, num_players=players)
 
 
 def opponents(names: Sequence[str], rules: Rules, players: int, device: str) -> Tuple[List[Any], List[str]]:
     """The extra opponents of a run as its league plays them: a built-in bot's name as it is,
-    a saved agent file (``*.safetensors``) or a run folder (its ``final.safetensors``) as a
-    batched policy; and their names for the learning curve. ``ValueError`` naming an entry
-    that is neither."""
-    from .._core import parse_bot
+    a saved agent file (``*.safetensors``) or a run folder (its ``final.safetensors``) by its
+    path, played by the Rust bot that reads such files; and their names for the learning
+    curve. ``ValueError`` naming an entry that is neither."""
+    from .._core import check_bot_rules, parse_bot
 
     pool: List[Any] = []
     labels: List[str] = []
     for name in (n.strip() for n in names):
         path = os.path.join(name, "final.safetensors") if os.path.isdir(name) else name
-        if os.path.isfile(path):
+        if os.path.isfile(path):  # played by the Rust bot that reads agent files
             try:
-                pool.append(load_agent_file(path, rules, players)[0])
-            except FileFormatError as exc:
+                check_bot_rules(os.path.abspath(path), rules, players)
+            except (TypeError, ValueError) as exc:
                 raise ValueError(f"opponents: {exc}") from None
+            pool.append(os.path.abspath(path))
             labels.append(os.path.splitext(os.path.basename(os.path.normpath(name)))[0])
             continue
         try:
@@ -208,8 +181,10 @@ class RunFolder:
         """The agent file against ``opponent`` in every other seat on ``deals`` duplicate deals."""
         from ..arena.matches import evaluate
 
-        _, agent = load_agent_file(self.agent_file, rules, players)
-        r = evaluate(agent, opponent, preset=rules, num_players=players, games=deals, seed=seed, threads=threads)
+        # By its path: the Rust bot plays the file, as it will everywhere else.
+        r = evaluate(
+            self.agent_file, opponent, preset=rules, num_players=players, games=deals, seed=seed, threads=threads
+        )
         return {
             "win_rate": r.win_rate,
             "ci": [r.ci[0], r.ci[1]],

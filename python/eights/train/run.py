@@ -25,7 +25,7 @@ import numpy as np
 import torch
 
 from .._core import NUM_ACTIONS, OBS_SIZE
-from ..rules import Rules
+from ..rules import Rules, resolve_preset
 from . import machine, outputs
 from .curves import LearningCurve
 from .model import PolicyNet
@@ -59,20 +59,11 @@ def default_league() -> LeagueConfig:
 
 
 def resolve_rules(rules: Union[str, Rules, os.PathLike[str]], variants: Sequence[str] = ()) -> Rules:
-    """``rules`` as an :class:`eights.Rules`: a preset name, the path of a house-rules TOML
-    file (``*.toml``) or a :class:`eights.Rules`, with the preset's ``variants`` applied."""
-    if isinstance(rules, Rules):
-        out = rules
-    elif isinstance(rules, (str, os.PathLike)):
-        text = os.fspath(rules)
-        if text.endswith(".toml") or os.path.isfile(text):
-            if not os.path.isfile(text):
-                raise ValueError(f"rules: no such rules file {text!r}")
-            out = Rules.from_toml(text)
-        else:
-            out = Rules(text)
-    else:
-        raise TypeError(f"rules must be a preset name, a .toml path or an eights.Rules, got {type(rules).__name__}")
+    """``rules`` as an :class:`eights.Rules` (through :func:`eights.rules.resolve_preset`: a
+    preset name, the path of a house-rules TOML file or an :class:`eights.Rules`), with the
+    preset's ``variants`` applied."""
+    resolved = resolve_preset(rules, "rules")
+    out = resolved if isinstance(resolved, Rules) else Rules(resolved)
     return out.with_variants(*variants) if variants else out
 
 
