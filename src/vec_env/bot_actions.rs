@@ -91,7 +91,7 @@ impl VecEnv {
                 batch::search_policy(spec, &s.game, seed, favour, row);
             }
         };
-        on_pool(self.pool.as_mut(), NUM_ACTIONS, out, &decide);
+        on_crew(self.crew.as_mut(), NUM_ACTIONS, out, &decide);
         Ok(())
     }
 
@@ -116,8 +116,8 @@ impl VecEnv {
         Ok(())
     }
 
-    /// A search bot: a decision costs milliseconds, so the rows are shared out over the pool
-    /// ([`on_pool`]). Each answer depends only on its own game and seed.
+    /// A search bot: a decision costs milliseconds, so the rows are shared out over the crew
+    /// ([`on_crew`]). Each answer depends only on its own game and seed.
     fn search_actions(&mut self, spec: BotSpec, rows: &[i64], out: &mut [i64]) {
         let (slots, hot) = (&self.slots, &self.hot);
         let decide = |j: usize, a: &mut [i64]| {
@@ -129,25 +129,25 @@ impl VecEnv {
                 spec.build(seed).act(&s.game).map_or(-1, |x| x as i64)
             };
         };
-        on_pool(self.pool.as_mut(), 1, out, &decide);
+        on_crew(self.crew.as_mut(), 1, out, &decide);
     }
 }
 
-/// `decide(j, row)` for every row `j` of `out` (rows `width` wide), shared out over `pool`
+/// `decide(j, row)` for every row `j` of `out` (rows `width` wide), shared out over `crew`
 /// in small chunks when there is one and more than one row: for answers that each cost
 /// milliseconds (a search), so the chunks are smaller than the batch calls' grain.
-fn on_pool<T: Send>(pool: Option<&mut Pool>, width: usize, out: &mut [T], decide: &(dyn Fn(usize, &mut [T]) + Sync)) {
+fn on_crew<T: Send>(crew: Option<&mut Crew>, width: usize, out: &mut [T], decide: &(dyn Fn(usize, &mut [T]) + Sync)) {
     let rows = out.len() / width;
-    let Some(pool) = pool.filter(|_| rows > 1) else {
+    let Some(crew) = crew.filter(|_| rows > 1) else {
         out.chunks_mut(width).enumerate().for_each(|(j, row)| decide(j, row));
         return;
     };
-    let per = rows.div_ceil(MAX_CHUNKS.min(8 * pool.threads()));
+    let per = rows.div_ceil(MAX_CHUNKS.min(8 * crew.threads()));
     let mut parts = [const { Mutex::new(None) }; MAX_CHUNKS];
     for (k, o) in out.chunks_mut(per * width).enumerate() {
         *parts[k].get_mut().unwrap_or_else(|e| e.into_inner()) = Some(o);
     }
-    pool.run(rows.div_ceil(per), &|k| {
+    crew.run(rows.div_ceil(per), &|k| {
         let part: Option<&mut [T]> = parts[k].lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(o) = part {
             o.chunks_mut(width).enumerate().for_each(|(i, row)| decide(k * per + i, row));

@@ -45,9 +45,12 @@ use std::sync::{Arc, Mutex};
 
 mod bot_actions;
 mod config;
+#[cfg(not(feature = "rayon-pool"))]
+mod crew;
 mod episodes;
 mod opponents;
-mod pool;
+#[cfg(feature = "rayon-pool")]
+mod rayon_crew;
 mod rows;
 mod slot;
 use config::SEARCH_SALT;
@@ -55,9 +58,12 @@ pub use config::{
     Autoreset, Config, MAX_DEALS, MAX_OPPONENT_MOVES, Mode, Opponents, Seats, VecEnvError, episode_seed, opponent_seed,
     sampler_seed,
 };
+#[cfg(not(feature = "rayon-pool"))]
+use crew::Crew;
+#[cfg(feature = "rayon-pool")]
+use rayon_crew::Crew;
 use episodes::Episodes;
 pub use episodes::{RulesSource, rules_seed};
-use pool::Pool;
 pub use rows::{Buffers, MaskValue, ObsValue, Outputs};
 use rows::{Rare, Row};
 use slot::{Ctx, Games, Hot, Slot};
@@ -109,7 +115,7 @@ pub struct VecEnv {
     slots: Vec<Slot>,
     hot: Vec<Hot>,
     /// Worker threads (none with one thread).
-    pool: Option<Pool>,
+    crew: Option<Crew>,
     threads: usize,
     started: bool,
     /// The built-in opponents' batched decisions' buffers, one per chunk of a call (see
@@ -156,8 +162,8 @@ impl VecEnv {
         } else {
             cfg.num_threads
         };
-        let pool = if threads > 1 {
-            Some(Pool::new(threads).map_err(|e| VecEnvError::Config(format!("cannot start {threads} threads: {e}")))?)
+        let crew = if threads > 1 {
+            Some(Crew::new(threads).map_err(|e| VecEnvError::Config(format!("cannot start {threads} threads: {e}")))?)
         } else {
             None
         };
@@ -199,7 +205,7 @@ impl VecEnv {
             ctx,
             slots,
             hot: hots,
-            pool,
+            crew,
             threads,
             started: false,
             batches: vec![BotBatch::default(); MAX_CHUNKS],
@@ -284,7 +290,7 @@ impl VecEnv {
     }
 
     /// Run `f(slot, i, row)` for every game: on the calling thread alone, or cut into chunks
-    /// of whole [`GRAIN`]s that the pool's threads take in turn.
+    /// of whole [`GRAIN`]s that the crew's threads take in turn.
     fn for_each<O, M, F>(&mut self, out: Outputs<'_, O, M>, f: F)
     where
         O: ObsValue,
@@ -300,7 +306,7 @@ impl VecEnv {
     }
 
     /// Run `f(games, rows, bots)` for the whole batch on the calling thread alone, or for each
-    /// chunk of whole `grain`s that the pool's threads take in turn (`bots`: the chunk's own
+    /// chunk of whole `grain`s that the crew's threads take in turn (`bots`: the chunk's own
     /// batched-bot buffers). The error of the first chunk that fails is returned, whatever
     /// the thread count.
     fn for_chunks<O, M, F>(&mut self, out: Outputs<'_, O, M>, grain: usize, f: F) -> Result<(), VecEnvError>
@@ -312,10 +318,10 @@ impl VecEnv {
         let width = self.ctx.width;
         let games = Games { slots: &mut self.slots[..], hot: &mut self.hot[..], start: 0 };
         let len = games.len();
-        let Some(pool) = self.pool.as_mut().filter(|_| len > grain) else {
+        let Some(crew) = self.crew.as_mut().filter(|_| len > grain) else {
             return f(games, out, &mut self.batches[0]);
         };
-        let per = chunk_len(len, pool.threads(), grain);
+        let per = chunk_len(len, crew.threads(), grain);
         let mut parts: [Part<'_, O, M>; MAX_CHUNKS] = std::array::from_fn(|_| Mutex::new(None));
         let mut rest = Some((games, out));
         // `chunk_len` cuts at most MAX_CHUNKS chunks, one for each of the buffers.
@@ -335,7 +341,7 @@ impl VecEnv {
             n += 1;
         }
         let failed: Mutex<Option<(usize, VecEnvError)>> = Mutex::new(None);
-        pool.run(n, &|k| {
+        crew.run(n, &|k| {
             let part = parts[k].lock().unwrap_or_else(|e| e.into_inner()).take();
             if let Some((g, o, b)) = part {
                 if let Err(e) = f(g, o, b) {
@@ -367,7 +373,7 @@ impl VecEnv {
     }
 
     /// Validate one action per game for the seat to act (learner or self-play step). A large
-    /// batch is checked on the pool's threads, chunk by chunk; the error reported is the first
+    /// batch is checked on the crew's threads, chunk by chunk; the error reported is the first
     /// game's, as on one thread.
     fn validate(&mut self, actions: &[i64], opponents: bool) -> Result<(), VecEnvError> {
         if !self.started {
@@ -387,13 +393,13 @@ impl VecEnv {
             Ok(())
         };
         let len = actions.len();
-        let Some(pool) = self.pool.as_mut().filter(|_| len > 4 * GRAIN) else {
+        let Some(crew) = self.crew.as_mut().filter(|_| len > 4 * GRAIN) else {
             return check(0, &self.hot, actions);
         };
-        let per = chunk_len(len, pool.threads(), GRAIN);
+        let per = chunk_len(len, crew.threads(), GRAIN);
         let errors: [Mutex<Option<VecEnvError>>; MAX_CHUNKS] = [const { Mutex::new(None) }; MAX_CHUNKS];
         let hot = &self.hot;
-        pool.run(len.div_ceil(per), &|k| {
+        crew.run(len.div_ceil(per), &|k| {
             let r = k * per..((k + 1) * per).min(len);
             if let Err(e) = check(r.start, &hot[r.clone()], &actions[r]) {
                 *errors[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
@@ -466,16 +472,16 @@ impl VecEnv {
         }
         let f = |s: &mut Hot, a: &mut i64| *a = s.sampler.pick(&s.mask).map_or(0, |x| x as i64);
         let len = out.len();
-        let Some(pool) = self.pool.as_mut().filter(|_| len > 4 * GRAIN) else {
+        let Some(crew) = self.crew.as_mut().filter(|_| len > 4 * GRAIN) else {
             self.hot.iter_mut().zip(out.iter_mut()).for_each(|(s, a)| f(s, a));
             return Ok(());
         };
-        let per = chunk_len(len, pool.threads(), GRAIN);
+        let per = chunk_len(len, crew.threads(), GRAIN);
         let mut parts = [const { Mutex::new(None) }; MAX_CHUNKS];
         for (k, (h, a)) in self.hot.chunks_mut(per).zip(out.chunks_mut(per)).enumerate() {
             *parts[k].get_mut().unwrap_or_else(|e| e.into_inner()) = Some((h, a));
         }
-        pool.run(len.div_ceil(per), &|k| {
+        crew.run(len.div_ceil(per), &|k| {
             let part: Option<(&mut [Hot], &mut [i64])> = parts[k].lock().unwrap_or_else(|e| e.into_inner()).take();
             if let Some((h, a)) = part {
                 h.iter_mut().zip(a.iter_mut()).for_each(|(s, a)| f(s, a));

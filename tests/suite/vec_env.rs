@@ -266,7 +266,7 @@ fn search_bot_actions_do_not_depend_on_the_thread_count() {
         assert_eq!(answers[0], answers[1]);
         assert_eq!(answers[0], answers[2]);
         assert!(answers[0].iter().all(|&a| a >= 0), "every game is running");
-        // One thread answers row by row (no pool); every answer is a legal action.
+        // One thread answers row by row (no crew); every answer is a legal action.
         for (&r, &a) in rows.iter().zip(&answers[0]) {
             let mut mask = ActionMask::default();
             envs[0].game(r as usize).legal_actions(&mut mask);

@@ -1,10 +1,7 @@
-//! The batch's threads: a [`rayon::ThreadPool`] of `threads` threads per batch, to which a
-//! call hands its chunks (the caller sleeps until they are done).
-//!
-//! It replaced a hand-written fork-join whose caller worked too and whose workers spun before
-//! they slept, to save the wake-ups a general pool makes: timed against it on a shared 2-core
-//! machine the pool was as fast or faster, with the same CPU time, for four to five times the
-//! context switches (`docs/benchmarks.md`, "The batch's threads").
+//! The batch's threads on a rayon pool (`--features rayon-pool`): the same interface as
+//! [`super::crew`]'s hand-written crew, kept so the two can be timed against each other
+//! (`benchmarks/compare_builds.py`). A call hands its chunks to a [`rayon::ThreadPool`] of
+//! `threads` threads and the caller sleeps until they are done.
 //!
 //! A process forked from the one that built the pool inherits the pool but not its threads:
 //! there a call runs on the calling thread alone, and dropping the pool lets it go without
@@ -13,7 +10,7 @@
 use rayon::prelude::*;
 
 /// `threads` rayon threads for one batch.
-pub(crate) struct Pool {
+pub(crate) struct Crew {
     /// `None` only while a forked child drops it.
     inner: Option<rayon::ThreadPool>,
     threads: usize,
@@ -21,15 +18,15 @@ pub(crate) struct Pool {
     pid: u32,
 }
 
-impl Pool {
+impl Crew {
     /// A pool of `threads` threads.
-    pub(crate) fn new(threads: usize) -> std::io::Result<Pool> {
+    pub(crate) fn new(threads: usize) -> std::io::Result<Crew> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("eights-vecenv-{i}"))
             .build()
             .map_err(std::io::Error::other)?;
-        Ok(Pool { inner: Some(pool), threads, pid: std::process::id() })
+        Ok(Crew { inner: Some(pool), threads, pid: std::process::id() })
     }
 
     /// Threads that take part in a call.
@@ -50,7 +47,7 @@ impl Pool {
     }
 }
 
-impl Drop for Pool {
+impl Drop for Crew {
     fn drop(&mut self) {
         if std::process::id() != self.pid {
             // A forked child: waking the parent's threads could block on a lock one of them
@@ -68,7 +65,7 @@ mod tests {
     #[test]
     fn every_chunk_runs_once_on_any_thread_count() {
         for threads in [1, 2, 3, 8] {
-            let mut pool = Pool::new(threads).unwrap();
+            let mut pool = Crew::new(threads).unwrap();
             assert_eq!(pool.threads(), threads);
             for n in [0, 1, 5, 64, 1000] {
                 let hits: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
@@ -82,7 +79,7 @@ mod tests {
 
     #[test]
     fn a_panic_in_a_chunk_reaches_the_caller_and_the_pool_goes_on() {
-        let mut pool = Pool::new(2).unwrap();
+        let mut pool = Crew::new(2).unwrap();
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             pool.run(256, &|k| {
                 if k == 200 {

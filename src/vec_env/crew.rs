@@ -1,0 +1,285 @@
+//! The batch's worker threads: a fork-join for one call at a time in which the calling
+//! thread works too, and idle workers spin briefly before they sleep.
+//!
+//! A step of a batch is short (tens of microseconds at b=1024) and comes right after the
+//! previous one. A general pool makes the caller hand the work over and sleep until a worker
+//! wakes it, and wakes sleeping workers for every call; on a small machine those wake-ups
+//! cost as much as the step. Here the caller takes chunks like any worker, a worker that is
+//! still asleep simply takes none (the caller never waits for a worker to start, only for
+//! the chunks already taken to finish), and workers poll for the next call for
+//! [`SPIN`] before they park. `threads` = workers + the caller, so `num_threads = 2` uses
+//! two cores, not three.
+//!
+//! Protocol (one `u64` of state: epoch in the high 32 bits, an open flag, the count of
+//! workers inside the current call):
+//! * [`Crew::run`] writes the job while the state is closed with no worker inside, then
+//!   opens a new epoch and wakes parked workers;
+//! * a worker joins only by incrementing the count while that epoch is open, and leaves by
+//!   decrementing it;
+//! * when the chunks run out the caller closes the epoch (no worker can join any more) and
+//!   waits for the count to drop to zero. Only then does `run` return, so no worker ever
+//!   holds the job after its closure is gone.
+//!
+//! A process forked from the one that started the workers inherits the crew but not its
+//! threads: there a call runs on the calling thread alone, and dropping the crew leaves the
+//! (absent) workers alone instead of joining them.
+
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How long an idle worker polls for the next call before it parks.
+const SPIN: Duration = Duration::from_micros(50);
+
+const OPEN: u64 = 1 << 31;
+const ACTIVE: u64 = OPEN - 1;
+
+type Panic = Box<dyn std::any::Any + Send + 'static>;
+
+/// One call: `f(k)` for `k` in `0..n`.
+#[derive(Copy, Clone)]
+struct Job {
+    /// The caller's closure with its lifetime erased (see the module's protocol).
+    f: *const (dyn Fn(usize) + Sync + 'static),
+    n: usize,
+}
+
+struct Shared {
+    state: AtomicU64,
+    /// Written by [`Crew::run`] only while closed with no worker inside; read by workers only
+    /// after joining an open epoch.
+    job: UnsafeCell<Option<Job>>,
+    next: AtomicUsize,
+    parked: Vec<AtomicBool>,
+    stop: AtomicBool,
+    panic: Mutex<Option<Panic>>,
+}
+
+// SAFETY: `job` is the only non-Sync field; the protocol above makes its writes and reads
+// exclusive (writes happen-before the Release store that opens an epoch, reads happen after the
+// Acquire join of that epoch, and the next write waits until every joined worker has left).
+unsafe impl Sync for Shared {}
+// SAFETY: the raw closure pointer in `job` is only dereferenced under the same protocol.
+unsafe impl Send for Shared {}
+
+impl Shared {
+    /// Take and run chunks of `job` until none is left.
+    fn claim(&self, job: Job) {
+        loop {
+            let k = self.next.fetch_add(1, Ordering::Relaxed);
+            if k >= job.n {
+                return;
+            }
+            // SAFETY: the caller's closure outlives the call (it waits for every worker that
+            // joined), and each `k` is handed out once.
+            unsafe { (*job.f)(k) };
+        }
+    }
+}
+
+/// Worker threads for one batch (see the module documentation).
+pub(crate) struct Crew {
+    shared: Arc<Shared>,
+    workers: Vec<JoinHandle<()>>,
+    /// The process that started the workers (a forked child has none of them).
+    pid: u32,
+}
+
+impl Crew {
+    /// A crew of `threads` threads in all: the caller and `threads - 1` workers.
+    pub(crate) fn new(threads: usize) -> std::io::Result<Crew> {
+        let n = threads.saturating_sub(1);
+        let shared = Arc::new(Shared {
+            state: AtomicU64::new(0),
+            job: UnsafeCell::new(None),
+            next: AtomicUsize::new(0),
+            parked: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            stop: AtomicBool::new(false),
+            panic: Mutex::new(None),
+        });
+        let mut crew = Crew { shared, workers: Vec::with_capacity(n), pid: std::process::id() };
+        for i in 0..n {
+            let sh = crew.shared.clone();
+            // On an error `crew` is dropped, which stops the workers already started.
+            let h = std::thread::Builder::new().name(format!("eights-vecenv-{i}")).spawn(move || work(&sh, i))?;
+            crew.workers.push(h);
+        }
+        Ok(crew)
+    }
+
+    /// Threads that take part in a call (the workers and the caller).
+    pub(crate) fn threads(&self) -> usize {
+        self.workers.len() + 1
+    }
+
+    /// Run `f(k)` once for every `k` in `0..n`, on the calling thread and the workers; returns
+    /// when all have finished. A panic in `f` is raised again here, after every worker has
+    /// left the call.
+    pub(crate) fn run(&mut self, n: usize, f: &(dyn Fn(usize) + Sync)) {
+        if std::process::id() != self.pid {
+            // A forked child: the workers were not copied with the process.
+            (0..n).for_each(f);
+            return;
+        }
+        let sh = &*self.shared;
+        // SAFETY: only the lifetime is erased; the protocol keeps every use inside this call.
+        let f: &'static (dyn Fn(usize) + Sync + 'static) = unsafe { std::mem::transmute(f) };
+        let job = Job { f, n };
+        // SAFETY: the state is closed with no worker inside (every call ends that way and
+        // `&mut self` rules out a concurrent one), so no worker reads `job` now.
+        unsafe { *sh.job.get() = Some(job) };
+        sh.next.store(0, Ordering::Relaxed);
+        let epoch = (sh.state.load(Ordering::Relaxed) >> 32).wrapping_add(1) & 0xFFFF_FFFF;
+        sh.state.store((epoch << 32) | OPEN, Ordering::SeqCst);
+        for (w, parked) in self.workers.iter().zip(&sh.parked) {
+            if parked.load(Ordering::SeqCst) {
+                w.thread().unpark();
+            }
+        }
+        /// Closes the epoch and waits for the workers inside, also when `f` panics here.
+        struct Close<'a>(&'a Shared);
+        impl Drop for Close<'_> {
+            fn drop(&mut self) {
+                let sh = self.0;
+                sh.state.fetch_and(!OPEN, Ordering::AcqRel);
+                let mut spins = 0u32;
+                while sh.state.load(Ordering::Acquire) & ACTIVE != 0 {
+                    spins += 1;
+                    if spins < 1 << 12 {
+                        std::hint::spin_loop();
+                    } else {
+                        std::thread::yield_now();
+                    }
+                }
+            }
+        }
+        let close = Close(sh);
+        sh.claim(job);
+        drop(close);
+        let panic = sh.panic.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(p) = panic {
+            std::panic::resume_unwind(p);
+        }
+    }
+}
+
+impl Drop for Crew {
+    fn drop(&mut self) {
+        if std::process::id() != self.pid {
+            // A forked child: the workers exist only in the parent, and joining a thread
+            // that is not there panics. Their handles are let go without a join.
+            self.workers.drain(..).for_each(std::mem::forget);
+            return;
+        }
+        self.shared.stop.store(true, Ordering::SeqCst);
+        for w in &self.workers {
+            w.thread().unpark();
+        }
+        for w in self.workers.drain(..) {
+            let _ = w.join();
+        }
+    }
+}
+
+/// A worker: join each open epoch once, take chunks, then poll and park.
+fn work(sh: &Shared, me: usize) {
+    let mut seen = 0u64;
+    let mut idle = Instant::now();
+    let mut polls = 0u32;
+    loop {
+        if sh.stop.load(Ordering::Acquire) {
+            return;
+        }
+        let s = sh.state.load(Ordering::Acquire);
+        let epoch = s >> 32;
+        if epoch != seen {
+            if s & OPEN == 0 {
+                // Closed before this worker got there: nothing to do for that call.
+                seen = epoch;
+                continue;
+            }
+            if sh.state.compare_exchange_weak(s, s + 1, Ordering::AcqRel, Ordering::Acquire).is_err() {
+                continue;
+            }
+            seen = epoch;
+            // SAFETY: joined an open epoch, so the job was written before it opened and stays
+            // valid until this worker leaves.
+            let job = unsafe { (*sh.job.get()).expect("an open call has a job") };
+            if let Err(p) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| sh.claim(job))) {
+                *sh.panic.lock().unwrap_or_else(|e| e.into_inner()) = Some(p);
+            }
+            sh.state.fetch_sub(1, Ordering::Release);
+            idle = Instant::now();
+            polls = 0;
+            continue;
+        }
+        polls = polls.wrapping_add(1);
+        if polls % 64 != 0 || idle.elapsed() < SPIN {
+            std::hint::spin_loop();
+            continue;
+        }
+        // Park, unless a call opened after the check above (the caller reads `parked` after
+        // opening, so one of the two sides sees the other).
+        sh.parked[me].store(true, Ordering::SeqCst);
+        if sh.state.load(Ordering::SeqCst) >> 32 == seen && !sh.stop.load(Ordering::SeqCst) {
+            std::thread::park();
+        }
+        sh.parked[me].store(false, Ordering::SeqCst);
+        idle = Instant::now();
+        polls = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicU32;
+
+    #[test]
+    fn every_chunk_runs_once_on_any_thread_count() {
+        for threads in [1, 2, 3, 8] {
+            let mut crew = Crew::new(threads).unwrap();
+            assert_eq!(crew.threads(), threads);
+            for n in [0, 1, 5, 64, 1000] {
+                let hits: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
+                crew.run(n, &|k| {
+                    hits[k].fetch_add(1, Ordering::Relaxed);
+                });
+                assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1), "threads {threads}, n {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn calls_after_the_workers_park_still_run_everything() {
+        let mut crew = Crew::new(3).unwrap();
+        for _ in 0..3 {
+            std::thread::sleep(SPIN * 20);
+            let sum = AtomicUsize::new(0);
+            crew.run(100, &|k| {
+                sum.fetch_add(k, Ordering::Relaxed);
+            });
+            assert_eq!(sum.into_inner(), 4950);
+        }
+    }
+
+    #[test]
+    fn a_panic_in_a_chunk_reaches_the_caller_and_the_crew_goes_on() {
+        let mut crew = Crew::new(2).unwrap();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crew.run(256, &|k| {
+                if k == 200 {
+                    panic!("chunk 200");
+                }
+            })
+        }));
+        assert!(r.is_err());
+        let count = AtomicUsize::new(0);
+        crew.run(10, &|_| {
+            count.fetch_add(1, Ordering::Relaxed);
+        });
+        assert_eq!(count.into_inner(), 10);
+    }
+}
