@@ -21,6 +21,7 @@ COMMANDS = {
     "selfplay": [],
     "play": [],
     "exploit": ["--agent", "heuristic"],
+    "train": [],
 }
 
 
