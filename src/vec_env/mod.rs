@@ -60,10 +60,10 @@ pub use config::{
 };
 #[cfg(not(feature = "rayon-pool"))]
 use crew::Crew;
-#[cfg(feature = "rayon-pool")]
-use rayon_crew::Crew;
 use episodes::Episodes;
 pub use episodes::{RulesSource, rules_seed};
+#[cfg(feature = "rayon-pool")]
+use rayon_crew::Crew;
 pub use rows::{Buffers, MaskValue, ObsValue, Outputs};
 use rows::{Rare, Row};
 use slot::{Ctx, Games, Hot, Slot};
