@@ -42,6 +42,7 @@ import pytest
 #:   (they pin gymnasium and pillow down); they skip without it, and CI runs them after
 #:   installing both (CONTRIBUTING.md).
 LANES = {
+    "agents/test_agent_file.py::test_play_and_exploit_take_the_file_by_path": ("slow", "train"),
     "arena/test_arena_ray.py": ("integration", "slow", "rllib"),
     "arena/test_exploit.py": ("train",),
     "cli/test_ctrl_c.py": ("slow",),

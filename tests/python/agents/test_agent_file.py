@@ -237,3 +237,25 @@ def test_serve_offers_a_file_by_policy_name_and_refuses_a_path_from_a_client(fla
         _agent("mine", house, 2, offered)
     with pytest.raises(ApiError, match="offered by the server"):
         _agent(path, house, PLAYERS, offered)
+
+
+def test_play_and_exploit_take_the_file_by_path(flat, tmp_path):
+    """The two commands the arena test does not cover: ``play --bots FILE`` seats the file
+    against a person (scripted input), and ``exploit --agent FILE`` trains a best response to
+    it and evaluates it, on the file's rules and table."""
+    path, _ = flat
+    base = [sys.executable, "-m", "eights"]
+    table = ["--preset", str(HOUSE), "--players", str(PLAYERS)]
+    p = subprocess.run(
+        [*base, "play", *table, "--seed", "5", "--bots", path],
+        input="1\n" * 6000, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "Result: " in p.stdout and f"P1 ({path}): " in p.stdout, p.stdout[-2000:]
+    p = subprocess.run(
+        [*base, "exploit", "--agent", path, *table, "--decisions", "400", "--num-envs", "8", "--eval-deals", "4",
+         "--no-progress", "--out", str(tmp_path / "br")],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "win rate of the best response:" in p.stdout, p.stdout[-2000:]
