@@ -52,7 +52,10 @@ def measure(folder, fn, b, threads, args):
         b=b,
         threads=threads,
     )
-    env = dict(os.environ, PYTHONPATH=str(Path(folder).resolve()))
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join(filter(None, [str(Path(folder).resolve()), os.environ.get("PYTHONPATH")])),
+    )
     out = subprocess.run(
         [sys.executable, "-c", code],
         env=env,

@@ -192,7 +192,8 @@ def main(argv=None) -> int:
     rows = [json.loads(line) for line in open(os.path.join(train, "curve.jsonl")) if line.strip()]
     t_train = time.time() - t_start
     decisions = rows[-1]["decisions"]
-    seconds = 60 * rows[-1]["minutes"]
+    # The curve keeps minutes to two decimals: a run shorter than that falls back on the wall time.
+    seconds = 60 * rows[-1]["minutes"] or t_train
     warm = [r["decisions_per_s"] for r in rows[1:]] or [rows[0]["decisions_per_s"]]
     rate, median = decisions / max(seconds, 1e-9), float(np.median(warm))
     print(f"learner decisions a second: {rate:,.0f} over the run, {median:,.0f} the median update after the first")
