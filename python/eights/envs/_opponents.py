@@ -1,5 +1,6 @@
 """The Python opponents of a batch (:class:`eights.VecEnv`): the argument read into one
-opponent per seat (a built-in bot name, an :class:`eights.OpponentPool`, or a batched policy).
+opponent per seat (a built-in bot name, an :class:`eights.OpponentPool`, or a batched policy),
+and the loop that plays them between the learner's steps.
 """
 
 from __future__ import annotations
@@ -7,12 +8,17 @@ from __future__ import annotations
 import os
 from typing import Any, Dict
 
+import numpy as np
+from gymnasium.vector import AutoresetMode
+
+from .._core import IllegalActionError
 from .._utils.checks import describe as _describe
 from .._utils.checks import opponents_per_seat, other_seats
 from ..agents.pool import OpponentPool
+from ..agents.pool import check_batch_actions as _check_batch_actions
 from ..agents.spec import AgentSpec, as_agent
 
-__all__ = ["normalise_opponents"]
+__all__ = ["MAX_OPPONENT_ROUNDS", "normalise_opponents", "play_opponents"]
 
 
 def normalise_opponents(opponents: Any, num_players: int, learner_seat: int) -> Dict[int, Any]:
@@ -49,3 +55,49 @@ def check_opponent(spec: Any, seat: int) -> Any:
     if agent.is_builtin:
         return agent.bot
     return agent.batch_policy if agent.batch_policy is not None else agent.act_batch
+
+
+#: Opponent rounds per step before giving up on a Python opponent loop.
+MAX_OPPONENT_ROUNDS = 10_000
+
+
+def play_opponents(env: Any) -> None:
+    """Call the Python opponents of ``env`` (an :class:`eights.VecEnv`), a batch per seat
+    (and snapshot), until every game has the learner to act or has ended."""
+    core = env._core
+    acts = env._opp_actions
+    for _ in range(MAX_OPPONENT_ROUNDS):
+        if not core.opponents_to_act():
+            return
+        acts.fill(-1)
+        to_act = env._to_act
+        for seat, opp in env._py_opponents.items():
+            rows = np.flatnonzero(to_act == seat)
+            if rows.size == 0:
+                continue
+            if isinstance(opp, str):  # a built-in bot reads the games in Rust
+                acts[rows] = core.bot_actions(opp, rows)
+                continue
+            obs, mask = env._obs[rows], env._mask[rows]
+            if env.scale_obs:
+                obs = env.obs_bounds.scale(obs)
+            if env._rules_enc is not None:  # obs_rules: the policies read the rules too
+                obs = {"obs": obs, "rules": env._rules_enc[rows]}  # type: ignore[assignment]
+            if isinstance(opp, OpponentPool):
+
+                def builtin(name: str, sub: np.ndarray, rows: np.ndarray = rows) -> np.ndarray:
+                    return core.bot_actions(name, rows[sub])
+
+                acts[rows] = opp.act(obs, mask, env._pool_choice[seat][rows], builtin=builtin)
+            else:
+                acts[rows] = _check_batch_actions(
+                    opp(obs, mask), len(rows), f"the actions of the opponent at seat {seat}"
+                )
+        before = (env._terminated | env._truncated) if env._pool_choice else None
+        try:
+            core.step_opponents(acts)
+        except (ValueError, IllegalActionError) as exc:
+            raise type(exc)(f"an opponent policy returned a bad action: {exc}") from exc
+        if before is not None and env.autoreset_mode == AutoresetMode.SAME_STEP:
+            env._resample((env._terminated | env._truncated) & ~before)
+    raise RuntimeError(f"the opponents did not finish within {MAX_OPPONENT_ROUNDS} rounds")

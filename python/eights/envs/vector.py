@@ -51,7 +51,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as _GymVectorEnv
 
-from .._core import NUM_ACTIONS, OBS_SIZE, IllegalActionError, VecEnvCore
+from .._core import NUM_ACTIONS, OBS_SIZE, VecEnvCore
 from .._utils.checks import as_flag
 from .._utils.checks import as_int as _as_int
 from .._utils.checks import describe as _describe
@@ -61,7 +61,7 @@ from ..agents.pool import OpponentPool
 from ..agents.pool import check_batch_actions as _check_batch_actions
 from ..rules import Rules
 from ._common import VECENV_NOT_PICKLED
-from ._opponents import normalise_opponents
+from ._opponents import normalise_opponents, play_opponents
 from ._rulesets import RulesArg, RuleSet, obs_rules_space
 from .spaces import OBS_DTYPES, LegalMultiDiscrete, check_obs_options
 
@@ -72,9 +72,6 @@ AUTORESET_MODES = {
     "next_step": AutoresetMode.NEXT_STEP,
     "same_step": AutoresetMode.SAME_STEP,
 }
-
-#: Opponent rounds per step before giving up on a Python opponent loop.
-MAX_OPPONENT_ROUNDS = 10_000
 
 
 class VecEnv(_GymVectorEnv):
@@ -216,6 +213,7 @@ class VecEnv(_GymVectorEnv):
         self._done = np.zeros(num_envs, dtype=bool)
         self._actions = np.zeros(num_envs, dtype=np.int64)
         self._opp_actions = np.full(num_envs, -1, dtype=np.int64)
+        self._all_rows = np.arange(num_envs, dtype=np.int64)
         # Per seat and game: the pool snapshot drawn for the current episode.
         self._pool_choice: Dict[int, np.ndarray] = {}
 
@@ -354,6 +352,30 @@ class VecEnv(_GymVectorEnv):
         its next step, so per-opponent results can be read right after a step."""
         return {seat: choice.copy() for seat, choice in self._pool_choice.items()}
 
+    def bot_actions(self, bot: str, rows: Optional[Any] = None) -> np.ndarray:
+        """The move built-in bot ``bot`` (``"heuristic"``, ``"random"``, ``"ismcts:N"``,
+        ``"pimc:N"``, ``"net"``, an agent file) would make for the player to act in each game
+        of ``rows`` (game indices; every game when omitted), chosen in Rust from what that
+        player may see: int64, -1 where the episode is over. A teacher's labels for imitation
+        or kickstarting (:attr:`eights.train.PPOConfig.teacher`); the games do not move.
+
+        Raises:
+            ValueError: an unknown bot, or a row outside ``0..num_envs``.
+            RuntimeError: ``reset()`` was never called.
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before bot_actions()")
+        if not isinstance(bot, str):
+            raise TypeError(f"bot must be a bot name (str), got {_describe(bot)}")
+        if rows is None:
+            rows = self._all_rows
+        else:
+            rows = np.asarray(rows)
+            if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
+                raise TypeError(f"rows must be a 1-d array of game indices, got shape {rows.shape} of {rows.dtype}")
+            rows = np.ascontiguousarray(rows, dtype=np.int64)
+        return self._core.bot_actions(bot, rows)
+
     def random_actions(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """Uniform legal actions for every game, drawn in Rust (game ``i``'s own
         stream, seeded from the reset seed and ``i``); 0 where the episode is
@@ -402,42 +424,5 @@ class VecEnv(_GymVectorEnv):
     def _play_opponents(self) -> None:
         """Python opponents: call them, a batch per seat (and snapshot), until
         every game has the learner to act or has ended."""
-        if not self._py_opponents:
-            return
-        core = self._core
-        acts = self._opp_actions
-        for _ in range(MAX_OPPONENT_ROUNDS):
-            if not core.opponents_to_act():
-                return
-            acts.fill(-1)
-            to_act = self._to_act
-            for seat, opp in self._py_opponents.items():
-                rows = np.flatnonzero(to_act == seat)
-                if rows.size == 0:
-                    continue
-                if isinstance(opp, str):  # a built-in bot reads the games in Rust
-                    acts[rows] = core.bot_actions(opp, rows)
-                    continue
-                obs, mask = self._obs[rows], self._mask[rows]
-                if self.scale_obs:
-                    obs = self.obs_bounds.scale(obs)
-                if self._rules_enc is not None:  # obs_rules: the policies read the rules too
-                    obs = {"obs": obs, "rules": self._rules_enc[rows]}  # type: ignore[assignment]
-                if isinstance(opp, OpponentPool):
-
-                    def builtin(name: str, sub: np.ndarray, rows: np.ndarray = rows) -> np.ndarray:
-                        return core.bot_actions(name, rows[sub])
-
-                    acts[rows] = opp.act(obs, mask, self._pool_choice[seat][rows], builtin=builtin)
-                else:
-                    acts[rows] = _check_batch_actions(
-                        opp(obs, mask), len(rows), f"the actions of the opponent at seat {seat}"
-                    )
-            before = (self._terminated | self._truncated) if self._pool_choice else None
-            try:
-                core.step_opponents(acts)
-            except (ValueError, IllegalActionError) as exc:
-                raise type(exc)(f"an opponent policy returned a bad action: {exc}") from exc
-            if before is not None and self.autoreset_mode == AutoresetMode.SAME_STEP:
-                self._resample((self._terminated | self._truncated) & ~before)
-        raise RuntimeError(f"the opponents did not finish within {MAX_OPPONENT_ROUNDS} rounds")
+        if self._py_opponents:
+            play_opponents(self)

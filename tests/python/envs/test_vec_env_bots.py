@@ -1,7 +1,8 @@
 """Built-in bot opponents played inside the step, on the batch's threads: the same games as
 the same bots played from Python between steps (through ``bot_actions``, as for a pool), for
 every kind of built-in bot, with and without ``obs_rules``, at several table sizes, on one
-thread or two."""
+thread or two; and ``VecEnv.bot_actions``, a bot's moves for the player to act (a teacher's
+labels)."""
 
 import numpy as np
 import pytest
@@ -46,3 +47,48 @@ def test_bots_inside_the_step_play_the_games_python_plays(preset, players, opp, 
         for step, (a, b) in enumerate(zip(ref, got)):
             for x, y in zip(a, b):
                 np.testing.assert_array_equal(x, y, err_msg=f"{threads} threads, step {step}")
+
+
+def test_bot_actions_are_the_bots_moves_for_the_player_to_act():
+    env = VecEnv("crazy_eights", 1000, 2, opponents="heuristic", seed=3)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.bot_actions("heuristic")
+    obs, info = env.reset()
+    before = obs.copy()
+    wins, games = 0, 0
+    ended = np.zeros(1000, bool)
+    for _ in range(200):
+        moves = env.bot_actions("heuristic")
+        assert env.bot_actions("heuristic", np.arange(10)).tolist() == moves[:10].tolist()
+        live = moves >= 0
+        # -1 exactly in the games whose episode ended at the last step (the next step deals
+        # them again); a legal move in every other.
+        np.testing.assert_array_equal(live, ~ended)
+        assert info["action_mask"][np.flatnonzero(live), moves[live]].all()
+        np.testing.assert_array_equal(obs, before)  # asking moves nothing
+        obs, rew, term, trunc, info = env.step(np.where(live, moves, 0))
+        before = obs.copy()
+        ended = term | trunc
+        wins += int((rew[ended] > 0).sum())
+        games += int(ended.sum())
+    # The heuristic's own moves against the heuristic: about half the games (a random
+    # learner wins about one in five).
+    assert games > 1500
+    assert 0.44 < wins / games < 0.56, (wins, games)
+
+
+def test_bot_actions_reject_bad_arguments_and_change_nothing():
+    env = VecEnv("crazy_eights", 4, 2, seed=0)
+    obs, _ = env.reset()
+    kept = obs.copy()
+    with pytest.raises(ValueError, match="nope"):
+        env.bot_actions("nope")
+    with pytest.raises(ValueError, match="out of range"):
+        env.bot_actions("heuristic", [0, 4])
+    with pytest.raises(TypeError, match="rows must be a 1-d array of game indices"):
+        env.bot_actions("heuristic", [[0, 1]])
+    with pytest.raises(TypeError, match="rows must be a 1-d array of game indices"):
+        env.bot_actions("heuristic", [0.5])
+    with pytest.raises(TypeError, match="bot must be a bot name"):
+        env.bot_actions(3)
+    np.testing.assert_array_equal(obs, kept)
