@@ -108,7 +108,9 @@ def _add_settings(p: argparse.ArgumentParser) -> None:
         return
     net = default_ppo("net")
     changed = ", ".join(
-        f"--{k.replace('_', '-')} {v}" for k, v in config.flatten(net).items() if v != getattr(default_ppo(), k)
+        f"--{k.replace('_', '-')} {shlex.quote(str(v))}"
+        for k, v in config.flatten(net).items()
+        if v != getattr(default_ppo(), k)
     )
     group = p.add_argument_group(f"PPO (the defaults of --init scratch; --init net changes them to {changed})")
     config.add_flags(group, default_ppo(), omit_defaults=True)

@@ -60,6 +60,14 @@ class PPOConfig:
     """width of the two hidden layers of a network trained from scratch (a warm start keeps
     the width of the network it starts from)"""
 
+    teacher: str = ""
+    """a built-in bot whose moves the learner is pulled towards early in the run (kickstarting:
+    a cross-entropy to the bot's move at each learner decision); empty: none"""
+    teacher_coef: float = 1.0
+    """weight of the teacher's cross-entropy at the start of the run, falling linearly to 0"""
+    teacher_until: float = 0.3
+    """the fraction of the budget by which the teacher's weight has fallen to 0"""
+
     def to_dict(self) -> Dict[str, Any]:
         return dataclasses.asdict(self)
 
@@ -68,6 +76,10 @@ class PPOConfig:
         counts = ("num_envs", "num_steps", "num_minibatches", "update_epochs", "hidden")
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
+            if f.name == "teacher":
+                if not isinstance(value, str):
+                    raise TypeError(f"PPOConfig.teacher must be a bot name (str), got {value!r}")
+                continue
             if f.name in counts:
                 if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
                     raise TypeError(f"PPOConfig.{f.name} must be an integer, got {value!r}")
@@ -76,7 +88,7 @@ class PPOConfig:
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise TypeError(f"PPOConfig.{f.name} must be a number, got {value!r}")
-            unit = f.name in ("lr_floor", "gamma", "gae_lambda")
+            unit = f.name in ("lr_floor", "gamma", "gae_lambda", "teacher_until")
             positive = f.name == "learning_rate"
             if not np.isfinite(value) or value < 0 or (unit and value > 1) or (positive and value == 0):
                 allowed = "in [0, 1]" if unit else ("> 0" if positive else ">= 0")
@@ -103,6 +115,7 @@ class Rollout:
         self.act = torch.zeros(T, N, dtype=torch.long, device=dev)
         self.logp, self.rew, self.done, self.val = (torch.zeros(T, N, device=dev) for _ in range(4))
         self.valid = torch.zeros(T, N, dtype=torch.bool, device=dev)
+        self.teach = torch.full((T, N), -1, dtype=torch.long, device=dev)  # the teacher's moves (-1: none)
         self.next_obs = torch.zeros(N, obs_size, device=dev)
         self.next_mask = torch.zeros(N, NUM_ACTIONS, dtype=torch.bool, device=dev)
         self.pending = torch.zeros(N, dtype=torch.bool, device=dev)  # the last step ended the game
@@ -115,15 +128,27 @@ class Rollout:
         self.pending = torch.zeros(self.N, dtype=torch.bool, device=self.dev)
         return self.next_obs
 
-    def collect(self, agent: Any, on_done: Optional[OnDone] = None, stop: Optional[Callable[[], bool]] = None) -> int:
+    def collect(
+        self,
+        agent: Any,
+        on_done: Optional[OnDone] = None,
+        stop: Optional[Callable[[], bool]] = None,
+        teacher: str = "",
+    ) -> int:
         """Play ``num_steps`` steps of every game with ``agent.sample``; returns the learner
         decisions made (dummy steps after an episode's end excluded). ``stop`` is asked before
         every step; when it says so the rollout is abandoned with ``KeyboardInterrupt`` (a
-        Ctrl-C recorded by the caller, acted on within one step)."""
+        Ctrl-C recorded by the caller, acted on within one step). ``teacher``: a built-in bot
+        whose move at each decision is kept beside it (:meth:`eights.VecEnv.bot_actions`)."""
         decisions = 0
+        if not teacher:
+            self.teach.fill_(-1)
         for t in range(self.T):
             if stop is not None and stop():
                 raise KeyboardInterrupt
+            if teacher:
+                moves = np.concatenate([e.bot_actions(teacher) for e in self.envs])
+                self.teach[t] = torch.from_numpy(moves).to(self.dev)
             valid = ~self.pending
             m = self.next_mask.clone()
             m[~valid, 0] = True  # a finished game has no legal action; its dummy action is ignored
@@ -181,6 +206,7 @@ class Rollout:
             "adv": adv.reshape(-1)[idx],
             "ret": ret.reshape(-1)[idx],
             "val": self.val.reshape(-1)[idx],
+            "teach": self.teach.reshape(-1)[idx],
         }
 
 
@@ -191,13 +217,22 @@ def _value_loss(v: torch.Tensor, b: Dict[str, torch.Tensor], j: torch.Tensor, cl
 
 
 def ppo_update(
-    agent: Any, optimizer: torch.optim.Optimizer, b: Dict[str, torch.Tensor], cfg: Any, value_only: bool = False
+    agent: Any,
+    optimizer: torch.optim.Optimizer,
+    b: Dict[str, torch.Tensor],
+    cfg: Any,
+    value_only: bool = False,
+    teacher_coef: float = 0.0,
 ) -> Dict[str, float]:
     """PPO's epochs over the batch ``b`` (:meth:`Rollout.batch`), then the normaliser's update
     with the batch's observations. ``value_only``: train the value head alone on the trunk's
     features as they are (after a warm start from a policy without a value head); the policy
-    and its normaliser do not move. Returns the last epoch's pg, v, ent and kl."""
+    and its normaliser do not move. ``teacher_coef``: the weight of the cross-entropy to the
+    teacher's moves ``b["teach"]`` where there are some (kickstarting). Returns the last
+    epoch's pg, v, ent and kl (and ``teacher``, the cross-entropy, with a teacher)."""
     stats: Dict[str, float] = dict(pg=float("nan"), v=float("nan"), ent=float("nan"), kl=0.0)
+    taught = teacher_coef > 0 and "teach" in b and bool((b["teach"] >= 0).any())
+    teach_loss = torch.zeros(())
     n = len(b["act"])
     for _epoch in range(cfg.update_epochs):
         approx_kl = 0.0
@@ -221,6 +256,10 @@ def ppo_update(
             v_loss = _value_loss(v, b, j, cfg.clip_coef)
             entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
             loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
+            has = b["teach"][j] >= 0 if taught else None
+            if has is not None and bool(has.any()):
+                teach_loss = -logp_all[has].gather(1, b["teach"][j][has][:, None]).mean()
+                loss = loss + teacher_coef * teach_loss
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(agent.parameters(), cfg.max_grad_norm)
@@ -230,6 +269,8 @@ def ppo_update(
         if value_only:
             continue
         stats = dict(pg=pg_loss.item(), v=v_loss.item(), ent=entropy.item(), kl=approx_kl)
+        if taught:
+            stats["teacher"] = teach_loss.item()
         if cfg.target_kl and approx_kl > cfg.target_kl:
             break
     if not value_only:

@@ -24,7 +24,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import numpy as np
 import torch
 
-from .._core import NUM_ACTIONS, OBS_SIZE
+from .._core import NUM_ACTIONS, OBS_SIZE, Bot
 from ..rules import Rules, resolve_preset
 from . import machine, outputs
 from .curves import LearningCurve
@@ -44,11 +44,12 @@ VALUE_WARMUP = 5
 
 def default_ppo(init: str = "scratch") -> PPOConfig:
     """PPO's settings of a run: from scratch, a 256-wide network with the learning rate
-    annealed to zero; from the card network, a smaller learning rate and entropy bonus and
-    fewer epochs, so the fine-tuning leaves the network's play gradually."""
+    annealed to zero, pulled towards the heuristic bot's moves over the first 30% of the
+    budget (kickstarting); from the card network, a smaller learning rate and entropy bonus
+    and fewer epochs, so the fine-tuning leaves the network's play gradually."""
     if init == "net":
         return PPOConfig(learning_rate=1e-4, lr_floor=0.0, ent_coef=0.003, update_epochs=2, target_kl=0.03, hidden=256)
-    return PPOConfig(lr_floor=0.0, hidden=256)
+    return PPOConfig(lr_floor=0.0, hidden=256, teacher="heuristic")
 
 
 def default_league() -> LeagueConfig:
@@ -197,6 +198,11 @@ def _plan(rules, players, variants, seats, minutes, decisions, init, ppo, league
         minutes = DEFAULT_MINUTES
     ppo = ppo or default_ppo(init)
     ppo.check()
+    if ppo.teacher:
+        try:
+            Bot(ppo.teacher)
+        except ValueError as exc:
+            raise ValueError(f"teacher: {exc}") from None
     league = league or default_league()
     others = [o.strip() for o in (opponents.split(",") if isinstance(opponents, str) else opponents) if o.strip()]
     if league.opponents and not others:

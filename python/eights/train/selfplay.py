@@ -11,7 +11,10 @@ first snapshot exists, the snapshots' share goes to the random bot.
 and each update is a rollout, GAE, PPO's epochs (:func:`~eights.train.ppo_update`), a snapshot
 every ``snapshot_every`` updates, then the caller's ``on_update`` hook (logging,
 checkpoints). The learning rate is annealed linearly to ``lr_floor * learning_rate`` with the
-progress. A run resumes from its counters and snapshots (:meth:`SelfPlay.state`), and a
+progress. With a ``teacher`` (:class:`~eights.train.PPOConfig`), each update also pulls the
+policy towards that bot's moves at the learner's decisions, with a weight that falls to 0 at
+``teacher_until`` of the budget (kickstarting: the learner starts from the teacher's play and
+PPO takes it on from there). A run resumes from its counters and snapshots (:meth:`SelfPlay.state`), and a
 resumed run does not replay the same deals.
 """
 
@@ -170,6 +173,15 @@ class SelfPlay:
         for i in rows:
             self.results[self.pools[s].kind(int(choice[i]))].append(bool(r[i] > 0))
 
+    def teacher_weight(self, progress: float) -> float:
+        """The weight of the teacher's cross-entropy at ``progress`` (the budget's fraction
+        spent): ``teacher_coef`` at the start, falling linearly to 0 at ``teacher_until``; 0
+        without a teacher."""
+        ppo = self.ppo
+        if not ppo.teacher or ppo.teacher_until <= 0:
+            return 0.0
+        return ppo.teacher_coef * max(0.0, 1.0 - progress / ppo.teacher_until)
+
     def elapsed(self) -> float:
         """Seconds of training, those of the runs this one resumes included."""
         return time.time() - self._start
@@ -225,16 +237,19 @@ class SelfPlay:
                 self.optimizer.param_groups[0]["lr"] = ppo.learning_rate * (1.0 - (1.0 - ppo.lr_floor) * p)
             for pool in self.pools:
                 pool.progress = p
+            teacher_coef = self.teacher_weight(p)
             t0 = time.time()
             agent.eval()
-            self.step += self.rollout.collect(agent, self._record)
+            self.step += self.rollout.collect(agent, self._record, teacher=ppo.teacher if teacher_coef > 0 else "")
             self.rollout_seconds += time.time() - t0
             # GAE (a dummy step always follows a done one, so it is never bootstrapped from)
             adv, ret = self.rollout.advantages(agent, ppo.gamma, ppo.gae_lambda)
             t0 = time.time()
             agent.train()
             batch = self.rollout.batch(adv, ret)
-            self.stats = ppo_update(agent, self.optimizer, batch, ppo, value_only=self.update <= value_warmup)
+            self.stats = ppo_update(
+                agent, self.optimizer, batch, ppo, value_only=self.update <= value_warmup, teacher_coef=teacher_coef
+            )
             self.update_seconds += time.time() - t0
             if self.update % self.league.snapshot_every == 0:
                 snap = copy.deepcopy(agent).eval()

@@ -100,9 +100,45 @@ def test_value_only_update_leaves_the_policy_and_the_update_moves_it():
     assert all(np.isfinite(stats[k]) for k in ("pg", "v", "ent", "kl"))
 
 
+def test_rollout_keeps_the_teachers_moves_and_the_teacher_term_pulls_the_policy_to_them():
+    torch.manual_seed(2)
+    net = PolicyNet(eights.OBS_SIZE, eights.NUM_ACTIONS, 32)
+    rollout = _rollout(seed=7, opponents="heuristic")
+    net.norm.update(rollout.reset())
+    rollout.collect(net, teacher="heuristic")
+    batch = rollout.batch(*rollout.advantages(net, 0.99, 0.95))
+    teach = batch["teach"]
+    # A move for every learner decision, and a legal one.
+    assert (teach >= 0).all()
+    assert batch["mask"][torch.arange(len(teach)), teach].all()
+
+    def agreement():
+        with torch.no_grad():
+            logits, _ = net.logits_value(batch["obs"], batch["mask"])
+        return float((logits.argmax(1) == teach).float().mean())
+
+    before = agreement()
+    opt = torch.optim.Adam(net.parameters(), lr=3e-3)
+    cfg = PPOConfig(update_epochs=8, target_kl=0.0)
+    first = ppo_update(net, opt, batch, cfg, teacher_coef=5.0)["teacher"]
+    last = first
+    for _ in range(4):
+        last = ppo_update(net, opt, batch, cfg, teacher_coef=5.0)["teacher"]
+    assert last < first
+    assert agreement() > max(0.8, before + 0.2), (before, agreement())
+    # Without a teacher the rollout keeps no moves and the update reports no teacher term.
+    rollout.collect(net)
+    batch = rollout.batch(*rollout.advantages(net, 0.99, 0.95))
+    assert (batch["teach"] == -1).all()
+    assert "teacher" not in ppo_update(net, opt, batch, PPOConfig(), teacher_coef=5.0)
+
+
 @pytest.mark.parametrize(
     "change,error,match",
     [
+        (dict(teacher=3), TypeError, "teacher must be a bot name"),
+        (dict(teacher_until=1.5), ValueError, r"teacher_until must be in \[0, 1\]"),
+        (dict(teacher_coef=-1.0), ValueError, "teacher_coef must be >= 0"),
         (dict(num_envs=0), ValueError, "num_envs must be >= 1"),
         (dict(gamma=1.5), ValueError, r"gamma must be in \[0, 1\]"),
         (dict(learning_rate=0.0), ValueError, "learning_rate must be > 0"),
