@@ -1,0 +1,49 @@
+"""How ``eights train`` picks its threads (:func:`eights.train.machine.pick_threads`): the
+given counts kept, one PyTorch thread beside a GPU, and on a machine of up to 2 cores PyTorch
+on every core only when nothing else runs as the run starts."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("torch", reason="eights.train needs PyTorch (pip install '.[train]')")
+
+from eights.train import machine  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "cores,idle,device,want",
+    [
+        (2, True, "cpu", (1, 2)),  # an idle 2-core machine: the update on both cores
+        (2, False, "cpu", (1, 1)),  # a busy one: a second thread would fight the other work
+        (1, True, "cpu", (1, 1)),
+        (16, False, "cpu", (8, 8)),
+        (16, True, "cuda", (8, 1)),  # beside a GPU PyTorch only launches the kernels
+    ],
+)
+def test_threads_follow_the_cores_and_the_load(monkeypatch, cores, idle, device, want):
+    monkeypatch.setattr(machine, "cores", lambda: cores)
+    monkeypatch.setattr(machine, "idle", lambda: idle)
+    assert machine.pick_threads(None, None, device) == want
+    assert machine.pick_threads(3, 5, device) == (3, 5)
+
+
+def test_idle_reads_the_load_average(monkeypatch):
+    monkeypatch.setattr(machine.os, "getloadavg", lambda: (0.2, 3.0, 3.0))
+    assert machine.idle()
+    monkeypatch.setattr(machine.os, "getloadavg", lambda: (1.5, 0.1, 0.1))
+    assert not machine.idle()
+
+    def unknown():
+        raise OSError("no load average here")
+
+    monkeypatch.setattr(machine.os, "getloadavg", unknown)
+    assert not machine.idle()
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.0, True, 2000])
+def test_bad_thread_counts_are_named(bad):
+    with pytest.raises(ValueError, match="env_threads must be an integer in 1..=1024"):
+        machine.pick_threads(bad, 1, "cpu")
+    with pytest.raises(ValueError, match="torch_threads must be an integer in 1..=1024"):
+        machine.pick_threads(1, bad, "cpu")
