@@ -44,12 +44,12 @@ VALUE_WARMUP = 5
 
 def default_ppo(init: str = "scratch") -> PPOConfig:
     """PPO's settings of a run: from scratch, a 256-wide network with the learning rate
-    annealed to zero, pulled towards the heuristic bot's moves over the first 30% of the
-    budget (kickstarting); from the card network, a smaller learning rate and entropy bonus
+    annealed to zero, pulled towards the moves of the ``net`` bot (it plays every rule set)
+    over the first 30% of the budget (kickstarting); from the card network, a smaller learning rate and entropy bonus
     and fewer epochs, so the fine-tuning leaves the network's play gradually."""
     if init == "net":
         return PPOConfig(learning_rate=1e-4, lr_floor=0.0, ent_coef=0.003, update_epochs=2, target_kl=0.03, hidden=256)
-    return PPOConfig(lr_floor=0.0, hidden=256, teacher="heuristic")
+    return PPOConfig(lr_floor=0.0, hidden=256, teacher="net")
 
 
 def default_league() -> LeagueConfig:
