@@ -82,7 +82,7 @@ def play_opponents(env: Any) -> None:
             if env.scale_obs:
                 obs = env.obs_bounds.scale(obs)
             if env._rules_enc is not None:  # obs_rules: the policies read the rules too
-                obs = {"obs": obs, "rules": env._rules_enc[rows]}  # type: ignore[assignment]
+                obs = {"obs": obs, "rules": env._rules_enc[rows]}
             if isinstance(opp, OpponentPool):
 
                 def builtin(name: str, sub: np.ndarray, rows: np.ndarray = rows) -> np.ndarray:
