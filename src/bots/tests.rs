@@ -1,6 +1,9 @@
 //! Tests of the bots together: names, determinization as the search bots use it, legality
 //! and blindness to hidden cards, whole games on every preset, and the search bots' strength
 //! where playouts are cut short.
+//!
+//! Test code only (`#[cfg(test)]`): its `unwrap`s stop a failing test and no caller of the
+//! library reaches them.
 
 use super::*;
 use crate::game::Game;

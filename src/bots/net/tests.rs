@@ -1,5 +1,8 @@
 //! Tests of the `net` bot: legal moves, batch against single decisions, the rules cache,
 //! bad weights files.
+//!
+//! Test code only (`#[cfg(test)]`): its `unwrap`s stop a failing test and no caller of the
+//! library reaches them.
 
 use super::*;
 use crate::bots::policy::{Policy, RandomBot};
