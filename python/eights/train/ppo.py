@@ -256,10 +256,12 @@ def ppo_update(
             v_loss = _value_loss(v, b, j, cfg.clip_coef)
             entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
             loss = pg_loss - cfg.ent_coef * entropy + cfg.vf_coef * v_loss
-            has = b["teach"][j] >= 0 if taught else None
-            if has is not None and bool(has.any()):
-                teach_loss = -logp_all[has].gather(1, b["teach"][j][has][:, None]).mean()
-                loss = loss + teacher_coef * teach_loss
+            if taught:
+                label = b["teach"][j]
+                has = label >= 0
+                if bool(has.any()):  # a minibatch of finished games only has no teacher's move
+                    teach_loss = -logp_all[has].gather(1, label[has][:, None]).mean()
+                    loss = loss + teacher_coef * teach_loss
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(agent.parameters(), cfg.max_grad_norm)
