@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import os
 import platform
+import time
 from typing import Optional, Tuple
 
-__all__ = ["cores", "hardware", "idle", "pick_device", "pick_threads"]
+__all__ = ["busy_cores", "cores", "hardware", "idle", "pick_device", "pick_threads"]
 
 
 def cores() -> int:
@@ -44,8 +45,8 @@ def pick_threads(env_threads: Optional[int], torch_threads: Optional[int], devic
 
     The rollout (the envs stepping, the network choosing) and the update (PyTorch alone)
     alternate, so each may use the cores. Up to 2 cores: one env thread, and PyTorch on every
-    core when the machine is idle as the run starts (1-minute load average under 0.5: the
-    update then runs 1.5x faster on 2 cores), one thread otherwise (a second thread fights the
+    core when the machine is idle as the run starts (:func:`idle`: the update then runs 1.5x
+    faster on 2 cores), one thread otherwise (a second thread fights the
     Python loop and the machine's other work for the same cores: three to six times slower on a
     shared 2-core machine). Above 2 cores, up to 8 each; one PyTorch thread on a GPU (it only
     launches the kernels)."""
@@ -64,9 +65,39 @@ def pick_threads(env_threads: Optional[int], torch_threads: Optional[int], devic
     return env, torch_threads
 
 
+def _cpu_times() -> Tuple[int, int]:
+    """``(idle, total)`` CPU time of the whole machine since boot, in clock ticks (Linux's
+    ``/proc/stat``; ``OSError`` elsewhere)."""
+    with open("/proc/stat") as f:
+        fields = f.readline().split()
+    if not fields or fields[0] != "cpu" or len(fields) < 5:
+        raise OSError("unexpected /proc/stat")
+    ticks = [int(x) for x in fields[1:9]]  # user nice system idle iowait irq softirq steal
+    return ticks[3] + (ticks[4] if len(ticks) > 4 else 0), sum(ticks)
+
+
+def busy_cores(window: float = 0.25) -> Optional[float]:
+    """How many of the machine's cores other work kept busy over the next ``window`` seconds
+    (this process sleeps meanwhile); None where the system does not say."""
+    try:
+        idle0, total0 = _cpu_times()
+        time.sleep(window)
+        idle1, total1 = _cpu_times()
+    except (OSError, ValueError):
+        return None
+    if total1 <= total0:
+        return None
+    return (1.0 - (idle1 - idle0) / (total1 - total0)) * (os.cpu_count() or 1)
+
+
 def idle() -> bool:
-    """Whether nothing else runs on the machine now (1-minute load average under 0.5; False
-    where the system does not say)."""
+    """Whether nothing else runs on the machine now: under half a core busy over a quarter of
+    a second (:func:`busy_cores`), or where the system does not say, a 1-minute load average
+    under 0.5 (which lags: it stays above 0.5 for a minute or two after a job ends); False
+    where neither is known."""
+    busy = busy_cores()
+    if busy is not None:
+        return busy < 0.5
     try:
         return os.getloadavg()[0] < 0.5
     except (AttributeError, OSError):
