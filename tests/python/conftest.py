@@ -22,6 +22,7 @@ pytest's default import mode), so no test edits ``sys.path``.  Test file names s
 unique across folders (the folders are not packages).
 """
 
+import os
 from pathlib import Path
 
 import pytest
@@ -77,6 +78,20 @@ LANES = {
 }
 
 _HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _sb3_logs_under_pytest(tmp_path_factory):
+    """Stable-Baselines3 makes a log folder (``SB3-<date and time>``) in the system's
+    temporary folder for every model that learns unless ``SB3_LOGDIR`` names one: the
+    tests' go under pytest's own temporary folder (subprocesses inherit it)."""
+    before = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3_logs"))
+    yield
+    if before is None:
+        os.environ.pop("SB3_LOGDIR", None)
+    else:
+        os.environ["SB3_LOGDIR"] = before
 
 
 def pytest_collection_modifyitems(config, items):
