@@ -67,9 +67,6 @@ class PPOConfig:
     """weight of the teacher's cross-entropy at the start of the run, falling linearly to 0"""
     teacher_until: float = 0.3
     """the fraction of the budget by which the teacher's weight has fallen to 0"""
-    teacher_smoothing: float = 0.0
-    """the share of the teacher's target spread evenly over the legal moves (label smoothing:
-    a learner pulled towards a deterministic bot's one-hot moves stops exploring)"""
 
     def to_dict(self) -> Dict[str, Any]:
         return dataclasses.asdict(self)
@@ -91,7 +88,7 @@ class PPOConfig:
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise TypeError(f"PPOConfig.{f.name} must be a number, got {value!r}")
-            unit = f.name in ("lr_floor", "gamma", "gae_lambda", "teacher_until", "teacher_smoothing")
+            unit = f.name in ("lr_floor", "gamma", "gae_lambda", "teacher_until")
             positive = f.name == "learning_rate"
             if not np.isfinite(value) or value < 0 or (unit and value > 1) or (positive and value == 0):
                 allowed = "in [0, 1]" if unit else ("> 0" if positive else ">= 0")
@@ -219,17 +216,6 @@ def _value_loss(v: torch.Tensor, b: Dict[str, torch.Tensor], j: torch.Tensor, cl
     return 0.5 * torch.max((v - b["ret"][j]) ** 2, (v_clipped - b["ret"][j]) ** 2).mean()
 
 
-def _teacher_loss(logp: torch.Tensor, mask: torch.Tensor, label: torch.Tensor, smoothing: float) -> torch.Tensor:
-    """The cross-entropy of the log-policy ``logp`` to the teacher's moves ``label``, with
-    ``smoothing`` of the target spread evenly over each row's legal moves ``mask``."""
-    hard = -logp.gather(1, label[:, None]).squeeze(1)
-    if smoothing <= 0:
-        return hard.mean()
-    legal = mask.to(logp.dtype)
-    even = -(torch.where(mask, logp, torch.zeros_like(logp)) * legal).sum(-1) / legal.sum(-1).clamp(min=1.0)
-    return ((1.0 - smoothing) * hard + smoothing * even).mean()
-
-
 def ppo_update(
     agent: Any,
     optimizer: torch.optim.Optimizer,
@@ -274,7 +260,7 @@ def ppo_update(
                 label = b["teach"][j]
                 has = label >= 0
                 if bool(has.any()):  # a minibatch of finished games only has no teacher's move
-                    teach_loss = _teacher_loss(logp_all[has], b["mask"][j][has], label[has], cfg.teacher_smoothing)
+                    teach_loss = -logp_all[has].gather(1, label[has][:, None]).mean()
                     loss = loss + teacher_coef * teach_loss
             optimizer.zero_grad()
             loss.backward()

@@ -133,29 +133,10 @@ def test_rollout_keeps_the_teachers_moves_and_the_teacher_term_pulls_the_policy_
     assert "teacher" not in ppo_update(net, opt, batch, PPOConfig(), teacher_coef=5.0)
 
 
-def test_teacher_smoothing_spreads_the_target_over_the_legal_moves_only():
-    from eights.train.ppo import _teacher_loss
-
-    # Two rows: three legal moves with probabilities 1/2, 1/4, 1/4 (the teacher's is the first),
-    # and one forced move (probability 1). Illegal moves carry the masked logit -1e9.
-    logits = torch.full((2, 5), -1e9)
-    logits[0, :3] = torch.log(torch.tensor([0.5, 0.25, 0.25]))
-    logits[1, 4] = 0.0
-    logp = logits.log_softmax(-1)
-    mask = logits > -1e8
-    label = torch.tensor([0, 4])
-    ln2 = float(np.log(2.0))
-    # Unsmoothed: the mean of -log p(teacher's move): (ln 2 + 0) / 2.
-    assert float(_teacher_loss(logp, mask, label, 0.0)) == pytest.approx(ln2 / 2, rel=1e-6)
-    # Smoothing 0.3: row 0 is 0.7 ln 2 + 0.3 (ln 2 + 2 ln 4) / 3 = 0.7 ln 2 + 0.5 ln 2; row 1 is 0.
-    assert float(_teacher_loss(logp, mask, label, 0.3)) == pytest.approx((0.7 * ln2 + 0.5 * ln2) / 2, rel=1e-6)
-
-
 @pytest.mark.parametrize(
     "change,error,match",
     [
         (dict(teacher=3), TypeError, "teacher must be a bot name"),
-        (dict(teacher_smoothing=1.2), ValueError, r"teacher_smoothing must be in \[0, 1\]"),
         (dict(teacher_until=1.5), ValueError, r"teacher_until must be in \[0, 1\]"),
         (dict(teacher_coef=-1.0), ValueError, "teacher_coef must be >= 0"),
         (dict(num_envs=0), ValueError, "num_envs must be >= 1"),
