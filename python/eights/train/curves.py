@@ -1,6 +1,6 @@
 """The learning curve of a self-play run: the win rate in training games against each kind of
-opponent (:attr:`eights.train.SelfPlay.results`), one point per call of :meth:`LearningCurve.add`,
-written as CSV and drawn as a PNG (with matplotlib)."""
+opponent (:attr:`eights.train.SelfPlay.results`) and the last update's PPO statistics, one point
+per call of :meth:`LearningCurve.add`, written as CSV and drawn as a PNG (with matplotlib)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,14 @@ import numpy as np
 __all__ = ["LearningCurve"]
 
 
+#: The CSV's names of the last update's statistics (:func:`eights.train.ppo_update`).
+STATS = {"ent": "entropy", "kl": "approx_kl", "pg": "policy_loss", "v": "value_loss", "teacher": "teacher_loss"}
+
+
 class LearningCurve:
-    """Points ``{"step", "seconds", "vs_<kind>", "games_<kind>"}``, one per :meth:`add`."""
+    """Points ``{"step", "seconds", "vs_<kind>", "games_<kind>", "lr", "entropy", "approx_kl",
+    "policy_loss", "value_loss"}`` (and ``"teacher_loss"`` while a teacher is on), one per
+    :meth:`add`."""
 
     def __init__(self) -> None:
         self.points: List[Dict[str, Any]] = []
@@ -27,15 +33,24 @@ class LearningCurve:
             point[f"vs_{kind}"] = float(np.mean(res)) if res else float("nan")
             point[f"games_{kind}"] = len(res)
             res.clear()
+        optimizer = getattr(run, "optimizer", None)
+        if optimizer is not None:
+            point["lr"] = float(optimizer.param_groups[0]["lr"])
+        for key, name in STATS.items():
+            value = getattr(run, "stats", {}).get(key)
+            if value is not None:
+                point[name] = round(float(value), 6)
         self.points.append(point)
         return point
 
     def write_csv(self, path: str) -> None:
-        """The points as CSV (nothing without points)."""
+        """The points as CSV (nothing without points): a column for every key of any point, in
+        the order they first appear, empty where a point has none."""
         if not self.points:
             return
+        names = list(dict.fromkeys(k for point in self.points for k in point))
         with open(path, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(self.points[0]))
+            w = csv.DictWriter(f, fieldnames=names, restval="")
             w.writeheader()
             w.writerows(self.points)
 

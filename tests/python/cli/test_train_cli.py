@@ -125,6 +125,30 @@ def test_the_learning_curve_draws_the_fair_share(tmp_path, monkeypatch):
     assert lines == [pytest.approx(1 / 3)]
 
 
+def test_the_learning_curve_keeps_the_updates_statistics(tmp_path):
+    import csv
+    import types
+
+    from eights.train.curves import LearningCurve
+
+    optimizer = types.SimpleNamespace(param_groups=[{"lr": 2e-4}])
+    run = types.SimpleNamespace(step=10, elapsed=lambda: 1.0, results={"heuristic": [1.0, 0.0]}, optimizer=optimizer)
+    curve = LearningCurve()
+    run.stats = {"pg": -0.01, "v": 0.2, "ent": 0.3, "kl": 0.004, "teacher": 0.5}
+    first = curve.add(run)
+    assert first["vs_heuristic"] == 0.5 and first["lr"] == 2e-4
+    assert (first["entropy"], first["approx_kl"], first["teacher_loss"]) == (0.3, 0.004, 0.5)
+    run.stats = {"pg": -0.02, "v": 0.1, "ent": 0.2, "kl": 0.001}  # the teacher has faded
+    run.step = 20
+    curve.add(run)
+    curve.write_csv(str(tmp_path / "c.csv"))
+    with open(tmp_path / "c.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["step"] for r in rows] == ["10", "20"]
+    assert rows[0]["teacher_loss"] == "0.5" and rows[1]["teacher_loss"] == ""
+    assert rows[1]["entropy"] == "0.2"
+
+
 def test_every_flag_has_a_help_line_with_its_default():
     from eights.cli import build_parser
 
