@@ -10,6 +10,13 @@
 //! [`SPIN`] before they park. `threads` = workers + the caller, so `num_threads = 2` uses
 //! two cores, not three.
 //!
+//! Chunks are claimed with affinity: chunk range `t` of `threads` equal ranges belongs to
+//! thread `t` (worker `t`, the caller last), which takes it from the front; a thread that has
+//! run out of its own takes what is left of the others' from the back. The batch's calls cut
+//! the same games into the same chunks step after step, so each thread steps the same games
+//! and finds their state still in its own core's cache, while a late worker's share is
+//! still run by the others.
+//!
 //! Protocol (one `u64` of state: epoch in the high 32 bits, an open flag, the count of
 //! workers inside the current call):
 //! * [`Crew::run`] writes the job while the state is closed with no worker inside, then
@@ -25,7 +32,7 @@
 //! (absent) workers alone instead of joining them.
 
 use std::cell::UnsafeCell;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -38,12 +45,11 @@ const ACTIVE: u64 = OPEN - 1;
 
 type Panic = Box<dyn std::any::Any + Send + 'static>;
 
-/// One call: `f(k)` for `k` in `0..n`.
+/// One call: `f(k)` for every chunk `k` of the threads' ranges.
 #[derive(Copy, Clone)]
 struct Job {
     /// The caller's closure with its lifetime erased (see the module's protocol).
     f: *const (dyn Fn(usize) + Sync + 'static),
-    n: usize,
 }
 
 struct Shared {
@@ -51,7 +57,9 @@ struct Shared {
     /// Written by [`Crew::run`] only while closed with no worker inside; read by workers only
     /// after joining an open epoch.
     job: UnsafeCell<Option<Job>>,
-    next: AtomicUsize,
+    /// Each thread's share of the current call's chunks, `front | back << 32` (worker `t`'s
+    /// at `t`, the caller's last): the owner takes the front, the others steal the back.
+    ranges: Vec<Share>,
     parked: Vec<AtomicBool>,
     stop: AtomicBool,
     panic: Mutex<Option<Panic>>,
@@ -64,17 +72,44 @@ unsafe impl Sync for Shared {}
 // SAFETY: the raw closure pointer in `job` is only dereferenced under the same protocol.
 unsafe impl Send for Shared {}
 
-impl Shared {
-    /// Take and run chunks of `job` until none is left.
-    fn claim(&self, job: Job) {
+/// One thread's range of chunks, alone on its cache lines.
+#[repr(align(128))]
+struct Share(AtomicU64);
+
+const FRONT: u64 = 0xFFFF_FFFF;
+
+impl Share {
+    /// Take the range's first chunk (`back`: its last), if any is left.
+    fn take(&self, back: bool) -> Option<usize> {
+        let mut r = self.0.load(Ordering::Acquire);
         loop {
-            let k = self.next.fetch_add(1, Ordering::Relaxed);
-            if k >= job.n {
-                return;
+            let (front, end) = (r & FRONT, r >> 32);
+            if front >= end {
+                return None;
             }
-            // SAFETY: the caller's closure outlives the call (it waits for every worker that
-            // joined), and each `k` is handed out once.
+            let (next, k) = if back { (r - (1 << 32), end - 1) } else { (r + 1, front) };
+            match self.0.compare_exchange_weak(r, next, Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => return Some(k as usize),
+                Err(now) => r = now,
+            }
+        }
+    }
+}
+
+impl Shared {
+    /// Run thread `me`'s own chunks of `job`, then steal the others' until none is left.
+    fn claim(&self, job: Job, me: usize) {
+        // SAFETY (both calls): the caller's closure outlives the call (it waits for every
+        // worker that joined), and each chunk is taken once.
+        while let Some(k) = self.ranges[me].take(false) {
             unsafe { (*job.f)(k) };
+        }
+        let t = self.ranges.len();
+        for off in 1..t {
+            let victim = &self.ranges[(me + off) % t];
+            while let Some(k) = victim.take(true) {
+                unsafe { (*job.f)(k) };
+            }
         }
     }
 }
@@ -94,7 +129,7 @@ impl Crew {
         let shared = Arc::new(Shared {
             state: AtomicU64::new(0),
             job: UnsafeCell::new(None),
-            next: AtomicUsize::new(0),
+            ranges: (0..=n).map(|_| Share(AtomicU64::new(0))).collect(),
             parked: (0..n).map(|_| AtomicBool::new(false)).collect(),
             stop: AtomicBool::new(false),
             panic: Mutex::new(None),
@@ -126,11 +161,16 @@ impl Crew {
         let sh = &*self.shared;
         // SAFETY: only the lifetime is erased; the protocol keeps every use inside this call.
         let f: &'static (dyn Fn(usize) + Sync + 'static) = unsafe { std::mem::transmute(f) };
-        let job = Job { f, n };
+        let job = Job { f };
         // SAFETY: the state is closed with no worker inside (every call ends that way and
         // `&mut self` rules out a concurrent one), so no worker reads `job` now.
         unsafe { *sh.job.get() = Some(job) };
-        sh.next.store(0, Ordering::Relaxed);
+        let t = sh.ranges.len() as u64;
+        let n64 = u64::try_from(n).ok().filter(|&n| n <= FRONT).expect("fewer than 2^32 chunks");
+        for (i, share) in sh.ranges.iter().enumerate() {
+            let i = i as u64;
+            share.0.store((n64 * i / t) | ((n64 * (i + 1) / t) << 32), Ordering::Relaxed);
+        }
         let epoch = (sh.state.load(Ordering::Relaxed) >> 32).wrapping_add(1) & 0xFFFF_FFFF;
         sh.state.store((epoch << 32) | OPEN, Ordering::SeqCst);
         for (w, parked) in self.workers.iter().zip(&sh.parked) {
@@ -156,7 +196,7 @@ impl Crew {
             }
         }
         let close = Close(sh);
-        sh.claim(job);
+        sh.claim(job, sh.ranges.len() - 1);
         drop(close);
         let panic = sh.panic.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(p) = panic {
@@ -207,7 +247,7 @@ fn work(sh: &Shared, me: usize) {
             // SAFETY: joined an open epoch, so the job was written before it opened and stays
             // valid until this worker leaves.
             let job = unsafe { (*sh.job.get()).expect("an open call has a job") };
-            if let Err(p) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| sh.claim(job))) {
+            if let Err(p) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| sh.claim(job, me))) {
                 *sh.panic.lock().unwrap_or_else(|e| e.into_inner()) = Some(p);
             }
             sh.state.fetch_sub(1, Ordering::Release);
@@ -235,7 +275,7 @@ fn work(sh: &Shared, me: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::AtomicU32;
+    use std::sync::atomic::{AtomicU32, AtomicUsize};
 
     #[test]
     fn every_chunk_runs_once_on_any_thread_count() {
