@@ -155,8 +155,20 @@ pub enum ArenaError {
     Stopped,
 }
 
-/// Deals per thread task on the batched path of tables with `net`.
+/// Most deals per thread task on the batched path of tables with `net` (one forward pass
+/// covers a task's games).
 pub const NET_CHUNK: u64 = 64;
+/// Fewest deals per such task: a run with few deals a thread is cut into about
+/// [`NET_TASKS_PER_THREAD`] tasks a thread of at least this many, so a thread that drew
+/// long games does not hold up the others at the end.
+pub const NET_CHUNK_MIN: u64 = 16;
+/// Tasks per thread the batched path aims for (see [`NET_CHUNK_MIN`]).
+pub const NET_TASKS_PER_THREAD: u64 = 4;
+
+/// Deals per task of the batched path for `deals` deals on `threads` threads.
+pub fn net_chunk(deals: u64, threads: usize) -> u64 {
+    deals.div_ceil(threads.max(1) as u64 * NET_TASKS_PER_THREAD).clamp(NET_CHUNK_MIN, NET_CHUNK)
+}
 
 /// The record of a finished game.
 fn record(g: &Game, deal: u64, rotation: usize) -> GameRecord {
@@ -324,9 +336,10 @@ pub fn play_deals_until(
     let batched = batch::any_batched(table);
     let run = || {
         if batched {
+            let chunk = net_chunk(deals.end.saturating_sub(deals.start), rayon::current_num_threads());
             let chunks: Vec<Range<u64>> = (deals.start..deals.end)
-                .step_by(NET_CHUNK as usize)
-                .map(|a| a..a.saturating_add(NET_CHUNK).min(deals.end))
+                .step_by(chunk as usize)
+                .map(|a| a..a.saturating_add(chunk).min(deals.end))
                 .collect();
             return chunks
                 .into_par_iter()
@@ -465,6 +478,22 @@ mod tests {
         assert_eq!(one.records, joined);
         assert_eq!(one.records.len(), 12);
         assert_eq!(one.agent_decisions, two.agent_decisions);
+    }
+
+    #[test]
+    fn net_tables_give_the_same_games_however_the_deals_are_cut() {
+        // 1 thread: tasks of 18 deals; 3 threads: 16; 8 threads: 16 (the floor).
+        assert_eq!([net_chunk(70, 1), net_chunk(70, 3), net_chunk(70, 8)], [18, 16, NET_CHUNK_MIN]);
+        assert_eq!(net_chunk(10_000, 2), NET_CHUNK);
+        let r = rules("crazy_eights");
+        let t = [BotSpec::Net, BotSpec::Heuristic];
+        let one = play_deals(r.clone(), &t, 4, 0..70, 1).unwrap();
+        for threads in [3, 8] {
+            let many = play_deals(r.clone(), &t, 4, 0..70, threads).unwrap();
+            assert_eq!(one.records, many.records, "{threads} threads");
+            assert_eq!(one.agent_decisions, many.agent_decisions);
+        }
+        assert_eq!(one.records.len(), 140);
     }
 
     #[test]
