@@ -76,6 +76,26 @@ def test_self_play_is_even_within_its_interval():
     assert r.games == 800 and r.wins + r.losses + r.no_winner == 800
 
 
+def test_the_bootstrap_by_counts_matches_resampling_the_deals():
+    # Resampling by the counts of each distinct result must give the interval that drawing
+    # deal indices gives: both computed here with many resamples, the index draw written out.
+    from eights.arena.stats import bootstrap_ci
+
+    per_deal = np.random.default_rng(5).choice([0.0, 0.5, 1.0, 1 / 3], size=600, p=[0.3, 0.25, 0.35, 0.1])
+    idx = np.random.default_rng(6).integers(0, len(per_deal), size=(20000, len(per_deal)))
+    by_index = np.percentile(per_deal[idx].mean(axis=1), [2.5, 97.5])
+    by_counts = bootstrap_ci(per_deal, np.random.default_rng(7), 20000)
+    assert by_counts == pytest.approx(by_index, abs=0.003)
+    # The same seed gives the same interval; many distinct results take the index path.
+    assert bootstrap_ci(per_deal, np.random.default_rng(7), 500) == bootstrap_ci(
+        per_deal, np.random.default_rng(7), 500
+    )
+    spread = np.random.default_rng(8).normal(size=400)
+    lo, hi = bootstrap_ci(spread, np.random.default_rng(9), 4000)
+    half = 1.96 * spread.std() / np.sqrt(len(spread))
+    assert lo == pytest.approx(spread.mean() - half, abs=0.02) and hi == pytest.approx(spread.mean() + half, abs=0.02)
+
+
 def test_interval_shrinks_with_games():
     small = arena.evaluate("random", "random", preset="crazy_eights", games=50, seed=2)
     large = arena.evaluate("random", "random", preset="crazy_eights", games=800, seed=2)
