@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-# (label, throughput.py function, batch size, threads)
+# (label, throughput.py function, batch size (deals for the arena), threads)
 ROWS = (
     ("learner vs heuristic b=16384", "eights_vec_bots", 16384, 1),
     ("learner vs heuristic b=16384", "eights_vec_bots", 16384, 2),
@@ -33,6 +33,8 @@ ROWS = (
     ("self-play b=16384", "eights_vec", 16384, 1),
     ("self-play b=16384", "eights_vec", 16384, 2),
     ("learner vs random b=16384", "eights_vec_learner", 16384, 2),
+    ("arena net vs heuristic, 1000 deals", "arena_net", 1000, 1),
+    ("arena net vs heuristic, 1000 deals", "arena_net", 1000, 2),
 )
 CHILD = """
 import json, sys

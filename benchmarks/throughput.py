@@ -262,6 +262,25 @@ def ratio(value, base):
     return f"{value / base:.2f}x" if base else "n/a"
 
 
+def arena_vs_heuristic(bot, preset, players, seconds, deals, threads):
+    """``arena.evaluate(bot, "heuristic")`` over ``deals`` duplicate deals, as a user calls it
+    (its interval included): decisions of every seat a second."""
+
+    def chunk():
+        res = eights.arena.evaluate(
+            bot, "heuristic", preset=preset, num_players=players, games=deals, seed=0, threads=threads, progress=False
+        )
+        return int(res.games * res.mean_length)
+
+    return timed(chunk, seconds)
+
+
+def arena_net(preset, players, seconds, deals, threads):
+    """:func:`arena_vs_heuristic` for ``net`` (the signature of the ``VecEnv`` rows, ``deals``
+    for the batch size, for ``compare_builds.py``)."""
+    return arena_vs_heuristic("net", preset, players, seconds, deals, threads)
+
+
 def thread_sweep(preset, players, seconds, rounds, max_threads):
     """The thread sweep (1, 2, 4, ... up to ``max_threads``): learner steps against
     ``heuristic`` (b=16384, without and with ``obs_rules``), self-play decisions (b=4096 and
@@ -275,23 +294,7 @@ def thread_sweep(preset, players, seconds, rounds, max_threads):
         counts.append(max_threads)
 
     def arena_row(bot, deals):
-        def run(threads):
-            def chunk():
-                res = eights.arena.evaluate(
-                    bot,
-                    "heuristic",
-                    preset=preset,
-                    num_players=players,
-                    games=deals,
-                    seed=0,
-                    threads=threads,
-                    progress=False,
-                )
-                return int(res.games * res.mean_length)
-
-            return timed(chunk, seconds)
-
-        return run
+        return lambda threads: arena_vs_heuristic(bot, preset, players, seconds, deals, threads)
 
     rows = [
         ("learner vs heuristic, b=16384", lambda t: eights_vec_bots(preset, players, seconds, 16384, t)),
