@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -57,7 +58,11 @@ def _space(space: str, n: int) -> RuleSpace:
 
 class MixedGames:
     """The VecEnvs of every group of ``tables`` (:func:`parse_tables`) and seat, stacked, and
-    the per-game rules bookkeeping; ``env_threads`` threads step each env. With ``copies``
+    the per-game rules bookkeeping. With ``env_threads`` above 1 the envs (a few hundred
+    games each, one thread each) are stepped side by side on that many Python threads (a
+    step releases the GIL), not one after another on threads of their own: a few dozen envs
+    with a crew of every core each left hundreds of threads polling for work on the same
+    cores. The games are the same either way. With ``copies``
     above 1 every (group, seat) env comes that many times, reset with the same seed, so game
     ``i`` of each copy is dealt the same rules and cards (:attr:`pair` names the games that
     share a deal)."""
@@ -82,11 +87,12 @@ class MixedGames:
                         opponents=opp,
                         learner_seat=seat,
                         obs_rules=True,
-                        num_threads=env_threads,
+                        num_threads=1,
                     )
                     self.envs.append(env)
                     self.group.append(gi)
                     self.base.append(len(self.base) // copies)
+        self.pool = ThreadPoolExecutor(min(env_threads, len(self.envs))) if env_threads > 1 else None
         self.sizes = [e.num_envs for e in self.envs]
         self.N = sum(self.sizes)
         self.offsets = np.concatenate([[0], np.cumsum(self.sizes)])
@@ -113,7 +119,7 @@ class MixedGames:
     def reset(self, seed: Optional[int] = None):
         """Deal new games (``seed``: in place of the one given at construction)."""
         start: int = self.seed if seed is None else seed
-        outs: List[Any] = [e.reset(seed=start + 7 * self.base[k]) for k, e in enumerate(self.envs)]
+        outs: List[Any] = self._map(lambda k: self.envs[k].reset(seed=start + 7 * self.base[k]))
         self._absorb([o for o, _ in outs], [i for _, i in outs])
         return self.obs, self.mask
 
@@ -167,12 +173,17 @@ class MixedGames:
             out[sel] = self.envs[k]._core.bot_policies(teacher, rows, favour)
         return out
 
+    def _map(self, f) -> List[Any]:
+        """``[f(k) for k in range(len(self.envs))]``, on the pool's threads when there is one."""
+        if self.pool is None:
+            return [f(k) for k in range(len(self.envs))]
+        return list(self.pool.map(f, range(len(self.envs))))
+
     def step(self, actions: np.ndarray):
         obs, infos, rew, done = [], [], [], []
-        start = 0
-        for env, size in zip(self.envs, self.sizes):
-            o, r, term, trunc, info = env.step(actions[start : start + size])
-            start += size
+        off = self.offsets
+        outs = self._map(lambda k: self.envs[k].step(actions[off[k] : off[k + 1]]))
+        for o, r, term, trunc, info in outs:
             obs.append({"obs": o["obs"].copy(), "rules": o["rules"]})
             infos.append({"action_mask": info["action_mask"].copy(), "rules_id": info["rules_id"].copy()})
             rew.append(np.asarray(r, np.float32).copy())

@@ -191,3 +191,24 @@ def test_a_run_is_its_seed_s_whatever_the_env_threads(tmp_path):
         nets.append(card_ppo(str(tmp_path / f"run{threads}"), cfg, minutes=1e-6, init=str(init), log=lambda s: None))
     for (k, a), b in zip(nets[0].state_dict().items(), nets[1].state_dict().values()):
         assert torch.equal(a, b), k
+
+
+def test_the_envs_stepped_side_by_side_play_the_games_they_play_one_after_another():
+    from netlab.cardppo_games import MixedGames
+    from netlab.imitation import RulesTable
+
+    tables = "2:heuristic:8,3:heuristic:9:presets,4:net:8"
+    one, many = (MixedGames(tables, t, seed=5, table=RulesTable()) for t in (1, 3))
+    assert one.pool is None and many.pool is not None
+    for g in (one, many):
+        g.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        np.testing.assert_array_equal(one.obs, many.obs)
+        np.testing.assert_array_equal(one.mask, many.mask)
+        act = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in one.mask], np.int64)
+        (r1, d1, n1), (r2, d2, n2) = one.step(act), many.step(act)
+        np.testing.assert_array_equal(r1, r2)
+        np.testing.assert_array_equal(d1, d2)
+        assert n1 == n2
+    np.testing.assert_array_equal(one.rules_id, many.rules_id)
