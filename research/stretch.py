@@ -92,7 +92,7 @@ def write_curve(rows: List[dict], csv_path: str, png_path: str, title: str) -> N
     """The run's curve as a table (one line per update) and a figure: the win share times the
     players by group over learner decisions, and learner decisions a second."""
     groups = sorted({k[4:] for r in rows for k in r if k.startswith("win_")})
-    cols = ["update", "decisions", "minutes", "decisions_per_s", "collect_s", "update_s", "ent", "kl", "agree"]
+    cols = ["update", "decisions", "minutes", "decisions_per_s", "collect_s", "ppo_s", "update_s", "ent", "kl", "agree"]
     with open(csv_path, "w") as f:
         f.write(",".join(cols + [f"share_{g}" for g in groups]) + "\n")
         for r in rows:

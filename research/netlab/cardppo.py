@@ -331,8 +331,9 @@ def card_ppo(
             row["dagger_s"] = round(dagger.seconds, 2)
             row["dagger_asked"] = dagger.asked
             dagger.seconds, dagger.asked = 0.0, 0
-        row.update(
+        row.update(  # update_s: the whole update, the rollout (collect_s) and PPO's epochs (ppo_s)
             collect_s=round(t_collect, 2),
+            ppo_s=round(dt - t_collect, 2),
             update_s=round(dt, 2),
             decisions_per_s=round(played / dt),
             rules_seen=len(table.index),
