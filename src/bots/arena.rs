@@ -165,9 +165,13 @@ pub const NET_CHUNK_MIN: u64 = 16;
 /// Tasks per thread the batched path aims for (see [`NET_CHUNK_MIN`]).
 pub const NET_TASKS_PER_THREAD: u64 = 4;
 
-/// Deals per task of the batched path for `deals` deals on `threads` threads.
+/// Deals per task of the batched path for `deals` deals on `threads` threads (one thread
+/// has no other to share with: the largest tasks).
 pub fn net_chunk(deals: u64, threads: usize) -> u64 {
-    deals.div_ceil(threads.max(1) as u64 * NET_TASKS_PER_THREAD).clamp(NET_CHUNK_MIN, NET_CHUNK)
+    if threads <= 1 {
+        return NET_CHUNK;
+    }
+    deals.div_ceil(threads as u64 * NET_TASKS_PER_THREAD).clamp(NET_CHUNK_MIN, NET_CHUNK)
 }
 
 /// The record of a finished game.
@@ -482,13 +486,15 @@ mod tests {
 
     #[test]
     fn net_tables_give_the_same_games_however_the_deals_are_cut() {
-        // 1 thread: tasks of 18 deals; 3 threads: 16; 8 threads: 16 (the floor).
-        assert_eq!([net_chunk(70, 1), net_chunk(70, 3), net_chunk(70, 8)], [18, 16, NET_CHUNK_MIN]);
+        // 1 thread: one task of 64 deals and one of 6; more threads: tasks of 16 (the floor);
+        // 400 deals on 4 threads: 25 a task.
+        assert_eq!([net_chunk(70, 1), net_chunk(70, 2), net_chunk(70, 3)], [NET_CHUNK, NET_CHUNK_MIN, NET_CHUNK_MIN]);
+        assert_eq!(net_chunk(400, 4), 25);
         assert_eq!(net_chunk(10_000, 2), NET_CHUNK);
         let r = rules("crazy_eights");
         let t = [BotSpec::Net, BotSpec::Heuristic];
         let one = play_deals(r.clone(), &t, 4, 0..70, 1).unwrap();
-        for threads in [3, 8] {
+        for threads in [2, 3, 8] {
             let many = play_deals(r.clone(), &t, 4, 0..70, threads).unwrap();
             assert_eq!(one.records, many.records, "{threads} threads");
             assert_eq!(one.agent_decisions, many.agent_decisions);
