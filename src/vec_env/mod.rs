@@ -290,7 +290,8 @@ impl VecEnv {
     }
 
     /// Run `f(slot, i, row)` for every game: on the calling thread alone, or cut into chunks
-    /// of whole [`GRAIN`]s that the crew's threads take in turn.
+    /// of whole [`GRAIN`]s that the crew's threads take, each its own range of them first
+    /// (`crew.rs`).
     fn for_each<O, M, F>(&mut self, out: Outputs<'_, O, M>, f: F)
     where
         O: ObsValue,
@@ -306,7 +307,7 @@ impl VecEnv {
     }
 
     /// Run `f(games, rows, bots)` for the whole batch on the calling thread alone, or for each
-    /// chunk of whole `grain`s that the crew's threads take in turn (`bots`: the chunk's own
+    /// chunk of whole `grain`s that the crew's threads take (`bots`: the chunk's own
     /// batched-bot buffers). The error of the first chunk that fails is returned, whatever
     /// the thread count.
     fn for_chunks<O, M, F>(&mut self, out: Outputs<'_, O, M>, grain: usize, f: F) -> Result<(), VecEnvError>
