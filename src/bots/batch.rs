@@ -19,6 +19,7 @@ use super::spec::BotSpec;
 use super::{net, net1};
 use crate::action::ActionMask;
 use crate::game::Game;
+use crate::seed::derive_seed;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -103,6 +104,10 @@ pub struct BotBatch {
     /// Indices into one list: the games of one rule set (`net1`), and those left.
     group: Vec<usize>,
     left: Vec<usize>,
+    /// Draw the card network's moves from its policy instead of taking the greedy one (see
+    /// [`BotBatch::sample_with`]), and the seed of each game of a list.
+    sample: Option<u64>,
+    seeds: Vec<u64>,
 }
 
 impl BotBatch {
@@ -112,6 +117,14 @@ impl BotBatch {
             Some((_, list)) => list.push(game),
             None => self.waiting.push((spec, vec![game])),
         }
+    }
+
+    /// With `Some(seed)`, the card network (`net`, a card network's file) draws each answer
+    /// from its policy, game `i`'s draw seeded with `derive_seed(seed, i)` alone
+    /// ([`net::CardNet::sample_games_into`]); with `None` (the default) it plays its greedy move.
+    /// A flat network has no sampled answers: [`BotBatch::answer`] is then an error.
+    pub fn sample_with(&mut self, seed: Option<u64>) {
+        self.sample = seed;
     }
 
     /// Whether a game waits.
@@ -154,9 +167,15 @@ impl BotBatch {
         let start = self.answers.len();
         match spec {
             BotSpec::Net => {
-                let acts = net::weights()?.act_games_into(list.iter().map(|&i| game(i)), &mut self.net);
+                let acts = card_answers(net::weights()?, list, game, self.sample, &mut self.seeds, &mut self.net);
                 let answer = |(&i, &action): (&usize, &Option<usize>)| Answer { spec, game: i, action, seconds: 0.0 };
                 self.answers.extend(list.iter().zip(acts).map(answer));
+            }
+            _ if self.sample.is_some() && !matches!(spec, BotSpec::File(f) if matches!(f.net, FileNet::Card(_))) => {
+                return Err(format!(
+                    "{} has no sampled moves: only the card network (net, or its files) has",
+                    spec.name()
+                ));
             }
             BotSpec::Net1 => {
                 let mut flat = Flat { answers: &mut self.answers, group: &mut self.group, left: &mut self.left };
@@ -173,7 +192,7 @@ impl BotBatch {
                 let scratch = &mut self.files[k].1;
                 match &f.net {
                     FileNet::Card(n) => {
-                        let acts = n.act_games_into(list.iter().map(|&i| game(i)), &mut scratch.card);
+                        let acts = card_answers(n, list, game, self.sample, &mut self.seeds, &mut scratch.card);
                         let answer =
                             |(&i, &action): (&usize, &Option<usize>)| Answer { spec, game: i, action, seconds: 0.0 };
                         self.answers.extend(list.iter().zip(acts).map(answer));
@@ -195,6 +214,27 @@ impl BotBatch {
         let dt = t.elapsed().as_secs_f64() / list.len() as f64;
         self.answers[start..].iter_mut().for_each(|a| a.seconds = dt);
         Ok(())
+    }
+}
+
+/// The card network `n`'s answers for the games of `list`: greedy, or drawn with `sample`'s
+/// per-game seeds (see [`BotBatch::sample_with`]).
+fn card_answers<'g, 's>(
+    n: &net::CardNet,
+    list: &[usize],
+    game: &impl Fn(usize) -> &'g Game,
+    sample: Option<u64>,
+    seeds: &mut Vec<u64>,
+    scratch: &'s mut net::NetScratch,
+) -> &'s [Option<usize>] {
+    let games = list.iter().map(|&i| game(i));
+    match sample {
+        None => n.act_games_into(games, scratch),
+        Some(seed) => {
+            seeds.clear();
+            seeds.extend(list.iter().map(|&i| derive_seed(seed, i as u64)));
+            n.sample_games_into(games, seeds, scratch)
+        }
     }
 }
 

@@ -320,12 +320,15 @@ impl PyVecEnvCore {
 
     /// The action built-in bot `bot` ("heuristic", "random", "ismcts:N", "pimc:N") chooses
     /// for the seat to act in each game of `rows` (int64 game indices); -1 where the
-    /// episode is over. See `VecEnv::bot_actions`.
+    /// episode is over. See `VecEnv::bot_actions`. With `seed` (the card network only), each
+    /// move is drawn from the network's policy (`VecEnv::bot_sampled_actions`).
+    #[pyo3(signature = (bot, rows, seed=None))]
     fn bot_actions<'py>(
         &mut self,
         py: Python<'py>,
         bot: &str,
         rows: &Bound<'py, PyAny>,
+        seed: Option<u64>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let spec = crate::bots::BotSpec::parse(bot).map_err(PyValueError::new_err)?;
         let rows = super::convert::array_arg::<i64, numpy::Ix1>(rows, "rows", "(K,) of game indices")?;
@@ -340,7 +343,11 @@ impl PyVecEnvCore {
         out.try_reserve_exact(rows.len()).map_err(oom)?;
         out.resize(rows.len(), 0i64);
         let env = &mut self.env;
-        py.detach(|| env.bot_actions(spec, &copy, &mut out)).map_err(vec_err)?;
+        py.detach(|| match seed {
+            None => env.bot_actions(spec, &copy, &mut out),
+            Some(seed) => env.bot_sampled_actions(spec, &copy, seed, &mut out),
+        })
+        .map_err(vec_err)?;
         array1(py, out.len(), out)
     }
 

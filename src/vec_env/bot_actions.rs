@@ -95,6 +95,37 @@ impl VecEnv {
         Ok(())
     }
 
+    /// Like [`bot_actions`](Self::bot_actions) for the card network (`net`, or a file of its
+    /// format), each move drawn from the network's policy (the softmax of its logits over the
+    /// legal actions) instead of its greedy one: game `rows[j]`'s draw is seeded with
+    /// `derive_seed(seed, rows[j])` alone, so it depends on neither the other rows nor the
+    /// batching. Another bot is an error naming it. Errors change nothing.
+    pub fn bot_sampled_actions(
+        &mut self,
+        spec: BotSpec,
+        rows: &[i64],
+        seed: u64,
+        out: &mut [i64],
+    ) -> Result<(), VecEnvError> {
+        if out.len() != rows.len() {
+            return Err(VecEnvError::Length { what: "out", expected: rows.len(), got: out.len() });
+        }
+        let n = self.cfg.num_envs;
+        if let Some(&r) = rows.iter().find(|&&r| r < 0 || r as usize >= n) {
+            return Err(VecEnvError::Config(format!("row {r} is out of range: games are 0..{n}")));
+        }
+        if batch::style(spec) != Style::Batched {
+            return Err(VecEnvError::Config(format!(
+                "{} has no sampled moves: only the card network (net, or its files) has",
+                spec.name()
+            )));
+        }
+        self.batches[0].sample_with(Some(seed));
+        let r = self.batched_actions(spec, rows, out);
+        self.batches[0].sample_with(None);
+        r
+    }
+
     /// A learned bot: one batched pass for every listed game still running (per rule set for
     /// `net1`), through the batched-bot layer.
     fn batched_actions(&mut self, spec: BotSpec, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {

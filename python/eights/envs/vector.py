@@ -352,15 +352,21 @@ class VecEnv(_GymVectorEnv):
         its next step, so per-opponent results can be read right after a step."""
         return {seat: choice.copy() for seat, choice in self._pool_choice.items()}
 
-    def bot_actions(self, bot: str, rows: Optional[Any] = None) -> np.ndarray:
+    def bot_actions(self, bot: str, rows: Optional[Any] = None, seed: Optional[int] = None) -> np.ndarray:
         """The move built-in bot ``bot`` (``"heuristic"``, ``"random"``, ``"ismcts:N"``,
         ``"pimc:N"``, ``"net"``, an agent file) would make for the player to act in each game
         of ``rows`` (game indices; every game when omitted), chosen in Rust from what that
         player may see: int64, -1 where the episode is over. A teacher's labels for imitation
         or kickstarting (:attr:`eights.train.PPOConfig.teacher`); the games do not move.
 
+        ``seed`` (the card network only: ``"net"`` or a file of its format): draw each move
+        from the network's policy, the softmax of its logits over the legal moves, instead of
+        taking its greedy one; game ``i``'s draw depends only on ``seed`` and ``i``. A
+        league's snapshots of a card network play this way (:class:`eights.train.SelfPlay`).
+
         Raises:
-            ValueError: an unknown bot, or a row outside ``0..num_envs``.
+            ValueError: an unknown bot, a row outside ``0..num_envs``, a ``seed`` outside
+                ``[0, 2**64)``, or a ``seed`` for a bot other than the card network.
             RuntimeError: ``reset()`` was never called.
         """
         if not self._started:
@@ -374,7 +380,7 @@ class VecEnv(_GymVectorEnv):
             if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
                 raise TypeError(f"rows must be a 1-d array of game indices, got shape {rows.shape} of {rows.dtype}")
             rows = np.ascontiguousarray(rows, dtype=np.int64)
-        return self._core.bot_actions(bot, rows)
+        return self._core.bot_actions(bot, rows, check_optional_seed(seed))
 
     def random_actions(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """Uniform legal actions for every game, drawn in Rust (game ``i``'s own

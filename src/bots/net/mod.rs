@@ -45,6 +45,8 @@ use crate::rules::{CARD_FEATURES, RULES_SIZE, Rules};
 use attention::{Attention, AttentionScratch};
 use ndarray::linalg::general_mat_mul;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut2, s};
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 use safetensors::SafeTensors;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -501,6 +503,56 @@ impl CardNet {
         games: impl ExactSizeIterator<Item = &'g Game>,
         scratch: &'s mut NetScratch,
     ) -> &'s [Option<usize>] {
+        let b = self.forward_games(games, scratch);
+        for k in 0..b {
+            if scratch.acts[k].is_some() {
+                continue; // the loop guard's draw
+            }
+            let mut best: Option<(usize, f32)> = None;
+            for a in scratch.masks[k].iter() {
+                let v = scratch.logit(k, a);
+                if best.is_none_or(|(_, x)| v > x) {
+                    best = Some((a, v));
+                }
+            }
+            scratch.acts[k] = best.map(|(a, _)| a);
+        }
+        &scratch.acts[..b]
+    }
+
+    /// Actions drawn from the network's policy (the softmax of its logits over the legal
+    /// actions) for the player to act in each game, game `k`'s draw from a generator seeded
+    /// with `seeds[k]` alone (Gumbel-max), so the draws do not depend on how games are
+    /// batched; the loop guard as in [`CardNet::act_games_into`]. `seeds` has one entry per game.
+    pub fn sample_games_into<'g, 's>(
+        &self,
+        games: impl ExactSizeIterator<Item = &'g Game>,
+        seeds: &[u64],
+        scratch: &'s mut NetScratch,
+    ) -> &'s [Option<usize>] {
+        let b = self.forward_games(games, scratch);
+        for (k, &seed) in seeds.iter().enumerate().take(b) {
+            if scratch.acts[k].is_some() {
+                continue; // the loop guard's draw
+            }
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut best: Option<(usize, f64)> = None;
+            for a in scratch.masks[k].iter() {
+                // Gumbel noise -ln(-ln u), u in (0, 1).
+                let u = rng.random::<f64>().max(f64::MIN_POSITIVE);
+                let v = f64::from(scratch.logit(k, a)) - (-u.ln()).ln();
+                if best.is_none_or(|(_, x)| v > x) {
+                    best = Some((a, v));
+                }
+            }
+            scratch.acts[k] = best.map(|(a, _)| a);
+        }
+        &scratch.acts[..b]
+    }
+
+    /// Encode each game for its player to act, with its legal actions and the loop guard's
+    /// answer where it takes over, and run one forward pass; returns the games read.
+    fn forward_games<'g>(&self, games: impl ExactSizeIterator<Item = &'g Game>, scratch: &mut NetScratch) -> usize {
         let n = games.len();
         scratch.reserve(self, n);
         scratch.cache.make_room(n);
@@ -529,20 +581,7 @@ impl CardNet {
         let parts = std::mem::take(&mut scratch.cache.parts);
         self.forward(b, scratch, &parts);
         scratch.cache.parts = parts;
-        for k in 0..b {
-            if scratch.acts[k].is_some() {
-                continue; // the loop guard's draw
-            }
-            let mut best: Option<(usize, f32)> = None;
-            for a in scratch.masks[k].iter() {
-                let v = scratch.logit(k, a);
-                if best.is_none_or(|(_, x)| v > x) {
-                    best = Some((a, v));
-                }
-            }
-            scratch.acts[k] = best.map(|(a, _)| a);
-        }
-        &scratch.acts[..b]
+        b
     }
 }
 
