@@ -55,15 +55,33 @@ class CardPolicy(MaskedPolicy):
     def _ridx(self, obs: torch.Tensor) -> torch.Tensor:
         return torch.zeros(obs.shape[0], dtype=torch.long, device=obs.device)
 
+    def _parts(self) -> Optional[tuple]:
+        """:meth:`CardNet.parts` of the table's rules, kept between calls without gradients
+        (a rollout's forward passes, a frozen snapshot's), recomputed once any weight or the
+        rules change (their tensors' versions, storage and identities); ``None`` where
+        gradients flow."""
+        if torch.is_grad_enabled():
+            return None
+        try:
+            tensors = (self.rules, *self.net.parameters(), *self.net.buffers())
+            key = tuple((id(t), t.data_ptr(), t._version) for t in tensors)
+        except RuntimeError:  # tensors made under inference mode keep no version
+            return None
+        kept = getattr(self, "_kept_parts", None)
+        if kept is None or kept[0] != key:
+            kept = (key, self.net.parts(self.rules))
+            self._kept_parts = kept
+        return kept[1]
+
     def trunk(self, obs: torch.Tensor, mask: Optional[torch.Tensor] = None) -> torch.Tensor:
         """The context the value head reads."""
         if mask is None:
             raise ValueError("the card network's features read the action mask: pass mask")
-        return self.net.features(obs, mask, self.rules, self._ridx(obs))[1]
+        return self.net.features(obs, mask, self.rules, self._ridx(obs), self._parts())[1]
 
     def logits_value(self, obs: torch.Tensor, mask: torch.Tensor):
         """Masked logits (illegal actions at -1e9) and state values."""
-        return self.net(obs, mask, self.rules, self._ridx(obs))
+        return self.net(obs, mask, self.rules, self._ridx(obs), self._parts())
 
     def config(self) -> Dict[str, Any]:
         """The architecture, as a checkpoint records it to rebuild the network."""
