@@ -85,8 +85,8 @@ def play_opponents(env: Any) -> None:
                 obs = {"obs": obs, "rules": env._rules_enc[rows]}
             if isinstance(opp, OpponentPool):
 
-                def builtin(name: str, sub: np.ndarray, rows: np.ndarray = rows) -> np.ndarray:
-                    return core.bot_actions(name, rows[sub])
+                def builtin(name: str, sub: np.ndarray, seed: Any = None, rows: np.ndarray = rows) -> np.ndarray:
+                    return core.bot_actions(name, rows[sub], seed)
 
                 acts[rows] = opp.act(obs, mask, env._pool_choice[seat][rows], builtin=builtin)
             else:

@@ -355,8 +355,9 @@ def export(net: CardNet, path: str, record: Dict[str, str], dtype: torch.dtype =
     from safetensors.torch import save_file
 
     sd = net.state_dict()
-    tensors = {f"{k}.{p}": sd[f"{k}.{p}"].to(dtype).contiguous() for k in EXPORTED_LAYERS for p in ("weight", "bias")}
-    tensors.update({k: sd[k].to(dtype).contiguous() for k in ATTENTION if net.attention})
+    names = [f"{k}.{p}" for k in EXPORTED_LAYERS for p in ("weight", "bias")]
+    names += list(ATTENTION) if net.attention else []
+    tensors = {k: sd[k].detach().to("cpu", dtype).contiguous() for k in names}
     fmt = FORMAT_ATTENTION if net.attention else FORMAT
     save_file(tensors, path, metadata={**record, "format": fmt, **net.config()})
 

@@ -21,14 +21,18 @@ resumed run does not replay the same deals.
 from __future__ import annotations
 
 import copy
+import os
+import shutil
+import tempfile
 import time
+import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import numpy as np
 import torch
 
-from ..agents.pool import OpponentPool
+from ..agents.pool import OpponentPool, SampledNet
 from ..envs.vector import VecEnv
 from .model import PolicyNet
 from .ppo import PPOConfig, Rollout, ppo_update
@@ -140,6 +144,7 @@ class SelfPlay:
         self.seats = list(range(num_players)) if seats is None else [int(s) for s in seats]
         self.num_players = num_players
         self.pools = [League(league, seed * 100 + s, others, other_names) for s in self.seats]
+        self._seed, self._snapshot_dir, self._snapshot_files = seed, None, 0
         for sd in self.snapshots:
             net = copy.deepcopy(agent)
             net.load_state_dict(sd)
@@ -164,8 +169,34 @@ class SelfPlay:
         self._start = time.time() - seconds
 
     def _add_to_pools(self, net: PolicyNet) -> None:
-        for pool in self.pools:
-            pool.add(net.act)
+        """Add the frozen ``net`` to every seat's league: a card network as a file whose moves
+        Rust draws from its policy (:class:`~eights.agents.pool.SampledNet`, a tenth of the
+        cost of PyTorch's forward pass on a few dozen games), a flat network as its PyTorch
+        ``act`` (Rust's forward pass of a flat network costs what PyTorch's does)."""
+        path = self._snapshot_file(net)
+        for i, pool in enumerate(self.pools):
+            if path is None:
+                pool.add(net.act)
+            else:
+                seq = np.random.SeedSequence([self._seed, self._snapshot_files, self.seats[i]])
+                pool.add(SampledNet(path, seed=int(seq.generate_state(1, np.uint64)[0])))
+
+    def _snapshot_file(self, net: Any) -> Optional[str]:
+        """A card network's snapshot written (float32) to a folder of the run's own, removed
+        with this object; ``None`` for a flat network."""
+        from .cardpolicy import CardPolicy
+
+        if not isinstance(net, CardPolicy):
+            return None
+        from .cardnet import export
+
+        if self._snapshot_dir is None:
+            self._snapshot_dir = tempfile.mkdtemp(prefix="eights-snapshots-")
+            weakref.finalize(self, shutil.rmtree, self._snapshot_dir, True)
+        self._snapshot_files += 1
+        path = os.path.join(self._snapshot_dir, f"snapshot_{self._snapshot_files}.safetensors")
+        export(net.net, path, {"snapshot": str(self._snapshot_files)}, dtype=torch.float32)
+        return path
 
     def _record(self, s: int, env: Any, rows: np.ndarray, r: np.ndarray) -> None:
         """The outcome of each game that ended, by the kind of opponent it was drawn."""

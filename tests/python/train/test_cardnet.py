@@ -5,6 +5,8 @@ inputs mean what their names say."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -288,3 +290,100 @@ def test_net_plays_every_preset_at_every_table_size_and_mixed_rules():
     env.reset(seed=0)
     for _ in range(50):
         env.step(env.random_actions())
+
+
+def test_the_card_policy_keeps_the_rules_part_only_while_nothing_changes():
+    # Without gradients CardPolicy keeps CardNet.parts of its rules between calls; its answers
+    # must stay those of the network computed afresh, also after an optimiser step changes
+    # the weights, after new rules, and with gradients on (where nothing is kept).
+    from eights.train.cardpolicy import shipped_card_policy
+
+    obs, masks, rules = _positions([("switch_blackjack", 3)], games=1)
+    obs_t, mask_t = torch.from_numpy(obs[:20]), torch.from_numpy(masks[:20])
+    pol = shipped_card_policy(rules[0]).eval()
+
+    def fresh():
+        with torch.no_grad():
+            return pol.net(obs_t, mask_t, pol.rules, pol._ridx(obs_t))[0]
+
+    with torch.no_grad():
+        first = pol.logits_value(obs_t, mask_t)[0]
+        assert pol._parts() is pol._parts()  # kept
+        torch.testing.assert_close(first, fresh(), rtol=0, atol=0)
+    opt = torch.optim.SGD(pol.parameters(), lr=0.5)
+    loss = pol.logits_value(obs_t, mask_t)[0].clamp(min=-50).sum()  # gradients on: nothing kept
+    loss.backward()
+    opt.step()
+    with torch.no_grad():
+        after = pol.logits_value(obs_t, mask_t)[0]
+    assert not torch.equal(after, first)
+    torch.testing.assert_close(after, fresh(), rtol=0, atol=0)
+    pol.rules.copy_(torch.from_numpy(rules[0] * 0.5)[None])  # other rules, in place
+    with torch.no_grad():
+        torch.testing.assert_close(pol.logits_value(obs_t, mask_t)[0], fresh(), rtol=0, atol=0)
+
+
+def test_sampled_moves_of_the_card_network_follow_its_policy():
+    # VecEnv.bot_actions(..., seed=...) draws each move from the softmax of the network's
+    # logits over the legal moves; the logits here come from the Rust forward pass that the
+    # tests above check against PyTorch's.
+    env = eights.VecEnv("switch_blackjack", 8, 3, opponents="random", seed=3)
+    obs, info = env.reset()
+    masks = info["action_mask"]
+    row = int(np.argmax(masks.sum(1)))  # the game with the most legal moves
+    assert masks[row].sum() >= 3
+    enc = eights.Rules("switch_blackjack").encode(3)
+    logits = _core.card_net_logits(obs[row : row + 1], masks[row : row + 1], enc[None].astype(np.float32))[0]
+    legal = np.flatnonzero(masks[row])
+    p = np.exp(logits[legal] - logits[legal].max())
+    p /= p.sum()
+    draws = np.array([env.bot_actions("net", [row], seed=s)[0] for s in range(4000)])
+    freq = np.array([(draws == a).mean() for a in legal])
+    assert set(np.unique(draws)) <= set(legal)
+    assert np.all(np.abs(freq - p) <= 4.5 * np.sqrt(p * (1 - p) / len(draws)) + 1e-3), (freq, p)
+    # Game i's draw depends only on the seed and i, not on the other rows asked with it.
+    rows = np.arange(8)
+    both = env.bot_actions("net", rows, seed=11)
+    np.testing.assert_array_equal(env.bot_actions("net", rows[3:6], seed=11), both[3:6])
+    with pytest.raises(ValueError, match="heuristic has no sampled moves"):
+        env.bot_actions("heuristic", rows, seed=1)
+    flat = eights.VecEnv("crazy_eights", 4, 2, opponents="random", seed=0)
+    flat.reset()
+    with pytest.raises(ValueError, match="net1 has no sampled moves"):
+        flat.bot_actions("net1", None, seed=1)
+    with pytest.raises(ValueError, match=r"seed must be in \[0, 2\*\*64\)"):
+        env.bot_actions("net", rows, seed=-1)
+
+
+def test_the_league_plays_a_card_networks_snapshots_sampled_in_rust(tmp_path):
+    from eights.agents.pool import SampledNet
+    from eights.train import LeagueConfig, PPOConfig, SelfPlay
+    from eights.train.cardpolicy import shipped_card_policy
+
+    agent = shipped_card_policy(eights.Rules("switch_blackjack").encode(3))
+    opt = torch.optim.Adam(agent.parameters(), lr=1e-4)
+    ppo = PPOConfig(num_envs=12, num_steps=8, update_epochs=1, num_minibatches=1)
+    sp = SelfPlay(agent, opt, "switch_blackjack", ppo, LeagueConfig(snapshot_every=1), num_players=3, seed=2)
+    sp.run(5.0, max_steps=150, init_norm=False)
+    snaps = [p for p in sp.pools[0]._policies if isinstance(p, SampledNet)]
+    assert sp.update >= 2 and len(snaps) == sp.update and all(len(pool) == len(sp.pools[0]) for pool in sp.pools)
+    folder = sp._snapshot_dir
+    assert sorted(os.listdir(folder)) == sorted(f"snapshot_{k}.safetensors" for k in range(1, sp.update + 1))
+    # The file plays what the snapshot's network plays (greedy, on positions of the rules).
+    obs, masks, _ = _positions([("switch_blackjack", 3)], games=1)
+    with torch.no_grad():
+        mine = sp.pools[0]._policies[-1]
+        rust = _core.card_net_logits(
+            obs, masks, np.repeat(eights.Rules("switch_blackjack").encode(3)[None], len(obs), 0).astype(np.float32),
+            open(mine.path, "rb").read(),
+        )  # fmt: skip
+        torch.testing.assert_close(
+            torch.from_numpy(rust).masked_fill(~torch.from_numpy(masks), -1e9),
+            agent.logits_value(torch.from_numpy(obs), torch.from_numpy(masks))[0],
+            rtol=1e-4, atol=1e-4,
+        )  # fmt: skip
+    del sp, snaps, mine
+    import gc
+
+    gc.collect()
+    assert not os.path.exists(folder)  # the snapshots' folder goes with the run
