@@ -9,12 +9,15 @@ from typing import Any, Callable, List, Optional, Sequence, Union
 
 import numpy as np
 
-from .._core import parse_bot
+from .._core import bot_file_metadata, parse_bot
 from .._utils.checks import as_int, as_real
 from .._utils.checks import describe as _describe
 from .._utils.seeds import check_optional_seed
 
 __all__ = ["BatchPolicy", "OpponentPool", "SampledNet", "check_batch_actions"]
+
+#: The formats of the card network's files (:class:`SampledNet`).
+CARD_FORMATS = ("eights-net-v2", "eights-net-v3")
 
 #: A batched policy: observations ``(k, obs_size)`` and masks ``(k, NUM_ACTIONS)`` to ``k`` actions.
 BatchPolicy = Callable[[np.ndarray, np.ndarray], Any]
@@ -41,6 +44,15 @@ class SampledNet:
 
     def __init__(self, path: Union[str, os.PathLike[str]], seed: Optional[int] = None) -> None:
         self.path = parse_bot(os.fspath(path))  # ValueError naming the file and what is wrong
+        if self.path.lower().endswith(".safetensors"):
+            fmt = bot_file_metadata(self.path).get("format", "a file of no format")
+        else:
+            fmt = self.path  # a built-in bot's name
+        if fmt not in ("net", *CARD_FORMATS):
+            raise ValueError(
+                f"SampledNet needs the card network (net, or a file of format {' or '.join(CARD_FORMATS)}); "
+                f"{self.path!r} is {fmt!r}"
+            )
         self.rng = np.random.default_rng(check_optional_seed(seed))
 
     def next_seed(self) -> int:

@@ -86,6 +86,8 @@ def play_opponents(env: Any) -> None:
             if isinstance(opp, OpponentPool):
 
                 def builtin(name: str, sub: np.ndarray, seed: Any = None, rows: np.ndarray = rows) -> np.ndarray:
+                    if seed is None:
+                        return core.bot_actions(name, rows[sub])
                     return core.bot_actions(name, rows[sub], seed)
 
                 acts[rows] = opp.act(obs, mask, env._pool_choice[seat][rows], builtin=builtin)

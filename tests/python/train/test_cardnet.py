@@ -365,6 +365,9 @@ def test_the_league_plays_a_card_networks_snapshots_sampled_in_rust(tmp_path):
     ppo = PPOConfig(num_envs=12, num_steps=8, update_epochs=1, num_minibatches=1)
     sp = SelfPlay(agent, opt, "switch_blackjack", ppo, LeagueConfig(snapshot_every=1), num_players=3, seed=2)
     sp.run(5.0, max_steps=150, init_norm=False)
+    assert SampledNet("net").path == "net"
+    with pytest.raises(ValueError, match="SampledNet needs the card network"):
+        SampledNet("heuristic")
     snaps = [p for p in sp.pools[0]._policies if isinstance(p, SampledNet)]
     assert sp.update >= 2 and len(snaps) == sp.update and all(len(pool) == len(sp.pools[0]) for pool in sp.pools)
     folder = sp._snapshot_dir
