@@ -35,6 +35,11 @@ def _vec(**kw):
     return eights.VecEnv(**{"preset": "crazy_eights", "num_envs": 2, **kw})
 
 
+def _reset(env):
+    env.reset()
+    return env
+
+
 def _make(**kw):
     return eights.make(**{"preset": "crazy_eights", **kw})
 
@@ -87,6 +92,16 @@ CASES = {
     "vec-rules-type": (lambda: _vec(rules=[]), TypeError, "rules must be a dict of rule overrides"),
     "vec-opponents-type": (lambda: _vec(opponents=None), TypeError, "opponent for seat 1 must be"),
     "vec-opponents-count": (lambda: _vec(opponents=["random", "random"]), ValueError, "one entry per other seat"),
+    "vec-bot_actions-seed": (
+        lambda: _reset(_vec()).bot_actions("net", seed=-1),
+        ValueError,
+        r"seed must be in \[0, 2\*\*64\)",
+    ),
+    "vec-bot_actions-seed-bot": (
+        lambda: _reset(_vec()).bot_actions("heuristic", seed=1),
+        ValueError,
+        "heuristic has no sampled moves: only the card network",
+    ),
     # eights.Game
     "game-preset": (lambda: eights.Game("nope"), ValueError, 'unknown preset "nope"'),
     "game-num_players-bool": (lambda: eights.Game("crazy_eights", True), TypeError, "num_players must be an integer"),
