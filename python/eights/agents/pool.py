@@ -89,7 +89,7 @@ class OpponentPool:
         weights: Optional[Sequence[float]] = None,
         seed: Optional[int] = None,
     ) -> None:
-        self._policies: List[Union[BatchPolicy, str]] = []
+        self._policies: List[Union[BatchPolicy, str, SampledNet]] = []
         self._weights: List[float] = []
         if isinstance(snapshots, str) or not isinstance(snapshots, Sequence):
             raise TypeError(
@@ -128,7 +128,7 @@ class OpponentPool:
     def __len__(self) -> int:
         return len(self._policies)
 
-    def __getitem__(self, k: int) -> Union[BatchPolicy, str]:
+    def __getitem__(self, k: int) -> Union[BatchPolicy, str, SampledNet]:
         return self._policies[k]
 
     def sample(self, size: int) -> np.ndarray:

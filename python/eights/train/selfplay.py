@@ -144,7 +144,8 @@ class SelfPlay:
         self.seats = list(range(num_players)) if seats is None else [int(s) for s in seats]
         self.num_players = num_players
         self.pools = [League(league, seed * 100 + s, others, other_names) for s in self.seats]
-        self._seed, self._snapshot_dir, self._snapshot_files = seed, None, 0
+        self._seed, self._snapshot_files = seed, 0
+        self._snapshot_dir: Optional[str] = None
         for sd in self.snapshots:
             net = copy.deepcopy(agent)
             net.load_state_dict(sd)
@@ -190,11 +191,12 @@ class SelfPlay:
             return None
         from .cardnet import export
 
-        if self._snapshot_dir is None:
-            self._snapshot_dir = tempfile.mkdtemp(prefix="eights-snapshots-")
-            weakref.finalize(self, shutil.rmtree, self._snapshot_dir, True)
+        folder = self._snapshot_dir
+        if folder is None:
+            folder = self._snapshot_dir = tempfile.mkdtemp(prefix="eights-snapshots-")
+            weakref.finalize(self, shutil.rmtree, folder, True)
         self._snapshot_files += 1
-        path = os.path.join(self._snapshot_dir, f"snapshot_{self._snapshot_files}.safetensors")
+        path = os.path.join(folder, f"snapshot_{self._snapshot_files}.safetensors")
         export(net.net, path, {"snapshot": str(self._snapshot_files)}, dtype=torch.float32)
         return path
 
