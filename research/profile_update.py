@@ -81,7 +81,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--context", type=int, default=96)
     ap.add_argument("--init", default=os.path.join(ROOT, COMMITTED), help="the weights (default: the stretch's start)")
     ap.add_argument("--value-only", action="store_true", help="an update of the value head alone (the first ones)")
-    ap.add_argument("--env-threads", type=int, default=0, help="threads stepping each env (0: one per core)")
+    ap.add_argument("--env-threads", type=int, default=0, help="threads stepping the envs at once (0: one per core)")
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: 4 beside a GPU, every core without)")
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--json", default="", help="write the report here too")

@@ -147,7 +147,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--minutes", type=float, default=6.0, help="training wall time (the checks come after)")
     ap.add_argument("--init", default=COMMITTED, help="the file a new run starts from")
     ap.add_argument("--device", default="auto", help="auto (CUDA when PyTorch sees a GPU), cpu, cuda[:K]")
-    ap.add_argument("--env-threads", type=int, default=0, help="threads stepping each env (0: one per core)")
+    ap.add_argument("--env-threads", type=int, default=0, help="threads stepping the envs at once (0: one per core)")
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: 4 beside a GPU, every core without)")
     ap.add_argument("--scale", type=int, default=0, help="games per group times this (0: 8 on a GPU, 1 on the CPU)")
     ap.add_argument("--tables", default=STAGE5_TABLES, help="groups players:opponent:games[:space], before --scale")

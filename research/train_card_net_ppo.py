@@ -6,7 +6,7 @@ checkpoint.
         --init src/bots/weights/net.safetensors --minutes 110 --seed 3 --lr 3e-4
 
 ``--device auto`` (the default) runs the network on CUDA when PyTorch sees a GPU;
-``--env-threads 0`` (the default) steps each env on one thread per core.
+``--env-threads 0`` (the default) steps the envs side by side on one thread per core.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2, help="PyTorch threads")
     helps = {
         "device": "where the network runs: auto (CUDA when PyTorch sees a GPU), cpu, cuda[:K]",
-        "env_threads": "threads stepping each env (0: one per core)",
+        "env_threads": "threads stepping the envs side by side (0: one per core)",
     }
     for f in dataclasses.fields(CardPPOConfig):
         flag = "--" + f.name.replace("_", "-")

@@ -12,8 +12,8 @@ imitation network (:mod:`netlab.warmstart`), resumable, with a curve of its win 
 * **Rollout**: every game plays ``num_steps`` learner decisions by the network's sampled
   actions, one forward pass over every game a step; the rules part of the network is computed
   once per rule set dealt and kept. The network runs on :attr:`CardPPOConfig.device`
-  (:func:`netlab.device.pick_device`: CUDA when present), the envs on ``env_threads`` threads
-  each (0: one per core); the update is :mod:`netlab.cardppo_update`'s.
+  (:func:`netlab.device.pick_device`: CUDA when present), the envs stepped side by side on
+  ``env_threads`` threads (0: one per core); the update is :mod:`netlab.cardppo_update`'s.
 * **Update**: GAE, then ``update_epochs`` passes of clipped PPO over minibatches made of blocks
   of decisions that share a rule set, plus an imitation term, the cross-entropy to the
   ``heuristic``'s action in the same state, weighted ``bc_coef`` (falling linearly to
