@@ -14,13 +14,7 @@ impl VecEnv {
     /// other rows or the thread count. Errors (a length mismatch, a row out of range) change
     /// nothing.
     pub fn bot_actions(&mut self, spec: BotSpec, rows: &[i64], out: &mut [i64]) -> Result<(), VecEnvError> {
-        if out.len() != rows.len() {
-            return Err(VecEnvError::Length { what: "out", expected: rows.len(), got: out.len() });
-        }
-        let n = self.cfg.num_envs;
-        if let Some(&r) = rows.iter().find(|&&r| r < 0 || r as usize >= n) {
-            return Err(VecEnvError::Config(format!("row {r} is out of range: games are 0..{n}")));
-        }
+        self.check_rows(rows, out.len())?;
         match batch::style(spec) {
             Style::Batched => self.batched_actions(spec, rows, out),
             Style::Search => {
@@ -77,10 +71,7 @@ impl VecEnv {
             }
             return Ok(());
         };
-        let n = self.cfg.num_envs;
-        if let Some(&r) = rows.iter().find(|&&r| r < 0 || r as usize >= n) {
-            return Err(VecEnvError::Config(format!("row {r} is out of range: games are 0..{n}")));
-        }
+        self.check_rows(rows, rows.len())?;
         let (slots, hot) = (&self.slots, &self.hot);
         let decide = |j: usize, row: &mut [f32]| {
             let (s, h) = (&slots[rows[j] as usize], &hot[rows[j] as usize]);
@@ -107,13 +98,7 @@ impl VecEnv {
         seed: u64,
         out: &mut [i64],
     ) -> Result<(), VecEnvError> {
-        if out.len() != rows.len() {
-            return Err(VecEnvError::Length { what: "out", expected: rows.len(), got: out.len() });
-        }
-        let n = self.cfg.num_envs;
-        if let Some(&r) = rows.iter().find(|&&r| r < 0 || r as usize >= n) {
-            return Err(VecEnvError::Config(format!("row {r} is out of range: games are 0..{n}")));
-        }
+        self.check_rows(rows, out.len())?;
         if batch::style(spec) != Style::Batched {
             return Err(VecEnvError::Config(format!(
                 "{} has no sampled moves: only the card network (net, or its files) has",
@@ -124,6 +109,19 @@ impl VecEnv {
         let r = self.batched_actions(spec, rows, out);
         self.batches[0].sample_with(None);
         r
+    }
+
+    /// The checks every bot call makes of its arguments: one answer per row (`answers`), every
+    /// row a game of the batch.
+    fn check_rows(&self, rows: &[i64], answers: usize) -> Result<(), VecEnvError> {
+        if answers != rows.len() {
+            return Err(VecEnvError::Length { what: "out", expected: rows.len(), got: answers });
+        }
+        let n = self.cfg.num_envs;
+        if let Some(&r) = rows.iter().find(|&&r| r < 0 || r as usize >= n) {
+            return Err(VecEnvError::Config(format!("row {r} is out of range: games are 0..{n}")));
+        }
+        Ok(())
     }
 
     /// A learned bot: one batched pass for every listed game still running (per rule set for
