@@ -160,7 +160,9 @@ def test_every_flag_has_a_help_line_with_its_default():
         assert action.help and "default" in action.help, action.option_strings
     # The PPO and league flags show their defaults (those of a run from scratch).
     text = sub.format_help()
-    assert "(default: 0.0003)" in text and "(default: 0.5)" in text and "--init net changes them" in text
+    assert "(default: 0.5)" in text and "--init net changes them" in text
+    lr = next(a for a in flags if "--learning-rate" in a.option_strings)
+    assert lr.help.endswith("(default: 0.001)"), lr.help  # a run from scratch: 1e-3
 
 
 def test_example_flags_have_help_lines():
