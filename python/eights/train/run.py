@@ -49,7 +49,7 @@ def default_ppo(init: str = "scratch") -> PPOConfig:
     rate and entropy bonus and fewer epochs, so the fine-tuning leaves the network's play
     gradually. (1e-3 rather than PPO's usual 3e-4: after the teacher fades, 3e-4 moved the
     policy by an approximate KL of about 0.003 an update, and ten minutes on two cores gave
-    ``crazy_eights`` files 0.529 to 0.556 against ``heuristic``; 1e-3 gave 0.555 to 0.561.)"""
+    ``crazy_eights`` files 0.529 to 0.556 against ``heuristic``; 1e-3 gave 0.553 to 0.561.)"""
     if init == "net":
         return PPOConfig(learning_rate=1e-4, lr_floor=0.0, ent_coef=0.003, update_epochs=2, target_kl=0.03, hidden=256)
     return PPOConfig(learning_rate=1e-3, lr_floor=0.0, hidden=256, teacher="net")
