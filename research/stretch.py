@@ -41,6 +41,12 @@ STAGE5_TABLES = (
     "2:heuristic:128,2:heuristic:192:presets,3:heuristic:36,4:heuristic:96,4:heuristic:256:presets,"
     "5:heuristic:100:presets,5:heuristic:20,6:heuristic:24,2:net:64"
 )
+#: Blocks of 16 decisions a minibatch on a GPU: four times the CPU recipe's, so an epoch over
+#: the eight-times-larger rollout takes about as many steps as the CPU recipe's did (14, not
+#: 55), each a minibatch of 16,384 decisions; on an H100 the update's cost is per minibatch
+#: more than per decision (``research/profile_update.py``: 311,000 samples a second at 4,096,
+#: 770,000 at 16,384), and a one-minute stretch ran 1.3x the decisions a second.
+GPU_BLOCKS = 1024
 #: The fixed quick check: its deals and seed (``research/net_quick_check.py``).
 FIXED_DEALS, FIXED_SEED = 200, 0
 
@@ -158,7 +164,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--shaping", type=float, default=0.05)
     ap.add_argument("--shaping-updates", type=int, default=600)
     ap.add_argument("--num-steps", type=int, default=CardPPOConfig.num_steps)
-    ap.add_argument("--blocks", type=int, default=CardPPOConfig.blocks, help="blocks of 16 decisions a minibatch")
+    ap.add_argument(
+        "--blocks",
+        type=int,
+        default=0,
+        help=f"blocks of 16 decisions a minibatch (0: {GPU_BLOCKS} on a GPU, {CardPPOConfig.blocks} on the CPU)",
+    )
     ap.add_argument("--deals", type=int, default=FIXED_DEALS, help="quick-check deals (200: the fixed check)")
     return ap.parse_args(argv)
 
@@ -170,12 +181,13 @@ def main(argv=None) -> int:
     cuda = device.type == "cuda"
     torch.set_num_threads(args.threads or (min(4, os.cpu_count() or 1) if cuda else (os.cpu_count() or 1)))
     scale = args.scale or (8 if cuda else 1)
+    blocks = args.blocks or (GPU_BLOCKS if cuda else CardPPOConfig.blocks)
     cfg = CardPPOConfig(
         seed=args.seed,
         tables=scale_tables(args.tables, scale),
         num_steps=args.num_steps,
         lr=args.lr,
-        blocks=args.blocks,
+        blocks=blocks,
         bc_coef=0.0,
         shaping=args.shaping,
         shaping_updates=args.shaping_updates,

@@ -2,9 +2,9 @@
 over a rollout (:func:`gae`), the clipped PPO loss with its imitation term (:func:`ppo_loss`)
 and the epochs over minibatches of blocks that share a rule set (:func:`ppo_update`).
 
-The rollout's decisions go to the network's device once per update; the minibatches are
-gathered there, and the statistics stay tensors until an epoch ends (one wait for the GPU per
-epoch, not one per statistic and minibatch)."""
+The rollout's decisions and the rows of the rule sets they play go to the network's device
+once per update; the minibatches are gathered there, and the statistics stay tensors until an
+epoch ends (one wait for the GPU per epoch, not one per statistic and minibatch)."""
 
 from __future__ import annotations
 
@@ -100,7 +100,10 @@ def ppo_update(
     blocks = order[: k * cfg.block].reshape(k, cfg.block)
     # The kept decisions on the device, once; the minibatches are gathered there.
     on = {key: torch.from_numpy(np.ascontiguousarray(flat[key][keep])).to(device) for key in KEYS}
-    ridx = flat["ridx"][keep]
+    # The rule sets these decisions play, on the device once too; ``ridx`` indexes them.
+    used, ridx = np.unique(flat["ridx"][keep], return_inverse=True)
+    ridx = ridx.reshape(-1)
+    rules_on = torch.from_numpy(table.rows[used]).to(device)
     value_only = value and u < cfg.value_updates
     bc = cfg.bc_coef + (cfg.bc_coef_end - cfg.bc_coef) * min(1.0, u / max(1, cfg.bc_updates))
     stats: Dict[str, List[torch.Tensor]] = {}
@@ -117,7 +120,7 @@ def ppo_update(
             distinct, inverse = np.unique(ridx[idx], return_inverse=True)
             at_dev = torch.from_numpy(idx).to(device)
             b = {key: t[at_dev] for key, t in on.items()}
-            b["rules"] = torch.from_numpy(table.rows[distinct]).to(device)
+            b["rules"] = rules_on[torch.from_numpy(distinct).to(device)]
             b["inverse"] = torch.from_numpy(inverse.reshape(-1).astype(np.int64)).to(device)
             loss, st = ppo_loss(net, b, cfg, bc, value_only, cfg.vf_coef if value else 0.0)
             if labelled is not None:
