@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 import torch
@@ -108,6 +108,7 @@ class MixedGames:
         self.skip = np.zeros(self.N, bool)
         self.rules_id = np.full(self.N, -1, np.int64)
         self.enc = np.zeros((self.N, RULES_SIZE), np.float32)
+        self.obs_size = int(self.envs[0].single_observation_space["obs"].shape[0])
         self.key: List[bytes] = [b""] * self.N  # the digest of each game's rules, taken once a deal
 
     def retable(self, table: RulesTable) -> None:
@@ -119,34 +120,53 @@ class MixedGames:
     def reset(self, seed: Optional[int] = None):
         """Deal new games (``seed``: in place of the one given at construction)."""
         start: int = self.seed if seed is None else seed
-        outs: List[Any] = self._map(lambda k: self.envs[k].reset(seed=start + 7 * self.base[k]))
-        self._absorb([o for o, _ in outs], [i for _, i in outs])
+        self._gather(lambda k: self.envs[k].reset(seed=start + 7 * self.base[k]))
         return self.obs, self.mask
 
-    def _absorb(self, obs: List[Dict[str, np.ndarray]], infos: List[Dict[str, Any]]) -> List[int]:
-        """Stack the envs' outputs; register the rules of games that dealt new ones; returns
-        the rows of the table that are new."""
-        self.obs = np.concatenate([o["obs"] for o in obs])
-        self.mask = np.concatenate([i["action_mask"] for i in infos])
-        ids = np.concatenate([np.asarray(i["rules_id"], np.int64) for i in infos])
+    def _gather(self, call) -> Tuple[np.ndarray, np.ndarray, List[int]]:
+        """Run ``call(k)`` (a reset or step of env ``k``, returning what the env does) for every
+        env, and take in the outputs: each env's thread copies its rows into the batch's arrays
+        and digests the rules of its games that dealt new ones (the copies and the digests
+        release the GIL, so they run side by side as the steps do); then, on this thread and in
+        the order of the games, those rules join the table. Returns the rewards, the ends
+        (False after a reset) and the rows of the table that are new."""
+        N, off = self.N, self.offsets
+        obs = np.empty((N, self.obs_size), np.float32)
+        mask = np.empty((N, NUM_ACTIONS), bool)
+        rew, done = np.zeros(N, np.float32), np.zeros(N, bool)
+
+        def one(k: int):
+            out = call(k)
+            o, info = (out[0], out[1]) if len(out) == 2 else (out[0], out[4])
+            s = slice(off[k], off[k + 1])
+            obs[s], mask[s] = o["obs"], info["action_mask"]
+            if len(out) == 5:
+                rew[s], done[s] = out[1], out[2] | out[3]
+            ids = np.array(info["rules_id"], np.int64)  # a copy, as every output kept here
+            local = np.flatnonzero(ids != self.rules_id[s])
+            encs = o["rules"][local]  # a copy: the env's buffer moves on at its next step
+            return ids, local, encs, [digest(e) for e in encs]
+
+        outs = self._map(one)
+        self.obs, self.mask = obs, mask
         new_rows: List[int] = []
-        changed = np.flatnonzero(ids != self.rules_id)
-        # Only the games that dealt new rules: their rows of their env's encodings, one digest each.
-        for k, sel, local in self._by_env(changed):
+        for k, (ids, local, encs, keys) in enumerate(outs):
             n = self.groups[self.group[k]][0]
-            for g, enc in zip(changed[sel], obs[k]["rules"][local]):
-                key = digest(enc)
+            for g, enc, key in zip(local + off[k], encs, keys):
                 self.enc[g], self.key[g] = enc, key
                 self.skip[g] = key in self.excluded.get(n, ())
                 before = len(self.table.index)
                 self.row[g] = self.table.add(enc, key)
                 if len(self.table.index) > before:
                     new_rows.append(int(self.row[g]))
-        self.rules_id = ids
-        return new_rows
+            self.rules_id[off[k] : off[k + 1]] = ids
+        return rew, done, new_rows
 
     def labels(self, teacher: str = "heuristic") -> np.ndarray:
-        return np.concatenate([e._core.bot_actions(teacher, np.arange(e.num_envs, dtype=np.int64)) for e in self.envs])
+        """The teacher's action in every game (-1 where it has none), each env's on a thread."""
+        return np.concatenate(
+            self._map(lambda k: self.envs[k]._core.bot_actions(teacher, np.arange(self.sizes[k], dtype=np.int64)))
+        )
 
     def _by_env(self, games: np.ndarray):
         """The games ``games`` (global indices) split by env: ``(k, positions, rows)`` for each
@@ -180,16 +200,10 @@ class MixedGames:
         return list(self.pool.map(f, range(len(self.envs))))
 
     def step(self, actions: np.ndarray):
-        obs, infos, rew, done = [], [], [], []
+        """Step every game with its action: the rewards, the ends and the new rows of the
+        table (:meth:`_gather`)."""
         off = self.offsets
-        outs = self._map(lambda k: self.envs[k].step(actions[off[k] : off[k + 1]]))
-        for o, r, term, trunc, info in outs:
-            obs.append({"obs": o["obs"].copy(), "rules": o["rules"]})
-            infos.append({"action_mask": info["action_mask"].copy(), "rules_id": info["rules_id"].copy()})
-            rew.append(np.asarray(r, np.float32).copy())
-            done.append(term | trunc)
-        new_rows = self._absorb(obs, infos)
-        return np.concatenate(rew), np.concatenate(done), new_rows
+        return self._gather(lambda k: self.envs[k].step(actions[off[k] : off[k + 1]]))
 
 
 class PartsCache:
