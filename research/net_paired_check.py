@@ -1,0 +1,64 @@
+"""Two ``net`` weights files on the same duplicate deals of every preset, at its smallest table
+against ``heuristic`` in every other seat (the deals of the quick check,
+``research/net_quick_check.py``): the paired difference A - B of the mean share of fair over
+the presets, with a 95% interval from a bootstrap over the deals within each preset, and each
+preset's own difference. What the quick check's two means cannot say: whether a candidate's
+lead is more than the deals' noise.
+
+    python research/net_paired_check.py runs/stretch/candidate.safetensors src/bots/weights/net.safetensors --deals 1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+
+from eights import Rules, presets
+from eights.arena import evaluate
+from eights.arena.stats import outcomes
+
+
+def shares(path: str, preset: str, players: int, deals: int, seed: int) -> np.ndarray:
+    """Per deal, the file's mean result over its seats as a multiple of the fair share."""
+    r = evaluate(os.path.abspath(path), "heuristic", preset=preset, num_players=players, games=deals, seed=seed)
+    return outcomes(r.raw, players)[:, 0].reshape(deals, players).mean(axis=1) * players
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("a", help="a net weights file (eights-net-v2 or -v3)")
+    ap.add_argument("b", help="the file it is compared with, on the same deals")
+    ap.add_argument("--deals", type=int, default=1000, help="duplicate deals a preset (default: 1000)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the deals (default: 0, the quick check's)")
+    ap.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples (default: 2000)")
+    ap.add_argument("--json", default="", help="write the results here")
+    args = ap.parse_args(argv)
+    diffs, rows = [], {}
+    for p in presets():
+        n = min(Rules(p).players)
+        d = shares(args.a, p, n, args.deals, args.seed) - shares(args.b, p, n, args.deals, args.seed)
+        diffs.append(d)
+        rows[p] = {"players": n, "diff": float(d.mean())}
+        print(f"{p:<30} {n}  {d.mean():+.4f}", flush=True)
+    diffs_a = np.stack(diffs)  # (presets, deals)
+    rng = np.random.default_rng(args.seed)
+    pick = rng.integers(0, args.deals, size=(args.resamples, args.deals))
+    boot = np.stack([diffs_a[:, k].mean() for k in pick])  # the same resampled deals in every preset
+    lo, hi = np.percentile(boot, [2.5, 97.5])
+    mean = float(diffs_a.mean())
+    ahead = sum(v["diff"] > 0 for v in rows.values())
+    print(f"{args.a} - {args.b}: {mean:+.4f} [{lo:+.4f}, {hi:+.4f}] of the fair share, mean over {len(rows)} presets;")
+    print(f"ahead on {ahead}, behind on {sum(v['diff'] < 0 for v in rows.values())} ({args.deals} deals a preset)")
+    if args.json:
+        with open(args.json, "w") as f:
+            out = {"a": args.a, "b": args.b, "deals": args.deals, "seed": args.seed, "mean": mean, "ci": [lo, hi]}
+            json.dump({**out, "presets": rows}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
