@@ -5,12 +5,15 @@ says whether the new file may replace the committed one. It never replaces it it
 
     python research/stretch.py --minutes 6 --out runs/stretch            # a GPU host: about 7 minutes in all
     python research/stretch.py --minutes 6 --out runs/stretch64 --width 64
+    python research/stretch.py --minutes 6 --out runs/stretch64b --width 64 \
+        --init research/results/net/stretch_h100_w64/candidate.safetensors     # a candidate continued
 
 The recipe is stage 5's (:mod:`netlab.cardppo`, the notes' table "Training, a stage at a
 time") with its groups of tables ``--scale`` times larger, so a step's forward pass covers
 more games (default 8 on a GPU, 1 on the CPU). ``--out`` holds ``train/`` (the checkpoint and
 ``curve.jsonl``; a second call resumes it), ``candidate.safetensors`` (eights-net-v2),
-``check_candidate.json`` and ``check_committed.json`` (the quick checks), ``curve.csv``,
+``check_candidate.json`` and ``check_committed.json`` (the quick checks; ``check_start.json``
+too when ``--init`` names another file), ``curve.csv``,
 ``curve.png`` and ``summary.json``. ``--width 64`` widens the network first
 (:func:`eights.train.cardnet_grow.widen`: new units, same play).
 """
@@ -151,7 +154,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default="runs/stretch", help="the run's folder (its train/ is resumed if present)")
     ap.add_argument("--minutes", type=float, default=6.0, help="training wall time (the checks come after)")
-    ap.add_argument("--init", default=COMMITTED, help="the file a new run starts from")
+    ap.add_argument(
+        "--init",
+        default=COMMITTED,
+        help="the file a new run starts from (default: the committed file; the verdict is always against the "
+        "committed file, and another start is quick-checked beside it)",
+    )
     ap.add_argument("--device", default="auto", help="auto (CUDA when PyTorch sees a GPU), cpu, cuda[:K]")
     ap.add_argument("--env-threads", type=int, default=0, help="threads stepping the envs at once (0: one per core)")
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: 4 beside a GPU, every core without)")
@@ -213,8 +221,14 @@ def main(argv=None) -> int:
     command = "python research/stretch.py " + " ".join(shlex.quote(a) for a in _recorded(argv or sys.argv[1:]))
     stage = f"stretch, PPO on {where}: {command} ({decisions} learner decisions)"
     export_checkpoint(os.path.join(train, "ckpt.pt"), candidate, [stage], previous=args.init, hardware=where)
-    checks = quick_checks({"candidate": candidate, "committed": args.init}, args.out, args.deals)
+    # The verdict is against the committed file, whatever the run started from; a start of its
+    # own (a candidate continued) is checked beside them.
+    files = {"candidate": candidate, "committed": COMMITTED}
+    if os.path.abspath(args.init) != os.path.abspath(COMMITTED):
+        files["start"] = args.init
+    checks = quick_checks(files, args.out, args.deals)
     new, old = checks["candidate"]["mean_of_fair"], checks["committed"]["mean_of_fair"]
+    start = checks["start"]["mean_of_fair"] if "start" in checks else None
     fixed = args.deals == FIXED_DEALS
     trained = any(not r["value_only"] for r in rows)
     ok, line = verdict(new, old, fixed, candidate, trained)
@@ -232,6 +246,7 @@ def main(argv=None) -> int:
         "decisions_per_s": round(rate),
         "decisions_per_s_median": round(median),
         "quick_check": {"candidate": new, "committed": old, "deals": args.deals, "fixed": fixed},
+        "start": {"file": args.init, "quick_check": start} if start is not None else None,
         "at_least_as_strong": ok,
         "verdict": line,
         "wall_minutes": round((time.time() - t_start) / 60, 2),
@@ -240,6 +255,8 @@ def main(argv=None) -> int:
     with open(os.path.join(args.out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)
     print(f"quick check: candidate {new:.4f}, committed {old:.4f} of the fair share ({args.deals} deals a preset)")
+    if start is not None:
+        print(f"the file the run started from, {args.init}: {start:.4f}")
     print(line)
     print(f"wall time {summary['wall_minutes']} minutes; {args.out}/curve.png, curve.csv, summary.json")
     return 0

@@ -73,6 +73,28 @@ def test_a_tiny_stretch_runs_end_to_end(tmp_path, capsys, monkeypatch, device, w
     assert summary["policy_updates"] == 0  # the one update trained the value head alone
 
 
+def test_a_continued_candidate_is_judged_against_the_committed_file(tmp_path, capsys, monkeypatch):
+    """``--init`` another file: the run starts from it, the verdict's baseline stays the
+    committed file (quick-checked as the shipped ``net``), and the start is checked beside."""
+    import net_quick_check
+
+    monkeypatch.chdir(ROOT)
+    start = "research/results/net/stretch_h100_w64/candidate.safetensors"
+    out = tmp_path / "run"
+    argv = ["--out", str(out), "--minutes", "0", "--device", "cpu", "--env-threads", "2", "--threads", "1"]
+    argv += ["--tables", "2:heuristic:8", "--num-steps", "8", "--blocks", "8", "--deals", "2", "--width", "64"]
+    assert stretch.main(argv + ["--init", start]) == 0
+    assert f"the file the run started from, {start}" in capsys.readouterr().out
+    summary = json.loads((out / "summary.json").read_text())
+    shipped = net_quick_check.run(2, stretch.FIXED_SEED)["mean_of_fair"]
+    assert summary["quick_check"]["committed"] == shipped
+    check = json.loads((out / "check_start.json").read_text())
+    assert summary["start"] == {"file": start, "quick_check": check["mean_of_fair"]}
+    stages = json.loads(header_metadata(read_file_header(str(out / "candidate.safetensors")), "c")["stages"])
+    before = json.loads(header_metadata(read_file_header(str(ROOT / start)), "start")["stages"])
+    assert stages[: len(before)] == before and len(stages) == len(before) + 1
+
+
 def test_the_verdict_asks_the_fixed_check_and_at_least_the_committed_mean():
     ok, line = stretch.verdict(1.10, 1.095, True, "runs/s/candidate.safetensors")
     assert ok and line.endswith("cp runs/s/candidate.safetensors src/bots/weights/net.safetensors")
