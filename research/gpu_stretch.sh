@@ -7,11 +7,16 @@
 #
 #     OUT=/tmp/out bash research/gpu_stretch.sh                      # width 32, 6 minutes of training
 #     OUT=/tmp/out MINUTES=3 WIDTHS="32 64" bash research/gpu_stretch.sh  # both widths, 3 minutes each
+#     OUT=/tmp/out WIDTHS=64 PROFILE=1 bash research/gpu_stretch.sh \
+#         --init research/results/net/stretch_h100_w64/candidate.safetensors  # the width-64 candidate continued
 #
-# Each width's run goes to $OUT/stretch<width>/ (its log to $OUT/stretch<width>.log). Extra
-# arguments go to research/stretch.py; DEVICE=cpu runs it without a GPU. The committed
-# file is never replaced: the run prints the `cp` command to use when the new file is at least
-# as strong.
+# Each width's run goes to $OUT/stretch<width>/ (its log to $OUT/stretch<width>.log), then its
+# candidate and the committed file meet on the same 1,000 deals a preset
+# (research/net_paired_check.py: the paired difference with its interval, in paired.json).
+# Extra arguments go to research/stretch.py (`--init FILE` continues a candidate); DEVICE=cpu
+# runs it without a GPU; PROFILE=1 first profiles an update (research/profile_update.py, about a
+# minute, to $OUT/profile_update.txt). The committed file is never replaced: the run prints the
+# `cp` command to use when the new file is at least as strong.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-runs/gpu_stretch}
@@ -26,6 +31,10 @@ mkdir -p "$OUT"
     nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv || echo "no nvidia-smi"
     "$PYTHON" -c "import torch, eights; print('torch', torch.__version__, 'cuda', torch.cuda.is_available(), eights.__file__)"
 } 2>&1 | tee "$OUT/host.txt"
+if [ "${PROFILE:-0}" = 1 ]; then
+    "$PYTHON" research/profile_update.py --device "$DEVICE" > "$OUT/profile_update.txt" 2>&1 \
+        || { tail -30 "$OUT/profile_update.txt"; exit 1; }
+fi
 # Seconds of the whole chain on tiny tables first: a fault shows before the long run.
 "$PYTHON" research/stretch.py --out "$OUT/smoke" --minutes 0 --device "$DEVICE" \
     --tables 2:heuristic:8,3:heuristic:6:presets --num-steps 8 --blocks 8 --deals 2 > "$OUT/smoke.log" 2>&1 \
@@ -33,5 +42,7 @@ mkdir -p "$OUT"
 for width in $WIDTHS; do
     "$PYTHON" research/stretch.py --out "$OUT/stretch$width" --minutes "$MINUTES" --device "$DEVICE" \
         --width "$width" "$@" 2>&1 | tee "$OUT/stretch$width.log"
+    "$PYTHON" research/net_paired_check.py "$OUT/stretch$width/candidate.safetensors" src/bots/weights/net.safetensors \
+        --deals 1000 --json "$OUT/stretch$width/paired.json" 2>&1 | tail -2 | tee -a "$OUT/stretch$width.log"
 done
 date -u | tee -a "$OUT/host.txt"
