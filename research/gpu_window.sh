@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# What the open work asks of a lent GPU host, in one call of under 10 minutes (everything under
+# $OUT): the host; where an update of the stretch goes (research/profile_update.py, about a
+# minute); the thread sweep of benchmarks/throughput.py (about a minute and a half on 16 cores);
+# then the stretch continuing the best candidate so far (INIT, default the width-64 file of the
+# second window) for MINUTES, its quick checks against the committed file and the start, and
+# the candidate and the committed file on 1,000 paired deals a preset
+# (research/net_paired_check.py). Needs the repository and an environment where
+# `pip install -e '.[train]'` has been run (no network).
+#
+#     OUT=/tmp/out bash research/gpu_window.sh                 # about 8 minutes in all
+#     OUT=/tmp/out PROFILE=0 SWEEP=0 MINUTES=7 bash research/gpu_window.sh   # the stretch alone
+#
+# Extra arguments go to research/stretch.py. The committed file is never replaced.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-runs/gpu_window}
+PYTHON=${PYTHON:-python}
+DEVICE=${DEVICE:-cuda}
+MINUTES=${MINUTES:-4.5}
+INIT=${INIT:-research/results/net/stretch_h100_w64/candidate.safetensors}
+WIDTH=${WIDTH:-64}
+mkdir -p "$OUT"
+T0=$(date +%s)
+el() { echo "[+$(($(date +%s) - T0)) s] $*" | tee -a "$OUT/host.txt"; }
+{
+    date -u
+    nproc
+    nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv || echo "no nvidia-smi"
+    "$PYTHON" -c "import torch, eights; print('torch', torch.__version__, 'cuda', torch.cuda.is_available())"
+} > "$OUT/host.txt" 2>&1
+if [ "${PROFILE:-1}" = 1 ]; then
+    el "profile_update"
+    timeout 180 "$PYTHON" research/profile_update.py --device "$DEVICE" > "$OUT/profile_update.txt" 2>&1
+fi
+if [ "${SWEEP:-1}" = 1 ]; then
+    el "thread sweep"
+    timeout 180 "$PYTHON" benchmarks/throughput.py --thread-sweep --seconds 1 --rounds 2 > "$OUT/thread_sweep.txt" 2>&1
+fi
+el "stretch from $INIT, width $WIDTH, $MINUTES minutes"
+timeout $(awk "BEGIN { print int(60 * $MINUTES + 120) }") "$PYTHON" research/stretch.py --out "$OUT/stretch" \
+    --minutes "$MINUTES" --device "$DEVICE" --width "$WIDTH" --init "$INIT" "$@" > "$OUT/stretch.log" 2>&1
+tail -6 "$OUT/stretch.log"
+el "paired check"
+"$PYTHON" research/net_paired_check.py "$OUT/stretch/candidate.safetensors" src/bots/weights/net.safetensors \
+    --deals 1000 --json "$OUT/stretch/paired.json" 2>&1 | tail -2 | tee -a "$OUT/stretch.log"
+el "done"
