@@ -29,7 +29,7 @@ from netlab.cardppo_games import MixedGames, PartsCache
 from netlab.cardppo_update import KEYS, ppo_loss, ppo_update
 from netlab.device import describe, env_threads, pick_device
 from netlab.imitation import RulesTable
-from stretch import COMMITTED, STAGE5_TABLES, scale_tables
+from stretch import COMMITTED, GPU_BLOCKS, STAGE5_TABLES, scale_tables
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -73,7 +73,13 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--scale", type=int, default=0, help="games per group times this (0: 8 on a GPU, 1 on the CPU)")
     ap.add_argument("--tables", default=STAGE5_TABLES, help="groups players:opponent:games[:space], before --scale")
     ap.add_argument("--num-steps", type=int, default=CardPPOConfig.num_steps)
-    ap.add_argument("--blocks", type=int, default=CardPPOConfig.blocks, help="blocks of 16 decisions a minibatch")
+    ap.add_argument(
+        "--blocks",
+        type=int,
+        default=0,
+        help=f"blocks of 16 decisions a minibatch (0: the stretch's, {GPU_BLOCKS} on a GPU, "
+        f"{CardPPOConfig.blocks} on the CPU)",
+    )
     ap.add_argument("--minibatches", type=int, default=20, help="minibatches timed phase by phase")
     ap.add_argument("--warmup", type=int, default=3, help="minibatches run before any timing of the loop")
     ap.add_argument("--profile", type=int, default=5, help="minibatches under torch.profiler (0: none)")
@@ -96,7 +102,7 @@ def _config(args, scale: int, device: torch.device) -> CardPPOConfig:
         tables=scale_tables(args.tables, scale),
         num_steps=args.num_steps,
         lr=3e-4,
-        blocks=args.blocks,
+        blocks=args.blocks or (GPU_BLOCKS if device.type == "cuda" else CardPPOConfig.blocks),
         bc_coef=0.0,
         shaping=0.05,
         shaping_updates=600,
