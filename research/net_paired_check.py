@@ -19,7 +19,7 @@ import numpy as np
 
 from eights import Rules, presets
 from eights.arena import evaluate
-from eights.arena.stats import outcomes
+from eights.arena.stats import bootstrap_ci, outcomes
 
 
 def shares(path: str, preset: str, players: int, deals: int, seed: int) -> np.ndarray:
@@ -44,12 +44,10 @@ def main(argv=None) -> int:
         diffs.append(d)
         rows[p] = {"players": n, "diff": float(d.mean())}
         print(f"{p:<30} {n}  {d.mean():+.4f}", flush=True)
-    diffs_a = np.stack(diffs)  # (presets, deals)
-    rng = np.random.default_rng(args.seed)
-    pick = rng.integers(0, args.deals, size=(args.resamples, args.deals))
-    boot = np.stack([diffs_a[:, k].mean() for k in pick])  # the same resampled deals in every preset
-    lo, hi = np.percentile(boot, [2.5, 97.5])
-    mean = float(diffs_a.mean())
+    # Deal k of every preset resampled together: the bootstrap of deal k's mean over the presets.
+    per_deal = np.stack(diffs).mean(axis=0)
+    lo, hi = bootstrap_ci(per_deal, np.random.default_rng(args.seed), args.resamples)
+    mean = float(per_deal.mean())
     ahead = sum(v["diff"] > 0 for v in rows.values())
     print(f"{args.a} - {args.b}: {mean:+.4f} [{lo:+.4f}, {hi:+.4f}] of the fair share, mean over {len(rows)} presets;")
     print(f"ahead on {ahead}, behind on {sum(v['diff'] < 0 for v in rows.values())} ({args.deals} deals a preset)")
