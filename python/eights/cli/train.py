@@ -63,10 +63,10 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument(
         "--init",
-        choices=["scratch", "net"],
         default="scratch",
-        help="start from a new flat network (scratch) or fine-tune the shipped card network, which plays any "
-        "rules (net) (default: scratch)",
+        help="start from a new flat network (scratch), fine-tune the shipped card network, which plays any "
+        "rules (net), or fine-tune the card network of a file (eights-net-v2 or -v3, such as the "
+        "final.safetensors of an earlier --init net run) (default: scratch)",
     )
     p.add_argument(
         "--device", default="auto", help="PyTorch device: auto (CUDA when present), cpu, cuda (default: auto)"
@@ -112,7 +112,9 @@ def _add_settings(p: argparse.ArgumentParser) -> None:
         for k, v in config.flatten(net).items()
         if v != getattr(default_ppo(), k)
     )
-    group = p.add_argument_group(f"PPO (the defaults of --init scratch; --init net changes them to {changed})")
+    group = p.add_argument_group(
+        f"PPO (the defaults of --init scratch; --init net changes them to {changed}, as does a card-network file)"
+    )
     config.add_flags(group, default_ppo(), omit_defaults=True)
     config.add_flags(
         p.add_argument_group("league (the opponents and their shares of the games)"),

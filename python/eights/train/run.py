@@ -3,10 +3,11 @@
 
 It resolves the rules (a preset name, a house-rules TOML file or an :class:`eights.Rules`, with
 variants) at a table of ``players`` seats, builds the learner (a new flat
-:class:`~eights.train.PolicyNet`, or with ``init="net"`` the shipped card network,
-:mod:`eights.train.cardpolicy`), picks the device and threads (:mod:`eights.train.machine`),
-trains it with :class:`~eights.train.SelfPlay` against the league for a budget of minutes or
-learner decisions with a progress bar, and keeps the run folder ``out`` up to date
+:class:`~eights.train.PolicyNet`; with ``init="net"`` the shipped card network, or with the
+path of a card-network file the network it holds, :mod:`eights.train.cardpolicy`), picks
+the device and threads (:mod:`eights.train.machine`), trains it with
+:class:`~eights.train.SelfPlay` against the league for a budget of minutes or learner decisions
+with a progress bar, and keeps the run folder ``out`` up to date
 (:mod:`eights.train.outputs`): a resumable checkpoint, the final agent file, the learning curve,
 and at the end an arena evaluation on duplicate deals against ``random`` and ``heuristic``.
 Started again with the same ``out``, a run resumes; one whose budget is spent is evaluated
@@ -34,11 +35,13 @@ from .selfplay import LeagueConfig, SelfPlay
 
 __all__ = ["INITS", "TrainResult", "default_league", "default_ppo", "resolve_rules", "train"]
 
-#: The starting points of a run: a new flat network, or the shipped card network.
+#: The named starting points of a run: a new flat network, or the shipped card network (``init``
+#: may also be the path of a card-network file: eights-net-v2 or -v3).
 INITS = ("scratch", "net")
 #: The budget of a run given neither minutes nor decisions.
 DEFAULT_MINUTES = 30.0
-#: Updates that train the new value head alone after ``init="net"`` (the shipped file has none).
+#: Updates that train the new value head alone when a run starts from a card network (its file
+#: keeps none).
 VALUE_WARMUP = 5
 
 
@@ -50,7 +53,7 @@ def default_ppo(init: str = "scratch") -> PPOConfig:
     gradually. (1e-3 rather than PPO's usual 3e-4: after the teacher fades, 3e-4 moved the
     policy by an approximate KL of about 0.003 an update, and ten minutes on two cores gave
     ``crazy_eights`` files 0.529 to 0.556 against ``heuristic``; 1e-3 gave 0.553 to 0.561.)"""
-    if init == "net":
+    if init != "scratch":  # the card network: "net" or a file of its format
         return PPOConfig(learning_rate=1e-4, lr_floor=0.0, ent_coef=0.003, update_epochs=2, target_kl=0.03, hidden=256)
     return PPOConfig(learning_rate=1e-3, lr_floor=0.0, hidden=256, teacher="net")
 
@@ -104,12 +107,35 @@ def _check_seats(seats: Optional[Sequence[int]], players: int) -> List[int]:
     return out
 
 
-def _new_learner(init: str, rules: Rules, players: int, ppo: PPOConfig):
-    if init == "net":
-        from .cardpolicy import shipped_card_policy
+def _check_init(init: Any) -> None:
+    """``init`` names a starting point (:data:`INITS`) or a card-network file that loads
+    (``ValueError`` naming ``init`` otherwise; a flat agent file continues from its run folder)."""
+    if not isinstance(init, (str, os.PathLike)):
+        raise TypeError(f"init must be scratch, net or the path of a card-network file, got {init!r}")
+    if init in INITS:
+        return
+    from .cardnet import load_path
 
+    try:
+        load_path(os.fspath(init))
+    except ValueError as exc:
+        raise ValueError(
+            f"init must be {' or '.join(INITS)} or the path of a card-network file (eights-net-v2 or -v3, such as "
+            f"the agent file of an earlier --init net run; a flat file continues from its run folder, the same "
+            f"out): {exc}"
+        ) from None
+
+
+def _new_learner(init: str, rules: Rules, players: int, ppo: PPOConfig):
+    if init == "scratch":
+        return PolicyNet(OBS_SIZE, NUM_ACTIONS, ppo.hidden)
+    from .cardpolicy import CardPolicy, shipped_card_policy
+
+    if init == "net":
         return shipped_card_policy(rules.encode(players))
-    return PolicyNet(OBS_SIZE, NUM_ACTIONS, ppo.hidden)
+    from .cardnet import load_path
+
+    return CardPolicy(load_path(os.fspath(init)), rules.encode(players))
 
 
 def train(
@@ -122,7 +148,7 @@ def train(
     variants: Sequence[str] = (),
     seats: Optional[Sequence[int]] = None,
     opponents: Union[str, Sequence[str]] = "",
-    init: str = "scratch",
+    init: Union[str, os.PathLike[str]] = "scratch",
     device: str = "auto",
     env_threads: Optional[int] = None,
     torch_threads: Optional[int] = None,
@@ -151,8 +177,10 @@ def train(
         opponents: more opponents beside the league: built-in bot names or saved agent files,
             comma separated or a list (default: ``league.opponents``; their share of the games:
             ``league.opponents_share``).
-        init: ``"scratch"`` (a new flat network) or ``"net"`` (fine-tune the shipped card
-            network, which plays any rules; the file it writes does too).
+        init: ``"scratch"`` (a new flat network), ``"net"`` (fine-tune the shipped card
+            network, which plays any rules; the file it writes does too) or the path of a
+            card-network file (eights-net-v2 or -v3: the agent file of an earlier ``"net"``
+            run, say, to fine-tune it further or on other rules), with ``"net"``'s defaults.
         device: ``"auto"`` (CUDA when PyTorch sees a GPU), ``"cpu"`` or ``"cuda[:N]"``.
         env_threads, torch_threads: threads of the envs and of PyTorch (default: chosen for
             the machine, :func:`eights.train.machine.pick_threads`).
@@ -187,8 +215,8 @@ def train(
 
 def _plan(rules, players, variants, seats, minutes, decisions, init, ppo, league, opponents) -> Dict[str, Any]:
     """The run's checked settings (``ValueError`` or ``TypeError`` naming the first bad one)."""
-    if init not in INITS:
-        raise ValueError(f"init must be one of {', '.join(INITS)}, got {init!r}")
+    _check_init(init)
+    init = init if init in INITS else os.fspath(init)
     ruleset = resolve_rules(rules, variants)
     if isinstance(players, bool) or not isinstance(players, int):
         raise TypeError(f"players must be an integer, got {players!r}")
@@ -284,7 +312,7 @@ def _train(plan: Dict[str, Any], restart: bool):
     try:
         run.run(
             1e12 if minutes is None else minutes, decisions, init_norm=not plan["resumed"] and init == "scratch",
-            value_warmup=VALUE_WARMUP if init == "net" else 0, on_update=on_update,
+            value_warmup=0 if init == "scratch" else VALUE_WARMUP, on_update=on_update,
         )  # fmt: skip
     except KeyboardInterrupt:
         bar.close()

@@ -111,6 +111,43 @@ def test_init_net_fine_tunes_the_card_network_and_writes_a_file_that_plays_every
     assert r.games == 8
 
 
+def test_init_from_a_card_network_file_starts_from_its_weights(tmp_path):
+    """``init`` a card-network file other than the shipped one (here the shipped weights with
+    every matrix noised): the run starts from that file's network. Its first updates train the
+    new value head alone, so after one update the agent file holds the start's weights exactly."""
+    from safetensors import safe_open
+    from safetensors.numpy import save_file
+
+    shipped = ROOT / "src" / "bots" / "weights" / "net.safetensors"
+    with safe_open(str(shipped), "np") as f:
+        meta, tensors = f.metadata(), {k: f.get_tensor(k) for k in f.keys()}
+    rng = np.random.default_rng(0)
+    noised = {k: (t + rng.normal(0, 0.1, t.shape)).astype(t.dtype) if t.ndim == 2 else t for k, t in tensors.items()}
+    start = tmp_path / "start.safetensors"
+    save_file(noised, str(start), metadata=meta)
+    result = train(
+        "crazy_eights", 2, out=str(tmp_path / "run"), decisions=10, init=str(start),
+        ppo=PPOConfig(num_envs=8, num_steps=4), eval_deals=0, progress=False, log=lambda _: None,
+    )  # fmt: skip
+    assert result.updates == 1 and export_metadata(result.agent_file)["init"] == str(start)
+    with safe_open(result.agent_file, "np") as f:
+        trained = {k: f.get_tensor(k) for k in f.keys()}
+    changed = [k for k, t in noised.items() if t.ndim == 2 and not np.array_equal(t, tensors[k])]
+    assert changed and all(np.array_equal(trained[k], noised[k]) for k in changed)
+
+
+def test_init_refuses_what_is_not_a_card_network_file(tmp_path):
+    for bad, why in (
+        (tmp_path / "missing.safetensors", "no such file"),
+        (ROOT / "src" / "bots" / "weights" / "net1.safetensors", "net1.safetensors"),
+        (tmp_path, "is a folder"),
+    ):
+        with pytest.raises(ValueError, match="init must be scratch or net") as info:
+            train("crazy_eights", 2, out=str(tmp_path / "r"), decisions=10, init=str(bad), progress=False)
+        assert why in str(info.value)
+    assert not (tmp_path / "r").exists()  # refused before the run folder is made
+
+
 def test_the_learning_curve_draws_the_fair_share(tmp_path, monkeypatch):
     import matplotlib.axes
 
@@ -179,7 +216,8 @@ def test_example_flags_have_help_lines():
     [
         (["--players", "11"], "players"),
         (["--seats", "0,5"], "seats"),
-        (["--init", "imitation"], "invalid choice"),
+        (["--init", "imitation"], "init must be scratch or net or the path of a card-network file"),
+        (["--init", str(ROOT / "src" / "bots" / "weights" / "net1.safetensors")], "init must be scratch or net"),
         (["--device", "cuda:7"] if not torch.cuda.is_available() else ["--device", "tpu"], "device"),
         (["--opponents", "nosuchbot"], "opponents"),
         (["--num-envs", "0"], "num_envs"),
