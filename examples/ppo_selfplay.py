@@ -25,9 +25,7 @@ def main() -> None:
     p.add_argument("--rules", default="crazy_eights", help="preset name or TOML file (default: crazy_eights)")
     p.add_argument("--players", type=int, default=2, help="table size (default: 2)")
     p.add_argument("--minutes", type=float, default=10.0, help="training budget in minutes (default: 10)")
-    p.add_argument(
-        "--init", default="scratch", help="start point: scratch, net or a card-network file (default: scratch)"
-    )
+    p.add_argument("--init", default="scratch", help="scratch, net or a card-network file (default: scratch)")
     p.add_argument("--out", default="runs/ppo", help="run folder, resumed when present (default: runs/ppo)")
     p.add_argument("--smoke", action="store_true", help="a tiny run that ends in seconds (default: off)")
     args = p.parse_args()
