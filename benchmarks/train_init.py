@@ -19,7 +19,8 @@ import numpy as np
 
 import eights
 from eights.arena import evaluate
-from eights.arena.stats import bootstrap_ci, outcomes
+from eights.arena.stats import bootstrap_ci
+from eights.arena.stats import per_deal as deal_means
 from eights.train import GreedyPolicy
 from eights.train.cardpolicy import shipped_card_policy
 from eights.train.run import resolve_rules
@@ -49,7 +50,7 @@ def main() -> None:
             _agent(spec, rules, n), args.opponent, preset=rules, num_players=n, games=args.deals, seed=args.seed
         )
         print(f"{spec}: {r.win_rate:.3f} [{r.ci[0]:.3f}, {r.ci[1]:.3f}] against {args.opponent} ({r.deals} deals)")
-        per_deal.append(outcomes(r.raw, n)[:, 0].reshape(args.deals, n).mean(axis=1))
+        per_deal.append(deal_means(r.raw, n))
     diff = per_deal[0] - per_deal[1]
     lo, hi = bootstrap_ci(diff, np.random.default_rng(args.seed), 4000)
     print(f"paired difference {args.a} - {args.b}: {diff.mean():+.3f} [{lo:+.3f}, {hi:+.3f}] over {args.deals} deals")

@@ -19,13 +19,13 @@ import numpy as np
 
 from eights import Rules, presets
 from eights.arena import evaluate
-from eights.arena.stats import bootstrap_ci, outcomes
+from eights.arena.stats import bootstrap_ci, per_deal
 
 
 def shares(path: str, preset: str, players: int, deals: int, seed: int) -> np.ndarray:
     """Per deal, the file's mean result over its seats as a multiple of the fair share."""
     r = evaluate(os.path.abspath(path), "heuristic", preset=preset, num_players=players, games=deals, seed=seed)
-    return outcomes(r.raw, players)[:, 0].reshape(deals, players).mean(axis=1) * players
+    return per_deal(r.raw, players) * players
 
 
 def main(argv=None) -> int:

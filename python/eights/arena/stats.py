@@ -13,7 +13,7 @@ import numpy as np
 from .report import EvalResult
 from .run import rotation_table
 
-__all__ = ["Z95", "bootstrap_ci", "outcomes", "summarise", "wilson_interval"]
+__all__ = ["Z95", "bootstrap_ci", "outcomes", "per_deal", "summarise", "wilson_interval"]
 
 #: Most distinct per-deal results resampled by their counts (see :func:`bootstrap_ci`).
 _FEW_VALUES = 64
@@ -46,6 +46,12 @@ def outcomes(res: Dict[str, np.ndarray], n: int) -> np.ndarray:
     rows = np.flatnonzero(won)
     out[rows, rotation_table(n)[rotation[rows], winner[rows]]] = 1.0
     return out
+
+
+def per_deal(res: Dict[str, np.ndarray], n: int) -> np.ndarray:
+    """Table entry 0's mean result over the ``n`` games of each duplicate deal (its ``n``
+    rotations, consecutive in ``res``), one value a deal: what paired comparisons resample."""
+    return outcomes(res, n)[:, 0].reshape(-1, n).mean(axis=1)
 
 
 def bootstrap_ci(per_deal: np.ndarray, rng: np.random.Generator, samples: int) -> Tuple[float, float]:

@@ -23,7 +23,7 @@ from .._utils.optional import import_optional
 from ..agents.spec import as_agent
 from ..arena import evaluate as _evaluate
 from ..arena.cluster import check_address
-from ..arena.stats import outcomes
+from ..arena.stats import per_deal as deal_means
 from ..rules import Rules, resolve_preset
 from .splits import split as _split
 
@@ -233,7 +233,7 @@ def evaluate(
                 r = _evaluate(
                     spec, opp, preset=rules, num_players=num_players, games=games, seed=seed, threads=threads, ray=ray
                 )
-                per_deal = outcomes(r.raw, num_players)[:, 0].reshape(games, num_players).mean(axis=1)
+                per_deal = deal_means(r.raw, num_players)
                 results.append(RuleSetResult(rules.name, r.win_rate, r.ci, games, per_deal=per_deal))
             if bar is not None:
                 bar.update(1)
