@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the open work asks of a lent GPU host, in one call of under 10 minutes (everything under
 # $OUT): the host; where an update of the stretch goes (research/profile_update.py, about a
-# minute); the thread sweep of benchmarks/throughput.py (about a minute and a half on 16 cores);
+# minute); the thread sweep of benchmarks/throughput.py (about two minutes on 16 cores);
 # then the stretch continuing the best candidate so far (INIT, default the width-64 file of the
 # second window) for MINUTES, its quick checks against the committed file and the start, and
 # the candidate and the committed file on 1,000 paired deals a preset
