@@ -14,7 +14,6 @@ import pytest
 import eights
 
 ROOT = Path(__file__).resolve().parents[3]
-pytest.importorskip("torch", reason="train_init.py plays net by PyTorch (pip install '.[train]')")
 
 
 def _changed(a: dict, b: dict, prefix: str = "") -> set[str]:
@@ -41,6 +40,7 @@ def test_switch_multiples_adds_multiples_and_last_card_to_switch_house():
 
 
 def test_a_side_of_several_agents_is_their_mean_on_each_deal():
+    pytest.importorskip("torch", reason="train_init.py plays net by PyTorch (pip install '.[train]')")
     # net against the mean of net and net: the same moves on every deal, so exactly 0.
     cmd = [sys.executable, str(ROOT / "benchmarks" / "train_init.py"), "--deals", "12", "net", "net,net"]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
