@@ -166,8 +166,8 @@ impl Crew {
         // `&mut self` rules out a concurrent one), so no worker reads `job` now.
         unsafe { *sh.job.get() = Some(job) };
         let t = sh.ranges.len() as u64;
-        // Every caller cuts a call into at most MAX_CHUNKS (64) chunks, so no input comes near
-        // the 2^32 a range's halves can hold.
+        // A call has at most one chunk per game (a batch holds at most 2^20), far below the
+        // 2^32 a range's halves can hold.
         let n64 = u64::try_from(n).ok().filter(|&n| n <= FRONT).expect("fewer than 2^32 chunks");
         for (i, share) in sh.ranges.iter().enumerate() {
             let i = i as u64;

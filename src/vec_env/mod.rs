@@ -47,6 +47,7 @@ mod bot_actions;
 mod config;
 #[cfg(not(feature = "rayon-pool"))]
 mod crew;
+mod cut;
 mod episodes;
 mod opponents;
 #[cfg(feature = "rayon-pool")]
@@ -60,6 +61,7 @@ pub use config::{
 };
 #[cfg(not(feature = "rayon-pool"))]
 use crew::Crew;
+use cut::{Cut, GamesCut};
 use episodes::Episodes;
 pub use episodes::{RulesSource, rules_seed};
 #[cfg(feature = "rayon-pool")]
@@ -71,11 +73,26 @@ use slot::{Ctx, Games, Hot, Slot};
 /// How many games ahead [`seq_rows`] prefetches the game state.
 const PREFETCH: usize = 2;
 
-/// Smallest number of games handed to one thread task; chunk boundaries are multiples of
-/// it, so no two threads write into one cache line of any output row.
+/// Smallest number of games handed to one thread task by the cheap calls (the check of the
+/// actions, the random actions) and by steps with built-in opponents; with chunk boundaries
+/// at multiples of it no two threads write into one cache line of an output row. A batch of
+/// at most this many games runs on the calling thread alone.
 const GRAIN: usize = 64;
 
-/// Most chunks one call over the batch is cut into (about eight per thread below that).
+/// Games per chunk of a step or reset without built-in opponents (a multiple of it). A
+/// step's cost varies from game to game (a game that ends is dealt again) and from moment to
+/// moment (an interrupt), and a thread that is done with its own chunks can only help with
+/// whole chunks of another's. `cargo run --release --example chunk_balance` replays measured
+/// steps through that schedule: at 16 threads and b=4096 the slowest thread ends about 25%
+/// above the mean in chunks of 64 games, about 18% in chunks of 16 (docs/benchmarks.md). A
+/// chunk boundary may share a cache line of the one-byte rows with the next chunk's.
+const STEP_GRAIN: usize = 16;
+
+/// Chunks a thread gets of a step or reset without built-in opponents, and of the cheap calls.
+const CHUNKS_PER_THREAD: usize = 16;
+
+/// Most chunks a step with built-in opponents is cut into (one batched-bot buffer each),
+/// about eight per thread below that.
 const MAX_CHUNKS: usize = 64;
 
 /// Most games one batch may hold (about 4 KiB each with the Python output buffers, so a
@@ -299,10 +316,17 @@ impl VecEnv {
         F: Fn(&mut Slot, &mut Hot, usize, &mut Row<'_, '_, O, M>) + Sync,
     {
         let width = self.ctx.width;
-        // Infallible: the chunk function never fails.
-        let _ = self.for_chunks(out, GRAIN, |g, o, _| {
+        let games = Games { slots: &mut self.slots[..], hot: &mut self.hot[..], start: 0 };
+        let len = games.len();
+        let Some(crew) = self.crew.as_mut().filter(|_| len > GRAIN) else {
+            return seq_rows(games, out, width, &f);
+        };
+        let per = chunk_len(len, crew.threads(), STEP_GRAIN, CHUNKS_PER_THREAD, usize::MAX);
+        let cut = GamesCut::new(games, out, width);
+        crew.run(len.div_ceil(per), &|k| {
+            // SAFETY: the crew runs each chunk once, and chunks' ranges do not overlap.
+            let (g, o) = unsafe { cut.games(k * per..((k + 1) * per).min(len)) };
             seq_rows(g, o, width, &f);
-            Ok(())
         });
     }
 
@@ -322,38 +346,21 @@ impl VecEnv {
         let Some(crew) = self.crew.as_mut().filter(|_| len > grain) else {
             return f(games, out, &mut self.batches[0]);
         };
-        let per = chunk_len(len, crew.threads(), grain);
-        let mut parts: [Part<'_, O, M>; MAX_CHUNKS] = std::array::from_fn(|_| Mutex::new(None));
-        let mut rest = Some((games, out));
-        // `chunk_len` cuts at most MAX_CHUNKS chunks, one for each of the buffers.
-        let mut batches = self.batches.iter_mut();
-        let mut n = 0;
-        while let Some((g, o)) = rest.take() {
-            let part = if g.len() > per {
-                let (g1, g2) = g.split_at(per);
-                let (o1, o2) = o.split_at(per, width);
-                rest = Some((g2, o2));
-                (g1, o1)
-            } else {
-                (g, o)
-            };
-            let bots = batches.next().expect("no more chunks than buffers");
-            *parts[n].get_mut().unwrap_or_else(|e| e.into_inner()) = Some((part.0, part.1, bots));
-            n += 1;
-        }
-        let failed: Mutex<Option<(usize, VecEnvError)>> = Mutex::new(None);
+        // At most MAX_CHUNKS chunks, one for each of the buffers.
+        let per = chunk_len(len, crew.threads(), grain, 8, MAX_CHUNKS);
+        let n = len.div_ceil(per);
+        assert!(n <= self.batches.len(), "no more chunks than buffers");
+        let cut = GamesCut::new(games, out, width);
+        let bots = Cut::new(&mut self.batches[..], 1);
+        let failed = First::default();
         crew.run(n, &|k| {
-            let part = parts[k].lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some((g, o, b)) = part {
-                if let Err(e) = f(g, o, b) {
-                    let mut first = failed.lock().unwrap_or_else(|e| e.into_inner());
-                    if first.as_ref().is_none_or(|(j, _)| k < *j) {
-                        *first = Some((k, e));
-                    }
-                }
+            // SAFETY: the crew runs each chunk once, and chunks' ranges do not overlap.
+            let ((g, o), b) = unsafe { (cut.games(k * per..((k + 1) * per).min(len)), &mut bots.rows(k..k + 1)[0]) };
+            if let Err(e) = f(g, o, b) {
+                failed.keep(k, e);
             }
         });
-        failed.into_inner().unwrap_or_else(|e| e.into_inner()).map_or(Ok(()), |(_, e)| Err(e))
+        failed.into_result()
     }
 
     /// Reseed every game from `seed` (game `i` from `derive_seed(seed, i)`), deal, and write
@@ -397,16 +404,16 @@ impl VecEnv {
         let Some(crew) = self.crew.as_mut().filter(|_| len > 4 * GRAIN) else {
             return check(0, &self.hot, actions);
         };
-        let per = chunk_len(len, crew.threads(), GRAIN);
-        let errors: [Mutex<Option<VecEnvError>>; MAX_CHUNKS] = [const { Mutex::new(None) }; MAX_CHUNKS];
+        let per = chunk_len(len, crew.threads(), GRAIN, CHUNKS_PER_THREAD, usize::MAX);
+        let failed = First::default();
         let hot = &self.hot;
         crew.run(len.div_ceil(per), &|k| {
             let r = k * per..((k + 1) * per).min(len);
             if let Err(e) = check(r.start, &hot[r.clone()], &actions[r]) {
-                *errors[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                failed.keep(k, e);
             }
         });
-        errors.into_iter().find_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner())).map_or(Ok(()), Err)
+        failed.into_result()
     }
 
     /// Step every game with its action: the learner's (learner modes) or the seat to act's
@@ -477,16 +484,13 @@ impl VecEnv {
             self.hot.iter_mut().zip(out.iter_mut()).for_each(|(s, a)| f(s, a));
             return Ok(());
         };
-        let per = chunk_len(len, crew.threads(), GRAIN);
-        let mut parts = [const { Mutex::new(None) }; MAX_CHUNKS];
-        for (k, (h, a)) in self.hot.chunks_mut(per).zip(out.chunks_mut(per)).enumerate() {
-            *parts[k].get_mut().unwrap_or_else(|e| e.into_inner()) = Some((h, a));
-        }
+        let per = chunk_len(len, crew.threads(), GRAIN, CHUNKS_PER_THREAD, usize::MAX);
+        let (hot, acts) = (Cut::new(&mut self.hot[..], 1), Cut::new(out, 1));
         crew.run(len.div_ceil(per), &|k| {
-            let part: Option<(&mut [Hot], &mut [i64])> = parts[k].lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some((h, a)) = part {
-                h.iter_mut().zip(a.iter_mut()).for_each(|(s, a)| f(s, a));
-            }
+            let r = k * per..((k + 1) * per).min(len);
+            // SAFETY: the crew runs each chunk once, and chunks' ranges do not overlap.
+            let (h, a) = unsafe { (hot.rows(r.clone()), acts.rows(r)) };
+            h.iter_mut().zip(a.iter_mut()).for_each(|(s, a)| f(s, a));
         });
         Ok(())
     }
@@ -525,15 +529,29 @@ fn check_action(
     Ok(())
 }
 
-/// Games per chunk for a batch of `len` on `threads` threads: whole `grain`s, about eight
-/// chunks per thread, and at most [`MAX_CHUNKS`] chunks.
-fn chunk_len(len: usize, threads: usize, grain: usize) -> usize {
-    len.div_ceil(threads * 8).max(len.div_ceil(MAX_CHUNKS)).next_multiple_of(grain)
+/// Games per chunk for a batch of `len` on `threads` threads: whole `grain`s, about
+/// `per_thread` chunks a thread, and at most `max_chunks` chunks.
+fn chunk_len(len: usize, threads: usize, grain: usize, per_thread: usize, max_chunks: usize) -> usize {
+    len.div_ceil(threads * per_thread).max(len.div_ceil(max_chunks)).next_multiple_of(grain)
 }
 
-/// One chunk of a call over the batch, with its batched-bot buffers, taken by whichever
-/// thread gets to it first.
-type Part<'a, O, M> = Mutex<Option<(Games<'a>, Outputs<'a, O, M>, &'a mut BotBatch)>>;
+/// The error of the first chunk that failed in a call, whichever thread ran it: the error
+/// one thread would have met first.
+#[derive(Default)]
+struct First(Mutex<Option<(usize, VecEnvError)>>);
+
+impl First {
+    fn keep(&self, k: usize, e: VecEnvError) {
+        let mut first = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if first.as_ref().is_none_or(|(j, _)| k < *j) {
+            *first = Some((k, e));
+        }
+    }
+
+    fn into_result(self) -> Result<(), VecEnvError> {
+        self.0.into_inner().unwrap_or_else(|e| e.into_inner()).map_or(Ok(()), |(_, e)| Err(e))
+    }
+}
 
 fn seq_rows<O, M, F>(games: Games<'_>, out: Outputs<'_, O, M>, width: usize, f: &F)
 where

@@ -133,54 +133,6 @@ impl<'a, O, M> Outputs<'a, O, M> {
         let rare = Rare { final_obs, rules, rules_id, final_rules };
         Lines { obs, mask, rewards, terminated, truncated, to_act, width, rare }
     }
-
-    pub(super) fn split_at(self, k: usize, width: usize) -> (Outputs<'a, O, M>, Outputs<'a, O, M>) {
-        let (o1, o2) = self.obs.split_at_mut(k * OBS_SIZE);
-        let (m1, m2) = self.mask.split_at_mut(k * NUM_ACTIONS);
-        let (r1, r2) = self.rewards.split_at_mut(k * width);
-        let (t1, t2) = self.terminated.split_at_mut(k);
-        let (u1, u2) = self.truncated.split_at_mut(k);
-        let (a1, a2) = self.to_act.split_at_mut(k);
-        fn split<T>(x: Option<&mut [T]>, at: usize) -> (Option<&mut [T]>, Option<&mut [T]>) {
-            match x {
-                Some(f) => {
-                    let (f1, f2) = f.split_at_mut(at);
-                    (Some(f1), Some(f2))
-                }
-                None => (None, None),
-            }
-        }
-        let (f1, f2) = split(self.final_obs, k * OBS_SIZE);
-        let (e1, e2) = split(self.rules, k * RULES_SIZE);
-        let (i1, i2) = split(self.rules_id, k);
-        let (g1, g2) = split(self.final_rules, k * RULES_SIZE);
-        (
-            Outputs {
-                obs: o1,
-                mask: m1,
-                rewards: r1,
-                terminated: t1,
-                truncated: u1,
-                to_act: a1,
-                final_obs: f1,
-                rules: e1,
-                rules_id: i1,
-                final_rules: g1,
-            },
-            Outputs {
-                obs: o2,
-                mask: m2,
-                rewards: r2,
-                terminated: t2,
-                truncated: u2,
-                to_act: a2,
-                final_obs: f2,
-                rules: e2,
-                rules_id: i2,
-                final_rules: g2,
-            },
-        )
-    }
 }
 
 /// An observation element type: `f32`, or compact `u8` / `i8` (same layout; each value

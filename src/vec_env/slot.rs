@@ -344,10 +344,4 @@ impl<'a> Games<'a> {
     pub(super) fn reborrow(&mut self) -> Games<'_> {
         Games { slots: self.slots, hot: self.hot, start: self.start }
     }
-
-    pub(super) fn split_at(self, k: usize) -> (Games<'a>, Games<'a>) {
-        let (s1, s2) = self.slots.split_at_mut(k);
-        let (h1, h2) = self.hot.split_at_mut(k);
-        (Games { slots: s1, hot: h1, start: self.start }, Games { slots: s2, hot: h2, start: self.start + k })
-    }
 }
