@@ -1,0 +1,73 @@
+//! Self-play steps of a `VecEnv` on 1, 2, 4, ... threads without Python: how a step's time
+//! splits between the random actions and the step itself, and how each part scales. Beside
+//! `benchmarks/throughput.py --thread-sweep` (the same loop from Python), the difference
+//! is the Python side's share; the random actions, about a tenth of a step's work on one
+//! thread, show what a call on the threads costs when its work is small.
+//!
+//! `cargo run --release --example step_split -- [max_threads] [rounds] [seconds_per_cell]`
+//! (defaults: the machine's cores, 3 rounds, 0.5 s). Rounds alternate the thread counts, and
+//! each cell reports its best round. Self-play, `crazy_eights`, 2 players, float32 rows.
+
+use eights::rules::Rules;
+use eights::vec_env::{Buffers, Config, Mode, VecEnv};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Microseconds a call of (random actions, step), and the decisions a second.
+fn cell(env: &mut VecEnv, buf: &mut Buffers<f32>, actions: &mut [i64], seconds: f64) -> (f64, f64, f64) {
+    let (mut ta, mut ts, mut steps) = (Duration::ZERO, Duration::ZERO, 0u32);
+    let start = Instant::now();
+    while start.elapsed().as_secs_f64() < seconds {
+        let t0 = Instant::now();
+        env.random_actions(actions).unwrap();
+        let t1 = Instant::now();
+        env.step(actions, buf.outputs()).unwrap();
+        ts += t1.elapsed();
+        ta += t1 - t0;
+        steps += 1;
+    }
+    let n = f64::from(steps.max(1));
+    let (a, s) = (ta.as_secs_f64() * 1e6 / n, ts.as_secs_f64() * 1e6 / n);
+    (a, s, actions.len() as f64 / ((a + s) * 1e-6))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let max_threads: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(cores);
+    let rounds: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(3);
+    let seconds: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0.5);
+    let threads: Vec<usize> = std::iter::successors(Some(1), |&t| Some(t * 2))
+        .take_while(|&t| t < max_threads)
+        .chain([max_threads])
+        .collect();
+    let rules = Arc::new(Rules::load("crazy_eights", 2, None).unwrap());
+    println!("{cores} cores; best of {rounds} rounds of {seconds} s a cell; microseconds a step");
+    println!("| batch | threads | random actions | step | decisions a second | over 1 thread |");
+    println!("|---|---|---|---|---|---|");
+    for n in [4096, 16384] {
+        let mut envs: Vec<(VecEnv, Buffers<f32>, Vec<i64>)> = threads
+            .iter()
+            .map(|&t| {
+                let cfg = Config { num_envs: n, num_threads: t, mode: Mode::SelfPlay, ..Config::new(n) };
+                let mut env = VecEnv::new(rules.clone(), cfg).unwrap();
+                let mut buf = Buffers::new(&env);
+                env.reset(0, buf.outputs()).unwrap();
+                (env, buf, vec![0; n])
+            })
+            .collect();
+        let mut best = vec![(0.0, 0.0, 0.0); threads.len()];
+        for _ in 0..rounds {
+            for (k, (env, buf, actions)) in envs.iter_mut().enumerate() {
+                let c = cell(env, buf, actions, seconds);
+                if c.2 > best[k].2 {
+                    best[k] = c;
+                }
+            }
+        }
+        for (k, &t) in threads.iter().enumerate() {
+            let (a, s, rate) = best[k];
+            println!("| {n} | {t} | {a:.1} | {s:.1} | {:.2} M | {:.2} |", rate / 1e6, rate / best[0].2);
+        }
+    }
+}
