@@ -77,8 +77,21 @@ def main():
     ap.add_argument("--threads", type=int, default=2, help="the multi-threaded rows' thread count")
     ap.add_argument("--preset", default="crazy_eights")
     ap.add_argument("--players", type=int, default=2)
+    ap.add_argument(
+        "--rows",
+        nargs="+",
+        metavar="TEXT",
+        help="only the rows whose label contains one of these (for example 'self-play b=4096')",
+    )
+    ap.add_argument("--multi-only", action="store_true", help="leave out the one-thread rows")
     args = ap.parse_args()
-    rows = [(name, fn, b, args.threads if t > 1 else 1) for name, fn, b, t in ROWS]
+    rows = [
+        (name, fn, b, args.threads if t > 1 else 1)
+        for name, fn, b, t in ROWS
+        if (not args.rows or any(x in name for x in args.rows)) and not (args.multi_only and t == 1)
+    ]
+    if not rows:
+        ap.error(f"no row matches --rows {args.rows}: the rows are {sorted({r[0] for r in ROWS})}")
     rates = {}
     for r in range(args.rounds):
         order = ("a", "b") if r % 2 == 0 else ("b", "a")

@@ -2,6 +2,12 @@
 # What the open work asks of a lent GPU host, in one call of under 10 minutes (everything under
 # $OUT): the host; where an update of the stretch goes (research/profile_update.py, about a
 # minute); the thread sweep of benchmarks/throughput.py (about two minutes on 16 cores);
+# the self-play step's threads from Rust (STEP_SPLIT, CHUNK_BALANCE: the binaries of
+# examples/step_split.rs and examples/chunk_balance.rs built by `cargo build --release
+# --examples` beforehand, for a host without a Rust toolchain; under a minute) and, with
+# BASELINE (a folder holding another build's `eights` package, such as main's), the two builds'
+# self-play rows alternating on all the cores (benchmarks/compare_builds.py, about a minute),
+# all three into threads.txt;
 # then the stretch continuing the best candidate so far (INIT, default the width-64 file of the
 # second window) for MINUTES, its quick checks against the committed file and the start, and
 # the candidate and the committed file on 1,000 paired deals a preset
@@ -10,6 +16,8 @@
 #
 #     OUT=/tmp/out bash research/gpu_window.sh                 # about 8 minutes in all
 #     OUT=/tmp/out PROFILE=0 SWEEP=0 MINUTES=7 bash research/gpu_window.sh   # the stretch alone
+#     OUT=/tmp/out BASELINE=runs/main STEP_SPLIT=runs/bin/step_split \
+#         CHUNK_BALANCE=runs/bin/chunk_balance MINUTES=4 bash research/gpu_window.sh
 #
 # Extra arguments go to research/stretch.py. The committed file is never replaced.
 set -uo pipefail
@@ -36,6 +44,19 @@ fi
 if [ "${SWEEP:-1}" = 1 ]; then
     el "thread sweep"
     timeout 180 "$PYTHON" benchmarks/throughput.py --thread-sweep --seconds 1 --rounds 2 > "$OUT/thread_sweep.txt" 2>&1
+fi
+if [ -n "${STEP_SPLIT:-}" ]; then
+    el "step split"
+    timeout 90 "$STEP_SPLIT" "$(nproc)" 3 0.5 >> "$OUT/threads.txt" 2>&1
+fi
+if [ -n "${CHUNK_BALANCE:-}" ]; then
+    el "chunk balance"
+    { timeout 60 "$CHUNK_BALANCE" 4096 400; timeout 60 "$CHUNK_BALANCE" 16384 200; } >> "$OUT/threads.txt" 2>&1
+fi
+if [ -n "${BASELINE:-}" ]; then
+    el "builds compared: $BASELINE against this tree"
+    timeout 150 "$PYTHON" benchmarks/compare_builds.py "$BASELINE" python --threads "$(nproc)" --rows self-play \
+        --multi-only --rounds 3 --seconds 0.7 >> "$OUT/threads.txt" 2>&1
 fi
 el "stretch from $INIT, width $WIDTH, $MINUTES minutes"
 timeout $(awk "BEGIN { print int(60 * $MINUTES + 120) }") "$PYTHON" research/stretch.py --out "$OUT/stretch" \
