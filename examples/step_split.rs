@@ -4,8 +4,8 @@
 //! is the Python side's share; the random actions, about a tenth of a step's work on one
 //! thread, show what a call on the threads costs when its work is small.
 //!
-//! `cargo run --release --example step_split -- [max_threads] [rounds] [seconds_per_cell]`
-//! (defaults: the machine's cores, 3 rounds, 0.5 s). Rounds alternate the thread counts, and
+//! `cargo run --release --example step_split -- [max_threads] [rounds] [seconds_per_cell]
+//! [batch...]` (defaults: the machine's cores, 3 rounds, 0.5 s, batches of 4096 and 16384). Rounds alternate the thread counts, and
 //! each cell reports its best round. Self-play, `crazy_eights`, 2 players, float32 rows.
 
 use eights::rules::Rules;
@@ -41,11 +41,13 @@ fn main() {
         .take_while(|&t| t < max_threads)
         .chain([max_threads])
         .collect();
+    let batches: Vec<usize> = args.iter().skip(3).filter_map(|s| s.parse().ok()).collect();
+    let batches = if batches.is_empty() { vec![4096, 16384] } else { batches };
     let rules = Arc::new(Rules::load("crazy_eights", 2, None).unwrap());
     println!("{cores} cores; best of {rounds} rounds of {seconds} s a cell; microseconds a step");
     println!("| batch | threads | random actions | step | decisions a second | over 1 thread |");
     println!("|---|---|---|---|---|---|");
-    for n in [4096, 16384] {
+    for n in batches {
         let mut envs: Vec<(VecEnv, Buffers<f32>, Vec<i64>)> = threads
             .iter()
             .map(|&t| {
