@@ -27,12 +27,20 @@
 //!   waits for the count to drop to zero. Only then does `run` return, so no worker ever
 //!   holds the job after its closure is gone.
 //!
+//! **Two phases** ([`Crew::run_then`]): a call may carry a second set of chunks that starts
+//! only when every chunk of the first has finished (the check of a step's actions, then the
+//! step), in the same epoch: one hand-off instead of two. Each thread adds the count of
+//! first-phase chunks it ran to one counter when it has none left to take, and waits for the
+//! counter to reach the first phase's count; a first-phase chunk that panics still counts,
+//! and then no thread starts the second phase.
+//!
 //! A process forked from the one that started the workers inherits the crew but not its
 //! threads: there a call runs on the calling thread alone, and dropping the crew leaves the
 //! (absent) workers alone instead of joining them.
 
+use std::cell::Cell;
 use std::cell::UnsafeCell;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -45,11 +53,16 @@ const ACTIVE: u64 = OPEN - 1;
 
 type Panic = Box<dyn std::any::Any + Send + 'static>;
 
-/// One call: `f(k)` for every chunk `k` of the threads' ranges.
+/// The caller's closure with its lifetime erased (see the module's protocol).
+type Erased = *const (dyn Fn(usize) + Sync + 'static);
+
+/// One call: `f(k)` for every chunk `k` of the threads' ranges, then, when there is a second
+/// phase, `g(k)` for its `n` chunks in the second set of ranges, once all of the first
+/// phase's `first` chunks have finished.
 #[derive(Copy, Clone)]
 struct Job {
-    /// The caller's closure with its lifetime erased (see the module's protocol).
-    f: *const (dyn Fn(usize) + Sync + 'static),
+    f: Erased,
+    then: Option<(Erased, usize)>,
 }
 
 struct Shared {
@@ -60,6 +73,12 @@ struct Shared {
     /// Each thread's share of the current call's chunks, `front | back << 32` (worker `t`'s
     /// at `t`, the caller's last): the owner takes the front, the others steal the back.
     ranges: Vec<Share>,
+    /// The same for a call's second phase.
+    ranges2: Vec<Share>,
+    /// First-phase chunks finished in the current call, and whether one of them panicked
+    /// (reset by [`Crew::run`] while closed with no worker inside).
+    done: AtomicUsize,
+    broke: AtomicBool,
     parked: Vec<AtomicBool>,
     stop: AtomicBool,
     panic: Mutex<Option<Panic>>,
@@ -96,19 +115,70 @@ impl Share {
     }
 }
 
-impl Shared {
-    /// Run thread `me`'s own chunks of `job`, then steal the others' until none is left.
-    fn claim(&self, job: Job, me: usize) {
-        // SAFETY (both calls): the caller's closure outlives the call (it waits for every
-        // worker that joined), and each chunk is taken once.
-        while let Some(k) = self.ranges[me].take(false) {
-            unsafe { (*job.f)(k) };
+/// Adds a thread's count of first-phase chunks to [`Shared::done`] when the thread has none
+/// left to take, or when one of them panics (which then also marks the call broken).
+struct Count<'a> {
+    sh: &'a Shared,
+    ran: Cell<usize>,
+}
+
+impl Drop for Count<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.sh.broke.store(true, Ordering::Relaxed);
+            // The chunk that panicked counts too.
+            self.ran.set(self.ran.get() + 1);
         }
-        let t = self.ranges.len();
+        self.sh.done.fetch_add(self.ran.get(), Ordering::Release);
+    }
+}
+
+impl Shared {
+    /// Run thread `me`'s chunks of `job`: its own range of each phase, then the others' until
+    /// none is left; between the phases, wait for every first-phase chunk to finish.
+    fn claim(&self, job: Job, me: usize) {
+        match job.then {
+            None => self.claim_in(&self.ranges, job.f, me, None),
+            Some((g, first)) => {
+                {
+                    let count = Count { sh: self, ran: Cell::new(0) };
+                    self.claim_in(&self.ranges, job.f, me, Some(&count.ran));
+                }
+                let mut spins = 0u32;
+                while self.done.load(Ordering::Acquire) < first {
+                    spins += 1;
+                    if spins < 1 << 12 {
+                        std::hint::spin_loop();
+                    } else {
+                        std::thread::yield_now();
+                    }
+                }
+                if !self.broke.load(Ordering::Relaxed) {
+                    self.claim_in(&self.ranges2, g, me, None);
+                }
+            }
+        }
+    }
+
+    /// Run `f` on thread `me`'s own chunks of `ranges`, then on the others' from the back;
+    /// `ran` counts them.
+    fn claim_in(&self, ranges: &[Share], f: Erased, me: usize, ran: Option<&Cell<usize>>) {
+        let run = |k: usize| {
+            // SAFETY: the caller's closure outlives the call (it waits for every worker that
+            // joined), and each chunk is taken once.
+            unsafe { (*f)(k) };
+            if let Some(r) = ran {
+                r.set(r.get() + 1);
+            }
+        };
+        while let Some(k) = ranges[me].take(false) {
+            run(k);
+        }
+        let t = ranges.len();
         for off in 1..t {
-            let victim = &self.ranges[(me + off) % t];
+            let victim = &ranges[(me + off) % t];
             while let Some(k) = victim.take(true) {
-                unsafe { (*job.f)(k) };
+                run(k);
             }
         }
     }
@@ -130,6 +200,9 @@ impl Crew {
             state: AtomicU64::new(0),
             job: UnsafeCell::new(None),
             ranges: (0..=n).map(|_| Share(AtomicU64::new(0))).collect(),
+            ranges2: (0..=n).map(|_| Share(AtomicU64::new(0))).collect(),
+            done: AtomicUsize::new(0),
+            broke: AtomicBool::new(false),
             parked: (0..n).map(|_| AtomicBool::new(false)).collect(),
             stop: AtomicBool::new(false),
             panic: Mutex::new(None),
@@ -158,20 +231,42 @@ impl Crew {
             (0..n).for_each(f);
             return;
         }
-        let sh = &*self.shared;
         // SAFETY: only the lifetime is erased; the protocol keeps every use inside this call.
-        let f: &'static (dyn Fn(usize) + Sync + 'static) = unsafe { std::mem::transmute(f) };
-        let job = Job { f };
+        let f: Erased = unsafe { std::mem::transmute(f) };
+        self.call(Job { f, then: None }, n, 0);
+    }
+
+    /// [`Crew::run`] for `n` chunks of `f`, then, once every one of them has finished,
+    /// `g(k)` for every `k` in `0..m`, in one call (see the module documentation). `g` does
+    /// not run at all when some `f(k)` panics; that panic is raised here.
+    pub(crate) fn run_then(&mut self, n: usize, f: &(dyn Fn(usize) + Sync), m: usize, g: &(dyn Fn(usize) + Sync)) {
+        if std::process::id() != self.pid {
+            (0..n).for_each(f);
+            (0..m).for_each(g);
+            return;
+        }
+        // SAFETY: as in `run`.
+        let (f, g): (Erased, Erased) = unsafe { (std::mem::transmute(f), std::mem::transmute(g)) };
+        self.call(Job { f, then: Some((g, n)) }, n, m);
+    }
+
+    /// One call of `job`: `n` first-phase chunks, `m` second-phase ones.
+    fn call(&mut self, job: Job, n: usize, m: usize) {
+        let sh = &*self.shared;
         // SAFETY: the state is closed with no worker inside (every call ends that way and
         // `&mut self` rules out a concurrent one), so no worker reads `job` now.
         unsafe { *sh.job.get() = Some(job) };
+        sh.done.store(0, Ordering::Relaxed);
+        sh.broke.store(false, Ordering::Relaxed);
         let t = sh.ranges.len() as u64;
         // A call has at most one chunk per game (a batch holds at most 2^20), far below the
         // 2^32 a range's halves can hold.
-        let n64 = u64::try_from(n).ok().filter(|&n| n <= FRONT).expect("fewer than 2^32 chunks");
-        for (i, share) in sh.ranges.iter().enumerate() {
-            let i = i as u64;
-            share.0.store((n64 * i / t) | ((n64 * (i + 1) / t) << 32), Ordering::Relaxed);
+        for (ranges, n) in [(&sh.ranges, n), (&sh.ranges2, m)] {
+            let n64 = u64::try_from(n).ok().filter(|&n| n <= FRONT).expect("fewer than 2^32 chunks");
+            for (i, share) in ranges.iter().enumerate() {
+                let i = i as u64;
+                share.0.store((n64 * i / t) | ((n64 * (i + 1) / t) << 32), Ordering::Relaxed);
+            }
         }
         let epoch = (sh.state.load(Ordering::Relaxed) >> 32).wrapping_add(1) & 0xFFFF_FFFF;
         sh.state.store((epoch << 32) | OPEN, Ordering::SeqCst);
@@ -304,6 +399,76 @@ mod tests {
                 sum.fetch_add(k, Ordering::Relaxed);
             });
             assert_eq!(sum.into_inner(), 4950);
+        }
+    }
+
+    #[test]
+    fn the_second_phase_starts_after_every_first_phase_chunk_and_each_runs_once() {
+        for threads in [1, 2, 3, 8] {
+            let mut crew = Crew::new(threads).unwrap();
+            for (n, m) in [(0, 0), (0, 7), (5, 0), (1, 1), (64, 256), (1000, 300)] {
+                let first: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
+                let second: Vec<AtomicU32> = (0..m).map(|_| AtomicU32::new(0)).collect();
+                let finished = AtomicUsize::new(0);
+                let early = AtomicUsize::new(0);
+                crew.run_then(
+                    n,
+                    &|k| {
+                        // Slow first-phase chunks, so that a second phase that did not wait shows.
+                        for _ in 0..200 {
+                            std::hint::spin_loop();
+                        }
+                        first[k].fetch_add(1, Ordering::Relaxed);
+                        finished.fetch_add(1, Ordering::Release);
+                    },
+                    m,
+                    &|k| {
+                        if finished.load(Ordering::Acquire) != n {
+                            early.fetch_add(1, Ordering::Relaxed);
+                        }
+                        second[k].fetch_add(1, Ordering::Relaxed);
+                    },
+                );
+                let once = |v: &[AtomicU32]| v.iter().all(|h| h.load(Ordering::Relaxed) == 1);
+                assert!(once(&first) && once(&second), "threads {threads}, n {n}, m {m}");
+                assert_eq!(early.into_inner(), 0, "threads {threads}, n {n}, m {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_panic_in_the_first_phase_skips_the_second_and_the_crew_goes_on() {
+        for threads in [1, 2, 4] {
+            let mut crew = Crew::new(threads).unwrap();
+            let second = AtomicUsize::new(0);
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                crew.run_then(
+                    256,
+                    &|k| {
+                        if k == 100 {
+                            panic!("chunk 100");
+                        }
+                    },
+                    64,
+                    &|_| {
+                        second.fetch_add(1, Ordering::Relaxed);
+                    },
+                )
+            }));
+            assert!(r.is_err(), "threads {threads}");
+            assert_eq!(second.load(Ordering::Relaxed), 0, "threads {threads}");
+            let count = AtomicUsize::new(0);
+            crew.run_then(
+                10,
+                &|_| {
+                    count.fetch_add(1, Ordering::Relaxed);
+                },
+                10,
+                &|_| {
+                    count.fetch_add(1, Ordering::Relaxed);
+                },
+            );
+            assert_eq!(count.into_inner(), 20, "threads {threads}");
         }
     }
 

@@ -26,11 +26,12 @@ pub(super) struct Cut<'a, T> {
     _borrow: PhantomData<&'a mut [T]>,
 }
 
-// SAFETY: a `Cut` only hands out `&mut [T]` of disjoint ranges (the contract of `rows`), so
-// sharing it between threads is sharing `&mut [T]` pieces, which needs `T: Send`.
-unsafe impl<T: Send> Sync for Cut<'_, T> {}
+// SAFETY: a `Cut` hands out `&mut [T]` of disjoint ranges (the contract of `rows`), which
+// needs `T: Send` to cross threads, and `&[T]` of ranges no `&mut` covers (`rows_ref`),
+// which needs `T: Sync`.
+unsafe impl<T: Send + Sync> Sync for Cut<'_, T> {}
 // SAFETY: as above.
-unsafe impl<T: Send> Send for Cut<'_, T> {}
+unsafe impl<T: Send + Sync> Send for Cut<'_, T> {}
 
 impl<'a, T> Cut<'a, T> {
     /// `s`, `width` elements a row.
@@ -52,6 +53,18 @@ impl<'a, T> Cut<'a, T> {
     }
 }
 
+impl<T> Cut<'_, T> {
+    /// Rows `r`, to read.
+    ///
+    /// # Safety
+    /// No slice from [`Cut::rows`] of an overlapping range may be alive at the same time.
+    pub(super) unsafe fn rows_ref(&self, r: Range<usize>) -> &[T] {
+        assert!(r.start <= r.end && r.end <= self.rows, "rows {r:?} of {}", self.rows);
+        // SAFETY: in bounds of the borrowed slice; the caller promises no writer of the range.
+        unsafe { std::slice::from_raw_parts(self.ptr.add(r.start * self.width), (r.end - r.start) * self.width) }
+    }
+}
+
 /// A batch's games and outputs ([`Games`], [`Outputs`]), cut by game.
 pub(super) struct GamesCut<'a, O, M> {
     slots: Cut<'a, Slot>,
@@ -69,7 +82,7 @@ pub(super) struct GamesCut<'a, O, M> {
     final_rules: Option<Cut<'a, f32>>,
 }
 
-impl<'a, O: Send, M: Send> GamesCut<'a, O, M> {
+impl<'a, O, M> GamesCut<'a, O, M> {
     /// `games` and their output rows (`width` rewards a game).
     pub(super) fn new(games: Games<'a>, out: Outputs<'a, O, M>, width: usize) -> GamesCut<'a, O, M> {
         let Outputs { obs, mask, rewards, terminated, truncated, to_act, final_obs, rules, rules_id, final_rules } =
@@ -89,6 +102,15 @@ impl<'a, O: Send, M: Send> GamesCut<'a, O, M> {
             rules_id: rules_id.map(|x| Cut::new(x, 1)),
             final_rules: final_rules.map(|x| Cut::new(x, RULES_SIZE)),
         }
+    }
+
+    /// The `hot` rows of games `r`, to read.
+    ///
+    /// # Safety
+    /// No result of [`GamesCut::games`] for an overlapping range may be alive at the same time.
+    pub(super) unsafe fn hot(&self, r: Range<usize>) -> &[Hot] {
+        // SAFETY: the caller's promise.
+        unsafe { self.hot.rows_ref(r) }
     }
 
     /// Games `r` with their rows.

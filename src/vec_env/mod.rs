@@ -41,6 +41,7 @@ use crate::bots::{BotSpec, RandomBot};
 use crate::game::{Game, derive_seed};
 use crate::observation::OBS_SIZE;
 use crate::rules::{RULES_SIZE, Rules};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 mod bot_actions;
@@ -384,6 +385,26 @@ impl VecEnv {
     /// batch is checked on the crew's threads, chunk by chunk; the error reported is the first
     /// game's, as on one thread.
     fn validate(&mut self, actions: &[i64], opponents: bool) -> Result<(), VecEnvError> {
+        let check = self.checker(actions, opponents)?;
+        let len = actions.len();
+        let Some(crew) = self.crew.as_mut().filter(|_| len > 4 * GRAIN) else {
+            return check.check(0, &self.hot, actions);
+        };
+        let per = chunk_len(len, crew.threads(), GRAIN, CHUNKS_PER_THREAD, usize::MAX);
+        let failed = First::default();
+        let hot = &self.hot;
+        crew.run(len.div_ceil(per), &|k| {
+            let r = k * per..((k + 1) * per).min(len);
+            if let Err(e) = check.check(r.start, &hot[r.clone()], &actions[r]) {
+                failed.keep(k, e);
+            }
+        });
+        failed.into_result()
+    }
+
+    /// The checks of a call's actions before any chunk runs (reset done, one action a game),
+    /// then the check of the actions of games `start..` ([`check_action`]).
+    fn checker(&self, actions: &[i64], opponents: bool) -> Result<Checker, VecEnvError> {
         if !self.started {
             return Err(VecEnvError::NotReset);
         }
@@ -394,25 +415,66 @@ impl VecEnv {
         // Built-in opponents leave an opponent to act only after a failed call.
         let external =
             matches!(self.cfg.mode, Mode::Learner { opponents: Opponents::External | Opponents::Bots(_), .. });
-        let check = |start: usize, hot: &[Hot], actions: &[i64]| -> Result<(), VecEnvError> {
-            for (j, (s, &a)) in hot.iter().zip(actions).enumerate() {
-                check_action(start + j, s, a, learner, opponents, external)?;
-            }
-            Ok(())
-        };
+        Ok(Checker { learner, opponents, external })
+    }
+
+    /// [`VecEnv::validate`] the actions, then, when every one passes, [`VecEnv::for_each`]:
+    /// on the crew, one call of two phases (the checks, then the games), so a step hands its
+    /// work to the threads once instead of twice.
+    fn checked_each<O, M, F>(
+        &mut self,
+        actions: &[i64],
+        opponents: bool,
+        out: Outputs<'_, O, M>,
+        f: F,
+    ) -> Result<(), VecEnvError>
+    where
+        O: ObsValue,
+        M: MaskValue,
+        F: Fn(&mut Slot, &mut Hot, usize, &mut Row<'_, '_, O, M>) + Sync,
+    {
         let len = actions.len();
-        let Some(crew) = self.crew.as_mut().filter(|_| len > 4 * GRAIN) else {
-            return check(0, &self.hot, actions);
-        };
-        let per = chunk_len(len, crew.threads(), GRAIN, CHUNKS_PER_THREAD, usize::MAX);
+        if self.crew.is_none() || len <= 4 * GRAIN {
+            self.validate(actions, opponents)?;
+            self.for_each(out, f);
+            return Ok(());
+        }
+        let check = self.checker(actions, opponents)?;
+        let width = self.ctx.width;
+        let crew = self.crew.as_mut().expect("checked above");
+        let threads = crew.threads();
+        let games = Games { slots: &mut self.slots[..], hot: &mut self.hot[..], start: 0 };
+        let cut = GamesCut::new(games, out, width);
+        let (per_check, per) = (
+            chunk_len(len, threads, GRAIN, CHUNKS_PER_THREAD, usize::MAX),
+            chunk_len(len, threads, STEP_GRAIN, CHUNKS_PER_THREAD, usize::MAX),
+        );
         let failed = First::default();
-        let hot = &self.hot;
-        crew.run(len.div_ceil(per), &|k| {
-            let r = k * per..((k + 1) * per).min(len);
-            if let Err(e) = check(r.start, &hot[r.clone()], &actions[r]) {
-                failed.keep(k, e);
-            }
-        });
+        let bad = AtomicBool::new(false);
+        crew.run_then(
+            len.div_ceil(per_check),
+            &|k| {
+                let r = k * per_check..((k + 1) * per_check).min(len);
+                // SAFETY: the first phase only reads the games' `hot` rows; the second, which
+                // writes them, starts once every chunk of the first has finished.
+                let hot = unsafe { cut.hot(r.clone()) };
+                if let Err(e) = check.check(r.start, hot, &actions[r]) {
+                    failed.keep(k, e);
+                    bad.store(true, Ordering::Relaxed);
+                }
+            },
+            len.div_ceil(per),
+            &|k| {
+                // Seen here: the first phase has finished (the crew's counter orders it).
+                if bad.load(Ordering::Relaxed) {
+                    return;
+                }
+                // SAFETY: the crew runs each chunk once, chunks' ranges do not overlap, and no
+                // first-phase chunk is still reading.
+                let (g, o) = unsafe { cut.games(k * per..((k + 1) * per).min(len)) };
+                seq_rows(g, o, width, &f);
+            },
+        );
         failed.into_result()
     }
 
@@ -426,17 +488,16 @@ impl VecEnv {
         out: Outputs<'_, O, M>,
     ) -> Result<(), VecEnvError> {
         self.check_outputs(&out, true)?;
-        self.validate(actions, false)?;
         let (ctx, eps) = (self.ctx, self.episodes.clone());
         if let Some(seats) = self.bot_seats() {
+            self.validate(actions, false)?;
             let width = ctx.width;
             return self.for_chunks(out, self.grain, move |mut g, mut o, bots| {
                 seq_rows(g.reborrow(), o.reborrow(), width, &|s, h, i, row| s.step_row(h, ctx, &eps, actions[i], row));
                 opponents::play(g, o, bots, ctx, &eps, &seats)
             });
         }
-        self.for_each(out, move |s, h, i, row| s.step_row(h, ctx, &eps, actions[i], row));
-        Ok(())
+        self.checked_each(actions, false, out, move |s, h, i, row| s.step_row(h, ctx, &eps, actions[i], row))
     }
 
     /// External opponents: play `actions[i]` in every game whose seat to act is an
@@ -452,10 +513,8 @@ impl VecEnv {
             return Err(VecEnvError::Config("step_opponents() needs a learner mode with external opponents".into()));
         }
         self.check_outputs(&out, true)?;
-        self.validate(actions, true)?;
         let (ctx, eps) = (self.ctx, self.episodes.clone());
-        self.for_each(out, move |s, h, i, row| s.opponent_row(h, ctx, &eps, actions[i], row));
-        Ok(())
+        self.checked_each(actions, true, out, move |s, h, i, row| s.opponent_row(h, ctx, &eps, actions[i], row))
     }
 
     /// The built-in bot of each opponent seat ([`Opponents::Bots`]).
@@ -492,6 +551,24 @@ impl VecEnv {
             let (h, a) = unsafe { (hot.rows(r.clone()), acts.rows(r)) };
             h.iter_mut().zip(a.iter_mut()).for_each(|(s, a)| f(s, a));
         });
+        Ok(())
+    }
+}
+
+/// The check of a call's actions, chunk by chunk ([`check_action`]).
+#[derive(Copy, Clone)]
+struct Checker {
+    learner: Option<usize>,
+    opponents: bool,
+    external: bool,
+}
+
+impl Checker {
+    /// The actions of games `start..start + hot.len()`.
+    fn check(&self, start: usize, hot: &[Hot], actions: &[i64]) -> Result<(), VecEnvError> {
+        for (j, (s, &a)) in hot.iter().zip(actions).enumerate() {
+            check_action(start + j, s, a, self.learner, self.opponents, self.external)?;
+        }
         Ok(())
     }
 }

@@ -47,6 +47,15 @@ impl Crew {
     }
 }
 
+impl Crew {
+    /// `f(k)` for every `k` in `0..n`, then, unless one of them panicked, `g(k)` for every `k`
+    /// in `0..m` (two calls on the pool; the crew makes it one).
+    pub(crate) fn run_then(&mut self, n: usize, f: &(dyn Fn(usize) + Sync), m: usize, g: &(dyn Fn(usize) + Sync)) {
+        self.run(n, f);
+        self.run(m, g);
+    }
+}
+
 impl Drop for Crew {
     fn drop(&mut self) {
         if std::process::id() != self.pid {
