@@ -76,7 +76,7 @@ struct Shared {
     /// The same for a call's second phase.
     ranges2: Vec<Share>,
     /// First-phase chunks finished in the current call, and whether one of them panicked
-    /// (reset by [`Crew::run`] while closed with no worker inside).
+    /// (reset at the start of every call, while closed with no worker inside).
     done: AtomicUsize,
     broke: AtomicBool,
     parked: Vec<AtomicBool>,
