@@ -434,14 +434,13 @@ impl VecEnv {
         F: Fn(&mut Slot, &mut Hot, usize, &mut Row<'_, '_, O, M>) + Sync,
     {
         let len = actions.len();
-        if self.crew.is_none() || len <= 4 * GRAIN {
+        let check = self.checker(actions, opponents)?;
+        let width = self.ctx.width;
+        let Some(crew) = self.crew.as_mut().filter(|_| len > 4 * GRAIN) else {
             self.validate(actions, opponents)?;
             self.for_each(out, f);
             return Ok(());
-        }
-        let check = self.checker(actions, opponents)?;
-        let width = self.ctx.width;
-        let crew = self.crew.as_mut().expect("checked above");
+        };
         let threads = crew.threads();
         let games = Games { slots: &mut self.slots[..], hot: &mut self.hot[..], start: 0 };
         let cut = GamesCut::new(games, out, width);
