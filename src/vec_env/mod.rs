@@ -437,7 +437,8 @@ impl VecEnv {
         let check = self.checker(actions, opponents)?;
         let width = self.ctx.width;
         let Some(crew) = self.crew.as_mut().filter(|_| len > 4 * GRAIN) else {
-            self.validate(actions, opponents)?;
+            // One thread, or a batch small enough to check on the calling thread (as `validate`).
+            check.check(0, &self.hot, actions)?;
             self.for_each(out, f);
             return Ok(());
         };
