@@ -7,10 +7,16 @@
 //! `cargo run --release --example step_split -- [max_threads] [rounds] [seconds_per_cell]
 //! [batch...]` (defaults: the machine's cores, 3 rounds, 0.5 s, batches of 4096 and 16384). Rounds alternate the thread counts, and
 //! each cell reports its best round. Self-play, `crazy_eights`, 2 players, float32 rows.
+//!
+//! The `apart` column is the ceiling of the same work on those threads: each thread steps its own
+//! one-thread `VecEnv` of `batch / threads` games, started together, with no call shared between
+//! them (no hand-offs, no stealing). `crew / apart` is what the shared batch keeps of it; where
+//! `apart` itself stays under the thread count, the machine (its clock with every core busy, its
+//! caches and memory) sets the limit, not the batch's threads.
 
 use eights::rules::Rules;
 use eights::vec_env::{Buffers, Config, Mode, VecEnv};
-use std::sync::Arc;
+use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 /// Microseconds a call of (random actions, step), and the decisions a second.
@@ -31,6 +37,30 @@ fn cell(env: &mut VecEnv, buf: &mut Buffers<f32>, actions: &mut [i64], seconds: 
     (a, s, actions.len() as f64 / ((a + s) * 1e-6))
 }
 
+/// Decisions a second of `threads` one-thread `VecEnv`s of `batch / threads` games each (the
+/// first ones a game more where it does not divide), each stepped on a thread of its own.
+fn apart(rules: &Arc<Rules>, batch: usize, threads: usize, seconds: f64) -> f64 {
+    let barrier = Barrier::new(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|i| {
+                let (rules, barrier) = (rules.clone(), &barrier);
+                let n = batch / threads + usize::from(i < batch % threads);
+                scope.spawn(move || {
+                    let cfg = Config { num_envs: n, num_threads: 1, mode: Mode::SelfPlay, ..Config::new(n) };
+                    let mut env = VecEnv::new(rules, cfg).unwrap();
+                    let mut buf = Buffers::new(&env);
+                    env.reset(i as u64, buf.outputs()).unwrap();
+                    let mut actions = vec![0; n];
+                    barrier.wait();
+                    cell(&mut env, &mut buf, &mut actions, seconds).2
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    })
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -45,8 +75,10 @@ fn main() {
     let batches = if batches.is_empty() { vec![4096, 16384] } else { batches };
     let rules = Arc::new(Rules::load("crazy_eights", 2, None).unwrap());
     println!("{cores} cores; best of {rounds} rounds of {seconds} s a cell; microseconds a step");
-    println!("| batch | threads | random actions | step | decisions a second | over 1 thread |");
-    println!("|---|---|---|---|---|---|");
+    println!(
+        "| batch | threads | random actions | step | decisions a second | over 1 thread | apart | apart over 1 | crew / apart |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
     for n in batches {
         let mut envs: Vec<(VecEnv, Buffers<f32>, Vec<i64>)> = threads
             .iter()
@@ -59,17 +91,27 @@ fn main() {
             })
             .collect();
         let mut best = vec![(0.0, 0.0, 0.0); threads.len()];
+        let mut best_apart = vec![0.0f64; threads.len()];
         for _ in 0..rounds {
             for (k, (env, buf, actions)) in envs.iter_mut().enumerate() {
                 let c = cell(env, buf, actions, seconds);
                 if c.2 > best[k].2 {
                     best[k] = c;
                 }
+                best_apart[k] = best_apart[k].max(apart(&rules, n, threads[k], seconds));
             }
         }
         for (k, &t) in threads.iter().enumerate() {
             let (a, s, rate) = best[k];
-            println!("| {n} | {t} | {a:.1} | {s:.1} | {:.2} M | {:.2} |", rate / 1e6, rate / best[0].2);
+            let (free, one) = (best_apart[k], best[0].2);
+            println!(
+                "| {n} | {t} | {a:.1} | {s:.1} | {:.2} M | {:.2} | {:.2} M | {:.2} | {:.2} |",
+                rate / 1e6,
+                rate / one,
+                free / 1e6,
+                free / one,
+                rate / free
+            );
         }
     }
 }
