@@ -7,17 +7,23 @@
 # --examples` beforehand, for a host without a Rust toolchain; under a minute) and, with
 # BASELINE (a folder holding another build's `eights` package, such as main's), the two builds'
 # self-play rows alternating on all the cores (benchmarks/compare_builds.py, about a minute),
-# all three into threads.txt;
+# with ROUNDS=1 the 16 / 1 ratios round by round (benchmarks/thread_rounds.py, about a
+# minute), all four into threads.txt;
 # then the stretch continuing the best candidate so far (INIT, default the width-64 file of the
 # second window) for MINUTES, its quick checks against the committed file and the start, and
 # the candidate and the committed file on 1,000 paired deals a preset
-# (research/net_paired_check.py). Needs the repository and an environment where
+# (research/net_paired_check.py; STRETCH=0 skips both). Needs the repository and an
+# environment where
 # `pip install -e '.[train]'` has been run (no network).
 #
 #     OUT=/tmp/out bash research/gpu_window.sh                 # about 8 minutes in all
 #     OUT=/tmp/out PROFILE=0 SWEEP=0 MINUTES=7 bash research/gpu_window.sh   # the stretch alone
+#     OUT=/tmp/out PROFILE=0 STRETCH=0 STEP_SPLIT=runs/bin/step_split bash research/gpu_window.sh
 #     OUT=/tmp/out BASELINE=runs/main STEP_SPLIT=runs/bin/step_split \
 #         CHUNK_BALANCE=runs/bin/chunk_balance MINUTES=4 bash research/gpu_window.sh
+#
+# A lent machine sends back only a few files: PACK=1 puts the stretch's folder (its checkpoint
+# included, to continue from) into one archive, stretch.tgz, leaving six files under $OUT.
 #
 # Extra arguments go to research/stretch.py. The committed file is never replaced.
 set -uo pipefail
@@ -53,16 +59,25 @@ if [ -n "${CHUNK_BALANCE:-}" ]; then
     el "chunk balance"
     { timeout 60 "$CHUNK_BALANCE" 4096 400; timeout 60 "$CHUNK_BALANCE" 16384 200; } >> "$OUT/threads.txt" 2>&1
 fi
+if [ "${ROUNDS:-0}" = 1 ]; then
+    el "thread rounds"
+    timeout 150 "$PYTHON" benchmarks/thread_rounds.py --rounds 8 --seconds 0.8 >> "$OUT/threads.txt" 2>&1
+fi
 if [ -n "${BASELINE:-}" ]; then
     el "builds compared: $BASELINE against this tree"
     timeout 150 "$PYTHON" benchmarks/compare_builds.py "$BASELINE" python --threads "$(nproc)" --rows self-play \
         --multi-only --rounds 3 --seconds 0.7 >> "$OUT/threads.txt" 2>&1
 fi
-el "stretch from $INIT, width $WIDTH, $MINUTES minutes"
-timeout $(awk "BEGIN { print int(60 * $MINUTES + 120) }") "$PYTHON" research/stretch.py --out "$OUT/stretch" \
-    --minutes "$MINUTES" --device "$DEVICE" --width "$WIDTH" --init "$INIT" "$@" > "$OUT/stretch.log" 2>&1
-tail -6 "$OUT/stretch.log"
-el "paired check"
-"$PYTHON" research/net_paired_check.py "$OUT/stretch/candidate.safetensors" src/bots/weights/net.safetensors \
-    --deals 1000 --json "$OUT/stretch/paired.json" 2>&1 | tail -2 | tee -a "$OUT/stretch.log"
+if [ "${STRETCH:-1}" = 1 ]; then
+    el "stretch from $INIT, width $WIDTH, $MINUTES minutes"
+    timeout $(awk "BEGIN { print int(60 * $MINUTES + 120) }") "$PYTHON" research/stretch.py --out "$OUT/stretch" \
+        --minutes "$MINUTES" --device "$DEVICE" --width "$WIDTH" --init "$INIT" "$@" > "$OUT/stretch.log" 2>&1
+    tail -6 "$OUT/stretch.log"
+    el "paired check"
+    "$PYTHON" research/net_paired_check.py "$OUT/stretch/candidate.safetensors" src/bots/weights/net.safetensors \
+        --deals 1000 --json "$OUT/stretch/paired.json" 2>&1 | tail -2 | tee -a "$OUT/stretch.log"
+fi
 el "done"
+if [ "${PACK:-0}" = 1 ] && [ -d "$OUT/stretch" ]; then
+    tar czf "$OUT/stretch.tgz" -C "$OUT" stretch && rm -rf "$OUT/stretch"
+fi
