@@ -13,8 +13,7 @@
 # second window) for MINUTES, its quick checks against the committed file and the start, and
 # the candidate and the committed file on 1,000 paired deals a preset
 # (research/net_paired_check.py; STRETCH=0 skips both). Needs the repository and an
-# environment where
-# `pip install -e '.[train]'` has been run (no network).
+# environment where `pip install -e '.[train]'` has been run (no network).
 #
 #     OUT=/tmp/out bash research/gpu_window.sh                 # about 8 minutes in all
 #     OUT=/tmp/out PROFILE=0 SWEEP=0 MINUTES=7 bash research/gpu_window.sh   # the stretch alone
