@@ -21,6 +21,9 @@
 #     OUT=/tmp/out BASELINE=runs/main STEP_SPLIT=runs/bin/step_split \
 #         CHUNK_BALANCE=runs/bin/chunk_balance MINUTES=4 bash research/gpu_window.sh
 #
+# With STEP_SPLIT and CPUS=1, the one-thread cell also runs pinned to each CPU in turn (under a
+# minute on 16 cores); host.txt gets `lscpu` and the interrupts each CPU served during the window.
+#
 # A lent machine sends back only a few files: PACK=1 puts the stretch's folder (its checkpoint
 # included, to continue from) into one archive, stretch.tgz, leaving six files under $OUT.
 #
@@ -41,7 +44,10 @@ el() { echo "[+$(($(date +%s) - T0)) s] $*" | tee -a "$OUT/host.txt"; }
     nproc
     nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv || echo "no nvidia-smi"
     "$PYTHON" -c "import torch, eights; print('torch', torch.__version__, 'cuda', torch.cuda.is_available())"
+    lscpu || echo "no lscpu"
 } > "$OUT/host.txt" 2>&1
+# Interrupts per CPU over the whole window: a CPU that serves most of them runs a thread slower.
+cp /proc/interrupts "$OUT/.interrupts0" 2>/dev/null
 if [ "${PROFILE:-1}" = 1 ]; then
     el "profile_update"
     timeout 180 "$PYTHON" research/profile_update.py --device "$DEVICE" > "$OUT/profile_update.txt" 2>&1
@@ -53,6 +59,18 @@ fi
 if [ -n "${STEP_SPLIT:-}" ]; then
     el "step split"
     timeout 90 "$STEP_SPLIT" "$(nproc)" 3 0.5 >> "$OUT/threads.txt" 2>&1
+fi
+if [ -n "${STEP_SPLIT:-}" ] && [ "${CPUS:-0}" = 1 ] && command -v taskset > /dev/null; then
+    # The one-thread cell pinned to each CPU in turn, twice: whether the slow one-thread cells
+    # of these hosts come from particular CPUs (the ones serving the interrupts) or from the
+    # moment.
+    el "one thread on each CPU"
+    for pass in 1 2; do
+        for ((c = 0; c < $(nproc); c++)); do
+            r=$(taskset -c "$c" timeout 20 "$STEP_SPLIT" 1 1 0.3 4096 | awk -F'|' '$3 ~ /^ *1 *$/ { print $6 }')
+            echo "pass $pass cpu $c: crew $r"
+        done
+    done >> "$OUT/threads.txt" 2>&1
 fi
 if [ -n "${CHUNK_BALANCE:-}" ]; then
     el "chunk balance"
@@ -77,6 +95,32 @@ if [ "${STRETCH:-1}" = 1 ]; then
         --deals 1000 --json "$OUT/stretch/paired.json" 2>&1 | tail -2 | tee -a "$OUT/stretch.log"
 fi
 el "done"
+if [ -f "$OUT/.interrupts0" ]; then
+    { echo "interrupts per CPU during the window (the largest sources):"
+      "$PYTHON" - "$OUT/.interrupts0" <<'PY'
+import sys
+def read(path):
+    rows = {}
+    with open(path) as f:
+        cpus = len(f.readline().split())
+        for line in f:
+            parts = line.split()
+            if not parts:
+                continue
+            counts = [int(x) for x in parts[1:1 + cpus] if x.isdigit()]
+            if len(counts) == cpus:
+                rows[parts[0].rstrip(":") + " " + " ".join(parts[1 + cpus:])[:40]] = counts
+    return rows
+a, b = read(sys.argv[1]), read("/proc/interrupts")
+delta = {k: [y - x for x, y in zip(a[k], b[k])] for k in a if k in b}
+total = [sum(c) for c in zip(*delta.values())] if delta else []
+print("all:", " ".join(map(str, total)))
+for k, v in sorted(delta.items(), key=lambda kv: -sum(kv[1]))[:8]:
+    print(f"{k}: {' '.join(map(str, v))}")
+PY
+    } >> "$OUT/host.txt" 2>&1
+    rm -f "$OUT/.interrupts0"
+fi
 if [ "${PACK:-0}" = 1 ] && [ -d "$OUT/stretch" ]; then
     tar czf "$OUT/stretch.tgz" -C "$OUT" stretch && rm -rf "$OUT/stretch"
 fi
