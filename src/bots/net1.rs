@@ -17,19 +17,20 @@
 //! `x = clamp((obs - mean) * inv_std, -clip, clip)`, `h = relu(fc2(relu(fc1(x))))`,
 //! `logits = pi(h)`; the bot plays the legal action of the largest logit (deterministic).
 //!
-//! A network plays only the rules it was trained on: the game's resolved rules must equal the
-//! preset's (same player count, no overrides or variants); anything else is an error that
-//! names the supported presets.
+//! A network plays only the rules it was trained on: the game must play the same game as the
+//! preset's rules or the rules its file records ([`Rules::same_play`]: same player count, same
+//! cards and settings; names and prose are not compared); anything else is an error that names
+//! the supported presets.
 
 use super::tensors::tensor;
 use crate::action::{ActionMask, NUM_ACTIONS};
 use crate::game::Game;
 use crate::observation::{OBS_SIZE, encode};
-use crate::rules::{Rules, RulesSpec, load_spec, spec_from_toml};
+use crate::rules::{Rules, load_spec, spec_from_toml};
 use ndarray::linalg::general_mat_mul;
 use ndarray::{Array1, Array2, ArrayView2, ArrayViewMut2, Axis, s};
 use safetensors::SafeTensors;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The shipped weights (see the module documentation for the format).
 pub const WEIGHTS_FILE: &[u8] = include_bytes!("weights/net1.safetensors");
@@ -44,7 +45,8 @@ pub struct NetPolicy {
     pub preset: String,
     /// The player count it was trained for.
     pub players: usize,
-    spec: RulesSpec,
+    /// The rules it plays, compiled for `players`; `rules.spec.name` names them in errors.
+    rules: Rules,
     /// Whether its rules are recorded in the file (`P.rules`) rather than a preset's.
     recorded: bool,
     mean: Array1<f32>,
@@ -111,10 +113,12 @@ impl Net1Weights {
                     .map_err(|e| format!("net weights: the rules of {preset:?}: {e}"))?,
                 None => load_spec(preset, None).map_err(|e| format!("net weights: preset {preset:?}: {e}"))?,
             };
+            let rules = Rules::from_spec(spec, players)
+                .map_err(|e| format!("net weights: the rules of {preset:?} for {players} players: {e}"))?;
             policies.push(NetPolicy {
                 preset: preset.to_string(),
                 players,
-                spec,
+                rules,
                 recorded,
                 mean: v("norm.mean", inputs)?,
                 inv_std: v("norm.inv_std", inputs)?,
@@ -138,7 +142,11 @@ impl Net1Weights {
     pub fn preset_list(&self) -> String {
         let name = |p: &NetPolicy| {
             if p.recorded {
-                format!("the rules {:?} recorded in its metadata {:?}", p.spec.name, format!("{}.rules", p.preset))
+                format!(
+                    "the rules {:?} recorded in its metadata {:?}",
+                    p.rules.spec.name,
+                    format!("{}.rules", p.preset)
+                )
             } else {
                 p.preset.clone()
             }
@@ -158,10 +166,10 @@ impl Net1Weights {
         })
     }
 
-    /// The policy trained for exactly these rules, or an error naming the supported presets.
+    /// The policy trained for rules that play the same game as these, or an error naming the
+    /// supported presets.
     pub fn for_rules(&self, rules: &Rules) -> Result<&NetPolicy, String> {
-        let found =
-            self.policies.iter().find(|p| rules.num_players as usize == p.players && rules.spec.same_rules(&p.spec));
+        let found = self.policies.iter().find(|p| rules.same_play(&p.rules));
         found.ok_or_else(|| {
             format!(
                 "{} plays only the rules it was trained for: {} with {} players{} (got {:?} with {} players{})",
@@ -171,7 +179,11 @@ impl Net1Weights {
                 if self.policies.iter().all(|p| !p.recorded) { ", without overrides or variants" } else { "" },
                 rules.spec.name,
                 rules.num_players,
-                if self.policies.iter().any(|p| p.spec.name == rules.spec.name) { ", with changed rules" } else { "" }
+                if self.policies.iter().any(|p| p.rules.spec.name == rules.spec.name) {
+                    ", with changed rules"
+                } else {
+                    ""
+                }
             )
         })
     }
@@ -350,6 +362,8 @@ pub struct Net1Bot {
     /// The weights it plays: `None` for the shipped file.
     weights: Option<&'static Net1Weights>,
     policy: Option<&'static NetPolicy>,
+    /// The rules `policy` was found for: a game of these same rules needs no new check.
+    checked: Option<Arc<Rules>>,
     scratch: Net1Scratch,
 }
 
@@ -365,14 +379,15 @@ impl Net1Bot {
 
     /// The policy for `g`'s rules (checked on the first decision and when the rules change).
     pub fn policy(&mut self, g: &Game) -> Result<&'static NetPolicy, String> {
-        match self.policy {
-            Some(p) if g.rules().spec.same_rules(&p.spec) && g.rules().num_players as usize == p.players => Ok(p),
+        match (self.policy, &self.checked) {
+            (Some(p), Some(r)) if Arc::ptr_eq(r, g.rules()) => Ok(p),
             _ => {
                 let p = match self.weights {
                     Some(w) => w.for_rules(g.rules())?,
                     None => policy_for(g.rules())?,
                 };
                 self.policy = Some(p);
+                self.checked = Some(g.rules().clone());
                 Ok(p)
             }
         }

@@ -541,6 +541,49 @@ mod file_bots {
         }
         // Where the rules came from (`inherits`) is not part of them.
         house.inherits = Some("crazy_eights".into());
-        spec.check_rules(&Rules::from_spec(house, 3).unwrap()).unwrap();
+        spec.check_rules(&Rules::from_spec(house.clone(), 3).unwrap()).unwrap();
+        // Nor are names and prose: the same game under another name is still the game it
+        // learned, and its deals and moves play out the same.
+        let mut renamed = house.clone();
+        renamed.name = "our_table".into();
+        renamed.title = "Our table".into();
+        renamed.source = "a family".into();
+        renamed.description = "Crazy eights with six cards each.".into();
+        let renamed = Arc::new(Rules::from_spec(renamed, 3).unwrap());
+        spec.check_rules(&renamed).unwrap();
+        let (mut a, mut b) =
+            (Game::new(renamed, 9), Game::new(Arc::new(Rules::from_spec(house.clone(), 3).unwrap()), 9));
+        let (mut bot_a, mut bot_b) = (spec.build(0), spec.build(0));
+        while let Some(x) = bot_a.act(&a) {
+            assert_eq!(Some(x), bot_b.act(&b));
+            a.apply(x);
+            b.apply(x);
+        }
+        assert!(b.current_player().is_none());
+        // One changed card is another game, whatever its name.
+        let mut other = house;
+        other.deal.hand_size = 7;
+        let e = spec.check_rules(&Rules::from_spec(other, 3).unwrap()).unwrap_err();
+        assert!(e.contains("\"house\"") && e.contains("changed rules"), "{e}");
+    }
+
+    #[test]
+    fn the_shipped_flat_net_plays_its_presets_under_any_name() {
+        let mut spec = load_spec("crazy_eights", None).unwrap();
+        spec.name = "eights_at_home".into();
+        spec.title = "Eights at home".into();
+        let bot = BotSpec::parse("net1").unwrap();
+        let r = Arc::new(Rules::from_spec(spec.clone(), 2).unwrap());
+        bot.check_rules(&r).unwrap();
+        let mut g = Game::new(r, 3);
+        let mut p = bot.build(0);
+        while g.current_player().is_some() {
+            let a = p.act(&g).unwrap();
+            g.apply(a);
+        }
+        spec.deal.hand_size_by_players.clear();
+        spec.deal.hand_size = 5;
+        let e = bot.check_rules(&Rules::from_spec(spec, 2).unwrap()).unwrap_err();
+        assert!(e.contains("crazy_eights") && e.contains("\"eights_at_home\""), "{e}");
     }
 }

@@ -128,6 +128,19 @@ def test_the_file_refuses_other_rules_naming_its_rules_and_table(flat):
         eights.Bot(path).act(eights.Game("crazy_eights", num_players=PLAYERS, seed=0))
 
 
+def test_the_file_plays_its_rules_under_another_name(flat, house):
+    # Names and prose are not rules: the same game renamed plays the same games.
+    path, _ = flat
+    renamed = house.replace(name="our_table", title="Our table", description="The same game, renamed.")
+    assert renamed != house
+    runs = [
+        eights.arena.evaluate(path, "heuristic", preset=r, num_players=PLAYERS, games=4, seed=2)
+        for r in (house, renamed)
+    ]
+    assert [(r.wins, r.losses, r.mean_score) for r in runs[:1]] == [(r.wins, r.losses, r.mean_score) for r in runs[1:]]
+    assert runs[1].preset == "our_table"
+
+
 def test_a_card_network_file_from_the_existing_writer_plays_as_net(tmp_path):
     from eights._core import card_net_weights
     from eights.train import cardnet
