@@ -290,6 +290,11 @@ impl Crew {
                         std::thread::yield_now();
                     }
                 }
+                if std::thread::panicking() {
+                    // The caller's own panic is the one raised; a worker's of the same call
+                    // must not be raised by the next call.
+                    drop(sh.panic.lock().unwrap_or_else(|e| e.into_inner()).take());
+                }
             }
         }
         let close = Close(sh);
@@ -469,6 +474,25 @@ mod tests {
                 },
             );
             assert_eq!(count.into_inner(), 20, "threads {threads}");
+        }
+    }
+
+    #[test]
+    fn a_call_where_several_threads_panic_raises_one_panic_and_the_next_call_none() {
+        let mut crew = Crew::new(4).unwrap();
+        for _ in 0..20 {
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                crew.run(64, &|_| {
+                    std::thread::sleep(Duration::from_micros(20));
+                    panic!("every chunk")
+                })
+            }));
+            assert!(r.is_err());
+            let count = AtomicUsize::new(0);
+            crew.run(10, &|_| {
+                count.fetch_add(1, Ordering::Relaxed);
+            });
+            assert_eq!(count.into_inner(), 10);
         }
     }
 
