@@ -518,6 +518,8 @@ mod file_bots {
         safetensors::serialize(views, Some(meta)).unwrap()
     }
 
+    // Test code only: the unwraps below build presets and rule sets known to be valid and the
+    // shipped files; a panic there is a failing test, never a user's input.
     #[test]
     fn a_flat_file_plays_the_rules_it_records_and_only_those() {
         let toml = "inherits = \"crazy_eights\"\nname = \"house\"\n\n[deal]\nhand_size = 6\n";
