@@ -29,6 +29,7 @@ __all__ = [
     "merge_rules",
     "Bot",
     "parse_bot",
+    "bot_is_batched",
     "bot_file_metadata",
     "check_bot_rules",
     "card_net_logits",
@@ -294,6 +295,7 @@ def checked_selfplay(
     rules: Optional[Dict[str, Any]] = None,
 ) -> Dict[str, Any]: ...
 def parse_bot(name: Union[str, os.PathLike[str]]) -> str: ...
+def bot_is_batched(name: Union[str, os.PathLike[str]]) -> bool: ...
 def bot_file_metadata(path: Union[str, os.PathLike[str]]) -> Dict[str, str]: ...
 def check_bot_rules(
     name: str, preset: _Preset, num_players: int = 2, rules: Optional[Dict[str, Any]] = None

@@ -208,6 +208,15 @@ fn parse_bot(name: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(parse_spec(&s)?.name())
 }
 
+/// Whether the Rust arena decides for bot `name` in batches, one forward pass for many games
+/// (`net`, `net1` and weights files): such a bot wants many deals a call. Raises as
+/// `parse_bot` does.
+#[pyfunction]
+fn bot_is_batched(name: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let spec = parse_spec(&parse_bot(name)?)?;
+    Ok(bots::batch::style(spec) == bots::batch::Style::Batched)
+}
+
 /// A copy of `game` in which every card hidden from `player` (other hands, stock) is dealt
 /// again at random, keeping `player`'s hand, the discard pile, hand sizes, the cards `player`
 /// saw go into other hands, what the record of declined plays rules out of each other hand
@@ -384,6 +393,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBot>()?;
     m.add_function(wrap_pyfunction!(random_selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(parse_bot, m)?)?;
+    m.add_function(wrap_pyfunction!(bot_is_batched, m)?)?;
     m.add_function(wrap_pyfunction!(bot_file_metadata, m)?)?;
     m.add_function(wrap_pyfunction!(determinize, m)?)?;
     m.add_function(wrap_pyfunction!(check_bot_rules, m)?)?;

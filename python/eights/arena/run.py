@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .._core import NUM_ACTIONS, Game, arena_play, arena_schedule, check_bot_rules
+from .._core import NUM_ACTIONS, Game, arena_play, arena_schedule, bot_is_batched, check_bot_rules
 from .._utils.checks import as_action, as_int
 from .._utils.checks import describe as _describe
 from .._utils.seeds import check_seed
@@ -215,9 +215,11 @@ def _play_python(
 
 
 def _rust_chunk(agents: Sequence[AgentSpec], threads: int) -> int:
-    """Deals per call of the Rust arena (``net`` and ``net1`` decide for a chunk's games in batches)."""
+    """Deals per call of the Rust arena: the batched bots (``net``, ``net1``, weights files)
+    decide for a chunk's games in one forward pass, and the call spreads its deals over the
+    threads, so they want many deals a call."""
     cores = threads or os.cpu_count() or 1
-    if any(a.bot in ("net", "net1") for a in agents):
+    if any(a.bot is not None and bot_is_batched(a.bot) for a in agents):
         return 64 * cores
     return max(8, 4 * cores)
 

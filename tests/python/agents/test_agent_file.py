@@ -156,6 +156,34 @@ def test_a_card_network_file_from_the_existing_writer_plays_as_net(tmp_path):
     assert res.games == 12
 
 
+def test_the_arena_hands_a_file_as_many_deals_a_call_as_net(flat, tmp_path):
+    """A weights file is decided for in batches, as ``net`` is: the arena gives Rust 64 deals a
+    thread a call (the progress callback hears of each call's games), not the 4 a thread of
+    the per-game bots, whose batches of a few games left the threads idle. The games are
+    ``net``'s (the file holds its weights)."""
+    from eights._core import bot_is_batched, card_net_weights
+    from eights.train import cardnet
+
+    path = str(tmp_path / "cards.safetensors")
+    cardnet.export(cardnet.load(card_net_weights()), path, {"name": "net-copy"})
+    assert [bot_is_batched(b) for b in ("net", "net1", path, flat[0])] == [True] * 4
+    assert [bot_is_batched(b) for b in ("random", "heuristic", "ismcts:50", "ismcts_net:50")] == [False] * 4
+    with pytest.raises(ValueError, match="bot"):
+        bot_is_batched("nope")
+    calls, raw = {}, {}
+    for agent in ("net", path):
+        calls[agent] = []
+        raw[agent] = eights.arena.play(
+            [agent, "heuristic"], "crazy_eights", 300, seed=4, threads=2, progress=calls[agent].append
+        )
+    assert calls["net"] == calls[path] == [256, 256, 88]  # 128 deals a call, two games each
+    for key in ("winner", "decisions", "hand_points"):
+        np.testing.assert_array_equal(raw[path][key], raw["net"][key])
+    heur = []
+    eights.arena.play(["heuristic", "random"], "crazy_eights", 20, seed=4, threads=2, progress=heur.append)
+    assert heur == [16, 16, 8]  # 8 deals a call
+
+
 def _positions_of(preset, n, games=4):
     rng = np.random.default_rng(1)
     out = []
