@@ -28,6 +28,25 @@ def shares(path: str, preset: str, players: int, deals: int, seed: int) -> np.nd
     return per_deal(r.raw, players) * players
 
 
+def paired(a: str, b: str, deals: int = 1000, seed: int = 0, resamples: int = 2000, log=print) -> dict:
+    """``a`` - ``b`` on the same deals of every preset: the mean over the presets of the paired
+    difference of the mean share of fair, its 95% bootstrap interval (deal ``k`` of every preset
+    resampled together) and each preset's own difference, as :func:`main` writes them."""
+    diffs, rows = [], {}
+    for p in presets():
+        n = min(Rules(p).players)
+        d = shares(a, p, n, deals, seed) - shares(b, p, n, deals, seed)
+        diffs.append(d)
+        rows[p] = {"players": n, "diff": float(d.mean())}
+        log(f"{p:<30} {n}  {d.mean():+.4f}")
+    mean_per_deal = np.stack(diffs).mean(axis=0)
+    lo, hi = bootstrap_ci(mean_per_deal, np.random.default_rng(seed), resamples)
+    out = {"a": a, "b": b, "deals": deals, "seed": seed, "mean": float(mean_per_deal.mean()), "ci": [lo, hi]}
+    out["ahead"] = sum(v["diff"] > 0 for v in rows.values())
+    out["behind"] = sum(v["diff"] < 0 for v in rows.values())
+    return {**out, "presets": rows}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("a", help="a net weights file (eights-net-v2 or -v3)")
@@ -37,24 +56,14 @@ def main(argv=None) -> int:
     ap.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples (default: 2000)")
     ap.add_argument("--json", default="", help="write the results here")
     args = ap.parse_args(argv)
-    diffs, rows = [], {}
-    for p in presets():
-        n = min(Rules(p).players)
-        d = shares(args.a, p, n, args.deals, args.seed) - shares(args.b, p, n, args.deals, args.seed)
-        diffs.append(d)
-        rows[p] = {"players": n, "diff": float(d.mean())}
-        print(f"{p:<30} {n}  {d.mean():+.4f}", flush=True)
-    # Deal k of every preset resampled together: the bootstrap of deal k's mean over the presets.
-    per_deal = np.stack(diffs).mean(axis=0)
-    lo, hi = bootstrap_ci(per_deal, np.random.default_rng(args.seed), args.resamples)
-    mean = float(per_deal.mean())
-    ahead = sum(v["diff"] > 0 for v in rows.values())
-    print(f"{args.a} - {args.b}: {mean:+.4f} [{lo:+.4f}, {hi:+.4f}] of the fair share, mean over {len(rows)} presets;")
-    print(f"ahead on {ahead}, behind on {sum(v['diff'] < 0 for v in rows.values())} ({args.deals} deals a preset)")
+    out = paired(args.a, args.b, args.deals, args.seed, args.resamples, log=lambda s: print(s, flush=True))
+    lo, hi = out["ci"]
+    print(f"{args.a} - {args.b}: {out['mean']:+.4f} [{lo:+.4f}, {hi:+.4f}] of the fair share, mean over", end=" ")
+    print(f"{len(out['presets'])} presets;")
+    print(f"ahead on {out['ahead']}, behind on {out['behind']} ({args.deals} deals a preset)")
     if args.json:
         with open(args.json, "w") as f:
-            out = {"a": args.a, "b": args.b, "deals": args.deals, "seed": args.seed, "mean": mean, "ci": [lo, hi]}
-            json.dump({**out, "presets": rows}, f, indent=1)
+            json.dump(out, f, indent=1)
     return 0
 
 

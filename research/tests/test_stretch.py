@@ -1,8 +1,8 @@
 """The stretch (``research/stretch.py``) end to end in seconds on the CPU (and on CUDA where
 PyTorch sees a GPU): a tiny budget of PPO from the committed file, the export, the quick check
-of both files, the curve and the verdict; the committed file stays as it was. Also:
-``--device auto`` picks CUDA exactly when PyTorch sees it, a bad ``--device`` is refused by
-name, and the verdict's rule."""
+of both files, the paired gate, the curve and the verdict; the committed file stays as it was.
+Also: ``--device auto`` picks CUDA exactly when PyTorch sees it, a bad ``--device`` is refused
+by name, and the verdict's rule."""
 
 from __future__ import annotations
 
@@ -40,11 +40,12 @@ def test_a_tiny_stretch_runs_end_to_end(tmp_path, capsys, monkeypatch, device, w
     out = tmp_path / "run"
     argv = ["--out", str(out), "--minutes", "0", "--device", device, "--env-threads", "2", "--threads", "1"]
     argv += ["--tables", "2:heuristic:8,3:heuristic:6:presets", "--num-steps", "8", "--blocks", "8"]
-    argv += ["--deals", "2", "--width", str(width)]
+    argv += ["--deals", "2", "--gate-deals", "3", "--width", str(width)]
     assert stretch.main(argv) == 0
     printed = capsys.readouterr().out
     assert "learner decisions a second" in printed
-    assert "cp " not in printed  # two deals a preset are not the fixed check: nothing to commit
+    assert "cp " not in printed  # three deals a preset are not the gate's: nothing to commit
+    assert "not on the gate's deals" in printed
     assert _sha(COMMITTED) == before
 
     rows = [json.loads(x) for x in (out / "train" / "curve.jsonl").read_text().splitlines()]
@@ -69,8 +70,14 @@ def test_a_tiny_stretch_runs_end_to_end(tmp_path, capsys, monkeypatch, device, w
         check = json.loads((out / f"check_{name}.json").read_text())
         assert check["deals"] == 2 and len(check["presets"]) >= 20
         assert summary["quick_check"][name] == check["mean_of_fair"]
-    assert summary["quick_check"]["fixed"] is False and summary["at_least_as_strong"] is False
+    assert summary["quick_check"]["fixed"] is False and summary["stronger"] is False
     assert summary["policy_updates"] == 0  # the one update trained the value head alone
+    # The gate: the two files on the same 3 deals of every preset, from the gate's seed.
+    gate = json.loads((out / "gate.json").read_text())
+    assert gate["deals"] == 3 and gate["seed"] == stretch.GATE_SEED == 7 and len(gate["presets"]) >= 20
+    assert gate["a"] == str(out / "candidate.safetensors") and gate["b"] == stretch.COMMITTED
+    assert summary["gate"] == {k: gate[k] for k in stretch.GATE_KEYS} | {"fixed": False}
+    assert not (out / "gate_start.json").exists()
 
 
 def test_a_continued_candidate_is_judged_against_the_committed_file(tmp_path, capsys, monkeypatch):
@@ -83,28 +90,42 @@ def test_a_continued_candidate_is_judged_against_the_committed_file(tmp_path, ca
     out = tmp_path / "run"
     argv = ["--out", str(out), "--minutes", "0", "--device", "cpu", "--env-threads", "2", "--threads", "1"]
     argv += ["--tables", "2:heuristic:8", "--num-steps", "8", "--blocks", "8", "--deals", "2", "--width", "64"]
+    argv += ["--gate-deals", "2"]
     assert stretch.main(argv + ["--init", start]) == 0
     assert f"the file the run started from, {start}" in capsys.readouterr().out
     summary = json.loads((out / "summary.json").read_text())
     shipped = net_quick_check.run(2, stretch.FIXED_SEED)["mean_of_fair"]
     assert summary["quick_check"]["committed"] == shipped
     check = json.loads((out / "check_start.json").read_text())
-    assert summary["start"] == {"file": start, "quick_check": check["mean_of_fair"]}
+    gate = json.loads((out / "gate_start.json").read_text())
+    assert gate["b"] == start and gate["deals"] == 2
+    gate_start = {k: gate[k] for k in stretch.GATE_KEYS}
+    assert summary["start"] == {"file": start, "quick_check": check["mean_of_fair"], "gate": gate_start}
+    assert json.loads((out / "gate.json").read_text())["b"] == stretch.COMMITTED
     stages = json.loads(header_metadata(read_file_header(str(out / "candidate.safetensors")), "c")["stages"])
     before = json.loads(header_metadata(read_file_header(str(ROOT / start)), "start")["stages"])
     assert stages[: len(before)] == before and len(stages) == len(before) + 1
 
 
-def test_the_verdict_asks_the_fixed_check_and_at_least_the_committed_mean():
-    ok, line = stretch.verdict(1.10, 1.095, True, "runs/s/candidate.safetensors")
+def _gate(mean, lo, hi, deals=stretch.GATE_DEALS):
+    return {"mean": mean, "ci": [lo, hi], "deals": deals}
+
+
+def test_the_verdict_asks_the_fixed_gate_and_a_lead_above_the_deals_noise():
+    ok, line = stretch.verdict(_gate(0.0071, 0.0007, 0.0137), True, "runs/s/candidate.safetensors")
     assert ok and line.endswith("cp runs/s/candidate.safetensors src/bots/weights/net.safetensors")
-    assert stretch.verdict(1.095, 1.095, True, "c.safetensors")[0]  # a tie is "at least as strong"
-    ok, line = stretch.verdict(1.09, 1.095, True, "c.safetensors")
+    assert "+0.0071 [+0.0007, +0.0137]" in line
+    # A lead whose interval reaches 0 is within the deals' noise: the file stays.
+    for lo in (0.0, -0.0007):
+        ok, line = stretch.verdict(_gate(0.0088, lo, 0.0182), True, "c.safetensors")
+        assert not ok and "cp " not in line and "keep the committed file" in line
+    ok, line = stretch.verdict(_gate(-0.0015, -0.0081, 0.0049), True, "c.safetensors")
     assert not ok and "cp " not in line
-    ok, line = stretch.verdict(1.5, 1.095, False, "c.safetensors")
-    assert not ok and "cp " not in line
-    # Updates of the value head alone leave the policy, and so the quick check, as they were.
-    ok, line = stretch.verdict(1.095, 1.095, True, "c.safetensors", trained=False)
+    # Other deals than the gate's give no verdict, however large the lead.
+    ok, line = stretch.verdict(_gate(0.5, 0.4, 0.6, deals=3), False, "c.safetensors")
+    assert not ok and "cp " not in line and "no verdict" in line
+    # Updates of the value head alone leave the policy, and so the games, as they were.
+    ok, line = stretch.verdict(_gate(0.01, 0.005, 0.015), True, "c.safetensors", trained=False)
     assert not ok and "cp " not in line
 
 
