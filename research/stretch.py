@@ -110,9 +110,14 @@ def verdict(gate: dict, fixed: bool, out_file: str, trained: bool = True) -> Tup
             f"stronger: paired lead {lead} over the committed file on {gate['deals']} deals a preset; "
             f"to commit it, cp {shlex.quote(out_file)} {COMMITTED}"
         )
+    if gate["ci"][1] < 0:
+        return False, (
+            f"weaker: paired lead {lead} over the committed file on {gate['deals']} deals a preset "
+            "(the interval lies below 0): keep the committed file"
+        )
     return False, (
         f"not shown stronger: paired lead {lead} over the committed file on {gate['deals']} deals a preset "
-        "(the interval reaches 0): keep the committed file"
+        "(the interval holds 0): keep the committed file"
     )
 
 

@@ -119,8 +119,13 @@ def test_the_verdict_asks_the_fixed_gate_and_a_lead_above_the_deals_noise():
     for lo in (0.0, -0.0007):
         ok, line = stretch.verdict(_gate(0.0088, lo, 0.0182), True, "c.safetensors")
         assert not ok and "cp " not in line and "keep the committed file" in line
+        assert line.startswith("not shown stronger") and "(the interval holds 0)" in line
     ok, line = stretch.verdict(_gate(-0.0015, -0.0081, 0.0049), True, "c.safetensors")
     assert not ok and "cp " not in line
+    # A file behind by more than the noise, as a one-minute run on two cores ended (its quick
+    # check led, 1.1014 against 1.0936).
+    ok, line = stretch.verdict(_gate(-0.0060, -0.0115, -0.0005), True, "c.safetensors")
+    assert not ok and "cp " not in line and line.startswith("weaker") and "below 0" in line
     # Other deals than the gate's give no verdict, however large the lead.
     ok, line = stretch.verdict(_gate(0.5, 0.4, 0.6, deals=3), False, "c.safetensors")
     assert not ok and "cp " not in line and "no verdict" in line
