@@ -2,22 +2,30 @@
 that depend only on the number of deals, plays each range as a Ray task on some worker, and
 joins the ranges in deal order, so the results are those of one machine for the same seed
 (every game is dealt and seated from its deal's index, whatever plays it); :func:`connect`
-joins or starts the cluster. Ray (the ``rllib`` extra) is imported only here, when asked for.
+joins or starts the cluster. A weights file among the agents travels as its bytes, written on
+each worker under a name of its content before its ranges play, so a worker needs no copy at
+the driver's path. Ray (the ``rllib`` extra) is imported only here, when asked for.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import logging
+import os
+import tempfile
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .._utils.checks import describe as _describe
 from .._utils.optional import import_optional
+from ..agents.files import is_agent_file
+from ..agents.spec import AgentSpec
 from ..rules import resolve_preset
 from .run import AgentLike, Preset, checked_table, concat, play_range
 
-__all__ = ["MAX_TASKS", "check_address", "connect", "deal_ranges", "play"]
+__all__ = ["FILES_DIR", "MAX_TASKS", "agent_files", "check_address", "connect", "deal_ranges", "play", "play_shipped"]
 
 #: A run is cut into at most this many tasks (ranges of deals) per table.
 MAX_TASKS = 256
@@ -57,9 +65,64 @@ def deal_ranges(games: int) -> List[Tuple[int, int]]:
     return [(a, b - a) for a, b in zip(bounds, bounds[1:])]
 
 
+#: The folder of a worker's temporary directory that holds the weights files of its runs.
+FILES_DIR = "eights-agent-files"
+
+
+def agent_files(agents: Sequence[AgentSpec]) -> Dict[str, Tuple[str, bytes]]:
+    """``{path: (sha256, bytes)}`` of each weights file among ``agents`` (their canonical
+    absolute paths, as :func:`~eights.arena.run.checked_table` leaves them), read here."""
+    files: Dict[str, Tuple[str, bytes]] = {}
+    for a in agents:
+        if a.bot is not None and is_agent_file(a.bot) and a.bot not in files:
+            with open(a.bot, "rb") as f:
+                data = f.read()
+            files[a.bot] = (hashlib.sha256(data).hexdigest(), data)
+    return files
+
+
+def _written(digest: str, data: bytes) -> str:
+    """The path of a file holding ``data`` in this machine's temporary directory, named by its
+    digest: written once (to a name of its own, then renamed, so tasks side by side never
+    read half a file), then reused."""
+    folder = os.path.join(tempfile.gettempdir(), FILES_DIR)
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, f"{digest}.safetensors")
+    if not (os.path.isfile(path) and os.path.getsize(path) == len(data)):
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".part")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+            raise
+    return path
+
+
+def play_shipped(
+    agents: Sequence[AgentSpec],
+    files: Dict[str, Tuple[str, bytes]],
+    preset: Preset,
+    seed: int,
+    start: int,
+    count: int,
+    threads: int,
+    rules: Optional[Dict[str, Any]],
+    batch_size: int,
+) -> Dict[str, np.ndarray]:
+    """:func:`~eights.arena.run.play_range` on a worker, each weights file of ``files``
+    (:func:`agent_files`) first written on this machine and its agents pointed at that copy:
+    the games of the driver's file, whether or not its path exists here."""
+    local = {path: _written(digest, data) for path, (digest, data) in files.items()}
+    agents = [dataclasses.replace(a, bot=local[a.bot]) if a.bot in local else a for a in agents]
+    return play_range(agents, preset, seed, start, count, threads, rules, batch_size)
+
+
 def _task(ray: Any, threads: int) -> Any:
     """The remote range player: one CPU a task (``threads`` CPUs when given)."""
-    return ray.remote(num_cpus=max(1, threads))(play_range)
+    return ray.remote(num_cpus=max(1, threads))(play_shipped)
 
 
 def _gather(ray: Any, refs: List[Any], sizes: List[int], progress: Optional[Callable[[int], Any]]) -> List[Any]:
@@ -103,7 +166,8 @@ def play(
     same arrays, equal for the same seed but for the timing entries (``agent_seconds``,
     ``agent_max_seconds``). Each task plays a range of deals with ``threads`` threads (0: one)
     on one CPU each (``threads`` CPUs when given). Python agents are sent to the workers
-    pickled (cloudpickle): a policy defined in a module needs that module on every worker.
+    pickled (cloudpickle): a policy defined in a module needs that module on every worker. A
+    weights file is sent as its bytes (see the module documentation).
 
     Raises:
         ImportError: Ray is not installed (the ``rllib`` extra).
@@ -117,8 +181,9 @@ def play(
         shipped = ray.put(agents)
     except Exception as exc:
         raise TypeError(f"ray: the agents must be picklable to be sent to the workers ({exc})") from None
+    files = ray.put(agent_files(agents))
     remote = _task(ray, threads)
     ranges = deal_ranges(games)
-    refs = [remote.remote(shipped, preset, seed, a, c, threads or 1, rules, batch_size) for a, c in ranges]
+    refs = [remote.remote(shipped, files, preset, seed, a, c, threads or 1, rules, batch_size) for a, c in ranges]
     parts = _gather(ray, refs, [c * n for _, c in ranges], progress)
     return concat(parts, n)

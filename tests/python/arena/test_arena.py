@@ -372,6 +372,34 @@ def test_ranges_of_deals_played_apart_join_into_the_whole_run():
             np.testing.assert_array_equal(whole[key], joined[key], err_msg=key)
 
 
+def test_a_ray_task_plays_a_weights_file_from_its_bytes_not_the_drivers_path(tmp_path, monkeypatch):
+    # A worker on another machine has no file at the driver's path: the task gets the file's
+    # bytes, writes them under its temporary folder by their digest, and plays that copy.
+    from eights.arena.cluster import FILES_DIR, agent_files, play_shipped
+    from eights.arena.run import checked_table, play_range
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "worker"))
+    committed = Path(__file__).resolve().parents[3] / "src" / "bots" / "weights" / "net.safetensors"
+    driver = tmp_path / "driver" / "mine.safetensors"
+    driver.parent.mkdir()
+    driver.write_bytes(committed.read_bytes())
+    agents, n, *_ = checked_table([str(driver), "heuristic"], "crazy_eights", 6, 5, 0, None, 256)
+    files = agent_files(agents)
+    assert list(files) == [agents[0].bot] and files[agents[0].bot][1] == committed.read_bytes()
+    here = play_range(agents, "crazy_eights", 5, 0, 6, 1, None, 256)
+    driver.unlink()  # gone from the driver's path, as on another machine
+    for _ in range(2):  # a second task on the same worker reuses the written copy
+        there = play_shipped(agents, files, "crazy_eights", 5, 0, 6, 1, None, 256)
+        for key in set(here) - {"agent_seconds", "agent_max_seconds"}:
+            np.testing.assert_array_equal(here[key], there[key], err_msg=key)
+    written = list((tmp_path / "worker" / FILES_DIR).iterdir())
+    assert [p.name for p in written] == [files[agents[0].bot][0] + ".safetensors"]
+    assert written[0].read_bytes() == committed.read_bytes()
+    # Without the bytes the task would look for the driver's path, and find nothing.
+    with pytest.raises(ValueError, match="mine.safetensors"):
+        play_shipped(agents, {}, "crazy_eights", 5, 0, 6, 1, None, 256)
+
+
 def test_ray_tasks_cover_every_deal_once_in_order():
     from eights.arena.cluster import MAX_TASKS, deal_ranges
 

@@ -97,6 +97,20 @@ def test_python_agents_are_shipped_to_the_workers(address):
     _same_eval(arena.evaluate(Highest(), lowest, **kw), arena.evaluate(Highest(), lowest, ray=address, **kw))
 
 
+def test_a_weights_file_is_shipped_to_the_workers(address, tmp_path):
+    # A trained agent by path: its bytes travel with the tasks (the workers need no copy at
+    # the driver's path, tested without Ray in test_arena.py), the same games as one machine.
+    path = tmp_path / "mine.safetensors"
+    path.write_bytes((ROOT / "src" / "bots" / "weights" / "net.safetensors").read_bytes())
+    kw = dict(preset="one_card", num_players=3, games=5, seed=6, bootstrap=100)
+    one = arena.evaluate(str(path), "heuristic", **kw)
+    spread = arena.evaluate(str(path), "heuristic", ray=address, **kw)
+    _same_eval(one, spread)
+    net = arena.evaluate("net", "heuristic", **kw)  # the file holds net's weights: net's games
+    for key in ("winner", "decisions", "hand_points"):
+        np.testing.assert_array_equal(spread.raw[key], net.raw[key])
+
+
 def test_tournament_on_the_cluster_gives_the_same_ratings(address):
     agents = ["random", "heuristic", "pimc:4"]
     one = arena.tournament(agents, games=6, seed=5, bootstrap=100)
