@@ -75,20 +75,24 @@ def agent_files(agents: Sequence[AgentSpec]) -> Dict[str, Tuple[str, bytes]]:
     files: Dict[str, Tuple[str, bytes]] = {}
     for a in agents:
         if a.bot is not None and is_agent_file(a.bot) and a.bot not in files:
-            with open(a.bot, "rb") as f:
-                data = f.read()
+            data = _read(a.bot)
             files[a.bot] = (hashlib.sha256(data).hexdigest(), data)
     return files
 
 
+def _read(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def _written(digest: str, data: bytes) -> str:
     """The path of a file holding ``data`` in this machine's temporary directory, named by its
-    digest: written once (to a name of its own, then renamed, so tasks side by side never
-    read half a file), then reused."""
+    digest: written when it is missing or differs (to a name of its own, then renamed, so tasks
+    side by side never read half a file), else reused."""
     folder = os.path.join(tempfile.gettempdir(), FILES_DIR)
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, f"{digest}.safetensors")
-    if not (os.path.isfile(path) and os.path.getsize(path) == len(data)):
+    if not (os.path.isfile(path) and _read(path) == data):
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".part")
         try:
             with os.fdopen(fd, "wb") as f:

@@ -388,13 +388,16 @@ def test_a_ray_task_plays_a_weights_file_from_its_bytes_not_the_drivers_path(tmp
     assert list(files) == [agents[0].bot] and files[agents[0].bot][1] == committed.read_bytes()
     here = play_range(agents, "crazy_eights", 5, 0, 6, 1, None, 256)
     driver.unlink()  # gone from the driver's path, as on another machine
-    for _ in range(2):  # a second task on the same worker reuses the written copy
+    folder = tmp_path / "worker" / FILES_DIR
+    for k in range(3):  # a later task on the same worker reuses the copy, or mends a spoilt one
         there = play_shipped(agents, files, "crazy_eights", 5, 0, 6, 1, None, 256)
         for key in set(here) - {"agent_seconds", "agent_max_seconds"}:
             np.testing.assert_array_equal(here[key], there[key], err_msg=key)
-    written = list((tmp_path / "worker" / FILES_DIR).iterdir())
-    assert [p.name for p in written] == [files[agents[0].bot][0] + ".safetensors"]
-    assert written[0].read_bytes() == committed.read_bytes()
+        written = list(folder.iterdir())
+        assert [p.name for p in written] == [files[agents[0].bot][0] + ".safetensors"]
+        assert written[0].read_bytes() == committed.read_bytes()
+        if k == 1:
+            written[0].write_bytes(bytes(len(committed.read_bytes())))
     # Without the bytes the task would look for the driver's path, and find nothing.
     with pytest.raises(ValueError, match="mine.safetensors"):
         play_shipped(agents, {}, "crazy_eights", 5, 0, 6, 1, None, 256)
