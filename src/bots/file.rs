@@ -125,6 +125,11 @@ impl AgentFile {
         }
     }
 
+    /// Whether the file plays every rule set (the card network) or only the rules it records.
+    pub fn plays_every_rule_set(&self) -> bool {
+        matches!(self.net, FileNet::Card(_))
+    }
+
     /// A fresh bot playing the file's network.
     pub fn build(&'static self) -> FileBot {
         let bot: Box<dyn Policy> = match &self.net {

@@ -105,6 +105,16 @@ impl BotSpec {
         }
     }
 
+    /// Whether the bot plays every rule set: all but `net1` and a flat network's file, which
+    /// play only the rules they were trained for ([`BotSpec::check_rules`] says which).
+    pub fn plays_every_rule_set(&self) -> bool {
+        match self {
+            BotSpec::Net1 => false,
+            BotSpec::File(f) => f.plays_every_rule_set(),
+            _ => true,
+        }
+    }
+
     /// The canonical name (parses back to the same spec).
     pub fn name(&self) -> String {
         match self {

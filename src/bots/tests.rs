@@ -483,6 +483,18 @@ mod file_bots {
     }
 
     #[test]
+    fn only_net1_and_a_flat_file_play_fixed_rules() {
+        // Test input, not a user's: the shipped weights written to a temporary folder.
+        let flat = BotSpec::parse(&temp("flat2.safetensors", net1::WEIGHTS_FILE)).unwrap();
+        let card = BotSpec::parse(&temp("card2.safetensors", net::WEIGHTS_FILE)).unwrap();
+        assert!(!flat.plays_every_rule_set() && !BotSpec::Net1.plays_every_rule_set());
+        assert!(card.plays_every_rule_set() && BotSpec::Net.plays_every_rule_set());
+        for name in ["random", "heuristic", "ismcts:10", "ismcts_net:10", "pimc:4", "oracle:2"] {
+            assert!(BotSpec::parse(name).unwrap().plays_every_rule_set(), "{name}");
+        }
+    }
+
+    #[test]
     fn bad_files_are_errors_naming_the_file() {
         let missing = BotSpec::parse("/no/such/dir/x.safetensors").unwrap_err();
         assert!(missing.contains("x.safetensors") && missing.contains("cannot open"), "{missing}");

@@ -217,6 +217,13 @@ fn bot_is_batched(name: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(bots::batch::style(spec) == bots::batch::Style::Batched)
 }
 
+/// Whether bot `name` plays every rule set: all but `net1` and a flat network's file (which
+/// play only the rules they were trained for). Raises as `parse_bot` does.
+#[pyfunction]
+fn bot_plays_every_rule_set(name: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(parse_spec(&parse_bot(name)?)?.plays_every_rule_set())
+}
+
 /// A copy of `game` in which every card hidden from `player` (other hands, stock) is dealt
 /// again at random, keeping `player`'s hand, the discard pile, hand sizes, the cards `player`
 /// saw go into other hands, what the record of declined plays rules out of each other hand
@@ -394,6 +401,7 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(random_selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(parse_bot, m)?)?;
     m.add_function(wrap_pyfunction!(bot_is_batched, m)?)?;
+    m.add_function(wrap_pyfunction!(bot_plays_every_rule_set, m)?)?;
     m.add_function(wrap_pyfunction!(bot_file_metadata, m)?)?;
     m.add_function(wrap_pyfunction!(determinize, m)?)?;
     m.add_function(wrap_pyfunction!(check_bot_rules, m)?)?;

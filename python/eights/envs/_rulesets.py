@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 import numpy as np
 from gymnasium import spaces
 
-from .._core import OBS_SIZE, RULES_SIZE, check_bot_rules, derive_seed
+from .._core import OBS_SIZE, RULES_SIZE, bot_plays_every_rule_set, check_bot_rules, derive_seed, parse_bot
 from ..observation import ObservationBounds
 from ..rules import Rules, RuleSpace, resolve_preset
 from ..rules.encoding import bounds as _encoding_bounds
@@ -113,10 +113,16 @@ class RuleSet:
         return self.entries[k], self.overrides, k
 
     def check_bot(self, name: str) -> None:
-        """A built-in bot name must play every rule set (``net1`` plays only its presets)."""
+        """A built-in bot name must play every rule set the envs may deal: on a RuleSpace,
+        neither ``net1`` (its presets alone) nor a flat network's file (its rules alone)."""
         if self.space is not None:
-            if name.split(":")[0].strip().lower() == "net1":
-                raise ValueError("'net1' plays only the presets it was trained for, not rules drawn from a RuleSpace")
+            if not bot_plays_every_rule_set(name):
+                what = (
+                    "'net1' plays only the presets"
+                    if parse_bot(name) == "net1"
+                    else f"bot file {name!r} plays only the rules"
+                )
+                raise ValueError(f"{what} it was trained for, not rules drawn from a RuleSpace")
             return
         for entry in self.entries:
             check_bot_rules(name, entry, self.num_players, rules=self.overrides)

@@ -197,7 +197,7 @@ class EightsEnv(gymnasium.Env):
         self._illegal_end = False  # the episode ended on an illegal learner action
         self._opponent_specs = opponents_per_seat(opponents, num_players, learner_seat, check_opponent)
         for spec in self._opponent_specs.values():
-            if isinstance(spec, AgentSpec) and spec.bot is not None:  # "net1" plays only its presets
+            if isinstance(spec, AgentSpec) and spec.bot is not None:  # net1, a flat file: their rules alone
                 table.ruleset.check_bot(spec.bot)
         self._opponents: Dict[int, Any] = {}
         self._initial_seed = seed

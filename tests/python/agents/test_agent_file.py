@@ -128,6 +128,35 @@ def test_the_file_refuses_other_rules_naming_its_rules_and_table(flat):
         eights.Bot(path).act(eights.Game("crazy_eights", num_players=PLAYERS, seed=0))
 
 
+def test_a_flat_file_is_refused_on_a_rule_space_when_the_env_is_made(flat, tmp_path):
+    """A rule space deals rules the flat file was not trained for: refused when the env is
+    made, as ``net1`` is (it was refused only at the first reset); a card network's file plays
+    every rule set and is accepted."""
+    from eights._core import bot_plays_every_rule_set, card_net_weights
+    from eights.train import cardnet
+
+    path, _ = flat
+    space = eights.RuleSpace(num_players=PLAYERS)
+    msg = r"bot file .*final\.safetensors.* plays only the rules it was trained for, not rules drawn from a RuleSpace"
+    with pytest.raises(ValueError, match=msg):
+        eights.VecEnv(space, num_envs=4, num_players=PLAYERS, opponents=path)
+    with pytest.raises(ValueError, match=msg):
+        eights.EightsEnv(space, num_players=PLAYERS, opponents=path)
+    card = str(tmp_path / "cards.safetensors")
+    cardnet.export(cardnet.load(card_net_weights()), card, {"name": "net-copy"})
+    env = eights.VecEnv(space, num_envs=4, num_players=PLAYERS, opponents=card, seed=1)
+    env.reset()
+    env.step(env.random_actions())
+    assert [bot_plays_every_rule_set(b) for b in (path, "net1", card, "net", "heuristic", "ismcts_net:10")] == [
+        False,
+        False,
+        True,
+        True,
+        True,
+        True,
+    ]
+
+
 def test_the_file_plays_its_rules_under_another_name(flat, house):
     # Names and prose are not rules: the same game renamed plays the same games.
     path, _ = flat
