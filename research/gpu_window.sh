@@ -7,8 +7,9 @@
 # --examples` beforehand, for a host without a Rust toolchain; under a minute) and, with
 # BASELINE (a folder holding another build's `eights` package, such as main's), the two builds'
 # self-play rows alternating on all the cores (benchmarks/compare_builds.py, about a minute),
-# with ROUNDS=1 the 16 / 1 ratios round by round (benchmarks/thread_rounds.py, about a
-# minute), all four into threads.txt;
+# with ROUNDS=1 the 16 / 1 ratios round by round, the one-thread cell also held on the CPU
+# that served the fewest interrupts (benchmarks/thread_rounds.py --pin-one auto, about two
+# minutes), all four into threads.txt;
 # then the stretch continuing the best candidate so far (INIT, default the width-64 file of the
 # second window) for MINUTES, its quick checks, and its gate: the candidate against the
 # committed file and against the start on the same 2,000 deals a preset
@@ -78,7 +79,7 @@ if [ -n "${CHUNK_BALANCE:-}" ]; then
 fi
 if [ "${ROUNDS:-0}" = 1 ]; then
     el "thread rounds"
-    timeout 150 "$PYTHON" benchmarks/thread_rounds.py --rounds 8 --seconds 0.8 >> "$OUT/threads.txt" 2>&1
+    timeout 200 "$PYTHON" benchmarks/thread_rounds.py --rounds 8 --seconds 0.8 --pin-one auto >> "$OUT/threads.txt" 2>&1
 fi
 if [ -n "${BASELINE:-}" ]; then
     el "builds compared: $BASELINE against this tree"
