@@ -473,7 +473,7 @@ impl CardNet {
         dense(sc.ctx.slice(s![..b, ..]), &self.x, &mut sc.xc, false);
         dense(sc.ctx.slice(s![..b, ..]), &self.o, &mut sc.other, false);
         // The card heads where a card's action is legal.
-        let mut u = vec![0.0f32; w];
+        let u = &mut sc.u;
         for k in 0..b {
             let m = sc.masks[k];
             for c in 0..NUM_FACES {
@@ -481,7 +481,7 @@ impl CardNet {
                     continue;
                 }
                 let hr = h.row(k * NUM_FACES + c);
-                self.u.apply(hr, &mut u);
+                self.u.apply(hr, u);
                 for (j, v) in u.iter_mut().enumerate() {
                     *v = (*v + sc.xc[[k, j]]).max(0.0);
                 }
@@ -655,6 +655,8 @@ pub struct NetScratch {
     xc: Array2<f32>,
     other: Array2<f32>,
     card_logits: ndarray::Array3<f32>,
+    /// A card head's hidden units (`width`), reused card after card.
+    u: Vec<f32>,
     acts: Vec<Option<usize>>,
     cache: RulesCache,
     att: AttentionScratch,
@@ -678,6 +680,7 @@ impl NetScratch {
         self.xc = Array2::zeros((rows, w));
         self.other = Array2::zeros((rows, NUM_OTHER));
         self.card_logits = ndarray::Array3::zeros((rows, NUM_FACES, 3));
+        self.u = vec![0.0; w];
         self.acts = vec![None; rows];
     }
 
