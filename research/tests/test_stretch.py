@@ -78,6 +78,7 @@ def test_a_tiny_stretch_runs_end_to_end(tmp_path, capsys, monkeypatch, device, w
     assert gate["a"] == str(out / "candidate.safetensors") and gate["b"] == stretch.COMMITTED
     assert summary["gate"] == {k: gate[k] for k in stretch.GATE_KEYS} | {"fixed": False}
     assert not (out / "gate_start.json").exists()
+    assert summary["confirm"] is None and not (out / "confirm.json").exists()  # no gate passed
 
 
 def test_a_continued_candidate_is_judged_against_the_committed_file(tmp_path, capsys, monkeypatch):
@@ -91,8 +92,18 @@ def test_a_continued_candidate_is_judged_against_the_committed_file(tmp_path, ca
     argv = ["--out", str(out), "--minutes", "0", "--device", "cpu", "--env-threads", "2", "--threads", "1"]
     argv += ["--tables", "2:heuristic:8", "--num-steps", "8", "--blocks", "8", "--deals", "2", "--width", "64"]
     argv += ["--gate-deals", "2"]
+    # Two deals a preset made the gate's, and its test passed whatever the lead: the candidate
+    # then plays the fresh deals too (the verdict still waits for the policy to train).
+    monkeypatch.setattr(stretch, "GATE_DEALS", 2)
+    monkeypatch.setattr(stretch, "gate_passed", lambda gate, fixed, trained=True: fixed)
     assert stretch.main(argv + ["--init", start]) == 0
-    assert f"the file the run started from, {start}" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert f"the file the run started from, {start}" in printed and "cp " not in printed
+    candidate = str(out / "candidate.safetensors")
+    seed = stretch.confirm_seed(candidate)
+    assert f"confirm: the candidate against the committed file, 2 fresh deals (seed {seed})" in printed
+    confirm = json.loads((out / "confirm.json").read_text())
+    assert (confirm["a"], confirm["b"], confirm["deals"], confirm["seed"]) == (candidate, stretch.COMMITTED, 2, seed)
     summary = json.loads((out / "summary.json").read_text())
     shipped = net_quick_check.run(2, stretch.FIXED_SEED)["mean_of_fair"]
     assert summary["quick_check"]["committed"] == shipped
@@ -102,6 +113,7 @@ def test_a_continued_candidate_is_judged_against_the_committed_file(tmp_path, ca
     gate_start = {k: gate[k] for k in stretch.GATE_KEYS}
     assert summary["start"] == {"file": start, "quick_check": check["mean_of_fair"], "gate": gate_start}
     assert json.loads((out / "gate.json").read_text())["b"] == stretch.COMMITTED
+    assert summary["confirm"] == {k: confirm[k] for k in stretch.GATE_KEYS}
     stages = json.loads(header_metadata(read_file_header(str(out / "candidate.safetensors")), "c")["stages"])
     before = json.loads(header_metadata(read_file_header(str(ROOT / start)), "start")["stages"])
     assert stages[: len(before)] == before and len(stages) == len(before) + 1
@@ -111,10 +123,24 @@ def _gate(mean, lo, hi, deals=stretch.GATE_DEALS):
     return {"mean": mean, "ci": [lo, hi], "deals": deals}
 
 
+def _fresh(mean, lo, hi, seed=12345):
+    return {"mean": mean, "ci": [lo, hi], "deals": stretch.GATE_DEALS, "seed": seed}
+
+
 def test_the_verdict_asks_the_fixed_gate_and_a_lead_above_the_deals_noise():
-    ok, line = stretch.verdict(_gate(0.0071, 0.0007, 0.0137), True, "runs/s/candidate.safetensors")
+    # The width-64 candidate's gate and its lead on other deals (seed 0, 1,000 deals a preset).
+    confirm = _fresh(0.0112, 0.0026, 0.0200)
+    ok, line = stretch.verdict(_gate(0.0071, 0.0007, 0.0137), True, "runs/s/candidate.safetensors", confirm=confirm)
     assert ok and line.endswith("cp runs/s/candidate.safetensors src/bots/weights/net.safetensors")
-    assert "+0.0071 [+0.0007, +0.0137]" in line
+    assert "+0.0071 [+0.0007, +0.0137]" in line and "+0.0112 [+0.0026, +0.0200] on 2000 fresh deals" in line
+    assert stretch.gate_passed(_gate(0.0071, 0.0007, 0.0137), True)
+    # Passing the gate alone commits nothing: the fresh deals must confirm the lead.
+    ok, line = stretch.verdict(_gate(0.0071, 0.0007, 0.0137), True, "c.safetensors")
+    assert not ok and "cp " not in line and "not yet confirmed" in line
+    for mean in (0.0, -0.002):
+        fresh = _fresh(mean, -0.009, 0.006)
+        ok, line = stretch.verdict(_gate(0.0071, 0.0007, 0.0137), True, "c.safetensors", confirm=fresh)
+        assert not ok and "cp " not in line and line.startswith("not confirmed") and "(seed 12345)" in line
     # A lead whose interval reaches 0 is within the deals' noise: the file stays.
     for lo in (0.0, -0.0007):
         ok, line = stretch.verdict(_gate(0.0088, lo, 0.0182), True, "c.safetensors")
@@ -130,8 +156,25 @@ def test_the_verdict_asks_the_fixed_gate_and_a_lead_above_the_deals_noise():
     ok, line = stretch.verdict(_gate(0.5, 0.4, 0.6, deals=3), False, "c.safetensors")
     assert not ok and "cp " not in line and "no verdict" in line
     # Updates of the value head alone leave the policy, and so the games, as they were.
-    ok, line = stretch.verdict(_gate(0.01, 0.005, 0.015), True, "c.safetensors", trained=False)
+    ok, line = stretch.verdict(_gate(0.01, 0.005, 0.015), True, "c.safetensors", trained=False, confirm=confirm)
     assert not ok and "cp " not in line
+    assert not stretch.gate_passed(_gate(0.01, 0.005, 0.015), True, trained=False)
+    assert not stretch.gate_passed(_gate(0.5, 0.4, 0.6, deals=3), False)
+
+
+def test_the_fresh_deals_follow_the_file_and_are_never_the_gates(tmp_path, monkeypatch):
+    a, b = tmp_path / "a.safetensors", tmp_path / "b.safetensors"
+    a.write_bytes(b"one file")
+    b.write_bytes(b"another file")
+    seed = stretch.confirm_seed(str(a))
+    assert seed == stretch.confirm_seed(str(a)) and seed != stretch.confirm_seed(str(b))
+    # The first 8 bytes of the sha256, little-endian, halved to fit a signed 64-bit seed.
+    digest = bytes.fromhex("4b9d8b7b4ac7e4c24a7bb0d3e2e5f7fbdc2b80e7f1e0f0a0b9c8d7e6f5a4b3c2")
+    monkeypatch.setattr(stretch.hashlib, "sha256", lambda data: type("H", (), {"digest": lambda self: digest})())
+    assert stretch.confirm_seed(str(a)) == int.from_bytes(digest[:8], "little") >> 1 < 2**63
+    seven = (stretch.GATE_SEED << 1).to_bytes(8, "little") + bytes(24)
+    monkeypatch.setattr(stretch.hashlib, "sha256", lambda data: type("H", (), {"digest": lambda self: seven})())
+    assert stretch.confirm_seed(str(a)) == stretch.GATE_SEED + 1
 
 
 def test_the_groups_scale_by_their_games():
