@@ -12,6 +12,10 @@ import numpy as np
 
 from .._core import NUM_ACTIONS
 
+#: The most duplicate deals one call plays (the arena, a training run's evaluation, the
+#: generalization benchmark, and the command line's ``--games`` and ``--eval-deals``).
+MAX_DEALS = 10**9
+
 
 def describe(value: Any) -> str:
     """Short ``repr`` of a value for error messages."""

@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .._core import NUM_ACTIONS, Game, arena_play, arena_schedule, bot_is_batched, check_bot_rules
-from .._utils.checks import as_action, as_int
+from .._utils.checks import MAX_DEALS, as_action, as_int
 from .._utils.checks import describe as _describe
 from .._utils.seeds import check_seed
 from ..agents.spec import AgentSpec, as_agent
@@ -28,7 +28,7 @@ AgentLike = Union[str, Callable[[np.ndarray, np.ndarray], Any], Any]
 Preset = Any
 
 #: Upper bounds of the integer arguments (the Rust core takes them as 64-bit integers).
-_MAX_GAMES = 10**9
+_MAX_GAMES = MAX_DEALS
 _MAX_THREADS = 1024
 _MAX_BATCH = 2**20
 

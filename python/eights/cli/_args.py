@@ -11,7 +11,7 @@ import os
 import pathlib
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union, cast
 
-from .._utils.checks import as_int
+from .._utils.checks import MAX_DEALS, as_int
 from .._utils.seeds import check_seed
 from ..rules import Rules, resolve_preset
 
@@ -52,6 +52,9 @@ def int_in(low: int, high: int = COUNT_MAX) -> Callable[[str], int]:
 #: Argument types: counts from 0 or 1, player counts, thread counts, seeds.
 non_negative = int_in(0)
 positive = int_in(1)
+#: Duplicate deals (``--games``), and those of an evaluation (``--eval-deals``, 0: none).
+deals = int_in(1, MAX_DEALS)
+eval_deals = int_in(0, MAX_DEALS)
 players = int_in(2, 10)
 threads = int_in(0, 1024)
 

@@ -83,7 +83,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--seed", type=_args.seed, default=0, help="seed of the training (default: 0)")
     p.add_argument(
         "--eval-deals",
-        type=_args.non_negative,
+        type=_args.eval_deals,
         default=1000,
         help="duplicate deals of the final evaluation (default: 1000)",
     )
@@ -152,8 +152,9 @@ def run(args: argparse.Namespace) -> int:
     from ..rules import Rules
     from ..train import train
 
-    if overrides and isinstance(preset, str):
-        preset = Rules(preset, overrides)
+    if overrides:
+        # On a preset name or on the rules of a TOML file alike (as the other commands do).
+        preset = Rules(preset, overrides) if isinstance(preset, str) else preset.replace(overrides)
     _outputs.check_outputs([("--out", args.out, "folder"), ("--plot", args.plot, "plot")])
     ppo, league = _settings(args)
     result = train(
@@ -162,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         out=args.out,
         minutes=args.minutes,
         decisions=args.decisions,
-        variants=[v for v in args.variants.split(",") if v.strip()],
+        variants=_args.names(args.variants),
         seats=args.seats,
         init=args.init,
         device=args.device,

@@ -85,6 +85,8 @@ class PPOConfig:
                     raise TypeError(f"PPOConfig.{f.name} must be an integer, got {value!r}")
                 if value < 1:
                     raise ValueError(f"PPOConfig.{f.name} must be >= 1, got {value}")
+                if f.name in COUNT_MAX and value > COUNT_MAX[f.name]:
+                    raise ValueError(f"PPOConfig.{f.name} must be in [1, {COUNT_MAX[f.name]}], got {value}")
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise TypeError(f"PPOConfig.{f.name} must be a number, got {value!r}")
@@ -93,7 +95,17 @@ class PPOConfig:
             if not np.isfinite(value) or value < 0 or (unit and value > 1) or (positive and value == 0):
                 allowed = "in [0, 1]" if unit else ("> 0" if positive else ">= 0")
                 raise ValueError(f"PPOConfig.{f.name} must be {allowed}, got {value}")
+        rollout = self.num_envs * self.num_steps
+        if self.num_minibatches > rollout:
+            raise ValueError(
+                f"PPOConfig.num_minibatches must be at most num_envs * num_steps = {rollout} (a minibatch holds "
+                f"at least one decision), got {self.num_minibatches}"
+            )
 
+
+#: Upper bounds of PPOConfig's counts: a batch of games the envs take (``VecEnv``'s most), and
+#: hidden layers a machine holds (8,192 units: 67 M weights a layer).
+COUNT_MAX = {"num_envs": 2**20, "hidden": 8192}
 
 #: Called for the games that ended at a step: (learner seat index, env, game rows, rewards).
 OnDone = Callable[[int, Any, np.ndarray, np.ndarray], None]

@@ -26,6 +26,7 @@ import numpy as np
 import torch
 
 from .._core import NUM_ACTIONS, OBS_SIZE, Bot
+from .._utils.checks import MAX_DEALS
 from ..rules import Rules, resolve_preset
 from . import machine, outputs
 from .curves import LearningCurve
@@ -195,7 +196,9 @@ def train(
         ValueError: bad rules, table size, seats, budget, init, device or opponents, or a
             checkpoint in ``out`` of other rules or another table.
     """
-    plan = _plan(rules, players, variants, seats, minutes, decisions, init, ppo, league, opponents)
+    plan = _plan(
+        rules, players, variants, seats, minutes, decisions, init, ppo, league, opponents, eval_deals, log_every
+    )
     dev = machine.pick_device(device)
     env_threads, torch_threads = machine.pick_threads(env_threads, torch_threads, dev)
     plan.update(out=out, dev=dev, env_threads=env_threads, torch_threads=torch_threads, seed=seed, log=log)
@@ -213,7 +216,9 @@ def train(
         torch.set_num_threads(before)
 
 
-def _plan(rules, players, variants, seats, minutes, decisions, init, ppo, league, opponents) -> Dict[str, Any]:
+def _plan(
+    rules, players, variants, seats, minutes, decisions, init, ppo, league, opponents, eval_deals, log_every
+) -> Dict[str, Any]:
     """The run's checked settings (``ValueError`` or ``TypeError`` naming the first bad one)."""
     _check_init(init)
     init = init if init in INITS else os.fspath(init)
@@ -239,6 +244,11 @@ def _plan(rules, players, variants, seats, minutes, decisions, init, ppo, league
     if league.opponents and not others:
         others = [o.strip() for o in league.opponents.split(",") if o.strip()]
     league = dataclasses.replace(league, opponents=",".join(others))
+    league.check()
+    if isinstance(eval_deals, bool) or not isinstance(eval_deals, int) or not 0 <= eval_deals <= MAX_DEALS:
+        raise ValueError(f"eval_deals must be an integer in [0, {MAX_DEALS}] (0: no evaluation), got {eval_deals!r}")
+    if isinstance(log_every, bool) or not isinstance(log_every, int) or log_every < 1:
+        raise ValueError(f"log_every must be a positive integer, got {log_every!r}")
     return {
         "rules": ruleset, "players": players, "seats": _check_seats(seats, players), "init": init,
         "minutes": minutes, "decisions": decisions, "ppo": ppo, "league": league, "others": others,
@@ -288,6 +298,8 @@ def _train(plan: Dict[str, Any], restart: bool):
 
     def finish() -> None:
         if run.step > step0 or not os.path.exists(folder.agent_file):
+            if run.step > step0 and (not curve.points or curve.points[-1]["step"] < run.step):
+                curve.add(run)  # the curve ends where the run does, however few its updates
             save()
             meta.update(decisions=str(run.step), minutes=f"{run.elapsed() / 60:.2f}")
             folder.write_agent(agent, ruleset, players, meta)

@@ -21,6 +21,7 @@ resumed run does not replay the same deals.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import os
 import shutil
 import tempfile
@@ -42,7 +43,10 @@ __all__ = ["League", "LeagueConfig", "SelfPlay"]
 
 @dataclass
 class LeagueConfig:
-    """The opponents of self-play and their shares of the games."""
+    """The opponents of self-play and their shares of the games. The snapshots of the learner
+    get what the shares in play leave; where those add up to more than 1 (the search bot and
+    more opponents beside the default shares, say), they are scaled to add up to 1 and the
+    snapshots get no games."""
 
     heuristic_share: float = 0.3
     """share of games against the heuristic bot"""
@@ -62,6 +66,26 @@ class LeagueConfig:
     """updates between snapshots added to the league"""
     pool_size: int = 12
     """the latest snapshots that are played"""
+
+    def check(self) -> None:
+        """``ValueError`` naming the first setting out of its range (``TypeError`` for a wrong
+        type): every share in [0, 1], at least one update between snapshots and one snapshot
+        played."""
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.type in ("str", str):
+                if not isinstance(value, str):
+                    raise TypeError(f"LeagueConfig.{f.name} must be a str, got {value!r}")
+            elif f.type in ("int", int):
+                if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                    raise TypeError(f"LeagueConfig.{f.name} must be an integer, got {value!r}")
+                if value < 1:
+                    raise ValueError(f"LeagueConfig.{f.name} must be >= 1, got {value}")
+            else:
+                if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+                    raise TypeError(f"LeagueConfig.{f.name} must be a number, got {value!r}")
+                if not 0 <= value <= 1:  # NaN fails too
+                    raise ValueError(f"LeagueConfig.{f.name} must be in [0, 1], got {value}")
 
 
 class League(OpponentPool):

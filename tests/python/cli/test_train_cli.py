@@ -221,6 +221,16 @@ def test_example_flags_have_help_lines():
         (["--device", "cuda:7"] if not torch.cuda.is_available() else ["--device", "tpu"], "device"),
         (["--opponents", "nosuchbot"], "opponents"),
         (["--num-envs", "0"], "num_envs"),
+        # The league's and PPO's settings, refused before the run starts (they failed after
+        # it, naming no setting, or ran on rescaled, or hung).
+        (["--heuristic-share", "-1"], "LeagueConfig.heuristic_share must be in [0, 1], got -1"),
+        (["--heuristic-share", "nan"], "LeagueConfig.heuristic_share must be in [0, 1], got nan"),
+        (["--opponents", "random", "--opponents-share", "1.5"], "LeagueConfig.opponents_share must be in [0, 1]"),
+        (["--snapshot-every", "0"], "LeagueConfig.snapshot_every must be >= 1"),
+        (["--num-minibatches", "20000"], "PPOConfig.num_minibatches must be at most num_envs * num_steps"),
+        (["--hidden", "100000000"], "PPOConfig.hidden must be in [1, 8192]"),
+        (["--num-envs", "100000000"], "PPOConfig.num_envs must be in [1, 1048576], got 100000000"),
+        (["--eval-deals", str(2**64 - 1)], "--eval-deals: must be in [0, 1000000000]"),
     ],
 )
 def test_bad_options_exit_2_naming_them(args, message, capsys, tmp_path):
@@ -230,6 +240,24 @@ def test_bad_options_exit_2_naming_them(args, message, capsys, tmp_path):
         code = exc.code
     assert code == 2
     assert message in capsys.readouterr().err
+
+
+def test_json_changes_apply_to_the_rules_of_a_toml_file_and_a_short_run_has_its_curve(tmp_path, capsys):
+    """``--rules JSON`` on ``--preset FILE.toml``: the changes were dropped (the agent trained on
+    the file's rules as written). A run of fewer updates than ``--log-every`` wrote no curve."""
+    out = tmp_path / "house"
+    small = [a for a in SMALL if a not in ("--log-every", "1")]
+    argv = ["train", "--preset", str(HOUSE), "--rules", '{"deal": {"hand_size": 3}}', "--players", "3", *small]
+    assert main([*argv, "--out", str(out), "--decisions", "300", "--eval-deals", "0", "--log-every", "50"]) == 0
+    capsys.readouterr()
+    rules = eights.Rules.from_toml(export_metadata(out / "final.safetensors")["agent.rules"])
+    assert rules.to_dict()["deal"]["hand_size"] == 3 and rules.name == "switch_house"
+    assert eights.Rules.from_toml(HOUSE).to_dict()["deal"]["hand_size"] != 3
+    # One update, the curve's point every 50: the curve still ends where the run does.
+    curve = load_checkpoint(out / "checkpoint.pt", ("curve", "step"))
+    assert [p["step"] for p in curve["curve"]] == [curve["step"]]
+    assert (out / "learning_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len((out / "learning_curve.csv").read_text().splitlines()) == 2
 
 
 def test_ctrl_c_saves_the_checkpoint_and_exits_130(tmp_path):
