@@ -179,7 +179,12 @@ impl Net1Weights {
                 if self.policies.iter().all(|p| !p.recorded) { ", without overrides or variants" } else { "" },
                 rules.spec.name,
                 rules.num_players,
-                if self.policies.iter().any(|p| p.rules.spec.name == rules.spec.name) {
+                // Only where the preset and the player count match does a difference lie in the rules.
+                if self
+                    .policies
+                    .iter()
+                    .any(|p| p.rules.spec.name == rules.spec.name && p.players == usize::from(rules.num_players))
+                {
                     ", with changed rules"
                 } else {
                     ""

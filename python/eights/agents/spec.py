@@ -228,10 +228,14 @@ def load_agent(text: Any, scale: Optional[Any] = None, what: str = "agent") -> A
     is passed to it), as an :class:`AgentSpec`.
 
     Raises:
-        ValueError: an unknown agent, a module or attribute that cannot be found, a file
-            that is not a saved model.
+        ValueError: an unknown agent, a module or attribute that cannot be found or that
+            cannot be called as a policy, a file that is not a saved model.
         TypeError: ``text`` is not a string.
     """
     from .load import load_policy
 
-    return as_agent(load_policy(text, scale), what)
+    policy = load_policy(text, scale)
+    try:
+        return as_agent(policy, what)
+    except TypeError as exc:  # the text named an object that is no policy: a bad value of it
+        raise ValueError(str(exc)) from None

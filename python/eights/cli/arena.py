@@ -33,7 +33,7 @@ def add_parser(subparsers: Any) -> None:
         "action or an object with act/act_batch, from the current folder) or paths of saved SB3 models (.zip) "
         "(default: random,heuristic,ismcts:400)",
     )
-    p.add_argument("--games", type=_args.positive, default=1000, help="duplicate deals per table (default: 1000)")
+    p.add_argument("--games", type=_args.deals, default=1000, help="duplicate deals per table (default: 1000)")
     p.add_argument("--seed", type=_args.seed, default=0, help="random seed (default: 0)")
     p.add_argument("--threads", type=_args.threads, default=0, help="worker threads, 0 = all cores (default: 0)")
     p.add_argument(

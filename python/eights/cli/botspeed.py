@@ -28,7 +28,7 @@ def add_parser(subparsers: Any) -> None:
         default="random,heuristic,pimc:50,ismcts:400",
         help="comma-separated bot names (default: random,heuristic,pimc:50,ismcts:400)",
     )
-    p.add_argument("--games", type=_args.positive, default=20, help="duplicate deals per bot (default: 20)")
+    p.add_argument("--games", type=_args.deals, default=20, help="duplicate deals per bot (default: 20)")
     p.add_argument("--seed", type=_args.seed, default=0, help="random seed (default: 0)")
     p.set_defaults(func=run)
 
@@ -36,6 +36,7 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Time each bot's decisions on each preset (one thread, games against the heuristic)."""
     from .. import arena
+    from .._core import Game
     from ..agents.spec import as_agent
 
     bots = _args.names(args.bots)
@@ -46,6 +47,11 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--presets needs at least one preset name (e.g. crazy_eights), got {args.presets!r}")
     for b in bots:
         as_agent(b, "--bots")  # ValueError naming the allowed bots
+    for preset in presets:  # every preset and the player count checked before any timing
+        try:
+            Game(preset, args.players, seed=0)
+        except ValueError as exc:
+            raise ValueError(f"--presets: {exc}") from None
     print(
         f"{args.players} players, {args.games} duplicate deals against heuristic per bot, one thread, seed {args.seed}"
     )

@@ -32,7 +32,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--split", default="heldout_presets", choices=SPLITS, help="the split (default: heldout_presets)")
     p.add_argument("--opponent", default="heuristic", help="the opponent at every other seat (default: heuristic)")
     p.add_argument("--players", type=_args.players, default=2, help="number of players (default: 2)")
-    p.add_argument("--games", type=_args.positive, default=200, help="duplicate deals per rule set (default: 200)")
+    p.add_argument("--games", type=_args.deals, default=200, help="duplicate deals per rule set (default: 200)")
     p.add_argument("--seed", type=_args.seed, default=0, help="random seed (default: 0)")
     p.add_argument("--threads", type=_args.threads, default=0, help="worker threads, 0 = all cores (default: 0)")
     _args.add_ray(p)

@@ -172,7 +172,7 @@ class BestResponse:
         if differ:
             raise ValueError(
                 f"the checkpoint {path} is of another run: its {', '.join(differ)}; "
-                "use another output folder, or resume=False to start again"
+                "use another output folder, or start again (resume=False; --restart on the command line)"
             )
         self.net.load_state_dict(ck["model"])
         self.optimizer.load_state_dict(ck["optimizer"])

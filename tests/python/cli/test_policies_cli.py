@@ -34,6 +34,9 @@ POLICY_MODULE = textwrap.dedent(
             return np.array([np.flatnonzero(m)[-1] for m in masks])
 
     not_a_policy = 42
+
+    def one_arg(obs):
+        return 0
     """
 )
 
@@ -98,6 +101,22 @@ def test_arena_cli_with_module_policies_and_out(policy_module, tmp_path, capsys)
     assert [r["agent"] for r in rows] == names
     assert float(rows[1]["rating"]) == pytest.approx(data["agents"][1]["rating"])
     assert main(["arena", "--agents", "random,heuristic", "--games", "2", "--out", "r.txt"]) == 2
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["arena", "--agents", "random,{m}:one_arg", "--games", "2"],
+        ["exploit", "--agent", "{m}:one_arg", "--decisions", "10"],
+        ["generalize", "--agent", "{m}:one_arg", "--games", "1"],
+    ],
+)
+def test_a_module_attribute_that_is_no_policy_is_an_error_line_not_a_traceback(policy_module, argv, capsys):
+    # It failed with a TypeError traceback and exit status 1: only ValueError was a user's error.
+    code = main([a.format(m=policy_module) for a in argv] + ["--no-progress"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "one_arg(obs) cannot be called as f(obs, mask)" in err
 
 
 def test_play_against_a_module_policy(policy_module):

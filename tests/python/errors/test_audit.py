@@ -252,6 +252,13 @@ FLAGS = {
     "cli-bots-count": (["play", "--players", "3", "--bots", "random,random,random"], "--bots needs one bot name"),
     "cli-botspeed-bots": (["botspeed", "--bots", ","], "--bots needs at least one bot name"),
     "cli-botspeed-presets": (["botspeed", "--presets", ","], "--presets needs at least one preset name"),
+    # Every preset checked before the first is timed (a typo in the second failed after it).
+    "cli-botspeed-later-preset": (
+        ["botspeed", "--presets", "crazy_eights,crazy_eigths", "--bots", "random"],
+        '--presets: unknown preset "crazy_eigths"',
+    ),
+    # The arena's own limit, in the option's range (its help said 2**64 - 1).
+    "cli-games-high": (["arena", "--games", str(10**9 + 1)], "argument --games: must be in [1, 1000000000]"),
     "cli-soak-seconds": (["soak", "--seconds", "0"], "argument --seconds: must be a number of seconds above 0"),
     "cli-soak-presets": (["soak", "--presets", ","], "--presets ',' names no preset"),
     "cli-soak-decisions": (["soak", "--decisions", "0"], "argument --decisions: must be in [1,"),
