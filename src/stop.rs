@@ -24,6 +24,12 @@ impl Stop {
         self.0.store(true, Ordering::Relaxed);
     }
 
+    /// Take back a request: a flag that lives with an object (a `VecEnv`'s) is cleared at the
+    /// start of each call that reads it.
+    pub fn clear(&self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+
     /// Has a stop been asked for? One relaxed load: cheap enough for every decision.
     pub fn is_set(&self) -> bool {
         self.0.load(Ordering::Relaxed)

@@ -240,9 +240,11 @@ pub fn play_batch(
                     break;
                 }
                 let t = Instant::now();
-                let a = x.bots[p]
-                    .act(&x.game)
-                    .ok_or_else(|| stuck(format!("no legal action for seat {p} in a running game")))?;
+                let a = x.bots[p].act_until(&x.game, stop);
+                if stop.is_set() {
+                    return Err(ArenaError::Stopped); // a search cut short: its answer is not played
+                }
+                let a = a.ok_or_else(|| stuck(format!("no legal action for seat {p} in a running game")))?;
                 timing.add(agent, &x.game, t.elapsed().as_secs_f64());
                 x.game.step(a).map_err(|e| stuck(format!("a bot chose an illegal action: {e}")))?;
             }
@@ -296,7 +298,11 @@ pub fn play_game(
         }
         let agent = agent_at(p, rotation, n);
         let t = Instant::now();
-        let a = bots[p].act(&g).ok_or_else(|| stuck(format!("no legal action for seat {p} in a running game")))?;
+        let a = bots[p].act_until(&g, stop);
+        if stop.is_set() {
+            return Err(ArenaError::Stopped); // a search cut short: its answer is not played
+        }
+        let a = a.ok_or_else(|| stuck(format!("no legal action for seat {p} in a running game")))?;
         // `agent < n` (a remainder mod n) and `timing` has n entries (checked above).
         timing.add(agent, &g, t.elapsed().as_secs_f64());
         g.step(a).map_err(|e| stuck(format!("a bot chose an illegal action: {e}")))?;

@@ -20,6 +20,7 @@ use super::{net, net1};
 use crate::action::ActionMask;
 use crate::game::Game;
 use crate::seed::derive_seed;
+use crate::stop::Stop;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -48,12 +49,20 @@ pub fn style(spec: BotSpec) -> Style {
 /// The decision of bot `spec` for the seat to act in `game`, whose legal actions are `mask`,
 /// built afresh for this decision: `random` draws from `stream`, a search bot is seeded with
 /// `seed`, the learned bots answer through one forward pass of their own (a caller with many
-/// games batches them instead, see [`BotBatch`]). `None` when the game is over.
-pub fn act_one(spec: BotSpec, game: &Game, mask: &ActionMask, stream: &mut RandomBot, seed: u64) -> Option<usize> {
+/// games batches them instead, see [`BotBatch`]). `None` when the game is over. A search
+/// reads `stop` as [`Policy::act_until`] does.
+pub fn act_one(
+    spec: BotSpec,
+    game: &Game,
+    mask: &ActionMask,
+    stream: &mut RandomBot,
+    seed: u64,
+    stop: &Stop,
+) -> Option<usize> {
     match spec {
         BotSpec::Random => stream.pick(mask),
         BotSpec::Heuristic => HeuristicBot::new().choose(game, mask),
-        _ => spec.build(seed).act(game),
+        _ => spec.build(seed).act_until(game, stop),
     }
 }
 

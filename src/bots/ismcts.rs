@@ -42,6 +42,7 @@ use super::net::NetBot;
 use super::policy::Policy;
 use crate::action::ActionMask;
 use crate::game::{Game, KnownCards};
+use crate::stop::{NEVER, Stop};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -63,6 +64,9 @@ pub const HAND_SIZE_WEIGHT: f64 = 0.5;
 pub const ROLLOUT_LIMIT: u32 = 500;
 
 const NONE: u32 = u32::MAX;
+/// Simulations between two reads of a search's stop flag ([`IsmctsBot::search_until`]): a
+/// few milliseconds of search at most, one relaxed load per 64 simulations.
+pub const STOP_EVERY: u32 = 64;
 
 #[derive(Clone, Debug)]
 struct Node {
@@ -130,7 +134,13 @@ impl IsmctsBot {
 
     /// Run the search from `g` and return the chosen action.
     pub fn search(&mut self, g: &Game) -> Option<usize> {
-        self.search_into(g, None, None)
+        self.search_into(g, None, None, &NEVER)
+    }
+
+    /// [`search`](Self::search) until `stop` is set (read every [`STOP_EVERY`] simulations):
+    /// then the most visited root child so far, or the root's favoured action before any.
+    pub fn search_until(&mut self, g: &Game, stop: &Stop) -> Option<usize> {
+        self.search_into(g, None, None, stop)
     }
 
     /// [`search`](Self::search), also writing the root's visit shares to `shares` (one entry
@@ -144,10 +154,10 @@ impl IsmctsBot {
     /// given no `root` favours `net`'s move.
     pub fn search_policy(&mut self, g: &Game, root: Option<usize>, shares: &mut [f32]) -> Option<usize> {
         shares.fill(0.0);
-        self.search_into(g, root, Some(shares))
+        self.search_into(g, root, Some(shares), &NEVER)
     }
 
-    fn search_into(&mut self, g: &Game, root: Option<usize>, shares: Option<&mut [f32]>) -> Option<usize> {
+    fn search_into(&mut self, g: &Game, root: Option<usize>, shares: Option<&mut [f32]>, stop: &Stop) -> Option<usize> {
         let me = g.current_player()?;
         let mut m = ActionMask::default();
         g.legal_actions(&mut m);
@@ -179,7 +189,10 @@ impl IsmctsBot {
         };
         // Playouts cut short so far, and playouts so far: the bias runs between the two bounds.
         let (mut cut, mut played) = (0u32, 0u32);
-        for _ in 0..self.simulations {
+        for k in 0..self.simulations {
+            if k % STOP_EVERY == 0 && stop.is_set() {
+                return self.root_choice(shares).or(root_h);
+            }
             let bias = HEURISTIC_BIAS + (CUT_BIAS - HEURISTIC_BIAS) * f64::from(cut + 1) / f64::from(played + 1);
             let mut d = g.determinize_world(me, &KnownCards::default(), &mut self.rng);
             self.path.clear();
@@ -317,6 +330,9 @@ pub fn cards_to_go(g: &Game, q: usize) -> u32 {
 impl Policy for IsmctsBot {
     fn act(&mut self, g: &Game) -> Option<usize> {
         self.search(g)
+    }
+    fn act_until(&mut self, g: &Game, stop: &Stop) -> Option<usize> {
+        self.search_until(g, stop)
     }
     fn name(&self) -> String {
         let head = if self.root_net.is_some() { "ismcts_net" } else { "ismcts" };

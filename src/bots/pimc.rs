@@ -40,6 +40,7 @@ use super::ismcts::{PLAYOUT_DECISIONS, ROLLOUT_LIMIT, playout_rewards};
 use super::policy::Policy;
 use crate::action::ActionMask;
 use crate::game::{Game, KnownCards};
+use crate::stop::{NEVER, Stop};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -141,6 +142,12 @@ impl PimcBot {
 
     /// Evaluate every legal action of the player to act and return the best.
     pub fn search(&mut self, g: &Game) -> Option<usize> {
+        self.search_until(g, &NEVER)
+    }
+
+    /// [`search`](Self::search) until `stop` is set (read before every world): then the
+    /// heuristic's action, the one the search compares the others with.
+    pub fn search_until(&mut self, g: &Game, stop: &Stop) -> Option<usize> {
         let me = g.current_player()?;
         let mut m = ActionMask::default();
         g.legal_actions(&mut m);
@@ -164,6 +171,9 @@ impl PimcBot {
         let (mut cut, mut played) = (0u32, 0u32);
         let mut race = [0.0f64; crate::rules::MAX_PLAYERS];
         for _ in 0..self.worlds {
+            if stop.is_set() {
+                return Some(base_action);
+            }
             let w = g.determinize_world(me, &known, &mut self.rng);
             for (i, &a) in acts.iter().enumerate() {
                 let mut d = w.clone();
@@ -202,6 +212,9 @@ impl PimcBot {
 impl Policy for PimcBot {
     fn act(&mut self, g: &Game) -> Option<usize> {
         self.search(g)
+    }
+    fn act_until(&mut self, g: &Game, stop: &Stop) -> Option<usize> {
+        self.search_until(g, stop)
     }
     fn name(&self) -> String {
         let kind = if self.oracle { "oracle" } else { "pimc" };

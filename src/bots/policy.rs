@@ -3,6 +3,7 @@
 
 use crate::action::ActionMask;
 use crate::game::Game;
+use crate::stop::Stop;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::{Deserialize, Serialize};
@@ -81,6 +82,14 @@ impl RandomBot {
 pub trait Policy: Send + Sync {
     /// A legal action of the player to act, or `None` when the game is over or truncated.
     fn act(&mut self, g: &Game) -> Option<usize>;
+    /// [`Policy::act`], cut short once `stop` is set: a search reads it every few
+    /// simulations and then returns a legal action from what it has searched so far (its
+    /// caller, which set the flag, drops it). The same action as `act` while `stop` stays
+    /// unset; the quick bots never read it.
+    fn act_until(&mut self, g: &Game, stop: &Stop) -> Option<usize> {
+        let _ = stop;
+        self.act(g)
+    }
     /// The bot's name as a `BotSpec` string (`"random"`, `"heuristic"`, `"ismcts:400"`, `"pimc:50"`).
     fn name(&self) -> String;
     /// The bot's generator, for a bot that draws (its whole state between decisions: search

@@ -436,6 +436,35 @@ fn a_stop_ends_an_arena_run() {
     assert_eq!(random_selfplay_until(r, 3, 1, &Stop::new()).games, 3);
 }
 
+/// A search cut short by its stop flag ([`Policy::act_until`]) still answers with a legal
+/// action; with the flag unset it answers as `act` does, and its generator ends where `act`'s
+/// does (the games do not move when a caller passes a flag nobody sets).
+#[test]
+fn a_search_cut_short_answers_legally_and_an_unset_flag_changes_nothing() {
+    use crate::action::ActionMask;
+    use crate::stop::Stop;
+    let set = Stop::new();
+    set.set();
+    let unset = Stop::new();
+    for (k, g) in positions().iter().enumerate().step_by(97) {
+        let mut m = ActionMask::default();
+        g.legal_actions(&mut m);
+        for spec in [
+            BotSpec::Ismcts { simulations: 200 },
+            BotSpec::Pimc { worlds: 20 },
+            BotSpec::Oracle { worlds: 10 },
+            BotSpec::IsmctsNet { simulations: 100 },
+        ] {
+            let seed = k as u64;
+            let cut = spec.build(seed).act_until(g, &set);
+            assert!(cut.is_some_and(|a| m.contains(a)), "{spec:?} at {k}: {cut:?} not legal");
+            let (mut a, mut b) = (spec.build(seed), spec.build(seed));
+            assert_eq!(a.act(g), b.act_until(g, &unset), "{spec:?} at {k}");
+            assert_eq!(a.generator().cloned(), b.generator().cloned(), "{spec:?} at {k}");
+        }
+    }
+}
+
 /// Weights files named by their path ([`file`]).
 mod file_bots {
     use super::super::file::is_file_name;

@@ -7,6 +7,7 @@ use super::convert::{IllegalActionError, array2, from_json, random_seed};
 use super::game::PyGame;
 use super::interrupt::run_interruptible;
 use super::rules::rules_arg;
+use crate::bots::batch::{self, Style};
 use crate::bots::{self, BOT_SPEC_HELP, BotSpec, Policy, RandomBot};
 use numpy::{PyArray2, PyReadonlyArray2};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -153,12 +154,28 @@ impl PyBot {
     }
 
     /// A legal action id for `game`'s player to act (the GIL is released while searching).
+    /// Ctrl-C stops a search within a few milliseconds and raises `KeyboardInterrupt`, the
+    /// bot's generator as it was before the call.
     fn act(&mut self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<usize> {
         let game = game_arg(game, "Bot.act")?;
         let g = &game.g;
         self.spec.check_rules(g.rules()).map_err(PyValueError::new_err)?;
+        let over = || IllegalActionError::new_err("the game is over: no legal action");
         let bot = &mut self.bot;
-        py.detach(|| bot.act(g)).ok_or_else(|| IllegalActionError::new_err("the game is over: no legal action"))
+        if batch::style(self.spec) != Style::Search {
+            // Microseconds: no thread of its own to wait on.
+            return py.detach(|| bot.act(g)).ok_or_else(over);
+        }
+        let before = bot.generator().cloned();
+        match run_interruptible(py, |stop| bot.act_until(g, stop)) {
+            Ok(a) => a.ok_or_else(over),
+            Err(e) => {
+                if let (Some(rng), Some(before)) = (bot.generator(), before) {
+                    *rng = before; // a stopped search leaves the bot as it was
+                }
+                Err(e)
+            }
+        }
     }
 
     /// The canonical bot name, e.g. "ismcts:400".

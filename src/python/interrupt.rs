@@ -23,6 +23,16 @@ where
     F: FnOnce(&Stop) -> T + Send,
 {
     let stop = Stop::new();
+    run_interruptible_on(py, &stop, || work(&stop))
+}
+
+/// [`run_interruptible`] with a flag the work already reads (an object's own, such as a
+/// `VecEnv`'s): set when a signal handler raises.
+pub fn run_interruptible_on<T, F>(py: Python<'_>, stop: &Stop, work: F) -> PyResult<T>
+where
+    T: Send,
+    F: FnOnce() -> T + Send,
+{
     let done = (Mutex::new(false), Condvar::new());
     std::thread::scope(|s| {
         let worker = s.spawn(|| {
@@ -36,7 +46,7 @@ where
                 }
             }
             let _done = Done(&done);
-            work(&stop)
+            work()
         });
         let mut raised = None;
         loop {

@@ -4,6 +4,7 @@
 
 use super::args::{self, int_in};
 use super::convert::{IllegalActionError, array1, from_json};
+use super::interrupt::run_interruptible_on;
 use super::rules::rules_arg;
 use crate::action::NUM_ACTIONS;
 use crate::game::Game;
@@ -17,7 +18,9 @@ use pyo3::prelude::*;
 fn vec_err(e: VecEnvError) -> PyErr {
     match e {
         VecEnvError::Illegal { .. } => IllegalActionError::new_err(e.to_string()),
-        VecEnvError::NotReset | VecEnvError::Opponents { .. } => PyRuntimeError::new_err(e.to_string()),
+        VecEnvError::NotReset | VecEnvError::Opponents { .. } | VecEnvError::Stopped => {
+            PyRuntimeError::new_err(e.to_string())
+        }
         VecEnvError::OutOfMemory { .. } => PyMemoryError::new_err(e.to_string()),
         _ => PyValueError::new_err(e.to_string()),
     }
@@ -150,12 +153,18 @@ impl PyVecEnvCore {
             final_rules,
         };
         let env = &mut self.env;
-        py.detach(move || match call {
+        // Built-in search opponents take seconds a call: Ctrl-C stops them (the batch is then
+        // to be reset); the other calls take milliseconds and run without a thread to wait on.
+        let flag = env.searches().then(|| env.stop_flag());
+        let work = move || match call {
             Call::Reset(seed) => env.reset(seed, out),
             Call::Step(x) => env.step(x, out),
             Call::Opponents(x) => env.step_opponents(x, out),
-        })
-        .map_err(vec_err)
+        };
+        match flag {
+            Some(flag) => run_interruptible_on(py, &flag, work)?.map_err(vec_err),
+            None => py.detach(work).map_err(vec_err),
+        }
     }
 
     fn dispatch(&mut self, py: Python<'_>, call: Call<'_>) -> PyResult<()> {
@@ -343,10 +352,15 @@ impl PyVecEnvCore {
         out.try_reserve_exact(rows.len()).map_err(oom)?;
         out.resize(rows.len(), 0i64);
         let env = &mut self.env;
-        py.detach(|| match seed {
+        let flag = (crate::bots::batch::style(spec) == crate::bots::batch::Style::Search).then(|| env.stop_flag());
+        let work = || match seed {
             None => env.bot_actions(spec, &copy, &mut out),
             Some(seed) => env.bot_sampled_actions(spec, &copy, seed, &mut out),
-        })
+        };
+        match flag {
+            Some(flag) => run_interruptible_on(py, &flag, work)?,
+            None => py.detach(work),
+        }
         .map_err(vec_err)?;
         array1(py, out.len(), out)
     }

@@ -18,8 +18,9 @@ impl VecEnv {
         match batch::style(spec) {
             Style::Batched => self.batched_actions(spec, rows, out),
             Style::Search => {
+                self.stop.clear();
                 self.search_actions(spec, rows, out);
-                Ok(())
+                if self.stop.is_set() { Err(VecEnvError::Stopped) } else { Ok(()) }
             }
             Style::Quick => {
                 for (&r, a) in rows.iter().zip(out.iter_mut()) {
@@ -29,7 +30,7 @@ impl VecEnv {
                         -1
                     } else {
                         let seed = derive_seed(s.base_seed ^ SEARCH_SALT, s.game.decisions() as u64);
-                        batch::act_one(spec, &s.game, &h.mask, &mut s.opponent, seed).map_or(-1, |x| x as i64)
+                        batch::act_one(spec, &s.game, &h.mask, &mut s.opponent, seed, &NEVER).map_or(-1, |x| x as i64)
                     };
                 }
                 Ok(())
@@ -148,14 +149,14 @@ impl VecEnv {
     /// A search bot: a decision costs milliseconds, so the rows are shared out over the crew
     /// ([`on_crew`]). Each answer depends only on its own game and seed.
     fn search_actions(&mut self, spec: BotSpec, rows: &[i64], out: &mut [i64]) {
-        let (slots, hot) = (&self.slots, &self.hot);
+        let (slots, hot, stop) = (&self.slots, &self.hot, &*self.stop);
         let decide = |j: usize, a: &mut [i64]| {
             let (s, h) = (&slots[rows[j] as usize], &hot[rows[j] as usize]);
-            a[0] = if s.over() || h.pending {
+            a[0] = if s.over() || h.pending || stop.is_set() {
                 -1
             } else {
                 let seed = derive_seed(s.base_seed ^ SEARCH_SALT, s.game.decisions() as u64);
-                spec.build(seed).act(&s.game).map_or(-1, |x| x as i64)
+                spec.build(seed).act_until(&s.game, stop).map_or(-1, |x| x as i64)
             };
         };
         on_crew(self.crew.as_mut(), 1, out, &decide);

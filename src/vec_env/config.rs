@@ -112,6 +112,10 @@ pub enum VecEnvError {
     Opponents { env: usize, moves: usize },
     #[error("call reset() before stepping")]
     NotReset,
+    /// A call stopped on request ([`VecEnv::stop_flag`](super::VecEnv::stop_flag)); a stopped
+    /// reset or step leaves the batch to be reset.
+    #[error("stopped on request; call reset() before stepping again")]
+    Stopped,
     /// The memory for the games could not be reserved.
     #[error("cannot allocate {num_envs} games ({bytes} bytes of game state): out of memory")]
     OutOfMemory { num_envs: usize, bytes: usize },

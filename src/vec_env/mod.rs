@@ -41,6 +41,7 @@ use crate::bots::{BotSpec, RandomBot};
 use crate::game::{Game, derive_seed};
 use crate::observation::OBS_SIZE;
 use crate::rules::{RULES_SIZE, Rules};
+use crate::stop::{NEVER, Stop};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -141,6 +142,10 @@ pub struct VecEnv {
     batches: Vec<BotBatch>,
     /// Games per chunk below which a call runs on the calling thread alone.
     grain: usize,
+    /// The stop flag the searches of a call read (built-in search opponents,
+    /// [`VecEnv::bot_actions`] with a search bot): cleared when such a call starts, set by
+    /// whoever holds [`VecEnv::stop_flag`] (the Python bindings, on Ctrl-C).
+    stop: Arc<Stop>,
 }
 
 impl VecEnv {
@@ -228,6 +233,7 @@ impl VecEnv {
             started: false,
             batches: vec![BotBatch::default(); MAX_CHUNKS],
             grain,
+            stop: Arc::new(Stop::new()),
         })
     }
 
@@ -372,10 +378,13 @@ impl VecEnv {
         self.started = true;
         if let Some(seats) = self.bot_seats() {
             let width = ctx.width;
-            return self.for_chunks(out, self.grain, move |mut g, mut o, bots| {
+            let stop = self.stop.clone();
+            stop.clear();
+            let done = self.for_chunks(out, self.grain, move |mut g, mut o, bots| {
                 seq_rows(g.reborrow(), o.reborrow(), width, &|s, h, i, row| s.reset_row(h, ctx, &eps, seed, i, row));
-                opponents::play(g, o, bots, ctx, &eps, &seats)
+                opponents::play(g, o, bots, ctx, &eps, &seats, &stop)
             });
+            return self.stopped_or(done);
         }
         self.for_each(out, move |s, h, i, row| s.reset_row(h, ctx, &eps, seed, i, row));
         Ok(())
@@ -492,10 +501,13 @@ impl VecEnv {
         if let Some(seats) = self.bot_seats() {
             self.validate(actions, false)?;
             let width = ctx.width;
-            return self.for_chunks(out, self.grain, move |mut g, mut o, bots| {
+            let stop = self.stop.clone();
+            stop.clear();
+            let done = self.for_chunks(out, self.grain, move |mut g, mut o, bots| {
                 seq_rows(g.reborrow(), o.reborrow(), width, &|s, h, i, row| s.step_row(h, ctx, &eps, actions[i], row));
-                opponents::play(g, o, bots, ctx, &eps, &seats)
+                opponents::play(g, o, bots, ctx, &eps, &seats, &stop)
             });
+            return self.stopped_or(done);
         }
         self.checked_each(actions, false, out, move |s, h, i, row| s.step_row(h, ctx, &eps, actions[i], row))
     }
@@ -515,6 +527,29 @@ impl VecEnv {
         self.check_outputs(&out, true)?;
         let (ctx, eps) = (self.ctx, self.episodes.clone());
         self.checked_each(actions, true, out, move |s, h, i, row| s.opponent_row(h, ctx, &eps, actions[i], row))
+    }
+
+    /// The flag the searches of this batch's calls read (see [`VecEnv::step`]): set from
+    /// another thread, it ends a reset or step with built-in search opponents, or
+    /// [`VecEnv::bot_actions`] with a search bot, within a few milliseconds, with
+    /// [`VecEnvError::Stopped`]. Each such call clears it as it starts.
+    pub fn stop_flag(&self) -> Arc<Stop> {
+        self.stop.clone()
+    }
+
+    /// Whether a built-in opponent of this batch searches (its calls then read the stop flag).
+    pub fn searches(&self) -> bool {
+        self.bot_seats().is_some_and(|s| opponents::searches(&s))
+    }
+
+    /// A reset or step that played built-in opponents: once stopped on request, the games
+    /// are part-way through the call, so the batch must be reset before the next step.
+    fn stopped_or(&mut self, done: Result<(), VecEnvError>) -> Result<(), VecEnvError> {
+        if self.stop.is_set() {
+            self.started = false;
+            return Err(VecEnvError::Stopped);
+        }
+        done
     }
 
     /// The built-in bot of each opponent seat ([`Opponents::Bots`]).

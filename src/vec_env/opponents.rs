@@ -15,6 +15,7 @@ use super::rows::{Lines, MaskValue, ObsValue, Outputs};
 use super::slot::{Ctx, Games, Hot, Slot};
 use crate::bots::batch::{self, BotBatch, Style};
 use crate::game::derive_seed;
+use crate::stop::Stop;
 
 /// Whether a search plays one of `seats`.
 pub(super) fn searches(seats: &Seats) -> bool {
@@ -30,9 +31,10 @@ pub(super) fn play<O: ObsValue, M: MaskValue>(
     ctx: Ctx,
     eps: &Episodes,
     seats: &Seats,
+    stop: &Stop,
 ) -> Result<(), VecEnvError> {
     let Games { slots, hot, start } = games;
-    let mut c = Chunk { slots, hot, start, lines: out.lines(ctx.width), ctx, eps, seats };
+    let mut c = Chunk { slots, hot, start, lines: out.lines(ctx.width), ctx, eps, seats, stop };
     for j in 0..c.hot.len() {
         c.advance(j, bots)?;
     }
@@ -69,6 +71,8 @@ struct Chunk<'c, 'a, O, M> {
     ctx: Ctx,
     eps: &'c Episodes,
     seats: &'c Seats,
+    /// Read by the searches: once set, the call ends ([`VecEnvError::Stopped`]).
+    stop: &'c Stop,
 }
 
 impl<O: ObsValue, M: MaskValue> Chunk<'_, '_, O, M> {
@@ -95,7 +99,10 @@ impl<O: ObsValue, M: MaskValue> Chunk<'_, '_, O, M> {
             }
             let s = &mut self.slots[j];
             let seed = derive_seed(s.base_seed ^ SEARCH_SALT, s.game.decisions() as u64);
-            let a = batch::act_one(spec, &s.game, &h.mask, &mut s.opponent, seed);
+            let a = batch::act_one(spec, &s.game, &h.mask, &mut s.opponent, seed, self.stop);
+            if self.stop.is_set() {
+                return Err(VecEnvError::Stopped); // a search cut short: its answer is not played
+            }
             let a = a.ok_or_else(|| stuck(self.start + j, &spec.name()))?;
             self.play(j, a);
         }

@@ -91,6 +91,99 @@ def test_arena_with_a_search_bot(tmp_path):
     _check(["arena", "--agents", "ismcts:2000,heuristic", "--games", "1000000", "--threads", "1"], tmp_path)
 
 
+@pytest.mark.parametrize("bot", ["ismcts:1000000", "pimc:1000000"])
+def test_arena_inside_one_long_search_decision(tmp_path, bot):
+    # One decision of these searches lasts seconds: the stop is read inside it (it was read
+    # only between decisions, 4 to 6 s after SIGINT).
+    _check(["arena", "--agents", f"{bot},heuristic", "--games", "2", "--threads", "1"], tmp_path, quiet=5.0)
+
+
+#: A child that starts a search of seconds with ``Bot.act`` and reports how it ended.
+BOT_ACT = """
+import pickle, sys, time
+import eights
+
+g = eights.Game("crazy_eights", 2, seed=1)
+while len(g.legal_actions()) < 2:
+    g.step(g.legal_actions()[0])
+bot = eights.Bot(sys.argv[1], seed=3)
+before = pickle.dumps(bot)
+print("ready", flush=True)
+try:
+    bot.act(g)
+    print("finished")
+except KeyboardInterrupt:
+    print(f"interrupted, the bot as it was: {pickle.dumps(bot) == before}")
+"""
+
+
+@pytest.mark.parametrize("bot", ["ismcts:1000000", "pimc:1000000"])
+def test_bot_act_stops_inside_a_search_and_leaves_the_bot_as_it_was(bot):
+    # Bot.act ran its search to the end (6 s here) before Python saw the signal.
+    p = subprocess.Popen(
+        [sys.executable, "-c", BOT_ACT, bot],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+    time.sleep(0.5)
+    dt = _interrupt(p)
+    assert p.stdout.read().strip() == "interrupted, the bot as it was: True"
+    assert dt < LIMIT, f"{dt:.2f} s from SIGINT to the end"
+
+
+#: A child that runs a VecEnv call whose built-in searches last seconds and reports how it
+#: ended, and what a step says afterwards.
+VEC_ENV = """
+import sys
+import eights
+
+what = sys.argv[1]
+# One game, whose learner moves first: the reset is quick, the opponent's reply is a search.
+e = eights.VecEnv("crazy_eights", 1, opponents="ismcts:1000000" if what == "step" else "random", seed=0)
+e.reset()
+print("ready", flush=True)
+try:
+    if what == "step":
+        e.step(e.random_actions())
+    else:
+        e.bot_actions("ismcts:1000000", [0])
+    print("finished")
+except KeyboardInterrupt:
+    try:
+        e.step(e.random_actions())
+        print("interrupted; a step then plays")
+    except RuntimeError as exc:
+        print(f"interrupted; a step then says: {exc}")
+"""
+
+
+@pytest.mark.parametrize(
+    "what, after",
+    [
+        # The opponents' searches were stopped part-way through the batch: reset first.
+        ("step", "interrupted; a step then says: call reset() before stepping"),
+        # bot_actions only reads the games: they are as they were.
+        ("bot_actions", "interrupted; a step then plays"),
+    ],
+)
+def test_vec_env_calls_with_search_bots_stop(what, after):
+    # VecEnv.reset, step and bot_actions ran built-in searches to the end (19 s here at
+    # ismcts:20000 for 256 games) before Python saw the signal.
+    p = subprocess.Popen(
+        [sys.executable, "-c", VEC_ENV, what],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    dt = _interrupt(p)
+    assert p.stdout.read().strip() == after
+    assert dt < LIMIT, f"{dt:.2f} s from SIGINT to the end"
+
+
 def test_generalize(tmp_path):
     _check(["generalize", "--agent", "ismcts:200", "--games", "100000", "--threads", "1"], tmp_path)
 
