@@ -67,7 +67,9 @@ class RuleSet:
                     f"num_players={num_players} (or a list including it)"
                 )
             self.space = arg
-            self.core_arg: Any = arg._core
+            # The space itself, not its Rust core: the core does not pickle, the space does
+            # (so do the envs that hold this object).
+            self._core_arg: Any = None
             self.name = "rule_space"
             self.bounds = ObservationBounds.any_rules()
         elif isinstance(arg, (list, tuple)):
@@ -80,15 +82,21 @@ class RuleSet:
                         f"got {type(x).__name__}"
                     )
             self.entries = [resolve_preset(x) for x in arg]
-            self.core_arg = list(self.entries)
+            self._core_arg = list(self.entries)
             self.name = "mixed"
             self.bounds = ObservationBounds.union([ObservationBounds(x, num_players, rules) for x in self.entries])
         else:
             arg = resolve_preset(arg)
-            self.core_arg = arg
+            self._core_arg = arg
             self.entries = [arg]
             self.name = arg if isinstance(arg, str) else getattr(arg, "name", str(arg))
             self.bounds = ObservationBounds(arg, num_players, rules)
+
+    @property
+    def core_arg(self) -> Any:
+        """What the Rust env takes for these rules: a preset name, an :class:`eights.Rules`, a
+        list of them, or the rule space's core."""
+        return self.space._core if self.space is not None else self._core_arg
 
     @property
     def mixed(self) -> bool:

@@ -30,6 +30,8 @@ ENVS = {
     "heuristic": lambda: eights.make("crazy_eights", opponents="heuristic", seed=4),
     "ismcts": lambda: eights.make("switch_blackjack", opponents="ismcts:8", seed=5),
     "house-3p": lambda: eights.make(str(HOUSE), num_players=3, opponents=["random", "pimc:3"], seed=6),
+    # Rules drawn at every deal: the env held the space's Rust core, which does not pickle.
+    "rule-space": lambda: eights.make(eights.RuleSpace(), opponents="heuristic", seed=8),
     "rust-bots": lambda: eights.make(
         "crazy_eights", num_players=3, opponents=[eights.Bot("ismcts:6", seed=1), eights.RandomBot(seed=2)]
     ),
@@ -99,6 +101,20 @@ def test_a_pettingzoo_env_copied_mid_hand_plays_on_identically(how):
     _pz_run(env, 0, 4)
     twin = COPIES[how](env)
     a, b = _pz_run(env, 1, 1500), _pz_run(twin, 1, 1500)
+    assert sum(x[0] == "reset" for x in a) >= 1
+    assert a == b
+
+
+@pytest.mark.parametrize("how", sorted(COPIES))
+def test_a_pettingzoo_env_on_a_rule_space_copied_mid_hand_plays_on_identically(how):
+    pytest.importorskip("pettingzoo")
+    from eights.envs.pettingzoo import raw_env
+
+    env = raw_env(eights.RuleSpace(), 2, obs_rules=True)
+    env.reset(seed=9)
+    _pz_run(env, 0, 4)
+    twin = COPIES[how](env)
+    a, b = _pz_run(env, 1, 600), _pz_run(twin, 1, 600)
     assert sum(x[0] == "reset" for x in a) >= 1
     assert a == b
 
