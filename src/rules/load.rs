@@ -116,8 +116,28 @@ fn parse_preset_value(name: &str, depth: usize) -> Result<Value, RulesError> {
     Ok(v)
 }
 
+/// A list where the specification has a table (`deal = []`, `{"deal": [4]}`): refused, naming
+/// the field. serde reads a list into a table field by field, in order, so such a value would
+/// change the rules silently (`[4]` set the first field of `deal`, `[]` reset the section).
+fn check_tables(v: &Value, shape: &Value, path: &str) -> Result<(), RulesError> {
+    let (Value::Object(given), Value::Object(tables)) = (v, shape) else { return Ok(()) };
+    for (key, inner) in tables {
+        let Some(x) = given.get(key) else { continue };
+        let at = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+        if inner.is_object() && x.is_array() {
+            return Err(RulesError::invalid(&at, format!("'{at}' must be a table of rule fields, got a list")));
+        }
+        check_tables(x, inner, &at)?;
+    }
+    Ok(())
+}
+
 /// Merge a rules table and deserialize it, naming the field on error.
 pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
+    static SHAPE: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+    // The default specification as a table: where it has a table, a rules table must too.
+    let shape = SHAPE.get_or_init(|| serde_json::to_value(RulesSpec::default()).unwrap_or(Value::Null));
+    check_tables(&v, shape, "")?;
     let mut track = serde_path_to_error::Track::new();
     let de = serde_path_to_error::Deserializer::new(&v, &mut track);
     match <RulesSpec as serde::Deserialize>::deserialize(de) {

@@ -129,6 +129,23 @@ CASES = {
         eights.RulesError,
         "invalid rules field 'deal.hand_size'",
     ),
+    # A list where a table belongs was read field by field ([4] set deal.hand_size to 4;
+    # [] reset the section), in overrides, in a TOML file and nested alike.
+    "rules-list-for-table": (
+        lambda: eights.Game("crazy_eights", 3, seed=0, rules={"deal": [4]}),
+        eights.RulesError,
+        "'deal' must be a table of rule fields, got a list",
+    ),
+    "rules-empty-list-for-table": (
+        lambda: eights.Rules("crazy_eights", {"deal": []}),
+        eights.RulesError,
+        "'deal' must be a table of rule fields, got a list",
+    ),
+    "rules-toml-list-for-table": (
+        lambda: eights.Rules.from_toml('inherits = "crazy_eights"\ndeal = []\n'),
+        eights.RulesError,
+        "'deal' must be a table of rule fields, got a list",
+    ),
     "rules-variant": (
         lambda: eights.Rules("crazy_eights", variants=["nope"]),
         eights.RulesError,
