@@ -14,6 +14,9 @@ from .._utils.checks import as_int, as_real
 from .._utils.checks import describe as _describe
 from .._utils.seeds import check_optional_seed
 
+#: The most indices one :meth:`OpponentPool.sample` draws (a batch of games takes at most 2**20).
+MAX_SAMPLE = 2**31 - 1
+
 __all__ = ["BatchPolicy", "OpponentPool", "SampledNet", "check_batch_actions"]
 
 #: The formats of the card network's files (:class:`SampledNet`).
@@ -133,10 +136,13 @@ class OpponentPool:
 
     def sample(self, size: int) -> np.ndarray:
         """Draw ``size`` snapshot indices according to the weights."""
-        size = as_int(size, "size", 0)
+        size = as_int(size, "size", 0, MAX_SAMPLE)
         if not self._policies:
             raise ValueError("the opponent pool is empty; add() a snapshot first")
-        p = np.asarray(self._weights) / sum(self._weights)
+        # Scaled by the largest first: weights near the float limit would sum to inf.
+        w = np.asarray(self._weights, dtype=np.float64)
+        w = w / w.max()
+        p = w / w.sum()
         return self.rng.choice(len(self._policies), size=size, p=p)
 
     def act(

@@ -230,6 +230,10 @@ def test_opponent_pool_samples_a_snapshot_per_episode():
         OpponentPool().sample(3)
     with pytest.raises(TypeError):
         OpponentPool([42])
+    # Weights near the float limit draw as their ratios say (their sum overflowed to inf and
+    # numpy refused the probabilities).
+    big = OpponentPool(["random", "heuristic"], weights=[1e308, 1e308], seed=0).sample(4000)
+    assert 1800 < (big == 1).sum() < 2200
 
 
 def test_pool_choices_tell_which_snapshot_plays_each_game():

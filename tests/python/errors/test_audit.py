@@ -217,6 +217,12 @@ CASES = {
     "pool-weights-count": (lambda: eights.OpponentPool(["random"], weights=[1, 2]), ValueError, "one entry per"),
     "pool-seed": (lambda: eights.OpponentPool(["random"], seed=-1), ValueError, r"seed must be in \[0, 2\*\*64\)"),
     "pool-sample-empty": (lambda: eights.OpponentPool().sample(1), ValueError, "the opponent pool is empty"),
+    # It was an OverflowError from numpy.
+    "pool-sample-size": (
+        lambda: eights.OpponentPool(["heuristic"]).sample(2**64),
+        ValueError,
+        r"size must be in \[0, 2147483647\]",
+    ),
 }
 
 
