@@ -194,9 +194,9 @@ class Rules:
         """Rules from a TOML file (a path) or TOML text.
 
         The file is either ``inherits = "<preset>"`` plus changes (a house-rules game), or a
-        complete specification.  Raises ``FileNotFoundError`` naming the path for a missing file,
-        ``ValueError`` for invalid TOML and :class:`eights.RulesError` naming the field for
-        invalid rules.
+        complete specification.  Raises ``FileNotFoundError`` naming the path for a missing file
+        (``IsADirectoryError`` for a folder), ``ValueError`` for invalid TOML or a file that is
+        not UTF-8 text, and :class:`eights.RulesError` naming the field for invalid rules.
         """
         if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and "=" not in source):
             path = os.fspath(source)
@@ -208,6 +208,10 @@ class Rules:
                 raise FileNotFoundError(
                     f"no such file: {path!r} (Rules.from_toml reads a TOML file or TOML text)"
                 ) from None
+            except IsADirectoryError:
+                raise IsADirectoryError(f"{path!r} is a folder, not a rules file (a .toml file)") from None
+            except UnicodeDecodeError as exc:
+                raise ValueError(f"{path!r} is not a TOML text file: not UTF-8 at byte {exc.start}") from None
             where = path
         elif isinstance(source, str):
             text, where = source, "the TOML text"

@@ -160,6 +160,17 @@ CASES = {
         FileNotFoundError,
         "house.toml",
     ),
+    # Python's own errors before: "[Errno 21] Is a directory" and a UnicodeDecodeError.
+    "rules-from_toml-folder": (
+        lambda: eights.Rules.from_toml(Path(__file__).parent),
+        IsADirectoryError,
+        "is a folder, not a rules file",
+    ),
+    "rules-from_toml-binary": (
+        lambda: eights.Rules.from_toml(Path(eights._core.__file__)),
+        ValueError,
+        "is not a TOML text file: not UTF-8",
+    ),
     # eights.RuleSpace
     "space-dims-bool": (lambda: eights.RuleSpace(dims={"chain": True}), TypeError, r"dims\['chain'\] must be a number"),
     "space-dims-str": (lambda: eights.RuleSpace(dims={"chain": "2"}), TypeError, r"dims\['chain'\] must be a number"),
