@@ -232,7 +232,10 @@ class Rules:
         overrides, unless ``full=True``; rules from a complete specification are written
         in full.  A full file lists every field with its resolved value and has its
         variants already applied (``variants`` is written empty and the applied names go
-        into a comment).  ``Rules.from_toml`` reads either form back to the same rules.
+        into a comment, so that a field deleted by hand cannot apply them a second time).
+        ``Rules.from_toml`` reads the first form back to equal rules, and a full file to
+        rules that play the same: every field as here, but ``variants`` (and so
+        ``active_variants``) empty, so they compare equal only when no variant was applied.
         """
         import tomli_w
 
