@@ -61,8 +61,9 @@ def test_load_policy_forms(policy_module):
         load_policy(f"{policy_module}:missing")
     with pytest.raises(ValueError, match="cannot import"):
         load_policy("no_such_module_xyz:policy")
-    with pytest.raises(ValueError, match="unknown agent"):
+    with pytest.raises(ValueError, match="unknown agent") as unknown:
         load_policy("grandmaster")
+    assert str(unknown.value).count('"net1"') == 1  # the list of bots once (it came twice)
     with pytest.raises(ValueError, match="no such model"):
         load_policy("missing_model.zip")
 
