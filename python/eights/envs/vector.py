@@ -431,4 +431,10 @@ class VecEnv(_GymVectorEnv):
         """Python opponents: call them, a batch per seat (and snapshot), until
         every game has the learner to act or has ended."""
         if self._py_opponents:
-            play_opponents(self)
+            try:
+                play_opponents(self)
+            except BaseException:
+                # A policy that raised (or Ctrl-C) leaves games with an opponent to act: the
+                # next step would fail on them, so it asks for reset() instead.
+                self._started = False
+                raise

@@ -402,3 +402,27 @@ def test_ismcts_net_is_the_search_rooted_on_nets_move_wherever_a_bot_plays():
     assert 0.0 <= r.win_rate <= 1.0
     g = eights.Game("crazy_eights", 2, seed=3)
     assert eights.Bot("ismcts_net:8").act(g) in g.legal_actions()
+
+
+def test_an_opponent_policy_that_raises_leaves_the_batch_to_be_reset():
+    """A Python opponent that raises mid-step leaves games with an opponent to act; the next
+    step said "play it with step_opponents() before step()", a method users do not call. It now
+    asks for reset(), and after it the batch plays on."""
+    calls = [0]
+
+    def flaky(obs, mask):
+        calls[0] += 1
+        if calls[0] == 3:
+            raise RuntimeError("the policy failed")
+        return mask.argmax(axis=1)
+
+    env = VecEnv("crazy_eights", 8, opponents=flaky, seed=0)
+    env.reset()
+    with pytest.raises(RuntimeError, match="the policy failed"):
+        for _ in range(10):
+            env.step(env.random_actions())
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        env.step(env.random_actions())
+    env.reset()
+    for _ in range(5):
+        env.step(env.random_actions())
