@@ -112,7 +112,7 @@ pub enum VecEnvError {
     Opponents { env: usize, moves: usize },
     #[error("call reset() before stepping")]
     NotReset,
-    /// A call stopped on request ([`VecEnv::stop_flag`](super::VecEnv::stop_flag)); a stopped
+    /// A call stopped on request (the flag of `VecEnv::stop_flag`); a stopped
     /// reset or step leaves the batch to be reset.
     #[error("stopped on request; call reset() before stepping again")]
     Stopped,

@@ -198,5 +198,6 @@ def load_policy(spec: str, scale: Optional[Any] = None) -> Any:
         return parse_bot(text)
     except ValueError as exc:
         if str(exc).startswith("unknown bot"):  # its list of bots is in POLICY_HELP: once is enough
-            raise ValueError(f"unknown agent {text!r}: an agent is {POLICY_HELP}") from None
+            head = str(exc).split("; allowed bots")[0]
+            raise ValueError(f"unknown agent {text!r}: {head}; an agent is {POLICY_HELP}") from None
         raise ValueError(f"unknown agent {text!r}: {exc}; or {POLICY_HELP}") from None
