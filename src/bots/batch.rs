@@ -50,7 +50,7 @@ pub fn style(spec: BotSpec) -> Style {
 /// built afresh for this decision: `random` draws from `stream`, a search bot is seeded with
 /// `seed`, the learned bots answer through one forward pass of their own (a caller with many
 /// games batches them instead, see [`BotBatch`]). `None` when the game is over. A search
-/// reads `stop` as [`Policy::act_until`] does.
+/// reads `stop` as [`Policy::act_until`](super::policy::Policy::act_until) does.
 pub fn act_one(
     spec: BotSpec,
     game: &Game,
