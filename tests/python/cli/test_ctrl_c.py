@@ -98,6 +98,22 @@ def test_arena_inside_one_long_search_decision(tmp_path, bot):
     _check(["arena", "--agents", f"{bot},heuristic", "--games", "2", "--threads", "1"], tmp_path, quiet=5.0)
 
 
+def _interrupted_script(script: str, arg: str, settle: float) -> str:
+    """Run ``python -c script arg``, send SIGINT ``settle`` seconds after it prints "ready",
+    check it ends within the bound, and return what it printed after "ready"."""
+    p = subprocess.Popen(
+        [sys.executable, "-c", script, arg],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+    time.sleep(settle)
+    dt = _interrupt(p)
+    assert dt < LIMIT, f"{dt:.2f} s from SIGINT to the end"
+    return p.stdout.read().strip()
+
+
 #: A child that starts a search of seconds with ``Bot.act`` and reports how it ended.
 BOT_ACT = """
 import pickle, sys, time
@@ -120,17 +136,7 @@ except KeyboardInterrupt:
 @pytest.mark.parametrize("bot", ["ismcts:1000000", "pimc:1000000"])
 def test_bot_act_stops_inside_a_search_and_leaves_the_bot_as_it_was(bot):
     # Bot.act ran its search to the end (6 s here) before Python saw the signal.
-    p = subprocess.Popen(
-        [sys.executable, "-c", BOT_ACT, bot],
-        stdout=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    assert p.stdout is not None and p.stdout.readline().strip() == "ready"
-    time.sleep(0.5)
-    dt = _interrupt(p)
-    assert p.stdout.read().strip() == "interrupted, the bot as it was: True"
-    assert dt < LIMIT, f"{dt:.2f} s from SIGINT to the end"
+    assert _interrupted_script(BOT_ACT, bot, settle=0.5) == "interrupted, the bot as it was: True"
 
 
 #: A child that runs a VecEnv call whose built-in searches last seconds and reports how it
@@ -171,17 +177,7 @@ except KeyboardInterrupt:
 def test_vec_env_calls_with_search_bots_stop(what, after):
     # VecEnv.reset, step and bot_actions ran built-in searches to the end (19 s here at
     # ismcts:20000 for 256 games) before Python saw the signal.
-    p = subprocess.Popen(
-        [sys.executable, "-c", VEC_ENV, what],
-        stdout=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    assert p.stdout is not None and p.stdout.readline().strip() == "ready"
-    time.sleep(1.0)
-    dt = _interrupt(p)
-    assert p.stdout.read().strip() == after
-    assert dt < LIMIT, f"{dt:.2f} s from SIGINT to the end"
+    assert _interrupted_script(VEC_ENV, what, settle=1.0) == after
 
 
 def test_generalize(tmp_path):
