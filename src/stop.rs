@@ -24,8 +24,8 @@ impl Stop {
         self.0.store(true, Ordering::Relaxed);
     }
 
-    /// Take back a request: a flag that lives with an object (a `VecEnv`'s) is cleared at the
-    /// start of each call that reads it.
+    /// Take back a request: a flag that lives with an object (a `VecEnv`'s) is cleared by its
+    /// holder before each call that reads it.
     pub fn clear(&self) {
         self.0.store(false, Ordering::Relaxed);
     }

@@ -162,7 +162,10 @@ impl PyVecEnvCore {
             Call::Opponents(x) => env.step_opponents(x, out),
         };
         match flag {
-            Some(flag) => run_interruptible_on(py, &flag, work)?.map_err(vec_err),
+            Some(flag) => {
+                flag.clear(); // before the work starts, so that no Ctrl-C during it is lost
+                run_interruptible_on(py, &flag, work)?.map_err(vec_err)
+            }
             None => py.detach(work).map_err(vec_err),
         }
     }
@@ -358,7 +361,10 @@ impl PyVecEnvCore {
             Some(seed) => env.bot_sampled_actions(spec, &copy, seed, &mut out),
         };
         match flag {
-            Some(flag) => run_interruptible_on(py, &flag, work)?,
+            Some(flag) => {
+                flag.clear(); // before the work starts, so that no Ctrl-C during it is lost
+                run_interruptible_on(py, &flag, work)?
+            }
             None => py.detach(work),
         }
         .map_err(vec_err)?;

@@ -18,7 +18,6 @@ impl VecEnv {
         match batch::style(spec) {
             Style::Batched => self.batched_actions(spec, rows, out),
             Style::Search => {
-                self.stop.clear();
                 self.search_actions(spec, rows, out);
                 if self.stop.is_set() { Err(VecEnvError::Stopped) } else { Ok(()) }
             }

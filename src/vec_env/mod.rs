@@ -143,8 +143,8 @@ pub struct VecEnv {
     /// Games per chunk below which a call runs on the calling thread alone.
     grain: usize,
     /// The stop flag the searches of a call read (built-in search opponents,
-    /// [`VecEnv::bot_actions`] with a search bot): cleared when such a call starts, set by
-    /// whoever holds [`VecEnv::stop_flag`] (the Python bindings, on Ctrl-C).
+    /// [`VecEnv::bot_actions`] with a search bot), set and cleared by whoever holds
+    /// [`VecEnv::stop_flag`] (the Python bindings: cleared before such a call, set on Ctrl-C).
     stop: Arc<Stop>,
 }
 
@@ -379,7 +379,6 @@ impl VecEnv {
         if let Some(seats) = self.bot_seats() {
             let width = ctx.width;
             let stop = self.stop.clone();
-            stop.clear();
             let done = self.for_chunks(out, self.grain, move |mut g, mut o, bots| {
                 seq_rows(g.reborrow(), o.reborrow(), width, &|s, h, i, row| s.reset_row(h, ctx, &eps, seed, i, row));
                 opponents::play(g, o, bots, ctx, &eps, &seats, &stop)
@@ -502,7 +501,6 @@ impl VecEnv {
             self.validate(actions, false)?;
             let width = ctx.width;
             let stop = self.stop.clone();
-            stop.clear();
             let done = self.for_chunks(out, self.grain, move |mut g, mut o, bots| {
                 seq_rows(g.reborrow(), o.reborrow(), width, &|s, h, i, row| s.step_row(h, ctx, &eps, actions[i], row));
                 opponents::play(g, o, bots, ctx, &eps, &seats, &stop)
@@ -532,7 +530,9 @@ impl VecEnv {
     /// The flag the searches of this batch's calls read (see [`VecEnv::step`]): set from
     /// another thread, it ends a reset or step with built-in search opponents, or
     /// [`VecEnv::bot_actions`] with a search bot, within a few milliseconds, with
-    /// [`VecEnvError::Stopped`]. Each such call clears it as it starts.
+    /// [`VecEnvError::Stopped`]. It stays set until its holder clears it ([`Stop::clear`]),
+    /// before the next call: a call that cleared it itself could erase a request made as it
+    /// started.
     pub fn stop_flag(&self) -> Arc<Stop> {
         self.stop.clone()
     }
