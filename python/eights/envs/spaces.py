@@ -120,9 +120,14 @@ class LegalMultiDiscrete(spaces.MultiDiscrete):
 
 def check_obs_options(obs_dtype: Any, scale_obs: Any, obs_rules: Any) -> str:
     """The observation dtype's name, with ``scale_obs`` and ``obs_rules`` checked."""
-    obs_dtype = np.dtype(obs_dtype).name if not isinstance(obs_dtype, str) else obs_dtype
+    given = obs_dtype
+    try:
+        # A numpy dtype or type names itself; None is not a dtype here (numpy reads it as float64).
+        obs_dtype = obs_dtype if isinstance(obs_dtype, str) or obs_dtype is None else np.dtype(obs_dtype).name
+    except (TypeError, ValueError):
+        pass
     if obs_dtype not in OBS_DTYPES:
-        raise ValueError(f"obs_dtype must be one of {OBS_DTYPES}, got {obs_dtype!r}")
+        raise ValueError(f"obs_dtype must be one of {OBS_DTYPES}, got {_describe(given)}")
     for name, flag in (("scale_obs", scale_obs), ("obs_rules", obs_rules)):
         if not isinstance(flag, (bool, np.bool_)):
             raise TypeError(f"{name} must be True or False, got {_describe(flag)}")

@@ -140,7 +140,7 @@ class VecEnv(_GymVectorEnv):
         num_players = _as_int(num_players, "num_players")
         learner_seat = _as_int(learner_seat, "learner_seat")
         num_threads = 0 if num_threads is None else _as_int(num_threads, "num_threads")
-        if autoreset not in AUTORESET_MODES:
+        if not isinstance(autoreset, str) or autoreset not in AUTORESET_MODES:
             raise ValueError(f"autoreset must be one of {sorted(AUTORESET_MODES)}, got {autoreset!r}")
         obs_dtype = check_obs_options(obs_dtype, scale_obs, obs_rules)
         seed = check_optional_seed(seed)

@@ -87,6 +87,9 @@ CASES = {
     "vec-autoreset": (lambda: _vec(autoreset="x"), ValueError, "autoreset must be one of"),
     "vec-reward": (lambda: _vec(reward="x"), ValueError, 'reward must be "win_loss" or "score"'),
     "vec-obs_dtype": (lambda: _vec(obs_dtype="float64"), ValueError, "obs_dtype must be one of"),
+    # None was read by numpy as float64 and reported so; a list was "unhashable type".
+    "vec-obs_dtype-none": (lambda: _vec(obs_dtype=None), ValueError, r"obs_dtype must be one of .*, got None"),
+    "vec-autoreset-list": (lambda: _vec(autoreset=["x"]), ValueError, r"autoreset must be one of .*, got \['x'\]"),
     "vec-self_play": (lambda: _vec(self_play="yes"), TypeError, "self_play must be True or False"),
     "vec-copy": (lambda: _vec(copy=1), TypeError, "copy must be True or False"),
     "vec-rules-type": (lambda: _vec(rules=[]), TypeError, "rules must be a dict of rule overrides"),
