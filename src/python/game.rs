@@ -81,11 +81,20 @@ impl PyGame {
                 ))),
             };
         }
+        let not_an_action = || -> PyResult<PyErr> {
+            Ok(PyTypeError::new_err(format!(
+                "action must be an int id (0..{NUM_ACTIONS}) or an action string such as \"play 8H\", got {}",
+                action.get_type().name()?
+            )))
+        };
         if action.is_instance_of::<PyInt>() || action.hasattr("__index__")? {
-            let id: i64 = action
-                .call_method0("__index__")?
-                .extract()
-                .map_err(|_| IllegalActionError::new_err("action id out of range"))?;
+            // An array of one element has `__index__` but refuses it ("only integer scalar
+            // arrays..."): the same error as any other value that is no action.
+            let index = match action.call_method0("__index__") {
+                Ok(index) => index,
+                Err(_) => return Err(not_an_action()?),
+            };
+            let id: i64 = index.extract().map_err(|_| IllegalActionError::new_err("action id out of range"))?;
             // NUM_ACTIONS (197) fits i64; after this check `id` is in 0..197, so the cast
             // below is exact.
             if id < 0 || id >= NUM_ACTIONS as i64 {
@@ -93,10 +102,7 @@ impl PyGame {
             }
             return Ok(id as usize);
         }
-        Err(PyTypeError::new_err(format!(
-            "action must be an int id (0..{NUM_ACTIONS}) or an action string such as \"play 8H\", got {}",
-            action.get_type().name()?
-        )))
+        Err(not_an_action()?)
     }
 
     fn legal_strings(&self) -> Vec<String> {

@@ -11,6 +11,7 @@ import io
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import eights
@@ -112,6 +113,12 @@ CASES = {
     "game-rules-type": (lambda: eights.Game("crazy_eights", 2, None, []), TypeError, "rules must be a dict"),
     "game-step-range": (lambda: _game().step(10**6), eights.IllegalActionError, "action id 1000000 is out of range"),
     "game-step-type": (lambda: _game().step(1.0), TypeError, "action must be an int id"),
+    # numpy's own "only integer scalar arrays can be converted to a scalar index" before.
+    "game-step-array": (
+        lambda: _game().step(np.array([58])),
+        TypeError,
+        "action must be an int id .* got ndarray",
+    ),
     "game-step-string": (lambda: _game().step("xx"), eights.IllegalActionError, 'unknown action string "xx"'),
     "game-step-over": (lambda: _finished().step(0), eights.IllegalActionError, "the game is over; call reset"),
     "game-observation": (lambda: _game().observation(5), ValueError, "player must be in 0..2, got 5"),
