@@ -9,6 +9,7 @@ from typing import Any, Dict, Optional, Union
 
 from .._core import NUM_ACTIONS, Bot, IllegalActionError, RandomBot
 from .._utils.checks import as_action
+from .pool import OpponentPool
 from .spec import AgentSpec, as_agent
 
 __all__ = ["BotSeat", "PolicySeat", "check_opponent", "play_until", "seat_player"]
@@ -56,6 +57,11 @@ def check_opponent(spec: Any, seat: int) -> Opponent:
     Rust bot object (kept as it is: the user seeded it)."""
     if isinstance(spec, (Bot, RandomBot)):
         return spec
+    if isinstance(spec, OpponentPool):  # its act takes each game's draw: a batch's opponent
+        raise TypeError(
+            f"opponent for seat {seat}: an OpponentPool draws a snapshot per game of a batch and plays only in "
+            "an eights.VecEnv; give a single-table env a bot name, a policy or a Bot"
+        )
     return as_agent(spec, f"opponent for seat {seat}")
 
 

@@ -237,6 +237,12 @@ CASES = {
     "pool-weights": (lambda: eights.OpponentPool(["random"], weights=[0.0]), ValueError, "must be positive and finite"),
     "pool-weights-count": (lambda: eights.OpponentPool(["random"], weights=[1, 2]), ValueError, "one entry per"),
     "pool-seed": (lambda: eights.OpponentPool(["random"], seed=-1), ValueError, r"seed must be in \[0, 2\*\*64\)"),
+    # It said the pool's act "cannot be called as act(obs, mask)".
+    "pool-single-table": (
+        lambda: eights.make("crazy_eights", opponents=eights.OpponentPool(["random"])),
+        TypeError,
+        "an OpponentPool draws a snapshot per game of a batch and plays only in an eights.VecEnv",
+    ),
     "pool-sample-empty": (lambda: eights.OpponentPool().sample(1), ValueError, "the opponent pool is empty"),
     # It was an OverflowError from numpy.
     "pool-sample-size": (
