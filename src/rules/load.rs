@@ -163,12 +163,37 @@ pub fn load_spec(preset: &str, overrides: Option<&Value>) -> Result<RulesSpec, R
     if overrides.is_some_and(|o| !o.is_object() && !o.is_null()) {
         return Err(RulesError::invalid("rules", "overrides must be a table (dict) of rule fields"));
     }
+    check_parent(preset, &base, overrides)?;
     let merged = apply_overrides(base, overrides.filter(|o| o.is_object()), "this preset documents")?;
     let mut spec = spec_from_value(merged)?;
     if spec.name.is_empty() {
         spec.name = preset.to_string();
     }
     Ok(spec)
+}
+
+/// Overrides of a preset may repeat its parent (a house-rules file names the preset it
+/// changes in `inherits`, and a resolved table records its preset's parent there), but
+/// naming another parent is refused: the merge would keep the preset and only record the
+/// other name, so the game would not be the one asked for.
+fn check_parent(preset: &str, base: &Value, overrides: Option<&Value>) -> Result<(), RulesError> {
+    let Some(given) = overrides.and_then(|o| o.get("inherits")) else { return Ok(()) };
+    if given.is_null() || overrides.is_some_and(is_resolved) {
+        return Ok(());
+    }
+    let own = base.get("inherits").and_then(Value::as_str);
+    match given.as_str() {
+        Some(p) if p == preset || Some(p) == own => Ok(()),
+        None => Err(RulesError::invalid("inherits", format!("expected a preset name, got {given}"))),
+        Some(_) => Err(RulesError::invalid(
+            "inherits",
+            format!(
+                "the changes to preset '{preset}' cannot name another parent (inherits = {given}); to \
+                 start from that preset, pass it as the preset, or use a rules table or file with \
+                 inherits = \"<preset>\""
+            ),
+        )),
+    }
 }
 
 /// Resolve a rules table the way presets are resolved (see `apply_overrides`). A table

@@ -121,8 +121,9 @@ class Rules:
     def _init(self, base: Union[str, Dict[str, Any]], overrides: Dict[str, Any]) -> None:
         overrides = dict(overrides)
         # `inherits` in a resolved spec only records the parent preset: kept when it names the
-        # base (a house-rules file), dropped otherwise.
-        if isinstance(base, str) and overrides.get("inherits", base) != base:
+        # base (a house-rules file), dropped otherwise. In changes to a preset, another parent
+        # is refused by the engine (it would only be recorded).
+        if isinstance(base, str) and overrides.get("inherits", base) != base and is_resolved(overrides):
             del overrides["inherits"]
         spec = resolve_rules(base, overrides or None)
         validate_rules(spec, spec["players"]["min"])

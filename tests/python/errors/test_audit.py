@@ -156,6 +156,23 @@ CASES = {
         eights.RulesError,
         "'deal' must be a table of rule fields, got a list",
     ),
+    # Another parent in the changes to a preset was kept as a record only (Game) or dropped
+    # (Rules): the game was the preset's, not the one named.
+    "rules-inherits-other": (
+        lambda: eights.Game("crazy_eights", 2, seed=0, rules={"inherits": "switch_blackjack"}),
+        eights.RulesError,
+        "invalid rules field 'inherits': the changes to preset 'crazy_eights' cannot name another parent",
+    ),
+    "rules-inherits-other-rules": (
+        lambda: eights.Rules("crazy_eights", inherits="switch_blackjack", deal={"hand_size": 5}),
+        eights.RulesError,
+        "cannot name another parent",
+    ),
+    "rules-inherits-type": (
+        lambda: eights.Rules("crazy_eights", {"inherits": 3}),
+        eights.RulesError,
+        "invalid rules field 'inherits': expected a preset name, got 3",
+    ),
     "rules-variant": (
         lambda: eights.Rules("crazy_eights", variants=["nope"]),
         eights.RulesError,
