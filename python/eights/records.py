@@ -99,6 +99,8 @@ def _read_json_object(name: Union[str, bytes]) -> Any:
         return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise refuse(f"not JSON ({exc})") from None
+    except RecursionError:  # brackets nested deeper than Python's decoder recurses
+        raise refuse("its JSON is nested too deeply (a record nests a few levels)") from None
 
 
 def replay_states(record: Dict[str, Any]) -> Iterator[Tuple[int, Optional[Tuple[int, int]], Any]]:

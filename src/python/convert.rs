@@ -51,6 +51,9 @@ pub(super) fn to_json(_py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> Py
     super::args::to_value(obj).map_err(|e| {
         if what == "state dict" {
             PyValueError::new_err(format!("invalid game state: {}", e.text()))
+        } else if what == "record" {
+            let at = if e.path.is_empty() { String::new() } else { format!("'{}': ", e.path) };
+            PyValueError::new_err(format!("invalid game record: {at}{}", e.message))
         } else if e.path.is_empty() {
             RulesError::new_err(format!("invalid {what}: {}", e.message))
         } else {

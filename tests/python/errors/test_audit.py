@@ -9,6 +9,8 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -130,6 +132,17 @@ CASES = {
         "'rules' must be the complete rules",
     ),
     "game-from_record-type": (lambda: eights.Game.from_record(5), ValueError, "invalid game record: expected a dict"),
+    # A value JSON cannot hold, in a record, was labelled a rules field.
+    "game-from_record-int": (
+        lambda: eights.Game.from_record(dict(_game().record(), actions=[[0, 2**70]])),
+        ValueError,
+        r"^invalid game record: 'actions\[0\]\[1\]': integer 1180591620717411303424 is out of range$",
+    ),
+    "game-from_record-type-inside": (
+        lambda: eights.Game.from_record(dict(_game().record(), seed=object())),
+        ValueError,
+        r"^invalid game record: 'seed': unsupported type object",
+    ),
     "game-from_record-upto": (lambda: eights.Game.from_record(_game().record(), upto=5), ValueError, "upto=5 but"),
     # eights.Rules
     "rules-preset-type": (lambda: eights.Rules(5), TypeError, "preset must be a preset name"),
@@ -367,3 +380,13 @@ def test_robustness_table():
             assert case in CASES or case in FLAGS or f'"{case}"' in source, f"{file}::{function}[{case}]"
     rows = {case for file, function, case in named if file.endswith("test_audit.py")}
     assert rows >= set(CASES) | set(FLAGS), sorted((set(CASES) | set(FLAGS)) - rows)
+
+
+def test_a_record_file_nested_too_deeply_is_refused_naming_it(tmp_path):
+    # Python's JSON decoder raised RecursionError on 100,000 nested brackets.
+    path = tmp_path / "deep.json"
+    path.write_text('{"actions": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"deep\.json' is not a game record: its JSON is nested too deeply"):
+        eights.records.load_record(path)
+    r = subprocess.run([sys.executable, "-m", "eights", "replay", str(path)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "nested too deeply" in r.stderr, r.stderr
