@@ -8,7 +8,7 @@ use super::state::{Bluff, Chain, GameError, InterludeKind, Phase, Turn};
 use super::table::Game;
 use crate::card::{Card, Rank, Suit};
 use crate::card_set::{CardCounts, CountedPile, Pile, shuffle};
-use crate::rules::{MAX_PLAYERS, Rules};
+use crate::rules::{LastSpecial, MAX_PLAYERS, Rules};
 use std::sync::Arc;
 
 impl Game {
@@ -96,6 +96,18 @@ impl Game {
                 }
                 shuffle(g.stock.as_mut_slice(), &mut g.rng);
             }
+        }
+        // A seat that plays its last card goes out, and the hand ends. Only when the stock is
+        // empty can a seat sit with no cards in play: dealt a new hand from it (countdown), or
+        // unable to draw after a card it cannot go out on.
+        let may_sit_empty = g.stock.is_empty()
+            && (rules.settings.countdown
+                || rules.deck.faces().any(|c| rules.card[c.index()].last_special == LastSpecial::CannotGoOut));
+        if let Some(p) = pos.hands.iter().position(Vec::is_empty).filter(|_| !may_sit_empty) {
+            return bad(format!(
+                "hands[{p}]: seat {p} has no cards, but a seat that plays its last card goes out and the hand \
+                 ends; give every seat at least one card"
+            ));
         }
         g.nominated = pos.nominated_suit;
         g.direction = pos.direction;

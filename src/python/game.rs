@@ -148,7 +148,9 @@ impl PyGame {
     }
 
     /// Build an arbitrary mid-hand position (analysis, puzzles, tests). `hands`: one list of
-    /// card strings per seat; `discard`: bottom to top (last = top card; the cards above the
+    /// card strings per seat, none empty (a seat with no cards has gone out; only with an
+    /// empty stock under countdown rules or a card one cannot go out on may one sit empty);
+    /// `discard`: bottom to top (last = top card; the cards above the
     /// bottom one count as played this hand, so a pile of one card is a start card no one has
     /// covered yet); `stock`: next drawn
     /// first, or None to shuffle the rest of the pack into it with `seed` (when given, any
@@ -607,7 +609,11 @@ fn snapshot_from_value(v: serde_json::Value) -> Result<Snapshot, String> {
     if let Some(r) = v.get("rules") {
         complete_rules(r)?;
     }
-    serde_json::from_value(v).map_err(|e| e.to_string())
+    // The path of a bad value goes into the message (`current: invalid value: integer -1`).
+    serde_path_to_error::deserialize(v).map_err(|e| {
+        let path = e.path().to_string();
+        if path == "." { e.into_inner().to_string() } else { format!("{path}: {}", e.into_inner()) }
+    })
 }
 
 /// Refuse a rules table that is not complete (see [`snapshot_from_value`]), naming what is

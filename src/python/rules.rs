@@ -150,13 +150,12 @@ fn resolve_rules<'py>(
 /// Validate a complete specification for `num_players`; raises `RulesError` naming the
 /// field (e.g. `deal.hand_size` when the deck is too small).
 #[pyfunction]
-fn validate_rules(
-    py: Python<'_>,
-    spec: &Bound<'_, PyAny>,
-    #[pyo3(from_py_with = args::num_players)] num_players: usize,
-) -> PyResult<()> {
+fn validate_rules(py: Python<'_>, spec: &Bound<'_, PyAny>, num_players: &Bound<'_, PyAny>) -> PyResult<()> {
     let s = complete_spec(as_table(py, spec, "spec")?).map_err(rules_err)?;
-    let n = check_players(num_players)?;
+    // The spec's own range first: `Rules` validates for `players.min`, so a bad minimum
+    // is named as the field it is rather than as `num_players`.
+    rules::validate_player_range(&s).map_err(rules_err)?;
+    let n = check_players(args::num_players(num_players)?)?;
     Rules::from_spec(s, n).map(|_| ()).map_err(rules_err)
 }
 

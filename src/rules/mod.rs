@@ -43,3 +43,4 @@ pub use load::{
     spec_from_toml, spec_from_value, top_level_fields,
 };
 pub use spec::*;
+pub use validate::validate_player_range;

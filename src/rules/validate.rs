@@ -9,10 +9,16 @@ use crate::card_set::CardCounts;
 
 // ----- players -------------------------------------------------------------------------
 
-pub(super) fn validate_players(s: &RulesSpec, num_players: usize) -> Result<usize, RulesError> {
+/// The spec's own player range: `2 <= players.min <= players.max <= MAX_PLAYERS`.
+pub fn validate_player_range(s: &RulesSpec) -> Result<(), RulesError> {
     if s.players.min < 2 || s.players.min > s.players.max || s.players.max as usize > MAX_PLAYERS {
         return Err(RulesError::invalid("players", format!("need 2 <= players.min <= players.max <= {MAX_PLAYERS}")));
     }
+    Ok(())
+}
+
+pub(super) fn validate_players(s: &RulesSpec, num_players: usize) -> Result<usize, RulesError> {
+    validate_player_range(s)?;
     if num_players < s.players.min as usize || num_players > s.players.max as usize {
         return Err(RulesError::invalid(
             "num_players",

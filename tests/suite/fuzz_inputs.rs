@@ -373,8 +373,7 @@ impl Mix {
 }
 
 /// A position of `rules` that is valid by construction, drawn from `seed`: the preset's
-/// real deck shuffled and split into one hand per seat (mostly 1 to 8 cards, sometimes
-/// none), a discard pile (its top card often a draw-chain card when a draw penalty is
+/// real deck shuffled and split into one hand per seat (1 to 8 cards), a discard pile (its top card often a draw-chain card when a draw penalty is
 /// pending, a wild when a suit is nominated), a stalin rogue pile when the preset has one,
 /// and the stock (the rest, or part of it, or `None` to let the engine shuffle the rest in);
 /// the player to act, direction, dealer and scores in range.
@@ -393,7 +392,8 @@ fn deck_position(rules: &Rules, seed: u64) -> Position {
     }
     let mut hands = Vec::with_capacity(n);
     for _ in 0..n {
-        let want = if r.chance(1, 12) { 0 } else { 1 + r.below(8) };
+        // At least one card: a seat with none has gone out, and the hand is over.
+        let want = 1 + r.below(8);
         let k = want.min(deck.len().saturating_sub(1));
         hands.push(deck.split_off(deck.len() - k));
     }

@@ -100,8 +100,10 @@ fn positions_pass_the_snapshot_checks() {
     use eights::game::Position;
     let r = rules("chase_the_ace", 5);
     let kh: Card = "KH".parse().unwrap();
+    // One card a seat: a seat with none has gone out (refused on its own).
+    let hands = ["2C", "3C", "4C", "5C", "6C"].iter().map(|c| vec![c.parse().unwrap()]).collect();
     let pos = Position {
-        hands: vec![vec![]; 5],
+        hands,
         discard: vec![kh],
         direction: 1,
         scores: Some(vec![i32::MAX, 0, 0, 0, 0]),

@@ -379,6 +379,9 @@ class VecEnv(_GymVectorEnv):
             rows = np.asarray(rows)
             if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
                 raise TypeError(f"rows must be a 1-d array of game indices, got shape {rows.shape} of {rows.dtype}")
+            if rows.dtype.kind == "u" and rows.size and rows.max() > np.iinfo(np.int64).max:
+                # The int64 cast below would wrap it to a negative row.
+                raise ValueError(f"row {int(rows.max())} is out of range: games are 0..{self.num_envs}")
             rows = np.ascontiguousarray(rows, dtype=np.int64)
         return self._core.bot_actions(bot, rows, check_optional_seed(seed))
 

@@ -103,6 +103,12 @@ CASES = {
         ValueError,
         r"seed must be in \[0, 2\*\*64\)",
     ),
+    # The int64 cast wrapped a uint64 row above 2**63 to a negative one in the message.
+    "vec-bot_actions-row-uint64": (
+        lambda: _reset(_vec()).bot_actions("heuristic", np.array([2**63 + 5], dtype=np.uint64)),
+        ValueError,
+        r"^row 9223372036854775813 is out of range: games are 0\.\.",
+    ),
     "vec-bot_actions-seed-bot": (
         lambda: _reset(_vec()).bot_actions("heuristic", seed=1),
         ValueError,
@@ -125,6 +131,12 @@ CASES = {
     "game-step-over": (lambda: _finished().step(0), eights.IllegalActionError, "the game is over; call reset"),
     "game-observation": (lambda: _game().observation(5), ValueError, "player must be in 0..2, got 5"),
     "game-reset-deck": (lambda: _game().reset(seed=1, deck=["XX"]), ValueError, 'invalid card "XX"'),
+    # serde's message named no field ("invalid value: integer `-1`, expected u8").
+    "game-from_dict-field": (
+        lambda: eights.Game.from_dict({**_game().to_dict(), "current": -1}),
+        ValueError,
+        r"^invalid game state: current: invalid value: integer `-1`, expected u8$",
+    ),
     "game-from_dict-type": (lambda: eights.Game.from_dict(5), TypeError, r"the state must be a dict"),
     "game-from_dict-rules": (
         lambda: eights.Game.from_dict({**_game().to_dict(), "rules": {}}),
@@ -142,6 +154,12 @@ CASES = {
         lambda: eights.Game.from_record(dict(_game().record(), seed=object())),
         ValueError,
         r"^invalid game record: 'seed': unsupported type object",
+    ),
+    # A seat with no cards played on, drawing, in a hand that should have ended.
+    "game-from_position-empty-hand": (
+        lambda: eights.Game.from_position("crazy_eights", 2, hands=[["5H"], []], discard=["5C"]),
+        ValueError,
+        r"invalid position: hands\[1\]: seat 1 has no cards, but a seat that plays its last card goes out",
     ),
     "game-from_record-upto": (lambda: eights.Game.from_record(_game().record(), upto=5), ValueError, "upto=5 but"),
     # eights.Rules
@@ -190,6 +208,12 @@ CASES = {
         lambda: eights.Rules("crazy_eights", variants=["nope"]),
         eights.RulesError,
         'unknown variant "nope"',
+    ),
+    # Named num_players, the argument Rules validates with, not the field given.
+    "rules-players-min": (
+        lambda: eights.Rules(players={"min": 0}),
+        eights.RulesError,
+        r"invalid rules field 'players': need 2 <= players.min <= players.max",
     ),
     "rules-from_dict-empty": (lambda: eights.Rules.from_dict({}), eights.RulesError, "needs inherits"),
     "rules-from_dict-type": (lambda: eights.Rules.from_dict([]), TypeError, "rules table must be a dict"),
