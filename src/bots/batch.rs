@@ -74,13 +74,13 @@ pub fn has_search_policy(spec: BotSpec) -> bool {
 /// The root visit shares of search bot `spec` seeded with `seed` in `game` into `row`
 /// ([`IsmctsBot::search_policy`]; `favour`: the action its root favours in the heuristic's
 /// place). Nothing is written for a bot without a search policy ([`has_search_policy`]).
-pub fn search_policy(spec: BotSpec, game: &Game, seed: u64, favour: Option<usize>, row: &mut [f32]) {
+pub fn search_policy(spec: BotSpec, game: &Game, seed: u64, favour: Option<usize>, row: &mut [f32], stop: &Stop) {
     let mut bot = match spec {
         BotSpec::Ismcts { simulations } => IsmctsBot::new(simulations, seed),
         BotSpec::IsmctsNet { simulations } => IsmctsBot::rooted_on_net(simulations, seed),
         _ => return,
     };
-    bot.search_policy(game, favour, row);
+    bot.search_policy_until(game, favour, row, stop);
 }
 
 /// Whether any bot of `table` answers in batches.

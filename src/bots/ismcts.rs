@@ -153,8 +153,20 @@ impl IsmctsBot {
     /// seed: the most visited (ties: the lower id). A bot [`rooted_on_net`](Self::rooted_on_net)
     /// given no `root` favours `net`'s move.
     pub fn search_policy(&mut self, g: &Game, root: Option<usize>, shares: &mut [f32]) -> Option<usize> {
+        self.search_policy_until(g, root, shares, &NEVER)
+    }
+
+    /// [`search_policy`](Self::search_policy) until `stop` is set (read every
+    /// [`STOP_EVERY`] simulations): the shares of the simulations run by then.
+    pub fn search_policy_until(
+        &mut self,
+        g: &Game,
+        root: Option<usize>,
+        shares: &mut [f32],
+        stop: &Stop,
+    ) -> Option<usize> {
         shares.fill(0.0);
-        self.search_into(g, root, Some(shares), &NEVER)
+        self.search_into(g, root, Some(shares), stop)
     }
 
     fn search_into(&mut self, g: &Game, root: Option<usize>, shares: Option<&mut [f32]>, stop: &Stop) -> Option<usize> {

@@ -421,7 +421,18 @@ impl PyVecEnvCore {
         out.try_reserve_exact(cells).map_err(oom)?;
         out.resize(cells, 0f32);
         let env = &mut self.env;
-        py.detach(|| env.bot_policies(spec, &copy, root, &mut out)).map_err(vec_err)?;
+        // The searches read the stop flag (the other bots answer at once).
+        let search = crate::bots::batch::style(spec) == crate::bots::batch::Style::Search;
+        let flag = (search || crate::bots::batch::has_search_policy(spec)).then(|| env.stop_flag());
+        let work = || env.bot_policies(spec, &copy, root, &mut out);
+        match flag {
+            Some(flag) => {
+                flag.clear(); // before the work starts, so that no Ctrl-C during it is lost
+                run_interruptible_on(py, &flag, work)?
+            }
+            None => py.detach(work),
+        }
+        .map_err(vec_err)?;
         super::convert::array2(py, copy.len(), n, out)
     }
 

@@ -72,18 +72,18 @@ impl VecEnv {
             return Ok(());
         };
         self.check_rows(rows, rows.len())?;
-        let (slots, hot) = (&self.slots, &self.hot);
+        let (slots, hot, stop) = (&self.slots, &self.hot, &*self.stop);
         let decide = |j: usize, row: &mut [f32]| {
             let (s, h) = (&slots[rows[j] as usize], &hot[rows[j] as usize]);
             row.fill(0.0);
             if !(s.over() || h.pending) {
                 let seed = derive_seed(s.base_seed ^ SEARCH_SALT, s.game.decisions() as u64);
                 let favour = root.and_then(|x| usize::try_from(x[j]).ok());
-                batch::search_policy(spec, &s.game, seed, favour, row);
+                batch::search_policy(spec, &s.game, seed, favour, row, stop);
             }
         };
         on_crew(self.crew.as_mut(), NUM_ACTIONS, out, &decide);
-        Ok(())
+        if self.stop.is_set() { Err(VecEnvError::Stopped) } else { Ok(()) }
     }
 
     /// Like [`bot_actions`](Self::bot_actions) for the card network (`net`, or a file of its

@@ -143,6 +143,7 @@ def test_bot_act_stops_inside_a_search_and_leaves_the_bot_as_it_was(bot):
 #: ended, and what a step says afterwards.
 VEC_ENV = """
 import sys
+import numpy as np
 import eights
 
 what = sys.argv[1]
@@ -153,6 +154,8 @@ print("ready", flush=True)
 try:
     if what == "step":
         e.step(e.random_actions())
+    elif what == "bot_policies":  # the search's root shares, for the research's teachers
+        e._core.bot_policies("ismcts:1000000", np.zeros(1, np.int64))
     else:
         e.bot_actions("ismcts:1000000", [0])
     print("finished")
@@ -172,11 +175,12 @@ except KeyboardInterrupt:
         ("step", "interrupted; a step then says: call reset() before stepping"),
         # bot_actions only reads the games: they are as they were.
         ("bot_actions", "interrupted; a step then plays"),
+        ("bot_policies", "interrupted; a step then plays"),
     ],
 )
 def test_vec_env_calls_with_search_bots_stop(what, after):
     # VecEnv.reset, step and bot_actions ran built-in searches to the end (19 s here at
-    # ismcts:20000 for 256 games) before Python saw the signal.
+    # ismcts:20000 for 256 games) before Python saw the signal; bot_policies did until now.
     assert _interrupted_script(VEC_ENV, what, settle=1.0) == after
 
 
