@@ -97,18 +97,7 @@ impl Game {
                 shuffle(g.stock.as_mut_slice(), &mut g.rng);
             }
         }
-        // A seat that plays its last card goes out, and the hand ends. Only when the stock is
-        // empty can a seat sit with no cards in play: dealt a new hand from it (countdown), or
-        // unable to draw after a card it cannot go out on.
-        let may_sit_empty = g.stock.is_empty()
-            && (rules.settings.countdown
-                || rules.deck.faces().any(|c| rules.card[c.index()].last_special == LastSpecial::CannotGoOut));
-        if let Some(p) = pos.hands.iter().position(Vec::is_empty).filter(|_| !may_sit_empty) {
-            return bad(format!(
-                "hands[{p}]: seat {p} has no cards, but a seat that plays its last card goes out and the hand \
-                 ends; give every seat at least one card"
-            ));
-        }
+        check_empty_seats(&rules, &pos.hands, g.stock.is_empty())?;
         g.nominated = pos.nominated_suit;
         g.direction = pos.direction;
         // Both checked above to be below n <= MAX_PLAYERS (10): they fit u8.
@@ -121,14 +110,8 @@ impl Game {
         g.pass_streak = 0;
         g.went_out = None;
         if let Some(sc) = &pos.scores {
-            if sc.len() != n {
-                return bad(format!("scores: expected {n} scores (one per seat), got {}", sc.len()));
-            }
-            let max = super::checks::MAX_SCORE;
-            if let Some(x) = sc.iter().find(|x| x.unsigned_abs() > max.unsigned_abs()) {
-                return bad(format!("scores: each must be in [-{max}, {max}], got {x}"));
-            }
-            // sc.len() == n <= MAX_PLAYERS (checked above).
+            check_scores(sc, n)?;
+            // sc.len() == n <= MAX_PLAYERS (checked there).
             g.scores[..n].copy_from_slice(sc);
         }
         if pos.pending_draw > 0 {
@@ -384,6 +367,35 @@ impl Game {
         }
         Ok(())
     }
+}
+
+/// A seat that plays its last card goes out, and the hand ends. Only when the stock is empty
+/// can a seat sit with no cards in play: dealt a new hand from it (countdown), or unable to
+/// draw after a card it cannot go out on. A position's empty hand is refused otherwise.
+fn check_empty_seats(rules: &Rules, hands: &[Vec<Card>], stock_empty: bool) -> Result<(), GameError> {
+    let may_sit_empty = stock_empty
+        && (rules.settings.countdown
+            || rules.deck.faces().any(|c| rules.card[c.index()].last_special == LastSpecial::CannotGoOut));
+    match hands.iter().position(Vec::is_empty).filter(|_| !may_sit_empty) {
+        Some(p) => Err(GameError::InvalidPosition(format!(
+            "hands[{p}]: seat {p} has no cards, but a seat that plays its last card goes out and the hand \
+             ends; give every seat at least one card"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// A position's match scores: one per seat, each within the snapshot limit.
+fn check_scores(scores: &[i32], n: usize) -> Result<(), GameError> {
+    let bad = |m: String| Err(GameError::InvalidPosition(m));
+    if scores.len() != n {
+        return bad(format!("scores: expected {n} scores (one per seat), got {}", scores.len()));
+    }
+    let max = super::checks::MAX_SCORE;
+    if let Some(x) = scores.iter().find(|x| x.unsigned_abs() > max.unsigned_abs()) {
+        return bad(format!("scores: each must be in [-{max}, {max}], got {x}"));
+    }
+    Ok(())
 }
 
 /// A rank Wild Instapik may draw: a number card, 2 to 10.

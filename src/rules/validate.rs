@@ -1,9 +1,11 @@
 //! Validation of a resolved [`RulesSpec`] for a player count: the checks of
-//! [`Rules::from_spec`](super::Rules::from_spec) that refuse a rule set (`validate_*`), on the
+//! [`Rules::from_spec`](super::compiled::Rules::from_spec) that refuse a rule set (`validate_*`), on the
 //! spec itself or on the effect table the compiler built from it (`compile.rs`). Each error
 //! names the rules field and what is allowed.
 
-use super::{CardRule, MAX_PLAYERS, RulesError, spec::*};
+use super::compiled::{CardRule, MAX_PLAYERS};
+use super::error::RulesError;
+use super::spec::*;
 use crate::card::{Card, NUM_FACES, Rank};
 use crate::card_set::CardCounts;
 
