@@ -1,6 +1,7 @@
 """A ``VecEnv`` inherited through ``fork``: the child steps, drops and closes it without a
 Rust panic (its worker threads stay in the parent; the child runs the batch on its own
-thread), and the parent's copy goes on."""
+thread), and the parent's copy goes on; search bots run in a forked child on threads of its
+own."""
 
 import os
 import subprocess
@@ -54,3 +55,34 @@ def test_a_forked_child_steps_drops_and_closes_an_inherited_vec_env():
     assert "child ok" in res.stdout and "parent ok 0" in res.stdout, out
     for bad in ("PanicException", "panicked", "threads should not terminate", "Exception ignored"):
         assert bad not in out, out
+
+
+BOT_CHILD = textwrap.dedent(
+    """
+    import os, sys
+    import eights
+
+    g = eights.Game("crazy_eights", 2, seed=1)
+    while len(g.legal_actions()) < 2:
+        g.step(g.legal_actions()[0])
+    bot = eights.Bot("ismcts:50", seed=3)
+    first = bot.act(g)  # the parent's call pool starts here
+    pid = os.fork()
+    if pid == 0:
+        # The pool's threads stayed in the parent: a call must not wait for them.
+        again = eights.Bot("ismcts:50", seed=3).act(g)
+        print("child ok", again == first, flush=True)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    print("parent ok", os.waitstatus_to_exitcode(status), bot.act(g) is not None, flush=True)
+    """
+)
+
+
+def test_a_forked_child_runs_search_bots_on_its_own_threads():
+    # Interruptible calls run on a kept pool of threads; a forked child sent its work to the
+    # parent's, which it does not have, and waited for ever.
+    res = subprocess.run([sys.executable, "-c", BOT_CHILD], capture_output=True, text=True, timeout=60)
+    out = res.stdout + res.stderr
+    assert res.returncode == 0, out
+    assert "child ok True" in res.stdout and "parent ok 0 True" in res.stdout, out
