@@ -171,7 +171,9 @@ def tournament(
     agents plays, and the winner of a game beats each other seat. ``preset`` is a preset
     name, a path to a TOML rules file or an :class:`eights.Rules`, ``rules`` overrides on top. Ratings are on the Elo
     scale (a 200-point gap means about 76% wins) with the first agent at 0; the 95%
-    intervals come from ``bootstrap`` resamples of the deals. ``record_dir`` saves the
+    intervals come from ``bootstrap`` resamples of the deals (a pair where one agent won every
+    game is listed by :meth:`~eights.arena.TournamentResult.sweeps` and noted under the table:
+    its gap is set by the fit's prior, and its interval cannot widen). ``record_dir`` saves the
     record of every game (see :func:`play`). ``ray``: play every table on a Ray cluster, as
     in :func:`evaluate` (the same ratings for the same seed).
 

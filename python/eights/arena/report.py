@@ -129,7 +129,25 @@ class TournamentResult:
                 f"  {m.agent} vs {', '.join(m.opponents)}: {m.win_rate:.3f} [{lo:.3f}, {hi:.3f}]  "
                 f"points {m.mean_hand_points:.2f}  length {m.mean_length:.1f}"
             )
+        sweeps = self.sweeps()
+        if sweeps:
+            pairs = "; ".join(f"{self.agents[i]} won every game against {self.agents[j]}" for i, j in sweeps)
+            lines += [
+                "",
+                f"note: {pairs}.",
+                "Such a rating gap is set by the fit's half virtual win each way, not by the games, and every",
+                "resample of the deals is the same sweep, so its interval is narrower than the games allow:",
+                "read the match's win-rate interval instead.",
+            ]
         return "\n".join(lines)
+
+    def sweeps(self) -> List[Tuple[int, int]]:
+        """The pairs ``(i, j)`` where ``i`` won every game the two played against each other
+        (ties count half to each, so a tie breaks a sweep). Their rating gap is set by
+        :func:`~eights.arena.bradley_terry`'s prior, not by the games, and the bootstrap
+        cannot widen its interval: every resample is the same sweep."""
+        k = len(self.agents)
+        return [(i, j) for i in range(k) for j in range(k) if i != j and self.wins[i, j] > 0 and self.wins[j, i] == 0]
 
     def __str__(self) -> str:
         return self.table()
@@ -154,6 +172,7 @@ class TournamentResult:
                 for i, a in enumerate(self.agents)
             ],
             "pairwise_wins": self.wins.tolist(),
+            "sweeps": [[self.agents[i], self.agents[j]] for i, j in self.sweeps()],
             "matches": [m.to_dict() for m in self.matches],
         }
 

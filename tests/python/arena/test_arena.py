@@ -238,6 +238,20 @@ def test_tournament_ratings_and_chart(tmp_path):
     assert path.stat().st_size > 1000
 
 
+def test_a_sweep_is_named_with_what_its_interval_cannot_show():
+    # pimc:20 wins all 20 games against random (10 deals, both seats; seed 1): every resample is the same
+    # sweep, so the ratings' interval alone would claim more than 20 games can show.
+    t = arena.tournament(["random", "heuristic", "pimc:20"], games=10, seed=1, bootstrap=100)
+    assert t.wins[2, 0] == 20 and t.wins[0, 2] == 0 and t.wins[0, 1] > 0
+    assert t.sweeps() == [(2, 0)]
+    text = t.table()
+    assert "note: pimc:20 won every game against random." in text
+    assert "read the match's win-rate interval instead" in text
+    assert t.to_dict()["sweeps"] == [["pimc:20", "random"]]
+    mixed = arena.tournament(["random", "heuristic"], games=40, seed=1, bootstrap=100)
+    assert mixed.sweeps() == [] and "note:" not in mixed.table() and mixed.to_dict()["sweeps"] == []
+
+
 def test_bradley_terry_recovers_known_strengths():
     # i beats j with probability 1 / (1 + 10 ** ((r_j - r_i) / 400)) for ratings 0, 200, 400.
     r = np.array([0.0, 200.0, 400.0])

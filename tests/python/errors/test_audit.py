@@ -412,5 +412,6 @@ def test_a_record_file_nested_too_deeply_is_refused_naming_it(tmp_path):
     path.write_text('{"actions": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
     with pytest.raises(ValueError, match=r"deep\.json' is not a game record: its JSON is nested too deeply"):
         eights.records.load_record(path)
-    r = subprocess.run([sys.executable, "-m", "eights", "replay", str(path)], capture_output=True, text=True, timeout=60)
+    replay = [sys.executable, "-m", "eights", "replay", str(path)]
+    r = subprocess.run(replay, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "Traceback" not in r.stderr and "nested too deeply" in r.stderr, r.stderr
