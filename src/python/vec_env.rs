@@ -356,18 +356,10 @@ impl PyVecEnvCore {
         out.resize(rows.len(), 0i64);
         let env = &mut self.env;
         let flag = (crate::bots::batch::style(spec) == crate::bots::batch::Style::Search).then(|| env.stop_flag());
-        let work = || match seed {
+        bot_call(py, flag, || match seed {
             None => env.bot_actions(spec, &copy, &mut out),
             Some(seed) => env.bot_sampled_actions(spec, &copy, seed, &mut out),
-        };
-        match flag {
-            Some(flag) => {
-                flag.clear(); // before the work starts, so that no Ctrl-C during it is lost
-                run_interruptible_on(py, &flag, work)?
-            }
-            None => py.detach(work),
-        }
-        .map_err(vec_err)?;
+        })?;
         array1(py, out.len(), out)
     }
 
@@ -424,15 +416,7 @@ impl PyVecEnvCore {
         // The searches read the stop flag (the other bots answer at once).
         let search = crate::bots::batch::style(spec) == crate::bots::batch::Style::Search;
         let flag = (search || crate::bots::batch::has_search_policy(spec)).then(|| env.stop_flag());
-        let work = || env.bot_policies(spec, &copy, root, &mut out);
-        match flag {
-            Some(flag) => {
-                flag.clear(); // before the work starts, so that no Ctrl-C during it is lost
-                run_interruptible_on(py, &flag, work)?
-            }
-            None => py.detach(work),
-        }
-        .map_err(vec_err)?;
+        bot_call(py, flag, || env.bot_policies(spec, &copy, root, &mut out))?;
         super::convert::array2(py, copy.len(), n, out)
     }
 
@@ -567,4 +551,20 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game_state_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(episode_seed, m)?)?;
     Ok(())
+}
+
+/// A bot call on an env's games: under Ctrl-C with the env's stop `flag` (the searches read
+/// it; cleared first, so that no Ctrl-C during the call is lost), else just without the GIL.
+fn bot_call<F>(py: Python<'_>, flag: Option<std::sync::Arc<crate::stop::Stop>>, work: F) -> PyResult<()>
+where
+    F: FnOnce() -> Result<(), crate::vec_env::VecEnvError> + Send,
+{
+    match flag {
+        Some(flag) => {
+            flag.clear();
+            run_interruptible_on(py, &flag, work)?
+        }
+        None => py.detach(work),
+    }
+    .map_err(vec_err)
 }
