@@ -80,11 +80,17 @@ where
 
 /// The pool the calls' work runs on, one per process: a child forked from a process that
 /// had one inherits it without its threads (a job sent there would wait for ever), so it
-/// builds its own. `None` when no thread can be started.
+/// builds its own. `None` when no thread can be started or the pool is out of reach.
 fn call_pool() -> Option<Arc<rayon::ThreadPool>> {
     static POOL: Mutex<Option<(u32, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
     let pid = std::process::id();
-    let mut kept = POOL.lock().unwrap_or_else(|e| e.into_inner());
+    // Callers hold the GIL, so the lock is free unless this process was forked while another
+    // thread held it (a child's copy then stays locked): a thread of its own for the call then.
+    let mut kept = match POOL.try_lock() {
+        Ok(kept) => kept,
+        Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+        Err(std::sync::TryLockError::WouldBlock) => return None,
+    };
     match kept.take() {
         Some((owner, pool)) if owner == pid => {
             *kept = Some((owner, pool.clone()));
