@@ -33,48 +33,73 @@ where
     T: Send,
     F: FnOnce() -> T + Send,
 {
+    let done = Done::new();
     // The work runs on a thread of a pool kept from call to call: spawning a thread for each
-    // call cost about 50 microseconds, a quarter of an `ismcts:100` decision.
-    let Some(pool) = call_pool() else {
-        return run_on_new_thread(py, stop, work);
+    // call cost about 50 microseconds, a quarter of an `ismcts:100` decision. Without a pool,
+    // on a thread started for the call.
+    let raised = match call_pool() {
+        Some(pool) => pool.in_place_scope(|s| {
+            s.spawn(|_| done.run(work));
+            done.wait_handling_signals(py, stop)
+        }),
+        None => std::thread::scope(|s| {
+            s.spawn(|| done.run(work));
+            done.wait_handling_signals(py, stop)
+        }),
     };
-    let done = (Mutex::new(None::<std::thread::Result<T>>), Condvar::new());
-    let wait = |timeout: Option<Duration>| {
-        let (lock, cv) = &done;
-        let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
+    match (done.take(), raised) {
+        (Some(Err(panic)), _) => std::panic::resume_unwind(panic),
+        (Some(Ok(_)), Some(e)) => Err(e),
+        (Some(Ok(v)), None) => Ok(v),
+        // Both scopes end after their work: never reached.
+        (None, _) => Err(pyo3::exceptions::PyRuntimeError::new_err("the work ended without an answer")),
+    }
+}
+
+/// The answer of a call's work (its value, or its panic), and the signal that it is there.
+struct Done<T>(Mutex<Option<std::thread::Result<T>>>, Condvar);
+
+impl<T: Send> Done<T> {
+    fn new() -> Self {
+        Done(Mutex::new(None), Condvar::new())
+    }
+
+    /// Run `work` and keep its answer; a panic is caught and kept for the caller, so the
+    /// waiter never waits for ever.
+    fn run(&self, work: impl FnOnce() -> T) {
+        let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(out);
+        self.1.notify_all();
+    }
+
+    /// Whether the answer is there, waiting up to `timeout` (for ever with `None`).
+    fn wait(&self, timeout: Option<Duration>) -> bool {
+        let guard = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let guard = match timeout {
-            Some(t) => cv.wait_timeout_while(guard, t, |d| d.is_none()).unwrap_or_else(|e| e.into_inner()).0,
-            None => cv.wait_while(guard, |d| d.is_none()).unwrap_or_else(|e| e.into_inner()),
+            Some(t) => self.1.wait_timeout_while(guard, t, |d| d.is_none()).unwrap_or_else(|e| e.into_inner()).0,
+            None => self.1.wait_while(guard, |d| d.is_none()).unwrap_or_else(|e| e.into_inner()),
         };
         guard.is_some()
-    };
-    let raised = pool.in_place_scope(|s| {
-        s.spawn(|_| {
-            // A panic is caught and handed to the caller, so the waiter never waits for ever.
-            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
-            let (lock, cv) = &done;
-            *lock.lock().unwrap_or_else(|e| e.into_inner()) = Some(out);
-            cv.notify_all();
-        });
+    }
+
+    /// Wait for the answer without the GIL, running Python's signal handlers every [`POLL`];
+    /// when one raises, set `stop` and wait for the work to read it. The handler's exception.
+    fn wait_handling_signals(&self, py: Python<'_>, stop: &Stop) -> Option<PyErr> {
         let mut raised = None;
-        while !py.detach(|| wait(Some(POLL))) {
+        while !py.detach(|| self.wait(Some(POLL))) {
             if let Err(e) = py.check_signals() {
                 stop.set();
                 raised = Some(e);
                 break;
             }
         }
-        // The work has finished, or reads `stop` within a decision: waited for without the GIL.
-        py.detach(|| wait(None));
+        // The work has finished, or reads `stop` within a decision.
+        py.detach(|| self.wait(None));
         raised
-    });
-    let out = done.0.into_inner().unwrap_or_else(|e| e.into_inner());
-    match (out, raised) {
-        (Some(Err(panic)), _) => std::panic::resume_unwind(panic),
-        (Some(Ok(_)), Some(e)) => Err(e),
-        (Some(Ok(v)), None) => Ok(v),
-        // The scope ends after its work: never reached.
-        (None, _) => Err(pyo3::exceptions::PyRuntimeError::new_err("the work ended without an answer")),
+    }
+
+    fn take(self) -> Option<std::thread::Result<T>> {
+        self.0.into_inner().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -111,51 +136,4 @@ fn call_pool() -> Option<Arc<rayon::ThreadPool>> {
         .map(Arc::new)?;
     *kept = Some((pid, pool.clone()));
     Some(pool)
-}
-
-/// [`run_interruptible_on`] on a thread started for the call (when no pool can be built).
-fn run_on_new_thread<T, F>(py: Python<'_>, stop: &Stop, work: F) -> PyResult<T>
-where
-    T: Send,
-    F: FnOnce() -> T + Send,
-{
-    let done = (Mutex::new(false), Condvar::new());
-    std::thread::scope(|s| {
-        let worker = s.spawn(|| {
-            // Sets `done` even when `work` panics, so the waiter never waits for ever.
-            struct Done<'a>(&'a (Mutex<bool>, Condvar));
-            impl Drop for Done<'_> {
-                fn drop(&mut self) {
-                    let (lock, cv) = self.0;
-                    *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
-                    cv.notify_all();
-                }
-            }
-            let _done = Done(&done);
-            work()
-        });
-        let mut raised = None;
-        loop {
-            let finished = py.detach(|| {
-                let (lock, cv) = &done;
-                let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
-                let (guard, _) = cv.wait_timeout_while(guard, POLL, |d| !*d).unwrap_or_else(|e| e.into_inner());
-                *guard
-            });
-            if finished {
-                break;
-            }
-            if let Err(e) = py.check_signals() {
-                stop.set();
-                raised = Some(e);
-                break;
-            }
-        }
-        let out = py.detach(|| worker.join());
-        match (out, raised) {
-            (Err(panic), _) => std::panic::resume_unwind(panic),
-            (Ok(_), Some(e)) => Err(e),
-            (Ok(v), None) => Ok(v),
-        }
-    })
 }

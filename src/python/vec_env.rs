@@ -355,8 +355,8 @@ impl PyVecEnvCore {
         out.try_reserve_exact(rows.len()).map_err(oom)?;
         out.resize(rows.len(), 0i64);
         let env = &mut self.env;
-        let flag = (crate::bots::batch::style(spec) == crate::bots::batch::Style::Search).then(|| env.stop_flag());
-        bot_call(py, flag, || match seed {
+        let stop = env.stop_flag();
+        bot_call(py, spec, &stop, || match seed {
             None => env.bot_actions(spec, &copy, &mut out),
             Some(seed) => env.bot_sampled_actions(spec, &copy, seed, &mut out),
         })?;
@@ -413,10 +413,8 @@ impl PyVecEnvCore {
         out.try_reserve_exact(cells).map_err(oom)?;
         out.resize(cells, 0f32);
         let env = &mut self.env;
-        // The searches read the stop flag (the other bots answer at once).
-        let search = crate::bots::batch::style(spec) == crate::bots::batch::Style::Search;
-        let flag = (search || crate::bots::batch::has_search_policy(spec)).then(|| env.stop_flag());
-        bot_call(py, flag, || env.bot_policies(spec, &copy, root, &mut out))?;
+        let stop = env.stop_flag();
+        bot_call(py, spec, &stop, || env.bot_policies(spec, &copy, root, &mut out))?;
         super::convert::array2(py, copy.len(), n, out)
     }
 
@@ -553,18 +551,18 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// A bot call on an env's games: under Ctrl-C with the env's stop `flag` (the searches read
-/// it; cleared first, so that no Ctrl-C during the call is lost), else just without the GIL.
-fn bot_call<F>(py: Python<'_>, flag: Option<std::sync::Arc<crate::stop::Stop>>, work: F) -> PyResult<()>
+/// A call of bot `spec` on an env's games: a search bot's under Ctrl-C with the env's `stop`
+/// flag (its searches read it; cleared first, so that no Ctrl-C during the call is lost), any
+/// other bot's (it answers at once) just without the GIL.
+fn bot_call<F>(py: Python<'_>, spec: crate::bots::BotSpec, stop: &crate::stop::Stop, work: F) -> PyResult<()>
 where
     F: FnOnce() -> Result<(), crate::vec_env::VecEnvError> + Send,
 {
-    match flag {
-        Some(flag) => {
-            flag.clear();
-            run_interruptible_on(py, &flag, work)?
-        }
-        None => py.detach(work),
+    if crate::bots::batch::style(spec) == crate::bots::batch::Style::Search {
+        stop.clear();
+        run_interruptible_on(py, stop, work)?
+    } else {
+        py.detach(work)
     }
     .map_err(vec_err)
 }
