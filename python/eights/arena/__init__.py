@@ -6,7 +6,8 @@ the luck of the deal:
 * :func:`evaluate` plays one agent against opponents and reports its win rate with a
   95% confidence interval, mean hand points, mean score and mean game length;
 * :func:`tournament` plays every table of agents and fits Bradley-Terry ratings
-  (Elo scale) with bootstrap confidence intervals.
+  (Elo scale) with bootstrap confidence intervals (the profile likelihood's where one
+  agent won every game of a pair, or nearly: :func:`profile_intervals`).
 
 Both take a preset name, a path to a house-rules TOML file or an :class:`eights.Rules` as
 ``preset`` (:func:`eights.rules.resolve_preset`), and rule overrides as ``rules``.
@@ -73,7 +74,7 @@ from .budget import DEFAULT_BUDGET, Budget
 from .exploit import exploit
 from .matches import evaluate, tournament
 from .plot import plot_exploit
-from .ratings import bradley_terry
+from .ratings import bradley_terry, profile_intervals
 from .report import EvalResult, ExploitResult, TournamentResult
 from .run import _play_python, play
 from .stats import Z95, wilson_interval
@@ -94,6 +95,7 @@ __all__ = [
     "exploit",
     "play",
     "plot_exploit",
+    "profile_intervals",
     "tournament",
     "wilson_interval",
 ]

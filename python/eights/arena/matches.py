@@ -171,9 +171,10 @@ def tournament(
     agents plays, and the winner of a game beats each other seat. ``preset`` is a preset
     name, a path to a TOML rules file or an :class:`eights.Rules`, ``rules`` overrides on top. Ratings are on the Elo
     scale (a 200-point gap means about 76% wins) with the first agent at 0; the 95%
-    intervals come from ``bootstrap`` resamples of the deals (a pair where one agent won every
-    game is listed by :meth:`~eights.arena.TournamentResult.sweeps` and noted under the table:
-    its gap is set by the fit's prior, and its interval cannot widen). ``record_dir`` saves the
+    intervals come from ``bootstrap`` resamples of the deals, widened to the fit's profile
+    likelihood for the agents of a pair the bootstrap cannot bound (one agent won every game,
+    or nearly: listed in ``profiled`` and marked in the table; the sweeps themselves are
+    listed by :meth:`~eights.arena.TournamentResult.sweeps` and noted under the table). ``record_dir`` saves the
     record of every game (see :func:`play`). ``ray``: play every table on a Ray cluster, as
     in :func:`evaluate` (the same ratings for the same seed).
 
@@ -215,15 +216,17 @@ def tournament(
     finally:
         close()
     wins = sum(p.sum(axis=0) for p in per_table)
+    ci, profiled = rating_intervals(per_table, games, seed, bootstrap)
     return TournamentResult(
         agents=names,
         preset=rules_label(preset),
         num_players=num_players,
         deals=games,
         ratings=bradley_terry(wins),
-        rating_ci=rating_intervals(per_table, games, seed, bootstrap),
+        rating_ci=ci,
         wins=wins,
         matches=matches,
         decisions_per_second={names[i]: (dec[i] / sec[i] if sec[i] > 0 else float("inf")) for i in range(k)},
         mean_length={a: float(np.mean(v)) for a, v in lengths.items()},
+        profiled=profiled,
     )

@@ -1,17 +1,28 @@
 """Ratings of a tournament: pairwise wins per deal (the winner of a game beats every other
 seat, a game without a winner is half a win each way), Bradley-Terry strengths on the Elo
-scale, and their 95% intervals from a bootstrap over deals."""
+scale, and their 95% intervals: a bootstrap over deals, and the profile likelihood of the
+same fit for the agents of a pair that the bootstrap cannot bound (a sweep)."""
 
 from __future__ import annotations
 
 import itertools
-from typing import Dict, List, Sequence
+import math
+from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 
 from .run import rotation_table
 
-__all__ = ["bradley_terry", "pair_wins_per_deal", "rating_intervals"]
+__all__ = ["bradley_terry", "pair_wins_per_deal", "profile_intervals", "rating_intervals", "sweep_pairs"]
+
+#: Elo points per unit of natural-log strength.
+_ELO = 400.0 / math.log(10.0)
+#: How far the log-likelihood falls at the ends of a 95% profile-likelihood interval: half
+#: the 95% quantile of the chi-squared distribution with one degree of freedom.
+_HALF_CHI2_95 = 3.841458820694124 / 2
+#: A pair is "nearly a sweep" for the bootstrap when at least this share of its resamples is
+#: one: the percentile interval's end on that side is then the prior's, not the games'.
+_SWEEP_SHARE = 0.025
 
 
 def bradley_terry(wins: np.ndarray, prior: float = 0.5, iterations: int = 10000, tol: float = 1e-9) -> np.ndarray:
@@ -25,9 +36,7 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, iterations: int = 10000,
     """
     w = np.asarray(wins, float)
     single = w.ndim == 2
-    w = np.atleast_3d(w) if not single else w[None]
-    met = (w + np.swapaxes(w, -1, -2)) > 0
-    w = w + prior * met
+    w = _with_prior(np.atleast_3d(w) if not single else w[None], prior)
     games = w + np.swapaxes(w, -1, -2)
     total = w.sum(axis=-1)
     p = np.ones(total.shape)
@@ -43,6 +52,114 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, iterations: int = 10000,
     r = 400.0 * np.log10(p)
     r = r - r[..., :1]
     return r[0] if single else r
+
+
+def _with_prior(w: np.ndarray, prior: float) -> np.ndarray:
+    """``w`` with ``prior`` virtual wins added both ways between every pair that met."""
+    met = (w + np.swapaxes(w, -1, -2)) > 0
+    return w + prior * met
+
+
+def sweep_pairs(wins: np.ndarray) -> List[Tuple[int, int]]:
+    """The pairs ``(i, j)`` where ``i`` won every game the two played (``wins[i, j] > 0``,
+    ``wins[j, i] == 0``; a tie counts half to each, so it breaks a sweep)."""
+    w = np.asarray(wins, float)
+    k = w.shape[0]
+    return [(i, j) for i in range(k) for j in range(k) if i != j and w[i, j] > 0 and w[j, i] == 0]
+
+
+def _log_likelihood(x: np.ndarray, w: np.ndarray) -> float:
+    """The Bradley-Terry log-likelihood of natural-log strengths ``x`` for wins ``w``."""
+    return float(-(w * np.logaddexp(0.0, x[None, :] - x[:, None])).sum())
+
+
+def _maximise(x: np.ndarray, w: np.ndarray, free: np.ndarray) -> Tuple[np.ndarray, float]:
+    """Newton's method on the strengths ``x[free]``, the others held: the log-likelihood is
+    concave, and every pair meets, so each step solves a definite system; a step that would
+    lower the likelihood is halved."""
+    n = w + w.T
+    like = _log_likelihood(x, w)
+    for _ in range(200):
+        if len(free) == 0:
+            break
+        p = 1.0 / (1.0 + np.exp(x[None, :] - x[:, None]))
+        grad = (w - n * p).sum(axis=1)
+        v = n * p * (1.0 - p)
+        hess = v - np.diag(v.sum(axis=1))
+        step = np.linalg.solve(hess[np.ix_(free, free)], -grad[free])
+        scale = 1.0
+        while True:
+            y = x.copy()
+            y[free] += scale * step
+            new = _log_likelihood(y, w)
+            if new >= like - 1e-12 or scale < 1e-6:
+                break
+            scale /= 2
+        x, like = y, max(new, like)
+        if np.max(np.abs(scale * step)) < 1e-10:
+            break
+    return x, like
+
+
+def profile_intervals(wins: np.ndarray, prior: float = 0.5, agents: Sequence[int] = ()) -> np.ndarray:
+    """95% profile-likelihood intervals ``(k, 2)`` of the ratings :func:`bradley_terry` fits
+    (Elo scale, the first agent at 0), for the agents listed (all but the first when none
+    are; the others' rows are NaN).
+
+    Agent ``a``'s interval holds the ratings ``t`` where the highest likelihood with ``a``
+    held at ``t`` (every other agent refitted) is within half the 95% chi-squared quantile
+    of the fit's (the virtual wins of ``prior`` included, so a sweep gets a finite interval
+    above its point, set by the virtual loss). Games count as independent: wins are what
+    the likelihood sees, not deals. Every pair of agents must have met.
+    """
+    raw = np.asarray(wins, float)
+    if raw.ndim != 2 or raw.shape[0] != raw.shape[1] or not np.isfinite(raw).all() or (raw < 0).any():
+        raise ValueError(f"wins must be a square matrix of finite counts >= 0; got shape {raw.shape}")
+    if not (math.isfinite(prior) and prior >= 0):
+        raise ValueError(f"prior must be a finite number >= 0; got {prior!r}")
+    if prior == 0 and sweep_pairs(raw):
+        raise ValueError("with prior=0 a sweep's rating gap has no finite fit: give a prior > 0")
+    w = _with_prior(raw, prior)
+    k = w.shape[0]
+    if not ((w + w.T) > 0)[~np.eye(k, dtype=bool)].all():
+        raise ValueError("profile_intervals needs every pair of agents to have played")
+    best = bradley_terry(wins, prior=prior) / _ELO
+    top = _log_likelihood(best, w)
+    out = np.full((k, 2), np.nan)
+    out[0] = 0.0
+    for a in agents or range(1, k):
+        if a != 0:
+            free = np.array([i for i in range(1, k) if i != a], dtype=np.int64)
+            out[a] = [_profile_end(best, w, free, a, sign, top) * _ELO for sign in (-1.0, 1.0)]
+    return out
+
+
+def _profile_end(best: np.ndarray, w: np.ndarray, free: np.ndarray, a: int, sign: float, top: float) -> float:
+    """The end of agent ``a``'s profile-likelihood interval on the side ``sign``: doubling
+    steps out from the fit until the likelihood has fallen far enough, then bisection to
+    1e-5 (a thousandth of an Elo point); the profile is concave, so there is one crossing."""
+    x = best.copy()
+
+    def fallen(t: float) -> bool:
+        nonlocal x
+        x[a] = t
+        x, like = _maximise(x, w, free)
+        return top - like >= _HALF_CHI2_95
+
+    inner, reach = best[a], 1.0
+    while not fallen(best[a] + sign * reach):
+        # Every pair holds a virtual loss, so the profile falls without bound: this ends.
+        if reach > 2.0**20:
+            return math.inf * sign
+        inner, reach = best[a] + sign * reach, 2 * reach
+    outer = best[a] + sign * reach
+    while abs(outer - inner) > 1e-5:
+        mid = (inner + outer) / 2
+        if fallen(mid):
+            outer = mid
+        else:
+            inner = mid
+    return float((inner + outer) / 2)
 
 
 def pair_wins_per_deal(res: Dict[str, np.ndarray], idx: Sequence[int], k: int, deals: int) -> np.ndarray:
@@ -66,15 +183,33 @@ def pair_wins_per_deal(res: Dict[str, np.ndarray], idx: Sequence[int], k: int, d
     return out
 
 
-def rating_intervals(per_table: List[np.ndarray], deals: int, seed: int, bootstrap: int) -> np.ndarray:
+def rating_intervals(
+    per_table: List[np.ndarray], deals: int, seed: int, bootstrap: int
+) -> Tuple[np.ndarray, List[int]]:
     """95% intervals ``(k, 2)`` of the ratings from ``bootstrap`` resamples of the deals
     (drawn table by table from a generator seeded from ``seed``), each resample fitted
-    with :func:`bradley_terry`."""
+    with :func:`bradley_terry`, and the agents whose interval is widened to the profile
+    likelihood's (:func:`profile_intervals`).
+
+    A pair where one agent won every game is the same sweep in every resample, and one that
+    is a sweep in at least 2.5% of them puts a percentile at the sweep's gap, which the
+    fit's prior sets: for both agents of such a pair the interval is widened to cover the
+    profile-likelihood interval (the first agent's stays 0).
+    """
     k = per_table[0].shape[-1]
     rng = np.random.default_rng([seed, 0xB7])
     resampled = np.zeros((bootstrap, k * k))
     for p in per_table:
         counts = rng.multinomial(deals, np.full(deals, 1.0 / deals), size=bootstrap)
         resampled += counts @ p.reshape(deals, k * k)
-    boot = bradley_terry(resampled.reshape(bootstrap, k, k))
-    return np.stack([np.percentile(boot, 2.5, axis=0), np.percentile(boot, 97.5, axis=0)], axis=1)
+    stack = resampled.reshape(bootstrap, k, k)
+    boot = bradley_terry(stack)
+    ci = np.stack([np.percentile(boot, 2.5, axis=0), np.percentile(boot, 97.5, axis=0)], axis=1)
+    swept = ((stack > 0) & (np.swapaxes(stack, 1, 2) == 0)).mean(axis=0) >= _SWEEP_SHARE
+    widen = sorted({int(i) for pair in np.argwhere(swept | swept.T) for i in pair} - {0})
+    if widen:
+        wins = sum(p.sum(axis=0) for p in per_table)
+        prof = profile_intervals(wins, agents=widen)
+        ci[widen, 0] = np.minimum(ci[widen, 0], prof[widen, 0])
+        ci[widen, 1] = np.maximum(ci[widen, 1], prof[widen, 1])
+    return ci, widen

@@ -14,11 +14,16 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from .budget import Budget
+from .ratings import sweep_pairs
 
 __all__ = ["EvalResult", "ExploitResult", "TournamentResult"]
 
 #: The columns of a tournament's CSV file, one row per agent.
-_CSV_FIELDS = ["agent", "rating", "rating_low", "rating_high", "decisions_per_second", "mean_length"]
+_CSV_FIELDS = ["agent", "rating", "rating_low", "rating_high", "interval", "decisions_per_second", "mean_length"]
+
+#: How an agent's interval was found (the JSON and CSV files' ``interval``).
+_BOOTSTRAP = "bootstrap over deals"
+_PROFILED = "bootstrap over deals, widened to the profile likelihood"
 
 
 def _speeds(rates: Dict[str, float]) -> str:
@@ -89,7 +94,10 @@ class EvalResult:
 class TournamentResult:
     """Result of :func:`tournament`: ``decisions_per_second`` holds each agent's decisions per
     second of its own time to decide over every match it played (the ratings table's
-    ``decisions/s`` column, the JSON and CSV files' ``decisions_per_second``)."""
+    ``decisions/s`` column, the JSON and CSV files' ``decisions_per_second``); ``profiled``
+    lists the agents whose interval was widened to the profile likelihood's, because the
+    bootstrap over deals cannot bound one of their pairs (see
+    :func:`~eights.arena.ratings.rating_intervals`)."""
 
     agents: List[str]
     preset: str
@@ -101,6 +109,7 @@ class TournamentResult:
     matches: List[EvalResult]
     decisions_per_second: Dict[str, float]
     mean_length: Dict[str, float]
+    profiled: List[int] = field(default_factory=list)
 
     def win_rate(self, i: int, j: int) -> float:
         """Share of the games between ``i`` and ``j`` that ``i`` won (ties half)."""
@@ -113,14 +122,15 @@ class TournamentResult:
         lines = [
             f"{self.preset}, {self.num_players} players, {self.deals} duplicate deals per table "
             f"(ratings: Bradley-Terry, Elo scale, {self.agents[0]} = 0, 95% bootstrap intervals)",
-            f"{'agent':<{w}}  {'rating':>7}  {'95% interval':>17}  {'decisions/s':>12}",
+            f"{'agent':<{w}}  {'rating':>7}  {'95% interval':>17}   {'decisions/s':>12}",
         ]
         order = np.argsort(-self.ratings, kind="stable")
         for i in order:
             lo, hi = self.rating_ci[i]
             a = self.agents[i]
             dps = self.decisions_per_second.get(a, float("nan"))
-            lines.append(f"{a:<{w}}  {self.ratings[i]:7.0f}  [{lo:7.0f}, {hi:7.0f}]  {dps:12,.0f}")
+            mark = "*" if i in self.profiled else " "
+            lines.append(f"{a:<{w}}  {self.ratings[i]:7.0f}  [{lo:7.0f}, {hi:7.0f}]{mark}  {dps:12,.0f}")
         lines.append("")
         lines.append("matches (win rate of the first agent, 95% interval; hand points; game length):")
         for m in self.matches:
@@ -129,25 +139,31 @@ class TournamentResult:
                 f"  {m.agent} vs {', '.join(m.opponents)}: {m.win_rate:.3f} [{lo:.3f}, {hi:.3f}]  "
                 f"points {m.mean_hand_points:.2f}  length {m.mean_length:.1f}"
             )
+        if self.profiled:
+            lines += [
+                "",
+                "*: widened to the profile likelihood of the fit (games counted as independent): one of this",
+                "agent's pairs was a sweep in 2.5% or more of the bootstrap's resamples, which all end at the",
+                "gap the fit's prior sets.",
+            ]
         sweeps = self.sweeps()
         if sweeps:
             pairs = "; ".join(f"{self.agents[i]} won every game against {self.agents[j]}" for i, j in sweeps)
             lines += [
                 "",
                 f"note: {pairs}.",
-                "Such a rating gap is set by the fit's half virtual win each way, not by the games, and every",
-                "resample of the deals is the same sweep, so its interval is narrower than the games allow:",
-                "read the match's win-rate interval instead.",
+                "Such a rating gap is set by the fit's half virtual win each way, not by the games; without",
+                "that prior the gap's interval would have no upper end.",
             ]
         return "\n".join(lines)
 
     def sweeps(self) -> List[Tuple[int, int]]:
         """The pairs ``(i, j)`` where ``i`` won every game the two played against each other
         (ties count half to each, so a tie breaks a sweep). Their rating gap is set by
-        :func:`~eights.arena.bradley_terry`'s prior, not by the games, and the bootstrap
-        cannot widen its interval: every resample is the same sweep."""
-        k = len(self.agents)
-        return [(i, j) for i in range(k) for j in range(k) if i != j and self.wins[i, j] > 0 and self.wins[j, i] == 0]
+        :func:`~eights.arena.bradley_terry`'s prior, not by the games, and every bootstrap
+        resample is the same sweep: both agents' intervals are the profile likelihood's
+        (``profiled``)."""
+        return sweep_pairs(self.wins)
 
     def __str__(self) -> str:
         return self.table()
@@ -166,6 +182,7 @@ class TournamentResult:
                     "rating": float(self.ratings[i]),
                     "rating_low": float(self.rating_ci[i, 0]),
                     "rating_high": float(self.rating_ci[i, 1]),
+                    "interval": _PROFILED if i in self.profiled else _BOOTSTRAP,
                     "decisions_per_second": float(self.decisions_per_second.get(a, float("nan"))),
                     "mean_length": float(self.mean_length.get(a, float("nan"))),
                 }

@@ -238,18 +238,75 @@ def test_tournament_ratings_and_chart(tmp_path):
     assert path.stat().st_size > 1000
 
 
-def test_a_sweep_is_named_with_what_its_interval_cannot_show():
+def test_a_sweep_is_named_and_its_agents_intervals_come_from_the_profile_likelihood():
     # pimc:20 wins all 20 games against random (10 deals, both seats; seed 1): every resample is the same
-    # sweep, so the ratings' interval alone would claim more than 20 games can show.
+    # sweep, so the bootstrap alone gave pimc:20 an interval as narrow as the prior's point.
     t = arena.tournament(["random", "heuristic", "pimc:20"], games=10, seed=1, bootstrap=100)
     assert t.wins[2, 0] == 20 and t.wins[0, 2] == 0 and t.wins[0, 1] > 0
     assert t.sweeps() == [(2, 0)]
+    assert 2 in t.profiled and 0 not in t.profiled
+    prof = arena.profile_intervals(t.wins)
+    assert t.rating_ci[2, 0] <= prof[2, 0] + 1e-9 and t.rating_ci[2, 1] >= prof[2, 1] - 1e-9
+    assert t.rating_ci[2, 1] - t.ratings[2] > 200 and t.ratings[2] - t.rating_ci[2, 0] > 100
     text = t.table()
     assert "note: pimc:20 won every game against random." in text
-    assert "read the match's win-rate interval instead" in text
-    assert t.to_dict()["sweeps"] == [["pimc:20", "random"]]
-    mixed = arena.tournament(["random", "heuristic"], games=40, seed=1, bootstrap=100)
-    assert mixed.sweeps() == [] and "note:" not in mixed.table() and mixed.to_dict()["sweeps"] == []
+    assert "*: widened to the profile likelihood" in text
+    assert [line for line in text.splitlines() if line.startswith("pimc:20")][0].count("]*") == 1
+    d = t.to_dict()
+    assert d["sweeps"] == [["pimc:20", "random"]]
+    assert d["agents"][2]["interval"] == "bootstrap over deals, widened to the profile likelihood"
+    assert d["agents"][0]["interval"] == "bootstrap over deals"
+    even = arena.tournament(["heuristic", "pimc:2"], games=40, seed=1, bootstrap=100)
+    assert even.sweeps() == [] and even.profiled == []
+    assert "note:" not in even.table() and "*:" not in even.table() and even.to_dict()["sweeps"] == []
+
+
+def test_a_near_sweep_is_widened_too():
+    # random wins 2 of heuristic's 80 games (seed 1): a sweep in more than 2.5% of the resamples, whose
+    # upper percentile is then the prior's gap.
+    t = arena.tournament(["random", "heuristic"], games=40, seed=1, bootstrap=200)
+    assert t.wins[0, 1] == 2 and t.sweeps() == [] and t.profiled == [1]
+    prof = arena.profile_intervals(t.wins)
+    assert t.rating_ci[1, 1] >= prof[1, 1] - 1e-9
+
+
+def _log_sigmoid(d):
+    return -np.logaddexp(0.0, -d)
+
+
+def test_profile_intervals_of_a_sweep_match_a_grid_search():
+    # Two agents, 20 wins to none, half a virtual win each way: the gap's likelihood is
+    # 20.5 log s(x) + 0.5 log s(-x); its 95% interval is where it is within 3.8415 / 2 of its top.
+    x = np.linspace(-5, 20, 500001)
+    like = 20.5 * _log_sigmoid(x) + 0.5 * _log_sigmoid(-x)
+    inside = x[like >= like.max() - 3.841458820694124 / 2] * 400 / np.log(10)
+    got = arena.profile_intervals(np.array([[0.0, 0.0], [20.0, 0.0]]))
+    np.testing.assert_allclose(got[0], [0, 0])
+    np.testing.assert_allclose(got[1], [inside.min(), inside.max()], atol=0.05)
+
+
+def test_profile_intervals_of_three_agents_match_a_grid_search():
+    # Agent 2's profile: the best likelihood over agent 1's strength, agent 0 held at 0.
+    wins = np.array([[0.0, 30, 5], [20, 0, 12], [40, 25, 0]])
+    w = wins + 0.5
+    np.fill_diagonal(w, 0)
+    t = np.linspace(-1, 4, 2001)[:, None]
+    x1 = np.linspace(-3, 3, 2001)[None, :]
+    strengths = [np.zeros_like(t * x1), x1 + 0 * t, t + 0 * x1]
+    like = sum(w[i, j] * _log_sigmoid(strengths[i] - strengths[j]) for i in range(3) for j in range(3) if i != j)
+    profile = like.max(axis=1)
+    inside = t[profile >= like.max() - 3.841458820694124 / 2, 0] * 400 / np.log(10)
+    got = arena.profile_intervals(wins)
+    np.testing.assert_allclose(got[2], [inside.min(), inside.max()], atol=1.5)
+    assert got[1, 0] < arena.bradley_terry(wins)[1] < got[1, 1]
+    with pytest.raises(ValueError, match="every pair"):
+        arena.profile_intervals(np.array([[0.0, 1, 0], [1, 0, 0], [0, 0, 0]]))
+    with pytest.raises(ValueError, match="square matrix of finite counts"):
+        arena.profile_intervals(np.array([[0.0, -1], [1, 0]]))
+    with pytest.raises(ValueError, match="prior must be"):
+        arena.profile_intervals(wins, prior=float("nan"))
+    with pytest.raises(ValueError, match="prior > 0"):
+        arena.profile_intervals(np.array([[0.0, 0], [3, 0]]), prior=0)
 
 
 def test_bradley_terry_recovers_known_strengths():
