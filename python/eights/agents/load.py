@@ -7,7 +7,7 @@ a ``.safetensors`` weights file (a bot played in Rust, :mod:`eights.agents.files
 ``act``/``act_batch`` (a class is instantiated without arguments) from the current folder
 first, as ``python -m`` does, also under the ``eights`` console script; a path to a ``.zip``
 saved by stable-baselines3 / sb3-contrib becomes an agent that plays the model's greedy
-legal action.
+legal action, read without unpickling code from the file (:mod:`~eights.agents.sb3_file`).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import numpy as np
 
 from .._core import BOT_NAMES_HELP, parse_bot
 from .files import is_agent_file
+from .sb3_file import check_tensors, safe_custom_objects
 
 __all__ = ["load_policy", "SB3Policy", "POLICY_HELP"]
 
@@ -94,7 +95,15 @@ def _load_sb3(path: str) -> Any:
     try:
         with zipfile.ZipFile(path) as archive:
             data = json.loads(archive.read("data").decode("utf-8"))
-    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+            if not isinstance(data, dict):
+                raise ValueError("its data is not a JSON object")
+            custom_objects = safe_custom_objects(path, data)
+            check_tensors(path, archive)
+    except (zipfile.BadZipFile, KeyError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path!r} is not a model saved by stable-baselines3 ({exc})") from None
+    except ValueError as exc:
+        if str(exc).startswith(repr(path)):
+            raise
         raise ValueError(f"{path!r} is not a model saved by stable-baselines3 ({exc})") from None
     policy_module = str(data.get("policy_class", {}).get("__module__", ""))
     candidates: List[Any] = []
@@ -113,7 +122,7 @@ def _load_sb3(path: str) -> Any:
     errors = []
     for cls in candidates:
         try:
-            return cls.load(path, device="cpu")
+            return cls.load(path, device="cpu", custom_objects=custom_objects)
         except Exception as exc:  # noqa: BLE001 - try the next algorithm, report all
             errors.append(f"{cls.__name__}: {exc}")
     raise ValueError(f"could not load {path!r} as a stable-baselines3 model: " + "; ".join(errors))

@@ -1,7 +1,9 @@
 """No loader unpickles code: every ``torch.load`` in the package, the scripts, the examples
 (and the research code, when the tree has it) passes ``weights_only=True``, and
-``weights_only=False`` appears nowhere, nor ``allow_pickle=True`` or a bare ``pickle.load``.
-The files are read from the source tree, so these tests skip without it."""
+``weights_only=False`` appears nowhere, nor ``allow_pickle=True`` or a bare ``pickle.load``;
+a stable-baselines3 model's ``load`` is given ``custom_objects`` (what SB3 would unpickle,
+eights.agents.sb3_file), and an unpickler of our own defines ``find_class`` (the globals it
+may name). The files are read from the source tree, so these tests skip without it."""
 
 from __future__ import annotations
 
@@ -24,9 +26,19 @@ def _sources() -> Iterator[Path]:
             yield from sorted((ROOT / folder).rglob("*.py"))
 
 
-def _unsafe_calls(tree: ast.AST) -> Iterator[ast.Call]:
-    """``torch.load`` calls without ``weights_only=True``, and ``pickle.load(s)`` calls."""
+#: stable-baselines3 and sb3-contrib algorithms, and the name a loop over them uses.
+SB3_LOADERS = {"PPO", "A2C", "DQN", "SAC", "TD3", "DDPG", "HER", "MaskablePPO", "RecurrentPPO", "QRDQN", "TRPO", "ARS"}
+
+
+def _unsafe_calls(tree: ast.AST) -> Iterator[ast.AST]:
+    """``torch.load`` calls without ``weights_only=True``, ``pickle.load(s)`` calls, SB3
+    ``load`` calls without ``custom_objects``, and ``pickle.Unpickler`` subclasses without
+    a ``find_class``."""
     for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and any(ast.unparse(b) == "pickle.Unpickler" for b in node.bases):
+            if not any(isinstance(f, ast.FunctionDef) and f.name == "find_class" for f in node.body):
+                yield node
+            continue
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
             continue
         owner = node.func.value
@@ -37,6 +49,9 @@ def _unsafe_calls(tree: ast.AST) -> Iterator[ast.Call]:
                 yield node
         elif name in ("pickle.load", "pickle.loads", "pickle.Unpickler", "dill.load", "cloudpickle.load"):
             yield node
+        elif node.func.attr == "load" and isinstance(owner, ast.Name) and owner.id in SB3_LOADERS | {"cls"}:
+            if not any(k.arg == "custom_objects" for k in node.keywords):
+                yield node
 
 
 def test_the_sources_are_found():
@@ -51,7 +66,7 @@ def test_no_loader_unpickles_code():
         for m in re.finditer(r"weights_only\s*=\s*False|allow_pickle\s*=\s*True", text):
             found.append(f"{rel}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}")
         for call in _unsafe_calls(ast.parse(text, str(rel))):
-            found.append(f"{rel}:{call.lineno}: {ast.unparse(call)[:80]}")
+            found.append(f"{rel}:{call.lineno}: {ast.unparse(call).splitlines()[0][:80]}")
     assert not found, "loaders that could run code from a file:\n" + "\n".join(found)
 
 
@@ -63,7 +78,12 @@ def test_the_check_finds_an_unsafe_load():
         "torch.load(p, weights_only=flag)",
         "pickle.load(f)",
         "pickle.loads(b)",
+        "MaskablePPO.load(path)",
+        "cls.load(path, device='cpu')",
+        "class U(pickle.Unpickler):\n    pass",
     ]
     for source in bad:
         assert len(list(_unsafe_calls(ast.parse(source)))) == 1, source
     assert not list(_unsafe_calls(ast.parse("torch.load(p, weights_only=True, map_location='cpu')")))
+    assert not list(_unsafe_calls(ast.parse("cls.load(path, device='cpu', custom_objects=objects)")))
+    assert not list(_unsafe_calls(ast.parse("class U(pickle.Unpickler):\n    def find_class(self, m, n): ...")))

@@ -1,0 +1,134 @@
+"""A model saved by stable-baselines3, loaded as an arena agent without running code from the
+file: every field SB3 would unpickle is given by eights.agents.sb3_file, and the tensors load
+as tensors only. A crafted file whose payload writes a marker file is refused, and the marker
+stays absent."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import pickle
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import eights
+from eights.agents.load import load_policy
+
+pytest.importorskip("sb3_contrib")
+torch = pytest.importorskip("torch")
+
+
+class _Payload:
+    """Pickles as a call that writes ``marker``: what a crafted model file would carry."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (exec, (f"open({self.marker!r}, 'w').write('ran')",))
+
+
+def _serialized(obj) -> dict:
+    return {":type:": "<class 'object'>", ":serialized:": base64.b64encode(pickle.dumps(obj)).decode()}
+
+
+def _model(tmp_path: Path, algo: str = "maskable", **policy_kwargs) -> Path:
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3 import DQN, PPO
+
+    torch.set_num_threads(1)
+    env = eights.make("crazy_eights", seed=0)
+    if algo == "dqn":
+        model = DQN("MlpPolicy", env, buffer_size=100, seed=0, device="cpu", policy_kwargs=policy_kwargs)
+    else:
+        cls = MaskablePPO if algo == "maskable" else PPO
+        model = cls("MlpPolicy", env, n_steps=16, batch_size=16, seed=0, device="cpu", policy_kwargs=policy_kwargs)
+    path = tmp_path / f"{algo}.zip"
+    model.save(str(path))
+    return path
+
+
+def _rewrite(path: Path, out: Path, data_change=None, members=None) -> Path:
+    """A copy of the archive ``path`` with fields of its data replaced and members swapped."""
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(out, "w") as dst:
+        for name in src.namelist():
+            raw = src.read(name)
+            if name == "data" and data_change:
+                data = json.loads(raw)
+                data.update(data_change)
+                raw = json.dumps(data).encode()
+            if members and name in members:
+                raw = members[name]
+            dst.writestr(name, raw)
+    return out
+
+
+@pytest.mark.parametrize(
+    "algo, kwargs",
+    [("maskable", {"net_arch": [32]}), ("ppo", {"activation_fn": "relu"}), ("dqn", {})],
+)
+def test_a_saved_model_loads_with_the_same_weights_and_plays_legal_moves(tmp_path, algo, kwargs):
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3 import DQN, PPO
+
+    if kwargs.get("activation_fn") == "relu":
+        kwargs = {"activation_fn": torch.nn.ReLU}  # pickled by reference: read by the data unpickler
+    path = _model(tmp_path, algo, **kwargs)
+    agent = load_policy(str(path))
+    reference = {"maskable": MaskablePPO, "ppo": PPO, "dqn": DQN}[algo].load(str(path), device="cpu")
+    assert type(agent.model) is type(reference)
+    ours, theirs = agent.model.policy.state_dict(), reference.policy.state_dict()
+    assert list(ours) == list(theirs) and all(torch.equal(ours[k], theirs[k]) for k in ours)
+    assert agent.model.observation_space == reference.observation_space
+    assert agent.model.action_space.n == reference.action_space.n
+    game = eights.Game("crazy_eights", 2, seed=1)
+    obs, masks = np.stack([game.observation(0)] * 3), np.stack([game.action_mask()] * 3)
+    assert masks[np.arange(3), agent.act_batch(obs, masks)].all()
+
+
+def test_the_payload_runs_under_a_plain_sb3_load(tmp_path):
+    # The check below can fail: SB3's own load unpickles the crafted schedule and runs it.
+    from sb3_contrib import MaskablePPO
+
+    marker = tmp_path / "ran"
+    crafted = _rewrite(_model(tmp_path), tmp_path / "crafted.zip", {"lr_schedule": _serialized(_Payload(marker))})
+    try:
+        MaskablePPO.load(str(crafted), device="cpu")
+    except Exception:  # noqa: BLE001 - the load may fail after the payload ran
+        pass
+    assert marker.exists()
+
+
+@pytest.mark.parametrize("field", ["lr_schedule", "observation_space", "policy_kwargs", "policy_class", "clip_range"])
+def test_a_crafted_field_is_never_unpickled(tmp_path, field):
+    marker = tmp_path / "ran"
+    crafted = _rewrite(_model(tmp_path), tmp_path / "crafted.zip", {field: _serialized(_Payload(marker))})
+    try:
+        load_policy(str(crafted))
+    except ValueError as exc:
+        assert str(exc).startswith(repr(str(crafted))) and field in str(exc)
+    assert not marker.exists()
+
+
+def test_a_crafted_tensor_file_is_refused_before_sb3_reads_it(tmp_path):
+    marker = tmp_path / "ran"
+    buf = io.BytesIO()
+    torch.save({"weights": _Payload(marker)}, buf)
+    crafted = _rewrite(_model(tmp_path), tmp_path / "crafted.zip", members={"policy.pth": buf.getvalue()})
+    with pytest.raises(ValueError, match=r"policy\.pth is not tensors and plain data.*could run code"):
+        load_policy(str(crafted))
+    assert not marker.exists()
+
+
+def test_a_policy_class_outside_sb3_is_named_and_refused(tmp_path):
+    path = _model(tmp_path)
+    with zipfile.ZipFile(path) as z:
+        policy_class = json.loads(z.read("data"))["policy_class"]
+    policy_class = {**policy_class, "__module__": "my_policies", "__init__": "<function Mine.__init__ at 0x1>"}
+    crafted = _rewrite(path, tmp_path / "mine.zip", {"policy_class": policy_class})
+    with pytest.raises(ValueError, match=r"'policy_class' my_policies\.Mine is not one of stable-baselines3's"):
+        load_policy(str(crafted))
