@@ -13,7 +13,7 @@ legal action, read without unpickling code from the file (:mod:`~eights.agents.s
 from __future__ import annotations
 
 import importlib
-import json
+import io
 import os
 import sys
 import zipfile
@@ -23,7 +23,7 @@ import numpy as np
 
 from .._core import BOT_NAMES_HELP, parse_bot
 from .files import is_agent_file
-from .sb3_file import check_tensors, safe_custom_objects
+from .sb3_file import MAX_MEMBER_BYTES, check_tensors, read_data, safe_custom_objects
 
 __all__ = ["load_policy", "SB3Policy", "POLICY_HELP"]
 
@@ -90,21 +90,32 @@ class SB3Policy:
         return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
 
 
+#: What reading a damaged archive raises besides ValueError (RuntimeError: an encrypted
+#: member; NotImplementedError: an unknown compression; RecursionError: JSON nested too deeply).
+_DAMAGED_ZIP = (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, RuntimeError, NotImplementedError, RecursionError)
+
+
 def _load_sb3(path: str) -> Any:
-    """Load a model saved by ``model.save(path)``, choosing the class from the file."""
+    """Load a model saved by ``model.save(path)``, choosing the class from the file. The file
+    is read once: SB3 loads the same bytes that were checked."""
     try:
-        with zipfile.ZipFile(path) as archive:
-            data = json.loads(archive.read("data").decode("utf-8"))
-            if not isinstance(data, dict):
-                raise ValueError("its data is not a JSON object")
+        if os.path.getsize(path) > MAX_MEMBER_BYTES:
+            raise ValueError(f"{path!r}: over {MAX_MEMBER_BYTES:,} bytes, not a model of an eights table")
+        with open(path, "rb") as f:
+            content = io.BytesIO(f.read())
+        with zipfile.ZipFile(content) as archive:
+            data = read_data(path, archive)
             custom_objects = safe_custom_objects(path, data)
             check_tensors(path, archive)
-    except (zipfile.BadZipFile, KeyError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path!r} is not a model saved by stable-baselines3 ({exc})") from None
     except ValueError as exc:
         if str(exc).startswith(repr(path)):
             raise
         raise ValueError(f"{path!r} is not a model saved by stable-baselines3 ({exc})") from None
+    except _DAMAGED_ZIP as exc:
+        what = "nested too deeply" if isinstance(exc, RecursionError) else f"{type(exc).__name__}: {exc}"
+        raise ValueError(f"{path!r} is not a model saved by stable-baselines3 ({what})") from None
+    except OSError as exc:
+        raise ValueError(f"{path!r}: cannot read: {exc.strerror or exc}") from None
     policy_module = str(data.get("policy_class", {}).get("__module__", ""))
     candidates: List[Any] = []
     if "maskable" in policy_module:
@@ -122,7 +133,8 @@ def _load_sb3(path: str) -> Any:
     errors = []
     for cls in candidates:
         try:
-            return cls.load(path, device="cpu", custom_objects=custom_objects)
+            content.seek(0)
+            return cls.load(content, device="cpu", custom_objects=custom_objects)
         except Exception as exc:  # noqa: BLE001 - try the next algorithm, report all
             errors.append(f"{cls.__name__}: {exc}")
     raise ValueError(f"could not load {path!r} as a stable-baselines3 model: " + "; ".join(errors))

@@ -132,3 +132,86 @@ def test_a_policy_class_outside_sb3_is_named_and_refused(tmp_path):
     crafted = _rewrite(path, tmp_path / "mine.zip", {"policy_class": policy_class})
     with pytest.raises(ValueError, match=r"'policy_class' my_policies\.Mine is not one of stable-baselines3's"):
         load_policy(str(crafted))
+
+
+def test_a_stored_env_name_is_never_made(tmp_path, monkeypatch):
+    # SB3 hands a stored "env" string to gym.make, which imports the module before the colon.
+    marker = tmp_path / "ran"
+    (tmp_path / "eights_audit_env.py").write_text(f"open({str(marker)!r}, 'w').write('imported')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    crafted = _rewrite(_model(tmp_path), tmp_path / "env.zip", {"env": "eights_audit_env:Foo-v0"})
+    agent = load_policy(str(crafted))
+    assert agent.model.env is None
+    assert not marker.exists()
+
+
+def test_a_policy_kwargs_pickle_that_calls_anything_is_refused(tmp_path):
+    # A numpy dtype is built by a call (REDUCE) and set up (BUILD): a tampered dtype can read
+    # memory the file chooses, so no call of any kind is accepted, whitelisted or not.
+    crafted = _rewrite(_model(tmp_path), tmp_path / "kw.zip", {"policy_kwargs": _serialized({"x": np.dtype("f4")})})
+    with pytest.raises(ValueError, match=r"'policy_kwargs' calls or builds objects \(BUILD, REDUCE\)"):
+        load_policy(str(crafted))
+
+
+def test_an_observation_space_is_read_without_unpickling(tmp_path):
+    # A Box-typed field whose pickle holds no raw bounds (only a payload) is refused unrun.
+    marker = tmp_path / "ran"
+    path = _model(tmp_path)
+    with zipfile.ZipFile(path) as z:
+        space = json.loads(z.read("data"))["observation_space"]
+    fake = {**space, ":serialized:": _serialized(_Payload(marker))[":serialized:"]}
+    crafted = _rewrite(path, tmp_path / "obs.zip", {"observation_space": fake})
+    with pytest.raises(ValueError, match=r"'observation_space': its bounds are not stored as raw arrays"):
+        load_policy(str(crafted))
+    assert not marker.exists()
+
+
+def _patched(path: Path, out: Path, offset_in_header: int, value: int) -> Path:
+    """A copy of ``path`` with one 16-bit field of the ``data`` member's local and central
+    headers set to ``value`` (6: the flags, 8: the compression method; +2 in the central)."""
+    raw = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as z:
+        local = z.getinfo("data").header_offset
+    raw[local + offset_in_header : local + offset_in_header + 2] = value.to_bytes(2, "little")
+    central = raw.find(b"PK\x01\x02")
+    while central >= 0:
+        name_len = int.from_bytes(raw[central + 28 : central + 30], "little")
+        if raw[central + 46 : central + 46 + name_len] == b"data":
+            pos = central + offset_in_header + 2
+            raw[pos : pos + 2] = value.to_bytes(2, "little")
+            break
+        central = raw.find(b"PK\x01\x02", central + 4)
+    out.write_bytes(bytes(raw))
+    return out
+
+
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        ("deep", "nested too deeply"),
+        ("encrypted", "encrypted"),
+        ("compression", "compression method is not supported"),
+        ("policy_class", "'policy_class' is missing or not as stable-baselines3 saves it"),
+        ("policy_kwargs", "'policy_kwargs' is a str, not a dict"),
+        ("not a zip", "is not a model saved by stable-baselines3"),
+    ],
+)
+def test_a_damaged_model_file_is_one_value_error_naming_it(tmp_path, damage, message):
+    path = _model(tmp_path)
+    out = tmp_path / "damaged.zip"
+    if damage == "deep":
+        deep = b'{"a":' + b"[" * 100000 + b"]" * 100000 + b"}"
+        with zipfile.ZipFile(path) as src, zipfile.ZipFile(out, "w") as dst:
+            for name in src.namelist():
+                dst.writestr(name, deep if name == "data" else src.read(name))
+    elif damage == "encrypted":
+        _patched(path, out, 6, 1)
+    elif damage == "compression":
+        _patched(path, out, 8, 99)
+    elif damage == "not a zip":
+        out.write_bytes(b"PK\x03\x04 not really")
+    else:
+        _rewrite(path, out, {damage: "MlpPolicy" if damage == "policy_class" else "x"})
+    with pytest.raises(ValueError, match=message) as err:
+        load_policy(str(out))
+    assert repr(str(out)) in str(err.value)
