@@ -27,8 +27,12 @@ pub fn random_selfplay(rules: Arc<Rules>, games: u64, seed: u64) -> SelfPlayStat
     random_selfplay_until(rules, games, seed, &NEVER)
 }
 
-/// [`random_selfplay`], ending after the game in progress once `stop` is set (the stats then
-/// count the games played: `games` is smaller than asked).
+/// How many decisions of one game [`random_selfplay_until`] plays between looks at `stop`.
+pub const STOP_EVERY: u32 = 4096;
+
+/// [`random_selfplay`], ending once `stop` is set: between games, and within a game every
+/// [`STOP_EVERY`] decisions (a game without a decision cap can be long), whose decisions are
+/// then left out. The stats count the games played to their end: `games` is smaller than asked.
 pub fn random_selfplay_until(rules: Arc<Rules>, games: u64, seed: u64, stop: &Stop) -> SelfPlayStats {
     let n = rules.num_players as usize;
     let mut wins = [0u64; MAX_PLAYERS];
@@ -45,12 +49,23 @@ pub fn random_selfplay_until(rules: Arc<Rules>, games: u64, seed: u64, stop: &St
         if i > 0 {
             g.reset(derive_seed(seed, i), &[]).expect("an empty deck prefix is always valid");
         }
+        let mut steps = 0u32;
+        let mut cut = false;
         loop {
             g.legal_actions(&mut m);
             match bot.pick(&m) {
                 Some(a) => g.apply(a),
                 None => break,
             }
+            steps = steps.wrapping_add(1);
+            if steps % STOP_EVERY == 0 && stop.is_set() {
+                cut = true;
+                break;
+            }
+        }
+        if cut {
+            stats.games = i;
+            break;
         }
         stats.decisions += g.decisions() as u64;
         if g.is_truncated() {

@@ -143,6 +143,39 @@ pub(super) fn validate_end_and_options(s: &RulesSpec, n: usize) -> Result<(), Ru
     Ok(())
 }
 
+/// `limits.max_decisions = 0` (no cap) is allowed where every game can end: not with a blocked
+/// hand that goes on (`end.blocked = false`: nobody can play or draw, and only passes are
+/// left, for ever), nor with a match to a target no score can move towards (no positive card
+/// value, winner bonus or per-card scoring, and no `series.max_hands`). `points` are the
+/// compiled card values.
+pub(super) fn validate_uncapped_end(s: &RulesSpec, points: &[i32; NUM_FACES]) -> Result<(), RulesError> {
+    if s.limits.max_decisions != 0 {
+        return Ok(());
+    }
+    if !s.end.blocked {
+        return Err(RulesError::invalid(
+            "end.blocked",
+            "false leaves a blocked hand (nobody can play or draw) passing for ever, and \
+             limits.max_decisions = 0 sets no cap: set end.blocked = true or a decision cap",
+        ));
+    }
+    let can_rise = s.score.winner_bonus > 0
+        || match s.score.mode {
+            ScoreMode::PerCard => true,
+            ScoreMode::Penalty | ScoreMode::WinnerCollects => points.iter().any(|&p| p > 0),
+            ScoreMode::Countdown | ScoreMode::None => false,
+        };
+    let target = s.series.target.is_some() || s.series.target_per_player.is_some();
+    if s.series.play_match && target && s.series.max_hands.is_none() && !can_rise {
+        return Err(RulesError::invalid(
+            "series.target",
+            "no score can move towards it (no positive card value or winner bonus), so the match \
+             would never end with limits.max_decisions = 0: set series.max_hands or a decision cap",
+        ));
+    }
+    Ok(())
+}
+
 /// zodiac "Wild Instapik" moves the eights' wild rule to a number rank drawn each hand: every
 /// eight must carry a wild rule that follows the nominated suit (or the eight's own), and no
 /// other number card may carry one (the rank drawn takes the eight's rule, the eights that

@@ -64,6 +64,55 @@ fn a_large_target_is_not_reached_after_one_hand() {
 }
 
 #[test]
+fn uncapped_games_that_could_never_end_are_refused() {
+    // limits.max_decisions = 0 sets no cap: a rule set where play could never end is refused.
+    let load = |rules: serde_json::Value| Rules::load("crazy_eights", 2, Some(&rules));
+    let uncapped = |mut rules: serde_json::Value| {
+        rules["limits"] = json!({"max_decisions": 0});
+        load(rules)
+    };
+    // A blocked hand that does not end leaves only passes, for ever, once the stock is out.
+    let blocked = json!({"end": {"blocked": false}, "stock": {"exhausted": "no_reshuffle"}});
+    assert_eq!(field_of(uncapped(blocked.clone()).err().unwrap()), "end.blocked");
+    assert!(load(blocked).is_ok(), "with the default cap the game is truncated instead");
+    // A match to a target no score moves towards.
+    let still = json!({"series": {"match": true, "target": 100}, "score": {"mode": "none"}});
+    assert_eq!(field_of(uncapped(still.clone()).err().unwrap()), "series.target");
+    let ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
+    for value in [0, -1] {
+        let values: serde_json::Map<_, _> = ranks.iter().map(|r| (r.to_string(), json!(value))).collect();
+        let rules = json!({"series": {"match": true, "target": 100}, "score": {"values": values}});
+        assert_eq!(field_of(uncapped(rules).err().unwrap()), "series.target", "every card worth {value}");
+    }
+    assert!(load(still.clone()).is_ok());
+    // Each way out makes it a game that ends.
+    let mut capped_hands = still.clone();
+    capped_hands["series"]["max_hands"] = json!(5);
+    assert!(uncapped(capped_hands).is_ok());
+    let mut bonus = still;
+    bonus["score"]["winner_bonus"] = json!(1);
+    assert!(uncapped(bonus).is_ok());
+    assert!(uncapped(json!({"series": {"match": true, "target": 100}})).is_ok());
+    assert!(uncapped(json!({})).is_ok());
+}
+
+#[test]
+fn random_selfplay_stops_within_a_long_game() {
+    // A match to the largest target without a cap lasts billions of decisions: the stop flag
+    // is read within the game, not only between games.
+    let spec = json!({"series": {"match": true, "target": MAX_SERIES_TARGET}, "limits": {"max_decisions": 0}});
+    let r = Arc::new(Rules::load("crazy_eights", 2, Some(&spec)).unwrap());
+    let stop = Arc::new(eights::stop::Stop::new());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let flag = stop.clone();
+    std::thread::spawn(move || tx.send(eights::bots::random_selfplay_until(r, 3, 0, &flag)).unwrap());
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    stop.set();
+    let stats = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("self-play did not stop within its game");
+    assert_eq!((stats.games, stats.decisions), (0, 0), "a game cut short is not counted");
+}
+
+#[test]
 fn card_points_and_bonus_out_of_range_name_the_field() {
     let load = |score: serde_json::Value| Rules::load("crazy_eights", 2, Some(&json!({ "score": score })));
     assert_eq!(field_of(load(json!({"values": {"A": 1_000_000}})).err().unwrap()), "score.values.A");

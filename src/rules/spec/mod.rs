@@ -243,7 +243,8 @@ pub const ALLOW_500_SCORE: i32 = 500;
 #[serde(default, deny_unknown_fields)]
 pub struct LimitsSpec {
     /// Truncate an episode after this many decisions (0 = never: allowed, since the built-in
-    /// bots' loop guards end every game; see docs/robustness.md).
+    /// bots' loop guards end every game, where the rules let a game end at all: rules that
+    /// could not are refused; see docs/robustness.md).
     pub max_decisions: u32,
 }
 impl Default for LimitsSpec {
