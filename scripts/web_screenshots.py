@@ -51,6 +51,8 @@ def _server(records: str) -> Iterator[str]:
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.started:
+        if not thread.is_alive():
+            raise RuntimeError("the web server stopped before it started (its error is printed above)")
         time.sleep(0.05)
     try:
         yield f"http://127.0.0.1:{sock.getsockname()[1]}"

@@ -59,6 +59,9 @@ def folder_problem(path: str) -> Optional[str]:
         return _writable_folder(path) if os.path.isdir(path) else "is a file, not a folder"
     parent = os.path.dirname(os.path.abspath(path))
     while not os.path.exists(parent):
+        # A root that does not exist (a missing Windows drive or share) is its own dirname.
+        if os.path.dirname(parent) == parent:
+            return f"{parent} does not exist (no such drive or share)"
         parent = os.path.dirname(parent)
     if not os.path.isdir(parent):
         return f"{parent} is a file, not a folder"

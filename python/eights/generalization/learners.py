@@ -39,8 +39,10 @@ class RulesTable:
     def add(self, encodings: np.ndarray) -> np.ndarray:
         """Append rows; returns their indices."""
         k = len(encodings)
-        while self.size + k > len(self.rows):
-            self.rows = np.concatenate([self.rows, np.zeros_like(self.rows)])
+        if self.size + k > len(self.rows):
+            grown = np.zeros((max(2 * len(self.rows), self.size + k), RULES_SIZE), np.float32)
+            grown[: self.size] = self.rows[: self.size]
+            self.rows = grown
         self.rows[self.size : self.size + k] = encodings
         self.size += k
         return np.arange(self.size - k, self.size)

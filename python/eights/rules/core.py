@@ -31,6 +31,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import stat
 import sys
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
 
@@ -46,6 +47,10 @@ from .._utils.overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_a
 __all__ = ["Rules"]
 
 PathOrText = Union[str, "os.PathLike[str]"]
+
+#: The most characters :meth:`Rules.from_toml` reads from a file: a complete rule set
+#: written out is about 6 KB, so a file this large is not one.
+MAX_RULES_FILE_CHARS = 1 << 20
 
 
 def _drop_none(value: Any) -> Any:
@@ -202,8 +207,14 @@ class Rules:
         if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and "=" not in source):
             path = os.fspath(source)
             try:
+                # stat before open: opening a FIFO would wait for a writer, a device never ends.
+                mode = os.stat(path).st_mode
+                if not stat.S_ISDIR(mode) and not stat.S_ISREG(mode):
+                    raise ValueError(f"{path!r} is not a regular file (a device, a pipe?): rules come in a .toml file")
                 with open(path, encoding="utf-8") as f:
-                    text = f.read()
+                    text = f.read(MAX_RULES_FILE_CHARS + 1)
+                if len(text) > MAX_RULES_FILE_CHARS:
+                    raise ValueError(f"{path!r} is over {MAX_RULES_FILE_CHARS:,} characters: not a rules file")
             except FileNotFoundError:
                 # The path and what was expected, not Python's "[Errno 2] No such file or directory".
                 raise FileNotFoundError(

@@ -24,6 +24,7 @@ import torch
 
 from .._core import NUM_ACTIONS, OBS_SIZE, derive_seed
 from ..agents.spec import AgentSpec
+from ..arena.budget import Budget
 from ..arena.stats import wilson_interval
 from ..envs.vector import VecEnv
 from .files import load_checkpoint, save_checkpoint
@@ -270,7 +271,11 @@ class BestResponse:
     ) -> str:
         """Train until the budget (``decisions`` learner decisions, ``minutes`` of wall time,
         whichever comes first; the totals of this run and the runs it resumes) is spent or
-        Ctrl-C. Returns why it stopped: ``"budget"`` or ``"interrupted"``."""
+        Ctrl-C. Returns why it stopped: ``"budget"`` or ``"interrupted"``. A budget that could
+        never be spent (neither part given, or one that is 0, negative or NaN) is a
+        ``ValueError`` (:class:`eights.arena.Budget`'s checks)."""
+        budget = Budget(decisions, minutes)
+        decisions, minutes = budget.decisions, budget.minutes
         stopped = "budget"
         with _ctrl_c_recorded() as requested:
             try:

@@ -104,6 +104,8 @@ def read_header(data: bytes, name: str = "net weights") -> Tuple[Dict[str, Any],
         header = json.loads(bytes(data[8 : 8 + n]).decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         raise FileFormatError(f"{name}: damaged safetensors header ({_first_line(exc)})") from None
+    except RecursionError:
+        raise FileFormatError(f"{name}: damaged safetensors header (JSON nested too deeply)") from None
     if not isinstance(header, dict):
         raise FileFormatError(f"{name}: damaged safetensors header (not a JSON object)")
     return header, 8 + n

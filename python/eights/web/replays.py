@@ -144,6 +144,8 @@ def read_record_file(path: str, relative: str) -> Dict[str, Any]:
             data = json.load(f)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise bad_request(f"cannot read {relative!r} as JSON: {exc}") from None
+    except RecursionError:
+        raise bad_request(f"cannot read {relative!r} as JSON: nested too deeply") from None
     return record_from(data)
 
 

@@ -134,8 +134,10 @@ class Service:
         return self.replays.add(replay.id, replay).summary()
 
     async def expire_forever(self) -> None:
-        """Drop idle tables and replays every few seconds (the app's background task)."""
-        interval = min(10.0, self.config.idle_timeout / 4)
+        """Drop idle tables and replays every few seconds (the app's background task): a
+        quarter of the idle timeout, between 0.05 and 10 seconds (a timeout of a nanosecond
+        would otherwise spin the event loop)."""
+        interval = max(0.05, min(10.0, self.config.idle_timeout / 4))
         while True:
             await anyio.sleep(interval)
             self.tables.expire()

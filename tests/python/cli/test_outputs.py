@@ -118,3 +118,10 @@ def test_the_checks_themselves(tmp_path):
     assert file_problem(str(tmp_path / "f")) is None  # an existing file is overwritten
     assert "is a file" in folder_problem(str(tmp_path / "f"))
     assert file_problem("") == "an empty path" and folder_problem("") == "an empty path"
+
+
+def test_a_missing_root_ends_the_search_for_a_parent(monkeypatch):
+    # On Windows a missing drive (Q:\\) is its own dirname: the search for an existing parent
+    # went round for ever. Here no folder exists at all, the root included.
+    monkeypatch.setattr(os.path, "exists", lambda p: False)
+    assert folder_problem("/nowhere/out") == "/ does not exist (no such drive or share)"

@@ -230,6 +230,12 @@ CASES = {
         IsADirectoryError,
         "is a folder, not a rules file",
     ),
+    # A device was read without end (Ctrl-C ignored), a FIFO waited for a writer.
+    "rules-from_toml-device": (
+        lambda: eights.Rules.from_toml(Path("/dev/zero")),
+        ValueError,
+        "'/dev/zero' is not a regular file",
+    ),
     "rules-from_toml-binary": (
         lambda: eights.Rules.from_toml(Path(eights._core.__file__)),
         ValueError,

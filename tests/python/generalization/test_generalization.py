@@ -154,3 +154,16 @@ def test_command_line(tmp_path):
         timeout=120,
     )
     assert bad.returncode == 2 and "--split" in bad.stderr
+
+
+def test_a_rules_table_grows_from_any_capacity():
+    # RulesTable(0).add spun for ever: doubling an empty array leaves it empty.
+    pytest.importorskip("torch")
+    from eights.generalization.learners import RULES_SIZE, RulesTable
+
+    table = RulesTable(0)
+    rows = np.arange(3 * RULES_SIZE, dtype=np.float32).reshape(3, RULES_SIZE)
+    assert list(table.add(rows)) == [0, 1, 2]
+    assert list(table.add(rows[:1])) == [3]
+    np.testing.assert_array_equal(table.rows[:3], rows)
+    np.testing.assert_array_equal(table.rows[3], rows[0])

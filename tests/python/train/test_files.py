@@ -197,6 +197,7 @@ def test_the_net_loader_keeps_every_tensor_of_a_good_file(tmp_path):
         (struct.pack("<Q", 2**64 - 1), "header length"),
         (struct.pack("<Q", 4) + b"\xff\xfe{}", "damaged safetensors header"),
         (struct.pack("<Q", 2) + b"[]", "not a JSON object"),
+        (struct.pack("<Q", 200_001) + b"[" * 100_000 + b"]" * 100_001, r"JSON nested too deeply"),
         (struct.pack("<Q", 24) + b'{"__metadata__": [1, 2]}', "__metadata__ must map strings"),
     ],
 )

@@ -51,6 +51,7 @@ def records(tmp_path_factory):
     )
     (root / "notes.txt").write_text("not a record")
     (root / "broken.json").write_text("{ nope")
+    (root / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
     (root / "big.json").write_text(" " * (3 * 1024 * 1024))
     outside = tmp_path_factory.mktemp("outside")
     (outside / "secret.json").write_text(json.dumps(_finished_game(seed=2).record()))
@@ -131,6 +132,7 @@ def test_env_and_arena_recordings_replay_from_the_folder(client, server, records
         ("notes.txt", 400, "not a .json record"),
         ("missing.json", 404, "no record"),
         ("broken.json", 400, "cannot read"),
+        ("deep.json", 400, "nested too deeply"),
         ("big.json", 413, "limit"),
         ("", 400, "'path'"),
         (7, 400, "'path'"),
