@@ -315,12 +315,18 @@ class ExploitResult:
 
     @classmethod
     def load(cls, path: str) -> ExploitResult:
-        """A result saved by :meth:`save` (without its policy and full evaluation)."""
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        data["budget"] = Budget(**data["budget"])
-        data["ci"] = tuple(data["ci"]) if data.get("ci") is not None else None
-        return cls(**data)
+        """A result saved by :meth:`save` (without its policy and full evaluation); a file
+        that is not one is a ``ValueError`` naming it."""
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+            data["budget"] = Budget(**data["budget"])
+            data["ci"] = tuple(data["ci"]) if data.get("ci") is not None else None
+            return cls(**data)
+        except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as exc:
+            first = (str(exc).splitlines() or [type(exc).__name__])[0]
+            what = f"no {exc.args[0]!r} in it" if isinstance(exc, KeyError) and exc.args else first
+            raise ValueError(f"{path}: not an exploit result saved by ExploitResult.save: {what}") from None
 
     def plot(self, path: str) -> None:
         """Save the learning curve and the evaluated win rate as a chart (needs matplotlib)."""

@@ -27,7 +27,7 @@ from ..agents.spec import AgentSpec
 from ..arena.budget import Budget
 from ..arena.stats import wilson_interval
 from ..envs.vector import VecEnv
-from .files import load_checkpoint, save_checkpoint
+from .files import FileFormatError, load_checkpoint, restoring, save_checkpoint
 from .model import PolicyNet, net_state_dict
 from .ppo import PPOConfig, Rollout, ppo_update
 
@@ -165,6 +165,8 @@ class BestResponse:
         """Resume from a checkpoint of the same experiment (``ValueError`` naming what differs)."""
         ck = load_checkpoint(path, CHECKPOINT_KEYS, self.device)
         theirs = ck.get("identity", {})
+        if not isinstance(theirs, dict):
+            raise FileFormatError(f"{path}: not a checkpoint of this kind: its identity is not a dict")
         differ = [
             f"{k} {theirs.get(k)!r} (not {self.identity.get(k)!r})"
             for k in IDENTITY_KEYS
@@ -175,11 +177,12 @@ class BestResponse:
                 f"the checkpoint {path} is of another run: its {', '.join(differ)}; "
                 "use another output folder, or start again (resume=False; --restart on the command line)"
             )
-        self.net.load_state_dict(ck["model"])
-        self.optimizer.load_state_dict(ck["optimizer"])
-        for key in ("decisions", "updates", "seconds", "cpu_seconds", "curve", "window", "machines"):
-            setattr(self, key, ck[key])
-        torch.set_rng_state(ck["torch_rng"].cpu())
+        with restoring(path):
+            self.net.load_state_dict(ck["model"])
+            self.optimizer.load_state_dict(ck["optimizer"])
+            for key in ("decisions", "updates", "seconds", "cpu_seconds", "curve", "window", "machines"):
+                setattr(self, key, ck[key])
+            torch.set_rng_state(ck["torch_rng"].cpu())
 
     # ------------------------------------------------------------------ training
 

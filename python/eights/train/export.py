@@ -30,7 +30,7 @@ from typing import Any, Dict, Mapping, Optional
 import numpy as np
 
 from .._core import NUM_ACTIONS
-from .files import header_metadata, load_arrays, read_file_header
+from .files import header_metadata, load_arrays, read_file_header, restoring
 from .model import EXPORTED_KEYS, PolicyNet, exported_state_dict
 
 __all__ = ["AGENT_KEY", "EXPORT_FORMAT", "export_metadata", "load_exported", "write_agent_file", "write_exported"]
@@ -79,12 +79,13 @@ def load_exported(path: str) -> Dict[str, PolicyNet]:
     new and untrained), preset -> network, in evaluation mode."""
     arrays = load_arrays(path)
     out = {}
-    for preset in sorted({k.split(".")[0] for k in arrays}):
-        model = exported_state_dict(arrays, preset)
-        hidden, inputs = model["fc1.weight"].shape
-        net = PolicyNet(int(inputs), NUM_ACTIONS, int(hidden))
-        net.load_state_dict(model, strict=False)  # no value head in a file
-        out[preset] = net.eval()
+    with restoring(path, "file of exported policies"):
+        for preset in sorted({k.split(".")[0] for k in arrays}):
+            model = exported_state_dict(arrays, preset)
+            hidden, inputs = model["fc1.weight"].shape
+            net = PolicyNet(int(inputs), NUM_ACTIONS, int(hidden))
+            net.load_state_dict(model, strict=False)  # no value head in a file
+            out[preset] = net.eval()
     return out
 
 

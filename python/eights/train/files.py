@@ -9,10 +9,11 @@ data, or lacking what a checkpoint of its kind holds.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pickle
-from typing import Any, Dict, Iterable, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, Optional, Tuple
 
 __all__ = [
     "FileFormatError",
@@ -21,6 +22,7 @@ __all__ = [
     "load_checkpoint",
     "read_file_header",
     "read_header",
+    "restoring",
     "save_checkpoint",
 ]
 
@@ -74,6 +76,19 @@ def load_checkpoint(path: str, keys: Iterable[str] = ("model",), map_location: O
     if missing:
         raise FileFormatError(f"{path}: not a checkpoint of this kind: no {', '.join(map(repr, missing))} in it")
     return ck
+
+
+@contextlib.contextmanager
+def restoring(path: str, kind: str = "checkpoint") -> Iterator[None]:
+    """Restore state from a loaded file within this block: a missing entry or one of the wrong
+    type or shape (a ``KeyError``, ``TypeError``, ``AttributeError``, ``IndexError`` or the
+    ``RuntimeError`` of ``load_state_dict``) becomes one :class:`FileFormatError` naming the
+    file. A ``ValueError`` raised in the block (a check of the caller's) passes unchanged."""
+    try:
+        yield
+    except (KeyError, TypeError, AttributeError, IndexError, RuntimeError) as exc:
+        what = f"no {exc.args[0]!r} in it" if isinstance(exc, KeyError) and exc.args else _first_line(exc)
+        raise FileFormatError(f"{os.fspath(path)}: not a {kind} of this kind: {what}") from None
 
 
 def save_checkpoint(state: Dict[str, Any], path: str) -> None:

@@ -137,6 +137,8 @@ class RunFolder:
         saved = load_checkpoint(self.checkpoint, keys)
         if saved["format"] != CHECKPOINT_FORMAT:
             raise FileFormatError(f"{self.checkpoint}: format {saved['format']!r}, not {CHECKPOINT_FORMAT!r}")
+        if not isinstance(saved["setting"], dict):
+            raise FileFormatError(f"{self.checkpoint}: not a checkpoint of this kind: its setting is not a dict")
         for key, value in setting.items():
             if saved["setting"].get(key) != value:
                 raise ValueError(

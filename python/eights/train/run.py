@@ -30,6 +30,7 @@ from .._utils.checks import MAX_DEALS
 from ..rules import Rules, resolve_preset
 from . import machine, outputs
 from .curves import LearningCurve
+from .files import restoring
 from .model import PolicyNet
 from .ppo import PPOConfig
 from .selfplay import LeagueConfig, SelfPlay
@@ -259,21 +260,24 @@ def _start(plan: Dict[str, Any], folder: outputs.RunFolder, restart: bool) -> Se
     """The self-play run: new, or resumed from the folder's checkpoint."""
     ruleset, players, init, ppo, dev, log = (plan[k] for k in ("rules", "players", "init", "ppo", "dev", "log"))
     saved = None if restart else folder.load_checkpoint(plan["setting"])
-    torch.manual_seed(plan["seed"] if saved is None else plan["seed"] + saved["update"])
     np.random.seed(plan["seed"])
-    agent = outputs.rebuild(saved) if saved is not None else _new_learner(init, ruleset, players, ppo)
-    agent = agent.to(dev)
-    optimizer = torch.optim.Adam(agent.parameters(), lr=ppo.learning_rate, eps=1e-5)
     state: Dict[str, Any] = {"update": 0, "step": 0, "seconds": 0.0, "snapshots": []}
     plan["curve"] = LearningCurve()
     plan["resumed"] = saved is not None
-    if saved is not None:
-        optimizer.load_state_dict(saved["optimizer"])
-        state = {k: saved[k] for k in state}
-        plan["curve"].points = list(saved["curve"])
-        log(
-            f"resumed from {folder.checkpoint} at {saved['step']:,} learner decisions ({saved['seconds'] / 60:.1f} min)"
-        )
+    if saved is None:
+        torch.manual_seed(plan["seed"])
+        agent = _new_learner(init, ruleset, players, ppo).to(dev)
+        optimizer = torch.optim.Adam(agent.parameters(), lr=ppo.learning_rate, eps=1e-5)
+    else:
+        with restoring(folder.checkpoint):
+            torch.manual_seed(plan["seed"] + saved["update"])
+            agent = outputs.rebuild(saved).to(dev)
+            optimizer = torch.optim.Adam(agent.parameters(), lr=ppo.learning_rate, eps=1e-5)
+            optimizer.load_state_dict(saved["optimizer"])
+            state = {k: saved[k] for k in state}
+            plan["curve"].points = list(saved["curve"])
+            minutes = saved["seconds"] / 60
+            log(f"resumed from {folder.checkpoint} at {saved['step']:,} learner decisions ({minutes:.1f} min)")
     pool, names = outputs.opponents(plan["others"], ruleset, players, dev)
     return SelfPlay(
         agent, optimizer, ruleset, ppo, plan["league"], num_players=players, seed=plan["seed"],

@@ -76,6 +76,26 @@ def test_cli_smoke_on_a_preset_writes_the_run_folder_and_resumes(tmp_path, capsy
     assert json.loads((out / "summary.json").read_text())["arena"]["heuristic"]["deals"] == 6
 
 
+@pytest.mark.parametrize("damage", ["model", "optimizer", "setting", "curve"])
+def test_a_checkpoint_with_the_wrong_contents_is_an_error_line(tmp_path, capsys, damage):
+    # Loaded safely, but resuming from it raised a KeyError, TypeError or AttributeError traceback.
+    import torch
+
+    out = tmp_path / "run"
+    args = ["train", "--preset", "crazy_eights", "--players", "2", "--out", str(out), *SMALL]
+    assert main([*args, "--decisions", "300"]) == 0
+    ck = torch.load(out / "checkpoint.pt", weights_only=True)
+    if damage == "model":
+        ck["model"] = {k: v for k, v in ck["model"].items() if not k.startswith("fc1")}
+    else:
+        ck[damage] = 5
+    torch.save(ck, out / "checkpoint.pt")
+    capsys.readouterr()
+    assert main([*args, "--decisions", "600"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "checkpoint.pt: not a checkpoint of this kind" in err, err
+
+
 def test_python_api_on_a_rules_file_at_three_players(tmp_path):
     out = tmp_path / "house"
     result = train(

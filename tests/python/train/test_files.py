@@ -215,3 +215,21 @@ def test_export_metadata_reads_a_good_file(tmp_path):
     path = tmp_path / "net.safetensors"
     path.write_bytes(_exported(tmp_path))
     assert export_metadata(str(path))["width"] == "8"
+
+
+def test_exported_policies_with_a_layer_missing_are_refused_naming_the_file(tmp_path):
+    # A missing layer was a bare KeyError: 'fc1.weight'.
+    from eights import OBS_SIZE
+    from eights.train import PolicyNet
+    from eights.train.export import load_exported, write_exported
+
+    path = tmp_path / "flat.safetensors"
+    write_exported({"crazy_eights": PolicyNet(OBS_SIZE, _core.NUM_ACTIONS, 16)}, str(path), {"stages": "[]"})
+    assert set(load_exported(str(path))) == {"crazy_eights"}
+    data = path.read_bytes()
+    n = struct.unpack("<Q", data[:8])[0]
+    meta = json.loads(data[8 : 8 + n])["__metadata__"]
+    kept = {k: v for k, v in load_tensors(data).items() if "fc1" not in k}
+    path.write_bytes(save_tensors(kept, metadata=meta))
+    with pytest.raises(FileFormatError, match=r"flat\.safetensors: not a file of exported policies of this kind"):
+        load_exported(str(path))
