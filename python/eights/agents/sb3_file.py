@@ -172,7 +172,7 @@ def _policy_class(path: str, item: Dict[str, Any]) -> Any:
     if named and module.startswith(("stable_baselines3.", "sb3_contrib.")):
         try:
             found = getattr(importlib.import_module(module), named.group(1), None)
-        except ImportError:
+        except Exception:  # noqa: BLE001 - no such module, or a name import_module refuses
             found = None
         if isinstance(found, type) and issubclass(found, BasePolicy):
             return found
@@ -190,8 +190,8 @@ def _action_space(path: str, item: Dict[str, Any]) -> Any:
         n, start = int(str(item["n"])), int(str(item.get("start", "0")))
     except (KeyError, ValueError):
         raise ValueError(f"{path!r}: its 'action_space' is not a discrete one (no plain 'n')") from None
-    if n < 1:
-        raise ValueError(f"{path!r}: its 'action_space' has n={n}, not a positive count")
+    if not (1 <= n <= 1 << 20 and abs(start) <= 1 << 20):
+        raise ValueError(f"{path!r}: its 'action_space' has n={n}, start={start}: not an eights action count")
     return spaces.Discrete(n, start=start)
 
 
