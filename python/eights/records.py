@@ -13,6 +13,8 @@ import os
 import stat
 from typing import Any, Dict, Iterator, Optional, Tuple, Union
 
+from ._utils.checks import shown_path
+
 __all__ = ["EpisodeRecorder", "load_record", "replay_states"]
 
 #: The largest file :func:`load_record` reads: a record of a game at the default cap of 5,000
@@ -70,7 +72,14 @@ def load_record(source: Union[str, os.PathLike[str], Dict[str, Any]]) -> Dict[st
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"record must be a dict or a path to a JSON file, got {type(source).__name__}")
     name = os.fspath(source)
-    record = _read_json_object(name)
+    try:
+        record = _read_json_object(name)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no such record file: {shown_path(name)}") from None
+    except (IsADirectoryError, PermissionError):
+        raise
+    except OSError as exc:  # a name too long, an unreadable device: Python's errno text otherwise
+        raise ValueError(f"{shown_path(name)} is not a game record: cannot read it: {exc.strerror or exc}") from None
     if not isinstance(record, dict) or "actions" not in record:
         raise ValueError(f"{name!r} does not hold a game record (a JSON object with 'actions')")
     return record

@@ -78,7 +78,7 @@ pub enum GameError {
     IllegalAction { action: String, phase: &'static str, player: usize, legal: String },
     #[error("the game is over{0}; call reset() to start a new one")]
     GameOver(&'static str),
-    #[error("action id {0} is out of range: ids are 0..{NUM_ACTIONS}")]
+    #[error("action id {0} is out of range: ids are in [0, {max}]", max = NUM_ACTIONS - 1)]
     OutOfRange(i64),
     #[error("invalid deck: {0}")]
     InvalidDeck(String),

@@ -104,10 +104,14 @@ macro_rules! opt_int_args {
     )*};
 }
 
+/// The most games one self-play call plays (the command line's cap too): about six hours of
+/// random games on one core; more is a mistake, not a benchmark.
+pub(crate) const MAX_GAMES: u64 = 1_000_000_000;
+
 int_args! {
     num_players: usize = "num_players" in 2, crate::rules::MAX_PLAYERS;
     seed: u64 = "seed" in 0, u64::MAX;
-    games: u64 = "games" in 0, u64::MAX;
+    games: u64 = "games" in 0, MAX_GAMES;
     start: u64 = "start" in 0, u64::MAX;
     count: u64 = "count" in 0, u64::MAX;
     threads: usize = "threads" in 0, crate::vec_env::MAX_THREADS;

@@ -83,7 +83,8 @@ impl PyGame {
         }
         let not_an_action = || -> PyResult<PyErr> {
             Ok(PyTypeError::new_err(format!(
-                "action must be an int id (0..{NUM_ACTIONS}) or an action string such as \"play 8H\", got {}",
+                "action must be an int id in [0, {}] or an action string such as \"play 8H\", got {}",
+                NUM_ACTIONS - 1,
                 action.get_type().name()?
             )))
         };
@@ -94,7 +95,13 @@ impl PyGame {
                 Ok(index) => index,
                 Err(_) => return Err(not_an_action()?),
             };
-            let id: i64 = index.extract().map_err(|_| IllegalActionError::new_err("action id out of range"))?;
+            let id: i64 = index.extract().map_err(|_| {
+                IllegalActionError::new_err(format!(
+                    "action id {} is out of range: ids are in [0, {}]",
+                    index.str().map_or_else(|_| "?".into(), |t| t.to_string()),
+                    NUM_ACTIONS - 1
+                ))
+            })?;
             // NUM_ACTIONS (197) fits i64; after this check `id` is in 0..197, so the cast
             // below is exact.
             if id < 0 || id >= NUM_ACTIONS as i64 {
@@ -559,6 +566,10 @@ impl PyGame {
         let bad = |m: String| PyValueError::new_err(format!("invalid game record: {m}"));
         let obj = v.as_object().ok_or_else(|| bad("expected a dict".into()))?;
         let field = |k: &str| obj.get(k).filter(|x| !x.is_null());
+        // A record without a format is read as format 1 (what `record()` writes).
+        if let Some(f) = field("format").filter(|f| f.as_u64() != Some(u64::from(RECORD_FORMAT))) {
+            return Err(bad(format!("'format' is {f}; this version reads format {RECORD_FORMAT}")));
+        }
         let n = field("players").and_then(|x| x.as_u64()).ok_or_else(|| bad("'players' must be an integer".into()))?;
         let actions: Vec<(u8, u16)> = serde_json::from_value(field("actions").cloned().unwrap_or_default())
             .map_err(|e| bad(format!("'actions' must be a list of [seat, action id] pairs ({e})")))?;

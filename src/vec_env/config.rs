@@ -100,7 +100,7 @@ impl Config {
 pub enum VecEnvError {
     #[error("{what} must have {expected} elements, got {got}")]
     Length { what: &'static str, expected: usize, got: usize },
-    #[error("action {action} of env {env} is out of range: action ids are 0..{NUM_ACTIONS}")]
+    #[error("action {action} of env {env} is out of range: action ids are in [0, {max}]", max = NUM_ACTIONS - 1)]
     OutOfRange { env: usize, action: i64 },
     #[error("illegal action {action} for env {env} (seat {seat} to act); legal actions: {legal}")]
     Illegal { env: usize, action: String, seat: usize, legal: String },

@@ -97,8 +97,22 @@ def as_action(action: Any, who: str = "action") -> int:
     raise TypeError(f"{who} must be an integer in [0, {NUM_ACTIONS}), got {describe(action)}")
 
 
+#: The most players at a table (the engine's limit; its own check says the same).
+MAX_TABLE = 10
+
+
+def shown_path(name: Any) -> str:
+    """A file name as a message quotes it: its ``repr``, shortened past 120 characters (a
+    100,000-character "path" is not echoed whole)."""
+    text = repr(name)
+    return text if len(text) <= 120 else f"{text[:100]}...' ({len(name):,} characters)"
+
+
 def other_seats(num_players: int, learner_seat: int) -> List[int]:
-    """The seats other than ``learner_seat``; ``ValueError`` if it is not a seat."""
+    """The seats other than ``learner_seat``; ``ValueError`` if it is not a seat, or
+    ``num_players`` is not a table size (checked first: a list of 2**31 seats is not built)."""
+    if not 2 <= num_players <= MAX_TABLE:
+        raise ValueError(f"num_players must be in [2, {MAX_TABLE}], got {num_players}")
     if not 0 <= learner_seat < num_players:
         raise ValueError(f"learner_seat must be in [0, {num_players}) for {num_players} players, got {learner_seat}")
     return [seat for seat in range(num_players) if seat != learner_seat]

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
+from .._utils.checks import as_int, as_real
 from .run import rotation_table
 
 __all__ = ["bradley_terry", "pair_wins_per_deal", "profile_intervals", "rating_intervals", "sweep_pairs"]
@@ -34,6 +35,9 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, iterations: int = 10000,
     Fitted with Hunter's MM algorithm; returns ratings ``400 * log10(strength)`` with the
     first agent at 0.
     """
+    prior = _check_prior(prior)
+    iterations = as_int(iterations, "iterations", 1, 10**7)
+    tol = as_real(tol, "tol")
     w = np.asarray(wins, float)
     single = w.ndim == 2
     w = _with_prior(np.atleast_3d(w) if not single else w[None], prior)
@@ -52,6 +56,13 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, iterations: int = 10000,
     r = 400.0 * np.log10(p)
     r = r - r[..., :1]
     return r[0] if single else r
+
+
+def _check_prior(prior: Any) -> float:
+    prior = as_real(prior, "prior")
+    if prior < 0:
+        raise ValueError(f"prior must be a finite number >= 0, got {prior}")
+    return prior
 
 
 def _with_prior(w: np.ndarray, prior: float) -> np.ndarray:
@@ -115,8 +126,7 @@ def profile_intervals(wins: np.ndarray, prior: float = 0.5, agents: Sequence[int
     raw = np.asarray(wins, float)
     if raw.ndim != 2 or raw.shape[0] != raw.shape[1] or not np.isfinite(raw).all() or (raw < 0).any():
         raise ValueError(f"wins must be a square matrix of finite counts >= 0; got shape {raw.shape}")
-    if not (math.isfinite(prior) and prior >= 0):
-        raise ValueError(f"prior must be a finite number >= 0; got {prior!r}")
+    prior = _check_prior(prior)
     if prior == 0 and sweep_pairs(raw):
         raise ValueError("with prior=0 a sweep's rating gap has no finite fit: give a prior > 0")
     w = _with_prior(raw, prior)

@@ -48,6 +48,11 @@ def obs_rules_space(obs_space: spaces.Space, num_envs: Optional[int] = None) -> 
     return spaces.Dict({"obs": obs_space, "rules": rules_box(num_envs)})
 
 
+#: The longest list of rule sets an env takes (each costs its observation bounds, tens of
+#: kilobytes; a rule space draws any number).
+MAX_RULE_SETS = 1024
+
+
 class RuleSet:
     """One rule set, a list of them, or a rule space, for ``num_players`` (see the module
     documentation). ``rules`` are overrides applied to every rule set of a list (a space
@@ -75,6 +80,11 @@ class RuleSet:
         elif isinstance(arg, (list, tuple)):
             if not arg:
                 raise ValueError("the list of rule sets is empty")
+            if len(arg) > MAX_RULE_SETS:
+                raise ValueError(
+                    f"a list of rule sets holds at most {MAX_RULE_SETS:,}, got {len(arg):,}: for more, "
+                    "draw them from an eights.RuleSpace"
+                )
             for x in arg:
                 if not isinstance(x, (str, Rules, os.PathLike)):
                     raise TypeError(

@@ -33,7 +33,9 @@ __all__ = ["GeneralizationResult", "RuleSetResult", "evaluate", "iqm"]
 def iqm(values: np.ndarray, axis: int = -1) -> np.ndarray:
     """The interquartile mean along ``axis``: the mean of the middle half after sorting (a
     quarter, rounded down, cut from each end, as ``scipy.stats.trim_mean(x, 0.25)``)."""
-    x = np.sort(np.asarray(values, float), axis=axis)
+    x = np.asarray(values, float)
+    axis = as_int(axis, "axis", -max(x.ndim, 1), max(x.ndim, 1) - 1)  # numpy's OverflowError past C long
+    x = np.sort(x, axis=axis)
     k = x.shape[axis]
     cut = int(0.25 * k)
     return np.take(x, range(cut, k - cut), axis=axis).mean(axis=axis)

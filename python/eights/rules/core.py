@@ -42,6 +42,7 @@ from .._core import Game as _Game
 from .._core import RulesError, describe_rules, is_resolved, resolve_rules, validate_rules
 from .._core import encode_rules as _encode_rules
 from .._core import presets as _presets
+from .._utils.checks import shown_path
 from .._utils.overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides
 
 __all__ = ["Rules"]
@@ -210,20 +211,28 @@ class Rules:
                 # stat before open: opening a FIFO would wait for a writer, a device never ends.
                 mode = os.stat(path).st_mode
                 if not stat.S_ISDIR(mode) and not stat.S_ISREG(mode):
-                    raise ValueError(f"{path!r} is not a regular file (a device, a pipe?): rules come in a .toml file")
+                    raise ValueError(
+                        f"{shown_path(path)} is not a regular file (a device, a pipe?): rules come in a .toml file"
+                    )
                 with open(path, encoding="utf-8") as f:
                     text = f.read(MAX_RULES_FILE_CHARS + 1)
                 if len(text) > MAX_RULES_FILE_CHARS:
-                    raise ValueError(f"{path!r} is over {MAX_RULES_FILE_CHARS:,} characters: not a rules file")
+                    raise ValueError(
+                        f"{shown_path(path)} is over {MAX_RULES_FILE_CHARS:,} characters: not a rules file"
+                    )
             except FileNotFoundError:
                 # The path and what was expected, not Python's "[Errno 2] No such file or directory".
                 raise FileNotFoundError(
-                    f"no such file: {path!r} (Rules.from_toml reads a TOML file or TOML text)"
+                    f"no such file: {shown_path(path)} (Rules.from_toml reads a TOML file or TOML text)"
                 ) from None
             except IsADirectoryError:
-                raise IsADirectoryError(f"{path!r} is a folder, not a rules file (a .toml file)") from None
+                raise IsADirectoryError(f"{shown_path(path)} is a folder, not a rules file (a .toml file)") from None
             except UnicodeDecodeError as exc:
-                raise ValueError(f"{path!r} is not a TOML text file: not UTF-8 at byte {exc.start}") from None
+                raise ValueError(f"{shown_path(path)} is not a TOML text file: not UTF-8 at byte {exc.start}") from None
+            except PermissionError:
+                raise
+            except OSError as exc:  # a name too long, a device that fails: not Python's errno text
+                raise ValueError(f"{shown_path(path)} cannot be read as a rules file: {exc.strerror or exc}") from None
             where = path
         elif isinstance(source, str):
             text, where = source, "the TOML text"

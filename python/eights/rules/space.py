@@ -30,7 +30,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from .._core import RulesError, RuleSpaceCore, derive_seed
-from .._utils.checks import as_int
+from .._utils.checks import MAX_TABLE, as_int
 from .._utils.seeds import check_seed
 from .core import Rules
 
@@ -66,6 +66,12 @@ def _player_counts(num_players: Union[int, Iterable[int]]) -> List[int]:
     counts = [int(n) for n in items]
     if not counts:
         raise RulesError("invalid rules field 'num_players': needs at least one player count")
+    for n in counts:
+        # Checked here: the engine's unsigned conversion raised OverflowError for -1 or 2**64.
+        if not 2 <= n <= MAX_TABLE:
+            raise RulesError(
+                f"invalid rules field 'num_players': each player count must be in [2, {MAX_TABLE}], got {n}"
+            )
     return counts
 
 
@@ -155,9 +161,10 @@ class RuleSpace:
         return Rules._checked(preset, overrides)
 
     def samples(self, n: int, seed: int = 0) -> List[Rules]:
-        """``n`` rule sets: those of the seeds derived from ``seed`` and ``0 .. n-1``."""
+        """``n`` rule sets (at most 1,000,000): those of the seeds derived from ``seed`` and
+        ``0 .. n-1``."""
         base = check_seed(seed)
-        n = as_int(n, "n", 0)
+        n = as_int(n, "n", 0, 10**6)
         return [self.sample(derive_seed(base, i)) for i in range(n)]
 
     def changes(self, seed: int) -> List[str]:

@@ -87,6 +87,8 @@ CASES = {
     "vec-num_envs-type": (lambda: _vec(num_envs=2.0), TypeError, "num_envs must be an integer"),
     "vec-learner_seat": (lambda: _vec(learner_seat=5), ValueError, "learner_seat must be in"),
     "vec-num_threads": (lambda: _vec(num_threads=-1), ValueError, r"num_threads must be in \[0, 1024\]"),
+    # range(2**31) seats were built before the range check: gigabytes, then the OOM killer.
+    "vec-num_players-huge": (lambda: _vec(num_players=2**31), ValueError, r"num_players must be in \[2, 10\]"),
     "vec-autoreset": (lambda: _vec(autoreset="x"), ValueError, "autoreset must be one of"),
     "vec-reward": (lambda: _vec(reward="x"), ValueError, 'reward must be "win_loss" or "score"'),
     "vec-obs_dtype": (lambda: _vec(obs_dtype="float64"), ValueError, "obs_dtype must be one of"),
@@ -120,6 +122,12 @@ CASES = {
     "game-seed-type": (lambda: eights.Game("crazy_eights", 2, "1"), TypeError, "seed must be an integer"),
     "game-rules-type": (lambda: eights.Game("crazy_eights", 2, None, []), TypeError, "rules must be a dict"),
     "game-step-range": (lambda: _game().step(10**6), eights.IllegalActionError, "action id 1000000 is out of range"),
+    # Only "action id out of range" before, without the id or the range.
+    "game-step-huge": (
+        lambda: _game().step(2**63),
+        eights.IllegalActionError,
+        r"action id 9223372036854775808 is out of range: ids are in \[0, 196\]",
+    ),
     "game-step-type": (lambda: _game().step(1.0), TypeError, "action must be an int id"),
     # numpy's own "only integer scalar arrays can be converted to a scalar index" before.
     "game-step-array": (
@@ -250,7 +258,42 @@ CASES = {
     "space-mutations": (lambda: eights.RuleSpace(mutations=NAN), eights.RulesError, r"must be in \[1, 8\]"),
     "space-num_players": (lambda: eights.RuleSpace(num_players=2.0), TypeError, "num_players must be an int"),
     "space-presets": (lambda: eights.RuleSpace(["nope"]), eights.RulesError, 'unknown preset "nope"'),
-    "space-samples": (lambda: eights.RuleSpace().samples(-1), ValueError, "n must be >= 0"),
+    # A Python list of 2**31 rule sets was built (hundreds of MB a second, no end).
+    "space-samples-huge": (lambda: eights.RuleSpace().samples(2**31), ValueError, r"n must be in \[0, 1000000\]"),
+    # OverflowError from the engine's unsigned conversion before.
+    "space-num_players-range": (
+        lambda: eights.RuleSpace(num_players=-1),
+        eights.RulesError,
+        r"each player count must be in \[2, 10\], got -1",
+    ),
+    "vec-rule-set-list": (
+        lambda: _vec(preset=["crazy_eights"] * 1025),
+        ValueError,
+        "a list of rule sets holds at most 1,024",
+    ),
+    "selfplay-games-huge": (
+        lambda: eights.random_selfplay("crazy_eights", 2, games=2**63),
+        ValueError,
+        r"games must be in \[0, 1000000000\]",
+    ),
+    # OverflowError from numpy past a C long.
+    "bradley_terry-prior": (
+        lambda: eights.arena.bradley_terry(np.eye(2), prior=NAN),
+        ValueError,
+        "prior must be a finite",
+    ),
+    # OSError "[Errno 36] File name too long", echoing the 100,000 characters.
+    "rules-from_toml-long-name": (
+        lambda: eights.Rules.from_toml("x" * 100_000),
+        ValueError,
+        r"\(100,000 characters\) cannot be read as a rules file: File name too long",
+    ),
+    "record-long-name": (
+        lambda: eights.records.load_record("x" * 10_000),
+        ValueError,
+        r"\(10,000 characters\) is not a game record: cannot read it",
+    ),
+    "space-samples": (lambda: eights.RuleSpace().samples(-1), ValueError, r"n must be in \[0, 1000000\], got -1"),
     # eights.arena
     "evaluate-games": (lambda: _evaluate(games=0), ValueError, "games must be >= 1"),
     "evaluate-bootstrap": (lambda: _evaluate(bootstrap=5), ValueError, "bootstrap must be >= 100"),

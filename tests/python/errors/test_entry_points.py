@@ -51,7 +51,7 @@ def test_rule_space_names_and_counts():
         eights.RuleSpace(num_players=2.0)
     space = eights.RuleSpace(dims={"chain": np.float64(2.0)}, num_players=np.int64(3))  # numpy numbers are numbers
     assert space.dims["chain"] == 2.0 and space.num_players == [3]
-    with pytest.raises(ValueError, match="n must be >= 0, got -1"):
+    with pytest.raises(ValueError, match=r"n must be in \[0, 1000000\], got -1"):
         space.samples(-1)
     with pytest.raises(TypeError, match="n must be an integer"):
         space.samples("3")
@@ -223,3 +223,12 @@ def test_cli_record_errors_name_the_file(tmp_path):
     path.write_text(json.dumps({"actions": [], "players": 2}))
     code, stderr = _cli(["replay", str(path)])
     assert code == 2 and "'rules' is missing" in stderr
+
+
+def test_a_record_of_another_format_is_refused():
+    # from_dict refused any format but 1; from_record replayed format 2 as if it were 1.
+    record = eights.Game("crazy_eights", 2, seed=1).record()
+    for bad in (2, "1", 0):
+        with pytest.raises(ValueError, match=f"invalid game record: 'format' is {json.dumps(bad)}; this version reads"):
+            eights.Game.from_record({**record, "format": bad})
+    assert eights.Game.from_record({k: v for k, v in record.items() if k != "format"}).to_dict() is not None
