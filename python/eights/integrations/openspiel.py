@@ -17,7 +17,9 @@ The game, for OpenSpiel:
   action id ``0..53``, probability = its remaining copies / cards remaining).  Once the pack
   is ordered, the engine deals from it (``Game.reset(deck=pack)``).  Later reshuffles of the
   discard pile are drawn by the engine from the game parameter ``seed`` (default 0), so
-  they are part of the rules of a given ``seed``, not chance nodes.
+  they are part of the rules of a given ``seed``, not chance nodes.  OpenSpiel carries
+  integer parameters as 32-bit ints, so ``seed`` is in ``[0, 2**31)`` here (a
+  ``ValueError`` names the range), though the engine takes any seed in ``[0, 2**64)``.
 * **Actions** are the package's 197 action ids (``num_distinct_actions() == 197``).
 * **Returns** are ``Game.returns("win_loss")``: winner +1, the others ``-1/(n-1)``; 0 for
   everybody without a winner (zero-sum).  The engine's decision cap ends a game as a
@@ -33,16 +35,24 @@ The game, for OpenSpiel:
 * ``state.resample_from_infostate(player, sampler)`` deals the hidden cards again
   consistently with what ``player`` knows (``eights.determinize``), which OpenSpiel's
   Python ISMCTS bot uses.
+* **Serialization**: ``state.serialize()`` is plain JSON (the actions so far and the
+  engine's ``Game.to_dict()``); ``game.deserialize_state(text)`` replays those actions,
+  checking each, and refuses anything else with a ``ValueError``: it never unpickles.
+  OpenSpiel's own C++ ``pyspiel.serialize_game_and_state``/``deserialize_game_and_state``
+  (and pickling a state) keep its pickle format for every Python game: never give them
+  untrusted text.
 """
 
 from __future__ import annotations
 
+from .._utils.checks import as_int, describe
 from .._utils.optional import require
-from .._utils.seeds import check_seed
 
 require("pyspiel", "openspiel", "eights.integrations.openspiel")
 
 import hashlib
+import json
+from collections.abc import Mapping
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
@@ -59,20 +69,51 @@ GAME_PREFIX = "eights_"
 
 _NUM_FACES = 54
 _INFO_TENSOR_SIZE = OBS_SIZE + NUM_ACTIONS
+#: OpenSpiel's integer game parameters are C++ ints: seeds it can carry are below this.
+_SEED_BOUND = 2**31
+#: The ``format`` of ``EightsState.serialize()``'s JSON.
+_STATE_FORMAT = "eights-openspiel-state-1"
 
 
 def game_name(preset: Union[str, Rules]) -> str:
     """The OpenSpiel short name of a preset or rule set: ``"eights_" + name``."""
+    if not isinstance(preset, (str, Rules)):
+        raise TypeError(f"preset must be a preset name (str) or an eights.Rules, got {describe(preset)}")
     return GAME_PREFIX + (preset if isinstance(preset, str) else preset.name)
 
 
+def _int_in(value: Any, name: str, lo: int, hi: int) -> int:
+    """``value`` as an ``int`` in ``[lo, hi]``; ``TypeError``/``ValueError`` naming ``name`` and the range."""
+    try:
+        return as_int(value, name, lo, hi)
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"{name} must be an integer in [{lo}, {hi}], got {describe(value)}") from None
+
+
+def _parameters(game_type: Any, preset: Union[str, Rules], params: Any) -> Tuple[int, int]:
+    """``(players, seed)`` from ``params`` (a dict; the defaults for missing keys), checked."""
+    if params is not None and not isinstance(params, Mapping):
+        raise TypeError(f"params must be a dict of game parameters, got {describe(params)}")
+    params, defaults = dict(params or {}), game_type.parameter_specification
+    unknown = sorted(map(str, set(params) - set(defaults)))
+    if unknown:
+        raise ValueError(f"unknown game parameters {unknown}: the parameters are 'players' and 'seed'")
+    lo, hi = game_type.min_num_players, game_type.max_num_players
+    players = _int_in(params.get("players", defaults["players"]), f"players for {preset}", lo, hi)
+    seed = as_int(params.get("seed", defaults["seed"]), "seed")
+    if not 0 <= seed < _SEED_BOUND:
+        raise ValueError(f"seed must be in [0, 2**31) for OpenSpiel (its integer parameters are 32-bit), got {seed}")
+    return players, seed
+
+
 def _game_type(preset: Union[str, Rules]) -> Any:
+    name = game_name(preset)  # checks the type of preset first
     spec = preset_rules(preset) if isinstance(preset, str) else preset.to_dict()
     lo, hi = int(spec["players"]["min"]), int(spec["players"]["max"])
     default_players = min(max(2, lo), hi)
     return pyspiel.GameType(
-        short_name=game_name(preset),
-        long_name=f"eights {spec.get('title') or game_name(preset)[len(GAME_PREFIX) :]}",
+        short_name=name,
+        long_name=f"eights {spec.get('title') or name[len(GAME_PREFIX) :]}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -93,16 +134,8 @@ class EightsGame(pyspiel.Game):
     (parameters ``players``, ``seed``)."""
 
     def __init__(self, preset: Union[str, Rules], params: Optional[Dict[str, Any]] = None) -> None:
-        params = dict(params or {})
         game_type = _game_type(preset)
-        defaults = game_type.parameter_specification
-        players = int(params.get("players", defaults["players"]))
-        seed = check_seed(params.get("seed", defaults["seed"]))
-        if not game_type.min_num_players <= players <= game_type.max_num_players:
-            raise ValueError(
-                f"players must be in [{game_type.min_num_players}, {game_type.max_num_players}] for "
-                f"{preset}, got {players}"
-            )
+        players, seed = _parameters(game_type, preset, params)
         self.preset = preset
         self.seed = seed
         template = Game(preset, players, seed=seed)
@@ -122,9 +155,32 @@ class EightsGame(pyspiel.Game):
             max_game_length=self.pack_size + max_decisions,
         )
         super().__init__(game_type, info, {"players": players, "seed": seed})
+        self._made = True
+
+    def __str__(self) -> str:
+        # A game whose __init__ raised has no C++ half, and pyspiel's str() of it crashes the
+        # process (a traceback that shows locals prints it: pytest's, IPython's).
+        return str(super().__str__()) if self.__dict__.get("_made") else f"<{type(self).__name__}, not made>"
+
+    __repr__ = __str__
 
     def new_initial_state(self) -> EightsState:
         return EightsState(self)
+
+    def deserialize_state(self, text: str) -> EightsState:
+        """The state ``EightsState.serialize()`` wrote: its actions replayed from the start
+        (each checked), then its engine state.  Anything else is a ``ValueError``."""
+        data = _parse_state(text)
+        state = self.new_initial_state()
+        for i, action in enumerate(data["actions"]):
+            if state.is_terminal():
+                raise ValueError(f"serialized state: action {i} comes after the end of the game")
+            try:
+                state.apply_action(action)
+            except (TypeError, ValueError) as err:
+                raise ValueError(f"serialized state: action {i} cannot be replayed: {err}") from err
+        state._restore_game(data["game"])
+        return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> EightsObserver:
         if params:
@@ -170,7 +226,26 @@ class EightsState(pyspiel.State):
         left = self._pack_size - len(self._pack)
         return [(face, count / left) for face, count in enumerate(self._remaining) if count > 0]
 
+    def apply_action(self, action: Any) -> None:
+        """Apply ``action``: ``TypeError`` unless an integer, ``ValueError`` outside the ids."""
+        super().apply_action(self._action_id(action, self.current_player()))
+
+    def action_to_string(self, *args: Any) -> str:
+        """``action_to_string(action)`` or ``action_to_string(player, action)``, checked."""
+        if len(args) not in (1, 2):
+            raise TypeError(f"action_to_string takes (action) or (player, action), got {len(args)} arguments")
+        player = args[0] if len(args) == 2 else self.current_player()
+        return str(super().action_to_string(player, self._action_id(args[-1], player)))
+
+    def serialize(self) -> str:
+        """Plain JSON: the actions so far and the engine state (``Game.to_dict()``), which
+        ``EightsGame.deserialize_state`` reads back."""
+        game = None if self.game is None else self.game.to_dict()
+        actions = [int(a) for a in self.history()]
+        return json.dumps({"format": _STATE_FORMAT, "actions": actions, "game": game}, separators=(",", ":"))
+
     def _apply_action(self, action: int) -> None:
+        action = self._action_id(action, self.current_player())
         if self.game is None:
             if self._remaining[action] <= 0:
                 raise ValueError(f"no copy of {self._faces[action]} is left to deal")
@@ -188,6 +263,7 @@ class EightsState(pyspiel.State):
         self._observe_all()
 
     def _action_to_string(self, player: int, action: int) -> str:
+        action = self._action_id(action, player)
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {self._faces[action]}"
         if self.game is not None:
@@ -219,10 +295,47 @@ class EightsState(pyspiel.State):
 
     # ------------------------------------------------------------ internals
 
+    @staticmethod
+    def _action_id(action: Any, player: Any) -> int:
+        """``action`` as an id for ``player``: a face ``0..53`` at the deal, else ``0..196``."""
+        if player == pyspiel.PlayerId.CHANCE:
+            return _int_in(action, "action at a chance node (a card to deal)", 0, _NUM_FACES - 1)
+        return _int_in(action, "action", 0, NUM_ACTIONS - 1)
+
+    def _restore_game(self, data: Optional[Dict[str, Any]]) -> None:
+        """Put the serialized engine state in place of the replayed one (they differ after
+        ``resample_from_infostate``); it must play the same rules at the same table."""
+        if (data is None) != (self.game is None):
+            raise ValueError("serialized state: 'game' must be null exactly while the deal is under way")
+        if data is None or self.game is None:
+            return
+        game = Game.from_dict(data)
+        if game.num_players != self.game.num_players or game.rules_dict() != self.game.rules_dict():
+            raise ValueError("serialized state: 'game' plays other rules or another table than this game")
+        self.game = game
+
     def _observe_all(self) -> None:
         assert self.game is not None
         for p, digest in enumerate(self._digests):
             self._digests[p] = hashlib.sha1(digest + self.game.observation(p).tobytes()).digest()
+
+
+def _parse_state(text: Any) -> Dict[str, Any]:
+    """The JSON object of a serialized state, its shape checked; ``ValueError`` otherwise."""
+    if not isinstance(text, str):
+        raise TypeError(f"deserialize_state takes the string state.serialize() returned, got {describe(text)}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise ValueError(f"not a serialized eights state (JSON from state.serialize()): {err}") from None
+    if not isinstance(data, dict) or data.get("format") != _STATE_FORMAT or set(data) != {"format", "actions", "game"}:
+        raise ValueError(
+            f"not a serialized eights state: expected a JSON object with format {_STATE_FORMAT!r}, 'actions' and "
+            "'game' (OpenSpiel's pickled '__dict__=' form is refused)"
+        )
+    if not isinstance(data["actions"], list) or not (data["game"] is None or isinstance(data["game"], dict)):
+        raise ValueError("serialized state: 'actions' must be a list of action ids and 'game' an object or null")
+    return data
 
 
 class EightsObserver:
