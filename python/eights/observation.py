@@ -42,6 +42,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ._core import OBS_SIZE, observation_bounds, observation_spec
+from ._utils.checks import describe
 
 __all__ = ["ObservationBounds", "observation_spec"]
 
@@ -88,9 +89,15 @@ class ObservationBounds:
     @classmethod
     def union(cls, bounds: list[ObservationBounds]) -> ObservationBounds:
         """Bounds that hold under each of several rule sets (a batch of mixed rules): the
-        widest bounds, and a scaling that keeps every one of them in ``[0, 1]``."""
+        widest bounds, and a scaling that keeps every one of them in ``[0, 1]``.  ``bounds``
+        is a non-empty list (or tuple) of :class:`ObservationBounds`."""
+        if not isinstance(bounds, (list, tuple)):
+            raise TypeError(f"bounds must be a list of ObservationBounds, got {describe(bounds)}")
         if not bounds:
             raise ValueError("union needs at least one ObservationBounds")
+        for k, b in enumerate(bounds):
+            if not isinstance(b, ObservationBounds):
+                raise TypeError(f"bounds[{k}] must be an ObservationBounds, got {describe(b)}")
         first = bounds[0]
         copies: Dict[str, int] = {}
         for b in bounds:

@@ -36,6 +36,17 @@ def check_batch_actions(actions: Any, n: int, who: str) -> np.ndarray:
     return arr
 
 
+def _batch_rows(obs: Any, mask: Any) -> int:
+    """Rows of a batch: those of ``mask`` (2-d), which ``obs`` (or each array of its dict) shares."""
+    shape = np.shape(mask)
+    if len(shape) != 2:
+        raise ValueError(f"mask must have shape (rows, NUM_ACTIONS), got shape {shape}")
+    for part in obs.values() if isinstance(obs, dict) else [obs]:
+        if np.shape(part)[:1] != shape[:1]:
+            raise ValueError(f"obs must have one row per row of mask ({shape[0]}), got shape {np.shape(part)}")
+    return shape[0]
+
+
 class SampledNet:
     """A card network's weights file (``eights-net-v2``/``v3``) as a pool snapshot that draws
     its moves from its policy, in Rust, on a :class:`VecEnv`'s games
@@ -154,9 +165,13 @@ class OpponentPool:
     ) -> np.ndarray:
         """Actions for a batch, each row from the snapshot ``choice[row]``.
 
-        Rows whose snapshot is a built-in bot name are answered by
-        ``builtin(name, rows)``, those of a :class:`SampledNet` by ``builtin(path, rows,
-        seed)`` (a :class:`VecEnv` passes its Rust games)."""
+        ``choice`` holds one snapshot index in ``[0, len(pool))`` per row of ``mask`` (an
+        int array, as :meth:`sample` draws); ``obs`` is an array of those rows, or a dict of
+        them (``obs_rules``: each policy gets the dict of its rows).  Rows whose snapshot is a
+        built-in bot name are answered by ``builtin(name, rows)``, those of a
+        :class:`SampledNet` by ``builtin(path, rows, seed)`` (a :class:`VecEnv` passes its
+        Rust games)."""
+        choice = self._check_choice(choice, _batch_rows(obs, mask))
         out = np.empty(len(choice), dtype=np.int64)
         for k in np.unique(choice):
             rows = np.flatnonzero(choice == k)
@@ -172,7 +187,17 @@ class OpponentPool:
                 else:
                     out[rows] = builtin(policy, rows)
             else:
-                out[rows] = check_batch_actions(
-                    policy(obs[rows], mask[rows]), len(rows), f"the actions of snapshot {int(k)}"
-                )
+                sub: Any = {key: v[rows] for key, v in obs.items()} if isinstance(obs, dict) else obs[rows]
+                out[rows] = check_batch_actions(policy(sub, mask[rows]), len(rows), f"the actions of snapshot {int(k)}")
         return out
+
+    def _check_choice(self, choice: Any, rows: int) -> np.ndarray:
+        """``choice`` as an int array of ``rows`` snapshot indices of this pool."""
+        arr = check_batch_actions(choice, rows, "choice")
+        bad = arr[(arr < 0) | (arr >= len(self._policies))]
+        if bad.size:
+            raise ValueError(
+                f"choice must hold snapshot indices in [0, {len(self._policies)}) "
+                f"for a pool of {len(self._policies)}, got {bad[0]}"
+            )
+        return arr

@@ -7,7 +7,8 @@ from __future__ import annotations
 import html
 from typing import Any, Iterable, Optional, Sequence, Tuple
 
-from .text import _RED_SUITS, SUIT_SYMBOLS, Action, _recent, _status, _suit_line, action_text
+from .._utils.checks import as_flag
+from .text import _RED_SUITS, SUIT_SYMBOLS, Action, _check_card, _status, _suit_line, _table_args, action_text
 
 __all__ = ["card_svg", "game_html"]
 
@@ -16,7 +17,11 @@ _CARD_W, _CARD_H = 40, 56
 
 def card_svg(card: Optional[str], face_up: bool = True) -> str:
     """One card as a small inline ``<svg>``: rank and suit symbol, red for ♦/♥ and the red
-    joker; ``face_up=False`` (or ``card=None``) draws a card back."""
+    joker; ``face_up=False`` (or ``card=None``) draws a card back.  ``card`` is one of the
+    engine's card strings (``"8H"``, ``"TD"``, ``"RJ"``) or None, ``face_up`` True or False."""
+    face_up = as_flag(face_up, "face_up")
+    if card is not None:
+        _check_card(card)
     w, h = _CARD_W, _CARD_H
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
@@ -63,10 +68,11 @@ def game_html(
 
     Same content and ``viewer`` convention as :func:`table_text`; each face-up card is an
     ``<svg>`` carrying ``data-card="<card string>"``, hidden hands are drawn as card backs.
+    Checks its arguments as :func:`table_text` does.
     """
+    viewer, label, recent = _table_args(game, viewer, history, names)
     esc = html.escape
     n = game.num_players
-    label = list(names) if names is not None else [f"P{p}" for p in range(n)]
     out = ['<div class="eights-table" style="font-family:sans-serif;font-size:13px;line-height:1.4">']
     out.append(f"<div><b>{esc(game.preset)}</b> · {n} players · decision {game.decision_count}</div>")
     suit = _suit_line(game)
@@ -103,7 +109,6 @@ def game_html(
         )
     out.append("</table>")
     out.append(f"<div><b>{esc(_status(game, label))}</b></div>")
-    recent = _recent(history)
     if recent:
         items = " · ".join(f"{esc(label[s])} {esc(action_text(game, a))}" for s, a in recent)
         out.append(f"<div>Last actions: {items}</div>")

@@ -9,11 +9,12 @@ of an episode has the same shape (what video recorders need).  Needs Pillow
 
 from __future__ import annotations
 
-from typing import Any, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Iterable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .text import Action, _recent, _status
+from .._utils.checks import as_int
+from .text import Action, _status, _table_args
 
 __all__ = ["table_rgb", "frame_shape"]
 
@@ -55,7 +56,9 @@ def _font(size: int, bold: bool = False) -> Any:
 
 
 def frame_shape(num_players: int) -> Tuple[int, int, int]:
-    """``(H, W, 3)`` of the frames :func:`table_rgb` draws for ``num_players`` seats."""
+    """``(H, W, 3)`` of the frames :func:`table_rgb` draws for ``num_players`` (an integer
+    >= 2) seats."""
+    num_players = as_int(num_players, "num_players", 2)
     return (_HEADER + _ROW * num_players + _FOOTER, WIDTH, 3)
 
 
@@ -141,12 +144,13 @@ def table_rgb(
     Same content and ``viewer`` convention as :func:`eights.render.table_text`: ``viewer``'s
     hand face up (every hand when ``viewer`` is None), the other hands as card backs
     with their counts; the seat to act is highlighted.  Card ranks and suits use the
-    usual symbols (suits drawn as shapes, red for diamonds and hearts).
+    usual symbols (suits drawn as shapes, red for diamonds and hearts).  Checks its
+    arguments as :func:`eights.render.table_text` does.
     """
+    viewer, label, recent = _table_args(game, viewer, history, names)
     Image, ImageDraw, _ = _pil()
     n = game.num_players
     height, width, _ = frame_shape(n)
-    label: List[str] = list(names) if names is not None else [f"P{p}" for p in range(n)]
     img = Image.new("RGB", (width, height), _FELT)
     draw = ImageDraw.Draw(img)
     big, small = _font(16, True), _font(14)
@@ -201,11 +205,8 @@ def table_rgb(
 
     y = _HEADER + n * _ROW
     draw.text((12, y + 4), _fit(draw, _status(game, label), big, width - 24), fill=_TEXT, font=big)
-    recent = _recent(history)
     if recent:
         # Plain action text ("play 8H"): the bundled font has no suit glyphs.
-        text = "Last: " + " · ".join(
-            f"{label[s]} {a if isinstance(a, str) else game.action_to_string(int(a))}" for s, a in recent
-        )
+        text = "Last: " + " · ".join(f"{label[s]} {game.action_to_string(a)}" for s, a in recent)
         draw.text((12, y + 28), _fit(draw, text, small, width - 24), fill=_TEXT, font=small)
     return np.asarray(img, dtype=np.uint8)

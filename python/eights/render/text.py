@@ -11,16 +11,26 @@ Encodings defined here:
   ``"give 4C"``) with every card and suit letter replaced by its symbol
   (``"play 8♥"``, ``"suit ♥"``, ``"give 4♣"``).
 * **History**: a sequence of ``(seat, action)`` pairs, oldest first, where ``action`` is
-  an action id or an action string; the last :data:`HISTORY_SHOWN` are listed.
+  an action id or an action string; the last :data:`HISTORY_SHOWN` are listed (and
+  checked: a seat of the game and an action it knows).
 * **Viewer**: ``viewer=None`` shows every hand (an omniscient view, like
   ``Game.render()``); ``viewer=k`` shows seat ``k``'s hand and only the card counts of
   the other seats (what that player may see).
+* **Names**: ``names=None`` labels the seats ``P0``, ``P1``, ...; otherwise a list of one
+  string per seat.
+
+Every function here and in :mod:`.html` and :mod:`.rgb` checks its arguments: a
+``TypeError`` or ``ValueError`` naming the argument and what it takes.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable as _Iterable
 from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+
+from .._core import Game
+from .._utils.checks import as_action, as_int, describe
 
 __all__ = ["HISTORY_SHOWN", "SUIT_NAMES", "SUIT_SYMBOLS", "action_text", "card_symbol", "table_text"]
 
@@ -32,20 +42,63 @@ SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 _RED_SUITS = ("D", "H")
 _CARD_RE = re.compile(r"\b([A2-9TJQK])([CDHS])\b")
 _SUIT_ACTION_RE = re.compile(r"^(suit|nominate) ([CDHS])\b")
+_JOKERS = ("RJ", "BJ")
+#: Every card string of the engine: rank ``A 2..9 T J Q K`` and suit ``C D H S``, or a joker.
+_CARDS = frozenset([rank + suit for suit in "CDHS" for rank in "A23456789TJQK"] + list(_JOKERS))
 
 Action = Union[int, str]
 
 
-def card_symbol(card: str) -> str:
-    """``"8H"`` -> ``"8♥"``; ``"TD"`` -> ``"T♦"``; jokers ``"RJ"``/``"BJ"`` unchanged."""
-    if len(card) == 2 and card[1] in SUIT_SYMBOLS and card not in ("RJ", "BJ"):
-        return card[0] + SUIT_SYMBOLS[card[1]]
+def _check_card(card: Any) -> str:
+    """``card`` checked: one of the engine's card strings."""
+    if not isinstance(card, str):
+        raise TypeError(f"card must be a card string such as '8H', 'TD' or 'RJ', got {describe(card)}")
+    if card not in _CARDS:
+        raise ValueError(
+            "card must be a rank of A 2-9 T J Q K and a suit of C D H S ('8H', 'TD'), "
+            f"or a joker 'RJ'/'BJ'; got {card!r}"
+        )
     return card
 
 
+def _check_game(game: Any) -> Any:
+    """``game`` checked: an :class:`eights.Game`."""
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be an eights.Game, got {describe(game)}")
+    return game
+
+
+def _action_id(game: Any, action: Any, name: str = "action") -> int:
+    """``action`` (an action id or an action string) as an action id of ``game``."""
+    if isinstance(action, str):
+        try:
+            return game.string_to_action(action)
+        except ValueError:  # the engine's message quotes the whole string
+            raise ValueError(
+                f"{name} must be an action id or an action string of the engine such as 'play 8H', "
+                f"'suit H' or 'draw', got {describe(action)}"
+            ) from None
+    action = as_action(action, name)
+    if not 0 <= action < game.num_actions:
+        raise ValueError(f"{name} must be an action id in [0, {game.num_actions}) or an action string, got {action}")
+    return action
+
+
+def card_symbol(card: str) -> str:
+    """``"8H"`` -> ``"8♥"``; ``"TD"`` -> ``"T♦"``; jokers ``"RJ"``/``"BJ"`` unchanged.
+    ``card`` must be one of the engine's card strings (``TypeError``/``ValueError``)."""
+    if _check_card(card) in _JOKERS:
+        return card
+    return card[0] + SUIT_SYMBOLS[card[1]]
+
+
 def action_text(game: Any, action: Action) -> str:
-    """An action id or string as text with card symbols: ``"play 8H"`` -> ``"play 8♥"``."""
-    text = game.action_to_string(int(action)) if not isinstance(action, str) else action
+    """An action id or string as text with card symbols: ``"play 8H"`` -> ``"play 8♥"``.
+
+    ``game`` is an :class:`eights.Game`; ``action`` an action id in ``[0,
+    game.num_actions)`` or a string that ``game.string_to_action`` reads (written back the
+    engine's way, ``"PLAY 8h"`` as ``"play 8♥"``)."""
+    text = _check_game(game).action_to_string(_action_id(game, action))
     match = _SUIT_ACTION_RE.match(text)
     if match:
         return f"{match.group(1)} {SUIT_SYMBOLS[match.group(2)]}{text[match.end() :]}"
@@ -72,9 +125,45 @@ def _status(game: Any, label: Sequence[str]) -> str:
     return f"{label[game.current_player]} to act ({game.phase})"
 
 
-def _recent(history: Iterable[Tuple[int, Action]]) -> List[Tuple[int, Action]]:
-    items = list(history)
-    return items[-HISTORY_SHOWN:]
+def _labels(names: Optional[Sequence[str]], n: int) -> List[str]:
+    """The seats' labels: ``names`` checked (one string per seat), default ``P0``, ``P1``, ..."""
+    if names is None:
+        return [f"P{p}" for p in range(n)]
+    if isinstance(names, (str, bytes)) or not isinstance(names, _Iterable):
+        raise TypeError(f"names must be a list of {n} strings (one per seat), got {describe(names)}")
+    label = list(names)
+    if len(label) != n:
+        raise ValueError(f"names must have one string per seat ({n}), got {len(label)}")
+    for k, name in enumerate(label):
+        if not isinstance(name, str):
+            raise TypeError(f"names[{k}] must be a string, got {describe(name)}")
+    return label
+
+
+def _recent(game: Any, history: Iterable[Tuple[int, Action]]) -> List[Tuple[int, int]]:
+    """The last :data:`HISTORY_SHOWN` pairs of ``history``, checked, with action ids."""
+    if isinstance(history, (str, bytes)) or not isinstance(history, _Iterable):
+        raise TypeError(f"history must be a sequence of (seat, action) pairs, got {describe(history)}")
+    recent = []
+    for item in list(history)[-HISTORY_SHOWN:]:
+        try:
+            seat, action = item
+        except (TypeError, ValueError):
+            raise TypeError(f"history must hold (seat, action) pairs, got {describe(item)}") from None
+        seat = as_int(seat, "a history seat", 0, game.num_players - 1)
+        recent.append((seat, _action_id(game, action, "a history action")))
+    return recent
+
+
+def _table_args(
+    game: Any, viewer: Optional[int], history: Iterable[Tuple[int, Action]], names: Optional[Sequence[str]]
+) -> Tuple[Optional[int], List[str], List[Tuple[int, int]]]:
+    """What the pictures of a table take, checked: ``viewer`` (None or a seat), the seats'
+    labels (:func:`_labels`) and the recent history (:func:`_recent`)."""
+    n = _check_game(game).num_players
+    if viewer is not None:
+        viewer = as_int(viewer, "viewer", 0, n - 1)
+    return viewer, _labels(names, n), _recent(game, history)
 
 
 def table_text(
@@ -90,10 +179,14 @@ def table_text(
     act; ``viewer``'s hand face up and marked "(you)" unless ``names`` are given, other
     hands as card counts unless ``viewer`` is None),
     whose turn it is and the last actions of ``history``.  ``names`` optionally labels the
-    seats (default ``P0``, ``P1``, ...).
+    seats (one string per seat; default ``P0``, ``P1``, ...).
+
+    ``game`` is an :class:`eights.Game`, ``viewer`` None or a seat ``0..num_players-1``
+    and ``history`` ``(seat, action)`` pairs (see the module's docstring); anything else
+    is a ``TypeError`` or ``ValueError`` naming the argument.
     """
+    viewer, label, recent = _table_args(game, viewer, history, names)
     n = game.num_players
-    label = list(names) if names is not None else [f"P{p}" for p in range(n)]
     lines = [f"{game.preset} · {n} players · decision {game.decision_count}"]
     top = card_symbol(game.top_card) if game.top_card else "-"
     suit = _suit_line(game)
@@ -114,7 +207,6 @@ def table_text(
         else:
             lines.append(f"{marker} {who} [{count}]")
     lines.append(_status(game, label))
-    recent = _recent(history)
     if recent:
         lines.append("Last actions: " + " · ".join(f"{label[s]} {action_text(game, a)}" for s, a in recent))
     return "\n".join(lines) + "\n"
