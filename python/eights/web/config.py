@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Dict, Optional, Tuple
+
+from .._utils.checks import as_int, as_real, describe
 
 __all__ = ["ServerConfig", "load_policies", "parse_policy"]
 
@@ -25,25 +28,40 @@ MAX_FRAME_BYTES = 4 * MAX_MESSAGE_BYTES
 #: a web page that rebinds its domain name to 127.0.0.1 away from the local server).
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
+#: The bounds of :class:`ServerConfig`'s limits (those of ``eights serve``'s options):
+#: ``idle_timeout`` in seconds (exclusive, as every duration on the command line), the games
+#: held at once, the threads of the thinking bots.
+MAX_IDLE_TIMEOUT = 1e7
+MAX_GAMES = 10**6
+MAX_THINK_THREADS = 1024
+
 
 @dataclass
 class ServerConfig:
     """The settings of ``eights serve``.
 
     Attributes:
-        host, port: where the server listens (the loopback interface by default).
+        host, port: where the server listens (the loopback interface by default): a
+            non-empty string, and an integer in ``[0, 65535]`` (0: a free port).
         records_dir: a folder of game records (``*.json``) that the Replay page may open;
-            no file outside it is ever read.  ``None``: only uploaded records.
-        policies: opponents offered besides the built-in bots, ``{label: spec}`` where spec
-            is what ``--bots`` of ``eights play`` takes (``module:attribute``, a saved
-            stable-baselines3 model ``.zip``).  A browser picks them by label only: it can
-            never make the server load a file or import a module.
+            no file outside it is ever read.  ``None``: only uploaded records.  A string or
+            an ``os.PathLike`` naming an existing folder (kept as its real path).
+        policies: opponents offered besides the built-in bots, a mapping ``{label: spec}``
+            of non-empty strings, where spec is what ``--bots`` of ``eights play`` takes
+            (``module:attribute``, a saved stable-baselines3 model ``.zip``; an
+            ``os.PathLike`` is taken as its path); ``{}``: none.  A browser picks them by
+            label only: it can never make the server load a file or import a module.
         idle_timeout: seconds after which a game or an uploaded replay nobody touched is
-            dropped.
+            dropped: a finite number in ``(0, 1e7)``.
         max_games: how many games the server holds at once (then the least recently used
-            idle one gives way, or a new game is refused with 429).
+            idle one gives way, or a new game is refused with 429): an integer in
+            ``[1, 10**6]``.
         think_threads: threads for the bots that think for long (``ismcts``, ``pimc``,
-            ``net``, Python policies); ``random`` and ``heuristic`` answer at once.
+            ``net``, Python policies); ``random`` and ``heuristic`` answer at once.  An
+            integer in ``[1, 1024]`` (default: the cores, at least 2).
+
+    Every setting is checked here: ``TypeError`` for a value of the wrong type (a bool is
+    not a number), ``ValueError`` for one out of range, each naming the setting.
     """
 
     host: str = "127.0.0.1"
@@ -52,24 +70,64 @@ class ServerConfig:
     policies: Dict[str, str] = dataclasses.field(default_factory=dict)
     idle_timeout: float = 1800.0
     max_games: int = 1000
-    think_threads: int = dataclasses.field(default_factory=lambda: max(2, os.cpu_count() or 1))
+    think_threads: int = dataclasses.field(default_factory=lambda: min(MAX_THINK_THREADS, max(2, os.cpu_count() or 1)))
 
     def __post_init__(self) -> None:
+        if not isinstance(self.host, str):
+            raise TypeError(
+                f"host must be a string (an address or a name, such as 127.0.0.1), got {describe(self.host)}"
+            )
+        if not self.host.strip():
+            raise ValueError(f"host must be an address or a name (such as 127.0.0.1), got {self.host!r}")
+        self.port = as_int(self.port, "port", 0, 65535)
         if self.records_dir is not None:
-            if not os.path.isdir(self.records_dir):
-                raise ValueError(f"records folder: no such directory: {self.records_dir}")
-            self.records_dir = os.path.realpath(self.records_dir)
-        if not self.idle_timeout > 0:
-            raise ValueError(f"idle_timeout must be > 0 seconds, got {self.idle_timeout}")
-        if self.max_games < 1:
-            raise ValueError(f"max_games must be >= 1, got {self.max_games}")
-        if self.think_threads < 1:
-            raise ValueError(f"think_threads must be >= 1, got {self.think_threads}")
+            self.records_dir = _records_dir(self.records_dir)
+        self.policies = _policies(self.policies)
+        self.idle_timeout = as_real(self.idle_timeout, "idle_timeout")
+        if not 0 < self.idle_timeout < MAX_IDLE_TIMEOUT:
+            raise ValueError(f"idle_timeout must be a number of seconds in (0, 1e7), got {self.idle_timeout:g}")
+        self.max_games = as_int(self.max_games, "max_games", 1, MAX_GAMES)
+        self.think_threads = as_int(self.think_threads, "think_threads", 1, MAX_THINK_THREADS)
 
     @property
     def loopback(self) -> bool:
         """True when the server listens on the loopback interface only."""
         return self.host in LOOPBACK_HOSTS
+
+
+def _records_dir(value: Any) -> str:
+    """The real path of the records folder ``value`` (a str or an ``os.PathLike``; an integer
+    would be taken as a file descriptor by ``os.path``)."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"records_dir must be None or a folder's path (a str or os.PathLike), got {describe(value)}")
+    path = os.fspath(value)
+    if not isinstance(path, str):
+        raise TypeError(f"records_dir must be None or a folder's path (a str or os.PathLike), got {describe(value)}")
+    if not os.path.isdir(path):
+        raise ValueError(f"records folder: no such directory: {path!r}")
+    return os.path.realpath(path)
+
+
+def _policies(value: Any) -> Dict[str, str]:
+    """``value`` as a new ``{label: spec}`` dict of non-empty strings (a spec given as an
+    ``os.PathLike`` as its path); ``TypeError``/``ValueError`` naming the bad entry."""
+    allowed = "a mapping {label: spec} of strings (spec: module:attribute or a saved model's path), or {} for none"
+    if not isinstance(value, Mapping):
+        raise TypeError(f"policies must be {allowed}, got {describe(value)}")
+    checked: Dict[str, str] = {}
+    for label, spec in value.items():
+        if not isinstance(label, str):
+            raise TypeError(f"policies: a label must be a string, got {describe(label)}")
+        if not label.strip():
+            raise ValueError(f"policies: a label must not be empty, got {label!r}")
+        if isinstance(spec, os.PathLike):
+            spec = os.fspath(spec)
+        if not isinstance(spec, str):
+            raise TypeError(f"policies[{label!r}] must be a string (module:attribute or a path), got {describe(spec)}")
+        if not spec.strip():
+            raise ValueError(f"policies[{label!r}] must not be empty")
+        checked[label] = spec
+    return checked
 
 
 def parse_policy(text: str) -> Tuple[str, str]:
