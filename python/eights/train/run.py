@@ -26,7 +26,7 @@ import numpy as np
 import torch
 
 from .._core import NUM_ACTIONS, OBS_SIZE, Bot
-from .._utils.checks import MAX_DEALS
+from .._utils.checks import MAX_DEALS, describe
 from ..rules import Rules, resolve_preset
 from . import machine, outputs
 from .curves import LearningCurve
@@ -233,14 +233,18 @@ def _plan(
         raise ValueError(f"decisions must be a positive integer, got {decisions!r}")
     if minutes is None and decisions is None:
         minutes = DEFAULT_MINUTES
-    ppo = ppo or default_ppo(init)
+    ppo = default_ppo(init) if ppo is None else ppo
+    if not isinstance(ppo, PPOConfig):
+        raise TypeError(f"ppo must be an eights.train.PPOConfig or None, got {describe(ppo)}")
     ppo.check()
     if ppo.teacher:
         try:
             Bot(ppo.teacher)
         except ValueError as exc:
             raise ValueError(f"teacher: {exc}") from None
-    league = league or default_league()
+    league = default_league() if league is None else league
+    if not isinstance(league, LeagueConfig):
+        raise TypeError(f"league must be an eights.train.LeagueConfig or None, got {describe(league)}")
     others = [o.strip() for o in (opponents.split(",") if isinstance(opponents, str) else opponents) if o.strip()]
     if league.opponents and not others:
         others = [o.strip() for o in league.opponents.split(",") if o.strip()]

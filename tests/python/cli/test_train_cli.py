@@ -359,3 +359,10 @@ def test_the_readme_path_runs(tmp_path):
     # The trained file's row (labelled by the name it records), beside the two bots.
     rows = [ln.split()[0] for ln in p.stdout.splitlines() if ln.strip()]
     assert {"heuristic", "net", "train-switch_house-3p"} <= set(rows), p.stdout
+
+
+@pytest.mark.parametrize("argument", ["ppo", "league"])
+def test_configs_of_the_wrong_type_are_named(argument, tmp_path):
+    # train(ppo=-1) raised "'int' object has no attribute 'check'".
+    with pytest.raises(TypeError, match=f"{argument} must be an eights.train."):
+        train("crazy_eights", 2, out=str(tmp_path), decisions=10, progress=False, **{argument: -1})
