@@ -70,7 +70,7 @@ GAME_PREFIX = "eights_"
 _NUM_FACES = 54
 _INFO_TENSOR_SIZE = OBS_SIZE + NUM_ACTIONS
 #: OpenSpiel's integer game parameters are C++ ints: seeds it can carry are below this.
-_SEED_BOUND = 2**31
+_OPENSPIEL_INT_LIMIT = 2**31
 #: The ``format`` of ``EightsState.serialize()``'s JSON.
 _STATE_FORMAT = "eights-openspiel-state-1"
 
@@ -101,7 +101,7 @@ def _parameters(game_type: Any, preset: Union[str, Rules], params: Any) -> Tuple
     lo, hi = game_type.min_num_players, game_type.max_num_players
     players = _int_in(params.get("players", defaults["players"]), f"players for {preset}", lo, hi)
     seed = as_int(params.get("seed", defaults["seed"]), "seed")
-    if not 0 <= seed < _SEED_BOUND:
+    if not 0 <= seed < _OPENSPIEL_INT_LIMIT:
         raise ValueError(f"seed must be in [0, 2**31) for OpenSpiel (its integer parameters are 32-bit), got {seed}")
     return players, seed
 
