@@ -28,10 +28,10 @@ pub fn random_selfplay(rules: Arc<Rules>, games: u64, seed: u64) -> SelfPlayStat
 }
 
 /// How many decisions of one game [`random_selfplay_until`] plays between looks at `stop`.
-pub const STOP_EVERY: u32 = 4096;
+const STOP_EVERY: u32 = 4096;
 
 /// [`random_selfplay`], ending once `stop` is set: between games, and within a game every
-/// [`STOP_EVERY`] decisions (a game without a decision cap can be long), whose decisions are
+/// `STOP_EVERY` (4,096) decisions (a game without a decision cap can be long), whose decisions are
 /// then left out. The stats count the games played to their end: `games` is smaller than asked.
 pub fn random_selfplay_until(rules: Arc<Rules>, games: u64, seed: u64, stop: &Stop) -> SelfPlayStats {
     let n = rules.num_players as usize;
