@@ -119,10 +119,11 @@ fn parse_preset_value(name: &str, depth: usize) -> Result<Value, RulesError> {
 /// A list where the specification has a table (`deal = []`, `{"deal": [4]}`): refused, naming
 /// the field. serde reads a list into a table field by field, in order, so such a value would
 /// change the rules silently (`[4]` set the first field of `deal`, `[]` reset the section).
+/// A shape's key `*` stands for every key of the given table (the cards' selectors).
 fn check_tables(v: &Value, shape: &Value, path: &str) -> Result<(), RulesError> {
     let (Value::Object(given), Value::Object(tables)) = (v, shape) else { return Ok(()) };
-    for (key, inner) in tables {
-        let Some(x) = given.get(key) else { continue };
+    for (key, x) in given {
+        let Some(inner) = tables.get(key).or_else(|| tables.get("*")) else { continue };
         let at = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
         if inner.is_object() && x.is_array() {
             return Err(RulesError::invalid(&at, format!("'{at}' must be a table of rule fields, got a list")));
@@ -132,11 +133,30 @@ fn check_tables(v: &Value, shape: &Value, path: &str) -> Result<(), RulesError> 
     Ok(())
 }
 
+/// Where the specification has tables: the default specification, with the optional tables
+/// (absent by default) and every card's table as `cards.*` added.
+fn table_shape() -> Value {
+    use super::spec::{CardSpec, DrawChainSpec, ShieldSpec};
+    let to = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
+    let mut shape = to(serde_json::to_value(RulesSpec::default()));
+    let mut card = to(serde_json::to_value(CardSpec::default()));
+    if let Value::Object(c) = &mut card {
+        c.insert("wild".into(), Value::Object(Default::default()));
+        c.insert("draw_chain".into(), to(serde_json::to_value(DrawChainSpec::default())));
+        c.insert("shield".into(), to(serde_json::to_value(ShieldSpec::default())));
+    }
+    if let Value::Object(s) = &mut shape {
+        s.insert("countdown".into(), Value::Object(Default::default()));
+        s.insert("cards".into(), serde_json::json!({ "*": card }));
+    }
+    shape
+}
+
 /// Merge a rules table and deserialize it, naming the field on error.
 pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
     static SHAPE: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
-    // The default specification as a table: where it has a table, a rules table must too.
-    let shape = SHAPE.get_or_init(|| serde_json::to_value(RulesSpec::default()).unwrap_or(Value::Null));
+    // Where the specification has a table, a rules table must too.
+    let shape = SHAPE.get_or_init(table_shape);
     check_tables(&v, shape, "")?;
     let mut track = serde_path_to_error::Track::new();
     let de = serde_path_to_error::Deserializer::new(&v, &mut track);

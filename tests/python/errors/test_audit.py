@@ -195,6 +195,18 @@ CASES = {
         eights.RulesError,
         "'deal' must be a table of rule fields, got a list",
     ),
+    # serde read a list into a table field by field: [2] set draw_chain's first field (amount),
+    # and countdown=[] turned the countdown game on with its defaults.
+    "rules-card-table-list": (
+        lambda: eights.Rules("crazy_eights", cards={"2": {"draw_chain": [2]}}),
+        eights.RulesError,
+        "'cards.2.draw_chain' must be a table of rule fields, got a list",
+    ),
+    "rules-optional-table-list": (
+        lambda: eights.Rules("crazy_eights", countdown=[]),
+        eights.RulesError,
+        "'countdown' must be a table of rule fields, got a list",
+    ),
     # Another parent in the changes to a preset was kept as a record only (Game) or dropped
     # (Rules): the game was the preset's, not the one named.
     "rules-inherits-other": (
