@@ -33,6 +33,9 @@ def check_batch_actions(actions: Any, n: int, who: str) -> np.ndarray:
         raise TypeError(f"{who} must be integers (an int numpy array of shape ({n},)), got dtype {arr.dtype}")
     if arr.shape != (n,):
         raise ValueError(f"{who} must have shape ({n},), got {arr.shape}")
+    if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
+        # Cast to the engine's int64 ids, 2**64 - 1 would read as action -1.
+        raise ValueError(f"{who} are out of range: action ids are in [0, 196], got {int(arr.max())}")
     return arr
 
 

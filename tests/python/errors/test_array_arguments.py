@@ -67,3 +67,15 @@ def test_net_probs_obs_and_masks_name_the_dtype():
     with pytest.raises(TypeError, match=r"masks must be a numpy array of dtype bool .*got .*uint8"):
         _core.net_probs("crazy_eights", obs, mask.astype(np.uint8))
     assert _core.net_probs("crazy_eights", obs, mask).shape == (1, eights.NUM_ACTIONS)
+
+
+def test_an_opponents_unsigned_action_past_int64_is_named_as_given():
+    # 2**64 - 1 from a policy's uint64 array was cast to the engine's int64 and reported as "action -1".
+    def policy(obs, mask):
+        return np.full(len(mask), 2**64 - 1, np.uint64)
+
+    env = eights.VecEnv("crazy_eights", 2, opponents=policy, learner_seat=1)
+    with pytest.raises(
+        ValueError, match=r"seat 0 are out of range: action ids are in \[0, 196\], got 18446744073709551615"
+    ):
+        env.reset(seed=0)
