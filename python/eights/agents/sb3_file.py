@@ -158,7 +158,7 @@ def _observation_space(path: str, item: Dict[str, Any]) -> Any:
     if len(bounds) != 2:
         raise ValueError(f"{bad}: its bounds are not stored as raw arrays ({sorted(bounds) or 'none'} found)")
     try:
-        return spaces.Box(low=bounds["low"], high=bounds["high"], shape=shape, dtype=dtype)
+        return spaces.Box(low=bounds["low"], high=bounds["high"], shape=shape, dtype=dtype.type)
     except Exception as exc:  # noqa: BLE001 - Gymnasium checks the bounds
         raise ValueError(f"{bad}: {exc}") from None
 

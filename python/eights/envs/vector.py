@@ -229,19 +229,19 @@ class VecEnv(_GymVectorEnv):
         else:
             info = np.iinfo(obs_dtype)
             low, high = info.min, info.max
-        # gymnasium's annotation wants a scalar type; a numpy dtype is accepted at run time.
+        # gymnasium before 1.4 annotates `dtype` as a scalar type, so the scalar type is given.
         self.single_observation_space = spaces.Box(
             low,
             high,
             shape=(OBS_SIZE,),
-            dtype=np.dtype(obs_dtype),  # type: ignore[arg-type]
+            dtype=np.dtype(obs_dtype).type,
         )
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = spaces.Box(
             np.broadcast_to(low, (num_envs, OBS_SIZE)),
             np.broadcast_to(high, (num_envs, OBS_SIZE)),
             shape=(num_envs, OBS_SIZE),
-            dtype=np.dtype(obs_dtype),  # type: ignore[arg-type]
+            dtype=np.dtype(obs_dtype).type,
         )
         if self.obs_rules:
             self.single_observation_space = obs_rules_space(self.single_observation_space)
