@@ -188,6 +188,17 @@ def test_single_pack():
         eights.Game(PRESET, 5, rules={"variants": ["single_pack"]})
 
 
+def test_match_play_with_alternative_scoring_plays_to_500_in_either_order():
+    """Source (Xtreme, variation 5): "E. Game ends when one player has reached 500 or more
+    points." Variant `match_to_100` turns match play on at the preset's target, so with
+    `alternative_scoring` the match is to 500 whichever is listed first."""
+    for variants in (["match_to_100", "alternative_scoring"], ["alternative_scoring", "match_to_100"]):
+        series = eights.Rules(PRESET, variants=variants).to_dict()["series"]
+        assert (series["match"], series["target"], series["winner"]) == (True, 500, "lowest"), variants
+    series = eights.Rules(PRESET, variants=["match_to_100"]).to_dict()["series"]
+    assert (series["match"], series["target"]) == (True, 100)
+
+
 def _two_on_p1(*variants, p1):
     g = _pos([["2H", "3D"], p1, ["2S", "4D"], ["5D", "6S", "QD"]], "5H", *variants)
     g.step("play 2H")
