@@ -71,6 +71,80 @@ pub fn merge(base: &mut Value, over: &Value) {
     }
 }
 
+/// Where two overlays disagree once merged in either order: the dotted paths both set, to
+/// different values (a table in one and a plain value in the other included), with the two
+/// values. Overlays with no such path give the same table in either order.
+pub fn overlay_clashes(a: &Value, b: &Value) -> Vec<(String, Value, Value)> {
+    fn walk(a: &Value, b: &Value, path: &mut Vec<String>, out: &mut Vec<(String, Value, Value)>) {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                for (k, v) in x {
+                    if let Some(w) = y.get(k) {
+                        path.push(k.clone());
+                        walk(v, w, path, out);
+                        path.pop();
+                    }
+                }
+            }
+            _ if a != b => out.push((path.join("."), a.clone(), b.clone())),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(a, b, &mut Vec::new(), &mut out);
+    out
+}
+
+/// True when `over` decides the dotted `path` whatever came before it: it sets a plain value
+/// (not a table, which would merge) there or at a table above it.
+pub fn settles(over: &Value, path: &str) -> bool {
+    let mut at = over;
+    for key in path.split('.') {
+        match at.get(key) {
+            Some(Value::Object(_)) => at = &at[key],
+            Some(_) => return true,
+            None => return false,
+        }
+    }
+    false
+}
+
+/// Variants that set one field to different values would make the rules depend on the order
+/// they are listed in: refused, naming the fields, unless the overrides settle each of them.
+/// `new` are the variants being applied, `applied` those already in the table.
+fn check_variant_clashes(
+    table: &Value,
+    new: &[String],
+    applied: &[String],
+    over: Option<&Value>,
+) -> Result<(), RulesError> {
+    let none = Value::Null;
+    let over = over.unwrap_or(&none);
+    for (i, a) in new.iter().enumerate() {
+        for b in new[i + 1..].iter().chain(applied) {
+            let (Some(x), Some(y)) = (table.get(a), table.get(b)) else { continue };
+            let open: Vec<String> = overlay_clashes(x, y)
+                .into_iter()
+                .filter(|(path, ..)| !settles(over, path))
+                .map(|(path, u, v)| format!("{path} ({u} and {v})"))
+                .collect();
+            if !open.is_empty() {
+                return Err(RulesError::invalid(
+                    "variants",
+                    format!(
+                        "variants {a:?} and {b:?} both set {}, so the rules would depend on the order \
+                         they are listed in; apply one of them, or set {} yourself (your value wins \
+                         over both)",
+                        open.join(", "),
+                        if open.len() == 1 { "that field" } else { "those fields" }
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A preset's table with its parents merged in, parsed once per process (every load of a
 /// preset starts from a copy of it).
 pub(super) fn preset_value(name: &str) -> Result<Value, RulesError> {
@@ -293,10 +367,12 @@ fn apply_overrides(base: Value, overrides: Option<&Value>, whose: &str) -> Resul
         merge(&mut merged, o);
     }
     let variants = variant_names(&merged)?;
-    if variants.iter().any(|v| !applied.contains(v)) {
+    let new: Vec<String> = variants.iter().filter(|v| !applied.contains(v)).cloned().collect();
+    if !new.is_empty() {
         let table = merged.get("variant").cloned().unwrap_or(Value::Null);
+        check_variant_clashes(&table, &new, &applied, overrides)?;
         let mut v = base;
-        for name in variants.iter().filter(|v| !applied.contains(v)) {
+        for name in &new {
             let overlay = table.get(name).ok_or_else(|| {
                 let known: Vec<String> = table.as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
                 let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
@@ -359,5 +435,57 @@ mod tests {
         assert_eq!(s.draw.mode, DrawMode::UntilPlayable);
         let e = load_spec("crazy_eights", Some(&json!({"variants": ["nope"]}))).unwrap_err();
         assert_eq!(e.field(), Some("variants"));
+    }
+
+    #[test]
+    fn variants_that_set_one_field_two_ways_are_refused_in_either_order() {
+        // draw_until_playable: draw.mode "until_playable", draw.after "may_play_drawn";
+        // draw_up_to_3: draw.mode "up_to", draw.after "may_play_any". Merged one after the
+        // other, the last would win: the rules would depend on the order of the list.
+        for pair in [["draw_until_playable", "draw_up_to_3"], ["draw_up_to_3", "draw_until_playable"]] {
+            let e = load_spec("crazy_eights", Some(&json!({ "variants": pair }))).unwrap_err();
+            assert_eq!(e.field(), Some("variants"), "{e}");
+            let text = e.to_string();
+            for part in ["draw_until_playable", "draw_up_to_3", "draw.mode", "draw.after", "yourself"] {
+                assert!(text.contains(part), "{part} missing from: {text}");
+            }
+        }
+        // A field set twice to the same value is no clash; variants on other fields combine.
+        let s =
+            load_spec("crazy_eights", Some(&json!({"variants": ["play_drawn_card", "draw_until_playable"]}))).unwrap();
+        assert_eq!(s.draw.mode, DrawMode::UntilPlayable);
+        // Settling only one of the two fields is not enough; settling both is.
+        let one = json!({"variants": ["draw_until_playable", "draw_up_to_3"], "draw": {"mode": "up_to"}});
+        let e = load_spec("crazy_eights", Some(&one)).unwrap_err();
+        assert!(e.to_string().contains("draw.after") && !e.to_string().contains("draw.mode"), "{e}");
+        for pair in [["draw_until_playable", "draw_up_to_3"], ["draw_up_to_3", "draw_until_playable"]] {
+            let both = json!({"variants": pair, "draw": {"mode": "until_playable", "after": "may_play_any"}});
+            let s = load_spec("crazy_eights", Some(&both)).unwrap();
+            assert_eq!(s.draw.mode, DrawMode::UntilPlayable);
+            assert_eq!(s.draw.limit, 3, "draw_up_to_3's limit, which nothing else sets, applies");
+        }
+    }
+
+    #[test]
+    fn a_variant_that_clashes_with_one_already_applied_is_refused() {
+        let first = load_spec("crazy_eights", Some(&json!({"variants": ["draw_until_playable"]}))).unwrap();
+        let resolved = serde_json::to_value(&first).unwrap();
+        let more = json!({"variants": ["draw_until_playable", "draw_up_to_3"]});
+        let e = resolve_spec(resolved.clone(), Some(&more)).unwrap_err();
+        assert!(e.to_string().contains("draw.mode"), "{e}");
+        let fine = json!({"variants": ["draw_until_playable", "jacks_wild"]});
+        assert!(resolve_spec(resolved, Some(&fine)).is_ok());
+    }
+
+    #[test]
+    fn overlay_clashes_name_each_path_once() {
+        let a = json!({"draw": {"mode": "a", "limit": 3}, "cards": {"8": {"wild": false}}, "x": 1});
+        let b = json!({"draw": {"mode": "b", "limit": 3}, "cards": {"8": {"wild": {"nominate": "none"}}}, "y": 1});
+        let found: Vec<String> = overlay_clashes(&a, &b).into_iter().map(|c| c.0).collect();
+        assert_eq!(found, ["cards.8.wild", "draw.mode"]);
+        assert!(settles(&json!({"cards": {"8": {"wild": false}}}), "cards.8.wild"));
+        assert!(settles(&json!({"cards": {"8": false}}), "cards.8.wild"));
+        assert!(!settles(&json!({"cards": {"8": {"wild": {"nominate": "none"}}}}), "cards.8.wild"));
+        assert!(!settles(&json!({"draw": {"limit": 2}}), "draw.mode"));
     }
 }

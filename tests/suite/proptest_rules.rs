@@ -471,7 +471,17 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
         p.variants.iter().map(|i| documented[i % documented.len()].clone()).collect()
     };
     variants.dedup();
-    let mut spec = load_spec(name, Some(&json!({ "variants": variants }))).unwrap();
+    // Variants that set one field to different values (alternatives) are refused together:
+    // keep each only if it combines with those kept before it.
+    let mut kept: Vec<String> = Vec::new();
+    for v in variants {
+        let mut with = kept.clone();
+        with.push(v);
+        if load_spec(name, Some(&json!({ "variants": with }))).is_ok() {
+            kept = with;
+        }
+    }
+    let mut spec = load_spec(name, Some(&json!({ "variants": kept }))).unwrap();
     for m in &p.mutations {
         apply(&mut spec, m);
     }

@@ -6,7 +6,8 @@
 //! 1. a preset, uniformly among those of the space (by default every preset that allows all
 //!    the player counts the space is for);
 //! 2. each documented variant of that preset, independently with probability
-//!    `variant_prob`;
+//!    `variant_prob` (applied in the preset's order; where two drawn variants set a field to
+//!    different values, the overrides name the value it took, as a rules table must);
 //! 3. with probability `house_prob`, house rules: `1 + k` changes where `k` is geometric with
 //!    mean `mutations - 1`, each along a dimension drawn by weight from [`DIMENSIONS`]
 //!    (which card does what, hand size, drawing, passing, the stock, draw chains, multi-card
@@ -19,8 +20,8 @@
 //! overrides (what a house-rules TOML file holds: `inherits = "<preset>"` and the changes)
 //! and as the resolved specification, with the changes in words.
 
-use super::load::preset_value;
-use super::{Rules, RulesError, RulesSpec, preset_names, spec_from_value};
+use super::load::{overlay_clashes, preset_value, settles};
+use super::{Rules, RulesError, RulesSpec, merge, preset_names, spec_from_value};
 use crate::seed::derive_seed;
 use house::Mutator;
 use rand::{RngExt, SeedableRng};
@@ -84,6 +85,10 @@ struct Base {
     variants: Vec<String>,
     /// The variant overlays, in the order of `variants`.
     overlays: Vec<Map<String, Value>>,
+    /// The pairs of variants that set a field two ways, and those fields (`variant_clashes`).
+    clashes: Vec<(u64, Vec<String>)>,
+    /// The preset's resolved specification as a table (where a clash's value starts from).
+    json: Value,
     /// The compiled rules at the space's first player count (what a change may build on).
     rules: Rules,
     title: String,
@@ -187,8 +192,10 @@ impl RuleSpace {
             }
             let rules = Rules::from_spec(spec.clone(), cfg.num_players[0])?;
             let variants: Vec<String> = spec.variant.keys().cloned().collect();
-            let overlays = spec.variant.values().map(|v| v.as_object().cloned().unwrap_or_default()).collect();
+            let overlays: Vec<_> = spec.variant.values().map(|v| v.as_object().cloned().unwrap_or_default()).collect();
             bases.push(Base {
+                clashes: if overlays.len() <= 64 { variant_clashes(&overlays) } else { vec![] },
+                json: serde_json::to_value(&spec).map_err(|e| RulesError::invalid("presets", e.to_string()))?,
                 name,
                 title: spec.title.clone(),
                 description: spec.description.clone(),
@@ -303,6 +310,7 @@ impl RuleSpace {
             }
             spec.variants = names.clone();
             over.insert("variants".into(), json!(names));
+            settle_clashes(b, variants, &mut over);
         }
         apply_typed(&mut spec, &over, true).ok()?;
         let counts = &self.cfg.num_players;
@@ -362,6 +370,87 @@ impl RuleSpace {
         }
         None
     }
+}
+
+/// Variants drawn together that set one field to different values (alternatives, such as two
+/// ways of drawing) are applied in the preset's order; the overrides then set each such field
+/// to the value it took, as a rules table must to combine them (`apply_overrides` refuses them
+/// otherwise), so the table loads to the same rules. A house change already there stays.
+fn settle_clashes(b: &Base, chosen: u64, over: &mut Map<String, Value>) {
+    let mut open: Vec<&str> = Vec::new();
+    for (pair, paths) in &b.clashes {
+        if chosen & pair == *pair {
+            open.extend(paths.iter().map(String::as_str));
+        }
+    }
+    if open.is_empty() {
+        return;
+    }
+    // A table before the fields inside it, so that a plain value set there settles them.
+    open.sort_unstable();
+    open.dedup();
+    for path in open {
+        let head = path.split('.').next().unwrap_or(path);
+        let settled = match (over.get(head), path.split_once('.')) {
+            (None, _) | (Some(Value::Object(_)), None) => false,
+            (Some(Value::Object(_)), Some((_, rest))) => settles(&over[head], rest),
+            (Some(_), _) => true,
+        };
+        if settled {
+            continue;
+        }
+        // The value the field took: the preset's, with the chosen overlays merged in order.
+        let keys: Vec<&str> = path.split('.').collect();
+        let mut value = keys.iter().try_fold(&b.json, |v, k| v.as_object()?.get(*k)).cloned().unwrap_or(Value::Null);
+        for (j, overlay) in b.overlays.iter().enumerate() {
+            if chosen & (1 << j) != 0 {
+                if let Some(v) =
+                    overlay.get(keys[0]).and_then(|t| keys[1..].iter().try_fold(t, |v, k| v.as_object()?.get(*k)))
+                {
+                    merge(&mut value, v);
+                }
+            }
+        }
+        let mut at = &mut *over;
+        for k in &keys[..keys.len() - 1] {
+            let slot = at.entry(k.to_string()).or_insert_with(|| Value::Object(Map::new()));
+            if !slot.is_object() {
+                *slot = Value::Object(Map::new());
+            }
+            at = slot.as_object_mut().expect("made a table above");
+        }
+        // A house change inside that field (a table, or `settles` would have held) merges on top.
+        let last = keys[keys.len() - 1].to_string();
+        if let Some(house) = at.get(&last) {
+            merge(&mut value, house);
+        }
+        at.insert(last, value);
+    }
+}
+
+/// The fields that two documented variants of a preset set to different values, for each such
+/// pair (a bit per variant, as drawn), found once when the space is made.
+fn variant_clashes(overlays: &[Map<String, Value>]) -> Vec<(u64, Vec<String>)> {
+    let mut out = Vec::new();
+    for (i, x) in overlays.iter().enumerate() {
+        for (j, y) in overlays.iter().enumerate().skip(i + 1) {
+            let mut paths = Vec::new();
+            for (key, v) in x {
+                if let Some(w) = y.get(key) {
+                    paths.extend(overlay_clashes(v, w).into_iter().map(|c| join(key, &c.0)));
+                }
+            }
+            if !paths.is_empty() {
+                out.push(((1u64 << i) | (1u64 << j), paths));
+            }
+        }
+    }
+    out
+}
+
+/// `key` and the dotted path under it.
+fn join(key: &str, path: &str) -> String {
+    if path.is_empty() { key.to_string() } else { format!("{key}.{path}") }
 }
 
 /// Merge the table `over` into `spec` as the rules tables merge (`super::merge`), one
@@ -467,6 +556,36 @@ mod tests {
         }
         assert!(presets.len() >= 20, "{presets:?}");
         assert!((150..350).contains(&house), "{house} of 500 draws have house rules");
+    }
+
+    #[test]
+    fn clashing_variants_drawn_together_load_from_their_table() {
+        // Every variant of crazy_eights at once: three ways of drawing and three of naming a
+        // suit clash. The spec is the overlays in the preset's order, and the table names the
+        // values the clashing fields took, so it loads (a table of clashing variants alone is
+        // refused) to the same spec.
+        let cfg = SpaceConfig {
+            presets: vec!["crazy_eights".into()],
+            variant_prob: 1.0,
+            house_prob: 0.0,
+            ..Default::default()
+        };
+        let s = RuleSpace::new(cfg).unwrap();
+        let x = s.sample(7);
+        let base = super::super::load_spec("crazy_eights", None).unwrap();
+        let mut by_hand = base.clone();
+        for overlay in base.variant.values() {
+            apply_typed(&mut by_hand, overlay.as_object().unwrap(), false).unwrap();
+        }
+        by_hand.variants = base.variant.keys().cloned().collect();
+        assert_eq!(&by_hand, x.spec());
+        let o = &x.overrides;
+        assert_eq!(o["draw"]["mode"], serde_json::to_value(by_hand.draw.mode).unwrap());
+        assert!(o["cards"]["8"]["wild"].get("nominate").is_some(), "{o}");
+        let again = super::super::load_spec("crazy_eights", Some(o)).unwrap();
+        assert_eq!(&again, x.spec());
+        let names = json!({ "variants": o["variants"].clone() });
+        assert!(super::super::load_spec("crazy_eights", Some(&names)).is_err());
     }
 
     #[test]

@@ -229,6 +229,11 @@ CASES = {
         eights.RulesError,
         'unknown variant "nope"',
     ),
+    "rules-variant-clash": (
+        lambda: eights.Rules("crazy_eights", variants=["draw_up_to_3", "draw_until_playable"]),
+        eights.RulesError,
+        'variants "draw_up_to_3" and "draw_until_playable" both set draw.after .*, draw.mode .*yourself',
+    ),
     # Named num_players, the argument Rules validates with, not the field given.
     "rules-players-min": (
         lambda: eights.Rules(players={"min": 0}),

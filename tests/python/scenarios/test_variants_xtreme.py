@@ -188,6 +188,27 @@ def test_single_pack():
         eights.Game(PRESET, 5, rules={"variants": ["single_pack"]})
 
 
+def test_single_pack_with_alternative_scoring_asks_what_an_eight_scores():
+    """Source (Xtreme): single deck, eights "score 20 points if held at the end of play";
+    variation 5, "A. Cards 2 - 10: Points value equals denomination." Together the two
+    sentences give an eight 20 or 8, and the text does not say which. Applying one variant's
+    value after the other made the score depend on the order the variants were listed in;
+    together they are now refused, naming the field, until the rules set it: then a hand that
+    ends with `8S` held scores that value, in either order."""
+    pair = ["single_pack", "alternative_scoring"]
+    for variants in (pair, pair[::-1]):
+        with pytest.raises(eights.RulesError, match=r"score\.values\.8 \(20 and 8\)|score\.values\.8 \(8 and 20\)"):
+            eights.Rules(PRESET, variants=variants)
+        for eight in (20, 8):
+            rules = {"variants": variants, "score": {"values": {"8": eight}}}
+            g = eights.Game.from_position(
+                PRESET, 2, hands=[["9D"], ["8S", "3H"]], discard=["4D"], stock=STOCK, rules=rules
+            )
+            g.step("play 9D")
+            assert g.is_terminal
+            assert list(g.hand_points) == [0, eight + 3], (variants, eight)
+
+
 def test_match_play_with_alternative_scoring_plays_to_500_in_either_order():
     """Source (Xtreme, variation 5): "E. Game ends when one player has reached 500 or more
     points." Variant `match_to_100` turns match play on at the preset's target, so with

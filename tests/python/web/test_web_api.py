@@ -190,6 +190,7 @@ def test_rules_endpoint_describes_presets_variants_and_uploads(client, server):
         ({"toml": "x = " + "[" * 5000 + "]" * 5000}, 400, "nested"),
         ({"toml": "# " + "x" * 70000}, 413, "limit"),
         ({"preset": "crazy_eights", "variants": ["no_such_variant"]}, 400, "no_such_variant"),
+        ({"preset": "crazy_eights", "variants": ["no_nomination", "eight_must_match"]}, 400, "cards.8.wild.nominate"),
         ({"preset": "no_such_preset"}, 400, "crazy_eights"),
         ({"preset": "crazy_eights", "toml": "inherits = 'crazy_eights'"}, 400, "not both"),
         ({"preset": 7}, 400, "'preset' must be a string"),
