@@ -131,6 +131,38 @@ opt_int_args! {
     upto: usize = "upto" in 0, usize::MAX;
 }
 
+/// Extractors for arguments of other types, one per argument name: a value of the wrong type
+/// is a `TypeError` that names the argument and what it takes (PyO3's own message names
+/// neither; it adds the name as a note).
+macro_rules! typed_args {
+    ($($f:ident: $t:ty = $name:literal, $what:literal;)*) => {$(
+        pub(crate) fn $f(o: &Bound<'_, PyAny>) -> PyResult<$t> {
+            o.extract().map_err(|_| wrong_type(o, $name, $what))
+        }
+    )*};
+}
+
+/// `name must be WHAT, got REPR (type T)`, the representation cut to a line.
+fn wrong_type(o: &Bound<'_, PyAny>, name: &str, what: &str) -> PyErr {
+    let repr = o.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+    let repr =
+        if repr.chars().count() > 60 { format!("{}...", repr.chars().take(57).collect::<String>()) } else { repr };
+    let type_name = o.get_type().name().map(|t| t.to_string()).unwrap_or_else(|_| "?".into());
+    PyTypeError::new_err(format!("{name} must be {what}, got {repr} (type {type_name})"))
+}
+
+typed_args! {
+    hands: Vec<Vec<String>> = "hands", "a list of hands, one a player, each a list of cards such as \"8H\"";
+    discard: Vec<String> = "discard", "a list of cards such as \"8H\"";
+    stock: Option<Vec<String>> = "stock", "a list of cards such as \"8H\", or None";
+    deck: Option<Vec<String>> = "deck", "a list of cards such as \"8H\", or None";
+    rogue: Option<Vec<String>> = "rogue", "a list of cards such as \"8H\", or None";
+    nominated_suit: Option<String> = "nominated_suit", "a suit such as \"H\", or None";
+    wild_rank: Option<String> = "wild_rank", "a rank such as \"7\", or None";
+    kind: String = "kind", "\"win_loss\" or \"score\"";
+    obs_rules: bool = "obs_rules", "True or False";
+}
+
 /// `scores` of a position: a list of integers within the match-score limit, or `None`.
 pub(crate) fn scores(o: &Bound<'_, PyAny>) -> PyResult<Option<Vec<i32>>> {
     if o.is_none() {

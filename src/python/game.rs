@@ -144,7 +144,7 @@ impl PyGame {
     fn reset(
         &mut self,
         #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>,
-        deck: Option<Vec<String>>,
+        #[pyo3(from_py_with = args::deck)] deck: Option<Vec<String>>,
     ) -> PyResult<()> {
         let cards = parse_cards(&deck.unwrap_or_default())?;
         let seed = seed.unwrap_or_else(random_seed);
@@ -172,19 +172,19 @@ impl PyGame {
         py: Python<'_>,
         preset: &Bound<'_, PyAny>,
         #[pyo3(from_py_with = args::num_players)] num_players: usize,
-        hands: Vec<Vec<String>>,
-        discard: Vec<String>,
-        stock: Option<Vec<String>>,
+        #[pyo3(from_py_with = args::hands)] hands: Vec<Vec<String>>,
+        #[pyo3(from_py_with = args::discard)] discard: Vec<String>,
+        #[pyo3(from_py_with = args::stock)] stock: Option<Vec<String>>,
         #[pyo3(from_py_with = args::current_player)] current_player: usize,
         #[pyo3(from_py_with = args::direction)] direction: i8,
-        nominated_suit: Option<String>,
+        #[pyo3(from_py_with = args::nominated_suit)] nominated_suit: Option<String>,
         #[pyo3(from_py_with = args::pending_draw)] pending_draw: u16,
         #[pyo3(from_py_with = args::dealer)] dealer: Option<usize>,
         #[pyo3(from_py_with = args::seed)] seed: u64,
         rules: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::scores)] scores: Option<Vec<i32>>,
-        rogue: Option<Vec<String>>,
-        wild_rank: Option<String>,
+        #[pyo3(from_py_with = args::rogue)] rogue: Option<Vec<String>>,
+        #[pyo3(from_py_with = args::wild_rank)] wild_rank: Option<String>,
     ) -> PyResult<Self> {
         // Seats beyond the table and direction 0 are refused by Game::from_position.
         let r = rules_arg(py, preset, num_players, rules)?;
@@ -414,9 +414,13 @@ impl PyGame {
     /// Returns per seat: kind="win_loss" (winner +1, others -1/(n-1), zeros without a winner
     /// or before the end) or kind="score" (zero-sum points against the table mean / 100,
     /// higher is better; presets without points fall back to win_loss).
-    #[pyo3(signature = (kind="win_loss"))]
-    fn returns<'py>(&self, py: Python<'py>, kind: &str) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let score = match kind {
+    #[pyo3(signature = (kind=String::from("win_loss")), text_signature = "($self, kind='win_loss')")]
+    fn returns<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::kind)] kind: String,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let score = match kind.as_str() {
             "win_loss" => false,
             "score" => true,
             _ => {
@@ -436,7 +440,7 @@ impl PyGame {
         &self,
         py: Python<'py>,
         p: &Bound<'py, PyAny>,
-        obs_rules: bool,
+        #[pyo3(from_py_with = args::obs_rules)] obs_rules: bool,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let p = self.check_seat(p)?;
         if obs_rules {

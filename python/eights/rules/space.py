@@ -129,6 +129,8 @@ class RuleSpace:
         if isinstance(presets, str):
             presets = [presets]
         if presets is not None:
+            if not isinstance(presets, Iterable):
+                raise TypeError(f"presets must be a list of preset names (str), got {type(presets).__name__}")
             presets = list(presets)
             if not presets:
                 raise RulesError("invalid rules field 'presets': the list of presets is empty (leave it out for all)")

@@ -27,6 +27,11 @@ def _game():
     return eights.Game("crazy_eights", 2, seed=1)
 
 
+def _position(**changes):
+    position = dict(hands=[["5H"], ["6H"]], discard=["5C"])
+    return eights.Game.from_position("crazy_eights", 2, **{**position, **changes})
+
+
 def _finished():
     g = _game()
     while not g.is_terminal:
@@ -169,6 +174,28 @@ CASES = {
         ValueError,
         r"invalid position: hands\[1\]: seat 1 has no cards, but a seat that plays its last card goes out",
     ),
+    # Arguments of the wrong type name the argument in the message, not only in a note.
+    "game-from_position-hands-type": (
+        lambda: _position(hands="5H 6H"),
+        TypeError,
+        r"hands must be a list of hands, one a player, each a list of cards such as \"8H\", got '5H 6H' \(type str\)",
+    ),
+    "game-from_position-cards-type": (lambda: _position(discard=5), TypeError, "discard must be a list of cards"),
+    "game-from_position-stock-type": (
+        lambda: _position(stock=[5]),
+        TypeError,
+        r"stock must be a list of cards .*, got \[5\]",
+    ),
+    "game-from_position-rogue-type": (lambda: _position(rogue="5H"), TypeError, "rogue must be a list of cards"),
+    "game-from_position-suit-type": (lambda: _position(nominated_suit=1), TypeError, "nominated_suit must be a suit"),
+    "game-from_position-wild_rank-type": (lambda: _position(wild_rank=7), TypeError, "wild_rank must be a rank"),
+    "game-reset-deck-type": (lambda: _game().reset(seed=1, deck="5H"), TypeError, "deck must be a list of cards"),
+    "game-returns-kind-type": (lambda: _game().returns(1), TypeError, 'kind must be "win_loss" or "score", got 1'),
+    "game-observation-obs_rules-type": (
+        lambda: _game().observation(0, obs_rules="yes"),
+        TypeError,
+        "obs_rules must be True or False, got 'yes'",
+    ),
     "game-from_record-upto": (lambda: eights.Game.from_record(_game().record(), upto=5), ValueError, "upto=5 but"),
     # eights.Rules
     "rules-preset-type": (lambda: eights.Rules(5), TypeError, "preset must be a preset name"),
@@ -224,6 +251,7 @@ CASES = {
         eights.RulesError,
         "invalid rules field 'inherits': expected a preset name, got 3",
     ),
+    "rule_space-presets-type": (lambda: eights.RuleSpace(5), TypeError, "presets must be a list of preset names"),
     "rules-variant": (
         lambda: eights.Rules("crazy_eights", variants=["nope"]),
         eights.RulesError,
