@@ -161,6 +161,7 @@ typed_args! {
     wild_rank: Option<String> = "wild_rank", "a rank such as \"7\", or None";
     kind: String = "kind", "\"win_loss\" or \"score\"";
     obs_rules: bool = "obs_rules", "True or False";
+    action_string: String = "s", "an action string such as \"play 8H\"";
 }
 
 /// `scores` of a position: a list of integers within the match-score limit, or `None`.

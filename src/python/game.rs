@@ -404,8 +404,8 @@ impl PyGame {
             .map(|a| a.to_string())
             .ok_or_else(|| PyValueError::new_err(format!("action must be in [0, {}], got {id}", NUM_ACTIONS - 1)))
     }
-    fn string_to_action(&self, s: &str) -> PyResult<usize> {
-        Action::parse(s).map(Action::id).ok_or_else(|| {
+    fn string_to_action(&self, #[pyo3(from_py_with = args::action_string)] s: String) -> PyResult<usize> {
+        Action::parse(&s).map(Action::id).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "unknown action string {s:?}: use e.g. \"play 8H\", \"suit H\", \"draw\", \"accept\", \"pass\", \"end\", \"announce\""
             ))

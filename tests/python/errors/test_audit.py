@@ -191,6 +191,11 @@ CASES = {
     "game-from_position-wild_rank-type": (lambda: _position(wild_rank=7), TypeError, "wild_rank must be a rank"),
     "game-reset-deck-type": (lambda: _game().reset(seed=1, deck="5H"), TypeError, "deck must be a list of cards"),
     "game-returns-kind-type": (lambda: _game().returns(1), TypeError, 'kind must be "win_loss" or "score", got 1'),
+    "game-string_to_action-type": (
+        lambda: _game().string_to_action(5),
+        TypeError,
+        's must be an action string such as "play 8H", got 5',
+    ),
     "game-observation-obs_rules-type": (
         lambda: _game().observation(0, obs_rules="yes"),
         TypeError,
