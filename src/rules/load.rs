@@ -97,13 +97,14 @@ pub fn overlay_clashes(a: &Value, b: &Value) -> Vec<(String, Value, Value)> {
 
 /// True when `over` decides the dotted `path` whatever came before it: it sets a plain value
 /// (not a table, which would merge) there or at a table above it.
-pub fn settles(over: &Value, path: &str) -> bool {
+pub fn settles(over: &serde_json::Map<String, Value>, path: &str) -> bool {
     let mut at = over;
-    for key in path.split('.') {
+    let mut keys = path.split('.').peekable();
+    while let Some(key) = keys.next() {
         match at.get(key) {
-            Some(Value::Object(_)) => at = &at[key],
+            Some(Value::Object(inner)) if keys.peek().is_some() => at = inner,
+            Some(Value::Object(_)) | None => return false,
             Some(_) => return true,
-            None => return false,
         }
     }
     false
@@ -118,8 +119,8 @@ fn check_variant_clashes(
     applied: &[String],
     over: Option<&Value>,
 ) -> Result<(), RulesError> {
-    let none = Value::Null;
-    let over = over.unwrap_or(&none);
+    let empty = serde_json::Map::new();
+    let over = over.and_then(Value::as_object).unwrap_or(&empty);
     for (i, a) in new.iter().enumerate() {
         for b in new[i + 1..].iter().chain(applied) {
             let (Some(x), Some(y)) = (table.get(a), table.get(b)) else { continue };
@@ -483,9 +484,10 @@ mod tests {
         let b = json!({"draw": {"mode": "b", "limit": 3}, "cards": {"8": {"wild": {"nominate": "none"}}}, "y": 1});
         let found: Vec<String> = overlay_clashes(&a, &b).into_iter().map(|c| c.0).collect();
         assert_eq!(found, ["cards.8.wild", "draw.mode"]);
-        assert!(settles(&json!({"cards": {"8": {"wild": false}}}), "cards.8.wild"));
-        assert!(settles(&json!({"cards": {"8": false}}), "cards.8.wild"));
-        assert!(!settles(&json!({"cards": {"8": {"wild": {"nominate": "none"}}}}), "cards.8.wild"));
-        assert!(!settles(&json!({"draw": {"limit": 2}}), "draw.mode"));
+        let table = |v: Value| v.as_object().cloned().unwrap();
+        assert!(settles(&table(json!({"cards": {"8": {"wild": false}}})), "cards.8.wild"));
+        assert!(settles(&table(json!({"cards": {"8": false}})), "cards.8.wild"));
+        assert!(!settles(&table(json!({"cards": {"8": {"wild": {"nominate": "none"}}}})), "cards.8.wild"));
+        assert!(!settles(&table(json!({"draw": {"limit": 2}})), "draw.mode"));
     }
 }

@@ -390,13 +390,7 @@ fn settle_clashes(b: &Base, chosen: u64, over: &mut Map<String, Value>) {
     open.sort_unstable();
     open.dedup();
     for path in open {
-        let head = path.split('.').next().unwrap_or(path);
-        let settled = match (over.get(head), path.split_once('.')) {
-            (None, _) | (Some(Value::Object(_)), None) => false,
-            (Some(Value::Object(_)), Some((_, rest))) => settles(&over[head], rest),
-            (Some(_), _) => true,
-        };
-        if settled {
+        if settles(over, path) {
             continue;
         }
         // The value the field took: the preset's, with the chosen overlays merged in order.
