@@ -9,7 +9,7 @@ from typing import Any, Callable, List, Optional, Sequence, Union
 
 import numpy as np
 
-from .._core import bot_file_metadata, parse_bot
+from .._core import NUM_ACTIONS, bot_file_metadata, parse_bot
 from .._utils.checks import as_int, as_real
 from .._utils.checks import describe as _describe
 from .._utils.seeds import check_optional_seed
@@ -26,8 +26,11 @@ CARD_FORMATS = ("eights-net-v2", "eights-net-v3")
 BatchPolicy = Callable[[np.ndarray, np.ndarray], Any]
 
 
-def check_batch_actions(actions: Any, n: int, who: str) -> np.ndarray:
-    """``actions`` as an int array of shape ``(n,)``; TypeError/ValueError otherwise."""
+def check_batch_actions(
+    actions: Any, n: int, who: str, allowed: str = f"action ids are in [0, {NUM_ACTIONS - 1}]"
+) -> np.ndarray:
+    """``actions`` as an int array of shape ``(n,)``; TypeError/ValueError otherwise (``allowed``
+    says what the values may be)."""
     arr = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
     if arr.dtype.kind not in "iu":
         raise TypeError(f"{who} must be integers (an int numpy array of shape ({n},)), got dtype {arr.dtype}")
@@ -35,7 +38,7 @@ def check_batch_actions(actions: Any, n: int, who: str) -> np.ndarray:
         raise ValueError(f"{who} must have shape ({n},), got {arr.shape}")
     if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
         # Cast to the engine's int64 ids, 2**64 - 1 would read as action -1.
-        raise ValueError(f"{who} are out of range: action ids are in [0, 196], got {int(arr.max())}")
+        raise ValueError(f"{who} are out of range: {allowed}, got {int(arr.max())}")
     return arr
 
 
@@ -196,7 +199,8 @@ class OpponentPool:
 
     def _check_choice(self, choice: Any, rows: int) -> np.ndarray:
         """``choice`` as an int array of ``rows`` snapshot indices of this pool."""
-        arr = check_batch_actions(choice, rows, "choice")
+        n = len(self._policies)
+        arr = check_batch_actions(choice, rows, "choice", f"snapshot indices are in [0, {n}) for a pool of {n}")
         bad = arr[(arr < 0) | (arr >= len(self._policies))]
         if bad.size:
             raise ValueError(

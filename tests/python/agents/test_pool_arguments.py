@@ -40,6 +40,14 @@ def test_act_checks_choice(size, choice, error, message):
         pool.act(OBS, MASK, None if choice is None else np.array(choice))
 
 
+def test_a_uint64_choice_past_int64_is_named_as_a_snapshot_index():
+    # It read "action ids are in [0, 196]", a message about actions.
+    pool = OpponentPool([first_legal] * 2)
+    choice = np.array([0, 2**63 + 5, 1], dtype=np.uint64)
+    with pytest.raises(ValueError, match=r"choice are out of range: snapshot indices are in \[0, 2\) for a pool of 2"):
+        pool.act(OBS, MASK, choice)
+
+
 def test_act_checks_the_rows_of_obs_and_mask():
     pool = OpponentPool([first_legal])
     # Obs with fewer rows than mask used to be an IndexError inside the batch.
