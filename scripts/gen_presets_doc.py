@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 PRESET_DIR = ROOT / "src" / "rules" / "presets"
@@ -28,6 +28,22 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
+
+
+def _clashing_pairs(preset: str, names: List[str]) -> List[Tuple[str, str]]:
+    """Pairs of the preset's variants that set a field two ways: the engine refuses them
+    together (asked of the engine, not worked out again here)."""
+    import eights
+
+    pairs = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            try:
+                eights.Rules(preset, variants=[a, b])
+            except eights.RulesError as e:
+                if "both set" in str(e):
+                    pairs.append((a, b))
+    return pairs
 
 
 def _words(n: int) -> str:
@@ -109,6 +125,10 @@ def _preset_section(name: str, core: Any) -> List[str]:
             changes = ", ".join(f"`{_cell(c)}`" for c in core.variant_changes(variants[vname])) or "(none)"
             origin = "" if vname in own_variants or not parent else f" (from `{parent}`)"
             out.append(f"| `{vname}`{origin} | {changes} |")
+        clashes = _clashing_pairs(name, sorted(variants))
+        if clashes:
+            pairs = "; ".join(f"`{a}` and `{b}`" for a, b in clashes)
+            out += ["", f"Not together (each pair sets a field two ways; set that field too to combine them): {pairs}."]
     else:
         out.append("None documented.")
     out.append("")
