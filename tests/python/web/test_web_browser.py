@@ -236,6 +236,24 @@ def test_a_bad_house_rules_file_is_explained(page, server):
     expect(page.locator(".table-title")).to_contain_text("House Eights")
 
 
+def test_variants_that_clash_are_explained_and_the_boxes_stay(page, server):
+    page.goto(server + "/#/play")
+    page.wait_for_selector("#start:not([disabled])")
+    page.select_option("#preset", "crazy_eights")
+    page.check("input[value=draw_until_playable]")
+    expect(page.locator("input[value=draw_until_playable]")).to_be_checked()
+    page.check("input[value=draw_up_to_3]")
+    # The two set draw.mode two ways: the engine's message, and the rules as they were.
+    expect(page.locator("#rules-error")).to_contain_text("draw.mode")
+    expect(page.locator("input[value=draw_up_to_3]")).not_to_be_checked()
+    expect(page.locator("input[value=draw_until_playable]")).to_be_checked()
+    expect(page.locator("#start")).to_be_enabled()
+    page.uncheck("input[value=draw_until_playable]")
+    page.check("input[value=draw_up_to_3]")
+    expect(page.locator("#rules-error")).to_have_count(0)
+    expect(page.locator("input[value=draw_up_to_3]")).to_be_checked()
+
+
 def test_the_rules_in_words_are_one_click_away(page, server):
     page.goto(server + "/#/play")
     _setup(page, "switch_blackjack", 2, {0: "random"}, seed=1, seat=1)

@@ -133,9 +133,16 @@ export class SetupView {
     if (!this.rules || !this.rules.variants.length) return null;
     const boxes = this.rules.variants.map((v) => {
       const box = h("input", { type: "checkbox", value: v.name, checked: this.rules.active_variants.includes(v.name) });
-      box.addEventListener("change", () => {
+      box.addEventListener("change", async () => {
+        const [before, shown] = [this.variants, this.rules];
         this.variants = box.checked ? [...this.variants, v.name] : this.variants.filter((x) => x !== v.name);
-        this.loadRules();
+        await this.loadRules();
+        if (!this.rules && shown) {
+          // Refused (two variants that set one field two ways): the message stays, and the
+          // rules and boxes come back as they were, so the table can still be dealt.
+          [this.variants, this.rules] = [before, shown];
+          this.render();
+        }
       });
       return h("label", { class: "variant", title: v.changes.join("\n") }, box, ` ${v.name}`);
     });
