@@ -159,9 +159,24 @@ typed_args! {
     rogue: Option<Vec<String>> = "rogue", "a list of cards such as \"8H\", or None";
     nominated_suit: Option<String> = "nominated_suit", "a suit such as \"H\", or None";
     wild_rank: Option<String> = "wild_rank", "a rank such as \"7\", or None";
-    kind: String = "kind", "\"win_loss\" or \"score\"";
     obs_rules: bool = "obs_rules", "True or False";
     action_string: String = "s", "an action string such as \"play 8H\"";
+}
+
+/// `kind` of `Game.returns`: true for "score", false for "win_loss". Compared in Python, so
+/// that the per-decision call allocates nothing on the Rust heap (see `index_of`).
+pub(crate) fn returns_score(o: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let py = o.py();
+    if !o.is_instance_of::<PyString>() {
+        return Err(wrong_type(o, "kind", "\"win_loss\" or \"score\""));
+    }
+    if PyAnyMethods::eq(o, intern!(py, "win_loss"))? {
+        Ok(false)
+    } else if PyAnyMethods::eq(o, intern!(py, "score"))? {
+        Ok(true)
+    } else {
+        Err(PyValueError::new_err(format!("kind must be \"win_loss\" or \"score\", got {}", o.repr()?)))
+    }
 }
 
 /// `scores` of a position: a list of integers within the match-score limit, or `None`.

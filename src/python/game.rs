@@ -414,19 +414,13 @@ impl PyGame {
     /// Returns per seat: kind="win_loss" (winner +1, others -1/(n-1), zeros without a winner
     /// or before the end) or kind="score" (zero-sum points against the table mean / 100,
     /// higher is better; presets without points fall back to win_loss).
-    #[pyo3(signature = (kind=String::from("win_loss")), text_signature = "($self, kind='win_loss')")]
+    #[pyo3(signature = (kind=false), text_signature = "($self, kind='win_loss')")]
     fn returns<'py>(
         &self,
         py: Python<'py>,
-        #[pyo3(from_py_with = args::kind)] kind: String,
+        #[pyo3(from_py_with = args::returns_score)] kind: bool,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let score = match kind.as_str() {
-            "win_loss" => false,
-            "score" => true,
-            _ => {
-                return Err(PyValueError::new_err(format!("kind must be \"win_loss\" or \"score\", got {kind:?}")));
-            }
-        };
+        let score = kind;
         let mut out = [0.0; MAX_PLAYERS];
         let n = self.g.num_players();
         self.g.returns(&mut out, score);
