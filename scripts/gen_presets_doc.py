@@ -31,8 +31,9 @@ else:  # pragma: no cover
 
 
 def _clashing_pairs(preset: str, names: List[str]) -> List[Tuple[str, str]]:
-    """Pairs of the preset's variants that set a field two ways: the engine refuses them
-    together (asked of the engine, not worked out again here)."""
+    """Pairs of the preset's variants the engine refuses together: they set a field two ways,
+    or one turns off a wild card whose play the other sets (asked of the engine, not worked
+    out again here)."""
     import eights
 
     pairs = []
@@ -41,7 +42,7 @@ def _clashing_pairs(preset: str, names: List[str]) -> List[Tuple[str, str]]:
             try:
                 eights.Rules(preset, variants=[a, b])
             except eights.RulesError as e:
-                if "both set" in str(e):
+                if str(e).startswith("invalid rules field 'variants': variant"):
                     pairs.append((a, b))
     return pairs
 
@@ -128,7 +129,8 @@ def _preset_section(name: str, core: Any) -> List[str]:
         clashes = _clashing_pairs(name, sorted(variants))
         if clashes:
             pairs = "; ".join(f"`{a}` and `{b}`" for a, b in clashes)
-            out += ["", f"Not together (each pair sets a field two ways; set that field too to combine them): {pairs}."]
+            note = "each pair sets a field two ways, or one turns off a wild card the other sets"
+            out += ["", f"Not together ({note}; the message names the field to set instead): {pairs}."]
     else:
         out.append("None documented.")
     out.append("")

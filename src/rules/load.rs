@@ -146,6 +146,51 @@ fn check_variant_clashes(
     Ok(())
 }
 
+/// Where overlay `a` sets how a card's wild plays (`cards.8.wild.nominate`) and overlay `b`
+/// turns that wild off (`cards.8.wild.enabled = false`, as `jacks_wild` does to the eights),
+/// so that `a` would change nothing: the card's selector and `a`'s field.
+pub fn inert_wild(a: &Value, b: &Value) -> Option<(String, String)> {
+    let wild = |v: &Value, sel: &str| v.get("cards")?.get(sel)?.get("wild").cloned();
+    a.get("cards")?.as_object()?.keys().find_map(|sel| {
+        let set = wild(a, sel)?;
+        let field = set.as_object()?.keys().find(|k| *k != "enabled")?.clone();
+        (wild(b, sel)?.get("enabled") == Some(&Value::Bool(false))).then(|| (sel.clone(), field))
+    })
+}
+
+/// A variant that sets how a card's wild plays beside another that turns that wild off
+/// (`inert_wild`) would change nothing: refused, naming both and the card, unless the
+/// overrides set `enabled` for that card themselves.
+fn check_inert_wilds(
+    table: &Value,
+    new: &[String],
+    applied: &[String],
+    over: Option<&Value>,
+) -> Result<(), RulesError> {
+    let listed: Vec<&String> = new.iter().chain(applied).collect();
+    for a in &listed {
+        for b in &listed {
+            if a == b || !(new.contains(a) || new.contains(b)) {
+                continue;
+            }
+            let (Some(x), Some(y)) = (table.get(a.as_str()), table.get(b.as_str())) else { continue };
+            let Some((sel, field)) = inert_wild(x, y) else { continue };
+            if over.and_then(Value::as_object).is_some_and(|o| settles(o, &format!("cards.{sel}.wild.enabled"))) {
+                continue;
+            }
+            return Err(RulesError::invalid(
+                "variants",
+                format!(
+                    "variant {a:?} sets cards.{sel}.wild.{field}, but {b:?} turns that wild off \
+                     (cards.{sel}.wild.enabled = false), so {a:?} would change nothing; apply one of \
+                     them, or set the wild card you mean yourself (such as cards.J.wild.{field})"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A preset's table with its parents merged in, parsed once per process (every load of a
 /// preset starts from a copy of it).
 pub(super) fn preset_value(name: &str) -> Result<Value, RulesError> {
@@ -372,6 +417,7 @@ fn apply_overrides(base: Value, overrides: Option<&Value>, whose: &str) -> Resul
     if !new.is_empty() {
         let table = merged.get("variant").cloned().unwrap_or(Value::Null);
         check_variant_clashes(&table, &new, &applied, overrides)?;
+        check_inert_wilds(&table, &new, &applied, overrides)?;
         let mut v = base;
         for name in &new {
             let overlay = table.get(name).ok_or_else(|| {
@@ -476,6 +522,25 @@ mod tests {
         assert!(e.to_string().contains("draw.mode"), "{e}");
         let fine = json!({"variants": ["draw_until_playable", "jacks_wild"]});
         assert!(resolve_spec(resolved, Some(&fine)).is_ok());
+    }
+
+    #[test]
+    fn a_variant_on_a_wild_another_turns_off_is_refused() {
+        // no_nomination: cards.8.wild.nominate "none"; jacks_wild: cards.8.wild.enabled false
+        // (and the jacks wild). Together the first would act on eights that are not wild.
+        for pair in [["no_nomination", "jacks_wild"], ["jacks_wild", "no_nomination"]] {
+            let e = load_spec("crazy_eights", Some(&json!({ "variants": pair }))).unwrap_err();
+            assert_eq!(e.field(), Some("variants"), "{e}");
+            let text = e.to_string();
+            for part in ["\"no_nomination\" sets cards.8.wild.nominate", "\"jacks_wild\" turns that wild off"] {
+                assert!(text.contains(part), "{part} missing from: {text}");
+            }
+        }
+        // Setting the eights' wild back on is the user's choice, and settles it.
+        let back = json!({"variants": ["jacks_wild", "no_nomination"], "cards": {"8": {"wild": {"enabled": true}}}});
+        assert!(load_spec("crazy_eights", Some(&back)).is_ok());
+        // A variant on another card's wild combines.
+        assert!(load_spec("crazy_eights", Some(&json!({"variants": ["jacks_wild", "multiple_cards"]}))).is_ok());
     }
 
     #[test]

@@ -8,8 +8,9 @@ the dimensions of :data:`RuleSpace.DIMENSIONS` (``k`` geometric with mean
 it comes back as an :class:`eights.Rules` built on its preset (``to_toml()`` writes it as
 ``inherits = "<preset>"`` plus the changes, and its description lists them in words).
 Variants drawn together that set one field two ways (alternatives, such as two ways of
-drawing) apply in the preset's order, and the changes name the value that field took, since
-:class:`eights.Rules` refuses such variants without it.
+drawing), or of which one turns off a wild card whose play the other sets, apply in the
+preset's order, and the changes name the value that field took, since :class:`eights.Rules`
+refuses such variants without it.
 
 >>> space = eights.RuleSpace(num_players=2, house_prob=1.0)
 >>> rules = space.sample(7)

@@ -7,7 +7,8 @@
 //!    the player counts the space is for);
 //! 2. each documented variant of that preset, independently with probability
 //!    `variant_prob` (applied in the preset's order; where two drawn variants set a field to
-//!    different values, the overrides name the value it took, as a rules table must);
+//!    different values, or one turns off a wild card whose play the other sets, the overrides
+//!    name the value the field took, as a rules table must);
 //! 3. with probability `house_prob`, house rules: `1 + k` changes where `k` is geometric with
 //!    mean `mutations - 1`, each along a dimension drawn by weight from [`DIMENSIONS`]
 //!    (which card does what, hand size, drawing, passing, the stock, draw chains, multi-card
@@ -20,7 +21,7 @@
 //! overrides (what a house-rules TOML file holds: `inherits = "<preset>"` and the changes)
 //! and as the resolved specification, with the changes in words.
 
-use super::load::{overlay_clashes, preset_value, settles};
+use super::load::{inert_wild, overlay_clashes, preset_value, settles};
 use super::{Rules, RulesError, RulesSpec, merge, preset_names, spec_from_value};
 use crate::seed::derive_seed;
 use house::Mutator;
@@ -422,8 +423,9 @@ fn settle_clashes(b: &Base, chosen: u64, over: &mut Map<String, Value>) {
     }
 }
 
-/// The fields that two documented variants of a preset set to different values, for each such
-/// pair (a bit per variant, as drawn), found once when the space is made.
+/// The fields that two documented variants of a preset set to different values, and the
+/// wilds one turns off where the other sets how they play (`inert_wild`), for each such pair
+/// (a bit per variant, as drawn), found once when the space is made.
 fn variant_clashes(overlays: &[Map<String, Value>]) -> Vec<(u64, Vec<String>)> {
     let mut out = Vec::new();
     for (i, x) in overlays.iter().enumerate() {
@@ -433,6 +435,11 @@ fn variant_clashes(overlays: &[Map<String, Value>]) -> Vec<(u64, Vec<String>)> {
                 if let Some(w) = y.get(key) {
                     paths.extend(overlay_clashes(v, w).into_iter().map(|c| join(key, &c.0)));
                 }
+            }
+            // A wild one turns off that the other sets: the table names `enabled` as it is.
+            let (x, y) = (Value::Object(x.clone()), Value::Object(y.clone()));
+            for (sel, _) in inert_wild(&x, &y).into_iter().chain(inert_wild(&y, &x)) {
+                paths.push(format!("cards.{sel}.wild.enabled"));
             }
             if !paths.is_empty() {
                 out.push(((1u64 << i) | (1u64 << j), paths));

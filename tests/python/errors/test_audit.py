@@ -262,6 +262,11 @@ CASES = {
         eights.RulesError,
         'unknown variant "nope"',
     ),
+    "rules-variant-inert": (
+        lambda: eights.Rules("crazy_eights", variants=["jacks_wild", "no_nomination"]),
+        eights.RulesError,
+        'variant "no_nomination" sets cards.8.wild.nominate, but "jacks_wild" turns that wild off',
+    ),
     "rules-variant-clash": (
         lambda: eights.Rules("crazy_eights", variants=["draw_up_to_3", "draw_until_playable"]),
         eights.RulesError,

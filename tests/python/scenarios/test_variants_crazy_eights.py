@@ -218,6 +218,31 @@ def test_no_nomination(preset):
     assert legal_cards(g) == {"TC", "8S"}
 
 
+@pytest.mark.parametrize("preset", _offering("jacks_wild", EIGHT_WILD))
+def test_no_nomination_with_jacks_wild_asks_which_wild_card(preset):
+    """Source (Pagat, Changing Suit): "Some play that you can play an Eight at any time but
+    when playing an Eight you do not nominate a suit." and "Some players use jacks or aces
+    rather than eights as the cards which have the power to change suit." `no_nomination`
+    sets how an eight plays; `jacks_wild` makes the eights plain cards, so beside it
+    `no_nomination` changed nothing and the jacks still named a suit. The pair is refused,
+    naming the card; jacks wild without a suit named are the rules' own setting, and then
+    `JC` on `KH` names nothing and clubs follow."""
+    for variants in (["jacks_wild", "no_nomination"], ["no_nomination", "jacks_wild"]):
+        with pytest.raises(eights.RulesError, match=r'"no_nomination" sets cards\.8\.wild\.nominate, but "jacks_wild"'):
+            eights.Rules(preset, variants=variants)
+    hands = [["JC", "4S", "3D"], ["4D", "TC", "KD", "JS", "3H"], ["6S", "6D"]]
+    stock = ["9C", "3S", "4C", "6H"]
+    plain = _pos(preset, hands, "KH", stock, "jacks_wild")
+    plain.step("play JC")
+    assert legal(plain) == ALL_SUIT_NOMINATIONS
+    rules = {"cards": {"J": {"wild": {"nominate": "none"}}}}
+    g = _pos(preset, hands, "KH", stock, "jacks_wild", rules=rules)
+    g.step("play JC")
+    assert g.current_player == 1
+    assert g.nominated_suit is None
+    assert legal_cards(g) == {"TC", "JS"}
+
+
 @pytest.mark.parametrize("preset", _offering("nominate_only_if_matching"))
 def test_nominate_only_if_matching(preset):
     """Source (Pagat, Changing Suit): "One correspondent (Szu Kay Wong) gives the rule an
