@@ -412,7 +412,9 @@ fn settle_clashes(b: &Base, chosen: u64, over: &mut Map<String, Value>) {
             if !slot.is_object() {
                 *slot = Value::Object(Map::new());
             }
-            at = slot.as_object_mut().expect("made a table above");
+            // A table either way (just made one where there was none): no panic to reach.
+            let Value::Object(inner) = slot else { return };
+            at = inner;
         }
         // A house change inside that field (a table, or `settles` would have held) merges on top.
         let last = keys[keys.len() - 1].to_string();
