@@ -89,7 +89,7 @@ from typing import Optional, Sequence
 
 import eights
 
-from . import arena, botspeed, exploit, generalize, play, presets, replay, selfplay, serve, soak, train
+from . import _args, arena, botspeed, exploit, generalize, play, presets, replay, selfplay, serve, soak, train
 
 #: The commands in the order ``--help`` lists them; each module adds its own subparser.
 COMMANDS = (selfplay, arena, generalize, train, exploit, play, serve, botspeed, replay, soak, presets)
@@ -97,7 +97,7 @@ COMMANDS = (selfplay, arena, generalize, train, exploit, play, serve, botspeed, 
 
 def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
     """The argument parser of ``python -m eights`` (``prog="eights"`` for the console script)."""
-    parser = argparse.ArgumentParser(
+    parser = _args.Parser(
         prog=prog,
         description="Tools for the eights Crazy Eights RL library.",
     )

@@ -26,6 +26,34 @@ DEFAULT_PRESET = "crazy_eights"
 _VALUE = "value"
 
 
+class Parser(argparse.ArgumentParser):
+    """The command line's parser, whose subcommands may add some of their options only when
+    used: ``complete`` (a keyword of ``add_parser``) runs once, before the subcommand's first
+    parse or help text. ``train`` derives its PPO flags from the dataclasses of the ``train``
+    extra, and importing them (PyTorch) costs a second and 500 MB that every other command
+    would pay for nothing."""
+
+    def __init__(self, *args: Any, complete: Optional[Callable[[argparse.ArgumentParser], None]] = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._complete = complete
+
+    def completed(self) -> "Parser":
+        """This parser with every option added (``complete`` run, once)."""
+        complete, self._complete = self._complete, None
+        if complete is not None:
+            complete(self)
+        return self
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        return super(Parser, self.completed()).parse_known_args(args, namespace)
+
+    def format_help(self) -> str:
+        return super(Parser, self.completed()).format_help()
+
+    def format_usage(self) -> str:
+        return super(Parser, self.completed()).format_usage()
+
+
 def _integer(text: str) -> int:
     try:
         return int(text)

@@ -43,6 +43,7 @@ def add_parser(subparsers: Any) -> None:
         "a resumable checkpoint, the learning curve and a summary to --out, then evaluate the agent on "
         "duplicate deals against random and heuristic. The same command resumes a stopped run; a run whose "
         "budget is spent is evaluated again without its files being rewritten.",
+        complete=_add_settings,  # PPO's flags import the train extra: only for this command
     )
     _args.add_preset(p)
     p.add_argument("--players", type=_args.players, default=2, help="number of players at the table (default: 2)")
@@ -94,7 +95,6 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--log-every", type=_args.positive, default=5, help="updates between curve points (default: 5)")
     p.add_argument("--restart", action="store_true", help="ignore a checkpoint in --out and start again (default: off)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar (default: shown)")
-    _add_settings(p)
     p.set_defaults(func=run)
 
 

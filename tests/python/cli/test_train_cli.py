@@ -211,15 +211,32 @@ def test_every_flag_has_a_help_line_with_its_default():
 
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command").choices["train"]
+    text = sub.format_help()  # the PPO and league flags are added for the help text or a parse
     flags = [a for a in sub._actions if a.option_strings and a.dest != "help"]
     assert len(flags) > 30
     for action in flags:
         assert action.help and "default" in action.help, action.option_strings
     # The PPO and league flags show their defaults (those of a run from scratch).
-    text = sub.format_help()
     assert "(default: 0.5)" in text and "--init net changes them" in text
     lr = next(a for a in flags if "--learning-rate" in a.option_strings)
     assert lr.help.endswith("(default: 0.001)"), lr.help  # a run from scratch: 1e-3
+
+
+def test_other_commands_do_not_import_torch():
+    # train's PPO flags come from the train extra's dataclasses; building the command line
+    # imported PyTorch for every command (a second, and 500 MB for `eights serve`).
+    code = (
+        "import sys\n"
+        "from eights.cli import build_parser, main\n"
+        "for argv in (['presets'], ['arena', '--agents', 'random,heuristic'], ['serve'], ['soak']):\n"
+        "    build_parser().parse_args(argv)\n"
+        "assert main(['presets']) == 0\n"
+        "assert 'torch' not in sys.modules, 'torch imported'\n"
+        "args = build_parser().parse_args(['train', '--learning-rate', '0.25'])\n"
+        "assert args.learning_rate == 0.25 and 'torch' in sys.modules\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
 
 
 def test_example_flags_have_help_lines():
