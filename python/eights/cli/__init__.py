@@ -122,11 +122,33 @@ def _freeze_at_exit() -> None:
     ``train`` or ``exploit`` and after Ctrl-C. ``gc.freeze()`` in an exit handler moves
     them out of those collections; the files the commands write are closed before then,
     and the objects go with the process. Registered once, by :func:`main`, so a program
-    that calls ``main`` in its own process keeps its collector until it ends."""
+    that calls ``main`` in its own process keeps its collector until it ends.
+
+    Not where a nanobind extension was loaded (PyTorch loads Triton's for some operations):
+    nanobind counts its objects still alive when the interpreter ends and prints a warning
+    of some 30 lines for them, which the frozen objects would all be."""
     global _FROZEN_AT_EXIT
     if not _FROZEN_AT_EXIT:
-        atexit.register(gc.freeze)
+        atexit.register(_freeze_unless_nanobind)
         _FROZEN_AT_EXIT = True
+
+
+def _freeze_unless_nanobind() -> None:
+    if not _nanobind_loaded():
+        gc.freeze()
+
+
+def _nanobind_loaded() -> bool:
+    """Whether an extension module built with nanobind is loaded: one whose module-level
+    functions are nanobind's (``nb_func``) or whose classes have nanobind's metaclass."""
+    for module in list(sys.modules.values()):
+        if not str(getattr(module, "__file__", None) or "").endswith((".so", ".pyd")):
+            continue
+        for value in list(vars(module).values()):
+            kind = type(value)
+            if kind.__name__.startswith("nb_") or (isinstance(value, type) and kind.__name__.startswith("nb_type")):
+                return True
+    return False
 
 
 _FROZEN_AT_EXIT = False
