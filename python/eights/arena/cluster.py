@@ -13,6 +13,7 @@ import dataclasses
 import hashlib
 import logging
 import os
+import socket
 import tempfile
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -42,17 +43,48 @@ def check_address(ray: Any) -> Optional[str]:
         return None
     if not isinstance(ray, str):
         raise TypeError(f"ray must be None or {_HELP}, got {_describe(ray)}")
-    if not ray.strip():
+    address = ray.strip()
+    if not address:
         raise ValueError(f"ray must be {_HELP}, got an empty string")
-    return ray.strip()
+    if address not in ("local", "auto") and _host_port(address) is None:
+        raise ValueError(f"ray must be {_HELP} (host:port or ray://host:port), got {address!r}")
+    return address
+
+
+def _host_port(address: str) -> Optional[Tuple[str, int]]:
+    """``(host, port)`` of ``host:port`` or ``ray://host:port`` (a port in 1 to 65535), else None."""
+    host, sep, port = address.split("://", 1)[-1].rpartition(":")
+    host = host.strip("[]")  # an IPv6 address in brackets
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    return host, int(port)
+
+
+#: Seconds :func:`connect` waits for a cluster address to accept a connection.
+REACH_TIMEOUT = 10.0
+
+
+def _reachable(address: str) -> None:
+    """``ConnectionError`` when nothing accepts a connection at ``address``'s host and port
+    within :data:`REACH_TIMEOUT`: ``ray.init`` would retry such an address for minutes, deaf
+    to Ctrl-C."""
+    where = _host_port(address)
+    if where is None:
+        return
+    try:
+        socket.create_connection(where, timeout=REACH_TIMEOUT).close()
+    except OSError as exc:
+        raise ConnectionError(f"no Ray cluster answers at {address} ({exc.strerror or exc})") from None
 
 
 def connect(address: str) -> Any:
     """The ``ray`` module, connected: this process's connection when ``ray.init`` was already
     called, else ``"local"`` starts a cluster on this machine, ``"auto"`` joins the one running
-    here (``ray start --head``) and another address joins that cluster."""
+    here (``ray start --head``) and another address joins that cluster (``ConnectionError`` at
+    once when nothing answers there)."""
     ray = import_optional("ray", "rllib", "evaluation on a Ray cluster (ray=... or --ray)")
     if not ray.is_initialized():
+        _reachable(address)
         ray.init(address=address, logging_level=logging.WARNING)
     return ray
 

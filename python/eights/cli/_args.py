@@ -37,7 +37,7 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self._complete = complete
 
-    def completed(self) -> "Parser":
+    def completed(self) -> Parser:
         """This parser with every option added (``complete`` run, once)."""
         complete, self._complete = self._complete, None
         if complete is not None:
@@ -108,6 +108,17 @@ def positive_seconds(text: str) -> float:
     value = seconds(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text}")
+    return value
+
+
+def minutes(text: str) -> float:
+    """The argparse type of a budget in minutes, in ``(0, 1e7)``."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of minutes, got {text!r}") from None
+    if not 0 < value < 10**7:
+        raise argparse.ArgumentTypeError(f"must be a number of minutes in (0, 1e7), got {text}")
     return value
 
 
@@ -213,7 +224,10 @@ def ray_of(args: argparse.Namespace) -> Optional[str]:
     installed or the cluster cannot be reached."""
     from ..arena.cluster import check_address, connect
 
-    address = check_address(args.ray)
+    try:
+        address = check_address(args.ray)
+    except ValueError as exc:
+        raise ValueError(f"--ray {args.ray}: {str(exc).replace('ray must be', 'must be', 1)}") from None
     if address is None:  # not given
         return None
     try:

@@ -489,6 +489,9 @@ def test_bad_ray_arguments_are_refused_before_any_game(tmp_path, monkeypatch, ca
         arena.evaluate("random", games=2, ray=1)
     with pytest.raises(ValueError, match="ray must be 'local'.*empty string"):
         arena.tournament(["random", "heuristic"], games=2, ray=" ")
+    for bad in ("bogus", "host:99999", "host:", ":8265", "ray://nowhere"):  # Ray's own error named no option
+        with pytest.raises(ValueError, match=r"ray must be 'local'.*host:port or ray://host:port"):
+            arena.evaluate("random", games=2, ray=bad)
     with pytest.raises(ValueError, match="record_dir cannot be combined with ray"):
         arena.evaluate("random", games=2, ray="local", record_dir=str(tmp_path / "r"))
     assert not (tmp_path / "r").exists()
@@ -501,5 +504,7 @@ def test_bad_ray_arguments_are_refused_before_any_game(tmp_path, monkeypatch, ca
     assert main(["arena", "--agents", "random,heuristic", "--games", "2", "--ray", "local"]) == 2
     err = capsys.readouterr().err
     assert "error: --ray local:" in err and "pip install 'eights[rllib]'" in err
+    assert main(["arena", "--agents", "random,heuristic", "--games", "2", "--ray", "bogus"]) == 2
+    assert "error: --ray bogus: must be 'local'" in capsys.readouterr().err
     assert main(["arena", "--games", "2", "--ray", "auto", "--record", str(tmp_path / "r")]) == 2
     assert "--record cannot be combined with --ray" in capsys.readouterr().err

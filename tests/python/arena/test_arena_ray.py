@@ -187,6 +187,22 @@ def test_ctrl_c_cancels_the_tasks_on_the_cluster(address):
     assert r.games == 4
 
 
+def test_an_address_where_nothing_answers_is_refused_at_once():
+    # ray.init retried such an address for minutes and ignored Ctrl-C meanwhile. (A process
+    # of its own: this one may hold a connection, which the command would use instead.)
+    import socket
+
+    with socket.socket() as s:  # a port of this machine that nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "eights", "arena", "--agents", "random,heuristic", "--games", "2", "--ray"]
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
+        p = subprocess.run(cmd + [address], capture_output=True, text=True, timeout=120, env=env)
+        assert p.returncode == 2, p.stderr[-2000:]
+        assert f"error: --ray {address}: no Ray cluster answers at {address}" in p.stderr, p.stderr[-2000:]
+
+
 def test_cli_ray_local_prints_the_table_of_one_machine():
     # Its own local cluster (--ray local starts one in the command's process).
     cmd = [sys.executable, "-m", "eights", "arena", "--agents", "random,heuristic", "--games", "4"]
