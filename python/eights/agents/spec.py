@@ -234,7 +234,10 @@ def load_agent(text: Any, scale: Optional[Any] = None, what: str = "agent") -> A
     """
     from .load import load_policy
 
-    policy = load_policy(text, scale)
+    try:
+        policy = load_policy(text, scale)
+    except ValueError as exc:  # named for the option or argument that gave it
+        raise ValueError(f"{what}: {exc}") from None
     try:
         return as_agent(policy, what)
     except TypeError as exc:  # the text named an object that is no policy: a bad value of it

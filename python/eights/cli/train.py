@@ -7,6 +7,7 @@ stopped run; Ctrl-C saves the checkpoint and the agent file, then stops (exit st
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import sys
 from typing import Any
@@ -17,18 +18,14 @@ from . import _args, _outputs
 DEFAULT_MINUTES = 30.0
 
 
-def _minutes(text: str) -> float:
-    value = _args.seconds(text)  # a number in [0, 1e7)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of minutes, got {text}")
-    return value
-
-
 def _seats(text: str) -> list:
     try:
-        return [int(s) for s in text.split(",") if s.strip()]
+        seats = [int(s) for s in text.split(",") if s.strip()]
     except ValueError:
         raise argparse.ArgumentTypeError(f"seats are seat numbers, comma separated (0,2), got {text!r}") from None
+    if len(set(seats)) < len(seats):
+        raise argparse.ArgumentTypeError(f"seats are distinct seat numbers, comma separated (0,2), got {text!r}")
+    return seats
 
 
 def add_parser(subparsers: Any) -> None:
@@ -54,7 +51,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--out", default="runs/train", metavar="DIR", help="the run folder (default: runs/train)")
     p.add_argument(
         "--minutes",
-        type=_minutes,
+        type=_args.minutes,
         default=None,
         help=f"budget in wall minutes (default: {DEFAULT_MINUTES:g} without --decisions)",
     )
@@ -139,6 +136,17 @@ def _settings(args: argparse.Namespace) -> tuple:
     return ppo, league
 
 
+def _as_flags(message: str) -> str:
+    """A settings error of :func:`eights.train.train` with each setting named by its flag:
+    ``PPOConfig.num_envs`` is ``--num-envs``, ``teacher:`` ``--teacher:``."""
+    message = re.sub(r"\b(?:PPOConfig|LeagueConfig)\.(\w+)", lambda m: "--" + m.group(1).replace("_", "-"), message)
+    return (
+        re.sub(r"^(teacher|opponents|seats|init|device):? ", r"--\1: ", message)
+        if not message.startswith("--")
+        else message
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Train, evaluate, print the result."""
     from .._utils.optional import require
@@ -157,28 +165,31 @@ def run(args: argparse.Namespace) -> int:
         preset = Rules(preset, overrides) if isinstance(preset, str) else preset.replace(overrides)
     _outputs.check_outputs([("--out", args.out, "folder"), ("--plot", args.plot, "plot")])
     ppo, league = _settings(args)
-    result = train(
-        preset,
-        args.players,
-        out=args.out,
-        minutes=args.minutes,
-        decisions=args.decisions,
-        variants=_args.names(args.variants),
-        seats=args.seats,
-        init=args.init,
-        device=args.device,
-        env_threads=args.env_threads,
-        torch_threads=args.torch_threads,
-        seed=args.seed,
-        eval_deals=args.eval_deals,
-        eval_seed=args.eval_seed,
-        ppo=ppo,
-        league=league,
-        log_every=args.log_every,
-        restart=args.restart,
-        progress=not args.no_progress,
-        command=" ".join(["eights", *(shlex.quote(a) for a in sys.argv[1:])]),
-    )
+    try:
+        result = train(
+            preset,
+            args.players,
+            out=args.out,
+            minutes=args.minutes,
+            decisions=args.decisions,
+            variants=_args.names(args.variants),
+            seats=args.seats,
+            init=args.init,
+            device=args.device,
+            env_threads=args.env_threads,
+            torch_threads=args.torch_threads,
+            seed=args.seed,
+            eval_deals=args.eval_deals,
+            eval_seed=args.eval_seed,
+            ppo=ppo,
+            league=league,
+            log_every=args.log_every,
+            restart=args.restart,
+            progress=not args.no_progress,
+            command=" ".join(["eights", *(shlex.quote(a) for a in sys.argv[1:])]),
+        )
+    except ValueError as exc:  # a setting named by its flag
+        raise ValueError(_as_flags(str(exc))) from None
     print(f"run folder: {result.out} (final.safetensors, checkpoint.pt, learning_curve.png, summary.md)")
     if args.plot:
         from ..train.curves import LearningCurve

@@ -103,9 +103,10 @@ class TrainResult:
 def _check_seats(seats: Optional[Sequence[int]], players: int) -> List[int]:
     if seats is None:
         return list(range(players))
-    out = sorted({int(s) for s in seats})
-    if not out or out[0] < 0 or out[-1] >= players:
-        raise ValueError(f"seats must be seat numbers in 0..{players - 1}, got {list(seats)}")
+    given = [int(s) for s in seats]
+    out = sorted(set(given))
+    if not out or out[0] < 0 or out[-1] >= players or len(out) < len(given):
+        raise ValueError(f"seats must be distinct seat numbers in 0..{players - 1}, got {list(seats)}")
     return out
 
 
@@ -250,6 +251,11 @@ def _plan(
         others = [o.strip() for o in league.opponents.split(",") if o.strip()]
     league = dataclasses.replace(league, opponents=",".join(others))
     league.check()
+    if league.search_bot:
+        try:
+            Bot(league.search_bot)
+        except ValueError as exc:
+            raise ValueError(f"LeagueConfig.search_bot: {exc}") from None
     if isinstance(eval_deals, bool) or not isinstance(eval_deals, int) or not 0 <= eval_deals <= MAX_DEALS:
         raise ValueError(f"eval_deals must be an integer in [0, {MAX_DEALS}] (0: no evaluation), got {eval_deals!r}")
     if isinstance(log_every, bool) or not isinstance(log_every, int) or log_every < 1:

@@ -69,6 +69,21 @@ def test_load_policy_forms(policy_module):
         load_policy("missing_model.zip")
 
 
+@pytest.mark.parametrize(
+    "argv,option",
+    [
+        (["arena", "--agents", "random,grandmaster"], "--agents"),
+        (["generalize", "--agent", "grandmaster"], "--agent"),
+        (["generalize", "--agent", "random", "--opponent", "grandmaster"], "--opponent"),
+        (["play", "--bots", "grandmaster"], "--bots"),
+    ],
+)
+def test_an_unknown_agent_names_its_option(argv, option, capsys):
+    # "unknown agent 'grandmaster'" did not say which of --agent and --opponent held it.
+    assert main([*argv, "--games", "2"] if argv[0] != "play" else argv) == 2
+    assert f"error: {option}: unknown agent 'grandmaster'" in capsys.readouterr().err
+
+
 def test_arena_cli_with_module_policies_and_out(policy_module, tmp_path, capsys):
     out_json, out_csv = tmp_path / "r.json", tmp_path / "r.csv"
     code = main(

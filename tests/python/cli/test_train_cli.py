@@ -252,21 +252,25 @@ def test_example_flags_have_help_lines():
     "args,message",
     [
         (["--players", "11"], "players"),
-        (["--seats", "0,5"], "seats"),
-        (["--init", "imitation"], "init must be scratch or net or the path of a card-network file"),
-        (["--init", str(ROOT / "src" / "bots" / "weights" / "net1.safetensors")], "init must be scratch or net"),
+        (["--seats", "0,5"], "--seats: must be distinct seat numbers in 0..1"),
+        (["--seats", "0,0"], "argument --seats: seats are distinct seat numbers"),
+        (["--init", "imitation"], "--init: must be scratch or net or the path of a card-network file"),
+        (["--init", str(ROOT / "src" / "bots" / "weights" / "net1.safetensors")], "--init: must be scratch or net"),
         (["--device", "cuda:7"] if not torch.cuda.is_available() else ["--device", "tpu"], "device"),
-        (["--opponents", "nosuchbot"], "opponents"),
-        (["--num-envs", "0"], "num_envs"),
+        (["--opponents", "nosuchbot"], "--opponents: 'nosuchbot' is neither"),
+        (["--search-bot", "nosuchbot"], '--search-bot: unknown bot "nosuchbot"'),
+        (["--teacher", "nosuchbot"], '--teacher: unknown bot "nosuchbot"'),
+        (["--minutes", "abc"], "argument --minutes: must be a number of minutes, got 'abc'"),
+        (["--num-envs", "0"], "--num-envs must be >= 1"),
         # The league's and PPO's settings, refused before the run starts (they failed after
         # it, naming no setting, or ran on rescaled, or hung).
-        (["--heuristic-share", "-1"], "LeagueConfig.heuristic_share must be in [0, 1], got -1"),
-        (["--heuristic-share", "nan"], "LeagueConfig.heuristic_share must be in [0, 1], got nan"),
-        (["--opponents", "random", "--opponents-share", "1.5"], "LeagueConfig.opponents_share must be in [0, 1]"),
-        (["--snapshot-every", "0"], "LeagueConfig.snapshot_every must be >= 1"),
-        (["--num-minibatches", "20000"], "PPOConfig.num_minibatches must be at most num_envs * num_steps"),
-        (["--hidden", "100000000"], "PPOConfig.hidden must be in [1, 8192]"),
-        (["--num-envs", "100000000"], "PPOConfig.num_envs must be in [1, 1048576], got 100000000"),
+        (["--heuristic-share", "-1"], "--heuristic-share must be in [0, 1], got -1"),
+        (["--heuristic-share", "nan"], "--heuristic-share must be in [0, 1], got nan"),
+        (["--opponents", "random", "--opponents-share", "1.5"], "--opponents-share must be in [0, 1]"),
+        (["--snapshot-every", "0"], "--snapshot-every must be >= 1"),
+        (["--num-minibatches", "20000"], "--num-minibatches must be at most num_envs * num_steps"),
+        (["--hidden", "100000000"], "--hidden must be in [1, 8192]"),
+        (["--num-envs", "100000000"], "--num-envs must be in [1, 1048576], got 100000000"),
         (["--eval-deals", str(2**64 - 1)], "--eval-deals: must be in [0, 1000000000]"),
     ],
 )
@@ -376,6 +380,14 @@ def test_the_readme_path_runs(tmp_path):
     # The trained file's row (labelled by the name it records), beside the two bots.
     rows = [ln.split()[0] for ln in p.stdout.splitlines() if ln.strip()]
     assert {"heuristic", "net", "train-switch_house-3p"} <= set(rows), p.stdout
+
+
+def test_seats_are_distinct_seat_numbers(tmp_path):
+    # [0, 0] trained seat 0 alone, saying nothing of the second 0.
+    for seats in ([0, 0], [2], [-1], []):
+        with pytest.raises(ValueError, match=r"seats must be distinct seat numbers in 0\.\.1"):
+            train("crazy_eights", 2, out=str(tmp_path), decisions=10, progress=False, seats=seats)
+    assert not any(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize("argument", ["ppo", "league"])
