@@ -568,7 +568,9 @@ impl PyGame {
         if let Some(f) = field("format").filter(|f| f.as_u64() != Some(u64::from(RECORD_FORMAT))) {
             return Err(bad(format!("'format' is {f}; this version reads format {RECORD_FORMAT}")));
         }
-        let n = field("players").and_then(|x| x.as_u64()).ok_or_else(|| bad("'players' must be an integer".into()))?;
+        let n = field("players")
+            .and_then(|x| x.as_u64())
+            .ok_or_else(|| bad("'players' must be a whole number of seats".into()))?;
         let actions: Vec<(u8, u16)> = serde_json::from_value(field("actions").cloned().unwrap_or_default())
             .map_err(|e| bad(format!("'actions' must be a list of [seat, action id] pairs ({e})")))?;
         let mut game = if let Some(start) = field("start") {
@@ -579,7 +581,9 @@ impl PyGame {
             complete_rules(spec).map_err(bad)?;
             let spec = rules::spec_from_value(spec.clone()).map_err(rules_err)?;
             let r = Rules::from_spec(spec, n as usize).map_err(rules_err)?;
-            let seed = field("seed").and_then(|x| x.as_u64()).ok_or_else(|| bad("'seed' must be an integer".into()))?;
+            let seed = field("seed")
+                .and_then(|x| x.as_u64())
+                .ok_or_else(|| bad("'seed' must be an integer in [0, 2**64)".into()))?;
             let deck: Vec<String> = serde_json::from_value(field("deck").cloned().unwrap_or(serde_json::json!([])))
                 .map_err(|e| bad(format!("'deck' must be a list of card strings ({e})")))?;
             let deck = parse_cards(&deck)?;
@@ -594,7 +598,9 @@ impl PyGame {
         // stop <= actions.len() (checked above).
         for (k, &(seat, id)) in actions[..stop].iter().enumerate() {
             // A seat (below MAX_PLAYERS) fits u8; `id` is a u16 widened to usize.
-            let to_act = game.g.current_player().map_or(u8::MAX, |p| p as u8);
+            let Some(to_act) = game.g.current_player().map(|p| p as u8) else {
+                return Err(bad(format!("action {k} was taken by seat {seat}, but the game was over before it")));
+            };
             if to_act != seat {
                 return Err(bad(format!("action {k} was taken by seat {seat}, but seat {to_act} is to act")));
             }

@@ -23,6 +23,15 @@ from eights.cli import main
 NAN = float("nan")
 
 
+def _ended_record_with_one_more() -> dict:
+    """The record of a finished hand with one more action after its end."""
+    g = eights.Game("crazy_eights", 2, seed=3)
+    while not g.is_terminal:
+        g.step(g.legal_actions()[0])
+    record = g.record()
+    return dict(record, actions=[*record["actions"], [0, 58]])
+
+
 def _game():
     return eights.Game("crazy_eights", 2, seed=1)
 
@@ -167,6 +176,17 @@ CASES = {
         lambda: eights.Game.from_record(dict(_game().record(), seed=object())),
         ValueError,
         r"^invalid game record: 'seed': unsupported type object",
+    ),
+    # One action past the end of the game named seat 255 as the seat to act.
+    "game-from_record-past-the-end": (
+        lambda: eights.Game.from_record(_ended_record_with_one_more()),
+        ValueError,
+        r"^invalid game record: action \d+ was taken by seat 0, but the game was over before it$",
+    ),
+    "game-from_record-negative-seed": (
+        lambda: eights.Game.from_record(dict(_game().record(), seed=-5)),
+        ValueError,
+        r"^invalid game record: 'seed' must be an integer in \[0, 2\*\*64\)$",
     ),
     # A seat with no cards played on, drawing, in a hand that should have ended.
     "game-from_position-empty-hand": (
