@@ -142,11 +142,16 @@ macro_rules! typed_args {
     )*};
 }
 
-/// `name must be WHAT, got REPR (type T)`, the representation cut to a line.
+/// `name must be WHAT, got REPR (type T)`, the representation cut to a line. A `str` that
+/// is not valid Unicode (a lone surrogate, as Python decodes bytes that are not text with
+/// `surrogateescape`) is a bad value rather than a wrong type: a `ValueError` saying so.
 fn wrong_type(o: &Bound<'_, PyAny>, name: &str, what: &str) -> PyErr {
     let repr = o.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
     let repr =
         if repr.chars().count() > 60 { format!("{}...", repr.chars().take(57).collect::<String>()) } else { repr };
+    if o.is_instance_of::<PyString>() && o.extract::<String>().is_err() {
+        return PyValueError::new_err(format!("{name} must be {what}, got {repr}, which is not valid text"));
+    }
     let type_name = o.get_type().name().map(|t| t.to_string()).unwrap_or_else(|_| "?".into());
     PyTypeError::new_err(format!("{name} must be {what}, got {repr} (type {type_name})"))
 }

@@ -17,7 +17,9 @@ what is allowed) and asked again; the game is never changed by bad input.
 
 from __future__ import annotations
 
+import io
 import random
+import re
 import sys
 from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple, Union
 
@@ -34,6 +36,18 @@ QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h?", "help", "moves")
 
 _SYMBOL_LETTERS = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
+
+
+#: A move number as typed: an optional sign and ASCII digits.
+_NUMBER = re.compile(r"[+-]?[0-9]+")
+
+#: The longest part of a line that an explanation repeats.
+_SHOWN = 40
+
+
+def _shown(raw: str) -> str:
+    """``raw``, cut to its first :data:`_SHOWN` characters (a pasted page is not repeated)."""
+    return raw if len(raw) <= _SHOWN else raw[:_SHOWN] + "..."
 
 
 class _Quit(Exception):
@@ -63,18 +77,18 @@ def parse_move(game: Any, text: str) -> Tuple[Optional[int], str]:
     allowed = f'type a number from 1 to {len(legal)} or a move such as {strings[0]!r} ("help" lists them)'
     if not raw:
         return None, f"no move given; {allowed}"
-    if raw.lstrip("+-").isdigit():
-        number = int(raw)
-        if 1 <= number <= len(legal):
-            return legal[number - 1], ""
-        return None, f"there is no move number {number}: the moves are numbered 1 to {len(legal)}"
+    if _NUMBER.fullmatch(raw):  # ASCII digits only: int() also reads "²" and refuses 4301 digits
+        digits = raw.lstrip("+-").lstrip("0") or "0"
+        if not raw.startswith("-") and len(digits) <= len(str(len(legal))) and 1 <= int(digits) <= len(legal):
+            return legal[int(digits) - 1], ""
+        return None, f"there is no move number {_shown(raw)}: the moves are numbered 1 to {len(legal)}"
     cleaned = "".join(_SYMBOL_LETTERS.get(ch, ch) for ch in raw)
     if len(cleaned) == 1 and cleaned.upper() in SUIT_SYMBOLS:
         cleaned = "suit " + cleaned.upper()
     try:
         action = game.string_to_action(cleaned)
-    except ValueError:
-        return None, f"{raw!r} is not a move I know; {allowed}"
+    except (ValueError, TypeError):  # TypeError: a line the engine cannot take as text (undecodable bytes)
+        return None, f"{_shown(raw)!r} is not a move I know; {allowed}"
     if action in legal:
         return action, ""
     name = game.action_to_string(action)
@@ -122,6 +136,20 @@ def _seat_bots(
         if isinstance(player, BotSeat):  # "net1" plays only its presets
             check_bot_rules(player.name, preset, num_players, rules)
     return seat_bots
+
+
+def _undecodable_lines_as_text() -> None:
+    """Have ``input()`` read a line that is not text in the terminal's encoding (``\\xff``) as
+    text the engine refuses, explained and asked again, as Python does under the C locale:
+    strict decoding raised ``UnicodeDecodeError``, which ended the game (and lost the lines
+    read with it).  Python allows this only before the first read from ``sys.stdin``, and
+    the setting stays (it cannot be changed back once read from)."""
+    stdin = sys.stdin
+    if isinstance(stdin, io.TextIOWrapper) and stdin.errors == "strict":
+        try:
+            stdin.reconfigure(errors="surrogateescape")
+        except ValueError:  # already read from: stays strict
+            pass
 
 
 def _read_move(game: Any, read_line: Callable[[], str], say: Callable[..., None]) -> int:
@@ -236,6 +264,8 @@ def play(
         + "."
     )
     say('Type a move number or its text ("8h", "draw", "suit H"); "help" lists the moves, "quit" leaves.')
+    if read_line is input:
+        _undecodable_lines_as_text()
     try:
         _play_hand(game, seat, seat_bots, labels, read_line, say, history)
     except _Quit:

@@ -1,6 +1,7 @@
 """``python -m eights play``: a person against bots in the terminal, driven by a scripted
 standard input."""
 
+import os
 import subprocess
 import sys
 
@@ -43,6 +44,25 @@ def test_bad_input_is_explained_and_asked_again():
     assert "no move given" in out
     assert out.count("Your move?") == 5  # asked again after each of the five bad answers
     assert "unfinished" in out  # quit leaves cleanly
+
+
+@pytest.mark.parametrize("errors", ["", "utf-8:strict"])
+def test_a_line_that_is_not_text_is_explained_and_asked_again(errors):
+    # Bytes that are not UTF-8 were read as '\udcff\udcfe' (TypeError in string_to_action:
+    # a traceback, exit 1), or under a locale that decodes strictly, a UnicodeDecodeError
+    # that ended the game (exit 2).
+    env = dict(os.environ, PYTHONIOENCODING=errors) if errors else None
+    res = subprocess.run(
+        [sys.executable, "-m", "eights", "play", "--seed", "1", "--bots", "random"],
+        input=b"\xff\xfe\nquit\n",
+        capture_output=True,
+        timeout=120,
+        env=env,
+    )
+    out, err = res.stdout.decode("utf-8", "replace"), res.stderr.decode("utf-8", "replace")
+    assert res.returncode == 0 and err == "", err
+    assert "'\\udcff\\udcfe' is not a move I know" in out and out.count("Your move?") == 1
+    assert "unfinished" in out  # the next line, quit, was read
 
 
 def test_end_of_input_exits_cleanly():
@@ -88,6 +108,31 @@ def test_parse_move_numbers_follow_the_listed_order():
     legal = game.legal_actions()
     assert parse_move(game, "1")[0] == legal[0]
     assert parse_move(game, str(len(legal)))[0] == legal[-1]
+
+
+@pytest.mark.parametrize(
+    "text,why",
+    [
+        ("\udcff\udcfe", "is not a move I know"),  # undecodable bytes: string_to_action raised TypeError
+        ("²", "is not a move I know"),  # str.isdigit, but int() refused it
+        ("+-1", "is not a move I know"),
+        ("٣", "is not a move I know"),  # an Arabic-Indic 3: not a move number
+        ("1" * 5000, "there is no move number 1111"),  # int() refuses over 4300 digits
+        ("-1", "there is no move number -1"),
+        ("0000", "there is no move number 0"),
+    ],
+)
+def test_parse_move_refuses_what_is_not_a_move_number(text, why):
+    action, message = parse_move(_position(), text)
+    assert action is None and why in message
+    assert len(message) < 200  # a long line is not repeated whole
+
+
+def test_parse_move_reads_signs_and_leading_zeros_in_numbers():
+    game = _position()
+    legal = game.legal_actions()
+    assert parse_move(game, "+2") == (legal[1], "")
+    assert parse_move(game, "0" * 5000 + "1") == (legal[0], "")
 
 
 def test_parse_move_explains_what_is_wrong():

@@ -260,6 +260,13 @@ def test_bad_moves_are_refused_and_change_nothing(client, server):
         response = client.post(f"{server}/api/games/{gid}/actions", json=body)
         assert response.status_code == status, (body, response.text)
         assert words in response.json()["error"], (body, response.json())
+    # A lone surrogate (JSON's "\udcff": no character) reached the engine as a TypeError, a 500.
+    response = client.post(
+        f"{server}/api/games/{gid}/actions",
+        content=b'{"action": "\\udcff"}',
+        headers={"content-type": "application/json"},
+    )
+    assert response.status_code == 400 and "not a move" in response.json()["error"], response.text
     after = state_of(client, server, gid)
     assert after["decision"] == state["decision"] and after["legal"] == state["legal"]
     assert after["seats"] == state["seats"]
