@@ -8,8 +8,13 @@ optional extra ``eights[web]``)::
 from __future__ import annotations
 
 import argparse
+import errno
+import os
+import signal
+import socket
 import sys
-from typing import Any, Dict
+import threading
+from typing import Any, Callable, Dict, List
 
 from . import _args
 
@@ -91,8 +96,64 @@ def run(args: argparse.Namespace) -> int:
     if args.think_threads is not None:
         settings["think_threads"] = args.think_threads
     config = ServerConfig(**settings)
-    try:
-        serve(config, open_browser=args.open, log_level=args.log_level)
-    except KeyboardInterrupt:
-        pass
+    _check_address(config.host, config.port)
+    _until_interrupted(lambda: serve(config, open_browser=args.open, log_level=args.log_level))
     return 0
+
+
+def _check_address(host: str, port: int) -> None:
+    """Bind a socket where the server will listen, as asyncio does for uvicorn (every address
+    of ``host``), and close it: a host that cannot be resolved or is not this computer's, or
+    a port in use, is reported naming its option before the server starts (uvicorn printed
+    ``[Errno 98] ...`` after the banner and exited 3); ``ValueError`` then."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError, ValueError) as exc:  # gaierror; a name too long or with NUL
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise ValueError(
+            f"--host {host}: cannot find this address ({why}); give an address of this computer, "
+            "such as 127.0.0.1 or 0.0.0.0"
+        ) from None
+    for family, kind, proto, _, address in infos:
+        try:
+            with socket.socket(family, kind, proto) as sock:
+                if os.name == "posix":  # as asyncio binds: a port left in TIME_WAIT is free
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6 and hasattr(socket, "IPPROTO_IPV6"):
+                    sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                sock.bind(address)
+        except OSError as exc:
+            why = exc.strerror or exc
+            if exc.errno == errno.EADDRINUSE:
+                raise ValueError(f"--port {port}: already in use on {host} ({why}); choose a free port") from None
+            if exc.errno == errno.EADDRNOTAVAIL:
+                raise ValueError(
+                    f"--host {host}: not an address of this computer ({why}); give one, such as 127.0.0.1 or 0.0.0.0"
+                ) from None
+            raise ValueError(f"--host {host} --port {port}: cannot listen there ({why})") from None
+
+
+def _until_interrupted(serve: Callable[[], None]) -> None:
+    """Run ``serve`` and raise ``KeyboardInterrupt`` when Ctrl-C stopped it, as every command
+    ends on Ctrl-C (one line and exit status 130, from :func:`eights.cli.main`): uvicorn
+    stops on SIGINT, raises it again once stopped and then swallows the KeyboardInterrupt,
+    so the signal is noted here on its way."""
+    caught: List[int] = []
+
+    def note(sig: int, frame: Any) -> None:
+        caught.append(sig)
+        signal.default_int_handler(sig, frame)
+
+    # Only over Python's own handler (not one an embedding program set, nor SIG_IGN), and
+    # only where signals can be handled: the main thread.
+    watch = threading.current_thread() is threading.main_thread()
+    watch = watch and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if watch:
+        signal.signal(signal.SIGINT, note)
+    try:
+        serve()
+    finally:
+        if watch:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+    if caught:
+        raise KeyboardInterrupt

@@ -104,7 +104,8 @@ def _records_dir(value: Any) -> str:
     if not isinstance(path, str):
         raise TypeError(f"records_dir must be None or a folder's path (a str or os.PathLike), got {describe(value)}")
     if not os.path.isdir(path):
-        raise ValueError(f"records folder: no such directory: {path!r}")
+        why = "not a directory" if os.path.exists(path) else "no such directory"
+        raise ValueError(f"records folder: {why}: {path!r}")
     return os.path.realpath(path)
 
 
@@ -154,9 +155,11 @@ def parse_policy(text: str) -> Tuple[str, str]:
 def load_policies(policies: Dict[str, str]) -> Dict[str, Any]:
     """Load every policy of the configuration once: ``{label: policy}`` as
     :func:`eights.agents.load.load_policy` returns it; ``ValueError`` naming the policy that
-    cannot be loaded, or a label that is a built-in bot name."""
+    cannot be loaded, or a label that is a built-in bot name.  A weights file (which stays
+    its path, played in Rust) is read and checked here by the loader of the bots, so a
+    missing or damaged file stops the server at its start, not at its first game."""
     from .._core import parse_bot
-    from ..agents.files import is_agent_file
+    from ..agents.files import agent_file_metadata, is_agent_file
     from ..agents.load import load_policy
 
     loaded = {}
@@ -171,6 +174,8 @@ def load_policies(policies: Dict[str, str]) -> Dict[str, Any]:
             raise ValueError(f"--policy {label}={spec}: {label!r} is a built-in bot name; name the policy otherwise")
         try:
             loaded[label] = load_policy(spec)
+            if is_agent_file(spec):
+                agent_file_metadata(loaded[label])
         except (ValueError, TypeError) as exc:
             raise ValueError(f"--policy {label}={spec}: {exc}") from None
         if isinstance(loaded[label], str) and not is_agent_file(spec):  # a bot name given as a spec

@@ -93,6 +93,48 @@ def test_bad_options_exit_with_a_message(args, words):
     assert words in res.stderr and "Traceback" not in res.stderr
 
 
+def test_bad_files_exit_with_a_message_before_serving(tmp_path):
+    """A missing or damaged weights file was found only when a game was created over HTTP,
+    and a records file (not a folder) was called missing."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    garbage = tmp_path / "garbage.safetensors"
+    garbage.write_text("garbage")
+    records = tmp_path / "records.toml"
+    records.write_text("")
+    missing = tmp_path / "none.safetensors"
+    for args, words in [
+        (["--policy", f"a={missing}"], [f"--policy a={missing}", "cannot open it"]),
+        (["--policy", f"a={garbage}"], [f"--policy a={garbage}", "not a safetensors file"]),
+        (["--policy", str(garbage)], [f"--policy garbage={garbage}", "not a safetensors file"]),
+        (["--records", str(records)], ["records folder: not a directory", str(records)]),
+    ]:
+        res = _run("serve", "--port", str(_free_port()), *args)
+        assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+        assert all(word in res.stderr for word in words), (words, res.stderr)
+        assert "play at" not in res.stderr  # refused before serving
+
+
+def test_an_address_it_cannot_listen_on_names_the_option():
+    """A port in use or a host that is not this computer's: uvicorn's "[Errno 98] ..." after
+    the banner, exit 3; now the option, before the banner, exit 2."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        res = _run("serve", "--port", str(port))
+    assert res.returncode == 2 and "Traceback" not in res.stderr and "play at" not in res.stderr, res.stderr
+    assert res.stderr.startswith(f"error: --port {port}: already in use"), res.stderr
+    res = _run("serve", "--host", "192.0.2.1", "--port", str(_free_port()))  # TEST-NET-1: no one's address
+    assert res.returncode == 2 and "play at" not in res.stderr, res.stderr
+    assert res.stderr.startswith("error: --host 192.0.2.1: not an address of this computer"), res.stderr
+    res = _run("serve", "--host", "no such host", "--port", str(_free_port()))  # a space: never resolved
+    assert res.returncode == 2 and "play at" not in res.stderr, res.stderr
+    assert res.stderr.startswith("error: --host no such host: cannot find this address"), res.stderr
+
+
 def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -111,6 +153,9 @@ def test_serve_starts_answers_and_stops_on_ctrl_c(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        # SIGINT handled as in a terminal's foreground command, even where this test runs
+        # with it ignored (as a shell starts background jobs)
+        preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) if os.name == "posix" else None,
     )
     try:
         deadline = time.monotonic() + 60
@@ -128,5 +173,8 @@ def test_serve_starts_answers_and_stops_on_ctrl_c(tmp_path):
     finally:
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 0, err
+    # As every command on Ctrl-C: one line, "interrupted", and exit status 130 (it was 0
+    # and silent: uvicorn swallows the KeyboardInterrupt).
+    assert proc.returncode == 130, err
     assert f"http://127.0.0.1:{port}/" in err and "Traceback" not in err
+    assert err.strip().splitlines()[-1] == "interrupted", err

@@ -133,3 +133,27 @@ def test_an_integer_think_threads_lets_bots_move_over_http():
         ).json()
         response = client.post(f"{base}/api/games/{game['id']}/advance", json={})
         assert response.status_code == 200, response.text
+
+
+def test_a_records_file_is_not_a_folder(tmp_path):
+    # It was called missing: "no such directory".
+    records = tmp_path / "records.toml"
+    records.write_text("")
+    with pytest.raises(ValueError, match="records folder: not a directory: .*records.toml"):
+        ServerConfig(records_dir=records)
+
+
+def test_weights_files_are_read_when_the_policies_load(tmp_path):
+    # A missing or damaged weights file stayed its path until a game was created over HTTP
+    # (then "bot 'a': bot file ... cannot open it"); the server now refuses it at its start.
+    from eights.web.config import load_policies
+
+    garbage = tmp_path / "garbage.safetensors"
+    garbage.write_text("garbage")
+    with pytest.raises(ValueError, match=r"--policy a=.*none\.safetensors: bot file .*cannot open it"):
+        load_policies({"a": str(tmp_path / "none.safetensors")})
+    with pytest.raises(ValueError, match=r"--policy a=.*garbage\.safetensors: .*not a safetensors file"):
+        create_app(policies={"a": str(garbage)})
+    shipped = pathlib.Path(__file__).resolve().parents[3] / "src" / "bots" / "weights" / "net.safetensors"
+    if shipped.is_file():  # the card network, committed in the repository
+        assert load_policies({"net file": str(shipped)}) == {"net file": str(shipped)}
