@@ -16,7 +16,7 @@ import numpy as np
 from .budget import Budget
 from .ratings import sweep_pairs
 
-__all__ = ["EvalResult", "ExploitResult", "TournamentResult"]
+__all__ = ["EvalResult", "ExploitResult", "TournamentResult", "chart_path", "results_format"]
 
 #: The columns of a tournament's CSV file, one row per agent.
 _CSV_FIELDS = ["agent", "rating", "rating_low", "rating_high", "interval", "decisions_per_second", "mean_length"]
@@ -24,6 +24,32 @@ _CSV_FIELDS = ["agent", "rating", "rating_low", "rating_high", "interval", "deci
 #: How an agent's interval was found (the JSON and CSV files' ``interval``).
 _BOOTSTRAP = "bootstrap over deals"
 _PROFILED = "bootstrap over deals, widened to the profile likelihood"
+
+
+def results_format(path: str) -> str:
+    """The format :meth:`TournamentResult.save` writes ``path`` in, ``"json"`` or ``"csv"``,
+    from its extension as :func:`os.path.splitext` finds it (any case; a name that is only an
+    extension, ``.json``, has none). The command line checks its ``--out`` files with it before
+    the tournament, so that it refuses exactly what the save would.
+
+    Raises:
+        ValueError: another extension, or none.
+    """
+    ext = os.path.splitext(str(path))[1].lower()
+    if ext not in (".json", ".csv"):
+        raise ValueError(f"results can be saved as .json or .csv, got {path!r}")
+    return ext[1:]
+
+
+def chart_path(path: str) -> str:
+    """The file a chart asked for at ``path`` is written to: ``path`` itself, or, when it has
+    no extension (``chart``, ``chart.``), ``path`` with ``.png`` added, as matplotlib would
+    add its default format's (the charts pass it on, so the two never differ). A path without
+    a file name (empty, ``dir/``, ``..``) is returned as it is, for the output checks to refuse."""
+    path = os.fspath(path)
+    if os.path.splitext(path)[1].lstrip(".") or not os.path.basename(path).strip("."):
+        return path
+    return path.rstrip(".") + ".png"
 
 
 def _speeds(rates: Dict[str, float]) -> str:
@@ -200,11 +226,9 @@ class TournamentResult:
         Raises:
             ValueError: another file extension.
         """
-        ext = os.path.splitext(str(path))[1].lower()
-        if ext not in (".json", ".csv"):
-            raise ValueError(f"results can be saved as .json or .csv, got {path!r}")
+        fmt = results_format(path)
         data = self.to_dict()
-        if ext == ".json":
+        if fmt == "json":
             with open(path, "w", encoding="utf-8") as f:
                 json.dump(data, f, indent=2)
                 f.write("\n")
@@ -216,12 +240,15 @@ class TournamentResult:
             for row in data["agents"]:
                 writer.writerow({**settings, **row})
 
-    def plot(self, path: str) -> None:
+    def plot(self, path: str) -> str:
         """Save a chart of the ratings with their intervals (needs matplotlib: the
-        ``plot`` extra)."""
+        ``plot`` extra) and return the path written (:func:`chart_path`: ``.png`` added to a
+        path without an extension)."""
         from .plot import plot_ratings
 
+        path = chart_path(path)
         plot_ratings(self, path)
+        return path
 
 
 @dataclass
@@ -328,8 +355,12 @@ class ExploitResult:
             what = f"no {exc.args[0]!r} in it" if isinstance(exc, KeyError) and exc.args else first
             raise ValueError(f"{path}: not an exploit result saved by ExploitResult.save: {what}") from None
 
-    def plot(self, path: str) -> None:
-        """Save the learning curve and the evaluated win rate as a chart (needs matplotlib)."""
+    def plot(self, path: str) -> str:
+        """Save the learning curve and the evaluated win rate as a chart (needs matplotlib) and
+        return the path written (:func:`chart_path`: ``.png`` added to a path without an
+        extension)."""
         from .plot import plot_exploit
 
+        path = chart_path(path)
         plot_exploit([self], path)
+        return path

@@ -66,15 +66,22 @@ def run(args: argparse.Namespace) -> int:
     """Run a duplicate-deal tournament between bots and print the ratings."""
     from .. import arena
     from ..agents.spec import load_agent
+    from ..arena.report import chart_path, results_format
     from ..observation import ObservationBounds
 
     preset, rules = _args.rules_of(args)
     for path in args.out or []:
-        if not path.lower().endswith((".json", ".csv")):
-            raise ValueError(f"--out must name a .json or .csv file, got {path!r}")
-    # Every output checked before the tournament runs, not after.
+        try:
+            results_format(path)  # the save's own rule, so that it refuses nothing checked here
+        except ValueError:
+            bare = path.lower().endswith((".json", ".csv"))  # ".json", "dir/..json": no name before it
+            hint = " (the file needs a name before its extension)" if bare else ""
+            raise ValueError(f"--out must name a .json or .csv file, got {path!r}{hint}") from None
+    # Every output checked before the tournament runs, not after (the chart at the path it
+    # will be written to).
+    plot = None if args.plot is None else chart_path(args.plot)
     _outputs.check_outputs(
-        [*_outputs.each("--out", args.out, "file"), ("--record", args.record, "folder"), ("--plot", args.plot, "plot")]
+        [*_outputs.each("--out", args.out, "file"), ("--record", args.record, "folder"), ("--plot", plot, "plot")]
     )
     if args.ray is not None and args.record is not None:
         raise ValueError("--record cannot be combined with --ray: the records would be written on the workers")
@@ -102,6 +109,5 @@ def run(args: argparse.Namespace) -> int:
         result.save(path)
         print(f"results saved to {path}")
     if args.plot:
-        result.plot(args.plot)
-        print(f"chart saved to {args.plot}")
+        print(f"chart saved to {result.plot(args.plot)}")
     return 0

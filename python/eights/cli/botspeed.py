@@ -36,7 +36,7 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Time each bot's decisions on each preset (one thread, games against the heuristic)."""
     from .. import arena
-    from .._core import Game
+    from .._core import Game, check_bot_rules
     from ..agents.spec import as_agent
 
     bots = _args.names(args.bots)
@@ -45,13 +45,20 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--bots needs at least one bot name (e.g. random,heuristic), got {args.bots!r}")
     if not presets:
         raise ValueError(f"--presets needs at least one preset name (e.g. crazy_eights), got {args.presets!r}")
-    for b in bots:
-        as_agent(b, "--bots")  # ValueError naming the allowed bots
+    specs = [as_agent(b, "--bots") for b in bots]  # ValueError naming the allowed bots
     for preset in presets:  # every preset and the player count checked before any timing
         try:
             Game(preset, args.players, seed=0)
         except ValueError as exc:
             raise ValueError(f"--presets: {exc}") from None
+    for preset in presets:  # and every bot on every preset (net1 plays only its own presets)
+        for b, spec in zip(bots, specs):
+            if spec.bot is None:
+                continue
+            try:
+                check_bot_rules(spec.bot, preset, args.players)
+            except ValueError as exc:
+                raise ValueError(f"--bots {b} cannot play --presets {preset}: {exc}") from None
     print(
         f"{args.players} players, {args.games} duplicate deals against heuristic per bot, one thread, seed {args.seed}"
     )

@@ -45,11 +45,29 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print the table."""
     from ..agents.spec import load_agent
-    from ..generalization import evaluate
+    from ..arena.report import chart_path
+    from ..generalization import evaluate, refusals, split, unseated
 
-    _outputs.check_outputs([("--out", args.out, "file"), ("--plot", args.plot, "plot")])  # before the run
+    plot = None if args.plot is None else chart_path(args.plot)  # the file the chart is written to
+    _outputs.check_outputs([("--out", args.out, "file"), ("--plot", plot, "plot")])  # before the run
+    sets = split(args.split, args.players)
+    if not sets:
+        raise ValueError(
+            f"--players {args.players}: no rule set of split {args.split!r} seats {args.players} players"
+            + (
+                f" ({', '.join(unseated(args.split, args.players))} do not)"
+                if unseated(args.split, args.players)
+                else ""
+            )
+        )
     agent = load_agent(args.agent, what="--agent")
     opponent = load_agent(args.opponent, what="--opponent")
+    refused = refusals(agent, sets, args.players)
+    if all(why is not None for why in refused):  # a run that would play nothing
+        raise ValueError(
+            f"--agent {args.agent}: {agent.label} can play none of the {len(sets)} rule sets of split "
+            f"{args.split!r} with {args.players} players ({sets[0].name}: {refused[0]})"
+        )
     ray = _args.ray_of(args)
     start = time.perf_counter()
     result = evaluate(
@@ -69,6 +87,5 @@ def run(args: argparse.Namespace) -> int:
         result.save(args.out)
         print(f"results saved to {args.out}")
     if args.plot:
-        result.plot(args.plot)
-        print(f"chart saved to {args.plot}")
+        print(f"chart saved to {result.plot(args.plot)}")
     return 0

@@ -157,13 +157,15 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    from ..arena.report import chart_path
     from ..rules import Rules
     from ..train import train
 
     if overrides:
         # On a preset name or on the rules of a TOML file alike (as the other commands do).
         preset = Rules(preset, overrides) if isinstance(preset, str) else preset.replace(overrides)
-    _outputs.check_outputs([("--out", args.out, "folder"), ("--plot", args.plot, "plot")])
+    plot = None if args.plot is None else chart_path(args.plot)  # the file the chart is written to
+    _outputs.check_outputs([("--out", args.out, "folder"), ("--plot", plot, "plot")])
     ppo, league = _settings(args)
     try:
         result = train(
@@ -191,13 +193,13 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # a setting named by its flag
         raise ValueError(_as_flags(str(exc))) from None
     print(f"run folder: {result.out} (final.safetensors, checkpoint.pt, learning_curve.png, summary.md)")
-    if args.plot:
+    if plot is not None:
         from ..train.curves import LearningCurve
         from ..train.files import load_checkpoint
 
         curve = LearningCurve()
         curve.points = list(load_checkpoint(f"{result.out}/checkpoint.pt", ("curve",))["curve"])
-        curve.plot(args.plot, f"{preset if isinstance(preset, str) else preset.name}, {args.players} players",
+        curve.plot(plot, f"{preset if isinstance(preset, str) else preset.name}, {args.players} players",
                    fair=1.0 / args.players)  # fmt: skip
-        print(f"learning curve: {args.plot}")
+        print(f"learning curve: {plot}")
     return 0

@@ -19,7 +19,7 @@ fat_buddah, chase_the_ace, sevens_and_eights, crazy_eights_countdown_blog, crazy
 True
 """
 
-from .evaluate import GeneralizationResult, RuleSetResult, evaluate, iqm
+from .evaluate import GeneralizationResult, RuleSetResult, evaluate, iqm, refusals
 from .splits import (
     HELDOUT_PRESETS,
     HOUSE_RULES_COUNT,
@@ -30,6 +30,7 @@ from .splits import (
     split,
     train_presets,
     train_space,
+    unseated,
 )
 
 __all__ = [
@@ -43,7 +44,9 @@ __all__ = [
     "evaluate",
     "heldout_house_space",
     "iqm",
+    "refusals",
     "split",
     "train_presets",
     "train_space",
+    "unseated",
 ]

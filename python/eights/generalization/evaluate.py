@@ -4,7 +4,8 @@ over rule sets into a mean and an interquartile mean with stratified bootstrap i
 rliable does: the deals of each rule set are resampled, and the aggregate recomputed).
 
 A rule set an agent cannot play (``net1`` away from its presets, say) is reported as refused,
-with the reason, and left out of the aggregates.
+with the reason, and left out of the aggregates. The rule sets of a split that do not seat the
+player count are left out of it, and named in the result (``left_out``).
 """
 
 from __future__ import annotations
@@ -23,11 +24,19 @@ from .._utils.optional import import_optional
 from ..agents.spec import as_agent
 from ..arena import evaluate as _evaluate
 from ..arena.cluster import check_address
+from ..arena.report import chart_path
 from ..arena.stats import per_deal as deal_means
 from ..rules import Rules, resolve_preset
 from .splits import split as _split
+from .splits import unseated
 
-__all__ = ["GeneralizationResult", "RuleSetResult", "evaluate", "iqm"]
+__all__ = ["GeneralizationResult", "RuleSetResult", "evaluate", "iqm", "refusals"]
+
+
+def _finite(x: float) -> Optional[float]:
+    """``x`` as a float, or None when it is not finite (JSON has no NaN)."""
+    x = float(x)
+    return x if math.isfinite(x) else None
 
 
 def iqm(values: np.ndarray, axis: int = -1) -> np.ndarray:
@@ -56,7 +65,9 @@ class RuleSetResult:
 @dataclass
 class GeneralizationResult:
     """The result of :func:`evaluate`: one :class:`RuleSetResult` per rule set and the
-    aggregates over the rule sets the agent played (mean and IQM, each with a 95% interval)."""
+    aggregates over the rule sets the agent played (mean and IQM, each with a 95% interval;
+    NaN when it played none). ``left_out``: the presets of the split that do not seat
+    ``num_players`` (see :func:`eights.generalization.unseated`)."""
 
     agent: str
     opponent: str
@@ -68,6 +79,7 @@ class GeneralizationResult:
     mean_ci: tuple
     iqm: float
     iqm_ci: tuple
+    left_out: List[str] = field(default_factory=list)
 
     @property
     def fair_share(self) -> float:
@@ -88,40 +100,57 @@ class GeneralizationResult:
             else:
                 lines.append(f"{r.name:<{w}}  {r.win_rate:8.3f}   [{r.ci[0]:.3f}, {r.ci[1]:.3f}]")
         played = sum(r.refused is None for r in self.rule_sets)
-        lines.append(f"{'mean':<{w}}  {self.mean:8.3f}   [{self.mean_ci[0]:.3f}, {self.mean_ci[1]:.3f}]")
-        lines.append(f"{'IQM':<{w}}  {self.iqm:8.3f}   [{self.iqm_ci[0]:.3f}, {self.iqm_ci[1]:.3f}]")
+        if played:
+            lines.append(f"{'mean':<{w}}  {self.mean:8.3f}   [{self.mean_ci[0]:.3f}, {self.mean_ci[1]:.3f}]")
+            lines.append(f"{'IQM':<{w}}  {self.iqm:8.3f}   [{self.iqm_ci[0]:.3f}, {self.iqm_ci[1]:.3f}]")
         lines.append(f"({played} of {len(self.rule_sets)} rule sets played)")
+        if self.left_out:
+            total = len(self.rule_sets) + len(self.left_out)
+            lines.append(
+                f"({len(self.left_out)} of {total} rule sets of the split do not seat {self.num_players} players, "
+                f"left out: {', '.join(self.left_out)})"
+            )
         return "\n".join(lines)
 
     def __str__(self) -> str:
         return self.table()
 
     def to_dict(self) -> Dict[str, Any]:
-        """Plain JSON-able data."""
+        """Plain JSON-able data; a number that is not finite (the win rate of a refused rule
+        set, the aggregates when none was played) is None."""
         return {
             "agent": self.agent,
             "opponent": self.opponent,
             "split": self.split,
             "num_players": self.num_players,
             "deals": self.deals,
-            "mean": self.mean,
-            "mean_ci": list(self.mean_ci),
-            "iqm": self.iqm,
-            "iqm_ci": list(self.iqm_ci),
+            "mean": _finite(self.mean),
+            "mean_ci": [_finite(x) for x in self.mean_ci],
+            "iqm": _finite(self.iqm),
+            "iqm_ci": [_finite(x) for x in self.iqm_ci],
             "rule_sets": [
-                {"name": r.name, "win_rate": r.win_rate, "ci": list(r.ci), "deals": r.deals, "refused": r.refused}
+                {
+                    "name": r.name,
+                    "win_rate": _finite(r.win_rate),
+                    "ci": [_finite(x) for x in r.ci],
+                    "deals": r.deals,
+                    "refused": r.refused,
+                }
                 for r in self.rule_sets
             ],
+            "left_out": list(self.left_out),
         }
 
     def save(self, path: str) -> None:
-        """Write :meth:`to_dict` as JSON."""
+        """Write :meth:`to_dict` as JSON (strict JSON: null, never NaN)."""
         with open(path, "w", encoding="utf-8") as f:
-            json.dump(self.to_dict(), f, indent=2)
+            json.dump(self.to_dict(), f, indent=2, allow_nan=False)
 
-    def plot(self, path: str) -> None:
+    def plot(self, path: str) -> str:
         """A chart of the win rates (one bar per rule set, the aggregates last) with their
-        intervals and the fair share (needs matplotlib)."""
+        intervals and the fair share (needs matplotlib); returns the path written
+        (:func:`eights.arena.report.chart_path`: ``.png`` added to a path without an
+        extension)."""
         import_optional("matplotlib", "plot", "plotting a generalization result")
         import matplotlib
 
@@ -145,8 +174,10 @@ class GeneralizationResult:
         ax.set_title(f"{self.agent}: split {self.split}, {self.num_players} players", fontsize=9)
         ax.legend(loc="lower right", fontsize=7)
         fig.tight_layout()
+        path = chart_path(path)
         fig.savefig(path, dpi=120)
         plt.close(fig)
+        return path
 
 
 def _rule_set(value: Any, i: int) -> Rules:
@@ -166,6 +197,16 @@ def _refusal(spec: Any, rules: Rules, num_players: int) -> Optional[str]:
     except ValueError as exc:
         return str(exc)
     return None
+
+
+def refusals(agent: Any, rule_sets: Sequence[Rules], num_players: int = 2) -> List[Optional[str]]:
+    """Why ``agent`` cannot play each of ``rule_sets`` (:class:`eights.Rules`) at
+    ``num_players``, None for each it can: a built-in bot or network file refused by rules it
+    was not trained for (``net1`` away from its presets); a Python policy plays them all. Found
+    without playing: :func:`evaluate` reports these, the command line refuses an agent that
+    can play none before it starts."""
+    spec = as_agent(agent, "agent")
+    return [_refusal(spec, rules, num_players) for rules in rule_sets]
 
 
 def _aggregate(played: Sequence[RuleSetResult], seed: int, bootstrap: int) -> tuple:
@@ -209,8 +250,10 @@ def evaluate(
     An agent that reads the rules (``obs_rules = True`` on a Python policy) is given the
     rules encoding with its observations. ``ray``: play on a Ray cluster (see
     :func:`eights.arena.evaluate`; the same results for the same seed). Raises
-    ``ValueError`` for an unknown split and the arena's errors for bad arguments; an agent
-    refused by a rule set is reported, not raised.
+    ``ValueError`` for an unknown split, a split with no rule set for ``num_players``, an
+    opponent refused by a rule set (before any game) and the arena's errors for bad
+    arguments; an agent refused by a rule set is reported, not raised. The split's presets
+    that do not seat ``num_players`` are named in the result's ``left_out``.
     """
     num_players = as_int(num_players, "num_players", 2, 10)
     games = as_int(games, "games", 1)
@@ -220,17 +263,30 @@ def evaluate(
     opp = as_agent(opponent, "opponent")
     if isinstance(rule_sets, (str, Rules, os.PathLike)):  # one rule set
         rule_sets = [rule_sets]
-    sets = _split(split, num_players) if rule_sets is None else [_rule_set(r, i) for i, r in enumerate(rule_sets)]
+    left_out: List[str] = []
+    if rule_sets is None:
+        sets = _split(split, num_players)
+        left_out = unseated(split, num_players)
+        if not sets:
+            raise ValueError(
+                f"num_players={num_players}: no rule set of split {split!r} seats {num_players} players"
+                + (f" ({', '.join(left_out)} do not)" if left_out else "")
+            )
+    else:
+        sets = [_rule_set(r, i) for i, r in enumerate(rule_sets)]
+    refused = refusals(spec, sets, num_players)
+    for rules, why in zip(sets, refusals(opp, sets, num_players)):  # before any game
+        if why is not None:
+            raise ValueError(f"the opponent {opp.label} cannot play the rule set {rules.name}: {why}")
     bar = None
     if progress:
         tqdm = import_optional("tqdm", "progress", "a progress bar")
         bar = tqdm.tqdm(total=len(sets), desc=f"{spec.label} on {split}", unit="rule set")
     results: List[RuleSetResult] = []
     try:
-        for rules in sets:
-            refused = _refusal(spec, rules, num_players)
-            if refused is not None:
-                results.append(RuleSetResult(rules.name, math.nan, (math.nan, math.nan), 0, refused=refused))
+        for rules, why in zip(sets, refused):
+            if why is not None:
+                results.append(RuleSetResult(rules.name, math.nan, (math.nan, math.nan), 0, refused=why))
             else:
                 r = _evaluate(
                     spec, opp, preset=rules, num_players=num_players, games=games, seed=seed, threads=threads, ray=ray
@@ -243,4 +299,6 @@ def evaluate(
         if bar is not None:
             bar.close()
     mean, mean_ci, iq, iqm_ci = _aggregate([r for r in results if r.refused is None], seed, bootstrap)
-    return GeneralizationResult(spec.label, opp.label, split, num_players, games, results, mean, mean_ci, iq, iqm_ci)
+    return GeneralizationResult(
+        spec.label, opp.label, split, num_players, games, results, mean, mean_ci, iq, iqm_ci, left_out=left_out
+    )

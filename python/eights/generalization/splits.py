@@ -39,6 +39,7 @@ __all__ = [
     "split",
     "train_presets",
     "train_space",
+    "unseated",
 ]
 
 #: The presets the benchmark holds out (see the module documentation for the choice).
@@ -94,6 +95,20 @@ def _house_sets(space: RuleSpace) -> List[Rules]:
         if len(space.changes(seed)) >= MIN_HOUSE_CHANGES:
             sets.append(space.sample(seed))
     return sets
+
+
+def unseated(name: str, num_players: int = 2) -> List[str]:
+    """The presets of split ``name`` that :func:`split` leaves out at ``num_players`` because
+    they do not seat that many: the held-out presets for ``heldout_presets``, the other
+    presets for ``train_presets``; none for ``heldout_house``, whose sets are drawn from the
+    train presets that seat ``num_players``."""
+    if name == "train_presets":
+        return [p for p in _presets() if p not in HELDOUT_PRESETS and not _allows(p, num_players)]
+    if name == "heldout_presets":
+        return [p for p in HELDOUT_PRESETS if not _allows(p, num_players)]
+    if name == "heldout_house":
+        return []
+    raise ValueError(f"unknown split {name!r}; splits: {', '.join(SPLITS)}")
 
 
 def split(name: str, num_players: int = 2) -> List[Rules]:

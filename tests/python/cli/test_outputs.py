@@ -125,3 +125,95 @@ def test_a_missing_root_ends_the_search_for_a_parent(monkeypatch):
     # went round for ever. Here no folder exists at all, the root included.
     monkeypatch.setattr(os.path, "exists", lambda p: False)
     assert folder_problem("/nowhere/out") == "/ does not exist (no such drive or share)"
+
+
+SMALL_ARENA = ["arena", "--agents", "random,heuristic", "--games", "2", "--no-progress", "--bootstrap", "100"]
+
+
+def _refused_at_once(capsys, argv, *what):
+    """``main(argv)`` exits 2 with one line saying ``what``, before any game (no table)."""
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert all(w in err for w in what) and "Traceback" not in err, err
+    assert "rating" not in out.lower() and "saved" not in out, out
+
+
+@pytest.mark.parametrize("name", [".json", ".CSV", "dir.toml/..json"])
+def test_arena_out_with_no_name_before_its_extension_is_refused_before_the_tournament(
+    tmp_path, capsys, name, monkeypatch
+):
+    # The check used endswith and the save os.path.splitext: ".json" passed the check, the
+    # tournament ran, and the save refused it, losing the results.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "dir.toml").mkdir()
+    _refused_at_once(capsys, SMALL_ARENA + ["--out", name], "--out must name a .json or .csv file", repr(name))
+
+
+def test_arena_out_check_refuses_exactly_what_the_save_refuses(tmp_path, capsys):
+    from eights import arena
+    from eights.arena.report import results_format
+
+    result = arena.tournament(["random", "heuristic"], games=2, bootstrap=100)
+    (tmp_path / "cli").mkdir()
+    for name in ["r.json", "R.CSV", "r.tar.json", ".json", "..csv", "r.json.txt", "r", "r.", ".hidden.csv"]:
+        try:
+            results_format(name)
+            checked = True
+        except ValueError:
+            checked = False
+        try:
+            result.save(str(tmp_path / name))
+            saved = True
+        except ValueError:
+            saved = False
+        assert checked == saved, name
+        assert main(SMALL_ARENA + ["--out", str(tmp_path / "cli" / name)]) == (0 if checked else 2), name
+        capsys.readouterr()
+
+
+def test_arena_chart_without_an_extension_is_reported_where_it_is_written(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    assert main(SMALL_ARENA + ["--plot", str(tmp_path / "chart")]) == 0
+    out = capsys.readouterr().out
+    assert f"chart saved to {tmp_path / 'chart.png'}\n" in out, out
+    assert (tmp_path / "chart.png").is_file() and not (tmp_path / "chart").exists()
+    # The path checked before the tournament is the one written: a folder there is refused.
+    (tmp_path / "taken.png").mkdir()
+    path = str(tmp_path / "taken.png")
+    _refused_at_once(capsys, SMALL_ARENA + ["--plot", str(tmp_path / "taken")], f"--plot {path}: ", "is a folder")
+
+
+def test_generalize_chart_without_an_extension_is_reported_where_it_is_written(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    argv = ["generalize", "--agent", "random", "--games", "1", "--no-progress", "--plot", str(tmp_path / "chart.")]
+    assert main(argv) == 0
+    assert f"chart saved to {tmp_path / 'chart.png'}\n" in capsys.readouterr().out
+    assert (tmp_path / "chart.png").is_file()
+
+
+@pytest.mark.parametrize("command", ["exploit", "train"])
+def test_training_charts_without_an_extension_are_reported_where_they_are_written(command, tmp_path, capsys):
+    # Both said "x" and wrote "x.png" (matplotlib adds its default format's extension).
+    pytest.importorskip("torch")
+    pytest.importorskip("matplotlib")
+    small = ["--decisions", "10", "--no-progress"]
+    if command == "exploit":
+        argv = ["exploit", "--agent", "random", "--num-envs", "4", *small, "--eval-deals", "2"]
+        said = "chart saved to"
+    else:
+        argv = [
+            "train",
+            "--num-envs",
+            "4",
+            "--num-steps",
+            "4",
+            *small,
+            "--eval-deals",
+            "0",
+            "--out",
+            str(tmp_path / "r"),
+        ]
+        said = "learning curve:"
+    assert main(argv + ["--plot", str(tmp_path / "chart")]) == 0
+    assert f"{said} {tmp_path / 'chart.png'}\n" in capsys.readouterr().out
+    assert (tmp_path / "chart.png").is_file() and not (tmp_path / "chart").exists()

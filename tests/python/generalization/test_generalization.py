@@ -11,6 +11,7 @@ import pytest
 
 import eights
 from eights import generalization as G
+from eights.cli import main
 from eights.rules import encoding as E
 from eights.rules.space import derive_seed
 
@@ -167,3 +168,81 @@ def test_a_rules_table_grows_from_any_capacity():
     assert list(table.add(rows[:1])) == [3]
     np.testing.assert_array_equal(table.rows[:3], rows)
     np.testing.assert_array_equal(table.rows[3], rows[0])
+
+
+def _strict_json(path):
+    """The file's JSON, refusing NaN and Infinity (not JSON)."""
+
+    def refuse(constant):
+        raise AssertionError(f"{path} holds {constant}, which is not JSON")
+
+    return json.loads(path.read_text(), parse_constant=refuse)
+
+
+def test_refused_rule_sets_are_null_in_the_json(tmp_path):
+    res = G.evaluate("net1", "heldout_presets", games=2)
+    res.save(str(tmp_path / "g.json"))
+    data = _strict_json(tmp_path / "g.json")
+    assert data == res.to_dict()
+    first = data["rule_sets"][0]
+    assert first["refused"] and first["win_rate"] is None and first["ci"] == [None, None]
+    assert data["mean"] == res.mean  # the aggregates of the played rule set stay numbers
+
+
+def test_a_result_with_no_rule_set_played_is_valid_json(tmp_path):
+    res = G.evaluate("net1", "heldout_house", games=1)  # every house set is refused: nothing played
+    assert all(r.refused for r in res.rule_sets)
+    res.save(str(tmp_path / "g.json"))
+    data = _strict_json(tmp_path / "g.json")
+    assert data["mean"] is None and data["iqm_ci"] == [None, None]
+    assert "nan" not in res.table() and "(0 of 40 rule sets played)" in res.table()
+
+
+def test_command_line_refuses_an_agent_that_plays_no_rule_set(tmp_path, capsys):
+    # It printed "mean nan [nan, nan]", "(0 of 40 rule sets played)", wrote bare NaN and exited 0.
+    out = tmp_path / "g.json"
+    argv = ["generalize", "--agent", "net1", "--split", "heldout_house", "--games", "2", "--no-progress"]
+    assert main(argv + ["--out", str(out)]) == 2
+    stdout, err = capsys.readouterr()
+    assert "--agent net1: net1 can play none of the 40 rule sets of split 'heldout_house'" in err, err
+    assert "trained for" in err and "Traceback" not in err
+    assert stdout == "" and not out.exists()
+
+
+def test_the_rule_sets_a_player_count_leaves_out_are_named(capsys):
+    # At 10 players the heldout_presets split plays 2 of its 5 presets; it said "(2 of 2 rule
+    # sets played)" and nothing of the other three.
+    left = ["chase_the_ace", "sevens_and_eights", "crazy_eights_countdown_blog"]
+    assert G.unseated("heldout_presets", 10) == left and G.unseated("heldout_presets", 2) == []
+    res = G.evaluate("random", "heldout_presets", num_players=10, games=1)
+    assert res.left_out == left and res.to_dict()["left_out"] == left
+    assert main(["generalize", "--agent", "random", "--players", "10", "--games", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "(2 of 2 rule sets played)" in out
+    assert f"3 of 5 rule sets of the split do not seat 10 players, left out: {', '.join(left)}" in out, out
+
+
+def test_a_split_with_no_rule_set_for_the_player_count_is_refused(monkeypatch, capsys):
+    # No split is empty at 2 to 10 players today; were one, the run would play nothing.
+    import importlib
+
+    evaluate_module = importlib.import_module("eights.generalization.evaluate")
+    monkeypatch.setattr(evaluate_module, "_split", lambda name, n: [])
+    with pytest.raises(ValueError, match="num_players=10: no rule set of split 'heldout_presets' seats 10"):
+        G.evaluate("random", "heldout_presets", num_players=10, games=1)
+    monkeypatch.setattr(G, "split", lambda name, n: [])
+    assert main(["generalize", "--agent", "random", "--players", "10", "--no-progress"]) == 2
+    out, err = capsys.readouterr()
+    assert "--players 10: no rule set of split 'heldout_presets' seats 10 players" in err and out == "", err
+
+
+def test_an_opponent_refused_by_a_rule_set_is_refused_before_any_game():
+    calls = []
+
+    def first_legal(obs, mask):
+        calls.append(1)
+        return int(np.flatnonzero(mask)[0])
+
+    with pytest.raises(ValueError, match="opponent net1 cannot play the rule set one_card"):
+        G.evaluate(first_legal, rule_sets=["crazy_eights", "one_card"], opponent="net1", games=1)
+    assert calls == []  # crazy_eights was not played first
