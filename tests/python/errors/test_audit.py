@@ -216,6 +216,12 @@ CASES = {
         TypeError,
         's must be an action string such as "play 8H", got 5',
     ),
+    # A str that is no text (a lone surrogate, as surrogateescape decodes bad bytes) was a TypeError.
+    "game-string_to_action-surrogate": (
+        lambda: _game().string_to_action("\udcff"),
+        ValueError,
+        's must be an action string such as "play 8H", got .*, which is not valid text',
+    ),
     "game-observation-obs_rules-type": (
         lambda: _game().observation(0, obs_rules="yes"),
         TypeError,
@@ -473,7 +479,10 @@ FLAGS = {
     "cli-agents-model": (["arena", "--agents", "random,missing.zip"], "no such model file: 'missing.zip'"),
     "cli-arena-out-ext": (["arena", "--out", "x.txt"], "--out must name a .json or .csv file"),
     "cli-split": (["generalize", "--agent", "random", "--split", "x"], "argument --split: invalid choice"),
-    "cli-minutes": (["exploit", "--agent", "random", "--minutes", "0"], "argument --minutes: must be a positive"),
+    "cli-minutes": (
+        ["exploit", "--agent", "random", "--minutes", "0"],
+        "argument --minutes: must be a number of minutes in (0, 1e7)",
+    ),
     "cli-num-envs": (["exploit", "--agent", "random", "--num-envs", "1"], "argument --num-envs: must be in [2,"),
     "cli-seat": (["play", "--seat", "5"], "--seat must be in 0..1 for 2 players"),
     "cli-bots-empty": (["play", "--bots", ","], "--bots needs at least one bot name"),
