@@ -211,7 +211,9 @@ def gaps(data: Dict[str, Any]) -> Dict[str, Dict[str, tuple]]:
     return out
 
 
-def _cell(value: float, ci: Any, bold: bool = False) -> str:
+def _cell(value: Optional[float], ci: Any, bold: bool = False) -> str:
+    if value is None or ci is None or None in ci:  # a rule set the bot does not play (null in the JSON)
+        return "–"
     v = f"**{value:.3f}**" if bold else f"{value:.3f}"
     return f"{v} [{ci[0]:.3f}, {ci[1]:.3f}]"
 
