@@ -8,7 +8,8 @@ import argparse
 import time
 from typing import Any
 
-from . import _args, _outputs
+from .._utils import outputs as _outputs
+from . import _args
 
 
 def add_parser(subparsers: Any) -> None:

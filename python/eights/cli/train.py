@@ -12,7 +12,8 @@ import shlex
 import sys
 from typing import Any
 
-from . import _args, _outputs
+from .._utils import outputs as _outputs
+from . import _args
 
 #: The budget of a run given neither --minutes nor --decisions.
 DEFAULT_MINUTES = 30.0

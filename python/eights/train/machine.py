@@ -37,6 +37,10 @@ def pick_device(device: str = "auto") -> str:
         raise ValueError(f"device {device!r}: PyTorch sees no CUDA device on this machine")
     if dev.type not in ("cpu", "cuda"):
         raise ValueError(f"device must be 'auto', 'cpu' or a CUDA device, got {device!r}")
+    if dev.type == "cuda" and dev.index is not None and dev.index >= torch.cuda.device_count():
+        raise ValueError(f"device {device!r}: PyTorch sees {torch.cuda.device_count()} CUDA device(s) on this machine")
+    if dev.type == "cpu" and dev.index not in (None, 0):
+        raise ValueError(f"device {device!r}: PyTorch has one CPU device, 'cpu'")
     return str(dev)
 
 

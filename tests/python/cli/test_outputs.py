@@ -13,7 +13,7 @@ import time
 import pytest
 
 from eights.cli import main
-from eights.cli._outputs import file_problem, folder_problem
+from eights._utils.outputs import file_problem, folder_problem
 
 #: A folder no process can create files in, root included.
 UNWRITABLE = "/proc" if os.path.isdir("/proc/self") else None

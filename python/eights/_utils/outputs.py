@@ -71,7 +71,7 @@ def folder_problem(path: str) -> Optional[str]:
 def plot_problem(path: str) -> Optional[str]:
     """Why a chart cannot be saved at ``path`` (None when it can): no matplotlib (the ``plot``
     extra), an extension matplotlib does not write, or :func:`file_problem`."""
-    from .._utils.optional import import_optional
+    from .optional import import_optional
 
     try:
         import_optional("matplotlib", "plot", "saving a chart")
