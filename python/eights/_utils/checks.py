@@ -48,7 +48,10 @@ def as_real(value: Any, name: str) -> float:
     non-number (a string included); ``ValueError`` for NaN or an infinity."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number, got {describe(value)}")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an int past the largest float (2**1024)
+        raise ValueError(f"{name} must be a finite number, got an integer too large for a float") from None
     if not np.isfinite(value):
         raise ValueError(f"{name} must be a finite number, got {value}")
     return value

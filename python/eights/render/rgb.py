@@ -125,12 +125,18 @@ def _cards_row(draw: Any, x0: float, y: float, cards: Sequence[Optional[str]], f
 
 
 def _fit(draw: Any, text: str, font: Any, width: float) -> str:
-    """``text`` shortened with an ellipsis to fit ``width`` pixels."""
+    """``text`` shortened with an ellipsis to fit ``width`` pixels: the longest prefix that
+    fits, found by bisection (a name of 4,000 characters took 4,000 measurements a frame)."""
     if draw.textlength(text, font=font) <= width:
         return text
-    while text and draw.textlength(text + "…", font=font) > width:
-        text = text[:-1]
-    return text + "…"
+    low, high = 0, len(text)  # text[:low] + "…" fits (or low == 0); text[:high] + "…" does not
+    while high - low > 1:
+        mid = (low + high) // 2
+        if draw.textlength(text[:mid] + "…", font=font) <= width:
+            low = mid
+        else:
+            high = mid
+    return text[:low] + "…"
 
 
 def table_rgb(

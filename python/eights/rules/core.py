@@ -42,7 +42,7 @@ from .._core import Game as _Game
 from .._core import RulesError, describe_rules, is_resolved, resolve_rules, validate_rules
 from .._core import encode_rules as _encode_rules
 from .._core import presets as _presets
-from .._utils.checks import shown_path
+from .._utils.checks import as_flag, shown_path
 from .._utils.overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides
 
 __all__ = ["Rules"]
@@ -260,6 +260,7 @@ class Rules:
         """
         import tomli_w
 
+        full = as_flag(full, "full")
         header = ""
         if isinstance(self._base, str) and not full:
             table: Dict[str, Any] = {"inherits": self._base}

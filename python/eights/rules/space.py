@@ -28,13 +28,14 @@ inside :class:`eights.VecEnv` at every episode (``VecEnv(space, ...)``).
 
 from __future__ import annotations
 
+import itertools
 import numbers
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .._core import RulesError, RuleSpaceCore, derive_seed
-from .._utils.checks import MAX_TABLE, as_int
+from .._utils.checks import MAX_TABLE, as_int, describe
 from .._utils.seeds import check_seed
 from .core import Rules
 
@@ -44,12 +45,24 @@ __all__ = ["RuleSpace"]
 DIMENSIONS: Dict[str, Tuple[float, str]] = {name: (w, text) for name, w, text in RuleSpaceCore.dimensions()}
 
 
+def _real(value: Any, name: str, what: str) -> float:
+    """``value`` as a float: any real number, NumPy's included (``TypeError`` for a bool or a
+    non-number); an integer past the largest float is a ``RulesError`` on ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__}")
+    try:
+        return float(value)
+    except OverflowError:
+        raise RulesError(
+            f"invalid rules field '{name}': must be {what}, got an integer too large for a float"
+        ) from None
+
+
 def _probability(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} must be a number in [0, 1], got {type(value).__name__}")
-    if not 0.0 <= float(value) <= 1.0:
+    p = _real(value, name, "a number in [0, 1]")
+    if not 0.0 <= p <= 1.0:
         raise RulesError(f"invalid rules field '{name}': must be a probability in [0, 1], got {value!r}")
-    return float(value)
+    return p
 
 
 def _is_int(value: Any) -> bool:
@@ -61,7 +74,13 @@ def _player_counts(num_players: Union[int, Iterable[int]]) -> List[int]:
     if _is_int(num_players):
         items = [num_players]
     elif isinstance(num_players, (list, tuple, range)):
-        items = list(num_players)
+        # At most one entry a player count: range(2, 2**40) was listed whole (MemoryError).
+        items = list(itertools.islice(num_players, MAX_TABLE))
+        if len(items) == MAX_TABLE:
+            raise RulesError(
+                f"invalid rules field 'num_players': at most {MAX_TABLE - 1} player counts (2 to {MAX_TABLE}), "
+                f"got {describe(num_players)}"
+            )
     else:
         raise TypeError(f"num_players must be an int or a list of ints, got {num_players!r}")
     for n in items:
@@ -90,9 +109,7 @@ def _weights(dims: Optional[Mapping[str, float]]) -> List[Tuple[str, float]]:
     for name, weight in dims.items():
         if not isinstance(name, str):
             raise TypeError(f"dims: a dimension name must be a str, got {name!r}")
-        if isinstance(weight, (bool, np.bool_)) or not isinstance(weight, numbers.Real):
-            raise TypeError(f"dims[{name!r}] must be a number (a weight >= 0), got {weight!r}")
-        out.append((name, float(weight)))
+        out.append((name, _real(weight, f"dims[{name!r}]", "a number (a weight >= 0)")))
     return out
 
 
@@ -141,14 +158,13 @@ class RuleSpace:
             if not all(isinstance(p, str) for p in presets):
                 raise TypeError("presets must be preset names (str)")
         weights = _weights(dims)
-        if isinstance(mutations, bool) or not isinstance(mutations, (int, float)):
-            raise TypeError(f"mutations must be a number, got {type(mutations).__name__}")
+        mutations = _real(mutations, "mutations", "a number")
         counts = _player_counts(num_players)
         self._args: Dict[str, Any] = dict(
             presets=presets,
             variant_prob=_probability(variant_prob, "variant_prob"),
             house_prob=_probability(house_prob, "house_prob"),
-            mutations=float(mutations),
+            mutations=mutations,
             dims=dict(weights),
             num_players=counts,
         )
