@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from eights.cli import main
 from eights._utils.outputs import file_problem, folder_problem
+from eights.cli import main
 
 #: A folder no process can create files in, root included.
 UNWRITABLE = "/proc" if os.path.isdir("/proc/self") else None
