@@ -27,6 +27,11 @@ Conventions
   ``[0, 197)`` fails ``AssertOutOfBoundsWrapper``; stepping before ``reset`` fails
   ``OrderEnforcingWrapper``.  The bare ``raw_env`` raises ``eights.IllegalActionError`` and
   stays unchanged.
+* After the end: once every done agent has been stepped with None, ``agents`` is empty;
+  ``observe(agent)`` still shows any seat (with an all-zero mask), ``last()`` raises
+  ``RuntimeError`` ("the game is over ...: call reset()"), and ``step()`` warns and does
+  nothing in the wrapped env (PettingZoo's convention), raises that ``RuntimeError`` in
+  ``raw_env``.
 * Seeding: ``reset(seed=s)`` seeds the env's generator, from which every deal is drawn, so
   the same seed and the same actions replay the same games; ``reset()`` without a seed
   continues the stream.  ``options={"deck": [...]}`` fixes the first cards of the pack
@@ -35,7 +40,8 @@ Conventions
   ``is_parallelizable`` (PettingZoo's ``aec_to_parallel`` requires every agent to act once
   per cycle and refuses it).  :func:`parallel_env` uses ``turn_based_aec_to_parallel``
   instead: each parallel step applies the action of the agent to act (named by
-  ``infos[agent]["active_agent"]``) and ignores the others'.
+  ``infos[agent]["active_agent"]``) and ignores the others'.  ``step(actions)`` needs a dict
+  with one action per live agent (``env.agents``), and ``reset()`` first.
 
 Example:
 
@@ -59,6 +65,8 @@ from .._utils.optional import require
 
 require("pettingzoo", "pettingzoo", "eights.envs.pettingzoo")
 
+import warnings
+from collections.abc import Mapping
 from typing import Any, Dict, Optional, Tuple, Union
 
 import numpy as np
@@ -66,11 +74,13 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
-from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
 from .._core import NUM_ACTIONS, IllegalActionError
 from .._utils.checks import as_action as _as_action
 from .._utils.checks import as_int as _as_int
+from .._utils.checks import as_real as _as_real
+from .._utils.checks import describe as _describe
 from .._utils.seeds import DRAW_BOUND, check_optional_seed
 from ..records import EpisodeRecorder
 from ..render import game_html
@@ -82,6 +92,10 @@ __all__ = ["env", "raw_env", "parallel_env", "RENDER_VIEWS"]
 #: Accepted values of ``render_view``: whose cards the pictures show face up.
 RENDER_VIEWS = ("current", "all")
 
+#: Why ``step`` and ``last`` refuse once every agent has left (the hand is over and each
+#: done agent was stepped with None): there is no agent to act or to report on.
+_GAME_OVER = "the game is over and every agent has been stepped with None (agents is empty): call reset()"
+
 
 def env(
     preset: RulesArg = "crazy_eights",
@@ -92,12 +106,57 @@ def env(
 ) -> AECEnv:
     """The AEC environment wrapped with PettingZoo's standard wrappers
     (``TerminateIllegalWrapper(illegal_reward)``, ``AssertOutOfBoundsWrapper``,
-    ``OrderEnforcingWrapper``).  ``kwargs`` go to :class:`raw_env`."""
+    ``OrderEnforcingWrapper``).  ``kwargs`` go to :class:`raw_env`.  ``illegal_reward``
+    must be a finite number (as the Gymnasium env's)."""
+    illegal_reward = _as_real(illegal_reward, "illegal_reward")
     aec: AECEnv = raw_env(preset, num_players, render_mode=render_mode, **kwargs)
     aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=illegal_reward)
     aec = wrappers.AssertOutOfBoundsWrapper(aec)
-    aec = wrappers.OrderEnforcingWrapper(aec)
+    aec = _OrderEnforcing(aec)
     return aec
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` (``step`` once every agent has left warns and
+    does nothing, as PettingZoo's own envs), whose ``last()`` then says the game is over
+    instead of failing on the agent that has left (``KeyError``)."""
+
+    def last(self, observe: bool = True) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
+        if self._has_reset and not self.agents:
+            raise RuntimeError(_GAME_OVER)
+        return super().last(observe)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class _TurnBasedParallel(turn_based_aec_to_parallel_wrapper):
+    """PettingZoo's ``turn_based_aec_to_parallel`` wrapper with ``step`` checked: before
+    ``reset`` a ``RuntimeError``; ``actions`` must be a dict holding one action per live
+    agent (``TypeError``, ``ValueError`` naming the missing and unknown agents); once every
+    agent has left, PettingZoo's warning and five empty dicts (the wrapper returned four)."""
+
+    def step(self, actions: Any) -> Tuple[Dict[str, Any], ...]:
+        agents = getattr(self, "agents", None)
+        if agents is None:
+            raise RuntimeError("call reset() before step()")
+        if not agents:
+            warnings.warn("step() called after all agents are terminated or truncated: call reset()", stacklevel=2)
+            return {}, {}, {}, {}, {}
+        if not isinstance(actions, Mapping):
+            raise TypeError(
+                f"actions must be a dict with one action per live agent ({', '.join(agents)}), got {_describe(actions)}"
+            )
+        missing = [a for a in agents if a not in actions]
+        unknown = [a for a in actions if a not in agents]
+        if missing or unknown:
+            parts = ([f"no action for {', '.join(map(repr, missing))}"] if missing else []) + (
+                [f"actions for agents that are not live: {', '.join(map(repr, unknown))}"] if unknown else []
+            )
+            raise ValueError(
+                f"actions must be a dict with one action per live agent ({', '.join(agents)}): " + "; ".join(parts)
+            )
+        return super().step(actions)
 
 
 def parallel_env(
@@ -108,7 +167,7 @@ def parallel_env(
 ) -> ParallelEnv:
     """The turn-based parallel form of :func:`env` (``turn_based_aec_to_parallel``):
     ``step(actions)`` uses only ``actions[active agent]``."""
-    return turn_based_aec_to_parallel(env(preset, num_players, render_mode=render_mode, **kwargs))
+    return _TurnBasedParallel(env(preset, num_players, render_mode=render_mode, **kwargs))
 
 
 class raw_env(AECEnv):
@@ -215,6 +274,8 @@ class raw_env(AECEnv):
         return self._action_spaces[self.possible_agents[self._seat(agent)]]
 
     def _seat(self, agent: str) -> int:
+        if not isinstance(agent, str):  # a list or dict is unhashable: no TypeError from the lookup
+            raise TypeError(f"agent must be an agent name, one of {self.possible_agents}, got {_describe(agent)}")
         try:
             return self.agent_name_mapping[agent]
         except KeyError:
@@ -251,13 +312,17 @@ class raw_env(AECEnv):
 
     def last(self, observe: bool = True) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
         self._require_reset("last")
+        if not self.agents:
+            raise RuntimeError(_GAME_OVER)
         return super().last(observe)
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         self._require_reset("observe")
         seat = self._seat(agent)
         game = self.game
-        if seat == game.current_player and not self.terminations[agent] and not self.truncations[agent]:
+        # An agent that has left (after the end) is in neither dict: it acts no more.
+        live = agent in self.agents and not self.terminations[agent] and not self.truncations[agent]
+        if seat == game.current_player and live:
             mask = game.action_mask().astype(np.int8)
         else:
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
@@ -268,6 +333,8 @@ class raw_env(AECEnv):
 
     def step(self, action: Any) -> None:
         self._require_reset("step")
+        if not self.agents:
+            raise RuntimeError(_GAME_OVER)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

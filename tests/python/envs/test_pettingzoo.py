@@ -231,3 +231,70 @@ def test_ansi_render_of_the_aec_env():
             shown = card if card in ("RJ", "BJ") else card[0] + suit_symbols[card[1]]
             assert shown in text
     assert f"Last actions: {first} " in text
+
+
+def test_after_every_agent_has_left_step_and_last_say_the_game_is_over():
+    # Once every done agent was stepped with None, step(None), step(0) and last() raised
+    # KeyError 'player_1', and observe() did for the seat to act at a max_cycles cut.
+    env = raw_env("crazy_eights", 3, max_cycles=2)
+    _play(env, seed=0)
+    assert env.agents == [] and env.game.current_player >= 0
+    before = env.game.to_dict()
+    for call in (lambda: env.step(None), lambda: env.step(0), lambda: env.last()):
+        with pytest.raises(RuntimeError, match=r"the game is over .*call reset\(\)"):
+            call()
+    for agent in env.possible_agents:  # every seat can still be observed, with no legal action
+        assert not env.observe(agent)["action_mask"].any()
+    assert env.game.to_dict() == before
+    env.reset(seed=1)
+    assert env.agents == env.possible_agents
+
+
+def test_the_wrapped_env_after_every_agent_has_left(caplog):
+    # step() keeps PettingZoo's convention (a warning, nothing done); last() was a KeyError.
+    env = make_env("crazy_eights", 3, max_cycles=2)
+    _play(env, seed=0)
+    env.step(None)
+    assert "Should reset() first" in caplog.text
+    with pytest.raises(RuntimeError, match="the game is over"):
+        env.last()
+    assert str(env).startswith("eights.envs.pettingzoo.raw_env(")
+
+
+def test_an_agent_that_is_not_a_name_is_a_type_error():
+    # A list or dict gave "unhashable type: 'list'".
+    env = raw_env("crazy_eights", 2)
+    env.reset(seed=0)
+    for call in (lambda: env.observe([]), lambda: env.observation_space({}), lambda: env.action_space([])):
+        with pytest.raises(TypeError, match=r"agent must be an agent name, one of \['player_0', 'player_1'\]"):
+            call()
+
+
+def test_illegal_reward_must_be_a_finite_number():
+    # All three were accepted.
+    with pytest.raises(TypeError, match="illegal_reward must be a number"):
+        make_env(illegal_reward="x")
+    for bad in (float("nan"), 2**2000):
+        with pytest.raises(ValueError, match="illegal_reward must be a finite number"):
+            make_env(illegal_reward=bad)
+
+
+def test_parallel_step_checks_its_actions():
+    # Before: AttributeError (no 'agents'), KeyError 'player_0', "'NoneType' object is not subscriptable".
+    env = parallel_env("crazy_eights", 2)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        env.step({})
+    env.reset(seed=0)
+    before = env.unwrapped.game.to_dict()
+    with pytest.raises(TypeError, match="actions must be a dict with one action per live agent"):
+        env.step(None)
+    with pytest.raises(ValueError, match="no action for 'player_0', 'player_1'"):
+        env.step({})
+    with pytest.raises(ValueError, match="actions for agents that are not live: 'x'"):
+        env.step({"x": 0, "player_0": 0, "player_1": 0})
+    assert env.unwrapped.game.to_dict() == before
+    while env.agents:
+        masks = {a: env.unwrapped.observe(a)["action_mask"] for a in env.agents}
+        env.step({a: int(np.flatnonzero(m)[0]) if m.any() else 0 for a, m in masks.items()})
+    with pytest.warns(UserWarning, match="call reset"):
+        assert env.step({}) == ({}, {}, {}, {}, {})
