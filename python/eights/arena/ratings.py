@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy as np
 
-from .._utils.checks import as_int, as_real
+from .._utils.checks import as_int, as_real, describe
 from .run import rotation_table
 
 __all__ = ["bradley_terry", "pair_wins_per_deal", "profile_intervals", "rating_intervals", "sweep_pairs"]
@@ -24,6 +24,27 @@ _HALF_CHI2_95 = 3.841458820694124 / 2
 #: A pair is "nearly a sweep" for the bootstrap when at least this share of its resamples is
 #: one: the percentile interval's end on that side is then the prior's, not the games'.
 _SWEEP_SHARE = 0.025
+#: The largest win count (and ``prior``) a fit takes: 2**53, the last integer a float64
+#: holds exactly, far beyond any tournament's counts (``MAX_DEALS`` deals per table) and far
+#: below where the sums of the fit overflow (1e308 gave NaN ratings).
+_MAX_COUNT = float(2**53)
+
+
+def _check_wins(wins: Any, stack: bool = False) -> np.ndarray:
+    """``wins`` as a float array: a square matrix ``(k, k)`` (with ``stack``, or a stack
+    ``(..., k, k)``) of at least one agent, of finite counts in ``[0, 2**53]``;
+    ``TypeError`` for what is not an array of numbers, ``ValueError`` naming ``wins``."""
+    what = "a square matrix of finite counts (k, k)" + (" or a stack of them (..., k, k)" if stack else "")
+    try:
+        w = np.asarray(wins, dtype=float)
+    except (TypeError, ValueError):  # strings, ragged lists, None inside
+        raise TypeError(f"wins must be {what}, got {describe(wins)}") from None
+    if w.ndim < 2 or (w.ndim > 2 and not stack) or w.shape[-1] != w.shape[-2] or w.shape[-1] == 0:
+        raise ValueError(f"wins must be {what} with at least one agent, got shape {w.shape}")
+    bad = ~(np.isfinite(w) & (w >= 0) & (w <= _MAX_COUNT))
+    if bad.any():
+        raise ValueError(f"wins must be a square matrix of finite counts in [0, 2**53], got {w[bad].flat[0]}")
+    return w
 
 
 def bradley_terry(wins: np.ndarray, prior: float = 0.5, iterations: int = 10000, tol: float = 1e-9) -> np.ndarray:
@@ -34,11 +55,19 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, iterations: int = 10000,
     between every pair that met, so a clean sweep gives a large but finite rating gap.
     Fitted with Hunter's MM algorithm; returns ratings ``400 * log10(strength)`` with the
     first agent at 0.
+
+    Raises:
+        ValueError: ``wins`` is not a square matrix (or a stack of them) of finite counts in
+            ``[0, 2**53]``; ``prior`` outside ``[0, 2**53]``, ``tol`` below 0 or not finite,
+            ``iterations`` outside ``[1, 10**7]``.
+        TypeError: arguments of the wrong type.
     """
+    w = _check_wins(wins, stack=True)
     prior = _check_prior(prior)
     iterations = as_int(iterations, "iterations", 1, 10**7)
     tol = as_real(tol, "tol")
-    w = np.asarray(wins, float)
+    if tol < 0:
+        raise ValueError(f"tol must be a finite number >= 0, got {tol}")
     single = w.ndim == 2
     w = _with_prior(np.atleast_3d(w) if not single else w[None], prior)
     games = w + np.swapaxes(w, -1, -2)
@@ -60,8 +89,8 @@ def bradley_terry(wins: np.ndarray, prior: float = 0.5, iterations: int = 10000,
 
 def _check_prior(prior: Any) -> float:
     prior = as_real(prior, "prior")
-    if prior < 0:
-        raise ValueError(f"prior must be a finite number >= 0, got {prior}")
+    if not 0 <= prior <= _MAX_COUNT:  # a larger prior overflows the fit's sums
+        raise ValueError(f"prior must be a finite number in [0, 2**53], got {prior}")
     return prior
 
 
@@ -74,7 +103,7 @@ def _with_prior(w: np.ndarray, prior: float) -> np.ndarray:
 def sweep_pairs(wins: np.ndarray) -> List[Tuple[int, int]]:
     """The pairs ``(i, j)`` where ``i`` won every game the two played (``wins[i, j] > 0``,
     ``wins[j, i] == 0``; a tie counts half to each, so it breaks a sweep)."""
-    w = np.asarray(wins, float)
+    w = _check_wins(wins)
     k = w.shape[0]
     return [(i, j) for i in range(k) for j in range(k) if i != j and w[i, j] > 0 and w[j, i] == 0]
 
@@ -123,9 +152,7 @@ def profile_intervals(wins: np.ndarray, prior: float = 0.5, agents: Sequence[int
     above its point, set by the virtual loss). Games count as independent: wins are what
     the likelihood sees, not deals. Every pair of agents must have met.
     """
-    raw = np.asarray(wins, float)
-    if raw.ndim != 2 or raw.shape[0] != raw.shape[1] or not np.isfinite(raw).all() or (raw < 0).any():
-        raise ValueError(f"wins must be a square matrix of finite counts >= 0; got shape {raw.shape}")
+    raw = _check_wins(wins)
     prior = _check_prior(prior)
     if prior == 0 and sweep_pairs(raw):
         raise ValueError("with prior=0 a sweep's rating gap has no finite fit: give a prior > 0")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import os
 import time
+from collections.abc import Sequence as _SequenceABC
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -37,6 +38,17 @@ def count_arg(value: Any, name: str, low: int, high: int) -> int:
     """An integer argument in ``[low, high]`` through the package's integer check, with the
     arena's messages (``"games must be >= 1"`` below, ``"must be in [low, high]"`` above)."""
     return as_int(as_int(value, name, low), name, low, high)
+
+
+def check_progress(progress: Any) -> Optional[Callable[[int], Any]]:
+    """``progress`` of :func:`play`: None or a callable taking the number of games just
+    finished; ``TypeError`` for anything else (an int was called after the first chunk)."""
+    if progress is None or (callable(progress) and not isinstance(progress, (bool, np.bool_))):
+        return progress
+    raise TypeError(
+        "progress must be None or a callable taking the number of games just finished, got "
+        f"{_describe(progress)} (arena.evaluate and arena.tournament take progress=True for a bar)"
+    )
 
 
 def rules_label(preset: Preset) -> str:
@@ -236,6 +248,11 @@ def checked_table(
     """The checks of :func:`play`: ``(agents, n, games, seed, threads, batch_size)``, or the
     exception naming the bad argument (the preset, player count and rules checked by dealing
     a game; ``net1`` refusing rules it was not trained for)."""
+    if isinstance(table, (str, bytes)) or not isinstance(table, _SequenceABC):
+        # A string would be read as one bot per character ("random": 'r', 'a', ...).
+        raise TypeError(
+            f"table must be a list of agents, one per seat, such as ['random', 'heuristic'], got {_describe(table)}"
+        )
     agents = [as_agent(a, f"table[{i}]") for i, a in enumerate(table)]
     n = len(agents)
     games = count_arg(games, "games", 1, _MAX_GAMES)
@@ -308,10 +325,12 @@ def play(
     ``agent_decisions``, ``agent_choices`` (decisions with more than one legal action),
     ``agent_seconds`` (thinking time) and ``agent_max_seconds``
     (the longest decision; for a batched Python agent, a batch's time over its size). ``progress`` is an
-    optional callable receiving the number of games just finished. On a Ray cluster:
+    optional callable receiving the number of games just finished (``TypeError`` for anything
+    else but None). ``table`` is a list (or tuple) of agents, one per seat. On a Ray cluster:
     :func:`eights.arena.cluster.play`.
     """
     preset = resolve_preset(preset)
     agents, n, games, seed, threads, batch_size = checked_table(table, preset, games, seed, threads, rules, batch_size)
+    progress = check_progress(progress)
     recorder = EpisodeRecorder.from_arg(record_dir, "record_dir")
     return play_range(agents, preset, seed, 0, games, threads, rules, batch_size, recorder, progress)

@@ -25,6 +25,7 @@ from ..agents.spec import as_agent
 from ..arena import evaluate as _evaluate
 from ..arena.cluster import check_address
 from ..arena.report import chart_path
+from ..arena.run import count_arg
 from ..arena.stats import per_deal as deal_means
 from ..rules import Rules, resolve_preset
 from .splits import split as _split
@@ -257,6 +258,8 @@ def evaluate(
     """
     num_players = as_int(num_players, "num_players", 2, 10)
     games = as_int(games, "games", 1)
+    # Checked before any game (it is used only at the end), with the arena's range and message.
+    bootstrap = count_arg(bootstrap, "bootstrap", 100, 10**6)
     progress = as_flag(progress, "progress")
     ray = check_address(ray)
     spec = as_agent(agent, "agent")

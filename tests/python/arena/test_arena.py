@@ -179,6 +179,35 @@ def test_bad_arguments():
         arena.tournament("random,heuristic", games=1)
 
 
+def _no_game(obs, mask):
+    """A Python agent that fails its first decision: a game played where none should be."""
+    raise AssertionError("a game was played")
+
+
+def test_play_refuses_a_string_table_and_a_progress_that_cannot_be_called():
+    # "random" was read as the bots 'r', 'a', ... ("table[0]: unknown bot 'r'"); progress=5
+    # failed with "'int' object is not callable" after the first chunk of games.
+    with pytest.raises(TypeError, match=r"table must be a list of agents, one per seat, .* got 'random'"):
+        arena.play("random", games=1)
+    for bad in (5, True, "yes"):
+        with pytest.raises(TypeError, match="progress must be None or a callable taking the number of games"):
+            arena.play([_no_game, "random"], games=1, progress=bad)
+    done = []
+    arena.play(("random", "random"), games=3, progress=done.append)
+    assert sum(done) == 6
+
+
+def test_a_tournament_with_too_many_tables_is_refused_before_any_is_built():
+    # 22 agents at 10 players (646,646 tables) were accepted; 40 built 8.5e8 tuples first.
+    field = [("a0", _no_game)] + [(f"a{i}", "random") for i in range(1, 40)]
+    with pytest.raises(ValueError, match=r"agents and num_players: 22 agents at 10 players make 646,646 tables"):
+        arena.tournament(field[:22], num_players=10, games=1)
+    with pytest.raises(ValueError, match=r"40 agents at 10 players make 847,660,528 tables"):
+        arena.tournament(field, num_players=10, games=1)
+    with pytest.raises(ValueError, match=r"games: 3 tables .* are 3,000,000,000 deals; a tournament plays at most"):
+        arena.tournament(field[:3], games=10**9)
+
+
 # Found from any folder of the tests (they are grouped by concern and may move).
 HOUSE_RULES = next(
     p / "examples" / "house_rules.toml"
@@ -316,6 +345,31 @@ def test_bradley_terry_recovers_known_strengths():
     wins = p * 10000
     np.fill_diagonal(wins, 0)
     np.testing.assert_allclose(arena.bradley_terry(wins, prior=0), r, atol=1e-3)
+
+
+def test_bradley_terry_checks_wins_and_its_arguments():
+    # Before: 5 gave [[0.]], [] a numpy zero-size error, a (2, 3) matrix a broadcast error,
+    # NaN and negative counts were fitted, 1e308 gave NaN ratings, a negative tol was taken.
+    from eights.arena.ratings import sweep_pairs
+
+    for bad in (5, [], np.zeros((2, 3)), np.zeros((0, 0))):
+        with pytest.raises(ValueError, match=r"wins must be a square matrix of finite counts \(k, k\)"):
+            arena.bradley_terry(bad)
+    for bad in ([[0, np.nan], [1, 0]], [[0, -1], [1, 0]], [[0, 1e308], [1e308, 0]]):
+        with pytest.raises(ValueError, match=r"wins must be a square matrix of finite counts in \[0, 2\*\*53\]"):
+            arena.bradley_terry(bad)
+    for bad in ("x", [[0, "x"], [1, 0]], [[0, 1], [1]]):
+        with pytest.raises(TypeError, match="wins must be a square matrix"):
+            arena.bradley_terry(bad)
+    with pytest.raises(ValueError, match="tol must be a finite number >= 0"):
+        arena.bradley_terry([[0, 1], [2, 0]], tol=-1)
+    with pytest.raises(ValueError, match=r"prior must be a finite number in \[0, 2\*\*53\]"):
+        arena.bradley_terry([[0, 1], [2, 0]], prior=1e308)
+    with pytest.raises(ValueError, match="wins must be a square matrix"):
+        sweep_pairs(np.zeros((2, 3)))
+    # The largest counts still fit, and a stack of matrices is fitted at once.
+    assert np.isfinite(arena.bradley_terry([[0, 2**53], [1, 0]])).all()
+    assert arena.bradley_terry(np.zeros((3, 2, 2))).shape == (3, 2)
 
 
 def test_wilson_interval():

@@ -246,3 +246,24 @@ def test_an_opponent_refused_by_a_rule_set_is_refused_before_any_game():
     with pytest.raises(ValueError, match="opponent net1 cannot play the rule set one_card"):
         G.evaluate(first_legal, rule_sets=["crazy_eights", "one_card"], opponent="net1", games=1)
     assert calls == []  # crazy_eights was not played first
+
+
+def test_bootstrap_is_checked_before_any_game():
+    # Checked only at the end, after every game: 0 gave IndexError, -1 a numpy error, 'x' a
+    # TypeError, 2**40 "Unable to allocate 8 TiB", and 99 was taken (the arena wants >= 100).
+    calls = []
+
+    def first_legal(obs, mask):
+        calls.append(1)
+        return int(np.flatnonzero(mask)[0])
+
+    for bad, error, message in [
+        (0, ValueError, r"bootstrap must be >= 100, got 0"),
+        (-1, ValueError, r"bootstrap must be >= 100"),
+        (99, ValueError, r"bootstrap must be >= 100, got 99"),
+        (2**40, ValueError, r"bootstrap must be in \[100, 1000000\]"),
+        ("x", TypeError, r"bootstrap must be an integer"),
+    ]:
+        with pytest.raises(error, match=message):
+            G.evaluate(first_legal, rule_sets=["crazy_eights"], games=1, bootstrap=bad)
+    assert calls == []
