@@ -76,7 +76,9 @@ type Key = (PathBuf, Option<SystemTime>, u64);
 pub fn load(path: &str) -> Result<&'static AgentFile, String> {
     static CACHE: OnceLock<Mutex<HashMap<Key, &'static AgentFile>>> = OnceLock::new();
     let shown = path.trim();
-    let err = |m: String| format!("bot file {shown:?}: {m}");
+    // A path is named whole up to the longest a file system takes (PATH_MAX), and cut past it.
+    let named = if shown.len() > 4096 { crate::rules::quoted(shown) } else { format!("{shown:?}") };
+    let err = |m: String| format!("bot file {named}: {m}");
     let full = std::fs::canonicalize(shown)
         .map_err(|e| err(format!("cannot open it ({e}); a bot file is the path of an existing weights file")))?;
     let meta = std::fs::metadata(&full).map_err(|e| err(format!("cannot read it ({e})")))?;

@@ -158,8 +158,9 @@ impl Net1Weights {
     pub fn by_name(&self, name: &str) -> Result<&NetPolicy, String> {
         self.policies.iter().find(|p| p.preset == name).ok_or_else(|| {
             format!(
-                "{} has no network for preset {name:?}; it was trained for {} ({} players)",
+                "{} has no network for preset {}; it was trained for {} ({} players)",
                 self.label,
+                crate::rules::quoted(name),
                 self.preset_list(),
                 self.policies[0].players
             )

@@ -4,7 +4,7 @@
 use super::file::{self, AgentFile};
 use super::policy::{Policy, RandomBot};
 use super::{heuristic, ismcts, net, net1, pimc};
-use crate::rules::Rules;
+use crate::rules::{Rules, quoted};
 
 /// A built-in bot by name: `"random"`, `"heuristic"`, `"ismcts"` / `"ismcts:N"` (N
 /// simulations per decision, default [`ismcts::DEFAULT_SIMULATIONS`]), `"ismcts_net"` /
@@ -56,7 +56,9 @@ impl BotSpec {
         let count = |a: &str| match a.parse::<u32>() {
             Ok(k) if (1..=1_000_000).contains(&k) => Ok(k),
             _ => Err(format!(
-                "bad count {a:?} in bot name {text:?}: expected an integer in 1..=1000000, e.g. \"{head}:400\""
+                "bad count {} in bot name {}: expected an integer in 1..=1000000, e.g. \"{head}:400\"",
+                quoted(a),
+                quoted(text)
             )),
         };
         match (head, arg) {
@@ -73,9 +75,9 @@ impl BotSpec {
             ("net", None) => Ok(BotSpec::Net),
             ("net1", None) => Ok(BotSpec::Net1),
             ("random" | "heuristic" | "net" | "net1", Some(_)) => {
-                Err(format!("bot {head:?} takes no parameter (got {text:?}); allowed bots: {BOT_SPEC_HELP}"))
+                Err(format!("bot {head:?} takes no parameter (got {}); allowed bots: {BOT_SPEC_HELP}", quoted(text)))
             }
-            _ => Err(format!("unknown bot {text:?}; allowed bots: {BOT_SPEC_HELP}")),
+            _ => Err(format!("unknown bot {}; allowed bots: {BOT_SPEC_HELP}", quoted(text))),
         }
     }
 

@@ -96,7 +96,7 @@ fn arena_play<'py>(
     py: Python<'py>,
     preset: &Bound<'py, PyAny>,
     #[pyo3(from_py_with = args::num_players)] num_players: usize,
-    table: Vec<String>,
+    table: Vec<Bound<'py, PyAny>>,
     #[pyo3(from_py_with = args::seed)] seed: u64,
     #[pyo3(from_py_with = args::start)] start: u64,
     #[pyo3(from_py_with = args::count)] count: u64,
@@ -110,8 +110,14 @@ fn arena_play<'py>(
             table.len()
         )));
     }
-    let specs: Vec<BotSpec> =
-        table.iter().map(|s| BotSpec::parse(s).map_err(PyValueError::new_err)).collect::<PyResult<_>>()?;
+    let specs: Vec<BotSpec> = table
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let name = args::text(s, &format!("table[{k}]"), "a built-in bot name (str)")?;
+            BotSpec::parse(&name).map_err(PyValueError::new_err)
+        })
+        .collect::<PyResult<_>>()?;
     let end = start
         .checked_add(count)
         .ok_or_else(|| PyValueError::new_err(format!("start + count must be below 2**64, got {start} + {count}")))?;

@@ -119,7 +119,6 @@ int_args! {
     num_envs: usize = "num_envs" in 1, crate::vec_env::MAX_NUM_ENVS;
     learner_seat: usize = "learner_seat" in 0, crate::rules::MAX_PLAYERS - 1;
     current_player: usize = "current_player" in 0, crate::rules::MAX_PLAYERS - 1;
-    direction: i8 = "direction" in -1, 1;
     pending_draw: u16 = "pending_draw" in 0, u16::MAX;
     obs_every: u64 = "obs_every" in 1, u64::from(u32::MAX);
     full_every: u64 = "full_every" in 1, u64::from(u32::MAX);
@@ -144,16 +143,68 @@ macro_rules! typed_args {
 
 /// `name must be WHAT, got REPR (type T)`, the representation cut to a line. A `str` that
 /// is not valid Unicode (a lone surrogate, as Python decodes bytes that are not text with
-/// `surrogateescape`) is a bad value rather than a wrong type: a `ValueError` saying so.
-fn wrong_type(o: &Bound<'_, PyAny>, name: &str, what: &str) -> PyErr {
-    let repr = o.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
-    let repr =
-        if repr.chars().count() > 60 { format!("{}...", repr.chars().take(57).collect::<String>()) } else { repr };
+/// `surrogateescape`) is a bad value rather than a wrong type: a `ValueError` saying so, and
+/// so is a list holding one where a list of str belongs (naming the item).
+pub(crate) fn wrong_type(o: &Bound<'_, PyAny>, name: &str, what: &str) -> PyErr {
+    let repr = repr_line(o);
     if o.is_instance_of::<PyString>() && o.extract::<String>().is_err() {
         return PyValueError::new_err(format!("{name} must be {what}, got {repr}, which is not valid text"));
     }
+    if let Some(at) = not_text_within(o, 2) {
+        return PyValueError::new_err(format!("{name} must be {what}, got {repr}, where {name}{at} is not valid text"));
+    }
     let type_name = o.get_type().name().map(|t| t.to_string()).unwrap_or_else(|_| "?".into());
     PyTypeError::new_err(format!("{name} must be {what}, got {repr} (type {type_name})"))
+}
+
+/// `repr(o)` cut to a line (60 characters) for an error message: a huge value is never
+/// echoed whole.
+pub(crate) fn repr_line(o: &Bound<'_, PyAny>) -> String {
+    let repr = o.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+    if repr.chars().count() > 60 { format!("{}...", repr.chars().take(57).collect::<String>()) } else { repr }
+}
+
+/// Where a list or tuple (or one inside it, `depth` levels down) holds a `str` that is not
+/// valid text: its index, `[1][0]`.
+fn not_text_within(o: &Bound<'_, PyAny>, depth: usize) -> Option<String> {
+    if depth == 0 || !(o.is_instance_of::<PyList>() || o.is_instance_of::<PyTuple>()) {
+        return None;
+    }
+    for (i, item) in o.try_iter().ok()?.enumerate() {
+        let item = item.ok()?;
+        if item.is_instance_of::<PyString>() && item.extract::<String>().is_err() {
+            return Some(format!("[{i}]"));
+        }
+        if let Some(at) = not_text_within(&item, depth - 1) {
+            return Some(format!("[{i}]{at}"));
+        }
+    }
+    None
+}
+
+/// A `str` argument as Rust text: any other type is a `TypeError`, and a `str` that is not
+/// valid text a `ValueError`, each naming the argument and what it must be (`wrong_type`).
+pub(crate) fn text(o: &Bound<'_, PyAny>, name: &str, what: &str) -> PyResult<String> {
+    o.extract::<String>().map_err(|_| wrong_type(o, name, what))
+}
+
+/// For an argument that takes a `str` among other things: its text when it is a `str`
+/// (a `str` that is not valid text is the `ValueError` of [`text`]), `None` when it is not.
+pub(crate) fn text_if_str(o: &Bound<'_, PyAny>, name: &str, what: &str) -> PyResult<Option<String>> {
+    if o.is_instance_of::<PyString>() { text(o, name, what).map(Some) } else { Ok(None) }
+}
+
+/// `direction` of a position: 1 (clockwise) or -1 (anticlockwise); 0 and anything else are
+/// refused naming both.
+pub(crate) fn direction(o: &Bound<'_, PyAny>) -> PyResult<i8> {
+    let i = index_of(o, "direction")?;
+    match i.extract::<i8>() {
+        Ok(d @ (1 | -1)) => Ok(d),
+        _ => Err(PyValueError::new_err(format!(
+            "direction must be 1 (clockwise) or -1 (anticlockwise), got {}",
+            repr_line(&i)
+        ))),
+    }
 }
 
 typed_args! {
@@ -189,7 +240,10 @@ pub(crate) fn scores(o: &Bound<'_, PyAny>) -> PyResult<Option<Vec<i32>>> {
     if o.is_none() {
         return Ok(None);
     }
-    let items: Vec<Bound<'_, PyAny>> = o.extract()?;
+    // PyO3 reads any sequence but a str as a list.
+    let items: Vec<Bound<'_, PyAny>> = o
+        .extract()
+        .map_err(|_| wrong_type(o, "scores", "a list of integers, one per player (the match scores), or None"))?;
     let max = crate::game::checks::MAX_SCORE;
     items.iter().map(|x| int_in(x, "scores", -max, max)).collect::<PyResult<Vec<i32>>>().map(Some)
 }
@@ -235,8 +289,7 @@ fn convert(obj: &Bound<'_, PyAny>, path: &str, depth: usize) -> Result<Value, Js
         if let Ok(v) = obj.extract::<u64>() {
             return Ok(Value::from(v));
         }
-        let r = obj.repr().map(|r| r.to_string()).unwrap_or_default();
-        return Err(fail(format!("integer {r} is out of range")));
+        return Err(fail(format!("integer {} is out of range", repr_line(obj))));
     }
     if obj.is_instance_of::<PyFloat>() {
         let f: f64 = obj.extract().map_err(|e: PyErr| fail(e.to_string()))?;
@@ -245,16 +298,23 @@ fn convert(obj: &Bound<'_, PyAny>, path: &str, depth: usize) -> Result<Value, Js
             .ok_or_else(|| fail(format!("must be a finite number, got {f}")));
     }
     if obj.is_instance_of::<PyString>() {
-        return obj.extract::<String>().map(Value::String).map_err(|e| fail(e.to_string()));
+        return obj
+            .extract::<String>()
+            .map(Value::String)
+            .map_err(|_| fail(format!("{} is not valid text", repr_line(obj))));
     }
     if let Ok(d) = obj.cast::<PyDict>() {
         let mut m = serde_json::Map::new();
         for (k, v) in d.iter() {
             let Ok(key) = k.extract::<String>() else {
-                let r = k.repr().map(|r| r.to_string()).unwrap_or_default();
+                let r = repr_line(&k);
+                if k.is_instance_of::<PyString>() {
+                    return Err(fail(format!("key {r} is not valid text")));
+                }
                 return Err(fail(format!("keys must be strings, got {r}")));
             };
-            let value = convert(&v, &join(path, &key), depth + 1)?;
+            // The path names the value in a message: a huge key is cut to a line there.
+            let value = convert(&v, &join(path, &crate::rules::cut(&key)), depth + 1)?;
             m.insert(key, value);
         }
         return Ok(Value::Object(m));

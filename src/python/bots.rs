@@ -91,7 +91,7 @@ fn set_generator_state(rng: Option<&mut Xoshiro256PlusPlus>, state: &Bound<'_, P
         PyValueError::new_err(format!(
             "{class} state must be what pickling a {class} gives (None, or the generator's four 64-bit words), \
              got {}",
-            state.repr().map(|r| r.to_string()).unwrap_or_default()
+            args::repr_line(state)
         ))
     };
     match (rng, state.is_none()) {
@@ -143,12 +143,9 @@ impl PyBot {
     #[new]
     #[pyo3(signature = (name, seed=None))]
     fn new(name: &Bound<'_, PyAny>, #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>) -> PyResult<Self> {
-        let name = name_arg(name).map_err(|_| {
-            PyTypeError::new_err(format!(
-                "Bot name must be a str such as \"heuristic\" ({BOT_SPEC_HELP}), got {}",
-                type_name(name)
-            ))
-        })?;
+        let what = format!("a str such as \"heuristic\" ({BOT_SPEC_HELP})");
+        let name = name_arg(name, "Bot name", &what)?
+            .ok_or_else(|| PyTypeError::new_err(format!("Bot name must be {what}, got {}", type_name(name))))?;
         let spec = parse_spec(&name)?;
         Ok(PyBot { bot: spec.build(seed.unwrap_or_else(random_seed)), spec })
     }
@@ -203,24 +200,27 @@ impl PyBot {
     }
 }
 
-/// A bot name: a str, or an `os.PathLike` naming a weights file.
-fn name_arg(name: &Bound<'_, PyAny>) -> PyResult<String> {
-    if let Ok(s) = name.extract::<String>() {
-        return Ok(s);
+/// A bot name: a str, or an `os.PathLike` naming a weights file; `None` for anything else.
+/// A str (or path) that is not valid text is a `ValueError` naming the argument `arg`, which
+/// must be `what`.
+fn name_arg(name: &Bound<'_, PyAny>, arg: &str, what: &str) -> PyResult<Option<String>> {
+    if let Some(s) = args::text_if_str(name, arg, what)? {
+        return Ok(Some(s));
     }
-    let path = name.extract::<std::path::PathBuf>()?;
-    path.into_os_string().into_string().map_err(|_| PyValueError::new_err("a bot file's path must be valid text"))
+    let Ok(path) = name.extract::<std::path::PathBuf>() else { return Ok(None) };
+    path.into_os_string()
+        .into_string()
+        .map(Some)
+        .map_err(|_| PyValueError::new_err(format!("{arg}: the path {} is not valid text", args::repr_line(name))))
 }
 
 /// The canonical name of a bot specification (a weights file: its absolute path); raises
 /// ValueError naming the allowed bots, or the file and what is wrong with it.
 #[pyfunction]
 fn parse_bot(name: &Bound<'_, PyAny>) -> PyResult<String> {
-    let Ok(s) = name_arg(name) else {
-        return Err(PyTypeError::new_err(format!(
-            "a bot name must be a string ({BOT_SPEC_HELP}), got {}",
-            name.get_type().name()?
-        )));
+    let what = format!("a string ({BOT_SPEC_HELP})");
+    let Some(s) = name_arg(name, "a bot name", &what)? else {
+        return Err(PyTypeError::new_err(format!("a bot name must be {what}, got {}", name.get_type().name()?)));
     };
     Ok(parse_spec(&s)?.name())
 }
@@ -266,12 +266,12 @@ fn determinize(
 #[pyo3(signature = (name, preset, num_players=2, rules=None))]
 fn check_bot_rules<'py>(
     py: Python<'py>,
-    name: &str,
+    name: &Bound<'py, PyAny>,
     preset: &Bound<'py, PyAny>,
     #[pyo3(from_py_with = args::num_players)] num_players: usize,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<()> {
-    let spec = parse_spec(name)?;
+    let spec = parse_spec(&args::text(name, "name", "a built-in bot name (str)")?)?;
     let r = rules_arg(py, preset, num_players, rules)?;
     spec.check_rules(&r).map_err(PyValueError::new_err)
 }
@@ -281,8 +281,8 @@ fn check_bot_rules<'py>(
 /// ValueError naming the file when it is missing or not a bot's weights file.
 #[pyfunction]
 fn bot_file_metadata(path: &Bound<'_, PyAny>) -> PyResult<std::collections::HashMap<String, String>> {
-    let text = name_arg(path)
-        .map_err(|_| PyTypeError::new_err(format!("path must be a str or os.PathLike, got {}", type_name(path))))?;
+    let text = name_arg(path, "path", "a str or os.PathLike")?
+        .ok_or_else(|| PyTypeError::new_err(format!("path must be a str or os.PathLike, got {}", type_name(path))))?;
     Ok(bots::file::load(&text).map_err(PyValueError::new_err)?.metadata.clone())
 }
 
@@ -307,14 +307,15 @@ fn net_weights(py: Python<'_>) -> Bound<'_, pyo3::types::PyBytes> {
 #[pyfunction]
 fn net_probs<'py>(
     py: Python<'py>,
-    preset: &str,
+    preset: &Bound<'py, PyAny>,
     obs: &Bound<'py, PyAny>,
     masks: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArray2<f32>>> {
     use crate::action::NUM_ACTIONS;
     use crate::observation::OBS_SIZE;
+    let preset = args::text(preset, "preset", "a preset name (str)")?;
     let w = bots::net1::weights().map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
-    let policy = w.by_name(preset).map_err(PyValueError::new_err)?;
+    let policy = w.by_name(&preset).map_err(PyValueError::new_err)?;
     let obs = super::convert::array_arg::<f32, numpy::Ix2>(obs, "obs", &format!("(B, {OBS_SIZE})"))?;
     let masks = super::convert::array_arg::<bool, numpy::Ix2>(masks, "masks", &format!("(B, {NUM_ACTIONS})"))?;
     let borrowed =

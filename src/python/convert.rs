@@ -36,8 +36,10 @@ pub(super) fn game_err(e: GameError) -> PyErr {
     }
 }
 
+/// A card string; the error quotes it cut to a line (the card's own error quotes it whole).
 pub(super) fn parse_card(s: &str) -> PyResult<Card> {
-    s.parse::<Card>().map_err(|e| PyValueError::new_err(e.to_string()))
+    s.parse::<Card>()
+        .map_err(|e| PyValueError::new_err(e.to_string().replacen(&format!("{s:?}"), &rules::quoted(s), 1)))
 }
 
 pub(super) fn parse_cards(v: &[String]) -> PyResult<Vec<Card>> {

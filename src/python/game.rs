@@ -47,6 +47,9 @@ enum Origin {
 /// Version of the `Game.record()` format.
 const RECORD_FORMAT: u32 = 1;
 
+/// What an action argument may be, for error messages.
+const ACTION_HELP: &str = "an int id or an action string such as \"play 8H\"";
+
 /// The preset of `Game()` without arguments.
 const DEFAULT_PRESET: &str = "crazy_eights";
 
@@ -71,12 +74,12 @@ impl PyGame {
         if action.is_instance_of::<PyBool>() {
             return Err(PyTypeError::new_err("action must be an int id or an action string, not bool"));
         }
-        if action.is_instance_of::<PyString>() {
-            let s: String = action.extract()?;
+        if let Some(s) = args::text_if_str(action, "action", ACTION_HELP)? {
             return match Action::parse(&s) {
                 Some(a) => Ok(a.id()),
                 None => Err(IllegalActionError::new_err(format!(
-                    "unknown action string {s:?}; legal actions now: {}",
+                    "unknown action string {}; legal actions now: {}",
+                    rules::quoted(&s),
                     self.legal_strings().join(", ")
                 ))),
             };
@@ -197,15 +200,14 @@ impl PyGame {
         }
         let nominated = match nominated_suit {
             None => None,
-            Some(s) => Some(
-                Suit::parse(&s)
-                    .ok_or_else(|| PyValueError::new_err(format!("invalid suit {s:?}: use C, D, H or S")))?,
-            ),
+            Some(s) => Some(Suit::parse(&s).ok_or_else(|| {
+                PyValueError::new_err(format!("invalid suit {}: use C, D, H or S", rules::quoted(&s)))
+            })?),
         };
         let wild_rank = match wild_rank {
             None => None,
             Some(s) => Some(Rank::parse(&s).ok_or_else(|| {
-                PyValueError::new_err(format!("wild_rank: {s:?} is not a rank (use 2 to 9, T or 10)"))
+                PyValueError::new_err(format!("wild_rank: {} is not a rank (use 2 to 9, T or 10)", rules::quoted(&s)))
             })?),
         };
         let pos = Position {
@@ -407,7 +409,8 @@ impl PyGame {
     fn string_to_action(&self, #[pyo3(from_py_with = args::action_string)] s: String) -> PyResult<usize> {
         Action::parse(&s).map(Action::id).ok_or_else(|| {
             PyValueError::new_err(format!(
-                "unknown action string {s:?}: use e.g. \"play 8H\", \"suit H\", \"draw\", \"accept\", \"pass\", \"end\", \"announce\""
+                "unknown action string {}: use e.g. \"play 8H\", \"suit H\", \"draw\", \"accept\", \"pass\", \"end\", \"announce\"",
+                rules::quoted(&s)
             ))
         })
     }

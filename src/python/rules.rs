@@ -42,8 +42,7 @@ pub(crate) fn rules_arg(
     num_players: usize,
     overrides: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Arc<Rules>> {
-    if preset.is_instance_of::<PyString>() {
-        let name: String = preset.extract()?;
+    if let Some(name) = args::text_if_str(preset, "preset", PRESET_HELP)? {
         if rules::preset_toml(&name).is_ok() {
             return load_rules(py, &name, num_players, overrides);
         }
@@ -75,6 +74,9 @@ pub(crate) fn rules_arg(
     Rules::from_spec(spec, num_players).map(Arc::new).map_err(rules_err)
 }
 
+/// What a preset argument may be (`eights.rules.PRESET_HELP`).
+const PRESET_HELP: &str = "a preset name (str), a path to a .toml file or an eights.Rules";
+
 fn opt_table(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<Value>> {
     match obj {
         Some(o) if !o.is_none() => Ok(Some(as_table(py, o, what)?)),
@@ -104,12 +106,14 @@ fn preset_rules<'py>(
     from_json(py, &spec)
 }
 
-/// A preset's name argument: a `TypeError` naming `preset` for anything but a string.
+/// A preset's name argument: a `TypeError` naming `preset` for anything but a string, a
+/// `ValueError` for a string that is not valid text.
 fn preset_name(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    obj.extract::<String>().map_err(|_| {
-        let got = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
-        pyo3::exceptions::PyTypeError::new_err(format!("preset must be a preset name (str), got {got}"))
-    })
+    if let Some(name) = args::text_if_str(obj, "preset", "a preset name (str)")? {
+        return Ok(name);
+    }
+    let got = obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+    Err(PyTypeError::new_err(format!("preset must be a preset name (str), got {got}")))
 }
 
 /// The TOML text of a preset file.
@@ -132,8 +136,7 @@ fn resolve_rules<'py>(
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let over = opt_table(py, rules, "rules")?;
-    let spec = if base.is_instance_of::<PyString>() {
-        let name: String = base.extract()?;
+    let spec = if let Some(name) = args::text_if_str(base, "base", "a preset name (str) or a dict of rules")? {
         load_spec(&name, over.as_ref())
     } else if base.is_instance_of::<PyDict>() {
         resolve_spec(to_json(py, base, "rules")?, over.as_ref())
@@ -258,13 +261,22 @@ impl PyRuleSpace {
     #[new]
     #[pyo3(signature = (presets, variant_prob, house_prob, mutations, dims, num_players))]
     fn new(
-        presets: Vec<String>,
+        presets: Vec<Bound<'_, PyAny>>,
         variant_prob: f64,
         house_prob: f64,
         mutations: f64,
-        dims: Vec<(String, f64)>,
+        dims: Vec<(Bound<'_, PyAny>, f64)>,
         num_players: Vec<usize>,
     ) -> PyResult<Self> {
+        let presets = presets
+            .iter()
+            .enumerate()
+            .map(|(i, p)| args::text(p, &format!("presets[{i}]"), "a preset name (str)"))
+            .collect::<PyResult<Vec<_>>>()?;
+        let dims = dims
+            .into_iter()
+            .map(|(name, w)| Ok((args::text(&name, "dims: a dimension name", "a str")?, w)))
+            .collect::<PyResult<Vec<_>>>()?;
         let cfg = SpaceConfig { presets, variant_prob, house_prob, mutations, weights: dims, num_players };
         Ok(PyRuleSpace { space: Arc::new(RuleSpace::new(cfg).map_err(rules_err)?) })
     }

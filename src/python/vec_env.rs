@@ -9,7 +9,7 @@ use super::rules::rules_arg;
 use crate::action::NUM_ACTIONS;
 use crate::game::Game;
 use crate::observation::OBS_SIZE;
-use crate::rules::RULES_SIZE;
+use crate::rules::{RULES_SIZE, quoted};
 use crate::vec_env::{Autoreset, Config, Mode, ObsValue, Opponents, Outputs, RulesSource, VecEnv, VecEnvError};
 use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadwriteArray1};
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
@@ -66,19 +66,16 @@ type RulesArrays = (Py<PyArray2<f32>>, Py<PyArray2<f32>>);
 /// `opponents`: `"random"`, `"external"`, or a list of one built-in bot name per seat (the
 /// learner's entry `None`), played inside the step.
 fn opponents_arg(opponents: Option<&Bound<'_, PyAny>>, n: usize, learner: usize) -> PyResult<Opponents> {
+    const WHAT: &str = "\"random\", \"external\" or a list of bot names per seat";
     let Some(opponents) = opponents else { return Ok(Opponents::Random) };
-    if let Ok(text) = opponents.extract::<String>() {
+    if let Some(text) = args::text_if_str(opponents, "opponents", WHAT)? {
         return match text.as_str() {
             "random" => Ok(Opponents::Random),
             "external" => Ok(Opponents::External),
-            _ => Err(PyValueError::new_err(format!(
-                "opponents must be \"random\", \"external\" or a list of bot names per seat, got {text:?}"
-            ))),
+            _ => Err(PyValueError::new_err(format!("opponents must be {WHAT}, got {}", quoted(&text)))),
         };
     }
-    let names: Vec<Option<String>> = opponents.extract().map_err(|_| {
-        PyValueError::new_err("opponents must be \"random\", \"external\" or a list of bot names per seat")
-    })?;
+    let names: Vec<Option<String>> = opponents.extract().map_err(|_| args::wrong_type(opponents, "opponents", WHAT))?;
     if names.len() != n {
         return Err(PyValueError::new_err(format!("opponents must name one bot per seat ({n}), got {}", names.len())));
     }
@@ -88,6 +85,31 @@ fn opponents_arg(opponents: Option<&Bound<'_, PyAny>>, n: usize, learner: usize)
         seats[p] = Some(crate::bots::BotSpec::parse(name).map_err(PyValueError::new_err)?);
     }
     Ok(Opponents::Bots(seats))
+}
+
+/// The values of `VecEnv`'s text arguments, in words.
+const AUTORESETS: &str = "\"next_step\" or \"same_step\"";
+const REWARDS: &str = "\"win_loss\" or \"score\"";
+const OBS_DTYPES: &str = "\"float32\", \"uint8\" or \"int8\"";
+
+/// Extractors of `VecEnv`'s text arguments: a value of another type, or a str that is not
+/// valid text, is an error naming the argument and its values.
+fn autoreset_arg(o: &Bound<'_, PyAny>) -> PyResult<String> {
+    args::text(o, "autoreset", AUTORESETS)
+}
+
+fn reward_arg(o: &Bound<'_, PyAny>) -> PyResult<String> {
+    args::text(o, "reward", REWARDS)
+}
+
+fn obs_dtype_arg(o: &Bound<'_, PyAny>) -> PyResult<String> {
+    args::text(o, "obs_dtype", OBS_DTYPES)
+}
+
+/// The `bot` argument of `bot_actions` and `bot_policies`: a built-in bot's name.
+fn bot_arg(bot: &Bound<'_, PyAny>) -> PyResult<crate::bots::BotSpec> {
+    let name = args::text(bot, "bot", "a built-in bot name (str) such as \"heuristic\"")?;
+    crate::bots::BotSpec::parse(&name).map_err(PyValueError::new_err)
 }
 
 /// A zeroed array allocated through `numpy.zeros`, so a failed allocation is the
@@ -214,7 +236,10 @@ impl PyVecEnvCore {
     /// "external", or a built-in bot name per seat, the learner's None),
     /// reward="win_loss", obs_dtype="float32")`; `preset` is a preset name or an `eights.Rules`.
     #[new]
-    #[pyo3(signature = (preset, num_envs, num_players=2, rules=None, num_threads=0, autoreset="next_step", self_play=false, learner_seat=0, opponents=None, reward="win_loss", obs_dtype="float32", obs_rules=false))]
+    #[pyo3(signature = (preset, num_envs, num_players=2, rules=None, num_threads=0, autoreset=String::from("next_step"), self_play=false, learner_seat=0, opponents=None, reward=String::from("win_loss"), obs_dtype=String::from("float32"), obs_rules=false))]
+    #[pyo3(
+        text_signature = "(preset, num_envs, num_players=2, rules=None, num_threads=0, autoreset='next_step', self_play=False, learner_seat=0, opponents=None, reward='win_loss', obs_dtype='float32', obs_rules=False)"
+    )]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -223,21 +248,22 @@ impl PyVecEnvCore {
         #[pyo3(from_py_with = args::num_players)] num_players: usize,
         rules: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::num_threads)] num_threads: usize,
-        autoreset: &str,
+        #[pyo3(from_py_with = autoreset_arg)] autoreset: String,
         self_play: bool,
         #[pyo3(from_py_with = args::learner_seat)] learner_seat: usize,
         opponents: Option<&Bound<'_, PyAny>>,
-        reward: &str,
-        obs_dtype: &str,
+        #[pyo3(from_py_with = reward_arg)] reward: String,
+        #[pyo3(from_py_with = obs_dtype_arg)] obs_dtype: String,
         obs_rules: bool,
     ) -> PyResult<Self> {
         let source = rules_source(py, preset, num_players, rules)?;
-        let autoreset = match autoreset {
+        let autoreset = match autoreset.as_str() {
             "next_step" => Autoreset::NextStep,
             "same_step" => Autoreset::SameStep,
             _ => {
                 return Err(PyValueError::new_err(format!(
-                    "autoreset must be \"next_step\" or \"same_step\", got {autoreset:?}"
+                    "autoreset must be {AUTORESETS}, got {}",
+                    quoted(&autoreset)
                 )));
             }
         };
@@ -248,23 +274,22 @@ impl PyVecEnvCore {
             return Err(PyValueError::new_err(format!("learner_seat must be in [0, {}], got {learner_seat}", n - 1)));
         }
         let mode = if self_play { Mode::SelfPlay } else { Mode::Learner { seat: learner_seat, opponents } };
-        let score_rewards = match reward {
+        let score_rewards = match reward.as_str() {
             "win_loss" => false,
             "score" => true,
-            _ => {
-                return Err(PyValueError::new_err(format!("reward must be \"win_loss\" or \"score\", got {reward:?}")));
-            }
+            _ => return Err(PyValueError::new_err(format!("reward must be {REWARDS}, got {}", quoted(&reward)))),
         };
         let cfg = Config { num_envs, num_threads, autoreset, mode, score_rewards };
         let env = VecEnv::with_source(source, cfg).map_err(vec_err)?;
         let ne = env.num_envs();
-        let obs = match obs_dtype {
+        let obs = match obs_dtype.as_str() {
             "float32" => ObsBuf::F32(zeros2(py, ne, OBS_SIZE)?, zeros2(py, ne, OBS_SIZE)?),
             "uint8" => ObsBuf::U8(zeros2(py, ne, OBS_SIZE)?, zeros2(py, ne, OBS_SIZE)?),
             "int8" => ObsBuf::I8(zeros2(py, ne, OBS_SIZE)?, zeros2(py, ne, OBS_SIZE)?),
             _ => {
                 return Err(PyValueError::new_err(format!(
-                    "obs_dtype must be \"float32\", \"uint8\" or \"int8\", got {obs_dtype:?}"
+                    "obs_dtype must be {OBS_DTYPES}, got {}",
+                    quoted(&obs_dtype)
                 )));
             }
         };
@@ -338,11 +363,11 @@ impl PyVecEnvCore {
     fn bot_actions<'py>(
         &mut self,
         py: Python<'py>,
-        bot: &str,
+        bot: &Bound<'py, PyAny>,
         rows: &Bound<'py, PyAny>,
         seed: Option<u64>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let spec = crate::bots::BotSpec::parse(bot).map_err(PyValueError::new_err)?;
+        let spec = bot_arg(bot)?;
         let rows = super::convert::array_arg::<i64, numpy::Ix1>(rows, "rows", "(K,) of game indices")?;
         let rows = rows.try_readonly().map_err(|_| PyRuntimeError::new_err("rows is borrowed mutably elsewhere"))?;
         let rows = rows.as_slice().map_err(|_| PyValueError::new_err("rows must be C-contiguous"))?;
@@ -372,11 +397,11 @@ impl PyVecEnvCore {
     fn bot_policies<'py>(
         &mut self,
         py: Python<'py>,
-        bot: &str,
+        bot: &Bound<'py, PyAny>,
         rows: &Bound<'py, PyAny>,
         root: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let spec = crate::bots::BotSpec::parse(bot).map_err(PyValueError::new_err)?;
+        let spec = bot_arg(bot)?;
         let rows = super::convert::array_arg::<i64, numpy::Ix1>(rows, "rows", "(K,) of game indices")?;
         let rows = rows.try_readonly().map_err(|_| PyRuntimeError::new_err("rows is borrowed mutably elsewhere"))?;
         let rows = rows.as_slice().map_err(|_| PyValueError::new_err("rows must be C-contiguous"))?;

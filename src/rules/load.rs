@@ -2,10 +2,10 @@
 //! deep merge of user overrides and the documented variants, and deserializing the merged
 //! table with errors that name the dotted field.
 
-use super::error::RulesError;
+use super::error::{RulesError, cut, quoted};
 use super::spec::RulesSpec;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 const PRESETS: &[(&str, &str)] = &[
     ("crazy_eights", include_str!("presets/crazy_eights.toml")),
@@ -168,9 +168,13 @@ fn check_inert_wilds(
     over: Option<&Value>,
 ) -> Result<(), RulesError> {
     let listed: Vec<&String> = new.iter().chain(applied).collect();
-    for a in &listed {
-        for b in &listed {
-            if a == b || !(new.contains(a) || new.contains(b)) {
+    for (i, a) in listed.iter().enumerate() {
+        // Every pair with a new variant in it, in the order of the list: a new `a` against
+        // every listed `b`, an applied `a` against the new ones (`new` leads `listed`), so
+        // the work is |new| x |listed|, never |applied| squared.
+        let others = if i < new.len() { &listed[..] } else { &listed[..new.len()] };
+        for b in others {
+            if a == b {
                 continue;
             }
             let (Some(x), Some(y)) = (table.get(a.as_str()), table.get(b.as_str())) else { continue };
@@ -278,6 +282,10 @@ pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
     // Where the specification has a table, a rules table must too.
     let shape = SHAPE.get_or_init(table_shape);
     check_tables(&v, shape, "")?;
+    // A resolved table's variants are a record of those applied: each once there too.
+    if let Some(Value::Array(listed)) = v.get("variants") {
+        check_listed_once(listed.iter().filter_map(Value::as_str))?;
+    }
     let mut track = serde_path_to_error::Track::new();
     let de = serde_path_to_error::Deserializer::new(&v, &mut track);
     match <RulesSpec as serde::Deserialize>::deserialize(de) {
@@ -285,6 +293,8 @@ pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
         Err(e) => {
             let path = track.path().to_string();
             let msg = e.to_string();
+            let (path, msg) =
+                if msg.len() + path.len() > LONG_MESSAGE { (cut(&path), cut_backticked(&msg)) } else { (path, msg) };
             // serde reports an unknown key at its parent; add the key itself to the path.
             let field = match msg.strip_prefix("unknown field `").and_then(|r| r.split('`').next()) {
                 Some(key) if path == "." || path.is_empty() => key.to_string(),
@@ -295,6 +305,19 @@ pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
             Err(RulesError::invalid(field, msg))
         }
     }
+}
+
+/// Past this many bytes a serde message (and the path of the field it is about) is cut:
+/// it quotes a value of the table, and a value can be huge.
+const LONG_MESSAGE: usize = 1_000;
+
+/// serde's message with each value it quotes in backticks cut to a line (`cut`).
+fn cut_backticked(msg: &str) -> String {
+    msg.split('`')
+        .enumerate()
+        .map(|(i, part)| if i % 2 == 1 { cut(part) } else { part.to_string() })
+        .collect::<Vec<_>>()
+        .join("`")
 }
 
 /// Load a preset with optional overrides (a nested table) into a [`RulesSpec`].
@@ -324,13 +347,16 @@ fn check_parent(preset: &str, base: &Value, overrides: Option<&Value>) -> Result
     let own = base.get("inherits").and_then(Value::as_str);
     match given.as_str() {
         Some(p) if p == preset || Some(p) == own => Ok(()),
-        None => Err(RulesError::invalid("inherits", format!("expected a preset name, got {given}"))),
-        Some(_) => Err(RulesError::invalid(
+        None => {
+            Err(RulesError::invalid("inherits", format!("expected a preset name, got {}", cut(&given.to_string()))))
+        }
+        Some(other) => Err(RulesError::invalid(
             "inherits",
             format!(
-                "the changes to preset '{preset}' cannot name another parent (inherits = {given}); to \
+                "the changes to preset '{preset}' cannot name another parent (inherits = {}); to \
                  start from that preset, pass it as the preset, or use a rules table or file with \
-                 inherits = \"<preset>\""
+                 inherits = \"<preset>\"",
+                quoted(other)
             ),
         )),
     }
@@ -393,13 +419,43 @@ pub fn top_level_fields() -> &'static [String] {
     })
 }
 
+/// The `variants` a table lists, each listed once (see `check_listed_once`).
 fn variant_names(v: &Value) -> Result<Vec<String>, RulesError> {
     let bad = || RulesError::invalid("variants", "expected a list of variant names");
-    match v.get("variants") {
-        None | Some(Value::Null) => Ok(vec![]),
-        Some(Value::Array(a)) => a.iter().map(|x| x.as_str().map(str::to_string).ok_or_else(bad)).collect(),
-        Some(_) => Err(bad()),
+    let names = match v.get("variants") {
+        None | Some(Value::Null) => vec![],
+        Some(Value::Array(a)) => {
+            a.iter().map(|x| x.as_str().map(str::to_string).ok_or_else(bad)).collect::<Result<_, _>>()?
+        }
+        Some(_) => return Err(bad()),
+    };
+    check_listed_once(names.iter().map(String::as_str))?;
+    Ok(names)
+}
+
+/// A variant listed twice is refused, naming it: an overlay applies once, and the checks
+/// of the listed variants against each other (`check_variant_clashes`, `check_inert_wilds`)
+/// go pair by pair, so they run only on a list of distinct variants, each of which the
+/// preset documents, bounded by the preset's own list. Linear in the list's length.
+fn check_listed_once<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), RulesError> {
+    let mut seen = HashSet::new();
+    for name in names {
+        if !seen.insert(name) {
+            return Err(RulesError::invalid(
+                "variants",
+                format!("variant {} is listed twice; list each variant once", quoted(name)),
+            ));
+        }
     }
+    Ok(())
+}
+
+/// Every variant in `new` is one the table documents (`whose` words whose list it is).
+fn check_known(table: &Value, new: &[String], whose: &str) -> Result<(), RulesError> {
+    let Some(name) = new.iter().find(|n| table.get(n.as_str()).is_none()) else { return Ok(()) };
+    let known: Vec<String> = table.as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
+    let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
+    Err(RulesError::invalid("variants", format!("unknown variant {}; {whose}: {known}", quoted(name))))
 }
 
 /// The variant pass shared by presets and rules tables: the overrides are merged, the
@@ -412,20 +468,21 @@ fn apply_overrides(base: Value, overrides: Option<&Value>, whose: &str) -> Resul
     if let Some(o) = overrides {
         merge(&mut merged, o);
     }
+    // Each list is checked for repeats as it is read (`variant_names`), and every new
+    // variant against the documented ones, before the pairwise checks.
     let variants = variant_names(&merged)?;
-    let new: Vec<String> = variants.iter().filter(|v| !applied.contains(v)).cloned().collect();
+    let already: HashSet<&str> = applied.iter().map(String::as_str).collect();
+    let new: Vec<String> = variants.iter().filter(|v| !already.contains(v.as_str())).cloned().collect();
     if !new.is_empty() {
         let table = merged.get("variant").cloned().unwrap_or(Value::Null);
+        check_known(&table, &new, whose)?;
         check_variant_clashes(&table, &new, &applied, overrides)?;
         check_inert_wilds(&table, &new, &applied, overrides)?;
         let mut v = base;
         for name in &new {
-            let overlay = table.get(name).ok_or_else(|| {
-                let known: Vec<String> = table.as_object().map(|m| m.keys().cloned().collect()).unwrap_or_default();
-                let known = if known.is_empty() { "none".to_string() } else { known.join(", ") };
-                RulesError::invalid("variants", format!("unknown variant {name:?}; {whose}: {known}"))
-            })?;
-            merge(&mut v, overlay);
+            if let Some(overlay) = table.get(name) {
+                merge(&mut v, overlay);
+            }
         }
         if let Some(o) = overrides {
             merge(&mut v, o);
@@ -541,6 +598,80 @@ mod tests {
         assert!(load_spec("crazy_eights", Some(&back)).is_ok());
         // A variant on another card's wild combines.
         assert!(load_spec("crazy_eights", Some(&json!({"variants": ["jacks_wild", "multiple_cards"]}))).is_ok());
+    }
+
+    #[test]
+    fn a_variant_listed_twice_is_refused_naming_it() {
+        let twice = json!({"variants": ["jacks_wild", "draw_until_playable", "jacks_wild"]});
+        let e = load_spec("crazy_eights", Some(&twice)).unwrap_err();
+        assert_eq!(e.field(), Some("variants"), "{e}");
+        assert!(e.to_string().contains("variant \"jacks_wild\" is listed twice"), "{e}");
+        // Refused before the pairwise checks: 10,000 copies took 10 s, 100,000 a quarter hour.
+        let many = json!({ "variants": vec!["jacks_wild"; 100_000] });
+        let t = std::time::Instant::now();
+        let e = load_spec("crazy_eights", Some(&many)).unwrap_err();
+        assert!(e.to_string().contains("\"jacks_wild\" is listed twice"), "{e}");
+        assert!(t.elapsed().as_secs_f64() < 2.0, "{:?}", t.elapsed());
+        // Repeated twice in a list that adds variants to rules that already have some ...
+        let first = load_spec("crazy_eights", Some(&json!({"variants": ["jacks_wild"]}))).unwrap();
+        let resolved = serde_json::to_value(&first).unwrap();
+        let e = resolve_spec(resolved.clone(), Some(&twice)).unwrap_err();
+        assert!(e.to_string().contains("\"jacks_wild\" is listed twice"), "{e}");
+        let again = json!({"variants": ["draw_until_playable", "draw_until_playable"]});
+        let e = resolve_spec(resolved.clone(), Some(&again)).unwrap_err();
+        assert!(e.to_string().contains("\"draw_until_playable\" is listed twice"), "{e}");
+        // ... or in the record of a resolved table, whether anything is added or not.
+        let mut recorded = resolved.clone();
+        recorded["variants"] = json!(["jacks_wild", "jacks_wild"]);
+        for e in [
+            resolve_spec(recorded.clone(), None).unwrap_err(),
+            complete_spec(recorded.clone()).unwrap_err(),
+            resolve_spec(recorded, Some(&json!({"variants": ["jacks_wild", "jacks_wild", "multiple_cards"]})))
+                .unwrap_err(),
+        ] {
+            assert!(e.to_string().contains("\"jacks_wild\" is listed twice"), "{e}");
+        }
+        // Each listed once, the same variants are fine, in any order.
+        let once = json!({"variants": ["draw_until_playable", "jacks_wild"]});
+        assert!(resolve_spec(resolved, Some(&once)).is_ok());
+    }
+
+    #[test]
+    fn a_long_record_of_applied_variants_is_checked_in_linear_time() {
+        // Distinct names a resolved table records, and one new variant: every new variant is
+        // checked against the applied ones, but the applied ones never against each other
+        // (|applied| squared: seconds at 50,000).
+        let first = load_spec("crazy_eights", None).unwrap();
+        let mut resolved = serde_json::to_value(&first).unwrap();
+        let applied: Vec<String> = (0..50_000).map(|i| format!("v{i}")).collect();
+        resolved["variants"] = json!(applied);
+        let listed: Vec<String> = applied.iter().cloned().chain(["jacks_wild".to_string()]).collect();
+        let t = std::time::Instant::now();
+        let s = resolve_spec(resolved, Some(&json!({ "variants": listed }))).unwrap();
+        assert_eq!(s.variants.last().map(String::as_str), Some("jacks_wild"));
+        assert!(t.elapsed().as_secs_f64() < 2.0, "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn an_unknown_variant_is_named_cut_to_a_line() {
+        let long = "z".repeat(1_000_000);
+        let e = load_spec("crazy_eights", Some(&json!({ "variants": [long] }))).unwrap_err();
+        let text = e.to_string();
+        assert!(text.len() < 1_000 && text.contains("(1,000,000 characters)"), "{}", &text[..200]);
+    }
+
+    #[test]
+    fn a_huge_value_or_key_is_named_cut_to_a_line() {
+        let long = "x".repeat(1_000_000);
+        for over in [
+            json!({ "inherits": long }),
+            json!({ "inherits": [long] }),
+            json!({ "draw": { "mode": long } }),
+            json!({ "deal": { long.clone(): 1 } }),
+        ] {
+            let text = load_spec("crazy_eights", Some(&over)).unwrap_err().to_string();
+            assert!(text.len() < 1_000 && text.contains("(1,000,00"), "{}", &text[..300]);
+        }
     }
 
     #[test]

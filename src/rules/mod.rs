@@ -37,7 +37,7 @@ mod validate;
 
 pub use compiled::{CardRule, ChainRule, MAX_PLAYERS, RULE_FEATURE_NAMES, RULE_FEATURES, Rules, WildRule};
 pub use encode::{CARD_FEATURES, RULES_SIZE, TABLE_FEATURES};
-pub use error::RulesError;
+pub use error::{RulesError, cut, quoted, thousands};
 pub use load::{
     all_preset_specs, complete_spec, is_resolved, load_spec, merge, preset_names, preset_toml, resolve_spec,
     spec_from_toml, spec_from_value, top_level_fields,

@@ -4,6 +4,7 @@ argument), and the per-seat layout of ``opponents``."""
 
 from __future__ import annotations
 
+import json
 import numbers
 import operator
 from typing import Any, Callable, Dict, List, Optional
@@ -23,6 +24,15 @@ def describe(value: Any) -> str:
     if len(text) > 60:
         text = text[:57] + "..."
     return f"{text} (type {type(value).__name__})"
+
+
+def quoted(text: str) -> str:
+    """``text`` as an error message quotes it (JSON's double quotes and escapes): the first 60
+    characters then ``... (N characters)`` when it is longer, so that a huge input is never
+    echoed whole (the engine's ``rules::quoted``)."""
+    if len(text) <= 60:
+        return json.dumps(text)
+    return f"{json.dumps(text[:60])}... ({len(text):,} characters)"
 
 
 def as_int(value: Any, name: str, low: Optional[int] = None, high: Optional[int] = None) -> int:

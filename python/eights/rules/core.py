@@ -42,7 +42,7 @@ from .._core import Game as _Game
 from .._core import RulesError, describe_rules, is_resolved, resolve_rules, validate_rules
 from .._core import encode_rules as _encode_rules
 from .._core import presets as _presets
-from .._utils.checks import as_flag, shown_path
+from .._utils.checks import as_flag, describe, quoted, shown_path
 from .._utils.overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides
 
 __all__ = ["Rules"]
@@ -335,7 +335,9 @@ class Rules:
         unknown = [n for n in names if n not in self.variants]
         if unknown:
             raise RulesError(
-                f"invalid rules field 'variants': unknown variant(s) {', '.join(map(repr, unknown))}; "
+                f"invalid rules field 'variants': unknown variant(s) "
+                f"{', '.join(quoted(n) if isinstance(n, str) else describe(n) for n in unknown[:5])}"
+                f"{f' and {len(unknown) - 5:,} more' if len(unknown) > 5 else ''}; "
                 f"these rules document: {', '.join(self.variants) or 'none'}"
             )
         return self.replace(variants=self.active_variants + [n for n in names if n not in self.active_variants])

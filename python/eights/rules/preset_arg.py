@@ -10,13 +10,13 @@ otherwise it is a preset name (preset names never do either).
 
 from __future__ import annotations
 
-import json
 import os
 import pathlib
 from typing import Any, Union
 
 from .._core import RulesError
 from .._core import presets as _presets
+from .._utils.checks import quoted
 from .core import Rules
 
 __all__ = ["PRESET_HELP", "is_rules_path", "resolve_preset"]
@@ -52,7 +52,7 @@ def resolve_preset(value: Any, name: str = "preset") -> Union[str, Rules]:
         if not is_rules_path(value):
             if value not in _presets():
                 raise ValueError(
-                    f"unknown preset {json.dumps(value)}; available presets: {', '.join(_presets())} ({name} must "
+                    f"unknown preset {quoted(value)}; available presets: {', '.join(_presets())} ({name} must "
                     f"be {PRESET_HELP}; a string ending in .toml or holding a path separator is a file)"
                 )
             return value

@@ -22,7 +22,7 @@
 //! and as the resolved specification, with the changes in words.
 
 use super::load::{inert_wild, overlay_clashes, preset_value, settles};
-use super::{Rules, RulesError, RulesSpec, merge, preset_names, spec_from_value};
+use super::{Rules, RulesError, RulesSpec, merge, preset_names, quoted, spec_from_value};
 use crate::seed::derive_seed;
 use house::Mutator;
 use rand::{RngExt, SeedableRng};
@@ -148,7 +148,10 @@ impl RuleSpace {
         for (name, w) in &cfg.weights {
             let k = DIMENSIONS.iter().position(|d| d.name == name).ok_or_else(|| {
                 let known: Vec<&str> = DIMENSIONS.iter().map(|d| d.name).collect();
-                RulesError::invalid("dims", format!("unknown dimension {name:?}; dimensions: {}", known.join(", ")))
+                RulesError::invalid(
+                    "dims",
+                    format!("unknown dimension {}; dimensions: {}", quoted(name), known.join(", ")),
+                )
             })?;
             if !(w.is_finite() && *w >= 0.0) {
                 return Err(RulesError::invalid(format!("dims.{name}"), format!("a weight must be >= 0, got {w}")));
@@ -166,7 +169,10 @@ impl RuleSpace {
                 .iter()
                 .map(|p| {
                     all.iter().copied().find(|n| n == p).ok_or_else(|| {
-                        RulesError::invalid("presets", format!("unknown preset {p:?}; presets: {}", all.join(", ")))
+                        RulesError::invalid(
+                            "presets",
+                            format!("unknown preset {}; presets: {}", quoted(p), all.join(", ")),
+                        )
                     })
                 })
                 .collect::<Result<_, _>>()?

@@ -57,6 +57,11 @@ def _reset(env):
     return env
 
 
+def _with_jacks_wild():
+    """Rules with a variant applied, resolved (as `Rules.to_dict` writes them)."""
+    return eights.Rules.from_dict(eights.Rules("crazy_eights", variants=["jacks_wild"]).to_dict())
+
+
 def _make(**kw):
     return eights.make(**{"preset": "crazy_eights", **kw})
 
@@ -96,6 +101,18 @@ CASES = {
     "make-record_dir": (lambda: _make(record_dir=5), TypeError, "record_dir must be a directory path or None"),
     "make-rules-field": (lambda: _make(bogus=3), eights.RulesError, "invalid rules field 'bogus'"),
     "make-rules-value": (lambda: _make(deal={"hand_size": "x"}), eights.RulesError, "'deal.hand_size'"),
+    # A str that is no text (a lone surrogate) was a TypeError "must be a string".
+    "make-opponents-surrogate": (
+        lambda: _make(opponents="\udcff"),
+        ValueError,
+        r"opponent for seat 1: a bot name must be a string .*, got '\\udcff', which is not valid text",
+    ),
+    # The whole million characters were echoed.
+    "make-opponents-huge": (
+        lambda: _make(opponents="x" * 10**6),
+        ValueError,
+        r'opponent for seat 1: unknown bot "x{60}"\.\.\. \(1,000,000 characters\); allowed bots',
+    ),
     # eights.VecEnv
     "vec-num_envs": (lambda: _vec(num_envs=0), ValueError, r"num_envs must be in \[1, 1048576\]"),
     "vec-num_envs-type": (lambda: _vec(num_envs=2.0), TypeError, "num_envs must be an integer"),
@@ -106,6 +123,23 @@ CASES = {
     "vec-autoreset": (lambda: _vec(autoreset="x"), ValueError, "autoreset must be one of"),
     "vec-reward": (lambda: _vec(reward="x"), ValueError, 'reward must be "win_loss" or "score"'),
     "vec-obs_dtype": (lambda: _vec(obs_dtype="float64"), ValueError, "obs_dtype must be one of"),
+    # "'None' is not an instance of 'str'", naming no argument.
+    "vec-reward-none": (
+        lambda: _vec(reward=None),
+        TypeError,
+        r'^reward must be "win_loss" or "score", got None \(type NoneType\)',
+    ),
+    # A raw UnicodeEncodeError, naming no argument.
+    "vec-reward-surrogate": (
+        lambda: _vec(reward="\udcff"),
+        ValueError,
+        r'^reward must be "win_loss" or "score", got \'\\udcff\', which is not valid text',
+    ),
+    "vec-bot_actions-surrogate": (
+        lambda: _reset(_vec()).bot_actions("\udcff"),
+        ValueError,
+        r"^bot must be a built-in bot name \(str\) such as \"heuristic\", got '\\udcff', which is not valid text",
+    ),
     # None was read by numpy as float64 and reported so; a list was "unhashable type".
     "vec-obs_dtype-none": (lambda: _vec(obs_dtype=None), ValueError, r"obs_dtype must be one of .*, got None"),
     "vec-autoreset-list": (lambda: _vec(autoreset=["x"]), ValueError, r"autoreset must be one of .*, got \['x'\]"),
@@ -150,6 +184,46 @@ CASES = {
         "action must be an int id .* got ndarray",
     ),
     "game-step-string": (lambda: _game().step("xx"), eights.IllegalActionError, 'unknown action string "xx"'),
+    # The million characters were echoed in the message.
+    "game-step-string-huge": (
+        lambda: _game().step("w" * 10**6),
+        eights.IllegalActionError,
+        r'^unknown action string "w{60}"\.\.\. \(1,000,000 characters\); legal actions now: ',
+    ),
+    # A raw UnicodeEncodeError, naming no argument.
+    "game-step-surrogate": (
+        lambda: _game().step("\udcff"),
+        ValueError,
+        r"^action must be an int id or an action string such as \"play 8H\", got '\\udcff', which is not valid text",
+    ),
+    "game-preset-surrogate": (
+        lambda: eights.Game("\udcff"),
+        ValueError,
+        r"^preset must be a preset name \(str\), a path to a \.toml file or an eights\.Rules, got '\\udcff', "
+        r"which is not valid text",
+    ),
+    # The million characters were echoed in the message.
+    "game-preset-huge": (
+        lambda: eights.Game("x" * 10**6),
+        ValueError,
+        r'^unknown preset "x{60}"\.\.\. \(1,000,000 characters\); available presets: crazy_eights, ',
+    ),
+    "make-preset-huge": (
+        lambda: eights.make("x" * 10**6),
+        ValueError,
+        r'^unknown preset "x{60}"\.\.\. \(1,000,000 characters\); available presets: crazy_eights, ',
+    ),
+    "rules-with_variants-huge": (
+        lambda: eights.Rules("crazy_eights").with_variants("z" * 10**6, *"abcdef"),
+        eights.RulesError,
+        r'unknown variant\(s\) "z{60}"\.\.\. \(1,000,000 characters\), "a", "b", "c", "d" and 2 more; these',
+    ),
+    # A TypeError "got ['\udcff'] (type list)", though a list it was.
+    "game-reset-deck-surrogate": (
+        lambda: _game().reset(deck=["\udcff"]),
+        ValueError,
+        r"^deck must be a list of cards .*, got \['\\udcff'\], where deck\[0\] is not valid text",
+    ),
     "game-step-over": (lambda: _finished().step(0), eights.IllegalActionError, "the game is over; call reset"),
     "game-observation": (lambda: _game().observation(5), ValueError, "player must be in 0..2, got 5"),
     "game-reset-deck": (lambda: _game().reset(seed=1, deck=["XX"]), ValueError, 'invalid card "XX"'),
@@ -209,6 +283,23 @@ CASES = {
     "game-from_position-rogue-type": (lambda: _position(rogue="5H"), TypeError, "rogue must be a list of cards"),
     "game-from_position-suit-type": (lambda: _position(nominated_suit=1), TypeError, "nominated_suit must be a suit"),
     "game-from_position-wild_rank-type": (lambda: _position(wild_rank=7), TypeError, "wild_rank must be a rank"),
+    # PyO3's "'int' object is not an instance of 'Sequence'" / "Can't extract `str` to `Vec`".
+    "game-from_position-scores-type": (
+        lambda: _position(scores=5),
+        TypeError,
+        r"^scores must be a list of integers, one per player \(the match scores\), or None, got 5 \(type int\)",
+    ),
+    "game-from_position-scores-str": (
+        lambda: _position(scores="x"),
+        TypeError,
+        r"^scores must be a list of integers, one per player .*, got 'x' \(type str\)",
+    ),
+    # "direction must be in [-1, 1]", though 0 was refused too.
+    "game-from_position-direction": (
+        lambda: _position(direction=0),
+        ValueError,
+        r"^direction must be 1 \(clockwise\) or -1 \(anticlockwise\), got 0",
+    ),
     "game-reset-deck-type": (lambda: _game().reset(seed=1, deck="5H"), TypeError, "deck must be a list of cards"),
     "game-returns-kind-type": (lambda: _game().returns(1), TypeError, 'kind must be "win_loss" or "score", got 1'),
     "game-string_to_action-type": (
@@ -288,6 +379,38 @@ CASES = {
         eights.RulesError,
         'unknown variant "nope"',
     ),
+    # Quadratic in the length of the list, deaf to Ctrl-C: 10,000 copies took 10 s.
+    "rules-variant-twice": (
+        lambda: eights.Rules("crazy_eights", variants=["jacks_wild"] * 10_000),
+        eights.RulesError,
+        r"^invalid rules field 'variants': variant \"jacks_wild\" is listed twice",
+    ),
+    "rules-variant-twice-overrides": (
+        lambda: eights.Game(
+            "crazy_eights", 2, seed=0, rules={"variants": ["jacks_wild", "multiple_cards", "jacks_wild"]}
+        ),
+        eights.RulesError,
+        r"variant \"jacks_wild\" is listed twice",
+    ),
+    # On rules that already have the variant (resolved, from to_dict), listed again with it:
+    # the new list added nothing, so it was taken without a look.
+    "rules-variant-twice-added": (
+        lambda: _with_jacks_wild().replace(variants=["jacks_wild", "jacks_wild"]),
+        eights.RulesError,
+        r"variant \"jacks_wild\" is listed twice",
+    ),
+    # A resolved table recording the variant twice was taken as it was.
+    "rules-variant-twice-recorded": (
+        lambda: eights.Rules.from_dict(dict(_with_jacks_wild().to_dict(), variants=["jacks_wild"] * 2)),
+        eights.RulesError,
+        r"variant \"jacks_wild\" is listed twice",
+    ),
+    # The million characters were echoed in the message.
+    "rules-variant-huge": (
+        lambda: eights.Rules("crazy_eights", variants=["z" * 10**6]),
+        eights.RulesError,
+        r'^invalid rules field \'variants\': unknown variant "z{60}"\.\.\. \(1,000,000 characters\); this preset',
+    ),
     "rules-variant-inert": (
         lambda: eights.Rules("crazy_eights", variants=["jacks_wild", "no_nomination"]),
         eights.RulesError,
@@ -339,6 +462,12 @@ CASES = {
     "space-mutations": (lambda: eights.RuleSpace(mutations=NAN), eights.RulesError, r"must be in \[1, 8\]"),
     "space-num_players": (lambda: eights.RuleSpace(num_players=2.0), TypeError, "num_players must be an int"),
     "space-presets": (lambda: eights.RuleSpace(["nope"]), eights.RulesError, 'unknown preset "nope"'),
+    # A raw UnicodeEncodeError, naming no argument.
+    "space-presets-surrogate": (
+        lambda: eights.RuleSpace(presets=["\udcff"]),
+        ValueError,
+        r"^presets\[0\] must be a preset name \(str\), got '\\udcff', which is not valid text",
+    ),
     # A Python list of 2**31 rule sets was built (hundreds of MB a second, no end).
     "space-samples-huge": (lambda: eights.RuleSpace().samples(2**31), ValueError, r"n must be in \[0, 1000000\]"),
     # OverflowError from the engine's unsigned conversion before.
@@ -398,6 +527,12 @@ CASES = {
     # module functions, resets and recorders
     "preset_rules-type": (lambda: eights.preset_rules(5), TypeError, r"preset must be a preset name \(str\), got int"),
     "preset_toml-unknown": (lambda: eights.preset_toml("nope"), ValueError, 'unknown preset "nope"'),
+    # "preset must be a preset name (str), got str": a str it was.
+    "preset_rules-surrogate": (
+        lambda: eights.preset_rules("\udcff"),
+        ValueError,
+        r"^preset must be a preset name \(str\), got '\\udcff', which is not valid text",
+    ),
     "determinize-game": (lambda: eights.determinize(5, 0), TypeError, "game must be an eights.Game, got int"),
     "determinize-player": (lambda: eights.determinize(_game(), 5), ValueError, "player must be in 0..2"),
     "env-reset-options": (lambda: _make().reset(options=5), TypeError, "options must be a dict or None"),
@@ -412,6 +547,24 @@ CASES = {
     # eights.Bot, RandomBot, OpponentPool
     "bot-name": (lambda: eights.Bot("nope"), ValueError, 'unknown bot "nope"; allowed bots'),
     "bot-name-type": (lambda: eights.Bot(5), TypeError, "Bot name must be a str"),
+    # A TypeError "must be a str": a str it was.
+    "bot-name-surrogate": (
+        lambda: eights.Bot("\udcff"),
+        ValueError,
+        r"^Bot name must be a str such as \"heuristic\" .*, got '\\udcff', which is not valid text",
+    ),
+    # The million characters were echoed in the message.
+    "bot-name-huge": (
+        lambda: eights.Bot("x" * 10**6),
+        ValueError,
+        r'^unknown bot "x{60}"\.\.\. \(1,000,000 characters\); allowed bots',
+    ),
+    # The whole list was echoed: 3 MB.
+    "bot-setstate-huge": (
+        lambda: eights.RandomBot().__setstate__([0] * 10**6),
+        ValueError,
+        r"^RandomBot state must be .*, got \[0, 0, .{0,60}\.\.\.",
+    ),
     "bot-count": (lambda: eights.Bot("ismcts:0"), ValueError, r"bad count \"0\".*1..=1000000"),
     "bot-seed": (lambda: eights.Bot("random", 2**64), ValueError, r"seed must be in \[0, 2\*\*64\)"),
     "bot-act-type": (lambda: eights.Bot("heuristic").act(5), TypeError, "game must be an eights.Game"),
