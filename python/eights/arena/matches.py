@@ -158,10 +158,14 @@ def _tournament_agents(agents: Sequence[Any], num_players: int) -> List[AgentSpe
     return ags
 
 
-def _check_size(k: int, num_players: int, games: int) -> None:
-    """Refuse a tournament of more than :data:`MAX_TABLES` tables, or of more deals in all
-    (tables times ``games``) than ``MAX_DEALS``, the most one arena call plays; counted with
-    ``math.comb``, before any table is built."""
+def _check_size(agents: Any, num_players: int, games: int) -> None:
+    """Refuse ``agents`` that are not a list (``TypeError``), and a tournament of more than
+    :data:`MAX_TABLES` tables, or of more deals in all (tables times ``games``) than
+    ``MAX_DEALS``, the most one arena call plays; counted with ``math.comb``, before any
+    table is built."""
+    if isinstance(agents, (str, bytes)) or not isinstance(agents, _SequenceABC):
+        raise TypeError(f"agents must be a list of agents ({AGENT_HELP}); got {_describe(agents)}")
+    k = len(agents)
     tables = math.comb(k, num_players)
     if tables > MAX_TABLES:
         raise ValueError(
@@ -204,19 +208,15 @@ def tournament(
     in :func:`evaluate` (the same ratings for the same seed).
 
     Raises:
-        ValueError: fewer agents than seats, duplicate agent names, bad counts, unknown
-            bot names, an unknown preset or invalid rules; more than :data:`MAX_TABLES`
-            tables (``math.comb(len(agents), num_players)``), or more than ``MAX_DEALS``
-            deals in all (tables times ``games``).
+        ValueError: fewer agents than seats, duplicate agent names, bad counts, unknown bot
+            names, an unknown preset, invalid rules; over :data:`MAX_TABLES` tables or MAX_DEALS deals.
         TypeError: arguments of the wrong type.
     """
-    if isinstance(agents, (str, bytes)) or not isinstance(agents, _SequenceABC):
-        raise TypeError(f"agents must be a list of agents ({AGENT_HELP}); got {_describe(agents)}")
     preset = resolve_preset(preset)
     num_players = count_arg(num_players, "num_players", 2, 10)
     games = count_arg(games, "games", 1, _MAX_GAMES)
     bootstrap = count_arg(bootstrap, "bootstrap", 100, 10**6)
-    _check_size(len(agents), num_players, games)
+    _check_size(agents, num_players, games)
     run = _where(ray, record_dir)
     ags = _tournament_agents(agents, num_players)
     names = [a.name for a in ags]
