@@ -31,9 +31,19 @@ def check_batch_actions(
 ) -> np.ndarray:
     """``actions`` as an int array of shape ``(n,)``; TypeError/ValueError otherwise (``allowed``
     says what the values may be)."""
-    arr = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+    wanted = f"{who} must be integers (an int numpy array of shape ({n},))"
+    if isinstance(actions, tuple) and len(actions) == 2 and np.ndim(actions[0]) == 1 and len(actions[0]) == n:
+        # What Stable-Baselines3's predict returns: numpy's "inhomogeneous shape" named nothing.
+        raise TypeError(f"{wanted}, got a pair (actions, state), as model.predict returns: return the actions alone")
+    try:
+        arr = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+    except (ValueError, TypeError):  # ragged or nested: numpy's message names nothing
+        raise TypeError(f"{wanted}, got {_describe(actions)}") from None
+    if arr.dtype == object and arr.shape == (n,) and all(isinstance(a, int) and not isinstance(a, bool) for a in arr):
+        # Python ints past the int64 and uint64 range give an object array, not a range error.
+        raise ValueError(f"{who} are out of range: {allowed}, got {max(arr, key=abs)}")
     if arr.dtype.kind not in "iu":
-        raise TypeError(f"{who} must be integers (an int numpy array of shape ({n},)), got dtype {arr.dtype}")
+        raise TypeError(f"{wanted}, got dtype {arr.dtype}")
     if arr.shape != (n,):
         raise ValueError(f"{who} must have shape ({n},), got {arr.shape}")
     if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:

@@ -207,6 +207,8 @@ class Rules:
         """
         if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and "=" not in source):
             path = os.fspath(source)
+            if "\0" in path:  # os's "embedded null byte" named no file
+                raise ValueError(f"{shown_path(path)} cannot be a rules file: a path cannot hold a NUL character")
             try:
                 # stat before open: opening a FIFO would wait for a writer, a device never ends.
                 mode = os.stat(path).st_mode

@@ -79,3 +79,24 @@ def test_an_opponents_unsigned_action_past_int64_is_named_as_given():
         ValueError, match=r"seat 0 are out of range: action ids are in \[0, 196\], got 18446744073709551615"
     ):
         env.reset(seed=0)
+
+
+def test_an_opponent_returning_predicts_pair_is_told_to_return_the_actions():
+    # SB3's model.predict returns (actions, state); numpy's "inhomogeneous shape" named nothing.
+    def policy(obs, mask):
+        return np.flatnonzero(mask[0])[:1].repeat(len(mask)), None
+
+    env = eights.VecEnv("crazy_eights", 2, opponents=policy, learner_seat=1)
+    with pytest.raises(TypeError, match=r"opponent at seat 0 must be integers .*got a pair \(actions, state\)"):
+        env.reset(seed=0)
+
+
+@pytest.mark.parametrize("big", [2**64, -(2**70)])
+def test_step_actions_past_64_bits_are_out_of_range(big):
+    # A list of Python ints past int64 and uint64 became an object array: "got dtype object".
+    env = eights.VecEnv("crazy_eights", 4, seed=0)
+    env.reset()
+    with pytest.raises(ValueError, match=rf"actions are out of range: action ids are in \[0, 196\], got {big}$"):
+        env.step([big, 1, 1, 1])
+    with pytest.raises(TypeError, match=r"actions must be integers .*got \[\[1, 2\], \[3\]\] \(type list\)"):
+        env.step([[1, 2], [3]])

@@ -208,6 +208,22 @@ CASES = {
         ValueError,
         r'^unknown preset "x{60}"\.\.\. \(1,000,000 characters\); available presets: crazy_eights, ',
     ),
+    # A NUL in a path gave os's "embedded null byte", naming no argument or file.
+    "make-record_dir-nul": (
+        lambda: _make(record_dir="a\0"),
+        ValueError,
+        r"^record_dir must be a folder's path \(text without NUL\), got 'a\\x00'$",
+    ),
+    "records-load-nul": (
+        lambda: eights.records.load_record("a\0"),
+        ValueError,
+        r"^'a\\x00' is not a game record: a path cannot hold a NUL character$",
+    ),
+    "rules-from_toml-nul": (
+        lambda: eights.Rules.from_toml("a\0.toml"),
+        ValueError,
+        r"^'a\\x00\.toml' cannot be a rules file: a path cannot hold a NUL character$",
+    ),
     "make-preset-huge": (
         lambda: eights.make("x" * 10**6),
         ValueError,
