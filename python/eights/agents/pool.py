@@ -31,25 +31,36 @@ def check_batch_actions(
 ) -> np.ndarray:
     """``actions`` as an int array of shape ``(n,)``; TypeError/ValueError otherwise (``allowed``
     says what the values may be)."""
-    wanted = f"{who} must be integers (an int numpy array of shape ({n},))"
-    if isinstance(actions, tuple) and len(actions) == 2 and np.ndim(actions[0]) == 1 and len(actions[0]) == n:
-        # What Stable-Baselines3's predict returns: numpy's "inhomogeneous shape" named nothing.
-        raise TypeError(f"{wanted}, got a pair (actions, state), as model.predict returns: return the actions alone")
     try:
         arr = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
     except (ValueError, TypeError):  # ragged or nested: numpy's message names nothing
-        raise TypeError(f"{wanted}, got {_describe(actions)}") from None
-    if arr.dtype == object and arr.shape == (n,) and all(isinstance(a, int) and not isinstance(a, bool) for a in arr):
-        # Python ints past the int64 and uint64 range give an object array, not a range error.
-        raise ValueError(f"{who} are out of range: {allowed}, got {max(arr, key=abs)}")
+        raise TypeError(_not_actions(actions, n, who)) from None
     if arr.dtype.kind not in "iu":
-        raise TypeError(f"{wanted}, got dtype {arr.dtype}")
+        if arr.dtype.kind == "O" and arr.shape == (n,) and all(type(a) is int for a in arr):
+            # Python ints past the int64 and uint64 range give an object array, not a range error.
+            raise ValueError(f"{who} are out of range: {allowed}, got {max(arr, key=abs)}")
+        raise TypeError(_not_actions(actions, n, who, f"dtype {arr.dtype}"))
     if arr.shape != (n,):
+        if _predict_pair(actions, n):
+            raise TypeError(_not_actions(actions, n, who))
         raise ValueError(f"{who} must have shape ({n},), got {arr.shape}")
     if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
         # Cast to the engine's int64 ids, 2**64 - 1 would read as action -1.
         raise ValueError(f"{who} are out of range: {allowed}, got {int(arr.max())}")
     return arr
+
+
+def _predict_pair(actions: Any, n: int) -> bool:
+    """Whether ``actions`` is what Stable-Baselines3's ``predict`` returns: ``(actions, state)``."""
+    return isinstance(actions, tuple) and len(actions) == 2 and np.ndim(actions[0]) == 1 and len(actions[0]) == n
+
+
+def _not_actions(actions: Any, n: int, who: str, got: str = "") -> str:
+    """Why ``actions`` are no batch of ``n`` actions (a message naming ``who``)."""
+    wanted = f"{who} must be integers (an int numpy array of shape ({n},))"
+    if _predict_pair(actions, n):
+        return f"{wanted}, got a pair (actions, state), as model.predict returns: return the actions alone"
+    return f"{wanted}, got {got or _describe(actions)}"
 
 
 def _batch_rows(obs: Any, mask: Any) -> int:
