@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import re
+import types
 from collections import Counter
 from typing import Callable, List, Optional
+
+import pytest
 
 import eights
 
@@ -123,3 +127,15 @@ def finished_game(preset: str, num_players: int, seed: int = 0) -> eights.Game:
     bot = eights.RandomBot(seed)
     play_to_end(game, bot.act)
     return game
+
+
+def import_or_skip(name: str) -> types.ModuleType:
+    """The module ``name``; the test skips when an optional dependency of it is missing (a
+    module of the package that fails to import is an error, not a skip)."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        missing = getattr(exc, "name", None) or ""
+        if missing.split(".")[0] == "eights":
+            raise
+        pytest.skip(f"{name}: optional dependency missing ({exc})")

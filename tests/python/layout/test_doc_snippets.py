@@ -20,6 +20,8 @@ from typing import Dict, List, Tuple
 
 import pytest
 
+from _helpers import import_or_skip
+
 ROOT = Path(__file__).resolve().parents[3]
 DOCS = ROOT / "docs"
 
@@ -61,16 +63,6 @@ def _source(page: str, index: int) -> str:
     return text
 
 
-def _import_or_skip(name: str) -> types.ModuleType:
-    try:
-        return importlib.import_module(name)
-    except ImportError as exc:
-        missing = getattr(exc, "name", None) or ""
-        if missing.split(".")[0] == "eights":
-            raise
-        pytest.skip(f"{name}: optional dependency missing ({exc})")
-
-
 def _walk(value: object, attrs: List[str], where: str) -> None:
     """``value.a.b...`` exists, as far as the chain runs through modules and classes."""
     for attr in attrs:
@@ -104,14 +96,14 @@ def test_the_block_names_what_the_package_has(page, index):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] == "eights":
-                    _import_or_skip(alias.name)
+                    import_or_skip(alias.name)
                     top = alias.name.split(".")[0]
-                    bound[alias.asname or top] = _import_or_skip(alias.asname and alias.name or top)
+                    bound[alias.asname or top] = import_or_skip(alias.asname and alias.name or top)
         elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "eights":
-            module = _import_or_skip(node.module or "")
+            module = import_or_skip(node.module or "")
             for alias in node.names:
                 _walk(module, [alias.name], where)
-                bound[alias.asname or alias.name] = getattr(module, alias.name, None) or _import_or_skip(
+                bound[alias.asname or alias.name] = getattr(module, alias.name, None) or import_or_skip(
                     f"{module.__name__}.{alias.name}"
                 )
     for node in ast.walk(tree):

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import eights
+from _helpers import import_or_skip
 
 OPTIONFLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
@@ -49,16 +50,6 @@ def _has_examples(name: str) -> bool:
 MODULES = [name for name in _module_names() if _has_examples(name)]
 
 
-def _import_or_skip(name: str):
-    try:
-        return importlib.import_module(name)
-    except ImportError as exc:
-        missing = getattr(exc, "name", None) or ""
-        if missing.split(".")[0] == "eights":
-            raise
-        pytest.skip(f"{name}: optional dependency missing ({exc})")
-
-
 def test_the_package_has_doctests():
     assert MODULES, "no module of the package has a >>> example"
     assert "eights" in MODULES
@@ -66,7 +57,7 @@ def test_the_package_has_doctests():
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples_run(name, tmp_path, monkeypatch):
-    module = _import_or_skip(name)
+    module = import_or_skip(name)
     # Examples that write files write them into a fresh folder.
     monkeypatch.chdir(tmp_path)
     finder = doctest.DocTestFinder(exclude_empty=True)
