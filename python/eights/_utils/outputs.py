@@ -12,7 +12,7 @@ import os
 import tempfile
 from typing import Iterable, Optional, Sequence, Tuple
 
-__all__ = ["check_outputs", "file_problem", "folder_problem", "plot_problem"]
+__all__ = ["chart_path", "check_outputs", "file_problem", "folder_problem", "plot_problem"]
 
 
 def _writable_folder(folder: str) -> Optional[str]:
@@ -68,9 +68,21 @@ def folder_problem(path: str) -> Optional[str]:
     return _writable_folder(parent)
 
 
+def chart_path(path: str) -> str:
+    """The file a chart asked for at ``path`` is written to: ``path`` itself, or, when it has
+    no extension (``chart``, ``chart.``), ``path`` with ``.png`` added, as matplotlib would
+    add its default format's (the charts pass it on, so the two never differ). A path without
+    a file name (empty, ``dir/``, ``..``) is returned as it is, for the output checks to refuse."""
+    path = os.fspath(path)
+    if os.path.splitext(path)[1].lstrip(".") or not os.path.basename(path).strip("."):
+        return path
+    return path.rstrip(".") + ".png"
+
+
 def plot_problem(path: str) -> Optional[str]:
     """Why a chart cannot be saved at ``path`` (None when it can): no matplotlib (the ``plot``
-    extra), an extension matplotlib does not write, or :func:`file_problem`."""
+    extra), an extension matplotlib does not write, or :func:`file_problem` of the file it is
+    written to (:func:`chart_path`)."""
     from .optional import import_optional
 
     try:
@@ -84,7 +96,7 @@ def plot_problem(path: str) -> Optional[str]:
         formats = sorted(FigureCanvasBase.get_supported_filetypes())
         if ext not in formats:
             return f"matplotlib cannot write .{ext} charts (it writes {', '.join(formats)})"
-    return file_problem(path)
+    return file_problem(chart_path(path))
 
 
 _CHECKS = {"file": file_problem, "folder": folder_problem, "plot": plot_problem}
@@ -93,11 +105,14 @@ _CHECKS = {"file": file_problem, "folder": folder_problem, "plot": plot_problem}
 def check_outputs(outputs: Iterable[Tuple[str, Optional[str], str]]) -> None:
     """Check ``(flag, path, kind)`` outputs (kind: ``file``, ``folder`` or ``plot``; a path of
     None is skipped); the first problem is a ``ValueError`` ``"--flag PATH: what is wrong"``.
-    Two outputs of one run at the same path are refused too."""
+    Two outputs of one run at the same path are refused too. A chart is named by the file it
+    is written to (:func:`chart_path`: ``x`` is ``x.png``)."""
     seen: dict = {}
     for flag, path, kind in outputs:
         if path is None:
             continue
+        if kind == "plot":
+            path = chart_path(path)
         problem = _CHECKS[kind](path)
         if problem:
             raise ValueError(f"{flag} {path}: {problem}")

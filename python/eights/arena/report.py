@@ -13,10 +13,11 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from .._utils.outputs import chart_path
 from .budget import Budget
 from .ratings import sweep_pairs
 
-__all__ = ["EvalResult", "ExploitResult", "TournamentResult", "chart_path", "results_format"]
+__all__ = ["EvalResult", "ExploitResult", "TournamentResult", "results_format"]
 
 #: The columns of a tournament's CSV file, one row per agent.
 _CSV_FIELDS = ["agent", "rating", "rating_low", "rating_high", "interval", "decisions_per_second", "mean_length"]
@@ -39,17 +40,6 @@ def results_format(path: str) -> str:
     if ext not in (".json", ".csv"):
         raise ValueError(f"results can be saved as .json or .csv, got {path!r}")
     return ext[1:]
-
-
-def chart_path(path: str) -> str:
-    """The file a chart asked for at ``path`` is written to: ``path`` itself, or, when it has
-    no extension (``chart``, ``chart.``), ``path`` with ``.png`` added, as matplotlib would
-    add its default format's (the charts pass it on, so the two never differ). A path without
-    a file name (empty, ``dir/``, ``..``) is returned as it is, for the output checks to refuse."""
-    path = os.fspath(path)
-    if os.path.splitext(path)[1].lstrip(".") or not os.path.basename(path).strip("."):
-        return path
-    return path.rstrip(".") + ".png"
 
 
 def _speeds(rates: Dict[str, float]) -> str:
@@ -242,7 +232,7 @@ class TournamentResult:
 
     def plot(self, path: str) -> str:
         """Save a chart of the ratings with their intervals (needs matplotlib: the
-        ``plot`` extra) and return the path written (:func:`chart_path`: ``.png`` added to a
+        ``plot`` extra) and return the path written (:func:`eights._utils.outputs.chart_path`: ``.png`` added to a
         path without an extension)."""
         from .plot import plot_ratings
 
@@ -357,7 +347,7 @@ class ExploitResult:
 
     def plot(self, path: str) -> str:
         """Save the learning curve and the evaluated win rate as a chart (needs matplotlib) and
-        return the path written (:func:`chart_path`: ``.png`` added to a path without an
+        return the path written (:func:`eights._utils.outputs.chart_path`: ``.png`` added to a path without an
         extension)."""
         from .plot import plot_exploit
 

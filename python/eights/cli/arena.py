@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     """Run a duplicate-deal tournament between bots and print the ratings."""
     from .. import arena
     from ..agents.spec import load_agent
-    from ..arena.report import chart_path, results_format
+    from ..arena.report import results_format
     from ..observation import ObservationBounds
 
     preset, rules = _args.rules_of(args)
@@ -80,9 +80,8 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--out must name a .json or .csv file, got {path!r}{hint}") from None
     # Every output checked before the tournament runs, not after (the chart at the path it
     # will be written to).
-    plot = None if args.plot is None else chart_path(args.plot)
     _outputs.check_outputs(
-        [*_outputs.each("--out", args.out, "file"), ("--record", args.record, "folder"), ("--plot", plot, "plot")]
+        [*_outputs.each("--out", args.out, "file"), ("--record", args.record, "folder"), ("--plot", args.plot, "plot")]
     )
     if args.ray is not None and args.record is not None:
         raise ValueError("--record cannot be combined with --ray: the records would be written on the workers")

@@ -46,11 +46,9 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print the table."""
     from ..agents.spec import load_agent
-    from ..arena.report import chart_path
     from ..generalization import evaluate, refusals, split, unseated
 
-    plot = None if args.plot is None else chart_path(args.plot)  # the file the chart is written to
-    _outputs.check_outputs([("--out", args.out, "file"), ("--plot", plot, "plot")])  # before the run
+    _outputs.check_outputs([("--out", args.out, "file"), ("--plot", args.plot, "plot")])  # before the run
     sets = split(args.split, args.players)
     if not sets:
         raise ValueError(

@@ -158,15 +158,15 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    from ..arena.report import chart_path
+    from .._utils.outputs import chart_path
     from ..rules import Rules
     from ..train import train
 
     if overrides:
         # On a preset name or on the rules of a TOML file alike (as the other commands do).
         preset = Rules(preset, overrides) if isinstance(preset, str) else preset.replace(overrides)
+    _outputs.check_outputs([("--out", args.out, "folder"), ("--plot", args.plot, "plot")])
     plot = None if args.plot is None else chart_path(args.plot)  # the file the chart is written to
-    _outputs.check_outputs([("--out", args.out, "folder"), ("--plot", plot, "plot")])
     ppo, league = _settings(args)
     try:
         result = train(

@@ -21,10 +21,10 @@ import numpy as np
 from .._core import check_bot_rules
 from .._utils.checks import as_flag, as_int
 from .._utils.optional import import_optional
+from .._utils.outputs import chart_path
 from ..agents.spec import as_agent
 from ..arena import evaluate as _evaluate
 from ..arena.cluster import check_address
-from ..arena.report import chart_path
 from ..arena.run import count_arg
 from ..arena.stats import per_deal as deal_means
 from ..rules import Rules, resolve_preset
@@ -150,7 +150,7 @@ class GeneralizationResult:
     def plot(self, path: str) -> str:
         """A chart of the win rates (one bar per rule set, the aggregates last) with their
         intervals and the fair share (needs matplotlib); returns the path written
-        (:func:`eights.arena.report.chart_path`: ``.png`` added to a path without an
+        (:func:`eights._utils.outputs.chart_path`: ``.png`` added to a path without an
         extension)."""
         import_optional("matplotlib", "plot", "plotting a generalization result")
         import matplotlib
