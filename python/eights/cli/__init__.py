@@ -84,6 +84,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import gc
+import os
 import sys
 from typing import Optional, Sequence
 
@@ -124,18 +125,30 @@ def _freeze_at_exit() -> None:
     and the objects go with the process. Registered once, by :func:`main`, so a program
     that calls ``main`` in its own process keeps its collector until it ends.
 
-    Not where a nanobind extension was loaded (PyTorch loads Triton's for some operations):
-    nanobind counts its objects still alive when the interpreter ends and prints a warning
-    of some 30 lines for them, which the frozen objects would all be."""
+    Where a nanobind extension is loaded (PyTorch loads Triton's), nanobind counts its
+    objects still alive as the interpreter ends and reports each as a leak, some 30 lines
+    "likely caused by a reference counting issue"; frozen, they all are, though nothing
+    leaked: the process ends with them. The handler then also points the process's stderr
+    at the null device, after flushing it: it runs after the command's last word, and only
+    the exit handlers registered before :func:`main` (``logging``'s flush) and the
+    interpreter's teardown come after it. (Skipping the freeze instead cost 0.8 s at the end
+    of every ``train`` run.)"""
     global _FROZEN_AT_EXIT
     if not _FROZEN_AT_EXIT:
-        atexit.register(_freeze_unless_nanobind)
+        atexit.register(_end_quickly)
         _FROZEN_AT_EXIT = True
 
 
-def _freeze_unless_nanobind() -> None:
-    if not _nanobind_loaded():
-        gc.freeze()
+def _end_quickly() -> None:
+    gc.freeze()
+    if _nanobind_loaded():
+        try:
+            sys.stderr.flush()
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 2)
+            os.close(devnull)
+        except (OSError, ValueError):  # no stderr to flush or redirect: nothing to hide
+            pass
 
 
 def _nanobind_loaded() -> bool:
