@@ -517,6 +517,8 @@ pub fn all_preset_specs() -> BTreeMap<String, RulesSpec> {
     preset_names().into_iter().filter_map(|n| load_spec(n, None).ok().map(|s| (n.to_string(), s))).collect()
 }
 
+// The unwraps below are the tests' own: each loads a preset with fixed variants that must
+// load (a failure is the test failing); no user input reaches them.
 #[cfg(test)]
 mod tests {
     use super::*;
