@@ -437,7 +437,7 @@ fn variant_names(v: &Value) -> Result<Vec<String>, RulesError> {
 /// of the listed variants against each other (`check_variant_clashes`, `check_inert_wilds`)
 /// go pair by pair, so they run only on a list of distinct variants, each of which the
 /// preset documents, bounded by the preset's own list. Linear in the list's length.
-fn check_listed_once<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), RulesError> {
+pub(super) fn check_listed_once<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), RulesError> {
     let mut seen = HashSet::new();
     for name in names {
         if !seen.insert(name) {

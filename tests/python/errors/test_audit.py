@@ -62,6 +62,13 @@ def _with_jacks_wild():
     return eights.Rules.from_dict(eights.Rules("crazy_eights", variants=["jacks_wild"]).to_dict())
 
 
+def _state_with_variants(variants):
+    """A `Game.to_dict` state under `jacks_wild` whose rules list `variants` instead."""
+    state = eights.Game(_with_jacks_wild(), 2, seed=0).to_dict()
+    state["rules"]["variants"] = variants
+    return state
+
+
 def _make(**kw):
     return eights.make(**{"preset": "crazy_eights", **kw})
 
@@ -420,6 +427,12 @@ CASES = {
         lambda: eights.Rules.from_dict(dict(_with_jacks_wild().to_dict(), variants=["jacks_wild"] * 2)),
         eights.RulesError,
         r"variant \"jacks_wild\" is listed twice",
+    ),
+    # A state whose rules record the variant twice was rebuilt as it was.
+    "game-from-dict-variant-twice": (
+        lambda: eights.Game.from_dict(_state_with_variants(["jacks_wild"] * 2)),
+        ValueError,
+        r"^invalid state: invalid rules field 'variants': variant \"jacks_wild\" is listed twice",
     ),
     # The million characters were echoed in the message.
     "rules-variant-huge": (
