@@ -594,6 +594,7 @@ impl PyGame {
             g.reset(seed, &deck).map_err(game_err)?;
             PyGame::dealt(g, seed, deck)
         };
+        check_labels(&game.g, obj, field("start").is_some()).map_err(bad)?;
         let stop = upto.unwrap_or(actions.len());
         if stop > actions.len() {
             return Err(PyValueError::new_err(format!("upto={stop} but the record has {} actions", actions.len())));
@@ -618,6 +619,37 @@ impl PyGame {
         let d = slf.borrow().to_dict(py)?;
         Ok((ctor, (d,)))
     }
+}
+
+/// The fields of a record that describe the game it builds must agree with it: `preset`
+/// (when given) names its rules, `players` its seats, and the `rules` of a record that
+/// starts from a `start` state are that state's rules. The viewer and `replay` show these
+/// labels, so a record that contradicts itself is refused rather than shown under a name
+/// it does not play.
+fn check_labels(g: &Game, obj: &serde_json::Map<String, serde_json::Value>, from_start: bool) -> Result<(), String> {
+    let field = |k: &str| obj.get(k).filter(|x| !x.is_null());
+    let name = &g.rules().spec.name;
+    if let Some(p) = field("preset") {
+        if p.as_str() != Some(name.as_str()) {
+            return Err(format!(
+                "'preset' is {}, but its rules are named {}",
+                p.as_str().map_or_else(|| rules::cut(&p.to_string()), rules::quoted),
+                rules::quoted(name)
+            ));
+        }
+    }
+    if from_start {
+        let seats = g.num_players();
+        if field("players").and_then(|x| x.as_u64()) != Some(seats as u64) {
+            return Err(format!("'players' must be {seats}, the seats of its 'start' state"));
+        }
+        // Compared as specifications, so a table that spells a default out still agrees.
+        let same = |r: &serde_json::Value| rules::spec_from_value(r.clone()).is_ok_and(|r| r == g.rules().spec);
+        if field("rules").is_some_and(|r| !same(r)) {
+            return Err("'rules' differ from the rules of its 'start' state".into());
+        }
+    }
+    Ok(())
 }
 
 /// A `to_dict()` state as a [`Snapshot`]. Its `rules` must be the complete rules a state

@@ -232,3 +232,40 @@ def test_a_record_of_another_format_is_refused():
         with pytest.raises(ValueError, match=f"invalid game record: 'format' is {json.dumps(bad)}; this version reads"):
             eights.Game.from_record({**record, "format": bad})
     assert eights.Game.from_record({k: v for k, v in record.items() if k != "format"}).to_dict() is not None
+
+
+def _position_record():
+    """A record that starts from a `start` state: a game rebuilt from a position, then played on."""
+    game = eights.Game.from_dict(eights.Game("crazy_eights", 3, seed=4).to_dict())
+    game.step(game.legal_actions()[0])
+    return game.record()
+
+
+def test_a_record_whose_labels_contradict_its_game_is_refused():
+    # The preset label, the seat count and the rules beside a start state were read by the
+    # viewer and `replay` but never checked against the game the record builds.
+    dealt, started = eights.Game("crazy_eights", 2, seed=1).record(), _position_record()
+    assert started["start"] is not None and started["players"] == 3
+    for record in (dealt, started):
+        named = r"^invalid game record: 'preset' is \"uno\", but its rules are named \"crazy_eights\"$"
+        with pytest.raises(ValueError, match=named):
+            eights.Game.from_record({**record, "preset": "uno"})
+        with pytest.raises(ValueError, match=r"'preset' is 5, but"):
+            eights.Game.from_record({**record, "preset": 5})
+        with pytest.raises(ValueError, match=r"'preset' is \"x{60}\"\.\.\. \(100,000 characters\), but"):
+            eights.Game.from_record({**record, "preset": "x" * 100_000})
+    with pytest.raises(ValueError, match=r"^invalid game record: 'players' must be 3, the seats of its 'start' state$"):
+        eights.Game.from_record({**started, "players": 2})
+    other = eights.Rules("crazy_eights", variants=["jacks_wild"]).to_dict()
+    with pytest.raises(ValueError, match=r"^invalid game record: 'rules' differ from the rules of its 'start' state$"):
+        eights.Game.from_record({**started, "rules": other})
+    # A record without the labels, or with them as record() writes them, replays.
+    for record in (dealt, started):
+        assert eights.Game.from_record(record).to_dict() == eights.Game.from_record(record).to_dict()
+    bare = {k: v for k, v in started.items() if k not in ("preset", "rules")}
+    assert eights.Game.from_record(bare).history() == _recorded_actions(started)
+
+
+def _recorded_actions(record):
+    """The `(seat, action)` pairs a record lists, as `Game.history` gives them."""
+    return [tuple(a) for a in record["actions"]]
