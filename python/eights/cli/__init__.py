@@ -113,6 +113,22 @@ def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:
 #: The exit status after Ctrl-C (128 + SIGINT, as a shell reports a process it interrupted).
 INTERRUPTED = 130
 
+#: The exit status when the reader of stdout went away (128 + SIGPIPE), as in
+#: ``eights presets | head -1``: the command stops there, quietly.
+CLOSED_PIPE = 141
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at the null device once its reader has gone, so that the interpreter's
+    last flush of what is still buffered cannot fail again (Python's documented way out of
+    a ``BrokenPipeError``, see the ``signal`` module's notes on SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is no file (a test's buffer): nothing to flush
+        pass
+
 
 def _freeze_at_exit() -> None:
     """Skip the interpreter's last garbage collections when the process ends.
@@ -177,7 +193,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     _freeze_at_exit()
     try:
         args = build_parser(prog).parse_args(argv)
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # here, where a reader gone away is caught below
+        return code
+    except BrokenPipeError:
+        _quiet_stdout()
+        return CLOSED_PIPE
     except ValueError as exc:  # bad preset, player count or rules
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -63,3 +63,15 @@ def test_a_training_run_ends_without_nanobind_warnings(tmp_path):
     r = subprocess.run([sys.executable, "-m", "eights", *argv], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "nanobind" not in r.stderr and "leaked" not in r.stderr, r.stderr[-2000:]
+
+
+@pytest.mark.parametrize("command", [["presets"], ["selfplay", "--games", "200", "--python-loop", "0"]])
+def test_a_reader_that_goes_away_ends_the_command_quietly(command):
+    """``eights presets | head -1``: the reader closes the pipe before the command writes.
+    Python's exit flush then raised ``BrokenPipeError`` with a traceback (2 runs of 3 with
+    ``head -1``); the command now stops with no word and status 141 (128 + SIGPIPE)."""
+    proc = subprocess.Popen([sys.executable, "-m", "eights", *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before the first line
+    _, stderr = proc.communicate(timeout=120)
+    assert stderr.decode() == ""
+    assert proc.returncode == 141
