@@ -1,5 +1,5 @@
 # Type stubs of the Rust extension `eights._core` (the bindings in src/python/).
-# tests/python/test_stubs.py runs mypy's stubtest against the built extension, so these
+# tests/python/layout/test_stubs.py runs mypy's stubtest against the built extension, so these
 # must change with the bindings.
 
 import os

@@ -41,7 +41,7 @@ class SB3Policy:
     ``MaskablePPO`` predicts with the masks; other actor-critic models (PPO, A2C) have their
     action logits masked; value-based models (DQN) have their Q-values masked.  When the
     model was trained on the scaled observations (``observation_space`` within [0, 1]),
-    pass ``scale`` (an :class:`eights.ObservationBounds`-like object with ``scale(obs)``).
+    pass ``scale`` (an :class:`eights.observation.ObservationBounds`-like object with ``scale(obs)``).
     """
 
     def __init__(self, model: Any, name: str, scale: Optional[Any] = None) -> None:

@@ -17,8 +17,9 @@ Both take a preset name, a path to a house-rules TOML file or an :class:`eights.
 * bot names: ``"random"``, ``"heuristic"``, ``"ismcts:N"`` (information-set MCTS,
   ``N`` simulations per decision), ``"pimc:N"`` (determinized Monte Carlo, ``N``
   sampled worlds per decision), ``"net"`` (the learned policy shipped with the package,
-  one network for every rule set), ``"net1"`` (the first learned policies, on the presets
-  they were trained for, see ``eights._core.net_presets()``), all written in Rust;
+  one network for every rule set), ``"net1"`` (the first learned policies, on the three
+  presets they were trained for, ``crazy_eights``, ``switch_blackjack`` and
+  ``crazy_eights_specials``, at two players), all written in Rust;
 * Python callables ``f(obs, mask) -> action`` (``obs`` the acting seat's float32
   observation, ``mask`` its bool action mask);
 * objects with ``act(obs, mask) -> action`` or ``act_batch(obs, masks) -> actions``

@@ -7,7 +7,7 @@ Two modes:
   drivers (the Rust loop, the Python ``Game`` API and ``VecEnv``), everything checked at
   every decision (about 20,000 decisions/s).
 * ``python -m eights soak --decisions N`` (:func:`fast_soak`): until ``N`` decisions, in
-  Rust on all cores without the GIL (``eights._core.FastSoak``), for runs of 10^9 decisions
+  Rust on all cores without the GIL, for runs of 10^9 decisions
   and more. At every decision: the legal set non-empty exactly while the game is live, every
   legal id decodes, the drawn action accepted, the cards conserved face by face, the game
   ending or truncating within its cap, and the acting seat's observation finite and within

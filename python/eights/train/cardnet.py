@@ -53,6 +53,7 @@ __all__ = [
     "from_checkpoint",
     "load",
     "load_path",
+    "shipped",
     "card_inputs",
     "OTHER_ACTIONS",
     "CARD_DYNAMIC",
@@ -348,10 +349,14 @@ def from_checkpoint(state: Dict[str, torch.Tensor], width: int, context: int) ->
     return net
 
 
-def export(net: CardNet, path: str, record: Dict[str, str], dtype: torch.dtype = torch.float16) -> None:
+def export(
+    net: CardNet, path: str, record: Optional[Dict[str, str]] = None, dtype: torch.dtype = torch.float16
+) -> None:
     """Write ``net`` as a safetensors file (format ``eights-net-v2``, or ``eights-net-v3`` with
     the attention layer): its layers in ``dtype``, the architecture (:meth:`CardNet.config`)
-    and ``record`` (the training stages) as metadata."""
+    and ``record`` (strings of your choice, e.g. how it was trained; the shipped file records
+    its training stages) as metadata."""
+    record = {} if record is None else record
     from safetensors.torch import save_file
 
     sd = net.state_dict()
@@ -372,6 +377,14 @@ def load(data: bytes, name: str = "net weights") -> CardNet:
     check_shapes(net.state_dict(), tensors, name)
     net.load_state_dict({k: v.float() for k, v in tensors.items()}, strict=False)  # the value head stays new
     return net
+
+
+def shipped() -> CardNet:
+    """The network of the ``net`` bot, as compiled into the extension (float32 values, a new
+    value head): the starting point for fine-tuning it on your rules."""
+    from .._core import card_net_weights
+
+    return load(card_net_weights(), "the net bot's weights")
 
 
 def load_path(path: str) -> CardNet:

@@ -18,7 +18,7 @@ import torch
 import torch.nn as nn
 
 from .._core import OBS_SIZE
-from .cardnet import CardNet, from_checkpoint, load
+from .cardnet import CardNet, from_checkpoint, shipped
 from .model import MaskedPolicy
 
 __all__ = ["CardPolicy", "shipped_card_policy"]
@@ -100,6 +100,4 @@ class CardPolicy(MaskedPolicy):
 def shipped_card_policy(rules: np.ndarray) -> CardPolicy:
     """The ``net`` bot's own network (the weights compiled into the extension, a new value
     head) at the rules encoded as ``rules``."""
-    from .._core import card_net_weights
-
-    return CardPolicy(load(card_net_weights(), "the net bot's weights"), rules)
+    return CardPolicy(shipped(), rules)

@@ -144,3 +144,12 @@ def test_the_page_runs(page, tmp_path):
         [sys.executable, "page.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300
     )  # fmt: skip
     assert done.returncode == 0, f"docs/{page}:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+
+
+def test_the_python_blocks_import_no_internal_module():
+    """A reader copies the docs' code into their own: it goes through public paths, never
+    ``eights._core`` or another underscore module (the fine-tuning recipe of docs/net.md
+    loaded the shipped network through ``_core.card_net_weights``)."""
+    private = re.compile(r"\beights\.(_\w+)|from eights import (_\w+)|from eights\.\S*\._\w+")
+    found = [f"{page}, block {i}: {m.group(0)}" for page, i in BLOCKS for m in private.finditer(PAGES[page][i])]
+    assert not found, found

@@ -16,7 +16,7 @@ from eights import _core
 torch = pytest.importorskip("torch", reason="eights.train needs PyTorch (pip install '.[train]')")
 pytest.importorskip("safetensors", reason="eights.train needs safetensors (pip install '.[train]')")
 
-from eights.train.cardnet import CARD_DYNAMIC, CardNet, card_inputs, export, load  # noqa: E402
+from eights.train.cardnet import CARD_DYNAMIC, CardNet, card_inputs, export, load, load_path, shipped  # noqa: E402
 from eights.train.cardnet_grow import attend, widen  # noqa: E402
 
 #: The observation's slices, from the engine's layout.
@@ -175,7 +175,7 @@ def test_a_file_must_say_whether_its_network_has_attention(tmp_path):
 
 
 def test_shipped_weights_load_into_pytorch_and_agree_with_the_bot():
-    net = load(_core.card_net_weights()).eval()
+    net = shipped().eval()  # the public path to what the bot plays
     obs, masks, rules = _positions(RULE_SETS, seed=7, games=1)
     want = _torch_logits(net, obs, masks, rules)
     got = _core.card_net_logits(obs, masks, rules)
@@ -390,3 +390,15 @@ def test_the_league_plays_a_card_networks_snapshots_sampled_in_rust(tmp_path):
 
     gc.collect()
     assert not os.path.exists(folder)  # the snapshots' folder goes with the run
+
+
+def test_a_network_exported_without_a_record_plays_as_it_was(tmp_path):
+    # The fine-tuning recipe of docs/net.md: `export` once required the training stages.
+    net = shipped().eval()
+    path = tmp_path / "mine.safetensors"
+    export(net, str(path))
+    obs, masks, rules = _positions(RULE_SETS, seed=11, games=1)
+    again = load_path(str(path)).eval()
+    want = _torch_logits(net, obs, masks, rules)
+    assert np.max(np.abs(_torch_logits(again, obs, masks, rules)[masks] - want[masks])) < 1e-6
+    assert eights.agents.agent_file_metadata(path)["format"] == "eights-net-v2"
