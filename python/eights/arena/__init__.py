@@ -70,27 +70,21 @@ matches (win rate of the first agent, 95% interval; hand points; game length):
   random vs heuristic: 0.060 [0.020, 0.110]  points 38.77  length 43.7
 """
 
-from ..agents.spec import AGENT_HELP, AgentSpec, as_agent
 from .budget import DEFAULT_BUDGET, Budget
 from .exploit import exploit
 from .matches import evaluate, tournament
 from .plot import plot_exploit
 from .ratings import bradley_terry, profile_intervals
 from .report import EvalResult, ExploitResult, TournamentResult
-from .run import _play_python, play
-from .stats import Z95, wilson_interval
-
-#: The arena's name for :class:`eights.agents.spec.AgentSpec` (a normalised agent).
-Agent = AgentSpec
+from .run import play
+from .stats import wilson_interval
 
 __all__ = [
-    "Agent",
     "Budget",
     "DEFAULT_BUDGET",
     "EvalResult",
     "ExploitResult",
     "TournamentResult",
-    "as_agent",
     "bradley_terry",
     "evaluate",
     "exploit",
@@ -100,7 +94,3 @@ __all__ = [
     "tournament",
     "wilson_interval",
 ]
-
-# Also reachable here, as before the package was split: AGENT_HELP, AgentSpec, Z95 and the
-# Python lockstep loop _play_python (tests compare it with the Rust path).
-_REEXPORTED = (AGENT_HELP, AgentSpec, Z95, _play_python)

@@ -37,10 +37,9 @@ from .._core import NUM_ACTIONS, IllegalActionError
 from .._utils.checks import as_action as _as_action
 from .._utils.checks import as_int as _as_int
 from .._utils.checks import as_real, opponents_per_seat, other_seats
-from .._utils.overrides import merge_rule_overrides
 from .._utils.seeds import DRAW_BOUND, check_optional_seed
 from ..agents.seats import check_opponent, play_until, seat_player
-from ..agents.spec import BOT_NAMES, AgentSpec
+from ..agents.spec import AgentSpec
 from ..records import EpisodeRecorder
 from ..render import game_html
 from ._common import (
@@ -59,10 +58,7 @@ from .spaces import LegalActionSpace
 
 __all__ = [
     "EightsEnv",
-    "LegalActionSpace",
     "make",
-    "merge_rule_overrides",
-    "BOT_NAMES",
     "REWARD_KINDS",
     "ILLEGAL_ACTION_MODES",
     "RENDER_MODES",

@@ -63,9 +63,9 @@ from ..rules import Rules
 from ._common import VECENV_NOT_PICKLED
 from ._opponents import normalise_opponents, play_opponents
 from ._rulesets import RulesArg, RuleSet, obs_rules_space
-from .spaces import OBS_DTYPES, LegalMultiDiscrete, check_obs_options
+from .spaces import LegalMultiDiscrete, check_obs_options
 
-__all__ = ["VecEnv", "OpponentPool", "LegalMultiDiscrete", "AUTORESET_MODES", "OBS_DTYPES"]
+__all__ = ["VecEnv", "AUTORESET_MODES"]
 
 #: Accepted values of ``autoreset``.
 AUTORESET_MODES = {

@@ -73,7 +73,7 @@ from ray.rllib.utils.typing import MultiAgentDict
 from .._core import NUM_ACTIONS
 from ..envs._common import Table, check_flag
 from ..envs._rulesets import obs_rules_space
-from ..envs.gym import LegalActionSpace
+from ..envs.spaces import LegalActionSpace
 from ..rules import Rules
 
 __all__ = ["ENV_NAME", "EightsMultiAgentEnv", "action_masking_module_spec", "agent_id", "register"]

@@ -12,6 +12,8 @@ import pytest
 
 import eights
 from eights import arena
+from eights.agents import as_agent
+from eights.arena.run import _play_python
 
 PRESETS = eights.presets()
 
@@ -38,8 +40,8 @@ def test_python_agents_see_the_same_deals_as_rust():
     # Rust loop: built-in bots give identical games on both paths.
     rust = arena.play(["heuristic", "random"], preset="crazy_eights_specials", games=6, seed=9)
 
-    table = [arena.as_agent("heuristic"), arena.as_agent("random")]
-    py = arena._play_python(table, "crazy_eights_specials", 2, 9, 0, 6, None)
+    table = [as_agent("heuristic"), as_agent("random")]
+    py = _play_python(table, "crazy_eights_specials", 2, 9, 0, 6, None)
     for key in ["deal", "rotation", "winner", "decisions", "hand_points", "score_returns"]:
         np.testing.assert_array_equal(rust[key], py[key], err_msg=key)
     for key in ["agent_decisions", "agent_choices"]:
@@ -51,7 +53,7 @@ def test_choice_share_counts_decisions_with_more_than_one_legal_action():
     from eights._core import arena_schedule
 
     res = arena.play(["heuristic", "random"], preset="one_left", games=5, seed=3, threads=1)
-    table = [arena.as_agent("heuristic"), arena.as_agent("random")]
+    table = [as_agent("heuristic"), as_agent("random")]
     sched = arena_schedule(3, 2, 0, 5)
     decisions = choices = 0
     for gi, deal_seed in enumerate(sched["deal_seed"]):
@@ -225,8 +227,8 @@ def test_arena_plays_an_eights_rules():
     assert r.preset == "house_eights" and r.games == 12
     short = eights.Rules("crazy_eights", deal={"hand_size": 5})
     rust = arena.play(["heuristic", "random"], preset=short, games=4, seed=3)
-    table = [arena.as_agent("heuristic"), arena.as_agent("random")]
-    py = arena._play_python(table, short, 2, 3, 0, 4, None)
+    table = [as_agent("heuristic"), as_agent("random")]
+    py = _play_python(table, short, 2, 3, 0, 4, None)
     for key in ["winner", "decisions", "hand_points"]:
         np.testing.assert_array_equal(rust[key], py[key], err_msg=key)
     plain = arena.play(["heuristic", "random"], games=4, seed=3)

@@ -13,7 +13,8 @@ from gymnasium.utils.env_checker import check_env
 
 import eights
 from _helpers import PRESETS, mentions_card
-from eights.envs.gym import LegalActionSpace, merge_rule_overrides
+from eights._utils.overrides import merge_rule_overrides
+from eights.envs.spaces import LegalActionSpace
 
 
 def _check_env_quietly(env, **kwargs):

@@ -121,3 +121,69 @@ def test_no_doc_example_or_test_uses_a_removed_path():
             if any(p.search(line) for p in patterns):
                 found.append(f"{path.relative_to(ROOT)}:{k}: {line.strip()}")
     assert not found, "removed import paths in use:\n" + "\n".join(found)
+
+
+def _modules() -> dict:
+    """Every module of the package, imported, by name (the ``train`` extra's when installed)."""
+    import pkgutil
+
+    found = {"eights": eights}
+    for info in pkgutil.walk_packages(eights.__path__, "eights."):
+        try:
+            found[info.name] = importlib.import_module(info.name)
+        except ImportError:  # an optional extra's module, without the extra
+            continue
+    return found
+
+
+def _private(module: str) -> bool:
+    return any(part.startswith("_") for part in module.split("."))
+
+
+def _homes(modules: dict) -> dict:
+    """``(id(object), name)`` -> the modules whose source defines that name as that object
+    (``def``, ``class`` or an assignment at the top level), the extension's names included."""
+    import inspect
+
+    homes: dict = {}
+    for name, module in modules.items():
+        if name == "eights._core":
+            for attr, obj in vars(module).items():
+                homes.setdefault((id(obj), attr), set()).add(name)
+            continue
+        source = inspect.getsource(module)
+        for attr, obj in vars(module).items():
+            if re.search(rf"^({re.escape(attr)}\s*(:[^=\n]*)?=|(def|class) {re.escape(attr)}\b)", source, re.M):
+                homes.setdefault((id(obj), attr), set()).add(name)
+    return homes
+
+
+def test_a_public_module_lists_only_its_own_names():
+    """One public path per name: a public module's ``__all__`` lists what it defines, or what
+    it takes from a private module (``_core``, ``_utils``, ``envs._common``); a subpackage's,
+    what its own modules define; ``eights`` itself re-exports the common names. Second paths
+    such as ``eights.envs.vector.OpponentPool`` (the pool is ``eights.agents.OpponentPool``)
+    and the alias ``eights.arena.Agent`` of ``AgentSpec`` were listed before."""
+    import types
+
+    modules = _modules()
+    homes = _homes(modules)
+    assert len(modules) > 50 and len(homes) > 500, "the walk found too little to check"
+    found = []
+    for name, module in modules.items():
+        if name == "eights" or _private(name):
+            continue
+        package = hasattr(module, "__path__")
+        for attr in getattr(module, "__all__", []):
+            obj = getattr(module, attr)
+            if isinstance(obj, types.ModuleType):
+                continue
+            where = homes.get((id(obj), attr)) or {getattr(obj, "__module__", None) or "?"}
+            if not any(
+                home == name or _private(home) or home == "typing" or (package and home.startswith(name + "."))
+                for home in where
+            ):
+                found.append(f"{name}.{attr} (defined in {', '.join(sorted(where))})")
+            elif isinstance(obj, (type, types.FunctionType)) and obj.__name__ != attr and obj.__module__ != "typing":
+                found.append(f"{name}.{attr} (an alias of {obj.__module__}.{obj.__qualname__})")
+    assert not found, "names listed by a module that does not own them:\n" + "\n".join(found)
