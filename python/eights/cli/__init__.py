@@ -1,5 +1,13 @@
-"""Command-line tools: ``eights {selfplay,arena,generalize,train,exploit,botspeed,play,serve,replay,soak,presets}``
-(the console script; ``python -m eights ...`` does the same).
+"""Command-line tools: ``eights COMMAND``, the commands ``rules``, ``selfplay``, ``arena``,
+``generalize``, ``train``, ``exploit``, ``botspeed``, ``play``, ``serve``, ``replay``, ``soak``
+and ``presets`` (the console script; ``python -m eights ...`` does the same).
+
+``rules`` shows a preset in words, or writes rules made from it (``--variants``, ``--rules``)
+as a house-rules TOML file that inherits the preset and lists what differs; every command
+then plays it with ``--preset FILE.toml``::
+
+    python -m eights rules --preset switch_blackjack
+    python -m eights rules --preset switch_blackjack --variants aces_wild --out house.toml
 
 ``selfplay`` benchmarks random-vs-random games, first in the Rust loop
 (:func:`eights.random_selfplay`), then (unless ``--python-loop 0``) in a plain
@@ -22,7 +30,7 @@ optionally saves a chart (with matplotlib)::
 (``--rules '{...}'``), or instead a house-rules TOML file (``--rules FILE.toml``, read with
 :meth:`eights.Rules.from_toml`)::
 
-    python -m eights arena --rules examples/house_rules.toml --agents random,heuristic --games 200
+    python -m eights arena --rules house.toml --agents random,heuristic --games 200
 
 ``arena`` and ``generalize`` play on a Ray cluster with ``--ray auto`` (the cluster started on
 this machine with ``ray start``), ``--ray HOST:PORT`` or ``--ray local`` (one started for the
@@ -41,7 +49,7 @@ evaluation at the end; ``--init net`` fine-tunes the shipped card network (see
 :func:`eights.train.train`)::
 
     python -m eights train --preset crazy_eights --players 2 --minutes 10 --out runs/c8
-    python -m eights train --rules examples/house_rules.toml --players 3 --minutes 10 --init net
+    python -m eights train --rules house.toml --players 3 --minutes 10 --init net
 
 ``exploit`` trains an approximate best response to an agent (the package's PPO, the ``train``
 extra) and plays it against the agent on fresh duplicate deals: how much an opponent that has
@@ -90,10 +98,10 @@ from typing import Optional, Sequence
 
 import eights
 
-from . import _args, arena, botspeed, exploit, generalize, play, presets, replay, selfplay, serve, soak, train
+from . import _args, arena, botspeed, exploit, generalize, play, presets, replay, rules, selfplay, serve, soak, train
 
 #: The commands in the order ``--help`` lists them; each module adds its own subparser.
-COMMANDS = (selfplay, arena, generalize, train, exploit, play, serve, botspeed, replay, soak, presets)
+COMMANDS = (rules, selfplay, arena, generalize, train, exploit, play, serve, botspeed, replay, soak, presets)
 
 
 def build_parser(prog: str = "python -m eights") -> argparse.ArgumentParser:

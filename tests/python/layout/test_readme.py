@@ -54,7 +54,7 @@ def test_readme_commands_are_the_ones_tested():
         "--agents random,heuristic,ismcts:400,net --games 1000 --plot ratings.png",
         "pip install '.[test]' && cargo test --profile test-opt && python -m pytest tests/python -n auto",
         # run, budgets cut, by tests/python/cli/test_train_cli.py::test_the_readme_path_runs
-        "cp examples/switch_house.toml house.toml      # your rules: `inherits` a preset, then what differs",
+        "eights rules --preset switch_blackjack --variants aces_wild --out house.toml   # your rules, to edit",
         "eights train --preset house.toml --players 3 --minutes 10 --out runs/house",
         "eights arena --preset house.toml --players 3 --agents runs/house/final.safetensors,heuristic,net",
     ]

@@ -1,0 +1,100 @@
+"""``eights rules``: the first command of the user's path. It shows a preset in words and writes
+house rules as a TOML file that inherits the preset, which every command plays back with
+``--preset FILE.toml``; without the repository's ``examples/`` (a wheel's user has none)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+import pytest
+
+import eights
+from eights.cli import main
+
+
+def _run(argv):
+    """``(exit status, stdout, stderr)`` of the command line run in this process."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as exc:  # argparse's own errors
+            code = exc.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def _played(rules, seed=3):
+    """What a game under ``rules`` deals and how random play goes, for two rule sets to compare
+    by behaviour (their names differ)."""
+    game = eights.Game(rules, 3, seed=seed)
+    hands = [len(game.hand(p)) for p in range(3)]
+    for _ in range(60):
+        if game.is_terminal or game.is_truncated:
+            break
+        game.step(game.legal_actions()[0])
+    return hands, game.history()
+
+
+def test_written_house_rules_play_as_the_options_say(tmp_path):
+    path = tmp_path / "house.toml"
+    argv = ["rules", "--preset", "switch_blackjack", "--variants", "aces_wild"]
+    code, _, err = _run([*argv, "--rules", '{"deal": {"hand_size": 6}}', "--out", str(path)])
+    assert code == 0, err
+    assert f"--preset {path}" in err
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# House rules, written by `eights rules`")
+    assert 'inherits = "switch_blackjack"' in text and "hand_size = 6" in text and '"aces_wild"' in text
+    house = eights.Rules.from_toml(str(path))
+    # Named after the file, so results tell it from the preset; otherwise the options' rules.
+    assert (house.name, house.title) == ("house", "Switch (British Blackjack), house rules")
+    assert house.active_variants == ["aces_wild"]
+    want = eights.Rules("switch_blackjack", {"deal": {"hand_size": 6}}, variants=["aces_wild"])
+    assert _played(house) == _played(want)
+    assert _played(house)[0] == [6, 6, 6]
+    # Every command reads it back.
+    code, out, _ = _run(["selfplay", "--preset", str(path), "--players", "3", "--games", "20", "--python-loop", "0"])
+    assert code == 0 and out.startswith("preset=house players=3")
+
+
+def test_the_words_and_the_toml_of_a_preset():
+    code, out, _ = _run(["rules", "--preset", "crazy_eights"])
+    assert code == 0 and out.startswith("Crazy Eights (crazy_eights)\n")
+    assert "Eights [8]" in out  # the special card, in words
+    code, out, _ = _run(["rules", "--preset", "crazy_eights", "--variants", "jacks_wild", "--toml"])
+    assert code == 0 and out.startswith('inherits = "crazy_eights"\nvariants = [\n    "jacks_wild",\n]')
+    # --full lists every field: read back as text, it plays as the rules it came from.
+    code, out, _ = _run(
+        ["rules", "--preset", "crazy_eights", "--rules", '{"deal": {"hand_size": 5}}', "--toml", "--full"]
+    )
+    assert code == 0 and "[deal]" in out and "[score]" in out
+    assert _played(eights.Rules.from_toml(out)) == _played(eights.Rules("crazy_eights", {"deal": {"hand_size": 5}}))
+
+
+def test_an_existing_file_is_kept_unless_forced(tmp_path):
+    path = tmp_path / "house.toml"
+    path.write_text("# my edits\n", encoding="utf-8")
+    code, _, err = _run(["rules", "--preset", "crazy_eights", "--out", str(path)])
+    assert code == 2 and f"--out {path}: the file exists; give --force to replace it" in err
+    assert path.read_text(encoding="utf-8") == "# my edits\n"
+    code, _, err = _run(["rules", "--preset", "crazy_eights", "--out", str(path), "--force", "--name", "ours"])
+    assert code == 0, err
+    assert eights.Rules.from_toml(str(path)).name == "ours"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--variants", "nope"], 'unknown variant "nope"; this preset documents'),
+        (["--out", "house.txt"], "--out house.txt: a house-rules file's name ends in .toml"),
+        (["--out", "no/such/folder/house.toml"], "--out no/such/folder/house.toml: the folder"),
+        (["--full"], "--full writes TOML: give --toml or --out"),
+        (["--force"], "--force replaces the file of --out"),
+        (["--preset", "nope"], "unknown preset"),
+    ],
+)
+def test_bad_options_are_named(argv, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _run(["rules", *argv])
+    assert code == 2 and message in err and out == ""
+    assert list(tmp_path.iterdir()) == []
