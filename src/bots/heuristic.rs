@@ -66,7 +66,9 @@
 //!     at four players with seed 25: queens and cards handed on, twelve decisions a lap; a
 //!     stock turned over without a shuffle, which deals the same cards again in the same
 //!     order). Once the hand in progress has seen more than [`LOOP_GUARD`] plays (more than
-//!     twice the longest hand of the presets' heuristic games), one decision in
+//!     twice the longest hand of the presets' heuristic games), or the game more than
+//!     [`DECISION_LOOP_GUARD`] decisions (circles in which no card stays played: a
+//!     challenged joker taken back, a draw kept under the five-card rule), one decision in
 //!     [`LOOP_BREAK`] with a choice is a legal action drawn uniformly, after rule 1 (going
 //!     out is never passed up). The draw is a hash of the game's seed and its decision count
 //!     ([`derive_seed`]): the decision count grows every step, so a position that comes
@@ -104,6 +106,13 @@ pub const FREE_PLAY: f64 = 10.0;
 /// Plays in one hand after which the loop guard acts (rule 10). The longest hands of the
 /// presets' heuristic games have fewer than 900 (`bitch` at four players).
 pub const LOOP_GUARD: u32 = 2000;
+/// Decisions in a game after which the loop guard acts too (rule 10), whatever the plays:
+/// twice the default decision cap (`limits.max_decisions`, 5000), so that only games whose
+/// rules lift or raise the cap meet it. `plays` alone misses the circles in which no card
+/// stays played: `kings_reverse` with `joker_bluff` at four players (a bluffed joker
+/// challenged back into the hand, again and again) and `larby_switch` at two (a lone
+/// playable wild saved by drawing, the card kept back under the five-card rule).
+pub const DECISION_LOOP_GUARD: u32 = 10_000;
 /// Once the loop guard acts, one decision in this many (by the hash of rule 10) is a legal
 /// action drawn uniformly.
 pub const LOOP_BREAK: u64 = 4;
@@ -137,7 +146,7 @@ impl HeuristicBot {
             return Some(action::PLAY + plays[0].index());
         }
         // Rule 10: the loop guard (one comparison in every hand shorter than the guard).
-        if g.plays() > LOOP_GUARD
+        if (g.plays() > LOOP_GUARD || g.decisions() > DECISION_LOOP_GUARD)
             && let Some(a) = loop_break(g, m)
         {
             return Some(a);
@@ -321,7 +330,8 @@ impl HandStats {
     }
 }
 
-/// Rule 10, once the hand has seen more than [`LOOP_GUARD`] plays: one decision with a choice
+/// Rule 10, once the hand has seen more than [`LOOP_GUARD`] plays or the game more than
+/// [`DECISION_LOOP_GUARD`] decisions: one decision with a choice
 /// in [`LOOP_BREAK`] (by the hash of the game's seed and decision count), a legal action drawn
 /// uniformly by the same hash; `None` for the heuristic's own choice. Kept out of line, off
 /// the path of every ordinary decision.
@@ -715,7 +725,7 @@ mod tests {
         let mut seen = std::collections::HashMap::new();
         let mut lap = None;
         while !g.is_terminal() && g.decisions() < cap {
-            if lap.is_none() && g.plays() <= LOOP_GUARD {
+            if lap.is_none() && g.plays() <= LOOP_GUARD && g.decisions() <= DECISION_LOOP_GUARD {
                 let at = g.decisions();
                 if let Some(first) = seen.insert(position_key(&g), at) {
                     lap = Some((first, at));
@@ -727,10 +737,10 @@ mod tests {
         (lap, g.is_terminal())
     }
 
-    /// Rule 10. Two games in which heuristic players at every seat go round in a circle: a
+    /// Rule 10. Games in which heuristic players at every seat go round in a circle: a
     /// position comes back before the loop guard acts, so without the guard (every decision
     /// a function of the position) they would replay the same lap for ever, the rules setting
-    /// no decision limit. With the guard both games end.
+    /// no decision limit. With the guard every one ends.
     #[test]
     fn the_loop_guard_ends_games_that_go_round_in_a_circle() {
         use serde_json::json;
@@ -750,6 +760,9 @@ mod tests {
                 }),
                 175,
             ),
+            // Circles in which no card stays played, so `plays` never reaches the guard
+            // (the decision count does): a bluffed joker challenged back into the hand ...
+            ("kings_reverse", 4, json!({"variants": ["joker_bluff"], "limits": {"max_decisions": 0}}), 72),
         ];
         for (preset, n, overrides, seed) in cases {
             let (lap, ended) = self_play(preset, n, overrides, seed, 200_000);
@@ -757,5 +770,27 @@ mod tests {
             assert!(again > first, "{preset}");
             assert!(ended, "{preset}: the game did not end in 200,000 decisions");
         }
+    }
+
+    /// Rule 10's decision count. Under `larby_switch` at two players (no decision limit) the
+    /// player whose only playable card is a wild saves it by drawing, and the five-card rule
+    /// sends the card back: the hand's plays stay far below [`LOOP_GUARD`] (39 in 20 million
+    /// decisions before the count was added), so only the game's decision count can start
+    /// the guard; once it does, the game ends.
+    #[test]
+    fn the_loop_guard_ends_a_circle_in_which_no_card_stays_played() {
+        let rules = Arc::new(
+            Rules::load("larby_switch", 2, Some(&serde_json::json!({"limits": {"max_decisions": 0}}))).unwrap(),
+        );
+        let mut g = Game::new(rules, 196);
+        let mut bot = HeuristicBot::new();
+        let mut most_plays = 0;
+        while !g.is_terminal() && g.decisions() < 1_000_000 {
+            most_plays = most_plays.max(g.plays());
+            g.step(bot.act(&g).expect("a game in progress has a legal action")).unwrap();
+        }
+        assert!(g.is_terminal(), "the game did not end in 1,000,000 decisions");
+        assert!(g.decisions() > DECISION_LOOP_GUARD, "it ended before the guard could act: {}", g.decisions());
+        assert!(most_plays <= LOOP_GUARD, "the plays reached the guard: {most_plays}");
     }
 }
