@@ -145,9 +145,12 @@ pub(super) fn validate_end_and_options(s: &RulesSpec, n: usize) -> Result<(), Ru
 
 /// `limits.max_decisions = 0` (no cap) is allowed where every game can end: not with a blocked
 /// hand that goes on (`end.blocked = false`: nobody can play or draw, and only passes are
-/// left, for ever), nor with a match to a target no score can move towards (no positive card
-/// value, winner bonus or per-card scoring, and no `series.max_hands`). `points` are the
-/// compiled card values.
+/// left, for ever), nor with a match to a target (and no `series.max_hands`) that no score can
+/// move towards (no positive card value, winner bonus or per-card scoring) or that a score
+/// can move away from (a negative winner bonus, card value or the Silly Hat): under
+/// `crazy_eights_xtreme` with `match_to_100`, `silly_hat` and `winner_bonus` at two players
+/// the scores of random play fell to -26,000 in a million decisions, the target never met.
+/// `points` are the compiled card values.
 pub(super) fn validate_uncapped_end(s: &RulesSpec, points: &[i32; NUM_FACES]) -> Result<(), RulesError> {
     if s.limits.max_decisions != 0 {
         return Ok(());
@@ -166,11 +169,33 @@ pub(super) fn validate_uncapped_end(s: &RulesSpec, points: &[i32; NUM_FACES]) ->
             ScoreMode::Countdown | ScoreMode::None => false,
         };
     let target = s.series.target.is_some() || s.series.target_per_player.is_some();
-    if s.series.play_match && target && s.series.max_hands.is_none() && !can_rise {
+    if !(s.series.play_match && target && s.series.max_hands.is_none()) {
+        return Ok(());
+    }
+    if !can_rise {
         return Err(RulesError::invalid(
             "series.target",
             "no score can move towards it (no positive card value or winner bonus), so the match \
              would never end with limits.max_decisions = 0: set series.max_hands or a decision cap",
+        ));
+    }
+    let by_points = matches!(s.score.mode, ScoreMode::Penalty | ScoreMode::WinnerCollects);
+    let falls = if s.score.winner_bonus < 0 {
+        Some(format!("score.winner_bonus is {}", s.score.winner_bonus))
+    } else if s.options.silly_hat {
+        Some("options.silly_hat takes 10 points a hand".to_string())
+    } else if by_points && points.iter().any(|&p| p < 0) {
+        Some("a card value is negative".to_string())
+    } else {
+        None
+    };
+    if let Some(why) = falls {
+        return Err(RulesError::invalid(
+            "series.target",
+            format!(
+                "a score can move away from it ({why}), so the match may never end with \
+                 limits.max_decisions = 0: set series.max_hands or a decision cap"
+            ),
         ));
     }
     Ok(())

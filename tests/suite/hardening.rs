@@ -97,6 +97,48 @@ fn uncapped_games_that_could_never_end_are_refused() {
 }
 
 #[test]
+fn uncapped_matches_a_score_can_move_away_from_are_refused() {
+    // A match whose scores can fall as well as rise may drift away from its target for ever:
+    // crazy_eights_xtreme with its documented variants match_to_100, silly_hat and
+    // winner_bonus at two players (random play: scores near -26,000 after a million decisions).
+    let xtreme = |variants: &[&str], extra: serde_json::Value| {
+        let mut rules = json!({"variants": variants, "limits": {"max_decisions": 0}});
+        if let (Some(r), Some(e)) = (rules.as_object_mut(), extra.as_object()) {
+            r.extend(e.clone());
+        }
+        Rules::load("crazy_eights_xtreme", 2, Some(&rules))
+    };
+    let e = xtreme(&["match_to_100", "silly_hat", "winner_bonus"], json!({})).err().unwrap();
+    assert_eq!(field_of(e.clone()), "series.target");
+    assert!(e.to_string().contains("a score can move away from it (score.winner_bonus is -10)"), "{e}");
+    let e = xtreme(&["match_to_100", "silly_hat"], json!({})).err().unwrap();
+    assert!(e.to_string().contains("options.silly_hat takes 10 points a hand"), "{e}");
+    assert!(xtreme(&["match_to_100"], json!({})).is_ok(), "scores that only rise reach the target");
+    // A bound on the hands ends it; so does the default cap (truncation).
+    assert!(xtreme(&["match_to_100", "silly_hat", "winner_bonus"], json!({"series": {"max_hands": 50}})).is_ok());
+    let capped = json!({"variants": ["match_to_100", "silly_hat", "winner_bonus"]});
+    assert!(Rules::load("crazy_eights_xtreme", 2, Some(&capped)).is_ok());
+    // A negative card value beside positive ones.
+    let negative = json!({"series": {"match": true, "target": 100}, "score": {"values": {"K": -20}},
+                          "limits": {"max_decisions": 0}});
+    let e = Rules::load("crazy_eights", 2, Some(&negative)).err().unwrap();
+    assert!(e.to_string().contains("a card value is negative"), "{e}");
+}
+
+#[test]
+fn a_decision_cap_past_ten_million_is_refused() {
+    // 4,294,967,295 was taken, a cap no one could wait for that also skipped the checks
+    // an uncapped game gets (end.blocked = false was accepted under it).
+    let load = |cap: u32| Rules::load("crazy_eights", 2, Some(&json!({"limits": {"max_decisions": cap}})));
+    assert!(load(10_000_000).is_ok());
+    for cap in [10_000_001, u32::MAX] {
+        let e = load(cap).err().unwrap();
+        assert_eq!(field_of(e.clone()), "limits.max_decisions");
+        assert!(e.to_string().contains("must be in [0, 10,000,000] (0: no cap)"), "{e}");
+    }
+}
+
+#[test]
 fn random_selfplay_stops_within_a_long_game() {
     // A match to the largest target without a cap lasts billions of decisions: the stop flag
     // is read within the game, not only between games.

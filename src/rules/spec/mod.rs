@@ -242,9 +242,9 @@ pub const ALLOW_500_SCORE: i32 = 500;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LimitsSpec {
-    /// Truncate an episode after this many decisions (0 = never: allowed, since the built-in
-    /// bots' loop guards end every game, where the rules let a game end at all: rules that
-    /// could not are refused; see docs/robustness.md).
+    /// Truncate an episode after this many decisions, at most [`MAX_DECISIONS`] (0 = never:
+    /// allowed, since the built-in bots' loop guards end every game, where the rules let a
+    /// game end at all: rules that could not are refused; see docs/robustness.md).
     pub max_decisions: u32,
 }
 impl Default for LimitsSpec {
@@ -253,6 +253,10 @@ impl Default for LimitsSpec {
     }
 }
 
+/// Largest decision cap (`limits.max_decisions`): ten million decisions, a second or two of
+/// random play in the Rust loop, beyond which a cap bounds nothing a user could wait for
+/// (and would let past the checks that an uncapped game can end).
+pub const MAX_DECISIONS: u32 = 10_000_000;
 /// Largest match target (after `target_per_player` is multiplied by the player count), so
 /// that match totals stay far from the `i32` limits.
 pub const MAX_SERIES_TARGET: u32 = 1_000_000;
@@ -267,6 +271,17 @@ impl RulesSpec {
     pub fn check_ranges(&self, num_players: usize) -> Result<(), super::error::RulesError> {
         let s = &self.series;
         let bad = |field: String, message: String| Err(super::error::RulesError::invalid(field, message));
+        let cap = self.limits.max_decisions;
+        if cap > MAX_DECISIONS {
+            return bad(
+                "limits.max_decisions".into(),
+                format!(
+                    "must be in [0, {}] (0: no cap), got {}",
+                    super::error::thousands(MAX_DECISIONS as usize),
+                    super::error::thousands(cap as usize)
+                ),
+            );
+        }
         if let Some(t) = s.target.filter(|&t| t > MAX_SERIES_TARGET) {
             return bad("series.target".into(), format!("must be in [0, {MAX_SERIES_TARGET}], got {t}"));
         }
