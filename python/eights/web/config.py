@@ -20,6 +20,12 @@ MAX_RULES_BYTES = 64 * 1024
 MAX_RECORD_BYTES = 2 * 1024 * 1024
 MAX_BODY_BYTES = MAX_RULES_BYTES + 16 * 1024
 MAX_MESSAGE_BYTES = 16 * 1024
+#: The largest decision cap (``limits.max_decisions``) of a table's rules: every game on the
+#: server ends within it (0, no cap, is refused), so one request's bot moves are bounded.
+MAX_TABLE_DECISIONS = 100_000
+#: Quick bot moves played on the event loop between two yields to it, so that other tables
+#: and the server's signals are served during a long run of bot moves.
+YIELD_EVERY = 64
 #: The websocket frame limit of the server: a message over :data:`MAX_MESSAGE_BYTES` is
 #: answered with a 413 message, one over this closes the connection (code 1009).
 MAX_FRAME_BYTES = 4 * MAX_MESSAGE_BYTES

@@ -10,6 +10,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional
 
 import anyio
 
+from .config import YIELD_EVERY
 from .errors import bad_request, conflict
 from .requests import action_from
 from .tables import Table
@@ -31,6 +32,8 @@ async def _bot_moves(table: Table, limiter: Any, limit: Optional[int], on_event:
     while table.bot_to_act and (limit is None or len(moves) < limit):
         if table.quick_turn():
             action = table.bot_action()
+            if len(moves) % YIELD_EVERY == YIELD_EVERY - 1:
+                await anyio.sleep(0)  # let the event loop serve the others (and Ctrl-C)
         else:
             table.thinking = table.game.current_player
             if on_event is not None:

@@ -15,7 +15,7 @@ from ..agents.files import is_agent_file
 from ..agents.load import SB3Policy
 from ..agents.spec import AgentSpec, as_agent
 from ..rules import Rules, _load_toml_text
-from .config import MAX_RULES_BYTES
+from .config import MAX_RULES_BYTES, MAX_TABLE_DECISIONS
 from .errors import bad_request, too_large
 
 __all__ = [
@@ -96,6 +96,14 @@ def rules_from(body: Dict[str, Any]) -> Rules:
             rules = rules.with_variants(*variants)
         except ValueError as exc:
             raise bad_request(str(exc)) from None
+    cap = rules.to_dict()["limits"]["max_decisions"]
+    if not 1 <= cap <= MAX_TABLE_DECISIONS:
+        # A table's bots move within one request: with no cap (or a vast one) rules where they
+        # circle would hold the server for ever.
+        raise bad_request(
+            f"limits.max_decisions must be in [1, {MAX_TABLE_DECISIONS:,}] for a table on the server "
+            f"(0, no cap, is for your own runs), got {cap:,}"
+        )
     return rules
 
 

@@ -189,6 +189,13 @@ def test_rules_endpoint_describes_presets_variants_and_uploads(client, server):
         ({"toml": "examples/house_rules.toml"}, 400, "invalid TOML"),
         ({"toml": "x = " + "[" * 5000 + "]" * 5000}, 400, "nested"),
         ({"toml": "# " + "x" * 70000}, 413, "limit"),
+        # No cap, or a vast one: bots that circle held the whole server within one request.
+        (
+            {"toml": "inherits = 'kings_reverse'\nvariants = ['joker_bluff']\n[limits]\nmax_decisions = 0\n"},
+            400,
+            "limits.max_decisions must be in [1, 100,000] for a table on the server",
+        ),
+        ({"toml": "inherits = 'crazy_eights'\n[limits]\nmax_decisions = 100001\n"}, 400, "got 100,001"),
         ({"preset": "crazy_eights", "variants": ["no_such_variant"]}, 400, "no_such_variant"),
         ({"preset": "crazy_eights", "variants": ["no_nomination", "eight_must_match"]}, 400, "cards.8.wild.nominate"),
         ({"preset": "no_such_preset"}, 400, "crazy_eights"),
