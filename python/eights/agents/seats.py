@@ -73,14 +73,29 @@ def seat_player(agent: Opponent, seed: Optional[int] = None, obs_rules: bool = F
     return BotSeat(agent)
 
 
+#: Opponent moves in a row after which :func:`play_until` gives up, as ``VecEnv`` does: with
+#: no decision cap (``limits.max_decisions = 0``) opponents of your own can go round in a
+#: circle without the learner for ever.
+MAX_OPPONENT_MOVES = 10_000
+
+
 def play_until(game: Any, learner: int, opponents: Dict[int, Any], history: Any) -> None:
     """Step the seat players of ``opponents`` (seat -> player) on ``game`` until ``learner``
     is to act or the game ends, appending ``(seat, action)`` to ``history``. An illegal action
-    of a player raises ``IllegalActionError`` naming its seat (the game is left before it)."""
-    while not (game.is_terminal or game.is_truncated):
+    of a player raises ``IllegalActionError`` naming its seat (the game is left before it);
+    :data:`MAX_OPPONENT_MOVES` moves without the learner, a ``RuntimeError``."""
+    for moves in range(MAX_OPPONENT_MOVES + 1):
+        if game.is_terminal or game.is_truncated:
+            return
         seat = game.current_player
         if seat == learner:
             return
+        if moves == MAX_OPPONENT_MOVES:
+            raise RuntimeError(
+                f"the opponents made {MAX_OPPONENT_MOVES:,} moves without seat {learner} (the learner) to act: "
+                "they go round in a circle under rules with no decision cap; set limits.max_decisions, "
+                "then call reset()"
+            )
         action = opponents[seat].act(game)
         try:
             if not 0 <= action < NUM_ACTIONS:

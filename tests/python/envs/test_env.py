@@ -530,3 +530,23 @@ def test_render_without_mode_warns_and_returns_none():
     env.reset()
     with pytest.warns(UserWarning, match="render"):
         assert env.render() is None
+
+
+def test_opponents_that_never_hand_the_turn_back_are_stopped(monkeypatch):
+    # Opponents going round in a circle without the learner (rules with no decision cap)
+    # held env.step for ever; VecEnv gave up after 10,000 moves, and now so does the env.
+    from eights.agents import seats
+
+    monkeypatch.setattr(seats, "MAX_OPPONENT_MOVES", 1)
+    outcomes = {}
+    for learner in range(4):
+        env = eights.make("crazy_eights", num_players=4, learner_seat=learner, opponents="heuristic")
+        try:
+            env.reset(seed=5)
+            outcomes[learner] = "ok"
+        except RuntimeError as exc:
+            assert f"the opponents made 1 moves without seat {learner} (the learner) to act" in str(exc)
+            assert "set limits.max_decisions" in str(exc)
+            outcomes[learner] = "stopped"
+    # The seat the deal reaches after two or three opponents is stopped; one reached sooner is not.
+    assert "stopped" in outcomes.values() and "ok" in outcomes.values(), outcomes
