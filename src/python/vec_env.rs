@@ -12,6 +12,10 @@ use crate::observation::OBS_SIZE;
 use crate::rules::{RULES_SIZE, quoted};
 use crate::vec_env::{Autoreset, Config, Mode, ObsValue, Opponents, Outputs, RulesSource, VecEnv, VecEnvError};
 use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadwriteArray1};
+
+/// Games from which a reset or step with built-in opponents runs under Ctrl-C (a thread waits
+/// on the work, a few microseconds a call): at 4,096 games such a call takes milliseconds.
+const INTERRUPTIBLE_ENVS: usize = 4096;
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -175,20 +179,23 @@ impl PyVecEnvCore {
             final_rules,
         };
         let env = &mut self.env;
-        // Built-in search opponents take seconds a call: Ctrl-C stops them (the batch is then
-        // to be reset); the other calls take milliseconds and run without a thread to wait on.
-        let flag = env.searches().then(|| env.stop_flag());
+        // Built-in search opponents take seconds a call, and any built-in opponents of a large
+        // batch (a step of 262,144 games against `net` took 9 s): Ctrl-C stops them (the batch
+        // is then to be reset). The other calls take milliseconds and run without a thread to
+        // wait on. The flag is cleared before the work starts either way, so that no Ctrl-C
+        // during it is lost and none from an earlier call stops it.
+        let interruptible = env.searches() || (env.plays_bots() && env.num_envs() >= INTERRUPTIBLE_ENVS);
+        let flag = env.stop_flag();
+        flag.clear();
         let work = move || match call {
             Call::Reset(seed) => env.reset(seed, out),
             Call::Step(x) => env.step(x, out),
             Call::Opponents(x) => env.step_opponents(x, out),
         };
-        match flag {
-            Some(flag) => {
-                flag.clear(); // before the work starts, so that no Ctrl-C during it is lost
-                run_interruptible_on(py, &flag, work)?.map_err(vec_err)
-            }
-            None => py.detach(work).map_err(vec_err),
+        if interruptible {
+            run_interruptible_on(py, &flag, work)?.map_err(vec_err)
+        } else {
+            py.detach(work).map_err(vec_err)
         }
     }
 
@@ -576,15 +583,16 @@ pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// A call of bot `spec` on an env's games: a search bot's under Ctrl-C with the env's `stop`
-/// flag (its searches read it; cleared first, so that no Ctrl-C during the call is lost), any
-/// other bot's (it answers at once) just without the GIL.
+/// A call of bot `spec` on an env's games: a search bot's or a batched network's under Ctrl-C
+/// with the env's `stop` flag (the searches read it, the network between parts of the rows;
+/// cleared first, so that no Ctrl-C during the call is lost), a quick bot's (it answers at
+/// once) just without the GIL.
 fn bot_call<F>(py: Python<'_>, spec: crate::bots::BotSpec, stop: &crate::stop::Stop, work: F) -> PyResult<()>
 where
     F: FnOnce() -> Result<(), crate::vec_env::VecEnvError> + Send,
 {
-    if crate::bots::batch::style(spec) == crate::bots::batch::Style::Search {
-        stop.clear();
+    stop.clear();
+    if crate::bots::batch::style(spec) != crate::bots::batch::Style::Quick {
         run_interruptible_on(py, stop, work)?
     } else {
         py.detach(work)

@@ -542,6 +542,12 @@ impl VecEnv {
         self.bot_seats().is_some_and(|s| opponents::searches(&s))
     }
 
+    /// Whether built-in bots play the opponents inside the step (the stop flag is read between
+    /// their moves: every 1,024 games and between two batched answers).
+    pub fn plays_bots(&self) -> bool {
+        self.bot_seats().is_some()
+    }
+
     /// A reset or step that played built-in opponents: once stopped on request, the games
     /// are part-way through the call, so the batch must be reset before the next step.
     fn stopped_or(&mut self, done: Result<(), VecEnvError>) -> Result<(), VecEnvError> {

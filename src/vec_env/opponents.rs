@@ -36,10 +36,16 @@ pub(super) fn play<O: ObsValue, M: MaskValue>(
     let Games { slots, hot, start } = games;
     let mut c = Chunk { slots, hot, start, lines: out.lines(ctx.width), ctx, eps, seats, stop };
     for j in 0..c.hot.len() {
+        if j % STOP_EVERY == 0 && stop.is_set() {
+            return Err(VecEnvError::Stopped);
+        }
         c.advance(j, bots)?;
     }
     let mut rounds = 0;
     while bots.is_waiting() {
+        if stop.is_set() {
+            return Err(VecEnvError::Stopped); // between two batched answers (a round of `net`)
+        }
         rounds += 1;
         if rounds > MAX_OPPONENT_MOVES {
             return Err(VecEnvError::Opponents { env: start, moves: MAX_OPPONENT_MOVES });
@@ -55,6 +61,10 @@ pub(super) fn play<O: ObsValue, M: MaskValue>(
     }
     Ok(())
 }
+
+/// Games of a chunk played between two reads of the stop flag in the first pass (the quick
+/// bots' moves take microseconds a game).
+const STOP_EVERY: usize = 1024;
 
 /// A built-in bot found no legal action in a running game (not reached: the engine
 /// invariant the fuzz harness checks).
