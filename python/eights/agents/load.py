@@ -198,6 +198,14 @@ def load_policy(spec: str, scale: Optional[Any] = None) -> Any:
     text = spec.strip()
     if is_agent_file(text):
         return text  # a bot name: the file is read (and checked) by the Rust loader
+    if not text.endswith(".zip") and _is_bot_name(text.split(":", 1)[0]):
+        # A built-in bot's name (with a parameter: ismcts:N...) is the bot, never a file of
+        # that name in the current folder (one called `heuristic` was played and rated as the
+        # heuristic bot) nor a module: a bad parameter is the bot's error, naming what is allowed.
+        try:
+            return parse_bot(text)
+        except ValueError as exc:
+            raise ValueError(f"bad bot {text!r}: {exc}") from None
     if text.endswith(".zip") or os.path.isfile(text):
         if not os.path.isfile(text):
             raise ValueError(f"no such model file: {text!r}")
@@ -205,13 +213,6 @@ def load_policy(spec: str, scale: Optional[Any] = None) -> Any:
         if policy.wants_scaled_observation:
             policy.scale = scale
         return policy
-    if ":" in text and _is_bot_name(text.split(":", 1)[0]):
-        # A built-in bot with a parameter (ismcts:N...), never a module of that name: a bad
-        # parameter is the bot's error, naming what is allowed.
-        try:
-            return parse_bot(text)
-        except ValueError as exc:
-            raise ValueError(f"bad bot {text!r}: {exc}") from None
     if ":" in text:
         obj = _import_attribute(text)
         return (text, obj)
