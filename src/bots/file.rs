@@ -71,6 +71,11 @@ pub fn is_file_name(text: &str) -> bool {
 
 type Key = (PathBuf, Option<SystemTime>, u64);
 
+/// The largest bot file read (bytes): far above any network a bot plays (the shipped `net`
+/// is under 1 MB, a width-4096 card network about 100 MB in float16), far below a file read
+/// whole by mistake (a 3 GB file took 3.2 GB and 9 s to be refused).
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
 /// The file at `path`, read and checked once per version; the error names the path and what
 /// is wrong (missing, a folder, not a safetensors file, a format no bot plays, a bad tensor).
 pub fn load(path: &str) -> Result<&'static AgentFile, String> {
@@ -84,6 +89,17 @@ pub fn load(path: &str) -> Result<&'static AgentFile, String> {
     let meta = std::fs::metadata(&full).map_err(|e| err(format!("cannot read it ({e})")))?;
     if meta.is_dir() {
         return Err(err("is a folder, not a .safetensors file".into()));
+    }
+    if !meta.is_file() {
+        // A pipe would block the read (deaf to Ctrl-C), a device such as /dev/zero never end it.
+        return Err(err("is not a regular file (a pipe, a device or a socket); a bot file is a weights file".into()));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(err(format!(
+            "is {} bytes; a bot file is at most {} (the shipped net's is under 1 MB)",
+            crate::rules::thousands(meta.len() as usize),
+            crate::rules::thousands(MAX_FILE_BYTES as usize)
+        )));
     }
     let key = (full, meta.modified().ok(), meta.len());
     let cache = CACHE.get_or_init(Default::default);

@@ -235,6 +235,30 @@ def test_bad_paths_and_files_are_clear_errors(tmp_path):
             eights.Bot(str(name))
     with pytest.raises(ValueError, match=r"junk\.safetensors.*eights-net-v1"):
         parse_bot(str(junk))
+    # A pipe blocked the read, deaf to Ctrl-C; a link to /dev/zero read until memory ran out;
+    # a 3 GB file was read whole (3.2 GB, 9 s) before its header was looked at.
+    import os
+    import subprocess
+
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "fifo.safetensors"
+        os.mkfifo(fifo)
+        # A writer that comes after 3 s, so that a reader of the pipe (the fault) ends, not the
+        # test run; refused unread, the pipe never gets a reader and the writer is stopped.
+        writer = subprocess.Popen(["sh", "-c", f"sleep 3; printf junk > '{fifo}'"])
+        try:
+            with pytest.raises(ValueError, match=r"fifo\.safetensors.*is not a regular file"):
+                eights.Bot(str(fifo))
+        finally:
+            writer.kill()
+            writer.wait()
+    sparse = tmp_path / "sparse.safetensors"
+    with open(sparse, "wb") as f:
+        f.truncate(300 << 20)  # sparse: no disk space taken
+    with pytest.raises(
+        ValueError, match=r"sparse\.safetensors.*is 314,572,800 bytes; a bot file is at most 268,435,456"
+    ):
+        eights.Bot(str(sparse))
     with pytest.raises(ValueError, match=r"none\.safetensors.*cannot open it"):
         as_agent(str(missing), "--agents")
     with pytest.raises(ValueError, match=r"none\.safetensors"):
