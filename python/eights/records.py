@@ -86,6 +86,8 @@ def load_record(source: Union[str, os.PathLike[str], Dict[str, Any]]) -> Dict[st
         raise ValueError(f"{shown_path(name)} is not a game record: cannot read it: {exc.strerror or exc}") from None
     if not isinstance(record, dict) or "actions" not in record:
         raise ValueError(f"{name!r} does not hold a game record (a JSON object with 'actions')")
+    if not isinstance(record["actions"], list):  # `replay` took its length first (a traceback)
+        raise ValueError(f"{name!r} is not a game record: 'actions' must be a list of [seat, action id] pairs")
     return record
 
 
@@ -112,6 +114,8 @@ def _read_json_object(name: Union[str, bytes]) -> Any:
         return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise refuse(f"not JSON ({exc})") from None
+    except ValueError as exc:  # a number past Python's 4,300 digits
+        raise refuse(f"not a record's JSON ({exc})") from None
     except RecursionError:  # brackets nested deeper than Python's decoder recurses
         raise refuse("its JSON is nested too deeply (a record nests a few levels)") from None
 

@@ -730,3 +730,22 @@ def test_a_record_file_nested_too_deeply_is_refused_naming_it(tmp_path):
     replay = [sys.executable, "-m", "eights", "replay", str(path)]
     r = subprocess.run(replay, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "Traceback" not in r.stderr and "nested too deeply" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        # `replay` took the length of a null 'actions' first: a TypeError traceback.
+        ('{"actions": null}', r"rec\.json' is not a game record: 'actions' must be a list"),
+        # A number past Python's 4,300 digits: the message named no file.
+        ('{"actions": [], "seed": ' + "9" * 5000 + "}", r"rec\.json' is not a game record: not a record's JSON"),
+    ],
+)
+def test_a_damaged_record_file_is_refused_naming_it(tmp_path, text, words):
+    path = tmp_path / "rec.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=words):
+        eights.records.load_record(path)
+    replay = [sys.executable, "-m", "eights", "replay", str(path)]
+    r = subprocess.run(replay, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "rec.json" in r.stderr, r.stderr
