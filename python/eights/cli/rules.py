@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out is not None:
         if not args.out.lower().endswith(".toml"):
             raise ValueError(f"--out {args.out}: a house-rules file's name ends in .toml (every command reads it so)")
-        if os.path.exists(args.out) and not args.force:
+        if os.path.lexists(args.out) and not args.force:  # a link, even dangling, is a file there
             raise ValueError(f"--out {args.out}: the file exists; give --force to replace it")
         _outputs.check_outputs([("--out", args.out, "file")])
     elif args.force:

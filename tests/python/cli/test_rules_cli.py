@@ -98,3 +98,12 @@ def test_bad_options_are_named(argv, message, tmp_path, monkeypatch):
     code, out, err = _run(["rules", *argv])
     assert code == 2 and message in err and out == ""
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_link_at_the_out_path_is_kept_unless_forced(tmp_path):
+    # A dangling link passed the "exists" check, and the file was written at its target.
+    link, target = tmp_path / "house.toml", tmp_path / "elsewhere.toml"
+    link.symlink_to(target)
+    code, _, err = _run(["rules", "--preset", "crazy_eights", "--out", str(link)])
+    assert code == 2 and "the file exists; give --force to replace it" in err
+    assert not target.exists()
