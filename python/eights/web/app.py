@@ -22,7 +22,8 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from typing import Any, AsyncIterator, Dict, Optional
+from typing import Any, AsyncIterator, Dict, Optional, Tuple
+from urllib.parse import urlsplit
 
 import anyio
 from starlette.applications import Starlette
@@ -206,6 +207,43 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class SameOrigin:
+    """Refuses what another site's page sends: a request that changes something (any method
+    but GET and HEAD) or opens a websocket, whose ``Origin`` header names another site than
+    the ``Host`` it was sent to (403), and a form's body (415: the API takes JSON or TOML).
+    A page may send such "simple" requests across sites without asking the server first;
+    every other site's page could otherwise create games and open replays on a server that
+    listens on this computer. Scripts and curl send no ``Origin`` and are served."""
+
+    FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Dict[str, Any], receive: Any, send: Any) -> None:
+        kind = scope["type"]
+        if kind == "websocket" or (kind == "http" and scope["method"] not in ("GET", "HEAD")):
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+            why = self._refusal(headers, kind == "http")
+            if why is not None:
+                status, message = why
+                if kind == "websocket":
+                    await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
+                    return
+                await JSONResponse({"error": message}, status_code=status)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def _refusal(self, headers: Dict[str, str], http: bool) -> Optional[Tuple[int, str]]:
+        origin, host = headers.get("origin"), headers.get("host", "")
+        if origin is not None and urlsplit(origin).netloc.lower() != host.lower():
+            return 403, f"a request from another site ({origin[:80]}) is refused: use the page this server serves"
+        kind = headers.get("content-type", "").split(";")[0].strip().lower()
+        if http and kind in self.FORMS:
+            return 415, f"the API takes JSON (or TOML for rules), not {kind}"
+        return None
+
+
 ROUTES = [
     Route("/", index),
     Route("/api/meta", meta),
@@ -242,7 +280,7 @@ def create_app(config: Optional[ServerConfig] = None, **settings: Any) -> Starle
             yield
             tasks.cancel_scope.cancel()
 
-    middleware = [Middleware(SecurityHeaders)]
+    middleware = [Middleware(SecurityHeaders), Middleware(SameOrigin)]
     if config.loopback:
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=list(LOOPBACK_HOSTS)))
     app = Starlette(

@@ -260,3 +260,29 @@ def test_a_saved_sb3_model_offered_with_policy_plays_on_its_scaled_observation(t
     bounds = eights.observation.ObservationBounds("switch_blackjack", 3)
     obs = eights.Game("switch_blackjack", 3, seed=0).observation(0)
     assert np.array_equal(policy.scale.scale(obs), bounds.scale(obs))
+
+
+def test_another_sites_page_can_neither_post_nor_open_a_websocket(client, server):
+    # Any page a browser showed could create games and open replays here: a form's content
+    # type needs no permission across sites, and no Origin was looked at.
+    evil = {"Origin": "http://evil.example"}
+    body = '{"mode": "watch", "players": 2}'
+    form = {"content-type": "application/x-www-form-urlencoded"}
+    for headers, status, words in [
+        ({**evil, "content-type": "application/json"}, 403, "from another site (http://evil.example)"),
+        ({**evil, **form}, 403, "from another site"),
+        ({"Origin": "null", "content-type": "application/json"}, 403, "from another site (null)"),
+        (form, 415, "the API takes JSON (or TOML for rules), not application/x-www-form-urlencoded"),
+    ]:
+        response = client.post(f"{server}/api/games", content=body, headers=headers)
+        assert response.status_code == status and words in response.json()["error"], response.text
+    # The page's own origin, and a script that names none, are served.
+    own = {"Origin": server, "content-type": "application/json"}
+    assert client.post(f"{server}/api/games", content=body, headers=own).status_code == 201
+    state = _create(client, server, mode="watch", players=2)
+    assert client.get(f"{server}/api/games/{state['id']}", headers=evil).status_code == 200  # reads are the page's
+    with pytest.raises(Exception, match="403"):
+        with connect(ws_url(server, state["id"]), additional_headers=evil):
+            pass
+    with connect(ws_url(server, state["id"]), additional_headers={"Origin": server}) as ws:
+        assert _receive(ws)["type"] == "state"
