@@ -439,6 +439,37 @@ def test_deeply_nested_rules_are_a_rules_error():
 
 
 @pytest.mark.parametrize(
+    "key", ["a" + ".a" * 60_000 + " = 1", "[a" + ".a" * 60_000 + "]", "x = {a" + ".a" * 60_000 + " = 1}"]
+)
+def test_a_dotted_key_of_too_many_parts_is_refused_before_the_parser(key):
+    # The TOML parser builds such a key's tables in quadratic time: 60,000 parts (120 KB) took
+    # 37 s to be refused as too deep, and one 64 KB request held the web server 10 s.
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(eights.RulesError, match="a key with more than 32 dotted parts"):
+        eights.Rules.from_toml('inherits = "crazy_eights"\n' + key + "\n")
+    assert time.perf_counter() - start < 2.0  # far from the parser's tens of seconds
+
+
+def test_dots_in_strings_comments_and_numbers_are_no_key_parts():
+    many = ".".join("abcdefghijklmnopqrstuvwxyz0123456789")  # 35 dots
+    text = "\n".join(
+        [
+            'inherits = "crazy_eights"',
+            f"# {many}",
+            f'description = "{many} \\" {many}"',
+            f"title = '{many}'",
+            f'source = """{many}\n{many}"""',
+            "[deal]",
+            "hand_size = 5  # " + many,
+        ]
+    )
+    rules = eights.Rules.from_toml(text)
+    assert rules.to_dict()["deal"]["hand_size"] == 5 and rules.to_dict()["title"] == many
+
+
+@pytest.mark.parametrize(
     "rules, field",
     [
         ({"score": {"values": {"A": 2**31}}}, "score.values"),
