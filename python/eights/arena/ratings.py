@@ -220,6 +220,13 @@ def pair_wins_per_deal(res: Dict[str, np.ndarray], idx: Sequence[int], k: int, d
     return out
 
 
+#: Counts of deals drawn in one part of a table's resamples (:func:`rating_intervals`): 128 MiB.
+RESAMPLE_PART = 1 << 24
+#: The most deal counts the bootstrap of one tournament draws (resamples times deals times
+#: tables): at about 75 ns a count, some twenty minutes.
+MAX_RESAMPLE_COUNTS = 16_000_000_000
+
+
 def rating_intervals(
     per_table: List[np.ndarray], deals: int, seed: int, bootstrap: int
 ) -> Tuple[np.ndarray, List[int]]:
@@ -236,9 +243,17 @@ def rating_intervals(
     k = per_table[0].shape[-1]
     rng = np.random.default_rng([seed, 0xB7])
     resampled = np.zeros((bootstrap, k * k))
+    # The resamples of a table in parts of at most RESAMPLE_PART counts, drawn in the same
+    # order from the same stream as in one call (so the same numbers): one call held a
+    # (bootstrap, deals) matrix, 745 GiB at 10**6 resamples of 10**5 deals, and ran seconds
+    # deaf to Ctrl-C; Python's signal handlers run between the parts.
+    rows = max(1, RESAMPLE_PART // deals)
     for p in per_table:
-        counts = rng.multinomial(deals, np.full(deals, 1.0 / deals), size=bootstrap)
-        resampled += counts @ p.reshape(deals, k * k)
+        flat = p.reshape(deals, k * k)
+        for lo in range(0, bootstrap, rows):
+            hi = min(bootstrap, lo + rows)
+            counts = rng.multinomial(deals, np.full(deals, 1.0 / deals), size=hi - lo)
+            resampled[lo:hi] += counts @ flat
     stack = resampled.reshape(bootstrap, k, k)
     boot = bradley_terry(stack)
     ci = np.stack([np.percentile(boot, 2.5, axis=0), np.percentile(boot, 97.5, axis=0)], axis=1)
