@@ -83,9 +83,12 @@ impl Net1Weights {
         if get("format")? != FORMAT {
             return Err(format!("net weights: format must be {FORMAT:?}, got {:?}", get("format")?));
         }
-        let players: usize =
-            get("players")?.parse().map_err(|_| format!("net weights: bad players {:?}", get("players")))?;
-        let clip: f32 = get("clip")?.parse().map_err(|_| format!("net weights: bad clip {:?}", get("clip")))?;
+        // A bad value is quoted as the file has it (cut), never as Rust's `Ok("...")`.
+        let bad =
+            |k: &str, v: &str| format!("net weights: metadata {k:?} is not a number: {}", crate::rules::quoted(v));
+        let (players, clip) = (get("players")?, get("clip")?);
+        let players: usize = players.parse().map_err(|_| bad("players", players))?;
+        let clip: f32 = clip.parse().map_err(|_| bad("clip", clip))?;
         if clip.is_nan() || clip <= 0.0 {
             return Err(format!("net weights: clip must be positive, got {clip}"));
         }

@@ -353,3 +353,22 @@ def test_play_and_exploit_take_the_file_by_path(flat, tmp_path):
     )  # fmt: skip
     assert p.returncode == 0, p.stderr[-2000:]
     assert "win rate of the best response:" in p.stdout, p.stdout[-2000:]
+
+
+def test_bad_metadata_is_quoted_as_the_file_has_it(tmp_path):
+    # Rust's Debug forms leaked into the messages: `bad players Ok("99...")`, `got Some("99999999")`.
+    import numpy as np
+    from safetensors.numpy import save_file
+
+    tensor = {"x": np.zeros(1, dtype=np.float32)}
+    flat, card = tmp_path / "flat.safetensors", tmp_path / "card.safetensors"
+    save_file(tensor, str(flat), metadata={"format": "eights-net-v1", "players": "9" * 30, "clip": "1"})
+    save_file(tensor, str(card), metadata={"format": "eights-net-v2", "width": "99999999"})
+    with pytest.raises(ValueError, match=r'metadata "players" is not a number: "9{30}"') as flat_error:
+        eights.Bot(str(flat))
+    with pytest.raises(
+        ValueError, match=r'metadata "width" must be an integer in 1\.\.=4096, got "99999999"'
+    ) as card_error:
+        eights.Bot(str(card))
+    for e in (flat_error, card_error):
+        assert "Ok(" not in str(e.value) and "Some(" not in str(e.value)
