@@ -173,6 +173,12 @@ def rules_value(text: str) -> Union[Rules, Dict[str, Any]]:
         rules = json.loads(text)
     except json.JSONDecodeError as exc:
         raise argparse.ArgumentTypeError(f"must be a JSON object or a .toml file: {exc}") from None
+    except RecursionError:  # brackets nested deeper than Python's decoder recurses: a traceback
+        raise argparse.ArgumentTypeError(
+            "must be a JSON object of rules (it nests a few levels), not nested this deep"
+        ) from None
+    except ValueError as exc:  # a number past Python's 4,300 digits (the value was echoed whole)
+        raise argparse.ArgumentTypeError(f"must be a JSON object of rules: {exc}") from None
     if not isinstance(rules, dict):
         raise argparse.ArgumentTypeError('must be a JSON object, e.g. \'{"deal": {"hand_size": 4}}\', or a .toml file')
     return rules

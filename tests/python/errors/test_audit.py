@@ -652,6 +652,12 @@ FLAGS = {
     "cli-bootstrap": (["arena", "--bootstrap", "10"], "argument --bootstrap: must be in [100, 1000000]"),
     "cli-preset": (["selfplay", "--preset", "nope", "--games", "1"], 'unknown preset "nope"'),
     "cli-rules-json": (["selfplay", "--rules", "[1]"], "argument --rules: must be a JSON object"),
+    # A RecursionError traceback; a number of 5,000 digits echoed whole.
+    "cli-rules-deep": (["selfplay", "--rules", "[" * 50_000 + "]" * 50_000], "argument --rules: must be a JSON object"),
+    "cli-rules-digits": (
+        ["selfplay", "--rules", '{"deal": {"hand_size": ' + "9" * 5000 + "}}"],
+        "argument --rules: must be a JSON object of rules: Exceeds the limit",
+    ),
     "cli-rules-toml": (["selfplay", "--rules", "/nonexistent/house.toml"], "argument --rules: no such file"),
     "cli-rules-field": (["selfplay", "--rules", '{"deal": {"hand_size": 0}}'], "invalid rules field 'deal.hand_size'"),
     "cli-agents-few": (["arena", "--agents", ","], "a tournament needs at least 2 agents"),
