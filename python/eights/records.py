@@ -40,7 +40,8 @@ class EpisodeRecorder:
         except OSError as exc:
             raise ValueError(f"{name} {self.directory!r}: cannot create the folder ({exc.strerror or exc})") from None
         taken = [f for f in os.listdir(self.directory) if f.startswith("episode_") and f.endswith(".json")]
-        numbers = [int(f[8:-5]) for f in taken if f[8:-5].isdigit()]
+        # ASCII digits only: "²".isdigit() holds, and int("²") fails (a file episode_².json).
+        numbers = [int(f[8:-5]) for f in taken if f[8:-5].isascii() and f[8:-5].isdigit()]
         self.count = max(numbers) + 1 if numbers else 0
 
     @classmethod

@@ -55,7 +55,7 @@ def _host_port(address: str) -> Optional[Tuple[str, int]]:
     """``(host, port)`` of ``host:port`` or ``ray://host:port`` (a port in 1 to 65535), else None."""
     host, sep, port = address.split("://", 1)[-1].rpartition(":")
     host = host.strip("[]")  # an IPv6 address in brackets
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not sep or not host or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
         return None
     return host, int(port)
 

@@ -52,7 +52,7 @@ async def read_json(request: Request, limit: int = MAX_BODY_BYTES) -> Any:
     """The request's JSON body (``{}`` when empty): 413 over ``limit`` bytes, 400 when it is
     not JSON."""
     length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > limit:
+    if length is not None and length.isascii() and length.isdigit() and int(length) > limit:
         raise too_large(f"the request body is {length} bytes; the limit is {limit} bytes")
     body = bytearray()
     async for chunk in request.stream():

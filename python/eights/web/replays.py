@@ -78,10 +78,10 @@ class Replay:
 
 
 def _index(value: Any, name: str, high: int) -> int:
+    # ASCII digits only: "²".isdigit() holds, and int("²") failed naming no parameter.
+    digits = isinstance(value, str) and value.strip().lstrip("-").isascii() and value.strip().lstrip("-").isdigit()
     try:
-        return as_int(
-            int(value) if isinstance(value, str) and value.strip().lstrip("-").isdigit() else value, name, 0, high
-        )
+        return as_int(int(value) if digits else value, name, 0, high)
     except (TypeError, ValueError) as exc:
         raise bad_request(f"{exc}") from None
 

@@ -129,7 +129,8 @@ def seat_from(body: Dict[str, Any], num_players: int) -> int:
 def seed_from(body: Dict[str, Any], name: str = "seed") -> Optional[int]:
     """``seed``: an integer in ``[0, 2**64)`` (or its decimal string), or null for a fresh deal."""
     value = body.get(name)
-    if isinstance(value, str) and value.strip().isdigit():  # JSON numbers lose 64-bit seeds in JavaScript
+    # A decimal string: JSON numbers lose 64-bit seeds in JavaScript. ASCII digits only ("²").
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         value = int(value.strip())
     try:
         return check_optional_seed(value, f"'{name}'")

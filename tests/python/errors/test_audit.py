@@ -755,3 +755,20 @@ def test_a_damaged_record_file_is_refused_naming_it(tmp_path, text, words):
     replay = [sys.executable, "-m", "eights", "replay", str(path)]
     r = subprocess.run(replay, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "Traceback" not in r.stderr and "rec.json" in r.stderr, r.stderr
+
+
+def test_a_superscript_digit_is_no_number(tmp_path):
+    # "²".isdigit() holds and int("²") fails: a file episode_².json in a record folder stopped
+    # the recorder ("invalid literal for int()", naming neither), as did a port "²".
+    (tmp_path / "episode_².json").write_text("{}", encoding="utf-8")
+    env = eights.make("crazy_eights", record_dir=str(tmp_path))
+    env.reset(seed=1)
+    while True:
+        _, _, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        if terminated or truncated:
+            break
+    assert len(list(tmp_path.iterdir())) == 2, list(tmp_path.iterdir())  # the game's record beside it
+    from eights.arena.cluster import check_address
+
+    with pytest.raises(ValueError, match=r"ray must be .*got 'host:²'"):
+        check_address("host:²")
