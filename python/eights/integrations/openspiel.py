@@ -144,7 +144,14 @@ class EightsGame(pyspiel.Game):
         deck = observation_bounds(preset, players)
         self.copies = [int(deck["copies"].get(face, 0)) for face in self.faces]
         self.pack_size = int(deck["deck_size"])
-        max_decisions = int(template.rules_dict().get("limits", {}).get("max_decisions", 5000))
+        max_decisions = int(template.rules_dict()["limits"]["max_decisions"])
+        if max_decisions == 0:
+            # OpenSpiel's algorithms size their buffers by the game's length bound (0 here
+            # gave the pack's size alone, a bound every game past the deal broke).
+            raise ValueError(
+                "OpenSpiel needs a bound on a game's length: these rules set none (limits.max_decisions = 0); "
+                "give them a decision cap"
+            )
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=_NUM_FACES,

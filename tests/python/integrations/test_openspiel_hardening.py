@@ -149,6 +149,15 @@ def test_a_seed_openspiel_cannot_carry_is_a_value_error(seed):
         osp.EightsGame("crazy_eights", {"seed": seed})
 
 
+def test_rules_without_a_decision_cap_are_refused():
+    # max_game_length was the pack's size alone for them: a bound every game broke.
+    uncapped = eights.Rules("crazy_eights", {"limits": {"max_decisions": 0}})
+    with pytest.raises(ValueError, match=r"OpenSpiel needs a bound on a game's length: .*max_decisions = 0"):
+        osp.EightsGame(uncapped)
+    capped = osp.EightsGame(eights.Rules("crazy_eights", {"limits": {"max_decisions": 300}}))
+    assert capped.max_game_length() == 52 + 300
+
+
 def test_the_largest_seed_openspiel_carries_works():
     game = osp.EightsGame("crazy_eights", {"seed": 2**31 - 1})
     assert game.get_parameters()["seed"] == 2**31 - 1
