@@ -107,7 +107,8 @@ def _read_json_object(name: Union[str, bytes]) -> Any:
         size = os.fstat(f.fileno()).st_size
         if size > MAX_RECORD_BYTES:
             raise refuse(f"{size:,} bytes, more than the {MAX_RECORD_BYTES:,} a record may have")
-        head = f.read(64).lstrip()
+        head = f.read(64)
+        head = head[3:].lstrip() if head.startswith(b"\xef\xbb\xbf") else head.lstrip()  # a BOM (Notepad)
         if not head.startswith(b"{"):
             raise refuse(f"a record is a JSON object, and the file starts with {head[:16]!r}")
         data = head + f.read(MAX_RECORD_BYTES)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import re
 import subprocess
 import sys
@@ -772,3 +773,11 @@ def test_a_superscript_digit_is_no_number(tmp_path):
 
     with pytest.raises(ValueError, match=r"ray must be .*got 'host:²'"):
         check_address("host:²")
+
+
+def test_a_record_saved_with_a_byte_order_mark_loads(tmp_path):
+    # Windows Notepad writes UTF-8 with a BOM: the record was refused, "the file starts with b'\xef\xbb\xbf{'".
+    record = eights.Game("crazy_eights", 2, seed=3).record()
+    path = tmp_path / "notepad.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(record).encode())
+    assert eights.records.load_record(path)["seed"] == 3
