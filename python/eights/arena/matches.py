@@ -19,7 +19,7 @@ from ..agents.spec import AGENT_HELP, AgentSpec, as_agent
 from ..rules import resolve_preset
 from .cluster import check_address
 from .cluster import play as _play_on_cluster
-from .ratings import MAX_RESAMPLE_COUNTS, bradley_terry, pair_wins_per_deal, rating_intervals
+from .ratings import bradley_terry, pair_wins_per_deal, rating_intervals
 from .report import EvalResult, TournamentResult
 from .run import _MAX_GAMES, AgentLike, Preset, count_arg, play, rules_label
 from .stats import summarise
@@ -217,13 +217,6 @@ def tournament(
     games = count_arg(games, "games", 1, _MAX_GAMES)
     bootstrap = count_arg(bootstrap, "bootstrap", 100, 10**6)
     _check_size(agents, num_players, games)
-    counts = math.comb(len(agents), num_players) * games * bootstrap
-    if counts > MAX_RESAMPLE_COUNTS:  # before the run, not after it (its results lost)
-        raise ValueError(
-            f"bootstrap: {bootstrap:,} resamples of {games:,} deals in {math.comb(len(agents), num_players):,} "
-            f"tables draw {counts:,} counts, more than the {MAX_RESAMPLE_COUNTS:,} (about twenty minutes) a "
-            "tournament's intervals may take: lower bootstrap (1,000 resamples give 95% intervals)"
-        )
     run = _where(ray, record_dir)
     ags = _tournament_agents(agents, num_players)
     names = [a.name for a in ags]

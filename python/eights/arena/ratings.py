@@ -222,8 +222,9 @@ def pair_wins_per_deal(res: Dict[str, np.ndarray], idx: Sequence[int], k: int, d
 
 #: Counts of deals drawn in one part of a table's resamples (:func:`rating_intervals`): 128 MiB.
 RESAMPLE_PART = 1 << 24
-#: The most deal counts the bootstrap of one tournament draws (resamples times deals times
-#: tables): at about 75 ns a count, some twenty minutes.
+#: The most deal counts the bootstrap of one tournament draws deal by deal (resamples times
+#: deals times tables; at about 75 ns a count, some twenty minutes): past it the deals are
+#: resampled through their distinct outcomes (:func:`rating_intervals`).
 MAX_RESAMPLE_COUNTS = 16_000_000_000
 
 
@@ -247,12 +248,24 @@ def rating_intervals(
     # order from the same stream as in one call (so the same numbers): one call held a
     # (bootstrap, deals) matrix, 745 GiB at 10**6 resamples of 10**5 deals, and ran seconds
     # deaf to Ctrl-C; Python's signal handlers run between the parts.
-    rows = max(1, RESAMPLE_PART // deals)
+    #
+    # Past MAX_RESAMPLE_COUNTS in all (10**6 resamples of 10**5 deals would take hours), a
+    # table's deals are resampled through their distinct outcomes instead: drawing deals
+    # uniformly and counting each outcome is drawing the outcomes in proportion to their
+    # counts, so the resamples follow the same law at a cost set by the few outcomes a table
+    # has, not by its deals (other numbers for a seed, hence only there).
+    by_outcome = deals * bootstrap * len(per_table) > MAX_RESAMPLE_COUNTS
     for p in per_table:
         flat = p.reshape(deals, k * k)
+        if by_outcome:
+            flat, freq = np.unique(flat, axis=0, return_counts=True)
+            probs = freq / deals
+        else:
+            probs = np.full(deals, 1.0 / deals)
+        rows = max(1, RESAMPLE_PART // len(probs))
         for lo in range(0, bootstrap, rows):
             hi = min(bootstrap, lo + rows)
-            counts = rng.multinomial(deals, np.full(deals, 1.0 / deals), size=hi - lo)
+            counts = rng.multinomial(deals, probs, size=hi - lo)
             resampled[lo:hi] += counts @ flat
     stack = resampled.reshape(bootstrap, k, k)
     boot = bradley_terry(stack)

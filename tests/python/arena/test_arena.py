@@ -210,19 +210,22 @@ def test_a_tournament_with_too_many_tables_is_refused_before_any_is_built():
         arena.tournament(field[:3], games=10**9)
 
 
-def test_a_bootstrap_too_large_is_refused_before_the_tournament_and_drawn_in_parts(monkeypatch):
+def test_a_large_bootstrap_is_drawn_in_parts_or_through_the_outcomes(monkeypatch):
     # 10**6 resamples of 10**5 deals played every game, then raised numpy's MemoryError for a
-    # 745 GiB matrix (a traceback; the results lost). `_no_game` fails if any game is played.
-    field = [("a0", _no_game), ("a1", "random")]
-    with pytest.raises(ValueError, match=r"bootstrap: 1,000,000 resamples of 100,000 deals in 1 tables draw"):
-        arena.tournament(field, games=100_000, bootstrap=10**6)
-    # In parts of a few resamples, the intervals are those of one draw.
+    # 745 GiB matrix (a traceback; the results lost); smaller ones ran seconds deaf to Ctrl-C.
     from eights.arena import ratings
 
-    whole = arena.tournament(["random", "heuristic", "net"], games=60, bootstrap=200, seed=4)
-    monkeypatch.setattr(ratings, "RESAMPLE_PART", 7 * 60)  # seven resamples a part
-    parts = arena.tournament(["random", "heuristic", "net"], games=60, bootstrap=200, seed=4)
+    agents = ["random", "heuristic", "net"]
+    whole = arena.tournament(agents, games=600, bootstrap=2000, seed=4)
+    # In parts of a few resamples: the intervals of one draw, to the bit.
+    monkeypatch.setattr(ratings, "RESAMPLE_PART", 7 * 600)
+    parts = arena.tournament(agents, games=600, bootstrap=2000, seed=4)
     assert np.array_equal(whole.rating_ci, parts.rating_ci) and whole.profiled == parts.profiled
+    # Past the bound, through each table's distinct outcomes: the same law, other draws.
+    monkeypatch.setattr(ratings, "MAX_RESAMPLE_COUNTS", 0)
+    outcomes = arena.tournament(agents, games=600, bootstrap=2000, seed=4)
+    assert np.allclose(whole.rating_ci, outcomes.rating_ci, atol=8.0), (whole.rating_ci, outcomes.rating_ci)
+    assert not np.array_equal(whole.rating_ci, outcomes.rating_ci)
 
 
 # Found from any folder of the tests (they are grouped by concern and may move).
