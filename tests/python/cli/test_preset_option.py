@@ -22,6 +22,7 @@ COMMANDS = {
     "play": [],
     "exploit": ["--agent", "heuristic"],
     "train": [],
+    "rules": [],
 }
 
 
