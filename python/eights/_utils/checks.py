@@ -26,6 +26,18 @@ def describe(value: Any) -> str:
     return f"{text} (type {type(value).__name__})"
 
 
+#: Control characters a terminal acts on (C0 but tab and newline, DEL, C1): escape
+#: sequences in a file's text could clear the screen, set the window title or forge lines.
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7F, 0xA0)] if c not in (0x09, 0x0A)}
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with the control characters a terminal would act on written as ``\\xNN``, for
+    what the command line prints of a file's or a user's text (error messages, rules in words,
+    a record's labels)."""
+    return text.translate(_CONTROL)
+
+
 def quoted(text: str) -> str:
     """``text`` as an error message quotes it (JSON's double quotes and escapes): the first 60
     characters then ``... (N characters)`` when it is longer, so that a huge input is never

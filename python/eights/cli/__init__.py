@@ -208,7 +208,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         _quiet_stdout()
         return CLOSED_PIPE
     except ValueError as exc:  # bad preset, player count or rules
-        print(f"error: {exc}", file=sys.stderr)
+        _args.print_error(exc)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr, flush=True)

@@ -9,9 +9,10 @@ import argparse
 import json
 import os
 import pathlib
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union, cast
+import sys
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Tuple, Union, cast
 
-from .._utils.checks import MAX_DEALS, as_int
+from .._utils.checks import MAX_DEALS, as_int, terminal_safe
 from .._utils.seeds import check_seed
 from ..rules import Rules, resolve_preset
 
@@ -52,6 +53,15 @@ class Parser(argparse.ArgumentParser):
 
     def format_usage(self) -> str:
         return super(Parser, self.completed()).format_usage()
+
+    def error(self, message: str) -> NoReturn:  # an option's error may quote a file's text
+        super().error(terminal_safe(message))
+
+
+def print_error(exc: BaseException) -> None:
+    """``error: <exc>`` on stderr, its control characters escaped (the text may come from a
+    file: a rules file's key, a record's label)."""
+    print(f"error: {terminal_safe(str(exc))}", file=sys.stderr)
 
 
 def _integer(text: str) -> int:

@@ -37,6 +37,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print a saved game record in the terminal, move by move."""
+    from .._utils.checks import terminal_safe
     from ..records import load_record
     from ..render import replay_text
 
@@ -45,5 +46,6 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise ValueError(f"cannot read {args.file!r}: {exc}") from None
     viewer = None if args.viewer is None else int(args.viewer)
-    print(replay_text(record, viewer=viewer, every=args.tables), end="")
+    # The record's labels are a file's text: escaped, they cannot act on the terminal.
+    print(terminal_safe(replay_text(record, viewer=viewer, every=args.tables)), end="")
     return 0

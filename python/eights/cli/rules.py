@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from .._utils import outputs as _outputs
+from .._utils.checks import terminal_safe
 from ..rules import Rules
 from . import _args
 
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--full writes TOML: give --toml or --out")
     rules = _rules(args)
     if args.out is None:
-        print(rules.to_toml(full=args.full) if args.toml else rules.describe())
+        print(rules.to_toml(full=args.full) if args.toml else terminal_safe(rules.describe()))
         return 0
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(_header(rules, args.out, args.full) + rules.to_toml(full=args.full))

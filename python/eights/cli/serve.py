@@ -12,7 +12,6 @@ import errno
 import os
 import signal
 import socket
-import sys
 import threading
 from typing import Any, Callable, Dict, List
 
@@ -77,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         from ..web import ServerConfig, serve
         from ..web.config import parse_policy
     except ImportError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        _args.print_error(exc)
         return 2
     policies: Dict[str, str] = {}
     for text in args.policy:

@@ -24,6 +24,7 @@ import sys
 from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple, Union
 
 from .._core import Game, IllegalActionError, check_bot_rules, derive_seed
+from .._utils.checks import terminal_safe
 from ..agents.seats import BotSeat, seat_player
 from ..agents.spec import as_agent, load_agent
 from ..observation import ObservationBounds
@@ -254,8 +255,8 @@ def play(
     labels = [("You" if p == seat else f"P{p}") for p in range(num_players)]
     history: List[Tuple[int, int]] = []
 
-    def say(text: str = "") -> None:
-        print(text, file=out, flush=True)
+    def say(text: str = "") -> None:  # the rules' name and title are a file's text: escaped
+        print(terminal_safe(text), file=out, flush=True)
 
     name = preset if isinstance(preset, str) else preset.name
     say(

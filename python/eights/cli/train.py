@@ -156,7 +156,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         require(["torch", "safetensors", "tqdm", "matplotlib"], "train", "eights train")
     except ImportError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        _args.print_error(exc)
         return 2
     from .._utils.outputs import chart_path
     from ..rules import Rules

@@ -107,3 +107,25 @@ def test_a_link_at_the_out_path_is_kept_unless_forced(tmp_path):
     code, _, err = _run(["rules", "--preset", "crazy_eights", "--out", str(link)])
     assert code == 2 and "the file exists; give --force to replace it" in err
     assert not target.exists()
+
+
+def test_escape_sequences_from_a_file_do_not_reach_the_terminal(tmp_path):
+    # A key, a title or a record's label holding ESC [2J (clear the screen) and an OSC title
+    # were printed raw by `selfplay`'s error, `rules` and `replay`.
+    evil = "\x1b[2J\x1b]0;pwned\x07"
+    in_toml = "\\u001b[2J\\u001b]0;pwned\\u0007"  # TOML's escapes of the same text
+    key = tmp_path / "key.toml"
+    key.write_text(f'inherits = "crazy_eights"\n"{in_toml}" = 1\n', encoding="utf-8")
+    code, _, err = _run(["selfplay", "--preset", str(key), "--games", "1", "--python-loop", "0"])
+    assert code == 2 and "\x1b" not in err and "\x07" not in err and "\\x1b[2J" in err
+    title = tmp_path / "title.toml"
+    title.write_text(f'inherits = "crazy_eights"\ntitle = "{in_toml}Evil"\n', encoding="utf-8")
+    code, out, _ = _run(["rules", "--preset", str(title)])
+    assert code == 0 and "\x1b" not in out and out.startswith("\\x1b[2J\\x1b]0;pwned\\x07Evil")
+    record = eights.Game("crazy_eights", 2, seed=1).record()
+    record["rules"]["name"] = record["preset"] = evil + "x"
+    path = tmp_path / "r.json"
+    path.write_text(__import__("json").dumps(record), encoding="utf-8")
+    code, out, err = _run(["replay", str(path)])
+    assert code == 0, err
+    assert "\x1b" not in out and out.startswith("\\x1b[2J")
