@@ -84,7 +84,7 @@ def main() -> None:
         search = games.policies_of("ismcts:400", rows, greedy[rows]).argmax(1) if len(rows) else []
         for j, r in enumerate(rows):
             k = int(games.game_env[r])
-            game = eights.Game.from_dict(games.envs[k]._core.game_dict(int(r) - int(games.offsets[k])))
+            game = games.envs[k].game(int(r) - int(games.offsets[k]))
             moves = np.flatnonzero(games.mask[r])
             wins = values(game, moves, args.worlds, rng, net, heuristic)
             i_net = int(np.flatnonzero(moves == greedy[r])[0])

@@ -68,7 +68,7 @@ def main() -> None:
         for j in np.flatnonzero((pol.max(1) >= args.sure) & (top != greedy[rows])):
             r = int(rows[j])
             k = int(games.game_env[r])
-            game = eights.Game.from_dict(games.envs[k]._core.game_dict(r - int(games.offsets[k])))
+            game = games.envs[k].game(r - int(games.offsets[k]))
             me, moves = game.current_player, (int(greedy[r]), int(top[j]))
             wins = np.zeros((args.worlds, 2))
             for w in range(args.worlds):

@@ -146,7 +146,7 @@ def _vec_env(preset: str, n: int, seed: int, rep: _Report) -> None:
     env = VecEnv(preset, num_envs=_VEC_ENVS, num_players=n, self_play=True, num_threads=1, seed=seed)
     space = env.single_observation_space
     obs, info = env.reset(seed=seed)
-    cards = [_cards_in_play(Game.from_dict(env._core.game_dict(i))) for i in range(_VEC_ENVS)]
+    cards = [_cards_in_play(env.game(i)) for i in range(_VEC_ENVS)]
     for step in range(_VEC_STEPS):
         mask = info["action_mask"]
         to_act = info["current_player"]
@@ -169,7 +169,7 @@ def _vec_env(preset: str, n: int, seed: int, rep: _Report) -> None:
         if step % 50 == 49:
             # Every deal puts the whole deck in play, so the count never changes.
             for i in range(_VEC_ENVS):
-                if _cards_in_play(Game.from_dict(env._core.game_dict(i))) != cards[i]:
+                if _cards_in_play(env.game(i)) != cards[i]:
                     return rep.fail(where, f"cards not conserved in game {i} at step {step}")
     env.close()
 

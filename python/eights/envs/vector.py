@@ -51,7 +51,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as _GymVectorEnv
 
-from .._core import NUM_ACTIONS, OBS_SIZE, VecEnvCore
+from .._core import NUM_ACTIONS, OBS_SIZE, Game, VecEnvCore
 from .._utils.checks import as_flag
 from .._utils.checks import as_int as _as_int
 from .._utils.checks import describe as _describe
@@ -338,6 +338,13 @@ class VecEnv(_GymVectorEnv):
         """The rules game ``i`` plays in its current episode (an :class:`eights.Rules`)."""
         i = _as_int(i, "i", 0, self.num_envs - 1)
         return self.ruleset.episode_rules(int(self._rules_id[i]))
+
+    def game(self, i: int) -> Game:
+        """Game ``i`` of the batch as it stands, as an :class:`eights.Game` (a copy: stepping
+        either leaves the other as it was), to render, record from here or analyse: its
+        ``legal_actions()`` are row ``i`` of :meth:`action_masks` while that game is live."""
+        i = _as_int(i, "i", 0, self.num_envs - 1)
+        return Game.from_dict(self._core.game_dict(i))
 
     def action_masks(self) -> np.ndarray:
         """Legal-action masks, shape ``(num_envs, 197)`` (the sb3-contrib name)."""

@@ -426,3 +426,25 @@ def test_an_opponent_policy_that_raises_leaves_the_batch_to_be_reset():
     env.reset()
     for _ in range(5):
         env.step(env.random_actions())
+
+
+def test_a_game_of_the_batch_is_a_copy_with_the_batchs_legal_actions():
+    # Research and the soak reached for the private VecEnv._core.game_dict to see one game.
+    env = eights.VecEnv("crazy_eights", 4, num_players=3, seed=5)
+    env.reset(seed=5)
+    for _ in range(3):
+        env.step(env.random_actions())
+    masks = env.action_masks()
+    for i in range(4):
+        game = env.game(i)
+        assert isinstance(game, eights.Game) and not game.is_terminal
+        assert np.array_equal(np.flatnonzero(masks[i]), game.legal_actions())
+    copy = env.game(1)
+    before = copy.to_dict()
+    env.step(env.random_actions())
+    assert copy.to_dict() == before  # the batch stepped, the copy did not
+    in_batch = env.game(1).to_dict()
+    copy.step(copy.legal_actions()[0])
+    assert env.game(1).to_dict() == in_batch  # stepping the copy leaves the batch
+    with pytest.raises(ValueError, match=r"i must be in \[0, 3\]"):
+        env.game(4)
