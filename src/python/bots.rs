@@ -131,7 +131,10 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
 /// Rust: a flat `eights-net-v1` network on the rules it records, or a card network
 /// `eights-net-v2`/`v3` on any). `act(game)` returns a legal action id of the player to act,
 /// using only that player's information, except "oracle:N" (pimc that sees every hand, a
-/// measuring instrument: how much knowing the hands is worth).
+/// measuring instrument: how much knowing the hands is worth). `seed` seeds the bots that
+/// draw (random and the searches; `None`: a fresh seed); "heuristic", "net", "net1" and
+/// weights files are deterministic, playing the same whatever the seed (their loop guard
+/// draws from the game's own seed, so a game replays the same).
 #[pyclass(name = "Bot", module = "eights._core")]
 struct PyBot {
     bot: Box<dyn Policy>,
