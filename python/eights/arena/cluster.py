@@ -24,7 +24,7 @@ from .._utils.optional import import_optional
 from ..agents.files import is_agent_file
 from ..agents.spec import AgentSpec
 from ..rules import resolve_preset
-from .run import AgentLike, Preset, checked_table, concat, play_range
+from .run import AgentLike, Preset, check_progress, checked_table, concat, play_range
 
 __all__ = ["FILES_DIR", "MAX_TASKS", "agent_files", "check_address", "connect", "deal_ranges", "play", "play_shipped"]
 
@@ -212,6 +212,7 @@ def play(
     """
     preset = resolve_preset(preset)
     agents, n, games, seed, threads, batch_size = checked_table(table, preset, games, seed, threads, rules, batch_size)
+    progress = check_progress(progress)  # before the cluster is joined, not after its first task
     ray = connect(address)
     try:
         shipped = ray.put(agents)

@@ -199,6 +199,14 @@ def test_play_refuses_a_string_table_and_a_progress_that_cannot_be_called():
     assert sum(done) == 6
 
 
+def test_the_cluster_checks_progress_before_joining_a_cluster():
+    # cluster.play took any progress, and an int failed only after the first task came back.
+    from eights.arena import cluster
+
+    with pytest.raises(TypeError, match="progress must be None or a callable"):
+        cluster.play(["random", "random"], "127.0.0.1:1", games=2, progress=5)
+
+
 def test_a_tournament_with_too_many_tables_is_refused_before_any_is_built():
     # 22 agents at 10 players (646,646 tables) were accepted; 40 built 8.5e8 tuples first.
     field = [("a0", _no_game)] + [(f"a{i}", "random") for i in range(1, 40)]
