@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import os
 import platform
 import signal
@@ -27,7 +28,15 @@ from ..agents.spec import AgentSpec
 from ..arena.budget import Budget
 from ..arena.stats import wilson_interval
 from ..envs.vector import VecEnv
-from .files import FileFormatError, load_checkpoint, restoring, save_checkpoint
+from .files import (
+    MAX_UPDATES,
+    FileFormatError,
+    checked_count,
+    checked_seconds,
+    load_checkpoint,
+    restoring,
+    save_checkpoint,
+)
 from .model import PolicyNet, net_state_dict
 from .ppo import PPOConfig, Rollout, ppo_update
 
@@ -92,6 +101,57 @@ def _ctrl_c_recorded():
         yield event.is_set
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+#: The keys of a point of the learning curve (:meth:`BestResponse.curve_point`); the first two
+#: are counts.
+CURVE_KEYS = ("decisions", "games", "minutes", "win_rate", "ci_low", "ci_high")
+
+
+def _is_number(value: Any) -> bool:
+    """A finite number (an integer within float's exact range)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return abs(value) <= 2**53
+    return isinstance(value, float) and math.isfinite(value)
+
+
+def _checked_fields(ck: Dict[str, Any], path: str) -> Dict[str, Any]:
+    """The budget spent, the curve, the window and the machines of a checkpoint, checked:
+    ``decisions`` and ``updates`` integers in their ranges, ``seconds`` and ``cpu_seconds``
+    finite and not negative, ``curve`` a list of points with :data:`CURVE_KEYS` (finite
+    numbers, the counts integers), ``window`` a list of scores in [0, 1], ``machines`` a list
+    of strings. :class:`~eights.train.files.FileFormatError` naming the file and the field
+    otherwise."""
+    bad = f"{path}: not a checkpoint of this kind: its"
+    out: Dict[str, Any] = {
+        "decisions": checked_count(ck["decisions"], path, "decisions"),
+        "updates": checked_count(ck["updates"], path, "updates", MAX_UPDATES),
+        "seconds": checked_seconds(ck["seconds"], path, "seconds"),
+        "cpu_seconds": checked_seconds(ck["cpu_seconds"], path, "cpu_seconds"),
+    }
+    curve = ck["curve"]
+    if not isinstance(curve, list):
+        raise FileFormatError(f"{bad} curve is a {type(curve).__name__}, not a list of points")
+    for i, point in enumerate(curve):
+        if not isinstance(point, dict):
+            raise FileFormatError(f"{bad} curve[{i}] is a {type(point).__name__}, not a dict")
+        for key in CURVE_KEYS:
+            if key not in point:
+                raise FileFormatError(f"{bad} curve[{i}] has no {key!r}")
+            if not _is_number(point[key]):
+                raise FileFormatError(f"{bad} curve[{i}][{key!r}] is not a finite number")
+        for key in CURVE_KEYS[:2]:
+            checked_count(point[key], path, f"curve[{i}][{key!r}]")
+    window = ck["window"]
+    if not isinstance(window, list) or not all(_is_number(x) and 0 <= x <= 1 for x in window):
+        raise FileFormatError(f"{bad} window is not a list of scores in [0, 1]")
+    machines = ck["machines"]
+    if not isinstance(machines, list) or not all(isinstance(m, str) for m in machines):
+        raise FileFormatError(f"{bad} machines is not a list of strings")
+    out.update(curve=[dict(p) for p in curve], window=[float(x) for x in window], machines=list(machines))
+    return out
 
 
 class BestResponse:
@@ -177,12 +237,13 @@ class BestResponse:
                 f"the checkpoint {path} is of another run: its {', '.join(differ)}; "
                 "use another output folder, or start again (resume=False; --restart on the command line)"
             )
+        fields = _checked_fields(ck, path)  # every field checked before any is used
         with restoring(path):
             self.net.load_state_dict(ck["model"])
             self.optimizer.load_state_dict(ck["optimizer"])
-            for key in ("decisions", "updates", "seconds", "cpu_seconds", "curve", "window", "machines"):
-                setattr(self, key, ck[key])
             torch.set_rng_state(ck["torch_rng"].cpu())
+        for key, value in fields.items():
+            setattr(self, key, value)
 
     # ------------------------------------------------------------------ training
 

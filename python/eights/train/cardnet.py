@@ -338,13 +338,24 @@ class CardNet(nn.Module):
         }
 
 
-def from_checkpoint(state: Dict[str, torch.Tensor], width: int, context: int) -> CardNet:
+def from_checkpoint(state: Dict[str, torch.Tensor], width: int, context: int, name: str = "checkpoint") -> CardNet:
     """A :class:`CardNet` holding a checkpoint's weights, reading the columns it was trained on
     (the checkpoint stores their indices; the encoding only ever appends columns, so an index
-    names the same column in every later version)."""
-    cards = [CARD_FEATURE_NAMES[int(i)] for i in state["card_idx"]]
-    table = [TABLE_FEATURE_NAMES[int(i)] for i in state["table_idx"]]
-    net = CardNet(width, context, int(state["t1.weight"].shape[0]), cards, table, attention="att_a" in state)
+    names the same column in every later version). Its widths (1 to 4096), columns and every
+    tensor's shape are checked before it is built: a ``FileFormatError`` naming ``name``."""
+    from .cardnet_io import DIM_RANGE
+    from .files import check_state, checked_count, checked_indices
+
+    if not isinstance(state, dict) or getattr(state.get("t1.weight"), "ndim", 0) != 2:
+        raise FileFormatError(f"{name}: not a checkpoint of this kind: its network has no 2-D 't1.weight'")
+    given = {"width": width, "context": context, "table width": state["t1.weight"].shape[0]}
+    w, c, t = (checked_count(v, name, k, DIM_RANGE[1], low=DIM_RANGE[0]) for k, v in given.items())
+    cards = checked_indices(state.get("card_idx"), len(CARD_FEATURE_NAMES), name, "network's 'card_idx'")
+    table = checked_indices(state.get("table_idx"), len(TABLE_FEATURE_NAMES), name, "network's 'table_idx'")
+    args = (w, c, t, [CARD_FEATURE_NAMES[i] for i in cards], [TABLE_FEATURE_NAMES[i] for i in table])
+    with torch.device("meta"):  # the shapes the architecture calls for, nothing allocated
+        check_state(state, CardNet(*args, attention="att_a" in state).state_dict(), name, "network")
+    net = CardNet(*args, attention="att_a" in state)
     net.load_state_dict(state)
     return net
 

@@ -19,6 +19,7 @@ import torch.nn as nn
 
 from .._core import OBS_SIZE
 from .cardnet import CardNet, from_checkpoint, shipped
+from .files import FileFormatError, check_state
 from .model import MaskedPolicy
 
 __all__ = ["CardPolicy", "shipped_card_policy"]
@@ -88,11 +89,25 @@ class CardPolicy(MaskedPolicy):
         return {"width": self.net.width, "context": self.net.context}
 
     @classmethod
-    def from_state(cls, state: Dict[str, torch.Tensor], config: Dict[str, Any]) -> CardPolicy:
-        """The policy a checkpoint's state dict and :meth:`config` describe."""
+    def from_state(cls, state: Dict[str, torch.Tensor], config: Dict[str, Any], name: str = "checkpoint") -> CardPolicy:
+        """The policy a checkpoint's state dict and :meth:`config` describe, checked before the
+        network is built (:func:`~eights.train.cardnet.from_checkpoint`: widths in 1..=4096,
+        every tensor of the shape the architecture calls for); a
+        :class:`~eights.train.files.FileFormatError` naming the file ``name`` otherwise."""
+        bad = f"{name}: not a checkpoint of this kind: its"
+        if not isinstance(config, dict) or "width" not in config or "context" not in config:
+            raise FileFormatError(f"{bad} arch is not a dict with a 'width' and a 'context'")
+        if not isinstance(state, dict) or not all(isinstance(k, str) for k in state):
+            raise FileFormatError(f"{bad} model is not a dict of named tensors")
+        rules = state.get("rules")
+        if not isinstance(rules, torch.Tensor) or rules.dim() != 2 or rules.shape[0] != 1 or rules.shape[1] > 1 << 20:
+            raise FileFormatError(f"{bad} model's 'rules' is not a rules encoding of shape [1, n]")
         net_state = {k[4:]: v for k, v in state.items() if k.startswith("net.")}
-        net = from_checkpoint(net_state, int(config["width"]), int(config["context"]))
-        policy = cls(net, state["rules"][0].numpy())
+        net = from_checkpoint(net_state, config["width"], config["context"], name)
+        expected = {"rules": tuple(rules.shape), **{f"net.{k}": v for k, v in net.state_dict().items()}}
+        expected.update({f"v.{k}": v for k, v in net.v.state_dict().items()})
+        check_state(state, expected, name)
+        policy = cls(net, rules[0].numpy())
         policy.load_state_dict(state)
         return policy
 

@@ -30,8 +30,8 @@ from typing import Any, Dict, Mapping, Optional
 import numpy as np
 
 from .._core import NUM_ACTIONS
-from .files import header_metadata, load_arrays, read_file_header, restoring
-from .model import EXPORTED_KEYS, PolicyNet, exported_state_dict
+from .files import check_state, header_metadata, load_arrays, read_file_header, restoring
+from .model import EXPORTED_KEYS, PolicyNet, exported_state_dict, flat_shapes
 
 __all__ = ["AGENT_KEY", "EXPORT_FORMAT", "export_metadata", "load_exported", "write_agent_file", "write_exported"]
 
@@ -76,14 +76,27 @@ def export_metadata(path: str) -> Dict[str, str]:
 
 def load_exported(path: str) -> Dict[str, PolicyNet]:
     """The policies of an exported file as :class:`~eights.train.PolicyNet` s (value heads
-    new and untrained), preset -> network, in evaluation mode."""
+    new and untrained), preset -> network, in evaluation mode. Each policy's sizes (hidden
+    units in 1..8192, inputs at most the observation size) and tensor shapes are checked
+    before its network is built: a :class:`~eights.train.files.FileFormatError` naming the
+    file otherwise."""
     arrays = load_arrays(path)
     out = {}
-    with restoring(path, "file of exported policies"):
+    kind = "file of exported policies"
+    with restoring(path, kind):
         for preset in sorted({k.split(".")[0] for k in arrays}):
+            # The sizes and shapes are checked before a network of the file's size is built.
+            expected = flat_shapes(arrays[f"{preset}.fc1.weight"], path, kind, f"preset {preset[:40]!r}")
+            check_state(
+                {k: arrays[f"{preset}.{k}"] for k in EXPORTED_KEYS},
+                {k: expected[k] for k in EXPORTED_KEYS},
+                path,
+                f"preset {preset[:40]!r}",
+                kind,
+            )
             model = exported_state_dict(arrays, preset)
-            hidden, inputs = model["fc1.weight"].shape
-            net = PolicyNet(int(inputs), NUM_ACTIONS, int(hidden))
+            hidden, inputs = expected["fc1.weight"]
+            net = PolicyNet(inputs, NUM_ACTIONS, hidden)
             net.load_state_dict(model, strict=False)  # no value head in a file
             out[preset] = net.eval()
     return out

@@ -9,7 +9,7 @@ policy moves between the two without conversion."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional, Tuple
 
 import numpy as np
 import torch
@@ -21,6 +21,7 @@ __all__ = [
     "Normalizer",
     "PolicyNet",
     "exported_state_dict",
+    "flat_shapes",
     "layer",
     "net_policy",
     "net_state_dict",
@@ -148,6 +149,33 @@ class GreedyPolicy:
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         obs = np.ascontiguousarray(obs, np.float32)
         return self.net.act(obs, np.ascontiguousarray(masks, bool), self.greedy)
+
+
+def flat_shapes(weight: Any, name: str, kind: str = "checkpoint", field: str = "model") -> Dict[str, Tuple[int, ...]]:
+    """The shape of each tensor of the :class:`PolicyNet` whose ``fc1.weight`` a file holds
+    (``weight``: a tensor or array), found without building the network (on PyTorch's ``meta``
+    device), after checking the sizes it gives: ``hidden`` (its rows) in 1 to
+    :data:`eights.train.ppo.COUNT_MAX` ``["hidden"]`` (the widest a run trains) and ``inputs``
+    (its columns) in 1 to ``OBS_SIZE`` (a prefix of the observation). Raises
+    :class:`~eights.train.files.FileFormatError` naming the file ``name`` otherwise, before
+    anything of the file's size is allocated."""
+    from .._core import NUM_ACTIONS, OBS_SIZE
+    from .files import FileFormatError
+    from .ppo import COUNT_MAX
+
+    bad = f"{name}: not a {kind} of this kind: its {field}: 'fc1.weight'"
+    shape = getattr(weight, "shape", None)
+    if shape is None or len(shape) != 2:
+        what = f"has shape {list(shape)}" if shape is not None else f"is a {type(weight).__name__}"
+        raise FileFormatError(f"{bad} {what}, not [hidden, inputs]")
+    hidden, inputs = (int(n) for n in shape)
+    if not 1 <= hidden <= COUNT_MAX["hidden"]:
+        raise FileFormatError(f"{bad} has {hidden} rows: hidden units must be in 1..{COUNT_MAX['hidden']}")
+    if not 1 <= inputs <= OBS_SIZE:
+        raise FileFormatError(f"{bad} has {inputs} columns: inputs must be in 1..{OBS_SIZE} (the observation size)")
+    with torch.device("meta"):
+        net = PolicyNet(inputs, NUM_ACTIONS, hidden)
+    return {key: tuple(t.shape) for key, t in net.state_dict().items()}
 
 
 def exported_state_dict(arrays: Mapping[str, np.ndarray], preset: str) -> Dict[str, torch.Tensor]:

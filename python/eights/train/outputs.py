@@ -21,28 +21,103 @@ import torch
 from .._core import NUM_ACTIONS
 from ..rules import Rules
 from . import machine
-from .files import FileFormatError, load_checkpoint, save_checkpoint
+from .files import (
+    MAX_UPDATES,
+    FileFormatError,
+    check_state,
+    checked_count,
+    checked_seconds,
+    load_checkpoint,
+    save_checkpoint,
+)
 
-__all__ = ["RunFolder", "opponents", "progress_bar", "rebuild", "record"]
+__all__ = ["RunFolder", "check_snapshots", "opponents", "progress_bar", "rebuild", "record"]
 
 #: The format tag of a run's checkpoint.
 CHECKPOINT_FORMAT = "eights-train-v1"
 
 
-def rebuild(saved: Mapping[str, Any]):
+def rebuild(saved: Mapping[str, Any], name: str = "checkpoint"):
     """The learner a checkpoint holds (a flat :class:`~eights.train.PolicyNet` or a
-    :class:`~eights.train.cardpolicy.CardPolicy`)."""
-    from .model import PolicyNet
+    :class:`~eights.train.cardpolicy.CardPolicy`), its sizes and tensors checked against the
+    architecture before the network is built (a :class:`~eights.train.files.FileFormatError`
+    naming the file ``name`` otherwise)."""
+    from .model import PolicyNet, flat_shapes
 
-    model = saved["model"]
-    if saved["kind"] == "card":
+    model, kind = saved["model"], saved["kind"]
+    if kind == "card":
         from .cardpolicy import CardPolicy
 
-        return CardPolicy.from_state(model, saved["arch"])
-    hidden, inputs = model["fc1.weight"].shape
-    net = PolicyNet(int(inputs), NUM_ACTIONS, int(hidden))
+        return CardPolicy.from_state(model, saved["arch"], name)
+    if kind != "flat":
+        raise FileFormatError(
+            f"{name}: not a checkpoint of this kind: its kind is "
+            f"{repr(kind[:40]) if isinstance(kind, str) else 'a ' + type(kind).__name__}, not 'flat' or 'card'"
+        )
+    if not isinstance(model, dict):
+        raise FileFormatError(
+            f"{name}: not a checkpoint of this kind: its model is a {type(model).__name__}, not a dict"
+        )
+    if "fc1.weight" not in model:
+        raise FileFormatError(f"{name}: not a checkpoint of this kind: its model has no 'fc1.weight'")
+    expected = flat_shapes(model["fc1.weight"], name)
+    check_state(model, expected, name)
+    hidden, inputs = expected["fc1.weight"]
+    net = PolicyNet(inputs, NUM_ACTIONS, hidden)
     net.load_state_dict(model)
     return net
+
+
+def _number(value: Any) -> bool:
+    """A number of a curve point: a float (NaN where no game was played) or an integer within
+    float's exact range."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return abs(value) <= 2**53
+    return isinstance(value, float)
+
+
+def _check_counters(saved: Dict[str, Any], path: str) -> None:
+    """A run checkpoint's counters, curve and snapshots, checked (and normalised) before they
+    are used: ``step`` and ``update`` integers in their ranges, ``seconds`` a finite number,
+    ``curve`` a list of points (dicts of numbers with a ``step`` and ``seconds``), ``snapshots``
+    a list of dicts (their tensors are checked against the learner's where it is built).
+    :class:`~eights.train.files.FileFormatError` naming the file and the field otherwise."""
+    bad = f"{path}: not a checkpoint of this kind: its"
+    saved["step"] = checked_count(saved["step"], path, "step")
+    saved["update"] = checked_count(saved["update"], path, "update", MAX_UPDATES)
+    saved["seconds"] = checked_seconds(saved["seconds"], path, "seconds")
+    curve = saved["curve"]
+    if not isinstance(curve, list):
+        raise FileFormatError(f"{bad} curve is a {type(curve).__name__}, not a list of points")
+    for i, point in enumerate(curve):
+        if not isinstance(point, dict):
+            raise FileFormatError(f"{bad} curve[{i}] is a {type(point).__name__}, not a dict")
+        for key in ("step", "seconds"):
+            if key not in point:
+                raise FileFormatError(f"{bad} curve[{i}] has no {key!r}")
+        for key, value in point.items():
+            if not isinstance(key, str) or not _number(value):
+                raise FileFormatError(f"{bad} curve[{i}][{str(key)[:40]!r}] is not a number")
+        checked_count(point["step"], path, f"curve[{i}]['step']")
+    snapshots = saved["snapshots"]
+    if not isinstance(snapshots, list):
+        raise FileFormatError(f"{bad} snapshots is a {type(snapshots).__name__}, not a list of state dicts")
+    for i, snapshot in enumerate(snapshots):
+        if not isinstance(snapshot, dict):
+            raise FileFormatError(f"{bad} snapshots[{i}] is a {type(snapshot).__name__}, not a state dict")
+
+
+def check_snapshots(snapshots: List[Any], agent: Any, pool_size: int, name: str) -> List[Dict[str, Any]]:
+    """The latest ``pool_size`` of a checkpoint's snapshots (the league plays no older one),
+    each checked to be a state dict of ``agent``'s tensors and shapes, so that loading them
+    cannot fail (:class:`~eights.train.files.FileFormatError` naming the file ``name``
+    otherwise)."""
+    kept = list(snapshots)[-pool_size:] if pool_size > 0 else []
+    expected = agent.state_dict()
+    first = len(snapshots) - len(kept)
+    for i, snapshot in enumerate(kept):
+        check_state(snapshot, expected, name, f"snapshots[{first + i}]")
+    return kept
 
 
 def _write_flat(path: str, policy: Any, rules: Rules, players: int, meta: Mapping[str, str]) -> None:
@@ -145,6 +220,7 @@ class RunFolder:
                     f"out: {self.out} holds a run with another {key} ({saved['setting'].get(key)!r}, not {value!r}): "
                     "give another --out, or --restart to start it again"
                 )
+        _check_counters(saved, self.checkpoint)
         return saved
 
     def save_checkpoint(

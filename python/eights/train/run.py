@@ -279,12 +279,16 @@ def _start(plan: Dict[str, Any], folder: outputs.RunFolder, restart: bool) -> Se
         agent = _new_learner(init, ruleset, players, ppo).to(dev)
         optimizer = torch.optim.Adam(agent.parameters(), lr=ppo.learning_rate, eps=1e-5)
     else:
+        # Every field was checked by folder.load_checkpoint; the tensors are checked against the
+        # architecture before the network is built, the snapshots before SelfPlay loads them.
         with restoring(folder.checkpoint):
             torch.manual_seed(plan["seed"] + saved["update"])
-            agent = outputs.rebuild(saved).to(dev)
+            agent = outputs.rebuild(saved, folder.checkpoint).to(dev)
             optimizer = torch.optim.Adam(agent.parameters(), lr=ppo.learning_rate, eps=1e-5)
             optimizer.load_state_dict(saved["optimizer"])
             state = {k: saved[k] for k in state}
+            pool_size = plan["league"].pool_size
+            state["snapshots"] = outputs.check_snapshots(saved["snapshots"], agent, pool_size, folder.checkpoint)
             plan["curve"].points = list(saved["curve"])
             minutes = saved["seconds"] / 60
             log(f"resumed from {folder.checkpoint} at {saved['step']:,} learner decisions ({minutes:.1f} min)")
