@@ -20,7 +20,14 @@ file is unpickled or imported by SB3:
   stored env).
 
 The tensors (``*.pth``) must load with PyTorch's ``weights_only=True``: :func:`check_tensors`
-reads each before SB3 does. Every refusal is a ``ValueError`` naming the file and the field.
+reads each before SB3 does, refuses a tensor whose data the file does not hold (a stride-0
+"expanded" tensor claims any shape for one stored value), and compares the network
+``policy_kwargs`` asks for with the weights ``policy.pth`` holds: SB3 builds that network (and
+initialises it, a QR decomposition per layer) before it reads the weights, so a few bytes of
+``net_arch`` could otherwise ask for gigabytes and minutes. Every size in ``policy_kwargs`` is
+at most :data:`MAX_LAYER_WIDTH`, ``net_arch`` has at most :data:`MAX_LAYERS` layers, and an
+archive member inflates to at most :data:`MAX_MEMBER_BYTES`. Every refusal is a
+``ValueError`` naming the file and the field.
 """
 
 from __future__ import annotations
@@ -37,11 +44,19 @@ from typing import Any, Dict, List
 
 import numpy as np
 
-__all__ = ["MAX_MEMBER_BYTES", "check_tensors", "read_data", "safe_custom_objects"]
+__all__ = ["MAX_LAYERS", "MAX_LAYER_WIDTH", "MAX_MEMBER_BYTES", "check_tensors", "read_data", "safe_custom_objects"]
 
-#: The largest archive member read (the ``data`` JSON, a ``.pth`` file): a model of an eights
-#: table is a few megabytes, and a zip's sizes are checked before anything is inflated.
-MAX_MEMBER_BYTES = 1 << 30
+#: The largest archive member read (the ``data`` JSON, a ``.pth`` file), and the largest model
+#: file: a model of an eights table is under a megabyte. A member's declared size is checked
+#: before it is inflated, and the bytes inflated are counted as they are read.
+MAX_MEMBER_BYTES = 64 << 20
+#: The largest size ``policy_kwargs`` may give (a layer's width in ``net_arch``, a features
+#: dimension): the card network's widest, and far beyond an eights model's few hundred units.
+MAX_LAYER_WIDTH = 4096
+#: The most layers ``net_arch`` may list (all its lists together).
+MAX_LAYERS = 64
+#: The layers of SB3's policies for discrete actions when ``net_arch`` is not given.
+_DEFAULT_NET_ARCH = [64, 64]
 
 #: Modules whose PyTorch module and optimizer classes ``policy_kwargs`` may name
 #: (``activation_fn``, ``optimizer_class``, ``features_extractor_class``).
@@ -217,6 +232,7 @@ def safe_custom_objects(path: str, data: Dict[str, Any]) -> Dict[str, Any]:
                 objects[key] = _policy_kwargs(path, item)
             elif not isinstance(item, dict):
                 raise ValueError(f"{path!r}: its 'policy_kwargs' is a {type(item).__name__}, not a dict")
+            _net_arch_chains(path, objects.get(key, item))
         elif key in _SCHEDULES and serialized:
             objects[key] = _no_schedule
         elif key in _PLACEHOLDERS:
@@ -230,11 +246,90 @@ def safe_custom_objects(path: str, data: Dict[str, Any]) -> Dict[str, Any]:
     return objects
 
 
+def _sizes(path: str, kwargs: Dict[str, Any]) -> None:
+    """Every whole number in ``kwargs`` (a layer width, a features dimension, a count) is at
+    most :data:`MAX_LAYER_WIDTH`."""
+    stack: List[Any] = [kwargs]
+    seen = 0
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > 10_000:
+            raise ValueError(f"{path!r}: its 'policy_kwargs' holds over 10,000 values: not an eights model's")
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, int) and not isinstance(item, bool) and item > MAX_LAYER_WIDTH:
+            size = f"{item:,}" if item.bit_length() <= 64 else f"an integer of {item.bit_length()} bits"
+            raise ValueError(
+                f"{path!r}: its 'policy_kwargs' asks for a size of {size}, over {MAX_LAYER_WIDTH:,}: "
+                "not a network of an eights model, and it is not built"
+            )
+
+
+def _net_arch_chains(path: str, kwargs: Any) -> List[List[int]]:
+    """The lists of layer widths ``net_arch`` gives (each list a chain of layers one after the
+    other: ``[64, 64]``, ``{"pi": [...], "vf": [...]}``, or SB3's older ``[64, {"pi": [...]}]``),
+    checked: widths are integers in 1..:data:`MAX_LAYER_WIDTH`, at most :data:`MAX_LAYERS` in
+    all. SB3's default when ``net_arch`` is not given."""
+    if not isinstance(kwargs, dict):
+        return [list(_DEFAULT_NET_ARCH)]
+    _sizes(path, kwargs)
+    arch = kwargs.get("net_arch")
+    if arch is None:
+        return [list(_DEFAULT_NET_ARCH)]
+    bad = f"{path!r}: its 'policy_kwargs' net_arch"
+    parts = list(arch.values()) if isinstance(arch, dict) else [arch]
+    if isinstance(arch, (list, tuple)):  # shared layers, then (SB3's older form) dicts of lists
+        shared = [w for w in arch if not isinstance(w, dict)]
+        parts = [shared] + [v for d in arch if isinstance(d, dict) for v in d.values()]
+    chains: List[List[int]] = []
+    for part in parts:
+        if not isinstance(part, (list, tuple)):
+            raise ValueError(f"{bad} is not a list of layer widths (or a dict of such lists)")
+        for w in part:
+            if isinstance(w, bool) or not isinstance(w, int) or not 1 <= w <= MAX_LAYER_WIDTH:
+                raise ValueError(
+                    f"{bad} has a layer width {str(w)[:40]!r}: widths are integers in 1..{MAX_LAYER_WIDTH}"
+                )
+        chains.append([int(w) for w in part])
+    layers = sum(len(c) for c in chains)
+    if layers > MAX_LAYERS:
+        raise ValueError(f"{bad} lists {layers} layers, over {MAX_LAYERS}: not a network of an eights model")
+    return chains
+
+
+def _weights_needed(chains: List[List[int]], first: List[int], inputs: int) -> int:
+    """The fewest weights a network with these chains of layers holds: each layer's biases,
+    the weights between consecutive layers of a chain, and those from the ``inputs`` features
+    to each layer in ``first`` (the layers that read them)."""
+    inner = sum(sum(c) + sum(a * b for a, b in zip(c, c[1:])) for c in chains)
+    return inner + inputs * sum(first)
+
+
+def _first_layers(kwargs: Any) -> List[int]:
+    """The widths of the layers that read the features (the first of each chain fed by them)."""
+    arch = kwargs.get("net_arch") if isinstance(kwargs, dict) else None
+    if arch is None:
+        return _DEFAULT_NET_ARCH[:1]
+    if isinstance(arch, dict):
+        return [int(v[0]) for v in arch.values() if v]
+    if arch and not isinstance(arch[0], dict):
+        return [int(arch[0])]
+    return [int(v[0]) for d in arch[:1] for v in d.values() if v]
+
+
 def _read_member(path: str, archive: zipfile.ZipFile, name: str) -> bytes:
     info = archive.getinfo(name)
     if info.file_size > MAX_MEMBER_BYTES:
         raise ValueError(f"{path!r}: its {name} inflates to {info.file_size:,} bytes, over {MAX_MEMBER_BYTES:,}")
-    return archive.read(name)
+    # Read with a limit: what is inflated is counted, whatever the archive declares.
+    with archive.open(name) as member:
+        raw = member.read(MAX_MEMBER_BYTES + 1)
+    if len(raw) > MAX_MEMBER_BYTES:
+        raise ValueError(f"{path!r}: its {name} inflates to over {MAX_MEMBER_BYTES:,} bytes")
+    return raw
 
 
 def read_data(path: str, archive: zipfile.ZipFile) -> Dict[str, Any]:
@@ -251,15 +346,70 @@ def check_tensors(path: str, archive: zipfile.ZipFile) -> None:
     naming the member."""
     import torch
 
+    stored = 0
     for name in archive.namelist():
         if not name.endswith(".pth"):
             continue
         raw = _read_member(path, archive, name)
         try:
-            torch.load(io.BytesIO(raw), weights_only=True, map_location="cpu")
+            loaded = torch.load(io.BytesIO(raw), weights_only=True, map_location="cpu")
         except Exception as exc:  # noqa: BLE001 - torch raises UnpicklingError, RuntimeError, ...
             first = (str(exc).strip().splitlines() or [""])[0]
             raise ValueError(
                 f"{path!r}: its {name} is not tensors and plain data, and is not loaded "
                 f"(unpickling it could run code): {type(exc).__name__}: {first}"
             ) from None
+        held = _stored_bytes(path, name, loaded)
+        if name == "policy.pth":
+            stored = held
+    _check_network_size(path, read_data(path, archive), stored)
+
+
+def _stored_bytes(path: str, name: str, obj: Any) -> int:
+    """The bytes of data the tensors in ``obj`` hold (each storage once), refusing a tensor
+    whose data the file does not hold: not dense, not contiguous (a stride-0 "expanded"
+    tensor), or a storage smaller than its elements."""
+    import torch
+
+    storages: Dict[Any, int] = {}
+    seen = set()
+    stack: List[Any] = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, torch.Tensor):
+            dense = item.layout == torch.strided and item.is_contiguous()
+            nbytes = item.untyped_storage().nbytes() if dense else 0
+            if not dense or nbytes < (item.storage_offset() + item.numel()) * item.element_size():
+                raise ValueError(
+                    f"{path!r}: its {name} holds a tensor of shape {list(item.shape)} whose data the file does not "
+                    "hold (not dense and contiguous), and is not loaded"
+                )
+            storages[(item.untyped_storage().data_ptr(), nbytes)] = nbytes
+        elif isinstance(item, (dict, list, tuple)) and id(item) not in seen:
+            seen.add(id(item))
+            stack.extend(item.values() if isinstance(item, dict) else item)
+    return sum(storages.values())
+
+
+def _check_network_size(path: str, data: Dict[str, Any], stored: int) -> None:
+    """The network ``policy_kwargs`` asks for holds no more weights than ``policy.pth`` holds
+    bytes (``stored``): SB3 builds and initialises it before it reads the weights, and a
+    network larger than its weights file would only fail to load then."""
+    item = data.get("policy_kwargs")
+    kwargs = _policy_kwargs(path, item) if isinstance(item, dict) and ":serialized:" in item else item
+    chains = _net_arch_chains(path, kwargs)
+    space = data.get("observation_space")
+    try:
+        shape = json.loads(str(space.get("_shape") if isinstance(space, dict) else None))
+        inputs = int(np.prod([int(d) for d in shape], dtype=np.int64))
+    except (TypeError, ValueError, RecursionError):
+        inputs = 0
+    policy = str(data.get("policy_class", {}).get("__init__", "")) if isinstance(data.get("policy_class"), dict) else ""
+    own_extractor = "Cnn" in policy or (isinstance(kwargs, dict) and "features_extractor_class" in kwargs)
+    first = [] if own_extractor else _first_layers(kwargs)
+    needed = _weights_needed(chains, first, inputs)
+    if needed > stored:
+        raise ValueError(
+            f"{path!r}: its 'policy_kwargs' asks for a network of at least {needed:,} weights, but its policy.pth "
+            f"holds {stored:,} bytes: not a model of this network, and it is not built"
+        )
