@@ -332,18 +332,83 @@ class ExploitResult:
 
     @classmethod
     def load(cls, path: str) -> ExploitResult:
-        """A result saved by :meth:`save` (without its policy and full evaluation); a file
-        that is not one is a ``ValueError`` naming it."""
+        """A result saved by :meth:`save` (without its policy and full evaluation); a file that
+        is not one is a ``ValueError`` naming it: missing, a folder or not a regular file (a FIFO,
+        a device: not opened), over 64 MiB, not JSON, a field missing, unknown or wrong."""
+        import stat
+
+        def num(v: Any, count: bool = False) -> bool:  # finite (an integer within 2**53); a count: >= 0
+            if isinstance(v, int) and not isinstance(v, bool):
+                return abs(v) <= 2**53 and (v >= 0 or not count)
+            return not count and isinstance(v, float) and bool(np.isfinite(v))
+
+        keys = ("decisions", "minutes", "games", "win_rate", "ci_low", "ci_high")
+
+        def point(p: Any) -> bool:
+            return isinstance(p, dict) and all(k in p and num(p[k], k in ("decisions", "games")) for k in keys)
+
+        text = (lambda v: isinstance(v, str), "a string")
+        maybe_text = (lambda v: v is None or isinstance(v, str), "null or a string")
+        count = (lambda v: num(v, True), "a whole number >= 0")
+        duration = (lambda v: num(v) and v >= 0, "a finite number >= 0")
+        obj = (lambda v: isinstance(v, dict), "an object")
+        checks = {
+            "agent": text, "preset": text, "hardware": text, "stopped": text, "warm_start": maybe_text,
+            "out": maybe_text, "decisions": count, "updates": count, "minutes": duration, "cpu_minutes": duration,
+            "num_players": (lambda v: num(v, True) and v >= 2, "a whole number >= 2"),
+            "seed": (lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**64, "a seed"),
+            "budget": obj, "eval": obj, "config": obj,
+            "curve": (lambda v: isinstance(v, list) and all(map(point, v)), f"a list of points with {', '.join(keys)}"),
+            "win_rate": (lambda v: v is None or num(v), "null or a finite number"),
+            "ci": (lambda v: v is None or (isinstance(v, list) and len(v) == 2 and all(map(num, v))), "null or a pair"),
+        }  # fmt: skip
+        evaluated = {"deals": count, "games": count, "seed": checks["seed"], "minutes": duration}
+        evaluated["greedy"] = (lambda v: isinstance(v, bool), "true or false")
+
+        def check(data: Any) -> None:  # KeyError naming a missing field, ValueError one that is wrong
+            if not isinstance(data, dict):
+                raise ValueError(f"its JSON is a {type(data).__name__}, not an object")
+            unknown = sorted(str(k) for k in data if k not in checks)
+            if unknown:
+                raise ValueError(f"unknown field {unknown[0][:40]!r}")
+            names = list(cls.__dataclass_fields__)
+            for key in names[: names.index("curve") + 1]:  # the fields without a default
+                if key not in data:
+                    raise KeyError(key)
+            for key, (ok, what) in checks.items():
+                if key in data and not ok(data[key]):
+                    raise ValueError(f"its {key!r} is not {what}")
+            if data.get("win_rate") is not None and data.get("ci") is not None:  # what table() reads of it
+                for key, (ok, what) in evaluated.items():
+                    if not ok(data.get("eval", {}).get(key)):
+                        raise ValueError(f"its eval[{key!r}] is missing or not {what}")
+
+        path = os.fspath(path)
+        bad, limit = f"{path}: not an exploit result saved by ExploitResult.save", 64 << 20
         try:
-            with open(path, encoding="utf-8") as f:
-                data = json.load(f)
+            mode = os.stat(path).st_mode
+            if not stat.S_ISREG(mode):
+                what = "is a folder, not a file" if stat.S_ISDIR(mode) else "not a regular file (a FIFO, a device)"
+                raise ValueError(f"{path}: {what}, not read")
+            with open(path, "rb") as f:
+                raw = f.read(limit + 1)
+        except FileNotFoundError:
+            raise ValueError(f"{path}: no such file") from None
+        except OSError as exc:
+            raise ValueError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        try:
+            if len(raw) > limit:
+                raise ValueError(f"over {limit:,} bytes")
+            data = json.loads(raw.decode("utf-8"))
+            check(data)
             data["budget"] = Budget(**data["budget"])
             data["ci"] = tuple(data["ci"]) if data.get("ci") is not None else None
             return cls(**data)
-        except (KeyError, TypeError, AttributeError, ValueError, RecursionError) as exc:
+        except (KeyError, TypeError, AttributeError, ValueError, OverflowError, RecursionError) as exc:
             first = (str(exc).splitlines() or [type(exc).__name__])[0]
             what = f"no {exc.args[0]!r} in it" if isinstance(exc, KeyError) and exc.args else first
-            raise ValueError(f"{path}: not an exploit result saved by ExploitResult.save: {what}") from None
+            what = "its JSON is nested too deeply" if isinstance(exc, RecursionError) else what
+            raise ValueError(f"{bad}: {what}") from None
 
     def plot(self, path: str) -> str:
         """Save the learning curve and the evaluated win rate as a chart (needs matplotlib) and
