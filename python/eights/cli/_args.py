@@ -231,7 +231,7 @@ def add_ray(parser: argparse.ArgumentParser) -> None:
         metavar="ADDRESS",
         help="play the deals on a Ray cluster: auto (join the cluster started on this machine with "
         "'ray start'), local (start one here) or the head node's host:port; the same results as one "
-        "machine for the same seed (needs the rllib extra; see docs/cluster.md)",
+        "machine for the same seed (needs the rllib extra; see https://eights-rl.github.io/eights/cluster/)",
     )
 
 

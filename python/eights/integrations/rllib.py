@@ -53,7 +53,7 @@ Example (building the algorithm starts Ray, so the doctests stop before it):
 >>> runners = algo.train()["env_runners"]  # doctest: +SKIP
 >>> print(runners["episode_return_mean"])  # doctest: +SKIP
 
-See ``examples/rllib_selfplay.py`` for a full self-play run.
+See ``examples/rllib_selfplay.py`` in the repository for a full self-play run.
 """
 
 from __future__ import annotations
