@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import importlib
+import json
 import re
 import types
+import zipfile
 from collections import Counter
+from pathlib import Path
 from typing import Callable, List, Optional
 
 import pytest
@@ -139,3 +142,19 @@ def import_or_skip(name: str) -> types.ModuleType:
         if missing.split(".")[0] == "eights":
             raise
         pytest.skip(f"{name}: optional dependency missing ({exc})")
+
+
+def rewrite_zip(path: Path, out: Path, data_change=None, members=None, compression=zipfile.ZIP_STORED) -> Path:
+    """A copy of the SB3 archive ``path`` with fields of its ``data`` replaced (``data_change``)
+    and members swapped (``members``: name -> bytes), for crafting model files."""
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(out, "w", compression) as dst:
+        for name in src.namelist():
+            raw = src.read(name)
+            if name == "data" and data_change:
+                data = json.loads(raw)
+                data.update(data_change)
+                raw = json.dumps(data).encode()
+            if members and name in members:
+                raw = members[name]
+            dst.writestr(name, raw)
+    return out

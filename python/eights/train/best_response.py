@@ -32,6 +32,7 @@ from .files import (
     MAX_UPDATES,
     FileFormatError,
     checked_count,
+    checked_curve,
     checked_seconds,
     load_checkpoint,
     restoring,
@@ -131,26 +132,14 @@ def _checked_fields(ck: Dict[str, Any], path: str) -> Dict[str, Any]:
         "seconds": checked_seconds(ck["seconds"], path, "seconds"),
         "cpu_seconds": checked_seconds(ck["cpu_seconds"], path, "cpu_seconds"),
     }
-    curve = ck["curve"]
-    if not isinstance(curve, list):
-        raise FileFormatError(f"{bad} curve is a {type(curve).__name__}, not a list of points")
-    for i, point in enumerate(curve):
-        if not isinstance(point, dict):
-            raise FileFormatError(f"{bad} curve[{i}] is a {type(point).__name__}, not a dict")
-        for key in CURVE_KEYS:
-            if key not in point:
-                raise FileFormatError(f"{bad} curve[{i}] has no {key!r}")
-            if not _is_number(point[key]):
-                raise FileFormatError(f"{bad} curve[{i}][{key!r}] is not a finite number")
-        for key in CURVE_KEYS[:2]:
-            checked_count(point[key], path, f"curve[{i}][{key!r}]")
+    curve = checked_curve(ck["curve"], path, CURVE_KEYS, CURVE_KEYS[:2], finite=True)
     window = ck["window"]
     if not isinstance(window, list) or not all(_is_number(x) and 0 <= x <= 1 for x in window):
         raise FileFormatError(f"{bad} window is not a list of scores in [0, 1]")
     machines = ck["machines"]
     if not isinstance(machines, list) or not all(isinstance(m, str) for m in machines):
         raise FileFormatError(f"{bad} machines is not a list of strings")
-    out.update(curve=[dict(p) for p in curve], window=[float(x) for x in window], machines=list(machines))
+    out.update(curve=curve, window=[float(x) for x in window], machines=list(machines))
     return out
 
 

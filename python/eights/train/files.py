@@ -21,13 +21,14 @@ import os
 import pickle
 import stat
 import tempfile
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 __all__ = [
     "FileFormatError",
     "check_state",
     "check_tensors",
     "checked_count",
+    "checked_curve",
     "checked_indices",
     "checked_seconds",
     "header_metadata",
@@ -189,6 +190,40 @@ def checked_indices(value: Any, size: int, name: str, field: str, kind: str = "c
             f"{name}: not a {kind} of this kind: its {field} must be 1 to 4096 indices in [0, {size})"
         )
     return [int(i) for i in values]
+
+
+def checked_curve(
+    value: Any, name: str, required: Sequence[str], counts: Sequence[str], finite: bool, kind: str = "checkpoint"
+) -> List[Dict[str, Any]]:
+    """``value`` as a checkpoint's learning curve: a list of dicts holding the ``required`` keys,
+    every value a number (an integer within float's exact range, or a float: finite where
+    ``finite``, else NaN allowed for a window without games), the ``counts`` among them
+    counters (:func:`checked_count`); a copy, else a :class:`FileFormatError` naming the file
+    and the point."""
+    import math
+
+    bad = f"{name}: not a {kind} of this kind: its"
+    if not isinstance(value, list):
+        raise FileFormatError(f"{bad} curve is a {type(value).__name__}, not a list of points")
+
+    def number(x: Any) -> bool:
+        if isinstance(x, int) and not isinstance(x, bool):
+            return abs(x) <= 2**53
+        return isinstance(x, float) and (math.isfinite(x) or not finite)
+
+    for i, point in enumerate(value):
+        if not isinstance(point, dict):
+            raise FileFormatError(f"{bad} curve[{i}] is a {type(point).__name__}, not a dict")
+        for key in required:
+            if key not in point:
+                raise FileFormatError(f"{bad} curve[{i}] has no {key!r}")
+        for key, x in point.items():
+            if not isinstance(key, str) or not number(x):
+                what = "finite number" if finite else "number"
+                raise FileFormatError(f"{bad} curve[{i}][{str(key)[:40]!r}] is not a {what}")
+        for key in counts:
+            checked_count(point[key], name, f"curve[{i}][{key!r}]", kind=kind)
+    return [dict(p) for p in value]
 
 
 def checked_seconds(value: Any, name: str, field: str, kind: str = "checkpoint") -> float:

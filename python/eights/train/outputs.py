@@ -26,6 +26,7 @@ from .files import (
     FileFormatError,
     check_state,
     checked_count,
+    checked_curve,
     checked_seconds,
     load_checkpoint,
     save_checkpoint,
@@ -68,14 +69,6 @@ def rebuild(saved: Mapping[str, Any], name: str = "checkpoint"):
     return net
 
 
-def _number(value: Any) -> bool:
-    """A number of a curve point: a float (NaN where no game was played) or an integer within
-    float's exact range."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return abs(value) <= 2**53
-    return isinstance(value, float)
-
-
 def _check_counters(saved: Dict[str, Any], path: str) -> None:
     """A run checkpoint's counters, curve and snapshots, checked (and normalised) before they
     are used: ``step`` and ``update`` integers in their ranges, ``seconds`` a finite number,
@@ -86,19 +79,7 @@ def _check_counters(saved: Dict[str, Any], path: str) -> None:
     saved["step"] = checked_count(saved["step"], path, "step")
     saved["update"] = checked_count(saved["update"], path, "update", MAX_UPDATES)
     saved["seconds"] = checked_seconds(saved["seconds"], path, "seconds")
-    curve = saved["curve"]
-    if not isinstance(curve, list):
-        raise FileFormatError(f"{bad} curve is a {type(curve).__name__}, not a list of points")
-    for i, point in enumerate(curve):
-        if not isinstance(point, dict):
-            raise FileFormatError(f"{bad} curve[{i}] is a {type(point).__name__}, not a dict")
-        for key in ("step", "seconds"):
-            if key not in point:
-                raise FileFormatError(f"{bad} curve[{i}] has no {key!r}")
-        for key, value in point.items():
-            if not isinstance(key, str) or not _number(value):
-                raise FileFormatError(f"{bad} curve[{i}][{str(key)[:40]!r}] is not a number")
-        checked_count(point["step"], path, f"curve[{i}]['step']")
+    checked_curve(saved["curve"], path, ("step", "seconds"), ("step",), finite=False)  # NaN: a window without games
     snapshots = saved["snapshots"]
     if not isinstance(snapshots, list):
         raise FileFormatError(f"{bad} snapshots is a {type(snapshots).__name__}, not a list of state dicts")

@@ -7,7 +7,6 @@ file is crafted here from a genuine model and refused at once, naming the file."
 from __future__ import annotations
 
 import io
-import json
 import time
 import zipfile
 from pathlib import Path
@@ -16,6 +15,7 @@ import numpy as np
 import pytest
 
 import eights
+from _helpers import rewrite_zip as _rewrite
 from eights.agents import sb3_file
 from eights.agents.load import load_policy
 
@@ -33,21 +33,6 @@ def _model(tmp_path: Path, **policy_kwargs) -> Path:
     path = tmp_path / "model.zip"
     model.save(str(path))
     return path
-
-
-def _rewrite(path: Path, out: Path, data_change=None, members=None, compression=zipfile.ZIP_STORED) -> Path:
-    """A copy of the archive ``path`` with fields of its data replaced and members swapped."""
-    with zipfile.ZipFile(path) as src, zipfile.ZipFile(out, "w", compression) as dst:
-        for name in src.namelist():
-            raw = src.read(name)
-            if name == "data" and data_change:
-                data = json.loads(raw)
-                data.update(data_change)
-                raw = json.dumps(data).encode()
-            if members and name in members:
-                raw = members[name]
-            dst.writestr(name, raw)
-    return out
 
 
 def _refused_at_once(path: Path, match: str) -> None:

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import eights
+from _helpers import rewrite_zip as _rewrite
 from eights.agents.load import load_policy
 
 pytest.importorskip("sb3_contrib")
@@ -50,21 +51,6 @@ def _model(tmp_path: Path, algo: str = "maskable", **policy_kwargs) -> Path:
     path = tmp_path / f"{algo}.zip"
     model.save(str(path))
     return path
-
-
-def _rewrite(path: Path, out: Path, data_change=None, members=None) -> Path:
-    """A copy of the archive ``path`` with fields of its data replaced and members swapped."""
-    with zipfile.ZipFile(path) as src, zipfile.ZipFile(out, "w") as dst:
-        for name in src.namelist():
-            raw = src.read(name)
-            if name == "data" and data_change:
-                data = json.loads(raw)
-                data.update(data_change)
-                raw = json.dumps(data).encode()
-            if members and name in members:
-                raw = members[name]
-            dst.writestr(name, raw)
-    return out
 
 
 @pytest.mark.parametrize(
