@@ -779,6 +779,8 @@ mod tests {
     /// the guard; once it does, the game ends.
     #[test]
     fn the_loop_guard_ends_a_circle_in_which_no_card_stays_played() {
+        // A test on a shipped preset: its unwraps and expects fire only on an engine bug,
+        // never on an input.
         let rules = Arc::new(
             Rules::load("larby_switch", 2, Some(&serde_json::json!({"limits": {"max_decisions": 0}}))).unwrap(),
         );
