@@ -35,6 +35,7 @@ class Replay:
     """
 
     def __init__(self, record: Dict[str, Any], source: str) -> None:
+        record = _kept(record)
         try:
             check_depth(record, "record")
             final = Game.from_record(record)
@@ -91,6 +92,24 @@ def _title(record: Dict[str, Any]) -> str:
     if not isinstance(rules, dict):
         rules = {}
     return str(rules.get("title") or rules.get("name") or record.get("preset") or "")
+
+
+#: The fields of a record a replay reads (the game's own, and the seat names the web app and
+#: the arena write); an upload's other fields are dropped, not held for its lifetime: 2 MB of
+#: padding in an uploaded record held about 50 MB of Python objects, 256 replays at a time.
+RECORD_FIELDS = ("format", "preset", "players", "rules", "seed", "deck", "start", "actions")
+
+
+def _kept(record: Dict[str, Any]) -> Dict[str, Any]:
+    """``record`` with only what a replay reads: :data:`RECORD_FIELDS`, the web app's seat
+    ``names`` and the arena's ``agents``."""
+    kept = {k: record[k] for k in RECORD_FIELDS if k in record}
+    web, arena = record.get("web"), record.get("arena")
+    if isinstance(web, dict) and "names" in web:
+        kept["web"] = {"names": web["names"]}
+    if isinstance(arena, dict) and "agents" in arena:
+        kept["arena"] = {"agents": arena["agents"]}
+    return kept
 
 
 def _names(record: Dict[str, Any], n: int) -> List[str]:

@@ -108,6 +108,21 @@ def test_every_position_of_an_uploaded_record(client, server):
     assert _open(client, server, record=record)["id"] == summary["id"]
 
 
+def test_an_uploads_other_fields_are_not_held(client, server):
+    # Every field of an upload was kept for the replay's life: 2 MB of padding held about
+    # 50 MB, 256 replays at a time.
+    from eights.web.replays import Replay
+
+    record = _finished_game(seed=4).record()
+    padded = dict(record, junk=[{}] * 100_000, web={"names": ["a", "b", "c"], "extra": "x" * 1000})
+    summary = _open(client, server, record=padded)
+    assert summary["names"] == ["a", "b", "c"] and summary["steps"] == len(record["actions"])
+    held = Replay(padded, "upload").record
+    assert set(held) == set(record) | {"web"} and held["web"] == {"names": ["a", "b", "c"]}
+    # Without the padding and with the same names, the same replay (the same id).
+    assert _open(client, server, record=dict(record, web={"names": ["a", "b", "c"]}))["id"] == summary["id"]
+
+
 def test_env_and_arena_recordings_replay_from_the_folder(client, server, records):
     for path in ["env/episode_1.json", "arena/episode_1.json"]:
         summary = _open(client, server, path=path)
