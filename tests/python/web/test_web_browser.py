@@ -254,6 +254,32 @@ def test_variants_that_clash_are_explained_and_the_boxes_stay(page, server):
     expect(page.locator("input[value=draw_up_to_3]")).to_be_checked()
 
 
+def test_a_late_answer_about_the_rules_does_not_undo_a_later_choice(page, server):
+    # Answers about the rules may come back out of order (a busy server): the box ticked
+    # after choosing the preset must stay ticked when the preset's slower answer arrives.
+    page.goto(server + "/#/play")
+    page.wait_for_selector("#start:not([disabled])")
+    page.evaluate(
+        """() => {
+          const fetch0 = window.fetch;
+          window.lateAnswers = 0;
+          window.fetch = async (url, init) => {
+            const slow = String(url).endsWith("/api/rules") && !String(init && init.body).includes("variants");
+            const response = await fetch0(url, init);
+            if (slow) {
+              await new Promise((done) => setTimeout(done, 1500));
+              window.lateAnswers += 1;
+            }
+            return response;
+          };
+        }"""
+    )
+    page.select_option("#preset", "crazy_eights")
+    page.check("input[value=draw_until_playable]")
+    page.wait_for_function("() => window.lateAnswers >= 1")
+    expect(page.locator("input[value=draw_until_playable]")).to_be_checked()
+
+
 def test_the_rules_in_words_are_one_click_away(page, server):
     page.goto(server + "/#/play")
     _setup(page, "switch_blackjack", 2, {0: "random"}, seed=1, seat=1)

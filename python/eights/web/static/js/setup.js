@@ -43,22 +43,32 @@ export class SetupView {
     return body;
   }
 
+  // Asks the server about the rules as chosen now. Answers can come back out of order, so
+  // only the answer to the latest question is shown; returns whether this one was.
   async loadRules() {
+    const asked = (this.rulesAsked = (this.rulesAsked || 0) + 1);
     this.rulesError = null;
     if (this.source === "file" && this.toml === null) {
       this.rules = null;
       this.render();
-      return;
+      return true;
     }
+    let rules = null;
+    let error = null;
     try {
-      this.rules = await post("/api/rules", this.request());
-      const { min, max } = this.rules.players;
-      this.players = Math.min(Math.max(this.players, min, 2), max);
+      rules = await post("/api/rules", this.request());
     } catch (err) {
-      this.rules = null;
-      this.rulesError = err.message;
+      error = err.message;
+    }
+    if (asked !== this.rulesAsked) return false;
+    this.rules = rules;
+    this.rulesError = error;
+    if (rules) {
+      const { min, max } = rules.players;
+      this.players = Math.min(Math.max(this.players, min, 2), max);
     }
     this.render();
+    return true;
   }
 
   botSeats() {
@@ -136,8 +146,7 @@ export class SetupView {
       box.addEventListener("change", async () => {
         const [before, shown] = [this.variants, this.rules];
         this.variants = box.checked ? [...this.variants, v.name] : this.variants.filter((x) => x !== v.name);
-        await this.loadRules();
-        if (!this.rules && shown) {
+        if ((await this.loadRules()) && !this.rules && shown) {
           // Refused (two variants that set one field two ways): the message stays, and the
           // rules and boxes come back as they were, so the table can still be dealt.
           [this.variants, this.rules] = [before, shown];
