@@ -20,7 +20,7 @@ decisions each; 2,000,000 by default, the committed measurement):
 Against the heuristic rather than in self-play: the benchmark judges the win rate against the
 heuristic, and at a budget of minutes a learner that trains against that opponent gets
 furthest towards it (self-play spends its games beating itself); it is also the learner of
-``eights.arena.exploit`` (``eights.train.best_response``), measured in ``docs/baselines.md``.
+``eights.train.exploit`` (``eights.train.best_response``), measured in ``docs/baselines.md``.
 
 Each run keeps ``checkpoint.pt`` and, once evaluated, ``result.json`` in ``--runs/<run>``;
 started again the script skips finished runs and resumes a stopped one. The evaluation plays

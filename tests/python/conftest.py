@@ -45,7 +45,6 @@ import pytest
 LANES = {
     "agents/test_agent_file.py::test_play_and_exploit_take_the_file_by_path": ("slow", "train"),
     "arena/test_arena_ray.py": ("integration", "slow", "rllib"),
-    "arena/test_exploit.py": ("train",),
     "cli/test_ctrl_c.py": ("slow",),
     "cli/test_exploit_cli.py": ("train", "slow"),
     "cli/test_train_cli.py": ("train", "slow"),
@@ -62,6 +61,7 @@ LANES = {
     "integrations/test_sb3_vec.py": ("integration", "train"),
     "layout/test_stubs.py": ("slow",),
     "train/test_cardnet.py": ("train",),
+    "train/test_exploit.py": ("train",),
     "train/test_train.py": ("train",),
     "web/test_web_browser.py": ("browser", "slow"),
     "web/test_web_load.py": ("slow",),

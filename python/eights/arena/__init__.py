@@ -71,7 +71,6 @@ matches (win rate of the first agent, 95% interval; hand points; game length):
 """
 
 from .budget import DEFAULT_BUDGET, Budget
-from .exploit import exploit
 from .matches import evaluate, tournament
 from .plot import plot_exploit
 from .ratings import bradley_terry, profile_intervals
@@ -87,7 +86,6 @@ __all__ = [
     "TournamentResult",
     "bradley_terry",
     "evaluate",
-    "exploit",
     "play",
     "plot_exploit",
     "profile_intervals",

@@ -1,4 +1,4 @@
-"""The training budget of a best response (:func:`eights.arena.exploit`): learner decisions
+"""The training budget of a best response (:func:`eights.train.exploit`): learner decisions
 and/or wall minutes, and the documented default."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The arena's charts, drawn with matplotlib (the ``plot`` extra, imported through the
 package's optional-dependency gate): a tournament's ratings with their 95% intervals, and the
-learning curves of best responses (:func:`eights.arena.exploit`)."""
+learning curves of best responses (:func:`eights.train.exploit`)."""
 
 from __future__ import annotations
 

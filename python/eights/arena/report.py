@@ -243,7 +243,7 @@ class TournamentResult:
 
 @dataclass
 class ExploitResult:
-    """Result of :func:`exploit`: the best response's win rate against the agent on fresh
+    """Result of :func:`eights.train.exploit`: the best response's win rate against the agent on fresh
     duplicate deals (``win_rate``, ``ci``; None when the evaluation was skipped or
     interrupted), the learning curve, the budget asked for and spent, and the hardware.
 

@@ -53,7 +53,7 @@ evaluation at the end; ``--init net`` fine-tunes the shipped card network (see
 
 ``exploit`` trains an approximate best response to an agent (the package's PPO, the ``train``
 extra) and plays it against the agent on fresh duplicate deals: how much an opponent that has
-studied the agent wins (see :func:`eights.arena.exploit`); ``--out`` keeps checkpoints, so the
+studied the agent wins (see :func:`eights.train.exploit`); ``--out`` keeps checkpoints, so the
 same command resumes a stopped run, and Ctrl-C evaluates what was learnt so far::
 
     python -m eights exploit --agent heuristic --preset crazy_eights --minutes 20 --plot curve.png

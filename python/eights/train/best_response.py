@@ -1,4 +1,4 @@
-"""The learner behind :func:`eights.arena.exploit`: an approximate best response to a frozen
+"""The learner behind :func:`eights.train.exploit`: an approximate best response to a frozen
 agent, trained by the package's PPO (:mod:`.ppo`) with the frozen agent in every other seat.
 
 :class:`BestResponse` owns the network, its optimiser, the budget spent (learner decisions,

@@ -1,5 +1,5 @@
 """The package's PPO: masked-logit proximal policy optimisation on :class:`eights.VecEnv`, as
-the training examples and :func:`eights.arena.exploit` run it.
+the training examples and :func:`eights.train.exploit` run it.
 
 :class:`Rollout` plays one learner over several VecEnvs (one per learner seat) and keeps the
 buffers of a rollout; :meth:`Rollout.advantages` computes GAE; :func:`ppo_update` runs the

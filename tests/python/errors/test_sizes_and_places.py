@@ -74,8 +74,10 @@ def test_exploit_refuses_a_device_or_folder_it_cannot_use_before_training(kwargs
     # after the whole budget had been trained.
     if "out" in kwargs and kwargs["out"] == "/etc/hostname/x" and not os.path.isfile("/etc/hostname"):
         pytest.skip("needs /etc/hostname")
+    from eights.train import exploit
+
     with pytest.raises(error, match=words.replace("(", r"\(").replace(")", r"\)")):
-        arena.exploit("random", "crazy_eights", budget=arena.Budget(decisions=1), **kwargs)
+        exploit("random", "crazy_eights", budget=arena.Budget(decisions=1), **kwargs)
 
 
 @pytest.mark.parametrize("full", ["x", float("nan"), [], -1, None])

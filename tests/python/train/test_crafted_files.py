@@ -308,18 +308,18 @@ def test_a_valid_best_response_checkpoint_resumes(tmp_path):
 
 
 def test_exploit_with_a_negative_decisions_checkpoint_stops_before_training(tmp_path):
-    from eights import arena
     from eights.arena import Budget
+    from eights.train import exploit
 
     out = tmp_path / "run"
     tiny = PPOConfig(num_envs=8, num_steps=16)
-    arena.exploit("random", budget=Budget(decisions=200), eval_deals=2, out=str(out), config=tiny)
+    exploit("random", budget=Budget(decisions=200), eval_deals=2, out=str(out), config=tiny)
     ck = torch.load(out / "checkpoint.pt", weights_only=True)
     ck["decisions"] = -(10**18)
     torch.save(ck, out / "checkpoint.pt")
     start = time.perf_counter()
     with pytest.raises(FileFormatError, match=r"checkpoint\.pt: not a checkpoint of this kind: its decisions"):
-        arena.exploit("random", budget=Budget(decisions=400), eval_deals=2, out=str(out), config=tiny)
+        exploit("random", budget=Budget(decisions=400), eval_deals=2, out=str(out), config=tiny)
     assert time.perf_counter() - start < 30
 
 
