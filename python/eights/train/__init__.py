@@ -1,12 +1,12 @@
-"""Training with PyTorch (the ``train`` extra): the package's PPO (:mod:`.ppo`, its
-hyperparameters :class:`PPOConfig`), the self-play loop against a league of opponents
-(:mod:`.selfplay`), the flat policy network it trains, which the learned bot ``net1`` plays
-(:mod:`.model`), and the ``eights-net-v1`` file format that bot reads (:mod:`.export`);
-:func:`train` (``eights train``, :mod:`.run`, its run folder :mod:`.outputs`, the machine it
-picks :mod:`.machine`, the card network as its learner :mod:`.cardpolicy`) and :func:`exploit`, how
-much an approximate best response (:mod:`.best_response`) wins against a frozen agent, run on them, and :mod:`.config` turns the
-nested argument dataclasses into command-line flags. The rules-reading network that the
-learned bot ``net`` plays, its ``eights-net-v2`` file format and its growth (wider, with
+"""Training with PyTorch (the ``train`` extra): the package's PPO (:mod:`.ppo`, its hyperparameters
+:class:`PPOConfig`), the self-play loop against a league of opponents (:mod:`.selfplay`), the
+flat policy network it trains, which the learned bot ``net1`` plays (:mod:`.model`), and the
+``eights-net-v1`` file format that bot reads (:mod:`.export`); :func:`train` (``eights train``,
+:mod:`.run`, its run folder :mod:`.outputs`, the machine it picks :mod:`.machine`, the card
+network as its learner :mod:`.cardpolicy`) and :func:`exploit` (how much an approximate best
+response, :mod:`.best_response`, wins against a frozen agent) run on them, and :mod:`.config`
+turns the nested argument dataclasses into command-line flags. The rules-reading network that
+the learned bot ``net`` plays, its ``eights-net-v2`` file format and its growth (wider, with
 attention, playing as before) are :mod:`.cardnet` and :mod:`.cardnet_grow`. How the shipped
 files were trained (the recipes, the stages and their findings) lives in the repository's
 ``research/``, which imports this package; the package never imports it."""
