@@ -5,7 +5,7 @@
 use super::args;
 use super::convert::{IllegalActionError, array2, from_json, random_seed};
 use super::game::PyGame;
-use super::interrupt::run_interruptible;
+use super::interrupt::{run_cancellable, run_interruptible};
 use super::rules::rules_arg;
 use crate::bots::batch::{self, Style};
 use crate::bots::{self, BOT_SPEC_HELP, BotSpec, Policy, RandomBot};
@@ -155,8 +155,20 @@ impl PyBot {
 
     /// A legal action id for `game`'s player to act (the GIL is released while searching).
     /// Ctrl-C stops a search within a few milliseconds and raises `KeyboardInterrupt`, the
-    /// bot's generator as it was before the call.
-    fn act(&mut self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<usize> {
+    /// bot's generator as it was before the call. `cancel`, an object with `is_set()` such as a
+    /// `threading.Event`, stops a search from another thread (a server stopping, a player
+    /// leaving; Ctrl-C reaches only the main thread): set, the search ends within a tenth of a
+    /// second and `act` raises `concurrent.futures.CancelledError`, the generator as it was.
+    #[pyo3(signature = (game, cancel=None))]
+    fn act(&mut self, py: Python<'_>, game: &Bound<'_, PyAny>, cancel: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+        if let Some(c) = cancel {
+            if !c.getattr("is_set").map(|f| f.is_callable()).unwrap_or(false) {
+                return Err(PyTypeError::new_err(format!(
+                    "Bot.act: cancel must be None or an object with is_set() such as a threading.Event, got {}",
+                    type_name(c)
+                )));
+            }
+        }
         let game = game_arg(game, "Bot.act")?;
         let g = &game.g;
         self.spec.check_rules(g.rules()).map_err(PyValueError::new_err)?;
@@ -167,7 +179,7 @@ impl PyBot {
             return py.detach(|| bot.act(g)).ok_or_else(over);
         }
         let before = bot.generator().cloned();
-        match run_interruptible(py, |stop| bot.act_until(g, stop)) {
+        match run_cancellable(py, cancel, |stop| bot.act_until(g, stop)) {
             Ok(a) => a.ok_or_else(over),
             Err(e) => {
                 if let (Some(rng), Some(before)) = (bot.generator(), before) {

@@ -28,7 +28,11 @@ class BotSeat:
         self.bot = bot
         self.name = getattr(bot, "name", type(bot).__name__)
 
-    def act(self, game: Any) -> int:
+    def act(self, game: Any, cancel: Any = None) -> int:
+        """The bot's action; ``cancel`` (a ``threading.Event``) stops a built-in search from
+        another thread (see ``eights.Bot.act``)."""
+        if cancel is not None and isinstance(self.bot, Bot):
+            return self.bot.act(game, cancel=cancel)
         return self.bot.act(game)
 
 
@@ -43,7 +47,8 @@ class PolicySeat:
         self.name = agent.label
         self.obs_rules = obs_rules
 
-    def act(self, game: Any) -> int:
+    def act(self, game: Any, cancel: Any = None) -> int:
+        """The policy's action (a Python policy runs to its end: ``cancel`` is not read)."""
         seat = game.current_player
         obs = game.observation(seat)
         if self.obs_rules:  # the policy reads the rules too, as the env's learner does

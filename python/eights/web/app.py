@@ -278,6 +278,7 @@ def create_app(config: Optional[ServerConfig] = None, **settings: Any) -> Starle
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(service.expire_forever)
             yield
+            service.stopping.set()
             tasks.cancel_scope.cancel()
 
     middleware = [Middleware(SecurityHeaders), Middleware(SameOrigin)]

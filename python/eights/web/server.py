@@ -52,7 +52,18 @@ def serve(
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
     logging.getLogger("eights.web").setLevel(log_level.upper())
-    uvicorn.run(
+    stopping = app.state.service.stopping
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, which also ends the bots' searches as soon as it is told to stop:
+        a search of seconds otherwise outlived the graceful shutdown, whose end cancelled its
+        request with a traceback."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            stopping.set()
+            super().handle_exit(sig, frame)
+
+    settings = uvicorn.Config(
         app,
         host=config.host,
         port=config.port,
@@ -60,3 +71,4 @@ def serve(
         ws_max_size=MAX_FRAME_BYTES,
         timeout_graceful_shutdown=2,
     )
+    Server(settings).run()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
@@ -59,6 +60,8 @@ class Service:
         self.replays: Store[Replay] = Store("replay", MAX_REPLAYS, config.idle_timeout)
         self.cards = {"cards": {card: card_svg(card) for card in CARDS}, "back": card_svg(None, face_up=False)}
         self._limiter: Optional[anyio.CapacityLimiter] = None
+        #: Set when the server stops: the bots' searches end at once (see :meth:`Table.bot_action`).
+        self.stopping = threading.Event()
         self._presets: Optional[List[Dict[str, Any]]] = None
 
     @property
@@ -119,7 +122,7 @@ class Service:
         names = _bot_names(agents)
         participants = [Participant("You") if s == seat else Participant(names[s], agents[s]) for s in range(n)]
         table_id = new_id()
-        return self.tables.add(table_id, Table(table_id, mode, rules, n, participants, seed))
+        return self.tables.add(table_id, Table(table_id, mode, rules, n, participants, seed, self.stopping))
 
     def open_replay(self, body: Dict[str, Any]) -> Dict[str, Any]:
         """A replay of ``body["path"]`` (a file of the records folder) or ``body["record"]``

@@ -7,7 +7,9 @@ with its ``lock`` and runs the slow bots off the event loop (see :mod:`eights.we
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import random
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
@@ -52,6 +54,7 @@ class Table:
         rules, num_players: what is played.
         participants: one per seat, in seat order for the first deal.
         seed: the first deal's seed (None: a fresh one).
+        stopping: set when the server stops: a bot's search then ends at once (503).
     """
 
     def __init__(
@@ -62,8 +65,10 @@ class Table:
         num_players: int,
         participants: List[Participant],
         seed: Optional[int] = None,
+        stopping: Optional[threading.Event] = None,
     ) -> None:
         self.id = table_id
+        self.stopping = stopping
         self.mode = mode
         self.rules = rules
         self.match = is_match(rules)  # a match over several hands
@@ -149,7 +154,9 @@ class Table:
         """The action of the bot to act (may run on a worker thread: the game is not changed)."""
         seat = self.game.current_player
         try:
-            return int(self.players[seat].act(self.game))
+            return int(self.players[seat].act(self.game, cancel=self.stopping))
+        except concurrent.futures.CancelledError:
+            raise ApiError(503, "the server is stopping: the bot's search was cancelled") from None
         except Exception as exc:  # noqa: BLE001 - a user's policy may raise anything
             name = self.participant(seat).name
             raise ApiError(500, f"the bot {name!r} at seat {seat} failed: {type(exc).__name__}: {exc}") from None

@@ -141,31 +141,40 @@ def _free_port():
         return s.getsockname()[1]
 
 
+def _serve(port: int, *args: str) -> subprocess.Popen:
+    """``eights serve`` on ``port``, started and answering (``/api/health``)."""
+    import httpx
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "eights", "serve", "--port", str(port), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
+        # SIGINT handled as in a terminal's foreground command, even where this test runs
+        # with it ignored (as a shell starts background jobs)
+        preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) if os.name == "posix" else None,
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=5)
+            return proc
+        except httpx.TransportError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise AssertionError(proc.communicate()[1]) from None
+            time.sleep(0.2)
+
+
 def test_serve_starts_answers_and_stops_on_ctrl_c(tmp_path):
     pytest.importorskip("starlette")
     pytest.importorskip("uvicorn")
     httpx = pytest.importorskip("httpx")
     port = _free_port()
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "eights", "serve", "--port", str(port), "--records", str(tmp_path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        # SIGINT handled as in a terminal's foreground command, even where this test runs
-        # with it ignored (as a shell starts background jobs)
-        preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) if os.name == "posix" else None,
-    )
+    proc = _serve(port, "--records", str(tmp_path))
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                health = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=5)
-                break
-            except httpx.TransportError:
-                assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.poll() else ""
-                time.sleep(0.2)
+        health = httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=5)
         assert health.json()["games"] == 0
         page = httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
         assert page.status_code == 200 and "eights" in page.text
@@ -178,3 +187,36 @@ def test_serve_starts_answers_and_stops_on_ctrl_c(tmp_path):
     assert proc.returncode == 130, err
     assert f"http://127.0.0.1:{port}/" in err and "Traceback" not in err
     assert err.strip().splitlines()[-1] == "interrupted", err
+
+
+def test_ctrl_c_while_a_bot_thinks_ends_its_search(tmp_path):
+    # A search of seconds on a worker thread outlived uvicorn's graceful shutdown, whose end
+    # cancelled the request: "Cancel 1 running task(s), timeout graceful shutdown exceeded" and
+    # a CancelledError traceback. The server now ends the search when told to stop.
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    httpx = pytest.importorskip("httpx")
+    import threading
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = _serve(port)
+    answers = []
+    try:
+        body = {"mode": "watch", "preset": "crazy_eights", "players": 2, "bots": "ismcts:1000000", "seed": 1}
+        table = httpx.post(base + "/api/games", json=body, timeout=10).json()["id"]
+        advance = threading.Thread(
+            target=lambda: answers.append(httpx.post(f"{base}/api/games/{table}/advance", json={}, timeout=60))
+        )
+        advance.start()
+        time.sleep(1.0)  # the first bot is thinking: a million simulations take seconds
+        assert httpx.get(base + "/api/health", timeout=5).json()["games"] == 1
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    advance.join(30)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "graceful shutdown exceeded" not in err, err
+    assert err.strip().splitlines()[-1] == "interrupted", err
+    assert [a.status_code for a in answers] == [503]
+    assert "the server is stopping" in answers[0].json()["error"]
