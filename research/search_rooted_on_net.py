@@ -43,7 +43,7 @@ def play(bot: str, deals: int, players: int, only: list, path: str, threads: int
                 rows = np.flatnonzero(mask.any(1)).astype(np.int64)
                 act = np.zeros(deals, np.int64)
                 if len(rows):
-                    act[rows] = env._core.bot_actions(bot, rows)
+                    act[rows] = env.bot_actions(bot, rows)
                 _, r, term, trunc, _ = env.step(act)
                 new = (term | trunc) & ~done
                 result[new] = r[new]

@@ -63,7 +63,7 @@ from typing import Any, Callable, Dict, Optional
 import numpy as np
 import torch
 
-from eights._core import NUM_ACTIONS
+from eights import NUM_ACTIONS
 from eights.train.cardnet import CardNet, from_checkpoint, load_path
 from eights.train.cardnet_grow import attend, widen
 from eights.train.files import load_checkpoint

@@ -14,8 +14,9 @@ from typing import Any, List, Optional, Tuple
 import numpy as np
 import torch
 
-from eights._core import NUM_ACTIONS, RULES_SIZE, observation_spec, presets
+from eights import NUM_ACTIONS, RULES_SIZE, presets
 from eights.envs.vector import VecEnv
+from eights.observation import observation_spec
 from eights.rules import RuleSpace
 from eights.rules.encoding import NUM_FACES
 from eights.train.cardnet import CardNet
@@ -164,9 +165,7 @@ class MixedGames:
 
     def labels(self, teacher: str = "heuristic") -> np.ndarray:
         """The teacher's action in every game (-1 where it has none), each env's on a thread."""
-        return np.concatenate(
-            self._map(lambda k: self.envs[k]._core.bot_actions(teacher, np.arange(self.sizes[k], dtype=np.int64)))
-        )
+        return np.concatenate(self._map(lambda k: self.envs[k].bot_actions(teacher)))
 
     def _by_env(self, games: np.ndarray):
         """The games ``games`` (global indices) split by env: ``(k, positions, rows)`` for each
@@ -180,7 +179,7 @@ class MixedGames:
         """The teacher's actions in the games ``games`` (global indices; -1 where it has none)."""
         out = np.full(len(games), -1, np.int64)
         for k, sel, rows in self._by_env(games):
-            out[sel] = self.envs[k]._core.bot_actions(teacher, rows)
+            out[sel] = self.envs[k].bot_actions(teacher, rows)
         return out
 
     def policies_of(self, teacher: str, games: np.ndarray, root: Optional[np.ndarray] = None) -> np.ndarray:
@@ -190,7 +189,7 @@ class MixedGames:
         out = np.zeros((len(games), NUM_ACTIONS), np.float32)
         for k, sel, rows in self._by_env(games):
             favour = None if root is None else np.ascontiguousarray(root[sel], np.int64)
-            out[sel] = self.envs[k]._core.bot_policies(teacher, rows, favour)
+            out[sel] = self.envs[k].bot_policies(teacher, rows, favour)
         return out
 
     def _map(self, f) -> List[Any]:
@@ -261,7 +260,7 @@ class SearchLabels:
     """The search teacher's policies on the learner's own states: ``teacher`` (a built-in bot
     name) is asked about up to ``per_rollout`` of them each rollout, at the groups of ``games``
     with a table size in ``players`` (comma separated) that deal the presets as written. Its
-    answer is a policy (:meth:`eights.VecEnv`'s ``bot_policies``: ``ismcts:N``'s root visit
+    answer is a policy (:meth:`eights.VecEnv.bot_policies`: ``ismcts:N``'s root visit
     shares, a one-hot row for other bots). With ``keep`` above 0, a state is kept only where the
     teacher is sure (its top share at least ``keep``) and disagrees with the network's greedy
     action; with 0, every state asked about is kept. With ``root = "learner"`` the search's

@@ -32,7 +32,7 @@ from typing import Any, Callable, Dict, List
 import numpy as np
 import torch
 
-from eights._core import NUM_ACTIONS
+from eights import NUM_ACTIONS
 from eights.train.cardnet import from_checkpoint, load_path
 from eights.train.files import load_checkpoint
 from netlab.cardppo_games import MixedGames

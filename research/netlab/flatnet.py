@@ -20,7 +20,7 @@ from typing import Dict, Optional
 import torch
 import torch.nn as nn
 
-from eights._core import NUM_ACTIONS, OBS_SIZE, RULES_SIZE
+from eights import NUM_ACTIONS, OBS_SIZE, RULES_SIZE
 from eights.train.cardnet import _linear, squash
 
 __all__ = ["FlatNet", "build"]

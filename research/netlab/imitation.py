@@ -21,7 +21,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 import torch
 
-from eights._core import NUM_ACTIONS, OBS_SIZE, RULES_SIZE
+from eights import NUM_ACTIONS, OBS_SIZE, RULES_SIZE
 from eights.envs.vector import VecEnv
 from eights.rules import RuleSpace
 
@@ -166,7 +166,7 @@ class Collector:
                 self._rows(k, buffer)
                 mask = env.action_masks()
                 live = np.flatnonzero(mask.any(1) & ~st["skip"])
-                labels = env._core.bot_actions(self.teacher, np.arange(env.num_envs, dtype=np.int64))
+                labels = env.bot_actions(self.teacher)
                 if len(live):
                     buffer.add(st["obs"][live], mask[live], labels[live], st["row"][live])
                     added += len(live)

@@ -29,8 +29,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import torch
 
-from eights import arena
-from eights._core import NUM_ACTIONS, OBS_SIZE
+from eights import NUM_ACTIONS, OBS_SIZE, arena
 from eights.train import config
 from eights.train.export import write_exported
 from eights.train.files import load_checkpoint

@@ -21,7 +21,7 @@ from typing import Any, List, Optional, Sequence
 
 import torch
 
-from eights._core import observation_spec
+from eights.observation import observation_spec
 from eights.train import config
 from eights.train.export import export_metadata
 from eights.train.files import load_arrays, load_checkpoint

@@ -14,7 +14,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="eights.train needs PyTorch (pip install '.[train]')")
 pytest.importorskip("safetensors", reason="eights.train needs safetensors (pip install '.[train]')")
 
-from eights._core import NUM_ACTIONS, RULES_SIZE  # noqa: E402
+from eights import NUM_ACTIONS, RULES_SIZE  # noqa: E402
 from eights.train.cardnet import CardNet, export  # noqa: E402
 from netlab.cardppo import CardPPOConfig, card_ppo  # noqa: E402
 from netlab.cardppo_games import MixedGames  # noqa: E402

@@ -13,7 +13,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="eights.train needs PyTorch (pip install '.[train]')")
 pytest.importorskip("safetensors", reason="eights.train needs safetensors (pip install '.[train]')")
 
-from eights._core import NUM_ACTIONS  # noqa: E402
+from eights import NUM_ACTIONS  # noqa: E402
 from netlab.expert import CollectConfig, DistillConfig, _shards, collect, distill, load_shards  # noqa: E402
 from netlab.imitation import digest, heldout_encodings  # noqa: E402
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import eights
-from eights import _core
+from eights.observation import observation_spec
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WEIGHTS = os.path.join(ROOT, "src", "bots", "weights", "net1.safetensors")
@@ -45,7 +45,7 @@ def test_training_example_smoke_run_exports_loadable_weights(tmp_path):
     hidden = w["crazy_eights.fc1.weight"].shape[0]
     assert w["switch_blackjack.pi.weight"].shape == (eights.NUM_ACTIONS, hidden)
     # The default --inputs: the 310 values of the layout before the `declined` slice.
-    before = _core.observation_spec()["declined"][0]
+    before = observation_spec()["declined"][0]
     assert w["crazy_eights.norm.mean"].shape == (before,) and w["crazy_eights.fc1.weight"].shape == (hidden, before)
     assert not any(k.startswith("crazy_eights.v.") for k in w), "no value head is exported"
     # A second run finds both presets trained and exports the same weights.
@@ -372,7 +372,7 @@ def test_training_example_widens_a_network_without_changing_its_policy():
     from netlab import recipe as tnb
 
     torch.manual_seed(0)
-    before = _core.observation_spec()["declined"][0]  # the layout before the `declined` slice
+    before = observation_spec()["declined"][0]  # the layout before the `declined` slice
     old = PolicyNet(before, eights.NUM_ACTIONS, 16)
     old.norm.update(torch.rand(64, eights.OBS_SIZE) * 3)
     opt = torch.optim.Adam(old.parameters(), lr=1e-3)

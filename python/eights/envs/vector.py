@@ -375,21 +375,49 @@ class VecEnv(_GymVectorEnv):
                 ``[0, 2**64)``, or a ``seed`` for a bot other than the card network.
             RuntimeError: ``reset()`` was never called.
         """
+        rows = self._bot_rows("bot_actions", bot, rows)
+        return self._core.bot_actions(bot, rows, check_optional_seed(seed))
+
+    def bot_policies(self, bot: str, rows: Optional[Any] = None, root: Optional[Any] = None) -> np.ndarray:
+        """The policy of built-in bot ``bot`` for the player to act in each game of ``rows``
+        (game indices; every game when omitted): float32 ``(len(rows), NUM_ACTIONS)``. For
+        ``"ismcts:N"`` and ``"ismcts_net:N"`` the search's root visit shares (what AlphaZero-style
+        training imitates: its most visited move is the one :meth:`bot_actions` gives); for
+        every other bot a one-hot row on the move :meth:`bot_actions` gives; zeros where the
+        episode is over. The games do not move.
+
+        ``root`` (int64, one per row, optional): the action each search's root favours in the
+        heuristic's place (-1, or an illegal action: the heuristic's, or ``net``'s for
+        ``ismcts_net``); other bots ignore it.
+
+        Raises:
+            ValueError: an unknown bot, a row outside ``0..num_envs``, a ``root`` of another
+                length than ``rows``.
+            RuntimeError: ``reset()`` was never called.
+        """
+        rows = self._bot_rows("bot_policies", bot, rows)
+        if root is not None:
+            root = np.asarray(root)
+            if root.ndim != 1 or (root.size and root.dtype.kind != "i"):
+                raise TypeError(f"root must be a 1-d integer array of action ids, got shape {root.shape} of {root.dtype}")
+            root = np.ascontiguousarray(root, dtype=np.int64)
+        return self._core.bot_policies(bot, rows, root)
+
+    def _bot_rows(self, method: str, bot: Any, rows: Optional[Any]) -> np.ndarray:
+        """``rows`` of a bot's answers, checked: int64 game indices (every game when None)."""
         if not self._started:
-            raise RuntimeError("call reset() before bot_actions()")
+            raise RuntimeError(f"call reset() before {method}()")
         if not isinstance(bot, str):
             raise TypeError(f"bot must be a bot name (str), got {_describe(bot)}")
         if rows is None:
-            rows = self._all_rows
-        else:
-            rows = np.asarray(rows)
-            if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
-                raise TypeError(f"rows must be a 1-d array of game indices, got shape {rows.shape} of {rows.dtype}")
-            if rows.dtype.kind == "u" and rows.size and rows.max() > np.iinfo(np.int64).max:
-                # The int64 cast below would wrap it to a negative row.
-                raise ValueError(f"row {int(rows.max())} is out of range: games are 0..{self.num_envs}")
-            rows = np.ascontiguousarray(rows, dtype=np.int64)
-        return self._core.bot_actions(bot, rows, check_optional_seed(seed))
+            return self._all_rows
+        rows = np.asarray(rows)
+        if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
+            raise TypeError(f"rows must be a 1-d array of game indices, got shape {rows.shape} of {rows.dtype}")
+        if rows.dtype.kind == "u" and rows.size and rows.max() > np.iinfo(np.int64).max:
+            # The int64 cast below would wrap it to a negative row.
+            raise ValueError(f"row {int(rows.max())} is out of range: games are 0..{self.num_envs}")
+        return np.ascontiguousarray(rows, dtype=np.int64)
 
     def random_actions(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """Uniform legal actions for every game, drawn in Rust (game ``i``'s own

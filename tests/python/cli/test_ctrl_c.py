@@ -154,8 +154,8 @@ print("ready", flush=True)
 try:
     if what == "step":
         e.step(e.random_actions())
-    elif what == "bot_policies":  # the search's root shares, for the research's teachers
-        e._core.bot_policies("ismcts:1000000", np.zeros(1, np.int64))
+    elif what == "bot_policies":  # the search's root visit shares
+        e.bot_policies("ismcts:1000000", [0])
     else:
         e.bot_actions("ismcts:1000000", [0])
     print("finished")

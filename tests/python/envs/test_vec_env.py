@@ -366,33 +366,39 @@ def test_bot_policies_give_the_search_visit_shares_and_one_hot_rows_for_other_bo
     env = VecEnv("crazy_eights", 6, num_players=3, opponents="heuristic", seed=2)
     env.reset()
     rows = np.arange(6, dtype=np.int64)
-    shares = env._core.bot_policies("ismcts:40", rows)
+    shares = env.bot_policies("ismcts:40", rows)
     assert shares.shape == (6, eights.NUM_ACTIONS) and shares.dtype == np.float32
     np.testing.assert_allclose(shares.sum(1), 1.0, atol=1e-5)
     np.testing.assert_allclose(shares * 40, np.round(shares * 40), atol=1e-3)  # visit counts over 40
-    assert (shares.argmax(1) == env._core.bot_actions("ismcts:40", rows)).all()
+    assert (shares.argmax(1) == env.bot_actions("ismcts:40", rows)).all()
     legal = np.asarray(env._core.action_masks, bool)
     assert legal.shape == shares.shape and not (shares[~legal] > 0).any()
-    one_hot = env._core.bot_policies("heuristic", rows)
-    assert (one_hot.sum(1) == 1).all() and (one_hot.argmax(1) == env._core.bot_actions("heuristic", rows)).all()
+    one_hot = env.bot_policies("heuristic", rows)
+    assert (one_hot.sum(1) == 1).all() and (one_hot.argmax(1) == env.bot_actions("heuristic", rows)).all()
     with pytest.raises(ValueError, match="unknown bot"):
-        env._core.bot_policies("alphazero", rows)
+        env.bot_policies("alphazero", rows)
     with pytest.raises(ValueError, match="out of range"):
-        env._core.bot_policies("ismcts:5", np.array([6], dtype=np.int64))
+        env.bot_policies("ismcts:5", np.array([6], dtype=np.int64))
     # root: -1 is the heuristic's choice, the plain search; one entry per row.
-    np.testing.assert_array_equal(env._core.bot_policies("ismcts:40", rows, np.full(6, -1, np.int64)), shares)
+    np.testing.assert_array_equal(env.bot_policies("ismcts:40", rows, np.full(6, -1, np.int64)), shares)
     with pytest.raises(ValueError, match="root must have one entry per row"):
-        env._core.bot_policies("ismcts:40", rows, np.zeros(2, np.int64))
+        env.bot_policies("ismcts:40", rows, np.zeros(2, np.int64))
+    with pytest.raises(TypeError, match="root must be a 1-d integer array"):
+        env.bot_policies("ismcts:40", rows, np.zeros(6))
+    # Every game when rows is omitted, as bot_actions.
+    np.testing.assert_array_equal(env.bot_policies("heuristic"), one_hot)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before bot_policies\(\)"):
+        VecEnv("crazy_eights", 2, seed=0).bot_policies("heuristic")
 
 
 def test_ismcts_net_is_the_search_rooted_on_nets_move_wherever_a_bot_plays():
     env = VecEnv("switch_blackjack", 8, num_players=2, opponents="heuristic", seed=4)
     env.reset()
     rows = np.arange(8, dtype=np.int64)
-    net = env._core.bot_actions("net", rows)
-    rooted = env._core.bot_policies("ismcts_net:32", rows)
-    np.testing.assert_array_equal(rooted, env._core.bot_policies("ismcts:32", rows, net))
-    assert (env._core.bot_actions("ismcts_net:32", rows) == rooted.argmax(1)).all()
+    net = env.bot_actions("net", rows)
+    rooted = env.bot_policies("ismcts_net:32", rows)
+    np.testing.assert_array_equal(rooted, env.bot_policies("ismcts:32", rows, net))
+    assert (env.bot_actions("ismcts_net:32", rows) == rooted.argmax(1)).all()
     # As an opponent inside the step, in the arena and as a Bot.
     opp = VecEnv("crazy_eights", 4, num_players=3, opponents="ismcts_net:8", seed=1)
     opp.reset()

@@ -1,5 +1,6 @@
 """The library apart from its laboratory: the package never imports the research tree, the
-research tree imports the package by its public name (never relatively into it), and the
+research tree imports the package by its public name (never relatively into it) and uses
+only its public parts (no ``_core``, no underscore module), and the
 package holds one PPO core, one checkpoint writer and one way of turning configuration
 dataclasses into command-line flags (research code keeps its own, outside the package)."""
 
@@ -36,6 +37,19 @@ def test_the_research_tree_imports_the_package_by_its_name():
     found = [str(p.relative_to(ROOT)) for p in sources if relative_into_package.search(p.read_text(encoding="utf-8"))]
     assert not found, f"research modules importing relatively out of their folder: {found}"
     assert any(re.search(r"^\s*(from|import) eights\b", p.read_text(encoding="utf-8"), re.M) for p in sources)
+
+
+def test_the_research_tree_uses_only_the_public_api():
+    # Research is the package's first user: it reached VecEnv's private core for the search's
+    # root visit shares and the bots' moves (now VecEnv.bot_policies and bot_actions).
+    private = re.compile(r"\beights\.(_\w+)|from eights import (_\w+)|from eights\.\S*\._\w+|\._core\b")
+    found = [
+        f"{p.relative_to(ROOT)}:{i}: {line.strip()}"
+        for p in sorted(RESEARCH.rglob("*.py"))
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if private.search(line.split("#")[0])
+    ]
+    assert not found, "research code using the package's private parts:\n" + "\n".join(found)
 
 
 def _modules_matching(pattern: str) -> list:
