@@ -109,14 +109,46 @@ def test_no_paragraph_stands_in_both_readme_and_docs():
     assert repeated == []
 
 
+#: Where the README's links point: the documentation site (built from docs/) and the
+#: repository's main branch. The README is also the package's page on PyPI, where a link
+#: relative to the repository leads nowhere and its chart does not show.
+SITE = "https://eights-rl.github.io/eights/"
+REPOSITORY = "https://github.com/eights-rl/eights/blob/main/"
+
+
+def _local(url: str) -> Path:
+    """The file of this tree behind a link to the site or the repository's main branch."""
+    if url.startswith(REPOSITORY):
+        return ROOT / url[len(REPOSITORY) :]
+    page = url[len(SITE) :]
+    if not page or page.endswith("/"):  # a page: docs/PAGE.md (or docs/index.md)
+        return ROOT / "docs" / ((page.rstrip("/") or "index") + ".md")
+    return ROOT / "docs" / page  # a file the site copies, such as a chart
+
+
+def test_local_maps_the_sites_and_the_repositorys_addresses():
+    assert _local(SITE) == ROOT / "docs" / "index.md"
+    assert _local(SITE + "tutorials/quickstart/") == ROOT / "docs" / "tutorials" / "quickstart.md"
+    assert _local(SITE + "figures/a.svg") == ROOT / "docs" / "figures" / "a.svg"
+    assert _local(REPOSITORY + "CHANGELOG.md") == ROOT / "CHANGELOG.md"
+
+
+def test_the_readme_links_work_on_pypi_too():
+    relative = [t for t in re.findall(r"\]\(([^)\s]+)\)", _text()) if not re.match(r"https?://|#", t)]
+    assert relative == [], "links relative to the repository break on the package's PyPI page"
+
+
 @pytest.mark.parametrize("page", ["README.md", "CONTRIBUTING.md", "benchmarks/README.md"])
 def test_links_resolve(page):
     path = ROOT / page
     for target in re.findall(r"\]\(([^)\s]+)\)", path.read_text(encoding="utf-8")):
-        if re.match(r"https?://", target):
-            continue
         file, _, anchor = target.partition("#")
-        linked = (path.parent / file).resolve() if file else path
+        if file.startswith((SITE, REPOSITORY)):
+            linked = _local(file)
+        elif re.match(r"https?://", target):
+            continue
+        else:
+            linked = (path.parent / file).resolve() if file else path
         assert linked.exists(), f"{page}: {target}"
         if anchor:
             assert anchor in anchors(linked.read_text(encoding="utf-8")), f"{page}: {target}"
