@@ -6,13 +6,14 @@ accepts (its dtypes, scaling, the rules beside the observation)."""
 from __future__ import annotations
 
 import weakref
-from typing import Any, Dict, Optional, Protocol
+from typing import Any, Dict, Optional, Protocol, Tuple
 
 import numpy as np
 from gymnasium import spaces
 
-from .._core import NUM_ACTIONS
+from .._core import NUM_ACTIONS, OBS_SIZE
 from .._utils.checks import describe as _describe
+from ._rulesets import obs_rules_space
 
 
 class MaskedBatch(Protocol):
@@ -23,7 +24,7 @@ class MaskedBatch(Protocol):
     _mask: np.ndarray
 
 
-__all__ = ["LegalActionSpace", "LegalMultiDiscrete", "OBS_DTYPES", "check_obs_options"]
+__all__ = ["LegalActionSpace", "LegalMultiDiscrete", "OBS_DTYPES", "batched_spaces", "check_obs_options"]
 
 #: Accepted observation dtypes (compact types keep the layout; values saturate).
 OBS_DTYPES = ("float32", "uint8", "int8")
@@ -134,3 +135,30 @@ def check_obs_options(obs_dtype: Any, scale_obs: Any, obs_rules: Any) -> str:
     if scale_obs and obs_dtype != "float32":
         raise ValueError(f"scale_obs=True needs obs_dtype='float32', got {obs_dtype!r}")
     return obs_dtype
+
+
+def batched_spaces(env: Any, obs_dtype: str) -> Tuple[spaces.Space, spaces.Discrete, spaces.Space, Any]:
+    """A :class:`~eights.VecEnv`'s spaces for its dtype, scaling and rules encoding: the single
+    observation and action spaces, then the batched ones (``num_envs`` rows)."""
+    num_envs = env.num_envs
+    low: Any
+    high: Any
+    if env.scale_obs:
+        low, high = np.float32(0.0), np.float32(1.0)
+    elif obs_dtype == "float32":
+        low, high = env.obs_bounds.low, env.obs_bounds.high
+    else:
+        info = np.iinfo(obs_dtype)
+        low, high = info.min, info.max
+    # gymnasium before 1.4 annotates `dtype` as a scalar type, so the scalar type is given.
+    dtype = np.dtype(obs_dtype).type
+    single: spaces.Space = spaces.Box(low, high, shape=(OBS_SIZE,), dtype=dtype)
+    batched: spaces.Space = spaces.Box(
+        np.broadcast_to(low, (num_envs, OBS_SIZE)),
+        np.broadcast_to(high, (num_envs, OBS_SIZE)),
+        shape=(num_envs, OBS_SIZE),
+        dtype=dtype,
+    )
+    if env.obs_rules:
+        single, batched = obs_rules_space(single), obs_rules_space(batched, num_envs)
+    return single, spaces.Discrete(NUM_ACTIONS), batched, LegalMultiDiscrete(num_envs, env)

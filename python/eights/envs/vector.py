@@ -47,11 +47,10 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
-from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as _GymVectorEnv
 
-from .._core import NUM_ACTIONS, OBS_SIZE, Game, VecEnvCore
+from .._core import Game, VecEnvCore
 from .._utils.checks import as_flag
 from .._utils.checks import as_int as _as_int
 from .._utils.checks import describe as _describe
@@ -62,8 +61,8 @@ from ..agents.pool import check_batch_actions as _check_batch_actions
 from ..rules import Rules
 from ._common import VECENV_NOT_PICKLED
 from ._opponents import normalise_opponents, play_opponents
-from ._rulesets import RulesArg, RuleSet, obs_rules_space
-from .spaces import LegalMultiDiscrete, check_obs_options
+from ._rulesets import RulesArg, RuleSet
+from .spaces import batched_spaces, check_obs_options
 
 __all__ = ["VecEnv", "AUTORESET_MODES"]
 
@@ -192,10 +191,10 @@ class VecEnv(_GymVectorEnv):
         self._seed_rng = np.random.default_rng(seed)
         self._started = False
         self._bind_buffers()
-        #: Finite bounds of every slice, from the deck the rules deal (eights.observation); for
-        #: mixed rules, bounds that hold under each of them.
+        #: Finite bounds of every slice, from the deck the rules deal; for mixed rules, bounds that hold under each.
         self.obs_bounds = self.ruleset.bounds
-        self._build_spaces(obs_dtype)
+        spaces = batched_spaces(self, obs_dtype)
+        self.single_observation_space, self.single_action_space, self.observation_space, self.action_space = spaces
 
     def _bind_buffers(self) -> None:
         """The Rust core's arrays (written in place by every step) and the Python-side ones."""
@@ -216,37 +215,6 @@ class VecEnv(_GymVectorEnv):
         self._all_rows = np.arange(num_envs, dtype=np.int64)
         # Per seat and game: the pool snapshot drawn for the current episode.
         self._pool_choice: Dict[int, np.ndarray] = {}
-
-    def _build_spaces(self, obs_dtype: str) -> None:
-        """The observation and action spaces, single and batched, for the dtype and scaling."""
-        num_envs = self.num_envs
-        low: Any
-        high: Any
-        if self.scale_obs:
-            low, high = np.float32(0.0), np.float32(1.0)
-        elif obs_dtype == "float32":
-            low, high = self.obs_bounds.low, self.obs_bounds.high
-        else:
-            info = np.iinfo(obs_dtype)
-            low, high = info.min, info.max
-        # gymnasium before 1.4 annotates `dtype` as a scalar type, so the scalar type is given.
-        self.single_observation_space = spaces.Box(
-            low,
-            high,
-            shape=(OBS_SIZE,),
-            dtype=np.dtype(obs_dtype).type,
-        )
-        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
-        self.observation_space = spaces.Box(
-            np.broadcast_to(low, (num_envs, OBS_SIZE)),
-            np.broadcast_to(high, (num_envs, OBS_SIZE)),
-            shape=(num_envs, OBS_SIZE),
-            dtype=np.dtype(obs_dtype).type,
-        )
-        if self.obs_rules:
-            self.single_observation_space = obs_rules_space(self.single_observation_space)
-            self.observation_space = obs_rules_space(self.observation_space, num_envs)
-        self.action_space = LegalMultiDiscrete(num_envs, self)
 
     # ------------------------------------------------------------------ API
 
@@ -399,7 +367,7 @@ class VecEnv(_GymVectorEnv):
         if root is not None:
             root = np.asarray(root)
             if root.ndim != 1 or (root.size and root.dtype.kind != "i"):
-                raise TypeError(f"root must be a 1-d integer array of action ids, got shape {root.shape} of {root.dtype}")
+                raise TypeError(f"root must be a 1-d integer array of action ids, got {root.shape} of {root.dtype}")
             root = np.ascontiguousarray(root, dtype=np.int64)
         return self._core.bot_policies(bot, rows, root)
 

@@ -63,7 +63,7 @@ def serve(
             stopping.set()
             super().handle_exit(sig, frame)
 
-    settings = uvicorn.Config(
+    uv_config = uvicorn.Config(
         app,
         host=config.host,
         port=config.port,
@@ -71,4 +71,4 @@ def serve(
         ws_max_size=MAX_FRAME_BYTES,
         timeout_graceful_shutdown=2,
     )
-    Server(settings).run()
+    Server(uv_config).run()

@@ -121,7 +121,7 @@ def _local(url: str) -> Path:
     if url.startswith(REPOSITORY):
         return ROOT / url[len(REPOSITORY) :]
     page = url[len(SITE) :]
-    if not page or page.endswith("/"):  # a page: docs/PAGE.md (or docs/index.md)
+    if not page or page.endswith("/"):  # a page: its Markdown file under docs (index.md for the site's root)
         return ROOT / "docs" / ((page.rstrip("/") or "index") + ".md")
     return ROOT / "docs" / page  # a file the site copies, such as a chart
 
