@@ -12,13 +12,16 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyModule};
 use std::sync::Arc;
 
+// Registered as `eights.X`, the public name: pickle finds the class there, so the errors cross
+// process boundaries (a worker of `AsyncVectorEnv` or `multiprocessing`), and tracebacks name
+// the class as users import it.
 create_exception!(
-    _core,
+    eights,
     IllegalActionError,
     PyValueError,
     "An action that is not legal now (or a step after the game ended). The game is unchanged."
 );
-create_exception!(_core, RulesError, PyValueError, "Invalid rules: the message names the offending field.");
+create_exception!(eights, RulesError, PyValueError, "Invalid rules: the message names the offending field.");
 
 pub(super) fn rules_err(e: rules::RulesError) -> PyErr {
     match e {

@@ -292,7 +292,7 @@ pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
         Ok(s) => Ok(s),
         Err(e) => {
             let path = track.path().to_string();
-            let msg = e.to_string();
+            let msg = plain_words(&e.to_string());
             let (path, msg) =
                 if msg.len() + path.len() > LONG_MESSAGE { (cut(&path), cut_backticked(&msg)) } else { (path, msg) };
             // serde reports an unknown key at its parent; add the key itself to the path.
@@ -305,6 +305,66 @@ pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
             Err(RulesError::invalid(field, msg))
         }
     }
+}
+
+/// serde's message in the words of a rules file's reader: `u8` is "a whole number from 0 to
+/// 255", `struct PlayersSpec` "a table of fields", a `map` "a table", a `sequence` "a list", and
+/// an unknown enum `variant` an unknown value (a *variant* of these rules is something else).
+/// Only the words outside the backticks, which quote the user's own value, change.
+fn plain_words(msg: &str) -> String {
+    const WORDS: &[(&str, &str)] = &[
+        ("expected u8", "expected a whole number from 0 to 255"),
+        ("expected u16", "expected a whole number from 0 to 65,535"),
+        ("expected u32", "expected a whole number from 0 to 4,294,967,295"),
+        ("expected u64", "expected a whole number from 0 to 18,446,744,073,709,551,615"),
+        ("expected usize", "expected a whole number from 0 to 18,446,744,073,709,551,615"),
+        ("expected i8", "expected a whole number from -128 to 127"),
+        ("expected i16", "expected a whole number from -32,768 to 32,767"),
+        ("expected i32", "expected a whole number from -2,147,483,648 to 2,147,483,647"),
+        ("expected i64", "expected a whole number"),
+        ("expected f32", "expected a number"),
+        ("expected f64", "expected a number"),
+        ("invalid type: map", "invalid type: table"),
+        ("invalid type: sequence", "invalid type: list"),
+        ("expected a map", "expected a table"),
+        ("expected a sequence", "expected a list"),
+        ("unknown variant", "unknown value"),
+    ];
+    msg.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                return part.to_string();
+            }
+            let mut part = part.to_string();
+            for (serde, plain) in WORDS {
+                part = replace_word(&part, serde, plain);
+            }
+            match part.split_once("expected struct ") {
+                Some((head, tail)) => {
+                    let rest = tail.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_');
+                    format!("{head}expected a table of fields{rest}")
+                }
+                None => part,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("`")
+}
+
+/// `text` with `word` replaced where it is not the start of a longer word (`u8`, not `u80`).
+fn replace_word(text: &str, word: &str, by: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(word) {
+        let after = &rest[i + word.len()..];
+        let whole = !after.starts_with(|c: char| c.is_alphanumeric() || c == '_');
+        out.push_str(&rest[..i]);
+        out.push_str(if whole { by } else { word });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Past this many bytes a serde message (and the path of the field it is about) is cut:
@@ -533,6 +593,27 @@ mod tests {
         assert_eq!(e.field(), Some("deal.hand_size"), "{e}");
         let e = load_spec("crazy_eights", Some(&json!({"draw": {"after": "whenever"}}))).unwrap_err();
         assert_eq!(e.field(), Some("draw.after"), "{e}");
+    }
+
+    #[test]
+    fn serde_words_become_a_rules_readers_words() {
+        // `hand_size = -7` said "expected u8"; `players = 3` "expected struct PlayersSpec"; a
+        // misspelt draw mode "unknown variant", though a variant of the rules is another thing.
+        let msg = |o: serde_json::Value| load_spec("crazy_eights", Some(&o)).unwrap_err().to_string();
+        let hand = msg(json!({"deal": {"hand_size": -7}}));
+        assert!(hand.ends_with("invalid value: integer `-7`, expected a whole number from 0 to 255"), "{hand}");
+        let players = msg(json!({"players": 3}));
+        assert!(players.ends_with("invalid type: integer `3`, expected a table of fields"), "{players}");
+        let after = msg(json!({"draw": {"after": "may_play_drawnn"}}));
+        assert!(after.contains("unknown value `may_play_drawnn`, expected one of `"), "{after}");
+        assert!(!after.contains("variant"), "{after}");
+        let list = msg(json!({"deal": {"hand_size": [1]}}));
+        assert!(list.ends_with("invalid type: list, expected a whole number from 0 to 255"), "{list}");
+        // The user's own value, in backticks, is quoted as it was.
+        assert_eq!(
+            plain_words("unknown variant `expected u8`, expected u80"),
+            "unknown value `expected u8`, expected u80"
+        );
     }
 
     #[test]

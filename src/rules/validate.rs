@@ -24,10 +24,16 @@ pub(super) fn validate_players(s: &RulesSpec, num_players: usize) -> Result<usiz
     if num_players < s.players.min as usize || num_players > s.players.max as usize {
         return Err(RulesError::invalid(
             "num_players",
-            format!("{} allows {} to {} players, got {num_players}", s.name, s.players.min, s.players.max),
+            format!("{} {}, got {num_players}", s.name, players_allowed(s.players.min, s.players.max)),
         ));
     }
     Ok(num_players)
+}
+
+/// The player counts a rule set allows, in words: "allows 2 to 8 players", or "is for exactly 2
+/// players" (not "allows 2 to 2").
+pub(crate) fn players_allowed(min: u8, max: u8) -> String {
+    if min == max { format!("is for exactly {min} players") } else { format!("allows {min} to {max} players") }
 }
 
 // ----- consistency of the play settings ------------------------------------------------

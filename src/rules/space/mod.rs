@@ -190,8 +190,9 @@ impl RuleSpace {
                     return Err(RulesError::invalid(
                         "presets",
                         format!(
-                            "{name} allows {} to {} players, not every count of num_players {:?}",
-                            spec.players.min, spec.players.max, cfg.num_players
+                            "{name} {}, not every count of num_players {:?}",
+                            crate::rules::validate::players_allowed(spec.players.min, spec.players.max),
+                            cfg.num_players
                         ),
                     ));
                 }
