@@ -2,7 +2,8 @@
 compiles and every name it takes from the package exists; the blocks of the pages a reader
 runs as written (the tutorials, the rules an agent sees, the envs' spawn example, the
 network's export, the API page's doctest) run, a page's blocks in order in one namespace,
-in a scratch folder that has the repository's ``examples/``. A block left out of the run
+in a scratch folder that has the repository's ``examples/`` and the files a page asks the reader to
+save (``SAVED``; the page shows each whole). A block left out of the run
 says why in ``NOT_RUN``: it trains for minutes, needs a Ray cluster, or stands for the
 reader's own policy. The README's snippets have their own test (``test_readme.py``)."""
 
@@ -40,6 +41,10 @@ NOT_RUN: Dict[Tuple[str, int], str] = {
 
 #: Pages whose blocks need an optional extra to run: (module, extra).
 NEEDS = {"net.md": ("torch", "train")}
+
+#: Files a page shows whole and asks the reader to save before its blocks run: page -> (the
+#: name to save it as, the repository's copy). The page's block must be the file, byte for byte.
+SAVED = {"tutorials/house_rules.md": ("house_rules.toml", "examples/house_rules.toml")}
 
 
 def _blocks() -> Dict[str, List[str]]:
@@ -136,6 +141,9 @@ def test_the_page_runs(page, tmp_path):
     if page in NEEDS:
         pytest.importorskip(*NEEDS[page][:1], reason=f"needs the {NEEDS[page][1]} extra")
     (tmp_path / "examples").symlink_to(ROOT / "examples", target_is_directory=True)
+    if page in SAVED:  # what the reader saved from the page (the next test holds them equal)
+        name, copy = SAVED[page]
+        (tmp_path / name).write_bytes((ROOT / copy).read_bytes())
     program = "\n".join(
         f"# docs/{page} block {i + 1}\n{_program(page, i)}" for i in range(len(PAGES[page])) if (page, i) not in NOT_RUN
     )
@@ -153,3 +161,10 @@ def test_the_python_blocks_import_no_internal_module():
     private = re.compile(r"\beights\.(_\w+)|from eights import (_\w+)|from eights\.\S*\._\w+")
     found = [f"{page}, block {i}: {m.group(0)}" for page, i in BLOCKS for m in private.finditer(PAGES[page][i])]
     assert not found, found
+
+
+@pytest.mark.parametrize("page", sorted(SAVED))
+def test_a_file_the_page_asks_to_save_is_shown_whole(page):
+    name, copy = SAVED[page]
+    shown = re.findall(r"^```toml\n(.*?)^```", (DOCS / page).read_text(encoding="utf-8"), re.M | re.S)
+    assert (ROOT / copy).read_text(encoding="utf-8") in shown, f"docs/{page} does not show {copy} as it is"
