@@ -60,7 +60,10 @@ def test_async_vector_env_reports_a_workers_illegal_action():
 
 @pytest.mark.parametrize(
     "preset, players, words",
-    [("one_left", 3, "one_left is for exactly 2 players, got 3"), ("switch_blackjack", 9, "switch_blackjack allows 2 to 7 players, got 9")],
+    [
+        ("one_left", 3, "one_left is for exactly 2 players, got 3"),
+        ("switch_blackjack", 9, "switch_blackjack allows 2 to 7 players, got 9"),
+    ],
 )
 def test_a_player_count_the_rules_do_not_allow_is_said_plainly(preset, players, words):
     # one_left "allows 2 to 2 players" before.
