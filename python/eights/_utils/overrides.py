@@ -5,12 +5,23 @@ is the engine's own, ``eights._core.merge_rules``, so presets and overrides merg
 from __future__ import annotations
 
 import copy
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+import difflib
+import functools
+import inspect
+from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
 
-from .._core import RulesError, merge_rules
+from .._core import RulesError, merge_rules, resolve_rules
 from .._utils.checks import describe
 
-__all__ = ["merge_rule_overrides", "deep_merge", "rules_and_overrides", "check_depth", "MAX_RULES_DEPTH"]
+__all__ = [
+    "merge_rule_overrides",
+    "deep_merge",
+    "rules_and_overrides",
+    "check_depth",
+    "env_overrides",
+    "variant_names",
+    "MAX_RULES_DEPTH",
+]
 
 
 #: Deepest nesting of tables and lists accepted in rules (the engine's limit; real rules use 4).
@@ -116,3 +127,75 @@ def deep_merge(base: Dict[str, Any], over: Mapping[str, Any]) -> Dict[str, Any]:
     replaces.  Both must be JSON-like (``TypeError`` naming ``rules`` otherwise)."""
     merged: Dict[str, Any] = merge_rules(base, dict(over))
     return merged
+
+
+def variant_names(names: Sequence[Any], where: str) -> List[str]:
+    """The variant names of ``names`` (the arguments of ``where``): the names themselves, or
+    one list or tuple of them, the form ``variants=[...]`` takes everywhere else. A name
+    that is not a str is a ``TypeError`` naming ``where``'s argument."""
+    if len(names) == 1 and isinstance(names[0], (list, tuple)):
+        names = names[0]
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(
+                f"{where} names must be variant names (str), as ('a', 'b') or one list ['a', 'b']; got {describe(name)}"
+            )
+    return list(names)
+
+
+@functools.cache
+def _rules_fields() -> Tuple[Tuple[str, bool], ...]:
+    """The top-level fields of a rules specification, in the engine's order, each with
+    whether it is a table (a dict: a scalar value is never valid there)."""
+    return tuple((k, isinstance(v, dict)) for k, v in resolve_rules("crazy_eights", None).items())
+
+
+@functools.cache
+def _keywords(func: Callable[..., Any]) -> FrozenSet[str]:
+    """The keyword arguments ``func`` (a function or a class) names in its signature."""
+    try:
+        params = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):  # pragma: no cover - a builtin without a signature
+        return frozenset()
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return frozenset(p.name for p in params if p.kind in kinds)
+
+
+#: How close (``difflib`` ratio) a rules table given a plain value must be to an env keyword
+#: to be taken for a misspelt keyword (``players=3`` for ``num_players``, 0.78); an unknown
+#: name needs difflib's usual 0.6 (``opponent``, ``num_player``, ``seeds``).
+_TABLE_CUTOFF = 0.75
+
+
+def env_overrides(
+    overrides: Mapping[str, Any], env: Callable[..., Any], *more: Callable[..., Any]
+) -> Mapping[str, Any]:
+    """``overrides``, the keyword catch-all of ``env`` (a function or class whose other
+    keywords are its own settings, ``more`` those it passes its keywords on to), checked for
+    misspelt settings: a key that is not a rules field (or is a rules table given a plain
+    value, ``players=3``) and is close to one of the env's keywords (read from the
+    signatures, so they cannot drift) is a ``TypeError`` as Python's own ``unexpected keyword
+    argument``, with a "did you mean"; any other key is left to the rules (which name a bad
+    field)."""
+    keywords = set(_keywords(env)).union(*(_keywords(f) for f in more))
+    fields = dict(_rules_fields())
+    for key, value in overrides.items():
+        if not isinstance(key, str) or key in keywords:
+            continue
+        top = key.split("__")[0]
+        if top in fields and (not fields[top] or top != key or isinstance(value, Mapping)):
+            continue  # a rules field, given a value of its kind
+        cutoff = _TABLE_CUTOFF if top in fields else 0.6
+        close = difflib.get_close_matches(key, sorted(keywords), n=1, cutoff=cutoff)
+        if not close:
+            continue
+        if top in fields:
+            why = f"the rules field {key!r} is a table, given as a dict or as {key}__<field>=..."
+        else:
+            why = f"the rules fields are {', '.join(fields)}"
+        name = getattr(env, "__name__", "the env")
+        raise TypeError(
+            f"{name}() got an unexpected keyword argument {key!r}: did you mean {close[0]}? "
+            f"(other keywords are rules overrides; {why})"
+        )
+    return overrides

@@ -12,7 +12,7 @@ import numpy as np
 
 from .._core import NUM_ACTIONS, Game
 from .._utils.checks import describe
-from .._utils.overrides import merge_rule_overrides
+from .._utils.overrides import env_overrides, merge_rule_overrides
 from ..render import HISTORY_SHOWN, game_html, table_text
 from ._rulesets import RulesArg, RuleSet
 
@@ -23,6 +23,7 @@ __all__ = [
     "check_choice",
     "check_deck",
     "check_flag",
+    "check_vecenv",
     "illegal_reason",
     "new_history",
     "reset_deck",
@@ -62,6 +63,18 @@ VECENV_NOT_PICKLED = (
     "pickle, under gymnasium.vector.AsyncVectorEnv or SB3's SubprocVecEnv"
 )
 
+#: Why a closed VecEnv refuses to reset, step or answer (rather than "call reset()").
+VECENV_CLOSED = "the VecEnv is closed: {method}() cannot be called after close(); build a new VecEnv"
+
+
+def check_vecenv(env: Any, method: str, started: bool = True) -> None:
+    """``RuntimeError`` when the :class:`~eights.VecEnv` ``env`` is closed, or (``started``)
+    when it was never reset, for its ``method`` (kept here: vector.py has a line budget)."""
+    if getattr(env, "closed", False):
+        raise RuntimeError(VECENV_CLOSED.format(method=method))
+    if started and not env._started:
+        raise RuntimeError(f"call reset() before {method}()")
+
 
 class Table:
     """The rules of an environment resolved once: the merged rule overrides, the rule set (or
@@ -69,7 +82,9 @@ class Table:
     :mod:`eights.envs._rulesets`), a game to play them (dealt from seed 0 until the first
     reset), the preset's name and the observation's bounds.  Building it validates the preset
     or :class:`eights.Rules`, the player count and the overrides (``ValueError``/``TypeError``
-    naming what is wrong)."""
+    naming what is wrong); with ``env`` (the env's class), a misspelt setting of the env in
+    ``rule_overrides`` is a ``TypeError`` with a "did you mean" (see
+    :func:`eights._utils.overrides.env_overrides`)."""
 
     __slots__ = ("rules", "game", "preset", "obs_bounds", "ruleset", "num_players", "encoding")
 
@@ -80,7 +95,10 @@ class Table:
         rules: Optional[Mapping[str, Any]],
         rule_overrides: Mapping[str, Any],
         seed: int = 0,
+        env: Any = None,
     ) -> None:
+        if env is not None:  # a misspelt setting of the env ("players") is a TypeError, not a rules error
+            rule_overrides = env_overrides(rule_overrides, env)
         self.rules = merge_rule_overrides(rules, **rule_overrides)
         self.ruleset = RuleSet(preset, num_players, self.rules)
         self.num_players = num_players

@@ -37,6 +37,7 @@ from .._core import NUM_ACTIONS, IllegalActionError
 from .._utils.checks import as_action as _as_action
 from .._utils.checks import as_int as _as_int
 from .._utils.checks import as_real, opponents_per_seat, other_seats
+from .._utils.overrides import env_overrides
 from .._utils.seeds import DRAW_BOUND, check_optional_seed
 from ..agents.seats import check_opponent, play_until, seat_player
 from ..agents.spec import AgentSpec
@@ -181,7 +182,9 @@ class EightsEnv(gymnasium.Env):
         check_choice(render_mode, RENDER_MODES, "render_mode", none_ok=True)
         check_choice(illegal_action, ILLEGAL_ACTION_MODES, "illegal_action")
 
-        self._table = table = Table(preset, num_players, rules, rule_overrides, seed=0 if seed is None else seed)
+        self._table = table = Table(
+            preset, num_players, rules, rule_overrides, seed=0 if seed is None else seed, env=type(self)
+        )
         self.rules, self.game, self.preset = table.rules, table.game, table.preset
         other_seats(num_players, learner_seat)  # ValueError for a learner_seat off the table
         self.num_players = num_players
@@ -420,6 +423,7 @@ def make(
     ``"eights/<preset>-v1"`` (``gymnasium.make("eights/crazy_eights-v1")``,
     which adds Gymnasium's standard wrappers).
     """
+    env_overrides(rules, make, EightsEnv)  # players=3: "did you mean num_players?", named make()
     return EightsEnv(
         preset,
         num_players=num_players,

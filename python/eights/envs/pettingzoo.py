@@ -81,6 +81,7 @@ from .._utils.checks import as_action as _as_action
 from .._utils.checks import as_int as _as_int
 from .._utils.checks import as_real as _as_real
 from .._utils.checks import describe as _describe
+from .._utils.overrides import env_overrides
 from .._utils.seeds import DRAW_BOUND, check_optional_seed
 from ..records import EpisodeRecorder
 from ..render import game_html
@@ -109,6 +110,7 @@ def env(
     ``OrderEnforcingWrapper``).  ``kwargs`` go to :class:`raw_env`.  ``illegal_reward``
     must be a finite number (as the Gymnasium env's)."""
     illegal_reward = _as_real(illegal_reward, "illegal_reward")
+    env_overrides(kwargs, env, raw_env)  # a misspelt setting: "did you mean", named env()
     aec: AECEnv = raw_env(preset, num_players, render_mode=render_mode, **kwargs)
     aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=illegal_reward)
     aec = wrappers.AssertOutOfBoundsWrapper(aec)
@@ -167,6 +169,7 @@ def parallel_env(
 ) -> ParallelEnv:
     """The turn-based parallel form of :func:`env` (``turn_based_aec_to_parallel``):
     ``step(actions)`` uses only ``actions[active agent]``."""
+    env_overrides(kwargs, parallel_env, env, raw_env)
     return _TurnBasedParallel(env(preset, num_players, render_mode=render_mode, **kwargs))
 
 
@@ -236,7 +239,7 @@ class raw_env(AECEnv):
         elif not 0 <= _as_int(render_view, "render_view") < num_players:
             raise ValueError(f"render_view seat must be in [0, {num_players}), got {render_view}")
 
-        self._table = table = Table(preset, num_players, rules, rule_overrides)  # validates the rules
+        self._table = table = Table(preset, num_players, rules, rule_overrides, env=type(self))  # validates the rules
         self.rules, self.game, self.preset = table.rules, table.game, table.preset
         self.num_players = num_players
         self.render_mode = render_mode

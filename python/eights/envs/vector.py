@@ -54,12 +54,12 @@ from .._core import Game, VecEnvCore
 from .._utils.checks import as_flag
 from .._utils.checks import as_int as _as_int
 from .._utils.checks import describe as _describe
-from .._utils.overrides import merge_rule_overrides
+from .._utils.overrides import env_overrides, merge_rule_overrides
 from .._utils.seeds import DRAW_BOUND, check_optional_seed, check_seed
 from ..agents.pool import OpponentPool
 from ..agents.pool import check_batch_actions as _check_batch_actions
 from ..rules import Rules
-from ._common import VECENV_NOT_PICKLED
+from ._common import VECENV_NOT_PICKLED, check_vecenv
 from ._opponents import normalise_opponents, play_opponents
 from ._rulesets import RulesArg, RuleSet
 from .spaces import batched_spaces, check_obs_options
@@ -155,7 +155,7 @@ class VecEnv(_GymVectorEnv):
             if self._py_opponents and all(isinstance(o, str) for o in self._py_opponents.values()):
                 # Built-in bots only: Rust plays them inside the step, on the batch's threads.
                 core_opponents = [self._py_opponents.get(p) for p in range(num_players)]
-        self.rules = merge_rule_overrides(rules, **rule_overrides)
+        self.rules = merge_rule_overrides(rules, **env_overrides(rule_overrides, type(self)))
         self.ruleset = RuleSet(preset, num_players, self.rules)
         self._core = VecEnvCore(
             self.ruleset.core_arg,
@@ -237,6 +237,7 @@ class VecEnv(_GymVectorEnv):
         draws a fresh seed from the env's generator.  No options are
         supported yet (partial resets are done by autoreset).
         """
+        check_vecenv(self, "reset", started=False)
         if options is not None and not isinstance(options, dict):
             raise TypeError(f"options must be a dict or None, got {_describe(options)}")
         if options:
@@ -273,11 +274,10 @@ class VecEnv(_GymVectorEnv):
             ValueError: wrong shape, or an action out of range.
             eights.IllegalActionError: an action is not legal now (the
                 message names the env and its legal actions).
-            RuntimeError: ``reset()`` was never called.
+            RuntimeError: ``reset()`` was never called, or the VecEnv is closed.
             In every case nothing has changed.
         """
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
+        check_vecenv(self, "step")
         arr = _check_batch_actions(actions, self.num_envs, "actions")
         if arr.dtype != np.int64 or not arr.flags.c_contiguous:
             # Unsigned values past int64 were refused above: the cast keeps every value.
@@ -341,7 +341,7 @@ class VecEnv(_GymVectorEnv):
         Raises:
             ValueError: an unknown bot, a row outside ``0..num_envs``, a ``seed`` outside
                 ``[0, 2**64)``, or a ``seed`` for a bot other than the card network.
-            RuntimeError: ``reset()`` was never called.
+            RuntimeError: ``reset()`` was never called, or the VecEnv is closed.
         """
         rows = self._bot_rows("bot_actions", bot, rows)
         return self._core.bot_actions(bot, rows, check_optional_seed(seed))
@@ -361,7 +361,7 @@ class VecEnv(_GymVectorEnv):
         Raises:
             ValueError: an unknown bot, a row outside ``0..num_envs``, a ``root`` of another
                 length than ``rows``.
-            RuntimeError: ``reset()`` was never called.
+            RuntimeError: ``reset()`` was never called, or the VecEnv is closed.
         """
         rows = self._bot_rows("bot_policies", bot, rows)
         if root is not None:
@@ -373,8 +373,7 @@ class VecEnv(_GymVectorEnv):
 
     def _bot_rows(self, method: str, bot: Any, rows: Optional[Any]) -> np.ndarray:
         """``rows`` of a bot's answers, checked: int64 game indices (every game when None)."""
-        if not self._started:
-            raise RuntimeError(f"call reset() before {method}()")
+        check_vecenv(self, method)
         if not isinstance(bot, str):
             raise TypeError(f"bot must be a bot name (str), got {_describe(bot)}")
         if rows is None:
@@ -392,6 +391,7 @@ class VecEnv(_GymVectorEnv):
         stream, seeded from the reset seed and ``i``); 0 where the episode is
         over.  Returns an internal int64 buffer unless ``out`` (int64, shape
         ``(num_envs,)``) is given."""
+        check_vecenv(self, "random_actions", started=False)
         if out is not None:
             if not isinstance(out, np.ndarray) or out.dtype != np.int64 or out.shape != (self.num_envs,):
                 raise TypeError(f"out must be an int64 numpy array of shape ({self.num_envs},)")

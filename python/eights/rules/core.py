@@ -34,7 +34,7 @@ import os
 import re
 import stat
 import sys
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Union
 
 if TYPE_CHECKING:
     import numpy as np
@@ -43,8 +43,8 @@ from .._core import Game as _Game
 from .._core import RulesError, describe_rules, is_resolved, resolve_rules, validate_rules
 from .._core import encode_rules as _encode_rules
 from .._core import presets as _presets
-from .._utils.checks import as_flag, describe, quoted, shown_path
-from .._utils.overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides
+from .._utils.checks import as_flag, quoted, shown_path
+from .._utils.overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides, variant_names
 
 __all__ = ["Rules"]
 
@@ -383,17 +383,18 @@ class Rules:
         more = rules_and_overrides(rules, overrides)
         return type(self)._make(self._base, deep_merge(self._overrides, more))
 
-    def with_variants(self, *names: str) -> Rules:
-        """A copy with the named documented variants applied as well."""
-        unknown = [n for n in names if n not in self.variants]
+    def with_variants(self, *names: Union[str, Sequence[str]]) -> Rules:
+        """A copy with the named documented variants applied as well (``"a", "b"`` or ``["a", "b"]``)."""
+        wanted = variant_names(names, "with_variants()")
+        unknown = [n for n in wanted if n not in self.variants]
         if unknown:
             raise RulesError(
                 f"invalid rules field 'variants': unknown variant(s) "
-                f"{', '.join(quoted(n) if isinstance(n, str) else describe(n) for n in unknown[:5])}"
+                f"{', '.join(quoted(n) for n in unknown[:5])}"
                 f"{f' and {len(unknown) - 5:,} more' if len(unknown) > 5 else ''}; "
                 f"these rules document: {', '.join(self.variants) or 'none'}"
             )
-        return self.replace(variants=self.active_variants + [n for n in names if n not in self.active_variants])
+        return self.replace(variants=self.active_variants + [n for n in wanted if n not in self.active_variants])
 
     def encode(self, num_players: Optional[int] = None) -> np.ndarray:
         """The rules encoding: a float32 array of :data:`eights.RULES_SIZE` values, 54 rows

@@ -129,3 +129,29 @@ def test_escape_sequences_from_a_file_do_not_reach_the_terminal(tmp_path):
     code, out, err = _run(["replay", str(path)])
     assert code == 0, err
     assert "\x1b" not in out and out.startswith("\\x1b[2J")
+
+
+def test_a_changed_preset_labels_its_summary_as_the_presets(tmp_path):
+    # The preset's prose ("Aces change the suit but must themselves match") was printed as it
+    # stands above a list saying "Aces [A]: wild: playable on any card", as if it described them.
+    summary = eights.Rules("switch_blackjack").to_dict()["description"]
+    code, out, _ = _run(["rules", "--preset", "switch_blackjack", "--variants", "aces_wild"])
+    assert code == 0 and "Aces [A]: wild: playable on any card" in out
+    assert f"\nswitch_blackjack: {summary}\n\nChanged by: variant aces_wild. The summary above is the " in out
+    # A house-rules file: its variant and its other changes.
+    path = tmp_path / "house.toml"
+    argv = ["rules", "--preset", "switch_blackjack", "--variants", "aces_wild", "--out", str(path)]
+    assert _run([*argv, "--rules", '{"deal": {"hand_size": 6}}'])[0] == 0
+    code, out, _ = _run(["rules", "--preset", str(path)])
+    assert code == 0 and f"switch_blackjack: {summary}" in out
+    assert "Changed by: variant aces_wild; changes to deal.hand_size." in out
+    # A complete file (no `inherits`) keeping the preset's prose: its changes are found too.
+    full = tmp_path / "full.toml"
+    assert _run([*argv[:-1], str(full), "--full"])[0] == 0
+    code, out, _ = _run(["rules", "--preset", str(full)])
+    assert code == 0 and "Changed by: changes to cards.A.nominate" in out and "the ones in play" in out
+    # The preset itself, or its own prose replaced: the summary as it was.
+    code, out, _ = _run(["rules", "--preset", "switch_blackjack"])
+    assert code == 0 and f"\n\n{summary}\n\n" in out and "Changed by" not in out
+    code, out, _ = _run(["rules", "--preset", "switch_blackjack", "--rules", '{"description": "Ours."}'])
+    assert code == 0 and "\n\nOurs.\n\n" in out and "Changed by" not in out
