@@ -113,7 +113,9 @@ def players_from(body: Dict[str, Any], rules: Rules) -> int:
     default = max(2, allowed.start)
     n = _int_field(body, "players", 2, 10, default)
     if n not in allowed:
-        raise bad_request(f"'players': {rules.name} allows {allowed.start} to {allowed.stop - 1} players, got {n}")
+        lo, hi = allowed.start, allowed.stop - 1
+        words = f"is for exactly {lo} players" if lo == hi else f"allows {lo} to {hi} players"
+        raise bad_request(f"'players': {rules.name} {words}, got {n}")
     try:
         rules.validate(n)
     except ValueError as exc:

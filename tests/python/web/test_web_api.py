@@ -213,7 +213,7 @@ def test_bad_rules_are_refused_with_the_reason(client, server, body, status, wor
 @pytest.mark.parametrize(
     "body,words",
     [
-        ({"preset": "one_left", "players": 3}, "2 to 2 players"),
+        ({"preset": "one_left", "players": 3}, "one_left is for exactly 2 players, got 3"),
         ({"players": 11}, "'players' must be in [2, 10]"),
         ({"players": "two"}, "'players' must be an integer"),
         ({"seat": 2, "players": 2}, "'seat' must be in [0, 1]"),
