@@ -10,6 +10,7 @@ otherwise it is a preset name (preset names never do either).
 
 from __future__ import annotations
 
+import difflib
 import os
 import pathlib
 from typing import Any, Union
@@ -23,6 +24,13 @@ __all__ = ["PRESET_HELP", "is_rules_path", "resolve_preset"]
 
 #: What a ``preset`` argument may be, for error messages.
 PRESET_HELP = "a preset name (str), a path to a .toml file or an eights.Rules"
+
+#: The same for a command-line option (``--preset``): no Python types there.
+OPTION_HELP = "a preset name or the path of a house-rules .toml file"
+
+
+def _help(name: str) -> str:
+    return OPTION_HELP if name.startswith("--") else PRESET_HELP
 
 
 def is_rules_path(text: str) -> bool:
@@ -51,9 +59,11 @@ def resolve_preset(value: Any, name: str = "preset") -> Union[str, Rules]:
     elif isinstance(value, str):
         if not is_rules_path(value):
             if value not in _presets():
+                close = difflib.get_close_matches(value, _presets(), n=1)
+                guess = f" (did you mean {close[0]}?)" if close else ""
                 raise ValueError(
-                    f"unknown preset {quoted(value)}; available presets: {', '.join(_presets())} ({name} must "
-                    f"be {PRESET_HELP}; a string ending in .toml or holding a path separator is a file)"
+                    f"unknown preset {quoted(value)}{guess}; available presets: {', '.join(_presets())} ({name} "
+                    f"must be {_help(name)}; a string ending in .toml or holding a path separator is a file)"
                 )
             return value
         path = value
@@ -64,7 +74,7 @@ def resolve_preset(value: Any, name: str = "preset") -> Union[str, Rules]:
 
 def _read(path: str, name: str) -> Rules:
     if not os.path.exists(path):
-        raise FileNotFoundError(f"{name}: no such file: {path!r} ({name} must be {PRESET_HELP})")
+        raise FileNotFoundError(f"{name}: no such file: {path!r} ({name} must be {_help(name)})")
     if os.path.isdir(path):
         raise IsADirectoryError(f"{name}: {path!r} is a folder, not a rules file (a .toml file)")
     try:

@@ -207,3 +207,17 @@ def test_the_seeded_games_of_a_path_and_of_its_rules_are_the_same():
         if ta:
             oa, _ = a.reset(seed=6)
             ob, _ = b.reset(seed=6)
+
+
+def test_a_misspelt_preset_gets_a_did_you_mean_and_the_option_no_python_types(capsys):
+    with pytest.raises(ValueError, match=r'unknown preset "swtich_blackjack" \(did you mean switch_blackjack\?\)'):
+        eights.make("swtich_blackjack")
+    # On the command line: no "(str)" nor "an eights.Rules", which a shell cannot give.
+    from eights.__main__ import main
+
+    with pytest.raises(SystemExit) as end:
+        main(["rules", "--preset", "crazy_eight"])
+    assert end.value.code == 2
+    err = capsys.readouterr().err
+    assert "(did you mean crazy_eights?)" in err and "(str)" not in err and "eights.Rules" not in err
+    assert "--preset must be a preset name or the path of a house-rules .toml file" in err
