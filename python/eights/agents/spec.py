@@ -16,11 +16,11 @@ from typing import Any, Callable, List, Optional
 
 import numpy as np
 
-from .._core import BOT_NAMES_HELP, Bot, RandomBot, parse_bot
+from .._core import BOT_NAMES_HELP, NUM_ACTIONS, Bot, RandomBot, parse_bot
 from .._utils.checks import describe as _describe
 from .files import agent_file_label, is_agent_file
 
-__all__ = ["AGENT_HELP", "BOT_NAMES", "AgentSpec", "as_agent", "load_agent"]
+__all__ = ["AGENT_HELP", "BOT_NAMES", "AgentActionError", "AgentSpec", "as_agent", "load_agent"]
 
 #: Names of the built-in bots ("ismcts:N", "ismcts_net:N", "pimc:N" and "oracle:N" take a count;
 #: "ismcts_net" is ismcts whose root favours net's move; "oracle" sees
@@ -50,6 +50,20 @@ AGENT_HELP = (
     f"a bot name ({BOT_NAMES_HELP}; a path may be an os.PathLike), a callable f(obs, mask) -> action, an object "
     "with act(obs, mask) or act_batch(obs, masks), or a (name, agent) pair"
 )
+
+
+class AgentActionError(TypeError):
+    """A Python agent returned what is not an action (``None``, a float, a string...): a
+    ``TypeError`` naming the agent, which the command line reports in one line (exit status 2),
+    as it does an illegal action."""
+
+    @classmethod
+    def of(cls, label: str, raw: Any) -> AgentActionError:
+        """The error for agent ``label`` having returned ``raw``."""
+        return cls(
+            f"agent {label!r} returned {_describe(raw)}; actions are integers in [0, {NUM_ACTIONS}) "
+            "(a Python or numpy integer, or a one-element integer array or tensor)"
+        )
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from .._core import NUM_ACTIONS, Game, arena_play, arena_schedule, bot_is_batche
 from .._utils.checks import MAX_DEALS, as_action, as_int
 from .._utils.checks import describe as _describe
 from .._utils.seeds import check_seed
-from ..agents.spec import AgentSpec, as_agent
+from ..agents.spec import AgentActionError, AgentSpec, as_agent
 from ..records import EpisodeRecorder
 from ..rules import resolve_preset
 
@@ -122,11 +122,8 @@ def _checked_action(agent: AgentSpec, raw: Any, mask: np.ndarray, seat: int) -> 
     array or tensor, as :func:`~eights._utils.checks.as_action` takes), checked legal."""
     try:
         action = as_action(raw)
-    except TypeError:
-        raise TypeError(
-            f"agent {agent.name!r} returned {_describe(raw)}; actions are integers in [0, {NUM_ACTIONS}) "
-            "(a Python or numpy integer, or a one-element integer array or tensor)"
-        ) from None
+    except TypeError:  # a TypeError the command line reports in one line, as an illegal action
+        raise AgentActionError.of(agent.name, raw) from None
     if not (0 <= action < NUM_ACTIONS and mask[action]):
         raise ValueError(
             f"agent {agent.name!r} chose illegal action {action} at seat {seat}; legal actions: "

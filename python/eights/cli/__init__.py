@@ -94,10 +94,12 @@ import atexit
 import gc
 import os
 import sys
+import traceback
 from typing import Optional, Sequence
 
 import eights
 
+from ..agents.spec import AgentActionError
 from . import _args, arena, botspeed, exploit, generalize, play, presets, replay, rules, selfplay, serve, soak, train
 
 #: The commands in the order ``--help`` lists them; each module adds its own subparser.
@@ -199,17 +201,32 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ``docs/robustness.md``)."""
     prog = "python -m eights" if sys.argv[0].endswith("__main__.py") else "eights"
     _freeze_at_exit()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = build_parser(prog).parse_args(argv)
+        parser = build_parser(prog)
+        if not argv:  # no command: the commands and what each does, as --help lists them
+            parser.print_help(sys.stderr)
+            print(
+                f"\n{prog}: error: the following arguments are required: COMMAND (one of those above)", file=sys.stderr
+            )
+            return 2
+        args = parser.parse_args(argv)
         code = args.func(args)
         sys.stdout.flush()  # here, where a reader gone away is caught below
         return code
     except BrokenPipeError:
         _quiet_stdout()
         return CLOSED_PIPE
-    except ValueError as exc:  # bad preset, player count or rules
+    except (ValueError, AgentActionError) as exc:  # bad preset, player count or rules; a policy's bad action
         _args.print_error(exc)
         return 2
+    except _args.PolicyRaised as exc:  # a bug in the user's policy: whose, then its own traceback
+        _args.print_error(exc)
+        cause = exc.__cause__ or exc
+        # From the policy's own call down (the frame that called it is the package's).
+        tb = cause.__traceback__.tb_next if cause.__traceback__ is not None else None
+        traceback.print_exception(type(cause), cause, tb or cause.__traceback__)
+        return 1
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr, flush=True)
         return INTERRUPTED

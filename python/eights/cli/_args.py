@@ -251,3 +251,80 @@ def ray_of(args: argparse.Namespace) -> Optional[str]:
     except (ImportError, ConnectionError) as exc:
         raise ValueError(f"--ray {args.ray}: {exc}") from None
     return address
+
+
+# --------------------------------------------------------------------------- agents
+
+
+class PolicyRaised(Exception):
+    """A policy of the user's (``module:attribute``) raised: :func:`eights.cli.main` prints
+    which one, then its exception's traceback (the cause of this one)."""
+
+    def __init__(self, label: str) -> None:
+        super().__init__(f"the policy {label!r} raised an exception:")
+
+
+def load_agent(text: str, scale: Any = None, what: str = "agent") -> Any:
+    """An agent named on the command line (:func:`eights.agents.spec.load_agent`), a Python
+    policy among them checked as it plays: what it returns must be actions
+    (:class:`~eights.agents.spec.AgentActionError` naming it otherwise, reported in one
+    line), and an exception it raises is a :class:`PolicyRaised` naming it (when it is the
+    user's code, ``module:attribute``, not a saved model this package plays)."""
+    from ..agents.spec import load_agent as load
+
+    agent = load(text, scale, what=what)
+    if agent.is_builtin:
+        return agent
+    text = text.strip()
+    users = not text.endswith(".zip") and not os.path.isfile(text)
+    return checked_policy(agent, users)
+
+
+def checked_policy(agent: Any, users: bool = True) -> Any:
+    """``agent`` (an :class:`~eights.agents.spec.AgentSpec` of a Python policy) whose policy
+    and batched policy check what they return (see :func:`load_agent`); ``users``: its
+    exceptions are a :class:`PolicyRaised` naming it."""
+    import dataclasses
+
+    from .._core import NUM_ACTIONS
+    from .._utils.checks import as_action, describe
+    from ..agents.pool import check_batch_actions
+    from ..agents.spec import AgentActionError
+
+    label = agent.label
+
+    def call(fn: Callable[..., Any], obs: Any, mask: Any) -> Any:
+        if not users:
+            return fn(obs, mask)
+        try:
+            return fn(obs, mask)
+        except Exception as exc:  # the user's code failed: say whose, then its traceback
+            raise PolicyRaised(label) from exc
+
+    def policy(obs: Any, mask: Any) -> int:
+        raw = call(cast(Callable[..., Any], agent.policy), obs, mask)
+        try:
+            return as_action(raw)
+        except TypeError:
+            raise AgentActionError.of(label, raw) from None
+
+    def batch(obs: Any, masks: Any) -> Any:
+        raw = call(cast(Callable[..., Any], agent.batch_policy), obs, masks)
+        try:
+            check_batch_actions(raw, len(masks), f"the actions agent {label!r} returned from act_batch")
+        except TypeError as exc:
+            if "model.predict" in str(exc):  # a pair (actions, state): the message says what to return
+                raise AgentActionError(str(exc)) from None
+            raise AgentActionError(
+                f"agent {label!r} returned {describe(raw)} from act_batch; it returns one action per row "
+                f"({len(masks)}), integers in [0, {NUM_ACTIONS}) (a list or an int numpy array)"
+            ) from None
+        except ValueError:  # a shape or a range: the table that plays them says what it takes
+            pass
+        return raw
+
+    return dataclasses.replace(
+        agent,
+        policy=None if agent.policy is None else policy,
+        batch_policy=None if agent.batch_policy is None else batch,
+    )

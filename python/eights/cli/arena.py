@@ -8,6 +8,7 @@ import argparse
 import time
 from typing import Any
 
+from .._core import BOT_NAMES_HELP
 from .._utils import outputs as _outputs
 from . import _args
 
@@ -19,10 +20,8 @@ def add_parser(subparsers: Any) -> None:
         help="duplicate-deal tournament between bots, with ratings",
         description="Play every table of the given bots over duplicate deals (each deal replayed "
         "with the seats rotated), print win rates with 95% intervals and Bradley-Terry ratings "
-        "(Elo scale) with bootstrap intervals. Bots: random, heuristic, ismcts:N (N simulations "
-        "per decision), pimc:N (N sampled worlds per decision), net (the learned bot of every rule set), "
-        "net1 (the first learned bots, on the presets they were trained for), or the path of a trained "
-        ".safetensors file.",
+        "(Elo scale) with bootstrap intervals. "
+        f"Bots: {BOT_NAMES_HELP}.",
     )
     _args.add_preset(p)
     p.add_argument("--players", type=_args.players, default=2, help="number of players (default: 2)")
@@ -66,7 +65,7 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run a duplicate-deal tournament between bots and print the ratings."""
     from .. import arena
-    from ..agents.spec import load_agent
+    from .._core import check_bot_rules
     from ..arena.report import results_format
     from ..observation import ObservationBounds
 
@@ -87,7 +86,10 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--record cannot be combined with --ray: the records would be written on the workers")
     # Bot names, module:attribute policies and saved SB3 models (ValueError when unknown).
     scale = ObservationBounds(preset, args.players, rules=rules)
-    agents = [load_agent(a, scale, what="--agents") for a in _args.names(args.agents)]
+    agents = [_args.load_agent(a, scale, what="--agents") for a in _args.names(args.agents)]
+    for agent in agents:  # "net1" plays only its presets: said before the progress bar is drawn
+        if agent.bot is not None:
+            check_bot_rules(agent.bot, preset, args.players, rules)
     ray = _args.ray_of(args)
     start = time.perf_counter()
     result = arena.tournament(

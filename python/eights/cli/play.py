@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .._core import BOT_NAMES_HELP
 from . import _args
 
 
@@ -23,8 +24,8 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--bots",
         default="heuristic",
-        help="bot for every other seat, or a comma-separated bot per other seat: random, heuristic, "
-        "ismcts:N, pimc:N, net, module:attribute (your policy) or a saved SB3 model (.zip) (default: heuristic)",
+        help=f"bot for every other seat, or a comma-separated bot per other seat: {BOT_NAMES_HELP}, "
+        "module:attribute (your policy) or a saved SB3 model (.zip) (default: heuristic)",
     )
     p.add_argument("--seed", type=_args.seed, default=None, help="random seed (default: a fresh one, printed)")
     _args.add_rules(p)

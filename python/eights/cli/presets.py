@@ -10,7 +10,12 @@ import eights
 
 def add_parser(subparsers: Any) -> None:
     """The ``presets`` command (no options)."""
-    p = subparsers.add_parser("presets", help="list the rules presets")
+    p = subparsers.add_parser(
+        "presets",
+        help="list the rules presets",
+        description="List the names of the rules presets, one a line: what --preset takes in every command "
+        "('rules --preset NAME' shows one in words).",
+    )
     p.set_defaults(func=run)
 
 

@@ -26,10 +26,11 @@ from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple, Union
 from .._core import Game, IllegalActionError, check_bot_rules, derive_seed
 from .._utils.checks import terminal_safe
 from ..agents.seats import BotSeat, seat_player
-from ..agents.spec import as_agent, load_agent
+from ..agents.spec import as_agent
 from ..observation import ObservationBounds
 from ..render import HISTORY_SHOWN, SUIT_SYMBOLS, action_text, card_symbol, table_text
 from ..rules import Rules, resolve_preset
+from . import _args
 
 __all__ = ["parse_move", "play"]
 
@@ -108,9 +109,10 @@ def _seat_agent(spec: Any, seed: int, preset: Any, num_players: int, rules: Opti
     trained on it) or an agent object, through the one agent specification."""
     if isinstance(spec, str):
         scale = ObservationBounds(preset, num_players, rules=rules) if spec.endswith(".zip") else None
-        agent = load_agent(spec, scale, what="--bots")  # ValueError naming what is accepted
+        agent = _args.load_agent(spec, scale, what="--bots")  # ValueError naming what is accepted
     else:
         agent = as_agent(spec, "bot")
+        agent = agent if agent.is_builtin else _args.checked_policy(agent, users=False)
     return seat_player(agent, seed)
 
 
@@ -235,7 +237,7 @@ def play(
     seed: Optional[int] = None,
     rules: Optional[Dict[str, Any]] = None,
     read_line: Callable[[], str] = input,
-    out: TextIO = sys.stdout,
+    out: Optional[TextIO] = None,
 ) -> int:
     """Play one game, the person at ``seat``, bots elsewhere; returns an exit status.
 
@@ -244,10 +246,12 @@ def play(
     per other seat in seat order (default ``["heuristic"]``); a bot is a built-in name,
     ``"module:attribute"`` naming your policy (a callable ``f(obs, mask) -> action`` or an
     object with ``act``/``act_batch``), the path of a saved SB3 model, or such a policy
-    object itself.  ``read_line`` reads one line of input (raising ``EOFError`` at the end).
+    object itself.  ``read_line`` reads one line of input (raising ``EOFError`` at the end);
+    ``out`` takes what is shown (default: ``sys.stdout`` as it is when called).
     Returns 0 when the game ended or the person quit, 130 when interrupted.
     """
     preset = resolve_preset(preset)
+    shown = sys.stdout if out is None else out  # not bound at import: a stream since replaced
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
     game = Game(preset, num_players, seed=seed, rules=rules)  # validates preset/count/rules
@@ -256,7 +260,7 @@ def play(
     history: List[Tuple[int, int]] = []
 
     def say(text: str = "") -> None:  # the rules' name and title are a file's text: escaped
-        print(terminal_safe(text), file=out, flush=True)
+        print(terminal_safe(text), file=shown, flush=True)
 
     name = preset if isinstance(preset, str) else preset.name
     say(

@@ -137,15 +137,58 @@ def _settings(args: argparse.Namespace) -> tuple:
     return ppo, league
 
 
+def _keep_width(args: argparse.Namespace, ppo: Any) -> Any:
+    """PPO's settings for a run that resumes the flat network of ``--out``'s checkpoint, whose
+    width it keeps: ``--hidden`` left out is that width; given and another, a ``ValueError``
+    naming it (training a network of another width than asked, silently, is worse)."""
+    import dataclasses
+    import os
+
+    from ..train.files import load_checkpoint
+
+    path = os.path.join(args.out, "checkpoint.pt")
+    if args.restart or args.init != "scratch" or not os.path.isfile(path):
+        return ppo
+    saved = load_checkpoint(path, ("kind", "model"))  # a damaged file: the error naming it
+    weight = saved["model"].get("fc1.weight") if isinstance(saved["model"], dict) else None
+    if weight is None or saved["kind"] != "flat" or getattr(weight, "ndim", 0) != 2:
+        return ppo  # a card network (--hidden is not read), or a file the run itself refuses
+    width = int(weight.shape[0])
+    if "hidden" in vars(args) and args.hidden != width:
+        raise ValueError(
+            f"--hidden {args.hidden}: --out {args.out} holds a run whose network is {width} wide, and a resumed run "
+            f"keeps it; give --hidden {width} (or leave it out), or --restart to start again"
+        )
+    return dataclasses.replace(ppo, hidden=width)
+
+
 def _as_flags(message: str) -> str:
     """A settings error of :func:`eights.train.train` with each setting named by its flag:
     ``PPOConfig.num_envs`` is ``--num-envs``, ``teacher:`` ``--teacher:``."""
     message = re.sub(r"\b(?:PPOConfig|LeagueConfig)\.(\w+)", lambda m: "--" + m.group(1).replace("_", "-"), message)
     return (
-        re.sub(r"^(teacher|opponents|seats|init|device):? ", r"--\1: ", message)
+        re.sub(r"^(teacher|opponents|seats|init|device|out):? ", r"--\1: ", message)
         if not message.startswith("--")
         else message
     )
+
+
+#: The files of a run folder, in the order the closing line lists them.
+RUN_FILES = (
+    "final.safetensors",
+    "checkpoint.pt",
+    "learning_curve.csv",
+    "learning_curve.png",
+    "summary.json",
+    "summary.md",
+)
+
+
+def _run_files(out: str) -> list:
+    """The files of :data:`RUN_FILES` that the run folder ``out`` holds."""
+    import os
+
+    return [name for name in RUN_FILES if os.path.isfile(os.path.join(out, name))]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -168,6 +211,7 @@ def run(args: argparse.Namespace) -> int:
     _outputs.check_outputs([("--out", args.out, "folder"), ("--plot", args.plot, "plot")])
     plot = None if args.plot is None else chart_path(args.plot)  # the file the chart is written to
     ppo, league = _settings(args)
+    ppo = _keep_width(args, ppo)
     try:
         result = train(
             preset,
@@ -193,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:  # a setting named by its flag
         raise ValueError(_as_flags(str(exc))) from None
-    print(f"run folder: {result.out} (final.safetensors, checkpoint.pt, learning_curve.png, summary.md)")
+    print(f"run folder: {result.out} ({', '.join(_run_files(result.out))})")
     if plot is not None:
         from ..train.curves import LearningCurve
         from ..train.files import load_checkpoint

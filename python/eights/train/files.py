@@ -34,6 +34,7 @@ __all__ = [
     "header_metadata",
     "load_arrays",
     "load_checkpoint",
+    "plain_mode",
     "read_file_header",
     "read_header",
     "restoring",
@@ -282,6 +283,29 @@ def restoring(path: str, kind: str = "checkpoint") -> Iterator[None]:
         raise FileFormatError(f"{os.fspath(path)}: not a {kind} of this kind: {what}") from None
 
 
+def _umask() -> int:
+    """The process's umask, read without changing it where the system shows it (Linux's
+    ``/proc/self/status``): setting it to read it back would, for that moment, give the files
+    other threads create another mode."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8) & 0o777
+    except (OSError, ValueError, IndexError):
+        pass
+    umask = os.umask(0o022)  # elsewhere: set and restored at once
+    os.umask(umask)
+    return umask
+
+
+def plain_mode() -> int:
+    """The mode ``open()`` gives a new file under the process's umask (``0o644`` under
+    ``0o022``), for a file written through a temporary one (``mkstemp`` and some writers
+    create it ``0o600``) and then moved in place."""
+    return 0o666 & ~_umask()
+
+
 def save_checkpoint(state: Dict[str, Any], path: str) -> None:
     """Write a checkpoint (tensors and plain data, as :func:`load_checkpoint` reads them)
     atomically: to a temporary file of a new name in the same folder (created by this call,
@@ -294,9 +318,7 @@ def save_checkpoint(state: Dict[str, Any], path: str) -> None:
     os.makedirs(folder, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=os.path.basename(path) + ".", suffix=".tmp")
     try:
-        umask = os.umask(0o022)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # the mode a plain open() gives, not mkstemp's 0600
+        os.chmod(tmp, plain_mode())  # the mode a plain open() gives, not mkstemp's 0600
         with os.fdopen(fd, "wb") as f:
             torch.save(state, f)
         os.replace(tmp, path)

@@ -29,6 +29,7 @@ from .files import (
     checked_curve,
     checked_seconds,
     load_checkpoint,
+    plain_mode,
     save_checkpoint,
 )
 
@@ -169,6 +170,34 @@ def progress_bar(show: bool):
     return tqdm(total=1000, disable=not show, bar_format=fmt, dynamic_ncols=True, desc="training")
 
 
+def _flat(table: Any, prefix: str = "") -> Dict[str, Any]:
+    """A nested dict as dotted keys to leaves."""
+    if not isinstance(table, dict):
+        return {prefix: table}
+    out: Dict[str, Any] = {}
+    for key, value in table.items():
+        out.update(_flat(value, f"{prefix}{key}."))
+    return out if out else {prefix: table}
+
+
+def _other_rules(old: Any, new: str) -> str:
+    """How the rules a checkpoint was trained on (TOML text) differ from a run's, in a few words:
+    their names, else the first fields that differ (not the TOML text, escaped whole)."""
+    try:
+        if not isinstance(old, str) or "=" not in old:  # TOML text, never a path to read
+            raise ValueError(old)
+        before, after = Rules.from_toml(old), Rules.from_toml(new)
+    except (TypeError, ValueError, OSError):  # not rules this version reads
+        return "of other rules (its checkpoint's cannot be read)"
+    if before.name != after.name:
+        return f"of the rules {before.name!r}, not {after.name!r}"
+    a, b = _flat(before.to_dict()), _flat(after.to_dict())
+    keys = {k.rstrip(".") for k in set(a) | set(b) if a.get(k) != b.get(k) and not k.startswith("source")}
+    fields = sorted(k for k in keys if not any(other.startswith(k + ".") for other in keys))  # the leaves
+    shown = ", ".join(fields[:3]) + (f" and {len(fields) - 3} more" if len(fields) > 3 else "")
+    return f"of other rules: its {before.name!r} differs from these in {shown or 'their fields'}"
+
+
 class RunFolder:
     """The files of one run under ``out`` (see the module documentation)."""
 
@@ -196,10 +225,11 @@ class RunFolder:
         if not isinstance(saved["setting"], dict):
             raise FileFormatError(f"{self.checkpoint}: not a checkpoint of this kind: its setting is not a dict")
         for key, value in setting.items():
-            if saved["setting"].get(key) != value:
+            old = saved["setting"].get(key)
+            if old != value:
+                other = _other_rules(old, value) if key == "rules" else f"with another {key} ({old!r}, not {value!r})"
                 raise ValueError(
-                    f"out: {self.out} holds a run with another {key} ({saved['setting'].get(key)!r}, not {value!r}): "
-                    "give another --out, or --restart to start it again"
+                    f"out: {self.out} holds a run {other}: give another --out, or --restart to start it again"
                 )
         _check_counters(saved, self.checkpoint)
         return saved
@@ -232,6 +262,7 @@ class RunFolder:
             import copy
 
             _write_flat(tmp, copy.deepcopy(agent).cpu(), rules, players, meta)
+        os.chmod(tmp, plain_mode())  # safetensors writes 0600: the mode of the run's other files
         os.replace(tmp, self.agent_file)
 
     def evaluate(
@@ -275,7 +306,8 @@ class RunFolder:
             f"- command: `{meta['command']}`",
             f"- table: {meta['table']}; init: {meta['init']}",
             f"- {result.decisions:,} learner decisions in {result.minutes:.1f} min ({result.updates} updates)",
-            f"- device {result.device}, {result.env_threads} env threads, {result.torch_threads} PyTorch threads; "
+            f"- device {result.device}, {_count(result.env_threads, 'env thread')}, "
+            f"{_count(result.torch_threads, 'PyTorch thread')}; "
             f"{meta['hardware']}",
             "",
             "| opponents | win rate | 95% interval | deals |",
@@ -286,6 +318,11 @@ class RunFolder:
         lines += ["", f"The fair share of the table is {fair:.3f}."]
         with open(os.path.join(self.out, "summary.md"), "w") as f:
             f.write("\n".join(lines) + "\n")
+
+
+def _count(n: int, what: str) -> str:
+    """``"1 env thread"``, ``"2 env threads"``."""
+    return f"{n} {what}{'' if n == 1 else 's'}"
 
 
 def _to_cpu(obj: Any) -> Any:

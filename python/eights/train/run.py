@@ -207,7 +207,8 @@ def train(
     plan.update(eval_deals=eval_deals, eval_seed=eval_seed, log_every=log_every, progress=progress, command=command)
     log(
         f"rules {plan['rules'].name}, {players} players, learner seats {plan['seats']}, init {init}; "
-        f"device {dev}, {env_threads} env threads, {torch_threads} PyTorch threads ({machine.hardware(dev)})"
+        f"device {dev}, {_count(env_threads, 'env thread')}, {_count(torch_threads, 'PyTorch thread')} "
+        f"({machine.hardware(dev)})"
     )
     before = torch.get_num_threads()
     torch.set_num_threads(torch_threads)
@@ -216,6 +217,11 @@ def train(
         return _evaluate(plan, folder, run, meta)
     finally:
         torch.set_num_threads(before)
+
+
+def _count(n: int, what: str) -> str:
+    """``"1 env thread"``, ``"2 env threads"``."""
+    return f"{n} {what}{'' if n == 1 else 's'}"
 
 
 def _plan(
@@ -251,6 +257,7 @@ def _plan(
         others = [o.strip() for o in league.opponents.split(",") if o.strip()]
     league = dataclasses.replace(league, opponents=",".join(others))
     league.check()
+    outputs.opponents(others, ruleset, players, "cpu")  # ValueError naming a bad one, before any file
     if league.search_bot:
         try:
             Bot(league.search_bot)
@@ -284,6 +291,12 @@ def _start(plan: Dict[str, Any], folder: outputs.RunFolder, restart: bool) -> Se
         with restoring(folder.checkpoint):
             torch.manual_seed(plan["seed"] + saved["update"])
             agent = outputs.rebuild(saved, folder.checkpoint).to(dev)
+            width = int(agent.fc1.out_features) if saved["kind"] == "flat" else ppo.hidden
+            if width != ppo.hidden:  # the network is the checkpoint's: say so, not train silently
+                log(
+                    f"resuming: hidden {ppo.hidden} ignored: the checkpoint's network is {width} wide "
+                    "(restart=True starts a new run)"
+                )
             optimizer = torch.optim.Adam(agent.parameters(), lr=ppo.learning_rate, eps=1e-5)
             optimizer.load_state_dict(saved["optimizer"])
             state = {k: saved[k] for k in state}
