@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .._core import NUM_ACTIONS, Game, arena_play, arena_schedule, bot_is_batched, check_bot_rules
+from .._core import NUM_ACTIONS, Game, IllegalActionError, arena_play, arena_schedule, bot_is_batched, check_bot_rules
 from .._utils.checks import MAX_DEALS, as_action, as_int
 from .._utils.checks import describe as _describe
 from .._utils.seeds import check_seed
@@ -125,7 +125,7 @@ def _checked_action(agent: AgentSpec, raw: Any, mask: np.ndarray, seat: int) -> 
     except TypeError:  # a TypeError the command line reports in one line, as an illegal action
         raise AgentActionError.of(agent.name, raw) from None
     if not (0 <= action < NUM_ACTIONS and mask[action]):
-        raise ValueError(
+        raise IllegalActionError(
             f"agent {agent.name!r} chose illegal action {action} at seat {seat}; legal actions: "
             f"{np.flatnonzero(mask).tolist()}"
         )

@@ -140,7 +140,9 @@ def test_python_callables_and_batched_objects():
 
 
 def test_illegal_python_agent_is_reported():
-    with pytest.raises(ValueError, match="illegal action 196"):
+    # The engine's own error for an illegal action, as Game, the envs and VecEnv raise (it was
+    # a plain ValueError; IllegalActionError is one, so `except ValueError` still holds).
+    with pytest.raises(eights.IllegalActionError, match="illegal action 196"):
         arena.evaluate(lambda obs, mask: 196, "random", games=2)
     with pytest.raises(TypeError, match="integers"):
         arena.evaluate(lambda obs, mask: "draw", "random", games=2)
