@@ -114,10 +114,14 @@ def seconds(text: str) -> float:
 
 
 def positive_seconds(text: str) -> float:
-    """The argparse type of a duration in seconds in ``(0, 1e7)``."""
-    value = seconds(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text}")
+    """The argparse type of a duration in seconds, in ``(0, 1e7)``: one message for either end
+    (``[0, 1e7)`` for -1, then "above 0" for 0, contradicted each other)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not 0 < value < 10**7:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds in (0, 1e7), got {text}")
     return value
 
 

@@ -685,7 +685,15 @@ FLAGS = {
     ),
     # The arena's own limit, in the option's range (its help said 2**64 - 1).
     "cli-games-high": (["arena", "--games", str(10**9 + 1)], "argument --games: must be in [1, 1000000000]"),
-    "cli-soak-seconds": (["soak", "--seconds", "0"], "argument --seconds: must be a number of seconds above 0"),
+    "cli-soak-seconds": (
+        ["soak", "--seconds", "0"],
+        "argument --seconds: must be a number of seconds in (0, 1e7), got 0",
+    ),
+    # -1 said "must be in [0, 1e7)", as if 0 were allowed.
+    "cli-soak-seconds-negative": (
+        ["soak", "--seconds", "-1"],
+        "argument --seconds: must be a number of seconds in (0, 1e7)",
+    ),
     "cli-soak-presets": (["soak", "--presets", ","], "--presets ',' names no preset"),
     "cli-soak-decisions": (["soak", "--decisions", "0"], "argument --decisions: must be in [1,"),
     "cli-replay-missing": (["replay", "/nonexistent/r.json"], "cannot read '/nonexistent/r.json'"),
