@@ -150,7 +150,8 @@ def profile_intervals(wins: np.ndarray, prior: float = 0.5, agents: Sequence[int
     held at ``t`` (every other agent refitted) is within half the 95% chi-squared quantile
     of the fit's (the virtual wins of ``prior`` included, so a sweep gets a finite interval
     above its point, set by the virtual loss). Games count as independent: wins are what
-    the likelihood sees, not deals. Every pair of agents must have met.
+    the likelihood sees, not deals. The pairs that met must link every agent to every other
+    (at a table of three, two agents the third always beat never meet, and need not).
     """
     raw = _check_wins(wins)
     prior = _check_prior(prior)
@@ -158,8 +159,12 @@ def profile_intervals(wins: np.ndarray, prior: float = 0.5, agents: Sequence[int
         raise ValueError("with prior=0 a sweep's rating gap has no finite fit: give a prior > 0")
     w = _with_prior(raw, prior)
     k = w.shape[0]
-    if not ((w + w.T) > 0)[~np.eye(k, dtype=bool)].all():
-        raise ValueError("profile_intervals needs every pair of agents to have played")
+    apart = _unreached((w + w.T) > 0)
+    if apart:
+        raise ValueError(
+            f"profile_intervals needs the pairs that played to link every agent to agent 0; agents {apart} "
+            "are not linked (their ratings have no common scale)"
+        )
     best = bradley_terry(wins, prior=prior) / _ELO
     top = _log_likelihood(best, w)
     out = np.full((k, 2), np.nan)
@@ -169,6 +174,18 @@ def profile_intervals(wins: np.ndarray, prior: float = 0.5, agents: Sequence[int
             free = np.array([i for i in range(1, k) if i != a], dtype=np.int64)
             out[a] = [_profile_end(best, w, free, a, sign, top) * _ELO for sign in (-1.0, 1.0)]
     return out
+
+
+def _unreached(met: np.ndarray) -> List[int]:
+    """The agents that no chain of pairs that ``met`` links to agent 0."""
+    seen, todo = {0}, [0]
+    while todo:
+        i = todo.pop()
+        for j in np.flatnonzero(met[i]):
+            if int(j) not in seen:
+                seen.add(int(j))
+                todo.append(int(j))
+    return [i for i in range(met.shape[0]) if i not in seen]
 
 
 def _profile_end(best: np.ndarray, w: np.ndarray, free: np.ndarray, a: int, sign: float, top: float) -> float:
@@ -272,8 +289,8 @@ def rating_intervals(
     ci = np.stack([np.percentile(boot, 2.5, axis=0), np.percentile(boot, 97.5, axis=0)], axis=1)
     swept = ((stack > 0) & (np.swapaxes(stack, 1, 2) == 0)).mean(axis=0) >= _SWEEP_SHARE
     widen = sorted({int(i) for pair in np.argwhere(swept | swept.T) for i in pair} - {0})
-    if widen:
-        wins = sum(p.sum(axis=0) for p in per_table)
+    wins = sum(p.sum(axis=0) for p in per_table)
+    if widen and not _unreached((wins + wins.T) > 0):  # else no common scale: the bootstrap's, as it is
         prof = profile_intervals(wins, agents=widen)
         ci[widen, 0] = np.minimum(ci[widen, 0], prof[widen, 0])
         ci[widen, 1] = np.maximum(ci[widen, 1], prof[widen, 1])

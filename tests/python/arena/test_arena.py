@@ -358,12 +358,42 @@ def test_profile_intervals_of_three_agents_match_a_grid_search():
     got = arena.profile_intervals(wins)
     np.testing.assert_allclose(got[2], [inside.min(), inside.max()], atol=1.5)
     assert got[1, 0] < arena.bradley_terry(wins)[1] < got[1, 1]
-    with pytest.raises(ValueError, match="every pair"):
+    # Agent 2 played no one: no common scale.
+    with pytest.raises(ValueError, match=r"link every agent to agent 0; agents \[2\] are not linked"):
         arena.profile_intervals(np.array([[0.0, 1, 0], [1, 0, 0], [0, 0, 0]]))
     with pytest.raises(ValueError, match="square matrix of finite counts"):
         arena.profile_intervals(np.array([[0.0, -1], [1, 0]]))
     with pytest.raises(ValueError, match="prior must be"):
         arena.profile_intervals(wins, prior=float("nan"))
+
+
+def test_profile_intervals_need_the_pairs_linked_not_every_pair_met():
+    # At a table of three, two agents that the third always beat never meet: agents 0 and 1
+    # here. The pairs 0-2 and 1-2 link them; agent 2's profile is a grid search over agent 1.
+    wins = np.array([[0.0, 0, 0], [0, 0, 0], [3, 3, 0]])
+    w = wins + 0.5 * ((wins + wins.T) > 0)
+    t = np.linspace(-2, 12, 2801)[:, None]
+    x1 = np.linspace(-6, 6, 2401)[None, :]
+    strengths = [np.zeros_like(t * x1), x1 + 0 * t, t + 0 * x1]
+    like = sum(w[i, j] * _log_sigmoid(strengths[i] - strengths[j]) for i in range(3) for j in range(3) if i != j)
+    profile = like.max(axis=1)
+    inside = t[profile >= like.max() - 3.841458820694124 / 2, 0] * 400 / np.log(10)
+    got = arena.profile_intervals(wins)
+    np.testing.assert_allclose(got[2], [inside.min(), inside.max()], atol=3)
+    assert np.isfinite(got[1:]).all()
+
+
+def test_a_tournament_where_two_agents_never_meet_still_reports():
+    # "eights arena --agents drawer:draw,random,heuristic --preset switch_blackjack --players 3
+    # --games 3 --seed 1" ended with "profile_intervals needs every pair of agents to have
+    # played" and no table: heuristic won every game, so drawer and random never met.
+    def draw(obs, mask):
+        return 58 if mask[58] else int(np.flatnonzero(mask)[0])
+
+    t = arena.tournament(
+        [("drawer", draw), "random", "heuristic"], preset="switch_blackjack", num_players=3, games=3, seed=1
+    )
+    assert "heuristic" in t.table() and np.isfinite(t.rating_ci).all() and t.profiled == [1, 2]
     with pytest.raises(ValueError, match="prior > 0"):
         arena.profile_intervals(np.array([[0.0, 0], [3, 0]]), prior=0)
 
