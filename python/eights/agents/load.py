@@ -57,7 +57,14 @@ class SB3Policy:
         return space is not None and bool(np.all(space.low >= 0) and np.all(space.high <= 1))
 
     def _obs(self, obs: np.ndarray) -> np.ndarray:
-        return self.scale.scale(obs) if self.scale is not None else obs
+        if self.scale is not None:
+            return self.scale.scale(obs)
+        if self.wants_scaled_observation:  # raw counts into a model that learnt [0, 1]: wrong, silently
+            raise ValueError(
+                f"the model {self.name!r} was trained on scaled observations (scale_obs=True): load it with "
+                "scale=eights.observation.ObservationBounds(preset, num_players), as the command line does"
+            )
+        return obs
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         import torch

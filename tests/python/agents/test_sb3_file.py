@@ -201,3 +201,24 @@ def test_a_damaged_model_file_is_one_value_error_naming_it(tmp_path, damage, mes
     with pytest.raises(ValueError, match=message) as err:
         load_policy(str(out))
     assert repr(str(out)) in str(err.value)
+
+
+def test_a_model_of_scaled_observations_needs_its_scale_and_a_zip_path_points_to_load_agent(tmp_path):
+    # load_agent("scaled.zip") without scale fed raw counts to a model that learnt [0, 1]: a
+    # win rate of 0.505 where the scaled model wins 0.070, and no word. It now says what to give.
+    from sb3_contrib import MaskablePPO
+
+    from eights.agents import load_agent
+    from eights.observation import ObservationBounds
+
+    torch.set_num_threads(1)
+    env = eights.make("crazy_eights", seed=0, scale_obs=True)
+    path = tmp_path / "scaled.zip"
+    MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=16, seed=0, device="cpu").save(str(path))
+    with pytest.raises(ValueError, match=r"'scaled.zip' was trained on scaled observations \(scale_obs=True\)"):
+        eights.arena.evaluate(load_agent(str(path)), "random", games=2)
+    scaled = load_agent(str(path), scale=ObservationBounds("crazy_eights", 2))
+    assert eights.arena.evaluate(scaled, "random", games=2).games == 4
+    # A .zip path where a bot name goes: the way to load it, not "unknown bot".
+    with pytest.raises(ValueError, match=r"looks like a model saved by stable-baselines3: load it with"):
+        eights.arena.evaluate(str(path), "random", games=2)
