@@ -191,7 +191,7 @@ def test_arena_progress_is_a_bool():
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["soak", "--seconds", "0"], "--seconds: must be a number of seconds above 0"),
+        (["soak", "--seconds", "0"], "--seconds: must be a number of seconds in (0, 1e7), got 0"),
         (["soak", "--presets", ","], "--presets ',' names no preset"),
         (["soak", "--presets", " , ", "--decisions", "10"], "names no preset"),
         (["soak", "--decisions", "0"], "--decisions: must be in [1,"),
