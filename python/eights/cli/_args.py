@@ -113,27 +113,26 @@ def seconds(text: str) -> float:
     return value
 
 
-def positive_seconds(text: str) -> float:
-    """The argparse type of a duration in seconds, in ``(0, 1e7)``: one message for either end
-    (``[0, 1e7)`` for -1, then "above 0" for 0, contradicted each other)."""
+def _positive(text: str, unit: str) -> float:
+    """A number of ``unit`` in ``(0, 1e7)``, one message for either end."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"must be a number of {unit}, got {text!r}") from None
     if not 0 < value < 10**7:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds in (0, 1e7), got {text}")
+        raise argparse.ArgumentTypeError(f"must be a number of {unit} in (0, 1e7), got {text}")
     return value
+
+
+def positive_seconds(text: str) -> float:
+    """The argparse type of a duration in seconds, in ``(0, 1e7)`` (``[0, 1e7)`` for -1, then
+    "above 0" for 0, contradicted each other)."""
+    return _positive(text, "seconds")
 
 
 def minutes(text: str) -> float:
     """The argparse type of a budget in minutes, in ``(0, 1e7)``."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number of minutes, got {text!r}") from None
-    if not 0 < value < 10**7:
-        raise argparse.ArgumentTypeError(f"must be a number of minutes in (0, 1e7), got {text}")
-    return value
+    return _positive(text, "minutes")
 
 
 def names(text: Optional[str]) -> List[str]:

@@ -344,17 +344,22 @@ def test_profile_intervals_of_a_sweep_match_a_grid_search():
     np.testing.assert_allclose(got[1], [inside.min(), inside.max()], atol=0.05)
 
 
-def test_profile_intervals_of_three_agents_match_a_grid_search():
-    # Agent 2's profile: the best likelihood over agent 1's strength, agent 0 held at 0.
-    wins = np.array([[0.0, 30, 5], [20, 0, 12], [40, 25, 0]])
-    w = wins + 0.5
-    np.fill_diagonal(w, 0)
-    t = np.linspace(-1, 4, 2001)[:, None]
-    x1 = np.linspace(-3, 3, 2001)[None, :]
+def _third_agents_profile(wins: np.ndarray, t: np.ndarray, x1: np.ndarray) -> np.ndarray:
+    """Agent 2's 95% profile-likelihood set on the grid ``t`` (Elo scale), by brute force: the
+    best likelihood over agent 1's strength ``x1``, agent 0 held at 0, with half a virtual win
+    each way between the pairs that met."""
+    w = wins + 0.5 * ((wins + wins.T) > 0)
+    t, x1 = t[:, None], x1[None, :]
     strengths = [np.zeros_like(t * x1), x1 + 0 * t, t + 0 * x1]
     like = sum(w[i, j] * _log_sigmoid(strengths[i] - strengths[j]) for i in range(3) for j in range(3) if i != j)
     profile = like.max(axis=1)
-    inside = t[profile >= like.max() - 3.841458820694124 / 2, 0] * 400 / np.log(10)
+    return t[profile >= like.max() - 3.841458820694124 / 2, 0] * 400 / np.log(10)
+
+
+def test_profile_intervals_of_three_agents_match_a_grid_search():
+    # Agent 2's profile: the best likelihood over agent 1's strength, agent 0 held at 0.
+    wins = np.array([[0.0, 30, 5], [20, 0, 12], [40, 25, 0]])
+    inside = _third_agents_profile(wins, np.linspace(-1, 4, 2001), np.linspace(-3, 3, 2001))
     got = arena.profile_intervals(wins)
     np.testing.assert_allclose(got[2], [inside.min(), inside.max()], atol=1.5)
     assert got[1, 0] < arena.bradley_terry(wins)[1] < got[1, 1]
@@ -371,13 +376,7 @@ def test_profile_intervals_need_the_pairs_linked_not_every_pair_met():
     # At a table of three, two agents that the third always beat never meet: agents 0 and 1
     # here. The pairs 0-2 and 1-2 link them; agent 2's profile is a grid search over agent 1.
     wins = np.array([[0.0, 0, 0], [0, 0, 0], [3, 3, 0]])
-    w = wins + 0.5 * ((wins + wins.T) > 0)
-    t = np.linspace(-2, 12, 2801)[:, None]
-    x1 = np.linspace(-6, 6, 2401)[None, :]
-    strengths = [np.zeros_like(t * x1), x1 + 0 * t, t + 0 * x1]
-    like = sum(w[i, j] * _log_sigmoid(strengths[i] - strengths[j]) for i in range(3) for j in range(3) if i != j)
-    profile = like.max(axis=1)
-    inside = t[profile >= like.max() - 3.841458820694124 / 2, 0] * 400 / np.log(10)
+    inside = _third_agents_profile(wins, np.linspace(-2, 12, 2801), np.linspace(-6, 6, 2401))
     got = arena.profile_intervals(wins)
     np.testing.assert_allclose(got[2], [inside.min(), inside.max()], atol=3)
     assert np.isfinite(got[1:]).all()
