@@ -12,6 +12,7 @@ legal action, read without unpickling code from the file (:mod:`~eights.agents.s
 
 from __future__ import annotations
 
+import functools
 import importlib
 import io
 import os
@@ -49,7 +50,7 @@ class SB3Policy:
         self.name = name
         self.scale = scale
 
-    @property
+    @functools.cached_property
     def wants_scaled_observation(self) -> bool:
         """True when the model was trained on the scaled observation (its observation space
         lies within [0, 1]): it then needs ``scale`` for the table it plays at."""
