@@ -43,21 +43,51 @@ class SB3Policy:
     action logits masked; value-based models (DQN) have their Q-values masked.  When the
     model was trained on the scaled observations (``observation_space`` within [0, 1]),
     pass ``scale`` (an :class:`eights.observation.ObservationBounds`-like object with ``scale(obs)``).
+
+    A model trained with the rules in its observation (``obs_rules=True``, a ``Dict`` space
+    of ``obs`` and ``rules``, ``"MultiInputPolicy"``) has ``obs_rules`` True: the arena then
+    gives it ``{"obs": ..., "rules": ...}``, and ``scale`` applies to ``obs``.
     """
 
     def __init__(self, model: Any, name: str, scale: Optional[Any] = None) -> None:
         self.model = model
         self.name = name
         self.scale = scale
+        space = getattr(model, "observation_space", None)
+        parts = getattr(space, "spaces", None)  # a Dict space's entries
+        keys = sorted(parts) if isinstance(parts, dict) else None
+        if keys is not None and keys != ["obs", "rules"]:
+            raise ValueError(
+                f"the model {name!r} reads a Dict of {keys}: an eights agent reads the observation alone "
+                "or, with obs_rules=True, the Dict of 'obs' and 'rules'"
+            )
+        #: True when the model reads the rules beside the observation (the arena's ``obs_rules``).
+        self.obs_rules = keys is not None
 
     @functools.cached_property
     def wants_scaled_observation(self) -> bool:
-        """True when the model was trained on the scaled observation (its observation space
-        lies within [0, 1]): it then needs ``scale`` for the table it plays at."""
+        """True when the model was trained on the scaled observation (its observation space,
+        or that of its ``obs`` entry, lies within [0, 1]): it then needs ``scale`` for the
+        table it plays at."""
         space = getattr(self.model, "observation_space", None)
+        if self.obs_rules and space is not None:
+            space = space["obs"]
         return space is not None and bool(np.all(space.low >= 0) and np.all(space.high <= 1))
 
-    def _obs(self, obs: np.ndarray) -> np.ndarray:
+    def _obs(self, obs: Any) -> Any:
+        if self.obs_rules:
+            if not (isinstance(obs, dict) and {"obs", "rules"} <= obs.keys()):
+                raise ValueError(
+                    f"the model {self.name!r} reads the rules too (obs_rules=True): give it "
+                    '{"obs": ..., "rules": ...}, as the arena and the environments made with obs_rules=True do'
+                )
+            return {"obs": self._obs_alone(obs["obs"]), "rules": np.asarray(obs["rules"], dtype=np.float32)}
+        if isinstance(obs, dict) and "obs" in obs:  # an env with obs_rules=True: this model reads obs alone
+            obs = obs["obs"]
+        return self._obs_alone(obs)
+
+    def _obs_alone(self, obs: Any) -> np.ndarray:
+        obs = np.asarray(obs, dtype=np.float32)
         if self.scale is not None:
             return self.scale.scale(obs)
         if self.wants_scaled_observation:  # raw counts into a model that learnt [0, 1]: wrong, silently
@@ -67,10 +97,12 @@ class SB3Policy:
             )
         return obs
 
-    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    def act_batch(self, obs: Any, masks: np.ndarray) -> np.ndarray:
+        """The model's most probable legal action for each row of ``obs`` (an array, or the
+        dict of ``obs`` and ``rules`` rows for a model that reads the rules) and ``masks``."""
         import torch
 
-        obs = self._obs(np.asarray(obs, dtype=np.float32))
+        obs = self._obs(obs)
         masks = np.asarray(masks, dtype=bool)
         model = self.model
         try:  # sb3-contrib MaskablePPO
@@ -78,7 +110,7 @@ class SB3Policy:
 
             if isinstance(model, MaskablePPO):
                 actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
-                return np.asarray(actions, dtype=np.int64).reshape(len(obs))
+                return np.asarray(actions, dtype=np.int64).reshape(len(masks))
         except ImportError:  # pragma: no cover - sb3-contrib absent
             pass
         policy = model.policy
@@ -94,7 +126,10 @@ class SB3Policy:
         scores[~masks] = -np.inf
         return scores.argmax(axis=1).astype(np.int64)
 
-    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+    def act(self, obs: Any, mask: np.ndarray) -> int:
+        """The action for one observation (or one dict of ``obs`` and ``rules``) and its mask."""
+        if isinstance(obs, dict):
+            return int(self.act_batch({k: np.asarray(v)[None] for k, v in obs.items()}, np.asarray(mask)[None])[0])
         return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
 
 

@@ -10,8 +10,8 @@ file is unpickled or imported by SB3:
 
 * the policy class by name, from SB3's and sb3-contrib's own modules only;
 * the spaces from plain data: the action space's ``n`` and ``start``, the observation
-  space's dtype and shape, and its bounds read as raw bytes from the pickle's opcodes
-  (:mod:`pickletools` lists them; nothing is unpickled);
+  space (a Box, or a Dict of Boxes for a model that reads the rules) read from the pickle's
+  opcodes by :mod:`eights.agents.sb3_space` (nothing is unpickled);
 * ``policy_kwargs`` only when it is plain data with class references (an activation
   function, an optimizer, a features extractor: PyTorch module and optimizer classes): its
   pickle is refused if it calls or builds anything, then read by an unpickler that finds
@@ -32,19 +32,26 @@ archive member inflates to at most :data:`MAX_MEMBER_BYTES`. Every refusal is a
 
 from __future__ import annotations
 
-import base64
 import importlib
 import io
 import json
 import pickle
-import pickletools
 import re
 import zipfile
 from typing import Any, Dict, List
 
 import numpy as np
 
-__all__ = ["MAX_LAYERS", "MAX_LAYER_WIDTH", "MAX_MEMBER_BYTES", "check_tensors", "read_data", "safe_custom_objects"]
+from .sb3_space import observation_space, opcodes, pickle_bytes
+
+__all__ = [
+    "MAX_LAYERS",
+    "MAX_LAYER_WIDTH",
+    "MAX_MEMBER_BYTES",
+    "check_tensors",
+    "read_data",
+    "safe_custom_objects",
+]
 
 #: The largest archive member read (the ``data`` JSON, a ``.pth`` file), and the largest model
 #: file: a model of an eights table is under a megabyte. A member's declared size is checked
@@ -67,12 +74,6 @@ _CLASS_MODULES = ("torch.nn.modules.", "torch.optim.", "stable_baselines3.common
 _ACTING_OPCODES = frozenset(
     {"REDUCE", "BUILD", "NEWOBJ", "NEWOBJ_EX", "INST", "OBJ", "EXT1", "EXT2", "EXT4", "PERSID", "BINPERSID"}
 )
-_STRING_OPCODES = frozenset({"SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE"})
-_BYTES_OPCODES = frozenset({"SHORT_BINBYTES", "BINBYTES", "BINBYTES8", "BYTEARRAY8"})
-
-#: The observation space's dtypes (numeric, fixed size).
-_DTYPES = ("float32", "float64", "float16", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32")
-
 #: Fields playing does not read, given a value of the right kind instead of the file's
 #: (the sizes keep SB3 from allocating a rollout or replay buffer of the file's choosing).
 _PLACEHOLDERS: Dict[str, Any] = {
@@ -107,24 +108,9 @@ class _ClassUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"names {module}.{name}")
 
 
-def _pickle_bytes(path: str, key: str, item: Dict[str, Any]) -> bytes:
-    try:
-        return base64.b64decode(str(item[":serialized:"]), validate=True)
-    except ValueError:
-        raise ValueError(f"{path!r}: its {key!r} is damaged (not base64)") from None
-
-
-def _opcodes(path: str, key: str, raw: bytes) -> List[Any]:
-    """The pickle's opcodes, listed without running it."""
-    try:
-        return list(pickletools.genops(raw))
-    except Exception as exc:  # noqa: BLE001 - a damaged pickle raises many kinds
-        raise ValueError(f"{path!r}: its {key!r} is damaged ({type(exc).__name__}: {exc})") from None
-
-
 def _policy_kwargs(path: str, item: Dict[str, Any]) -> Any:
-    raw = _pickle_bytes(path, "policy_kwargs", item)
-    acting = sorted({op.name for op, _, _ in _opcodes(path, "policy_kwargs", raw)} & _ACTING_OPCODES)
+    raw = pickle_bytes(path, "policy_kwargs", item)
+    acting = sorted({op.name for op, _, _ in opcodes(path, "policy_kwargs", raw)} & _ACTING_OPCODES)
     why = f"calls or builds objects ({', '.join(acting)})" if acting else ""
     if not why:
         try:
@@ -141,41 +127,6 @@ def _policy_kwargs(path: str, item: Dict[str, Any]) -> Any:
         f"{path!r}: its 'policy_kwargs' {why}, and is not loaded: a model file could run code through it "
         "(only plain values and PyTorch layer, optimizer and features-extractor classes are read)"
     )
-
-
-def _observation_space(path: str, item: Dict[str, Any]) -> Any:
-    """A ``Box`` from the dtype and shape SB3 writes as text, and its bounds from the bytes
-    after the pickle's ``low`` and ``high`` keys (Gymnasium pickles a Box's arrays as raw
-    buffers)."""
-    from gymnasium import spaces
-
-    bad = f"{path!r}: its 'observation_space'"
-    if "spaces.box.Box" not in str(item.get(":type:", "")):
-        raise ValueError(f"{bad} is not a Box (a Gymnasium Box of numbers is what eights observations are)")
-    try:
-        dtype = np.dtype(str(item["dtype"]))
-        shape = tuple(int(d) for d in json.loads(str(item["_shape"])))
-    except (KeyError, TypeError, ValueError, RecursionError):
-        raise ValueError(f"{bad} has no plain dtype and shape") from None
-    if dtype.name not in _DTYPES or not shape or any(d < 1 for d in shape) or len(shape) > 3:
-        raise ValueError(f"{bad} has dtype {dtype.name} and shape {shape}: not an observation of numbers")
-    size = int(np.prod(shape, dtype=np.int64))
-    wire = dtype.newbyteorder("<")
-    bounds: Dict[str, np.ndarray] = {}
-    key = None
-    for op, arg, _ in _opcodes(path, "observation_space", _pickle_bytes(path, "observation_space", item)):
-        if op.name in _STRING_OPCODES and arg in ("low", "high", "bounded_below", "bounded_above"):
-            key = arg
-        elif op.name in _BYTES_OPCODES and key in ("low", "high") and key not in bounds:
-            if len(arg) != size * dtype.itemsize:
-                raise ValueError(f"{bad}: its {key} holds {len(arg)} bytes, not {size} x {dtype.itemsize}")
-            bounds[key] = np.frombuffer(bytes(arg), dtype=wire).astype(dtype).reshape(shape)
-    if len(bounds) != 2:
-        raise ValueError(f"{bad}: its bounds are not stored as raw arrays ({sorted(bounds) or 'none'} found)")
-    try:
-        return spaces.Box(low=bounds["low"], high=bounds["high"], shape=shape, dtype=dtype.type)
-    except Exception as exc:  # noqa: BLE001 - Gymnasium checks the bounds
-        raise ValueError(f"{bad}: {exc}") from None
 
 
 def _policy_class(path: str, item: Dict[str, Any]) -> Any:
@@ -226,7 +177,7 @@ def safe_custom_objects(path: str, data: Dict[str, Any]) -> Dict[str, Any]:
         elif key == "action_space":
             objects[key] = _action_space(path, item)
         elif key == "observation_space":
-            objects[key] = _observation_space(path, item)
+            objects[key] = observation_space(path, item)
         elif key == "policy_kwargs":
             if serialized:
                 objects[key] = _policy_kwargs(path, item)

@@ -16,7 +16,7 @@ import pytest
 
 import eights
 from _helpers import rewrite_zip as _rewrite
-from eights.agents import sb3_file
+from eights.agents import sb3_file, sb3_space
 from eights.agents.load import load_policy
 
 pytest.importorskip("stable_baselines3")
@@ -92,3 +92,41 @@ def test_a_member_that_inflates_past_the_cap_is_refused_before_it_is_inflated(tm
     crafted = _rewrite(path, tmp_path / "bomb.zip", members={"data": padded}, compression=zipfile.ZIP_DEFLATED)
     assert crafted.stat().st_size < 1 << 20
     _refused_at_once(crafted, r"its data inflates to [\d,]+ bytes, over 67,108,864")
+
+
+def test_a_damaged_dict_observation_space_is_a_value_error_or_a_space(tmp_path):
+    # The Dict reader follows the pickle's values and memo itself: bytes flipped anywhere in a
+    # genuine Dict space (a model that reads the rules) give a ValueError naming the file, or a
+    # space read from what is left; never another exception (an index, an overflow, a huge
+    # allocation) and never a call.
+    import base64
+    import json
+
+    from gymnasium import spaces
+    from sb3_contrib import MaskablePPO
+
+    from eights.integrations.sb3 import SB3VecEnv
+
+    torch.set_num_threads(1)
+    env = SB3VecEnv("crazy_eights", num_envs=2, seed=0, obs_rules=True)
+    path = tmp_path / "rules.zip"
+    MaskablePPO("MultiInputPolicy", env, n_steps=16, batch_size=16, seed=0, device="cpu").save(str(path))
+    with zipfile.ZipFile(path) as z:
+        item = json.loads(z.read("data"))["observation_space"]
+    raw = bytearray(base64.b64decode(item[":serialized:"]))
+    rng = np.random.default_rng(7)
+    outcomes = {"refused": 0, "read": 0}
+    for _ in range(400):
+        damaged = bytearray(raw)
+        for at in rng.integers(0, 400 if rng.random() < 0.7 else len(raw), size=int(rng.integers(1, 4))):
+            damaged[at] = int(rng.integers(0, 256))
+        crafted = {**item, ":serialized:": base64.b64encode(bytes(damaged)).decode()}
+        try:
+            space = sb3_space.observation_space(str(path), crafted)
+        except ValueError as exc:
+            assert str(exc).startswith(repr(str(path)))
+            outcomes["refused"] += 1
+        else:
+            assert isinstance(space, spaces.Dict)
+            outcomes["read"] += 1
+    assert outcomes["refused"] > 0 and outcomes["read"] > 0, outcomes

@@ -222,3 +222,89 @@ def test_a_model_of_scaled_observations_needs_its_scale_and_a_zip_path_points_to
     # A .zip path where a bot name goes: the way to load it, not "unknown bot".
     with pytest.raises(ValueError, match=r"looks like a model saved by stable-baselines3: load it with"):
         eights.arena.evaluate(str(path), "random", games=2)
+
+
+def _rules_model(tmp_path: Path, scale_obs: bool = False) -> Path:
+    """An untrained MaskablePPO of "MultiInputPolicy" on the observation with the rules beside
+    it (``obs_rules=True``: a Dict space of ``obs`` and ``rules``), saved."""
+    from sb3_contrib import MaskablePPO
+
+    from eights.integrations.sb3 import SB3VecEnv
+
+    torch.set_num_threads(1)
+    env = SB3VecEnv("crazy_eights", num_envs=2, seed=0, obs_rules=True, scale_obs=scale_obs)
+    path = tmp_path / ("rules_scaled.zip" if scale_obs else "rules.zip")
+    MaskablePPO("MultiInputPolicy", env, n_steps=16, batch_size=16, seed=0, device="cpu").save(str(path))
+    return path
+
+
+def test_a_model_that_reads_the_rules_loads_and_plays_its_own_moves_in_the_arena(tmp_path):
+    # A model trained with obs_rules=True was refused ("its 'observation_space' is not a Box").
+    # Its Dict space is read from the pickle's opcodes as a Box's is (the second Box refers back
+    # to the first one's key strings and dtype through the pickle's memo), and equals SB3's own.
+    from sb3_contrib import MaskablePPO
+
+    from eights.agents import load_agent
+
+    path = _rules_model(tmp_path)
+    reference = MaskablePPO.load(str(path), device="cpu")
+    agent = load_agent(str(path))
+    model = agent.batch_policy.__self__.model
+    assert agent.obs_rules is True
+    assert model.observation_space == reference.observation_space
+    assert list(model.observation_space.spaces) == ["obs", "rules"]
+    ours, theirs = model.policy.state_dict(), reference.policy.state_dict()
+    assert all(torch.equal(ours[k], theirs[k]) for k in theirs)
+    # Its moves are the reference model's, given the rules: on positions of two rule sets,
+    # which encode differently.
+    for preset in ("crazy_eights", "switch_blackjack"):
+        game = eights.Game(preset, 2, seed=3)
+        obs = {"obs": game.observation(game.current_player)[None], "rules": game.rules_encoding()[None]}
+        mask = game.action_mask()[None]
+        expected, _ = reference.predict(obs, action_masks=mask, deterministic=True)
+        assert list(agent.act_batch(obs, mask)) == list(expected)
+    result = eights.arena.evaluate(agent, "random", games=4, seed=1)
+    assert result.games == 8
+
+
+def test_a_model_that_reads_scaled_observations_and_the_rules_needs_its_scale(tmp_path):
+    from eights.agents import load_agent
+    from eights.observation import ObservationBounds
+
+    path = _rules_model(tmp_path, scale_obs=True)
+    with pytest.raises(ValueError, match=r"'rules_scaled.zip' was trained on scaled observations"):
+        eights.arena.evaluate(load_agent(str(path)), "random", games=2)
+    scaled = load_agent(str(path), scale=ObservationBounds("crazy_eights", 2))
+    assert eights.arena.evaluate(scaled, "random", games=2).games == 4
+
+
+def test_a_crafted_dict_observation_space_is_never_unpickled(tmp_path):
+    marker = tmp_path / "ran"
+    path = _rules_model(tmp_path)
+    fake = {
+        ":type:": "<class 'gymnasium.spaces.dict.Dict'>",
+        ":serialized:": _serialized(_Payload(marker))[":serialized:"],
+    }
+    crafted = _rewrite(path, tmp_path / "crafted.zip", {"observation_space": fake})
+    with pytest.raises(ValueError, match=r"'observation_space' is a Dict of 0 Boxes"):
+        load_policy(str(crafted))
+    assert not marker.exists()
+
+
+def test_a_dict_of_other_keys_is_named_and_refused(tmp_path):
+    # A Dict space whose keys an eights table cannot give: refused at load, naming them.
+    import gymnasium as gym
+    from gymnasium import spaces
+    from sb3_contrib import MaskablePPO
+
+    class Other(gym.Env):
+        observation_space = spaces.Dict(
+            {"cards": spaces.Box(0, 1, (4,), np.float32), "score": spaces.Box(-1, 1, (2,), np.float32)}
+        )
+        action_space = spaces.Discrete(eights.NUM_ACTIONS)
+
+    torch.set_num_threads(1)
+    path = tmp_path / "other.zip"
+    MaskablePPO("MultiInputPolicy", Other(), n_steps=16, batch_size=16, device="cpu").save(str(path))
+    with pytest.raises(ValueError, match=r"'other.zip' reads a Dict of \['cards', 'score'\]: an eights agent reads"):
+        load_policy(str(path))
