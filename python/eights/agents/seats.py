@@ -72,9 +72,10 @@ def check_opponent(spec: Any, seat: int) -> Opponent:
 
 def seat_player(agent: Opponent, seed: Optional[int] = None, obs_rules: bool = False) -> Any:
     """The player of a seat for one episode: a built-in bot seeded with ``seed``, a Rust bot
-    object as it is, or a Python policy (given the rules encoding too with ``obs_rules``)."""
+    object as it is, or a Python policy (given the rules encoding too with ``obs_rules``, or
+    when it reads them: ``obs_rules`` on the agent)."""
     if isinstance(agent, AgentSpec):
-        return BotSeat(agent.make_bot(seed)) if agent.is_builtin else PolicySeat(agent, obs_rules)
+        return BotSeat(agent.make_bot(seed)) if agent.is_builtin else PolicySeat(agent, obs_rules or agent.obs_rules)
     return BotSeat(agent)
 
 

@@ -21,20 +21,24 @@ from ..agents.spec import AgentSpec, as_agent
 __all__ = ["MAX_OPPONENT_ROUNDS", "normalise_opponents", "play_opponents"]
 
 
-def normalise_opponents(opponents: Any, num_players: int, learner_seat: int) -> Dict[int, Any]:
-    """Python opponents per seat; empty for the built-in Rust bots."""
+def normalise_opponents(opponents: Any, num_players: int, learner_seat: int, obs_rules: bool = False) -> Dict[int, Any]:
+    """Python opponents per seat; empty for the built-in Rust bots. ``obs_rules``: the batch
+    gives its Python opponents the rules too (an opponent that reads them needs it)."""
     if isinstance(opponents, str) and opponents.strip().lower() == "random":
         other_seats(num_players, learner_seat)  # ValueError for a learner_seat off the table
         return {}
-    return opponents_per_seat(opponents, num_players, learner_seat, check_opponent)
+    return opponents_per_seat(
+        opponents, num_players, learner_seat, lambda spec, seat: check_opponent(spec, seat, obs_rules)
+    )
 
 
-def check_opponent(spec: Any, seat: int) -> Any:
+def check_opponent(spec: Any, seat: int, obs_rules: bool = False) -> Any:
     """A Python opponent of the batch: a built-in bot name (canonicalised), an
     :class:`OpponentPool`, or a batched policy.  Here a plain callable is batched,
     ``f(obs, masks) -> actions``; anything else goes through the one agent specification
     (:func:`eights.agents.as_agent`): an object with ``act_batch`` plays by it, one with only
-    ``act`` row by row."""
+    ``act`` row by row. An agent that reads the rules (``obs_rules = True`` on it) is refused
+    by a batch without ``obs_rules``, which has no rules to give it."""
     if isinstance(spec, OpponentPool):
         return spec
     if isinstance(spec, os.PathLike):
@@ -54,6 +58,11 @@ def check_opponent(spec: Any, seat: int) -> Any:
         ) from None
     if agent.is_builtin:
         return agent.bot
+    if agent.obs_rules and not obs_rules:
+        raise ValueError(
+            f"opponent for seat {seat}: {agent.label!r} reads the rules beside the observation (obs_rules = True "
+            "on it); make the VecEnv with obs_rules=True, so that its opponents are given them"
+        )
     return agent.batch_policy if agent.batch_policy is not None else agent.act_batch
 
 

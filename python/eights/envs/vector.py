@@ -149,7 +149,7 @@ class VecEnv(_GymVectorEnv):
         self._py_opponents: Dict[int, Any] = {}
         core_opponents: Any = "random"
         if not self.self_play:
-            self._py_opponents = normalise_opponents(opponents, num_players, learner_seat)
+            self._py_opponents = normalise_opponents(opponents, num_players, learner_seat, self.obs_rules)
             if self._py_opponents:
                 core_opponents = "external"
             if self._py_opponents and all(isinstance(o, str) for o in self._py_opponents.values()):

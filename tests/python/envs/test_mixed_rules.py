@@ -170,3 +170,35 @@ def test_rllib_env_with_the_rules():
     ((agent, o),) = obs.items()
     assert o["rules"].shape == (eights.RULES_SIZE,)
     assert e.observation_spaces[agent].contains(o)
+
+
+class _ReadsRules:
+    """An opponent that reads the rules (``obs_rules = True`` on it): it records what it is
+    given and plays the first legal action."""
+
+    obs_rules = True
+
+    def __init__(self) -> None:
+        self.seen = []
+
+    def act(self, obs, mask):
+        self.seen.append(obs)
+        return int(np.flatnonzero(mask)[0])
+
+
+def test_an_opponent_that_reads_the_rules_is_given_them_at_a_table_without_obs_rules():
+    # Before, a single table gave it the observation alone unless the env itself had
+    # obs_rules=True: the opponent's own word was read only by the arena.
+    opponent = _ReadsRules()
+    env = eights.make("crazy_eights", seed=4, opponents=opponent, learner_seat=1)
+    env.reset(seed=4)
+    assert opponent.seen and all(isinstance(o, dict) and set(o) == {"obs", "rules"} for o in opponent.seen)
+    assert np.array_equal(opponent.seen[0]["rules"], eights.Rules("crazy_eights").encode())
+
+
+def test_a_batch_without_obs_rules_refuses_an_opponent_that_reads_them():
+    with pytest.raises(ValueError, match=r"opponent for seat 1: '_ReadsRules' reads the rules .*obs_rules=True"):
+        eights.VecEnv("crazy_eights", num_envs=4, opponents=_ReadsRules())
+    env = eights.VecEnv("crazy_eights", num_envs=4, opponents=_ReadsRules(), obs_rules=True, seed=0)
+    env.reset(seed=0)
+    env.step(env.random_actions())
