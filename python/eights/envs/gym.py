@@ -127,7 +127,7 @@ class EightsEnv(gymnasium.Env):
             there: the game is left as it was, the learner gets ``illegal_reward``,
             ``terminated`` is True, ``info["illegal_action"]`` is True and
             ``info["illegal_reason"]`` says what was wrong, and Gymnasium's logger
-            warns; ``"raise"`` raises :class:`eights.IllegalActionError` and leaves
+            warns (at the env's first); ``"raise"`` raises :class:`eights.IllegalActionError` and leaves
             the env unchanged; ``"random"`` plays a uniformly random legal action
             instead (drawn from the env's RNG) and reports
             ``info["illegal_action"] = True``.  Agents should use the action mask;
@@ -194,6 +194,7 @@ class EightsEnv(gymnasium.Env):
         self.illegal_action = illegal_action
         self.illegal_reward = as_real(illegal_reward, "illegal_reward")
         self._illegal_end = False  # the episode ended on an illegal learner action
+        self._illegal_warned = False  # the env's first illegal action ending an episode was warned of
         self._opponent_specs = opponents_per_seat(opponents, num_players, learner_seat, check_opponent)
         for spec in self._opponent_specs.values():
             if isinstance(spec, AgentSpec) and spec.bot is not None:  # net1, a flat file: their rules alone
@@ -366,7 +367,13 @@ class EightsEnv(gymnasium.Env):
     def _end_on_illegal(self, reason: str) -> tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
         """End the episode on an illegal learner action (``illegal_action="terminate"``)."""
         self._illegal_end = True
-        gymnasium.logger.warn(f"the learner's {reason}: the episode ends (illegal_action='terminate')")
+        if not self._illegal_warned:  # once per env: an agent without the mask makes thousands
+            self._illegal_warned = True
+            gymnasium.logger.warn(
+                f"the learner's {reason}: the episode ends (illegal_action='terminate'). Later illegal actions of "
+                "this env end their episodes without a warning (info['illegal_action'] marks them); an agent "
+                "that reads the action mask (MaskablePPO) never makes one"
+            )
         info = self._info()
         info["illegal_action"] = True
         info["illegal_reason"] = reason

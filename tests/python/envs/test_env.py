@@ -481,6 +481,28 @@ def test_illegal_action_random_mode():
     assert a.game.to_dict() == b.game.to_dict()
 
 
+def test_illegal_actions_that_end_episodes_warn_once_per_env():
+    # Plain PPO on eights.make printed one warning per illegal action (500 in its first 512
+    # steps): each message named its action, so Python's once-per-message filter never held.
+    import warnings
+
+    env = eights.make("crazy_eights", seed=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for episode in range(3):
+            _, info = env.reset(seed=episode)
+            _, reward, terminated, _, info = env.step(int(np.flatnonzero(~info["action_mask"])[0]))
+            assert terminated and info["illegal_action"] is True and reward == -1.0
+    ours = [w for w in caught if "illegal_action='terminate'" in str(w.message)]
+    assert len(ours) == 1 and "Later illegal actions of this env" in str(ours[0].message)
+    with warnings.catch_warnings(record=True) as caught:  # another env warns of its own first
+        warnings.simplefilter("always")
+        other = eights.make("crazy_eights", seed=0)
+        _, info = other.reset(seed=0)
+        other.step(int(np.flatnonzero(~info["action_mask"])[0]))
+    assert sum("illegal_action='terminate'" in str(w.message) for w in caught) == 1
+
+
 def test_step_after_the_end_raises():
     env = eights.make("crazy_eights", seed=0)
     _random_episode(env, 0, 0)
