@@ -1,8 +1,9 @@
 """Self-play PPO with Ray RLlib on an eights game, with several env runners.
 
 Every seat is an agent of :class:`eights.integrations.rllib.EightsMultiAgentEnv`, all mapped to one
-shared policy, so the policy plays against itself. Actions are masked by RLlib's
-action-masking module (:func:`eights.integrations.rllib.action_masking_module_spec`). Collection runs
+shared policy, so the policy plays against itself. Actions are masked by the package's
+action-masking module (:func:`eights.integrations.rllib.action_masking_module_spec`), which with
+``--obs-rules`` reads the rules encoding beside the observation. Collection runs
 in ``--env-runners`` Ray actors; on a Ray cluster (``ray start --head`` and
 ``--address auto``) the same script spreads them over machines.
 
@@ -11,6 +12,7 @@ Run::
     pip install '.[rllib]'
     python examples/rllib_selfplay.py --iterations 50 --env-runners 2
     python examples/rllib_selfplay.py --smoke          # one small iteration, for CI
+    python examples/rllib_selfplay.py --obs-rules --preset switch_blackjack   # reading the rules
 
 After training, the policy is evaluated with duplicate deals against ``random`` and
 ``heuristic`` in the arena (:mod:`eights.arena`).
@@ -44,6 +46,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--address", default=None, help="Ray cluster address ('auto'); default: a local Ray")
     p.add_argument("--out", default="runs/rllib_selfplay", help="directory for the checkpoint")
     p.add_argument("--smoke", action="store_true", help="one tiny iteration, for CI")
+    p.add_argument("--obs-rules", action="store_true", help="the policy reads the rules encoding too")
     args = p.parse_args()
     if args.smoke:
         args.iterations, args.train_batch, args.eval_games = 1, 1000, 4
@@ -51,7 +54,7 @@ def parse_args() -> argparse.Namespace:
 
 
 def build_config(args: argparse.Namespace) -> PPOConfig:
-    env_config = {"preset": args.preset, "num_players": args.players, "seed": args.seed}
+    env_config = {"preset": args.preset, "num_players": args.players, "seed": args.seed, "obs_rules": args.obs_rules}
     return (
         PPOConfig()
         .environment(eights.integrations.rllib.register(), env_config=env_config)
@@ -74,18 +77,17 @@ def build_config(args: argparse.Namespace) -> PPOConfig:
 
 
 class ModulePolicy:
-    """Greedy actions of the trained RLModule, in batches, for the arena."""
+    """Greedy actions of the trained RLModule, in batches, for the arena (which gives a policy
+    with ``obs_rules`` the dict of ``obs`` and ``rules``)."""
 
-    def __init__(self, module):
+    def __init__(self, module, obs_rules: bool = False):
         self.module = module
+        self.obs_rules = obs_rules
 
-    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        batch = {
-            Columns.OBS: {
-                "observations": torch.as_tensor(obs, dtype=torch.float32),
-                "action_mask": torch.as_tensor(masks, dtype=torch.float32),
-            }
-        }
+    def act_batch(self, obs, masks: np.ndarray) -> np.ndarray:
+        inputs = {"observations": obs["obs"], "rules": obs["rules"]} if self.obs_rules else {"observations": obs}
+        entry = {k: torch.as_tensor(v, dtype=torch.float32) for k, v in inputs.items()}
+        batch = {Columns.OBS: {**entry, "action_mask": torch.as_tensor(masks, dtype=torch.float32)}}
         with torch.no_grad():
             logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS]
         return logits.argmax(dim=-1).numpy()
@@ -112,7 +114,7 @@ def main() -> None:
         os.makedirs(args.out, exist_ok=True)
         path = algo.save(os.path.abspath(args.out)).checkpoint.path
         print(f"checkpoint saved to {path}")
-        policy = ModulePolicy(algo.get_module("shared"))
+        policy = ModulePolicy(algo.get_module("shared"), args.obs_rules)
         for opponent in ("random", "heuristic"):
             res = eights.arena.evaluate(
                 ("rllib_ppo", policy),

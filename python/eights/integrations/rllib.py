@@ -10,9 +10,9 @@ Conventions
 
 * Observations are dicts ``{"observations": float32 (OBS_SIZE,), "action_mask": float32
   (NUM_ACTIONS,)}``, the layout RLlib's action-masking module expects (1.0 = legal).
-  :func:`action_masking_module_spec` returns an ``RLModuleSpec`` that builds that module
-  (PPO, PyTorch): it adds ``log(mask)`` to the logits so illegal actions are never
-  sampled.
+  :func:`action_masking_module_spec` returns an ``RLModuleSpec`` that builds such a module
+  (PPO, PyTorch; :mod:`eights.integrations.rllib_module`): it adds ``log(mask)`` to the
+  logits so illegal actions are never sampled.
 * Actions are ``Discrete(197)`` ids (``eights.NUM_ACTIONS``, the fixed action layout);
   ``action_space.sample()`` draws a legal action of the agent to act.
 * Rewards are 0 during the hand; when it ends every agent that has acted receives its
@@ -32,9 +32,8 @@ TOML rules file or an :class:`eights.Rules`, or with ``obs_rules`` a list of the
 :class:`eights.RuleSpace`, drawn at every reset), ``num_players`` (2), ``rules`` (a dict of overrides, or an
 :class:`eights.Rules` in place of ``preset``), ``reward`` (``"win_loss"``), ``seed`` (0, in
 the package's seed range ``[0, 2**64)``), ``obs_rules`` (False: with True each agent's
-observation dict gains ``"rules"``, the rules encoding; the masking module of
-:func:`action_masking_module_spec` reads ``"observations"`` only, so a module that should
-read the rules is the user's own).
+observation dict gains ``"rules"``, the rules encoding, which the masking module of
+:func:`action_masking_module_spec` reads beside ``"observations"``).
 
 Example (building the algorithm starts Ray, so the doctests stop before it):
 
@@ -198,17 +197,20 @@ def register(name: str = ENV_NAME) -> str:
 def action_masking_module_spec(policies: Iterable[str] = ("shared",), hidden: Tuple[int, ...] = (256, 256)) -> Any:
     """A ``MultiRLModuleSpec`` with one action-masking PPO module (PyTorch) per policy id.
 
-    The module class is RLlib's own ``ActionMaskingTorchRLModule``; ``hidden`` sets the
-    sizes of its hidden layers.
+    The module class is :class:`eights.integrations.rllib_module.ActionMaskingPPOModule`,
+    RLlib's default PPO module with the action mask applied to its logits; with
+    ``env_config={"obs_rules": True}`` it reads the rules encoding beside the observation.
+    ``hidden`` sets the sizes of its hidden layers.
     """
     from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    from .rllib_module import ActionMaskingPPOModule
 
     model_config = DefaultModelConfig(fcnet_hiddens=list(hidden), head_fcnet_hiddens=[])
     return MultiRLModuleSpec(
         rl_module_specs={
-            p: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model_config) for p in policies
+            p: RLModuleSpec(module_class=ActionMaskingPPOModule, model_config=model_config) for p in policies
         }
     )

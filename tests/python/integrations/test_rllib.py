@@ -111,8 +111,10 @@ def test_rllib_env_checker_accepts_the_env():
     check_multiagent_environments(EightsMultiAgentEnv({"preset": "switch_blackjack", "num_players": 3}))
 
 
-def test_example_trains_one_iteration_with_two_env_runners(tmp_path):
-    """examples/rllib_selfplay.py --smoke: one PPO iteration with two env runners on a local Ray."""
+@pytest.mark.parametrize("rules", [[], ["--obs-rules", "--preset", "switch_blackjack"]], ids=["plain", "obs_rules"])
+def test_example_trains_one_iteration_with_two_env_runners(tmp_path, rules):
+    """examples/rllib_selfplay.py --smoke: one PPO iteration with two env runners on a local Ray
+    (and with the rules in the observation, which the masking module reads)."""
     out = tmp_path / "ckpt"
     proc = subprocess.run(
         [
@@ -123,6 +125,7 @@ def test_example_trains_one_iteration_with_two_env_runners(tmp_path):
             "2",
             "--out",
             str(out),
+            *rules,
         ],
         capture_output=True,
         text=True,
@@ -132,3 +135,67 @@ def test_example_trains_one_iteration_with_two_env_runners(tmp_path):
     assert "iteration   1:" in proc.stdout
     assert "vs random" in proc.stdout and "vs heuristic" in proc.stdout
     assert any(out.iterdir()), "no checkpoint written"
+    # RLlib's example masking module derived from PPOTorchRLModule, which RLlib deprecates ("will
+    # raise an error in the future"); RLlib's own RLModuleConfig notice comes from every module.
+    assert "PPOTorchRLModule` has been deprecated" not in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("obs_rules", [False, True])
+def test_the_masking_module_masks_and_reads_the_rules_when_the_env_gives_them(obs_rules):
+    # eights' own module (RLlib's example one derives from a class RLlib deprecated), built
+    # from the env's space: illegal actions get no mass, greedy and sampled; with obs_rules its
+    # input is the observation and the rules encoding, and other rules move its logits.
+    import torch
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    from eights.integrations.rllib_module import ActionMaskingPPOModule
+
+    torch.manual_seed(0)
+    env = EightsMultiAgentEnv({"preset": "crazy_eights", "obs_rules": obs_rules, "seed": 2})
+    obs, _ = env.reset(seed=2)
+    ((agent, o),) = obs.items()
+    module = RLModuleSpec(
+        module_class=ActionMaskingPPOModule,
+        observation_space=env.observation_spaces[agent],
+        action_space=env.action_spaces[agent],
+        model_config=DefaultModelConfig(fcnet_hiddens=[16], head_fcnet_hiddens=[]),
+    ).build()
+    first = next(m for m in module.encoder.modules() if isinstance(m, torch.nn.Linear))
+    assert first.in_features == eights.OBS_SIZE + (eights.RULES_SIZE if obs_rules else 0)
+
+    def batch(rules=None):
+        entry = {k: torch.as_tensor(np.asarray(v, np.float32))[None].repeat(64, 1) for k, v in o.items()}
+        if rules is not None:
+            entry["rules"] = torch.as_tensor(rules, dtype=torch.float32)[None].repeat(64, 1)
+        return {Columns.OBS: entry}
+
+    b = batch()
+    logits = module.forward_inference(b)[Columns.ACTION_DIST_INPUTS]
+    assert set(b[Columns.OBS]) == set(o), "the caller's batch is left as it was"
+    legal = torch.as_tensor(o["action_mask"]) > 0
+    assert bool(legal[logits[0].argmax()]) and (logits[:, ~legal] < -1e30).all()
+    sampled = torch.distributions.Categorical(logits=module.forward_exploration(batch())[Columns.ACTION_DIST_INPUTS])
+    assert bool(legal[sampled.sample()].all())
+    assert module.compute_values(batch()).shape == (64,)
+    assert module.forward_train(batch())[Columns.ACTION_DIST_INPUTS].shape == (64, eights.NUM_ACTIONS)
+    if obs_rules:
+        other = eights.Rules("switch_blackjack").encode()
+        moved = module.forward_inference(batch(other))[Columns.ACTION_DIST_INPUTS]
+        assert not torch.allclose(moved[:, legal], logits[:, legal])
+
+
+def test_the_masking_module_refuses_a_space_without_the_mask():
+    import gymnasium
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    from eights.integrations.rllib_module import ActionMaskingPPOModule
+
+    spec = RLModuleSpec(
+        module_class=ActionMaskingPPOModule,
+        observation_space=gymnasium.spaces.Box(0, 1, (eights.OBS_SIZE,), np.float32),
+        action_space=gymnasium.spaces.Discrete(eights.NUM_ACTIONS),
+    )
+    with pytest.raises(ValueError, match=r"needs a Dict observation space with 'observations' and 'action_mask'"):
+        spec.build()
