@@ -186,11 +186,19 @@ class EightsMultiAgentEnv(MultiAgentEnv):
         return {"observations": out, "action_mask": mask.astype(np.float32)}
 
 
+def _make(config: Any) -> EightsMultiAgentEnv:
+    return EightsMultiAgentEnv(config)
+
+
 def register(name: str = ENV_NAME) -> str:
-    """Register :class:`EightsMultiAgentEnv` with Ray Tune under ``name`` and return it."""
+    """Register :class:`EightsMultiAgentEnv` with Ray Tune under ``name`` and return it.
+
+    Importing this module registers it as :data:`ENV_NAME` already (as ``import eights``
+    registers the Gymnasium ids), so an algorithm restored from a checkpoint
+    (``Algorithm.from_checkpoint``) finds the env; call this for another name."""
     from ray.tune.registry import register_env
 
-    register_env(name, lambda config: EightsMultiAgentEnv(config))
+    register_env(name, _make)
     return name
 
 
@@ -214,3 +222,6 @@ def action_masking_module_spec(policies: Iterable[str] = ("shared",), hidden: Tu
             p: RLModuleSpec(module_class=ActionMaskingPPOModule, model_config=model_config) for p in policies
         }
     )
+
+
+register()  # the env's name for RLlib, known wherever this module is imported

@@ -138,6 +138,22 @@ def test_example_trains_one_iteration_with_two_env_runners(tmp_path, rules):
     # RLlib's example masking module derived from PPOTorchRLModule, which RLlib deprecates ("will
     # raise an error in the future"); RLlib's own RLModuleConfig notice comes from every module.
     assert "PPOTorchRLModule` has been deprecated" not in proc.stdout + proc.stderr
+    if not rules:
+        # A fresh process restores the checkpoint with no register() call: importing the
+        # integration names the env (before, RLlib's runners said "eights ... is not a
+        # tune-registered environment creator").
+        restore = (
+            "import sys, ray\n"
+            "import eights.integrations.rllib\n"
+            "from ray.rllib.algorithms.algorithm import Algorithm\n"
+            "ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)\n"
+            "algo = Algorithm.from_checkpoint(sys.argv[1])\n"
+            "print('restored', type(algo).__name__, algo.config.env)\n"
+            "algo.stop()\n"
+            "ray.shutdown()\n"
+        )
+        back = subprocess.run([sys.executable, "-c", restore, str(out)], capture_output=True, text=True, timeout=600)
+        assert "restored PPO eights" in back.stdout, back.stdout[-2000:] + back.stderr[-3000:]
 
 
 @pytest.mark.parametrize("obs_rules", [False, True])
