@@ -40,7 +40,7 @@ pub enum BotSpec {
 }
 
 /// The names [`BotSpec::parse`] accepts, for error messages.
-pub const BOT_SPEC_HELP: &str = "\"random\", \"heuristic\", \"ismcts\", \"ismcts:N\" (N simulations), \"ismcts_net\" or \"ismcts_net:N\" (ismcts whose root favours net's move), \"pimc\" or \"pimc:N\" (N worlds), \"oracle:N\" (pimc seeing every hand, for measurement), N in 1..=1000000, \"net\" (the learned bot, every rule set), \"net1\" (the first learned bots: three two-player presets) or the path of a .safetensors weights file (a trained network)";
+pub const BOT_SPEC_HELP: &str = "\"random\", \"heuristic\", \"ismcts\", \"ismcts:N\" (N simulations), \"ismcts_net\" or \"ismcts_net:N\" (ismcts whose root favours net's move), \"pimc\" or \"pimc:N\" (N worlds), \"oracle:N\" (pimc seeing every hand, for measurement), N in [1, 1000000], \"net\" (the learned bot, every rule set), \"net1\" (the first learned bots: three two-player presets) or the path of a .safetensors weights file (a trained network)";
 
 impl BotSpec {
     /// Parse a bot name; the error says what was wrong and what is allowed.
@@ -56,7 +56,7 @@ impl BotSpec {
         let count = |a: &str| match a.parse::<u32>() {
             Ok(k) if (1..=1_000_000).contains(&k) => Ok(k),
             _ => Err(format!(
-                "bad count {} in bot name {}: expected an integer in 1..=1000000, e.g. \"{head}:400\"",
+                "bad count {} in bot name {}: expected an integer in [1, 1000000], e.g. \"{head}:400\"",
                 quoted(a),
                 quoted(text)
             )),

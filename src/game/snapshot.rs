@@ -37,14 +37,14 @@ impl Game {
             return bad("discard: the discard pile needs at least its top card".into());
         }
         if pos.current_player >= n {
-            return bad(format!("current_player must be in 0..{n}, got {}", pos.current_player));
+            return bad(format!("current_player must be in [0, {}], got {}", n - 1, pos.current_player));
         }
         if pos.direction != 1 && pos.direction != -1 {
             return bad(format!("direction must be 1 or -1, got {}", pos.direction));
         }
         let dealer = pos.dealer.unwrap_or(n - 1);
         if dealer >= n {
-            return bad(format!("dealer must be in 0..{n}, got {dealer}"));
+            return bad(format!("dealer must be in [0, {}], got {dealer}", n - 1));
         }
         let all = pos
             .hands

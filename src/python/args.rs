@@ -64,14 +64,16 @@ fn range_text(lo: i128, hi: i128) -> String {
     if lo == 0 && hi == i128::from(u64::MAX) { "[0, 2**64)".to_string() } else { format!("[{lo}, {hi}]") }
 }
 
-/// A seat of a table of `n` players: an integer in `0..n` (the message says "0..n", the
-/// form the bindings have always used for seats).
+/// A seat of a table of `n` players: an integer in `0..n` (the message says `[0, n - 1]`, as
+/// every message of the package gives a range of integers).
 pub(crate) fn seat_in(obj: &Bound<'_, PyAny>, name: &str, n: usize) -> PyResult<usize> {
     let i = index_of(obj, name)?;
     match i.extract::<i128>().ok().filter(|&v| v >= 0 && v < n as i128) {
         // In 0..n, and n <= MAX_PLAYERS: the cast is exact.
         Some(v) => Ok(v as usize),
-        None => Err(PyValueError::new_err(format!("{name} must be in 0..{n}, got {}", i.repr()?))),
+        None => {
+            Err(PyValueError::new_err(format!("{name} must be in [0, {}], got {}", n.saturating_sub(1), i.repr()?)))
+        }
     }
 }
 

@@ -216,7 +216,7 @@ fn rank_faces(field: &str, ranks: &[String]) -> Result<u64, RulesError> {
     for x in ranks {
         let rank = Rank::parse(x).ok_or_else(|| RulesError::Invalid {
             field: field.into(),
-            message: format!("{x:?} is not a rank (A, 2..9, T or 10, J, Q, K)"),
+            message: format!("{x:?} is not a rank (A, 2 to 9, T or 10, J, Q, K)"),
         })?;
         // i < NUM_FACES (54): fits u8.
         mask |= (0..NUM_FACES).filter(|&i| Card(i as u8).rank() == Some(rank)).fold(0u64, |m, i| m | 1 << i);

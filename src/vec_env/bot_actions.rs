@@ -123,7 +123,7 @@ impl VecEnv {
         }
         let n = self.cfg.num_envs;
         if let Some(&r) = rows.iter().find(|&&r| r < 0 || r as usize >= n) {
-            return Err(VecEnvError::Config(format!("row {r} is out of range: games are 0..{n}")));
+            return Err(VecEnvError::Config(format!("row {r} is out of range: rows are in [0, {n})")));
         }
         Ok(())
     }

@@ -172,7 +172,7 @@ impl VecEnv {
         }
         if let Mode::Learner { seat, opponents } = cfg.mode {
             if seat >= n {
-                return Err(VecEnvError::Config(format!("learner seat must be in 0..{n}, got {seat}")));
+                return Err(VecEnvError::Config(format!("learner seat must be in [0, {}], got {seat}", n - 1)));
             }
             if let Opponents::Bots(seats) = opponents {
                 if let Some(p) = (0..n).find(|&p| p != seat && seats[p].is_none()) {

@@ -495,7 +495,7 @@ fn configuration_errors_are_clear() {
     let r = rules("crazy_eights", 2);
     let cfg = Config { mode: Mode::Learner { seat: 2, opponents: Opponents::Random }, ..Config::new(4) };
     let err = VecEnv::new(r.clone(), cfg).err().unwrap();
-    assert!(err.to_string().contains("learner seat must be in 0..2"), "{err}");
+    assert!(err.to_string().contains("learner seat must be in [0, 1]"), "{err}");
     assert!(VecEnv::new(r.clone(), Config::new(0)).is_err());
     let mut e = env(&r, 2, 1, Autoreset::SameStep, LEARNER);
     let mut b = Buffers::<f32>::new(&e);

@@ -139,7 +139,9 @@ def other_seats(num_players: int, learner_seat: int) -> List[int]:
     if not 2 <= num_players <= MAX_TABLE:
         raise ValueError(f"num_players must be in [2, {MAX_TABLE}], got {num_players}")
     if not 0 <= learner_seat < num_players:
-        raise ValueError(f"learner_seat must be in [0, {num_players}) for {num_players} players, got {learner_seat}")
+        raise ValueError(
+            f"learner_seat must be in [0, {num_players - 1}] for {num_players} players, got {learner_seat}"
+        )
     return [seat for seat in range(num_players) if seat != learner_seat]
 
 

@@ -242,7 +242,7 @@ def _net_arch_chains(path: str, kwargs: Any) -> List[List[int]]:
         for w in part:
             if isinstance(w, bool) or not isinstance(w, int) or not 1 <= w <= MAX_LAYER_WIDTH:
                 raise ValueError(
-                    f"{bad} has a layer width {str(w)[:40]!r}: widths are integers in 1..{MAX_LAYER_WIDTH}"
+                    f"{bad} has a layer width {str(w)[:40]!r}: widths are integers in [1, {MAX_LAYER_WIDTH}]"
                 )
         chains.append([int(w) for w in part])
     layers = sum(len(c) for c in chains)

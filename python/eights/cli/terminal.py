@@ -122,7 +122,7 @@ def _seat_bots(
     """The bot of every seat but the person's, checked: one spec for all of them or one per
     seat in seat order; a built-in bot must play these rules (``net1``: its presets only)."""
     if not 0 <= seat < num_players:
-        raise ValueError(f"--seat must be in 0..{num_players - 1} for {num_players} players, got {seat}")
+        raise ValueError(f"--seat must be in [0, {num_players - 1}] for {num_players} players, got {seat}")
     others = [p for p in range(num_players) if p != seat]
     names = bots or ["heuristic"]
     if len(names) == 1:

@@ -237,7 +237,7 @@ class raw_env(AECEnv):
                     + " or a seat number"
                 )
         elif not 0 <= _as_int(render_view, "render_view") < num_players:
-            raise ValueError(f"render_view seat must be in [0, {num_players}), got {render_view}")
+            raise ValueError(f"render_view seat must be in [0, {num_players - 1}], got {render_view}")
 
         self._table = table = Table(preset, num_players, rules, rule_overrides, env=type(self))  # validates the rules
         self.rules, self.game, self.preset = table.rules, table.game, table.preset

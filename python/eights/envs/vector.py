@@ -383,7 +383,7 @@ class VecEnv(_GymVectorEnv):
             raise TypeError(f"rows must be a 1-d array of game indices, got shape {rows.shape} of {rows.dtype}")
         if rows.dtype.kind == "u" and rows.size and rows.max() > np.iinfo(np.int64).max:
             # The int64 cast below would wrap it to a negative row.
-            raise ValueError(f"row {int(rows.max())} is out of range: games are 0..{self.num_envs}")
+            raise ValueError(f"row {int(rows.max())} is out of range: rows are in [0, {self.num_envs})")
         return np.ascontiguousarray(rows, dtype=np.int64)
 
     def random_actions(self, out: Optional[np.ndarray] = None) -> np.ndarray:

@@ -34,7 +34,7 @@ def _dims(meta: Dict[str, str], name: str) -> List[int]:
         if text is None:
             raise FileFormatError(f"{name}: metadata {key!r} missing")
         if not (text.isascii() and text.isdigit() and DIM_RANGE[0] <= int(text) <= DIM_RANGE[1]):
-            raise FileFormatError(f"{name}: metadata {key!r} must be an integer in 1..=4096, got {text!r}")
+            raise FileFormatError(f"{name}: metadata {key!r} must be an integer in [1, 4096], got {text!r}")
         out.append(int(text))
     return out
 
@@ -52,7 +52,7 @@ def _columns(meta: Dict[str, str], key: str, names: Sequence[str], name: str) ->
 def read_exported(data: bytes, name: str = "net weights") -> Tuple[Dict[str, Any], Dict[str, Any]]:
     """The architecture (the keyword arguments of :class:`~eights.train.cardnet.CardNet`) and
     the tensors of an exported file, checked as the Rust loader checks it: the format and
-    ``attention`` metadata, ``width``, ``context`` and ``table_width`` in 1..=4096, known rules
+    ``attention`` metadata, ``width``, ``context`` and ``table_width`` in [1, 4096], known rules
     columns, and exactly the tensors the architecture calls for (one missing or one too many
     is refused), in float16 or float32. Every refusal is a
     :class:`~eights.train.files.FileFormatError` (a ``ValueError``) naming ``name``."""

@@ -91,7 +91,7 @@ class CardPolicy(MaskedPolicy):
     @classmethod
     def from_state(cls, state: Dict[str, torch.Tensor], config: Dict[str, Any], name: str = "checkpoint") -> CardPolicy:
         """The policy a checkpoint's state dict and :meth:`config` describe, checked before the
-        network is built (:func:`~eights.train.cardnet.from_checkpoint`: widths in 1..=4096,
+        network is built (:func:`~eights.train.cardnet.from_checkpoint`: widths in [1, 4096],
         every tensor of the shape the architecture calls for); a
         :class:`~eights.train.files.FileFormatError` naming the file ``name`` otherwise."""
         bad = f"{name}: not a checkpoint of this kind: its"

@@ -77,7 +77,7 @@ def export_metadata(path: str) -> Dict[str, str]:
 def load_exported(path: str) -> Dict[str, PolicyNet]:
     """The policies of an exported file as :class:`~eights.train.PolicyNet` s (value heads
     new and untrained), preset -> network, in evaluation mode. Each policy's sizes (hidden
-    units in 1..8192, inputs at most the observation size) and tensor shapes are checked
+    units in [1, 8192], inputs at most the observation size) and tensor shapes are checked
     before its network is built: a :class:`~eights.train.files.FileFormatError` naming the
     file otherwise."""
     arrays = load_arrays(path)

@@ -65,7 +65,7 @@ def pick_threads(env_threads: Optional[int], torch_threads: Optional[int], devic
             torch_threads = min(8, n)
     for name, value in (("env_threads", env), ("torch_threads", torch_threads)):
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1024:
-            raise ValueError(f"{name} must be an integer in 1..=1024, got {value!r}")
+            raise ValueError(f"{name} must be an integer in [1, 1024], got {value!r}")
     return env, torch_threads
 
 

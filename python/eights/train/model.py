@@ -170,9 +170,9 @@ def flat_shapes(weight: Any, name: str, kind: str = "checkpoint", field: str = "
         raise FileFormatError(f"{bad} {what}, not [hidden, inputs]")
     hidden, inputs = (int(n) for n in shape)
     if not 1 <= hidden <= COUNT_MAX["hidden"]:
-        raise FileFormatError(f"{bad} has {hidden} rows: hidden units must be in 1..{COUNT_MAX['hidden']}")
+        raise FileFormatError(f"{bad} has {hidden} rows: hidden units must be in [1, {COUNT_MAX['hidden']}]")
     if not 1 <= inputs <= OBS_SIZE:
-        raise FileFormatError(f"{bad} has {inputs} columns: inputs must be in 1..{OBS_SIZE} (the observation size)")
+        raise FileFormatError(f"{bad} has {inputs} columns: inputs must be in [1, {OBS_SIZE}] (the observation size)")
     with torch.device("meta"):
         net = PolicyNet(inputs, NUM_ACTIONS, hidden)
     return {key: tuple(t.shape) for key, t in net.state_dict().items()}

@@ -106,7 +106,7 @@ def _check_seats(seats: Optional[Sequence[int]], players: int) -> List[int]:
     given = [int(s) for s in seats]
     out = sorted(set(given))
     if not out or out[0] < 0 or out[-1] >= players or len(out) < len(given):
-        raise ValueError(f"seats must be distinct seat numbers in 0..{players - 1}, got {list(seats)}")
+        raise ValueError(f"seats must be distinct seat numbers in [0, {players - 1}], got {list(seats)}")
     return out
 
 

@@ -267,7 +267,7 @@ impl CardNet {
         let num = |k: &str| -> Result<usize, String> {
             get(k)?.parse::<usize>().ok().filter(|&v| (1..=4096).contains(&v)).ok_or_else(|| {
                 let got = meta.get(k).map_or_else(|| "nothing".to_string(), |v| crate::rules::quoted(v));
-                format!("net weights: metadata {k:?} must be an integer in 1..=4096, got {got}")
+                format!("net weights: metadata {k:?} must be an integer in [1, 4096], got {got}")
             })
         };
         let (w, cx, tw) = (num("width")?, num("context")?, num("table_width")?);

@@ -152,8 +152,8 @@ def test_illegal_python_agent_is_reported():
     "bad, exc, text",
     [
         ("minimax", ValueError, 'unknown bot "minimax".*heuristic'),
-        ("ismcts:0", ValueError, "1..=1000000"),
-        ("ismcts:many", ValueError, "1..=1000000"),
+        ("ismcts:0", ValueError, r"\[1, 1000000\]"),
+        ("ismcts:many", ValueError, r"\[1, 1000000\]"),
         ("random:3", ValueError, "takes no parameter"),
         (42, TypeError, "bot name"),
         (eights.RandomBot(1), TypeError, "by name"),
@@ -448,7 +448,7 @@ def test_bots_as_env_opponents(preset):
             action = int(np.flatnonzero(info["action_mask"])[0])
             obs, reward, terminated, truncated, info = env.step(action)
             done = terminated or truncated
-    with pytest.raises(ValueError, match="1..=1000000"):
+    with pytest.raises(ValueError, match=r"\[1, 1000000\]"):
         eights.make(preset, num_players=n, opponents="ismcts:zero")
 
 
@@ -468,7 +468,7 @@ def test_bot_class_and_determinize():
     assert hidden == hidden_d
     assert d.to_dict() == eights.determinize(g, me, seed=7).to_dict()
     assert d.to_dict() != eights.determinize(g, me, seed=8).to_dict()
-    with pytest.raises(ValueError, match="player must be in 0..3"):
+    with pytest.raises(ValueError, match=r"player must be in \[0, 2\]"):
         eights.determinize(g, 3)
     with pytest.raises(ValueError, match="unknown bot"):
         eights.Bot("alphazero")

@@ -256,7 +256,7 @@ def test_example_flags_have_help_lines():
     "args,message",
     [
         (["--players", "11"], "players"),
-        (["--seats", "0,5"], "--seats: must be distinct seat numbers in 0..1"),
+        (["--seats", "0,5"], "--seats: must be distinct seat numbers in [0, 1]"),
         (["--seats", "0,0"], "argument --seats: seats are distinct seat numbers"),
         (["--init", "imitation"], "--init: must be scratch or net or the path of a card-network file"),
         (["--init", str(ROOT / "src" / "bots" / "weights" / "net1.safetensors")], "--init: must be scratch or net"),
@@ -368,7 +368,7 @@ def test_the_readme_path_runs(tmp_path):
 def test_seats_are_distinct_seat_numbers(tmp_path):
     # [0, 0] trained seat 0 alone, saying nothing of the second 0.
     for seats in ([0, 0], [2], [-1], []):
-        with pytest.raises(ValueError, match=r"seats must be distinct seat numbers in 0\.\.1"):
+        with pytest.raises(ValueError, match=r"seats must be distinct seat numbers in \[0, 1\]"):
             train("crazy_eights", 2, out=str(tmp_path), decisions=10, progress=False, seats=seats)
     assert not any(tmp_path.iterdir())
 
