@@ -22,7 +22,8 @@ from typing import Any, List, Optional
 
 import numpy as np
 
-from .._core import BOT_NAMES_HELP, parse_bot
+from .._core import BOT_NAMES_HELP, NUM_ACTIONS, OBS_SIZE, parse_bot
+from ..rules import RULES_SIZE
 from .files import is_agent_file
 from .sb3_file import MAX_MEMBER_BYTES, check_tensors, read_data, safe_custom_objects
 
@@ -63,6 +64,7 @@ class SB3Policy:
             )
         #: True when the model reads the rules beside the observation (the arena's ``obs_rules``).
         self.obs_rules = keys is not None
+        _check_spaces(model, name, self.obs_rules)
 
     @functools.cached_property
     def wants_scaled_observation(self) -> bool:
@@ -73,6 +75,18 @@ class SB3Policy:
         if self.obs_rules and space is not None:
             space = space["obs"]
         return space is not None and bool(np.all(space.low >= 0) and np.all(space.high <= 1))
+
+    def for_table(self, preset: Any, num_players: int, rules: Any = None) -> SB3Policy:
+        """This model for a table of ``preset`` (a name, a TOML path or an
+        :class:`eights.Rules`), ``num_players`` and ``rules``: itself, or for a model trained on
+        the scaled observation and given no ``scale``, a copy that scales by that table's
+        :class:`eights.observation.ObservationBounds`, as the command line does. The arena
+        calls it for each table it plays."""
+        if self.scale is not None or not self.wants_scaled_observation:
+            return self
+        from ..observation import ObservationBounds
+
+        return SB3Policy(self.model, self.name, ObservationBounds(preset, num_players, rules=rules))
 
     def _obs(self, obs: Any) -> Any:
         if self.obs_rules:
@@ -131,6 +145,28 @@ class SB3Policy:
         if isinstance(obs, dict):
             return int(self.act_batch({k: np.asarray(v)[None] for k, v in obs.items()}, np.asarray(mask)[None])[0])
         return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
+
+
+def _check_spaces(model: Any, name: str, obs_rules: bool) -> None:
+    """A ``ValueError`` for a model of another environment: an eights agent reads
+    ``OBS_SIZE`` values (and ``RULES_SIZE`` with the rules) and chooses among ``NUM_ACTIONS``."""
+    space = getattr(model, "observation_space", None)
+    wanted = {"obs": (OBS_SIZE,), "rules": (RULES_SIZE,)} if obs_rules else {"": (OBS_SIZE,)}
+    for key, shape in wanted.items():
+        got = getattr(space[key] if key and space is not None else space, "shape", None)
+        if got is not None and tuple(got) != shape:
+            what = f"its {key!r} entry" if key else "its observation"
+            raise ValueError(
+                f"the model {name!r} was trained on another environment: {what} has shape {tuple(got)}, where an "
+                f"eights table gives {shape} (OBS_SIZE {OBS_SIZE}"
+                + (f", RULES_SIZE {RULES_SIZE})" if obs_rules else ")")
+            )
+    n = getattr(getattr(model, "action_space", None), "n", None)
+    if n is not None and int(n) != NUM_ACTIONS:
+        raise ValueError(
+            f"the model {name!r} was trained on another environment: it chooses among {int(n)} actions, where an "
+            f"eights table has {NUM_ACTIONS} (NUM_ACTIONS)"
+        )
 
 
 #: What reading a damaged archive raises besides ValueError (RuntimeError: an encrypted

@@ -102,6 +102,23 @@ class AgentSpec:
         """The same agent under another label."""
         return dataclasses.replace(self, label=label)
 
+    def for_table(self, preset: Any, num_players: int, rules: Any = None) -> AgentSpec:
+        """This agent for one table: a Python policy whose object has ``for_table(preset,
+        num_players, rules)`` (a saved model that scales its observation by the table's
+        bounds) is replaced by what that returns; any other agent is itself."""
+        owner = getattr(self.batch_policy if self.batch_policy is not None else self.policy, "__self__", None)
+        adapt = getattr(owner, "for_table", None)
+        if not callable(adapt):
+            return self
+        other = adapt(preset, num_players, rules)
+        if other is owner:
+            return self
+        return dataclasses.replace(
+            self,
+            policy=other.act if self.policy is not None else None,
+            batch_policy=other.act_batch if self.batch_policy is not None else None,
+        )
+
     def make_bot(self, seed: Optional[int] = None) -> Any:
         """A seeded ``eights.Bot`` playing this built-in bot (``TypeError`` for a Python policy)."""
         if self.bot is None:

@@ -260,6 +260,8 @@ def checked_table(
     for a in agents:
         if a.bot is not None:  # "net1" plays only the rules it was trained for
             check_bot_rules(a.bot, preset, n, rules)
+    # A saved model of the scaled observation, loaded without its scale, scales by this table's.
+    agents = [a.for_table(preset, n, rules) for a in agents]
     return agents, n, games, seed, threads, batch_size
 
 

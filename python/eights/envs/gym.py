@@ -196,9 +196,11 @@ class EightsEnv(gymnasium.Env):
         self._illegal_end = False  # the episode ended on an illegal learner action
         self._illegal_warned = False  # the env's first illegal action ending an episode was warned of
         self._opponent_specs = opponents_per_seat(opponents, num_players, learner_seat, check_opponent)
-        for spec in self._opponent_specs.values():
+        for seat, spec in self._opponent_specs.items():
             if isinstance(spec, AgentSpec) and spec.bot is not None:  # net1, a flat file: their rules alone
                 table.ruleset.check_bot(spec.bot)
+            elif isinstance(spec, AgentSpec) and not table.ruleset.mixed:  # a bare scaled model: this table's
+                self._opponent_specs[seat] = spec.for_table(preset, num_players, self.rules)
         self._opponents: Dict[int, Any] = {}
         self._initial_seed = seed
         self._started = False

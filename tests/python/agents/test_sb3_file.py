@@ -215,9 +215,18 @@ def test_a_model_of_scaled_observations_needs_its_scale_and_a_zip_path_points_to
     env = eights.make("crazy_eights", seed=0, scale_obs=True)
     path = tmp_path / "scaled.zip"
     MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=16, seed=0, device="cpu").save(str(path))
+    bare = load_agent(str(path))
+    game = eights.Game("crazy_eights", 2, seed=1)
     with pytest.raises(ValueError, match=r"'scaled.zip' was trained on scaled observations \(scale_obs=True\)"):
-        eights.arena.evaluate(load_agent(str(path)), "random", games=2)
+        bare.act_batch(game.observation(0)[None], game.action_mask()[None])
     scaled = load_agent(str(path), scale=ObservationBounds("crazy_eights", 2))
+    # The arena scales a bare one by the bounds of the table it plays, as the command line
+    # does (it was refused there): the same games as with the scale given.
+    for preset in ("crazy_eights", "switch_blackjack"):
+        given = load_agent(str(path), scale=ObservationBounds(preset, 2))
+        a = eights.arena.evaluate(given, "random", preset=preset, games=6, seed=3)
+        b = eights.arena.evaluate(bare, "random", preset=preset, games=6, seed=3)
+        assert (a.wins, a.mean_length, a.mean_hand_points) == (b.wins, b.mean_length, b.mean_hand_points)
     assert eights.arena.evaluate(scaled, "random", games=2).games == 4
     # A .zip path where a bot name goes: the way to load it, not "unknown bot".
     with pytest.raises(ValueError, match=r"looks like a model saved by stable-baselines3: load it with"):
@@ -272,10 +281,18 @@ def test_a_model_that_reads_scaled_observations_and_the_rules_needs_its_scale(tm
     from eights.observation import ObservationBounds
 
     path = _rules_model(tmp_path, scale_obs=True)
+    bare = load_agent(str(path))
+    game = eights.Game("crazy_eights", 2, seed=1)
+    obs = {"obs": game.observation(0)[None], "rules": game.rules_encoding()[None]}
     with pytest.raises(ValueError, match=r"'rules_scaled.zip' was trained on scaled observations"):
-        eights.arena.evaluate(load_agent(str(path)), "random", games=2)
+        bare.act_batch(obs, game.action_mask()[None])
     scaled = load_agent(str(path), scale=ObservationBounds("crazy_eights", 2))
-    assert eights.arena.evaluate(scaled, "random", games=2).games == 4
+    a = eights.arena.evaluate(scaled, "random", games=4, seed=2)
+    b = eights.arena.evaluate(bare, "random", games=4, seed=2)
+    assert a.games == 8 and (a.wins, a.mean_length) == (b.wins, b.mean_length)
+    # As a single table's opponent too (it was refused at its first move).
+    env = eights.make("crazy_eights", seed=0, opponents=bare, learner_seat=1)
+    env.reset(seed=0)
 
 
 def test_a_crafted_dict_observation_space_is_never_unpickled(tmp_path):
@@ -307,4 +324,30 @@ def test_a_dict_of_other_keys_is_named_and_refused(tmp_path):
     path = tmp_path / "other.zip"
     MaskablePPO("MultiInputPolicy", Other(), n_steps=16, batch_size=16, device="cpu").save(str(path))
     with pytest.raises(ValueError, match=r"'other.zip' reads a Dict of \['cards', 'score'\]: an eights agent reads"):
+        load_policy(str(path))
+
+
+@pytest.mark.parametrize(
+    "obs_shape, actions, message",
+    [
+        ((10,), eights.NUM_ACTIONS, r"its observation has shape \(10,\), where an eights table gives \(346,\)"),
+        ((eights.OBS_SIZE,), 5, r"it chooses among 5 actions, where an eights table has 197"),
+    ],
+)
+def test_a_model_of_another_environment_is_refused_at_load(tmp_path, obs_shape, actions, message):
+    # It loaded, then failed at its first move with SB3's own words ("Error: Unexpected
+    # observation shape (4, 346) for Box environment"), or, in generalize, with the message of
+    # a scaled model, which it was not.
+    import gymnasium as gym
+    from gymnasium import spaces
+    from sb3_contrib import MaskablePPO
+
+    class Other(gym.Env):
+        observation_space = spaces.Box(0, 1, obs_shape, np.float32)
+        action_space = spaces.Discrete(actions)
+
+    torch.set_num_threads(1)
+    path = tmp_path / "other.zip"
+    MaskablePPO("MlpPolicy", Other(), n_steps=16, batch_size=16, device="cpu").save(str(path))
+    with pytest.raises(ValueError, match=r"'other.zip' was trained on another environment: " + message):
         load_policy(str(path))
