@@ -83,8 +83,16 @@ def _checked(check: Callable[[int], int], text: str) -> int:
 
 
 def int_in(low: int, high: int = COUNT_MAX) -> Callable[[str], int]:
-    """The argparse type of an integer in ``[low, high]``."""
-    return lambda text: _checked(lambda value: as_int(value, _VALUE, low, high), text)
+    """The argparse type of an integer in ``[low, high]`` (without a bound of its own,
+    ``high`` is the engine's largest count, and a value under ``low`` is told so: ``--seat
+    -1`` read "must be in [0, 18446744073709551615]")."""
+
+    def check(value: int) -> int:
+        if high == COUNT_MAX and isinstance(value, int) and value < low:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {low}, got {value}")
+        return as_int(value, _VALUE, low, high)
+
+    return lambda text: _checked(check, text)
 
 
 #: Argument types: counts from 0 or 1, player counts, thread counts, seeds.

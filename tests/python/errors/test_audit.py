@@ -674,6 +674,8 @@ FLAGS = {
     ),
     "cli-num-envs": (["exploit", "--agent", "random", "--num-envs", "1"], "argument --num-envs: must be in [2,"),
     "cli-seat": (["play", "--seat", "5"], "--seat must be in [0, 1] for 2 players"),
+    # It said "must be in [0, 18446744073709551615]", the engine's largest count.
+    "cli-seat-negative": (["play", "--seat", "-1"], "argument --seat: must be an integer >= 0, got -1"),
     "cli-bots-empty": (["play", "--bots", ","], "--bots needs at least one bot name"),
     "cli-bots-count": (["play", "--players", "3", "--bots", "random,random,random"], "--bots needs one bot name"),
     "cli-botspeed-bots": (["botspeed", "--bots", ","], "--bots needs at least one bot name"),
