@@ -151,6 +151,15 @@ def _changes(rules: Rules) -> Optional[Tuple[str, List[str], List[str]]]:
         expected = base.with_variants(*added).to_dict()
     except ValueError:  # pragma: no cover - the rules applied them, so the preset documents them
         expected = base.to_dict()
+    # A card entry one side lacks holds the defaults there (a change to `cards.7.skip` adds the
+    # whole entry `cards.7`): compare it with the defaults, not with nothing.
+    mine_cards, their_cards = set(spec.get("cards") or {}), set(expected.get("cards") or {})
+    if mine_cards - their_cards:
+        expected = (
+            Rules.from_dict(expected).replace(rules={"cards": {k: {} for k in mine_cards - their_cards}}).to_dict()
+        )
+    if their_cards - mine_cards:
+        spec = rules.replace(rules={"cards": {k: {} for k in their_cards - mine_cards}}).to_dict()
     mine, theirs = _flat(spec), _flat(expected)
     fields = sorted(
         k for k in set(mine) | set(theirs) if k.split(".")[0] not in _LABELS and mine.get(k, ()) != theirs.get(k, ())

@@ -155,3 +155,14 @@ def test_a_changed_preset_labels_its_summary_as_the_presets(tmp_path):
     assert code == 0 and f"\n\n{summary}\n\n" in out and "Changed by" not in out
     code, out, _ = _run(["rules", "--preset", "switch_blackjack", "--rules", '{"description": "Ours."}'])
     assert code == 0 and "\n\nOurs.\n\n" in out and "Changed by" not in out
+
+
+def test_a_change_to_a_rank_without_an_entry_names_that_field_alone(tmp_path):
+    # `cards.7.skip = 1` on a preset where sevens have no effect adds the whole entry `cards.7`
+    # (every field at its default): the words named "cards.7.ask_rank, cards.7.cancel, ...
+    # and 24 more", and not skip.
+    path = tmp_path / "house.toml"
+    rules = '{"cards": {"7": {"skip": 1}}, "deal": {"hand_size": 6}}'
+    assert _run(["rules", "--preset", "switch_blackjack", "--rules", rules, "--out", str(path)])[0] == 0
+    code, out, _ = _run(["rules", "--preset", str(path)])
+    assert code == 0 and "Changed by: changes to cards.7.skip, deal.hand_size. The summary above" in out
