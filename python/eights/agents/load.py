@@ -16,6 +16,7 @@ import functools
 import importlib
 import io
 import os
+import re
 import sys
 import zipfile
 from typing import Any, List, Optional
@@ -191,7 +192,14 @@ def _load_sb3(path: str) -> Any:
             raise
         raise ValueError(f"{path!r} is not a model saved by stable-baselines3 ({exc})") from None
     except _DAMAGED_ZIP as exc:
-        what = "nested too deeply" if isinstance(exc, RecursionError) else f"{type(exc).__name__}: {exc}"
+        missing = re.search(r"no item named '([^']*)'", str(exc)) if isinstance(exc, KeyError) else None
+        what = (
+            "nested too deeply"
+            if isinstance(exc, RecursionError)
+            else f"it has no {missing.group(1)!r} member"
+            if missing
+            else f"{type(exc).__name__}: {exc}"
+        )
         raise ValueError(f"{path!r} is not a model saved by stable-baselines3 ({what})") from None
     except OSError as exc:
         raise ValueError(f"{path!r}: cannot read: {exc.strerror or exc}") from None

@@ -190,8 +190,7 @@ def as_agent(spec: Any, what: str = "agent") -> AgentSpec:
             if spec.strip().lower().endswith(".zip"):  # the command line takes one; here it is loaded first
                 raise ValueError(
                     f"{what}: {spec!r} looks like a model saved by stable-baselines3: load it with "
-                    f"eights.agents.load_agent({spec!r}, scale=eights.observation.ObservationBounds(preset, "
-                    "num_players)) and pass that (scale for a model trained with scale_obs=True)"
+                    f"eights.agents.load_agent({spec!r}) and pass that"
                 ) from None
             raise ValueError(f"{what}: {exc}") from None
         return AgentSpec(name, bot=name)

@@ -180,6 +180,7 @@ def _patched(path: Path, out: Path, offset_in_header: int, value: int) -> Path:
         ("policy_class", "'policy_class' is missing or not as stable-baselines3 saves it"),
         ("policy_kwargs", "'policy_kwargs' is a str, not a dict"),
         ("not a zip", "is not a model saved by stable-baselines3"),
+        ("no data", r"is not a model saved by stable-baselines3 \(it has no 'data' member\)$"),
     ],
 )
 def test_a_damaged_model_file_is_one_value_error_naming_it(tmp_path, damage, message):
@@ -196,6 +197,9 @@ def test_a_damaged_model_file_is_one_value_error_naming_it(tmp_path, damage, mes
         _patched(path, out, 8, 99)
     elif damage == "not a zip":
         out.write_bytes(b"PK\x03\x04 not really")
+    elif damage == "no data":  # it said: (KeyError: "There is no item named 'data' in the archive")
+        with zipfile.ZipFile(out, "w") as z:
+            z.writestr("policy.pth", b"")
     else:
         _rewrite(path, out, {damage: "MlpPolicy" if damage == "policy_class" else "x"})
     with pytest.raises(ValueError, match=message) as err:
