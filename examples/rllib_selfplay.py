@@ -109,7 +109,7 @@ def main() -> None:
             print(
                 f"iteration {i + 1:3d}: episodes {runners.get('num_episodes', 0):5d}, "
                 f"mean episode length {runners.get('episode_len_mean', float('nan')):7.1f}, "
-                f"env steps {result.get('num_env_steps_sampled_lifetime', 0)}"
+                f"env steps {int(result.get('num_env_steps_sampled_lifetime', 0))}"
             )
         os.makedirs(args.out, exist_ok=True)
         path = algo.save(os.path.abspath(args.out)).checkpoint.path
