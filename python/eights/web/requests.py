@@ -146,10 +146,8 @@ def _agent(name: Any, rules: Rules, num_players: int, policies: Dict[str, Any]) 
         raise bad_request(f"a bot must be named by a string, got {describe(name)}")
     if name in policies:
         policy = policies[name]
-        if isinstance(policy, SB3Policy) and policy.wants_scaled_observation:
-            from ..observation import ObservationBounds
-
-            policy = SB3Policy(policy.model, policy.name, ObservationBounds(rules, num_players))
+        if isinstance(policy, SB3Policy):  # a model of the scaled observation: this table's bounds
+            policy = policy.for_table(rules, num_players)
         if isinstance(policy, str):  # a weights file offered by the server, played in Rust
             try:
                 check_bot_rules(policy, rules, num_players)
