@@ -497,6 +497,38 @@ mod tests {
     }
 
     #[test]
+    fn many_short_calls_in_a_row_each_run_every_chunk_once() {
+        // Back to back, so that workers still leaving one call meet the next one opening.
+        for threads in [2, 5, 16] {
+            let mut crew = Crew::new(threads).unwrap();
+            for call in 0..3000usize {
+                let n = 1 + call % 37;
+                let hits: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
+                let second = AtomicUsize::new(0);
+                if call % 2 == 0 {
+                    crew.run(n, &|k| {
+                        hits[k].fetch_add(1, Ordering::Relaxed);
+                    });
+                } else {
+                    crew.run_then(
+                        n,
+                        &|k| {
+                            hits[k].fetch_add(1, Ordering::Relaxed);
+                        },
+                        3,
+                        &|_| {
+                            second.fetch_add(1, Ordering::Relaxed);
+                        },
+                    );
+                    assert_eq!(second.load(Ordering::Relaxed), 3, "threads {threads}, call {call}");
+                }
+                assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1), "threads {threads}, call {call}");
+            }
+            assert_eq!(crew.shared.state.load(Ordering::SeqCst) & (OPEN | ACTIVE), 0);
+        }
+    }
+
+    #[test]
     fn a_panic_in_a_chunk_reaches_the_caller_and_the_crew_goes_on() {
         let mut crew = Crew::new(2).unwrap();
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
