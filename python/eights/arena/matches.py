@@ -140,22 +140,23 @@ def evaluate(
     return summarise(names, res, rules_label(preset), games, seed, bootstrap, time.perf_counter() - t)
 
 
-def _tournament_agents(agents: Sequence[Any], num_players: int) -> List[AgentSpec]:
-    """The agents of a tournament: a list of at least ``max(2, num_players)`` agents with
-    distinct names."""
+def _tournament_agents(agents: Sequence[Any], num_players: int) -> Tuple[List[AgentSpec], List[str]]:
+    """The agents of a tournament, a list of at least ``max(2, num_players)``, and their
+    names: a name given more than once is numbered each time (``heuristic#1``,
+    ``heuristic#2``), as in :func:`evaluate`, so that one bot can fill several seats."""
     ags = [as_agent(a, f"agents[{i}]") for i, a in enumerate(agents)]
     if len(ags) < max(2, num_players):
         raise ValueError(
             f"a tournament needs at least {max(2, num_players)} agents for {num_players} players, got {len(ags)}"
         )
-    names = [a.name for a in ags]
+    names = _unique_names(ags)
     dup = sorted({x for x in names if names.count(x) > 1})
     if dup:
         raise ValueError(
-            f"agent names must be unique, got {', '.join(map(repr, dup))} more than once; "
-            "label agents with (name, agent) pairs"
+            f"agent names must be unique, got {', '.join(map(repr, dup))} more than once (a repeated name is "
+            "numbered NAME#1, NAME#2, ..., which these labels already use); label agents with (name, agent) pairs"
         )
-    return ags
+    return ags, names
 
 
 def _check_size(agents: Any, num_players: int, games: int) -> None:
@@ -193,8 +194,9 @@ def tournament(
     record_dir: Optional[str] = None,
     ray: Optional[str] = None,
 ) -> TournamentResult:
-    """Play every table of ``num_players`` distinct agents over ``games`` duplicate deals
-    (the same deals for every table) and fit Bradley-Terry ratings.
+    """Play every table of ``num_players`` agents over ``games`` duplicate deals (the same
+    deals for every table) and fit Bradley-Terry ratings. An agent given twice plays twice,
+    numbered (``["me", "heuristic", "heuristic"]`` at three players: me against two copies).
 
     With two players every pair meets; with more, every combination of ``num_players``
     agents plays, and the winner of a game beats each other seat. ``preset`` is a preset
@@ -208,7 +210,7 @@ def tournament(
     in :func:`evaluate` (the same ratings for the same seed).
 
     Raises:
-        ValueError: fewer agents than seats, duplicate agent names, bad counts, unknown bot
+        ValueError: fewer agents than seats, a label equal to a repeated name's number, bad counts, unknown bot
             names, an unknown preset, invalid rules; over :data:`MAX_TABLES` tables or MAX_DEALS deals.
         TypeError: arguments of the wrong type.
     """
@@ -218,8 +220,7 @@ def tournament(
     bootstrap = count_arg(bootstrap, "bootstrap", 100, 10**6)
     _check_size(agents, num_players, games)
     run = _where(ray, record_dir)
-    ags = _tournament_agents(agents, num_players)
-    names = [a.name for a in ags]
+    ags, names = _tournament_agents(agents, num_players)
     k = len(ags)
     tables = list(itertools.combinations(range(k), num_players))
     update, close = _progress_bar(len(tables) * games * num_players, progress, "tournament")

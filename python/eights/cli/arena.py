@@ -30,8 +30,9 @@ def add_parser(subparsers: Any) -> None:
         default="random,heuristic,ismcts:400",
         help="comma-separated agents: bot names, paths of trained weights files (.safetensors, "
         "played in Rust, labelled by the name they record), module:attribute (a policy f(obs, mask) -> "
-        "action or an object with act/act_batch, from the current folder) or paths of saved SB3 models (.zip) "
-        "(default: random,heuristic,ismcts:400)",
+        "action or an object with act/act_batch, from the current folder) or paths of saved SB3 models (.zip); "
+        "one given twice plays twice, numbered NAME#1, NAME#2 (model.zip,heuristic,heuristic at --players 3: "
+        "the model against two heuristic bots) (default: random,heuristic,ismcts:400)",
     )
     p.add_argument("--games", type=_args.deals, default=1000, help="duplicate deals per table (default: 1000)")
     p.add_argument("--seed", type=_args.seed, default=0, help="random seed (default: 0)")

@@ -178,7 +178,7 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match="at least 3 agents"):
         arena.tournament(["random", "heuristic"], num_players=3, games=1)
     with pytest.raises(ValueError, match="unique"):
-        arena.tournament(["random", "random"], games=1)
+        arena.tournament(["random", "random", ("random#1", "heuristic")], games=1)
     with pytest.raises(TypeError, match="list of agents"):
         arena.tournament("random,heuristic", games=1)
 
@@ -295,6 +295,20 @@ def test_tournament_ratings_and_chart(tmp_path):
     path = tmp_path / "ratings.png"
     t.plot(str(path))
     assert path.stat().st_size > 1000
+
+
+def test_a_bot_given_twice_fills_two_seats_numbered_as_evaluate_numbers_them():
+    # At three players, one table: the first agent against two copies of the bot, the games
+    # evaluate plays against that bot at both other seats.
+    t = arena.tournament(["random", "heuristic", "heuristic"], num_players=3, games=20, seed=5, bootstrap=100)
+    e = arena.evaluate("random", "heuristic", num_players=3, games=20, seed=5, bootstrap=100)
+    assert t.agents == ["random", "heuristic#1", "heuristic#2"] and len(t.matches) == 1
+    assert e.opponents == ["heuristic#1", "heuristic#2"]
+    m = t.matches[0]
+    assert (m.wins, m.losses, m.mean_length) == (e.wins, e.losses, e.mean_length)
+    # At two players the copies meet each other too: three tables.
+    t2 = arena.tournament(["heuristic", "random", "heuristic"], games=10, seed=1, bootstrap=100)
+    assert t2.agents == ["heuristic#1", "random", "heuristic#2"] and len(t2.matches) == 3
 
 
 def test_a_sweep_is_named_and_its_agents_intervals_come_from_the_profile_likelihood():
@@ -485,6 +499,9 @@ def test_cli_arena(tmp_path, capsys):
     assert "heuristic" in out and "rating" in out
     assert main(["arena", "--agents", "random,minimax", "--games", "2"]) == 2
     assert "unknown bot" in capsys.readouterr().err
+    three = ["arena", "--players", "3", "--agents", "random,heuristic,heuristic", "--games", "4", "--no-progress"]
+    assert main(three + ["--bootstrap", "100"]) == 0
+    assert "random vs heuristic#1, heuristic#2" in capsys.readouterr().out
 
 
 def _has_matplotlib():

@@ -545,7 +545,11 @@ CASES = {
     "evaluate-record_dir": (lambda: _evaluate(record_dir=5), TypeError, "record_dir must be a directory path"),
     "tournament-agents-few": (lambda: _tournament(agents=["random"]), ValueError, "needs at least 2 agents"),
     "tournament-agents-str": (lambda: _tournament(agents="random,heuristic"), TypeError, "agents must be a list"),
-    "tournament-agents-twice": (lambda: _tournament(agents=["random", "random"]), ValueError, "must be unique"),
+    "tournament-label-of-a-repeat": (
+        lambda: _tournament(agents=["random", "random", ("random#2", "heuristic")]),
+        ValueError,
+        "must be unique",
+    ),
     # eights.generalization.evaluate
     "generalize-num_players": (
         lambda: _generalize(num_players=1),
