@@ -134,12 +134,16 @@ async def delete_game(request: Request) -> Response:
 
 
 async def records(request: Request) -> Response:
-    return JSONResponse(_service(request).records())
+    # Listing the folder and reading a record (then playing it through) happen on a worker
+    # thread, so that the tables' moves and sockets go on meanwhile.
+    return JSONResponse(await anyio.to_thread.run_sync(_service(request).records))
 
 
 async def open_replay(request: Request) -> Response:
+    service = _service(request)
     body = json_object(await read_json(request, MAX_RECORD_BYTES + 1024))
-    return JSONResponse(_service(request).open_replay(body), status_code=201)
+    replay = await anyio.to_thread.run_sync(service.load_replay, body)
+    return JSONResponse(service.open_replay(replay), status_code=201)
 
 
 async def replay_position(request: Request) -> Response:

@@ -124,16 +124,20 @@ class Service:
         table_id = new_id()
         return self.tables.add(table_id, Table(table_id, mode, rules, n, participants, seed, self.stopping))
 
-    def open_replay(self, body: Dict[str, Any]) -> Dict[str, Any]:
+    def load_replay(self, body: Dict[str, Any]) -> Replay:
         """A replay of ``body["path"]`` (a file of the records folder) or ``body["record"]``
-        (an uploaded record); its summary, with the id to ask positions of."""
+        (an uploaded record), read and checked but not yet held: it reads a file and plays the
+        game through, so the app calls it on a worker thread, and :meth:`open_replay` (on the
+        event loop, where the store is only ever changed) holds it."""
         if ("path" in body) == ("record" in body):
             raise bad_request("give 'path' (a file of the records folder) or 'record' (a game record), one of them")
         if "path" in body:
             path = record_path(self.config.records_dir, body["path"])
-            replay = Replay(read_record_file(path, body["path"]), body["path"])
-        else:
-            replay = Replay(record_from(body["record"]), "upload")
+            return Replay(read_record_file(path, body["path"]), body["path"])
+        return Replay(record_from(body["record"]), "upload")
+
+    def open_replay(self, replay: Replay) -> Dict[str, Any]:
+        """Hold ``replay`` (from :meth:`load_replay`); its summary, with the id to ask positions of."""
         return self.replays.add(replay.id, replay).summary()
 
     async def expire_forever(self) -> None:

@@ -85,6 +85,36 @@ def test_the_records_folder_is_listed_without_what_leaves_it(client, server):
     assert "link.json" not in paths and "notes.txt" not in paths
 
 
+def test_reading_and_listing_records_run_off_the_event_loop(client, server, monkeypatch):
+    # A record's file and its replay, and the folder's listing, take a worker thread: on the
+    # event loop they would hold every table's moves and sockets meanwhile.
+    import asyncio
+
+    from eights.web.service import Service
+
+    on_loop = []
+
+    def spy(name):
+        original = getattr(Service, name)
+
+        def call(self, *args):
+            try:
+                asyncio.get_running_loop()
+                on_loop.append(name)
+            except RuntimeError:
+                pass
+            return original(self, *args)
+
+        return call
+
+    monkeypatch.setattr(Service, "load_replay", spy("load_replay"))
+    monkeypatch.setattr(Service, "records", spy("records"))
+    assert client.get(f"{server}/api/records").status_code == 200
+    _open(client, server, path="env/episode_0.json")
+    _open(client, server, record=_finished_game(seed=4).record())
+    assert on_loop == []
+
+
 def test_every_position_of_an_uploaded_record(client, server):
     game = _finished_game(seed=3)
     record = game.record()
