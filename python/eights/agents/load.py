@@ -24,6 +24,7 @@ from typing import Any, List, Optional
 import numpy as np
 
 from .._core import BOT_NAMES_HELP, NUM_ACTIONS, OBS_SIZE, parse_bot
+from .._utils.optional import require
 from ..rules import RULES_SIZE
 from .files import is_agent_file
 from .sb3_file import MAX_MEMBER_BYTES, check_tensors, read_data, safe_custom_objects
@@ -177,7 +178,10 @@ _DAMAGED_ZIP = (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, RuntimeError
 
 def _load_sb3(path: str) -> Any:
     """Load a model saved by ``model.save(path)``, choosing the class from the file. The file
-    is read once: SB3 loads the same bytes that were checked."""
+    is read once: SB3 loads the same bytes that were checked. Without stable-baselines3 (the
+    ``sb3`` extra), a ``ModuleNotFoundError`` that says which extra to install."""
+    feature = f"the saved model {os.path.basename(path)!r}"
+    require(["torch", "stable_baselines3"], "sb3", feature)
     try:
         if os.path.getsize(path) > MAX_MEMBER_BYTES:
             raise ValueError(f"{path!r}: over {MAX_MEMBER_BYTES:,} bytes, not a model of an eights table")
@@ -206,6 +210,7 @@ def _load_sb3(path: str) -> Any:
     policy_module = str(data.get("policy_class", {}).get("__module__", ""))
     candidates: List[Any] = []
     if "maskable" in policy_module:
+        require("sb3_contrib", "sb3", feature)
         from sb3_contrib import MaskablePPO
 
         candidates.append(MaskablePPO)

@@ -152,6 +152,22 @@ class AgentSpec:
         return [self.policy(o, m) for o, m in zip(obs, masks)]
 
 
+def _bot_name(spec: str, what: str) -> str:
+    """The bot that ``spec`` names; a ``.zip`` path gets the way to load it (the command line
+    takes one; here it is loaded first)."""
+    try:
+        return str(parse_bot(spec))
+    except ValueError as exc:
+        if spec.strip().lower().endswith(".zip"):
+            if not os.path.isfile(spec.strip()):
+                raise ValueError(f"{what}: no such model file: {spec!r}") from None
+            raise ValueError(
+                f"{what}: {spec!r} looks like a model saved by stable-baselines3: load it with "
+                f"eights.agents.load_agent({spec!r}) and pass that"
+            ) from None
+        raise ValueError(f"{what}: {exc}") from None
+
+
 def as_agent(spec: Any, what: str = "agent") -> AgentSpec:
     """Normalise an agent specification: a bot name (``"heuristic"``, ``"ismcts:N"``, the
     path of a ``.safetensors`` weights file, labelled by its metadata's ``name`` or its stem, ...),
@@ -184,15 +200,7 @@ def as_agent(spec: Any, what: str = "agent") -> AgentSpec:
             raise ValueError(f"{what}: {exc}") from None
         return AgentSpec(agent_file_label(name), bot=name)
     if isinstance(spec, str):
-        try:
-            name = parse_bot(spec)
-        except ValueError as exc:
-            if spec.strip().lower().endswith(".zip"):  # the command line takes one; here it is loaded first
-                raise ValueError(
-                    f"{what}: {spec!r} looks like a model saved by stable-baselines3: load it with "
-                    f"eights.agents.load_agent({spec!r}) and pass that"
-                ) from None
-            raise ValueError(f"{what}: {exc}") from None
+        name = _bot_name(spec, what)
         return AgentSpec(name, bot=name)
     if isinstance(spec, (Bot, RandomBot)):
         raise TypeError(

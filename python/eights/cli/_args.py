@@ -283,7 +283,10 @@ def load_agent(text: str, scale: Any = None, what: str = "agent") -> Any:
     user's code, ``module:attribute``, not a saved model this package plays)."""
     from ..agents.spec import load_agent as load
 
-    agent = load(text, scale, what=what)
+    try:
+        agent = load(text, scale, what=what)
+    except ImportError as exc:  # a saved model without the sb3 extra: the message names it
+        raise ValueError(f"{what} {text.strip()}: {exc}") from None
     if agent.is_builtin:
         return agent
     text = text.strip()

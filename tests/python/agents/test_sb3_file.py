@@ -9,6 +9,7 @@ import base64
 import io
 import json
 import pickle
+import sys
 import zipfile
 from pathlib import Path
 
@@ -235,6 +236,19 @@ def test_a_model_of_scaled_observations_needs_its_scale_and_a_zip_path_points_to
     # A .zip path where a bot name goes: the way to load it, not "unknown bot".
     with pytest.raises(ValueError, match=r"looks like a model saved by stable-baselines3: load it with"):
         eights.arena.evaluate(str(path), "random", games=2)
+
+
+@pytest.mark.parametrize("missing", ["stable_baselines3", "sb3_contrib"])
+def test_a_saved_model_without_the_sb3_extra_names_the_extra(tmp_path, monkeypatch, capsys, missing):
+    from eights.cli import main
+
+    path = _model(tmp_path)  # a MaskablePPO: stable-baselines3 and sb3-contrib both
+    monkeypatch.setitem(sys.modules, missing, None)  # as if not installed: importing it fails
+    with pytest.raises(ModuleNotFoundError, match=rf"'{missing}', which is not installed: pip install 'eights\[sb3\]'"):
+        load_policy(str(path))
+    assert main(["arena", "--agents", f"{path},heuristic", "--games", "1", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'eights[sb3]'" in err and "Traceback" not in err
 
 
 def _rules_model(tmp_path: Path, scale_obs: bool = False) -> Path:

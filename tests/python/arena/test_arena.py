@@ -157,6 +157,8 @@ def test_illegal_python_agent_is_reported():
         ("random:3", ValueError, "takes no parameter"),
         (42, TypeError, "bot name"),
         (eights.RandomBot(1), TypeError, "by name"),
+        # A saved model's path that names no file: that, not the advice to load the model.
+        ("no_such_model.zip", ValueError, "no such model file: 'no_such_model.zip'"),
     ],
 )
 def test_bad_agent_specs(bad, exc, text):
