@@ -34,7 +34,13 @@ def add_parser(subparsers: Any) -> None:
         "one given twice plays twice, numbered NAME#1, NAME#2 (model.zip,heuristic,heuristic at --players 3: "
         "the model against two heuristic bots) (default: random,heuristic,ismcts:400)",
     )
-    p.add_argument("--games", type=_args.deals, default=1000, help="duplicate deals per table (default: 1000)")
+    p.add_argument(
+        "--games",
+        type=_args.deals,
+        default=1000,
+        help="duplicate deals per table, each played once per seat rotation: the progress bar counts "
+        "PLAYERS x GAMES games a table (default: 1000)",
+    )
     p.add_argument("--seed", type=_args.seed, default=0, help="random seed (default: 0)")
     p.add_argument("--threads", type=_args.threads, default=0, help="worker threads, 0 = all cores (default: 0)")
     p.add_argument(
