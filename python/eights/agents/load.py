@@ -181,7 +181,6 @@ def _load_sb3(path: str) -> Any:
     is read once: SB3 loads the same bytes that were checked. Without stable-baselines3 (the
     ``sb3`` extra), a ``ModuleNotFoundError`` that says which extra to install."""
     feature = f"the saved model {os.path.basename(path)!r}"
-    require(["torch", "stable_baselines3"], "sb3", feature)
     try:
         if os.path.getsize(path) > MAX_MEMBER_BYTES:
             raise ValueError(f"{path!r}: over {MAX_MEMBER_BYTES:,} bytes, not a model of an eights table")
@@ -189,6 +188,8 @@ def _load_sb3(path: str) -> Any:
             content = io.BytesIO(f.read())
         with zipfile.ZipFile(content) as archive:
             data = read_data(path, archive)
+            # A file that is no model says so first; one that is needs SB3 from here on.
+            require(["torch", "stable_baselines3"], "sb3", feature)
             custom_objects = safe_custom_objects(path, data)
             check_tensors(path, archive)
     except ValueError as exc:
