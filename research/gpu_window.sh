@@ -28,11 +28,21 @@
 # A lent machine sends back only a few files: PACK=1 puts the stretch's folder (its checkpoint
 # included, to continue from) into one archive, stretch.tgz, leaving six files under $OUT.
 #
+# A host without the package's Python dependencies (the lent H200 host of 2026-11-28 had torch
+# and numpy but no gymnasium, and no network): WHEELS, a folder of wheels downloaded beforehand
+# (`pip download -d runs/wheels --only-binary=:all: --python-version 3.12 gymnasium`), is
+# installed from with `--no-index` into a folder put first on PYTHONPATH.
+#
 # Extra arguments go to research/stretch.py. The committed file is never replaced.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-runs/gpu_window}
 PYTHON=${PYTHON:-python}
+if [ -n "${WHEELS:-}" ]; then
+    SITE=$(mktemp -d)
+    "$PYTHON" -m pip install -q --no-index --find-links "$WHEELS" --target "$SITE" gymnasium || echo "WHEELS: install failed"
+    export PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}"
+fi
 DEVICE=${DEVICE:-cuda}
 MINUTES=${MINUTES:-4.5}
 INIT=${INIT:-research/results/net/stretch_h100_w64/candidate.safetensors}
