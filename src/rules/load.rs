@@ -296,15 +296,51 @@ pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
             let (path, msg) =
                 if msg.len() + path.len() > LONG_MESSAGE { (cut(&path), cut_backticked(&msg)) } else { (path, msg) };
             // serde reports an unknown key at its parent; add the key itself to the path.
-            let field = match msg.strip_prefix("unknown field `").and_then(|r| r.split('`').next()) {
+            let unknown = msg.strip_prefix("unknown field `").and_then(|r| r.split('`').next()).map(str::to_string);
+            let field = match unknown.as_deref() {
                 Some(key) if path == "." || path.is_empty() => key.to_string(),
                 Some(key) if path == key || path.ends_with(&format!(".{key}")) => path,
                 Some(key) => format!("{path}.{key}"),
                 None => path,
             };
+            let msg = match unknown.as_deref().map(|key| tables_holding(shape, key, &field)) {
+                Some(homes) if !homes.is_empty() => {
+                    let key = unknown.as_deref().unwrap_or_default();
+                    let homes: Vec<String> = homes.iter().map(|h| format!("`{h}.{key}`")).collect();
+                    format!("{msg}; `{key}` is a field of another table: {}", homes.join(", "))
+                }
+                _ => msg,
+            };
             Err(RulesError::invalid(field, msg))
         }
     }
+}
+
+/// The tables of the specification (two levels deep, every card's as `cards.<rank>`) that have
+/// a field `key`, other than the one at `field` where it was written: `hand_size` at the top
+/// level belongs in `deal`. At most three, for a hint.
+fn tables_holding(shape: &Value, key: &str, field: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let Value::Object(top) = shape else { return found };
+    for (name, table) in top {
+        let Value::Object(fields) = table else { continue };
+        let name = if name == "cards" { "cards.<rank>" } else { name.as_str() };
+        let fields = match (name, fields.get("*")) {
+            ("cards.<rank>", Some(Value::Object(card))) => card,
+            _ => fields,
+        };
+        if fields.contains_key(key) {
+            found.push(name.to_string());
+        }
+        for (inner, sub) in fields {
+            if matches!(sub, Value::Object(f) if f.contains_key(key)) {
+                found.push(format!("{name}.{inner}"));
+            }
+        }
+    }
+    found.retain(|home| format!("{home}.{key}") != field);
+    found.truncate(3);
+    found
 }
 
 /// serde's message in the words of a rules file's reader: `u8` is "a whole number from 0 to
@@ -593,6 +629,23 @@ mod tests {
         assert_eq!(e.field(), Some("deal.hand_size"), "{e}");
         let e = load_spec("crazy_eights", Some(&json!({"draw": {"after": "whenever"}}))).unwrap_err();
         assert_eq!(e.field(), Some("draw.after"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_field_that_belongs_to_another_table_names_that_table() {
+        // `hand_size` at the top level (`make(..., hand_size=8)`) listed only the top-level fields.
+        let e = load_spec("crazy_eights", Some(&json!({"hand_size": 8}))).unwrap_err();
+        assert_eq!(e.field(), Some("hand_size"), "{e}");
+        assert!(e.to_string().ends_with("; `hand_size` is a field of another table: `deal.hand_size`"), "{e}");
+        // In the wrong table too.
+        let e = load_spec("crazy_eights", Some(&json!({"draw": {"hand_size": 8}}))).unwrap_err();
+        assert!(e.to_string().ends_with("`deal.hand_size`"), "{e}");
+        // A card's field, written at the top level.
+        let e = load_spec("crazy_eights", Some(&json!({"skip": 1}))).unwrap_err();
+        assert!(e.to_string().contains("`cards.<rank>.skip`"), "{e}");
+        // A name no table has: no hint.
+        let e = load_spec("crazy_eights", Some(&json!({"hand_sizes": 8}))).unwrap_err();
+        assert!(!e.to_string().contains("another table"), "{e}");
     }
 
     #[test]
