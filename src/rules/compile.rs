@@ -22,7 +22,7 @@ impl Rules {
         let s = &spec;
         // A resolved table's `variants` only labels the overlays already applied; a state or
         // table written by hand could still list one twice.
-        super::load::check_listed_once(s.variants.iter().map(String::as_str))?;
+        super::deserialize::check_listed_once(s.variants.iter().map(String::as_str))?;
         s.check_ranges(num_players)?;
         let n = validate_players(s, num_players)?;
         let (packs, deck) = compile_deck(s, n)?;

@@ -18,7 +18,8 @@
 //! being silently ignored.
 //!
 //! Files: `load.rs` holds the presets and the path from text to a [`RulesSpec`] (steps 1
-//! to 3), `spec/` the specification itself, `validate.rs` and `compile.rs` step 4 (the checks,
+//! to 3), `deserialize.rs` step 3's deserializing with errors in a rules reader's words,
+//! `spec/` the specification itself, `validate.rs` and `compile.rs` step 4 (the checks,
 //! then the compilation into the [`Rules`] of `compiled.rs`, with the table-wide
 //! `settings.rs`); `error.rs` holds [`RulesError`].
 //! This file only declares the modules and re-exports what the crate uses.
@@ -26,6 +27,7 @@
 mod compile;
 mod compiled;
 pub mod describe;
+mod deserialize;
 pub mod encode;
 mod error;
 mod load;
@@ -36,11 +38,12 @@ pub mod spec;
 mod validate;
 
 pub use compiled::{CardRule, ChainRule, MAX_PLAYERS, RULE_FEATURE_NAMES, RULE_FEATURES, Rules, WildRule};
+pub use deserialize::spec_from_value;
 pub use encode::{CARD_FEATURES, RULES_SIZE, TABLE_FEATURES};
 pub use error::{RulesError, cut, quoted, thousands};
 pub use load::{
     all_preset_specs, complete_spec, is_resolved, load_spec, merge, preset_names, preset_toml, resolve_spec,
-    spec_from_toml, spec_from_value, top_level_fields,
+    spec_from_toml, top_level_fields,
 };
 pub use spec::*;
 pub use validate::validate_player_range;
