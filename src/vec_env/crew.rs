@@ -500,6 +500,7 @@ mod tests {
     fn many_short_calls_in_a_row_each_run_every_chunk_once() {
         // Back to back, so that workers still leaving one call meet the next one opening.
         for threads in [2, 5, 16] {
+            // Test code: only a failure to start a thread (out of resources) reaches it.
             let mut crew = Crew::new(threads).unwrap();
             for call in 0..3000usize {
                 let n = 1 + call % 37;
