@@ -34,7 +34,7 @@ impl Rules {
         validate_wild_instapik(s, &card)?;
         validate_jokers_have_rules(&deck, &card)?;
         let points = compile_points(s, n)?;
-        validate_uncapped_end(s, &points)?;
+        validate_uncapped_end(s, &points, &deck, &card)?;
         let double_mask = selectors_union("score.double_per", &s.score.double_per)?;
         let rank_blocked = selectors_union("match.rank_blocked", &s.matching.rank_blocked)?;
         let start = compile_start(s, &deck)?;
@@ -376,7 +376,11 @@ fn compile_card(
     r.extra_turn = cs.extra_turn.unwrap_or(false);
     r.others_draw = cs.others_draw.unwrap_or(0);
     r.repeat = cs.repeat.unwrap_or_default();
-    r.last_special = cs.last_special.unwrap_or(s.last_special);
+    // The table-wide `last_special` is the default of the cards with an effect (a "special
+    // card", its field's documentation): a plain card ends a hand as it always does unless its
+    // own entry says otherwise.
+    let default = if r.is_special() { s.last_special } else { LastSpecial::Ignored };
+    r.last_special = cs.last_special.unwrap_or(default);
     if r.last_special == LastSpecial::AsDuringHand && r.give.is_none() {
         return Err(RulesError::unsupported(f("last_special"), "its behaviour lands with the remaining presets"));
     }

@@ -156,10 +156,27 @@ pub(super) fn validate_end_and_options(s: &RulesSpec, n: usize) -> Result<(), Ru
 /// can move away from (a negative winner bonus, card value or the Silly Hat): under
 /// `crazy_eights_xtreme` with `match_to_100`, `silly_hat` and `winner_bonus` at two players
 /// the scores of random play fell to -26,000 in a million decisions, the target never met.
-/// `points` are the compiled card values.
-pub(super) fn validate_uncapped_end(s: &RulesSpec, points: &[i32; NUM_FACES]) -> Result<(), RulesError> {
+/// Nor where no card of the deck lets a player go out (`last_special = "cannot_go_out"` on
+/// every one): no hand can empty, and with every rank wild and extra turns one seat kept the
+/// turn for ever. `points` are the compiled card values, `deck` and `card` the compiled deck
+/// and effect table.
+pub(super) fn validate_uncapped_end(
+    s: &RulesSpec,
+    points: &[i32; NUM_FACES],
+    deck: &CardCounts,
+    card: &[CardRule; NUM_FACES],
+) -> Result<(), RulesError> {
     if s.limits.max_decisions != 0 {
         return Ok(());
+    }
+    let held = |i: usize| deck.count(Card(i as u8)) > 0;
+    if (0..NUM_FACES).all(|i| !held(i) || card[i].last_special == LastSpecial::CannotGoOut) {
+        return Err(RulesError::invalid(
+            "last_special",
+            "every card of the deck has last_special = \"cannot_go_out\" (its own or the \
+             table-wide default of the special cards), so no hand can empty, and \
+             limits.max_decisions = 0 sets no cap: let some card go out or set a decision cap",
+        ));
     }
     if !s.end.blocked {
         return Err(RulesError::invalid(

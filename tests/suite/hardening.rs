@@ -97,6 +97,71 @@ fn uncapped_games_that_could_never_end_are_refused() {
 }
 
 #[test]
+fn uncapped_rules_where_no_card_can_go_out_are_refused() {
+    // `cannot_go_out` on every card of the deck: no hand can empty. With every rank wild and
+    // an extra turn on each, one seat kept the turn for ever (an audit: 20,000 of 20,000
+    // decisions by one seat, and a VecEnv reset that never returned).
+    let ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
+    let hog = |cap: u32| {
+        let card = json!({"wild": {"enabled": true}, "extra_turn": true, "last_special": "cannot_go_out"});
+        let cards: serde_json::Map<_, _> = ranks.iter().map(|r| (r.to_string(), card.clone())).collect();
+        Rules::load("crazy_eights", 2, Some(&json!({"cards": cards, "limits": {"max_decisions": cap}})))
+    };
+    let e = hog(0).err().expect("refused without a cap");
+    assert_eq!(field_of(e.clone()), "last_special");
+    assert!(e.to_string().contains("no hand can empty"), "{e}");
+    assert!(hog(5000).is_ok(), "with a cap the game is truncated instead");
+    // One card that may go out is a way out; a card missing from the deck is not.
+    let mut cards: serde_json::Map<_, _> =
+        ranks.iter().map(|r| (r.to_string(), json!({"last_special": "cannot_go_out"}))).collect();
+    let uncapped = |cards: &serde_json::Map<String, serde_json::Value>| {
+        let rules = json!({"cards": cards, "deck": {"jokers": 2}, "limits": {"max_decisions": 0}});
+        Rules::load("crazy_eights", 2, Some(&rules))
+    };
+    cards.insert("joker".into(), json!({"wild": {"enabled": true}, "last_special": "cannot_go_out"}));
+    assert_eq!(field_of(uncapped(&cards).err().expect("refused")), "last_special");
+    cards.insert("KS".into(), json!({"last_special": "ignored"}));
+    assert!(uncapped(&cards).is_ok(), "the king of spades can go out");
+}
+
+#[test]
+fn the_table_wide_last_special_is_the_default_of_the_special_cards_only() {
+    // Its field: "Default behaviour when a special card is the last card played; a card's own
+    // `last_special` overrides it". It reached every card, so under crazy_eights (the eights
+    // wild) `last_special = "cannot_go_out"` let no hand empty: random play truncated 3 games
+    // of 3 at a million decisions.
+    use eights::card::Card;
+    use eights::rules::LastSpecial;
+    let over = json!({"last_special": "cannot_go_out", "limits": {"max_decisions": 0}});
+    let r = rules_with("crazy_eights", &over);
+    let face = |s: &str| r.card[s.parse::<Card>().unwrap().index()].last_special;
+    assert_eq!(face("8S"), LastSpecial::CannotGoOut, "the eights are wild: special");
+    assert_eq!(face("5H"), LastSpecial::Ignored, "a plain card goes out as always");
+    let own = json!({"last_special": "cannot_go_out", "cards": {"5": {"last_special": "draws_apply"}}});
+    assert_eq!(
+        rules_with("crazy_eights", &own).card["5H".parse::<Card>().unwrap().index()].last_special,
+        LastSpecial::DrawsApply,
+        "a card's own entry still sets it"
+    );
+    // Uncapped, every game now ends: ten random games to their end.
+    let mut bot = eights::bots::RandomBot::new(1);
+    for seed in 0..10 {
+        let mut g = Game::new(r.clone(), seed);
+        for _ in 0..100_000 {
+            if g.is_terminal() {
+                break;
+            }
+            g.step(bot.act(&g).unwrap()).unwrap();
+        }
+        assert!(g.is_terminal(), "seed {seed}: no end in 100,000 decisions");
+    }
+}
+
+fn rules_with(preset: &str, over: &serde_json::Value) -> Arc<Rules> {
+    Arc::new(Rules::load(preset, 2, Some(over)).unwrap())
+}
+
+#[test]
 fn uncapped_matches_a_score_can_move_away_from_are_refused() {
     // A match whose scores can fall as well as rise may drift away from its target for ever:
     // crazy_eights_xtreme with its documented variants match_to_100, silly_hat and
