@@ -58,8 +58,9 @@ pub enum Opponents {
 /// A built-in bot per seat ([`Opponents::Bots`]).
 pub type Seats = [Option<BotSpec>; MAX_PLAYERS];
 
-/// Most opponent moves in a row in one game within one call with [`Opponents::Bots`]; past
-/// it the call fails ([`VecEnvError::Opponents`]).
+/// Most opponent moves in a row in one game within one call with built-in opponents (the
+/// random bot or [`Opponents::Bots`]); past it the call fails ([`VecEnvError::Opponents`])
+/// and the batch must be reset.
 pub const MAX_OPPONENT_MOVES: usize = 10_000;
 
 /// Who drives which seats.
@@ -108,7 +109,10 @@ pub enum VecEnvError {
     OpponentToAct { env: usize, seat: usize },
     #[error("{0}")]
     Config(String),
-    #[error("the opponents did not finish within {moves} moves (env {env})")]
+    #[error(
+        "the opponents made {moves} moves in a row in env {env} without the learner to act (rules \
+         under which they keep the turn): set limits.max_decisions, then call reset()"
+    )]
     Opponents { env: usize, moves: usize },
     #[error("call reset() before stepping")]
     NotReset,

@@ -42,7 +42,7 @@ use crate::game::{Game, derive_seed};
 use crate::observation::OBS_SIZE;
 use crate::rules::{RULES_SIZE, Rules};
 use crate::stop::{NEVER, Stop};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 mod bot_actions;
@@ -315,8 +315,8 @@ impl VecEnv {
 
     /// Run `f(slot, i, row)` for every game: on the calling thread alone, or cut into chunks
     /// of whole [`GRAIN`]s that the crew's threads take, each its own range of them first
-    /// (`crew.rs`).
-    fn for_each<O, M, F>(&mut self, out: Outputs<'_, O, M>, f: F)
+    /// (`crew.rs`). Returns the first game whose random opponents gave up ([`Row::gave_up`]).
+    fn for_each<O, M, F>(&mut self, out: Outputs<'_, O, M>, f: F) -> Option<usize>
     where
         O: ObsValue,
         M: MaskValue,
@@ -330,11 +330,15 @@ impl VecEnv {
         };
         let per = chunk_len(len, crew.threads(), STEP_GRAIN, CHUNKS_PER_THREAD, usize::MAX);
         let cut = GamesCut::new(games, out, width);
+        let gave_up = AtomicUsize::new(usize::MAX);
         crew.run(len.div_ceil(per), &|k| {
             // SAFETY: the crew runs each chunk once, and chunks' ranges do not overlap.
             let (g, o) = unsafe { cut.games(k * per..((k + 1) * per).min(len)) };
-            seq_rows(g, o, width, &f);
+            if let Some(i) = seq_rows(g, o, width, &f) {
+                gave_up.fetch_min(i, Ordering::Relaxed);
+            }
         });
+        Some(gave_up.into_inner()).filter(|&i| i != usize::MAX)
     }
 
     /// Run `f(games, rows, bots)` for the whole batch on the calling thread alone, or for each
@@ -380,13 +384,16 @@ impl VecEnv {
             let width = ctx.width;
             let stop = self.stop.clone();
             let done = self.for_chunks(out, self.grain, move |mut g, mut o, bots| {
-                seq_rows(g.reborrow(), o.reborrow(), width, &|s, h, i, row| s.reset_row(h, ctx, &eps, seed, i, row));
+                // The batched bots never give up in the rows' pass (they play in `opponents::play`).
+                let _ = seq_rows(g.reborrow(), o.reborrow(), width, &|s, h, i, row| {
+                    s.reset_row(h, ctx, &eps, seed, i, row)
+                });
                 opponents::play(g, o, bots, ctx, &eps, &seats, &stop)
             });
             return self.stopped_or(done);
         }
-        self.for_each(out, move |s, h, i, row| s.reset_row(h, ctx, &eps, seed, i, row));
-        Ok(())
+        let gave_up = self.for_each(out, move |s, h, i, row| s.reset_row(h, ctx, &eps, seed, i, row));
+        self.gave_up(gave_up)
     }
 
     /// Validate one action per game for the seat to act (learner or self-play step). A large
@@ -447,8 +454,8 @@ impl VecEnv {
         let Some(crew) = self.crew.as_mut().filter(|_| len > 4 * GRAIN) else {
             // One thread, or a batch small enough to check on the calling thread (as `validate`).
             check.check(0, &self.hot, actions)?;
-            self.for_each(out, f);
-            return Ok(());
+            let gave_up = self.for_each(out, f);
+            return self.gave_up(gave_up);
         };
         let threads = crew.threads();
         let games = Games { slots: &mut self.slots[..], hot: &mut self.hot[..], start: 0 };
@@ -459,6 +466,7 @@ impl VecEnv {
         );
         let failed = First::default();
         let bad = AtomicBool::new(false);
+        let gave_up = AtomicUsize::new(usize::MAX);
         crew.run_then(
             len.div_ceil(per_check),
             &|k| {
@@ -480,10 +488,13 @@ impl VecEnv {
                 // SAFETY: the crew runs each chunk once, chunks' ranges do not overlap, and no
                 // first-phase chunk is still reading.
                 let (g, o) = unsafe { cut.games(k * per..((k + 1) * per).min(len)) };
-                seq_rows(g, o, width, &f);
+                if let Some(i) = seq_rows(g, o, width, &f) {
+                    gave_up.fetch_min(i, Ordering::Relaxed);
+                }
             },
         );
-        failed.into_result()
+        failed.into_result()?;
+        self.gave_up(Some(gave_up.into_inner()).filter(|&i| i != usize::MAX))
     }
 
     /// Step every game with its action: the learner's (learner modes) or the seat to act's
@@ -502,7 +513,9 @@ impl VecEnv {
             let width = ctx.width;
             let stop = self.stop.clone();
             let done = self.for_chunks(out, self.grain, move |mut g, mut o, bots| {
-                seq_rows(g.reborrow(), o.reborrow(), width, &|s, h, i, row| s.step_row(h, ctx, &eps, actions[i], row));
+                let _ = seq_rows(g.reborrow(), o.reborrow(), width, &|s, h, i, row| {
+                    s.step_row(h, ctx, &eps, actions[i], row)
+                });
                 opponents::play(g, o, bots, ctx, &eps, &seats, &stop)
             });
             return self.stopped_or(done);
@@ -550,12 +563,28 @@ impl VecEnv {
 
     /// A reset or step that played built-in opponents: once stopped on request, the games
     /// are part-way through the call, so the batch must be reset before the next step.
+    /// So do opponents that did not finish: the other chunks went on.
     fn stopped_or(&mut self, done: Result<(), VecEnvError>) -> Result<(), VecEnvError> {
         if self.stop.is_set() {
             self.started = false;
             return Err(VecEnvError::Stopped);
         }
+        if matches!(done, Err(VecEnvError::Opponents { .. })) {
+            self.started = false;
+        }
         done
+    }
+
+    /// A reset or step whose random opponents gave up in game `env` (the first one): the
+    /// other games were stepped, so the batch must be reset before the next step.
+    fn gave_up(&mut self, env: Option<usize>) -> Result<(), VecEnvError> {
+        match env {
+            None => Ok(()),
+            Some(env) => {
+                self.started = false;
+                Err(VecEnvError::Opponents { env, moves: MAX_OPPONENT_MOVES })
+            }
+        }
     }
 
     /// The built-in bot of each opponent seat ([`Opponents::Bots`]).
@@ -671,7 +700,9 @@ impl First {
     }
 }
 
-fn seq_rows<O, M, F>(games: Games<'_>, out: Outputs<'_, O, M>, width: usize, f: &F)
+/// Run `f` on each game of a chunk in turn, prefetching; returns the first game (its index
+/// in the batch) whose random opponents gave up ([`Row::gave_up`]).
+fn seq_rows<O, M, F>(games: Games<'_>, out: Outputs<'_, O, M>, width: usize, f: &F) -> Option<usize>
 where
     O: ObsValue,
     F: Fn(&mut Slot, &mut Hot, usize, &mut Row<'_, '_, O, M>),
@@ -685,7 +716,7 @@ where
     let hot = Slot::hot_ranges(games.slots.first().map_or(0, |s| s.game.num_players()));
     let len = games.len();
     let slot_at = games.slots.as_ptr();
-    let mut rare = Rare { final_obs, rules, rules_id, final_rules };
+    let mut rare = Rare { final_obs, rules, rules_id, final_rules, gave_up: None };
     let flags = terminated.iter_mut().zip(truncated.iter_mut()).zip(to_act.iter_mut());
     let lines =
         obs.chunks_exact_mut(OBS_SIZE).zip(mask.chunks_exact_mut(NUM_ACTIONS)).zip(rewards.chunks_exact_mut(width));
@@ -700,4 +731,5 @@ where
         }
         f(s, h, games.start + j, &mut row);
     }
+    rare.gave_up.map(|j| games.start + j)
 }

@@ -54,6 +54,9 @@ pub(super) struct Rare<'a, O> {
     pub(super) rules: Option<&'a mut [f32]>,
     pub(super) rules_id: Option<&'a mut [u64]>,
     pub(super) final_rules: Option<&'a mut [f32]>,
+    /// The first game of the chunk (its `j`) whose random opponents gave up
+    /// ([`Row::gave_up`]).
+    pub(super) gave_up: Option<usize>,
 }
 
 /// The rows of a chunk, reached game by game in any order (where the batch's sequential pass
@@ -87,6 +90,12 @@ impl<'a, O, M> Lines<'a, O, M> {
 }
 
 impl<O, M> Row<'_, '_, O, M> {
+    /// The random opponents of this game made [`MAX_OPPONENT_MOVES`](super::config::MAX_OPPONENT_MOVES)
+    /// moves in a row without the learner to act: the call fails
+    /// ([`VecEnvError::Opponents`](super::config::VecEnvError::Opponents)).
+    pub(super) fn gave_up(&mut self) {
+        self.rare.gave_up.get_or_insert(self.j);
+    }
     /// This game's row of `final_obs`, if the caller passed it.
     pub(super) fn final_obs(&mut self) -> Option<&mut [O]> {
         let j = self.j;
@@ -130,7 +139,7 @@ impl<'a, O, M> Outputs<'a, O, M> {
     pub(super) fn lines(self, width: usize) -> Lines<'a, O, M> {
         let Outputs { obs, mask, rewards, terminated, truncated, to_act, final_obs, rules, rules_id, final_rules } =
             self;
-        let rare = Rare { final_obs, rules, rules_id, final_rules };
+        let rare = Rare { final_obs, rules, rules_id, final_rules, gave_up: None };
         Lines { obs, mask, rewards, terminated, truncated, to_act, width, rare }
     }
 }

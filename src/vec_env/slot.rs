@@ -126,7 +126,10 @@ impl Slot {
             h.pending = false;
             self.last_actor = self.game.current_player().unwrap_or(0) as u8;
             if let Some(seat) = ctx.bots() {
-                self.play_bots(h, seat);
+                if !self.play_bots(h, seat) {
+                    row.gave_up();
+                    break;
+                }
             }
             if !self.over() {
                 break;
@@ -146,10 +149,14 @@ impl Slot {
         self.game.is_terminal() || self.game.is_truncated()
     }
 
-    pub(super) fn play_bots(&mut self, h: &mut Hot, learner: usize) {
-        while let Some(p) = self.game.current_player() {
+    /// The random opponents play until the learner is to act or the episode ends: true, or
+    /// false once they have made [`MAX_OPPONENT_MOVES`] moves (rules under which they keep
+    /// the turn, with no decision cap or a long one).
+    pub(super) fn play_bots(&mut self, h: &mut Hot, learner: usize) -> bool {
+        for _ in 0..MAX_OPPONENT_MOVES {
+            let Some(p) = self.game.current_player() else { return true };
             if p == learner {
-                return;
+                return true;
             }
             self.game.legal_actions(&mut h.mask);
             // Safe: `p` is to act, so the game runs; a running game always has a legal action
@@ -159,6 +166,7 @@ impl Slot {
             self.last_actor = p as u8;
             self.game.apply(a);
         }
+        self.game.current_player().is_none_or(|p| p == learner)
     }
 
     /// The seat whose observation row is written.
@@ -304,7 +312,9 @@ impl Slot {
         self.fresh = false;
         self.game.apply(action as usize);
         if let Some(seat) = ctx.bots() {
-            self.play_bots(h, seat);
+            if !self.play_bots(h, seat) {
+                row.gave_up();
+            }
         }
         self.settle(h, ctx, eps, row);
     }

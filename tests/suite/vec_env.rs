@@ -669,3 +669,29 @@ fn a_set_stop_flag_ends_calls_of_quick_and_batched_bots_too() {
     e.bot_actions(BotSpec::Net, &rows, &mut out).unwrap();
     assert!(out.iter().all(|&x| x >= 0));
 }
+
+#[test]
+fn random_opponents_that_keep_the_turn_give_up_and_the_batch_must_be_reset() {
+    // Every rank wild, each with an extra turn, and no card may go out: the seat to act keeps
+    // the turn until the decision cap. The random opponents played on to it (ten million
+    // decisions a game, an uninterruptible reset of seconds a game); they give up after
+    // MAX_OPPONENT_MOVES moves, naming the first game where an opponent acts first, the same
+    // on any thread count.
+    let ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
+    let card = json!({"wild": {"enabled": true}, "extra_turn": true, "last_special": "cannot_go_out"});
+    let cards: serde_json::Map<_, _> = ranks.iter().map(|r| (r.to_string(), card.clone())).collect();
+    let over = json!({"cards": cards, "draw": {"voluntary": false}, "limits": {"max_decisions": 10_000_000}});
+    let r = Arc::new(Rules::load("crazy_eights", 2, Some(&over)).unwrap());
+    // The first game whose deal has the opponent (seat 1) to act, from the documented seeds.
+    let first = (0..200).find(|&i| Game::new(r.clone(), episode_seed(5, i, 0)).current_player() == Some(1)).unwrap();
+    let mode = Mode::Learner { seat: 0, opponents: Opponents::Random };
+    for threads in [1, 2] {
+        let mut e = env(&r, 200, threads, Autoreset::NextStep, mode);
+        let mut b = Buffers::<f32>::new(&e);
+        let err = e.reset(5, b.outputs()).unwrap_err();
+        let want = VecEnvError::Opponents { env: first as usize, moves: eights::vec_env::MAX_OPPONENT_MOVES };
+        assert_eq!(err, want, "{threads} threads");
+        assert!(err.to_string().contains("set limits.max_decisions, then call reset()"), "{err}");
+        assert_eq!(e.step(&[0; 200], b.outputs()), Err(VecEnvError::NotReset), "the batch must be reset");
+    }
+}

@@ -92,3 +92,21 @@ def test_bot_actions_reject_bad_arguments_and_change_nothing():
     with pytest.raises(TypeError, match="bot must be a bot name"):
         env.bot_actions(3)
     np.testing.assert_array_equal(obs, kept)
+
+
+def test_random_opponents_that_keep_the_turn_give_up():
+    # Every rank wild with an extra turn, and no card may go out: the seat to act keeps the
+    # turn until the decision cap. A reset against the default random opponents played on to
+    # it (ten million decisions a game, deaf to Ctrl-C); now it gives up after 10,000 moves,
+    # and the batch must be reset.
+    card = {"wild": {"enabled": True}, "extra_turn": True, "last_special": "cannot_go_out"}
+    rules = {
+        "cards": {rank: dict(card) for rank in "A23456789TJQK"},
+        "draw": {"voluntary": False},
+        "limits": {"max_decisions": 10_000_000},
+    }
+    env = VecEnv("crazy_eights", 8, 2, rules=rules, num_threads=2)
+    with pytest.raises(RuntimeError, match=r"made 10000 moves in a row in env \d+ .*set limits\.max_decisions"):
+        env.reset(seed=0)
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(np.zeros(8, dtype=np.int64))
