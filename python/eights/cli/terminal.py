@@ -25,7 +25,7 @@ from typing import Any, Callable, Dict, List, Optional, TextIO, Tuple, Union
 
 from .._core import Game, IllegalActionError, check_bot_rules, derive_seed
 from .._utils.checks import terminal_safe
-from ..agents.seats import BotSeat, seat_player
+from ..agents.seats import MAX_OPPONENT_MOVES, BotSeat, seat_player
 from ..agents.spec import as_agent
 from ..observation import ObservationBounds
 from ..render import HISTORY_SHOWN, SUIT_SYMBOLS, action_text, card_symbol, table_text
@@ -183,15 +183,26 @@ def _play_hand(
     say: Callable[..., None],
     history: List[Tuple[int, int]],
 ) -> None:
-    """Play until the game ends: the bots' moves announced, the person's asked for."""
+    """Play until the game ends: the bots' moves announced, the person's asked for. Bots that
+    keep the turn for :data:`~eights.agents.seats.MAX_OPPONENT_MOVES` moves (rules under which
+    they go round in a circle) end the game there, unfinished."""
+    bot_moves = 0
     while not (game.is_terminal or game.is_truncated):
         player = game.current_player
         if player != seat:
+            if bot_moves == MAX_OPPONENT_MOVES:
+                say(
+                    f"The bots made {bot_moves:,} moves in a row without you: under these rules they go round "
+                    "in a circle, so the game stops here. A decision cap (limits.max_decisions) ends such games."
+                )
+                return
             action = seat_bots[player].act(game)
             game.step(action)
+            bot_moves += 1
             history.append((player, action))
             say(f"{labels[player]} ({seat_bots[player].name}): {action_text(game, action)}")
             continue
+        bot_moves = 0
         say()
         say(table_text(game, seat, history[-HISTORY_SHOWN:], labels).rstrip("\n"))
         say("Your moves:")

@@ -144,3 +144,36 @@ def test_parse_move_explains_what_is_wrong():
     game.step("play 8H")  # an eight: now a suit is named
     action, why = parse_move(game, "s")
     assert why == "" and game.action_to_string(action) == "suit S"
+
+
+def test_bots_that_keep_the_turn_end_the_game_unfinished(monkeypatch):
+    # Every rank wild with an extra turn, and no card may go out: a bot that starts keeps the
+    # turn until the decision cap. The terminal printed its moves for ever (600,000 in 5 s
+    # under no cap); it stops after MAX_OPPONENT_MOVES bot moves in a row.
+    import io
+
+    from eights.agents import seats
+    from eights.cli import terminal
+
+    monkeypatch.setattr(seats, "MAX_OPPONENT_MOVES", 40)
+    monkeypatch.setattr(terminal, "MAX_OPPONENT_MOVES", 40)
+    card = {"wild": {"enabled": True}, "extra_turn": True, "last_special": "cannot_go_out"}
+    rules = {
+        "cards": {rank: dict(card) for rank in "A23456789TJQK"},
+        "draw": {"voluntary": False},
+        "limits": {"max_decisions": 10_000_000},
+    }
+    seed = next(s for s in range(100) if eights.Game("crazy_eights", 2, seed=s, rules=rules).current_player == 1)
+    out = io.StringIO()
+
+    def no_input():
+        raise EOFError
+
+    status = terminal.play(
+        "crazy_eights", 2, seat=0, bots=["random"], seed=seed, rules=rules, read_line=no_input, out=out
+    )
+    text = out.getvalue()
+    assert status == 0
+    assert "The bots made 40 moves in a row without you" in text and "limits.max_decisions" in text
+    assert text.count("P1 (random): ") == 40
+    assert "Result: no winner." in text
