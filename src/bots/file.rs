@@ -71,10 +71,7 @@ pub fn is_file_name(text: &str) -> bool {
 
 type Key = (PathBuf, Option<SystemTime>, u64);
 
-/// The largest bot file read (bytes): far above any network a bot plays (the shipped `net`
-/// is under 1 MB, a width-4096 card network about 100 MB in float16), far below a file read
-/// whole by mistake (a 3 GB file took 3.2 GB and 9 s to be refused).
-pub const MAX_FILE_BYTES: u64 = 256 << 20;
+pub use super::tensors::MAX_FILE_BYTES;
 
 /// The file at `path`, read and checked once per version; the error names the path and what
 /// is wrong (missing, a folder, not a safetensors file, a format no bot plays, a bad tensor).
@@ -84,23 +81,7 @@ pub fn load(path: &str) -> Result<&'static AgentFile, String> {
     // A path is named whole up to the longest a file system takes (PATH_MAX), and cut past it.
     let named = if shown.len() > 4096 { crate::rules::quoted(shown) } else { format!("{shown:?}") };
     let err = |m: String| format!("bot file {named}: {m}");
-    let full = std::fs::canonicalize(shown)
-        .map_err(|e| err(format!("cannot open it ({e}); a bot file is the path of an existing weights file")))?;
-    let meta = std::fs::metadata(&full).map_err(|e| err(format!("cannot read it ({e})")))?;
-    if meta.is_dir() {
-        return Err(err("is a folder, not a .safetensors file".into()));
-    }
-    if !meta.is_file() {
-        // A pipe would block the read (deaf to Ctrl-C), a device such as /dev/zero never end it.
-        return Err(err("is not a regular file (a pipe, a device or a socket); a bot file is a weights file".into()));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(err(format!(
-            "is {} bytes; a bot file is at most {} (the shipped net's is under 1 MB)",
-            crate::rules::thousands(meta.len() as usize),
-            crate::rules::thousands(MAX_FILE_BYTES as usize)
-        )));
-    }
+    let (full, meta) = super::tensors::checked_file(shown.as_ref(), "a bot file").map_err(err)?;
     let key = (full, meta.modified().ok(), meta.len());
     let cache = CACHE.get_or_init(Default::default);
     if let Some(&f) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {

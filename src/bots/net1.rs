@@ -74,6 +74,30 @@ fn matrix_t(st: &SafeTensors<'_>, name: &str, out: usize, inp: usize) -> Result<
     Ok(w.t().as_standard_layout().into_owned())
 }
 
+/// Most policies a weights file holds (the shipped file has one per preset it was trained on):
+/// each is built whole, its weights copied and its rules compiled, so a 1.3 MB file listing
+/// one preset 100,000 times asked for about 5 GB, and aborted the process where memory ran out.
+pub const MAX_POLICIES: usize = 64;
+
+/// The metadata's `presets`: at most [`MAX_POLICIES`], none twice.
+fn check_policy_names(names: &[&str]) -> Result<(), String> {
+    if names.len() > MAX_POLICIES {
+        return Err(format!(
+            "net weights: metadata \"presets\" lists {} policies; a file holds at most {MAX_POLICIES}",
+            crate::rules::thousands(names.len())
+        ));
+    }
+    if let Some((i, name)) = names.iter().enumerate().find(|(i, n)| names[..*i].contains(n)) {
+        return Err(format!(
+            "net weights: metadata \"presets\" lists {} twice (entries {} and {})",
+            crate::rules::quoted(name),
+            names.iter().position(|n| n == name).unwrap_or(0) + 1,
+            i + 1
+        ));
+    }
+    Ok(())
+}
+
 impl Net1Weights {
     /// Parse and validate a weights file (see the module documentation).
     pub fn parse(bytes: &[u8]) -> Result<Net1Weights, String> {
@@ -93,8 +117,10 @@ impl Net1Weights {
             return Err(format!("net weights: clip must be positive, got {clip}"));
         }
         let st = SafeTensors::deserialize(bytes).map_err(|e| format!("net weights: {e}"))?;
+        let names: Vec<&str> = get("presets")?.split(',').filter(|p| !p.is_empty()).collect();
+        check_policy_names(&names)?;
         let mut policies = Vec::new();
-        for preset in get("presets")?.split(',').filter(|p| !p.is_empty()) {
+        for &preset in &names {
             let w1name = format!("{preset}.fc1.weight");
             let h = st
                 .tensor(&w1name)
@@ -566,6 +592,25 @@ mod tests {
         }
         let e = Net1Weights::parse(&rewritten(Dtype::BF16)).unwrap_err();
         assert!(e.contains("must be float32 or float16, got BF16"), "{e}");
+    }
+
+    #[test]
+    fn presets_listed_twice_or_past_the_limit_are_refused() {
+        // An audit's 1.3 MB file listed one preset 100,000 times: each copy was built whole, and
+        // the process aborted when memory ran out.
+        let with_presets = |presets: String| {
+            let st = SafeTensors::deserialize(WEIGHTS_FILE).unwrap();
+            let (_, meta) = SafeTensors::read_metadata(WEIGHTS_FILE).unwrap();
+            let mut meta = meta.metadata().clone().unwrap();
+            meta.insert("presets".into(), presets);
+            safetensors::serialize(st.tensors(), Some(meta)).unwrap()
+        };
+        let e = Net1Weights::parse(&with_presets("crazy_eights,switch,crazy_eights".into())).unwrap_err();
+        assert!(e.contains("lists \"crazy_eights\" twice (entries 1 and 3)"), "{e}");
+        let many = vec!["crazy_eights"; 100_000].join(",");
+        let e = Net1Weights::parse(&with_presets(many)).unwrap_err();
+        assert!(e.contains("lists 100,000 policies; a file holds at most 64"), "{e}");
+        assert_eq!(Net1Weights::parse(&with_presets("crazy_eights".into())).unwrap().policies.len(), 1);
     }
 
     #[test]

@@ -702,13 +702,18 @@ impl NetScratch {
 pub const WEIGHTS_ENV: &str = "EIGHTS_NET_WEIGHTS";
 
 /// The bytes of the weights file `net` plays: the shipped file, or the file that
-/// [`WEIGHTS_ENV`] names (read once; an unreadable file is an error naming it).
+/// [`WEIGHTS_ENV`] names (read once, after the checks of a bot file's path: an unreadable
+/// file, a pipe or device, or one too large is an error naming it).
 pub fn weights_file() -> Result<&'static [u8], String> {
     static SRC: OnceLock<Result<std::borrow::Cow<'static, [u8]>, String>> = OnceLock::new();
     let src = SRC.get_or_init(|| match std::env::var_os(WEIGHTS_ENV) {
-        Some(path) => std::fs::read(&path)
-            .map(std::borrow::Cow::Owned)
-            .map_err(|e| format!("{WEIGHTS_ENV}={}: {e}", path.to_string_lossy())),
+        Some(path) => {
+            let shown = path.to_string_lossy();
+            super::tensors::checked_file(path.as_ref(), WEIGHTS_ENV)
+                .and_then(|(full, _)| std::fs::read(full).map_err(|e| format!("cannot read it ({e})")))
+                .map(std::borrow::Cow::Owned)
+                .map_err(|e| format!("{WEIGHTS_ENV}={shown}: {e}"))
+        }
         None => Ok(std::borrow::Cow::Borrowed(WEIGHTS_FILE)),
     });
     src.as_ref().map(|c| c.as_ref()).map_err(Clone::clone)

@@ -85,3 +85,26 @@ def test_to_toml_full_is_true_or_false(full):
     # Read as truthiness: "x" and nan wrote the full file, [] the short one.
     with pytest.raises(TypeError, match="full must be True or False"):
         eights.Rules("crazy_eights").to_toml(full=full)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_the_net_weights_variable_naming_a_pipe_is_refused_unread(tmp_path):
+    # EIGHTS_NET_WEIGHTS was read with no check of the path: a pipe blocked the process, deaf
+    # to Ctrl-C, and /dev/zero was read until memory ran out. It now gets a bot file's checks.
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "fifo.safetensors"
+    os.mkfifo(fifo)
+    # A writer after 5 s, so that a reader of the pipe (the fault) ends rather than the test run.
+    writer = subprocess.Popen(["sh", "-c", f"sleep 5; printf junk > '{fifo}'"])
+    code = "import eights; eights.Bot('net').act(eights.Game('crazy_eights', 2, seed=1))"
+    try:
+        for path in (str(fifo), "/dev/zero"):
+            env = dict(os.environ, EIGHTS_NET_WEIGHTS=path)
+            res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+            assert res.returncode != 0
+            assert f"EIGHTS_NET_WEIGHTS={path}: is not a regular file" in res.stderr, res.stderr[-500:]
+    finally:
+        writer.kill()
+        writer.wait()
