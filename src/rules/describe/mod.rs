@@ -126,6 +126,20 @@ mod tests {
     }
 
     #[test]
+    fn player_counts_the_deal_cannot_seat_are_left_out_with_the_reason() {
+        // 20 cards each: 41 cards for two players, 61 for three against one pack of 52 (two
+        // packs of 104 from six players: 121 needed).
+        let spec = load_spec("crazy_eights", Some(&json!({"deal": {"hand_size": 20, "hand_size_by_players": {}}})));
+        let d = describe(&spec.unwrap());
+        assert!(d.contains("- 2 players only (2 to 10 in its range; with 3, "), "{d}");
+        assert!(d.contains("needs 61 cards"), "{d}");
+        let spec = load_spec("crazy_eights", Some(&json!({"deal": {"hand_size": 12, "hand_size_by_players": {}}})));
+        // 12 each: 4 players need 49 of 52; 5 need 61; from 6, two packs: 8 need 97 of 104, 9 need 109.
+        let d = describe(&spec.unwrap());
+        assert!(d.contains("- 2 to 4 and 6 to 8 players only (2 to 10 in its range; with 5, "), "{d}");
+    }
+
+    #[test]
     fn crazy_eights_in_words() {
         let d = describe(&load_spec("crazy_eights", None).unwrap());
         assert!(d.starts_with("Crazy Eights (crazy_eights)\n===="), "{d}");

@@ -20,13 +20,51 @@ fn by_players(map: &std::collections::BTreeMap<String, u8>, what: impl Fn(u8) ->
         .collect()
 }
 
+/// The player counts of `players.min..=players.max`, less those the rules cannot seat (a deal
+/// the deck cannot serve, a count a rule refuses): each is compiled, and the first refused
+/// count is named with the reason. `hand_size = 20` in crazy_eights' range of 2 to 10 said
+/// "2 to 10 players", and 3 players were then refused.
+fn players_line(s: &RulesSpec) -> String {
+    let (min, max) = (s.players.min, s.players.max);
+    let range = if min == max { capitalize(&number_word(min.into())) } else { format!("{min} to {max}") };
+    let mut seated = Vec::new();
+    let mut refused = None;
+    for n in min..=max {
+        match crate::rules::Rules::from_spec(s.clone(), n.into()) {
+            Ok(_) => seated.push(n),
+            Err(e) => {
+                refused.get_or_insert((n, e.to_string()));
+            }
+        }
+    }
+    match refused {
+        None => format!("{range} players."),
+        Some((n, why)) if seated.is_empty() => {
+            format!("{range} players in its range, but none can be seated: with {n}, {why}.")
+        }
+        Some((n, why)) => format!("{} players only ({range} in its range; with {n}, {why}).", count_runs(&seated)),
+    }
+}
+
+/// Counts in words as runs: `2`, `2 to 4`, `2 to 4 and 7`.
+fn count_runs(counts: &[u8]) -> String {
+    let mut runs: Vec<(u8, u8)> = Vec::new();
+    for &n in counts {
+        match runs.last_mut() {
+            Some((_, hi)) if *hi + 1 == n => *hi = n,
+            _ => runs.push((n, n)),
+        }
+    }
+    let words: Vec<String> =
+        runs.iter().map(|&(a, b)| if a == b { a.to_string() } else { format!("{a} to {b}") }).collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => words.concat(),
+    }
+}
+
 pub(super) fn players_and_deck(s: &RulesSpec) -> Vec<String> {
-    let mut v = Vec::new();
-    v.push(if s.players.min == s.players.max {
-        format!("{} players.", capitalize(&number_word(s.players.min.into())))
-    } else {
-        format!("{} to {} players.", s.players.min, s.players.max)
-    });
+    let mut v = vec![players_line(s)];
     let packs = |p: u8| match p {
         1 => "one 52-card pack".to_string(),
         p => format!("{} 52-card packs shuffled together", number_word(p.into())),
