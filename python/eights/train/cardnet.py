@@ -43,7 +43,7 @@ import torch.nn as nn
 
 from .._core import NUM_ACTIONS, OBS_SIZE, observation_spec
 from ..rules.encoding import CARD_FEATURE_NAMES, NUM_FACES, TABLE_FEATURE_NAMES
-from .cardnet_io import ATTENTION, EXPORTED_LAYERS, FORMAT, FORMAT_ATTENTION, check_shapes, read_exported
+from .cardnet_io import ATTENTION, EXPORTED_LAYERS, FORMAT, FORMAT_ATTENTION, check_shapes, read_exported, read_file
 from .files import FileFormatError
 
 __all__ = [
@@ -382,11 +382,18 @@ def load(data: bytes, name: str = "net weights") -> CardNet:
     """A :class:`CardNet` from the bytes of an exported file (float32 values; the value head
     is new, untrained), refused with a :class:`~eights.train.files.FileFormatError` (a
     ``ValueError``) naming ``name`` where the Rust loader refuses it, or where it holds a
-    tensor the architecture does not call for (:func:`eights.train.cardnet_io.read_exported`)."""
+    tensor the architecture does not call for (:func:`eights.train.cardnet_io.read_exported`).
+    Every tensor's shape is compared with what the metadata calls for before the network is
+    built, so that a few bytes of metadata cannot ask for gigabytes."""
     arch, tensors = read_exported(data, name)
-    net = CardNet(**arch)
-    check_shapes(net.state_dict(), tensors, name)
-    net.load_state_dict({k: v.float() for k, v in tensors.items()}, strict=False)  # the value head stays new
+    with torch.device("meta"):  # the shapes the architecture calls for, nothing allocated
+        check_shapes(CardNet(**arch).state_dict(), tensors, name)
+    try:
+        net = CardNet(**arch)
+        net.load_state_dict({k: v.float() for k, v in tensors.items()}, strict=False)  # the value head stays new
+    except (MemoryError, RuntimeError) as exc:  # PyTorch's allocation failures
+        why = " ".join(str(exc).split())[:160]
+        raise FileFormatError(f"{name}: its network cannot be built ({type(exc).__name__}: {why})") from None
     return net
 
 
@@ -399,12 +406,10 @@ def shipped() -> CardNet:
 
 
 def load_path(path: str) -> CardNet:
-    """:func:`load` of the file at ``path`` (its errors naming the file)."""
+    """:func:`load` of the file at ``path`` (its errors naming the file; a folder, a FIFO, a
+    device or a file over :data:`~eights.train.cardnet_io.MAX_FILE_BYTES` is refused unread)."""
     path = os.fspath(path)
-    if not os.path.isfile(path):
-        raise FileFormatError(f"{path}: {'is a folder, not a file' if os.path.isdir(path) else 'no such file'}")
-    with open(path, "rb") as f:
-        return load(f.read(), path)
+    return load(read_file(path), path)
 
 
 class CardNetAgent:

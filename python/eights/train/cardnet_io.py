@@ -7,12 +7,23 @@ checks it (and refuses tensors the architecture does not call for) before
 
 from __future__ import annotations
 
+import os
 from typing import Any, Dict, List, Sequence, Tuple
 
 from ..rules.encoding import CARD_FEATURE_NAMES, TABLE_FEATURE_NAMES
-from .files import FileFormatError, header_metadata, read_header
+from .files import FileFormatError, _check_file, header_metadata, read_header
 
-__all__ = ["ATTENTION", "DIM_RANGE", "EXPORTED_LAYERS", "FORMAT", "FORMAT_ATTENTION", "check_shapes", "read_exported"]
+__all__ = [
+    "ATTENTION",
+    "DIM_RANGE",
+    "EXPORTED_LAYERS",
+    "FORMAT",
+    "FORMAT_ATTENTION",
+    "MAX_FILE_BYTES",
+    "check_shapes",
+    "read_exported",
+    "read_file",
+]
 
 #: The format tag of an exported file (read by the Rust ``net`` bot).
 FORMAT = "eights-net-v2"
@@ -25,6 +36,27 @@ EXPORTED_LAYERS = ("r1", "r2", "t1", "d", "c1", "c2", "u", "x", "a", "o")
 ATTENTION = ("att_a", "att_b")
 #: The bounds of an exported file's ``width``, ``context`` and ``table_width`` (the Rust loader's).
 DIM_RANGE = (1, 4096)
+#: The largest weights file read (bytes), the Rust loader's (``bots::file::MAX_FILE_BYTES``):
+#: far above a width-4096 network (about 100 MB in float16), far below a file named by mistake.
+MAX_FILE_BYTES = 256 << 20
+
+
+def read_file(path: str) -> bytes:
+    """The bytes of the weights file at ``path``: a regular file of at most
+    :data:`MAX_FILE_BYTES` (a folder, a FIFO or a device is refused before it is opened, a
+    larger file before it is read); a :class:`~eights.train.files.FileFormatError` otherwise."""
+    _check_file(path)
+    try:
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            data = f.read(MAX_FILE_BYTES + 1) if size <= MAX_FILE_BYTES else b""
+    except OSError as exc:
+        raise FileFormatError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if max(size, len(data)) > MAX_FILE_BYTES:
+        raise FileFormatError(
+            f"{path}: {max(size, len(data)):,} bytes or more, over the {MAX_FILE_BYTES:,} a weights file may have"
+        )
+    return data
 
 
 def _dims(meta: Dict[str, str], name: str) -> List[int]:
@@ -33,7 +65,7 @@ def _dims(meta: Dict[str, str], name: str) -> List[int]:
         text = meta.get(key)
         if text is None:
             raise FileFormatError(f"{name}: metadata {key!r} missing")
-        if not (text.isascii() and text.isdigit() and DIM_RANGE[0] <= int(text) <= DIM_RANGE[1]):
+        if not (len(text) <= 20 and text.isascii() and text.isdigit() and DIM_RANGE[0] <= int(text) <= DIM_RANGE[1]):
             raise FileFormatError(f"{name}: metadata {key!r} must be an integer in [1, 4096], got {text!r}")
         out.append(int(text))
     return out
@@ -42,10 +74,21 @@ def _dims(meta: Dict[str, str], name: str) -> List[int]:
 def _columns(meta: Dict[str, str], key: str, names: Sequence[str], name: str) -> List[str]:
     if key not in meta:
         raise FileFormatError(f"{name}: metadata {key!r} missing")
-    columns = meta[key].split(",")
+    count = meta[key].count(",") + 1  # counted before the list is split: it may be 100 MB long
+    if count > len(names):
+        raise FileFormatError(
+            f"{name}: metadata {key!r} names {count:,} rules columns, more than the encoding's {len(names)}"
+        )
+    columns, seen = meta[key].split(","), set()
     for c in columns:
         if c not in names:
             raise FileFormatError(f"{name}: rules column {c!r} (in {key}) is not in this version's rules encoding")
+        if c in seen:
+            raise FileFormatError(
+                f"{name}: rules column {c!r} named twice in metadata {key!r} (each of the encoding's "
+                f"{len(names)} columns at most once)"
+            )
+        seen.add(c)
     return columns
 
 
@@ -53,9 +96,10 @@ def read_exported(data: bytes, name: str = "net weights") -> Tuple[Dict[str, Any
     """The architecture (the keyword arguments of :class:`~eights.train.cardnet.CardNet`) and
     the tensors of an exported file, checked as the Rust loader checks it: the format and
     ``attention`` metadata, ``width``, ``context`` and ``table_width`` in [1, 4096], known rules
-    columns, and exactly the tensors the architecture calls for (one missing or one too many
-    is refused), in float16 or float32. Every refusal is a
-    :class:`~eights.train.files.FileFormatError` (a ``ValueError``) naming ``name``."""
+    columns, each named at most once (the Rust loader would read one twice), and exactly the
+    tensors the architecture calls for (one missing or one too many is refused), in float16 or
+    float32. Every refusal is a :class:`~eights.train.files.FileFormatError` (a
+    ``ValueError``) naming ``name``."""
     import torch
     from safetensors.torch import load as load_bytes
 

@@ -121,7 +121,7 @@ def _check_init(init: Any) -> None:
 
     try:
         load_path(os.fspath(init))
-    except ValueError as exc:
+    except (ValueError, MemoryError, RuntimeError) as exc:  # a network too large to build: one line too
         raise ValueError(
             f"init must be {' or '.join(INITS)} or the path of a card-network file (eights-net-v2 or -v3, such as "
             f"the agent file of an earlier --init net run; a flat file continues from its run folder, the same "

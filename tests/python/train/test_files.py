@@ -1,7 +1,8 @@
 """Loading checkpoints and weights files: tensors and plain data only (a crafted pickle runs
 nothing), one clear error naming the file for a damaged or foreign one, and the ``net``
 network's loader (``eights.train.cardnet.load``) refusing every file the Rust loader refuses,
-plus files with tensors the architecture does not call for."""
+plus files with tensors the architecture does not call for, and metadata asking for a network
+of gigabytes refused before anything of that size is built."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import json
 import os
 import pickle
 import struct
+import time
 
 import numpy as np
 import pytest
 
 from eights import _core
+from eights.__main__ import main
 
 torch = pytest.importorskip("torch", reason="eights.train needs PyTorch (pip install '.[train]')")
 pytest.importorskip("safetensors", reason="eights.train needs safetensors (pip install '.[train]')")
@@ -21,7 +24,8 @@ pytest.importorskip("safetensors", reason="eights.train needs safetensors (pip i
 from safetensors.torch import load as load_tensors  # noqa: E402
 from safetensors.torch import save as save_tensors  # noqa: E402
 
-from eights.train.cardnet import CardNet, export, load  # noqa: E402
+from eights.train import cardnet  # noqa: E402
+from eights.train.cardnet import CardNet, export, load, load_path  # noqa: E402
 from eights.train.export import export_metadata  # noqa: E402
 from eights.train.files import FileFormatError, load_checkpoint  # noqa: E402
 
@@ -233,3 +237,97 @@ def test_exported_policies_with_a_layer_missing_are_refused_naming_the_file(tmp_
     path.write_bytes(save_tensors(kept, metadata=meta))
     with pytest.raises(FileFormatError, match=r"flat\.safetensors: not a file of exported policies of this kind"):
         load_exported(str(path))
+
+
+# ---------------------------------------------------------------- metadata asking for gigabytes
+
+#: Well under a second, against a minute and 1.5 GB (or a 16 GB allocation) before the fix.
+QUICK = 1.0
+
+
+def _only_meta_networks(monkeypatch, error=AssertionError):
+    """Building a :class:`CardNet` anywhere but on PyTorch's ``meta`` device raises ``error``."""
+    real = CardNet.__init__
+
+    def init(self, *args, **kwargs):
+        if torch.empty(0).device.type != "meta":
+            raise error("DefaultCPUAllocator: can't allocate memory: a network built before its shapes were checked")
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(CardNet, "__init__", init)
+
+
+def _claiming(tmp_path, **meta):
+    """An exported 8-wide file whose metadata claims ``meta`` (its tensors stay small)."""
+    path = tmp_path / "claims.safetensors"
+    path.write_bytes(_rewrite(_exported(tmp_path), change_meta=lambda m: m.update(meta)))
+    return path
+
+
+def _refused_quickly(path, match):
+    start = time.perf_counter()
+    with pytest.raises(FileFormatError, match=match) as err:
+        load_path(str(path))
+    assert time.perf_counter() - start < QUICK, f"took {time.perf_counter() - start:.1f} s"
+    assert str(err.value).startswith(str(path))
+
+
+def test_a_net_file_claiming_width_4096_is_refused_before_its_network_is_built(tmp_path, monkeypatch):
+    # 10 KB of metadata saying 4096 made `train --init` build the network first: over 60 s, 1.5 GB.
+    path = _claiming(tmp_path, width="4096", context="4096", table_width="4096")
+    assert _rust_refuses(path.read_bytes())
+    _only_meta_networks(monkeypatch)
+    _refused_quickly(path, r"tensor 'a\.weight' must have shape \[3, 4096\], got \[3, 8\]")
+
+
+def test_a_net_file_naming_a_rules_column_a_million_times_is_refused_at_once(tmp_path, monkeypatch, capsys):
+    # 7 MB of `card_columns` asked for a 16 GB layer: a raw RuntimeError, a traceback from `train --init`.
+    path = _claiming(
+        tmp_path, width="4096", context="4096", table_width="4096", card_columns=",".join(["copies"] * 10**6)
+    )
+    assert _rust_refuses(path.read_bytes())
+    _only_meta_networks(monkeypatch)
+    message = r"metadata 'card_columns' names 1,000,000 rules columns, more than the encoding's"
+    _refused_quickly(path, message)
+    assert main(["train", "--init", str(path), "--out", str(tmp_path / "out"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "'card_columns' names 1,000,000 rules columns" in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_net_file_naming_a_rules_column_twice_is_refused(tmp_path):
+    # The shapes fit the two columns (the Rust loader would read `copies` twice); no export writes this.
+    def twice(t):
+        t["r1.weight"] = torch.zeros(8, 2 + 18)
+
+    data = _rewrite(_exported(tmp_path), twice, lambda m: m.update(card_columns="copies,copies"))
+    with pytest.raises(FileFormatError, match=r"rules column 'copies' named twice in metadata 'card_columns'"):
+        load(data, "twice.safetensors")
+
+
+def test_a_net_file_that_is_a_fifo_a_device_or_over_256_mb_is_refused_unread(tmp_path):
+    fifo = tmp_path / "fifo.safetensors"
+    os.mkfifo(fifo)  # a read would block
+    _refused_quickly(fifo, r"not a regular file \(a FIFO\), not read")
+    with pytest.raises(FileFormatError, match=r"^/dev/zero: not a regular file \(a device\)"):
+        load_path("/dev/zero")
+    big = tmp_path / "big.safetensors"
+    with open(big, "wb") as f:
+        f.truncate((256 << 20) + 1)  # sparse: nothing written
+    _refused_quickly(big, r"268,435,457 bytes or more, over the 268,435,456 a weights file may have")
+
+
+@pytest.mark.parametrize("where", ["building the network", "loading the file"])
+def test_train_init_reports_a_network_too_large_to_build_in_one_line(tmp_path, monkeypatch, capsys, where):
+    # A file whose shapes all fit, but whose network PyTorch cannot allocate: one line, exit 2.
+    path = tmp_path / "net.safetensors"
+    path.write_bytes(_exported(tmp_path))
+    if where == "building the network":
+        _only_meta_networks(monkeypatch, RuntimeError)
+        with pytest.raises(FileFormatError, match=r"net\.safetensors: its network cannot be built \(RuntimeError: "):
+            load_path(str(path))
+    else:
+        monkeypatch.setattr(cardnet, "load_path", lambda p: (_ for _ in ()).throw(MemoryError()))
+    assert main(["train", "--init", str(path), "--out", str(tmp_path / "out"), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --init: ") and len(err.strip().splitlines()) == 1, err
