@@ -11,9 +11,12 @@ file is unpickled or imported by SB3:
 * the policy class by name, from SB3's and sb3-contrib's own modules only;
 * the spaces from plain data: the action space's ``n`` and ``start``, the observation
   space (a Box, or a Dict of Boxes for a model that reads the rules) read from the pickle's
-  opcodes by :mod:`eights.agents.sb3_space` (nothing is unpickled);
+  opcodes by :mod:`eights.agents.sb3_space` (nothing is unpickled), each refused unless an
+  eights table gives it (``NUM_ACTIONS`` actions, ``OBS_SIZE`` values and ``RULES_SIZE``
+  beside them), before SB3 builds a network of its size;
 * ``policy_kwargs`` only when it is plain data with class references (an activation
-  function, an optimizer, a features extractor: PyTorch module and optimizer classes): its
+  function, an optimizer, SB3's ``FlattenExtractor`` or ``CombinedExtractor``, the features
+  extractors that read an eights observation: PyTorch module and optimizer classes): its
   pickle is refused if it calls or builds anything, then read by an unpickler that finds
   only those classes;
 * placeholders for what playing does not use (schedules, buffers and their sizes, the
@@ -24,7 +27,9 @@ reads each before SB3 does, refuses a tensor whose data the file does not hold (
 "expanded" tensor claims any shape for one stored value), and compares the network
 ``policy_kwargs`` asks for with the weights ``policy.pth`` holds: SB3 builds that network (and
 initialises it, a QR decomposition per layer) before it reads the weights, so a few bytes of
-``net_arch`` could otherwise ask for gigabytes and minutes. Every size in ``policy_kwargs`` is
+``net_arch`` could otherwise ask for gigabytes and minutes. ``pytorch_variables.pth`` may name
+only the variables SB3 saves there: SB3 sets each name it holds as an attribute path of the
+model (``recursive_setattr``), which could otherwise reach PyTorch's own classes. Every size in ``policy_kwargs`` is
 at most :data:`MAX_LAYER_WIDTH`, ``net_arch`` has at most :data:`MAX_LAYERS` layers, and an
 archive member inflates to at most :data:`MAX_MEMBER_BYTES`. Every refusal is a
 ``ValueError`` naming the file and the field.
@@ -42,6 +47,7 @@ from typing import Any, Dict, List
 
 import numpy as np
 
+from .._core import NUM_ACTIONS
 from .sb3_space import observation_space, opcodes, pickle_bytes
 
 __all__ = [
@@ -68,6 +74,15 @@ _DEFAULT_NET_ARCH = [64, 64]
 #: Modules whose PyTorch module and optimizer classes ``policy_kwargs`` may name
 #: (``activation_fn``, ``optimizer_class``, ``features_extractor_class``).
 _CLASS_MODULES = ("torch.nn.modules.", "torch.optim.", "stable_baselines3.common.torch_layers")
+
+#: The features extractors ``policy_kwargs`` may name: the ones of SB3 that read a vector (or a
+#: Dict of vectors), an eights observation, passing every value on to the first layers.
+_EXTRACTORS = ("FlattenExtractor", "CombinedExtractor")
+#: The names SB3 and sb3-contrib save in ``pytorch_variables.pth`` (``tensors.pth`` before SB3
+#: 0.9), each set on the model as ``recursive_setattr(model, name + ".data", value)``: SAC's,
+#: TQC's and CrossQ's entropy coefficient; PPO, A2C, DQN and MaskablePPO save none there.
+_SAVED_VARIABLES = ("log_ent_coef", "ent_coef_tensor")
+_VARIABLES_MEMBERS = ("pytorch_variables.pth", "tensors.pth")
 
 #: Opcodes that call, build or look up objects: refused in ``policy_kwargs``, which holds
 #: only plain containers and class references.
@@ -158,6 +173,11 @@ def _action_space(path: str, item: Dict[str, Any]) -> Any:
         raise ValueError(f"{path!r}: its 'action_space' is not a discrete one (no plain 'n')") from None
     if not (1 <= n <= 1 << 20 and abs(start) <= 1 << 20):
         raise ValueError(f"{path!r}: its 'action_space' has n={n}, start={start}: not an eights action count")
+    if n != NUM_ACTIONS:  # SB3 would build an output layer of n units first
+        raise ValueError(
+            f"{path!r} was trained on another environment: it chooses among {n} actions, where an eights table "
+            f"has {NUM_ACTIONS} (NUM_ACTIONS)"
+        )
     return spaces.Discrete(n, start=start)
 
 
@@ -301,6 +321,9 @@ def check_tensors(path: str, archive: zipfile.ZipFile) -> None:
     for name in archive.namelist():
         if not name.endswith(".pth"):
             continue
+        # SB3 looks each other member's name up as an attribute path of the model.
+        if name not in _VARIABLES_MEMBERS and not _plain_path(name[: -len(".pth")]):
+            raise ValueError(f"{path!r}: its member {name[:80]!r} names no attribute of a model, and is not loaded")
         raw = _read_member(path, archive, name)
         try:
             loaded = torch.load(io.BytesIO(raw), weights_only=True, map_location="cpu")
@@ -311,9 +334,36 @@ def check_tensors(path: str, archive: zipfile.ZipFile) -> None:
                 f"(unpickling it could run code): {type(exc).__name__}: {first}"
             ) from None
         held = _stored_bytes(path, name, loaded)
+        if name in _VARIABLES_MEMBERS:
+            _check_variables(path, name, loaded)
         if name == "policy.pth":
             stored = held
     _check_network_size(path, read_data(path, archive), stored)
+
+
+def _plain_path(name: str) -> bool:
+    """True when ``name`` is a dotted path of public attribute names (``policy.optimizer``)."""
+    return all(re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,63}", part) for part in name.split("."))
+
+
+def _check_variables(path: str, name: str, loaded: Any) -> None:
+    """``pytorch_variables.pth`` holds a dict of tensors (or None) under names SB3 saves there
+    (:data:`_SAVED_VARIABLES`): SB3 sets each on the model with ``recursive_setattr``, which
+    follows any attribute path (``....weight.__class__`` set ``torch.nn.Parameter.data`` for the
+    whole process)."""
+    import torch
+
+    if not isinstance(loaded, dict):
+        raise ValueError(f"{path!r}: its {name} is a {type(loaded).__name__}, not a dict of variables")
+    for key, value in loaded.items():
+        if key not in _SAVED_VARIABLES:
+            raise ValueError(
+                f"{path!r}: its {name} names the variable {str(key)[:120]!r}, not one stable-baselines3 saves "
+                f"there ({', '.join(_SAVED_VARIABLES)}), and is not loaded: it would be set as an attribute "
+                "path of the model"
+            )
+        if value is not None and not isinstance(value, torch.Tensor):
+            raise ValueError(f"{path!r}: its {name} holds a {type(value).__name__} for {key!r}, not a tensor")
 
 
 def _stored_bytes(path: str, name: str, obj: Any) -> int:
@@ -345,20 +395,29 @@ def _stored_bytes(path: str, name: str, obj: Any) -> int:
 def _check_network_size(path: str, data: Dict[str, Any], stored: int) -> None:
     """The network ``policy_kwargs`` asks for holds no more weights than ``policy.pth`` holds
     bytes (``stored``): SB3 builds and initialises it before it reads the weights, and a
-    network larger than its weights file would only fail to load then."""
+    network larger than its weights file would only fail to load then. Its first layers read
+    every value of the observation (a features extractor other than :data:`_EXTRACTORS`, which
+    pass every value on, is refused: none other reads an eights observation)."""
     item = data.get("policy_kwargs")
     kwargs = _policy_kwargs(path, item) if isinstance(item, dict) and ":serialized:" in item else item
     chains = _net_arch_chains(path, kwargs)
+    extractor = kwargs.get("features_extractor_class") if isinstance(kwargs, dict) else None
+    if extractor is not None and not (
+        isinstance(extractor, type)
+        and extractor.__module__ == "stable_baselines3.common.torch_layers"
+        and extractor.__name__ in _EXTRACTORS
+    ):
+        what = extractor.__name__ if isinstance(extractor, type) else type(extractor).__name__
+        raise ValueError(
+            f"{path!r}: its 'policy_kwargs' names the features extractor {what[:80]!r}, not one that reads an "
+            f"eights observation ({', '.join(_EXTRACTORS)}), and it is not built"
+        )
     space = data.get("observation_space")
-    try:
-        shape = json.loads(str(space.get("_shape") if isinstance(space, dict) else None))
-        inputs = int(np.prod([int(d) for d in shape], dtype=np.int64))
-    except (TypeError, ValueError, RecursionError):
-        inputs = 0
-    policy = str(data.get("policy_class", {}).get("__init__", "")) if isinstance(data.get("policy_class"), dict) else ""
-    own_extractor = "Cnn" in policy or (isinstance(kwargs, dict) and "features_extractor_class" in kwargs)
-    first = [] if own_extractor else _first_layers(kwargs)
-    needed = _weights_needed(chains, first, inputs)
+    if not isinstance(space, dict):
+        raise ValueError(f"{path!r}: its 'observation_space' is missing or not as stable-baselines3 saves it")
+    read = observation_space(path, space)  # checked: the shapes of an eights observation
+    inputs = sum(int(np.prod(box.shape)) for box in getattr(read, "spaces", {"": read}).values())
+    needed = _weights_needed(chains, _first_layers(kwargs), inputs)
     if needed > stored:
         raise ValueError(
             f"{path!r}: its 'policy_kwargs' asks for a network of at least {needed:,} weights, but its policy.pth "

@@ -6,7 +6,11 @@ it needs among them: a ``Box``'s dtype and shape (which SB3 also writes as text)
 (Gymnasium pickles a Box's arrays as raw buffers), and for a ``Dict`` of Boxes (a model that
 reads the rules beside the observation) each Box's key, dtype, shape and bounds, through the
 pickle's memo, since a second Box refers back to the first one's class, key strings and dtype.
-Nothing is called or built from the file: every refusal is a ``ValueError`` naming the file.
+The shapes are compared with an eights observation's (``OBS_SIZE`` values, and ``RULES_SIZE``
+beside them in a ``Dict``) before any Box is built, as :mod:`eights.agents.load` compares a loaded
+model's: SB3 builds a network whose first layers read every value, so a few bytes of shape could
+otherwise ask for gigabytes. Nothing is called or built from the file: every refusal is a
+``ValueError`` naming the file.
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from .._core import OBS_SIZE
+from ..rules import RULES_SIZE
+
 __all__ = ["MAX_DIMENSION", "MAX_SUBSPACES", "observation_space", "opcodes", "pickle_bytes"]
 
 #: The largest dimension of an observation Box read (a model of an eights table has a few
@@ -27,6 +34,12 @@ MAX_DIMENSION = 1 << 24
 
 _STRING_OPCODES = frozenset({"SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE"})
 _BYTES_OPCODES = frozenset({"SHORT_BINBYTES", "BINBYTES", "BINBYTES8", "BYTEARRAY8"})
+
+#: The shape of an eights observation (a Box), and those of a ``Dict`` of it and the rules
+#: (``obs_rules=True``): what :mod:`eights.agents.load` compares a loaded model's space with.
+_EIGHTS_SHAPE = (OBS_SIZE,)
+_EIGHTS_DICT = {"obs": (OBS_SIZE,), "rules": (RULES_SIZE,)}
+_EIGHTS_SIZES = f"OBS_SIZE {OBS_SIZE}, RULES_SIZE {RULES_SIZE}"
 
 #: The observation space's dtypes (numeric, fixed size).
 _DTYPES = ("float32", "float64", "float16", "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32")
@@ -177,28 +190,56 @@ def _box(bad: str, dtype: np.dtype, shape: Tuple[int, ...], found: Dict[str, Any
         raise ValueError(f"{bad}: {exc}") from None
 
 
+def _other_shape(path: str, what: str, shape: Tuple[Any, ...], wanted: Tuple[int, ...], sizes: str) -> None:
+    """A ``ValueError`` unless ``shape`` is the eights observation's ``wanted``."""
+    if shape != wanted:
+        raise ValueError(
+            f"{path!r} was trained on another environment: {what} has shape {shape}, where an eights table "
+            f"gives {wanted} ({sizes})"
+        )
+
+
+def _dict_space(path: str, item: Dict[str, Any]) -> Any:
+    """A ``Dict`` of Boxes (``obs_rules=True``: ``obs`` and ``rules``): each Box's key, dtype,
+    shape and bounds from the pickle's opcodes, the keys and shapes those of eights."""
+    from gymnasium import spaces
+
+    bad = f"{path!r}: its 'observation_space'"
+    if item.get("_shape") not in (None, "None"):  # Gymnasium's Dict has no shape: SB3 writes null
+        raise ValueError(f"{bad} is a Dict with a '_shape' ({str(item['_shape'])[:40]!r}): a Dict space has none")
+    boxes = _boxes(path, pickle_bytes(path, "observation_space", item))
+    if not 1 <= len(boxes) <= MAX_SUBSPACES:
+        raise ValueError(f"{bad} is a Dict of {len(boxes)} Boxes: not an eights observation (1 to {MAX_SUBSPACES})")
+    found: Dict[str, Tuple[str, Tuple[Any, ...], Dict[str, Any]]] = {}
+    for box in boxes:
+        key, code, shape = box.get("name"), box.get("dtype"), box.get("_shape")
+        if not (isinstance(key, str) and re.fullmatch(r"\w{1,64}", key)) or key in found:
+            raise ValueError(f"{bad}: a Dict entry without a plain, distinct key ({str(key)[:40]!r})")
+        if not (isinstance(code, str) and re.fullmatch(r"[<>|=]?[a-z]\d{0,2}", code)) or shape is None:
+            raise ValueError(f"{bad}: its {key!r} has no plain dtype and shape")
+        found[key] = (code, tuple(shape), box)
+    if sorted(found) != sorted(_EIGHTS_DICT):
+        raise ValueError(
+            f"{path!r} reads a Dict of {sorted(found)}: an eights agent reads the observation alone or, with "
+            "obs_rules=True, the Dict of 'obs' and 'rules'"
+        )
+    for key, (_, shape, _) in found.items():
+        _other_shape(path, f"its {key!r} entry", shape, _EIGHTS_DICT[key], _EIGHTS_SIZES)
+    return spaces.Dict(
+        {key: _box(f"{bad}[{key!r}]", np.dtype(code), shape, box) for key, (code, shape, box) in found.items()}
+    )
+
+
 def observation_space(path: str, item: Dict[str, Any]) -> Any:
     """The observation space from plain data: a ``Box`` (its dtype and shape as SB3 writes
     them as text) or a ``Dict`` of Boxes (``obs_rules=True``: ``obs`` and ``rules``), the
     bounds, and a ``Dict``'s keys, dtypes and shapes, from the pickle's opcodes (Gymnasium
-    pickles a Box's arrays as raw buffers)."""
-    from gymnasium import spaces
-
+    pickles a Box's arrays as raw buffers). A shape other than an eights observation's is
+    refused before any Box is built."""
     bad = f"{path!r}: its 'observation_space'"
     kind = str(item.get(":type:", ""))
     if "spaces.dict.Dict" in kind:
-        boxes = _boxes(path, pickle_bytes(path, "observation_space", item))
-        if not 1 <= len(boxes) <= MAX_SUBSPACES:
-            raise ValueError(f"{bad} is a Dict of {len(boxes)} Boxes: not an eights observation (1 to {MAX_SUBSPACES})")
-        parts: Dict[str, Any] = {}
-        for found in boxes:
-            key, code, shape = found.get("name"), found.get("dtype"), found.get("_shape")
-            if not (isinstance(key, str) and re.fullmatch(r"\w{1,64}", key)) or key in parts:
-                raise ValueError(f"{bad}: a Dict entry without a plain, distinct key ({str(key)[:40]!r})")
-            if not (isinstance(code, str) and re.fullmatch(r"[<>|=]?[a-z]\d{0,2}", code)) or shape is None:
-                raise ValueError(f"{bad}: its {key!r} has no plain dtype and shape")
-            parts[key] = _box(f"{bad}[{key!r}]", np.dtype(code), tuple(shape), found)
-        return spaces.Dict(parts)
+        return _dict_space(path, item)
     if "spaces.box.Box" not in kind:
         raise ValueError(
             f"{bad} is not a Box or a Dict of Boxes (a Gymnasium Box of numbers is what eights observations "
@@ -207,7 +248,10 @@ def observation_space(path: str, item: Dict[str, Any]) -> Any:
     try:
         dtype = np.dtype(str(item["dtype"]))
         shape = tuple(int(d) for d in json.loads(str(item["_shape"])))
-    except (KeyError, TypeError, ValueError, RecursionError):
-        raise ValueError(f"{bad} has no plain dtype and shape") from None
+    except (KeyError, TypeError, ValueError, OverflowError, RecursionError):
+        # OverflowError: a dimension of Infinity or 1e400, which no integer holds.
+        shape_text = str(item.get("_shape"))[:40]
+        raise ValueError(f"{bad} has no plain dtype and shape ('_shape' {shape_text!r})") from None
+    _other_shape(path, "its observation", shape, _EIGHTS_SHAPE, f"OBS_SIZE {OBS_SIZE}")
     boxes = _boxes(path, pickle_bytes(path, "observation_space", item))
     return _box(bad, dtype, shape, boxes[0] if len(boxes) == 1 else {})

@@ -341,7 +341,8 @@ def test_a_dict_of_other_keys_is_named_and_refused(tmp_path):
     torch.set_num_threads(1)
     path = tmp_path / "other.zip"
     MaskablePPO("MultiInputPolicy", Other(), n_steps=16, batch_size=16, device="cpu").save(str(path))
-    with pytest.raises(ValueError, match=r"'other.zip' reads a Dict of \['cards', 'score'\]: an eights agent reads"):
+    # Refused from the file's own data, before SB3 builds the model: the message names the path.
+    with pytest.raises(ValueError, match=r"other.zip' reads a Dict of \['cards', 'score'\]: an eights agent reads"):
         load_policy(str(path))
 
 
@@ -367,5 +368,5 @@ def test_a_model_of_another_environment_is_refused_at_load(tmp_path, obs_shape, 
     torch.set_num_threads(1)
     path = tmp_path / "other.zip"
     MaskablePPO("MlpPolicy", Other(), n_steps=16, batch_size=16, device="cpu").save(str(path))
-    with pytest.raises(ValueError, match=r"'other.zip' was trained on another environment: " + message):
+    with pytest.raises(ValueError, match=r"other.zip' was trained on another environment: " + message):
         load_policy(str(path))
