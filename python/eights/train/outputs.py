@@ -180,6 +180,10 @@ def _flat(table: Any, prefix: str = "") -> Dict[str, Any]:
     return out if out else {prefix: table}
 
 
+#: A run's settings in words, for the message of a resumed run that differs.
+_SETTING_WORDS = {"players": "player count", "seats": "seating", "init": "start (--init)"}
+
+
 def _other_rules(old: Any, new: str) -> str:
     """How the rules a checkpoint was trained on (TOML text) differ from a run's, in a few words:
     their names, else the first fields that differ (not the TOML text, escaped whole)."""
@@ -227,7 +231,8 @@ class RunFolder:
         for key, value in setting.items():
             old = saved["setting"].get(key)
             if old != value:
-                other = _other_rules(old, value) if key == "rules" else f"with another {key} ({old!r}, not {value!r})"
+                what = _SETTING_WORDS.get(key, key)
+                other = _other_rules(old, value) if key == "rules" else f"with another {what} ({old!r}, not {value!r})"
                 raise ValueError(
                     f"out: {self.out} holds a run {other}: give another --out, or --restart to start it again"
                 )

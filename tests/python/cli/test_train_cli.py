@@ -114,7 +114,7 @@ def test_python_api_on_a_rules_file_at_three_players(tmp_path):
     # The fair share of a three-seat table is the curve's reference line.
     assert json.loads((out / "summary.json").read_text())["fair_share"] == pytest.approx(1 / 3)
     # A checkpoint of other rules or another table is not resumed by mistake.
-    with pytest.raises(ValueError, match="another players"):
+    with pytest.raises(ValueError, match="another player count"):
         train(str(HOUSE), 4, out=str(out), decisions=500, progress=False, log=lambda _: None)
 
 
