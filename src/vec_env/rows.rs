@@ -93,6 +93,8 @@ impl<O, M> Row<'_, '_, O, M> {
     /// The random opponents of this game made [`MAX_OPPONENT_MOVES`](super::config::MAX_OPPONENT_MOVES)
     /// moves in a row without the learner to act: the call fails
     /// ([`VecEnvError::Opponents`](super::config::VecEnvError::Opponents)).
+    #[cold]
+    #[inline(never)]
     pub(super) fn gave_up(&mut self) {
         self.rare.gave_up.get_or_insert(self.j);
     }

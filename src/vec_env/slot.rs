@@ -152,6 +152,7 @@ impl Slot {
     /// The random opponents play until the learner is to act or the episode ends: true, or
     /// false once they have made [`MAX_OPPONENT_MOVES`] moves (rules under which they keep
     /// the turn, with no decision cap or a long one).
+    #[inline(never)]
     pub(super) fn play_bots(&mut self, h: &mut Hot, learner: usize) -> bool {
         for _ in 0..MAX_OPPONENT_MOVES {
             let Some(p) = self.game.current_player() else { return true };
