@@ -151,3 +151,25 @@ def test_ppo_config_is_checked(change, error, match):
     PPOConfig().check()
     with pytest.raises(error, match=match):
         PPOConfig(**change).check()
+
+
+def test_the_curve_files_a_game_under_a_kind_only_when_every_opponent_is_of_it():
+    # At three players each opponent seat draws its own kind; a game was filed under the next
+    # seat's kind alone, so the curve's win rate "against random" mixed in the other seat's
+    # bots (a walk: 0.53 on the curve, 0.955 against random bots in the arena).
+    from types import SimpleNamespace
+
+    from eights.train.selfplay import SelfPlay
+
+    names = ["random", "heuristic", "snapshots"]
+    pool = SimpleNamespace(kind=lambda k: names[k])
+    choices = {0: np.array([0, 0, 1, 2]), 2: np.array([0, 1, 1, 2])}  # seats 0 and 2; the learner at 1
+    env = SimpleNamespace(pool_choices=lambda: choices)
+    run = SimpleNamespace(seats=[1], num_players=3, pools=[pool], results={k: [] for k in names})
+    SelfPlay._record(run, 0, env, np.array([0, 1, 2, 3]), np.array([1.0, 1.0, -1.0, 1.0]))
+    assert run.results == {"random": [True], "heuristic": [False], "snapshots": [True]}
+    # At two players every game counts, under its one opponent's kind.
+    run = SimpleNamespace(seats=[0], num_players=2, pools=[pool], results={k: [] for k in names})
+    env = SimpleNamespace(pool_choices=lambda: {1: np.array([1, 0])})
+    SelfPlay._record(run, 0, env, np.array([0, 1]), np.array([-1.0, 1.0]))
+    assert run.results == {"random": [True], "heuristic": [False], "snapshots": []}
