@@ -66,7 +66,14 @@ def _where(ray: Any, record_dir: Optional[str]) -> Callable[..., Dict[str, np.nd
 
 
 def _unique_names(agents: Sequence[AgentSpec]) -> List[str]:
+    """The agents' labels, each once: different bots under one label (two weights files of a
+    run of one name) each add the path they were given, ``NAME [PATH]``; one agent given more
+    than once is numbered, ``NAME#1``, ``NAME#2``."""
     names = [a.name for a in agents]
+    for i, a in enumerate(agents):
+        bots = {b.bot for b in agents if b.name == a.name}
+        if len(bots) > 1 and a.bot is not None and a.bot != a.name:
+            names[i] = f"{a.name} [{a.bot}]"
     out = []
     for i, n in enumerate(names):
         if names.count(n) > 1:

@@ -313,6 +313,28 @@ def test_a_bot_given_twice_fills_two_seats_numbered_as_evaluate_numbers_them():
     assert t2.agents == ["heuristic#1", "random", "heuristic#2"] and len(t2.matches) == 3
 
 
+def test_two_weights_files_of_one_name_are_told_apart_by_their_paths(tmp_path):
+    # Two runs' final.safetensors share a label (the run's name, or the stem): they were
+    # rated as NAME#1 and NAME#2, the numbering of one agent given twice.
+    import shutil
+
+    shipped = Path(eights.__file__).resolve().parents[2] / "src" / "bots" / "weights" / "net.safetensors"
+    if not shipped.exists():
+        pytest.skip("needs the source tree's weights file")
+    paths = []
+    for run in ("one", "two"):
+        (tmp_path / run).mkdir()
+        paths.append(str(tmp_path / run / "final.safetensors"))
+        shutil.copy(shipped, paths[-1])
+    label = as_agent(paths[0], "agent").label
+    assert as_agent(paths[1], "agent").label == label
+    t = arena.tournament([paths[0], paths[1], "random"], games=2, seed=1, bootstrap=100)
+    assert t.agents == [f"{label} [{paths[0]}]", f"{label} [{paths[1]}]", "random"]
+    # The same file given twice is one agent in two seats: numbered.
+    t = arena.tournament([paths[0], "random", paths[0]], games=2, seed=1, bootstrap=100)
+    assert t.agents == [f"{label}#1", "random", f"{label}#2"]
+
+
 def test_a_sweep_is_named_and_its_agents_intervals_come_from_the_profile_likelihood():
     # pimc:20 wins all 20 games against random (10 deals, both seats; seed 1): every resample is the same
     # sweep, so the bootstrap alone gave pimc:20 an interval as narrow as the prior's point.
