@@ -271,15 +271,17 @@ class RunFolder:
         os.replace(tmp, self.agent_file)
 
     def evaluate(
-        self, rules: Rules, players: int, opponent: str, deals: int, seed: int, threads: int
+        self, rules: Rules, players: int, opponent: str, deals: int, seed: int, threads: int, progress: bool = False
     ) -> Dict[str, Any]:
-        """The agent file against ``opponent`` in every other seat on ``deals`` duplicate deals."""
+        """The agent file against ``opponent`` in every other seat on ``deals`` duplicate deals
+        (with the arena's progress bar when ``progress``)."""
         from ..arena.matches import evaluate
 
         # By its path: the Rust bot plays the file, as it will everywhere else.
         r = evaluate(
-            self.agent_file, opponent, preset=rules, num_players=players, games=deals, seed=seed, threads=threads
-        )
+            self.agent_file, opponent, preset=rules, num_players=players, games=deals, seed=seed, threads=threads,
+            progress=progress,
+        )  # fmt: skip
         return {
             "win_rate": r.win_rate,
             "ci": [r.ci[0], r.ci[1]],

@@ -377,7 +377,9 @@ def _evaluate(plan: Dict[str, Any], folder: outputs.RunFolder, run: SelfPlay, me
     if plan["eval_deals"] > 0:
         plan["log"](f"arena: {ruleset.name}, {players} players, {plan['eval_deals']} duplicate deals, 95% intervals")
         for opp in ("random", "heuristic"):
-            r = folder.evaluate(ruleset, players, opp, plan["eval_deals"], plan["eval_seed"], plan["env_threads"])
+            r = folder.evaluate(
+                ruleset, players, opp, plan["eval_deals"], plan["eval_seed"], plan["env_threads"], plan["progress"]
+            )
             results[opp] = r
             plan["log"](
                 f"vs {opp:<10} {r['win_rate']:.3f} [{r['ci'][0]:.3f}, {r['ci'][1]:.3f}] (fair share {fair:.3f})"

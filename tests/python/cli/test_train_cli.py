@@ -378,3 +378,14 @@ def test_configs_of_the_wrong_type_are_named(argument, tmp_path):
     # train(ppo=-1) raised "'int' object has no attribute 'check'".
     with pytest.raises(TypeError, match=f"{argument} must be an eights.train."):
         train("crazy_eights", 2, out=str(tmp_path), decisions=10, progress=False, **{argument: -1})
+
+
+def test_the_final_evaluation_shows_the_arenas_progress_bar(tmp_path, capsys):
+    # A walk: eval_deals=200,000 printed its header, then nothing for 20 s and more.
+    pytest.importorskip("tqdm")
+    train(
+        "crazy_eights", 2, out=str(tmp_path / "run"), decisions=300, ppo=PPOConfig(num_envs=8, num_steps=16),
+        eval_deals=5, progress=True, log=lambda _: None,
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert "vs random" in err and "vs heuristic" in err, err[-800:]
