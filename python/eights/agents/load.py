@@ -24,6 +24,7 @@ from typing import Any, List, Optional
 import numpy as np
 
 from .._core import BOT_NAMES_HELP, NUM_ACTIONS, OBS_SIZE, parse_bot
+from .._utils.file_kinds import wrong_place
 from .._utils.optional import require
 from ..rules import RULES_SIZE
 from .files import is_agent_file
@@ -205,7 +206,8 @@ def _load_sb3(path: str) -> Any:
             if missing
             else f"{type(exc).__name__}: {exc}"
         )
-        raise ValueError(f"{path!r} is not a model saved by stable-baselines3 ({what})") from None
+        where = wrong_place(path, "agent")
+        raise ValueError(f"{path!r} is not a model saved by stable-baselines3 ({what}){where}") from None
     except OSError as exc:
         raise ValueError(f"{path!r}: cannot read: {exc.strerror or exc}") from None
     policy_module = str(data.get("policy_class", {}).get("__module__", ""))

@@ -13,6 +13,7 @@ import sys
 from typing import Any, Callable, Dict, List, NoReturn, Optional, Tuple, Union, cast
 
 from .._utils.checks import MAX_DEALS, as_int, terminal_safe
+from .._utils.file_kinds import wrong_place
 from .._utils.seeds import check_seed
 from ..rules import Rules, resolve_preset
 
@@ -190,6 +191,11 @@ def rules_value(text: str) -> Union[Rules, Dict[str, Any]]:
     ``.toml``, otherwise rule overrides from a JSON object."""
     if text.strip().lower().endswith(".toml"):
         return _toml_rules(text.strip())
+    if os.path.isfile(text.strip()):  # a file's path that is not JSON: say what the file is
+        raise argparse.ArgumentTypeError(
+            f"{text.strip()!r} is a file that does not end in .toml: rules come as a .toml file or a JSON "
+            f"object{wrong_place(text.strip(), 'rules')}"
+        )
     try:
         rules = json.loads(text)
     except json.JSONDecodeError as exc:

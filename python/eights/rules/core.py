@@ -44,6 +44,7 @@ from .._core import RulesError, describe_rules, is_resolved, resolve_rules, vali
 from .._core import encode_rules as _encode_rules
 from .._core import presets as _presets
 from .._utils.checks import as_flag, quoted, shown_path
+from .._utils.file_kinds import wrong_place
 from .._utils.overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides, variant_names
 
 __all__ = ["Rules"]
@@ -281,7 +282,8 @@ class Rules:
             except IsADirectoryError:
                 raise IsADirectoryError(f"{shown_path(path)} is a folder, not a rules file (a .toml file)") from None
             except UnicodeDecodeError as exc:
-                raise ValueError(f"{shown_path(path)} is not a TOML text file: not UTF-8 at byte {exc.start}") from None
+                why = f"not UTF-8 at byte {exc.start}{wrong_place(path, 'rules')}"
+                raise ValueError(f"{shown_path(path)} is not a TOML text file: {why}") from None
             except PermissionError:
                 raise
             except OSError as exc:  # a name too long, a device that fails: not Python's errno text

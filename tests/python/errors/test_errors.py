@@ -197,3 +197,29 @@ def test_returns_unknown_kind():
     with pytest.raises(ValueError):
         g.returns("elo")
     assert isinstance(g.returns("win_loss"), np.ndarray)
+
+
+def test_a_file_in_the_wrong_place_is_named_for_what_it_is(tmp_path):
+    # A walk from the wheel: a trained agent given as rules said "not UTF-8 at byte 1369", or
+    # (with --rules) a JSON error about the path; a rules file given as an agent, BadZipFile.
+    import argparse
+    import struct
+    import zipfile
+
+    from eights.cli._args import rules_value
+
+    agent = tmp_path / "final.safetensors"
+    header = b'{"__metadata__":{"format":"x"}}'
+    agent.write_bytes(struct.pack("<Q", len(header)) + header + b"\xff" * 8)
+    model = tmp_path / "model.zip"
+    with zipfile.ZipFile(model, "w") as z:
+        z.writestr("data", "{}")
+    rules = tmp_path / "house.toml"
+    rules.write_text('inherits = "crazy_eights"\n')
+    for path in (agent, model):
+        with pytest.raises(ValueError, match=r"not UTF-8 .*it is an agent's file .*agents go to --agents"):
+            eights.Rules.from_toml(str(path))
+        with pytest.raises(argparse.ArgumentTypeError, match=r"does not end in \.toml.*it is an agent's file"):
+            rules_value(str(path))
+    with pytest.raises(ValueError, match=r"not a model saved by stable-baselines3 .*it is a text file \(rules\?\)"):
+        eights.agents.load_agent(str(rules))
