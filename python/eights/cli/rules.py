@@ -166,7 +166,24 @@ def _changes(rules: Rules) -> Optional[Tuple[str, List[str], List[str]]]:
     )
     if not added and not fields:
         return None
-    return name, added, fields
+    return name, added, _tables_named(fields, theirs)
+
+
+def _tables_named(fields: List[str], theirs: Dict[str, Any]) -> List[str]:
+    """Each field under a table the preset does not have named by that table: a new
+    ``cards.2.draw_chain`` listed each of its fields, defaults included, and pushed the
+    changes made elsewhere into "and 3 more"."""
+    out: List[str] = []
+    for field in fields:
+        parts = field.split(".")
+        for n in range(1, len(parts)):
+            head = ".".join(parts[:n])
+            if theirs.get(head) is None and not any(k.startswith(head + ".") for k in theirs):
+                field = head
+                break
+        if field not in out:
+            out.append(field)
+    return out
 
 
 def _words(rules: Rules) -> str:

@@ -166,3 +166,21 @@ def test_a_change_to_a_rank_without_an_entry_names_that_field_alone(tmp_path):
     assert _run(["rules", "--preset", "switch_blackjack", "--rules", rules, "--out", str(path)])[0] == 0
     code, out, _ = _run(["rules", "--preset", str(path)])
     assert code == 0 and "Changed by: changes to cards.7.skip, deal.hand_size. The summary above" in out
+
+
+def test_a_new_card_table_is_named_as_one_change(tmp_path):
+    # A walk: a draw chain on the twos listed cards.2.draw_chain and each of its fields
+    # (group, multi_answer, ... which the file never set), and the file's other changes fell
+    # into "and 3 more".
+    path = tmp_path / "myhouse.toml"
+    path.write_text(
+        'inherits = "crazy_eights"\n[deal]\nhand_size = 7\n[cards.Q]\nskip = 1\n[cards.2.draw_chain]\namount = 2\n',
+        encoding="utf-8",
+    )
+    code, out, err = _run(["rules", "--preset", str(path)])
+    assert code == 0, err
+    line = next(x for x in out.splitlines() if x.startswith("Changed by: "))
+    # (hand_size replaces the preset's hand size by player count: a change too.)
+    want = "Changed by: changes to cards.2.draw_chain, cards.Q.skip, deal.hand_size, deal.hand_size_by_players.2."
+    assert line.startswith(want), line
+    assert "more" not in line and "draw_chain.group" not in line, line
