@@ -85,8 +85,9 @@ def replay_html(record: Any, viewer: Optional[int] = None) -> ReplayHTML:
 
 def replay_text(record: Any, viewer: Optional[int] = None, every: int = 0) -> str:
     """The record as terminal text: the dealt table, one numbered line per action
-    (``12. P1 play 8♥``), the table after every ``every``-th action when ``every`` > 0, and
-    the final table with the result.  ``viewer`` shows only that seat's hand."""
+    (``12. P1 play 8♥``; an arena's record names each seat's agent, ``12. P1 heuristic: play
+    8♥``), the table after every ``every``-th action when ``every`` > 0, and the final table
+    with the result.  ``viewer`` shows only that seat's hand."""
     from ..records import load_record, replay_states
 
     record = load_record(record)
@@ -97,19 +98,30 @@ def replay_text(record: Any, viewer: Optional[int] = None, every: int = 0) -> st
     if record.get("seed") is not None:
         head += f" · seed {record['seed']}"
     lines.append(head + f" · {len(record['actions'])} actions")
+    names = _arena_names(record)
+    who = [f"{name}:" for name in names] if names else None
     history: List[Tuple[int, Action]] = []
     game: Any = None
     for k, step, game in replay_states(record):
         if step is None:
-            lines.append(table_text(game, viewer).rstrip("\n"))
+            lines.append(table_text(game, viewer, names=names).rstrip("\n"))
             continue
         history.append(step)
         seat, action = step
         # The action's text as the player chose it (the state before is gone; action ids
         # name cards and suits, so the text does not depend on the state).
-        lines.append(f"{k:>4}. P{seat} {action_text(game, action)}")
+        lines.append(f"{k:>4}. {who[seat] if who else f'P{seat}'} {action_text(game, action)}")
         if every and k % every == 0 and k != len(record["actions"]):
-            lines.append(table_text(game, viewer, history).rstrip("\n"))
+            lines.append(table_text(game, viewer, history, names=names).rstrip("\n"))
     if game is not None and record["actions"]:
-        lines.append(table_text(game, viewer, history).rstrip("\n"))
+        lines.append(table_text(game, viewer, history, names=names).rstrip("\n"))
     return "\n".join(lines) + "\n"
+
+
+def _arena_names(record: Any) -> Optional[List[str]]:
+    """Each seat's label with the agent an arena's record seats there (``arena.agents``):
+    ``P1 heuristic``; None for another record."""
+    agents = (record.get("arena") or {}).get("agents") if isinstance(record.get("arena"), dict) else None
+    if isinstance(agents, list) and len(agents) == record.get("players") and all(isinstance(a, str) for a in agents):
+        return [f"P{p} {a}" for p, a in enumerate(agents)]
+    return None

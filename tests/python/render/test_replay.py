@@ -118,6 +118,21 @@ def test_envs_and_arena_save_records(tmp_path):
         assert (-1 if g.winner is None else g.winner) == winner
 
 
+def test_an_arena_record_replays_with_each_seats_agent(tmp_path):
+    # A walk: `eights replay` of an arena's record said P0, P1, P2 though the record names
+    # the agent at each seat.
+    eights.arena.play(["random", "heuristic"], games=1, seed=4, record_dir=str(tmp_path))
+    rec = load_record(str(tmp_path / "episode_1.json"))
+    assert rec["arena"]["agents"] == ["heuristic", "random"]
+    first_seat = rec["actions"][0][0]  # (seat, action) pairs
+    text = replay_text(rec)
+    assert "P0 heuristic" in text and "P1 random" in text, text[:400]
+    assert f"   1. P{first_seat} {rec['arena']['agents'][first_seat]}: " in text
+    # A record without an arena keeps the seat numbers alone.
+    del rec["arena"]
+    assert "P0 heuristic" not in replay_text(rec)
+
+
 def test_viewer_and_terminal_replay(tmp_path, capsys):
     game = _random_game("switch_blackjack", 3, seed=8, steps=12)
     record = game.record()
