@@ -27,8 +27,9 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument(
         "--agent",
         required=True,
-        help="a bot name, module:attribute (a policy; obs_rules = True on it to be given the rules) "
-        "or the path of a saved SB3 model",
+        help="a bot name, the path of a .safetensors weights file (a trained network, such as eights train's "
+        "final.safetensors), module:attribute (a policy; obs_rules = True on it to be given the rules) or the "
+        "path of a saved SB3 model",
     )
     p.add_argument("--split", default="heldout_presets", choices=SPLITS, help="the split (default: heldout_presets)")
     p.add_argument("--opponent", default="heuristic", help="the opponent at every other seat (default: heuristic)")
