@@ -107,7 +107,7 @@ fn uncapped_rules_where_no_card_can_go_out_are_refused() {
         let cards: serde_json::Map<_, _> = ranks.iter().map(|r| (r.to_string(), card.clone())).collect();
         Rules::load("crazy_eights", 2, Some(&json!({"cards": cards, "limits": {"max_decisions": cap}})))
     };
-    let e = hog(0).err().expect("refused without a cap");
+    let Err(e) = hog(0) else { panic!("refused without a cap") };
     assert_eq!(field_of(e.clone()), "last_special");
     assert!(e.to_string().contains("no hand can empty"), "{e}");
     assert!(hog(5000).is_ok(), "with a cap the game is truncated instead");
@@ -119,7 +119,8 @@ fn uncapped_rules_where_no_card_can_go_out_are_refused() {
         Rules::load("crazy_eights", 2, Some(&rules))
     };
     cards.insert("joker".into(), json!({"wild": {"enabled": true}, "last_special": "cannot_go_out"}));
-    assert_eq!(field_of(uncapped(&cards).err().expect("refused")), "last_special");
+    let Err(e) = uncapped(&cards) else { panic!("refused: no card of the deck may go out") };
+    assert_eq!(field_of(e), "last_special");
     cards.insert("KS".into(), json!({"last_special": "ignored"}));
     assert!(uncapped(&cards).is_ok(), "the king of spades can go out");
 }
