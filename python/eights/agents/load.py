@@ -235,6 +235,13 @@ def _load_sb3(path: str) -> Any:
     raise ValueError(f"could not load {path!r} as a stable-baselines3 model: " + "; ".join(errors))
 
 
+def _not_a_file(path: str) -> str:
+    """Why ``path``, given as a model file, is none: a folder, not a regular file, or missing."""
+    if os.path.isdir(path):
+        return "a folder, not a model file"
+    return "not a regular file (a pipe, a device?), not a model file" if os.path.exists(path) else "no such model file"
+
+
 def _current_folder_first() -> None:
     """Put the current folder at the front of ``sys.path`` unless it is there already, as
     ``python -m`` does (the ``eights`` console script's path starts at its own folder
@@ -303,7 +310,7 @@ def load_policy(spec: str, scale: Optional[Any] = None) -> Any:
             raise ValueError(f"bad bot {text!r}: {exc}") from None
     if text.endswith(".zip") or os.path.isfile(text):
         if not os.path.isfile(text):
-            raise ValueError(f"no such model file: {text!r}")
+            raise ValueError(f"{_not_a_file(text)}: {text!r}")
         policy = SB3Policy(_load_sb3(text), os.path.basename(text))
         if policy.wants_scaled_observation:
             policy.scale = scale

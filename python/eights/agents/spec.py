@@ -160,7 +160,9 @@ def _bot_name(spec: str, what: str) -> str:
     except ValueError as exc:
         if spec.strip().lower().endswith(".zip"):
             if not os.path.isfile(spec.strip()):
-                raise ValueError(f"{what}: no such model file: {spec!r}") from None
+                from .load import _not_a_file
+
+                raise ValueError(f"{what}: {_not_a_file(spec.strip())}: {spec!r}") from None
             raise ValueError(
                 f"{what}: {spec!r} looks like a model saved by stable-baselines3: load it with "
                 f"eights.agents.load_agent({spec!r}) and pass that"

@@ -662,3 +662,22 @@ def test_bad_ray_arguments_are_refused_before_any_game(tmp_path, monkeypatch, ca
     assert "error: --ray bogus: must be 'local'" in capsys.readouterr().err
     assert main(["arena", "--games", "2", "--ray", "auto", "--record", str(tmp_path / "r")]) == 2
     assert "--record cannot be combined with --ray" in capsys.readouterr().err
+
+
+def test_a_folder_or_a_pipe_given_as_a_model_file_is_named_so(tmp_path):
+    # An audit: a folder or a FIFO named like a model was "no such model file".
+    import os
+
+    from eights.agents import load_agent
+
+    folder = tmp_path / "run.zip"
+    folder.mkdir()
+    cases = [(folder, "a folder, not a model file")]
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "pipe.zip")
+        cases.append((tmp_path / "pipe.zip", r"not a regular file \(a pipe, a device\?\)"))
+    for path, why in cases:
+        with pytest.raises(ValueError, match=why):
+            load_agent(str(path))
+        with pytest.raises(ValueError, match=why):
+            arena.evaluate(str(path), "random", games=1)
