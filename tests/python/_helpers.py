@@ -144,6 +144,23 @@ def import_or_skip(name: str) -> types.ModuleType:
         pytest.skip(f"{name}: optional dependency missing ({exc})")
 
 
+def saved_maskable_model(tmp_path: Path, **policy_kwargs) -> Path:
+    """A genuine MaskablePPO model of ``crazy_eights`` (``policy_kwargs`` for its policy),
+    untrained, saved as ``tmp_path / "model.zip"``: the start of a crafted file. Needs
+    sb3-contrib and PyTorch (the tests that call it skip without them)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    import eights
+
+    torch.set_num_threads(1)
+    env = eights.make("crazy_eights", seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=16, seed=0, device="cpu", policy_kwargs=policy_kwargs)
+    path = tmp_path / "model.zip"
+    model.save(str(path))
+    return path
+
+
 def rewrite_zip(path: Path, out: Path, data_change=None, members=None, compression=zipfile.ZIP_STORED) -> Path:
     """A copy of the SB3 archive ``path`` with fields of its ``data`` replaced (``data_change``)
     and members swapped (``members``: name -> bytes), for crafting model files."""

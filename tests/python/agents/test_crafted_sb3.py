@@ -16,23 +16,13 @@ import pytest
 
 import eights
 from _helpers import rewrite_zip as _rewrite
+from _helpers import saved_maskable_model as _model
 from eights.agents import sb3_file, sb3_space
 from eights.agents.load import load_policy
 
 pytest.importorskip("stable_baselines3")
 pytest.importorskip("sb3_contrib")
 torch = pytest.importorskip("torch")
-
-
-def _model(tmp_path: Path, **policy_kwargs) -> Path:
-    from sb3_contrib import MaskablePPO
-
-    torch.set_num_threads(1)
-    env = eights.make("crazy_eights", seed=0)
-    model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=16, seed=0, device="cpu", policy_kwargs=policy_kwargs)
-    path = tmp_path / "model.zip"
-    model.save(str(path))
-    return path
 
 
 def _refused_at_once(path: Path, match: str) -> None:
