@@ -597,7 +597,8 @@ mod tests {
     #[test]
     fn presets_listed_twice_or_past_the_limit_are_refused() {
         // An audit's 1.3 MB file listed one preset 100,000 times: each copy was built whole, and
-        // the process aborted when memory ran out.
+        // the process aborted when memory ran out. Test code only: the unwraps read the file
+        // embedded at build time (as `rewritten` does), so a panic is a test failure.
         let with_presets = |presets: String| {
             let st = SafeTensors::deserialize(WEIGHTS_FILE).unwrap();
             let (_, meta) = SafeTensors::read_metadata(WEIGHTS_FILE).unwrap();
