@@ -330,15 +330,13 @@ impl VecEnv {
         };
         let per = chunk_len(len, crew.threads(), STEP_GRAIN, CHUNKS_PER_THREAD, usize::MAX);
         let cut = GamesCut::new(games, out, width);
-        let gave_up = AtomicUsize::new(usize::MAX);
+        let gave_up = FirstGame::default();
         crew.run(len.div_ceil(per), &|k| {
             // SAFETY: the crew runs each chunk once, and chunks' ranges do not overlap.
             let (g, o) = unsafe { cut.games(k * per..((k + 1) * per).min(len)) };
-            if let Some(i) = seq_rows(g, o, width, &f) {
-                gave_up.fetch_min(i, Ordering::Relaxed);
-            }
+            gave_up.keep(seq_rows(g, o, width, &f));
         });
-        Some(gave_up.into_inner()).filter(|&i| i != usize::MAX)
+        gave_up.into_inner()
     }
 
     /// Run `f(games, rows, bots)` for the whole batch on the calling thread alone, or for each
@@ -466,7 +464,7 @@ impl VecEnv {
         );
         let failed = First::default();
         let bad = AtomicBool::new(false);
-        let gave_up = AtomicUsize::new(usize::MAX);
+        let gave_up = FirstGame::default();
         crew.run_then(
             len.div_ceil(per_check),
             &|k| {
@@ -488,13 +486,11 @@ impl VecEnv {
                 // SAFETY: the crew runs each chunk once, chunks' ranges do not overlap, and no
                 // first-phase chunk is still reading.
                 let (g, o) = unsafe { cut.games(k * per..((k + 1) * per).min(len)) };
-                if let Some(i) = seq_rows(g, o, width, &f) {
-                    gave_up.fetch_min(i, Ordering::Relaxed);
-                }
+                gave_up.keep(seq_rows(g, o, width, &f));
             },
         );
         failed.into_result()?;
-        self.gave_up(Some(gave_up.into_inner()).filter(|&i| i != usize::MAX))
+        self.gave_up(gave_up.into_inner())
     }
 
     /// Step every game with its action: the learner's (learner modes) or the seat to act's
@@ -697,6 +693,28 @@ impl First {
 
     fn into_result(self) -> Result<(), VecEnvError> {
         self.0.into_inner().unwrap_or_else(|e| e.into_inner()).map_or(Ok(()), |(_, e)| Err(e))
+    }
+}
+
+/// The first game of a call (the lowest index) whose random opponents gave up, whichever
+/// thread stepped it ([`Row::gave_up`]).
+struct FirstGame(AtomicUsize);
+
+impl Default for FirstGame {
+    fn default() -> Self {
+        FirstGame(AtomicUsize::new(usize::MAX))
+    }
+}
+
+impl FirstGame {
+    fn keep(&self, game: Option<usize>) {
+        if let Some(i) = game {
+            self.0.fetch_min(i, Ordering::Relaxed);
+        }
+    }
+
+    fn into_inner(self) -> Option<usize> {
+        Some(self.0.into_inner()).filter(|&i| i != usize::MAX)
     }
 }
 
