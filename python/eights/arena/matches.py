@@ -67,7 +67,7 @@ def _where(ray: Any, record_dir: Optional[str]) -> Callable[..., Dict[str, np.nd
 
 def _unique_names(agents: Sequence[AgentSpec]) -> List[str]:
     """The agents' labels, each once: different bots under one label (two weights files of a
-    run of one name) each add the path they were given, ``NAME [PATH]``; one agent given more
+    run of one name) each add their file's absolute path, ``NAME [PATH]``; one agent given more
     than once is numbered, ``NAME#1``, ``NAME#2``."""
     names = [a.name for a in agents]
     for i, a in enumerate(agents):
