@@ -327,12 +327,17 @@ def _train(plan: Dict[str, Any], restart: bool):
     def save() -> None:
         folder.save_checkpoint(run, agent, curve, plan["setting"], settings)
 
+    # The run's time as its checkpoint records it: the files written after the save do not
+    # count (the end line said 2.2 min where the next call resumed at 2.1).
+    ended: List[float] = []
+
     def finish() -> None:
+        ended.append(run.elapsed())
         if run.step > step0 or not os.path.exists(folder.agent_file):
             if run.step > step0 and (not curve.points or curve.points[-1]["step"] < run.step):
                 curve.add(run)  # the curve ends where the run does, however few its updates
             save()
-            meta.update(decisions=str(run.step), minutes=f"{run.elapsed() / 60:.2f}")
+            meta.update(decisions=str(run.step), minutes=f"{ended[-1] / 60:.2f}")
             folder.write_agent(agent, ruleset, players, meta)
             curve.write_csv(folder.curve_csv)
             curve.plot(folder.curve_png, title, fair=1.0 / players)
@@ -366,7 +371,7 @@ def _train(plan: Dict[str, Any], restart: bool):
     finish()
     rate = (run.step - step0) / max(1e-9, run.rollout_seconds + run.update_seconds)
     rate_text = f"{rate:,.0f} a second this call" if run.step > step0 else "no update this call"
-    log(f"trained {run.step:,} learner decisions in {run.elapsed() / 60:.1f} min ({rate_text}), {run.update} updates")
+    log(f"trained {run.step:,} learner decisions in {ended[-1] / 60:.1f} min ({rate_text}), {run.update} updates")
     return folder, run, meta
 
 

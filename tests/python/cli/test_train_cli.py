@@ -389,3 +389,32 @@ def test_the_final_evaluation_shows_the_arenas_progress_bar(tmp_path, capsys):
     )  # fmt: skip
     err = capsys.readouterr().err
     assert "vs random" in err and "vs heuristic" in err, err[-800:]
+
+
+def test_the_end_line_gives_the_time_the_checkpoint_records(tmp_path, monkeypatch):
+    # The end line said 2.2 min where the next call resumed at 2.1: it read the clock after
+    # the files written once the checkpoint was saved. Writing the agent file is made to take
+    # ten minutes of the run's clock here; the line and the checkpoint still agree.
+    from eights.train import outputs
+    from eights.train.selfplay import SelfPlay
+
+    runs = []
+    real_init, real_write = SelfPlay.__init__, outputs.RunFolder.write_agent
+
+    def init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        runs.append(self)
+
+    def slow_write(self, *args, **kwargs):
+        runs[-1]._start -= 600  # ten minutes pass on the run's clock
+        return real_write(self, *args, **kwargs)
+
+    monkeypatch.setattr(SelfPlay, "__init__", init)
+    monkeypatch.setattr(outputs.RunFolder, "write_agent", slow_write)
+    lines = []
+    out = tmp_path / "run"
+    train("crazy_eights", 2, out=str(out), decisions=200, ppo=PPOConfig(num_envs=8, num_steps=16),
+          eval_deals=0, progress=False, log=lines.append)  # fmt: skip
+    saved = load_checkpoint(str(out / "checkpoint.pt"), ("seconds",))
+    end = next(x for x in lines if x.startswith("trained "))
+    assert f"in {saved['seconds'] / 60:.1f} min" in end, (end, saved["seconds"])
