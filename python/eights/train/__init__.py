@@ -19,7 +19,7 @@ from .exploit import exploit  # noqa: E402
 from .export import EXPORT_FORMAT, export_metadata, load_exported, write_agent_file, write_exported  # noqa: E402
 from .model import GreedyPolicy, Normalizer, PolicyNet, exported_state_dict, layer, net_policy, net_state_dict  # noqa: E402
 from .ppo import PPOConfig, Rollout, ppo_update  # noqa: E402
-from .run import TrainResult, train  # noqa: E402
+from .run import TrainResult, default_league, default_ppo, train  # noqa: E402
 from .selfplay import League, LeagueConfig, SelfPlay  # noqa: E402
 
 __all__ = [
@@ -33,6 +33,8 @@ __all__ = [
     "Rollout",
     "SelfPlay",
     "TrainResult",
+    "default_league",
+    "default_ppo",
     "export_metadata",
     "exploit",
     "exported_state_dict",

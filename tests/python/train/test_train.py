@@ -173,3 +173,17 @@ def test_the_curve_files_a_game_under_a_kind_only_when_every_opponent_is_of_it()
     env = SimpleNamespace(pool_choices=lambda: {1: np.array([1, 0])})
     SelfPlay._record(run, 0, env, np.array([0, 1]), np.array([-1.0, 1.0]))
     assert run.results == {"random": [True], "heuristic": [False], "snapshots": []}
+
+
+def test_a_runs_ppo_settings_are_public_to_change_a_few_of():
+    # A walk gave train() a PPOConfig(num_envs=16, num_steps=32) to make batches smaller, and
+    # lost the run's teacher and learning rate with it (0 wins in 40 games against random);
+    # default_ppo, which the docstrings point to, was not importable from eights.train.
+    import dataclasses
+
+    from eights.train import PPOConfig, default_league, default_ppo
+
+    run = dataclasses.replace(default_ppo(), num_envs=16, num_steps=32)
+    assert (run.teacher, run.learning_rate, run.hidden) == ("net", 1e-3, 256)
+    assert PPOConfig().teacher == "" and "default_ppo" in PPOConfig.__doc__
+    assert default_league().pool_size > 0
