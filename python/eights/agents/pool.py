@@ -43,7 +43,13 @@ def check_batch_actions(
     if arr.shape != (n,):
         if _predict_pair(actions, n):
             raise TypeError(_not_actions(actions, n, who))
-        raise ValueError(f"{who} must have shape ({n},), got {arr.shape}")
+        one = (
+            " (one action: a batch's policy gets every waiting game's rows, obs (k, ...) and masks (k, "
+            f"{NUM_ACTIONS}), and returns k actions; a policy of one game goes in eights.make)"
+            if arr.shape == ()
+            else ""
+        )
+        raise ValueError(f"{who} must have shape ({n},), got {arr.shape}{one}")
     if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
         # Cast to the engine's int64 ids, 2**64 - 1 would read as action -1.
         raise ValueError(f"{who} are out of range: {allowed}, got {int(arr.max())}")

@@ -454,3 +454,13 @@ def test_a_game_of_the_batch_is_a_copy_with_the_batchs_legal_actions():
     assert env.game(1).to_dict() == in_batch  # stepping the copy leaves the batch
     with pytest.raises(ValueError, match=r"i must be in \[0, 3\]"):
         env.game(4)
+
+
+def test_a_policy_of_one_game_as_a_batch_opponent_is_told_where_it_goes():
+    # A notebook walk passed eights.make's kind of opponent, f(obs, mask) -> one action, to a
+    # VecEnv and read "must have shape (3,), got ()".
+    env = eights.VecEnv("crazy_eights", 3, opponents=lambda o, m: int(np.flatnonzero(m[0])[0]), seed=0)
+    with pytest.raises(ValueError, match=r"got \(\) \(one action: a batch's policy gets every waiting game's rows"):
+        env.reset()
+        for _ in range(20):
+            env.step(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
