@@ -310,7 +310,10 @@ class VecEnv(_GymVectorEnv):
     def game(self, i: int) -> Game:
         """Game ``i`` of the batch as it stands, as an :class:`eights.Game` (a copy: stepping
         either leaves the other as it was), to render, record from here or analyse: its
-        ``legal_actions()`` are row ``i`` of :meth:`action_masks` while that game is live."""
+        ``legal_actions()`` are row ``i`` of :meth:`action_masks` while that game is live. The
+        copy starts its own history (``history()`` is empty, a record replays from here). With
+        ``autoreset="same_step"`` a game that ended in the last step has been dealt again, so
+        the copy is the new deal; with ``next_step`` it is the ended game until the next step."""
         i = _as_int(i, "i", 0, self.num_envs - 1)
         return Game.from_dict(self._core.game_dict(i))
 
