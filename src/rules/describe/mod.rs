@@ -128,7 +128,8 @@ mod tests {
     #[test]
     fn player_counts_the_deal_cannot_seat_are_left_out_with_the_reason() {
         // 20 cards each: 41 cards for two players, 61 for three against one pack of 52 (two
-        // packs of 104 from six players: 121 needed).
+        // packs of 104 from six players: 121 needed). The unwraps load the embedded preset with
+        // a fixed, valid override: no input reaches them.
         let spec = load_spec("crazy_eights", Some(&json!({"deal": {"hand_size": 20, "hand_size_by_players": {}}})));
         let d = describe(&spec.unwrap());
         assert!(d.contains("- 2 players only (2 to 10 in its range; with 3, "), "{d}");
