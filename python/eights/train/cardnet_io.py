@@ -96,7 +96,7 @@ def read_exported(data: bytes, name: str = "net weights") -> Tuple[Dict[str, Any
     """The architecture (the keyword arguments of :class:`~eights.train.cardnet.CardNet`) and
     the tensors of an exported file, checked as the Rust loader checks it: the format and
     ``attention`` metadata, ``width``, ``context`` and ``table_width`` in [1, 4096], known rules
-    columns, each named at most once (the Rust loader would read one twice), and exactly the
+    columns, each named at most once, and exactly the
     tensors the architecture calls for (one missing or one too many is refused), in float16 or
     float32. Every refusal is a :class:`~eights.train.files.FileFormatError` (a
     ``ValueError``) naming ``name``."""

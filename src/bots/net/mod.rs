@@ -233,15 +233,25 @@ pub struct RulesPart {
     countdown: bool,
 }
 
+/// The encoding's positions of the rules columns a file lists under `key`, each at most once (as
+/// the Python loader requires: a column read twice would give the network an input it never had).
 fn columns(meta: &HashMap<String, String>, key: &str, names: &[&str]) -> Result<Vec<usize>, String> {
     let list = meta.get(key).ok_or_else(|| format!("net weights: metadata {key:?} missing"))?;
-    list.split(',')
-        .map(|n| {
-            names.iter().position(|m| *m == n).ok_or_else(|| {
-                format!("net weights: rules column {n:?} (in {key}) is not in this version's rules encoding")
-            })
-        })
-        .collect()
+    let mut idx = Vec::new();
+    for n in list.split(',') {
+        let i = names.iter().position(|m| *m == n).ok_or_else(|| {
+            format!("net weights: rules column {n:?} (in {key}) is not in this version's rules encoding")
+        })?;
+        if idx.contains(&i) {
+            return Err(format!(
+                "net weights: rules column {n:?} named twice in metadata {key:?} (each of the encoding's {} \
+                 columns at most once)",
+                names.len()
+            ));
+        }
+        idx.push(i);
+    }
+    Ok(idx)
 }
 
 impl CardNet {

@@ -81,3 +81,31 @@ fn a_bad_weights_file_is_an_error() {
     let e = crate::bots::net1::weights().map(|_| CardNet::parse(crate::bots::net1::WEIGHTS_FILE)).unwrap().unwrap_err();
     assert!(e.contains("eights-net-v2"), "{e}");
 }
+
+/// The shipped file with its header rewritten by `edit` (the tensors' bytes as they were).
+fn with_header(edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
+    let n = u64::from_le_bytes(WEIGHTS_FILE[..8].try_into().unwrap()) as usize;
+    let mut header: serde_json::Value = serde_json::from_slice(&WEIGHTS_FILE[8..8 + n]).unwrap();
+    edit(&mut header);
+    let mut text = serde_json::to_vec(&header).unwrap();
+    text.resize(text.len().next_multiple_of(8), b' ');
+    let mut out = (text.len() as u64).to_le_bytes().to_vec();
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&WEIGHTS_FILE[8 + n..]);
+    out
+}
+
+/// A rules column listed twice is refused, as the Python loader refuses it: reading one column
+/// into two inputs gives the network an input it was never trained on.
+#[test]
+fn a_rules_column_named_twice_is_an_error() {
+    let unchanged = with_header(|_| {});
+    assert!(CardNet::parse(&unchanged).is_ok(), "the rewritten header alone must still parse");
+    let twice = with_header(|h| {
+        let list = h["__metadata__"]["card_columns"].as_str().unwrap().to_string();
+        let first = list.split(',').next().unwrap().to_string();
+        h["__metadata__"]["card_columns"] = serde_json::Value::String(format!("{list},{first}"));
+    });
+    let e = CardNet::parse(&twice).unwrap_err();
+    assert!(e.contains("named twice") && e.contains("card_columns"), "{e}");
+}
