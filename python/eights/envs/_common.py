@@ -1,7 +1,8 @@
 """What the single-table environments share: the Gymnasium :class:`~eights.EightsEnv` and
 PettingZoo's ``raw_env`` build their table, check their settings, keep the recent history
 and draw the table through these functions, so both accept, refuse and render alike. (Also
-the text of the refusal to pickle a :class:`~eights.VecEnv`, next to the envs that pickle.)"""
+the text of the refusal to pickle a :class:`~eights.VecEnv`, next to the envs that pickle,
+and the checks of a :class:`~eights.VecEnv`'s calls, kept here as vector.py has a line budget.)"""
 
 from __future__ import annotations
 
@@ -23,10 +24,12 @@ __all__ = [
     "check_choice",
     "check_deck",
     "check_flag",
+    "bot_rows",
     "check_vecenv",
     "illegal_reason",
     "new_history",
     "reset_deck",
+    "root_actions",
     "render_table",
 ]
 
@@ -211,3 +214,28 @@ def render_table(
         print(text, flush=True)
         return None
     return text
+
+
+def bot_rows(env: Any, method: str, bot: Any, rows: Optional[Any]) -> np.ndarray:
+    """``rows`` of a :class:`~eights.VecEnv` bot query (``method``), checked: int64 game
+    indices (every game when None)."""
+    check_vecenv(env, method)
+    if not isinstance(bot, str):
+        raise TypeError(f"bot must be a bot name (str), got {describe(bot)}")
+    if rows is None:
+        return env._all_rows
+    rows = np.asarray(rows)
+    if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
+        raise TypeError(f"rows must be a 1-d array of game indices, got shape {rows.shape} of {rows.dtype}")
+    if rows.dtype.kind == "u" and rows.size and rows.max() > np.iinfo(np.int64).max:
+        # The int64 cast below would wrap it to a negative row.
+        raise ValueError(f"row {int(rows.max())} is out of range: rows are in [0, {env.num_envs})")
+    return np.ascontiguousarray(rows, dtype=np.int64)
+
+
+def root_actions(root: Any) -> np.ndarray:
+    """``root`` of :meth:`~eights.VecEnv.bot_policies`, checked: a 1-d int64 array of action ids."""
+    root = np.asarray(root)
+    if root.ndim != 1 or (root.size and root.dtype.kind != "i"):
+        raise TypeError(f"root must be a 1-d integer array of action ids, got {root.shape} of {root.dtype}")
+    return np.ascontiguousarray(root, dtype=np.int64)

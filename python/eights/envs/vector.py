@@ -24,7 +24,11 @@ Autoreset follows Gymnasium 1.x: ``"next_step"`` (default; the step after an
 episode ended ignores that game's action and returns the first observation of
 a new episode with reward 0) or ``"same_step"`` (the new episode starts inside
 the step that ended the old one; its final observation is
-``info["final_obs"][i]`` where ``info["_final_obs"][i]`` is true).
+``info["final_obs"][i]`` where ``info["_final_obs"][i]`` is true, and its final
+info is in ``info["final_info"]``, marked by ``info["_final_info"]``, as
+Gymnasium's vector envs give them: an ended game has no legal action and no
+player to act, and with mixed rules ``info["final_info"]["rules_id"][i]`` names
+the rules of the game that ended).
 
 Seeding: game ``i`` of ``reset(seed=s)`` is dealt from a seed derived from
 ``(s, i)``, and its later episodes, its built-in opponents and its
@@ -59,7 +63,7 @@ from .._utils.seeds import DRAW_BOUND, check_optional_seed, check_seed
 from ..agents.pool import OpponentPool
 from ..agents.pool import check_batch_actions as _check_batch_actions
 from ..rules import Rules
-from ._common import VECENV_NOT_PICKLED, check_vecenv
+from ._common import VECENV_NOT_PICKLED, bot_rows, check_vecenv, root_actions
 from ._opponents import normalise_opponents, play_opponents
 from ._rulesets import RulesArg, RuleSet
 from .spaces import batched_spaces, check_obs_options
@@ -210,6 +214,12 @@ class VecEnv(_GymVectorEnv):
         self._final_rules = core.final_rules_encodings
         self._rules_id = core.rules_ids
         self._done = np.zeros(num_envs, dtype=bool)
+        # same_step's final info: what an ended game's own info holds (no legal action, no one to
+        # act); constants, read-only, so handed out without a copy.
+        self._final_mask = np.zeros_like(self._mask)
+        self._final_to_act = np.full_like(self._to_act, -1)
+        self._final_mask.flags.writeable = self._final_to_act.flags.writeable = False
+        self._final_rules_id = self._rules_id.copy()
         self._actions = np.zeros(num_envs, dtype=np.int64)
         self._opp_actions = np.full(num_envs, -1, dtype=np.int64)
         self._all_rows = np.arange(num_envs, dtype=np.int64)
@@ -287,6 +297,8 @@ class VecEnv(_GymVectorEnv):
             starting = self._done.copy()
         else:
             starting = None
+        if self.ruleset.mixed and self.autoreset_mode == AutoresetMode.SAME_STEP:
+            self._final_rules_id[:] = self._rules_id  # a game's rules change only when it is dealt again
         self._core.step(arr)
         if self._pool_choice:
             if starting is None:  # same_step: the ended games were dealt again
@@ -346,7 +358,7 @@ class VecEnv(_GymVectorEnv):
                 ``[0, 2**64)``, or a ``seed`` for a bot other than the card network.
             RuntimeError: ``reset()`` was never called, or the VecEnv is closed.
         """
-        rows = self._bot_rows("bot_actions", bot, rows)
+        rows = bot_rows(self, "bot_actions", bot, rows)
         return self._core.bot_actions(bot, rows, check_optional_seed(seed))
 
     def bot_policies(self, bot: str, rows: Optional[Any] = None, root: Optional[Any] = None) -> np.ndarray:
@@ -366,28 +378,8 @@ class VecEnv(_GymVectorEnv):
                 length than ``rows``.
             RuntimeError: ``reset()`` was never called, or the VecEnv is closed.
         """
-        rows = self._bot_rows("bot_policies", bot, rows)
-        if root is not None:
-            root = np.asarray(root)
-            if root.ndim != 1 or (root.size and root.dtype.kind != "i"):
-                raise TypeError(f"root must be a 1-d integer array of action ids, got {root.shape} of {root.dtype}")
-            root = np.ascontiguousarray(root, dtype=np.int64)
-        return self._core.bot_policies(bot, rows, root)
-
-    def _bot_rows(self, method: str, bot: Any, rows: Optional[Any]) -> np.ndarray:
-        """``rows`` of a bot's answers, checked: int64 game indices (every game when None)."""
-        check_vecenv(self, method)
-        if not isinstance(bot, str):
-            raise TypeError(f"bot must be a bot name (str), got {_describe(bot)}")
-        if rows is None:
-            return self._all_rows
-        rows = np.asarray(rows)
-        if rows.ndim != 1 or (rows.size and rows.dtype.kind not in "iu"):
-            raise TypeError(f"rows must be a 1-d array of game indices, got shape {rows.shape} of {rows.dtype}")
-        if rows.dtype.kind == "u" and rows.size and rows.max() > np.iinfo(np.int64).max:
-            # The int64 cast below would wrap it to a negative row.
-            raise ValueError(f"row {int(rows.max())} is out of range: rows are in [0, {self.num_envs})")
-        return np.ascontiguousarray(rows, dtype=np.int64)
+        rows = bot_rows(self, "bot_policies", bot, rows)
+        return self._core.bot_policies(bot, rows, None if root is None else root_actions(root))
 
     def random_actions(self, out: Optional[np.ndarray] = None) -> np.ndarray:
         """Uniform legal actions for every game, drawn in Rust (game ``i``'s own
@@ -420,13 +412,23 @@ class VecEnv(_GymVectorEnv):
         return {"obs": x, "rules": self._out(enc)}
 
     def _info(self) -> Dict[str, Any]:
-        info = {"action_mask": self._out(self._mask), "current_player": self._out(self._to_act)}
+        info: Dict[str, Any] = {"action_mask": self._out(self._mask), "current_player": self._out(self._to_act)}
         if self.ruleset.mixed:
             info["rules_id"] = self._out(self._rules_id)
         if self.autoreset_mode == AutoresetMode.SAME_STEP:
             info["final_obs"] = self._obs_out(self._final_obs, self._final_rules)
             info["_final_obs"] = self._out(self._done)
+            info["final_info"] = self._final_info()
+            info["_final_info"] = self._out(self._done)
         return info
+
+    def _final_info(self) -> Dict[str, Any]:
+        """same_step: the info of each game that ended in this step, as Gymnasium's vector envs
+        batch it (each key beside its ``_key`` mask); meaningful where ``_final_info`` is true."""
+        final = {"action_mask": self._final_mask, "current_player": self._final_to_act}
+        if self.ruleset.mixed:
+            final["rules_id"] = self._out(self._final_rules_id)
+        return {**final, **{f"_{key}": self._out(self._done) for key in final}}
 
     def _resample(self, starting: np.ndarray) -> None:
         if not starting.any():

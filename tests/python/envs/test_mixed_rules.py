@@ -202,3 +202,32 @@ def test_a_batch_without_obs_rules_refuses_an_opponent_that_reads_them():
     env = eights.VecEnv("crazy_eights", num_envs=4, opponents=_ReadsRules(), obs_rules=True, seed=0)
     env.reset(seed=0)
     env.step(env.random_actions())
+
+
+def test_same_step_final_info_is_the_ended_games_info():
+    # Gymnasium's same_step vector envs put an ended game's last info in info["final_info"],
+    # marked by "_final_info". The same deals with next_step autoreset show that info itself
+    # in the step that ends the game: the two must agree, rules_id included.
+    space = eights.RuleSpace(house_prob=0.8)
+    same = eights.VecEnv(space, num_envs=16, autoreset="same_step", num_threads=1, seed=5)
+    nxt = eights.VecEnv(space, num_envs=16, autoreset="next_step", num_threads=1, seed=5)
+    same.reset()
+    nxt.reset()
+    for _ in range(400):
+        actions = same.random_actions().copy()
+        s = same.step(actions)
+        n = nxt.step(actions)
+        done = n[2] | n[3]
+        np.testing.assert_array_equal(s[2] | s[3], done)
+        if done.any():
+            break
+    else:
+        pytest.fail("no game ended")
+    info, final = s[4], s[4]["final_info"]
+    np.testing.assert_array_equal(info["_final_info"], done)
+    for key in ("action_mask", "current_player", "rules_id"):
+        np.testing.assert_array_equal(final[f"_{key}"], done)
+        np.testing.assert_array_equal(final[key][done], n[4][key][done])
+    np.testing.assert_array_equal(final["current_player"][done], -1)
+    assert not final["action_mask"][done].any()
+    np.testing.assert_array_equal(info["final_obs"][done], n[0][done])
