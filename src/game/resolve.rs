@@ -25,7 +25,9 @@ impl Game {
         // line a step does not otherwise touch.
         let top = self.discard.top().or_else(|| self.rogue.top()).expect("a card was placed");
         let t = self.turn;
-        let out = self.hands[p as usize].is_empty() && !t.is_start;
+        // A countdown player who went out was dealt a new hand (`turn.redealt`): empty only when
+        // the stock had no card left, and that player's score is not yet 0, so play goes on.
+        let out = self.hands[p as usize].is_empty() && !t.is_start && !t.redealt;
         let cannot_out = out && self.rules.card[top.index()].last_special == LastSpecial::CannotGoOut;
         if out && !cannot_out && self.for_second() {
             self.leave_for_second(p, &t);
@@ -35,7 +37,8 @@ impl Game {
             if self.go_out(p, top, &t) {
                 return;
             }
-        } else if !t.is_start {
+        } else if !t.is_start && !t.redealt {
+            // (A new countdown hand of one card left no one a chance to call "last card".)
             self.last_card_penalty(p as usize, t.announced, t.gave);
         }
         if self.end_of_play_draw(p, &t) {
@@ -57,6 +60,12 @@ impl Game {
         }
         let next = self.next_seat(p, skips, &t);
         self.settle_chain(p, &t);
+        if let Some(w) = self.went_out.filter(|_| !self.chain.active) {
+            // A player went out on a chain card and the chain went on; a card that cancels or
+            // stops it ends the chain as an accepted draw does, and so the hand.
+            self.end_hand(Some(w), false);
+            return;
+        }
         if let Some(k) = window.filter(|_| !self.chain.active) {
             self.open_mirror_window(p, top, k, next, t.others_draw);
             return;
@@ -104,13 +113,15 @@ impl Game {
                 self.went_out.get_or_insert(p);
                 false
             }
+            // A player who went out earlier on a chain card that still runs ends the hand too,
+            // and is the one who went out first.
             LastSpecial::DrawsApply => {
                 self.ending_draws(p, t);
-                self.end_hand(Some(p), false);
+                self.end_hand(Some(self.went_out.unwrap_or(p)), false);
                 true
             }
             _ => {
-                self.end_hand(Some(p), false);
+                self.end_hand(Some(self.went_out.unwrap_or(p)), false);
                 true
             }
         }

@@ -457,6 +457,48 @@ def test_CX_defensive_ten_shield_accepted_by_the_next_player():
     assert g.pending_draw == 0
 
 
+# "If a player's last card is a 2 the round doesn't end immediately when it is played. Play
+# continues the 2-chain in rotation order until no player can play a 2 and draws the required
+# number of cards. The round ends even if the person who played their last card now has
+# cards." A ten that breaks the chain (or a shield that stops it, a house rule) ends the chain
+# as the draw does, so it ends the round. (The engine once played on with P0 holding no card,
+# and a later accepted chain ended the hand with P0 as winner again.)
+
+_LAST_TWO_HANDS = [["2H"], ["TH", "TC", "8S"], ["2S", "4D"], ["5D", "6S", "QD"]]
+# A shield that stops the chain where it stands: no pass-through (a house rule).
+_STOPPING_SHIELD = {"cards": {"T": {"shield": {"against": ["2"]}}}}
+
+
+@pytest.mark.parametrize("rules", [DEFENSIVE_CANCEL, _STOPPING_SHIELD], ids=["cancel", "stopping_shield"])
+def test_CX_a_ten_that_ends_the_chain_of_a_last_two_ends_the_round(rules):
+    """P0 goes out on 2H; P1 breaks the chain with TH. The round ends, P0 the winner with
+    no cards. Last card played TH: tens count double. P1: TC=5*2 + 8S=2 = 12; P2: 2S=1 +
+    4D=1 = 2; P3: 5D=1 + 6S=2 + QD=5 = 8."""
+    g = position(PRESET, 4, hands=_LAST_TWO_HANDS, discard=["5H"], stock=_DEF_STOCK, rules=rules)
+    g.step("play 2H")
+    assert not hand_over(g) and g.phase == "chain"
+    g.step("play TH")
+    assert hand_over(g)
+    assert g.winner == 0
+    assert list(g.hand_points) == [0, 12, 2, 8]
+    assert list(g.scores) == [0, 12, 2, 8]
+    assert g.stock() == _DEF_STOCK
+
+
+def test_CX_going_out_on_the_ten_that_ends_the_chain_of_a_last_two():
+    """P0 goes out on 2H and P1 breaks the chain with its own last card, TC. The round ends
+    at once; the player whose last 2 held it open went out first and wins it (the engine's
+    reading: the source names no winner for two players out in one chain). Last card TC:
+    P2: 2S=1 + 4D=1 = 2; P3: 5D=1 + 6S=2 + QD=5 = 8."""
+    hands = [["2H"], ["TC"], ["2S", "4D"], ["5D", "6S", "QD"]]
+    g = position(PRESET, 4, hands=hands, discard=["5H"], stock=_DEF_STOCK, rules=DEFENSIVE_CANCEL)
+    g.step("play 2H")
+    g.step("play TC")
+    assert hand_over(g)
+    assert g.winner == 0
+    assert list(g.hand_points) == [0, 0, 2, 8]
+
+
 # ------------------------------------------------ fidelity audit (docs/fidelity.md)
 
 

@@ -309,6 +309,28 @@ def test_last_card(preset):
     assert len(g.hand(0)) == 1
 
 
+@pytest.mark.parametrize("preset", _offering("last_card", COUNTDOWNS))
+def test_last_card_a_new_countdown_hand_of_one_card_owes_no_penalty(preset):
+    """Source (the basic game): a player "who has only one card left in their hand must
+    alert the other players by saying 'last card'" and (Countdown) "When a player gets rid of
+    all their cards ... the player subtracts 1 from their score, and is immediately dealt a
+    new hand of cards equal in size to their new score." Variant `last_card`: P0 (score 2)
+    plays its last card, 7H; its score falls to 1 and it is dealt one card. No play left it
+    holding one card and it had no call to make (none is offered), so it owes no penalty:
+    P0 holds the one card it was dealt, and still does once P1 has played. (The engine once
+    made it draw the penalty's two cards at once.)"""
+    hands = [["7H"], ["2C", "3D"], ["4C", "9H"]]
+    stock = ["KC", "QC", "QD", "JC", "JS", "5S", "4S"]
+    g = _pos(preset, hands, "7S", stock, "last_card", scores=[2, 6, 6])
+    assert legal(g) == {"play 7H", "draw"}
+    g.step("play 7H")
+    assert list(g.scores)[0] == 1
+    assert g.hand(0) == ["KC"]
+    assert g.current_player == 1
+    g.step("draw")
+    assert g.hand(0) == ["KC"]
+
+
 # ------------------------------------------------------------------------ multiple cards
 
 

@@ -44,6 +44,39 @@ def test_no_reshuffle_a_blocked_countdown_ends_with_the_scores_as_they_were(pres
     assert list(g.hand_points) == [0, 0, 0]
 
 
+@pytest.mark.parametrize("preset", COUNTDOWNS)
+def test_no_reshuffle_going_out_on_an_empty_stock_is_not_a_win(preset):
+    """Source (Pagat, Crazy Eights Countdown): "When a player gets rid of all their cards,
+    this does not end the play. Instead, the player subtracts 1 from their score, and is
+    immediately dealt a new hand of cards equal in size to their new score." and "The
+    winner of the game is the first player who reduces their score to zero." Variant
+    `no_reshuffle`, the stock empty: P0 (score 5) plays its last card, 3H. Its score falls
+    to 4 and the empty stock deals it no card, but 4 is not zero, so play goes on: no
+    winner, P1 to play. Nobody can play on 3H (P1's wild is 3, P2's 6, P0 holds nothing),
+    so three passes block the game: no winner, the scores 4 / 3 / 6. (The engine once made
+    P0 the winner with a score of 4.)"""
+    g = position(
+        preset,
+        3,
+        hands=[["3H"], ["4D", "TS"], ["9S", "5D"]],
+        discard=["9C", "KH"],
+        stock=[],
+        scores=[5, 3, 6],
+        rules={"variants": ["no_reshuffle"]},
+    )
+    g.step("play 3H")
+    assert not g.is_terminal and g.winner is None
+    assert list(g.scores) == [4, 3, 6]
+    assert list(g.hand_sizes) == [0, 2, 2]
+    assert g.current_player == 1
+    for seat in (1, 2, 0):
+        assert g.current_player == seat and legal(g) == {"pass"}
+        g.step("pass")
+    assert g.is_terminal
+    assert g.winner is None
+    assert list(g.scores) == [4, 3, 6]
+
+
 def test_consecutive_passes_kings_reverse_ends_when_everyone_passes_in_a_row():
     """Source (Kings Reverse): "If the entire pack is used during play, the play continues
     until no one can play a card." ... "Play continues until player D has no card to play. At
