@@ -129,6 +129,7 @@ pub(super) fn validate_end_and_options(s: &RulesSpec, n: usize) -> Result<(), Ru
             "a match needs series.target, series.target_per_player or series.max_hands",
         ));
     }
+    validate_scoring_agrees(s)?;
     if s.countdown.is_some() && s.series.play_match {
         // The countdown is the match: scores count down from the start score, and the game
         // ends when one reaches 0. A series of hands to a points target would never end.
@@ -147,6 +148,47 @@ pub(super) fn validate_end_and_options(s: &RulesSpec, n: usize) -> Result<(), Ru
         ));
     }
     Ok(())
+}
+
+/// The score's mode and what the rest of the rules read from the scores agree: a
+/// `[countdown]` table goes with `score.mode = "countdown"` and no other (the countdown's
+/// scores and a hand's penalty points would share one total), and a match's winner reads the
+/// totals the way the mode counts them: penalty points are a loser's (the lowest total, or
+/// the last below the target, wins), collected points a winner's (the first to reach the
+/// target wins). Either way round, the player the scores call worst won the match.
+fn validate_scoring_agrees(s: &RulesSpec) -> Result<(), RulesError> {
+    let mode = serde_json::to_string(&s.score.mode).unwrap_or_default();
+    match (s.countdown.is_some(), s.score.mode == ScoreMode::Countdown) {
+        (true, false) => {
+            return Err(RulesError::invalid(
+                "score.mode",
+                format!(
+                    "a [countdown] table scores by counting each player down: score.mode must be \"countdown\", got {mode}"
+                ),
+            ));
+        }
+        (false, true) => {
+            return Err(RulesError::invalid(
+                "score.mode",
+                "score.mode = \"countdown\" needs a [countdown] table (its start_score is every player's first score)",
+            ));
+        }
+        _ => {}
+    }
+    if !s.series.play_match {
+        return Ok(());
+    }
+    let winner = serde_json::to_string(&s.series.winner).unwrap_or_default();
+    let wanted = match (s.score.mode, s.series.winner) {
+        (ScoreMode::Penalty, SeriesWinner::FirstToReach) => {
+            "\"lowest\" or \"last_below\" (penalty points are a loser's: the first to reach the target is the worst)"
+        }
+        (ScoreMode::WinnerCollects | ScoreMode::PerCard, SeriesWinner::Lowest | SeriesWinner::LastBelow) => {
+            "\"first_to_reach\" (collected points are a winner's: the lowest total is the worst)"
+        }
+        _ => return Ok(()),
+    };
+    Err(RulesError::invalid("series.winner", format!("under score.mode = {mode} it must be {wanted}, got {winner}")))
 }
 
 /// `limits.max_decisions = 0` (no cap) is allowed where every game can end: not with a blocked

@@ -276,3 +276,48 @@ fn positions_pass_the_snapshot_checks() {
         assert_eq!(stats.violations, 0, "{:?}", stats.failures);
     }
 }
+
+/// Scoring settings that contradict each other are refused, naming the field: a match whose
+/// winner reads the totals against the way the score mode counts them (the player who reached
+/// 100 penalty points won the match; under winner-collects the one who collected least did),
+/// and a countdown table beside another mode (or the reverse).
+#[test]
+fn scoring_settings_that_contradict_each_other_are_refused_with_the_field() {
+    let load = |preset: &str, over: serde_json::Value| Rules::load(preset, 2, Some(&over));
+    let refused = [
+        (
+            "crazy_eights",
+            json!({"series": {"match": true, "target": 100, "winner": "first_to_reach"}}),
+            "series.winner",
+        ),
+        ("crazy_eights_winner_collects", json!({"series": {"match": true, "winner": "lowest"}}), "series.winner"),
+        ("crazy_eights_winner_collects", json!({"series": {"match": true, "winner": "last_below"}}), "series.winner"),
+        (
+            "crazy_eights",
+            json!({"score": {"mode": "per_card"}, "series": {"match": true, "target": 100}}),
+            "series.winner",
+        ),
+        ("crazy_eights", json!({"countdown": {"start_score": 8}}), "score.mode"),
+        ("crazy_eights", json!({"score": {"mode": "countdown"}}), "score.mode"),
+        ("crazy_eights_countdown", json!({"score": {"mode": "penalty"}}), "score.mode"),
+    ];
+    for (preset, over, field) in refused {
+        let e = load(preset, over.clone()).err().unwrap_or_else(|| panic!("{preset} {over} was accepted"));
+        assert_eq!(field_of(e.clone()), field, "{preset} {over}: {e}");
+    }
+    // The agreeing pairs still load.
+    let accepted = [
+        ("crazy_eights", json!({"series": {"match": true, "target": 100, "winner": "lowest"}})),
+        ("crazy_eights", json!({"series": {"match": true, "target": 100, "winner": "last_below"}})),
+        ("crazy_eights_winner_collects", json!({"series": {"match": true}})),
+        (
+            "crazy_eights",
+            json!({"score": {"mode": "per_card"}, "series": {"match": true, "target": 100, "winner": "first_to_reach"}}),
+        ),
+        ("crazy_eights", json!({"score": {"mode": "none"}})),
+        ("crazy_eights_countdown", json!({})),
+    ];
+    for (preset, over) in accepted {
+        assert!(load(preset, over.clone()).is_ok(), "{preset} {over}");
+    }
+}

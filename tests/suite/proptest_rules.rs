@@ -523,6 +523,20 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
     if spec.series.play_match && spec.series.target.is_none() && spec.series.target_per_player.is_none() {
         spec.series.target = Some(100);
     }
+    // A countdown table goes with the countdown's scores, and a match's winner reads the totals
+    // as the mode counts them (penalty points: the lowest; collected points: the first to reach).
+    if spec.countdown.is_some() {
+        spec.score.mode = ScoreMode::Countdown;
+    } else if spec.score.mode == ScoreMode::Countdown {
+        spec.score.mode = ScoreMode::Penalty;
+    }
+    match (spec.score.mode, spec.series.winner) {
+        (ScoreMode::Penalty, SeriesWinner::FirstToReach) => spec.series.winner = SeriesWinner::Lowest,
+        (ScoreMode::WinnerCollects | ScoreMode::PerCard, SeriesWinner::Lowest | SeriesWinner::LastBelow) => {
+            spec.series.winner = SeriesWinner::FirstToReach
+        }
+        _ => {}
+    }
     // Never redraw every start card: keep at most one redraw selector.
     let mut redraws = 0;
     spec.start.cards.retain(|_, e| {
