@@ -35,10 +35,13 @@ def check_batch_actions(
         arr = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
     except (ValueError, TypeError):  # ragged or nested: numpy's message names nothing
         raise TypeError(_not_actions(actions, n, who)) from None
-    if arr.dtype.kind not in "iu":
-        if arr.dtype.kind == "O" and arr.shape == (n,) and all(type(a) is int for a in arr):
-            # Python ints past the int64 and uint64 range give an object array, not a range error.
+    if arr.dtype.kind == "O" and arr.shape == (n,) and all(type(a) is int or isinstance(a, np.integer) for a in arr):
+        # Integers in an object array: made so by hand, or Python ints past the int64 and uint64 range.
+        lo, hi = np.iinfo(np.int64).min, np.iinfo(np.int64).max
+        if any(not lo <= int(a) <= hi for a in arr):
             raise ValueError(f"{who} are out of range: {allowed}, got {max(arr, key=abs)}")
+        arr = arr.astype(np.int64)
+    if arr.dtype.kind not in "iu":
         raise TypeError(_not_actions(actions, n, who, f"dtype {arr.dtype}"))
     if arr.shape != (n,):
         if _predict_pair(actions, n):
@@ -143,7 +146,7 @@ class OpponentPool:
                 f"snapshots must be a list of snapshots (callables or bot names, e.g. ['heuristic']), "
                 f"got {_describe(snapshots)}"
             )
-        if weights is not None and (isinstance(weights, str) or not isinstance(weights, Sequence)):
+        if weights is not None and (isinstance(weights, (str, bytes, bytearray)) or not isinstance(weights, Sequence)):
             raise TypeError(f"weights must be a list of numbers, one per snapshot, got {_describe(weights)}")
         if weights is not None and len(weights) != len(snapshots):
             raise ValueError(f"weights must have one entry per snapshot ({len(snapshots)}), got {len(weights)}")

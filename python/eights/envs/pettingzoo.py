@@ -23,9 +23,11 @@ Conventions
   decisions in total when given, truncates every agent.
 * Illegal actions: the wrapped env (``env()``) uses PettingZoo's ``TerminateIllegalWrapper``:
   an action outside the mask ends the episode at once, the offending agent gets
-  ``illegal_reward`` (default -1) and the others 0, with a warning; an id outside
-  ``[0, 197)`` fails ``AssertOutOfBoundsWrapper``; stepping before ``reset`` fails
-  ``OrderEnforcingWrapper``.  The bare ``raw_env`` raises ``eights.IllegalActionError`` and
+  ``illegal_reward`` (default -1) and the others 0, with a warning. An id outside
+  ``[0, 197)`` raises ``eights.IllegalActionError``, an action that is not an integer
+  ``TypeError``, and a call before ``reset`` ``RuntimeError``, the env unchanged, as in
+  ``raw_env`` (before PettingZoo's ``AssertOutOfBoundsWrapper`` sees the action). The bare
+  ``raw_env`` raises ``eights.IllegalActionError`` for an action outside the mask too, and
   stays unchanged.
 * After the end: once every done agent has been stepped with None, ``agents`` is empty;
   ``observe(agent)`` still shows any seat (with an all-zero mask), ``last()`` raises
@@ -118,13 +120,40 @@ def env(
     return aec
 
 
+def _checked_action(action: Any) -> int:
+    """An agent's action as an int in ``[0, NUM_ACTIONS)``: ``TypeError`` or ``IllegalActionError``."""
+    action = _as_action(action)
+    if not 0 <= action < NUM_ACTIONS:
+        raise IllegalActionError(f"action {action} is out of range; actions are integers in [0, {NUM_ACTIONS})")
+    return action
+
+
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` (``step`` once every agent has left warns and
     does nothing, as PettingZoo's own envs), whose ``last()`` then says the game is over
-    instead of failing on the agent that has left (``KeyError``)."""
+    instead of failing on the agent that has left (``KeyError``). Calls before ``reset`` get
+    ``raw_env``'s ``RuntimeError``, and ``step`` checks the action as ``raw_env`` does before
+    PettingZoo's wrappers see it: their ``assert`` named no argument (and ``python -O`` drops
+    it), and a bool indexed the action mask as a mask."""
+
+    def _require_reset(self, what: str) -> None:
+        if not self._has_reset:
+            raise RuntimeError(f"call reset() before {what}()")
+
+    def step(self, action: Any) -> None:
+        self._require_reset("step")
+        agent = self.agent_selection if self.agents else None
+        if agent is not None and not (self.terminations[agent] or self.truncations[agent]):
+            action = _checked_action(action)
+        super().step(action)
+
+    def observe(self, agent: Any) -> Any:
+        self._require_reset("observe")
+        return super().observe(agent)
 
     def last(self, observe: bool = True) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
-        if self._has_reset and not self.agents:
+        self._require_reset("last")
+        if not self.agents:
             raise RuntimeError(_GAME_OVER)
         return super().last(observe)
 
@@ -342,9 +371,7 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = _as_action(action)
-        if not 0 <= action < NUM_ACTIONS:
-            raise IllegalActionError(f"action {action} is out of range; actions are integers in [0, {NUM_ACTIONS})")
+        action = _checked_action(action)
         seat = self._seat(agent)
         self.game.step(action)  # IllegalActionError leaves everything unchanged
         self._decisions += 1

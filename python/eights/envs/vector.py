@@ -385,8 +385,8 @@ class VecEnv(_GymVectorEnv):
         """Uniform legal actions for every game, drawn in Rust (game ``i``'s own
         stream, seeded from the reset seed and ``i``); 0 where the episode is
         over.  Returns an internal int64 buffer unless ``out`` (int64, shape
-        ``(num_envs,)``) is given."""
-        check_vecenv(self, "random_actions", started=False)
+        ``(num_envs,)``) is given.  Before ``reset()``: ``RuntimeError``, as ``step``."""
+        check_vecenv(self, "random_actions")
         if out is not None:
             if not isinstance(out, np.ndarray) or out.dtype != np.int64 or out.shape != (self.num_envs,):
                 raise TypeError(f"out must be an int64 numpy array of shape ({self.num_envs},)")

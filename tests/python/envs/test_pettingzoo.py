@@ -2,6 +2,8 @@
 parallel tests, plus the conventions the module documents (masks, rewards, truncation,
 illegal actions, seeding)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -182,6 +184,33 @@ def test_raw_env_raises_on_illegal_action_and_stays_unchanged():
     assert env.game.to_dict() == before
     with pytest.raises(TypeError):
         env.step("draw")
+
+
+@pytest.mark.parametrize(
+    "action, error, words",
+    [
+        (-1, eights.IllegalActionError, "action -1 is out of range"),
+        (2**64, eights.IllegalActionError, "is out of range"),
+        ("draw", TypeError, "action must be an integer in [0, 197), got the string 'draw'"),
+        (1.5, TypeError, "action must be an integer"),
+        (None, TypeError, "action must be an integer"),
+        (True, TypeError, "got True"),
+        (np.array([3, 4]), TypeError, "numpy array of shape (2,)"),
+    ],
+)
+def test_the_wrapped_env_refuses_a_bad_action_as_raw_env_does(action, error, words):
+    # PettingZoo's AssertOutOfBoundsWrapper said only "action is not in action space" (an
+    # assert, gone under python -O: -1 was then played as an illegal move), and a bool
+    # indexed the action mask as a mask. The env is unchanged after the refusal.
+    env = make_env("crazy_eights", 2)
+    env.reset(seed=0)
+    before, agent = env.unwrapped.game.to_dict(), env.agent_selection
+    with pytest.raises(error, match=re.escape(words)):
+        env.step(action)
+    assert env.unwrapped.game.to_dict() == before and env.agent_selection == agent
+    mask = env.observe(agent)["action_mask"]
+    env.step(np.int64(np.flatnonzero(mask)[0]))  # a numpy integer is an action
+    assert env.unwrapped.game.to_dict() != before
 
 
 def test_spaces_are_cached_and_typed():

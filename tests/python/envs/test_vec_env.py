@@ -428,7 +428,9 @@ def test_an_opponent_policy_that_raises_leaves_the_batch_to_be_reset():
         for _ in range(10):
             env.step(env.random_actions())
     with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
-        env.step(env.random_actions())
+        env.step(np.zeros(8, dtype=np.int64))
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before random_actions\(\)"):
+        env.random_actions()
     env.reset()
     for _ in range(5):
         env.step(env.random_actions())

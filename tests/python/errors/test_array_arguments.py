@@ -100,3 +100,23 @@ def test_step_actions_past_64_bits_are_out_of_range(big):
         env.step([big, 1, 1, 1])
     with pytest.raises(TypeError, match=r"actions must be integers .*got \[\[1, 2\], \[3\]\] \(type list\)"):
         env.step([[1, 2], [3]])
+
+
+def test_integer_actions_in_an_object_array_are_stepped():
+    # An object array of integers in range (a policy's list of Python ints put through
+    # np.array(..., dtype=object), or numpy integers) was "out of range: ..., got 37".
+    plain = eights.VecEnv("crazy_eights", 3, seed=4)
+    boxed = eights.VecEnv("crazy_eights", 3, seed=4)
+    plain.reset()
+    boxed.reset()
+    for k in range(6):
+        actions = plain.random_actions().copy()
+        items = [int(a) for a in actions] if k % 2 else list(actions)  # Python ints, numpy ints
+        a = plain.step(actions)
+        b = boxed.step(np.array(items, dtype=object))
+        for x, y in zip(a[:4], b[:4]):
+            np.testing.assert_array_equal(x, y)
+    with pytest.raises(TypeError, match=r"actions must be integers .*got dtype object"):
+        boxed.step(np.array([1.5, 1, 1], dtype=object))
+    with pytest.raises(TypeError, match=r"actions must be integers .*got dtype object"):
+        boxed.step(np.array([True, 1, 1], dtype=object))

@@ -724,13 +724,26 @@ def test_failed_pettingzoo_step_changes_nothing():
 # Clear errors.
 
 
+@pytest.mark.parametrize("make", ["raw_env", "env"])
 @pytest.mark.parametrize("method", ["step", "observe", "last"])
-def test_pettingzoo_before_reset_is_a_clear_error(method):
+def test_pettingzoo_before_reset_is_a_clear_error(method, make):
+    # The wrapped env() let PettingZoo's AssertionError ("reset() needs to be called before
+    # step.") and AttributeError (last(): "agent_selection cannot be accessed before reset") through.
     pz = pytest.importorskip("eights.envs.pettingzoo")
-    env = pz.raw_env("crazy_eights")
+    env = getattr(pz, make)("crazy_eights")
     call = {"step": lambda: env.step(0), "observe": lambda: env.observe("player_0"), "last": lambda: env.last()}
-    with pytest.raises(RuntimeError, match="reset"):
+    with pytest.raises(RuntimeError, match=rf"^call reset\(\) before {method}\(\)$"):
         call[method]()
+
+
+def test_vec_env_random_actions_before_reset_is_a_clear_error():
+    # It returned zeros (action 0, "play AC", illegal) where step() and the bot queries said
+    # to call reset() first.
+    env = eights.VecEnv("crazy_eights", 2)
+    with pytest.raises(RuntimeError, match=r"^call reset\(\) before random_actions\(\)$"):
+        env.random_actions()
+    env.reset(seed=0)
+    assert env.action_masks()[np.arange(2), env.random_actions()].all()
 
 
 @pytest.mark.parametrize(
