@@ -70,7 +70,9 @@ pub(super) fn last_special_phrase(l: LastSpecial) -> &'static str {
         LastSpecial::Ignored => "the hand ends at once and its effect is ignored",
         LastSpecial::DrawsApply => "its draws are made, then the hand is scored",
         LastSpecial::AsDuringHand => "it acts as during the hand",
-        LastSpecial::ChainContinues => "its draw chain goes on and the hand ends once the penalty is taken",
+        LastSpecial::ChainContinues => {
+            "its draw chain goes on and the hand ends when the chain does (the penalty taken, or the chain broken)"
+        }
         LastSpecial::CannotGoOut => "a player cannot go out with it",
     }
 }

@@ -226,7 +226,7 @@ pub enum LastSpecial {
     DrawsApply,
     /// The card acts as during the hand (kings_reverse AS).
     AsDuringHand,
-    /// A draw chain goes on; the round ends once it is accepted (xtreme 2).
+    /// A draw chain goes on; the round ends once it ends: accepted, broken or stopped (xtreme 2).
     ChainContinues,
     /// A player cannot go out with this card.
     CannotGoOut,
