@@ -13,7 +13,7 @@ import os
 import stat
 from typing import Any, Dict, Iterator, Optional, Tuple, Union
 
-from ._utils.checks import shown_path
+from ._utils.checks import shown_path, unusable_path
 
 __all__ = ["EpisodeRecorder", "load_record", "replay_states"]
 
@@ -31,8 +31,10 @@ class EpisodeRecorder:
         if not isinstance(directory, (str, os.PathLike)):
             raise TypeError(f"{name} must be a directory path, got {type(directory).__name__}")
         self.directory = os.fspath(directory)
-        if not isinstance(self.directory, str) or "\0" in self.directory:  # bytes; os's "embedded null byte"
-            raise ValueError(f"{name} must be a folder's path (text without NUL), got {shown_path(self.directory)}")
+        if not isinstance(self.directory, str) or unusable_path(self.directory):  # bytes, a NUL, a lone surrogate
+            raise ValueError(
+                f"{name} must be a folder's path (valid text without NUL), got {shown_path(self.directory)}"
+            )
         if os.path.exists(self.directory) and not os.path.isdir(self.directory):
             raise ValueError(f"{name} {self.directory!r} is a file, not a folder")
         try:
@@ -75,8 +77,9 @@ def load_record(source: Union[str, os.PathLike[str], Dict[str, Any]]) -> Dict[st
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"record must be a dict or a path to a JSON file, got {type(source).__name__}")
     name = os.fspath(source)
-    if "\0" in name:  # os's "embedded null byte" named no file
-        raise ValueError(f"{shown_path(name)} is not a game record: a path cannot hold a NUL character")
+    why = unusable_path(name)
+    if why:
+        raise ValueError(f"{shown_path(name)} is not a game record: {why}")
     try:
         record = _read_json_object(name)
     except FileNotFoundError:

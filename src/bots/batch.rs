@@ -182,7 +182,8 @@ impl BotBatch {
             }
             _ if self.sample.is_some() && !matches!(spec, BotSpec::File(f) if matches!(f.net, FileNet::Card(_))) => {
                 return Err(format!(
-                    "{} has no sampled moves: only the card network (net, or its files) has",
+                    "seed is for the card network's sampled moves (net, or its files), and {} has none: leave \
+                     seed out",
                     spec.name()
                 ));
             }

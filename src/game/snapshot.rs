@@ -408,14 +408,18 @@ fn bad_state(m: &str) -> Result<(), GameError> {
 }
 
 /// Count `cards` against `deck`: the counts, or the first card listed more often than the
-/// deck holds it, with the number of times it was listed by then. The one deck-count check
-/// of decks, positions and snapshots.
-fn count_in_deck<'a>(deck: &CardCounts, cards: impl IntoIterator<Item = &'a Card>) -> Result<CardCounts, (Card, u8)> {
+/// deck holds it, with the number of times it is listed in all. The one deck-count check of
+/// decks, positions and snapshots.
+fn count_in_deck<'a, I>(deck: &CardCounts, cards: I) -> Result<CardCounts, (Card, usize)>
+where
+    I: IntoIterator<Item = &'a Card> + Clone,
+{
     let mut used = CardCounts::new();
-    for &c in cards {
+    for &c in cards.clone() {
         used.add(c);
         if used.count(c) > deck.count(c) {
-            return Err((c, used.count(c)));
+            // Counted apart: past the deck's copies the per-card counter would overflow.
+            return Err((c, cards.into_iter().filter(|&&x| x == c).count()));
         }
     }
     Ok(used)

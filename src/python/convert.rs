@@ -41,12 +41,20 @@ pub(super) fn game_err(e: GameError) -> PyErr {
 
 /// A card string; the error quotes it cut to a line (the card's own error quotes it whole).
 pub(super) fn parse_card(s: &str) -> PyResult<Card> {
-    s.parse::<Card>()
-        .map_err(|e| PyValueError::new_err(e.to_string().replacen(&format!("{s:?}"), &rules::quoted(s), 1)))
+    s.parse::<Card>().map_err(|e| PyValueError::new_err(card_message(s, e)))
 }
 
-pub(super) fn parse_cards(v: &[String]) -> PyResult<Vec<Card>> {
-    v.iter().map(|s| parse_card(s)).collect()
+/// Why `s` is no card, with `s` quoted as Python writes a string.
+fn card_message(s: &str, e: impl std::fmt::Display) -> String {
+    e.to_string().replacen(&format!("{s:?}"), &rules::quoted(s), 1)
+}
+
+/// The cards of the argument `what` (`deck`, `hands[1]`, ...); a bad one is a `ValueError`
+/// naming the argument.
+pub(super) fn parse_cards(v: &[String], what: &str) -> PyResult<Vec<Card>> {
+    v.iter()
+        .map(|s| s.parse::<Card>().map_err(|e| PyValueError::new_err(format!("{what}: {}", card_message(s, e)))))
+        .collect()
 }
 
 /// A Python value as JSON. For rules (`what` = "rules", "spec", "overlay") an unusable

@@ -149,7 +149,7 @@ impl PyGame {
         #[pyo3(from_py_with = args::opt_seed)] seed: Option<u64>,
         #[pyo3(from_py_with = args::deck)] deck: Option<Vec<String>>,
     ) -> PyResult<()> {
-        let cards = parse_cards(&deck.unwrap_or_default())?;
+        let cards = parse_cards(&deck.unwrap_or_default(), "deck")?;
         let seed = seed.unwrap_or_else(random_seed);
         self.g.reset(seed, &cards).map_err(game_err)?;
         self.origin = Origin::Deal { seed, deck: cards };
@@ -211,9 +211,13 @@ impl PyGame {
             })?),
         };
         let pos = Position {
-            hands: hands.iter().map(|h| parse_cards(h)).collect::<PyResult<_>>()?,
-            discard: parse_cards(&discard)?,
-            stock: stock.map(|s| parse_cards(&s)).transpose()?,
+            hands: hands
+                .iter()
+                .enumerate()
+                .map(|(i, h)| parse_cards(h, &format!("hands[{i}]")))
+                .collect::<PyResult<_>>()?,
+            discard: parse_cards(&discard, "discard")?,
+            stock: stock.map(|s| parse_cards(&s, "stock")).transpose()?,
             current_player,
             direction,
             nominated_suit: nominated,
@@ -221,7 +225,7 @@ impl PyGame {
             dealer,
             seed,
             scores,
-            rogue: parse_cards(&rogue.unwrap_or_default())?,
+            rogue: parse_cards(&rogue.unwrap_or_default(), "rogue")?,
             wild_rank,
         };
         Ok(PyGame::at(Game::from_position(r, &pos).map_err(game_err)?))
@@ -563,8 +567,12 @@ impl PyGame {
         record: &Bound<'_, PyAny>,
         #[pyo3(from_py_with = args::upto)] upto: Option<usize>,
     ) -> PyResult<Self> {
-        let v = to_json(py, record, "record")?;
         let bad = |m: String| PyValueError::new_err(format!("invalid game record: {m}"));
+        if !record.is_instance_of::<pyo3::types::PyDict>() {
+            // (Before its values are read: 2**64 was "integer ... is out of range".)
+            return Err(bad(format!("expected a dict, got {}", record.get_type().name()?)));
+        }
+        let v = to_json(py, record, "record")?;
         let obj = v.as_object().ok_or_else(|| bad("expected a dict".into()))?;
         let field = |k: &str| obj.get(k).filter(|x| !x.is_null());
         // A record without a format is read as format 1 (what `record()` writes).
@@ -583,13 +591,17 @@ impl PyGame {
             let spec = field("rules").ok_or_else(|| bad("'rules' is missing".into()))?;
             complete_rules(spec).map_err(bad)?;
             let spec = rules::spec_from_value(spec.clone()).map_err(rules_err)?;
-            let r = Rules::from_spec(spec, n as usize).map_err(rules_err)?;
+            let r = Rules::from_spec(spec, n as usize).map_err(|e| match e.field() {
+                // The record's field is 'players'; 'num_players' is the constructors' argument.
+                Some("num_players") => bad(format!("'players': {e}")),
+                _ => rules_err(e),
+            })?;
             let seed = field("seed")
                 .and_then(|x| x.as_u64())
                 .ok_or_else(|| bad("'seed' must be an integer in [0, 2**64)".into()))?;
             let deck: Vec<String> = serde_json::from_value(field("deck").cloned().unwrap_or(serde_json::json!([])))
                 .map_err(|e| bad(format!("'deck' must be a list of card strings ({e})")))?;
-            let deck = parse_cards(&deck)?;
+            let deck = parse_cards(&deck, "the record's 'deck'")?;
             let mut g = Game::new(Arc::new(r), seed);
             g.reset(seed, &deck).map_err(game_err)?;
             PyGame::dealt(g, seed, deck)

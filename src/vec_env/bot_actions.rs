@@ -105,7 +105,7 @@ impl VecEnv {
         self.check_rows(rows, out.len())?;
         if batch::style(spec) != Style::Batched {
             return Err(VecEnvError::Config(format!(
-                "{} has no sampled moves: only the card network (net, or its files) has",
+                "seed is for the card network's sampled moves (net, or its files), and {} has none: leave seed out",
                 spec.name()
             )));
         }

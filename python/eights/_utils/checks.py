@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import numbers
 import operator
+import os
 from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
@@ -124,6 +125,31 @@ def as_action(action: Any, who: str = "action") -> int:
 
 #: The most players at a table (the engine's limit; its own check says the same).
 MAX_TABLE = 10
+
+
+def unusable_path(name: str) -> Optional[str]:
+    """Why the text ``name`` cannot name a file, or None: a NUL (os's "embedded null byte"
+    named no file), or a lone surrogate the file system cannot encode (a raw
+    ``UnicodeEncodeError``)."""
+    if "\0" in name:
+        return "a path cannot hold a NUL character"
+    try:
+        os.fsencode(name)
+    except UnicodeEncodeError:
+        return "a path cannot hold a lone surrogate (it is not valid text)"
+    return None
+
+
+def as_path(path: Any, name: str) -> str:
+    """The argument ``name``, a file's path (a str or ``os.PathLike``), as a str; ``TypeError``
+    or ``ValueError`` (see :func:`unusable_path`) naming it."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a file path (a str or os.PathLike), got {describe(path)}")
+    text = os.fspath(path)
+    why = unusable_path(text) if isinstance(text, str) else "bytes are not a path here"
+    if why:
+        raise ValueError(f"{name} {shown_path(text)} cannot name a file: {why}")
+    return text
 
 
 def shown_path(name: Any) -> str:

@@ -12,8 +12,17 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .._core import NUM_ACTIONS, Game, IllegalActionError, arena_play, arena_schedule, bot_is_batched, check_bot_rules
-from .._utils.checks import MAX_DEALS, as_action, as_int
+from .._core import (
+    NUM_ACTIONS,
+    Game,
+    IllegalActionError,
+    RulesError,
+    arena_play,
+    arena_schedule,
+    bot_is_batched,
+    check_bot_rules,
+)
+from .._utils.checks import MAX_DEALS, MAX_TABLE, as_action, as_int
 from .._utils.checks import describe as _describe
 from .._utils.seeds import check_seed
 from ..agents.spec import AgentActionError, AgentSpec, as_agent
@@ -250,13 +259,20 @@ def checked_table(
         raise TypeError(
             f"table must be a list of agents, one per seat, such as ['random', 'heuristic'], got {_describe(table)}"
         )
+    n = len(table)
+    if not 2 <= n <= MAX_TABLE:
+        raise ValueError(f"table must hold one agent per seat, 2 to {MAX_TABLE} of them, got {n}")
     agents = [as_agent(a, f"table[{i}]") for i, a in enumerate(table)]
-    n = len(agents)
     games = count_arg(games, "games", 1, _MAX_GAMES)
     seed = check_seed(seed)
     threads = count_arg(threads, "threads", 0, _MAX_THREADS)
     batch_size = count_arg(batch_size, "batch_size", 1, _MAX_BATCH)
-    Game(preset, n, seed=0, rules=rules)  # validates preset, player count and rules
+    try:
+        Game(preset, n, seed=0, rules=rules)  # validates preset, player count and rules
+    except RulesError as exc:
+        if "'num_players'" not in str(exc):
+            raise
+        raise RulesError(f"table: {n} agents, one per seat: {exc}") from None
     for a in agents:
         if a.bot is not None:  # "net1" plays only the rules it was trained for
             check_bot_rules(a.bot, preset, n, rules)

@@ -43,7 +43,7 @@ from .._core import Game as _Game
 from .._core import RulesError, describe_rules, is_resolved, resolve_rules, validate_rules
 from .._core import encode_rules as _encode_rules
 from .._core import presets as _presets
-from .._utils.checks import as_flag, quoted, shown_path
+from .._utils.checks import as_flag, as_path, quoted, shown_path, unusable_path
 from .._utils.file_kinds import wrong_place
 from .._utils.overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides, variant_names
 
@@ -259,8 +259,9 @@ class Rules:
         """
         if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and "=" not in source):
             path = os.fspath(source)
-            if "\0" in path:  # os's "embedded null byte" named no file
-                raise ValueError(f"{shown_path(path)} cannot be a rules file: a path cannot hold a NUL character")
+            why = unusable_path(path)
+            if why:
+                raise ValueError(f"{shown_path(path)} cannot be a rules file: {why}")
             try:
                 # stat before open: opening a FIFO would wait for a writer, a device never ends.
                 mode = os.stat(path).st_mode
@@ -330,7 +331,7 @@ class Rules:
                 header = f"# Complete rules, with these variants applied: {', '.join(applied)}.\n"
         text = header + tomli_w.dumps(_drop_none(table))
         if path is not None:
-            with open(os.fspath(path), "w", encoding="utf-8") as f:
+            with open(as_path(path, "path"), "w", encoding="utf-8") as f:
                 f.write(text)
         return text
 

@@ -170,7 +170,7 @@ CASES = {
     "vec-bot_actions-seed-bot": (
         lambda: _reset(_vec()).bot_actions("heuristic", seed=1),
         ValueError,
-        "heuristic has no sampled moves: only the card network",
+        r"^seed is for the card network's sampled moves \(net, or its files\), and heuristic has none: leave seed out$",
     ),
     # eights.Game
     "game-preset": (lambda: eights.Game("nope"), ValueError, 'unknown preset "nope"'),
@@ -220,7 +220,7 @@ CASES = {
     "make-record_dir-nul": (
         lambda: _make(record_dir="a\0"),
         ValueError,
-        r"^record_dir must be a folder's path \(text without NUL\), got 'a\\x00'$",
+        r"^record_dir must be a folder's path \(valid text without NUL\), got 'a\\x00'$",
     ),
     "records-load-nul": (
         lambda: eights.records.load_record("a\0"),
@@ -250,7 +250,29 @@ CASES = {
     ),
     "game-step-over": (lambda: _finished().step(0), eights.IllegalActionError, "the game is over; call reset"),
     "game-observation": (lambda: _game().observation(5), ValueError, r"player must be in \[0, 1\], got 5"),
-    "game-reset-deck": (lambda: _game().reset(seed=1, deck=["XX"]), ValueError, 'invalid card "XX"'),
+    "game-reset-deck": (lambda: _game().reset(seed=1, deck=["XX"]), ValueError, '^deck: invalid card "XX"'),
+    # The card's argument was not named ("invalid card ..." alone), nor which hand held it.
+    "game-from_position-hand-card": (
+        lambda: eights.Game.from_position("crazy_eights", 2, hands=[["8H"], ["ZZ"]], discard=["2C"]),
+        ValueError,
+        '^hands\\[1\\]: invalid card "ZZ"',
+    ),
+    "game-from_position-discard-card": (
+        lambda: eights.Game.from_position("crazy_eights", 2, hands=[["8H"], ["2H"]], discard=["2Q"]),
+        ValueError,
+        '^discard: invalid card "2Q"',
+    ),
+    # The count stopped at the first copy past the deck's: "listed 2 times" for 200.
+    "game-reset-deck-copies": (
+        lambda: _game().reset(seed=1, deck=["8H"] * 200),
+        ValueError,
+        "8H listed 200 times but the deck holds 1",
+    ),
+    "game-from_position-copies": (
+        lambda: eights.Game.from_position("crazy_eights", 10, hands=[["8H"]] * 10, discard=["2C"]),
+        ValueError,
+        "8H appears 10 times but the deck holds 2",
+    ),
     # serde's message named no field ("invalid value: integer `-1`, expected u8").
     "game-from_dict-field": (
         lambda: eights.Game.from_dict({**_game().to_dict(), "current": -1}),
@@ -264,6 +286,18 @@ CASES = {
         "'rules' must be the complete rules",
     ),
     "game-from_record-type": (lambda: eights.Game.from_record(5), ValueError, "invalid game record: expected a dict"),
+    # The values were read first: "integer 18446744073709551616 is out of range".
+    "game-from_record-huge-int": (
+        lambda: eights.Game.from_record(2**64),
+        ValueError,
+        "^invalid game record: expected a dict, got int$",
+    ),
+    # The record's field is 'players'; the message named the constructors' 'num_players' alone.
+    "game-from_record-players": (
+        lambda: eights.Game.from_record(dict(_game().record(), players=0)),
+        ValueError,
+        "^invalid game record: 'players': invalid rules field 'num_players'",
+    ),
     # A value JSON cannot hold, in a record, was labelled a rules field.
     "game-from_record-int": (
         lambda: eights.Game.from_record(dict(_game().record(), actions=[[0, 2**70]])),
@@ -607,6 +641,45 @@ CASES = {
     "pool-snapshot": (lambda: eights.OpponentPool([5]), TypeError, "a snapshot must be callable"),
     "pool-weights": (lambda: eights.OpponentPool(["random"], weights=[0.0]), ValueError, "must be positive and finite"),
     "pool-weights-count": (lambda: eights.OpponentPool(["random"], weights=[1, 2]), ValueError, "one entry per"),
+    # Bytes passed as a sequence of numbers: b"x" was the weight 120.
+    "pool-weights-bytes": (
+        lambda: eights.OpponentPool(["random"], weights=b"x"),
+        TypeError,
+        r"weights must be a list of numbers, one per snapshot, got b'x'",
+    ),
+    # "num_players must be in [2, 10], got 1": play() has no num_players.
+    "arena-play-one-agent": (
+        lambda: arena.play(["random"]),
+        ValueError,
+        r"^table must hold one agent per seat, 2 to 10 of them, got 1$",
+    ),
+    "arena-play-seats-of-the-preset": (
+        lambda: arena.play(["random"] * 6, preset="one_card"),
+        eights.RulesError,
+        r"^table: 6 agents, one per seat: invalid rules field 'num_players': one_card allows 2 to 3 players",
+    ),
+    # A raw TypeError naming no argument ("expected str, bytes or os.PathLike object, not int").
+    "rules-to_toml-path": (
+        lambda: eights.Rules("crazy_eights").to_toml(1),
+        TypeError,
+        r"^path must be a file path \(a str or os.PathLike\), got 1",
+    ),
+    # A lone surrogate the file system cannot encode: a raw UnicodeEncodeError.
+    "rules-from_toml-surrogate": (
+        lambda: eights.Rules.from_toml("\ud800"),
+        ValueError,
+        r"cannot be a rules file: a path cannot hold a lone surrogate",
+    ),
+    "records-load-surrogate": (
+        lambda: eights.records.load_record("\ud800"),
+        ValueError,
+        r"is not a game record: a path cannot hold a lone surrogate",
+    ),
+    "records-recorder-surrogate": (
+        lambda: eights.records.EpisodeRecorder("\ud800"),
+        ValueError,
+        r"^directory must be a folder's path \(valid text without NUL\)",
+    ),
     "pool-seed": (lambda: eights.OpponentPool(["random"], seed=-1), ValueError, r"seed must be in \[0, 2\*\*64\)"),
     # It said the pool's act "cannot be called as act(obs, mask)".
     "pool-single-table": (

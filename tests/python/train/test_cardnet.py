@@ -345,11 +345,11 @@ def test_sampled_moves_of_the_card_network_follow_its_policy():
     rows = np.arange(8)
     both = env.bot_actions("net", rows, seed=11)
     np.testing.assert_array_equal(env.bot_actions("net", rows[3:6], seed=11), both[3:6])
-    with pytest.raises(ValueError, match="heuristic has no sampled moves"):
+    with pytest.raises(ValueError, match=r"seed is for the card network's sampled moves \(net, or its files\), and heuristic has none"):
         env.bot_actions("heuristic", rows, seed=1)
     flat = eights.VecEnv("crazy_eights", 4, 2, opponents="random", seed=0)
     flat.reset()
-    with pytest.raises(ValueError, match="net1 has no sampled moves"):
+    with pytest.raises(ValueError, match="and net1 has none: leave seed out"):
         flat.bot_actions("net1", None, seed=1)
     with pytest.raises(ValueError, match=r"seed must be in \[0, 2\*\*64\)"):
         env.bot_actions("net", rows, seed=-1)
