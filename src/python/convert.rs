@@ -40,10 +40,6 @@ pub(super) fn game_err(e: GameError) -> PyErr {
 }
 
 /// A card string; the error quotes it cut to a line (the card's own error quotes it whole).
-pub(super) fn parse_card(s: &str) -> PyResult<Card> {
-    s.parse::<Card>().map_err(|e| PyValueError::new_err(card_message(s, e)))
-}
-
 /// Why `s` is no card, with `s` quoted as Python writes a string.
 fn card_message(s: &str, e: impl std::fmt::Display) -> String {
     e.to_string().replacen(&format!("{s:?}"), &rules::quoted(s), 1)

@@ -345,7 +345,8 @@ def test_sampled_moves_of_the_card_network_follow_its_policy():
     rows = np.arange(8)
     both = env.bot_actions("net", rows, seed=11)
     np.testing.assert_array_equal(env.bot_actions("net", rows[3:6], seed=11), both[3:6])
-    with pytest.raises(ValueError, match=r"seed is for the card network's sampled moves \(net, or its files\), and heuristic has none"):
+    sampled_only = r"seed is for the card network's sampled moves \(net, or its files\), and heuristic has none"
+    with pytest.raises(ValueError, match=sampled_only):
         env.bot_actions("heuristic", rows, seed=1)
     flat = eights.VecEnv("crazy_eights", 4, 2, opponents="random", seed=0)
     flat.reset()
