@@ -394,6 +394,12 @@ impl Game {
     /// May `c` answer or cancel the pending chain?
     pub(super) fn answers_chain(&self, c: Card) -> bool {
         let r = &self.rules.card[c.index()];
+        if self.rules.settings.pure_wild & bit(c) != 0 && self.own_wild(c, self.current as usize) {
+            // bitch: the player's own wild that acts only as a wild ("2 are pick up 2 unless you
+            // are on 2's") is no draw card for that player, and a wild cannot go on a pending
+            // chain. (It was played as an answer that added nothing: the chain passed on.)
+            return false;
+        }
         if let Some(s) = self.nominated {
             // A chain started by a wild draw card: only the called suit answers, or another
             // wild draw card of the chain's group (thirty_eights: "If several jokers are played

@@ -100,6 +100,11 @@ impl Game {
         if go_on || (d.explicit_pass && d.draw_after != DrawAfter::EndTurn) {
             // `pass.explicit`: with nothing left to do the player still passes themselves.
             self.phase = Phase::AfterDraw;
+        } else if got.is_some() && d.all_pass == crate::rules::AllPass::PassIsFinal && !self.can_draw() {
+            // kings_reverse: "if player A takes the last of the draw pack, he/she either plays
+            // it or passes. If player A passes, he/she is done": a last card that cannot be
+            // played ends the turn as that pass.
+            self.pass_for_good();
         } else {
             self.end_turn_without_play();
         }
@@ -168,19 +173,24 @@ impl Game {
     pub(super) fn pass(&mut self) {
         self.note_declined(true);
         if self.rules.settings.all_pass == crate::rules::AllPass::PassIsFinal && !self.can_draw() {
-            // kings_reverse: a player who passes on an empty stock is done for the hand.
-            self.done |= 1 << self.current;
-            if self.done.count_ones() >= self.n as u32 {
-                self.end_hand(None, true);
-            } else {
-                self.end_turn_without_play();
-            }
+            self.pass_for_good();
             return;
         }
         if !self.can_draw() && self.count_blocked_pass() {
             return;
         }
         self.end_turn_without_play();
+    }
+
+    /// kings_reverse (`pass.all_pass = "pass_is_final"`): a player who passes on an empty stock
+    /// is done for the hand; when all are, it ends.
+    fn pass_for_good(&mut self) {
+        self.done |= 1 << self.current;
+        if self.done.count_ones() >= self.n as u32 {
+            self.end_hand(None, true);
+        } else {
+            self.end_turn_without_play();
+        }
     }
 
     /// One more consecutive pass on an empty stock; returns whether it blocked the hand

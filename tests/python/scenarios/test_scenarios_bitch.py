@@ -181,6 +181,27 @@ def test_BI_5_two_is_a_pure_wild_on_score_two():
         g.step("play 2S")
 
 
+def test_BI_5_a_pure_wild_two_does_not_answer_a_pending_pick_up():
+    """Source (Bitch): "2 are pick up 2 unless you are on 2's." and "Jokers block pick
+    ups." A player on 2's plays 2s as wilds only, and a wild card cannot go on a pending
+    pick-up (`chain.wild_blocked`). n=3, P1 (score 2) faces P0's 2D holding 2H: its only
+    move is to pick up the 2. (The engine once let 2H answer as a wild that added nothing:
+    P1 drew nothing and the same 2 passed on to P2.)"""
+    g = bi_position(
+        3,
+        hands=[["2D", "4S"], ["2H", "5H", "6H"], ["3S", "4D", "5S"]],
+        discard=["5D"],
+        stock=["3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC"],
+        scores=[8, 2, 8],
+    )
+    g.step("play 2D")
+    assert g.current_player == 1 and g.pending_draw == 2
+    assert legal(g) == {"accept"}
+    g.step("accept")
+    assert multiset(g.hand(1)) == multiset(["2H", "5H", "6H", "3C", "4C"])
+    assert g.pending_draw == 0
+
+
 def _bi6():
     """n=4, P3 to move: P3 `2C`, P0 `JS`, P1 `2S`, so P2 faces 9 on top `2S`."""
     # The nine cards P2 draws hold exactly one pick-up card (JH), no 8 (P2's

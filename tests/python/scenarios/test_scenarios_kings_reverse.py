@@ -292,6 +292,31 @@ def test_KR_5_seven_as_last_card_draws_before_scoring():
     assert list(g.scores) == [0, 125, 10]
 
 
+def test_KR_6_taking_the_last_card_and_not_playing_it_is_a_final_pass():
+    """Source (Kings Reverse): "if player A takes the last of the draw pack, he/she either
+    plays it or passes. If player A passes, he/she is done". n=3: P0 draws the stock's last
+    card, 4C, which cannot go on 9D, so its turn ends as that pass and P0 is done. After P1's
+    9C and P2's pass, P0's 2C and 3C would be playable, but the turn goes to P1. (The engine
+    once gave P0 its turn again.)"""
+    g = position(
+        PRESET,
+        3,
+        hands=[["2C", "3C"], ["4S", "9C"], ["5H", "6H"]],
+        discard=["9D"],
+        stock=["4C"],
+        rules=ONE_HAND,
+    )
+    assert legal(g) == {"draw"}
+    g.step("draw")
+    assert g.stock() == [] and multiset(g.hand(0)) == multiset(["2C", "3C", "4C"])
+    assert g.current_player == 1
+    g.step("play 9C")
+    assert g.current_player == 2 and legal(g) == {"pass"}
+    g.step("pass")
+    assert not hand_over(g)
+    assert g.current_player == 1  # P0 is skipped for the rest of the hand
+
+
 def test_KR_6_pass_is_final_with_empty_stock():
     """KR-6 (R): n=3, the stock is empty. P0 can't play and passes. Expect: P0 gets
     no more turns this hand. P1 and P2 go on until each has passed; then the
