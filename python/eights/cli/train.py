@@ -79,7 +79,7 @@ def add_parser(subparsers: Any) -> None:
         default=None,
         help="PyTorch threads (default: chosen for the machine)",
     )
-    p.add_argument("--seed", type=_args.seed, default=0, help="seed of the training (default: 0)")
+    p.add_argument("--seed", type=_args.seed, default=0, help="seed of the training, below 2**32 (default: 0)")
     p.add_argument(
         "--eval-deals",
         type=_args.eval_deals,

@@ -277,6 +277,8 @@ def evaluate(
             )
     else:
         sets = [_rule_set(r, i) for i, r in enumerate(rule_sets)]
+        if not sets:  # a mean over nothing was NaN, labelled with the default split
+            raise ValueError("rule_sets must name at least one rule set (None: the split's)")
     refused = refusals(spec, sets, num_players)
     for rules, why in zip(sets, refusals(opp, sets, num_players)):  # before any game
         if why is not None:

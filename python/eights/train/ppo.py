@@ -93,14 +93,24 @@ class PPOConfig:
                 if f.name in COUNT_MAX and value > COUNT_MAX[f.name]:
                     raise ValueError(f"PPOConfig.{f.name} must be in [1, {COUNT_MAX[f.name]}], got {value}")
                 continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
                 raise TypeError(f"PPOConfig.{f.name} must be a number, got {value!r}")
             unit = f.name in ("lr_floor", "gamma", "gae_lambda", "teacher_until")
             positive = f.name == "learning_rate"
-            if not np.isfinite(value) or value < 0 or (unit and value > 1) or (positive and value == 0):
-                allowed = "in [0, 1]" if unit else ("> 0" if positive else ">= 0")
-                raise ValueError(f"PPOConfig.{f.name} must be {allowed}, got {value}")
+            try:
+                value = float(value)
+            except OverflowError:  # an int past float's range
+                value = float("inf")
+            top = 1.0 if unit else FLOAT_MAX
+            if not (0 <= value <= top) or (positive and value == 0):
+                allowed = "in [0, 1]" if unit else (f"in (0, {FLOAT_MAX:g}]" if positive else f"in [0, {FLOAT_MAX:g}]")
+                raise ValueError(f"PPOConfig.{f.name} must be {allowed}, got {getattr(self, f.name)!r:.40}")
         rollout = self.num_envs * self.num_steps
+        if rollout > MAX_ROLLOUT:
+            raise ValueError(
+                f"PPOConfig.num_envs * num_steps must be at most {MAX_ROLLOUT:,} learner decisions a rollout "
+                f"(its buffers take about 1.5 KB a decision), got {rollout:,}"
+            )
         if self.num_minibatches > rollout:
             raise ValueError(
                 f"PPOConfig.num_minibatches must be at most num_envs * num_steps = {rollout} (a minibatch holds "
@@ -110,7 +120,14 @@ class PPOConfig:
 
 #: Upper bounds of PPOConfig's counts: a batch of games the envs take (``VecEnv``'s most), and
 #: hidden layers a machine holds (8,192 units: 67 M weights a layer).
-COUNT_MAX = {"num_envs": 2**20, "hidden": 8192}
+COUNT_MAX = {"num_envs": 2**20, "hidden": 8192, "num_steps": 2**16, "num_minibatches": 2**22, "update_epochs": 10_000}
+
+#: The most learner decisions of one rollout (``num_envs * num_steps``): 4 M, some 6 GB of buffers.
+MAX_ROLLOUT = 2**22
+
+#: The largest coefficient, rate or norm: past it a float32 network's losses overflow (a
+#: ``clip_coef`` of 1e308 was a torch ``RuntimeError``, an ``ent_coef`` of 1e308 NaN weights).
+FLOAT_MAX = 1e6
 
 #: Called for the games that ended at a step: (learner seat index, env, game rows, rewards).
 OnDone = Callable[[int, Any, np.ndarray, np.ndarray], None]
@@ -233,6 +250,14 @@ def _value_loss(v: torch.Tensor, b: Dict[str, torch.Tensor], j: torch.Tensor, cl
     return 0.5 * torch.max((v - b["ret"][j]) ** 2, (v_clipped - b["ret"][j]) ** 2).mean()
 
 
+#: Why an update stopped: a loss or gradient that is not finite would leave NaN weights, which
+#: play (and were rated) as if they were a policy.
+NON_FINITE = (
+    "the PPO update's {what} is not finite: the network cannot train with these settings (a learning_rate, "
+    "ent_coef, vf_coef, teacher_coef or clip_coef too large for it?); its weights are as before this step"
+)
+
+
 def ppo_update(
     agent: Any,
     optimizer: torch.optim.Optimizer,
@@ -258,10 +283,12 @@ def ppo_update(
                 with torch.no_grad():
                     h = agent.trunk(b["obs"][j], b["mask"][j])
                 v_loss = _value_loss(agent.v(h).squeeze(-1), b, j, cfg.clip_coef)
+                stats["v"] = v_loss.item()
+                if not np.isfinite(stats["v"]):
+                    raise FloatingPointError(NON_FINITE.format(what=f"value loss ({stats['v']:g})"))
                 optimizer.zero_grad()
                 (cfg.vf_coef * v_loss).backward()
                 optimizer.step()
-                stats["v"] = v_loss.item()
                 continue
             logits, v = agent.logits_value(b["obs"][j], b["mask"][j])
             logp_all = logits.log_softmax(-1)
@@ -281,7 +308,10 @@ def ppo_update(
                     loss = loss + teacher_coef * teach_loss
             optimizer.zero_grad()
             loss.backward()
-            nn.utils.clip_grad_norm_(agent.parameters(), cfg.max_grad_norm)
+            try:
+                nn.utils.clip_grad_norm_(agent.parameters(), cfg.max_grad_norm, error_if_nonfinite=True)
+            except RuntimeError:
+                raise FloatingPointError(NON_FINITE.format(what=f"gradient (loss {loss.item():g})")) from None
             optimizer.step()
             with torch.no_grad():
                 approx_kl = ((ratio - 1) - (logp - b["logp"][j])).mean().item()

@@ -26,7 +26,8 @@ import numpy as np
 import torch
 
 from .._core import NUM_ACTIONS, OBS_SIZE, Bot
-from .._utils.checks import MAX_DEALS, describe
+from .._utils.checks import MAX_DEALS, as_int, as_path, describe
+from .._utils.seeds import check_seed
 from ..rules import Rules, resolve_preset
 from . import machine, outputs
 from .curves import LearningCurve
@@ -70,7 +71,11 @@ def default_league() -> LeagueConfig:
 def resolve_rules(rules: Union[str, Rules, os.PathLike[str]], variants: Sequence[str] = ()) -> Rules:
     """``rules`` as an :class:`eights.Rules` (through :func:`eights.rules.resolve_preset`: a
     preset name, the path of a house-rules TOML file or an :class:`eights.Rules`), with the
-    preset's ``variants`` applied."""
+    preset's ``variants`` applied (a list of names, or one str of names with commas)."""
+    if isinstance(variants, str):  # one name, not its letters
+        variants = [v.strip() for v in variants.split(",") if v.strip()]
+    if not isinstance(variants, Sequence) or not all(isinstance(v, str) for v in variants):
+        raise TypeError(f"variants must be a list of variant names, got {describe(variants)}")
     resolved = resolve_preset(rules, "rules")
     out = resolved if isinstance(resolved, Rules) else Rules(resolved)
     return out.with_variants(*variants) if variants else out
@@ -103,11 +108,24 @@ class TrainResult:
 def _check_seats(seats: Optional[Sequence[int]], players: int) -> List[int]:
     if seats is None:
         return list(range(players))
+    whole = isinstance(seats, Sequence) and not isinstance(seats, str)
+    if not whole or any(isinstance(s, bool) or not isinstance(s, (int, np.integer)) for s in seats):
+        raise TypeError(f"seats must be a list of seat numbers in [0, {players - 1}], got {describe(seats)}")
     given = [int(s) for s in seats]
     out = sorted(set(given))
     if not out or out[0] < 0 or out[-1] >= players or len(out) < len(given):
         raise ValueError(f"seats must be distinct seat numbers in [0, {players - 1}], got {list(seats)}")
     return out
+
+
+def _positive_real(x: Any) -> bool:
+    """Whether ``x`` is a finite number above 0 (not a bool)."""
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+        return False
+    try:
+        return bool(0 < float(x) < float("inf"))
+    except OverflowError:
+        return False
 
 
 def _check_init(init: Any) -> None:
@@ -201,6 +219,11 @@ def train(
     plan = _plan(
         rules, players, variants, seats, minutes, decisions, init, ppo, league, opponents, eval_deals, log_every
     )
+    seed = as_int(seed, "seed")
+    if not 0 <= seed < 2**32:  # numpy's global generator, seeded from it, takes 32 bits
+        raise ValueError(f"seed must be in [0, 2**32), got {seed}")
+    eval_seed = check_seed(eval_seed, "eval_seed")
+    out = as_path(out, "out")
     dev = machine.pick_device(device)
     env_threads, torch_threads = machine.pick_threads(env_threads, torch_threads, dev)
     plan.update(out=out, dev=dev, env_threads=env_threads, torch_threads=torch_threads, seed=seed, log=log)
@@ -234,8 +257,8 @@ def _plan(
     if isinstance(players, bool) or not isinstance(players, int):
         raise TypeError(f"players must be an integer, got {players!r}")
     ruleset.validate(players)
-    if minutes is not None and not (np.isfinite(minutes) and minutes > 0):
-        raise ValueError(f"minutes must be a positive number, got {minutes!r}")
+    if minutes is not None and not _positive_real(minutes):
+        raise ValueError(f"minutes must be a positive number, got {describe(minutes)}")
     if decisions is not None and (isinstance(decisions, bool) or not isinstance(decisions, int) or decisions < 1):
         raise ValueError(f"decisions must be a positive integer, got {decisions!r}")
     if minutes is None and decisions is None:
@@ -252,7 +275,10 @@ def _plan(
     league = default_league() if league is None else league
     if not isinstance(league, LeagueConfig):
         raise TypeError(f"league must be an eights.train.LeagueConfig or None, got {describe(league)}")
-    others = [o.strip() for o in (opponents.split(",") if isinstance(opponents, str) else opponents) if o.strip()]
+    listed = opponents.split(",") if isinstance(opponents, str) else opponents
+    if not isinstance(listed, Sequence) or not all(isinstance(o, str) for o in listed):
+        raise TypeError(f"opponents must be bot names, comma-separated or a list, got {describe(opponents)}")
+    others = [o.strip() for o in listed if o.strip()]
     if league.opponents and not others:
         others = [o.strip() for o in league.opponents.split(",") if o.strip()]
     league = dataclasses.replace(league, opponents=",".join(others))

@@ -161,6 +161,8 @@ class SelfPlay:
         others: Sequence[Any] = (),
         other_names: Sequence[str] = (),
     ):
+        ppo.check()  # as train() checks them: a bad setting here failed inside torch, or trained NaN
+        league.check()
         self.agent, self.optimizer, self.ppo, self.league = agent, optimizer, ppo, league
         self.update, self.step, self.spent = update, step, seconds
         self.snapshots = list(snapshots)
@@ -168,6 +170,13 @@ class SelfPlay:
         seed = seed + 7919 * update  # a resumed run does not replay the same deals
         self.seats = list(range(num_players)) if seats is None else [int(s) for s in seats]
         self.num_players = num_players
+        played = max(1, ppo.num_envs // len(self.seats)) * len(self.seats) * ppo.num_steps
+        if ppo.num_minibatches > played:
+            raise ValueError(
+                f"PPOConfig.num_minibatches must be at most the decisions of a rollout, {played} here "
+                f"({ppo.num_envs // len(self.seats) or 1} games for each of {len(self.seats)} learner seats, "
+                f"{ppo.num_steps} steps), got {ppo.num_minibatches}"
+            )
         self.pools = [League(league, seed * 100 + s, others, other_names) for s in self.seats]
         self._seed, self._snapshot_files = seed, 0
         self._snapshot_dir: Optional[str] = None

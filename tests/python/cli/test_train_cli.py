@@ -373,6 +373,42 @@ def test_seats_are_distinct_seat_numbers(tmp_path):
     assert not any(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize(
+    "change, error, match",
+    [
+        # numpy's "Seed must be between 0 and 2**32 - 1", naming nothing, after the run folder was made.
+        (dict(seed=2**32), ValueError, r"^seed must be in \[0, 2\*\*32\), got 4294967296$"),
+        # Checked only after training, as "seed must be ...".
+        (dict(eval_seed=-1), ValueError, r"^eval_seed must be in \[0, 2\*\*64\), got -1$"),
+        # numpy's "ufunc 'isfinite' not supported"; True was one minute.
+        (dict(minutes="abc", decisions=None), ValueError, r"^minutes must be a positive number, got 'abc'"),
+        (dict(minutes=True, decisions=None), ValueError, r"^minutes must be a positive number, got True"),
+        # "01" was seats [0, 1], [0.7] seat 0.
+        (dict(seats="01"), TypeError, r"^seats must be a list of seat numbers in \[0, 1\], got '01'"),
+        (dict(seats=[0.7]), TypeError, r"^seats must be a list of seat numbers"),
+        # 'int' object is not iterable; 'int' object has no attribute 'strip'.
+        (dict(opponents=5), TypeError, r"^opponents must be bot names, comma-separated or a list, got 5"),
+        (dict(opponents=[5]), TypeError, r"^opponents must be bot names"),
+        (dict(variants=5), TypeError, r"^variants must be a list of variant names, got 5"),
+        # os's "embedded null byte".
+        (dict(out="a\0b"), ValueError, r"^out 'a\\x00b' cannot name a file: a path cannot hold a NUL"),
+    ],
+)
+def test_train_names_a_bad_argument_before_anything_is_written(change, error, match, tmp_path):
+    kw = dict(out=str(tmp_path / "run"), decisions=10, progress=False)
+    kw.update(change)
+    with pytest.raises(error, match=match):
+        train("crazy_eights", 2, **kw)
+    assert not any(tmp_path.iterdir())
+
+
+def test_train_takes_one_variant_as_a_string(tmp_path):
+    # "jacks_wild" was split into its letters: unknown variant(s) "j", "a", "c", ...
+    from eights.train.run import resolve_rules
+
+    assert resolve_rules("crazy_eights", "jacks_wild") == resolve_rules("crazy_eights", ["jacks_wild"])
+
+
 @pytest.mark.parametrize("argument", ["ppo", "league"])
 def test_configs_of_the_wrong_type_are_named(argument, tmp_path):
     # train(ppo=-1) raised "'int' object has no attribute 'check'".

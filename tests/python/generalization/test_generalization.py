@@ -267,3 +267,9 @@ def test_bootstrap_is_checked_before_any_game():
         with pytest.raises(error, match=message):
             G.evaluate(first_legal, rule_sets=["crazy_eights"], games=1, bootstrap=bad)
     assert calls == []
+
+
+def test_an_empty_list_of_rule_sets_is_refused():
+    # It returned a mean and an IQM of NaN, labelled with the default split's name.
+    with pytest.raises(ValueError, match=r"^rule_sets must name at least one rule set"):
+        G.evaluate("random", rule_sets=[])

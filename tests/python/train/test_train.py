@@ -138,10 +138,19 @@ def test_rollout_keeps_the_teachers_moves_and_the_teacher_term_pulls_the_policy_
     [
         (dict(teacher=3), TypeError, "teacher must be a bot name"),
         (dict(teacher_until=1.5), ValueError, r"teacher_until must be in \[0, 1\]"),
-        (dict(teacher_coef=-1.0), ValueError, "teacher_coef must be >= 0"),
+        (dict(teacher_coef=-1.0), ValueError, r"teacher_coef must be in \[0, 1e\+06\]"),
         (dict(num_envs=0), ValueError, "num_envs must be >= 1"),
         (dict(gamma=1.5), ValueError, r"gamma must be in \[0, 1\]"),
-        (dict(learning_rate=0.0), ValueError, "learning_rate must be > 0"),
+        (dict(learning_rate=0.0), ValueError, r"learning_rate must be in \(0, 1e\+06\]"),
+        # Past float32's range: NaN weights rated as a policy (ent_coef), a torch RuntimeError
+        # traceback (clip_coef), numpy's "isfinite not supported" (an int past float's range).
+        (dict(ent_coef=1e308), ValueError, r"ent_coef must be in \[0, 1e\+06\], got 1e\+308"),
+        (dict(clip_coef=1e308), ValueError, r"clip_coef must be in \[0, 1e\+06\]"),
+        (dict(learning_rate=10**400), ValueError, r"learning_rate must be in \(0, 1e\+06\], got 1000"),
+        # Unbounded counts: a 5.5e15-byte allocation, an update that never ended.
+        (dict(num_steps=10**12), ValueError, r"num_steps must be in \[1, 65536\]"),
+        (dict(update_epochs=10**9), ValueError, r"update_epochs must be in \[1, 10000\]"),
+        (dict(num_envs=2**20, num_steps=8), ValueError, r"num_envs \* num_steps must be at most 4,194,304"),
         (dict(ent_coef=float("nan")), ValueError, "ent_coef"),
         (dict(hidden=64.0), TypeError, "hidden must be an integer"),
         (dict(clip_coef="0.2"), TypeError, "clip_coef must be a number"),
@@ -151,6 +160,33 @@ def test_ppo_config_is_checked(change, error, match):
     PPOConfig().check()
     with pytest.raises(error, match=match):
         PPOConfig(**change).check()
+
+
+def test_ppo_config_takes_numpy_numbers():
+    # A np.float32 learning rate was "must be a number".
+    PPOConfig(learning_rate=np.float32(1e-3), gamma=np.float64(0.9), num_steps=np.int64(8)).check()
+
+
+def test_an_update_whose_loss_is_not_finite_stops_with_the_weights_as_they_were():
+    # Huge coefficients made every weight NaN, and the run went on to rate the NaN network in
+    # the arena ("vs random 1.000"). A non-finite loss or gradient now stops the update before
+    # the optimizer's step.
+    torch.manual_seed(3)
+    net = PolicyNet(eights.OBS_SIZE, eights.NUM_ACTIONS, 32)
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+    rollout = _rollout(seed=9)
+    net.norm.update(rollout.reset())
+    rollout.collect(net)
+    batch = rollout.batch(*rollout.advantages(net, 0.99, 0.95))
+    batch["adv"][:] = float("nan")  # every minibatch: its first step fails
+    before = {k: v.clone() for k, v in net.state_dict().items()}
+    with pytest.raises(FloatingPointError, match="the PPO update's gradient .* is not finite"):
+        ppo_update(net, opt, batch, PPOConfig())
+    assert all(torch.equal(before[k], v) for k, v in net.state_dict().items())
+    batch["ret"][:] = float("inf")
+    with pytest.raises(FloatingPointError, match="the PPO update's value loss .* is not finite"):
+        ppo_update(net, opt, batch, PPOConfig(), value_only=True)
+    assert all(torch.equal(before[k], v) for k, v in net.state_dict().items())
 
 
 def test_the_curve_files_a_game_under_a_kind_only_when_every_opponent_is_of_it():
@@ -187,3 +223,23 @@ def test_a_runs_ppo_settings_are_public_to_change_a_few_of():
     assert (run.teacher, run.learning_rate, run.hidden) == ("net", 1e-3, 256)
     assert PPOConfig().teacher == "" and "default_ppo" in PPOConfig.__doc__
     assert default_league().pool_size > 0
+
+
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        # torch's "cannot reshape tensor of 0 elements" from inside the rollout.
+        (dict(num_steps=0), r"num_steps must be >= 1"),
+        # torch's "number of sections must be larger than 0".
+        (dict(num_minibatches=0), r"num_minibatches must be >= 1"),
+        # 3 envs on two learner seats play 1 game a seat: 16 decisions, not the 24 checked.
+        (dict(num_envs=3, num_steps=8, num_minibatches=24), r"at most the decisions of a rollout, 16 here"),
+    ],
+)
+def test_self_play_checks_its_settings_as_train_does(change, match):
+    from eights.train import LeagueConfig, SelfPlay
+
+    net = PolicyNet(eights.OBS_SIZE, eights.NUM_ACTIONS, 16)
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+    with pytest.raises(ValueError, match=match):
+        SelfPlay(net, opt, "crazy_eights", PPOConfig(**change), LeagueConfig(), num_players=2)
