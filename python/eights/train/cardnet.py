@@ -34,7 +34,6 @@ added to the encoding later are ignored by a network trained before them.
 
 from __future__ import annotations
 
-import os
 from typing import Dict, List, Optional, Sequence
 
 import numpy as np
@@ -43,6 +42,7 @@ import torch.nn as nn
 
 from .._core import NUM_ACTIONS, OBS_SIZE, observation_spec
 from ..rules.encoding import CARD_FEATURE_NAMES, NUM_FACES, TABLE_FEATURE_NAMES
+from . import cardnet_io
 from .cardnet_io import ATTENTION, EXPORTED_LAYERS, FORMAT, FORMAT_ATTENTION, check_shapes, read_exported, read_file
 from .files import FileFormatError
 
@@ -367,7 +367,7 @@ def export(
     the attention layer): its layers in ``dtype``, the architecture (:meth:`CardNet.config`)
     and ``record`` (strings of your choice, e.g. how it was trained; the shipped file records
     its training stages) as metadata."""
-    record = {} if record is None else record
+    path, record = cardnet_io.check_export(net, CardNet, path, record, dtype)
     from safetensors.torch import save_file
 
     sd = net.state_dict()
@@ -385,7 +385,9 @@ def load(data: bytes, name: str = "net weights") -> CardNet:
     tensor the architecture does not call for (:func:`eights.train.cardnet_io.read_exported`).
     Every tensor's shape is compared with what the metadata calls for before the network is
     built, so that a few bytes of metadata cannot ask for gigabytes."""
-    arch, tensors = read_exported(data, name)
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"data must be the bytes of an exported file, got {type(data).__name__}")
+    arch, tensors = read_exported(bytes(data), name)
     with torch.device("meta"):  # the shapes the architecture calls for, nothing allocated
         check_shapes(CardNet(**arch).state_dict(), tensors, name)
     try:
@@ -408,7 +410,7 @@ def shipped() -> CardNet:
 def load_path(path: str) -> CardNet:
     """:func:`load` of the file at ``path`` (its errors naming the file; a folder, a FIFO, a
     device or a file over :data:`~eights.train.cardnet_io.MAX_FILE_BYTES` is refused unread)."""
-    path = os.fspath(path)
+    path = cardnet_io.as_path(path, "path")
     return load(read_file(path), path)
 
 

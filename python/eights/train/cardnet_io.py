@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, List, Sequence, Tuple
 
+from .._utils.checks import as_path, describe
 from ..rules.encoding import CARD_FEATURE_NAMES, TABLE_FEATURE_NAMES
 from .files import FileFormatError, _check_file, header_metadata, read_header
 
@@ -20,6 +21,7 @@ __all__ = [
     "FORMAT",
     "FORMAT_ATTENTION",
     "MAX_FILE_BYTES",
+    "check_export",
     "check_shapes",
     "read_exported",
     "read_file",
@@ -57,6 +59,32 @@ def read_file(path: str) -> bytes:
             f"{path}: {max(size, len(data)):,} bytes or more, over the {MAX_FILE_BYTES:,} a weights file may have"
         )
     return data
+
+
+def check_export(net: Any, kind: type, path: Any, record: Any, dtype: Any) -> Tuple[str, Dict[str, str]]:
+    """The arguments of :func:`eights.train.cardnet.export`, checked before anything is written:
+    ``net`` a ``kind`` (a ``CardNet``), ``path`` a file in a folder that exists, ``record``
+    strings that set no key of the format's own (``format`` and the architecture, which the
+    loaders read), ``dtype`` float16 or float32 (what the loaders read; an int8 file was
+    written and refused by both)."""
+    import torch
+
+    if not isinstance(net, kind):
+        raise TypeError(f"net must be an eights.train.cardnet.CardNet, got {type(net).__name__}")
+    path = as_path(path, "path")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise FileNotFoundError(f"path {path!r}: no such folder {folder!r}")
+    record = {} if record is None else record
+    if not isinstance(record, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in record.items()):
+        raise TypeError(f"record must be a dict of strings, got {describe(record)}")
+    taken = sorted(set(record) & ({"format", "attention"} | set(net.config())))
+    if taken:
+        names = ", ".join(map(repr, taken))
+        raise ValueError(f"record may not set {names}: the file's own metadata, which the loaders read")
+    if dtype not in (torch.float16, torch.float32):
+        raise ValueError(f"dtype must be torch.float16 or torch.float32 (what the loaders read), got {dtype!r}")
+    return path, record
 
 
 def _dims(meta: Dict[str, str], name: str) -> List[int]:

@@ -50,6 +50,10 @@ def write_exported(policies: Mapping[str, Any], path: str, meta: Mapping[str, An
 
     if dtype not in ("float16", "float32"):
         raise ValueError(f"export dtype must be 'float16' or 'float32', got {dtype!r}")
+    own = {"format": EXPORT_FORMAT, "presets": ",".join(policies)}
+    taken = sorted(k for k in own if k in meta and str(meta[k]) != own[k])
+    if taken:  # the loaders read these: a meta "format" overwrote the file's own
+        raise ValueError(f"meta may not set {', '.join(map(repr, taken))}: the file's own metadata")
     tensors = {}
     for preset, agent in policies.items():
         sd = agent.state_dict()

@@ -331,3 +331,39 @@ def test_train_init_reports_a_network_too_large_to_build_in_one_line(tmp_path, m
     assert main(["train", "--init", str(path), "--out", str(tmp_path / "out"), "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: --init: ") and len(err.strip().splitlines()) == 1, err
+
+
+def test_export_and_load_name_a_bad_argument_before_writing(tmp_path):
+    # From an audit: raw TypeErrors ("object of type 'NoneType' has no len()"), an error naming
+    # a temporary file in a folder that did not exist, an int8 file that both loaders refuse
+    # written without a word, and a record that overwrote the format tag.
+    net = cardnet.shipped()
+    path = str(tmp_path / "n.safetensors")
+    cases = [
+        (lambda: load(None), TypeError, r"^data must be the bytes of an exported file, got NoneType$"),
+        (lambda: load("x"), TypeError, r"^data must be the bytes of an exported file, got str$"),
+        (lambda: load_path(5), TypeError, r"^path must be a file path"),
+        (lambda: export(5, path), TypeError, r"^net must be an eights.train.cardnet.CardNet, got int$"),
+        (lambda: export(net, str(tmp_path / "no" / "n.safetensors")), FileNotFoundError, r"no such folder"),
+        (lambda: export(net, path, dtype=torch.int8), ValueError, r"^dtype must be torch.float16 or torch.float32"),
+        (lambda: export(net, path, record={"format": "x"}), ValueError, r"^record may not set 'format'"),
+        (lambda: export(net, path, record={"width": "8"}), ValueError, r"^record may not set 'width'"),
+        (lambda: export(net, path, record={"a": 5}), TypeError, r"^record must be a dict of strings"),
+    ]
+    for call, error, match in cases:
+        with pytest.raises(error, match=match):
+            call()
+    assert not any(tmp_path.iterdir())
+    export(net, path, record={"stages": "[]"}, dtype=torch.float32)
+    assert load(bytearray(open(path, "rb").read())).width == net.width
+    assert load_path(path).width == net.width
+
+
+def test_write_exported_keeps_its_format_tag(tmp_path):
+    from eights.train import PolicyNet
+    from eights.train.export import write_exported
+
+    policies = {"crazy_eights": PolicyNet(_core.OBS_SIZE, _core.NUM_ACTIONS, 16)}
+    with pytest.raises(ValueError, match=r"^meta may not set 'format': the file's own metadata$"):
+        write_exported(policies, str(tmp_path / "w.safetensors"), {"format": "evil"})
+    assert not any(tmp_path.iterdir())
