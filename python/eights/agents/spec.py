@@ -11,6 +11,7 @@ import dataclasses
 import inspect
 import os
 import sys
+import zipfile
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional
 
@@ -18,6 +19,7 @@ import numpy as np
 
 from .._core import BOT_NAMES_HELP, NUM_ACTIONS, Bot, RandomBot, parse_bot
 from .._utils.checks import describe as _describe
+from .._utils.file_kinds import wrong_place
 from .files import agent_file_label, is_agent_file
 
 __all__ = ["AGENT_HELP", "BOT_NAMES", "AgentActionError", "AgentSpec", "as_agent", "load_agent"]
@@ -163,6 +165,9 @@ def _bot_name(spec: str, what: str) -> str:
                 from .load import _not_a_file
 
                 raise ValueError(f"{what}: {_not_a_file(spec.strip())}: {spec!r}") from None
+            if not zipfile.is_zipfile(spec.strip()):  # not what stable-baselines3 saves
+                where = wrong_place(spec.strip(), "agent")
+                raise ValueError(f"{what}: {spec!r} is not a zip archive (a stable-baselines3 model){where}") from None
             raise ValueError(
                 f"{what}: {spec!r} looks like a model saved by stable-baselines3: load it with "
                 f"eights.agents.load_agent({spec!r}) and pass that"

@@ -30,7 +30,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--seed", type=_args.seed, default=0, help="random seed (default: 0)")
     p.add_argument(
         "--python-loop",
-        type=_args.non_negative,
+        type=_args.int_in(0, 10**9),  # as --games (random_selfplay's cap): 2**64 - 1 was taken
         default=2000,
         metavar="N",
         help="games in the Python loop; 0 skips it (default: 2000)",

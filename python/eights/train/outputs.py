@@ -19,6 +19,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import torch
 
 from .._core import NUM_ACTIONS
+from .._utils.file_kinds import wrong_place
 from ..rules import Rules
 from . import machine
 from .files import (
@@ -120,6 +121,9 @@ def opponents(names: Sequence[str], rules: Rules, players: int, device: str) -> 
     for name in (n.strip() for n in names):
         path = os.path.join(name, "final.safetensors") if os.path.isdir(name) else name
         if os.path.isfile(path):  # played by the Rust bot that reads agent files
+            if not path.lower().endswith(".safetensors"):  # the Rust side read it as a bot name: "unknown bot"
+                why = wrong_place(path, "agent")
+                raise ValueError(f"opponents: {name!r} is a file, not an agent file (a .safetensors weights file){why}")
             try:
                 check_bot_rules(os.path.abspath(path), rules, players)
             except (TypeError, ValueError) as exc:

@@ -236,6 +236,11 @@ def test_a_model_of_scaled_observations_needs_its_scale_and_a_zip_path_points_to
     # A .zip path where a bot name goes: the way to load it, not "unknown bot".
     with pytest.raises(ValueError, match=r"looks like a model saved by stable-baselines3: load it with"):
         eights.arena.evaluate(str(path), "random", games=2)
+    # A .zip that is no zip archive is not called a model (the way to load it would fail too).
+    fake = tmp_path / "fake.zip"
+    fake.write_text('inherits = "crazy_eights"\n')
+    with pytest.raises(ValueError, match=r"'.*fake.zip' is not a zip archive \(a stable-baselines3 model\); it is"):
+        eights.arena.evaluate(str(fake), "random", games=2)
 
 
 @pytest.mark.parametrize("missing", ["stable_baselines3", "sb3_contrib"])

@@ -402,6 +402,15 @@ def test_train_names_a_bad_argument_before_anything_is_written(change, error, ma
     assert not any(tmp_path.iterdir())
 
 
+def test_an_opponent_that_is_a_file_of_another_kind_is_named_so(tmp_path):
+    # A rules file among the opponents was 'unknown bot "house.toml"', though the file exists.
+    rules = tmp_path / "house.toml"
+    rules.write_text('inherits = "crazy_eights"\n')
+    with pytest.raises(ValueError, match=r"^opponents: '.*house.toml' is a file, not an agent file \(a .safetensors"):
+        train("crazy_eights", 2, out=str(tmp_path / "run"), decisions=10, progress=False, opponents=[str(rules)])
+    assert not (tmp_path / "run").exists()
+
+
 def test_train_takes_one_variant_as_a_string(tmp_path):
     # "jacks_wild" was split into its letters: unknown variant(s) "j", "a", "c", ...
     from eights.train.run import resolve_rules

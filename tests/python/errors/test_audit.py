@@ -728,6 +728,11 @@ FLAGS = {
     "cli-seed": (["selfplay", "--seed", "-1"], "argument --seed: must be in [0, 2**64)"),
     "cli-threads": (["arena", "--threads", "-1"], "argument --threads: must be in [0, 1024]"),
     "cli-bootstrap": (["arena", "--bootstrap", "10"], "argument --bootstrap: must be in [100, 1000000]"),
+    # Up to 2**64 - 1 games were taken for the Python loop.
+    "cli-selfplay-python-loop": (
+        ["selfplay", "--games", "1", "--python-loop", "99999999999999999999"],
+        "argument --python-loop: must be in [0, 1000000000]",
+    ),
     "cli-preset": (["selfplay", "--preset", "nope", "--games", "1"], 'unknown preset "nope"'),
     "cli-rules-json": (["selfplay", "--rules", "[1]"], "argument --rules: must be a JSON object"),
     # A RecursionError traceback; a number of 5,000 digits echoed whole.
