@@ -80,14 +80,19 @@ def test_rollout_counts_learner_decisions_and_reports_every_finished_game():
     assert batch["mask"][torch.arange(decisions), batch["act"]].all()  # only legal actions were played
 
 
-def test_value_only_update_leaves_the_policy_and_the_update_moves_it():
-    torch.manual_seed(1)
+def _collected(torch_seed, seed):
+    """A new network, its optimizer and the batch of one rollout it played."""
+    torch.manual_seed(torch_seed)
     net = PolicyNet(eights.OBS_SIZE, eights.NUM_ACTIONS, 32)
     opt = torch.optim.Adam(net.parameters(), lr=1e-3)
-    rollout = _rollout(seed=5)
+    rollout = _rollout(seed=seed)
     net.norm.update(rollout.reset())
     rollout.collect(net)
-    batch = rollout.batch(*rollout.advantages(net, 0.99, 0.95))
+    return net, opt, rollout.batch(*rollout.advantages(net, 0.99, 0.95))
+
+
+def test_value_only_update_leaves_the_policy_and_the_update_moves_it():
+    net, opt, batch = _collected(1, 5)
     before = {k: v.clone() for k, v in net.state_dict().items()}
     stats = ppo_update(net, opt, batch, PPOConfig(), value_only=True)
     after = net.state_dict()
@@ -171,13 +176,7 @@ def test_an_update_whose_loss_is_not_finite_stops_with_the_weights_as_they_were(
     # Huge coefficients made every weight NaN, and the run went on to rate the NaN network in
     # the arena ("vs random 1.000"). A non-finite loss or gradient now stops the update before
     # the optimizer's step.
-    torch.manual_seed(3)
-    net = PolicyNet(eights.OBS_SIZE, eights.NUM_ACTIONS, 32)
-    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
-    rollout = _rollout(seed=9)
-    net.norm.update(rollout.reset())
-    rollout.collect(net)
-    batch = rollout.batch(*rollout.advantages(net, 0.99, 0.95))
+    net, opt, batch = _collected(3, 9)
     batch["adv"][:] = float("nan")  # every minibatch: its first step fails
     before = {k: v.clone() for k, v in net.state_dict().items()}
     with pytest.raises(FloatingPointError, match="the PPO update's gradient .* is not finite"):
