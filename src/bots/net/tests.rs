@@ -83,6 +83,8 @@ fn a_bad_weights_file_is_an_error() {
 }
 
 /// The shipped file with its header rewritten by `edit` (the tensors' bytes as they were).
+/// Its unwraps read the compiled-in file, whose header is valid (the first test parses it):
+/// no input reaches them, and one that failed would stop this test only.
 fn with_header(edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
     let n = u64::from_le_bytes(WEIGHTS_FILE[..8].try_into().unwrap()) as usize;
     let mut header: serde_json::Value = serde_json::from_slice(&WEIGHTS_FILE[8..8 + n]).unwrap();
@@ -101,6 +103,7 @@ fn with_header(edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
 fn a_rules_column_named_twice_is_an_error() {
     let unchanged = with_header(|_| {});
     assert!(CardNet::parse(&unchanged).is_ok(), "the rewritten header alone must still parse");
+    // The shipped header lists its card columns (unwraps on the compiled-in file, as above).
     let twice = with_header(|h| {
         let list = h["__metadata__"]["card_columns"].as_str().unwrap().to_string();
         let first = list.split(',').next().unwrap().to_string();
