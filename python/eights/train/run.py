@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import torch
@@ -219,11 +219,7 @@ def train(
     plan = _plan(
         rules, players, variants, seats, minutes, decisions, init, ppo, league, opponents, eval_deals, log_every
     )
-    seed = as_int(seed, "seed")
-    if not 0 <= seed < 2**32:  # numpy's global generator, seeded from it, takes 32 bits
-        raise ValueError(f"seed must be in [0, 2**32), got {seed}")
-    eval_seed = check_seed(eval_seed, "eval_seed")
-    out = as_path(out, "out")
+    seed, eval_seed, out = _run_args(seed, eval_seed, out)
     dev = machine.pick_device(device)
     env_threads, torch_threads = machine.pick_threads(env_threads, torch_threads, dev)
     plan.update(out=out, dev=dev, env_threads=env_threads, torch_threads=torch_threads, seed=seed, log=log)
@@ -240,6 +236,14 @@ def train(
         return _evaluate(plan, folder, run, meta)
     finally:
         torch.set_num_threads(before)
+
+
+def _run_args(seed: Any, eval_seed: Any, out: Any) -> Tuple[int, int, str]:
+    """``seed``, ``eval_seed`` and ``out`` checked, before any file is written."""
+    seed = as_int(seed, "seed")
+    if not 0 <= seed < 2**32:  # numpy's global generator, seeded from it, takes 32 bits
+        raise ValueError(f"seed must be in [0, 2**32), got {seed}")
+    return seed, check_seed(eval_seed, "eval_seed"), as_path(out, "out")
 
 
 def _count(n: int, what: str) -> str:
