@@ -61,7 +61,7 @@ def read_file(path: str) -> bytes:
     return data
 
 
-def check_export(net: Any, kind: type, path: Any, record: Any, dtype: Any) -> Tuple[str, Dict[str, str]]:
+def check_export(net: Any, kind: Any, path: Any, record: Any, dtype: Any) -> Tuple[str, Dict[str, str]]:
     """The arguments of :func:`eights.train.cardnet.export`, checked before anything is written:
     ``net`` a ``kind`` (a ``CardNet``), ``path`` a file in a folder that exists, ``record``
     strings that set no key of the format's own (``format`` and the architecture, which the
