@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 import pathlib
+import re
 import sys
 from typing import Any, Callable, Dict, List, NoReturn, Optional, Tuple, Union, cast
 
@@ -347,4 +348,16 @@ def checked_policy(agent: Any, users: bool = True) -> Any:
         agent,
         policy=None if agent.policy is None else policy,
         batch_policy=None if agent.batch_policy is None else batch,
+    )
+
+
+def as_flags(message: str) -> str:
+    """A settings error of :func:`eights.train.train` or :func:`eights.train.exploit` with each
+    setting named by its flag:
+    ``PPOConfig.num_envs`` is ``--num-envs``, ``teacher:`` ``--teacher:``."""
+    message = re.sub(r"\b(?:PPOConfig|LeagueConfig)\.(\w+)", lambda m: "--" + m.group(1).replace("_", "-"), message)
+    return (
+        re.sub(r"^(teacher|opponents|seats|init|device|out):? ", r"--\1: ", message)
+        if not message.startswith("--")
+        else message
     )

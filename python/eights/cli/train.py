@@ -7,7 +7,6 @@ stopped run; Ctrl-C saves the checkpoint and the agent file, then stops (exit st
 from __future__ import annotations
 
 import argparse
-import re
 import shlex
 import sys
 from typing import Any
@@ -162,17 +161,6 @@ def _keep_width(args: argparse.Namespace, ppo: Any) -> Any:
     return dataclasses.replace(ppo, hidden=width)
 
 
-def _as_flags(message: str) -> str:
-    """A settings error of :func:`eights.train.train` with each setting named by its flag:
-    ``PPOConfig.num_envs`` is ``--num-envs``, ``teacher:`` ``--teacher:``."""
-    message = re.sub(r"\b(?:PPOConfig|LeagueConfig)\.(\w+)", lambda m: "--" + m.group(1).replace("_", "-"), message)
-    return (
-        re.sub(r"^(teacher|opponents|seats|init|device|out):? ", r"--\1: ", message)
-        if not message.startswith("--")
-        else message
-    )
-
-
 #: The files of a run folder, in the order the closing line lists them.
 RUN_FILES = (
     "final.safetensors",
@@ -236,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
             command=" ".join(["eights", *(shlex.quote(a) for a in sys.argv[1:])]),
         )
     except ValueError as exc:  # a setting named by its flag
-        raise ValueError(_as_flags(str(exc))) from None
+        raise ValueError(_args.as_flags(str(exc))) from None
     print(f"run folder: {result.out} ({', '.join(_run_files(result.out))})")
     if plot is not None:
         from ..train.curves import LearningCurve
