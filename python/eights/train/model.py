@@ -113,9 +113,19 @@ class MaskedPolicy(nn.Module):
 class PolicyNet(MaskedPolicy):
     """A 2-layer MLP trunk with a masked policy head and a value head, reading the first
     ``obs_size`` values of whole observations (the layout only appends slices, so a network
-    trained on a shorter layout reads its own prefix)."""
+    trained on a shorter layout reads its own prefix). ``obs_size`` is in 1 to ``OBS_SIZE``,
+    ``num_actions`` in 1 to ``NUM_ACTIONS`` and ``hidden`` in 1 to
+    :data:`eights.train.ppo.COUNT_MAX` ``["hidden"]``: a ``TypeError`` or ``ValueError`` naming
+    the argument otherwise, before any layer is built."""
 
     def __init__(self, obs_size: int, num_actions: int, hidden: int):
+        from .._core import NUM_ACTIONS, OBS_SIZE
+        from .._utils.checks import as_int
+        from .ppo import COUNT_MAX
+
+        obs_size = as_int(obs_size, "obs_size", 1, OBS_SIZE)
+        num_actions = as_int(num_actions, "num_actions", 1, NUM_ACTIONS)
+        hidden = as_int(hidden, "hidden", 1, COUNT_MAX["hidden"])
         super().__init__()
         self.norm = Normalizer(obs_size)
         self.fc1 = layer(obs_size, hidden)

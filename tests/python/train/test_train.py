@@ -172,6 +172,24 @@ def test_ppo_config_takes_numpy_numbers():
     PPOConfig(learning_rate=np.float32(1e-3), gamma=np.float64(0.9), num_steps=np.int64(8)).check()
 
 
+@pytest.mark.parametrize(
+    "args,error,match",
+    [
+        # A width of 0 built a network of no hidden units; -1 and 10**12 were torch's errors.
+        ((10, 197, 0), ValueError, r"hidden must be in \[1, 8192\], got 0"),
+        ((10, 197, -1), ValueError, r"hidden must be in \[1, 8192\], got -1"),
+        ((10, 197, 10**12), ValueError, r"hidden must be in \[1, 8192\]"),
+        ((0, 197, 8), ValueError, r"obs_size must be in \[1, 346\], got 0"),
+        ((10, 198, 8), ValueError, r"num_actions must be in \[1, 197\], got 198"),
+        ((10, 197, 8.0), TypeError, "hidden must be an integer"),
+    ],
+)
+def test_policy_net_checks_its_sizes(args, error, match):
+    assert PolicyNet(np.int64(10), 197, np.int32(8)).obs_size == 10
+    with pytest.raises(error, match=match):
+        PolicyNet(*args)
+
+
 def test_an_update_whose_loss_is_not_finite_stops_with_the_weights_as_they_were():
     # Huge coefficients made every weight NaN, and the run went on to rate the NaN network in
     # the arena ("vs random 1.000"). A non-finite loss or gradient now stops the update before
