@@ -42,7 +42,9 @@ pub(crate) fn rules_arg(
     num_players: usize,
     overrides: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Arc<Rules>> {
-    if let Some(name) = args::text_if_str(preset, "preset", PRESET_HELP)? {
+    // A `str` that is not valid text (a file name decoded with `surrogateescape`) names no
+    // preset, but may name a file: `resolve_preset` reads it, as `eights.make` does.
+    if let Ok(name) = preset.extract::<String>() {
         if rules::preset_toml(&name).is_ok() {
             return load_rules(py, &name, num_players, overrides);
         }
@@ -73,9 +75,6 @@ pub(crate) fn rules_arg(
     let spec = complete_spec(as_table(py, &rules.getattr("_spec")?, "spec")?).map_err(rules_err)?;
     Rules::from_spec(spec, num_players).map(Arc::new).map_err(rules_err)
 }
-
-/// What a preset argument may be (`eights.rules.PRESET_HELP`).
-const PRESET_HELP: &str = "a preset name (str), a path to a .toml file or an eights.Rules";
 
 fn opt_table(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<Value>> {
     match obj {

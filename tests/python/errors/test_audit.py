@@ -204,11 +204,13 @@ CASES = {
         ValueError,
         r"^action must be an int id or an action string such as \"play 8H\", got '\\udcff', which is not valid text",
     ),
+    # (A name that is not valid text may still name a file, as eights.make reads it: an
+    # unknown preset here, as make says.)
     "game-preset-surrogate": (
         lambda: eights.Game("\udcff"),
         ValueError,
-        r"^preset must be a preset name \(str\), a path to a \.toml file or an eights\.Rules, got '\\udcff', "
-        r"which is not valid text",
+        r'^unknown preset "\\udcff"; available presets: .*\(preset must be a preset name \(str\), a path to a '
+        r"\.toml file or an eights\.Rules",
     ),
     # The million characters were echoed in the message.
     "game-preset-huge": (

@@ -6,6 +6,7 @@ and an unknown name get one clear error naming the argument and what it allows."
 from __future__ import annotations
 
 import io
+import os
 import shutil
 from pathlib import Path
 
@@ -136,6 +137,21 @@ def test_a_name_and_a_path_are_told_apart():
     assert resolve_preset("switch_blackjack") == "switch_blackjack"
     rules = eights.Rules("crazy_eights", deal__hand_size=4)
     assert resolve_preset(rules) is rules
+
+
+@pytest.mark.parametrize("entry", ["Game", "make", "VecEnv", "arena.evaluate", "random_selfplay"])
+def test_a_file_whose_name_is_not_utf8_plays_everywhere(entry, tmp_path):
+    """A name of bytes that are not UTF-8 reaches Python as a ``str`` with lone surrogates
+    (``surrogateescape``): ``make`` played such a file while ``Game`` said it was "not valid
+    text"; every entry point now reads it."""
+    pytest.importorskip("pettingzoo")
+    name = tmp_path / os.fsdecode(b"house\xff.toml")
+    try:
+        shutil.copy(HOUSE, name)
+    except (OSError, UnicodeError):
+        pytest.skip("this file system takes only UTF-8 names")
+    run = _entries()[entry]
+    assert _same(run(str(name)), run(eights.Rules.from_toml(HOUSE)))
 
 
 @pytest.mark.parametrize("entry", ["Game", "make", "VecEnv", "arena.evaluate", "generalization.evaluate"])
