@@ -154,7 +154,7 @@ impl Game {
             if r.reverse {
                 self.turn.reverses += 1;
             }
-            self.resolve_play();
+            self.resolve_card(c);
             return;
         }
         let shields = phase == Phase::Chain && self.shields_chain(c);

@@ -17,13 +17,18 @@ impl Game {
             || (ls == LastSpecial::ChainContinues && (self.turn.chain_add > 0 || self.turn.answered)))
     }
 
-    /// Resolve the completed play of the player to act: the hand may end, the effects
-    /// collected in the turn apply, and the next turn (or a challenge or mirror window) starts.
+    /// Resolve the completed play of the player to act, whose card is the top of the discard
+    /// pile (see [`Game::resolve_card`]).
     pub(super) fn resolve_play(&mut self) {
+        let top = self.discard.top().expect("a card was placed");
+        self.resolve_card(top);
+    }
+
+    /// Resolve the completed play of the player to act, `top` the card placed last (on the
+    /// discard pile, or on stalin's rogue pile): the hand may end, the effects collected in the
+    /// turn apply, and the next turn (or a challenge or mirror window) starts.
+    pub(super) fn resolve_card(&mut self, top: Card) {
         let p = self.current;
-        // The rogue pile (stalin) is read only when the card went there: its length sits in a
-        // line a step does not otherwise touch.
-        let top = self.discard.top().or_else(|| self.rogue.top()).expect("a card was placed");
         let t = self.turn;
         // A countdown player who went out was dealt a new hand (`turn.redealt`): empty only when
         // the stock had no card left, and that player's score is not yet 0, so play goes on.
