@@ -256,7 +256,8 @@ impl Game {
         };
         if going_out && self.rules.settings.countdown && !self.turn.redealt {
             // Countdown: going out lowers the score; at 0 the game is won, otherwise the
-            // player is dealt that many new cards and play goes on.
+            // player is dealt that many new cards (`deal_countdown_hand`, once the card's own
+            // decisions that need no hand are made) and play goes on.
             self.scores[p] -= 1;
             if self.scores[p] <= 0 {
                 self.scores[p] = 0;
@@ -264,12 +265,11 @@ impl Game {
                 return;
             }
             self.turn.redealt = true;
-            let k = self.scores[p] as usize;
-            self.draw_cards(p, k);
             going_out = false;
         }
         if let Some(give) = r.give {
             if !self.turn.is_start && !self.turn.give_done {
+                self.deal_countdown_hand(p);
                 if going_out {
                     // Out with the give card itself: nothing to hand over. Played "as during the
                     // hand" (kings_reverse AS), every other player draws the card they would have got.
@@ -295,10 +295,12 @@ impl Game {
             }
         }
         if !self.turn.is_start && !going_out && r.swap_hand && !self.turn.swap_done {
+            self.deal_countdown_hand(p);
             self.phase = Phase::Target;
             return;
         }
         if !going_out && r.ask_rank && !self.turn.ask_done {
+            self.deal_countdown_hand(p);
             // A start card asks too, the dealer asking (thirty_eights: "treated as if the
             // dealer played it").
             self.phase = Phase::Ask;
@@ -316,6 +318,20 @@ impl Game {
             return;
         }
         self.resolve_play();
+    }
+
+    /// The new hand of a countdown player who went out this turn (`turn.redealt`), dealt once:
+    /// before a give, a swap or an ask, which act on hands, and otherwise when the play
+    /// resolves, so that a wild's suit is named as the card is played, before its player sees
+    /// the new cards (the source: "When a wild card is played, the player nominates a suit").
+    /// A hand still empty was dealt nothing (an empty stock: dealing again deals nothing), unless
+    /// its cards were given away (`gave`) or swapped.
+    pub(super) fn deal_countdown_hand(&mut self, p: usize) {
+        let t = &self.turn;
+        if t.redealt && t.gave == 0 && !t.swap_done && self.hands[p].is_empty() {
+            let k = self.scores[p] as usize;
+            self.draw_cards(p, k);
+        }
     }
 
     /// An ask card (`ask_rank`): the next player must play the asked card (`k`: rank index, 13 = QS, 14 = joker).

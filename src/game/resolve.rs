@@ -29,6 +29,7 @@ impl Game {
     /// turn apply, and the next turn (or a challenge or mirror window) starts.
     pub(super) fn resolve_card(&mut self, top: Card) {
         let p = self.current;
+        self.deal_countdown_hand(p as usize);
         let t = self.turn;
         // A countdown player who went out was dealt a new hand (`turn.redealt`): empty only when
         // the stock had no card left, and that player's score is not yet 0, so play goes on.

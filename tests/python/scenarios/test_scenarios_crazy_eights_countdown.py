@@ -114,6 +114,30 @@ def test_CD_2_going_out_lowers_score_and_redeals():
     assert g.phase == "nominate"
 
 
+def test_CD_fidelity_going_out_on_a_wild_names_the_suit_before_the_new_hand():
+    """Source: "When a wild card is played, the player nominates a suit." The suit is named
+    as the wild is played, before its player has gone out and "is immediately dealt a new
+    hand". n=3, P0 (score 5) plays their last card, the wild 5H, on 9C. Expect: P0 names the
+    suit with an empty hand (the new cards were dealt first, and in view of the choice), then
+    holds the 4 new cards; P1 plays on."""
+    new_cards = ["AS", "KS", "QS", "JS"]
+    g = cd_position(
+        3,
+        hands=[["5H"], ["3D", "4D", "6D"], ["7C", "8C", "TC"]],
+        discard=["2S", "9C"],
+        stock=new_cards + ["TD", "JD"],
+        scores=[5, 8, 8],
+    )
+    g.step("play 5H")
+    assert g.phase == "nominate" and g.current_player == 0
+    assert list(g.scores) == [4, 8, 8]
+    assert g.hand(0) == [] and g.stock_size == 6
+    g.step("suit D")
+    assert multiset(g.hand(0)) == multiset(new_cards)
+    assert g.stock() == ["TD", "JD"]
+    assert g.current_player == 1 and g.nominated_suit == "D"
+
+
 def test_CD_3_score_zero_wins_the_game():
     """CD-3: P0 (score 1) plays their last card. Expect: P0's score is 0, P0 wins,
     and the episode ends."""
