@@ -199,7 +199,11 @@ TABLE = {
     "last_card_timing=on_penultimate_play": (
         "the last-card call is owed for the play of the second-to-last card only, not when a give "
         "leaves one card (`last_card.timing`; set only under `last_card.mode = action` with a give card; "
-        "last so that the columns before it keep their offsets)"
+        "added after the columns above, so that they keep their offsets)"
+    ),
+    "pass_only_when_unable": (
+        "only a player who cannot play may pass (`pass.voluntary = false`; added last, so that the columns "
+        "before it keep their offsets)"
     ),
 }
 

@@ -100,7 +100,9 @@ impl Game {
             mask.set(action::DRAW);
         }
         let pass = if one_draw { self.turn.accepted || !self.can_draw() } else { !self.can_draw() && voluntary };
-        if pass {
+        // `pass.voluntary = false`: only a player who cannot play passes (never an empty legal
+        // set: with no play, the pass is as above).
+        if pass && (self.rules.settings.pass_voluntary || !any) {
             mask.set(action::PASS);
         }
         if any && self.announce_allowed() {

@@ -55,6 +55,8 @@ pub struct Settings {
     pub all_pass: AllPass,
     /// `pass.explicit`.
     pub explicit_pass: bool,
+    /// `pass.voluntary`.
+    pub pass_voluntary: bool,
     /// `stock.exhausted`.
     pub exhausted: Exhausted,
     /// `stock.refill_at_once`.
@@ -166,6 +168,7 @@ impl Settings {
             pass_when: s.passing.when,
             all_pass: s.passing.all_pass,
             explicit_pass: s.passing.explicit,
+            pass_voluntary: s.passing.voluntary,
             exhausted: s.stock.exhausted,
             refill_at_once: s.stock.refill_at_once,
             chain_increment: s.chain.increment,

@@ -89,7 +89,7 @@ enum Mutation {
         limit: u8,
         after: DrawAfter,
     },
-    Pass(PassWhen, AllPass, bool),
+    Pass(PassWhen, AllPass, bool, bool),
     Stock(Exhausted, bool),
     Multi(MultiMode, MultiEffects, Vec<String>),
     Chain {
@@ -222,8 +222,8 @@ fn mutation() -> impl Strategy<Value = Mutation> {
               select(&[DrawAfter::EndTurn, DrawAfter::MayPlayDrawn, DrawAfter::MayPlayAny, DrawAfter::MustPlayDrawnIfPlayable, DrawAfter::MustPlayWhenFound][..]))
             .prop_map(|(voluntary, mode, limit, after)| Mutation::Draw { voluntary, mode, limit, after }),
         2 => (select(&[PassWhen::Never, PassWhen::StockEmpty, PassWhen::AfterDrawLimit][..]),
-              select(&[AllPass::BlockedHandEnds, AllPass::PassIsFinal][..]), prop::bool::ANY)
-            .prop_map(|(w, a, e)| Mutation::Pass(w, a, e)),
+              select(&[AllPass::BlockedHandEnds, AllPass::PassIsFinal][..]), prop::bool::ANY, prop::bool::ANY)
+            .prop_map(|(w, a, e, v)| Mutation::Pass(w, a, e, v)),
         2 => (select(&[Exhausted::ReshuffleAllButTop, Exhausted::TurnOverNoShuffle, Exhausted::NoReshuffle, Exhausted::KeepFive][..]), prop::bool::ANY)
             .prop_map(|(e, r)| Mutation::Stock(e, r)),
         2 => (select(&[MultiMode::Off, MultiMode::EqualRank, MultiMode::MatchingRun][..]),
@@ -359,10 +359,11 @@ fn apply(spec: &mut RulesSpec, m: &Mutation) {
             spec.draw.limit = limit;
             spec.draw.after = after;
         }
-        Mutation::Pass(w, a, e) => {
+        Mutation::Pass(w, a, e, v) => {
             spec.passing.when = w;
             spec.passing.all_pass = a;
             spec.passing.explicit = e;
+            spec.passing.voluntary = v;
         }
         Mutation::Stock(e, r) => {
             spec.stock.exhausted = e;

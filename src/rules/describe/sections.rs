@@ -281,6 +281,9 @@ pub(super) fn drawing(s: &RulesSpec) -> Vec<String> {
             PassWhen::Never => {
                 "A player who does not play must draw; a player may pass only when nothing can be drawn."
             }
+            PassWhen::StockEmpty if !s.passing.voluntary => {
+                "A player who cannot play passes when the stock is empty; a player who can must play."
+            }
             PassWhen::StockEmpty => "A player who cannot (or will not) play passes when the stock is empty.",
             PassWhen::AfterOneDraw => "A player must draw one card before passing.",
             PassWhen::AfterDrawLimit => "A player who still cannot play after drawing as far as allowed passes.",
@@ -294,6 +297,9 @@ pub(super) fn drawing(s: &RulesSpec) -> Vec<String> {
         }
         .into(),
     );
+    if !s.passing.voluntary && s.passing.when != PassWhen::StockEmpty {
+        v.push("Only a player who cannot play may pass.".into());
+    }
     if s.passing.explicit {
         v.push("A player left with nothing to do but pass passes as a decision of their own.".into());
     }

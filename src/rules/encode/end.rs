@@ -53,7 +53,8 @@ impl Rules {
         o.flag("series_winner=last_below", s.series_winner == SeriesWinner::LastBelow);
         o.flag("arithmetic", self.arithmetic);
         o.flag("rogue_pile", self.rogue);
-        // Last, so that the columns before it keep their offsets.
+        // Last, in the order they were added, so that the columns before them keep their offsets.
         o.flag("last_card_timing=on_penultimate_play", s.last_card_timing == LastCardTiming::OnPenultimatePlay);
+        o.flag("pass_only_when_unable", !s.pass_voluntary);
     }
 }

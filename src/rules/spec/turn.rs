@@ -69,7 +69,7 @@ pub enum AllPass {
 }
 
 /// `pass.*`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PassSpec {
     pub when: PassWhen,
@@ -77,6 +77,15 @@ pub struct PassSpec {
     /// A turn that can only end in a pass waits for the player's `pass` (OpenSpiel asks for
     /// it); off, the engine ends such a turn itself.
     pub explicit: bool,
+    /// A player who can play may pass instead, where passing is allowed (on by default, as
+    /// with `draw.voluntary`); off, `pass` is legal only to a player who cannot play
+    /// (crazy_eights_winner_collects: "a player who can't put down a card simply passes").
+    pub voluntary: bool,
+}
+impl Default for PassSpec {
+    fn default() -> Self {
+        PassSpec { when: PassWhen::default(), all_pass: AllPass::default(), explicit: false, voluntary: true }
+    }
 }
 
 /// `stock.exhausted`.

@@ -128,6 +128,29 @@ def test_CW_4_blocked_hand_nobody_collects():
     assert list(g.scores) == [0, 0, 0]
 
 
+def test_CW_fidelity_with_the_stock_empty_only_a_player_who_cannot_play_passes():
+    """Source: "if the face-down stack runs out of cards, a player who can't put down a card
+    simply passes their turn". The stock is empty, n=3, on 4D: P0 holds 4C (a four) and P1
+    4H, so each must play; P2 cannot play and passes. (Every player could pass, and three
+    passes ended the hand blocked with nobody collecting.)"""
+    g = position(
+        PRESET,
+        3,
+        hands=[["4C", "9C"], ["4H", "6D"], ["9S", "TS"]],
+        discard=["2S", "4D"],
+        stock=[],
+        rules=ONE_HAND,
+    )
+    assert legal(g) == {"play 4C"}
+    g.step("play 4C")
+    assert g.current_player == 1 and legal(g) == {"play 4H"}
+    g.step("play 4H")
+    assert g.current_player == 2 and legal(g) == {"pass"}
+    g.step("pass")
+    assert g.current_player == 0 and legal(g) == {"pass"}  # 9C on 4H: P0 cannot play now
+    assert not hand_over(g)
+
+
 def test_CW_5_winner_collects_and_series_target():
     """CW-5: n=3, P0 goes out. P1 holds `8S QD 7C` and P2 holds `AS 3H`. Expect:
     P0 collects 71; the series target is 150."""
