@@ -77,6 +77,14 @@ DEALS = [
         52,
         "The dealer gives each player seven cards, one at a time, and then gives herself an additional two cards.",
     ),
+    (
+        "rose_mau",
+        7,
+        [7, 7, 7, 7, 7, 7, 9],
+        104,
+        "One or two standard 52 card decks / If this is not possible (or if chosen), player draws one card instead."
+        " (one deck deals 51 cards to seven players and turns up the last: no card is left to draw)",
+    ),
     ("advanced_switch", 3, [5] * 3, 104, "Deal 5 cards each from a double deck (104 cards)"),
     ("zodiac", 3, [7] * 3, 52, "Each player receives 7 cards. (deck silent, R: 1 pack)"),
     ("sevens_and_eights", 3, [5] * 3, 52, "Use a single deck of cards with no Jokers. / Deal 5 cards to each player"),
