@@ -545,9 +545,9 @@ def test_blocked_lowest_collects_crazy_eights_winner_collects():
     """Source (the guide): "if the face-down stack runs out of cards, a player who can't put
     down a card simply passes their turn" and "The winner accrues all other player point."
     (the catalog, G13: a blocked hand scores nothing; the variant `blocked_lowest_collects`
-    lets the player with the lowest hand collect the others). P0 `3H` (3), P1 `4D TS`
-    (14), P2 `6S 4C` (10): all pass; P0 collects 24."""
-    hands = [["3H"], ["4D", "TS"], ["6S", "4C"]]
+    lets the player with the lowest hand collect the others). On KC nobody can play: P0 `3H`
+    (3), P1 `4D TS` (14), P2 `6S 4H` (10): all pass; P0 collects 24."""
+    hands = [["3H"], ["4D", "TS"], ["6S", "4H"]]
     for variants, points in (((), [0, 0, 0]), (("blocked_lowest_collects",), [24, 0, 0])):
         g = _pos("crazy_eights_winner_collects", hands, ["9C", "KC"], [], *variants)
         for _ in range(3):
