@@ -137,13 +137,16 @@ impl Game {
 
     /// Draw-chain card `c` placed: it answers the pending chain (which grows by its rule), or
     /// starts or adds to the chain this turn will set.
-    /// Under `strict` (`multi.effects = top_card_only`) a second draw card of the same play
-    /// adds nothing to the penalty: a play that already answered the pending chain adds no
-    /// more (`chain_cards` is cleared by every card under top-only effects, so the turn's
+    /// Under `strict` (`multi.effects = top_card_only`), or for a card that acts `once`, a
+    /// second draw card of the same play adds nothing to the penalty: a play that already
+    /// answered the pending chain adds no more (`chain_cards` is cleared by every card under top-only effects, so the turn's
     /// `answered` flag is what marks it).
     fn record_chain(&mut self, c: Card, ch: crate::rules::ChainRule, once: bool, strict: bool) {
         let t = &mut self.turn;
-        let repeated = strict && t.answered;
+        // A card that acts once however many are played (`repeat = "once"`) adds nothing after
+        // a card of the same play has answered the pending chain, as it adds nothing to a chain
+        // it starts.
+        let repeated = (strict || once) && t.answered;
         t.chain_cards += 1;
         if t.chain_cards >= 2 {
             if let Some(ma) = ch.multi_answer {

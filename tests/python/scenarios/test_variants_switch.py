@@ -250,6 +250,30 @@ def test_kings_cumulative_other_pick_ups_still_count_once():
     assert g.current_player == 2
 
 
+def test_kings_cumulative_pick_ups_answering_a_pending_pick_up_still_count_once():
+    """The same sentences, on a pending pick-up: "2 - pick up 2 blackjack - pick up 5 ...
+    jacks on 2's & vice versa" and "If you play 3 Kings, only the top one takes effect". n=3,
+    P0 faces a pending 2 and answers with `2C 2H` (P1 then faces 4) or `JC JS` (7), as in the
+    preset. Under `kings_cumulative` every card of the answer added (6 and 12)."""
+    for variants in ((), ("kings_cumulative",)):
+        for cards, want in ((["2C", "2H"], 4), (["JC", "JS"], 7)):
+            g = position(
+                "blackjack_forum_house",
+                3,
+                hands=[[*cards, "9S"], ["4D", "7S"], ["7C", "3C"]],
+                discard=["5C", "2D"],
+                stock=["4C", "6C", "7D", "9C", "TC", "3D", "4S"],
+                pending_draw=2,
+                rules=_rules(*variants),
+            )
+            for c in cards:
+                g.step(f"play {c}")
+            if g.current_player == 0 and g.phase == "continue":
+                g.step("end")
+            assert g.current_player == 1, (variants, cards)
+            assert g.pending_draw == want, (variants, cards)
+
+
 # ----------------------------------------------------------------------- advanced_switch
 
 # Advanced Switch points: "All ordinary cards count their face value; queens and kings
