@@ -50,13 +50,20 @@ impl Game {
             Phase::Target => {
                 // Any other seat still in the hand (not one that went out first, whose hand
                 // is empty, under `end.play_for_second`).
+                let mut one_card = false;
                 for k in 1..self.n as usize {
                     let q = (self.current as usize + k) % self.n as usize;
                     if self.left_hand() & (1 << q) == 0 {
                         mask.set(action::TARGET + k - 1);
+                        one_card |= self.hands[q].len() == 1;
                     }
                 }
                 mask.set(action::END_TURN);
+                // A swap that leaves the player one card: the call may be made first ("no
+                // matter how he got it", thirty_eights), as the penalty follows the swap.
+                if one_card && self.rules.settings.last_card_mode == LastCardMode::Action && !self.turn.announced {
+                    mask.set(action::ANNOUNCE);
+                }
             }
             Phase::Keep => self.legal_keep(mask),
             Phase::Challenge => {
@@ -149,6 +156,11 @@ impl Game {
         let whole_hand = matches!(self.turn.follow, Some((FollowState::UpTo3, _))) && self.turn.cards > 3;
         if !inside_pair && !whole_hand {
             mask.set(action::END_TURN);
+        }
+        // The call may be made in the middle of a turn too (a compulsory cover that leaves one
+        // card, thirty_eights' three): the penalty is owed only when the play is complete.
+        if self.announce_allowed() {
+            mask.set(action::ANNOUNCE);
         }
     }
 

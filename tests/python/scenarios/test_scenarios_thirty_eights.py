@@ -683,6 +683,47 @@ def test_TE_fidelity_one_card_call_penalty_four():
     assert len(g.hand(0)) == 5
 
 
+_CALL_OTHERS = [["5D", "6D", "7D", "9H"], ["5S", "6S", "7S", "9S"]]
+_CALL_STOCK = ["KH", "QH", "TH", "3H", "2C", "TC", "TS", "TD"]
+
+
+@pytest.mark.parametrize("call", [True, False])
+@pytest.mark.parametrize(
+    "case, p0, p3, moves, one_card",
+    [
+        # A three from three cards must be covered: the cover leaves one card.
+        ("cover", ["3D", "5D", "6H"], ["5C", "6C", "7C", "9C"], ["play 3D", "play 5D"], ["6H"]),
+        # A jack trades hands with P3, who holds one card.
+        ("trade", ["JD", "5H", "6H"], ["9C"], ["play JD", "target +3"], ["9C"]),
+    ],
+)
+def test_TE_fidelity_one_card_call_however_the_hand_came_to_one_card(case, p0, p3, moves, one_card, call):
+    """Source (38's): "If a player has one card in his hand (no matter how he got it), he
+    must say "One Card!" before the next person plays. If he doesn't, ... he must draw 4
+    cards." A compulsory cover of a three and a jack's trade leave P0 one card in the middle
+    of its turn: the call is offered there (it was not, and the 4 cards were unavoidable);
+    made, P0 keeps its one card; not made, P0 draws 4."""
+    g = position(
+        PRESET,
+        N,
+        hands=[p0, *_CALL_OTHERS, p3],
+        discard=["4D"],
+        stock=_CALL_STOCK,
+        rules={"series": {"match": False}},
+        seed=38,
+    )
+    g.step(moves[0])
+    assert "announce" in legal(g), case
+    if call:
+        g.step("announce")
+    g.step(moves[1])
+    assert g.current_player != 0
+    if call:
+        assert g.hand(0) == one_card
+    else:
+        assert len(g.hand(0)) == 5 and one_card[0] in g.hand(0)
+
+
 @pytest.mark.parametrize(
     "start, first, direction, pending",
     [
