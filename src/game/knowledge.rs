@@ -115,7 +115,7 @@ impl Game {
         if self.phase == Phase::Play && !(pass && one_draw) && self.interlude.kind == InterludeKind::None {
             let p = self.current as usize;
             // A pass under `pass.voluntary = false` is a fact: the player could play nothing.
-            let voluntary = self.rules.settings.draw_voluntary && !(pass && !self.rules.settings.pass_voluntary);
+            let voluntary = self.rules.settings.draw_voluntary && (!pass || self.rules.settings.pass_voluntary);
             let mut faces = self.void_faces(voluntary);
             if voluntary {
                 // A belief, not a fact: a player may draw holding a wild to keep it.
