@@ -273,32 +273,10 @@ impl Game {
                     next += 1;
                 }
             }
-            // Short: an earlier seat `r` hands over a card `x` this seat may hold and takes an
-            // undealt card `cards[i]` in its place.
-            'repair: while got[q].len() < need {
-                for r in (0..q).filter(|&r| ruled(r)) {
-                    let vr = self.void_faces_of(r);
-                    for x in crate::card_set::Faces::new(got[r].bits()) {
-                        if !fits(room[q], v, x) {
-                            continue;
-                        }
-                        // `r`'s room once `x` is gone.
-                        let free = room[r] + used(vr, x);
-                        if let Some(i) = (next..cards.len()).find(|&i| fits(free, vr, cards[i])) {
-                            room[r] = free - used(vr, cards[i]);
-                            got[r].remove(x);
-                            got[r].add(cards[i]);
-                            room[q] -= used(v, x);
-                            got[q].add(x);
-                            // `x` replaces `cards[i]` among the dealt cards.
-                            cards[i] = x;
-                            cards.swap(next, i);
-                            next += 1;
-                            continue 'repair;
-                        }
-                    }
-                }
-                break;
+            // Short: earlier seats hand cards along, `q` taking one from `r1`, `r1` one from
+            // `r2` and so on, the last taking an undealt card (`repair_chain`).
+            while got[q].len() < need && self.repair_chain(player, q, &mut room, &mut got, cards, next) {
+                next += 1;
             }
             while got[q].len() < need {
                 got[q].add(cards[next]);
@@ -316,6 +294,82 @@ impl Game {
             shuffle(&mut cards[next..], rng);
         }
         next
+    }
+
+    /// One more card for the ruled seat `q`, short of cards it may hold: a chain of earlier
+    /// ruled seats found breadth first, `q` taking a card `x1` that it may hold from `r1`, `r1`
+    /// taking `x2` from `r2` in its place, ..., and the last seat an undealt card from
+    /// `cards[next..]`, each seat kept within its record (its room counted with the card it
+    /// gives away). One exchange, the chain of one, used to be all that was tried, and a tight
+    /// table (six seats, an empty stock, every pass a fact) was left short of a deal its real
+    /// hands prove exists. Moves the undealt card to `cards[next]` (the caller counts it dealt)
+    /// and returns true, or returns false when no chain exists. Allocates nothing: each seat
+    /// is a node once for each room it can have once a card is gone.
+    fn repair_chain(
+        &self,
+        player: usize,
+        q: usize,
+        room: &mut [u8; MAX_PLAYERS],
+        got: &mut [CardCounts; MAX_PLAYERS],
+        cards: &mut [Card],
+        next: usize,
+    ) -> bool {
+        let fits = |room: u8, v: u64, c: Card| v & bit(c) == 0 || room > 0;
+        let used = |v: u64, c: Card| u8::from(v & bit(c) != 0);
+        let ruled = |r: usize| r != player && r < q && self.voids[r] != 0;
+        // Nodes: (seat, the card it gives to its parent, parent node or NONE for `q`, its room
+        // once that card is gone); at most two per seat (a face of its record given or not).
+        const NONE: usize = usize::MAX;
+        let mut nodes = [(0usize, Card(0), NONE, 0u8); 2 * MAX_PLAYERS];
+        let mut seen = [[false; 2]; MAX_PLAYERS];
+        let (mut len, mut head) = (0, 0);
+        // The receiver of the node being expanded: `q` first.
+        let mut receiver = (q, room[q], NONE);
+        loop {
+            let (s, free_s, at) = receiver;
+            let vs = self.void_faces_of(s);
+            for r in (0..MAX_PLAYERS.min(self.n as usize)).filter(|&r| ruled(r) && r != s) {
+                let vr = self.void_faces_of(r);
+                for x in crate::card_set::Faces::new(got[r].bits()) {
+                    let freed = used(vr, x);
+                    if !fits(free_s, vs, x) || seen[r][usize::from(freed)] || on_path(&nodes, at, r) {
+                        continue;
+                    }
+                    seen[r][usize::from(freed)] = true;
+                    let free_r = room[r] + freed;
+                    nodes[len] = (r, x, at, free_r);
+                    len += 1;
+                    if let Some(i) = (next..cards.len()).find(|&i| fits(free_r, vr, cards[i])) {
+                        // Hand the cards along the chain, from its end back to `q`.
+                        let (mut k, mut take) = (len - 1, cards[i]);
+                        loop {
+                            let (r, x, parent, _) = nodes[k];
+                            let vr = self.void_faces_of(r);
+                            got[r].remove(x);
+                            got[r].add(take);
+                            room[r] = room[r] + used(vr, x) - used(vr, take);
+                            take = x;
+                            if parent == NONE {
+                                break;
+                            }
+                            k = parent;
+                        }
+                        got[q].add(take);
+                        room[q] -= used(self.void_faces_of(q), take);
+                        // The dealt cards gain one (laid out again from `got` when mixed).
+                        cards[i] = take;
+                        cards.swap(next, i);
+                        return true;
+                    }
+                }
+            }
+            if head == len {
+                return false;
+            }
+            let (r, _, _, free_r) = nodes[head];
+            receiver = (r, free_r, head);
+            head += 1;
+        }
     }
 
     /// With two seats or more with a record, dealing them one after the other is uniform for
@@ -401,6 +455,17 @@ const MIX_STEPS_PER_CARD: usize = 8;
 
 /// Partial Fisher-Yates: `k` uniform picks without replacement from `cards[lo..lo + len]`
 /// end up, in random order, in `cards[lo..lo + k]`.
+/// Whether seat `r` is on the chain from node `at` back to the receiving seat.
+fn on_path(nodes: &[(usize, Card, usize, u8)], mut at: usize, r: usize) -> bool {
+    while at != usize::MAX {
+        if nodes[at].0 == r {
+            return true;
+        }
+        at = nodes[at].2;
+    }
+    false
+}
+
 fn pick<R: rand::Rng + ?Sized>(cards: &mut [Card], lo: usize, len: usize, k: usize, rng: &mut R) {
     for t in 0..k {
         let j = rng.random_range(lo + t..lo + len);
