@@ -335,6 +335,8 @@ pub fn cards_to_go(g: &Game, q: usize) -> u32 {
     if !g.rules().settings.countdown {
         return held;
     }
+    // A player who went out on a wild is dealt its new hand once the suit is named.
+    let held = held + g.countdown_cards_owed(q);
     let s = g.scores()[q].max(1) as u32;
     held + s * (s - 1) / 2
 }
@@ -406,6 +408,12 @@ mod tests {
             if after.is_terminal() {
                 assert_eq!(after.winner(), Some(p), "out at score 1 wins");
                 continue;
+            }
+            if after.phase() == crate::game::Phase::Nominate {
+                // Out on a wild: the suit is named before the new hand is dealt.
+                assert_eq!(after.hand(p).len(), 0);
+                assert_eq!(cards_to_go(&after, p), cards_to_go(&g, p) - 1);
+                after.apply(after.legal_action_vec()[0]);
             }
             assert_eq!(after.hand(p).len() as u32, s - 1, "dealt s - 1 new cards");
             assert_eq!(cards_to_go(&after, p), cards_to_go(&g, p) - 1);

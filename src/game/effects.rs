@@ -330,11 +330,19 @@ impl Game {
     /// A hand still empty was dealt nothing (an empty stock: dealing again deals nothing), unless
     /// its cards were given away (`gave`) or swapped.
     pub(super) fn deal_countdown_hand(&mut self, p: usize) {
-        let t = &self.turn;
-        if t.redealt && t.gave == 0 && !t.swap_done && self.hands[p].is_empty() {
-            let k = self.scores[p] as usize;
+        let k = self.countdown_cards_owed(p) as usize;
+        if k > 0 {
             self.draw_cards(p, k);
         }
+    }
+
+    /// The cards a countdown player who went out this turn is still to be dealt (its score):
+    /// the new hand waits for the suit of the wild it went out on (0 for anyone else, and once
+    /// dealt).
+    pub fn countdown_cards_owed(&self, p: usize) -> u32 {
+        let t = &self.turn;
+        let owed = p == self.current as usize && t.redealt && t.gave == 0 && !t.swap_done && self.hands[p].is_empty();
+        if owed { self.scores[p].max(0) as u32 } else { 0 }
     }
 
     /// An ask card (`ask_rank`): the next player must play the asked card (`k`: rank index, 13 = QS, 14 = joker).
