@@ -20,6 +20,8 @@ impl Game {
     /// Resolve the completed play of the player to act, whose card is the top of the discard
     /// pile (see [`Game::resolve_card`]).
     pub(super) fn resolve_play(&mut self) {
+        // No input reaches this panic: every caller has just placed a card on the discard pile
+        // (a rogue-pile play calls `resolve_card` with its card instead).
         let top = self.discard.top().expect("a card was placed");
         self.resolve_card(top);
     }
