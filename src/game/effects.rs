@@ -139,8 +139,8 @@ impl Game {
     /// starts or adds to the chain this turn will set.
     /// Under `strict` (`multi.effects = top_card_only`), or for a card that acts `once`, a
     /// second draw card of the same play adds nothing to the penalty: a play that already
-    /// answered the pending chain adds no more (`chain_cards` is cleared by every card under top-only effects, so the turn's
-    /// `answered` flag is what marks it).
+    /// answered the pending chain adds no more (`chain_cards` is cleared by every card under
+    /// top-only effects, so the turn's `answered` flag is what marks it).
     fn record_chain(&mut self, c: Card, ch: crate::rules::ChainRule, once: bool, strict: bool) {
         let t = &mut self.turn;
         // A card that acts once however many are played (`repeat = "once"`) adds nothing after
