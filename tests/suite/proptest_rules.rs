@@ -591,6 +591,15 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
                     None if field == "end.play_for_second" => spec.end.play_for_second = false,
                     // Jokers in the deck need a rule.
                     None if field == "deck.jokers" => spec.deck.jokers = 0,
+                    // A shield against a chain group a mutation renamed or removed (one_card's
+                    // "ace_attack" once the ace's draw chain is drawn anew): drop the shield.
+                    Some(face) if field.ends_with(".shield.against") => {
+                        for (sel, c) in spec.cards.iter_mut() {
+                            if covers(sel, face) {
+                                c.shield = None;
+                            }
+                        }
+                    }
                     // joker_lock is a joker's own effect (not wild, no chain): drop it elsewhere.
                     Some(face) if field.ends_with(".joker_lock") => {
                         for (sel, c) in spec.cards.iter_mut() {
