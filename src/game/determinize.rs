@@ -328,7 +328,7 @@ impl Game {
         loop {
             let (s, free_s, at) = receiver;
             let vs = self.void_faces_of(s);
-            for r in (0..MAX_PLAYERS.min(self.n as usize)).filter(|&r| ruled(r) && r != s) {
+            for r in (0..q).filter(|&r| ruled(r) && r != s) {
                 let vr = self.void_faces_of(r);
                 for x in crate::card_set::Faces::new(got[r].bits()) {
                     let freed = used(vr, x);
