@@ -47,7 +47,7 @@ pub struct VoidRecord {
 }
 
 /// The serialized form of a [`Game`](super::table::Game) (`to_dict`, pickle). Field names are stable.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Snapshot {
     pub format: u32,
