@@ -419,11 +419,7 @@ mod tests {
                     bare.record_bare(c);
                     general.record_effects_general(c);
                     assert_eq!(bare.turn, general.turn, "{preset} {n}p {c}");
-                    assert_eq!(
-                        format!("{:?}", bare.snapshot()),
-                        format!("{:?}", general.snapshot()),
-                        "{preset} {n}p {c}"
-                    );
+                    assert_eq!(bare.snapshot(), general.snapshot(), "{preset} {n}p {c}");
                     checked += 1;
                     top_only_checked += usize::from(g.top_only());
                 }

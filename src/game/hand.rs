@@ -446,7 +446,7 @@ mod reset_tests {
                 let seed = derive_seed(21, k);
                 g.reset(seed, &[]).unwrap();
                 let fresh = Game::new(rules.clone(), seed);
-                assert_eq!(format!("{:?}", g.snapshot()), format!("{:?}", fresh.snapshot()), "{preset} {n}p");
+                assert_eq!(g.snapshot(), fresh.snapshot(), "{preset} {n}p");
                 for o in 0..n {
                     assert_eq!(g.seen_cards(o), fresh.seen_cards(o), "{preset} {n}p");
                 }

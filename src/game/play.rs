@@ -298,7 +298,7 @@ mod tests {
                         let mut general = g.clone();
                         general.play_general(c);
                         g.play_plain(c);
-                        assert_eq!(format!("{:?}", g.snapshot()), format!("{:?}", general.snapshot()), "{preset} {n}p");
+                        assert_eq!(g.snapshot(), general.snapshot(), "{preset} {n}p");
                         for o in 0..n {
                             assert_eq!(g.seen_cards(o), general.seen_cards(o), "{preset} {n}p");
                         }
