@@ -100,6 +100,21 @@ def test_match_targets_match_to_500_match_to_300_match_to_55_match_to_1500(prese
     assert _finish(preset, [], n, hands, top, lower).is_terminal
 
 
+def test_match_to_1500_is_played_to_its_target():
+    """Source (38's): "The game can be to any number of points determined at the beginning,
+    although 1,500 is a good game length." A match to 1,500 is long (seventeen hands and more
+    between heuristic bots): matches the default decision cap (5,000 an episode) cut short
+    before anyone reached 1,500 (seeds 4, 6, 7 and 10 of these) are played to the target."""
+    for seed in range(3, 15):
+        g = eights.Game("thirty_eights", 4, seed=seed, rules={"variants": ["match_to_1500"]})
+        bot = eights.Bot("heuristic", seed=seed)
+        while not (g.is_terminal or g.is_truncated):
+            g.step(bot.act(g))
+        assert g.is_terminal and not g.is_truncated, (seed, g.decision_count, list(g.scores))
+        assert max(g.scores) >= 1500 and g.hands_played > 1, (seed, list(g.scores))
+        assert g.winner is None or g.scores[g.winner] == min(g.scores)
+
+
 # ------------------------------------------------------------------------ kings_reverse
 
 
