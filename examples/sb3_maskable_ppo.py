@@ -23,6 +23,7 @@ import argparse
 import os
 
 import numpy as np
+import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import VecMonitor
@@ -30,6 +31,7 @@ from stable_baselines3.common.vec_env import VecMonitor
 import eights
 import eights.arena
 import eights.integrations.sb3
+from eights.train.machine import pick_threads
 
 
 def parse_args() -> argparse.Namespace:
@@ -43,15 +45,24 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--eval-games", type=int, default=500, help="duplicate deals per opponent")
     p.add_argument("--out", default="runs/sb3_maskable_ppo", help="directory for the saved model")
     p.add_argument("--dummy", action="store_true", help="train on DummyVecEnv(eights.make) instead")
+    p.add_argument(
+        "--torch-threads",
+        type=int,
+        default=None,
+        help="PyTorch's threads (default: chosen as eights train chooses them; one on a busy 2-core machine)",
+    )
     p.add_argument("--smoke", action="store_true", help="tiny budget, for CI")
     args = p.parse_args()
+    args.n_steps = max(64, 2048 // args.n_envs)  # steps per env per rollout
     if args.smoke:
-        args.timesteps, args.n_envs, args.eval_games = 512, 2, 4
+        args.timesteps, args.n_envs, args.eval_games, args.n_steps = 512, 2, 4, 128
     return args
 
 
 def main() -> None:
     args = parse_args()
+    # A second PyTorch thread on a busy 2-core machine made the updates 100 times slower.
+    torch.set_num_threads(pick_threads(1, args.torch_threads, "cpu")[1])
     if args.dummy:
         env = make_vec_env(
             eights.make,
@@ -68,7 +79,7 @@ def main() -> None:
     model = MaskablePPO(
         "MlpPolicy",
         env,
-        n_steps=max(64, 2048 // args.n_envs),
+        n_steps=args.n_steps,
         batch_size=256 if not args.smoke else 64,
         learning_rate=3e-4,
         ent_coef=0.01,
