@@ -5,7 +5,6 @@ reading of a ``preset`` argument, :func:`resolve_preset` (a name, a TOML path or
 """
 
 from .core import Rules
-from .core import _load_toml_text as _load_toml_text
 from .encoding import RULES_SIZE
 from .preset_arg import PRESET_HELP, is_rules_path, resolve_preset
 from .space import RuleSpace

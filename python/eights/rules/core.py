@@ -31,9 +31,8 @@ from __future__ import annotations
 import copy
 import json
 import os
-import re
+import pathlib
 import stat
-import sys
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Union
 
 if TYPE_CHECKING:
@@ -45,7 +44,8 @@ from .._core import encode_rules as _encode_rules
 from .._core import presets as _presets
 from .._utils.checks import as_flag, as_path, quoted, shown_path, unusable_path
 from .._utils.file_kinds import wrong_place
-from .._utils.overrides import MAX_RULES_DEPTH, check_depth, deep_merge, rules_and_overrides, variant_names
+from .._utils.overrides import check_depth, deep_merge, rules_and_overrides, variant_names
+from .toml_text import PRESET_HELP, is_rules_path, load_toml_text
 
 __all__ = ["Rules"]
 
@@ -65,79 +65,14 @@ def _drop_none(value: Any) -> Any:
     return value
 
 
-#: The characters the scan of :func:`_check_key_parts` stops at: strings, comments, dots and
-#: what ends a key (everything else is skipped in C).
-_KEY_SCAN = re.compile(r"""[#"'.=,\n]""")
-
-
-def _check_key_parts(text: str, where: str) -> None:
-    """Refuse a dotted key or table header of more than :data:`MAX_RULES_DEPTH` parts before
-    the TOML parser sees it: the parser builds the tables of such a key in quadratic time
-    (``a.a.a...= 1`` of 60,000 parts, 120 KB, took 37 s to refuse as too deep; one 64 KB
-    request held the web server 10 s). A linear scan over the text outside strings and
-    comments, counting the dots between two ``=``, ``,`` or line ends (a float value holds
-    one)."""
-    dots, i, n = 0, 0, len(text)
-    while True:
-        m = _KEY_SCAN.search(text, i)
-        if m is None:
-            return
-        c, i = m.group(), m.end()
-        if c == ".":
-            dots += 1
-            if dots > MAX_RULES_DEPTH:
-                raise RulesError(
-                    f"invalid rules in {where}: a key with more than {MAX_RULES_DEPTH} dotted parts "
-                    f"(the limit is {MAX_RULES_DEPTH} levels)"
-                )
-        elif c in "=,\n":
-            dots = 0
-        elif c == "#":
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-        else:  # a string: skip to its end (a bad one is the parser's to report)
-            triple = text.startswith(c * 2, i)
-            if triple:
-                end = text.find(c * 3, i + 2)
-                i = n if end < 0 else end + 3
-            else:
-                j = i
-                while True:
-                    end = text.find(c, j)
-                    if end < 0 or "\n" in text[j:end]:
-                        i = n if end < 0 else end + 1
-                        break
-                    if c == '"' and (len(text[j:end]) - len(text[j:end].rstrip("\\"))) % 2:
-                        j = end + 1  # an escaped quote
-                        continue
-                    i = end + 1
-                    break
-
-
-def _load_toml_text(text: str, where: str) -> Dict[str, Any]:
-    _check_key_parts(text, where)
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - exercised on Python < 3.11 only
-        import tomli as tomllib
-    try:
-        table = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ValueError(f"invalid TOML in {where}: {e}") from None
-    except RecursionError:
-        raise RulesError(
-            f"invalid rules in {where}: tables or arrays nested too deeply (the limit is {MAX_RULES_DEPTH} levels)"
-        ) from None
-    check_depth(table, where)
-    return table
-
-
 class Rules:
     """A complete rules specification, validated.
 
     Args:
         preset: name of a built-in preset (see :func:`eights.presets`) whose rules are the
-            starting point.
+            starting point, the path of a house-rules ``.toml`` file (a string ending in
+            ``.toml`` or holding a path separator, or an ``os.PathLike``; read as
+            :meth:`from_toml` reads it), or a :class:`Rules` (the overrides go on top).
         rules: nested dict of overrides, e.g. ``{"deal": {"hand_size": 8}}``; keys may be
             dotted paths (``{"deal.hand_size": 8}``).  ``{"variants": [...]}`` applies
             documented variants of the preset.
@@ -147,7 +82,8 @@ class Rules:
             ``ValueError``.
 
     Raises:
-        ValueError: an unknown preset; :class:`eights.RulesError` (a ``ValueError``)
+        ValueError: an unknown preset, or a rules file :meth:`from_toml` refuses (a missing
+            file is a ``FileNotFoundError``); :class:`eights.RulesError` (a ``ValueError``)
             naming the field for a misspelt key, a wrong type or value, an unknown variant,
             or rules the engine cannot play (checked for ``players.min`` players here and
             for the actual player count by :class:`eights.Game`).
@@ -160,21 +96,44 @@ class Rules:
 
     def __init__(
         self,
-        preset: str = "crazy_eights",
+        preset: Union[PathOrText, Rules] = "crazy_eights",
         rules: Optional[Mapping[str, Any]] = None,
         **overrides: Any,
     ) -> None:
-        if not isinstance(preset, str):
+        path = os.fspath(preset) if isinstance(preset, os.PathLike) else preset
+        is_path = isinstance(path, str) and (isinstance(preset, os.PathLike) or is_rules_path(path))
+        if not isinstance(path, str) and not isinstance(preset, Rules):
             raise TypeError(
-                f"preset must be a preset name (str), got {type(preset).__name__}; "
-                "use Rules.from_toml or Rules.from_dict for a rules file or table"
+                f"preset must be {PRESET_HELP}, got {type(preset).__name__}; use Rules.from_dict for a table"
             )
         if rules is not None and not isinstance(rules, Mapping):
             raise TypeError(
                 f"rules must be a dict of rule overrides, e.g. {{'deal': {{'hand_size': 8}}}}, "
                 f"got {type(rules).__name__}"
             )
-        self._init(preset, rules_and_overrides(rules, overrides))
+        more = rules_and_overrides(rules, overrides)
+        if isinstance(preset, Rules):  # the overrides on top, as replace() puts them
+            self._init(preset._base, deep_merge(preset._overrides, more))
+        elif isinstance(path, str) and is_path:  # a house-rules file: the same
+            base = Rules._read_path(path, "preset", PRESET_HELP)
+            self._init(base._base, deep_merge(base._overrides, more))
+        elif isinstance(path, str):
+            self._init(path, more)
+
+    @classmethod
+    def _read_path(cls, path: str, name: str, allowed: str) -> Rules:
+        """The rules of the file at ``path``, given as the argument ``name`` (which may be
+        ``allowed``): errors name both, and the file."""
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"{name}: no such file: {path!r} ({name} must be {allowed})")
+        if os.path.isdir(path):
+            raise IsADirectoryError(f"{name}: {path!r} is a folder, not a rules file (a .toml file)")
+        try:
+            return cls.from_toml(pathlib.Path(path))  # a path, never TOML text
+        except ValueError as exc:  # invalid TOML (naming the file), or rules naming the field
+            if path in str(exc) or type(exc) not in (ValueError, RulesError):
+                raise
+            raise type(exc)(f"{path}: {exc}") from None
 
     def _init(self, base: Union[str, Dict[str, Any]], overrides: Dict[str, Any]) -> None:
         overrides = dict(overrides)
@@ -294,7 +253,7 @@ class Rules:
             text, where = source, "the TOML text"
         else:
             raise TypeError(f"source must be a path or TOML text, got {type(source).__name__}")
-        return cls.from_dict(_load_toml_text(text, where))
+        return cls.from_dict(load_toml_text(text, where))
 
     # ------------------------------------------------------------- writing
 

@@ -12,18 +12,14 @@ from __future__ import annotations
 
 import difflib
 import os
-import pathlib
 from typing import Any, Union
 
-from .._core import RulesError
 from .._core import presets as _presets
 from .._utils.checks import quoted
 from .core import Rules
+from .toml_text import PRESET_HELP, is_rules_path
 
 __all__ = ["PRESET_HELP", "is_rules_path", "resolve_preset"]
-
-#: What a ``preset`` argument may be, for error messages.
-PRESET_HELP = "a preset name (str), a path to a .toml file or an eights.Rules"
 
 #: The same for a command-line option (``--preset``): no Python types there.
 OPTION_HELP = "a preset name or the path of a house-rules .toml file"
@@ -31,13 +27,6 @@ OPTION_HELP = "a preset name or the path of a house-rules .toml file"
 
 def _help(name: str) -> str:
     return OPTION_HELP if name.startswith("--") else PRESET_HELP
-
-
-def is_rules_path(text: str) -> bool:
-    """Whether the string ``text`` names a rules file rather than a preset: it ends in
-    ``.toml`` or holds a path separator."""
-    seps = {"/", os.sep} | ({os.altsep} if os.altsep else set())
-    return text.rstrip().lower().endswith(".toml") or any(s in text for s in seps)
 
 
 def resolve_preset(value: Any, name: str = "preset") -> Union[str, Rules]:
@@ -73,13 +62,4 @@ def resolve_preset(value: Any, name: str = "preset") -> Union[str, Rules]:
 
 
 def _read(path: str, name: str) -> Rules:
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"{name}: no such file: {path!r} ({name} must be {_help(name)})")
-    if os.path.isdir(path):
-        raise IsADirectoryError(f"{name}: {path!r} is a folder, not a rules file (a .toml file)")
-    try:
-        return Rules.from_toml(pathlib.Path(path))  # a path, never TOML text
-    except ValueError as exc:  # invalid TOML (naming the file), or rules naming the field
-        if path in str(exc) or type(exc) not in (ValueError, RulesError):
-            raise
-        raise type(exc)(f"{path}: {exc}") from None
+    return Rules._read_path(path, name, _help(name))

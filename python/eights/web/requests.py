@@ -14,7 +14,8 @@ from .._utils.seeds import check_optional_seed
 from ..agents.files import is_agent_file
 from ..agents.load import SB3Policy
 from ..agents.spec import AgentSpec, as_agent
-from ..rules import Rules, _load_toml_text
+from ..rules import Rules
+from ..rules.toml_text import load_toml_text
 from .config import MAX_RULES_BYTES, MAX_TABLE_DECISIONS
 from .errors import bad_request, too_large
 
@@ -71,7 +72,7 @@ def _toml_rules(text: str) -> Rules:
     if size > MAX_RULES_BYTES:
         raise too_large(f"the rules file is {size} bytes; the limit is {MAX_RULES_BYTES} bytes")
     try:
-        return Rules.from_dict(_load_toml_text(text, "the rules file"))
+        return Rules.from_dict(load_toml_text(text, "the rules file"))
     except (ValueError, TypeError) as exc:  # invalid TOML, or a rules error naming the field
         raise bad_request(str(exc)) from None
 

@@ -63,6 +63,7 @@ def _entries():
         return out.getvalue()
 
     return {
+        "Rules": lambda p: eights.Rules(p),
         "Game": lambda p: eights.Game(p, 2, seed=0),
         "make": make,
         "gymnasium.make": gym_make,
@@ -82,6 +83,7 @@ def _entries():
 
 
 ENTRIES = [
+    "Rules",
     "Game",
     "make",
     "gymnasium.make",
@@ -139,7 +141,7 @@ def test_a_name_and_a_path_are_told_apart():
     assert resolve_preset(rules) is rules
 
 
-@pytest.mark.parametrize("entry", ["Game", "make", "VecEnv", "arena.evaluate", "random_selfplay"])
+@pytest.mark.parametrize("entry", ["Rules", "Game", "make", "VecEnv", "arena.evaluate", "random_selfplay"])
 def test_a_file_whose_name_is_not_utf8_plays_everywhere(entry, tmp_path):
     """A name of bytes that are not UTF-8 reaches Python as a ``str`` with lone surrogates
     (``surrogateescape``): ``make`` played such a file while ``Game`` said it was "not valid
@@ -154,7 +156,7 @@ def test_a_file_whose_name_is_not_utf8_plays_everywhere(entry, tmp_path):
     assert _same(run(str(name)), run(eights.Rules.from_toml(HOUSE)))
 
 
-@pytest.mark.parametrize("entry", ["Game", "make", "VecEnv", "arena.evaluate", "generalization.evaluate"])
+@pytest.mark.parametrize("entry", ["Rules", "Game", "make", "VecEnv", "arena.evaluate", "generalization.evaluate"])
 def test_a_missing_file_is_a_file_not_found_error_naming_it(entry, tmp_path):
     pytest.importorskip("pettingzoo")
     missing = tmp_path / "nowhere" / "house.toml"
@@ -162,6 +164,18 @@ def test_a_missing_file_is_a_file_not_found_error_naming_it(entry, tmp_path):
         _entries()[entry](str(missing))
     text = str(info.value)
     assert str(missing) in text and "no such file" in text and "a path to a .toml file" in text
+
+
+def test_rules_of_a_path_or_of_rules_take_overrides_on_top():
+    """``eights.Rules`` takes what a preset argument takes: a file's path (its overrides on top
+    of the file's, as ``replace`` puts them) and an ``eights.Rules``."""
+    house = eights.Rules.from_toml(HOUSE)
+    assert house.to_dict()["deal"]["hand_size"] != 5
+    for base in (str(HOUSE), HOUSE, house):
+        r = eights.Rules(base, deal__hand_size=5)
+        assert r == house.replace(deal__hand_size=5) and r.to_dict()["deal"]["hand_size"] == 5
+        assert r.name == house.name
+    assert eights.Rules(house) == house
 
 
 def test_from_toml_of_a_missing_file_names_it(tmp_path):
