@@ -11,10 +11,21 @@ from typing import Any, Dict
 
 from .._core import bot_file_metadata
 
-__all__ = ["AGENT_FILE_SUFFIX", "agent_file_label", "agent_file_metadata", "is_agent_file"]
+__all__ = [
+    "AGENT_FILE_SUFFIX",
+    "RUN_AGENT_FILE",
+    "agent_file_label",
+    "agent_file_metadata",
+    "checkpoint_hint",
+    "is_agent_file",
+    "run_folder_agent",
+]
 
 #: The suffix of a weights file's path that makes it a bot name.
 AGENT_FILE_SUFFIX = ".safetensors"
+
+#: The agent file in a training run's folder (``eights train --out``), beside its checkpoint.
+RUN_AGENT_FILE = "final.safetensors"
 
 
 def is_agent_file(name: Any) -> bool:
@@ -47,3 +58,29 @@ def agent_file_label(path: Any) -> str:
         return name
     base = os.path.basename(os.fspath(path).strip())
     return base[: -len(AGENT_FILE_SUFFIX)] if base.lower().endswith(AGENT_FILE_SUFFIX) else base
+
+
+def run_folder_agent(spec: Any) -> Any:
+    """The agent file of a training run's folder (``FOLDER/final.safetensors``) when ``spec``
+    (a str or os.PathLike) names a folder that holds one; ``spec`` as it is otherwise."""
+    if isinstance(spec, (str, os.PathLike)) and not isinstance(spec, bytes):
+        path = os.fspath(spec)
+        if isinstance(path, str) and os.path.isdir(path.strip()):
+            inside = os.path.join(path.strip(), RUN_AGENT_FILE)
+            if os.path.isfile(inside):
+                return inside
+    return spec
+
+
+def checkpoint_hint(spec: Any) -> str:
+    """``"; it is a training checkpoint ..."`` when ``spec`` names a PyTorch file (``*.pt``,
+    such as a run folder's ``checkpoint.pt``), which no bot plays, saying which file does;
+    ``""`` otherwise: the end of an error message."""
+    if not isinstance(spec, (str, os.PathLike)):
+        return ""
+    path = os.fspath(spec)
+    if not isinstance(path, str) or not path.strip().lower().endswith(".pt"):
+        return ""
+    agent = os.path.join(os.path.dirname(path.strip()) or ".", RUN_AGENT_FILE)
+    then = f"the run's agent is {agent!r}" if os.path.isfile(agent) else f"a run's agent is its {RUN_AGENT_FILE}"
+    return f"; it is a training checkpoint (eights train resumes a run from its folder, --out): {then}"

@@ -27,13 +27,14 @@ from .._core import BOT_NAMES_HELP, NUM_ACTIONS, OBS_SIZE, parse_bot
 from .._utils.file_kinds import wrong_place
 from .._utils.optional import require
 from ..rules import RULES_SIZE
-from .files import is_agent_file
+from .files import checkpoint_hint, is_agent_file, run_folder_agent
 from .sb3_file import MAX_MEMBER_BYTES, check_tensors, read_data, safe_custom_objects
 
 __all__ = ["load_policy", "SB3Policy", "POLICY_HELP"]
 
 POLICY_HELP = (
-    f"a bot name ({BOT_NAMES_HELP}), module:attribute (a callable f(obs, mask) -> action or an "
+    f"a bot name ({BOT_NAMES_HELP}; the path of a .safetensors weights file or of a training run's "
+    "folder is one), module:attribute (a callable f(obs, mask) -> action or an "
     "object with act/act_batch, imported from the current folder first), or the path of a model "
     "saved by stable-baselines3 (.zip)"
 )
@@ -286,8 +287,9 @@ def _is_bot_name(name: str) -> bool:
 
 
 def load_policy(spec: str, scale: Optional[Any] = None) -> Any:
-    """A command-line agent: a bot name (returned normalised), ``module:attribute`` (the
-    object, named ``spec``), or a path to a saved SB3 model (an :class:`SB3Policy`).
+    """A command-line agent: a bot name (returned normalised; a ``.safetensors`` file's path is
+    one, and a training run's folder stands for its ``final.safetensors``), ``module:attribute``
+    (the object, named ``spec``), or a path to a saved SB3 model (an :class:`SB3Policy`).
 
     ``scale`` is used for models whose observation space is the scaled one.
 
@@ -297,7 +299,10 @@ def load_policy(spec: str, scale: Optional[Any] = None) -> Any:
     """
     if not isinstance(spec, str):
         raise TypeError(f"a policy must be given as a string ({POLICY_HELP}), got {type(spec).__name__}")
-    text = spec.strip()
+    text = run_folder_agent(spec.strip())  # a training run's folder plays its agent file
+    hint = checkpoint_hint(text)
+    if hint:
+        raise ValueError(f"{text!r} is not an agent{hint}")
     if is_agent_file(text):
         return text  # a bot name: the file is read (and checked) by the Rust loader
     if not text.endswith(".zip") and _is_bot_name(text.split(":", 1)[0]):

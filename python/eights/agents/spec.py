@@ -20,7 +20,7 @@ import numpy as np
 from .._core import BOT_NAMES_HELP, NUM_ACTIONS, Bot, RandomBot, parse_bot
 from .._utils.checks import describe as _describe
 from .._utils.file_kinds import wrong_place
-from .files import agent_file_label, is_agent_file
+from .files import agent_file_label, checkpoint_hint, is_agent_file, run_folder_agent
 
 __all__ = ["AGENT_HELP", "BOT_NAMES", "AgentActionError", "AgentSpec", "as_agent", "load_agent"]
 
@@ -177,7 +177,8 @@ def _bot_name(spec: str, what: str) -> str:
 
 def as_agent(spec: Any, what: str = "agent") -> AgentSpec:
     """Normalise an agent specification: a bot name (``"heuristic"``, ``"ismcts:N"``, the
-    path of a ``.safetensors`` weights file, labelled by its metadata's ``name`` or its stem, ...),
+    path of a ``.safetensors`` weights file, labelled by its metadata's ``name`` or its stem,
+    or of a training run's folder, for its ``final.safetensors``, ...),
     a callable ``f(obs, mask) -> action``, an object with ``act(obs, mask)`` or
     ``act_batch(obs, masks)`` (labelled by its ``name`` attribute, else its class name), a
     ``(label, agent)`` pair, or an :class:`AgentSpec` (returned as is).  ``what`` names the
@@ -200,6 +201,10 @@ def as_agent(spec: Any, what: str = "agent") -> AgentSpec:
         return spec
     if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str):
         return as_agent(spec[1], what).with_label(spec[0])
+    spec = run_folder_agent(spec)  # a training run's folder plays its agent file
+    hint = checkpoint_hint(spec)
+    if hint:
+        raise ValueError(f"{what}: {os.fspath(spec)!r} is not an agent{hint}")
     if is_agent_file(spec):
         try:
             name = parse_bot(os.fspath(spec))  # the absolute path

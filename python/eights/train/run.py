@@ -28,6 +28,7 @@ import torch
 from .._core import NUM_ACTIONS, OBS_SIZE, Bot
 from .._utils.checks import MAX_DEALS, as_int, as_path, describe
 from .._utils.seeds import check_seed
+from ..agents.files import checkpoint_hint
 from ..rules import Rules, resolve_preset
 from . import machine, outputs
 from .curves import LearningCurve
@@ -140,10 +141,11 @@ def _check_init(init: Any) -> None:
     try:
         load_path(os.fspath(init))
     except (ValueError, MemoryError, RuntimeError) as exc:  # a network too large to build: one line too
+        hint = checkpoint_hint(init)
         raise ValueError(
             f"init must be {' or '.join(INITS)} or the path of a card-network file (eights-net-v2 or -v3, such as "
             f"the agent file of an earlier --init net run; a flat file continues from its run folder, the same "
-            f"out): {exc}"
+            f"out): {f'{os.fspath(init)!r} is not one{hint}' if hint else exc}"
         ) from None
 
 

@@ -275,6 +275,40 @@ def test_bad_paths_and_files_are_clear_errors(tmp_path):
         write_agent_file(str(tmp_path / "a.pt"), _random_policy(), "crazy_eights", {}, num_players=2)
 
 
+def test_a_run_folder_plays_its_agent_file_and_its_checkpoint_names_it(flat, tmp_path):
+    """A training run's folder (``eights train --out``) holds its agent file,
+    ``final.safetensors``, beside ``checkpoint.pt``. The folder is an agent wherever the file
+    is (as ``train --opponents`` takes it); the checkpoint, which no bot plays, was refused as
+    "not a model saved by stable-baselines3", "unknown bot" or a safetensors header length of
+    578,712,552,184,433,488: it is refused naming the run's agent file."""
+    import shutil
+
+    from eights.agents.load import load_policy
+    from eights.train import train
+
+    shutil.copy(flat[0], tmp_path / "final.safetensors")
+    torch.save({"step": 1}, tmp_path / "checkpoint.pt")
+    games = dict(preset=HOUSE, num_players=PLAYERS, games=2, seed=0)
+    by_folder = eights.arena.evaluate(str(tmp_path), "random", **games)
+    by_file = eights.arena.evaluate(flat[0], "random", **games)
+    assert (by_folder.wins, by_folder.losses, by_folder.mean_score) == (
+        by_file.wins,
+        by_file.losses,
+        by_file.mean_score,
+    )
+    assert by_folder.agent == "house-agent"
+    assert load_policy(str(tmp_path)) == str(tmp_path / "final.safetensors")
+    named = rf"training checkpoint .*the run's agent is '{tmp_path / 'final.safetensors'}'"
+    checkpoint = str(tmp_path / "checkpoint.pt")
+    for call in (
+        lambda: as_agent(checkpoint, "--agents"),
+        lambda: load_policy(checkpoint),
+        lambda: train("crazy_eights", 2, out=str(tmp_path / "run"), decisions=10, init=checkpoint, progress=False),
+    ):
+        with pytest.raises(ValueError, match=named):
+            call()
+
+
 @pytest.mark.slow
 def test_cli_arena_plays_the_file_under_its_name(flat):
     path, _ = flat
