@@ -30,8 +30,8 @@ def add_parser(subparsers: Any) -> None:
         type=_args.int_in(*soak.FAST_LIMITS["decisions"]),
         default=None,
         metavar="N",
-        help="fast mode: play in Rust on all cores until N decisions (cheap checks at every decision, the "
-        "full check on a sample; --seconds is ignored)",
+        help="fast mode: play in Rust on all cores until N decisions, at least one game per table, in batches "
+        "of games (cheap checks at every decision, the full check on a sample; --seconds is ignored)",
     )
     p.add_argument("--threads", type=_args.threads, default=0, help="fast mode: threads, 0 = all cores (default: 0)")
     p.add_argument(
