@@ -6,7 +6,8 @@ reading of a ``preset`` argument, :func:`resolve_preset` (a name, a TOML path or
 
 from .core import Rules
 from .encoding import RULES_SIZE
-from .preset_arg import PRESET_HELP, is_rules_path, resolve_preset
+from .preset_arg import resolve_preset
 from .space import RuleSpace
+from .toml_text import PRESET_HELP, is_rules_path
 
 __all__ = ["Rules", "RuleSpace", "RULES_SIZE", "resolve_preset", "is_rules_path", "PRESET_HELP"]

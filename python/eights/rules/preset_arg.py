@@ -19,7 +19,7 @@ from .._utils.checks import quoted
 from .core import Rules
 from .toml_text import PRESET_HELP, is_rules_path
 
-__all__ = ["PRESET_HELP", "is_rules_path", "resolve_preset"]
+__all__ = ["resolve_preset"]
 
 #: The same for a command-line option (``--preset``): no Python types there.
 OPTION_HELP = "a preset name or the path of a house-rules .toml file"
