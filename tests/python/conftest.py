@@ -79,6 +79,14 @@ LANES = {
 
 _HERE = Path(__file__).resolve().parent
 
+# Under pytest-xdist (the README's `-n auto`) each worker is a process with PyTorch's default of
+# a thread per core, so n workers ran n * n threads on n cores: small networks' updates, which
+# spin-wait between threads, ran tens of times slower. One thread each, unless the caller chose;
+# subprocesses inherit it, and the commands that choose their threads (`eights train`, the
+# examples) still set them.
+if os.environ.get("PYTEST_XDIST_WORKER") and "OMP_NUM_THREADS" not in os.environ:
+    os.environ["OMP_NUM_THREADS"] = "1"
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _sb3_logs_under_pytest(tmp_path_factory):
