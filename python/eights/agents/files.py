@@ -6,6 +6,7 @@ reading a file's metadata (:func:`agent_file_metadata`) and the label a file pla
 
 from __future__ import annotations
 
+import difflib
 import os
 from typing import Any, Dict
 
@@ -17,6 +18,7 @@ __all__ = [
     "agent_file_label",
     "agent_file_metadata",
     "checkpoint_hint",
+    "did_you_mean_bot",
     "is_agent_file",
     "run_folder_agent",
 ]
@@ -84,3 +86,17 @@ def checkpoint_hint(spec: Any) -> str:
     agent = os.path.join(os.path.dirname(path.strip()) or ".", RUN_AGENT_FILE)
     then = f"the run's agent is {agent!r}" if os.path.isfile(agent) else f"a run's agent is its {RUN_AGENT_FILE}"
     return f"; it is a training checkpoint (eights train resumes a run from its folder, --out): {then}"
+
+
+#: The built-in bots' names without their parameter, for a "did you mean".
+BOT_NAMES = ("random", "heuristic", "ismcts", "ismcts_net", "pimc", "oracle", "net", "net1")
+
+
+def did_you_mean_bot(text: str) -> str:
+    """``" (did you mean "heuristic"?)"`` for a misspelt built-in bot's name (its parameter
+    kept: ``ismct:400`` gives ``ismcts:400``), else ``""``."""
+    head, sep, arg = text.strip().partition(":")
+    if is_agent_file(text) or os.sep in head or (os.altsep and os.altsep in head):
+        return ""
+    close = difflib.get_close_matches(head.lower(), BOT_NAMES, n=1, cutoff=0.75)
+    return f' (did you mean "{close[0]}{sep}{arg}"?)' if close and close[0] != head.lower() else ""

@@ -151,7 +151,10 @@ def test_illegal_python_agent_is_reported():
 @pytest.mark.parametrize(
     "bad, exc, text",
     [
-        ("minimax", ValueError, 'unknown bot "minimax".*heuristic'),
+        ("minimax", ValueError, 'unknown bot "minimax"; allowed bots: .*heuristic'),
+        # A misspelt bot gets a guess, its parameter kept; a name close to none gets none.
+        ("heuristc", ValueError, 'unknown bot "heuristc" \\(did you mean "heuristic"\\?\\); allowed'),
+        ("ISMCT:400", ValueError, 'unknown bot "ISMCT:400" \\(did you mean "ismcts:400"\\?\\)'),
         ("ismcts:0", ValueError, r"\[1, 1000000\]"),
         ("ismcts:many", ValueError, r"\[1, 1000000\]"),
         ("random:3", ValueError, "takes no parameter"),

@@ -65,6 +65,9 @@ def test_load_policy_forms(policy_module):
     with pytest.raises(ValueError, match="unknown agent") as unknown:
         load_policy("grandmaster")
     assert str(unknown.value).count('"net1"') == 1  # the list of bots once (it came twice)
+    assert "did you mean" not in str(unknown.value)
+    with pytest.raises(ValueError, match='unknown bot "heuristc" \\(did you mean "heuristic"\\?\\); an agent is'):
+        load_policy("heuristc")
     with pytest.raises(ValueError, match="no such model"):
         load_policy("missing_model.zip")
 
