@@ -178,8 +178,9 @@ def draw_until_stopped(g, limit=40):
 def hand_over(g):
     """True once the hand (round) has finished.
 
-    Contract reading: a Game is one hand; it is terminal when the hand ends,
-    ``hand_points`` holds that hand's points and ``scores`` the cumulative
-    match scores (``reset()`` starts the next hand).
+    Contract reading: without ``series.match`` a Game is one hand; it is terminal when
+    the hand ends, ``hand_points`` holds that hand's points and ``scores`` the cumulative
+    match scores. ``reset()`` deals a fresh episode (the dealer back at P(n-1)); in a match
+    the engine deals the next hand itself.
     """
     return g.is_terminal
