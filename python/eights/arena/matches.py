@@ -144,7 +144,7 @@ def evaluate(
         res = run(table, preset, games, seed, threads, rules, batch_size, update, record_dir)
     finally:
         close()
-    return summarise(names, res, rules_label(preset), games, seed, bootstrap, time.perf_counter() - t)
+    return summarise(names, res, rules_label(preset, rules), games, seed, bootstrap, time.perf_counter() - t)
 
 
 def _tournament_agents(agents: Sequence[Any], num_players: int) -> Tuple[List[AgentSpec], List[str]]:
@@ -241,7 +241,13 @@ def tournament(
             res = run([ags[i] for i in idx], preset, games, seed, threads, rules, batch_size, update, record_dir)
             matches.append(
                 summarise(
-                    [names[i] for i in idx], res, rules_label(preset), games, seed, bootstrap, time.perf_counter() - t
+                    [names[i] for i in idx],
+                    res,
+                    rules_label(preset, rules),
+                    games,
+                    seed,
+                    bootstrap,
+                    time.perf_counter() - t,
                 )
             )
             per_table.append(pair_wins_per_deal(res, idx, k, games))
@@ -255,7 +261,7 @@ def tournament(
     ci, profiled = rating_intervals(per_table, games, seed, bootstrap)
     return TournamentResult(
         agents=names,
-        preset=rules_label(preset),
+        preset=rules_label(preset, rules),
         num_players=num_players,
         deals=games,
         ratings=bradley_terry(wins),

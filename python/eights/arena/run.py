@@ -5,6 +5,7 @@ that asks the engine for the schedule (deal seeds, seats, bot seeds) once per ba
 from __future__ import annotations
 
 import functools
+import json
 import os
 import time
 from collections.abc import Sequence as _SequenceABC
@@ -60,11 +61,27 @@ def check_progress(progress: Any) -> Optional[Callable[[int], Any]]:
     )
 
 
-def rules_label(preset: Preset) -> str:
-    """How results name the rules: the preset name, or an ``eights.Rules``'s name."""
-    if isinstance(preset, str):
-        return preset
-    return getattr(preset, "name", "") or "custom rules"
+def rules_label(preset: Preset, rules: Optional[Dict[str, Any]] = None) -> str:
+    """How results name the rules: the preset name, or an ``eights.Rules``'s name, followed by
+    the overrides ``rules`` played on top (``crazy_eights + deal.hand_size=4``), so that a
+    result on changed rules is not taken for one on the preset."""
+    name = preset if isinstance(preset, str) else (getattr(preset, "name", "") or "custom rules")
+    changes = ", ".join(_changes(rules or {}, ""))
+    return f"{name} + {changes}" if changes else name
+
+
+def _changes(table: Dict[str, Any], prefix: str) -> List[str]:
+    """``key.path=value`` for each value of a (nested) overrides table; lists of names comma-joined."""
+    out: List[str] = []
+    for key, value in table.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict) and value:
+            out.extend(_changes(value, path + "."))
+        elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            out.append(f"{path}={','.join(value)}")
+        else:
+            out.append(f"{path}={json.dumps(value) if not isinstance(value, str) else value}")
+    return out
 
 
 @functools.cache

@@ -4,6 +4,7 @@ Strength claims are measured with ``python -m eights arena``, not here: these te
 check the machinery and stay fast.
 """
 
+import json
 import sys
 from pathlib import Path
 
@@ -684,3 +685,17 @@ def test_a_folder_or_a_pipe_given_as_a_model_file_is_named_so(tmp_path):
             load_agent(str(path))
         with pytest.raises(ValueError, match=why):
             arena.evaluate(str(path), "random", games=1)
+
+
+def test_results_on_changed_rules_name_the_changes(tmp_path):
+    # A result on the preset with overrides was labelled, and saved, as the preset alone: a
+    # results file could not be told from one on the plain preset.
+    changes = {"deal": {"hand_size": 4}, "variants": ["multiple_cards"]}
+    label = "crazy_eights + deal.hand_size=4, variants=multiple_cards"
+    r = arena.evaluate("heuristic", "random", games=2, seed=0, rules=changes)
+    assert r.preset == label and f"on {label} (2 players" in str(r)
+    t = arena.tournament(["random", "heuristic"], games=2, seed=0, rules=changes)
+    assert t.preset == label and t.table().startswith(f"{label}, 2 players")
+    t.save(str(tmp_path / "t.json"))
+    assert json.loads((tmp_path / "t.json").read_text())["preset"] == label
+    assert arena.evaluate("heuristic", "random", games=2, seed=0).preset == "crazy_eights"
