@@ -224,16 +224,43 @@ def _toml_rules(path: str) -> Rules:
         raise argparse.ArgumentTypeError(message if path in message else f"{path}: {message}") from None
 
 
+def add_variants(parser: argparse.ArgumentParser) -> None:
+    """``--variants A,B``: the documented variants of the rules played (:func:`rules_of`
+    applies them; ``eights rules`` lists them)."""
+    parser.add_argument(
+        "--variants",
+        dest="apply_variants",
+        default="",
+        metavar="A,B",
+        help="documented variants of the rules to apply, comma separated (eights rules --preset NAME lists them; "
+        "default: none)",
+    )
+
+
 def rules_of(args: argparse.Namespace) -> Tuple[Union[str, Rules], Optional[Dict[str, Any]]]:
     """The (preset, overrides) a command plays: a preset name and the JSON overrides, or the
-    :class:`eights.Rules` of ``--rules FILE.toml`` and no overrides."""
+    :class:`eights.Rules` of ``--rules FILE.toml`` and no overrides; with ``--variants``
+    (:func:`add_variants`) applied: to the file's rules, or added to the overrides' list."""
+    variants = names(getattr(args, "apply_variants", ""))
     if isinstance(args.rules, Rules):
         if args.preset is not None:
             raise ValueError(
                 "--rules FILE.toml names its own preset (inherits = ...): give --preset or a .toml file, not both"
             )
-        return args.rules, None
-    return args.preset or DEFAULT_PRESET, args.rules
+        preset: Union[str, Rules] = args.rules
+        overrides: Optional[Dict[str, Any]] = None
+    else:
+        preset, overrides = args.preset or DEFAULT_PRESET, args.rules
+    if not variants:
+        return preset, overrides
+    if isinstance(preset, Rules) and not overrides:
+        try:
+            return preset.with_variants(variants), None
+        except ValueError as exc:
+            raise ValueError(f"--variants: {exc}") from None
+    given = (overrides or {}).get("variants", [])
+    listed = list(given) if isinstance(given, list) else [given]  # another type: the rules' own error
+    return preset, {**(overrides or {}), "variants": listed + [v for v in variants if v not in listed]}
 
 
 def rules_label(preset: Union[str, Rules]) -> str:

@@ -50,6 +50,7 @@ def add_parser(subparsers: Any) -> None:
         help="bootstrap resamples for the intervals, 100 to 10**6 (default: 1000)",
     )
     _args.add_rules(p)
+    _args.add_variants(p)
     _args.add_ray(p)
     p.add_argument("--plot", default=None, metavar="PNG", help="save a chart of the ratings (needs matplotlib)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")

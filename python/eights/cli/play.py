@@ -29,6 +29,7 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--seed", type=_args.seed, default=None, help="random seed (default: a fresh one, printed)")
     _args.add_rules(p)
+    _args.add_variants(p)
     p.set_defaults(func=run)
 
 

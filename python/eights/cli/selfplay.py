@@ -36,6 +36,7 @@ def add_parser(subparsers: Any) -> None:
         help="games in the Python loop; 0 skips it (default: 2000)",
     )
     _args.add_rules(p)
+    _args.add_variants(p)
     p.set_defaults(func=run)
 
 

@@ -75,3 +75,28 @@ def test_preset_file_and_json_overrides_combine_but_two_files_do_not(capsys):
     assert eights.Game(preset, 2, rules=rules).rules_dict()["deal"]["hand_size"] == 5
     assert main(["selfplay", "--preset", str(HOUSE), "--rules", str(HOUSE), "--games", "1"]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+def test_variants_apply_in_every_command_that_plays_rules(capsys, tmp_path):
+    """``--variants`` was on ``rules`` and ``train`` only: ``arena --variants ...`` was an
+    unrecognised argument. It applies the documented variants in arena, exploit, play and
+    selfplay, to a preset, to JSON overrides or to a house-rules file, and a variant the
+    rules do not document is refused naming the option's field."""
+    from eights.cli import main
+
+    house = Path(__file__).resolve().parents[3] / "examples" / "house_rules.toml"
+    game = ["--agents", "random,heuristic", "--games", "4", "--no-progress", "--bootstrap", "100"]
+    assert main(["arena", "--variants", "multiple_cards,aces_wild", *game]) == 0
+    assert capsys.readouterr().out.startswith("crazy_eights + variants=multiple_cards,aces_wild, 2 players")
+    both = ["--rules", '{"variants": ["aces_wild"], "deal": {"hand_size": 4}}', "--variants", "multiple_cards"]
+    assert main(["arena", *both, *game]) == 0
+    assert "variants=aces_wild,multiple_cards, deal.hand_size=4" in capsys.readouterr().out.splitlines()[0]
+    assert main(["arena", "--rules", str(house), "--variants", "queens_reverse", *game]) == 0
+    for args in (["arena", "--variants", "nope", *game], ["arena", "--rules", str(house), "--variants", "nope", *game]):
+        assert main(args) == 2
+        assert "unknown variant" in capsys.readouterr().err
+    from eights.cli import _args
+
+    for cmd in (["exploit", "--agent", "random"], ["play"], ["selfplay"]):
+        parsed = build_parser().parse_args([*cmd, "--variants", "aces_wild"])
+        assert _args.rules_of(parsed) == ("crazy_eights", {"variants": ["aces_wild"]}), cmd
