@@ -17,7 +17,9 @@ fn check_tables(v: &Value, shape: &Value, path: &str) -> Result<(), RulesError> 
         let Some(inner) = tables.get(key).or_else(|| tables.get("*")) else { continue };
         let at = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
         if inner.is_object() && x.is_array() {
-            return Err(RulesError::invalid(&at, format!("'{at}' must be a table of rule fields, got a list")));
+            // `variant` defines variants; the list of those to apply is `variants`.
+            let hint = if at == "variant" { "; the documented variants to apply are listed in 'variants'" } else { "" };
+            return Err(RulesError::invalid(&at, format!("'{at}' must be a table of rule fields, got a list{hint}")));
         }
         check_tables(x, inner, &at)?;
     }

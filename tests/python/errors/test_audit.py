@@ -416,6 +416,13 @@ CASES = {
         eights.RulesError,
         "'countdown' must be a table of rule fields, got a list",
     ),
+    # `variant` (which defines variants) given the list of those to apply: said so.
+    "rules-variant-for-variants": (
+        lambda: eights.Rules("crazy_eights", variant=["multiple_cards"]),
+        eights.RulesError,
+        "'variant' must be a table of rule fields, got a list; the documented variants to apply are listed in "
+        "'variants'",
+    ),
     # Another parent in the changes to a preset was kept as a record only (Game) or dropped
     # (Rules): the game was the preset's, not the one named.
     "rules-inherits-other": (
