@@ -18,6 +18,7 @@ stops (``KeyboardInterrupt``).
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import os
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
@@ -142,10 +143,14 @@ def _check_init(init: Any) -> None:
         load_path(os.fspath(init))
     except (ValueError, MemoryError, RuntimeError) as exc:  # a network too large to build: one line too
         hint = checkpoint_hint(init)
+        close = difflib.get_close_matches(os.fspath(init).strip().lower(), INITS, n=1, cutoff=0.6)
+        why = str(exc)
+        if close and not os.path.exists(os.fspath(init)):  # a misspelt name, not a file
+            why = f"{os.fspath(init)}: no such file (did you mean {close[0]}?)"
         raise ValueError(
             f"init must be {' or '.join(INITS)} or the path of a card-network file (eights-net-v2 or -v3, such as "
             f"the agent file of an earlier --init net run; a flat file continues from its run folder, the same "
-            f"out): {f'{os.fspath(init)!r} is not one{hint}' if hint else exc}"
+            f"out): {f'{os.fspath(init)!r} is not one{hint}' if hint else why}"
         ) from None
 
 

@@ -165,6 +165,7 @@ def test_init_refuses_what_is_not_a_card_network_file(tmp_path):
         (tmp_path / "missing.safetensors", "no such file"),
         (ROOT / "src" / "bots" / "weights" / "net1.safetensors", "net1.safetensors"),
         (tmp_path, "is a folder"),
+        ("nett", "nett: no such file (did you mean net?)"),  # a misspelt starting point
     ):
         with pytest.raises(ValueError, match="init must be scratch or net") as info:
             train("crazy_eights", 2, out=str(tmp_path / "r"), decisions=10, init=str(bad), progress=False)
