@@ -29,9 +29,11 @@ naming the field.
 from __future__ import annotations
 
 import copy
+import difflib
 import json
 import os
 import pathlib
+import re
 import stat
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Union
 
@@ -63,6 +65,15 @@ def _drop_none(value: Any) -> Any:
     if isinstance(value, list):
         return [_drop_none(v) for v in value if v is not None]
     return value
+
+
+def _with_preset_guess(exc: ValueError) -> ValueError:
+    """``exc`` with ``(did you mean NAME?)`` after an unknown preset's name close to a preset's."""
+    found = re.match(r'unknown preset "([^"]*)";', str(exc))
+    close = difflib.get_close_matches(found.group(1), _presets(), n=1) if found else []
+    if not found or not close:
+        return exc
+    return type(exc)(str(exc).replace(";", f" (did you mean {close[0]}?);", 1))
 
 
 class Rules:
@@ -142,7 +153,10 @@ class Rules:
         # is refused by the engine (it would only be recorded).
         if isinstance(base, str) and overrides.get("inherits", base) != base and is_resolved(overrides):
             del overrides["inherits"]
-        spec = resolve_rules(base, overrides or None)
+        try:
+            spec = resolve_rules(base, overrides or None)
+        except ValueError as exc:  # a misspelt preset, in `inherits` or as the name: a guess, as --preset gets
+            raise _with_preset_guess(exc) from None
         validate_rules(spec, spec["players"]["min"])
         self._base = base
         self._overrides = overrides

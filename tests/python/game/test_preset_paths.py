@@ -251,3 +251,16 @@ def test_a_misspelt_preset_gets_a_did_you_mean_and_the_option_no_python_types(ca
     err = capsys.readouterr().err
     assert "(did you mean crazy_eights?)" in err and "(str)" not in err and "eights.Rules" not in err
     assert "--preset must be a preset name or the path of a house-rules .toml file" in err
+
+
+def test_a_misspelt_parent_in_a_rules_file_gets_a_did_you_mean_too():
+    # `inherits = "crazy_eightz"` listed the presets and named none, where --preset guessed.
+    guess = r'unknown preset "crazy_eightz" \(did you mean crazy_eights\?\); available presets'
+    with pytest.raises(ValueError, match=guess):
+        eights.Rules.from_toml('inherits = "crazy_eightz"\n')
+    with pytest.raises(ValueError, match=guess):
+        eights.Rules.from_dict({"inherits": "crazy_eightz", "deal": {"hand_size": 5}})
+    with pytest.raises(ValueError, match=guess):
+        eights.Rules("crazy_eightz")
+    with pytest.raises(ValueError, match=r'unknown preset "zzzz"; available presets'):
+        eights.Rules.from_toml('inherits = "zzzz"\n')
