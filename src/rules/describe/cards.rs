@@ -189,10 +189,10 @@ fn draw_chain_phrase(spec: &RulesSpec, sel: &str, dc: &DrawChainSpec) -> String 
             format!("unless they answer with {}", join_or(&names))
         }
         ChainAnswer::AnyDrawCard => "unless they answer with any draw-penalty card".into(),
-        ChainAnswer::None => "(it cannot be answered)".into(),
+        ChainAnswer::None => "(no draw card answers it)".into(),
     };
     let grows = match dc.accumulate {
-        Some(Accumulate::Fixed) => "; an answer does not raise the penalty",
+        Some(Accumulate::Fixed) => "; as an answer it adds nothing: the penalty becomes its amount if that is more",
         Some(Accumulate::Sum) if spec.chain.accumulate != Accumulate::Sum => "; each answer adds its amount",
         Some(Accumulate::Increment) if spec.chain.accumulate != Accumulate::Increment => {
             "; each answer adds the chain increment"
@@ -225,14 +225,27 @@ fn defence_phrases(p: &mut Phrases, spec: &RulesSpec, cs: &CardSpec) {
         }
     }
     if let Some(sh) = &cs.shield {
-        let against = if sh.against.is_empty() { "any".to_string() } else { sh.against.join(", ") };
+        // The groups by their cards, as a cancel names them (a group's own name is internal).
+        let groups: Vec<String> = sh
+            .against
+            .iter()
+            .map(|g| {
+                let m = chain_group_members(spec, g);
+                if m.is_empty() { g.clone() } else { join_or(&m) }
+            })
+            .collect();
+        let against = if groups.is_empty() {
+            "any pending penalty".to_string()
+        } else {
+            format!("a pending penalty from {}", join_or(&groups))
+        };
         let through = if sh.pass_through {
             " without ending it: the penalty, unchanged, passes on to the next player"
         } else {
             ""
         };
         let suit = if sh.same_suit { " (only on a top card of its own suit)" } else { "" };
-        p.push("shield", true, format!("shields its player from a pending {against} penalty{suit}{through}"));
+        p.push("shield", true, format!("shields its player from {against}{suit}{through}"));
     }
     if let Some(m) = cs.mirror {
         p.push(
@@ -374,9 +387,11 @@ fn play_phrases(p: &mut Phrases, spec: &RulesSpec, cs: &CardSpec) {
         }
     }
     if let Some(l) = cs.last_special {
+        // Said only of a card that does something: an ordinary card has no effect to apply.
+        let acts = p.items.iter().any(|(_, active, _)| *active);
         p.push(
             "last_special",
-            l != spec.last_special,
+            acts && l != spec.last_special,
             format!("as the winner's last card, {}", last_special_phrase(l)),
         );
     }

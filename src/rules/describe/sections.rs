@@ -206,7 +206,7 @@ pub(super) fn chain_rules(s: &RulesSpec) -> Vec<String> {
         match c.answer {
             ChainAnswer::SameRank => "A draw penalty is answered only by a card of the same kind (same rank or group).",
             ChainAnswer::AnyDrawCard => "Any draw-penalty card answers any draw penalty.",
-            ChainAnswer::None => "A draw penalty cannot be answered.",
+            ChainAnswer::None => "A draw penalty cannot be answered with another draw card.",
         }
         .to_string(),
     ];
@@ -285,7 +285,7 @@ pub(super) fn drawing(s: &RulesSpec) -> Vec<String> {
                 "A player who cannot play passes when the stock is empty; a player who can must play."
             }
             PassWhen::StockEmpty => "A player who cannot (or will not) play passes when the stock is empty.",
-            PassWhen::AfterOneDraw => "A player must draw one card before passing.",
+            PassWhen::AfterOneDraw => "A player must draw one card before passing, unless nothing can be drawn.",
             PassWhen::AfterDrawLimit => "A player who still cannot play after drawing as far as allowed passes.",
         }
         .into(),
@@ -401,7 +401,7 @@ fn hand_end(e: &EndSpec) -> Vec<String> {
         v.push("The first player to get rid of all their cards wins the hand.".to_string());
     }
     if e.blocked {
-        v.push("A blocked hand (nobody can play or draw) ends and is scored.".into());
+        v.push("A blocked hand (every player has passed in turn) ends and is scored.".into());
     }
     if e.four_of_a_kind {
         v.push("Four cards of one rank played in a row on the pile end the hand.".into());
@@ -560,7 +560,10 @@ pub(super) fn options(s: &RulesSpec) -> Vec<String> {
         v.push(format!("A drawn pick-up card {} be laid after a penalty.", if r { "may" } else { "may not" }));
     }
     if let Some(z) = &o.zodiac_card {
-        v.push(format!("Zodiac card: {z}."));
+        v.push(format!(
+            "Zodiac card ({z}): the next player draws seven and loses their turn, also when it is the winner's \
+             last card; a wild card cannot be played on a Zodiac card once played."
+        ));
     }
     if o.wild_instapik {
         v.push(

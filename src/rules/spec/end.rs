@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 #[serde(default, deny_unknown_fields)]
 pub struct EndSpec {
     pub empty_hand: bool,
-    /// A blocked hand (nobody can play or draw) ends and is scored.
+    /// A blocked hand (every player has passed in turn) ends and is scored.
     pub blocked: bool,
     pub four_of_a_kind: bool,
     pub play_for_second: bool,

@@ -264,6 +264,38 @@ def test_every_preset_describes_itself(preset):
         assert f"- {v}:" in text
 
 
+def test_describe_says_what_the_engine_does():
+    """Sentences an audit found at odds with play (rule sets drawn from the rule space, read
+    sentence by sentence against seeded games)."""
+    # A blocked hand is one where every player passed in turn: players who could play may
+    # pass when nothing can be drawn (pass.voluntary), so "nobody can play" was wrong.
+    text = eights.Rules("crazy_eights_specials").describe()
+    assert "A blocked hand (every player has passed in turn) ends and is scored." in text
+    assert "nobody can play" not in text
+    # after_one_draw: with nothing to draw the player passes at once (checked in play).
+    text = eights.Rules("crazy_eights", **{"pass": {"when": "after_one_draw"}}).describe()
+    assert "A player must draw one card before passing, unless nothing can be drawn." in text
+    g = eights.Game.from_position(
+        "crazy_eights", 2, hands=[["4H", "5C"], ["6S", "7S"]], discard=["9D"], stock=[],
+        rules={"pass": {"when": "after_one_draw"}},
+    )  # fmt: skip
+    assert [g.action_to_string(a) for a in g.legal_actions()] == ["pass"]
+    # A shield names the cards it stops, not the chain group's internal name ("ace_attack"),
+    # and "cannot be answered" no longer sits beside the shields that stop it.
+    text = eights.Rules("one_card").describe()
+    assert "Twos [2]: shields its player from a pending penalty from an ace." in text
+    assert "ace_attack" not in text and "(no draw card answers it)" in text
+    # A card whose effects a change removed is not described by its winner's-last-card rule.
+    sevens = eights.Rules("sevens_and_eights", cards={"7": {"draw_and_lose_turn": 0}}).describe()
+    assert "Sevens [7]" not in sevens and "Sevens [7]" in eights.Rules("sevens_and_eights").describe()
+    # The Zodiac card's effect is in the rules' list, not only in the preset's prose.
+    assert "Zodiac card (JC): the next player draws seven and loses their turn" in eights.Rules("zodiac").describe()
+    # A fixed-amount chain card does not add, but raises a smaller penalty to its own amount.
+    assert "as an answer it adds nothing: the penalty becomes its amount if that is more" in (
+        eights.Rules("larby_switch").describe()
+    )
+
+
 # ------------------------------------------------------------------ games
 
 
