@@ -528,7 +528,9 @@ pub(super) fn series(s: &RulesSpec) -> Vec<String> {
     }
     if let Some(c) = &s.countdown {
         v.push(format!(
-            "Countdown: every player starts at {} and is dealt that many cards{}.",
+            "Countdown: every player starts at {} and is dealt that many cards; a player's own wild card is the \
+             rank of their score (8 for 8, ..., 2 for 2, an ace for 1), and going out lowers the score by one and \
+             deals that many cards anew{}.",
             c.start_score,
             if c.equal_rank_on_wild { "; a card of the wild's rank may follow a wild" } else { "" }
         ));

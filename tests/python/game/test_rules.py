@@ -290,6 +290,10 @@ def test_describe_says_what_the_engine_does():
     assert "Sevens [7]" not in sevens and "Sevens [7]" in eights.Rules("sevens_and_eights").describe()
     # The Zodiac card's effect is in the rules' list, not only in the preset's prose.
     assert "Zodiac card (JC): the next player draws seven and loses their turn" in eights.Rules("zodiac").describe()
+    # "Your own wild card" was never defined: the rank of the player's score.
+    assert "a player's own wild card is the rank of their score (8 for 8, ..., 2 for 2, an ace for 1)" in (
+        eights.Rules("bitch").describe()
+    )
     # A fixed-amount chain card does not add, but raises a smaller penalty to its own amount.
     assert "as an answer it adds nothing: the penalty becomes its amount if that is more" in (
         eights.Rules("larby_switch").describe()
