@@ -228,7 +228,7 @@ def tournament(
     _check_size(agents, num_players, games)
     run = _where(ray, record_dir)
     ags, names = _tournament_agents(agents, num_players)
-    k = len(ags)
+    k, label = len(ags), rules_label(preset, rules)
     tables = list(itertools.combinations(range(k), num_players))
     update, close = _progress_bar(len(tables) * games * num_players, progress, "tournament")
     matches: List[EvalResult] = []
@@ -239,17 +239,8 @@ def tournament(
         for idx in tables:
             t = time.perf_counter()
             res = run([ags[i] for i in idx], preset, games, seed, threads, rules, batch_size, update, record_dir)
-            matches.append(
-                summarise(
-                    [names[i] for i in idx],
-                    res,
-                    rules_label(preset, rules),
-                    games,
-                    seed,
-                    bootstrap,
-                    time.perf_counter() - t,
-                )
-            )
+            seated = [names[i] for i in idx]
+            matches.append(summarise(seated, res, label, games, seed, bootstrap, time.perf_counter() - t))
             per_table.append(pair_wins_per_deal(res, idx, k, games))
             for pos, i in enumerate(idx):
                 dec[i] += res["agent_decisions"][pos]
@@ -261,7 +252,7 @@ def tournament(
     ci, profiled = rating_intervals(per_table, games, seed, bootstrap)
     return TournamentResult(
         agents=names,
-        preset=rules_label(preset, rules),
+        preset=label,
         num_players=num_players,
         deals=games,
         ratings=bradley_terry(wins),
