@@ -384,7 +384,14 @@ pub(super) fn last_card(s: &RulesSpec) -> Vec<String> {
     if l.mode == LastCardMode::Action && !l.exempt.is_empty() {
         v.push(format!("Also exempt: {}.", l.exempt.join("; ")));
     }
-    v.push(format!("A special card played as the winner's last card: {}.", last_special_phrase(s.last_special)));
+    // Cards with a rule of their own (the Zodiac card, as options write it in) say so themselves.
+    let own = s.cards.values().any(|c| c.last_special.is_some_and(|l| l != s.last_special))
+        || s.options.zodiac_card.is_some() && s.last_special != LastSpecial::DrawsApply;
+    v.push(format!(
+        "A special card played as the winner's last card: {}{}.",
+        last_special_phrase(s.last_special),
+        if own { ", unless the card's own rule says otherwise" } else { "" }
+    ));
     v
 }
 

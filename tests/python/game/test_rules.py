@@ -290,6 +290,10 @@ def test_describe_says_what_the_engine_does():
     assert "Sevens [7]" not in sevens and "Sevens [7]" in eights.Rules("sevens_and_eights").describe()
     # The Zodiac card's effect is in the rules' list, not only in the preset's prose.
     assert "Zodiac card (JC): the next player draws seven and loses their turn" in eights.Rules("zodiac").describe()
+    # The general rule for a special card that goes out says when a card's own rule overrides it.
+    general = "A special card played as the winner's last card: the hand ends at once and its effect is ignored"
+    assert f"{general}, unless the card's own rule says otherwise." in eights.Rules("crazy_eights_xtreme").describe()
+    assert f"{general}." in eights.Rules("crazy_eights").describe()
     # "Your own wild card" was never defined: the rank of the player's score.
     assert "a player's own wild card is the rank of their score (8 for 8, ..., 2 for 2, an ace for 1)" in (
         eights.Rules("bitch").describe()
