@@ -29,7 +29,6 @@ naming the field.
 from __future__ import annotations
 
 import copy
-import difflib
 import json
 import os
 import pathlib
@@ -47,7 +46,7 @@ from .._core import presets as _presets
 from .._utils.checks import as_flag, as_path, quoted, shown_path, unusable_path
 from .._utils.file_kinds import wrong_place
 from .._utils.overrides import check_depth, deep_merge, rules_and_overrides, variant_names
-from .toml_text import PRESET_HELP, is_rules_path, load_toml_text
+from .toml_text import PRESET_HELP, is_rules_path, load_toml_text, preset_guess
 
 __all__ = ["Rules"]
 
@@ -70,10 +69,8 @@ def _drop_none(value: Any) -> Any:
 def _with_preset_guess(exc: ValueError) -> ValueError:
     """``exc`` with ``(did you mean NAME?)`` after an unknown preset's name close to a preset's."""
     found = re.match(r'unknown preset "([^"]*)";', str(exc))
-    close = difflib.get_close_matches(found.group(1), _presets(), n=1) if found else []
-    if not found or not close:
-        return exc
-    return type(exc)(str(exc).replace(";", f" (did you mean {close[0]}?);", 1))
+    guess = preset_guess(found.group(1)) if found else ""
+    return type(exc)(str(exc).replace(";", f"{guess};", 1)) if guess else exc
 
 
 class Rules:

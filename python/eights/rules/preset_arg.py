@@ -10,14 +10,13 @@ otherwise it is a preset name (preset names never do either).
 
 from __future__ import annotations
 
-import difflib
 import os
 from typing import Any, Union
 
 from .._core import presets as _presets
 from .._utils.checks import quoted
 from .core import Rules
-from .toml_text import PRESET_HELP, is_rules_path
+from .toml_text import PRESET_HELP, is_rules_path, preset_guess
 
 __all__ = ["resolve_preset"]
 
@@ -48,8 +47,7 @@ def resolve_preset(value: Any, name: str = "preset") -> Union[str, Rules]:
     elif isinstance(value, str):
         if not is_rules_path(value):
             if value not in _presets():
-                close = difflib.get_close_matches(value, _presets(), n=1)
-                guess = f" (did you mean {close[0]}?)" if close else ""
+                guess = preset_guess(value)
                 raise ValueError(
                     f"unknown preset {quoted(value)}{guess}; available presets: {', '.join(_presets())} ({name} "
                     f"must be {_help(name)}; a string ending in .toml or holding a path separator is a file)"

@@ -4,18 +4,27 @@ key's parts), and the parsed table for nesting too deep (:mod:`eights._utils.ove
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import sys
 from typing import Any, Dict
 
 from .._core import RulesError
+from .._core import presets as _presets
 from .._utils.overrides import MAX_RULES_DEPTH, check_depth
 
-__all__ = ["PRESET_HELP", "is_rules_path", "load_toml_text"]
+__all__ = ["PRESET_HELP", "is_rules_path", "load_toml_text", "preset_guess"]
 
 #: What a ``preset`` argument may be, for error messages.
 PRESET_HELP = "a preset name (str), a path to a .toml file or an eights.Rules"
+
+
+def preset_guess(name: str) -> str:
+    """``" (did you mean NAME?)"`` for a preset's name close to ``name``, else ``""``: the one
+    guess every unknown-preset message makes."""
+    close = difflib.get_close_matches(name, _presets(), n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
 
 
 def is_rules_path(text: str) -> bool:
