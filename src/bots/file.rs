@@ -69,6 +69,12 @@ pub fn is_file_name(text: &str) -> bool {
         && t.get(t.len() - ".safetensors".len()..).is_some_and(|e| e.eq_ignore_ascii_case(".safetensors"))
 }
 
+/// A path as an error names it: whole up to the longest a file system takes (PATH_MAX), cut
+/// past it.
+pub fn named_path(path: &str) -> String {
+    if path.len() > 4096 { crate::rules::quoted(path) } else { format!("{path:?}") }
+}
+
 type Key = (PathBuf, Option<SystemTime>, u64);
 
 pub use super::tensors::MAX_FILE_BYTES;
@@ -78,8 +84,7 @@ pub use super::tensors::MAX_FILE_BYTES;
 pub fn load(path: &str) -> Result<&'static AgentFile, String> {
     static CACHE: OnceLock<Mutex<HashMap<Key, &'static AgentFile>>> = OnceLock::new();
     let shown = path.trim();
-    // A path is named whole up to the longest a file system takes (PATH_MAX), and cut past it.
-    let named = if shown.len() > 4096 { crate::rules::quoted(shown) } else { format!("{shown:?}") };
+    let named = named_path(shown);
     let err = |m: String| format!("bot file {named}: {m}");
     let (full, meta) = super::tensors::checked_file(shown.as_ref(), "a bot file").map_err(err)?;
     let key = (full, meta.modified().ok(), meta.len());

@@ -5,6 +5,7 @@ use super::file::{self, AgentFile};
 use super::policy::{Policy, RandomBot};
 use super::{heuristic, ismcts, net, net1, pimc};
 use crate::rules::{Rules, quoted};
+use std::path::Path;
 
 /// A built-in bot by name: `"random"`, `"heuristic"`, `"ismcts"` / `"ismcts:N"` (N
 /// simulations per decision, default [`ismcts::DEFAULT_SIMULATIONS`]), `"ismcts_net"` /
@@ -38,6 +39,13 @@ pub enum BotSpec {
     /// A weights file named by its path, read once per version ([`file::load`]).
     File(&'static AgentFile),
 }
+
+/// The weights file in a training run's folder (`eights train --out FOLDER`): the folder's
+/// path, when it is no built-in bot's name, is a bot name for that file.
+pub const RUN_AGENT_FILE: &str = "final.safetensors";
+
+/// The built-in bots' names without their parameter, for a "did you mean".
+const NAMES: [&str; 8] = ["random", "heuristic", "ismcts", "ismcts_net", "pimc", "oracle", "net", "net1"];
 
 /// The names [`BotSpec::parse`] accepts, for error messages.
 pub const BOT_SPEC_HELP: &str = "\"random\", \"heuristic\", \"ismcts\", \"ismcts:N\" (N simulations), \"ismcts_net\" or \"ismcts_net:N\" (ismcts whose root favours net's move), \"pimc\" or \"pimc:N\" (N worlds), \"oracle:N\" (pimc seeing every hand, for measurement), N in [1, 1000000], \"net\" (the learned bot, every rule set), \"net1\" (the first learned bots: three two-player presets) or the path of a .safetensors weights file (a trained network)";
@@ -77,7 +85,14 @@ impl BotSpec {
             ("random" | "heuristic" | "net" | "net1", Some(_)) => {
                 Err(format!("bot {head:?} takes no parameter (got {}); allowed bots: {BOT_SPEC_HELP}", quoted(text)))
             }
-            _ => Err(format!("unknown bot {}; allowed bots: {BOT_SPEC_HELP}", quoted(text))),
+            _ => {
+                let folder = Path::new(text.trim());
+                let inside = folder.join(RUN_AGENT_FILE);
+                if folder.is_dir() && inside.is_file() {
+                    return file::load(&inside.to_string_lossy()).map(BotSpec::File);
+                }
+                Err(format!("unknown bot {}; allowed bots: {BOT_SPEC_HELP}", unknown_hint(text, head, arg)))
+            }
         }
     }
 
@@ -117,7 +132,7 @@ impl BotSpec {
         }
     }
 
-    /// The canonical name (parses back to the same spec).
+    /// The canonical name (parses back to the same spec; a run folder's file by its own path).
     pub fn name(&self) -> String {
         match self {
             BotSpec::Random => "random".into(),
@@ -130,5 +145,45 @@ impl BotSpec {
             BotSpec::Net1 => "net1".into(),
             BotSpec::File(f) => f.path.clone(),
         }
+    }
+}
+
+/// An unknown bot name, quoted, and what it looks like it meant: a built-in bot's name
+/// misspelt (`"heuristc" (did you mean "heuristic"?)`, its parameter kept), or, for a path
+/// (named whole), what is there: a folder without its run's file, a file of another kind,
+/// nothing, a misspelt suffix.
+fn unknown_hint(text: &str, head: &str, arg: Option<&str>) -> String {
+    let t = text.trim();
+    let path = Path::new(t);
+    let extension = t.rsplit_once('.').map(|(_, e)| e).filter(|e| e.starts_with(|c: char| c.is_ascii_alphabetic()));
+    if t.contains(['/', '\\']) || extension.is_some() || path.is_dir() {
+        let named = file::named_path(t);
+        if path.is_dir() {
+            return format!(
+                "{named}: a folder without {RUN_AGENT_FILE} (a training run's folder, eights train --out, plays the file it holds)"
+            );
+        }
+        if path.is_file() {
+            return format!("{named}: a file, but not a weights file (a bot file's name ends in .safetensors)");
+        }
+        let stem = &t[..t.len() - extension.map_or(0, |e| e.len() + 1)];
+        let misspelt =
+            extension.is_some_and(|e| strsim::damerau_levenshtein(&e.to_ascii_lowercase(), "safetensors") <= 3);
+        return if misspelt {
+            format!("{named}: no such file (did you mean {}?)", file::named_path(&format!("{stem}.safetensors")))
+        } else {
+            format!("{named}: no such file or folder")
+        };
+    }
+    let close = NAMES
+        .iter()
+        .map(|n| (strsim::damerau_levenshtein(head, n), *n))
+        .filter(|&(d, n)| d > 0 && d <= (n.len() / 3).max(1))
+        .min_by_key(|&(d, _)| d);
+    match close {
+        Some((_, n)) => {
+            format!("{} (did you mean {}?)", quoted(text), quoted(&arg.map_or(n.to_string(), |a| format!("{n}:{a}"))))
+        }
+        None => quoted(text),
     }
 }

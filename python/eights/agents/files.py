@@ -6,7 +6,6 @@ reading a file's metadata (:func:`agent_file_metadata`) and the label a file pla
 
 from __future__ import annotations
 
-import difflib
 import os
 from typing import Any, Dict
 
@@ -18,8 +17,8 @@ __all__ = [
     "agent_file_label",
     "agent_file_metadata",
     "checkpoint_hint",
-    "did_you_mean_bot",
     "is_agent_file",
+    "is_built_in_name",
     "run_folder_agent",
 ]
 
@@ -62,11 +61,24 @@ def agent_file_label(path: Any) -> str:
     return base[: -len(AGENT_FILE_SUFFIX)] if base.lower().endswith(AGENT_FILE_SUFFIX) else base
 
 
+#: The built-in bots' names without their parameter: never a folder's (the engine's own rule).
+_BUILT_IN = ("random", "heuristic", "ismcts", "ismcts_net", "pimc", "oracle", "net", "net1")
+
+
+def is_built_in_name(text: str) -> bool:
+    """Whether ``text``, its parameter aside (``ismcts:400``), is a built-in bot's name, right
+    or not in its parameter: never a path, whatever the current folder holds."""
+    return text.strip().partition(":")[0].lower() in _BUILT_IN
+
+
 def run_folder_agent(spec: Any) -> Any:
     """The agent file of a training run's folder (``FOLDER/final.safetensors``) when ``spec``
-    (a str or os.PathLike) names a folder that holds one; ``spec`` as it is otherwise."""
+    (a str or os.PathLike) names a folder that holds one and is no built-in bot's name (a run
+    saved to ``--out net`` is played as ``./net``); ``spec`` as it is otherwise."""
     if isinstance(spec, (str, os.PathLike)) and not isinstance(spec, bytes):
         path = os.fspath(spec)
+        if isinstance(path, str) and is_built_in_name(path):
+            return spec
         if isinstance(path, str) and os.path.isdir(path.strip()):
             inside = os.path.join(path.strip(), RUN_AGENT_FILE)
             if os.path.isfile(inside):
@@ -86,17 +98,3 @@ def checkpoint_hint(spec: Any) -> str:
     agent = os.path.join(os.path.dirname(path.strip()) or ".", RUN_AGENT_FILE)
     then = f"the run's agent is {agent!r}" if os.path.isfile(agent) else f"a run's agent is its {RUN_AGENT_FILE}"
     return f"; it is a training checkpoint (eights train resumes a run from its folder, --out): {then}"
-
-
-#: The built-in bots' names without their parameter, for a "did you mean".
-BOT_NAMES = ("random", "heuristic", "ismcts", "ismcts_net", "pimc", "oracle", "net", "net1")
-
-
-def did_you_mean_bot(text: str) -> str:
-    """``" (did you mean "heuristic"?)"`` for a misspelt built-in bot's name (its parameter
-    kept: ``ismct:400`` gives ``ismcts:400``), else ``""``."""
-    head, sep, arg = text.strip().partition(":")
-    if is_agent_file(text) or os.sep in head or (os.altsep and os.altsep in head):
-        return ""
-    close = difflib.get_close_matches(head.lower(), BOT_NAMES, n=1, cutoff=0.75)
-    return f' (did you mean "{close[0]}{sep}{arg}"?)' if close and close[0] != head.lower() else ""

@@ -27,7 +27,7 @@ from .._core import BOT_NAMES_HELP, NUM_ACTIONS, OBS_SIZE, parse_bot
 from .._utils.file_kinds import wrong_place
 from .._utils.optional import require
 from ..rules import RULES_SIZE
-from .files import checkpoint_hint, did_you_mean_bot, is_agent_file, run_folder_agent
+from .files import checkpoint_hint, is_agent_file, run_folder_agent
 from .sb3_file import MAX_MEMBER_BYTES, check_tensors, read_data, safe_custom_objects
 
 __all__ = ["load_policy", "SB3Policy", "POLICY_HELP"]
@@ -327,7 +327,6 @@ def load_policy(spec: str, scale: Optional[Any] = None) -> Any:
         return parse_bot(text)
     except ValueError as exc:
         if str(exc).startswith("unknown bot"):  # its list of bots is in POLICY_HELP: once is enough
-            head = str(exc).split("; allowed bots")[0]
-            guess = did_you_mean_bot(text)
-            raise ValueError(f"unknown agent {text!r}: {head}{guess}; an agent is {POLICY_HELP}") from None
+            head = str(exc).split("; allowed bots")[0]  # with the engine's "did you mean"
+            raise ValueError(f"unknown agent {text!r}: {head}; an agent is {POLICY_HELP}") from None
         raise ValueError(f"unknown agent {text!r}: {exc}; or {POLICY_HELP}") from None

@@ -20,7 +20,7 @@ import numpy as np
 from .._core import BOT_NAMES_HELP, NUM_ACTIONS, Bot, RandomBot, parse_bot
 from .._utils.checks import describe as _describe
 from .._utils.file_kinds import wrong_place
-from .files import agent_file_label, checkpoint_hint, did_you_mean_bot, is_agent_file, run_folder_agent
+from .files import agent_file_label, checkpoint_hint, is_agent_file, run_folder_agent
 
 __all__ = ["AGENT_HELP", "BOT_NAMES", "AgentActionError", "AgentSpec", "as_agent", "load_agent"]
 
@@ -172,9 +172,6 @@ def _bot_name(spec: str, what: str) -> str:
                 f"{what}: {spec!r} looks like a model saved by stable-baselines3: load it with "
                 f"eights.agents.load_agent({spec!r}) and pass that"
             ) from None
-        guess = did_you_mean_bot(spec) if str(exc).startswith("unknown bot") else ""
-        if guess:
-            exc = ValueError(str(exc).replace(";", f"{guess};", 1))
         raise ValueError(f"{what}: {exc}") from None
 
 

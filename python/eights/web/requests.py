@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from .._core import BOT_NAMES_HELP, NUM_ACTIONS, check_bot_rules, parse_bot, presets
 from .._utils.checks import as_int, describe
 from .._utils.seeds import check_optional_seed
-from ..agents.files import is_agent_file
+from ..agents.files import is_agent_file, is_built_in_name
 from ..agents.load import SB3Policy
 from ..agents.spec import AgentSpec, as_agent
 from ..rules import Rules
@@ -161,6 +161,10 @@ def _agent(name: Any, rules: Rules, num_players: int, policies: Dict[str, Any]) 
         raise bad_request(
             f"bot {name!r}: a weights file is offered by the server (serve --policy NAME=FILE.safetensors)"
         )
+    if not is_built_in_name(name):
+        # Nor a run's folder, and the engine's word on a path (what is there) stays unsaid.
+        offered = f"; or one of this server's policies: {', '.join(policies)}" if policies else ""
+        raise bad_request(f"bot {name!r}: unknown bot; allowed bots: {BOT_NAMES_HELP}{offered}")
     try:
         bot = parse_bot(name.strip())
         check_bot_rules(bot, rules, num_players)

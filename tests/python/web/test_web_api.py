@@ -416,3 +416,22 @@ def test_random_bodies_never_get_a_500(client, server):
         assert response.status_code < 500, (path, body, response.text)
         if response.status_code >= 400:
             assert response.json()["error"], (path, body)
+
+
+def test_a_client_names_no_path_on_the_server(client, server, tmp_path):
+    """A bot name is a built-in bot's or a policy's the server offers: a run's folder on the
+    server's disk is neither (the engine plays one by path), and the answer says nothing of
+    what is at the path."""
+    import pathlib
+    import shutil
+
+    shipped = pathlib.Path(__file__).resolve().parents[3] / "src" / "bots" / "weights" / "net.safetensors"
+    run = tmp_path / "run"
+    run.mkdir()
+    shutil.copy(shipped, run / "final.safetensors")
+    (tmp_path / "empty").mkdir()
+    for name in (str(run), str(tmp_path / "empty"), str(tmp_path / "nothing")):
+        response = client.post(f"{server}/api/games", json={"mode": "watch", "bots": name, "players": 2})
+        assert response.status_code == 400, response.text
+        error = response.json()["error"]
+        assert "unknown bot; allowed bots" in error and "folder" not in error and "file" not in error.split(";")[0]
