@@ -8,8 +8,8 @@
 
 use super::selector::{apply_by_precedence, selector_entries, selector_mask_named, selectors_union};
 use super::validate::{
-    validate_end_and_options, validate_joker_bluff, validate_joker_lock, validate_jokers_have_rules, validate_play,
-    validate_players, validate_uncapped_end, validate_wild_instapik,
+    validate_end_and_options, validate_joker_bluff, validate_joker_lock, validate_jokers_have_rules,
+    validate_match_target, validate_play, validate_players, validate_uncapped_end, validate_wild_instapik,
 };
 use super::{CardRule, ChainRule, MAX_PLAYERS, Rules, RulesError, WildRule, settings::Settings, spec::*};
 use crate::card::{Card, NUM_FACES, Rank};
@@ -34,6 +34,7 @@ impl Rules {
         validate_wild_instapik(s, &card)?;
         validate_jokers_have_rules(&deck, &card)?;
         let points = compile_points(s, n)?;
+        validate_match_target(s, &points)?;
         validate_uncapped_end(s, &points, &deck, &card)?;
         let double_mask = selectors_union("score.double_per", &s.score.double_per)?;
         let rank_blocked = selectors_union("match.rank_blocked", &s.matching.rank_blocked)?;

@@ -191,10 +191,38 @@ fn validate_scoring_agrees(s: &RulesSpec) -> Result<(), RulesError> {
     Err(RulesError::invalid("series.winner", format!("under score.mode = {mode} it must be {wanted}, got {winner}")))
 }
 
+/// A match to a target (and no `series.max_hands`) needs a score that can move towards it: a
+/// positive card value, winner bonus or per-card scoring. Without one (`score.mode = "none"`
+/// and no bonus, say) every match ran to its decision cap and was cut off there, whatever the
+/// cap. `points` are the compiled card values.
+pub(super) fn validate_match_target(s: &RulesSpec, points: &[i32; NUM_FACES]) -> Result<(), RulesError> {
+    let target = s.series.target.is_some() || s.series.target_per_player.is_some();
+    if !(s.series.play_match && target && s.series.max_hands.is_none()) {
+        return Ok(());
+    }
+    let can_rise = s.score.winner_bonus > 0
+        || match s.score.mode {
+            ScoreMode::PerCard => true,
+            ScoreMode::Penalty | ScoreMode::WinnerCollects => points.iter().any(|&p| p > 0),
+            ScoreMode::Countdown | ScoreMode::None => false,
+        };
+    if can_rise {
+        return Ok(());
+    }
+    let mode = serde_json::to_string(&s.score.mode).unwrap_or_default();
+    Err(RulesError::invalid(
+        "series.target",
+        format!(
+            "no score can move towards it (score.mode = {mode}, no positive card value or winner \
+             bonus), so every match would run to its decision cap: set series.max_hands, a \
+             positive score.winner_bonus, or series.match = false"
+        ),
+    ))
+}
+
 /// `limits.max_decisions = 0` (no cap) is allowed where every game can end: not with a blocked
 /// hand that goes on (`end.blocked = false`: nobody can play or draw, and only passes are
-/// left, for ever), nor with a match to a target (and no `series.max_hands`) that no score can
-/// move towards (no positive card value, winner bonus or per-card scoring) or that a score
+/// left, for ever), nor with a match to a target (and no `series.max_hands`) that a score
 /// can move away from (a negative winner bonus, card value or the Silly Hat): under
 /// `crazy_eights_xtreme` with `match_to_100`, `silly_hat` and `winner_bonus` at two players
 /// the scores of random play fell to -26,000 in a million decisions, the target never met.
@@ -227,22 +255,9 @@ pub(super) fn validate_uncapped_end(
              limits.max_decisions = 0 sets no cap: set end.blocked = true or a decision cap",
         ));
     }
-    let can_rise = s.score.winner_bonus > 0
-        || match s.score.mode {
-            ScoreMode::PerCard => true,
-            ScoreMode::Penalty | ScoreMode::WinnerCollects => points.iter().any(|&p| p > 0),
-            ScoreMode::Countdown | ScoreMode::None => false,
-        };
     let target = s.series.target.is_some() || s.series.target_per_player.is_some();
     if !(s.series.play_match && target && s.series.max_hands.is_none()) {
         return Ok(());
-    }
-    if !can_rise {
-        return Err(RulesError::invalid(
-            "series.target",
-            "no score can move towards it (no positive card value or winner bonus), so the match \
-             would never end with limits.max_decisions = 0: set series.max_hands or a decision cap",
-        ));
     }
     let by_points = matches!(s.score.mode, ScoreMode::Penalty | ScoreMode::WinnerCollects);
     let falls = if s.score.winner_bonus < 0 {

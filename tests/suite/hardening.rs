@@ -84,7 +84,8 @@ fn uncapped_games_that_could_never_end_are_refused() {
         let rules = json!({"series": {"match": true, "target": 100}, "score": {"values": values}});
         assert_eq!(field_of(uncapped(rules).err().unwrap()), "series.target", "every card worth {value}");
     }
-    assert!(load(still.clone()).is_ok());
+    // Capped, it is refused too: every match ran to the cap and was cut off there.
+    assert_eq!(field_of(load(still.clone()).err().unwrap()), "series.target", "with the default cap");
     // Each way out makes it a game that ends.
     let mut capped_hands = still.clone();
     capped_hands["series"]["max_hands"] = json!(5);

@@ -619,6 +619,11 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
                             spec.last_special = LastSpecial::Ignored;
                         }
                     }
+                    // A match that no score moves towards (score.mode = "none" and no bonus)
+                    // never reaches its target: give it a number of hands.
+                    _ if field == "series.target" && spec.series.max_hands.is_none() => {
+                        spec.series.max_hands = Some(10);
+                    }
                     _ => panic!("generator bug: {e}\n{}", serde_json::to_string(&spec).unwrap()),
                 }
             }
