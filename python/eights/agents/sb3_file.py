@@ -48,6 +48,7 @@ from typing import Any, Dict, List
 import numpy as np
 
 from .._core import NUM_ACTIONS
+from .._utils.optional import check_safe_torch_load
 from .sb3_space import observation_space, opcodes, pickle_bytes
 
 __all__ = [
@@ -317,6 +318,7 @@ def check_tensors(path: str, archive: zipfile.ZipFile) -> None:
     naming the member."""
     import torch
 
+    check_safe_torch_load(torch, repr(path))
     stored = 0
     for name in archive.namelist():
         if not name.endswith(".pth"):

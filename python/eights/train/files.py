@@ -23,6 +23,8 @@ import stat
 import tempfile
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
+from .._utils.optional import check_safe_torch_load
+
 __all__ = [
     "FileFormatError",
     "check_state",
@@ -128,6 +130,7 @@ def load_checkpoint(path: str, keys: Iterable[str] = ("model",), map_location: O
     import torch
 
     path = os.fspath(path)
+    check_safe_torch_load(torch, path)
     _check_file(path)
     try:
         ck = torch.load(path, weights_only=True, map_location=map_location)

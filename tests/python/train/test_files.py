@@ -6,11 +6,14 @@ of gigabytes refused before anything of that size is built."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import pickle
+import re
 import struct
 import time
+import zipfile
 
 import numpy as np
 import pytest
@@ -54,6 +57,35 @@ def test_a_crafted_checkpoint_is_refused_without_running_its_code(tmp_path):
     with pytest.raises(FileFormatError, match="crafted.pt: not a checkpoint of this package.*could run code"):
         load_checkpoint(str(path))
     assert not marker.exists()
+
+
+def test_a_pytorch_whose_weights_only_loader_can_be_escaped_reads_no_file(tmp_path, monkeypatch):
+    """``weights_only=True`` is the guard, and PyTorch 2.9.1 and older let a crafted file past
+    it (GHSA-63cw-57p8-fm3p; CVE-2025-32434 up to 2.5.1). The extras ask for 2.10; where an
+    older one is installed anyway, checkpoints and SB3 models are refused unread."""
+    from eights.agents.sb3_file import check_tensors
+
+    path, marker = _crafted(tmp_path)
+    good = tmp_path / "good.pt"
+    torch.save({"model": {"w": torch.zeros(3)}}, good)
+    for version in ("2.9.1+cpu", "2.5.1", "1.13.0"):
+        monkeypatch.setattr(torch, "__version__", version)
+        for file in (path, good):
+            with pytest.raises(ImportError, match=rf"PyTorch {re.escape(version)}.*GHSA-63cw-57p8-fm3p.*torch>=2.10"):
+                load_checkpoint(str(file))
+        with pytest.raises(ImportError, match="torch>=2.10"):
+            check_tensors(str(tmp_path / "model.zip"), zipfile.ZipFile(io.BytesIO(_empty_zip())))
+    assert not marker.exists()
+    for version in ("2.10.0", "2.15.0+cu132", "3.0.0a0"):
+        monkeypatch.setattr(torch, "__version__", version)
+        assert "w" in load_checkpoint(str(good))["model"]
+
+
+def _empty_zip() -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w"):
+        pass
+    return out.getvalue()
 
 
 @pytest.mark.filterwarnings("ignore:Detected pickle protocol")
