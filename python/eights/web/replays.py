@@ -11,11 +11,13 @@ import os
 import time
 from typing import Any, Dict, List, Optional
 
+import numpy as np
+
 from .._core import Game
 from .._utils.checks import as_int, describe
 from .._utils.overrides import check_depth
 from ..render import action_text
-from .config import MAX_RECORD_BYTES
+from .config import MAX_RECORD_BYTES, MAX_TABLE_DECISIONS
 from .errors import bad_request, forbidden, not_found, too_large
 from .views import position_view, pretty
 
@@ -36,19 +38,28 @@ class Replay:
 
     def __init__(self, record: Dict[str, Any], source: str) -> None:
         record = _kept(record)
+        actions = record.get("actions")
+        if isinstance(actions, list) and len(actions) > MAX_TABLE_DECISIONS:
+            # Checked before the record is replayed: 260,000 legal actions took 5 s to check.
+            raise too_large(
+                f"the record has {len(actions):,} actions; a replay on this server has at most {MAX_TABLE_DECISIONS:,}"
+            )
         try:
             check_depth(record, "record")
             final = Game.from_record(record)
         except (ValueError, TypeError, OverflowError, KeyError) as exc:
             raise bad_request(f"not a game record that replays: {exc}") from None
-        self.record = record
+        self.id = hashlib.sha256(json.dumps(record, sort_keys=True).encode("utf-8")).hexdigest()[:24]
+        # The actions as a (steps, 2) array of (seat, action): 8 bytes each, where the JSON's
+        # lists of Python ints and a text per action held about 200 (a 2 MB upload, 50 MB).
+        self._actions = np.asarray(record.pop("actions"), dtype=np.int32).reshape(-1, 2)
+        self._final = final
+        self.record = record  # without its actions
         self.source = source
-        self.steps = len(record["actions"])
+        self.steps = len(self._actions)
         self.n = final.num_players
         self.names = _names(record, self.n)
-        self.id = hashlib.sha256(json.dumps(record, sort_keys=True).encode("utf-8")).hexdigest()[:24]
         self.touched = time.monotonic()
-        self._texts = [pretty(action_text(final, int(a))) for _, a in record["actions"]]
 
     def summary(self) -> Dict[str, Any]:
         record = self.record
@@ -67,10 +78,11 @@ class Replay:
         ``viewer`` names a seat; 400 for a step or seat out of range."""
         step = _index(step, "step", self.steps)
         view_seat = None if viewer in (None, "", "all") else _index(viewer, "viewer", self.n - 1)
-        game = Game.from_record(self.record, upto=step)
+        game = Game.from_record(dict(self.record, actions=self._actions[:step].tolist()), upto=step)
+        first = max(0, step - 12)
         history = [
-            {"seat": int(seat), "action": int(a), "text": self._texts[k], "decision": k + 1}
-            for k, (seat, a) in enumerate(self.record["actions"][max(0, step - 12) : step], start=max(0, step - 12))
+            {"seat": int(seat), "action": int(a), "text": pretty(action_text(self._final, int(a))), "decision": k + 1}
+            for k, (seat, a) in enumerate(self._actions[first:step].tolist(), start=first)
         ]
         view = position_view(game, self.names, view_seat, history)
         view.update(step=step, steps=self.steps, viewer=view_seat, last=history[-1] if history else None)

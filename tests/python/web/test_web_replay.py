@@ -147,10 +147,24 @@ def test_an_uploads_other_fields_are_not_held(client, server):
     padded = dict(record, junk=[{}] * 100_000, web={"names": ["a", "b", "c"], "extra": "x" * 1000})
     summary = _open(client, server, record=padded)
     assert summary["names"] == ["a", "b", "c"] and summary["steps"] == len(record["actions"])
-    held = Replay(padded, "upload").record
-    assert set(held) == set(record) | {"web"} and held["web"] == {"names": ["a", "b", "c"]}
+    replay = Replay(padded, "upload")
+    held = replay.record  # its actions held apart, 8 bytes each
+    assert set(held) == set(record) - {"actions"} | {"web"} and held["web"] == {"names": ["a", "b", "c"]}
+    assert replay._actions.tolist() == [list(a) for a in record["actions"]]
+    assert replay._actions.nbytes == 8 * len(record["actions"])
     # Without the padding and with the same names, the same replay (the same id).
     assert _open(client, server, record=dict(record, web={"names": ["a", "b", "c"]}))["id"] == summary["id"]
+
+
+def test_an_upload_past_the_servers_decision_cap_is_refused_before_it_is_replayed(client, server):
+    # A legal record filling the 2 MB limit held 260,000 actions, took 5 s to check and held
+    # about 50 MB; the server's own tables stop at MAX_TABLE_DECISIONS.
+    from eights.web.config import MAX_TABLE_DECISIONS
+
+    record = dict(_finished_game(seed=4).record(), actions=[[0, 0]] * (MAX_TABLE_DECISIONS + 1))
+    response = client.post(f"{server}/api/replays", json={"record": record})
+    assert response.status_code == 413, response.text
+    assert f"{MAX_TABLE_DECISIONS + 1:,} actions" in response.json()["error"]
 
 
 def test_env_and_arena_recordings_replay_from_the_folder(client, server, records):
