@@ -80,6 +80,27 @@ def as_real(value: Any, name: str) -> float:
     return value
 
 
+#: The longest budget in minutes anything takes (19 years: a larger one never ends).
+MAX_MINUTES = 10**7
+
+
+def as_minutes(value: Any, name: str, *, none_left: bool = False) -> float:
+    """A budget in minutes as a ``float`` in ``(0, 1e7)``, the command line's range
+    (``none_left``: ``<= 0`` allowed too, a budget already spent). ``TypeError`` naming
+    ``name`` for a non-number; ``ValueError`` for NaN, an infinity or a value out of range
+    (``inf`` or ``1e300`` trained for ever, NaN trained nothing)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {describe(value)}")
+    try:
+        real = float(value)
+    except OverflowError:  # an int past the largest float: far out of range either way
+        real = float("inf")
+    if not (real < MAX_MINUTES and (none_left or real > 0)):
+        low = "(-inf" if none_left else "(0"
+        raise ValueError(f"{name} must be in {low}, 1e7), got {describe(value)}")
+    return real
+
+
 def as_flag(value: Any, name: str) -> bool:
     """``value`` as a ``bool``; ``TypeError`` naming ``name`` for anything but True/False."""
     if not isinstance(value, (bool, np.bool_)):

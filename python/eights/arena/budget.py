@@ -3,11 +3,10 @@ and/or wall minutes, and the documented default."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from .._utils.checks import as_int
+from .._utils.checks import as_int, as_minutes
 from .._utils.checks import describe as _describe
 
 __all__ = ["Budget", "DEFAULT_BUDGET"]
@@ -33,11 +32,7 @@ class Budget:
         if self.decisions is not None:
             object.__setattr__(self, "decisions", as_int(self.decisions, "budget decisions", 1))
         if self.minutes is not None:
-            if isinstance(self.minutes, bool) or not isinstance(self.minutes, (int, float)):
-                raise TypeError(f"budget minutes must be a number, got {_describe(self.minutes)}")
-            if not (0 < self.minutes < 10**7) or math.isnan(self.minutes):
-                raise ValueError(f"budget minutes must be in (0, 1e7), got {self.minutes}")
-            object.__setattr__(self, "minutes", float(self.minutes))
+            object.__setattr__(self, "minutes", as_minutes(self.minutes, "budget minutes"))
 
     @classmethod
     def of(cls, budget: Any) -> Budget:

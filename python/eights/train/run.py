@@ -27,7 +27,7 @@ import numpy as np
 import torch
 
 from .._core import NUM_ACTIONS, OBS_SIZE, Bot
-from .._utils.checks import MAX_DEALS, as_int, as_path, describe
+from .._utils.checks import MAX_DEALS, as_int, as_minutes, as_path, describe
 from .._utils.seeds import check_seed
 from ..agents.files import checkpoint_hint
 from ..rules import Rules, resolve_preset
@@ -118,16 +118,6 @@ def _check_seats(seats: Optional[Sequence[int]], players: int) -> List[int]:
     if not out or out[0] < 0 or out[-1] >= players or len(out) < len(given):
         raise ValueError(f"seats must be distinct seat numbers in [0, {players - 1}], got {list(seats)}")
     return out
-
-
-def _positive_real(x: Any) -> bool:
-    """Whether ``x`` is a finite number above 0 (not a bool)."""
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
-        return False
-    try:
-        return bool(0 < float(x) < float("inf"))
-    except OverflowError:
-        return False
 
 
 def _check_init(init: Any) -> None:
@@ -268,8 +258,8 @@ def _plan(
     if isinstance(players, bool) or not isinstance(players, int):
         raise TypeError(f"players must be an integer, got {players!r}")
     ruleset.validate(players)
-    if minutes is not None and not _positive_real(minutes):
-        raise ValueError(f"minutes must be a positive number, got {describe(minutes)}")
+    if minutes is not None:
+        minutes = as_minutes(minutes, "minutes")
     if decisions is not None and (isinstance(decisions, bool) or not isinstance(decisions, int) or decisions < 1):
         raise ValueError(f"decisions must be a positive integer, got {decisions!r}")
     if minutes is None and decisions is None:
@@ -396,7 +386,7 @@ def _train(plan: Dict[str, Any], restart: bool):
 
     try:
         run.run(
-            1e12 if minutes is None else minutes, decisions, init_norm=not plan["resumed"] and init == "scratch",
+            minutes, decisions, init_norm=not plan["resumed"] and init == "scratch",
             value_warmup=0 if init == "scratch" else VALUE_WARMUP, on_update=on_update,
         )  # fmt: skip
     except KeyboardInterrupt:

@@ -33,6 +33,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import numpy as np
 import torch
 
+from .._utils.checks import as_minutes
 from ..agents.pool import OpponentPool, SampledNet
 from ..envs.vector import VecEnv
 from .model import PolicyNet
@@ -273,7 +274,7 @@ class SelfPlay:
 
     def run(
         self,
-        minutes: float,
+        minutes: Optional[float],
         max_steps: Optional[int] = None,
         *,
         init_norm: bool = True,
@@ -281,16 +282,19 @@ class SelfPlay:
         value_warmup: int = 0,
         on_update: Optional[Callable[[SelfPlay], None]] = None,
     ) -> None:
-        """Train until ``minutes`` of wall time (those already spent included) or ``max_steps``
-        learner decisions, whichever comes first (``minutes <= 0`` or ``max_steps <= 0``: no
-        update). ``init_norm``: fold the first deals into the normaliser's statistics (a new
+        """Train until ``minutes`` of wall time (those already spent included; less than 1e7)
+        or ``max_steps`` learner decisions, whichever comes first (``minutes <= 0`` or
+        ``max_steps <= 0``: no update; ``minutes=None``: ``max_steps`` alone, which must then
+        be given). ``init_norm``: fold the first deals into the normaliser's statistics (a new
         network). ``value_warmup``: the first updates train the value head alone (after a
         warm start from a policy without one)."""
+        if minutes is None and max_steps is None:
+            raise ValueError("SelfPlay.run needs minutes or max_steps (or both), got neither")
+        budget = float("inf") if minutes is None else as_minutes(minutes, "minutes", none_left=True) * 60
         agent, ppo = self.agent, self.ppo
         next_obs = self.rollout.reset()
         if init_norm:
             agent.norm.update(next_obs)  # initial statistics from the first deals
-        budget = minutes * 60
 
         def progress() -> float:
             if budget <= 0 or (max_steps is not None and max_steps <= 0):

@@ -384,8 +384,11 @@ def test_seats_are_distinct_seat_numbers(tmp_path):
         # Checked only after training, as "seed must be ...".
         (dict(eval_seed=-1), ValueError, r"^eval_seed must be in \[0, 2\*\*64\), got -1$"),
         # numpy's "ufunc 'isfinite' not supported"; True was one minute.
-        (dict(minutes="abc", decisions=None), ValueError, r"^minutes must be a positive number, got 'abc'"),
-        (dict(minutes=True, decisions=None), ValueError, r"^minutes must be a positive number, got True"),
+        (dict(minutes="abc", decisions=None), TypeError, r"^minutes must be a number, got 'abc'"),
+        (dict(minutes=True, decisions=None), TypeError, r"^minutes must be a number, got True"),
+        # Trained for ever (the command line's --minutes stops at 1e7).
+        (dict(minutes=1e300, decisions=None), ValueError, r"^minutes must be in \(0, 1e7\), got 1e\+300"),
+        (dict(minutes=float("inf"), decisions=None), ValueError, r"^minutes must be in \(0, 1e7\), got inf"),
         # "01" was seats [0, 1], [0.7] seat 0.
         (dict(seats="01"), TypeError, r"^seats must be a list of seat numbers in \[0, 1\], got '01'"),
         (dict(seats=[0.7]), TypeError, r"^seats must be a list of seat numbers"),

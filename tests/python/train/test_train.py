@@ -260,3 +260,24 @@ def test_self_play_checks_its_settings_as_train_does(change, match):
     opt = torch.optim.Adam(net.parameters(), lr=1e-3)
     with pytest.raises(ValueError, match=match):
         SelfPlay(net, opt, "crazy_eights", PPOConfig(**change), LeagueConfig(), num_players=2)
+
+
+def test_self_play_run_takes_the_budgets_train_takes():
+    """``SelfPlay.run(minutes=inf)`` (or ``1e300``) trained for ever with its progress at 0,
+    and ``nan`` trained nothing without a word; ``<= 0``, a budget already spent, stays."""
+    from eights.train import LeagueConfig, SelfPlay
+
+    net = PolicyNet(eights.OBS_SIZE, eights.NUM_ACTIONS, 16)
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+    sp = SelfPlay(
+        net, opt, "crazy_eights", PPOConfig(num_envs=2, num_steps=4, num_minibatches=1), LeagueConfig(), num_players=2
+    )
+    for minutes in (float("inf"), 1e300, float("nan"), 1e7):
+        with pytest.raises(ValueError, match=r"^minutes must be in \(-inf, 1e7\)"):
+            sp.run(minutes)
+    with pytest.raises(TypeError, match="^minutes must be a number"):
+        sp.run("5")
+    with pytest.raises(ValueError, match="needs minutes or max_steps"):
+        sp.run(None)
+    sp.run(0)
+    assert sp.update == 0
