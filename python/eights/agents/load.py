@@ -12,6 +12,7 @@ legal action, read without unpickling code from the file (:mod:`~eights.agents.s
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import io
@@ -19,7 +20,7 @@ import os
 import re
 import sys
 import zipfile
-from typing import Any, List, Optional
+from typing import Any, Iterator, List, Optional
 
 import numpy as np
 
@@ -243,22 +244,32 @@ def _not_a_file(path: str) -> str:
     return "not a regular file (a pipe, a device?), not a model file" if os.path.exists(path) else "no such model file"
 
 
-def _current_folder_first() -> None:
-    """Put the current folder at the front of ``sys.path`` unless it is there already, as
-    ``python -m`` does (the ``eights`` console script's path starts at its own folder
-    instead), so that ``module:attribute`` finds ``module.py`` where the command is run."""
+@contextlib.contextmanager
+def _current_folder_first() -> Iterator[None]:
+    """The current folder at the front of ``sys.path`` while the block runs, unless it is
+    there already, as ``python -m`` does (the ``eights`` console script's path starts at its
+    own folder instead), so that ``module:attribute`` finds ``module.py`` where the command is
+    run. It is taken out again: left in, every later import (stable-baselines3's, PyTorch's)
+    looked in the current folder first, and a file there named like one was run instead."""
     cwd = os.getcwd()
-    if not any(p in ("", ".") or os.path.abspath(p) == cwd for p in sys.path):
-        sys.path.insert(0, cwd)
+    if any(p in ("", ".") or os.path.abspath(p) == cwd for p in sys.path):
+        yield
+        return
+    sys.path.insert(0, cwd)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(ValueError):
+            sys.path.remove(cwd)
 
 
 def _import_attribute(spec: str) -> Any:
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise ValueError(f"{spec!r} is not of the form module:attribute")
-    _current_folder_first()
     try:
-        module = importlib.import_module(module_name)
+        with _current_folder_first():
+            module = importlib.import_module(module_name)
     except ImportError as exc:
         raise ValueError(f"cannot import module {module_name!r} for the policy {spec!r}: {exc}") from None
     obj: Any = module

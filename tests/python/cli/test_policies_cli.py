@@ -270,3 +270,21 @@ def test_a_bad_rules_file_from_the_shell_exits_2_without_traceback(tmp_path):
     )
     assert res.returncode == 2 and "Traceback" not in res.stderr
     assert "no such file" in res.stderr and "missing.toml" in res.stderr
+
+
+def test_the_current_folder_is_on_the_import_path_only_while_a_policy_module_loads(tmp_path, monkeypatch):
+    # The eights console script's sys.path lacks the current folder, so naming mine:agent put
+    # it first for good: every later import (stable-baselines3's, PyTorch's) looked there
+    # first, and a stable_baselines3.py beside the policy ran in the real one's place.
+    import os
+
+    (tmp_path / "mine_cwd_policy.py").write_text(
+        "import numpy as np\n\ndef agent(obs, mask):\n    return int(np.flatnonzero(mask)[0])\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    kept = [p for p in sys.path if p not in ("", ".") and os.path.abspath(p) != str(tmp_path)]
+    monkeypatch.setattr(sys, "path", kept)
+    label, policy = load_policy("mine_cwd_policy:agent")
+    assert label == "mine_cwd_policy:agent" and policy(np.zeros(3), np.array([0, 1, 1], bool)) == 1
+    assert sys.path == kept
+    sys.modules.pop("mine_cwd_policy", None)
