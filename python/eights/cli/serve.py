@@ -60,6 +60,14 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help="threads for the bots that think for long (ismcts, pimc, net, policies) (default: the cores, at least 2)",
     )
+    p.add_argument(
+        "--max-search",
+        type=_args.int_in(1, 1_000_000),
+        default=None,
+        metavar="N",
+        help="the most simulations (ismcts:N) or worlds (pimc:N) a page may ask of a bot "
+        "(default: 20,000, about 0.2 s a decision at 10 players)",
+    )
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
     p.add_argument(
         "--log-level",
@@ -94,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.think_threads is not None:
         settings["think_threads"] = args.think_threads
+    if args.max_search is not None:
+        settings["max_search"] = args.max_search
     config = ServerConfig(**settings)
     _check_address(config.host, config.port)
     _until_interrupted(lambda: serve(config, open_browser=args.open, log_level=args.log_level))

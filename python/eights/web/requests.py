@@ -141,8 +141,11 @@ def seed_from(body: Dict[str, Any], name: str = "seed") -> Optional[int]:
         raise bad_request(str(exc)) from None
 
 
-def _agent(name: Any, rules: Rules, num_players: int, policies: Dict[str, Any]) -> AgentSpec:
-    """One seat's agent: a policy offered by the server (by its label) or a built-in bot."""
+def _agent(
+    name: Any, rules: Rules, num_players: int, policies: Dict[str, Any], max_search: int = 1_000_000
+) -> AgentSpec:
+    """One seat's agent: a policy offered by the server (by its label) or a built-in bot,
+    searching at most ``max_search`` simulations or worlds."""
     if not isinstance(name, str):
         raise bad_request(f"a bot must be named by a string, got {describe(name)}")
     if name in policies:
@@ -168,6 +171,9 @@ def _agent(name: Any, rules: Rules, num_players: int, policies: Dict[str, Any]) 
     try:
         bot = parse_bot(name.strip())
         check_bot_rules(bot, rules, num_players)
+        head, _, count = bot.partition(":")
+        if count.isdigit() and int(count) > max_search:
+            raise ValueError(f"{head} searches at most {head}:{max_search:,} on this server (serve --max-search)")
     except ValueError as exc:
         offered = f"; or one of this server's policies: {', '.join(policies)}" if policies else ""
         raise bad_request(f"bot {name!r}: {exc}{offered}") from None
@@ -175,7 +181,12 @@ def _agent(name: Any, rules: Rules, num_players: int, policies: Dict[str, Any]) 
 
 
 def agents_from(
-    body: Dict[str, Any], rules: Rules, num_players: int, seats: Sequence[int], policies: Dict[str, Any]
+    body: Dict[str, Any],
+    rules: Rules,
+    num_players: int,
+    seats: Sequence[int],
+    policies: Dict[str, Any],
+    max_search: int = 1_000_000,
 ) -> Dict[int, AgentSpec]:
     """``bots``: one name for every bot seat, or a list of one name per bot seat (in seat
     order); default ``heuristic``.  A name is a built-in bot or the label of a policy the
@@ -188,7 +199,7 @@ def agents_from(
         names = names * len(seats)
     if len(names) != len(seats):
         raise bad_request(f"'bots' needs one name, or one per bot seat ({len(seats)}), got {len(names)}")
-    return {seat: _agent(name, rules, num_players, policies) for seat, name in zip(seats, names)}
+    return {seat: _agent(name, rules, num_players, policies, max_search) for seat, name in zip(seats, names)}
 
 
 def is_quick(agent: AgentSpec) -> bool:

@@ -118,7 +118,7 @@ class Service:
         seed = seed_from(body)
         seat = seat_from(body, n) if mode == "play" else None
         bot_seats = [s for s in range(n) if s != seat]
-        agents = agents_from(body, rules, n, bot_seats, self.policies)
+        agents = agents_from(body, rules, n, bot_seats, self.policies, self.config.max_search)
         names = _bot_names(agents)
         participants = [Participant("You") if s == seat else Participant(names[s], agents[s]) for s in range(n)]
         table_id = new_id()

@@ -435,3 +435,27 @@ def test_a_client_names_no_path_on_the_server(client, server, tmp_path):
         assert response.status_code == 400, response.text
         error = response.json()["error"]
         assert "unknown bot; allowed bots" in error and "folder" not in error and "file" not in error.split(";")[0]
+
+
+def test_a_client_asks_no_bot_for_more_search_than_the_server_allows(client, server, capsys):
+    """``ismcts:1000000`` from a page thought about 9 s a decision at 10 players, every seat
+    of a watched table in turn, on the server's threads: ``--max-search`` (20,000 by default)
+    bounds what a client may ask; the bots the page offers are all within it."""
+    from eights.web.config import DEFAULT_MAX_SEARCH, ServerConfig
+    from eights.web.service import OFFERED_BOTS
+
+    for bot in ("ismcts:1000000", "ismcts_net:20001", "pimc:50000", "oracle:1000000"):
+        response = client.post(f"{server}/api/games", json={"mode": "watch", "bots": bot, "players": 2})
+        assert response.status_code == 400, (bot, response.text)
+        assert f"at most {bot.split(':')[0]}:20,000 on this server" in response.json()["error"]
+    for bot in OFFERED_BOTS + ["ismcts:20000"]:
+        response = client.post(f"{server}/api/games", json={"mode": "watch", "bots": bot, "players": 2})
+        assert response.status_code == 201, (bot, response.text)
+    assert ServerConfig().max_search == DEFAULT_MAX_SEARCH == 20_000
+    with pytest.raises(ValueError, match=r"max_search must be in \[1, 1000000\], got 0"):
+        ServerConfig(max_search=0)
+    from eights.__main__ import main
+
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    assert f"(default: {DEFAULT_MAX_SEARCH:,}," in " ".join(capsys.readouterr().out.split())

@@ -200,7 +200,7 @@ def test_ctrl_c_while_a_bot_thinks_ends_its_search(tmp_path):
 
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
-    proc = _serve(port)
+    proc = _serve(port, "--max-search", "1000000")
     answers = []
     try:
         body = {"mode": "watch", "preset": "crazy_eights", "players": 2, "bots": "ismcts:1000000", "seed": 1}

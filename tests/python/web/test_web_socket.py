@@ -24,7 +24,8 @@ from websockets.sync.client import connect  # noqa: E402
 
 @pytest.fixture(scope="module")
 def server():
-    with live_server(policies={"first": "web_helpers:first_legal", "broken": "web_helpers:illegal_policy"}) as base:
+    policies = {"first": "web_helpers:first_legal", "broken": "web_helpers:illegal_policy"}
+    with live_server(policies=policies, max_search=300_000) as base:  # a search of seconds, below
         yield base
 
 
