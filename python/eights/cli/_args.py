@@ -39,6 +39,8 @@ class Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, complete: Optional[Callable[[argparse.ArgumentParser], None]] = None, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self._complete = complete
+        #: Why some options are missing (an extra not installed), said of an unknown option.
+        self.missing_options: Optional[str] = None
 
     def completed(self) -> Parser:
         """This parser with every option added (``complete`` run, once)."""
@@ -48,7 +50,10 @@ class Parser(argparse.ArgumentParser):
         return self
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
-        return super(Parser, self.completed()).parse_known_args(args, namespace)
+        namespace, extras = super(Parser, self.completed()).parse_known_args(args, namespace)
+        if extras and self.missing_options:  # an option that exists once the extra is installed
+            self.error(f"unrecognized arguments: {' '.join(extras)} ({self.missing_options})")
+        return namespace, extras
 
     def format_help(self) -> str:
         return super(Parser, self.completed()).format_help()

@@ -102,6 +102,10 @@ def _add_settings(p: argparse.ArgumentParser) -> None:
         from ..train import config
         from ..train.run import default_league, default_ppo
     except ImportError:  # without the train extra the command says so when run
+        missing = "PPO's and the league's options, such as --teacher, need the train extra: pip install 'eights[train]'"
+        p.epilog = missing
+        if isinstance(p, _args.Parser):
+            p.missing_options = missing
         return
     net = default_ppo("net")
     changed = ", ".join(

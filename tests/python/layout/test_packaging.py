@@ -137,6 +137,20 @@ def test_missing_extra_names_the_extra_to_install(monkeypatch, module, blocked, 
                 sys.modules[name] = mod
 
 
+def test_train_without_its_extra_names_the_extra_for_a_training_flag():
+    # Without PyTorch, `eights train` has none of PPO's and the league's flags: one of them
+    # was "unrecognized arguments: --teacher heuristic", and --help listed 64 lines of 151
+    # without a word on the rest.
+    code = "import sys; sys.modules['torch'] = None; from eights.__main__ import main; sys.exit(main(sys.argv[1:]))"
+    run = [sys.executable, "-c", code, "train"]
+    res = subprocess.run([*run, "--teacher", "heuristic"], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2, res.stderr
+    assert "unrecognized arguments: --teacher heuristic" in res.stderr
+    assert "need the train extra: pip install 'eights[train]'" in res.stderr
+    res = subprocess.run([*run, "--help"], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0 and "pip install 'eights[train]'" in " ".join(res.stdout.split()), res.stdout
+
+
 def test_the_package_and_its_command_line_import_and_run_without_warnings():
     # eights has no fallback for internal names any more: a module of the package that used one
     # fails here with an AttributeError; -W turns any DeprecationWarning of the package into an error.
