@@ -21,7 +21,8 @@ import torch
 import torch.nn as nn
 
 from eights import NUM_ACTIONS, OBS_SIZE, RULES_SIZE
-from eights.train.cardnet import _linear, squash
+from eights.train.cardnet import squash
+from eights.train.model import layer
 
 __all__ = ["FlatNet", "build"]
 
@@ -32,12 +33,12 @@ class FlatNet(nn.Module):
     def __init__(self, hidden: int = 256):
         super().__init__()
         self.hidden = hidden
-        self.obs_in = _linear(OBS_SIZE, hidden)
-        self.rules_in = _linear(RULES_SIZE, hidden)
+        self.obs_in = layer(OBS_SIZE, hidden)
+        self.rules_in = layer(RULES_SIZE, hidden)
         nn.init.zeros_(self.rules_in.bias)
-        self.fc2 = _linear(hidden, hidden)
-        self.pi = _linear(hidden, NUM_ACTIONS, 0.01)
-        self.v = _linear(hidden, 1, 1.0)
+        self.fc2 = layer(hidden, hidden)
+        self.pi = layer(hidden, NUM_ACTIONS, 0.01)
+        self.v = layer(hidden, 1, 1.0)
 
     def parts(self, rules: torch.Tensor):
         """The first layer's rules term for rules encodings ``(K, RULES_SIZE)``: ``(K, hidden)``."""

@@ -45,6 +45,7 @@ from ..rules.encoding import CARD_FEATURE_NAMES, NUM_FACES, TABLE_FEATURE_NAMES
 from . import cardnet_io
 from .cardnet_io import ATTENTION, EXPORTED_LAYERS, FORMAT, FORMAT_ATTENTION, check_shapes, read_exported, read_file
 from .files import FileFormatError
+from .model import layer
 
 __all__ = [
     "CardNet",
@@ -188,13 +189,6 @@ def _action_order() -> np.ndarray:
     return order
 
 
-def _linear(i: int, o: int, gain: float = float(np.sqrt(2))) -> nn.Linear:
-    lin = nn.Linear(i, o)
-    nn.init.orthogonal_(lin.weight, gain)
-    nn.init.zeros_(lin.bias)
-    return lin
-
-
 class CardNet(nn.Module):
     """The per-card policy and value network (see the module documentation).
 
@@ -235,18 +229,18 @@ class CardNet(nn.Module):
         self.register_buffer("other_actions", torch.from_numpy(OTHER_ACTIONS))
         self.register_buffer("action_order", torch.from_numpy(_action_order()))
         k = len(self.card_columns)
-        self.r1 = _linear(k + NUM_IDENTITY, width)
-        self.r2 = _linear(width, width)
-        self.t1 = _linear(len(self.table_columns), table_width)
-        self.d = _linear(NUM_DYNAMIC, width)
+        self.r1 = layer(k + NUM_IDENTITY, width)
+        self.r2 = layer(width, width)
+        self.t1 = layer(len(self.table_columns), table_width)
+        self.d = layer(NUM_DYNAMIC, width)
         g = len(GLOBAL_OBS) + len(OTHER_ACTIONS)
-        self.c1 = _linear(3 * width + g + table_width, context)
-        self.c2 = _linear(context, context)
-        self.u = _linear(width, width)
-        self.x = _linear(context, width)
-        self.a = _linear(width, 3, 0.01)
-        self.o = _linear(context, len(OTHER_ACTIONS), 0.01)
-        self.v = _linear(context, 1, 1.0)
+        self.c1 = layer(3 * width + g + table_width, context)
+        self.c2 = layer(context, context)
+        self.u = layer(width, width)
+        self.x = layer(context, width)
+        self.a = layer(width, 3, 0.01)
+        self.o = layer(context, len(OTHER_ACTIONS), 0.01)
+        self.v = layer(context, 1, 1.0)
         if attention:
             self.att_a = nn.Parameter(torch.zeros(width, width))
             self.att_b = nn.Parameter(torch.zeros(width, width))
