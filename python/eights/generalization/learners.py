@@ -17,14 +17,19 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
-import torch
 
-from .._core import NUM_ACTIONS, OBS_SIZE, derive_seed
-from ..envs.vector import VecEnv
-from ..rules import RULES_SIZE
-from ..rules.encoding import CARD_FEATURE_NAMES, NUM_FACES, TABLE_FEATURE_NAMES
-from ..train import PolicyNet, Rollout, layer
-from ..train.best_response import BestResponse
+from .._utils.optional import require
+
+require(["torch", "safetensors"], "train", "eights.generalization.learners")
+
+import torch  # noqa: E402
+
+from .._core import NUM_ACTIONS, OBS_SIZE, derive_seed  # noqa: E402
+from ..envs.vector import VecEnv  # noqa: E402
+from ..rules import RULES_SIZE  # noqa: E402
+from ..rules.encoding import CARD_FEATURE_NAMES, NUM_FACES, TABLE_FEATURE_NAMES  # noqa: E402
+from ..train import PolicyNet, Rollout, layer  # noqa: E402
+from ..train.best_response import BestResponse  # noqa: E402
 
 CARD_FEATURES, TABLE_FEATURES = len(CARD_FEATURE_NAMES), len(TABLE_FEATURE_NAMES)
 

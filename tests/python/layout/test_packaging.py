@@ -121,7 +121,12 @@ def test_arena_help_shows_a_plain_percent_sign():
 
 @pytest.mark.parametrize(
     "module,blocked,extra",
-    [("eights.envs.pettingzoo", "pettingzoo", "pettingzoo"), ("eights.integrations.rllib", "ray.rllib", "rllib")],
+    [
+        ("eights.envs.pettingzoo", "pettingzoo", "pettingzoo"),
+        ("eights.integrations.rllib", "ray.rllib", "rllib"),
+        # It imported torch first: a bare "No module named 'torch'".
+        ("eights.generalization.learners", "torch", "train"),
+    ],
 )
 def test_missing_extra_names_the_extra_to_install(monkeypatch, module, blocked, extra):
     # sys.modules[name] = None makes `import name` fail as if it were not installed.
