@@ -3,12 +3,12 @@
 decisions; for the PPO stage, the win share against ``heuristic`` in its training games by
 table size and the quick check of exported checkpoints (``quick_check_stage3.jsonl``).
 
-    python research/plot_net_curve.py   # research/results/net/curve_stage*.jsonl -> docs/figures/net_*curve.svg
+    python research/plot_net_curve.py   # results/net/curve_stage*.jsonl -> results/net/figures/net_*curve.svg
 
 The imitation runs of the card network against flat MLPs (``card_vs_flat/curve_*.jsonl``) go to
-``docs/figures/net_card_vs_flat.svg``; the arms of stages 5 to 8 (``stage<k>/arm_*.jsonl``,
+``results/net/figures/net_card_vs_flat.svg``; the arms of stages 5 to 8 (``stage<k>/arm_*.jsonl``,
 the curve every 10th or 5th update, and ``stage<k>/checks_*.jsonl``) to
-``docs/figures/net_stage<k>_arms.svg``; stage 8's arm beside stage 7's arm e, the same
+``results/net/figures/net_stage<k>_arms.svg``; stage 8's arm beside stage 7's arm e, the same
 recipe without attention.
 """
 
@@ -19,10 +19,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "research" / "results" / "net"
-FIGURE = ROOT / "docs" / "figures" / "net_curve.svg"
-PPO_FIGURE = ROOT / "docs" / "figures" / "net_ppo_curve.svg"
-CMP_FIGURE = ROOT / "docs" / "figures" / "net_card_vs_flat.svg"
-ARMS_FIGURE = ROOT / "docs" / "figures" / "net_stage5_arms.svg"
+FIGURE = RESULTS / "figures" / "net_curve.svg"
+PPO_FIGURE = RESULTS / "figures" / "net_ppo_curve.svg"
+CMP_FIGURE = RESULTS / "figures" / "net_card_vs_flat.svg"
+ARMS_FIGURE = RESULTS / "figures" / "net_stage5_arms.svg"
 #: The shipped file each stage's arms start from (stages 6 to 8 shipped nothing).
 START_FILE = {5: 4, 6: 5, 7: 5, 8: 5}
 
