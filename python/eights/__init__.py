@@ -8,10 +8,10 @@ duplicate-deal arena (:mod:`eights.arena`). 25 presets cover the Crazy Eights fa
 ``{"deal": {"hand_size": 4}}``, and :class:`Rules` holds a complete rule set (from a
 preset with overrides, or a TOML file with ``inherits = "<preset>"`` plus changes) that
 ``Game`` and ``make`` accept in place of a preset name; ``Rules.describe()`` gives the
-rules in words. Each name has one public import path: the top-level names below, the
-subpackages (``eights.envs``, ``eights.agents``, ``eights.arena``, ``eights.rules``,
-``eights.render``, ``eights.records``, ``eights.integrations``, ``eights.train``, ...) for
-the rest.
+rules in words. The names used most (``make``, ``VecEnv``, ``Rules``, ...) are here, and
+each of them is also its subpackage's; every other name has one public import path, in
+its subpackage (``eights.envs``, ``eights.agents``, ``eights.arena``, ``eights.rules``,
+``eights.render``, ``eights.records``, ``eights.integrations``, ``eights.train``, ...).
 
 Cards are strings such as ``"8H"``, ``"TD"`` (``"10D"`` is accepted on
 input), ``"QS"``, ``"RJ"``/``"BJ"`` (red/black joker).  Every preset and
