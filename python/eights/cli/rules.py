@@ -30,6 +30,14 @@ def add_parser(subparsers: Any) -> None:
     )
     _args.add_preset(p)
     p.add_argument(
+        "given_preset",
+        nargs="?",
+        type=_args.preset_value,
+        default=None,
+        metavar="PRESET",
+        help="the preset or house-rules file, as --preset gives it (eights rules switch_blackjack)",
+    )
+    p.add_argument(
         "--variants",
         default="",
         metavar="NAME,...",
@@ -79,6 +87,10 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 def run(args: argparse.Namespace) -> int:
     """Print the rules in words or as TOML, or write the TOML to ``--out``."""
+    if args.given_preset is not None:
+        if args.preset is not None:
+            raise ValueError("give the preset once: as PRESET or as --preset, not both")
+        args.preset = args.given_preset
     if args.out is not None:
         if not args.out.lower().endswith(".toml"):
             raise ValueError(f"--out {args.out}: a house-rules file's name ends in .toml (every command reads it so)")

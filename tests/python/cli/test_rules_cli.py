@@ -71,6 +71,14 @@ def test_the_words_and_the_toml_of_a_preset():
     assert _played(eights.Rules.from_toml(out)) == _played(eights.Rules("crazy_eights", {"deal": {"hand_size": 5}}))
 
 
+def test_the_preset_may_be_named_without_its_flag(tmp_path):
+    # `eights rules crazy_eights` was the top-level usage and "unrecognized arguments".
+    assert _run(["rules", "switch_blackjack"]) == _run(["rules", "--preset", "switch_blackjack"])
+    path = tmp_path / "house.toml"
+    assert _run(["rules", "crazy_eights", "--out", str(path)])[0] == 0
+    assert _run(["rules", str(path), "--toml"]) == _run(["rules", "--preset", str(path), "--toml"])
+
+
 def test_an_existing_file_is_kept_unless_forced(tmp_path):
     path = tmp_path / "house.toml"
     path.write_text("# my edits\n", encoding="utf-8")
@@ -91,6 +99,8 @@ def test_an_existing_file_is_kept_unless_forced(tmp_path):
         (["--full"], "--full writes TOML: give --toml or --out"),
         (["--force"], "--force replaces the file of --out"),
         (["--preset", "nope"], "unknown preset"),
+        (["nope"], 'argument PRESET: unknown preset "nope"'),
+        (["zodiac", "--preset", "zodiac"], "give the preset once: as PRESET or as --preset, not both"),
     ],
 )
 def test_bad_options_are_named(argv, message, tmp_path, monkeypatch):
