@@ -25,6 +25,10 @@ rustup target list --installed 2>/dev/null | grep -qx "$TARGET" || rustup target
 # maturin runs `python3 -m ziglang` (or `zig`) from PATH: put the tools venv first.
 export PATH="$PWD/$TOOLS/bin:$PATH"
 rm -f dist/eights-*-linux_*.whl dist/eights-*-manylinux*.whl
+# The extension's panic messages name source files: by crate and by this repository's own
+# paths, not by the folders of the machine that built it (~/.cargo/registry/src/...).
+CARGO_DIR=${CARGO_HOME:-$HOME/.cargo}
+export RUSTFLAGS="${RUSTFLAGS:-} --remap-path-prefix=$CARGO_DIR=/cargo --remap-path-prefix=$PWD=/eights"
 "$TOOLS/bin/maturin" build --release --zig --compatibility "$POLICY" --target "$TARGET" \
     --interpreter "$TOOLS/bin/python" --out dist
 
@@ -46,11 +50,18 @@ if ! tr '\n' ' ' <<<"$report" | grep -Eq 'consistent with the following platform
 fi
 
 # The wheel must ship the licence, the typing marker and the extension's stubs.
-"$TOOLS/bin/python" - "$wheel" <<'PY'
+"$TOOLS/bin/python" - "$wheel" "$CARGO_DIR" "$PWD" <<'PY'
 import sys
 import zipfile
 
-names = zipfile.ZipFile(sys.argv[1]).namelist()
+archive = zipfile.ZipFile(sys.argv[1])
+names = archive.namelist()
+for name in names:
+    if name.startswith("eights/_core.") and name.endswith(".so"):
+        data = archive.read(name)
+        for folder in sys.argv[2:]:
+            if folder.encode() in data:
+                sys.exit(f"error: {name} names this machine's folder {folder}")
 need = {
     "LICENSE": lambda n: n.endswith(".dist-info/licenses/LICENSE") or n.endswith(".dist-info/LICENSE"),
     "py.typed": lambda n: n == "eights/py.typed",
@@ -61,6 +72,9 @@ need = {
 missing = [what for what, ok in need.items() if not any(ok(n) for n in names)]
 if missing:
     sys.exit(f"error: {sys.argv[1]} lacks {', '.join(missing)}")
-print(f"{sys.argv[1]}: contains LICENSE, py.typed, _core.pyi, the abi3 extension and the entry points")
+print(
+    f"{sys.argv[1]}: contains LICENSE, py.typed, _core.pyi, the abi3 extension and the entry points, "
+    "and names no folder of the machine that built it"
+)
 PY
 echo "built $wheel"
