@@ -56,12 +56,13 @@ impl Game {
         self.rules.settings.play_for_second && self.n == 3
     }
 
-    /// Seat `k` places from `p` in the current direction, then on past players who are out.
-    /// Under `end.play_for_second` only players still in count, so a skip never lands on a
-    /// placed player and with two left a skip of one comes back to `p`.
+    /// Seat `k` places from `p` in the current direction, counting only the players who still
+    /// have turns: under `end.play_for_second` a skip never lands on a placed player and with
+    /// two left a skip of one comes back to `p`; under kings_reverse's final pass, an eight's
+    /// skip is the next player's who still plays, not a passed-out player's (who has no turn
+    /// to miss).
     pub(super) fn step_in(&self, p: u8, k: usize) -> u8 {
-        // The rules test first: it is the same every step, while `done` changes within a hand.
-        if !self.for_second() || self.done == 0 {
+        if self.done == 0 {
             return self.skip_done(self.advance(p, k));
         }
         let mut q = p;

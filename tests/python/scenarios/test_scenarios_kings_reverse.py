@@ -317,6 +317,30 @@ def test_KR_6_taking_the_last_card_and_not_playing_it_is_a_final_pass():
     assert g.current_player == 1  # P0 is skipped for the rest of the hand
 
 
+def test_KR_6_an_eight_skips_the_next_player_still_in_the_hand():
+    """Source (Kings Reverse): "An 8 causes the next player to just miss his/her turn." with
+    "If player A passes, he/she is done and play continues with players B, C, and D." n=4,
+    the stock empty: P1 passes and is done. P0's 8D then skips P2, the next player who still
+    has turns, and P3 plays. (The engine spent the skip on P1, who has no turn to miss, and
+    P2 played; a seven's lost turn already went to P2.)"""
+    for card, skipped, to_act in (("8D", 2, 3), ("7D", 2, 3)):
+        g = position(
+            PRESET,
+            4,
+            hands=[[card, "5C"], ["3C", "4C"], ["9D", "6H"], ["2D", "2H"]],
+            discard=["2S", "9C"],
+            stock=[],
+            current_player=1,
+            rules=ONE_HAND,
+        )
+        g.step("pass")  # P1 is done for the hand
+        g.step("play 9D")
+        g.step("play 2D")
+        g.step(f"play {card}")
+        assert g.current_player == to_act, (card, g.current_player)
+        assert multiset(g.hand(skipped)) == multiset(["6H"])  # the stock is empty: nothing drawn
+
+
 def test_KR_6_pass_is_final_with_empty_stock():
     """KR-6 (R): n=3, the stock is empty. P0 can't play and passes. Expect: P0 gets
     no more turns this hand. P1 and P2 go on until each has passed; then the
