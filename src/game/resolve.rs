@@ -129,10 +129,26 @@ impl Game {
                 true
             }
             _ => {
+                if t.draw_lose > 0 && self.run_draws_apply(t) {
+                    // An unanswerable draw penalty acts wherever its card lies in a run (the
+                    // zodiac card, which the top card does not clear): in a run that takes the
+                    // player out too, when the card's own draws apply on going out.
+                    self.ending_draws(p, t);
+                }
                 self.end_hand(Some(self.went_out.unwrap_or(p)), false);
                 true
             }
         }
+    }
+
+    /// Whether a card of this turn's play (the top `t.cards` of the discard pile) makes its
+    /// victim draw and lose the turn and has `last_special = draws_apply`.
+    fn run_draws_apply(&self, t: &Turn) -> bool {
+        let pile = self.discard.as_slice();
+        pile[pile.len().saturating_sub(t.cards as usize)..].iter().any(|c| {
+            let r = &self.rules.card[c.index()];
+            r.draw_lose > 0 && r.last_special == LastSpecial::DrawsApply
+        })
     }
 
     /// `last_special = draws_apply`: the play that ends the hand still makes the next player

@@ -349,6 +349,33 @@ def test_ZD_fidelity_going_out_with_the_zodiac_card_next_draws_seven_winner_coun
     assert list(g.hand_points) == [11, 0, 0]
 
 
+def test_ZD_fidelity_a_zodiac_card_inside_the_run_that_goes_out_still_draws_seven():
+    """Source (Zodiac): "When a player discards this card, the next player must draw seven
+    cards and must forfeit their turn." with "If a player "goes out" [...] by playing either
+    an Ace or the Zodiac card, the next player in turn has to pick up the [...] cards. The
+    winner counts them toward his total." The Zodiac card acts anywhere in a run (catalog
+    A38, as during the hand).
+
+    n=3: P0 goes out with the run `JC QC` on `TC`: P1 draws 7 (9 cards), P2 holds 3, and P0
+    scores 12. (The engine applied the card inside a run during the hand, but not in the run
+    that took its player out: P1 drew nothing and P0 scored 5.)"""
+    stock = ["4C", "6C", "7C", "9C", "5D", "KC", "4S", "6S"]
+    hands = [["JC", "QC"], ["9H", "KH"], ["2C", "QD", "QH"]]
+    g = position(PRESET, 3, hands=hands, discard=["3C", "TC"], stock=stock, rules={**ZODIAC_JC, **ONE_HAND})
+    g.step("play JC")
+    g.step("play QC")
+    assert hand_over(g) and g.winner == 0
+    assert multiset(g.hand(1)) == multiset(["9H", "KH"] + stock[:7])
+    assert list(g.hand_points) == [12, 0, 0]
+    # The same run, not the player's last cards: P1 draws 7 and forfeits, as before.
+    g = position(PRESET, 3, hands=[["JC", "QC", "5H"], *hands[1:]], discard=["3C", "TC"], stock=stock)
+    g.step("play JC")
+    g.step("play QC")
+    if g.current_player == 0:  # a run may go on: end it
+        g.step("end turn")
+    assert len(g.hand(1)) == 9 and g.current_player == 2
+
+
 def test_ZD_fidelity_draw_only_when_unable_to_discard():
     """Source (Zodiac): "If a player cannot discard at least 1 card, then he must draw
     1 card from the overturned deck, and play progresses to the next player on the
