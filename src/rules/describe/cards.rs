@@ -71,7 +71,8 @@ pub(super) fn last_special_phrase(l: LastSpecial) -> &'static str {
         LastSpecial::DrawsApply => "its draws are made, then the hand is scored",
         LastSpecial::AsDuringHand => "it acts as during the hand",
         LastSpecial::ChainContinues => {
-            "its draw chain goes on and the hand ends when the chain does (the penalty taken, or the chain broken)"
+            "its draw chain goes on and the hand ends when the chain does (the penalty taken, or the chain broken); \
+             the player who went out scores the cards the chain left them, as the others do"
         }
         LastSpecial::CannotGoOut => "a player cannot go out with it",
     }

@@ -174,8 +174,17 @@ pub(super) fn matching(s: &RulesSpec) -> Vec<String> {
         .filter(|(_, c)| c.wild.as_ref().is_some_and(|w| w.enabled))
         .map(|(sel, _)| selector_names(sel).0)
         .collect();
+    if s.countdown.is_some() {
+        // The countdown's own wild rank is each player's, read from their score (see Match).
+        v.push(
+            "Each player has a wild card of their own: the rank of their score (see the countdown, under Match)."
+                .into(),
+        );
+    }
     if wilds.is_empty() {
-        v.push("There are no wild cards.".into());
+        if s.countdown.is_none() {
+            v.push("There are no wild cards.".into());
+        }
     } else {
         v.push(format!("Wild cards: {} (see the special cards).", join_and(&wilds)));
         v.push(
@@ -256,7 +265,7 @@ pub(super) fn drawing(s: &RulesSpec) -> Vec<String> {
     }];
     v.push(match d.mode {
         DrawMode::One => "Drawing takes one card from the stock.".into(),
-        DrawMode::UntilPlayable => "A player who draws keeps drawing until they draw a playable card or the stock is empty.".into(),
+        DrawMode::UntilPlayable => "A player who draws takes at least one card and keeps drawing until their hand holds a playable card or the stock is empty.".into(),
         DrawMode::UntilPlayableOrHand => format!(
             "A player who draws keeps drawing until they can play or hold {} cards (a player who starts the turn with that many draws one).",
             d.limit
@@ -345,19 +354,30 @@ pub(super) fn multi(s: &RulesSpec) -> Vec<String> {
             let names: Vec<String> = m.excluded.iter().map(|r| selector_names(r).0).collect();
             v.push(format!("{} cannot be played several at once.", capitalize(&join_and(&names))));
         }
-        v.push(
-            match m.effects {
-                MultiEffects::CumulateAll => "Every card played acts (unless its own rule says once).",
-                MultiEffects::TopOnly => "Only the top card acts.",
-                MultiEffects::TopCardOnly => {
-                    "Only the top card acts, draw cards included: several played together count as one."
-                }
-                MultiEffects::TopOnlyInRuns => {
-                    "Copies of one rank played together all act (unless their own rule says once); in a run of one suit only the last card acts."
-                }
+        // What the top card does not clear (the engine's clear_for_top_only): draw cards of one
+        // kind directly on top of each other, and a draw that costs
+        // the victim's turn, wherever it lies in a run (the zodiac card).
+        let chains = s.cards.values().any(|c| c.draw_chain.as_ref().is_some_and(|d| d.amount > 0));
+        let loses = s.options.zodiac_card.is_some() || s.cards.values().any(|c| c.draw_and_lose_turn.is_some());
+        let mut kept = Vec::new();
+        if chains && matches!(m.effects, MultiEffects::TopOnly | MultiEffects::TopOnlyInRuns) {
+            kept.push("draw cards of one kind directly on top of each other add up".to_string());
+        }
+        if loses && matches!(m.effects, MultiEffects::TopOnly | MultiEffects::TopOnlyInRuns) {
+            kept.push("a card that makes the next player draw and miss a turn acts wherever it lies".to_string());
+        }
+        let except = if kept.is_empty() { String::new() } else { format!(", except that {}", join_and(&kept)) };
+        v.push(match m.effects {
+            MultiEffects::CumulateAll => "Every card played acts (unless its own rule says once).".to_string(),
+            MultiEffects::TopOnly => format!("Only the top card acts{except}."),
+            MultiEffects::TopCardOnly => {
+                "Only the top card acts, draw cards included: several played together count as one.".to_string()
             }
-            .into(),
-        );
+            MultiEffects::TopOnlyInRuns => format!(
+                "Copies of one rank played together all act (unless their own rule says once); in a run of one \
+                 suit only the last card acts{except}."
+            ),
+        });
         if m.identical_bonus {
             v.push("Playing a card identical to the last card makes every other player draw one.".into());
         }
@@ -387,6 +407,15 @@ pub(super) fn last_card(s: &RulesSpec) -> Vec<String> {
     // Cards with a rule of their own (the Zodiac card, as options write it in) say so themselves.
     let own = s.cards.values().any(|c| c.last_special.is_some_and(|l| l != s.last_special))
         || s.options.zodiac_card.is_some() && s.last_special != LastSpecial::DrawsApply;
+    if s.countdown.is_some() {
+        // A countdown player who goes out is dealt a new hand at once: the card acts.
+        v.push(
+            "A special card played as a player's last card acts as during the hand (its player is dealt a new \
+             hand), unless it takes that player's score to zero and ends the game."
+                .into(),
+        );
+        return v;
+    }
     v.push(format!(
         "A special card played as the winner's last card: {}{}.",
         last_special_phrase(s.last_special),
@@ -396,22 +425,36 @@ pub(super) fn last_card(s: &RulesSpec) -> Vec<String> {
 }
 
 pub(super) fn end_and_score(s: &RulesSpec) -> Vec<String> {
-    let mut v = hand_end(&s.end);
+    let mut v = hand_end(&s.end, s.countdown.is_some());
     v.extend(scoring(s));
     v
 }
 
 /// How a hand ends.
-fn hand_end(e: &EndSpec) -> Vec<String> {
+fn hand_end(e: &EndSpec, countdown: bool) -> Vec<String> {
     let mut v = Vec::new();
-    if e.empty_hand {
+    if countdown {
+        v.push(
+            "A player who gets rid of all their cards does not end play: their score drops by one and they are \
+             dealt that many new cards. The first player to reach zero wins."
+                .to_string(),
+        );
+    } else if e.empty_hand {
         v.push("The first player to get rid of all their cards wins the hand.".to_string());
     }
     if e.blocked {
-        v.push("A blocked hand (every player has passed in turn) ends and is scored.".into());
+        v.push(if countdown {
+            "A blocked hand (every player has passed in turn) ends the game with no winner.".into()
+        } else {
+            "A blocked hand (every player has passed in turn) ends and is scored.".into()
+        });
     }
     if e.four_of_a_kind {
-        v.push("Four cards of one rank played in a row on the pile end the hand.".into());
+        v.push(
+            "Four cards of one rank played in a row on the pile end the hand. Unless the fourth was its \
+             player's last card, the hand is scored as a blocked hand, that player included."
+                .into(),
+        );
     }
     if e.play_for_second {
         v.push(
@@ -441,14 +484,16 @@ fn scoring(s: &RulesSpec) -> Vec<String> {
         }
         .into(),
     );
-    if sc.mode == ScoreMode::None {
-        return v;
+    if matches!(sc.mode, ScoreMode::None | ScoreMode::Countdown) {
+        return v; // no points: card values and the blocked hand's scoring do not apply
     }
     v.extend(card_values(s));
     if sc.double_last_rank {
-        v.push(
-            "Cards of the rank of the last card played count double (all cards when the last card is a joker).".into(),
-        );
+        v.push(if s.deck.jokers > 0 {
+            "Cards of the rank of the last card played count double (all cards when the last card is a joker).".into()
+        } else {
+            "Cards of the rank of the last card played count double.".into()
+        });
     }
     if sc.double_trouble {
         v.push("Double Trouble: doubling extends to the last card's group (2-5, 6-9, picture cards J Q K); a ten, an ace or a joker last doubles as without it.".into());
@@ -475,14 +520,27 @@ fn scoring(s: &RulesSpec) -> Vec<String> {
 fn card_values(s: &RulesSpec) -> Vec<String> {
     let sc = &s.score;
     let mut v = Vec::new();
-    if !sc.values.is_empty() {
-        let listed: u64 = sc.values.keys().filter_map(|sel| parse_selector(sel)).fold(0, |m, (x, _)| m | x);
-        let in_deck = if s.deck.jokers > 0 { (1u64 << 54) - 1 } else { (1u64 << 52) - 1 };
+    let in_deck = if s.deck.jokers > 0 { (1u64 << 54) - 1 } else { (1u64 << 52) - 1 };
+    // A value of cards the deck does not hold (a joker's, under a variant without jokers) is
+    // left out.
+    let held = |table: &std::collections::BTreeMap<String, i32>| -> std::collections::BTreeMap<String, i32> {
+        table
+            .iter()
+            .filter(|(sel, _)| parse_selector(sel).is_none_or(|(x, _)| x & in_deck != 0))
+            .map(|(sel, p)| (sel.clone(), *p))
+            .collect()
+    };
+    let values = held(&sc.values);
+    if !values.is_empty() {
+        let listed: u64 = values.keys().filter_map(|sel| parse_selector(sel)).fold(0, |m, (x, _)| m | x);
         let rest = if listed & in_deck == in_deck { "" } else { "; other cards 0" };
-        v.push(format!("Card values: {}{rest}.", value_list(&sc.values)));
+        v.push(format!("Card values: {}{rest}.", value_list(&values)));
     }
     for (k, table) in &sc.values_by_players {
-        v.push(format!("With {k} players: {}.", value_list(table)));
+        let table = held(table);
+        if !table.is_empty() {
+            v.push(format!("With {k} players: {}.", value_list(&table)));
+        }
     }
     v
 }
@@ -522,6 +580,8 @@ pub(super) fn series(s: &RulesSpec) -> Vec<String> {
             Some(t) => format!("An episode is a match: hands are played until a player reaches {t}; {winner}."),
             None => "An episode is a match of several hands.".into(),
         });
+    } else if s.countdown.is_some() {
+        v.push("An episode is one countdown game, played until a player's score reaches zero.".into());
     } else {
         v.push(match &target {
             Some(t) if s.score.mode != ScoreMode::None => format!(

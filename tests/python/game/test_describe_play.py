@@ -1,0 +1,106 @@
+"""``describe()`` against play, round nine: sentences two fidelity audits found at odds with
+what the engine does, each checked in words and, where a position shows it, in play."""
+
+from __future__ import annotations
+
+import random
+
+import eights
+
+
+def _lines(rules) -> list:
+    return [line[2:] for line in rules.describe().splitlines() if line.startswith("- ")]
+
+
+def test_a_countdown_is_described_as_a_countdown():
+    """Crazy Eights Countdown: "When a player gets rid of all their cards, this does not end
+    the play" and "Each player's current score determines the rank of the card that is wild
+    for them". The rules list said "There are no wild cards", "The first player to get rid of
+    all their cards wins the hand", that a winner's special last card is ignored, card values
+    and blocked-hand scoring, and a match to 100 points: none of it is a countdown's."""
+    for preset in ("crazy_eights_countdown", "crazy_eights_countdown_blog"):
+        lines = _lines(eights.Rules(preset))
+        text = "\n".join(lines)
+        assert "There are no wild cards." not in lines
+        assert any(line.startswith("Each player has a wild card of their own") for line in lines)
+        assert "The first player to get rid of all their cards wins the hand." not in lines
+        assert "does not end play: their score drops by one" in text
+        assert "winner's last card" not in text and "series.match" not in text
+        assert not any(line.startswith("Card values") for line in lines)
+        assert "An episode is one countdown game, played until a player's score reaches zero." in lines
+    # The special last card acts: a house skip (a four) as a player's last card skips.
+    g = eights.Game.from_position(
+        "crazy_eights_countdown", 3, hands=[["4H"], ["9C", "TC"], ["5S", "6S"]], discard=["4D"],
+        stock=[f"{r}D" for r in "23567"] + [f"{r}C" for r in "2345"],
+        rules={"variants": ["house_skip_reverse_draw_two"]},
+    )  # fmt: skip
+    g.step(g.string_to_action("play 4H"))
+    assert not g.is_terminal and g.current_player == 2  # P1 skipped; P0 dealt 7 anew
+    assert len(g.hand(0)) == 7
+    # A blocked countdown ends with no winner and no score changed.
+    rules = eights.Rules("crazy_eights_countdown", variants=["no_reshuffle"])
+    assert "A blocked hand (every player has passed in turn) ends the game with no winner." in _lines(rules)
+    g, rng = eights.Game(rules, 3, seed=1), random.Random(1)
+    while not (g.is_terminal or g.is_truncated):
+        g.step(rng.choice(g.legal_actions()))
+    assert g.is_terminal and g.winner is None and list(g.scores) == [8, 8, 8]
+
+
+def test_drawing_until_playable_stops_at_a_playable_hand():
+    """crazy_eights_winner_collects draws until the hand holds a playable card (at least one
+    card), then must play; the list said "until they draw a playable card"."""
+    rules = eights.Rules("crazy_eights_winner_collects")
+    assert (
+        "A player who draws takes at least one card and keeps drawing until their hand holds a playable card "
+        "or the stock is empty." in _lines(rules)
+    )
+    g = eights.Game.from_position(rules, 2, hands=[["5H", "3C"], ["4S", "6S"]], discard=["9H"], stock=["2S", "KD"])
+    g.step(g.string_to_action("draw"))
+    assert sorted(g.hand(0)) == sorted(["5H", "3C", "2S"])  # one card: the hand could already play
+    assert [g.action_to_string(a) for a in g.legal_actions()] == ["play 5H"]
+
+
+def test_top_only_runs_say_what_the_top_card_does_not_clear():
+    """Grandad's Game: "2s worked culmulatively - so you could play 2 2 and next player pick up
+    4"; Zodiac: "When a player discards this card, the next player must draw seven cards"
+    (anywhere in a run, catalog A38). Both lists said "Only the top card acts." alone."""
+    lines = _lines(eights.Rules("grandads_game"))
+    assert "Only the top card acts, except that draw cards of one kind directly on top of each other add up." in lines
+    lines = _lines(eights.Rules("zodiac"))
+    assert (
+        "Only the top card acts, except that draw cards of one kind directly on top of each other add up and a "
+        "card that makes the next player draw and miss a turn acts wherever it lies." in lines
+    )
+    g = eights.Game.from_position(
+        "grandads_game", 2, hands=[["2H", "2S", "9C"], ["4D", "5D"]], discard=["7H"], stock=["KC", "QC", "JC", "TC"]
+    )
+    for card in ("2H", "2S"):
+        g.step(g.string_to_action(f"play {card}"))
+    if g.current_player == 0:
+        g.step(g.string_to_action("end turn"))
+    assert g.pending_draw == 4
+
+
+def test_four_of_a_kind_and_a_chain_after_going_out_say_who_scores():
+    """Sevens and Eights: "If all four cards of the same rank are played consecutively, then
+    the hand ends" (the player who completes the four is scored, catalog 3.18); Xtreme: "The
+    round ends even if the person who played their last card now has cards. In that case
+    everyone must add their card scores to their game total." Both lists left "every other
+    player scores" standing."""
+    lines = _lines(eights.Rules("sevens_and_eights"))
+    assert (
+        "Four cards of one rank played in a row on the pile end the hand. Unless the fourth was its player's "
+        "last card, the hand is scored as a blocked hand, that player included." in lines
+    )
+    text = eights.Rules("crazy_eights_xtreme").describe()
+    assert "the player who went out scores the cards the chain left them, as the others do" in text
+
+
+def test_a_variant_without_jokers_lists_no_joker_value():
+    """crazy_eights_xtreme's single_pack has no jokers: its list gave "joker 20" and doubled
+    "all cards when the last card is a joker"."""
+    lines = _lines(eights.Rules("crazy_eights_xtreme", variants=["single_pack"]))
+    values = next(line for line in lines if line.startswith("Card values"))
+    assert "joker" not in values and "8 20" in values
+    assert "Cards of the rank of the last card played count double." in lines
+    assert "joker" in next(line for line in _lines(eights.Rules("crazy_eights_xtreme")) if line.startswith("Card"))
