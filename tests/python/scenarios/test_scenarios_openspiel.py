@@ -105,6 +105,16 @@ def test_spot_cards_score_face_value():
     assert list(g.hand_points) == [0, 2 + 3 + 50 + 10]
 
 
+def test_aces_score_ten_as_in_openspiel():
+    # OpenSpiel's crazy_eights.h: "50 for each 8, 10 for each face card, and face values for
+    # others. then it is totally 4 * (2+3+..7+50+9+10+4*10)": four ranks at 10, the ace with
+    # the courts. The preset inherited crazy_eights' ace at 1.
+    g = position(PRESET, 3, hands=[["9C"], ["AC", "AD", "KS"], ["TC", "2D", "8H"]], discard=["9D"], stock=["3C"])
+    g.step("play 9C")
+    assert g.is_terminal and g.winner == 0
+    assert list(g.hand_points) == [0, 10 + 10 + 10, 10 + 2 + 50]
+
+
 def test_eight_nominates_as_a_separate_decision():
     g = position(PRESET, 3, hands=[["8C", "3D"], ["4H", "5D"], ["6S", "7S"]], discard=["9S"], stock=["2H"])
     g.step("play 8C")
