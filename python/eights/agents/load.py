@@ -28,7 +28,7 @@ from .._core import BOT_NAMES_HELP, NUM_ACTIONS, OBS_SIZE, parse_bot
 from .._utils.file_kinds import wrong_place
 from .._utils.optional import require
 from ..rules import RULES_SIZE
-from .files import checkpoint_hint, is_agent_file, run_folder_agent
+from .files import checkpoint_hint, is_agent_file, is_built_in_name, run_folder_agent
 from .sb3_file import MAX_MEMBER_BYTES, check_tensors, read_data, safe_custom_objects
 
 __all__ = ["load_policy", "SB3Policy", "POLICY_HELP"]
@@ -288,15 +288,6 @@ def _import_attribute(spec: str) -> Any:
     return obj
 
 
-def _is_bot_name(name: str) -> bool:
-    """Whether ``name`` (without a parameter) is a built-in bot's name."""
-    try:
-        parse_bot(name.strip())
-    except ValueError:
-        return False
-    return True
-
-
 def load_policy(spec: str, scale: Optional[Any] = None) -> Any:
     """A command-line agent: a bot name (returned normalised; a ``.safetensors`` file's path is
     one, and a training run's folder stands for its ``final.safetensors``), ``module:attribute``
@@ -316,7 +307,7 @@ def load_policy(spec: str, scale: Optional[Any] = None) -> Any:
         raise ValueError(f"{text!r} is not an agent{hint}")
     if is_agent_file(text):
         return text  # a bot name: the file is read (and checked) by the Rust loader
-    if not text.endswith(".zip") and _is_bot_name(text.split(":", 1)[0]):
+    if not text.endswith(".zip") and is_built_in_name(text):
         # A built-in bot's name (with a parameter: ismcts:N...) is the bot, never a file of
         # that name in the current folder (one called `heuristic` was played and rated as the
         # heuristic bot) nor a module: a bad parameter is the bot's error, naming what is allowed.

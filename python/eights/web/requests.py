@@ -164,9 +164,9 @@ def _agent(
         raise bad_request(
             f"bot {name!r}: a weights file is offered by the server (serve --policy NAME=FILE.safetensors)"
         )
+    offered = f"; or one of this server's policies: {', '.join(policies)}" if policies else ""
     if not is_built_in_name(name):
         # Nor a run's folder, and the engine's word on a path (what is there) stays unsaid.
-        offered = f"; or one of this server's policies: {', '.join(policies)}" if policies else ""
         raise bad_request(f"bot {name!r}: unknown bot; allowed bots: {BOT_NAMES_HELP}{offered}")
     try:
         bot = parse_bot(name.strip())
@@ -175,7 +175,6 @@ def _agent(
         if count.isdigit() and int(count) > max_search:
             raise ValueError(f"{head} searches at most {head}:{max_search:,} on this server (serve --max-search)")
     except ValueError as exc:
-        offered = f"; or one of this server's policies: {', '.join(policies)}" if policies else ""
         raise bad_request(f"bot {name!r}: {exc}{offered}") from None
     return as_agent(bot, "bot")
 
