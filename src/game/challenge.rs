@@ -27,6 +27,7 @@ impl Game {
         self.phase = Phase::Play;
         if challenge && !b.legal {
             let joker = self.discard.pop().expect("the joker is on top");
+            self.rank_run.joker_taken_back(self.discard.top());
             self.hands[b.by as usize].add(joker);
             self.void_took(b.by as usize, joker);
             self.plays = self.plays.saturating_sub(1);

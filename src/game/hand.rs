@@ -66,6 +66,7 @@ impl Game {
         // The first card after the deal is the first drawn: the top of the stock.
         self.stock.set_top_down(&cards[idx..]);
         self.discard.clear();
+        self.rank_run = RankRun::default();
         self.nominated = None;
         self.direction = r.settings.initial_direction;
         self.chain = Chain::default();
@@ -145,7 +146,7 @@ impl Game {
             start = self.stock.pop().expect("stock holds the returned card");
             guard += 1;
         }
-        self.discard.push(start);
+        self.put_on_pile(start);
         let first = self.advance(self.dealer, 1);
         match r.start[start.index()] {
             StartEffect::Ignore | StartEffect::Redraw => self.current = first,

@@ -56,7 +56,7 @@ impl Game {
         let q = self.current;
         self.hands[q as usize].remove(c);
         self.void_played(q as usize, c);
-        self.discard.push(c);
+        self.put_on_pile(c);
         self.plays += 1;
         self.nominated = None;
         let victim = match self.interlude.victim {

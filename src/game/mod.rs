@@ -61,7 +61,8 @@
 //! | `legal.rs`     | [`Game::legal_actions`]: a `match` on the phase, one function per phase |
 //! | `play.rs`      | [`Game::step`], [`Game::apply`] and placing a card |
 //! | `effects.rs`   | the effects of a placed card, continuation, nomination, give and ask |
-//! | `resolve.rs`   | resolving a completed play, as a few named steps |
+//! | `resolve.rs`   | resolving a completed play, as a few named steps; placing a card on the pile with its run of one rank |
+//! | `run.rs`       | [`RankRun`], the run of one rank on the discard pile (`end.four_of_a_kind`) |
 //! | `turn.rs`      | turns without a play: start of a turn, draw, accept, pass |
 //! | `stock.rs`     | drawing, refilling the stock, "every other player draws k", the last-card penalty |
 //! | `challenge.rs` | the joker challenge |
@@ -77,7 +78,7 @@
 //! This file defines nothing: it declares the files, re-exports their public names and
 //! imports the names that the other engine files share by a glob import of this module.
 //! The files it re-exports from (`table`, `state`, `bits`, `knowledge`, `determinize`,
-//! `saved`) and `testing` import what they use from the file that defines it (`Game` from
+//! `run`, `saved`) and `testing` import what they use from the file that defines it (`Game` from
 //! `table`), never through this module, so that no import circle runs through it.
 //!
 //! # Adding a mechanic
@@ -112,6 +113,7 @@ mod matching;
 mod play;
 mod query;
 mod resolve;
+mod run;
 mod saved;
 mod seats;
 mod snapshot;
@@ -125,6 +127,7 @@ mod turn;
 use bits::*;
 pub use determinize::KnownCards;
 pub use knowledge::Voids;
+pub use run::RankRun;
 pub use saved::{Position, Snapshot};
 pub use state::*;
 pub use table::{Game, SeenCards};

@@ -212,6 +212,7 @@ impl Game {
             self.end_hand(out, out.is_none());
             return true;
         }
+        self.count_into_run(c);
         false
     }
 

@@ -1,16 +1,11 @@
 //! Resolving a completed play: going out, penalties, direction, skips, chains and who
 //! plays next. [`Game::resolve_play`] runs these steps in order; each returns early when the
-//! hand ends or an interlude or challenge takes over.
+//! hand ends or an interlude or challenge takes over. Last, placing a card on the discard
+//! pile and the run of one rank it extends (`end.four_of_a_kind`).
 
 use super::*;
 
 impl Game {
-    /// The top four cards of the discard pile have one rank (`end.four_of_a_kind`).
-    pub(super) fn four_of_a_kind(&self) -> bool {
-        let Some(r) = self.discard.top().and_then(Card::rank) else { return false };
-        self.discard.len() >= 4 && (1..4).all(|k| self.discard.from_top(k).and_then(Card::rank) == Some(r))
-    }
-
     pub(super) fn ends_hand_on_out(&self, top: Card) -> bool {
         let ls = self.rules.card[top.index()].last_special;
         !(ls == LastSpecial::CannotGoOut
@@ -348,5 +343,97 @@ impl Game {
             }
         }
         self.discard.push(top);
+    }
+}
+
+// Placing a card on the pile, and the run of one rank it extends (`RankRun`, in `run.rs`).
+impl Game {
+    /// Four cards of one rank were placed on the pile one after another, the top card last
+    /// (`end.four_of_a_kind`).
+    pub(super) fn four_of_a_kind(&self) -> bool {
+        self.rank_run.len() >= 4
+    }
+
+    /// Place `c` on the discard pile and, under `end.four_of_a_kind`, count it into the run
+    /// of one rank (under other rules the run stays empty and costs a test).
+    pub(super) fn put_on_pile(&mut self, c: Card) {
+        self.discard.push(c);
+        self.count_into_run(c);
+    }
+
+    /// Under `end.four_of_a_kind`, count `c`, just placed on the pile, into the run. The
+    /// hot path of a play calls it last, so that under other rules a play costs one test
+    /// more and keeps nothing live across the call.
+    #[inline]
+    pub(super) fn count_into_run(&mut self, c: Card) {
+        if self.rules.settings.four_of_a_kind {
+            self.rank_run.push(c, self.rules.deck.count(c));
+        }
+    }
+
+    /// The run the pile shows (see [`RankRun::of_pile`]); empty unless the rules have
+    /// `end.four_of_a_kind`.
+    pub(super) fn rank_run_on_pile(&self) -> RankRun {
+        if !self.rules.settings.four_of_a_kind {
+            return RankRun::default();
+        }
+        RankRun::of_pile(self.discard.as_slice(), &self.rules.deck)
+    }
+
+    /// The run a snapshot saved (`None`: an older snapshot, or rules without
+    /// `end.four_of_a_kind`, which keep none), checked against the pile and the rules.
+    pub(super) fn saved_rank_run(&self, saved: Option<&[Card]>) -> Result<RankRun, String> {
+        match (saved, self.rules.settings.four_of_a_kind) {
+            (None, _) => Ok(self.rank_run_on_pile()),
+            (Some(cards), true) => RankRun::from_saved(cards, self.discard.as_slice(), &self.rules.deck),
+            (Some(_), false) => Err("rank_run: only rules with end.four_of_a_kind keep a run of one rank; \
+                                     these rules do not"
+                .into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::cards;
+    use super::*;
+
+    /// Two players of `preset` on `pile`, the stock empty.
+    fn on_pile(preset: &str, pile: &str) -> Game {
+        let rules = Arc::new(Rules::load(preset, 2, None).unwrap());
+        let pos = Position {
+            hands: vec![cards("3H 4H"), cards("KD")],
+            discard: cards(pile),
+            stock: Some(vec![]),
+            direction: 1,
+            ..Position::default()
+        };
+        Game::from_position(rules, &pos).unwrap()
+    }
+
+    #[test]
+    fn a_snapshot_keeps_the_run_and_an_older_one_reads_it_off_the_pile() {
+        let mut g = on_pile("sevens_and_eights", "9C 5H 5D");
+        assert_eq!(g.rank_run.cards().collect::<Vec<_>>(), cards("5H 5D"));
+        g.rank_run = RankRun::of_pile(&cards("5S 5H 5D"), &g.rules.deck);
+        let mut s = g.snapshot();
+        assert_eq!(s.rank_run, Some(cards("5S 5H 5D")));
+        assert_eq!(Game::from_snapshot(s.clone()).unwrap().rank_run, g.rank_run);
+        s.rank_run = None;
+        assert_eq!(Game::from_snapshot(s.clone()).unwrap().rank_run.len(), 2);
+        s.rank_run = Some(cards("5H"));
+        let e = Game::from_snapshot(s).err().unwrap().to_string();
+        assert!(e.contains("rank_run"), "{e}");
+    }
+
+    #[test]
+    fn rules_without_four_of_a_kind_keep_no_run() {
+        let g = on_pile("crazy_eights", "5H 5D");
+        assert!(g.rank_run.is_empty());
+        let mut s = g.snapshot();
+        assert_eq!(s.rank_run, None);
+        s.rank_run = Some(cards("5H 5D"));
+        let e = Game::from_snapshot(s).err().unwrap().to_string();
+        assert!(e.contains("end.four_of_a_kind"), "{e}");
     }
 }

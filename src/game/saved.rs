@@ -72,6 +72,11 @@ pub struct Snapshot {
     pub restrict: Restrict,
     pub turn: Turn,
     pub pass_streak: u8,
+    /// Under `end.four_of_a_kind`, the cards of the top card's rank placed one after
+    /// another, the top card last, at most 4; while jokers lie on top, the run under them.
+    /// Absent under other rules, and in older snapshots, where the pile's top cards give it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank_run: Option<Vec<Card>>,
     #[serde(default)]
     pub plays: u32,
     #[serde(default)]

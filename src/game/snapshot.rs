@@ -75,6 +75,7 @@ impl Game {
             h.clear();
         }
         g.discard = CountedPile::from_bottom_up(&pos.discard);
+        g.rank_run = g.rank_run_on_pile();
         // Every card of the pile but the start card at its bottom was played: a pile of its
         // top card alone is a hand no one has played in yet (a start card under
         // `start.effect = "ignore"` keeps no special property then). The pile holds cards
@@ -165,6 +166,7 @@ impl Game {
             restrict: self.restrict,
             turn: self.turn,
             pass_streak: self.pass_streak,
+            rank_run: self.rules.settings.four_of_a_kind.then(|| self.rank_run.kept().collect()),
             plays: self.plays,
             done: self.done,
             interlude: self.interlude,
@@ -261,6 +263,7 @@ impl Game {
         g.restrict = s.restrict;
         g.turn = s.turn;
         g.pass_streak = s.pass_streak;
+        g.rank_run = g.saved_rank_run(s.rank_run.as_deref()).map_err(GameError::InvalidState)?;
         g.plays = s.plays;
         g.done = s.done;
         g.check_snapshot_turn(&s)?;

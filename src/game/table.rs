@@ -2,6 +2,7 @@
 //! place and new rules between episodes; and [`SeenCards`], the record of cards seen going
 //! into other hands that a game keeps where cards move openly.
 
+use super::run::RankRun;
 use super::state::KeptCards;
 use super::state::{Bluff, Chain, GameError, Interlude, Phase, Restrict, Turn};
 use crate::card::{Card, NUM_FACES, Rank, Suit};
@@ -45,6 +46,9 @@ pub struct Game {
     /// eights' wild rule); `None` in every other rule set.
     pub(super) wild_rank: Option<Rank>,
     pub(super) pass_streak: u8,
+    /// The cards of the top card's rank placed on the pile one after another, the top card
+    /// last (`end.four_of_a_kind`; kept through a reshuffle).
+    pub(super) rank_run: RankRun,
     /// Players out of the hand after a final pass (`pass.all_pass = pass_is_final`).
     pub(super) done: u16,
     /// Seats that miss their next turn (a challenged illegal joker), one bit per seat.
@@ -146,6 +150,7 @@ impl Game {
             restrict: Restrict::None,
             turn: Turn::default(),
             pass_streak: 0,
+            rank_run: RankRun::default(),
             plays: 0,
             done: 0,
             interlude: Interlude::default(),
@@ -230,6 +235,7 @@ impl Game {
             restrict,
             turn,
             pass_streak,
+            rank_run,
             plays,
             done,
             interlude,
@@ -274,6 +280,7 @@ impl Game {
         *restrict = Restrict::None;
         *turn = Turn::default();
         *pass_streak = 0;
+        *rank_run = RankRun::default();
         *plays = 0;
         *done = 0;
         *interlude = Interlude::default();

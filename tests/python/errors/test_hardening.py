@@ -168,6 +168,9 @@ def test_snapshot_restrict_in_range_is_accepted_and_observed():
         ({"went_out": 5}, "went_out"),
         ({"nominated": "X"}, "nominated"),
         ({"format": 99}, "format"),
+        ({"rank_run": ["RJ"]}, "rank_run"),
+        ({"rank_run": ["5H", "5H"]}, "rank_run"),
+        ({"rank_run": 4}, "rank_run"),
     ],
 )
 def test_snapshot_inconsistent_fields(change, field):

@@ -727,3 +727,41 @@ def test_KR_fidelity_penultimate_play_timing_owes_no_call_after_a_give():
     g.step("give 9C")
     assert g.hand(0) == ["KD"]
     assert g.stock() == ["4D", "5H", "6C"]
+
+
+def test_KR_bluff_a_joker_taken_back_leaves_the_run_of_fives_it_interrupted():
+    """House rules: the joker bluff with `end.four_of_a_kind` (from sevens_and_eights:
+    "If all four cards of the same rank are played consecutively, then the hand ends").
+    A challenged illegal joker is taken back, so it was never played: the fives under it
+    are still the run. n=3, `5H 5D 5C` were played and a reshuffle left `5C` alone on
+    the pile (a saved game states the run). P0 plays `RJ` with playable cards, P1
+    challenges and then plays `5S`. Expect: four fives in a row end the hand."""
+    rules = {"options": {"joker_bluff": True}, "end": {"four_of_a_kind": True}, "series": {"match": False}}
+    g = position(
+        PRESET,
+        3,
+        hands=[["RJ", "6C", "KD"], ["5S", "3H"], ["4D", "6S"]],
+        discard=["5H", "5D", "5C"],
+        stock=["7H", "8H", "9H", "TH", "QH"],
+        rules=rules,
+    )
+    d = g.to_dict()
+    assert d["rank_run"] == ["5H", "5D", "5C"]
+    d["stock"] += ["5H", "5D"]
+    d["discard"] = ["5C"]
+    g = eights.Game.from_dict(d)
+    g.step("play RJ")
+    g.step("suit H")
+    g.step("challenge")
+    assert g.discard_pile() == ["5C"]
+    assert g.current_player == 1
+    g.step("play 5S")
+    assert hand_over(g)
+    # The pile alone shows two fives: the saved run is what ends the hand.
+    d["rank_run"] = None
+    g = eights.Game.from_dict(d)
+    g.step("play RJ")
+    g.step("suit H")
+    g.step("challenge")
+    g.step("play 5S")
+    assert not hand_over(g)

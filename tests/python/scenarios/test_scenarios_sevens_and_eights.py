@@ -355,3 +355,53 @@ def test_SE_fidelity_card_call_penalty_two():
     g.step("play 5H")
     g.step("draw")  # P1 takes a turn
     assert len(g.hand(0)) == 3
+
+
+# The run of five cards on the pile when the stock is empty: 5H and 5D were played one
+# after the other on the KC.
+_FIVES_RUN = ["9C", "KC", "5H", "5D"]
+
+
+def test_SE_fidelity_four_of_a_kind_holds_across_a_reshuffle():
+    """Source (Sevens and Eights, rule 13): "all the cards in the waste pile, except the
+    top card, are shuffled and a new draw pile is formed. The old top card of the waste
+    pile now forms the first card in the new waste pile. Play then continues as normal
+    until one player runs out of cards or all four cards of the same rank are played
+    consecutively." With rule 10: "It does not matter how many players played these
+    four cards".
+
+    n=2, `5H 5D` were played and the stock is empty. P0 draws: the pile under `5D` is
+    shuffled into the stock, and `5D` alone is left. P1 plays `5C 5S`. Expect: four
+    fives were played one after another, and the hand ends with everyone scored."""
+    g = position(PRESET, 2, hands=[["3H", "4H"], ["5C", "KD", "5S"]], discard=_FIVES_RUN, stock=[], rules=ONE_HAND)
+    g.step("draw")
+    assert g.discard_pile() == ["5D"]  # the reshuffle left the top card alone
+    assert multiset(g.hand(0)) == multiset(["3H", "4H", "KC"])  # seed 0 draws the king
+    assert g.current_player == 1
+    play_turn(g, "5C 5S")
+    assert hand_over(g)
+    assert g.hand(1) == ["KD"]  # nobody went out: both hands are scored
+    # P0: KC 40 + 3H 5 + 4H 5; P1: KD 40
+    assert list(g.hand_points) == [50, 40]
+
+
+def test_SE_fidelity_a_five_back_from_the_stock_counts_once_in_the_run():
+    """Source (Sevens and Eights, rule 10): "If all four cards of the same rank are
+    played consecutively, then the hand ends." A single deck has four fives, so `5H`
+    played again after a reshuffle brought it back is one of them, not a fifth.
+
+    n=2, `5H 5D` played, the stock empty; P0 draws `5H` from the reshuffled pile and
+    plays it, then P1 plays `5C`: the fives played in a row are 5H 5D 5H 5C, three of the
+    four cards, and the hand goes on. P0's `5S` then completes 5D 5H 5C 5S: it ends."""
+    g = position(
+        PRESET, 2, hands=[["3H", "4H", "5S"], ["5C", "KD"]], discard=_FIVES_RUN, stock=[], rules=ONE_HAND, seed=2
+    )
+    g.step("draw")
+    assert "5H" in g.hand(0)  # seed 2 draws the five back
+    play_turn(g, "5H")
+    play_turn(g, "5C")
+    assert not hand_over(g)
+    assert g.current_player == 0
+    play_turn(g, "5S")
+    assert hand_over(g)
+    assert g.discard_pile()[-4:] == ["5D", "5H", "5C", "5S"]
