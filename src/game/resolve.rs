@@ -40,8 +40,11 @@ impl Game {
             if self.go_out(p, top, &t) {
                 return;
             }
-        } else if !t.is_start && !t.redealt {
+        } else if !t.is_start && !t.redealt && t.pass_hands.is_none() {
             // (A new countdown hand of one card left no one a chance to call "last card".)
+            // When the hands are passed, the player does not hold the one card when the next
+            // person plays: it goes on with the hand. The engine asks only the player to act,
+            // in their turn, so a hand that comes to one card by a pass is taken as called.
             self.last_card_penalty(p as usize, t.announced, t.gave);
         }
         if self.end_of_play_draw(p, &t) {

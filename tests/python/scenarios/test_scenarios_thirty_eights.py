@@ -832,3 +832,28 @@ def test_TE_fidelity_eight_on_its_own_suit_leaves_it():
     g.step("end")
     assert g.active_suit == "S"
     assert g.nominated_suit is None
+
+
+def test_TE_fidelity_an_ace_from_two_cards_hands_the_one_card_on_without_a_penalty():
+    """Source (38's): "If a player has one card in his hand (no matter how he got it), he
+    must say "One Card!" before the next person plays." with the ace: "everyone passes
+    their entire hand to the next person in the direction of play".
+
+    P0 plays `AH` from `AH 6C` without the call. When the next person plays, P0 holds
+    P3's hand, and `6C` is P1's: P0 owes no call for it. Expect: nobody draws 4 (the
+    4 cards were drawn into P0's hand and passed on with it to P1); P1, handed one card
+    between turns, is not fined either."""
+    g = position(
+        PRESET,
+        N,
+        hands=[["AH", "6C"], ["6H", "TD", "9S"], ["4H", "KH", "TS"], ["6S", "TH", "9D"]],
+        discard=["5H"],
+        stock=["9C", "6D", "QC", "4C", "4D", "4S"],
+        rules={"series": {"match": False}},
+        seed=38,
+    )
+    g.step("play AH")
+    assert g.hand(1) == ["6C"]
+    assert multiset(g.hand(0)) == multiset(["6S", "TH", "9D"])
+    assert g.stock() == ["9C", "6D", "QC", "4C", "4D", "4S"]
+    assert g.current_player == 1
