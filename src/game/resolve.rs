@@ -78,6 +78,16 @@ impl Game {
         } else if window.is_some() {
             self.others_draw(p, t.others_draw as usize);
         }
+        let t = if self.chain.active && t.draw_lose > 0 {
+            // zodiac: a run with the Zodiac card ended on an attacking ace. The next player
+            // draws seven and forfeits the turn, so has no turn to answer the ace in: they
+            // draw its penalty too, as when such a run goes out (docs/fidelity.md, D27).
+            let k = t.draw_lose.saturating_add(self.chain.amount);
+            self.chain = Chain::default();
+            Turn { draw_lose: k, ..t }
+        } else {
+            t
+        };
         if self.chain.active {
             self.current = next;
             self.phase = Phase::Chain;

@@ -558,3 +558,32 @@ def test_ZD_instapik_is_described():
     assert rule in eights.Rules(PRESET, INSTAPIK).describe()
     assert rule not in eights.Rules(PRESET).describe()
     assert "variant `wild_instapik`" in eights.Rules(PRESET).describe()
+
+
+def test_ZD_fidelity_a_zodiac_card_in_a_run_that_ends_on_an_attacking_ace():
+    """Source (Zodiac): "When a player discards this card, the next player must draw seven
+    cards and must forfeit their turn." with "When a player discards an ace, the next player
+    must either play an ace or draw two cards and forfeit their turn." The Zodiac card acts
+    anywhere in a run (catalog A38). A turn forfeited has no ace to answer with, so the next
+    player draws both: 7 + 2, as when such a run goes out ("pick up the 2, 4, 6, 7, or 8
+    cards"). The text gives no order for the two; this is the engine's reading.
+
+    n=3, `JC` is the Zodiac card: P0 plays `JC` down to `AC` on `QC`, keeping `5H`. P1,
+    holding `AH`, draws 9 and does not play; P2 acts. (The seven was lost: P1 faced only
+    the ace, and could answer it.)"""
+    run = "JC TC 9C 8C 7C 6C 5C 4C 3C 2C AC".split()
+    stock = ["4D", "6D", "7D", "9D", "5D", "KD", "4S", "6S", "7S", "9S", "TS", "QS"]
+    g = position(
+        PRESET,
+        3,
+        hands=[[*run, "5H"], ["9H", "KH", "AH"], ["2S", "QD", "QH"]],
+        discard=["QC"],
+        stock=stock,
+        rules={**ZODIAC_JC, **ONE_HAND},
+    )
+    for c in run:
+        g.step(f"play {c}")
+    assert multiset(g.hand(1)) == multiset(["9H", "KH", "AH"] + stock[:9])
+    assert g.current_player == 2
+    assert g.pending_draw == 0
+    assert g.phase == "play"
