@@ -86,8 +86,9 @@ const GRAIN: usize = 64;
 /// moment (an interrupt), and a thread that is done with its own chunks can only help with
 /// whole chunks of another's. `cargo run --release --example chunk_balance` replays measured
 /// steps through that schedule: at 16 threads and b=4096 the slowest thread ends about 25%
-/// above the mean in chunks of 64 games, about 18% in chunks of 16 (docs/benchmarks.md). A
-/// chunk boundary may share a cache line of the one-byte rows with the next chunk's.
+/// above the mean in chunks of 64 games, about 18% in chunks of 16
+/// (research/notes/speed_history.md). A chunk boundary may share a cache line of the one-byte
+/// rows with the next chunk's.
 const STEP_GRAIN: usize = 16;
 
 /// Chunks a thread gets of a step or reset without built-in opponents, and of the cheap calls.
