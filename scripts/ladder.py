@@ -311,8 +311,8 @@ def _closing(notes: List[str], others: List[str], targets: str, done: Dict[str, 
     if blocked:
         out += [
             "",
-            "Presets where more than 5% of some match's games end without a winner (a blocked hand "
-            "counts 1/n to every seat, which pulls win rates towards the fair share): "
+            "Presets where more than 5% of some match's games end without a winner (a game without "
+            "one counts 1/n to every seat, which pulls win rates towards the fair share): "
             + ", ".join(f"`{p}`" for p in blocked)
             + ".",
         ]
