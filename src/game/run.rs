@@ -146,6 +146,8 @@ mod tests {
     use super::*;
     use crate::rules::Rules;
 
+    /// Cards from text. `testing::cards` does the same, but `testing` imports `table`, which
+    /// imports this file: using it here would make the import circle the layout test refuses.
     fn cards(s: &str) -> Vec<Card> {
         s.split_whitespace().map(|x| x.parse().unwrap()).collect()
     }
