@@ -254,6 +254,35 @@ def test_variants_that_clash_are_explained_and_the_boxes_stay(page, server):
     expect(page.locator("input[value=draw_up_to_3]")).to_be_checked()
 
 
+def test_a_clash_ticked_before_the_last_answer_came_back_keeps_the_box_before_it(page, server):
+    # The first box's answer is slow, so the second box is ticked before it comes back: the
+    # clash must bring back the first box ticked with its own rules, not the rules shown then.
+    page.goto(server + "/#/play")
+    page.wait_for_selector("#start:not([disabled])")
+    page.evaluate(
+        """() => {
+          const fetch0 = window.fetch;
+          window.fetch = async (url, init) => {
+            const body = String(init && init.body);
+            const response = await fetch0(url, init);
+            if (body.includes('"variants":["draw_until_playable"]')) {
+              await new Promise((done) => setTimeout(done, 800));
+            }
+            return response;
+          };
+        }"""
+    )
+    expect(page.locator("#preset")).to_have_value("crazy_eights")
+    page.check("input[value=draw_until_playable]")
+    page.check("input[value=draw_up_to_3]")
+    expect(page.locator("#rules-error")).to_contain_text("draw.mode")
+    expect(page.locator("input[value=draw_until_playable]")).to_be_checked()
+    expect(page.locator("input[value=draw_up_to_3]")).not_to_be_checked()
+    expect(page.locator("#start")).to_be_enabled()
+    page.click("#start")
+    expect(page.locator(".table-title")).to_be_visible()
+
+
 def test_a_late_answer_about_the_rules_does_not_undo_a_later_choice(page, server):
     # Answers about the rules may come back out of order (a busy server): the box ticked
     # after choosing the preset must stay ticked when the preset's slower answer arrives.

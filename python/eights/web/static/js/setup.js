@@ -15,6 +15,11 @@ function saved() {
   }
 }
 
+// Whether two lists of variant names name the same variants, in any order.
+function sameNames(a, b) {
+  return a.length === b.length && a.every((name) => b.includes(name));
+}
+
 export class SetupView {
   constructor(main, mode, meta) {
     this.main = main;
@@ -146,12 +151,17 @@ export class SetupView {
       box.addEventListener("change", async () => {
         const [before, shown] = [this.variants, this.rules];
         this.variants = box.checked ? [...this.variants, v.name] : this.variants.filter((x) => x !== v.name);
-        if ((await this.loadRules()) && !this.rules && shown) {
-          // Refused (two variants that set one field two ways): the message stays, and the
-          // rules and boxes come back as they were, so the table can still be dealt.
-          [this.variants, this.rules] = [before, shown];
-          this.render();
-        }
+        if (!(await this.loadRules()) || this.rules) return;
+        // Refused (two variants that set one field two ways): the message stays, and the
+        // variants chosen before this box come back with their rules, so the table can still
+        // be dealt. The rules shown may be older than that choice (a box ticked before the
+        // answer to the previous one came back): then they are asked for again.
+        const refused = this.rulesError;
+        this.variants = before;
+        if (shown && sameNames(shown.active_variants, before)) this.rules = shown;
+        else if (!(await this.loadRules()) || !this.rules) return;
+        this.rulesError = refused;
+        this.render();
       });
       return h("label", { class: "variant", title: v.changes.join("\n") }, box, ` ${v.name}`);
     });
