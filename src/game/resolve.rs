@@ -175,9 +175,9 @@ impl Game {
             self.draw_cards(p as usize, self.rules.settings.draw_end_of_turn as usize);
         }
         if self.rules.settings.four_of_a_kind && !t.is_start && self.four_of_a_kind() {
-            // Four cards of one rank on top of the pile end the hand; everyone scores. "It does
-            // not matter which of the two options [...] he uses to end the hand": the ending
-            // card's draws apply as when going out.
+            // Four cards of one rank played one after another end the hand; everyone scores.
+            // "It does not matter which of the two options [...] he uses to end the hand": the
+            // ending card's draws apply as when going out.
             let top = self.discard.top().expect("a card was placed");
             if self.rules.card[top.index()].last_special == LastSpecial::DrawsApply {
                 self.ending_draws(p, t);

@@ -10,6 +10,8 @@ pub struct EndSpec {
     pub empty_hand: bool,
     /// A blocked hand (every player has passed in turn) ends and is scored.
     pub blocked: bool,
+    /// Four cards of one rank played one after another (by any players, across a reshuffle)
+    /// end the hand.
     pub four_of_a_kind: bool,
     pub play_for_second: bool,
     /// The hand ends (everyone scores) after this many cards have been played in it

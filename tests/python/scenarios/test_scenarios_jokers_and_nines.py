@@ -16,6 +16,7 @@ Engine conventions: further cards of a multiple are offered in phase
 
 from scenario_helpers import (
     ALL_SUIT_NOMINATIONS,
+    dealt_game,
     hand_over,
     legal,
     legal_cards,
@@ -266,3 +267,24 @@ def test_JN_fidelity_a_joker_does_not_complete_four_of_a_kind():
     if not g.is_terminal and g.current_player == 0 and g.phase == "continue":
         g.step("end")
     assert hand_over(g)
+
+
+_NINE_START_HANDS = [["5C", "9D", "3S", "4S", "6S"], ["2S", "3H", "4H", "6H", "TH"], ["QD", "2D", "3D", "4D", "6D"]]
+_NINE_START_STOCK = ["2C", "3C", "4C", "5D", "6C"]
+
+
+def test_JN_fidelity_a_nine_turned_up_reverses_the_first_turn():
+    """Source (Jokers and Nines): "Nines are reverse cards. If a Nine is played, the order of
+    play is reversed." ... "However, if only two players are playing the game, then Nines are
+    ordinary cards" ... "All other rules of Sevens and Eights apply." Sevens and Eights gives a
+    jack, an eight and a seven turned up after the deal the effect they have when played; a
+    reading (docs/fidelity.md, round eleven) gives the nine its own: with three players play
+    starts anticlockwise, at the dealer's right (the dealer is P2, so P1); with two it is an
+    ordinary card and P0 starts."""
+    g = dealt_game(PRESET, 3, hands=_NINE_START_HANDS, start="9H", stock=_NINE_START_STOCK)
+    assert g.current_player == 1 and g.direction == -1
+    assert legal_cards(g) == {"3H", "4H", "6H", "TH"}
+    g.step("play 3H")
+    assert g.current_player == 0
+    g = dealt_game(PRESET, 2, hands=_NINE_START_HANDS[:2], start="9H", stock=_NINE_START_STOCK)
+    assert g.current_player == 0 and g.direction == 1

@@ -139,6 +139,28 @@ def test_advanced_switch_a_special_last_card_ends_the_hand_as_it_is(last):
     assert list(g.hand_points) == [0, 19, 3]
 
 
+def test_advanced_switch_an_identical_last_card_ends_the_hand_and_nobody_draws():
+    """Source (Advanced Switch): "If a card is played identical to the last card played then
+    all other players add a card to their hand in turn and the person who played the card goes
+    again." and "When a player runs out of cards, the others each add the total value of cards
+    remaining in their hands to their score." A reading (docs/fidelity.md, round eleven): as
+    for a special card played last, the bonus acts no more when the identical card is the
+    player's last (there is no "goes again" for an empty hand): nobody draws, and the hands
+    are scored as they are. P1 adds 9D 9 + KC 10 + 3S 3 = 22, P2 4D 4 + 4S 4 = 8."""
+    g = position(
+        "advanced_switch",
+        3,
+        hands=[["9H"], ["9D", "KC", "3S"], ["4D", "4S"]],
+        discard=["4C", "9H"],
+        stock=["QD", "7C", "6C"],
+        rules=ONE_HAND,
+    )
+    g.step("play 9H")
+    assert g.is_terminal and g.winner == 0
+    assert g.stock() == ["QD", "7C", "6C"]
+    assert list(g.hand_points) == [0, 22, 8]
+
+
 def _advanced_match(scores):
     g = position(
         "advanced_switch",
