@@ -60,10 +60,31 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser, server):
+# Run before the page's own scripts by `slow_page`: every answer to a fetch is held back
+# `window.fetchDelay(url, body)` ms (0 unless a test sets it), and `window.fetches` lists
+# what was asked, so that a test can make answers come back late or out of order.
+SLOW_FETCH = """
+(() => {
+  const fetch0 = window.fetch;
+  window.fetches = [];
+  window.fetchDelay = () => 0;
+  window.fetch = async (url, init) => {
+    const body = String(init && init.body);
+    window.fetches.push([String(url), body]);
+    const ms = window.fetchDelay(String(url), body);
+    const response = await fetch0(url, init);
+    if (ms) await new Promise((done) => setTimeout(done, ms));
+    return response;
+  };
+})();
+"""
+
+
+def _page(browser, server, init_script=None):
     context = browser.new_context(viewport={"width": 1280, "height": 860})
     context.set_default_timeout(TIMEOUT_MS)
+    if init_script:
+        context.add_init_script(init_script)
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -72,6 +93,17 @@ def page(browser, server):
     yield page
     context.close()
     assert not errors, errors
+
+
+@pytest.fixture
+def page(browser, server):
+    yield from _page(browser, server)
+
+
+@pytest.fixture
+def slow_page(browser, server):
+    """A page whose fetch answers a test can delay (`SLOW_FETCH`)."""
+    yield from _page(browser, server, SLOW_FETCH)
 
 
 def _setup(page, preset, players, bots, seed, seat=None):
@@ -143,7 +175,7 @@ def test_watch_a_bot_game_with_pause_and_step(page, server):
     _wait_decision(page, lambda d: d >= 3)
     expect(page.locator(".seat .card[data-card]").first).to_be_visible()  # every hand face up
     page.click("#pause")
-    page.wait_for_timeout(600)  # an advance already asked for may still arrive
+    expect(page.locator("#step")).to_be_enabled()  # paused, and no advance in flight any more
     paused_at = _decision(page)
     page.wait_for_timeout(800)
     assert _decision(page) == paused_at
@@ -412,3 +444,100 @@ def test_the_learned_bot_is_offered_on_every_preset(page, server):
     expect(page.locator(".rules-summary")).to_contain_text(eights.Rules("stalin").title)
     expect(page.locator("#bot-1 option[value=net]")).to_have_count(1)
     expect(page.locator("#bot-1")).to_have_value("net")
+
+
+# ----------------------------------------------------------------- answers late, clicks twice
+
+
+def test_a_box_of_the_last_preset_ticked_while_the_next_one_loads(slow_page, server):
+    # The boxes shown while a new preset's answer is on its way are the last preset's: the
+    # refusal of one must not bring back the last preset's rules under the new one.
+    page = slow_page
+    page.goto(server + "/#/play")
+    page.wait_for_selector("#start:not([disabled])")
+    page.evaluate(
+        """() => { window.fetchDelay = (url, body) =>
+          url.endsWith('/api/rules') && body.includes('stalin') && !body.includes('variants') ? 800 : 0; }"""
+    )
+    page.select_option("#preset", "stalin")
+    page.check("input[value=draw_until_playable]")  # still a crazy_eights box
+    expect(page.locator(".rules-summary")).to_contain_text(eights.Rules("stalin").title)
+    page.wait_for_timeout(1000)  # every answer is in
+    expect(page.locator(".rules-summary")).to_contain_text(eights.Rules("stalin").title)
+    page.click("#start")
+    expect(page.locator(".table-title")).to_contain_text(eights.Rules("stalin").title)
+
+
+def test_a_double_click_on_deal_opens_one_table(slow_page, server):
+    page = slow_page
+    page.goto(server + "/#/play")
+    page.wait_for_selector("#start:not([disabled])")
+    page.evaluate("() => { window.fetchDelay = (url) => url.endsWith('/api/games') ? 300 : 0; }")
+    page.dblclick("#start")
+    page.wait_for_selector(".table-view")
+    posts = page.evaluate("() => window.fetches.filter(([url]) => url.endsWith('/api/games')).length")
+    assert posts == 1
+
+
+def test_a_double_click_on_rematch_deals_once_and_swaps_the_seats(page, server):
+    with httpx.Client(timeout=30) as client:
+        body = {"preset": "crazy_eights", "players": 2, "seat": 0, "bots": "heuristic", "seed": 3}
+        state = client.post(f"{server}/api/games", json=body).json()
+        gid = state["id"]
+        state = client.post(f"{server}/api/games/{gid}/advance", json={}).json()["state"]
+        rng = random.Random(1)
+        while not state["over"]:
+            move = rng.choice(state["legal"])
+            state = client.post(f"{server}/api/games/{gid}/actions", json={"action": move["id"]}).json()["state"]
+        names = [s["name"] for s in state["seats"]]
+        page.goto(f"{server}/#/game/{gid}")
+        page.wait_for_selector("#rematch")
+        page.dblclick("#rematch")
+        expect(page.locator(".table-title")).to_contain_text(f"deal {state['deal'] + 1} ")
+        page.wait_for_timeout(500)  # a second deal, if asked for, would be in by now
+        after = state_of(client, server, gid)
+    assert after["deal"] == state["deal"] + 1
+    assert [s["name"] for s in after["seats"]] == names[::-1]
+
+
+def test_pause_and_play_at_once_keep_one_autoplay(page, server, records):
+    page.goto(server + "/#/replay?path=switch.json&step=0")
+    expect(page.locator("#step-label")).to_contain_text("move 0 /")
+    page.click("#autoplay")  # play
+    page.wait_for_timeout(1200)
+    page.click("#autoplay")  # pause
+    page.click("#autoplay")  # play again at once
+    start = int(page.locator(".table-view").get_attribute("data-step"))
+    page.wait_for_timeout(3000)
+    end = int(page.locator(".table-view").get_attribute("data-step"))
+    page.click("#autoplay")
+    # One step every 500 ms gives about 6; two loops gave 11.
+    assert end - start <= 7, f"{end - start} steps in 3 s"
+
+
+def test_leaving_a_replay_while_a_step_loads_keeps_the_new_address(slow_page, server, records):
+    page = slow_page
+    page.goto(server + "/#/replay?path=switch.json&step=0")
+    expect(page.locator("#step-label")).to_contain_text("move 0 /")
+    page.evaluate("() => { window.fetchDelay = (url) => url.includes('/api/replays/') ? 1500 : 0; }")
+    page.click("#last")
+    page.locator("a.button[href='#/replay']").click()
+    expect(page.locator("#record-file")).to_be_visible()
+    page.wait_for_timeout(2000)  # the late answer is in
+    assert page.url.endswith("#/replay"), page.url
+
+
+def test_a_file_over_the_limit_is_not_undone_by_the_last_files_answer(slow_page, server):
+    page = slow_page
+    page.goto(server + "/#/play")
+    page.wait_for_selector("#start:not([disabled])")
+    page.check("input[name=source][value=file]")
+    page.evaluate("() => { window.fetchDelay = (url) => url.endsWith('/api/rules') ? 1000 : 0; }")
+    good = b"inherits = 'crazy_eights'\n"
+    page.set_input_files("#rules-file", files=[{"name": "good.toml", "mimeType": "text/plain", "buffer": good}])
+    big = b"#" * 70_000
+    page.set_input_files("#rules-file", files=[{"name": "big.toml", "mimeType": "text/plain", "buffer": big}])
+    expect(page.locator("#rules-error")).to_contain_text("limit")
+    page.wait_for_timeout(1500)  # the good file's answer is in
+    expect(page.locator("#rules-error")).to_contain_text("limit")
+    expect(page.locator("#start")).to_be_disabled()

@@ -9,8 +9,10 @@ import { SetupView } from "./setup.js";
 const main = document.getElementById("main");
 let meta = null;
 let current = null;
+let routed = 0;
 
 async function route() {
+  const mine = ++routed;
   if (current && current.stop) current.stop();
   current = null;
   const [path, query] = location.hash.replace(/^#\/?/, "").split("?");
@@ -29,6 +31,7 @@ async function route() {
       meta = await get("/api/meta");
       document.getElementById("version").textContent = `v${meta.version}`;
     }
+    if (mine !== routed) return; // the address changed while the meta loaded
     if (page === "game" && parts[1]) current = new GameView(root, parts[1]);
     else if (page === "replay" && (params.get("id") || params.get("path"))) current = new ReplayView(root, params);
     else if (page === "replay") return await showReplayPicker(root, meta);

@@ -30,6 +30,9 @@ export class GameView {
 
   async start() {
     await loadCards();
+    if (this.closed) return; // left while the cards were loading
+    if (this.ws) this.ws.close(); // "Reconnect" clicked twice
+    this.lost = false;
     clear(this.main).append(h("p", { class: "loading", text: "Connecting to the table…" }));
     this.ws = connect(this.id, (m) => this.onMessage(m), (e) => this.onClose(e));
   }
@@ -45,11 +48,6 @@ export class GameView {
   }
 
   onMessage(message) {
-    if (message.type === "thinking") {
-      this.thinking = message.seat;
-      if (this.state && !this.queue.length) this.render();
-      return;
-    }
     this.queue.push(message);
     this.pump();
   }
@@ -64,10 +62,16 @@ export class GameView {
           this.onError(message);
           continue;
         }
+        if (message.type === "thinking") {
+          // In order with the moves: a bot's move still paced must not wipe it.
+          this.thinking = message.seat;
+          if (this.state) this.render();
+          continue;
+        }
         const move = message.move;
         const byBot = move && message.state.you !== move.seat;
         if (byBot && this.state && this.mode === "play" && settings.delay) await sleep(settings.delay);
-        if (this.closed) return;
+        if (this.closed || this.lost) return;
         this.thinking = null;
         this.update(message.state);
       }
@@ -108,6 +112,8 @@ export class GameView {
 
   onClose(event) {
     if (this.closed || event.code === 4404) return;
+    this.lost = true; // the moves still queued belong to the lost connection
+    this.queue.length = 0;
     this.state = null;
     clear(this.main).append(
       h(
@@ -142,6 +148,7 @@ export class GameView {
   }
 
   deal(swap) {
+    if (this.busy) return; // a double click deals once (twice would undo a rematch's swap)
     this.showResult = true;
     this.busy = true;
     this.ws.send({ op: "deal", swap });

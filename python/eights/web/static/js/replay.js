@@ -59,6 +59,7 @@ export class ReplayView {
 
   async start() {
     await loadCards();
+    if (this.stopped) return; // left while the cards were loading
     this.keys = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keys);
     clear(this.main).append(h("p", { class: "loading", text: "Opening the record…" }));
@@ -74,6 +75,7 @@ export class ReplayView {
   }
 
   stop() {
+    this.stopped = true;
     this.playing = false;
     clearTimeout(this.timer);
     document.removeEventListener("keydown", this.keys);
@@ -117,7 +119,7 @@ export class ReplayView {
   async show(step) {
     this.wanted = step;
     const view = await this.position(step);
-    if (this.wanted !== step) return; // a later step was asked for meanwhile
+    if (this.wanted !== step || this.stopped) return; // a later step asked for meanwhile, or left
     this.summary = view.replay;
     this.step = view.step;
     this.view = view;
@@ -133,16 +135,18 @@ export class ReplayView {
 
   togglePlay() {
     this.playing = !this.playing;
+    clearTimeout(this.timer);
+    const run = (this.run = (this.run || 0) + 1); // a loop of an earlier Play stops at its next tick
     this.render();
     const tick = async () => {
-      if (!this.playing) return;
+      if (!this.playing || run !== this.run) return;
       if (this.step >= this.summary.steps) {
         this.playing = false;
         this.render();
         return;
       }
       await this.show(this.step + 1);
-      this.timer = setTimeout(tick, 500);
+      if (run === this.run) this.timer = setTimeout(tick, 500);
     };
     if (this.playing) tick();
   }

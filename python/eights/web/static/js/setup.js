@@ -42,6 +42,11 @@ export class SetupView {
     await this.loadRules();
   }
 
+  // What the rules answer, variants aside: the preset, or the house-rules file.
+  base() {
+    return this.source === "file" ? `file:${this.toml}` : `preset:${this.preset}`;
+  }
+
   request() {
     const body = this.source === "file" ? { toml: this.toml } : { preset: this.preset };
     if (this.variants.length) body.variants = this.variants;
@@ -52,6 +57,7 @@ export class SetupView {
   // only the answer to the latest question is shown; returns whether this one was.
   async loadRules() {
     const asked = (this.rulesAsked = (this.rulesAsked || 0) + 1);
+    const base = this.base();
     this.rulesError = null;
     if (this.source === "file" && this.toml === null) {
       this.rules = null;
@@ -67,10 +73,12 @@ export class SetupView {
     }
     if (asked !== this.rulesAsked) return false;
     this.rules = rules;
+    this.rulesBase = rules ? base : null;
     this.rulesError = error;
     if (rules) {
       const { min, max } = rules.players;
       this.players = Math.min(Math.max(this.players, min, 2), max);
+      this.seat = Math.min(this.seat, this.players - 1);
     }
     this.render();
     return true;
@@ -149,7 +157,7 @@ export class SetupView {
     const boxes = this.rules.variants.map((v) => {
       const box = h("input", { type: "checkbox", value: v.name, checked: this.rules.active_variants.includes(v.name) });
       box.addEventListener("change", async () => {
-        const [before, shown] = [this.variants, this.rules];
+        const [before, shown, shownBase] = [this.variants, this.rules, this.rulesBase];
         this.variants = box.checked ? [...this.variants, v.name] : this.variants.filter((x) => x !== v.name);
         if (!(await this.loadRules()) || this.rules) return;
         // Refused (two variants that set one field two ways): the message stays, and the
@@ -158,8 +166,9 @@ export class SetupView {
         // answer to the previous one came back): then they are asked for again.
         const refused = this.rulesError;
         this.variants = before;
-        if (shown && sameNames(shown.active_variants, before)) this.rules = shown;
-        else if (!(await this.loadRules()) || !this.rules) return;
+        if (shown && shownBase === this.base() && sameNames(shown.active_variants, before)) {
+          [this.rules, this.rulesBase] = [shown, shownBase];
+        } else if (!(await this.loadRules()) || !this.rules) return;
         this.rulesError = refused;
         this.render();
       });
@@ -185,6 +194,7 @@ export class SetupView {
     const limit = this.meta.limits.rules_bytes;
     this.fileName = file.name;
     if (file.size > limit) {
+      this.rulesAsked = (this.rulesAsked || 0) + 1; // an earlier file's answer still coming is stale
       this.toml = null;
       this.rules = null;
       this.rulesError = `${file.name} is ${file.size} bytes; the limit is ${limit} bytes`;
@@ -229,6 +239,8 @@ export class SetupView {
 
   async submit(event) {
     event.preventDefault();
+    if (this.submitting) return; // a double click opens one table
+    this.submitting = true;
     const body = { ...this.request(), mode: this.mode, players: this.players, bots: this.botSeats().map((s) => this.bots[s] || "heuristic") };
     if (this.mode === "play") body.seat = this.seat;
     if (this.seed) body.seed = this.seed;
@@ -237,6 +249,7 @@ export class SetupView {
       const state = await post("/api/games", body);
       location.hash = `#/game/${state.id}`;
     } catch (err) {
+      this.submitting = false;
       this.startError = err.message;
       this.render();
     }
