@@ -310,7 +310,9 @@ impl Game {
             return;
         }
         let nominates = nominates || (r.second_suit && !self.turn.is_start);
-        if nominates && !(going_out && self.ends_hand_on_out(top)) {
+        // A card that ends the hand names no suit: going out, or the fourth of a rank in a row
+        // (sevens_and_eights: "If he ends by playing a Jack [...] then nothing else happens").
+        if nominates && !(going_out && self.ends_hand_on_out(top)) && !self.ends_on_four_of_a_kind() {
             self.phase = Phase::Nominate;
             if mode == Some(Nominate::OptionalKeepSuit) {
                 // Until a suit is named, the suit in force before the card stands: `end`

@@ -367,6 +367,12 @@ impl Game {
         self.rank_run.len() >= 4
     }
 
+    /// Whether the play in progress (not the start card) completed four of a kind under
+    /// `end.four_of_a_kind`: the hand ends when it resolves.
+    pub(super) fn ends_on_four_of_a_kind(&self) -> bool {
+        self.rules.settings.four_of_a_kind && !self.turn.is_start && self.four_of_a_kind()
+    }
+
     /// Place `c` on the discard pile and, under `end.four_of_a_kind`, count it into the run
     /// of one rank (under other rules the run stays empty and costs a test).
     pub(super) fn put_on_pile(&mut self, c: Card) {

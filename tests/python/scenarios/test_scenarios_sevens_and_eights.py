@@ -336,6 +336,29 @@ def test_SE_fidelity_going_out_with_a_jack_or_eights_nothing_else_happens(last):
     assert list(g.hand_points) == [0, 10, 15]
 
 
+def test_SE_fidelity_a_fourth_jack_in_a_row_ends_the_hand_without_naming_a_suit():
+    """Source (Sevens and Eights, rules 10 and 12): "If all four cards of the same rank are
+    played consecutively, then the hand ends." ... "If he ends by playing a Jack or one or
+    more Eights, then nothing else happens. It does not matter which of the two options stated
+    in rules 10 and 11 he uses to end the hand."
+
+    n=3: `JC JD JH` lie on top; P0 plays `JS`. The hand ends at once: no suit is named (there
+    is no next play to follow it), nobody draws, and everyone scores their cards."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["JS", "KD", "2S"], ["4C", "6C"], ["9H", "TH"]],
+        discard=["9C", "JC", "JD", "JH"],
+        stock=["3D", "4D", "5D"],
+        rules=ONE_HAND,
+    )
+    g.step("play JS")
+    assert hand_over(g)
+    assert g.stock() == ["3D", "4D", "5D"]
+    # P0: KD 40 + 2S 5 = 45; P1: 4C 6C = 10; P2: 9H 5 + TH 10 = 15
+    assert list(g.hand_points) == [45, 10, 15]
+
+
 LAST_CARD = {"last_card": {"mode": "action"}, "series": {"match": False}}
 
 
