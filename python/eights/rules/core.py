@@ -223,9 +223,11 @@ class Rules:
         """Rules from a TOML file (a path) or TOML text.
 
         The file is either ``inherits = "<preset>"`` plus changes (a house-rules game), or a
-        complete specification.  Raises ``FileNotFoundError`` naming the path for a missing file
-        (``IsADirectoryError`` for a folder), ``ValueError`` for invalid TOML or a file that is
-        not UTF-8 text, and :class:`eights.RulesError` naming the field for invalid rules.
+        complete specification.  A house-rules file without a ``name`` is named after the file
+        (``house.toml`` plays as ``house``, titled "<the preset's title>, house rules").
+        Raises ``FileNotFoundError`` naming the path for a missing file (``IsADirectoryError``
+        for a folder), ``ValueError`` for invalid TOML or a file that is not UTF-8 text, and
+        :class:`eights.RulesError` naming the field for invalid rules.
         """
         if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and "=" not in source):
             path = os.fspath(source)
@@ -264,7 +266,16 @@ class Rules:
             text, where = source, "the TOML text"
         else:
             raise TypeError(f"source must be a path or TOML text, got {type(source).__name__}")
-        return cls.from_dict(load_toml_text(text, where))
+        table = load_toml_text(text, where)
+        rules = cls.from_dict(table)
+        if where != "the TOML text" and rules.preset is not None and "name" not in table:
+            # A house-rules file without a name of its own plays under the file's name (as
+            # `eights rules --out` writes it), so that results and trained agents tell it
+            # from the preset it changes.
+            name = os.path.splitext(os.path.basename(where))[0] or rules.name
+            title = table.get("title") if isinstance(table.get("title"), str) else f"{rules.title}, house rules"
+            rules = rules.replace({"name": name, "title": title})
+        return rules
 
     # ------------------------------------------------------------- writing
 

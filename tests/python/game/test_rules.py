@@ -175,6 +175,21 @@ def test_from_toml_text_and_file(tmp_path):
     assert eights.Rules.from_toml(str(path)) == r
 
 
+def test_a_house_rules_file_without_a_name_is_named_after_the_file(tmp_path):
+    # Results, records and trained agents must tell a house game from the preset it changes.
+    path = tmp_path / "pub_rules.toml"
+    path.write_text('inherits = "crazy_eights"\n[cards.J]\nskip = 1\n', encoding="utf-8")
+    r = eights.Rules.from_toml(path)
+    assert (r.name, r.title, r.preset) == ("pub_rules", "Crazy Eights, house rules", "crazy_eights")
+    assert r.to_dict()["cards"]["J"]["skip"] == 1
+    assert eights.Rules.from_toml(r.to_toml()) == r
+    # A title of its own stays; TOML text (no file) keeps the preset's name, as a dict does.
+    path.write_text('inherits = "crazy_eights"\ntitle = "Pub"\n', encoding="utf-8")
+    assert (eights.Rules.from_toml(path).name, eights.Rules.from_toml(path).title) == ("pub_rules", "Pub")
+    assert eights.Rules.from_toml('inherits = "crazy_eights"\n').name == "crazy_eights"
+    assert eights.Game(str(path), 2, seed=1).rules_dict()["name"] == "pub_rules"
+
+
 def test_toml_round_trips(tmp_path):
     r = eights.Rules.from_toml(HOUSE_TOML).replace(variants=["multiple_cards"])
     text = r.to_toml()
