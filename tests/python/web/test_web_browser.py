@@ -61,8 +61,9 @@ def browser():
 
 
 # Run before the page's own scripts by `slow_page`: every answer to a fetch is held back
-# `window.fetchDelay(url, body)` ms (0 unless a test sets it), and `window.fetches` lists
-# what was asked, so that a test can make answers come back late or out of order.
+# `window.fetchDelay(url, body)` ms (0 unless a test sets it), or until the promise it
+# returns resolves, and `window.fetches` lists what was asked, so that a test can make
+# answers come back late or out of order.
 SLOW_FETCH = """
 (() => {
   const fetch0 = window.fetch;
@@ -73,7 +74,8 @@ SLOW_FETCH = """
     window.fetches.push([String(url), body]);
     const ms = window.fetchDelay(String(url), body);
     const response = await fetch0(url, init);
-    if (ms) await new Promise((done) => setTimeout(done, ms));
+    if (ms && ms.then) await ms;
+    else if (ms) await new Promise((done) => setTimeout(done, ms));
     return response;
   };
 })();
@@ -286,30 +288,26 @@ def test_variants_that_clash_are_explained_and_the_boxes_stay(page, server):
     expect(page.locator("input[value=draw_up_to_3]")).to_be_checked()
 
 
-def test_a_clash_ticked_before_the_last_answer_came_back_keeps_the_box_before_it(page, server):
-    # The first box's answer is slow, so the second box is ticked before it comes back: the
+def test_a_clash_ticked_before_the_last_answer_came_back_keeps_the_box_before_it(slow_page, server):
+    # The first box's answer is held, so the second box is ticked before it comes back: the
     # clash must bring back the first box ticked with its own rules, not the rules shown then.
+    page = slow_page
     page.goto(server + "/#/play")
     page.wait_for_selector("#start:not([disabled])")
+    expect(page.locator("#preset")).to_have_value("crazy_eights")
     page.evaluate(
         """() => {
-          const fetch0 = window.fetch;
-          window.fetch = async (url, init) => {
-            const body = String(init && init.body);
-            const response = await fetch0(url, init);
-            if (body.includes('"variants":["draw_until_playable"]')) {
-              await new Promise((done) => setTimeout(done, 800));
-            }
-            return response;
-          };
+          const held = new Promise((done) => { window.release = done; });
+          window.fetchDelay = (url, body) => (body.includes('"variants":["draw_until_playable"]') ? held : 0);
         }"""
     )
-    expect(page.locator("#preset")).to_have_value("crazy_eights")
     page.check("input[value=draw_until_playable]")
     page.check("input[value=draw_up_to_3]")
     expect(page.locator("#rules-error")).to_contain_text("draw.mode")
+    page.evaluate("() => window.release()")
     expect(page.locator("input[value=draw_until_playable]")).to_be_checked()
     expect(page.locator("input[value=draw_up_to_3]")).not_to_be_checked()
+    expect(page.locator("#rules-error")).to_contain_text("draw.mode")
     expect(page.locator("#start")).to_be_enabled()
     page.click("#start")
     expect(page.locator(".table-title")).to_be_visible()
@@ -455,14 +453,23 @@ def test_a_box_of_the_last_preset_ticked_while_the_next_one_loads(slow_page, ser
     page = slow_page
     page.goto(server + "/#/play")
     page.wait_for_selector("#start:not([disabled])")
+    # The first answer about stalin is held until the test releases it.
     page.evaluate(
-        """() => { window.fetchDelay = (url, body) =>
-          url.endsWith('/api/rules') && body.includes('stalin') && !body.includes('variants') ? 800 : 0; }"""
+        """() => {
+          const held = new Promise((done) => { window.release = done; });
+          let first = true;
+          window.fetchDelay = (url, body) => {
+            if (!first || !url.endsWith('/api/rules') || !body.includes('stalin')) return 0;
+            first = false;
+            return held;
+          };
+        }"""
     )
     page.select_option("#preset", "stalin")
     page.check("input[value=draw_until_playable]")  # still a crazy_eights box
     expect(page.locator(".rules-summary")).to_contain_text(eights.Rules("stalin").title)
-    page.wait_for_timeout(1000)  # every answer is in
+    page.evaluate("() => window.release()")
+    page.wait_for_timeout(500)  # the held answer is in, and ignored
     expect(page.locator(".rules-summary")).to_contain_text(eights.Rules("stalin").title)
     page.click("#start")
     expect(page.locator(".table-title")).to_contain_text(eights.Rules("stalin").title)
