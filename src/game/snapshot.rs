@@ -8,7 +8,7 @@ use super::state::{Bluff, Chain, GameError, InterludeKind, Phase, Turn};
 use super::table::Game;
 use crate::card::{Card, Rank, Suit};
 use crate::card_set::{CardCounts, CountedPile, Pile, shuffle};
-use crate::rules::{LastSpecial, MAX_PLAYERS, Rules};
+use crate::rules::{AllPass, LastSpecial, MAX_PLAYERS, Rules};
 use std::sync::Arc;
 
 impl Game {
@@ -76,6 +76,11 @@ impl Game {
         }
         g.discard = CountedPile::from_bottom_up(&pos.discard);
         g.rank_run = g.rank_run_on_pile();
+        if g.four_of_a_kind() {
+            return Err(GameError::InvalidPosition(
+                "discard: its top four cards are of one rank, and under end.four_of_a_kind that ends the hand".into(),
+            ));
+        }
         // Every card of the pile but the start card at its bottom was played: a pile of its
         // top card alone is a hand no one has played in yet (a start card under
         // `start.effect = "ignore"` keeps no special property then). The pile holds cards
@@ -217,6 +222,12 @@ impl Game {
         if s.discard.is_empty() && !rules.settings.lead {
             return bad("the discard pile needs at least its top card");
         }
+        if s.discard.is_empty() && !s.terminal && !is_lead(&s) {
+            return bad(
+                "discard: an empty pile is a lead (deal.starter = \"none\"): phase play at the start of a turn, \
+                 with no chain, interlude or challenge pending",
+            );
+        }
         if s.went_out.is_some_and(|w| w as usize >= n)
             || s.hat.is_some_and(|w| w as usize >= n)
             || s.previous_loser.is_some_and(|w| w as usize >= n)
@@ -264,6 +275,11 @@ impl Game {
         g.turn = s.turn;
         g.pass_streak = s.pass_streak;
         g.rank_run = g.saved_rank_run(s.rank_run.as_deref()).map_err(GameError::InvalidState)?;
+        if !s.terminal && s.phase == Phase::Play && s.turn.cards == 0 && g.four_of_a_kind() {
+            return Err(GameError::InvalidState(
+                "rank_run: four cards of one rank in a row end the hand, so a turn cannot begin on them".into(),
+            ));
+        }
         g.plays = s.plays;
         g.done = s.done;
         g.check_snapshot_turn(&s)?;
@@ -368,8 +384,34 @@ impl Game {
         if !s.terminal && !fo.is_empty() && s.current == fo[0] {
             return bad_state("the player to act is out of the hand");
         }
+        if !s.terminal && u32::from(s.done) == (1u32 << n) - 1 {
+            return bad_state("done: every seat is out of the hand, but the hand goes on");
+        }
+        if !s.terminal && self.rules.settings.play_for_second && self.rules.settings.all_pass != AllPass::PassIsFinal {
+            // Under end.play_for_second only a seat that went out leaves the hand.
+            let placed = fo.iter().fold(0u16, |m, &p| m | (1 << p));
+            if s.done != placed {
+                return bad_state(
+                    "done: under end.play_for_second the seats out of the hand are those in finishing_order",
+                );
+            }
+        }
         Ok(())
     }
+}
+
+/// Whether a snapshot's turn is a lead: the play phase of a turn not yet begun, with nothing
+/// pending (the only state in which rules without a start card have an empty pile).
+fn is_lead(s: &Snapshot) -> bool {
+    let t = &s.turn;
+    s.phase == Phase::Play
+        && !s.chain.active
+        && s.interlude.kind == InterludeKind::None
+        && s.challenge.is_none()
+        && t.cards == 0
+        && t.drawn == 0
+        && t.first.is_none()
+        && t.last.is_none()
 }
 
 /// A seat that plays its last card goes out, and the hand ends. Only when the stock is empty

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import random
 import subprocess
 import sys
 import textwrap
@@ -179,6 +180,55 @@ def test_snapshot_inconsistent_fields(change, field):
     e = load_error(d)
     assert is_plain_value_error(e)
     assert field in str(e), str(e)
+
+
+def _one_card_in_phase(phase, variants=()):
+    """A one_card state (no start card: an empty pile is a lead) in ``phase``, by random play."""
+    for seed in range(200):
+        rng = random.Random(seed)
+        g = eights.Game("one_card", 3, seed=seed, rules={"variants": list(variants)} if variants else None)
+        while not (g.is_terminal or g.is_truncated):
+            if g.phase == phase:
+                return g.to_dict()
+            g.step(rng.choice(g.legal_actions()))
+    raise AssertionError(f"no one_card game reached phase {phase}")
+
+
+@pytest.mark.parametrize("phase", ["nominate", "continue"])
+def test_snapshot_empty_pile_outside_a_lead(phase):
+    # An empty pile is a lead (deal.starter = "none"): a state that needs a top card and has
+    # none is refused, naming discard (it used to load and panic on the next step).
+    d = _one_card_in_phase(phase)
+    d["stock"] = d["stock"] + d["discard"]
+    d["discard"] = []
+    e = load_error(d)
+    assert is_plain_value_error(e) and "discard" in str(e), str(e)
+
+
+def test_snapshot_seats_out_of_the_hand_match_the_places_under_play_for_second():
+    d = state("one_card", 3)
+    d["rules"] = eights.Rules("one_card", variants=["play_for_second"]).to_dict()
+    eights.Game.from_dict(d)
+    for done in range(1, 8):
+        d["done"] = done
+        e = load_error(d)
+        assert is_plain_value_error(e) and "done" in str(e), str(e)
+
+
+def test_a_turn_cannot_begin_on_four_of_a_kind():
+    # sevens_and_eights: four cards of one rank in a row end the hand.
+    with pytest.raises(ValueError, match="discard"):
+        eights.Game.from_position(
+            "sevens_and_eights", 2, hands=[["3H", "4C"], ["KD", "9S"]], discard=["9C", "5H", "5D", "5C", "5S"]
+        )
+    d = eights.Game.from_position(
+        "sevens_and_eights", 2, hands=[["3H", "4C"], ["KD", "9S"]], discard=["9C", "5H", "5D", "5C"]
+    ).to_dict()
+    d["stock"].remove("5S")
+    d["discard"].append("5S")
+    d["rank_run"] = ["5H", "5D", "5C", "5S"]
+    e = load_error(d)
+    assert is_plain_value_error(e) and "rank_run" in str(e), str(e)
 
 
 @pytest.mark.parametrize(
