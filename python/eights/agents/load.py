@@ -152,6 +152,19 @@ class SB3Policy:
         return int(self.act_batch(np.asarray(obs)[None], np.asarray(mask)[None])[0])
 
 
+def one_torch_thread_for_play() -> None:
+    """Give PyTorch one thread, for a process that plays saved SB3 models (the command line,
+    the web server), unless ``OMP_NUM_THREADS`` chooses. Such a model is a small network
+    asked for a few hundred rows at a time: more threads only fight the engine's threads and
+    the machine's other work for the cores (an arena with one core busy elsewhere: 7,500
+    decisions a second on two threads, 39,000 on one). A library call never changes it."""
+    if os.environ.get("OMP_NUM_THREADS"):
+        return
+    import torch
+
+    torch.set_num_threads(1)
+
+
 def _check_spaces(model: Any, name: str, obs_rules: bool) -> None:
     """A ``ValueError`` for a model of another environment: an eights agent reads
     ``OBS_SIZE`` values (and ``RULES_SIZE`` with the rules) and chooses among ``NUM_ACTIONS``."""

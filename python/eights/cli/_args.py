@@ -329,6 +329,10 @@ def load_agent(text: str, scale: Any = None, what: str = "agent") -> Any:
     if agent.is_builtin:
         return agent
     text = text.strip()
+    if text.endswith(".zip"):  # a saved SB3 model
+        from ..agents.load import one_torch_thread_for_play
+
+        one_torch_thread_for_play()
     users = not text.endswith(".zip") and not os.path.isfile(text)
     return checked_policy(agent, users)
 

@@ -46,6 +46,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark and print the table."""
+    from ..agents.load import one_torch_thread_for_play
     from ..agents.spec import load_agent
     from ..generalization import evaluate, refusals, split, unseated
 
@@ -62,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
         )
     agent = load_agent(args.agent, what="--agent")
     opponent = load_agent(args.opponent, what="--opponent")
+    if any(a.strip().endswith(".zip") for a in (args.agent, args.opponent)):  # a saved SB3 model
+        one_torch_thread_for_play()
     refused = refusals(agent, sets, args.players)
     if all(why is not None for why in refused):  # a run that would play nothing
         raise ValueError(

@@ -176,7 +176,7 @@ def load_policies(policies: Dict[str, str]) -> Dict[str, Any]:
     missing or damaged file stops the server at its start, not at its first game."""
     from .._core import parse_bot
     from ..agents.files import agent_file_metadata, is_agent_file
-    from ..agents.load import load_policy
+    from ..agents.load import load_policy, one_torch_thread_for_play
 
     loaded = {}
     for label, spec in policies.items():
@@ -190,6 +190,8 @@ def load_policies(policies: Dict[str, str]) -> Dict[str, Any]:
             raise ValueError(f"--policy {label}={spec}: {label!r} is a built-in bot name; name the policy otherwise")
         try:
             loaded[label] = load_policy(spec)
+            if spec.strip().endswith(".zip"):  # a saved SB3 model: see one_torch_thread_for_play
+                one_torch_thread_for_play()
             if is_agent_file(spec):
                 agent_file_metadata(loaded[label])
         except (ValueError, TypeError) as exc:

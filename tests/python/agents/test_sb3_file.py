@@ -375,3 +375,27 @@ def test_a_model_of_another_environment_is_refused_at_load(tmp_path, obs_shape, 
     MaskablePPO("MlpPolicy", Other(), n_steps=16, batch_size=16, device="cpu").save(str(path))
     with pytest.raises(ValueError, match=r"other.zip' was trained on another environment: " + message):
         load_policy(str(path))
+
+
+def test_the_command_line_plays_a_saved_model_on_one_torch_thread(tmp_path, monkeypatch):
+    # A small network asked for a few hundred rows: more PyTorch threads only fight the
+    # engine's threads for the cores. OMP_NUM_THREADS, when set, decides instead; a library
+    # load (eights.agents.load_agent) leaves PyTorch as it was.
+    from eights.agents.spec import load_agent
+    from eights.cli import _args
+
+    path = _model(tmp_path)
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+        load_agent(str(path))
+        assert torch.get_num_threads() == 2
+        monkeypatch.setenv("OMP_NUM_THREADS", "2")
+        _args.load_agent(str(path))
+        assert torch.get_num_threads() == 2
+        monkeypatch.delenv("OMP_NUM_THREADS")
+        _args.load_agent(str(path))
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
