@@ -121,7 +121,8 @@ def _header(rules: Rules, path: str, full: bool) -> str:
             "# prints them all with their values: copy here those you change"
         )
     return (
-        "# House rules, written by `eights rules` (the documentation's house-rules tutorial lists the fields).\n"
+        "# House rules, written by `eights rules`. Every field, with what it does: the rules encoding tables\n"
+        "# of the documentation's layouts page (docs/layouts.md), which name each column's field.\n"
         f"# {what}.\n"
         f"# Play them with any command's `--preset {path}`, or eights.Rules.from_toml({path!r}).\n\n"
     )
