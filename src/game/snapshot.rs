@@ -219,6 +219,9 @@ impl Game {
         if s.current as usize >= n || s.dealer as usize >= n || (s.direction != 1 && s.direction != -1) {
             return bad("current, dealer or direction out of range");
         }
+        if serde_json::to_value(&s.rng).is_ok_and(|v| v == serde_json::json!({"s": [0, 0, 0, 0]})) {
+            return bad("rng: the all-zero state, which the generator never reaches (it would give 0 for ever)");
+        }
         if s.discard.is_empty() && !rules.settings.lead {
             return bad("the discard pile needs at least its top card");
         }

@@ -87,10 +87,14 @@ struct GeneratorWords {
 /// that does not draw, or the all-zero state the generator never reaches) is a `ValueError`
 /// naming the class.
 fn set_generator_state(rng: Option<&mut Xoshiro256PlusPlus>, state: &Bound<'_, PyAny>, class: &str) -> PyResult<()> {
+    let want = if rng.is_some() {
+        "the generator's four 64-bit words, not all zero: this bot draws random numbers"
+    } else {
+        "None: this bot draws no random numbers"
+    };
     let bad = || {
         PyValueError::new_err(format!(
-            "{class} state must be what pickling a {class} gives (None, or the generator's four 64-bit words), \
-             got {}",
+            "{class} state must be what pickling this {class} gives ({want}), got {}",
             args::repr_line(state)
         ))
     };

@@ -202,8 +202,12 @@ def test_a_bad_bot_state_is_a_value_error_naming_the_class():
             bot.__setstate__(state)
     with pytest.raises(ValueError, match="Bot state must be"):
         eights.Bot("heuristic").__setstate__([1, 2, 3, 4])  # the heuristic draws nothing
-    with pytest.raises(ValueError, match="RandomBot state must be"):
+    with pytest.raises(ValueError, match="RandomBot state must be") as info:
         eights.RandomBot(seed=0).__setstate__(None)
+    # The message names what this bot takes: a drawing bot takes the words, never None.
+    assert "four 64-bit words" in str(info.value) and "(None" not in str(info.value)
+    with pytest.raises(ValueError, match=r"Bot state must be .*\(None: this bot draws no random numbers\)"):
+        eights.Bot("heuristic").__setstate__([1, 2, 3, 4])
 
 
 @pytest.mark.parametrize("how", sorted(COPIES))

@@ -172,6 +172,7 @@ def test_snapshot_restrict_in_range_is_accepted_and_observed():
         ({"rank_run": ["RJ"]}, "rank_run"),
         ({"rank_run": ["5H", "5H"]}, "rank_run"),
         ({"rank_run": 4}, "rank_run"),
+        ({"rng": {"s": [0, 0, 0, 0]}}, "rng"),
     ],
 )
 def test_snapshot_inconsistent_fields(change, field):
