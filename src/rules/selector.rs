@@ -61,10 +61,20 @@ pub(crate) fn selector_entries<'a, T: 'a>(
     table: impl IntoIterator<Item = (&'a String, T)>,
     bonus: u8,
 ) -> Result<Vec<(u8, u64, T)>, RulesError> {
+    let mut names: Vec<(&str, u64, u8)> = Vec::new();
     table
         .into_iter()
         .map(|(sel, v)| {
             let (mask, lvl) = selector_mask_named(|| format!("{prefix}.{sel}"), sel)?;
+            // Two names of the same cards ("A" and "1", "T" and "10") at one precedence: which
+            // one applies would be the table's order, and the rules in words would list both.
+            if let Some((other, _, _)) = names.iter().find(|&&(_, m, l)| m == mask && l == lvl) {
+                return Err(RulesError::invalid(
+                    format!("{prefix}.{sel}"),
+                    format!("{prefix}.{other} names the same cards: give their settings under one of the two"),
+                ));
+            }
+            names.push((sel.as_str(), mask, lvl));
             Ok((lvl + bonus, mask, v))
         })
         .collect()

@@ -65,6 +65,25 @@ def test_conflicting_overrides_are_an_error():
         eights.Rules("crazy_eights", {"deal": {"hand_size": 8}}, deal__hand_size=6)
 
 
+@pytest.mark.parametrize(
+    "cards, fields",
+    [
+        ({"1": {"skip": 1}, "A": {"skip": 2}}, ("cards.1", "cards.A")),
+        ({"T": {"skip": 1}, "10": {"reverse": True}}, ("cards.10", "cards.T")),
+        ({"joker": {"skip": 1}, "jokers": {"skip": 2}}, ("cards.joker", "cards.jokers")),
+    ],
+)
+def test_two_names_of_the_same_cards_are_an_error(cards, fields):
+    # Which of the two applied was the table's order (A's skip beat 1's), while the rules in
+    # words listed both: refused, naming both.
+    with pytest.raises(eights.RulesError) as info:
+        eights.Rules("crazy_eights", cards=cards)
+    assert all(f in str(info.value) for f in fields), str(info.value)
+    # A rank and the same rank of one colour are different selectors: the colour's wins.
+    r = eights.Rules("crazy_eights", cards={"J": {"skip": 1}, "red J": {"skip": 2}})
+    assert r.to_dict()["cards"]["red J"]["skip"] == 2
+
+
 def test_variants():
     r = eights.Rules("crazy_eights_specials")
     assert {"jack_skips", "multiple_cards", "hand_size_8"} <= set(r.variants)
