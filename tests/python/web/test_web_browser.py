@@ -124,6 +124,16 @@ def _setup(page, preset, players, bots, seed, seat=None):
     return page.url.rsplit("/", 1)[1]
 
 
+def _setup_page(page, server, fetch_delay=None):
+    """The setup page loaded with its rules, and ``fetch_delay`` (a script setting
+    ``window.fetchDelay``, for a `slow_page`) run."""
+    page.goto(server + "/#/play")
+    page.wait_for_selector("#start:not([disabled])")
+    if fetch_delay:
+        page.evaluate(fetch_delay)
+    return page
+
+
 def _decision(page):
     return int(page.get_attribute(".table-view", "data-decision"))
 
@@ -291,16 +301,12 @@ def test_variants_that_clash_are_explained_and_the_boxes_stay(page, server):
 def test_a_clash_ticked_before_the_last_answer_came_back_keeps_the_box_before_it(slow_page, server):
     # The first box's answer is held, so the second box is ticked before it comes back: the
     # clash must bring back the first box ticked with its own rules, not the rules shown then.
-    page = slow_page
-    page.goto(server + "/#/play")
-    page.wait_for_selector("#start:not([disabled])")
+    held = """() => {
+      const held = new Promise((done) => { window.release = done; });
+      window.fetchDelay = (url, body) => (body.includes('"variants":["draw_until_playable"]') ? held : 0);
+    }"""
+    page = _setup_page(slow_page, server, held)
     expect(page.locator("#preset")).to_have_value("crazy_eights")
-    page.evaluate(
-        """() => {
-          const held = new Promise((done) => { window.release = done; });
-          window.fetchDelay = (url, body) => (body.includes('"variants":["draw_until_playable"]') ? held : 0);
-        }"""
-    )
     page.check("input[value=draw_until_playable]")
     page.check("input[value=draw_up_to_3]")
     expect(page.locator("#rules-error")).to_contain_text("draw.mode")
@@ -450,21 +456,17 @@ def test_the_learned_bot_is_offered_on_every_preset(page, server):
 def test_a_box_of_the_last_preset_ticked_while_the_next_one_loads(slow_page, server):
     # The boxes shown while a new preset's answer is on its way are the last preset's: the
     # refusal of one must not bring back the last preset's rules under the new one.
-    page = slow_page
-    page.goto(server + "/#/play")
-    page.wait_for_selector("#start:not([disabled])")
     # The first answer about stalin is held until the test releases it.
-    page.evaluate(
-        """() => {
-          const held = new Promise((done) => { window.release = done; });
-          let first = true;
-          window.fetchDelay = (url, body) => {
-            if (!first || !url.endsWith('/api/rules') || !body.includes('stalin')) return 0;
-            first = false;
-            return held;
-          };
-        }"""
-    )
+    held = """() => {
+      const held = new Promise((done) => { window.release = done; });
+      let first = true;
+      window.fetchDelay = (url, body) => {
+        if (!first || !url.endsWith('/api/rules') || !body.includes('stalin')) return 0;
+        first = false;
+        return held;
+      };
+    }"""
+    page = _setup_page(slow_page, server, held)
     page.select_option("#preset", "stalin")
     page.check("input[value=draw_until_playable]")  # still a crazy_eights box
     expect(page.locator(".rules-summary")).to_contain_text(eights.Rules("stalin").title)
@@ -476,10 +478,8 @@ def test_a_box_of_the_last_preset_ticked_while_the_next_one_loads(slow_page, ser
 
 
 def test_a_double_click_on_deal_opens_one_table(slow_page, server):
-    page = slow_page
-    page.goto(server + "/#/play")
-    page.wait_for_selector("#start:not([disabled])")
-    page.evaluate("() => { window.fetchDelay = (url) => url.endsWith('/api/games') ? 300 : 0; }")
+    delay = "() => { window.fetchDelay = (url) => url.endsWith('/api/games') ? 300 : 0; }"
+    page = _setup_page(slow_page, server, delay)
     page.dblclick("#start")
     page.wait_for_selector(".table-view")
     posts = page.evaluate("() => window.fetches.filter(([url]) => url.endsWith('/api/games')).length")
@@ -535,9 +535,7 @@ def test_leaving_a_replay_while_a_step_loads_keeps_the_new_address(slow_page, se
 
 
 def test_a_file_over_the_limit_is_not_undone_by_the_last_files_answer(slow_page, server):
-    page = slow_page
-    page.goto(server + "/#/play")
-    page.wait_for_selector("#start:not([disabled])")
+    page = _setup_page(slow_page, server)
     page.check("input[name=source][value=file]")
     page.evaluate("() => { window.fetchDelay = (url) => url.endsWith('/api/rules') ? 1000 : 0; }")
     good = b"inherits = 'crazy_eights'\n"
