@@ -291,6 +291,8 @@ class Rules:
         in full.  A full file lists every field with its resolved value and has its
         variants already applied (``variants`` is written empty and the applied names go
         into a comment, so that a field deleted by hand cannot apply them a second time).
+        Written to ``path``, the first form also gives the rules' ``name`` (a file without
+        one is named after the file).
         ``Rules.from_toml`` reads the first form back to equal rules, and a full file to
         rules that play the same: every field as here, but ``variants`` (and so
         ``active_variants``) empty, so they compare equal only when no variant was applied.
@@ -301,6 +303,10 @@ class Rules:
         header = ""
         if isinstance(self._base, str) and not full:
             table: Dict[str, Any] = {"inherits": self._base}
+            if path is not None:
+                # A file without a name is named after the file (from_toml): the file says its
+                # own, so that it reads back to equal rules.
+                table["name"] = self.name
             table.update(copy.deepcopy(self._overrides))
             table["inherits"] = self._base
         else:
