@@ -399,6 +399,18 @@ impl Game {
         RankRun::of_pile(self.discard.as_slice(), &self.rules.deck)
     }
 
+    /// A position's run of one rank, read off its pile; refused when the pile already shows
+    /// four of a kind (the hand would have ended).
+    pub(super) fn position_rank_run(&mut self) -> Result<(), String> {
+        self.rank_run = self.rank_run_on_pile();
+        if self.four_of_a_kind() {
+            return Err("discard: its top four cards are of one rank, and under end.four_of_a_kind that ends \
+                        the hand"
+                .into());
+        }
+        Ok(())
+    }
+
     /// The run a snapshot saved (`None`: an older snapshot, or rules without
     /// `end.four_of_a_kind`, which keep none), checked against the pile and the rules.
     pub(super) fn saved_rank_run(&self, saved: Option<&[Card]>) -> Result<RankRun, String> {

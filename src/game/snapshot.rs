@@ -75,12 +75,7 @@ impl Game {
             h.clear();
         }
         g.discard = CountedPile::from_bottom_up(&pos.discard);
-        g.rank_run = g.rank_run_on_pile();
-        if g.four_of_a_kind() {
-            return Err(GameError::InvalidPosition(
-                "discard: its top four cards are of one rank, and under end.four_of_a_kind that ends the hand".into(),
-            ));
-        }
+        g.position_rank_run().map_err(GameError::InvalidPosition)?;
         // Every card of the pile but the start card at its bottom was played: a pile of its
         // top card alone is a hand no one has played in yet (a start card under
         // `start.effect = "ignore"` keeps no special property then). The pile holds cards
