@@ -308,7 +308,7 @@ def test_a_clash_ticked_before_the_last_answer_came_back_keeps_the_box_before_it
     page = _setup_page(slow_page, server, held)
     expect(page.locator("#preset")).to_have_value("crazy_eights")
     page.check("input[value=draw_until_playable]")
-    page.check("input[value=draw_up_to_3]")
+    page.click("input[value=draw_up_to_3]")  # a click: the box is redrawn before check() could see it ticked
     expect(page.locator("#rules-error")).to_contain_text("draw.mode")
     page.evaluate("() => window.release()")
     expect(page.locator("input[value=draw_until_playable]")).to_be_checked()
@@ -468,7 +468,9 @@ def test_a_box_of_the_last_preset_ticked_while_the_next_one_loads(slow_page, ser
     }"""
     page = _setup_page(slow_page, server, held)
     page.select_option("#preset", "stalin")
-    page.check("input[value=draw_until_playable]")  # still a crazy_eights box
+    page.click(
+        "input[value=draw_until_playable]"
+    )  # still a crazy_eights box (a click: it is gone before check() could see it ticked)
     expect(page.locator(".rules-summary")).to_contain_text(eights.Rules("stalin").title)
     page.evaluate("() => window.release()")
     page.wait_for_timeout(500)  # the held answer is in, and ignored
