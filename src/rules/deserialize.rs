@@ -29,17 +29,17 @@ fn check_tables(v: &Value, shape: &Value, path: &str) -> Result<(), RulesError> 
 /// Where the specification has tables: the default specification, with the optional tables
 /// (absent by default) and every card's table as `cards.*` added.
 fn table_shape() -> Value {
-    use super::spec::{CardSpec, DrawChainSpec, ShieldSpec};
+    use super::spec::{CardSpec, CountdownSpec, DrawChainSpec, ShieldSpec, WildSpec};
     let to = |v: Result<Value, serde_json::Error>| v.unwrap_or(Value::Null);
     let mut shape = to(serde_json::to_value(RulesSpec::default()));
     let mut card = to(serde_json::to_value(CardSpec::default()));
     if let Value::Object(c) = &mut card {
-        c.insert("wild".into(), Value::Object(Default::default()));
+        c.insert("wild".into(), to(serde_json::to_value(WildSpec::default())));
         c.insert("draw_chain".into(), to(serde_json::to_value(DrawChainSpec::default())));
         c.insert("shield".into(), to(serde_json::to_value(ShieldSpec::default())));
     }
     if let Value::Object(s) = &mut shape {
-        s.insert("countdown".into(), Value::Object(Default::default()));
+        s.insert("countdown".into(), to(serde_json::to_value(CountdownSpec::default())));
         s.insert("cards".into(), serde_json::json!({ "*": card }));
     }
     shape
@@ -80,9 +80,26 @@ pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
                 }
                 _ => msg,
             };
+            let msg = match fields_of(shape, &field) {
+                Some(names) if msg.ends_with("expected a table of fields") => format!("{msg}: {names}"),
+                _ => msg,
+            };
             Err(RulesError::invalid(field, msg))
         }
     }
+}
+
+/// The fields of the table at the dotted `field` (`cards.8.wild`: every card's table is
+/// `cards.*`), in backticks, for a value given where that table belongs (`wild = true`).
+fn fields_of(shape: &Value, field: &str) -> Option<String> {
+    let mut at = shape;
+    for (i, key) in field.split('.').enumerate() {
+        let Value::Object(table) = at else { return None };
+        at = if i == 1 && field.starts_with("cards.") { table.get("*")? } else { table.get(key)? };
+    }
+    let Value::Object(table) = at else { return None };
+    let names: Vec<String> = table.keys().map(|k| format!("`{k}`")).collect();
+    (!names.is_empty()).then(|| names.join(", "))
 }
 
 /// The tables of the specification (two levels deep, every card's as `cards.<rank>`) that have

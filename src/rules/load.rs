@@ -465,7 +465,11 @@ mod tests {
         let hand = msg(json!({"deal": {"hand_size": -7}}));
         assert!(hand.ends_with("invalid value: integer `-7`, expected a whole number from 0 to 255"), "{hand}");
         let players = msg(json!({"players": 3}));
-        assert!(players.ends_with("invalid type: integer `3`, expected a table of fields"), "{players}");
+        assert!(players.ends_with("invalid type: integer `3`, expected a table of fields: `max`, `min`"), "{players}");
+        // A card's optional table names its fields too (`wild = true` said only "a table").
+        let wild = msg(json!({"cards": {"8": {"wild": true}}}));
+        assert!(wild.contains("'cards.8.wild': invalid type: boolean `true`, expected a table of fields: `"), "{wild}");
+        assert!(wild.contains("`nominate`") && wild.contains("`forbidden_on`"), "{wild}");
         let after = msg(json!({"draw": {"after": "may_play_drawnn"}}));
         assert!(after.contains("unknown value `may_play_drawnn`, expected one of `"), "{after}");
         assert!(!after.contains("variant"), "{after}");
