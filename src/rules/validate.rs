@@ -129,6 +129,16 @@ pub(super) fn validate_end_and_options(s: &RulesSpec, n: usize) -> Result<(), Ru
             "a match needs series.target, series.target_per_player or series.max_hands",
         ));
     }
+    for (field, value) in [
+        ("series.target", s.series.target),
+        ("series.target_per_player", s.series.target_per_player),
+        ("series.max_hands", s.series.max_hands),
+    ] {
+        if value == Some(0) {
+            // Every score is at 0 before the first hand, and no match is over before it.
+            return Err(RulesError::invalid(field, format!("{field} must be at least 1, got 0")));
+        }
+    }
     validate_scoring_agrees(s)?;
     if s.countdown.is_some() && s.series.play_match {
         // The countdown is the match: scores count down from the start score, and the game

@@ -128,6 +128,15 @@ def test_invalid_rules_name_the_field(kwargs, field):
         eights.Rules("crazy_eights", **kwargs)
 
 
+@pytest.mark.parametrize("field", ["target", "target_per_player", "max_hands"])
+def test_a_match_bound_of_zero_is_refused(field):
+    # A target of 0 was met before the first hand and 0 hands ended after one: each match
+    # played a single hand, whatever its rules said.
+    with pytest.raises(eights.RulesError, match=f"'series.{field}': series.{field} must be at least 1, got 0"):
+        eights.Rules("crazy_eights", series={"match": True, field: 0})
+    assert eights.Rules("crazy_eights", series={"match": True, field: 1}).to_dict()["series"][field] == 1
+
+
 def test_unknown_preset_and_bad_types():
     with pytest.raises(ValueError, match="unknown preset"):
         eights.Rules("crazy_nines")
