@@ -155,6 +155,7 @@ def _tournament_agents(agents: Sequence[Any], num_players: int) -> Tuple[List[Ag
     if len(ags) < max(2, num_players):
         raise ValueError(
             f"a tournament needs at least {max(2, num_players)} agents for {num_players} players, got {len(ags)}"
+            + (" (list an agent more than once to seat it more than once)" if len(ags) > 0 else "")
         )
     names = _unique_names(ags)
     dup = sorted({x for x in names if names.count(x) > 1})

@@ -22,7 +22,10 @@ PRESET_HELP = "a preset name (str), a path to a .toml file or an eights.Rules"
 
 def preset_guess(name: str) -> str:
     """``" (did you mean NAME?)"`` for a preset's name close to ``name``, else ``""``: the one
-    guess every unknown-preset message makes."""
+    guess every unknown-preset message makes. A file ``NAME.toml`` in the working directory
+    comes first: ``--preset house`` beside ``house.toml`` meant the file."""
+    if name and is_rules_path(f"{name}.toml") and os.path.isfile(f"{name}.toml"):
+        return f" (did you mean the file {name}.toml?)"
     close = difflib.get_close_matches(name, _presets(), n=1)
     return f" (did you mean {close[0]}?)" if close else ""
 

@@ -753,6 +753,10 @@ FLAGS = {
     "cli-rules-toml": (["selfplay", "--rules", "/nonexistent/house.toml"], "argument --rules: no such file"),
     "cli-rules-field": (["selfplay", "--rules", '{"deal": {"hand_size": 0}}'], "invalid rules field 'deal.hand_size'"),
     "cli-agents-few": (["arena", "--agents", ","], "a tournament needs at least 2 agents"),
+    "cli-agents-fewer-than-seats": (
+        ["arena", "--players", "3", "--agents", "random,heuristic"],
+        "needs at least 3 agents for 3 players, got 2 (list an agent more than once to seat it more than once)",
+    ),
     "cli-agents-count": (["arena", "--agents", "ismcts:-1,random"], "bad bot 'ismcts:-1': bad count"),
     "cli-agents-net": (["arena", "--agents", "ismcts_net:abc,random"], "bad bot 'ismcts_net:abc'"),
     "cli-agents-module": (["arena", "--agents", "nomod_x:f,random"], "cannot import module 'nomod_x'"),

@@ -253,6 +253,20 @@ def test_a_misspelt_preset_gets_a_did_you_mean_and_the_option_no_python_types(ca
     assert "--preset must be a preset name or the path of a house-rules .toml file" in err
 
 
+def test_a_preset_name_beside_a_rules_file_of_that_name_points_to_the_file(tmp_path, monkeypatch, capsys):
+    # `--preset house` beside house.toml listed the presets and said nothing of the file.
+    from eights.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "house.toml").write_text('inherits = "crazy_eights"\n', encoding="utf-8")
+    with pytest.raises(SystemExit) as end:
+        main(["rules", "--preset", "house"])
+    assert end.value.code == 2
+    assert 'unknown preset "house" (did you mean the file house.toml?)' in capsys.readouterr().err
+    with pytest.raises(ValueError, match=r'unknown preset "pub"; available presets'):
+        eights.Rules("pub")  # no pub.toml here: no guess
+
+
 def test_a_misspelt_parent_in_a_rules_file_gets_a_did_you_mean_too():
     # `inherits = "crazy_eightz"` listed the presets and named none, where --preset guessed.
     guess = r'unknown preset "crazy_eightz" \(did you mean crazy_eights\?\); available presets'
