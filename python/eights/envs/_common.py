@@ -167,13 +167,19 @@ def reset_deck(game: Any, options: Any, allowed: Optional[Sequence[str]] = None)
     return deck
 
 
+#: The most legal actions an illegal action's reason lists, each as ``id (name)``.
+LEGAL_SHOWN = 12
+
+
 def illegal_reason(game: Any, action: int) -> Optional[str]:
     """Why the player to act may not play ``action`` now, or None when it may."""
     if not 0 <= action < NUM_ACTIONS:
         return f"action {action} is out of range; actions are integers in [0, {NUM_ACTIONS})"
     if not game.action_mask()[action]:
         name = game.action_to_string(action)
-        return f"illegal action {name!r} ({action}); legal actions: {game.legal_actions()}"
+        legal = [f"{a} ({game.action_to_string(a)})" for a in game.legal_actions()]
+        shown = ", ".join(legal[:LEGAL_SHOWN]) + (f", and {len(legal) - LEGAL_SHOWN} more" if len(legal) > LEGAL_SHOWN else "")
+        return f"illegal action {name!r} ({action}); legal actions: {shown}"
     return None
 
 

@@ -21,10 +21,13 @@ def test_the_default_ends_the_episode_on_an_illegal_action_and_says_why():
     env = eights.make("crazy_eights", num_players=2, seed=0)
     obs, info = env.reset()
     before = env.game.to_dict()
+    legal = [f"{a} ({env.game.action_to_string(a)})" for a in np.flatnonzero(info["action_mask"])]
     with pytest.warns(UserWarning, match="illegal_action='terminate'"):
         obs, reward, terminated, truncated, info = env.step(_illegal(info))
     assert (reward, terminated, truncated) == (-1.0, True, False)
     assert info["illegal_action"] is True and "illegal action" in info["illegal_reason"]
+    # The legal actions by id and name (the ids alone said nothing to a reader).
+    assert info["illegal_reason"].endswith("legal actions: " + ", ".join(legal[:12])), info["illegal_reason"]
     assert not info["action_mask"].any() and not env.action_masks().any()
     assert env.game.to_dict() == before  # the game itself is left as it was
     with pytest.raises(eights.IllegalActionError, match="call reset"):
@@ -90,3 +93,16 @@ def test_torchrl_check_env_specs_passes_on_the_pettingzoo_env():
         warnings.simplefilter("ignore")
         wrapped = PettingZooWrapper(aec_env("crazy_eights", num_players=2), use_mask=True)
         check_env_specs(wrapped, seed=0)
+
+
+def test_an_illegal_actions_reason_lists_at_most_twelve_legal_actions_by_name():
+    from eights.envs._common import illegal_reason
+
+    hearts = [r + "H" for r in "A2356789TJQK"]  # twelve hearts on 4H, and the draw: 13 legal
+    g = eights.Game.from_position(
+        "crazy_eights", 2, hands=[hearts, ["2C", "3C"]], discard=["4H"], stock=["5C", "6C", "7C"]
+    )
+    reason = illegal_reason(g, 1)
+    assert reason.startswith("illegal action 'play 2C' (1); legal actions: 26 (play AH), 27 (play 2H), ")
+    assert reason.endswith("38 (play KH), and 1 more"), reason
+    assert illegal_reason(g, 26) is None
