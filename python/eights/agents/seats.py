@@ -22,11 +22,12 @@ Opponent = Union[AgentSpec, Any]
 class BotSeat:
     """A Rust bot (``eights.Bot``/``eights.RandomBot``) at the table."""
 
-    __slots__ = ("bot", "name")
+    __slots__ = ("bot", "label", "name")
 
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: Any, label: Optional[str] = None) -> None:
         self.bot = bot
-        self.name = getattr(bot, "name", type(bot).__name__)
+        self.name = getattr(bot, "name", type(bot).__name__)  # what the bot plays: its spec
+        self.label = label or self.name  # what a person reads: a weights file by its stem
 
     def act(self, game: Any, cancel: Any = None) -> int:
         """The bot's action; ``cancel`` (a ``threading.Event``) stops a built-in search from
@@ -40,11 +41,11 @@ class PolicySeat:
     """A Python policy at the table: it sees the observation and the action mask of the seat
     to act; what it returns must be an action id (``TypeError`` naming the seat otherwise)."""
 
-    __slots__ = ("agent", "name", "obs_rules")
+    __slots__ = ("agent", "label", "name", "obs_rules")
 
     def __init__(self, agent: AgentSpec, obs_rules: bool = False) -> None:
         self.agent = agent
-        self.name = agent.label
+        self.name = self.label = agent.label
         self.obs_rules = obs_rules
 
     def act(self, game: Any, cancel: Any = None) -> int:
@@ -75,7 +76,9 @@ def seat_player(agent: Opponent, seed: Optional[int] = None, obs_rules: bool = F
     object as it is, or a Python policy (given the rules encoding too with ``obs_rules``, or
     when it reads them: ``obs_rules`` on the agent)."""
     if isinstance(agent, AgentSpec):
-        return BotSeat(agent.make_bot(seed)) if agent.is_builtin else PolicySeat(agent, obs_rules or agent.obs_rules)
+        if agent.is_builtin:
+            return BotSeat(agent.make_bot(seed), agent.label)
+        return PolicySeat(agent, obs_rules or agent.obs_rules)
     return BotSeat(agent)
 
 

@@ -200,7 +200,7 @@ def _play_hand(
             game.step(action)
             bot_moves += 1
             history.append((player, action))
-            say(f"{labels[player]} ({seat_bots[player].name}): {action_text(game, action)}")
+            say(f"{labels[player]} ({seat_bots[player].label}): {action_text(game, action)}")
             continue
         bot_moves = 0
         say()
@@ -231,7 +231,7 @@ def _say_result(
     if game.is_terminal and game.winner == seat:
         say("Result: you win!")
     elif game.is_terminal and game.winner is not None:
-        say(f"Result: {labels[game.winner]} ({seat_bots[game.winner].name}) wins.")
+        say(f"Result: {labels[game.winner]} ({seat_bots[game.winner].label}) wins.")
     elif game.is_truncated:
         say("Result: no winner, the game reached the engine's decision limit.")
     else:
@@ -276,7 +276,7 @@ def play(
     name = preset if isinstance(preset, str) else preset.name
     say(
         f"{name}, {num_players} players, seed {seed}. You are seat {seat}; "
-        + ", ".join(f"P{p}: {seat_bots[p].name}" for p in sorted(seat_bots))
+        + ", ".join(f"P{p}: {seat_bots[p].label}" for p in sorted(seat_bots))
         + "."
     )
     say('Type a move number or its text ("8h", "draw", "suit H"); "help" lists the moves, "quit" leaves.')

@@ -177,3 +177,25 @@ def test_bots_that_keep_the_turn_end_the_game_unfinished(monkeypatch):
     assert "The bots made 40 moves in a row without you" in text and "limits.max_decisions" in text
     assert text.count("P1 (random): ") == 40
     assert "Result: no winner." in text
+
+
+def test_a_bot_from_a_weights_file_is_shown_by_the_files_label_not_its_path(tmp_path):
+    # `--bots DIR/net.safetensors` was shown by its absolute path in every line of the game.
+    import shutil
+    from pathlib import Path
+
+    weights = Path(__file__).resolve().parents[3] / "src" / "bots" / "weights" / "net.safetensors"
+    if not weights.is_file():
+        pytest.skip("the repository's weights file is not beside the tests")
+    mine = tmp_path / "deep" / "folder" / "mybot.safetensors"
+    mine.parent.mkdir(parents=True)
+    shutil.copyfile(weights, mine)
+    res = _run(["--seed", "3", "--bots", str(mine)], "1\n" * 400)
+    assert res.returncode == 0, res.stderr
+    from eights.agents.files import agent_file_label
+
+    label = agent_file_label(str(mine))  # the file's own name for itself, as the arena shows it
+    assert label and "/" not in label
+    assert f"You are seat 0; P1: {label}." in res.stdout
+    assert f"P1 ({label}): " in res.stdout
+    assert str(tmp_path) not in res.stdout
