@@ -55,7 +55,7 @@ from ._common import (
     reset_deck,
 )
 from ._rulesets import RulesArg, obs_rules_space
-from .spaces import LegalActionSpace
+from .spaces import BindsItsActionSpace, LegalActionSpace
 
 __all__ = [
     "EightsEnv",
@@ -78,7 +78,7 @@ MAX_DEAL_ATTEMPTS = 100
 OpponentSpec = Union[str, Callable[[np.ndarray, np.ndarray], int], Any]
 
 
-class EightsEnv(gymnasium.Env):
+class EightsEnv(BindsItsActionSpace, gymnasium.Env):
     """A Crazy Eights-family game seen from one seat, as a Gymnasium env.
 
     Args:

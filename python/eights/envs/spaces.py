@@ -5,6 +5,7 @@ accepts (its dtypes, scaling, the rules beside the observation)."""
 
 from __future__ import annotations
 
+import copy
 import weakref
 from typing import Any, Dict, Optional, Protocol, Tuple
 
@@ -60,6 +61,31 @@ class LegalActionSpace(spaces.Discrete):
         state = dict(self.__dict__)
         state["_env_ref"] = None
         return state
+
+
+class BindsItsActionSpace:
+    """Mixed into an environment whose action spaces are :class:`LegalActionSpace`: a copy
+    (``pickle``, ``copy.deepcopy``) binds the copied spaces to the copy, so that its
+    ``action_space.sample()`` draws the copy's legal actions, as the original's does (a space
+    pickled on its own still samples as a plain ``Discrete``)."""
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        # A space of its own (a shallow copy.copy shares the original's): one per space held.
+        own: Dict[int, LegalActionSpace] = {}
+
+        def bound(space: Any) -> Any:
+            if not isinstance(space, LegalActionSpace):
+                return space
+            if id(space) not in own:
+                own[id(space)] = copy.copy(space)
+                own[id(space)]._env_ref = weakref.ref(self)
+            return own[id(space)]
+
+        if "action_space" in state:
+            self.action_space = bound(state["action_space"])
+        if isinstance(state.get("action_spaces"), dict):
+            self.action_spaces = {a: bound(s) for a, s in state["action_spaces"].items()}
 
 
 # --------------------------------------------------------------------------

@@ -72,7 +72,7 @@ from ray.rllib.utils.typing import MultiAgentDict
 from .._core import NUM_ACTIONS
 from ..envs._common import Table, check_flag
 from ..envs._rulesets import obs_rules_space
-from ..envs.spaces import LegalActionSpace
+from ..envs.spaces import BindsItsActionSpace, LegalActionSpace
 from ..rules import Rules
 
 __all__ = ["ENV_NAME", "EightsMultiAgentEnv", "action_masking_module_spec", "agent_id", "register"]
@@ -89,7 +89,7 @@ def agent_id(seat: int) -> str:
     return f"player_{seat}"
 
 
-class EightsMultiAgentEnv(MultiAgentEnv):
+class EightsMultiAgentEnv(BindsItsActionSpace, MultiAgentEnv):
     """Every seat of an eights game as an RLlib agent (see the module documentation)."""
 
     def __init__(self, config: Optional[Mapping[str, Any]] = None) -> None:

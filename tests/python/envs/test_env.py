@@ -64,7 +64,8 @@ def test_registered_ids():
         spec = gymnasium.spec(f"eights/{preset}-v1")
         assert spec.namespace == "eights"
         assert spec.entry_point == "eights.envs.gym:EightsEnv"
-        assert spec.kwargs == {"preset": preset}
+        fewest = eights.Rules(preset).players.start  # a preset for 4 or more: its fewest
+        assert spec.kwargs == ({"preset": preset} if fewest <= 2 else {"preset": preset, "num_players": fewest})
 
 
 def test_v0_ids_warn_and_point_to_v1():

@@ -57,3 +57,49 @@ def test_action_space_sample_with_a_mask_and_before_reset():
     # The draws are uniform over the legal actions.
     counts = np.bincount([envs.action_space.sample(mask=mask)[2] for _ in range(400)], minlength=61)
     assert 140 < counts[58] < 260 and counts[58] + counts[60] == 400
+
+
+def test_make_vec_hands_out_copies_as_gymnasiums_vector_envs_do():
+    # The buffers themselves came back: `obs is next_obs` after a step, and a replay buffer
+    # that kept (obs, next_obs) held the same array twice. SyncVectorEnv's default is copy=True.
+    envs = gymnasium.make_vec("eights/crazy_eights-v1", num_envs=4)
+    obs, info = envs.reset(seed=0)
+    kept = obs.copy()
+    nobs, rewards, terminated, truncated, info2 = envs.step(envs.action_space.sample())
+    assert nobs is not obs and info2["action_mask"] is not info["action_mask"]
+    np.testing.assert_array_equal(obs, kept)  # what was returned before is left as it was
+    assert not np.array_equal(nobs, kept)
+    fast = gymnasium.make_vec("eights/crazy_eights-v1", num_envs=4, copy=False)
+    obs, _ = fast.reset(seed=0)
+    assert fast.step(fast.action_space.sample())[0] is obs  # the buffers, on request
+
+
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [({"render_mode": "rgb_array"}, "render_mode='rgb_array': the batched eights.VecEnv does not render"),
+     ({"max_episode_steps": 50}, "max_episode_steps=50: the batched eights.VecEnv does not count steps")],
+)  # fmt: skip
+def test_make_vec_names_the_single_envs_options_it_does_not_take(kwargs, words):
+    # Both were taken for rules fields: "invalid rules field 'render_mode'".
+    with pytest.raises(TypeError, match=words):
+        gymnasium.make_vec("eights/crazy_eights-v1", num_envs=2, **kwargs)
+    assert gymnasium.make_vec("eights/crazy_eights-v1", num_envs=2, render_mode=None).num_envs == 2
+
+
+@pytest.mark.parametrize("version", [0, 1])
+@pytest.mark.parametrize("preset", eights.presets())
+def test_every_registered_id_builds_with_no_arguments(preset, version):
+    # stalin (4 to 10 players), rose_mau (5 to 9) and thirty_eights (4 to 8) were registered
+    # with the envs' default of two players, and `gymnasium.make(id)` raised.
+    import warnings
+
+    fewest = eights.Rules(preset).players.start
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # -v0
+        env = gymnasium.make(f"eights/{preset}-v{version}")
+        envs = gymnasium.make_vec(f"eights/{preset}-v{version}", num_envs=2)
+    assert env.unwrapped.num_players == max(2, fewest) and envs.num_players == max(2, fewest)
+    env.reset(seed=0)
+    envs.reset(seed=0)
+    if fewest + 1 in eights.Rules(preset).players:  # a count given still wins
+        assert gymnasium.make(f"eights/{preset}-v{version}", num_players=fewest + 1).unwrapped.num_players == fewest + 1
