@@ -89,6 +89,7 @@ from ..records import EpisodeRecorder
 from ..render import game_html
 from ._common import RENDER_MODES, REWARD_KINDS, Table, check_choice, check_flag, new_history, render_table, reset_deck
 from ._rulesets import RulesArg, obs_rules_space
+from .registration import ENV_VERSION
 
 __all__ = ["env", "raw_env", "parallel_env", "RENDER_VIEWS"]
 
@@ -230,7 +231,7 @@ class raw_env(AECEnv):
     """
 
     metadata: Dict[str, Any] = {
-        "name": "eights_v0",
+        "name": f"eights_v{ENV_VERSION}",  # the version of the Gymnasium ids (docs/envs.md)
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
         "render_fps": 1,

@@ -327,3 +327,19 @@ def test_parallel_step_checks_its_actions():
         env.step({a: int(np.flatnonzero(m)[0]) if m.any() else 0 for a, m in masks.items()})
     with pytest.warns(UserWarning, match="call reset"):
         assert env.step({}) == ({}, {}, {}, {}, {})
+
+
+def test_the_pettingzoo_name_carries_the_envs_version():
+    # PettingZoo names an env with its version (tictactoe_v3); this one stayed eights_v0 when
+    # the observation grew from 297 to 346 values and the Gymnasium ids moved to -v1.
+    from eights.envs.registration import ENV_VERSION
+
+    assert ENV_VERSION == 1 and gymnasium_id_version() == 1
+    for make in (make_env, raw_env, parallel_env):
+        assert make("crazy_eights").metadata["name"] == "eights_v1"
+
+
+def gymnasium_id_version() -> int:
+    import gymnasium
+
+    return max(gymnasium.spec(i).version for i in gymnasium.registry if i.startswith("eights/crazy_eights-"))
