@@ -127,7 +127,9 @@ class SB3VecEnv(_BaseVecEnv):
         self.venv.close()
 
     def get_attr(self, attr_name: str, indices: Any = None) -> List[Any]:
-        value = getattr(self, attr_name)  # AttributeError when absent, as SB3 expects
+        # The batch's attribute (num_players, preset, ...), else this wrapper's: one value for
+        # every game, which share them; AttributeError when neither has it, as SB3 expects.
+        value = getattr(self.venv, attr_name) if hasattr(self.venv, attr_name) else getattr(self, attr_name)
         return [value for _ in self._indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
@@ -140,6 +142,12 @@ class SB3VecEnv(_BaseVecEnv):
         if method_name == "action_masks":  # what sb3-contrib's get_action_masks calls
             masks = self.venv.action_masks()
             return [masks[i].copy() for i in rows]
+        if sorted(rows) != list(range(self.num_envs)):
+            # One call acts on the whole batch: env_method("reset", indices=[0]) reset them all.
+            raise ValueError(
+                f"env_method({method_name!r}, indices={indices!r}): the games of an SB3VecEnv are one batch, and a "
+                "method acts on all of them; call it without indices (only 'action_masks' is read per game)"
+            )
         method = getattr(self, method_name)
         result = method(*method_args, **method_kwargs)
         return [result for _ in rows]

@@ -37,6 +37,23 @@ def test_protocol_and_autoreset():
     venv.close()
 
 
+def test_per_env_calls_read_the_batch_and_refuse_what_they_cannot_scope():
+    venv = eights.integrations.sb3.SB3VecEnv("switch_blackjack", num_envs=4, num_players=3, seed=0, num_threads=1)
+    venv.reset()
+    # The batch's attributes, one per game (get_attr("num_players") raised AttributeError).
+    assert venv.get_attr("num_players") == [3, 3, 3, 3] and venv.get_attr("preset", indices=[1]) == ["switch_blackjack"]
+    with pytest.raises(AttributeError):
+        venv.get_attr("no_such_attribute")
+    # A method runs on the whole batch: a subset of the games is refused (reset on [0] reset all four).
+    before = venv.venv.game(2).to_dict()
+    with pytest.raises(ValueError, match=r"env_method\('reset', indices=\[0\]\): the games of an SB3VecEnv are one batch"):
+        venv.env_method("reset", indices=[0])
+    assert venv.venv.game(2).to_dict() == before
+    assert len(venv.env_method("action_masks", indices=[0])) == 1  # read per game
+    assert len(venv.env_method("reset")) == 4
+    venv.close()
+
+
 def test_same_seed_same_games():
     a = eights.integrations.sb3.SB3VecEnv("switch_blackjack", num_envs=4, num_players=3)
     b = eights.integrations.sb3.SB3VecEnv("switch_blackjack", num_envs=4, num_players=3)
