@@ -20,7 +20,8 @@ Conventions (those of SB3's ``DummyVecEnv``): ``reset()`` returns the observatio
 a game that ended is dealt again inside the same step, its last observation is
 ``infos[i]["terminal_observation"]`` and ``infos[i]["TimeLimit.truncated"]`` tells a
 truncation (the engine's decision cap) from a real end.  Observations are copies (safe
-to keep).
+to keep).  Actions must be legal (an illegal one raises ``IllegalActionError``, the batch
+left as it was): train with a masking algorithm.
 """
 
 from __future__ import annotations
@@ -35,10 +36,17 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _BaseVecEnv
 
-from .._core import NUM_ACTIONS
+from .._core import NUM_ACTIONS, IllegalActionError
 from ..envs.vector import VecEnv as _EightsVecEnv
 
 __all__ = ["SB3VecEnv"]
+
+#: What an illegal action's error adds: an algorithm without masks needs another env.
+_LEGAL_ONLY = (
+    "an SB3VecEnv takes legal actions only: train on it with a masking algorithm (sb3-contrib's MaskablePPO reads "
+    "action_masks()); PPO, A2C or DQN without masks train on DummyVecEnv([eights.make, ...]), whose "
+    "illegal_action='terminate' ends the episode instead"
+)
 
 
 class SB3VecEnv(_BaseVecEnv):
@@ -109,7 +117,10 @@ class SB3VecEnv(_BaseVecEnv):
         np.copyto(self._actions, np.asarray(actions).reshape(self.num_envs), casting="unsafe")
 
     def step_wait(self) -> Any:
-        obs, rewards, terminated, truncated, info = self.venv.step(self._actions)
+        try:
+            obs, rewards, terminated, truncated, info = self.venv.step(self._actions)
+        except IllegalActionError as exc:  # checked before any game moved: the batch is as it was
+            raise IllegalActionError(f"{exc}; {_LEGAL_ONLY}") from None
         dones = terminated | truncated
         infos: List[Dict[str, Any]] = [{} for _ in range(self.num_envs)]
         if dones.any():

@@ -54,6 +54,17 @@ def test_per_env_calls_read_the_batch_and_refuse_what_they_cannot_scope():
     venv.close()
 
 
+def test_an_illegal_action_says_which_algorithms_train_on_it_and_leaves_the_batch():
+    # Plain PPO on an SB3VecEnv failed its first rollout with the engine's error alone.
+    venv = eights.integrations.sb3.SB3VecEnv("crazy_eights", num_envs=2, seed=0, num_threads=1)
+    venv.reset()
+    before = [venv.venv.game(i).to_dict() for i in range(2)]
+    with pytest.raises(eights.IllegalActionError, match=r"for env 0 .*takes legal actions only: .*MaskablePPO"):
+        venv.step(np.array([155, 155]))  # keep AS: never legal at the start of a deal
+    assert [venv.venv.game(i).to_dict() for i in range(2)] == before
+    venv.close()
+
+
 def test_same_seed_same_games():
     a = eights.integrations.sb3.SB3VecEnv("switch_blackjack", num_envs=4, num_players=3)
     b = eights.integrations.sb3.SB3VecEnv("switch_blackjack", num_envs=4, num_players=3)
