@@ -9,7 +9,7 @@ learning curve, ``summary.md``) and ends with an arena evaluation on duplicate d
 Run (needs ``pip install -e '.[train]'``)::
 
     python examples/ppo_selfplay.py --minutes 10 --out runs/ppo
-    python examples/ppo_selfplay.py --rules examples/switch_house.toml --players 3 --init net
+    python examples/ppo_selfplay.py --preset examples/switch_house.toml --players 3 --init net
     python examples/ppo_selfplay.py --smoke             # a few seconds, for CI
 """
 
@@ -22,7 +22,8 @@ from eights.train import PPOConfig, train
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--rules", default="crazy_eights", help="preset name or TOML file (default: crazy_eights)")
+    # --preset as the commands take it: a preset name or a house-rules TOML file.
+    p.add_argument("--preset", default="crazy_eights", help="preset name or TOML file (default: crazy_eights)")
     p.add_argument("--players", type=int, default=2, help="table size (default: 2)")
     p.add_argument("--minutes", type=float, default=10.0, help="training budget in minutes (default: 10)")
     p.add_argument("--init", default="scratch", help="scratch, net or a card-network file (default: scratch)")
@@ -32,7 +33,7 @@ def main() -> None:
     budget = {"decisions": 2_000} if args.smoke else {"minutes": args.minutes}
     ppo = PPOConfig(num_envs=16, num_steps=32) if args.smoke else None  # None: the defaults of --init
     result = train(
-        args.rules,
+        args.preset,
         args.players,
         out=args.out,
         init=args.init,
