@@ -202,8 +202,12 @@ TABLE = {
         "added after the columns above, so that they keep their offsets)"
     ),
     "pass_only_when_unable": (
-        "only a player who cannot play may pass (`pass.voluntary = false`; added last, so that the columns "
-        "before it keep their offsets)"
+        "only a player who cannot play may pass (`pass.voluntary = false`; added after the columns above, so "
+        "that they keep their offsets)"
+    ),
+    "no_refill_after_out": (
+        "the stock is not refilled once a player holds no cards (`stock.no_refill_after_out`; added last, so "
+        "that the columns before it keep their offsets)"
     ),
 }
 

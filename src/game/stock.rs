@@ -31,14 +31,21 @@ impl Game {
 
     /// Take one card for a draw, refilling the stock per `stock.exhausted`.
     pub(super) fn draw_one(&mut self) -> Option<Card> {
-        if self.stock.is_empty() {
+        if self.stock.is_empty() && self.may_refill() {
             self.refill_stock();
         }
         let c = self.stock.pop();
-        if self.stock.is_empty() && self.rules.settings.refill_at_once {
+        if self.stock.is_empty() && self.rules.settings.refill_at_once && self.may_refill() {
             self.refill_stock();
         }
         c
+    }
+
+    /// Whether an empty stock may be refilled from the pile now: always, but under
+    /// `stock.no_refill_after_out` only while every player holds cards (not for the draws
+    /// owed after a player went out).
+    fn may_refill(&self) -> bool {
+        !self.rules.settings.no_refill_after_out || (0..self.n as usize).all(|q| !self.hands[q].is_empty())
     }
 
     pub(super) fn refill_stock(&mut self) {

@@ -61,6 +61,9 @@ pub struct Settings {
     pub exhausted: Exhausted,
     /// `stock.refill_at_once`.
     pub refill_at_once: bool,
+    /// `stock.no_refill_after_out` (false when the stock is never refilled, where it acts
+    /// on nothing).
+    pub no_refill_after_out: bool,
     // ----- the draw chain
     /// `chain.increment`.
     pub chain_increment: u8,
@@ -171,6 +174,7 @@ impl Settings {
             pass_voluntary: s.passing.voluntary,
             exhausted: s.stock.exhausted,
             refill_at_once: s.stock.refill_at_once,
+            no_refill_after_out: s.stock.no_refill_after_out && s.stock.exhausted != Exhausted::NoReshuffle,
             chain_increment: s.chain.increment,
             accept_ends_turn: s.chain.accept_ends_turn,
             chain_after: s.chain.after,

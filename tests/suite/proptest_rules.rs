@@ -90,7 +90,7 @@ enum Mutation {
         after: DrawAfter,
     },
     Pass(PassWhen, AllPass, bool, bool),
-    Stock(Exhausted, bool),
+    Stock(Exhausted, bool, bool),
     Multi(MultiMode, MultiEffects, Vec<String>),
     Chain {
         answer: ChainAnswer,
@@ -225,8 +225,8 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         2 => (select(&[PassWhen::Never, PassWhen::StockEmpty, PassWhen::AfterDrawLimit][..]),
               select(&[AllPass::BlockedHandEnds, AllPass::PassIsFinal][..]), prop::bool::ANY, prop::bool::ANY)
             .prop_map(|(w, a, e, v)| Mutation::Pass(w, a, e, v)),
-        2 => (select(&[Exhausted::ReshuffleAllButTop, Exhausted::TurnOverNoShuffle, Exhausted::NoReshuffle, Exhausted::KeepFive][..]), prop::bool::ANY)
-            .prop_map(|(e, r)| Mutation::Stock(e, r)),
+        2 => (select(&[Exhausted::ReshuffleAllButTop, Exhausted::TurnOverNoShuffle, Exhausted::NoReshuffle, Exhausted::KeepFive][..]), prop::bool::ANY, prop::bool::ANY)
+            .prop_map(|(e, r, o)| Mutation::Stock(e, r, o)),
         2 => (select(&[MultiMode::Off, MultiMode::EqualRank, MultiMode::MatchingRun][..]),
               select(&[MultiEffects::CumulateAll, MultiEffects::TopOnly, MultiEffects::TopCardOnly, MultiEffects::TopOnlyInRuns][..]),
               prop::collection::vec(rank_sel(), 0..3))
@@ -366,9 +366,10 @@ fn apply(spec: &mut RulesSpec, m: &Mutation) {
             spec.passing.explicit = e;
             spec.passing.voluntary = v;
         }
-        Mutation::Stock(e, r) => {
+        Mutation::Stock(e, r, o) => {
             spec.stock.exhausted = e;
             spec.stock.refill_at_once = r;
+            spec.stock.no_refill_after_out = o;
         }
         Mutation::Multi(mode, effects, excluded) => {
             spec.multi.mode = mode;

@@ -330,6 +330,9 @@ pub(super) fn drawing(s: &RulesSpec) -> Vec<String> {
     if s.stock.refill_at_once && s.stock.exhausted != Exhausted::NoReshuffle {
         v.push("The stock is refilled as soon as its last card is drawn.".into());
     }
+    if s.stock.no_refill_after_out && s.stock.exhausted != Exhausted::NoReshuffle {
+        v.push("Once a player holds no cards the stock is no longer refilled: draws owed after a player went out take what it holds.".into());
+    }
     v
 }
 

@@ -56,5 +56,6 @@ impl Rules {
         // Last, in the order they were added, so that the columns before them keep their offsets.
         o.flag("last_card_timing=on_penultimate_play", s.last_card_timing == LastCardTiming::OnPenultimatePlay);
         o.flag("pass_only_when_unable", !s.pass_voluntary);
+        o.flag("no_refill_after_out", s.no_refill_after_out);
     }
 }

@@ -110,6 +110,10 @@ pub struct StockSpec {
     /// Refill the stock as soon as its last card is drawn, not at the next draw (OpenSpiel's
     /// reshuffle: the top card then is the one left out).
     pub refill_at_once: bool,
+    /// The stock is not refilled from the pile once a player holds no cards: the draws owed
+    /// after a player went out (a seven as the last card) take what the stock holds
+    /// (sevens_and_eights: "If the deck runs out of cards and all players are holding cards").
+    pub no_refill_after_out: bool,
 }
 
 /// `multi.mode`.

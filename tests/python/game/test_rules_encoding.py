@@ -70,7 +70,7 @@ def test_names_and_prose_do_not_change_the_encoding_but_rules_do():
 
 
 def test_split_refuses_a_wrong_size():
-    with pytest.raises(ValueError, match="4300 values"):
+    with pytest.raises(ValueError, match=f"{eights.RULES_SIZE} values"):
         encoding.split(np.zeros(10))
     with pytest.raises(ValueError, match="card must be"):
         encoding.face("ZZ")

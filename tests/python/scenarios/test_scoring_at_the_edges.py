@@ -11,17 +11,13 @@ from scenario_helpers import position
 ONE_HAND = {"series": {"match": False}}
 
 
-def test_SE_a_hand_ending_seven_on_a_short_stock_turns_the_pile_over():
+def test_SE_a_hand_ending_seven_on_a_short_stock_draws_what_the_stock_holds():
     """Source (Sevens and Eights, rules 12 and 13): "If a player ends the hand by playing one or
     more Sevens, then the player after him draws two cards for each Seven played, and the hand
     ends." with "If the deck runs out of cards and all players are holding cards, then all the
     cards in the waste pile, except the top card, are shuffled and a new draw pile is formed."
-    The engine follows the rules catalog, whose stock for this game is turned over (all but the
-    top card) whenever it runs out, these draws included: P0 goes out on 7D with one card (KC)
-    in the stock, P1 draws KC, the pile 2D 3D 4D 6D 9D is turned over under 7D, and P1 draws
-    one of them. The other reading, that the pile is turned over only while every player holds cards, so
-    P1 draws KC alone (95 points), is recorded in docs/fidelity.md (round twelve).
-    P1: JS 50 + 3C 5 + KC 40 + a diamond spot card 5 = 100; P2: 5S 5."""
+    P0 goes out on 7D with one card (KC) in the stock: P0 holds no card, so the waste pile is not
+    turned over; P1 draws KC only. P1: JS 50 + 3C 5 + KC 40 = 95; P2: 5S 5."""
     g = position(
         "sevens_and_eights", 3,
         hands=[["7D"], ["JS", "3C"], ["5S"]],
@@ -31,10 +27,47 @@ def test_SE_a_hand_ending_seven_on_a_short_stock_turns_the_pile_over():
     )
     g.step("play 7D")
     assert g.is_terminal and g.winner == 0
-    held = sorted(g.hand(1))
-    assert len(held) == 4 and {"JS", "3C", "KC"} <= set(held)
-    assert (set(held) - {"JS", "3C", "KC"}) <= {"2D", "3D", "4D", "6D", "9D"}
-    assert list(g.hand_points) == [0, 100, 5]
+    assert sorted(g.hand(1)) == sorted(["JS", "3C", "KC"])
+    assert list(g.hand_points) == [0, 95, 5]
+    assert g.stock_size == 0 and g.discard_size == 6  # the pile stays as it lies
+
+
+def test_JN_a_hand_ending_joker_on_an_empty_stock_draws_nothing():
+    """Source (Jokers and Nines, rules 3 and 5): "If a player ends the hand by playing a Joker,
+    then the player after him draws two cards, and the hand ends." and "All other rules of
+    Sevens and Eights apply", rule 13 among them: the pile is turned over only "If the deck
+    runs out of cards and all players are holding cards". The stock is empty and P0 holds no
+    card: P1 draws nothing. P1: JS 50 + 3C 5 = 55; P2: 5S 5."""
+    g = position(
+        "jokers_and_nines", 3,
+        hands=[["RJ"], ["JS", "3C"], ["5S"]],
+        discard=["2D", "3D", "4D", "6D", "9D"],
+        stock=[],
+        rules=ONE_HAND,
+    )
+    g.step("play RJ")
+    assert g.is_terminal and g.winner == 0
+    assert sorted(g.hand(1)) == ["3C", "JS"]
+    assert list(g.hand_points) == [0, 55, 5]
+
+
+def test_SE_in_play_the_pile_is_still_turned_over_for_a_seven():
+    """Source (Sevens and Eights, rule 13), the other side of the condition: while every player
+    holds cards, "all the cards in the waste pile, except the top card, are shuffled and a new
+    draw pile is formed". P0 plays 7D and keeps KD; the stock holds KC: P1 draws KC and one
+    card of the turned pile (2D 3D 4D 6D 9D under 7D), four cards in all."""
+    g = position(
+        "sevens_and_eights", 3,
+        hands=[["7D", "KD"], ["JS", "3C"], ["5S"]],
+        discard=["2D", "3D", "4D", "6D", "9D"],
+        stock=["KC"],
+        rules=ONE_HAND,
+    )
+    g.step("play 7D")
+    assert not g.is_terminal
+    held = set(g.hand(1))
+    assert len(held) == 4 and {"JS", "3C", "KC"} <= held
+    assert held - {"JS", "3C", "KC"} <= {"2D", "3D", "4D", "6D", "9D"}
 
 
 def test_SE_completing_four_sevens_with_cards_left_the_next_player_draws_per_seven_played():
