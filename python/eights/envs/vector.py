@@ -6,8 +6,7 @@ mask, reward, terminated and truncated arrays are allocated once; every
 the GIL released, on the calling thread and ``num_threads - 1`` workers (which
 poll for the next call for 50 microseconds, then sleep), writing the results into those arrays in
 place.  **The arrays returned by ``reset``/``step`` are those buffers**: they
-are overwritten by the next call, so copy what you keep (or pass
-``copy=True``).
+are overwritten by the next call, so copy what you keep (or pass ``copy=True``).
 
 Modes:
 
@@ -51,6 +50,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
+from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as _GymVectorEnv
 
@@ -192,7 +192,7 @@ class VecEnv(_GymVectorEnv):
         self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode)
         self.copy = as_flag(copy, "copy")
         self._initial_seed = seed
-        self._seed_rng = np.random.default_rng(seed)
+        self._np_random, self._np_random_seed = seeding.np_random(seed)  # reset's seeds when unseeded
         self._started = False
         self._bind_buffers()
         #: Finite bounds of every slice, from the deck the rules deal; for mixed rules, bounds that hold under each.
@@ -256,10 +256,10 @@ class VecEnv(_GymVectorEnv):
             if not self._started and self._initial_seed is not None:
                 seed = self._initial_seed
             else:
-                seed = int(self._seed_rng.integers(0, DRAW_BOUND))
+                seed = int(self.np_random.integers(0, DRAW_BOUND))
         else:
             seed = check_seed(seed)
-            self._seed_rng = np.random.default_rng(seed)
+            self._np_random, self._np_random_seed = seeding.np_random(seed)  # np_random_seed == seed
         self._core.reset(seed)
         self._started = True
         self._done[:] = False

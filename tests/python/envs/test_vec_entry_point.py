@@ -103,3 +103,17 @@ def test_every_registered_id_builds_with_no_arguments(preset, version):
     envs.reset(seed=0)
     if fewest + 1 in eights.Rules(preset).players:  # a count given still wins
         assert gymnasium.make(f"eights/{preset}-v{version}", num_players=fewest + 1).unwrapped.num_players == fewest + 1
+
+
+def test_reset_with_a_seed_seeds_np_random_as_gymnasiums_vector_envs_do():
+    # np_random_seed stayed an unrelated 128-bit number after reset(seed=5).
+    envs = eights.VecEnv("crazy_eights", num_envs=2, seed=3)
+    assert envs.np_random_seed == 3
+    envs.reset(seed=5)
+    assert envs.np_random_seed == 5
+    # The unseeded resets after it draw their seeds from that generator: the same deals again.
+    first = [envs.reset()[0].copy() for _ in range(2)]
+    envs.reset(seed=5)
+    again = [envs.reset()[0].copy() for _ in range(2)]
+    for a, b in zip(first, again):
+        np.testing.assert_array_equal(a, b)

@@ -745,7 +745,7 @@ def test_failed_vec_env_calls_change_nothing():
         env._core.observations.copy(),
         env._core.action_masks.copy(),
         env._core.rewards.copy(),
-        env._seed_rng.bit_generator.state,
+        env.np_random.bit_generator.state,
     )
     before = snap()
     mask = env.action_masks()
