@@ -2,8 +2,17 @@
 //! with settings that only restate a more general selector left out.
 
 use super::words::*;
+use crate::card::Card;
 use crate::rules::selector::parse_selector;
 use crate::rules::spec::*;
+
+/// Whether `sel` names jokers only while the deck holds none (`deck.jokers = 0`): a preset
+/// may give jokers their effects for a variant that adds them, and such an entry acts on
+/// nothing until then.
+pub(super) fn absent_jokers(spec: &RulesSpec, sel: &str) -> bool {
+    let jokers = (1u64 << Card::RED_JOKER.index()) | (1u64 << Card::BLACK_JOKER.index());
+    spec.deck.jokers == 0 && parse_selector(sel).is_some_and(|(m, _)| m != 0 && m & !jokers == 0)
+}
 
 /// Sort key of a selector: lowest rank it names (jokers last), then specificity, then text.
 pub(super) fn selector_key(sel: &str) -> (usize, u8, String) {

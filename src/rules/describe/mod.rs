@@ -25,6 +25,7 @@ mod sections;
 mod variants;
 mod words;
 
+use cards::absent_jokers;
 pub use cards::special_cards;
 use sections::{
     chain_rules, deal_and_start, drawing, end_and_score, last_card, matching, multi, options, players_and_deck, series,
@@ -55,7 +56,15 @@ pub fn describe(spec: &RulesSpec) -> String {
     let lines: Vec<String> = if specials.is_empty() {
         vec!["No card has a special effect.".into()]
     } else {
-        specials.iter().map(|c| format!("{} [{}]: {}.", c.label, c.selector, c.effects.join("; "))).collect()
+        specials
+            .iter()
+            .map(|c| {
+                // Said, not left to contradict the deck's line.
+                let absent =
+                    if absent_jokers(s, &c.selector) { " (no joker is in play: deck.jokers = 0)" } else { "" };
+                format!("{} [{}]: {}{absent}.", c.label, c.selector, c.effects.join("; "))
+            })
+            .collect()
     };
     section(&mut out, "Special cards", &lines);
     let chain = chain_rules(s);

@@ -2,7 +2,7 @@
 //! deck, deal and start card, matching, draw penalties, drawing, multiple cards, the last
 //! card, the end of a hand and scoring, the match, and the options.
 
-use super::cards::{cards_in_order, last_special_phrase, selector_key};
+use super::cards::{absent_jokers, cards_in_order, last_special_phrase, selector_key};
 use super::words::*;
 use crate::card::Rank;
 use crate::rules::selector::parse_selector;
@@ -171,7 +171,7 @@ pub(super) fn matching(s: &RulesSpec) -> Vec<String> {
     }
     let wilds: Vec<String> = cards_in_order(s)
         .into_iter()
-        .filter(|(_, c)| c.wild.as_ref().is_some_and(|w| w.enabled))
+        .filter(|(sel, c)| c.wild.as_ref().is_some_and(|w| w.enabled) && !absent_jokers(s, sel))
         .map(|(sel, _)| selector_names(sel).0)
         .collect();
     if s.countdown.is_some() {

@@ -104,3 +104,18 @@ def test_a_variant_without_jokers_lists_no_joker_value():
     assert "joker" not in values and "8 20" in values
     assert "Cards of the rank of the last card played count double." in lines
     assert "joker" in next(line for line in _lines(eights.Rules("crazy_eights_xtreme")) if line.startswith("Card"))
+
+
+def test_joker_effects_under_a_deck_without_jokers_say_no_joker_is_in_play():
+    """crazy_eights_winner_collects gives its blank jokers their effect for the variant that
+    adds them: the base game's words said "One 52-card pack, no jokers" and then "Wild cards:
+    eights and jokers"; so did a user's `cards.RJ` entry under the default deck."""
+    base = _lines(eights.Rules("crazy_eights_winner_collects"))
+    assert "Wild cards: eights (see the special cards)." in base
+    joker = next(line for line in base if line.startswith("Jokers [joker]"))
+    assert joker.endswith("(no joker is in play: deck.jokers = 0).")
+    added = _lines(eights.Rules("crazy_eights_winner_collects", variants=["jokers"]))
+    assert "Wild cards: eights and jokers (see the special cards)." in added
+    assert not next(line for line in added if line.startswith("Jokers [joker]")).endswith("deck.jokers = 0).")
+    mine = _lines(eights.Rules("crazy_eights", cards={"RJ": {"skip": 1}}))
+    assert next(line for line in mine if "[RJ]" in line).endswith("(no joker is in play: deck.jokers = 0).")
