@@ -178,7 +178,9 @@ def illegal_reason(game: Any, action: int) -> Optional[str]:
     if not game.action_mask()[action]:
         name = game.action_to_string(action)
         legal = [f"{a} ({game.action_to_string(a)})" for a in game.legal_actions()]
-        shown = ", ".join(legal[:LEGAL_SHOWN]) + (f", and {len(legal) - LEGAL_SHOWN} more" if len(legal) > LEGAL_SHOWN else "")
+        shown = ", ".join(legal[:LEGAL_SHOWN]) + (
+            f", and {len(legal) - LEGAL_SHOWN} more" if len(legal) > LEGAL_SHOWN else ""
+        )
         return f"illegal action {name!r} ({action}); legal actions: {shown}"
     return None
 

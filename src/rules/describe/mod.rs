@@ -60,8 +60,7 @@ pub fn describe(spec: &RulesSpec) -> String {
             .iter()
             .map(|c| {
                 // Said, not left to contradict the deck's line.
-                let absent =
-                    if absent_jokers(s, &c.selector) { " (no joker is in play: deck.jokers = 0)" } else { "" };
+                let absent = if absent_jokers(s, &c.selector) { " (no joker is in play: deck.jokers = 0)" } else { "" };
                 format!("{} [{}]: {}{absent}.", c.label, c.selector, c.effects.join("; "))
             })
             .collect()

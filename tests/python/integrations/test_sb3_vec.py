@@ -46,7 +46,9 @@ def test_per_env_calls_read_the_batch_and_refuse_what_they_cannot_scope():
         venv.get_attr("no_such_attribute")
     # A method runs on the whole batch: a subset of the games is refused (reset on [0] reset all four).
     before = venv.venv.game(2).to_dict()
-    with pytest.raises(ValueError, match=r"env_method\('reset', indices=\[0\]\): the games of an SB3VecEnv are one batch"):
+    with pytest.raises(
+        ValueError, match=r"env_method\('reset', indices=\[0\]\): the games of an SB3VecEnv are one batch"
+    ):
         venv.env_method("reset", indices=[0])
     assert venv.venv.game(2).to_dict() == before
     assert len(venv.env_method("action_masks", indices=[0])) == 1  # read per game

@@ -19,7 +19,8 @@ def test_SE_a_hand_ending_seven_on_a_short_stock_draws_what_the_stock_holds():
     P0 goes out on 7D with one card (KC) in the stock: P0 holds no card, so the waste pile is not
     turned over; P1 draws KC only. P1: JS 50 + 3C 5 + KC 40 = 95; P2: 5S 5."""
     g = position(
-        "sevens_and_eights", 3,
+        "sevens_and_eights",
+        3,
         hands=[["7D"], ["JS", "3C"], ["5S"]],
         discard=["2D", "3D", "4D", "6D", "9D"],
         stock=["KC"],
@@ -39,7 +40,8 @@ def test_JN_a_hand_ending_joker_on_an_empty_stock_draws_nothing():
     runs out of cards and all players are holding cards". The stock is empty and P0 holds no
     card: P1 draws nothing. P1: JS 50 + 3C 5 = 55; P2: 5S 5."""
     g = position(
-        "jokers_and_nines", 3,
+        "jokers_and_nines",
+        3,
         hands=[["RJ"], ["JS", "3C"], ["5S"]],
         discard=["2D", "3D", "4D", "6D", "9D"],
         stock=[],
@@ -57,7 +59,8 @@ def test_SE_in_play_the_pile_is_still_turned_over_for_a_seven():
     draw pile is formed". P0 plays 7D and keeps KD; the stock holds KC: P1 draws KC and one
     card of the turned pile (2D 3D 4D 6D 9D under 7D), four cards in all."""
     g = position(
-        "sevens_and_eights", 3,
+        "sevens_and_eights",
+        3,
         hands=[["7D", "KD"], ["JS", "3C"], ["5S"]],
         discard=["2D", "3D", "4D", "6D", "9D"],
         stock=["KC"],
@@ -77,7 +80,8 @@ def test_SE_completing_four_sevens_with_cards_left_the_next_player_draws_per_sev
     2 x 2 = 4. P1: JS 50 + 3D 5 + KC 40 + QC 30 + AC 15 + 2C 5 = 145; P2: 5S 5; P0 (did not
     go out, the engine's reading of rule 14): KD 40."""
     g = position(
-        "sevens_and_eights", 3,
+        "sevens_and_eights",
+        3,
         hands=[["7H", "7C", "KD"], ["JS", "3D"], ["5S"]],
         discard=["7D", "7S"],
         stock=["KC", "QC", "AC", "2C", "3C", "4C"],
@@ -95,7 +99,8 @@ def test_SE_four_of_a_kind_ending_names_the_lowest_hand_the_winner():
     treats the hand as blocked and names the unique lowest hand (a reading). P0 completes 6D 6S 6C
     6H and holds KD (40); P1 JS 3C (55); P2 5S (5): P2 is named."""
     g = position(
-        "sevens_and_eights", 3,
+        "sevens_and_eights",
+        3,
         hands=[["6H", "KD"], ["JS", "3C"], ["5S"]],
         discard=["6D", "6S", "6C"],
         stock=["KC", "QC", "AC", "2C"],
@@ -114,7 +119,8 @@ def test_JN_a_last_seven_or_joker_after_a_nine_the_player_after_him_in_the_new_d
     "If a Nine is played, the order of play is reversed." Play runs anticlockwise: P2 is after P0
     and draws KC QC. P1: JS 50 + 3D 5 = 55; P2: 5S 5 + KC 40 + QC 30 = 75."""
     g = position(
-        "jokers_and_nines", 3,
+        "jokers_and_nines",
+        3,
         hands=[[last], ["JS", "3D"], ["5S"]],
         discard=["7D"],
         stock=["KC", "QC", "AC", "2C"],
@@ -134,7 +140,8 @@ def test_KR_ace_of_spades_as_the_very_last_card_everyone_else_takes_one():
     worth 5." P0's only card is AS: nobody receives, P1 takes KC, P2 takes QC. P1: 4C 5S KC =
     5 + 5 + 20 = 30; P2: 3D QC = 10."""
     g = position(
-        "kings_reverse", 3,
+        "kings_reverse",
+        3,
         hands=[["AS"], ["4C", "5S"], ["3D"]],
         discard=["4S"],
         stock=["KC", "QC", "AC", "2C"],
@@ -153,7 +160,8 @@ def test_ZD_going_out_on_the_zodiac_card_with_a_short_stock_the_pile_is_turned_f
     and reshuffle the other cards". Three cards in the stock, five under JC: P1 picks up 7 (2 + 7
     = 9 cards) and P0 scores 9 + P2's 1 = 10."""
     g = position(
-        "zodiac", 3,
+        "zodiac",
+        3,
         hands=[["JC"], ["4H", "5H"], ["9D"]],
         discard=["6D", "7D", "TD", "2S", "3S", "3C"],
         stock=["2C", "4C", "5C"],
@@ -176,7 +184,8 @@ def test_CX_a_pass_through_shield_ten_as_a_second_players_last_card_ends_the_rou
     P1 going out on its shield ten ends the round at once; P2 never faces the chain. Last card
     TH (tens double): P2 KC 5 + 5D 1 = 6. (The other reading: P2 draws 3C 9C first, 9.)"""
     g = position(
-        "crazy_eights_xtreme", 3,
+        "crazy_eights_xtreme",
+        3,
         hands=[["2H"], ["TH"], ["KC", "5D"]],
         discard=["4H"],
         stock=["3C", "9C", "AC", "2C"],
@@ -200,7 +209,8 @@ def test_CW_the_target_is_fifty_points_per_player(n, target):
     gain = {2: 3, 4: 9}[n]
     for start, over in [(target - gain, True), (target - gain - 1, False)]:
         g = position(
-            "crazy_eights_winner_collects", n,
+            "crazy_eights_winner_collects",
+            n,
             hands=[["9H"], *others],
             discard=["9S"],
             stock=["3C", "9C", "4C", "2C", "5S", "6S", "7S", "4D"],
@@ -220,7 +230,8 @@ def test_CP_a_kicker_four_as_the_last_card_ends_the_game_with_no_draw():
     "all points are awarded to the player who won the round". P0 goes out on 4H: nobody takes
     four. P1 AD 4C 8H JS = 80, P2 7S KH TD 2D 9D = 5 + 10 + 10 + 5 + 5 = 35: P0 collects 115."""
     g = position(
-        "crazy_pairs", 3,
+        "crazy_pairs",
+        3,
         hands=[["4H"], ["AD", "4C", "8H", "JS"], ["7S", "KH", "TD", "2D", "9D"]],
         discard=["3H"],
         stock=["5C", "6C", "9C", "TC", "QC"],
