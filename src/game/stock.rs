@@ -6,7 +6,8 @@ use super::*;
 impl Game {
     /// Can a card be produced for a draw now (stock, or a refill from the discard pile)?
     pub fn can_draw(&self) -> bool {
-        !self.stock.is_empty() || (self.rules.settings.exhausted != Exhausted::NoReshuffle && self.discard.len() > 1)
+        !self.stock.is_empty()
+            || (self.rules.settings.exhausted != Exhausted::NoReshuffle && self.discard.len() > 1 && self.may_refill())
     }
 
     /// `waste_draw`: `target` draws `k` from the shuffled waste pile under the top card (the rest from
@@ -42,10 +43,15 @@ impl Game {
     }
 
     /// Whether an empty stock may be refilled from the pile now: always, but under
-    /// `stock.no_refill_after_out` only while every player holds cards (not for the draws
-    /// owed after a player went out).
+    /// `stock.no_refill_after_out` only while every player still in the hand holds cards (not
+    /// for the draws owed after a player went out; a player who left the hand under
+    /// `end.play_for_second` holds none and plays no more, and does not stop the refills).
     fn may_refill(&self) -> bool {
-        !self.rules.settings.no_refill_after_out || (0..self.n as usize).all(|q| !self.hands[q].is_empty())
+        if !self.rules.settings.no_refill_after_out {
+            return true;
+        }
+        let left = self.left_hand();
+        (0..self.n as usize).all(|q| left & (1 << q) != 0 || !self.hands[q].is_empty())
     }
 
     pub(super) fn refill_stock(&mut self) {
@@ -81,7 +87,7 @@ impl Game {
     /// under the top is shuffled into the stock (a catalog resolution, docs/fidelity.md D10).
     /// Called when the five-card rule is due, so the check costs nothing in a normal turn.
     pub(super) fn recycle_dead_pile(&mut self) {
-        if self.phase != Phase::Play || self.chain.active || self.discard.len() < 2 {
+        if self.phase != Phase::Play || self.chain.active || self.discard.len() < 2 || !self.may_refill() {
             return;
         }
         let n = self.n as usize;

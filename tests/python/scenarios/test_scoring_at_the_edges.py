@@ -6,6 +6,7 @@ score; every expected value is worked out by hand from the sentence quoted besid
 
 import pytest
 
+import eights
 from scenario_helpers import position
 
 ONE_HAND = {"series": {"match": False}}
@@ -157,7 +158,7 @@ def test_ZD_going_out_on_the_zodiac_card_with_a_short_stock_the_pile_is_turned_f
     the next player in turn has to pick up the 2, 4, 6, 7, or 8 cards. The winner counts them
     toward his total." with "If players use all the cards from the "draw" pile during a hand,
     then the dealer must set aside the card currently laying face up on top of the discard pile,
-    and reshuffle the other cards". Three cards in the stock, five under JC: P1 picks up 7 (2 + 7
+    and reshuffle the other cards". Three cards in the stock, six under JC: P1 picks up 7 (2 + 7
     = 9 cards) and P0 scores 9 + P2's 1 = 10."""
     g = position(
         "zodiac",
@@ -241,3 +242,24 @@ def test_CP_a_kicker_four_as_the_last_card_ends_the_game_with_no_draw():
     assert g.is_terminal and g.winner == 0
     assert len(g.hand(1)) == 4
     assert list(g.hand_points) == [115, 0, 0]
+
+
+def test_a_player_who_left_the_hand_does_not_stop_the_refills():
+    """`stock.no_refill_after_out` stops refills while a player of the hand holds no cards.
+    Under `end.play_for_second` the first player out leaves the hand with none and the others
+    play on: that player must not stop the refills, or the others draw nothing for ever (182
+    of 300 random one_card games ran to the decision cap). With no card owed at the end of a
+    one_card hand, the setting changes nothing there: the same games, move for move."""
+    import random
+
+    def play(flag, seed):
+        rules = eights.Rules(
+            "one_card", rules={"end": {"play_for_second": True}, "stock": {"no_refill_after_out": flag}}
+        )
+        g, rng = rules.game(3, seed=seed), random.Random(seed)
+        while not (g.is_terminal or g.is_truncated):
+            g.step(rng.choice(g.legal_actions()))
+        return g.history(), g.is_truncated
+
+    for seed in range(40):
+        assert play(True, seed) == play(False, seed)
