@@ -138,9 +138,10 @@ class SB3VecEnv(_BaseVecEnv):
         self.venv.close()
 
     def get_attr(self, attr_name: str, indices: Any = None) -> List[Any]:
-        # The batch's attribute (num_players, preset, ...), else this wrapper's: one value for
-        # every game, which share them; AttributeError when neither has it, as SB3 expects.
-        value = getattr(self.venv, attr_name) if hasattr(self.venv, attr_name) else getattr(self, attr_name)
+        # This wrapper's attribute (the per-game spaces), else the batch's (num_players, preset,
+        # ...): one value for every game, which share them; AttributeError when neither has
+        # it, as SB3 expects.
+        value = getattr(self, attr_name) if hasattr(self, attr_name) else getattr(self.venv, attr_name)
         return [value for _ in self._indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:

@@ -42,6 +42,7 @@ def test_per_env_calls_read_the_batch_and_refuse_what_they_cannot_scope():
     venv.reset()
     # The batch's attributes, one per game (get_attr("num_players") raised AttributeError).
     assert venv.get_attr("num_players") == [3, 3, 3, 3] and venv.get_attr("preset", indices=[1]) == ["switch_blackjack"]
+    assert venv.get_attr("action_space", indices=[0]) == [venv.action_space]  # a game's, not the batch's
     with pytest.raises(AttributeError):
         venv.get_attr("no_such_attribute")
     # A method runs on the whole batch: a subset of the games is refused (reset on [0] reset all four).
