@@ -12,6 +12,7 @@ import errno
 import os
 import signal
 import socket
+import sys
 import threading
 from typing import Any, Callable, Dict, List
 
@@ -104,6 +105,12 @@ def run(args: argparse.Namespace) -> int:
         settings["think_threads"] = args.think_threads
     if args.max_search is not None:
         settings["max_search"] = args.max_search
+    # A saved SB3 model loads through stable-baselines3 and PyTorch: seconds with no word.
+    slow = [
+        f"{label}={spec}" for label, spec in policies.items() if spec.lower().endswith(".zip") and os.path.isfile(spec)
+    ]
+    if slow:
+        print(f"loading {', '.join(slow)} (stable-baselines3 and PyTorch: a few seconds)", file=sys.stderr, flush=True)
     config = ServerConfig(**settings)
     _check_address(config.host, config.port)
     _until_interrupted(lambda: serve(config, open_browser=args.open, log_level=args.log_level))

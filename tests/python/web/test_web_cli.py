@@ -115,6 +115,19 @@ def test_bad_files_exit_with_a_message_before_serving(tmp_path):
         assert "play at" not in res.stderr  # refused before serving
 
 
+def test_a_saved_model_being_loaded_is_announced(tmp_path):
+    """serve was silent for the seconds stable-baselines3 and PyTorch take to load a .zip.
+    A damaged one is announced, then refused before serving."""
+    pytest.importorskip("starlette")
+    pytest.importorskip("uvicorn")
+    model = tmp_path / "mine.zip"
+    model.write_bytes(b"not a zip file")
+    res = _run("serve", "--port", str(_free_port()), "--policy", f"mine={model}")
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+    assert f"loading mine={model} (stable-baselines3 and PyTorch: a few seconds)" in res.stderr
+    assert "play at" not in res.stderr
+
+
 def test_an_address_it_cannot_listen_on_names_the_option():
     """A port in use or a host that is not this computer's: uvicorn's "[Errno 98] ..." after
     the banner, exit 3; now the option, before the banner, exit 2."""
