@@ -82,10 +82,12 @@ class BindsItsActionSpace:
                 own[id(space)]._env_ref = weakref.ref(self)
             return own[id(space)]
 
+        # Written through __dict__, as the state was: the mixin declares no attribute of its
+        # own, so it agrees with whatever type each environment's base class gives them.
         if "action_space" in state:
-            self.action_space = bound(state["action_space"])
+            self.__dict__["action_space"] = bound(state["action_space"])
         if isinstance(state.get("action_spaces"), dict):
-            self.action_spaces = {a: bound(s) for a, s in state["action_spaces"].items()}
+            self.__dict__["action_spaces"] = {a: bound(s) for a, s in state["action_spaces"].items()}
 
 
 # --------------------------------------------------------------------------
