@@ -10,7 +10,9 @@ use crate::action::NUM_ACTIONS;
 use crate::game::Game;
 use crate::observation::OBS_SIZE;
 use crate::rules::{RULES_SIZE, quoted};
-use crate::vec_env::{Autoreset, Config, Mode, ObsValue, Opponents, Outputs, RulesSource, VecEnv, VecEnvError};
+use crate::vec_env::{
+    Autoreset, Config, Mode, ObsValue, Opponents, Outputs, ResetSeeds, RulesSource, VecEnv, VecEnvError,
+};
 use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyReadwriteArray1};
 
 /// Games from which a reset or step with built-in opponents runs under Ctrl-C (a thread waits
@@ -30,6 +32,14 @@ fn vec_err(e: VecEnvError) -> PyErr {
     }
 }
 
+/// A copy of a one-dimensional numpy array argument of `T`'s dtype.
+fn copied<T: numpy::Element + Copy>(a: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<T>> {
+    let arr = super::convert::array_arg::<T, numpy::Ix1>(a, name, "(num_envs,)")?;
+    let arr =
+        arr.try_readonly().map_err(|_| PyRuntimeError::new_err(format!("{name} is borrowed mutably elsewhere")))?;
+    Ok(arr.as_array().to_vec())
+}
+
 /// Observation buffers of one dtype.
 enum ObsBuf {
     F32(Py<PyArray2<f32>>, Py<PyArray2<f32>>),
@@ -39,7 +49,7 @@ enum ObsBuf {
 
 #[derive(Copy, Clone)]
 enum Call<'a> {
-    Reset(u64),
+    Reset(ResetSeeds<'a>, Option<&'a [bool]>),
     Step(&'a [i64]),
     Opponents(&'a [i64]),
 }
@@ -188,7 +198,7 @@ impl PyVecEnvCore {
         let flag = env.stop_flag();
         flag.clear();
         let work = move || match call {
-            Call::Reset(seed) => env.reset(seed, out),
+            Call::Reset(seeds, mask) => env.reset_games(seeds, mask, out),
             Call::Step(x) => env.step(x, out),
             Call::Opponents(x) => env.step_opponents(x, out),
         };
@@ -316,10 +326,26 @@ impl PyVecEnvCore {
         })
     }
 
-    /// Reseed and deal every game (game i from a seed derived from (seed, i)).
-    fn reset(&mut self, py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// Reseed and deal every game (game i from a seed derived from (seed, i)); with `seeds`
+    /// (uint64, one per game) game i is dealt from (seeds[i], 0) instead; with `mask` (bool,
+    /// one per game) only the games it marks are reset (see `eights.VecEnv.reset`).
+    #[pyo3(signature = (seed, seeds=None, mask=None))]
+    fn reset(
+        &mut self,
+        py: Python<'_>,
+        seed: &Bound<'_, PyAny>,
+        seeds: Option<Bound<'_, PyAny>>,
+        mask: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         let seed = int_in(seed, "seed", 0u64, u64::MAX)?;
-        self.dispatch(py, Call::Reset(seed))
+        // Copies: the GIL is released while the games are dealt (as for the actions).
+        let seeds = seeds.filter(|a| !a.is_none()).map(|a| copied::<u64>(&a, "seeds")).transpose()?;
+        let mask = mask.filter(|a| !a.is_none()).map(|a| copied::<bool>(&a, "reset_mask")).transpose()?;
+        let seeds = match &seeds {
+            Some(v) => ResetSeeds::PerGame(v),
+            None => ResetSeeds::Batch(seed),
+        };
+        self.dispatch(py, Call::Reset(seeds, mask.as_deref()))
     }
 
     /// Step with one int64 action per game (see `eights.VecEnv.step`).

@@ -31,6 +31,26 @@ pub fn sampler_seed(seed: u64, i: u64) -> u64 {
     derive_seed(seed ^ SAMPLER_SALT, i)
 }
 
+/// The seeds of a reset (`VecEnv::reset_games`).
+#[derive(Copy, Clone, Debug)]
+pub enum ResetSeeds<'a> {
+    /// One seed for the batch: game `i` is dealt from `(seed, i)`, as by `VecEnv::reset`.
+    Batch(u64),
+    /// A seed per game: game `i` is dealt from `(seeds[i], 0)`, as game 0 of a batch reset
+    /// with that seed, so equal seeds deal equal games.
+    PerGame(&'a [u64]),
+}
+
+impl ResetSeeds<'_> {
+    /// The `(seed, index)` pair game `i` is reseeded from.
+    pub(super) fn of(self, i: usize) -> (u64, u64) {
+        match self {
+            ResetSeeds::Batch(seed) => (seed, i as u64),
+            ResetSeeds::PerGame(seeds) => (seeds[i], 0),
+        }
+    }
+}
+
 /// When a finished game is dealt again.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum Autoreset {

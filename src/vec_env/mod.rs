@@ -58,8 +58,8 @@ mod rows;
 mod slot;
 use config::SEARCH_SALT;
 pub use config::{
-    Autoreset, Config, MAX_DEALS, MAX_OPPONENT_MOVES, Mode, Opponents, Seats, VecEnvError, episode_seed, opponent_seed,
-    sampler_seed,
+    Autoreset, Config, MAX_DEALS, MAX_OPPONENT_MOVES, Mode, Opponents, ResetSeeds, Seats, VecEnvError, episode_seed,
+    opponent_seed, sampler_seed,
 };
 #[cfg(not(feature = "rayon-pool"))]
 use crew::Crew;
@@ -376,22 +376,53 @@ impl VecEnv {
     /// Reseed every game from `seed` (game `i` from `derive_seed(seed, i)`), deal, and write
     /// the first observations; rewards and flags are cleared.
     pub fn reset<O: ObsValue, M: MaskValue>(&mut self, seed: u64, out: Outputs<'_, O, M>) -> Result<(), VecEnvError> {
+        self.reset_games(ResetSeeds::Batch(seed), None, out)
+    }
+
+    /// Reseed and deal the games `mask` marks (every game without one) from `seeds`, as
+    /// [`reset`](Self::reset) does; the other games and their output rows are left as they
+    /// were. A mask needs a batch already reset.
+    pub fn reset_games<O: ObsValue, M: MaskValue>(
+        &mut self,
+        seeds: ResetSeeds<'_>,
+        mask: Option<&[bool]>,
+        out: Outputs<'_, O, M>,
+    ) -> Result<(), VecEnvError> {
+        let n = self.cfg.num_envs;
+        if let ResetSeeds::PerGame(v) = seeds
+            && v.len() != n
+        {
+            return Err(VecEnvError::Length { what: "seeds", expected: n, got: v.len() });
+        }
+        if let Some(m) = mask {
+            if m.len() != n {
+                return Err(VecEnvError::Length { what: "reset_mask", expected: n, got: m.len() });
+            }
+            if !self.started {
+                return Err(VecEnvError::NotReset);
+            }
+        }
         self.check_outputs(&out, false)?;
         let (ctx, eps) = (self.ctx, self.episodes.clone());
         self.started = true;
+        let dealt = eps.clone();
+        let reset = move |s: &mut Slot, h: &mut Hot, i: usize, row: &mut Row<'_, '_, O, M>| {
+            if mask.is_none_or(|m| m[i]) {
+                let (seed, k) = seeds.of(i);
+                s.reset_row(h, ctx, &dealt, seed, k, row);
+            }
+        };
         if let Some(seats) = self.bot_seats() {
             let width = ctx.width;
             let stop = self.stop.clone();
             let done = self.for_chunks(out, self.grain, move |mut g, mut o, bots| {
                 // The batched bots never give up in the rows' pass (they play in `opponents::play`).
-                let _ = seq_rows(g.reborrow(), o.reborrow(), width, &|s, h, i, row| {
-                    s.reset_row(h, ctx, &eps, seed, i, row)
-                });
+                let _ = seq_rows(g.reborrow(), o.reborrow(), width, &reset);
                 opponents::play(g, o, bots, ctx, &eps, &seats, &stop)
             });
             return self.stopped_or(done);
         }
-        let gave_up = self.for_each(out, move |s, h, i, row| s.reset_row(h, ctx, &eps, seed, i, row));
+        let gave_up = self.for_each(out, reset);
         self.gave_up(gave_up)
     }
 

@@ -278,10 +278,10 @@ impl Slot {
         ctx: Ctx,
         eps: &Episodes,
         seed: u64,
-        i: usize,
+        index: u64,
         row: &mut Row<'_, '_, O, M>,
     ) {
-        self.reseed(h, seed, i as u64);
+        self.reseed(h, seed, index);
         self.deal(h, ctx, eps, row);
         Self::clear_flags(row);
         self.write(h, ctx, row);

@@ -7,7 +7,8 @@ use eights::game::Game;
 use eights::observation::{self, OBS_SIZE};
 use eights::rules::Rules;
 use eights::vec_env::{
-    Autoreset, Buffers, Config, Mode, Opponents, VecEnv, VecEnvError, episode_seed, opponent_seed, sampler_seed,
+    Autoreset, Buffers, Config, Mode, Opponents, ResetSeeds, VecEnv, VecEnvError, episode_seed, opponent_seed,
+    sampler_seed,
 };
 use serde_json::json;
 use std::sync::Arc;
@@ -216,6 +217,52 @@ fn self_play_matches_games_stepped_one_by_one() {
 fn same_step_autoreset_matches_games_stepped_one_by_one() {
     check_against_reference("crazy_eights", 2, LEARNER, Autoreset::SameStep, 800);
     check_against_reference("switch_blackjack", 4, LEARNER, Autoreset::SameStep, 800);
+}
+
+#[test]
+fn a_partial_reset_with_seeds_per_game_deals_the_marked_games_and_leaves_the_others() {
+    let (r, n, mode) = (rules("crazy_eights", 2), 12, LEARNER);
+    for threads in [1, 3] {
+        let mut e = env(&r, n, threads, Autoreset::NextStep, mode);
+        let mut b = Buffers::<f32>::new(&e);
+        let mask: Vec<bool> = (0..n).map(|i| i % 3 == 1).collect();
+        assert!(matches!(e.reset_games(ResetSeeds::Batch(1), Some(&mask), b.outputs()), Err(VecEnvError::NotReset)));
+        e.reset(42, b.outputs()).unwrap();
+        let mut refs: Vec<Reference> = (0..n).map(|i| Reference::new(&r, 42, i as u64, mode)).collect();
+        let mut actions = vec![0i64; n];
+        for _ in 0..15 {
+            e.random_actions(&mut actions).unwrap();
+            e.step(&actions, b.outputs()).unwrap();
+            for (i, x) in refs.iter_mut().enumerate() {
+                assert_eq!(actions[i], x.random_action());
+                x.step(actions[i], mode, Autoreset::NextStep);
+            }
+        }
+        let before: Vec<View> = (0..n).map(|i| row(&b, i, 1, false)).collect();
+        let seeds: Vec<u64> = (0..n as u64).map(|i| 1000 + i % 2).collect();
+        let short = e.reset_games(ResetSeeds::PerGame(&seeds[1..]), Some(&mask), b.outputs());
+        assert!(matches!(short, Err(VecEnvError::Length { what: "seeds", .. })));
+        let short = e.reset_games(ResetSeeds::PerGame(&seeds), Some(&mask[1..]), b.outputs());
+        assert!(matches!(short, Err(VecEnvError::Length { what: "reset_mask", .. })));
+        e.reset_games(ResetSeeds::PerGame(&seeds), Some(&mask), b.outputs()).unwrap();
+        for i in 0..n {
+            if mask[i] {
+                // Game i is dealt as game 0 of a batch reset with seeds[i].
+                refs[i] = Reference::new(&r, seeds[i], 0, mode);
+                assert_eq!(row(&b, i, 1, false), refs[i].view(mode, vec![0.0], None), "threads {threads} game {i}");
+            } else {
+                assert_eq!(row(&b, i, 1, false), before[i], "threads {threads}: unmarked game {i} untouched");
+            }
+        }
+        for t in 0..60 {
+            e.random_actions(&mut actions).unwrap();
+            e.step(&actions, b.outputs()).unwrap();
+            for (i, x) in refs.iter_mut().enumerate() {
+                assert_eq!(actions[i], x.random_action(), "threads {threads} step {t} game {i}");
+                assert_eq!(row(&b, i, 1, false), x.step(actions[i], mode, Autoreset::NextStep), "step {t} game {i}");
+            }
+        }
+    }
 }
 
 #[test]

@@ -14,6 +14,7 @@ import numpy as np
 from .._core import NUM_ACTIONS, Game
 from .._utils.checks import describe
 from .._utils.overrides import env_overrides, merge_rule_overrides
+from .._utils.seeds import DRAW_BOUND, check_optional_seed, check_seed
 from ..render import HISTORY_SHOWN, game_html, table_text
 from ._rulesets import RulesArg, RuleSet
 
@@ -77,6 +78,38 @@ def check_vecenv(env: Any, method: str, started: bool = True) -> None:
         raise RuntimeError(VECENV_CLOSED.format(method=method))
     if started and not env._started:
         raise RuntimeError(f"call reset() before {method}()")
+
+
+def vec_reset_args(env: Any, seed: Any, options: Any) -> Tuple[Optional[int], Optional[np.ndarray], Optional[np.ndarray]]:
+    """The checked arguments of :meth:`eights.VecEnv.reset`: ``(seed, seeds, reset_mask)``,
+    ``seed`` an int or ``None``, ``seeds`` a uint64 array of one seed per game (a list given;
+    its ``None`` entries drawn from ``env.np_random``), ``reset_mask`` a bool array or ``None``.
+    Gymnasium's vector conventions; kept here: vector.py has a line budget."""
+    n = env.num_envs
+    if options is not None and not isinstance(options, dict):
+        raise TypeError(f"options must be a dict or None, got {describe(options)}")
+    options = dict(options or {})
+    mask = options.pop("reset_mask", None)
+    if options:
+        raise ValueError(f"VecEnv.reset supports only the option 'reset_mask', got {sorted(options)}")
+    if mask is not None:
+        if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_:
+            raise TypeError(f"options['reset_mask'] must be a numpy array of dtype bool, got {describe(mask)}")
+        if mask.shape != (n,):
+            raise ValueError(f"options['reset_mask'] must have shape ({n},), got {mask.shape}")
+        if not mask.any():
+            raise ValueError("options['reset_mask'] must mark at least one game (it has no True value)")
+        if not env._started:
+            raise RuntimeError("options['reset_mask'] resets some games of a batch already reset: call reset() first")
+        mask = np.ascontiguousarray(mask)
+    if seed is None or isinstance(seed, (int, np.integer)) or not isinstance(seed, (list, tuple, np.ndarray)):
+        return check_optional_seed(seed), None, mask
+    if len(seed) != n:
+        raise ValueError(f"seed given as a list must have one seed per game ({n}), got {len(seed)}")
+    seeds = np.empty(n, np.uint64)
+    for i, s in enumerate(seed):
+        seeds[i] = int(env.np_random.integers(0, DRAW_BOUND)) if s is None else check_seed(s, f"seed[{i}]")
+    return None, seeds, mask
 
 
 class Table:

@@ -57,13 +57,12 @@ from gymnasium.vector import VectorEnv as _GymVectorEnv
 from .._core import Game, VecEnvCore
 from .._utils.checks import as_flag
 from .._utils.checks import as_int as _as_int
-from .._utils.checks import describe as _describe
 from .._utils.overrides import env_overrides, merge_rule_overrides
-from .._utils.seeds import DRAW_BOUND, check_optional_seed, check_seed
+from .._utils.seeds import DRAW_BOUND, check_optional_seed
 from ..agents.pool import OpponentPool
 from ..agents.pool import check_batch_actions as _check_batch_actions
 from ..rules import Rules
-from ._common import VECENV_NOT_PICKLED, bot_rows, check_vecenv, root_actions
+from ._common import VECENV_NOT_PICKLED, bot_rows, check_vecenv, root_actions, vec_reset_args
 from ._opponents import normalise_opponents, play_opponents
 from ._rulesets import RulesArg, RuleSet
 from .spaces import batched_spaces, check_obs_options
@@ -214,17 +213,19 @@ class VecEnv(_GymVectorEnv):
         self._final_rules = core.final_rules_encodings
         self._rules_id = core.rules_ids
         self._done = np.zeros(num_envs, dtype=bool)
+        self._every = np.ones(num_envs, dtype=bool)  # the info's `_key` masks: every game has every key
         # same_step's final info: what an ended game's own info holds (no legal action, no one to
         # act); constants, read-only, so handed out without a copy.
         self._final_mask = np.zeros_like(self._mask)
         self._final_to_act = np.full_like(self._to_act, -1)
-        self._final_mask.flags.writeable = self._final_to_act.flags.writeable = False
+        self._final_mask.flags.writeable = self._final_to_act.flags.writeable = self._every.flags.writeable = False
         self._final_rules_id = self._rules_id.copy()
         self._actions = np.zeros(num_envs, dtype=np.int64)
         self._opp_actions = np.full(num_envs, -1, dtype=np.int64)
         self._all_rows = np.arange(num_envs, dtype=np.int64)
-        # Per seat and game: the pool snapshot drawn for the current episode.
-        self._pool_choice: Dict[int, np.ndarray] = {}
+        # Per seat and game: the pool snapshot drawn for the current episode (at reset).
+        pools = [seat for seat, opp in self._py_opponents.items() if isinstance(opp, OpponentPool)]
+        self._pool_choice: Dict[int, np.ndarray] = {seat: np.zeros(num_envs, np.int64) for seat in pools}
 
     # ------------------------------------------------------------------ API
 
@@ -239,33 +240,29 @@ class VecEnv(_GymVectorEnv):
         return self._core.state_bytes_per_env
 
     def reset(
-        self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
+        self, *, seed: Optional[Any] = None, options: Optional[Dict[str, Any]] = None
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
         """Deal every game; game ``i`` from a seed derived from ``(seed, i)``.
 
-        ``seed=None`` uses the constructor's seed on the first reset, then
-        draws a fresh seed from the env's generator.  No options are
-        supported yet (partial resets are done by autoreset).
-        """
+        ``seed=None`` uses the constructor's seed on the first reset, then draws a fresh seed
+        from the env's generator. A list of seeds, one per game (``None`` entries drawn from
+        the env's generator), deals game ``i`` as game 0 of ``reset(seed=seed[i])``: equal
+        seeds deal equal games. ``options={"reset_mask": m}`` (bool, one per game) deals only
+        the games ``m`` marks, as a full reset with that seed deals them; the other games and
+        their rows are left as they were."""
         check_vecenv(self, "reset", started=False)
-        if options is not None and not isinstance(options, dict):
-            raise TypeError(f"options must be a dict or None, got {_describe(options)}")
-        if options:
-            raise ValueError(f"VecEnv.reset supports no options, got {sorted(options)}")
+        seed, seeds, mask = vec_reset_args(self, seed, options)
         if seed is None:
-            if not self._started and self._initial_seed is not None:
+            if not self._started and self._initial_seed is not None and seeds is None:
                 seed = self._initial_seed
             else:
                 seed = int(self.np_random.integers(0, DRAW_BOUND))
         else:
-            seed = check_seed(seed)
             self._np_random, self._np_random_seed = seeding.np_random(seed)  # np_random_seed == seed
-        self._core.reset(seed)
+        self._core.reset(seed, seeds, mask)
         self._started = True
-        self._done[:] = False
-        for seat, opp in self._py_opponents.items():
-            if isinstance(opp, OpponentPool):
-                self._pool_choice[seat] = opp.sample(self.num_envs)
+        self._done[slice(None) if mask is None else mask] = False
+        self._resample(self._every if mask is None else mask)  # the pools' draws for the games dealt
         self._play_opponents()
         return self._obs_out(self._obs), self._info()
 
@@ -415,6 +412,7 @@ class VecEnv(_GymVectorEnv):
         info: Dict[str, Any] = {"action_mask": self._out(self._mask), "current_player": self._out(self._to_act)}
         if self.ruleset.mixed:
             info["rules_id"] = self._out(self._rules_id)
+        info.update({f"_{key}": self._out(self._every) for key in list(info)})  # Gymnasium's `_key` masks
         if self.autoreset_mode == AutoresetMode.SAME_STEP:
             info["final_obs"] = self._obs_out(self._final_obs, self._final_rules)
             info["_final_obs"] = self._out(self._done)
