@@ -22,9 +22,16 @@ pub fn validate_player_range(s: &RulesSpec) -> Result<(), RulesError> {
 pub(super) fn validate_players(s: &RulesSpec, num_players: usize) -> Result<usize, RulesError> {
     validate_player_range(s)?;
     if num_players < s.players.min as usize || num_players > s.players.max as usize {
+        // A variant may narrow the preset's range (xtreme's single pack): the message names
+        // the variants with the preset, so that it does not contradict the preset's own range.
+        let who = match s.variants.as_slice() {
+            [] => s.name.clone(),
+            [v] => format!("{} with variant {v}", s.name),
+            vs => format!("{} with variants {}", s.name, vs.join(", ")),
+        };
         return Err(RulesError::invalid(
             "num_players",
-            format!("{} {}, got {num_players}", s.name, players_allowed(s.players.min, s.players.max)),
+            format!("{who} {}, got {num_players}", players_allowed(s.players.min, s.players.max)),
         ));
     }
     Ok(num_players)

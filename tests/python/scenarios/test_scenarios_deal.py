@@ -45,6 +45,17 @@ DEALS = [
     ),
     ("crazy_eights_countdown_blog", 3, [8] * 3, 52, "inherits the countdown deal"),
     (
+        "crazy_eights_countdown",
+        6,
+        [8] * 6,
+        104,
+        "Crazy Eights is a game for two or more players; two such packs if there are a lot of players "
+        "(R: from 6, as crazy_eights); the countdown is 'like normal Crazy Eights', 'Playing with a double deck'",
+    ),
+    ("crazy_eights_countdown", 10, [8] * 10, 104, "a game for two or more players (the engine's most: 10)"),
+    ("crazy_eights_countdown_blog", 7, [8] * 7, 104, "inherits the countdown deal"),
+    ("bitch", 6, [8] * 6, 54, "one pack and two jokers at every table (R), so six is the most"),
+    (
         "bitch",
         3,
         [8] * 3,
@@ -70,6 +81,15 @@ DEALS = [
         "You start by dealing 7 cards to both players. / A standard 52-card pack without jokers is used.",
     ),
     ("crazy_pairs", 3, [8] * 3, 52, "Each player receives 8 cards."),
+    (
+        "crazy_pairs",
+        6,
+        [8] * 6,
+        104,
+        "It can be played by any number of players and multiple decks can be used if required. "
+        "(R: one pack per five players)",
+    ),
+    ("crazy_pairs", 10, [8] * 10, 104, "any number of players (the engine's most: 10)"),
     (
         "rose_mau",
         5,
