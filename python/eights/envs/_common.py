@@ -80,7 +80,9 @@ def check_vecenv(env: Any, method: str, started: bool = True) -> None:
         raise RuntimeError(f"call reset() before {method}()")
 
 
-def vec_reset_args(env: Any, seed: Any, options: Any) -> Tuple[Optional[int], Optional[np.ndarray], Optional[np.ndarray]]:
+def vec_reset_args(
+    env: Any, seed: Any, options: Any
+) -> Tuple[Optional[int], Optional[np.ndarray], Optional[np.ndarray]]:
     """The checked arguments of :meth:`eights.VecEnv.reset`: ``(seed, seeds, reset_mask)``,
     ``seed`` an int or ``None``, ``seeds`` a uint64 array of one seed per game (a list given;
     its ``None`` entries drawn from ``env.np_random``), ``reset_mask`` a bool array or ``None``.

@@ -67,19 +67,14 @@ from .._utils.optional import require
 
 require("pettingzoo", "pettingzoo", "eights.envs.pettingzoo")
 
-import warnings
-from collections.abc import Mapping
 from typing import Any, Dict, Optional, Tuple, Union
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils import wrappers
-from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
-from .._core import NUM_ACTIONS, IllegalActionError
-from .._utils.checks import as_action as _as_action
+from .._core import NUM_ACTIONS
 from .._utils.checks import as_int as _as_int
 from .._utils.checks import as_real as _as_real
 from .._utils.checks import describe as _describe
@@ -88,6 +83,14 @@ from .._utils.seeds import DRAW_BOUND, check_optional_seed
 from ..records import EpisodeRecorder
 from ..render import game_html
 from ._common import RENDER_MODES, REWARD_KINDS, Table, check_choice, check_flag, new_history, render_table, reset_deck
+from ._pz_wrappers import (
+    GAME_OVER,
+    AssertOutOfBounds,
+    OrderEnforcing,
+    TerminateIllegal,
+    TurnBasedParallel,
+    checked_action,
+)
 from ._rulesets import RulesArg, obs_rules_space
 from .registration import ENV_VERSION
 
@@ -95,10 +98,6 @@ __all__ = ["env", "raw_env", "parallel_env", "RENDER_VIEWS"]
 
 #: Accepted values of ``render_view``: whose cards the pictures show face up.
 RENDER_VIEWS = ("current", "all")
-
-#: Why ``step`` and ``last`` refuse once every agent has left (the hand is over and each
-#: done agent was stepped with None): there is no agent to act or to report on.
-_GAME_OVER = "the game is over and every agent has been stepped with None (agents is empty): call reset()"
 
 
 def env(
@@ -115,80 +114,10 @@ def env(
     illegal_reward = _as_real(illegal_reward, "illegal_reward")
     env_overrides(kwargs, env, raw_env)  # a misspelt setting: "did you mean", named env()
     aec: AECEnv = raw_env(preset, num_players, render_mode=render_mode, **kwargs)
-    aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=illegal_reward)
-    aec = wrappers.AssertOutOfBoundsWrapper(aec)
-    aec = _OrderEnforcing(aec)
+    aec = TerminateIllegal(aec, illegal_reward=illegal_reward)
+    aec = AssertOutOfBounds(aec)
+    aec = OrderEnforcing(aec)
     return aec
-
-
-def _checked_action(action: Any) -> int:
-    """An agent's action as an int in ``[0, NUM_ACTIONS)``: ``TypeError`` or ``IllegalActionError``."""
-    action = _as_action(action)
-    if not 0 <= action < NUM_ACTIONS:
-        raise IllegalActionError(f"action {action} is out of range; actions are integers in [0, {NUM_ACTIONS})")
-    return action
-
-
-class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper`` (``step`` once every agent has left warns and
-    does nothing, as PettingZoo's own envs), whose ``last()`` then says the game is over
-    instead of failing on the agent that has left (``KeyError``). Calls before ``reset`` get
-    ``raw_env``'s ``RuntimeError``, and ``step`` checks the action as ``raw_env`` does before
-    PettingZoo's wrappers see it: their ``assert`` named no argument (and ``python -O`` drops
-    it), and a bool indexed the action mask as a mask."""
-
-    def _require_reset(self, what: str) -> None:
-        if not self._has_reset:
-            raise RuntimeError(f"call reset() before {what}()")
-
-    def step(self, action: Any) -> None:
-        self._require_reset("step")
-        agent = self.agent_selection if self.agents else None
-        if agent is not None and not (self.terminations[agent] or self.truncations[agent]):
-            action = _checked_action(action)
-        super().step(action)
-
-    def observe(self, agent: Any) -> Any:
-        self._require_reset("observe")
-        return super().observe(agent)
-
-    def last(self, observe: bool = True) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
-        self._require_reset("last")
-        if not self.agents:
-            raise RuntimeError(_GAME_OVER)
-        return super().last(observe)
-
-    def __str__(self) -> str:
-        return str(self.env)
-
-
-class _TurnBasedParallel(turn_based_aec_to_parallel_wrapper):
-    """PettingZoo's ``turn_based_aec_to_parallel`` wrapper with ``step`` checked: before
-    ``reset`` a ``RuntimeError``; ``actions`` must be a dict holding one action per live
-    agent (``TypeError``, ``ValueError`` naming the missing and unknown agents); once every
-    agent has left, PettingZoo's warning and five empty dicts (the wrapper returned four)."""
-
-    def step(self, actions: Any) -> Tuple[Dict[str, Any], ...]:
-        agents = getattr(self, "agents", None)
-        if agents is None:
-            raise RuntimeError("call reset() before step()")
-        if not agents:
-            warnings.warn("step() called after all agents are terminated or truncated: call reset()", stacklevel=2)
-            return {}, {}, {}, {}, {}
-        if not isinstance(actions, Mapping):
-            raise TypeError(
-                f"actions must be a dict with one action per live agent ({', '.join(agents)}), got {_describe(actions)}"
-            )
-        missing = [a for a in agents if a not in actions]
-        unknown = [a for a in actions if a not in agents]
-        if missing or unknown:
-            parts = ([f"no action for {', '.join(map(repr, missing))}"] if missing else []) + (
-                [f"actions for agents that are not live: {', '.join(map(repr, unknown))}"] if unknown else []
-            )
-            raise ValueError(
-                f"actions must be a dict with one action per live agent ({', '.join(agents)}): " + "; ".join(parts)
-            )
-        return super().step(actions)
 
 
 def parallel_env(
@@ -200,7 +129,7 @@ def parallel_env(
     """The turn-based parallel form of :func:`env` (``turn_based_aec_to_parallel``):
     ``step(actions)`` uses only ``actions[active agent]``."""
     env_overrides(kwargs, parallel_env, env, raw_env)
-    return _TurnBasedParallel(env(preset, num_players, render_mode=render_mode, **kwargs))
+    return TurnBasedParallel(env(preset, num_players, render_mode=render_mode, **kwargs))
 
 
 class raw_env(AECEnv):
@@ -216,7 +145,10 @@ class raw_env(AECEnv):
             (the text printed to the terminal after every ``reset`` and ``step``).
         reward: ``"win_loss"`` (default) or ``"score"``.
         max_cycles: optional cap on the number of decisions (all agents together) after
-            which every agent is truncated; ``None`` keeps only the engine's own cap.
+            which every agent is truncated; ``None`` keeps only the engine's own cap. Not
+            PettingZoo's cycles of one move per agent: a turn order with skips, reverses and
+            extra turns has none, so ``pettingzoo.test.max_cycles_test`` does not apply (as
+            PettingZoo's own test suite skips it for its turn-based classic games).
         render_view: ``"current"`` (default: the hand of the agent to act face up, the
             others as card counts), ``"all"`` (every hand), or a seat number.
         scale_obs: observations mapped into ``[0, 1]`` (see :mod:`eights.observation`);
@@ -346,7 +278,7 @@ class raw_env(AECEnv):
     def last(self, observe: bool = True) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
         self._require_reset("last")
         if not self.agents:
-            raise RuntimeError(_GAME_OVER)
+            raise RuntimeError(GAME_OVER)
         return super().last(observe)
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
@@ -367,12 +299,12 @@ class raw_env(AECEnv):
     def step(self, action: Any) -> None:
         self._require_reset("step")
         if not self.agents:
-            raise RuntimeError(_GAME_OVER)
+            raise RuntimeError(GAME_OVER)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = _checked_action(action)
+        action = checked_action(action)
         seat = self._seat(agent)
         self.game.step(action)  # IllegalActionError leaves everything unchanged
         self._decisions += 1
