@@ -222,11 +222,16 @@ impl Crew {
         self.workers.len() + 1
     }
 
+    /// Whether this is a forked child's copy, whose calls run on the calling thread alone.
+    pub(crate) fn forked(&self) -> bool {
+        std::process::id() != self.pid
+    }
+
     /// Run `f(k)` once for every `k` in `0..n`, on the calling thread and the workers; returns
     /// when all have finished. A panic in `f` is raised again here, after every worker has
     /// left the call.
     pub(crate) fn run(&mut self, n: usize, f: &(dyn Fn(usize) + Sync)) {
-        if std::process::id() != self.pid {
+        if self.forked() {
             // A forked child: the workers were not copied with the process.
             (0..n).for_each(f);
             return;

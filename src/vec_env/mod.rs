@@ -246,7 +246,8 @@ impl VecEnv {
     }
     /// Threads used per call (1 means the caller's thread only).
     pub fn num_threads(&self) -> usize {
-        self.threads
+        // A forked child's calls run on its own thread: the workers stayed in the parent.
+        if self.crew.as_ref().is_some_and(Crew::forked) { 1 } else { self.threads }
     }
     pub fn config(&self) -> &Config {
         &self.cfg

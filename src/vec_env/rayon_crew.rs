@@ -34,6 +34,11 @@ impl Crew {
         self.threads
     }
 
+    /// Whether this is a forked child's copy, whose calls run on the calling thread alone.
+    pub(crate) fn forked(&self) -> bool {
+        std::process::id() != self.pid
+    }
+
     /// Run `f(k)` once for every `k` in `0..n` on the pool; returns when all have finished.
     /// A panic in `f` is raised again here.
     pub(crate) fn run(&mut self, n: usize, f: &(dyn Fn(usize) + Sync)) {

@@ -26,9 +26,10 @@ CHILD = textwrap.dedent(
     pid = os.fork()
     if pid == 0:
         # Stepped in the child, then dropped by del, by the garbage collector, by close, and
-        # the last one at exit.
+        # the last one at exit. The child steps each on its own thread, and says so.
         for e in envs:
             e.step(e.random_actions())
+            assert e.num_threads == 1, e.num_threads
         a, b, c, d = envs
         envs.clear()
         del a
@@ -43,6 +44,7 @@ CHILD = textwrap.dedent(
     _, status = os.waitpid(pid, 0)
     for e in envs:
         e.step(e.random_actions())
+        assert e.num_threads == 2, e.num_threads
     print("parent ok", os.waitstatus_to_exitcode(status), flush=True)
     """
 )
