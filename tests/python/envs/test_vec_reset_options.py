@@ -42,10 +42,21 @@ def test_a_seed_array_and_none_entries_are_taken():
     np.testing.assert_array_equal(obs_a[0], three[0])
 
 
+def _first_legal(obs, mask):
+    """A Python opponent: the first legal action of each game."""
+    return mask.argmax(axis=1)
+
+
 @pytest.mark.parametrize(
     "kwargs",
-    [{}, {"opponents": "heuristic"}, {"self_play": True}, {"autoreset": "same_step"}],
-    ids=["random", "heuristic", "self_play", "same_step"],
+    [
+        {},
+        {"opponents": "heuristic"},
+        {"opponents": _first_legal, "learner_seat": 1},
+        {"self_play": True},
+        {"autoreset": "same_step"},
+    ],
+    ids=["random", "heuristic", "python_opponent", "self_play", "same_step"],
 )
 def test_a_reset_mask_deals_only_the_games_it_marks(kwargs):
     env = VecEnv("crazy_eights", N, copy=True, **kwargs)
