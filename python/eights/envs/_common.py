@@ -104,7 +104,9 @@ def vec_reset_args(
         if not env._started:
             raise RuntimeError("options['reset_mask'] resets some games of a batch already reset: call reset() first")
         mask = np.ascontiguousarray(mask)
-    if seed is None or isinstance(seed, (int, np.integer)) or not isinstance(seed, (list, tuple, np.ndarray)):
+    if isinstance(seed, np.ndarray) and seed.ndim == 0:
+        seed = seed.item()
+    if not isinstance(seed, (list, tuple, np.ndarray)):
         return check_optional_seed(seed), None, mask
     if len(seed) != n:
         raise ValueError(f"seed given as a list must have one seed per game ({n}), got {len(seed)}")

@@ -40,6 +40,8 @@ def test_a_seed_array_and_none_entries_are_taken():
     np.testing.assert_array_equal(obs_a, obs_b)  # the None entry is drawn from the env's generator
     three, _ = VecEnv("crazy_eights", 1).reset(seed=3)
     np.testing.assert_array_equal(obs_a[0], three[0])
+    # A 0-d array is one seed for the batch, as an integer is.
+    np.testing.assert_array_equal(a.reset(seed=np.int64(3))[0], a.reset(seed=np.array(3))[0])
 
 
 def _first_legal(obs, mask):
@@ -113,7 +115,11 @@ def test_bad_reset_arguments_are_refused_and_change_nothing():
         env.reset(options={"reset_mask": np.ones(4, bool)})
     obs, _ = env.reset(seed=0)
     bad = [
-        ({"options": {"reset_mask": [True] * 4}}, TypeError, r"options\['reset_mask'\] must be a numpy array of dtype bool"),
+        (
+            {"options": {"reset_mask": [True] * 4}},
+            TypeError,
+            r"options\['reset_mask'\] must be a numpy array of dtype bool",
+        ),
         ({"options": {"reset_mask": np.ones(4, int)}}, TypeError, r"dtype bool"),
         ({"options": {"reset_mask": np.ones(3, bool)}}, ValueError, r"shape \(4,\), got \(3,\)"),
         ({"options": {"reset_mask": np.zeros(4, bool)}}, ValueError, r"at least one game"),
@@ -121,6 +127,8 @@ def test_bad_reset_arguments_are_refused_and_change_nothing():
         ({"seed": [1, 2, 3]}, ValueError, r"one seed per game \(4\), got 3"),
         ({"seed": [1, -2, 3, 4]}, ValueError, r"seed\[1\] must be in \[0, 2\*\*64\)"),
         ({"seed": [1, "x", 3, 4]}, TypeError, r"seed\[1\]"),
+        ({"seed": [True, 2, 3, 4]}, TypeError, r"seed\[0\] must be an integer"),
+        ({"seed": 1.5}, TypeError, r"seed must be an integer"),
     ]
     for kwargs, exc, match in bad:
         with pytest.raises(exc, match=match):
@@ -149,7 +157,9 @@ def test_make_vec_takes_the_same_reset_arguments():
     envs = gymnasium.make_vec("eights/crazy_eights-v1", num_envs=3)
     obs, _ = envs.reset(seed=[6, 6, 2])
     np.testing.assert_array_equal(obs[0], obs[1])
-    envs.step(envs.unwrapped.random_actions() if hasattr(envs.unwrapped, "random_actions") else envs.action_space.sample())
+    envs.step(
+        envs.unwrapped.random_actions() if hasattr(envs.unwrapped, "random_actions") else envs.action_space.sample()
+    )
     mask = np.array([False, True, False])
     obs2, _ = envs.reset(seed=6, options={"reset_mask": mask})
     one, _ = eights.VecEnv("crazy_eights", 3).reset(seed=6)
