@@ -6,6 +6,11 @@ use super::*;
 impl Game {
     /// Collect the effects of placed card `c` into the turn.
     pub(super) fn record_effects(&mut self, c: Card) {
+        if self.turn.cancelled && self.chain.active {
+            // A cancel under top-only effects, now covered: it acts no more (see
+            // `cancel_or_shield`); the pending chain stands, for `c` to answer.
+            self.turn.cancelled = false;
+        }
         if self.record_is_bare(c) {
             self.record_bare(c);
         } else {
@@ -23,7 +28,7 @@ impl Game {
 
     /// Under top-only effects, does placing a card clear the effects recorded before it?
     #[inline]
-    fn top_only(&self) -> bool {
+    pub(super) fn top_only(&self) -> bool {
         let in_run = matches!(self.turn.follow, Some((FollowState::SameSuitAny | FollowState::OneMatching, _)));
         match self.rules.settings.multi_effects {
             MultiEffects::TopOnly | MultiEffects::TopCardOnly => true,

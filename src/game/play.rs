@@ -189,7 +189,10 @@ impl Game {
         self.pass_streak = 0;
         self.free_play = false;
         self.turn.top_matched = matched;
-        if phase == Phase::Chain && self.cancel_or_shield(c, shields) {
+        // A cancelling card acts on a pending chain whether it answers it or follows an answer
+        // in the same play (blackjack_forum_house: JS then JH on a pending two).
+        let on_chain = phase == Phase::Chain || (phase == Phase::Continue && self.chain.active);
+        if on_chain && self.cancel_or_shield(c, shields) {
             return;
         }
         self.record_effects(c);
@@ -252,6 +255,11 @@ impl Game {
         if shields && r.shield_through && !cancels {
             // A pass-through shield: the player is shielded; the chain, unchanged, moves on to
             // the next player. The card has no other effect.
+        } else if cancels && !shields && self.top_only() {
+            // Under top-only effects a cancel acts only if it stays on top: the chain stands
+            // until the play ends (`settle_chain` ends it then), and a card of the same play
+            // placed on this one takes the cancel back (`record_effects`).
+            self.turn.cancelled = true;
         } else {
             // A cancel or a shield: the chain ends, nobody draws, the card does not attack.
             if shields && self.rules.settings.chain_after == crate::rules::ChainAfter::AttackSuitOnly {
@@ -261,6 +269,11 @@ impl Game {
             }
             self.chain = Chain::default();
             self.turn.cancelled = true;
+            // A chain this play answered is gone with it: a draw card laid after the cancel
+            // starts a new one (cumulative effects: JS, JH, JC on a pending two make 5).
+            self.turn.answered = false;
+            self.turn.chain_cards = 0;
+            self.turn.multi_answer = None;
         }
         self.turn.cards += 1;
         self.turn.first.get_or_insert(c);

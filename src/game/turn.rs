@@ -139,6 +139,9 @@ impl Game {
                 None => break,
             }
         }
+        // bitch: a card that is the player's own pure wild ("2 are pick up 2 unless you are on
+        // 2's") is no pick-up card for that player, so it is not laid again "at its original value".
+        pickups &= !(self.rules.settings.pure_wild & self.own_wild_bits(p));
         if pickups != 0 && self.rules.settings.replay_drawn_pickup && self.went_out.is_none() {
             // bitch (`options.replay_drawn_pickup`): one drawn pick-up card may be laid at once, ignoring matching.
             self.turn.replay = pickups;

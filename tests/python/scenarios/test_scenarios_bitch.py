@@ -290,3 +290,31 @@ def test_BI_fidelity_wild_ace_at_score_one_also_skips():
     assert g.current_player == 2
     assert g.phase == "play"
     assert legal(g) == plays("6D 8S") | {"draw"}
+
+
+@pytest.mark.parametrize("score, offered", [(2, False), (8, True)], ids=["on_twos", "on_eights"])
+def test_BI_fidelity_a_drawn_two_is_no_pick_up_card_for_a_player_on_twos(score, offered):
+    """Source (Bitch): "2 are pick up 2 unless you are on 2's." and "If you have to pick up,
+    and you get a pick up card, you can lay it, but only at its original value." For a
+    player on 2's a 2 is not a pick-up card, so a 2 drawn in paying a penalty is not laid
+    again. n=3: P0's KH makes P1 pick up 7, and the cards drawn hold 2C. Expect: at score 2
+    paying ends P1's turn (P2 plays, nothing pending); at score 8 P1 may lay 2C, a pick-up
+    of 2 for P2. (The engine once offered 2C to the player on 2's, as a wild that named a
+    suit and made nobody pick up.)"""
+    g = bi_position(
+        3,
+        hands=[["KH", "5C", "9C"], ["7S", "8D", "9D"], ["5D", "6D", "9H"]],
+        discard=["4D", "3H"],
+        stock=["4C", "2C", "JC", "6S", "7C", "QD", "QS", "TC", "TD"],
+        scores=[8, score, 8],
+    )
+    g.step("play KH")
+    assert g.current_player == 1 and g.pending_draw == 7
+    g.step("accept")
+    assert "2C" in g.hand(1)
+    if offered:
+        assert g.phase == "after_draw" and legal(g) == {"play 2C", "pass"}
+        g.step("play 2C")
+        assert g.current_player == 2 and g.pending_draw == 2
+    else:
+        assert g.current_player == 2 and g.pending_draw == 0 and g.phase == "play"

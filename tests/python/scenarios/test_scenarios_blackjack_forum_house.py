@@ -210,6 +210,51 @@ def test_BF_fidelity_answering_with_several_only_the_top_one_acts(answer, faced)
     assert g.stock() == stock[faced:]
 
 
+@pytest.mark.parametrize(
+    "answer, rules, faced",
+    [
+        (["JS", "JH"], None, 0),  # the red jack on top cancels what the black jack added to
+        (["JH", "JS"], None, 2 + 5),  # the covered red jack does nothing: the black jack adds 5
+        (["JS", "JH"], PARITY_RULES, 0),  # every card acts, in order: +5, then cancelled
+        (["JH", "JS"], PARITY_RULES, 5),  # cancelled, then the black jack starts a new 5
+        # every card acting, each black jack adding: +5, cancelled, then a new pick-up of 5
+        (["JS", "JH", "JC"], {"multi": {"effects": "cumulate_all"}}, 5),
+    ],
+    ids=["red_on_top", "red_covered", "cumulative_red_on_top", "cumulative_red_covered", "cancel_then_black"],
+)
+def test_BF_fidelity_a_red_jack_among_the_jacks_of_an_answer(answer, rules, faced):
+    """Source (forum house list): "blackjack - pick up 5 redjack - cancels pick up", "jacks
+    on 2's & vice versa" and "If you play 3 Kings, only the top one takes effect" (catalog
+    A28: for every rank only the top card of a multiple acts); its "Variation: Cumulative"
+    makes every card act (`kings_cumulative`, where each black jack adds once).
+
+    n=3: P0 plays `2S`; P1 answers with a black and a red jack together. Expect: with only
+    the top card acting, a red jack on top cancels (P2 faces nothing) and a covered one does
+    nothing (P2 faces 2 + 5); with every card acting, in the order laid, JS then JH ends in
+    the cancel and JH then JS in a new pick-up of 5. (The red jack cancelled only as the
+    first card of the answer: JS then JH left 7, JH then JS 5 under the top-card rule.)"""
+    stock = ["KC", "KD", "AH", "AD", "AS", "3C", "3D", "4C", "9D", "4H", "5S", "5H"]
+    g = position(
+        PRESET,
+        3,
+        hands=[["2S", "5C"], answer + ["7S", "8D"], ["5D", "6D"]],
+        discard=["4D", "3S"],
+        stock=stock,
+        rules=rules,
+    )
+    g.step("play 2S")
+    play_turn(g, answer)
+    assert g.discard_pile() == ["4D", "3S", "2S"] + answer
+    assert g.current_player == 2
+    assert g.pending_draw == faced
+    if faced:
+        assert g.phase == "chain"
+        g.step("accept")
+        assert multiset(g.hand(2)) == multiset(["5D", "6D"] + stock[:faced])
+    else:
+        assert g.phase == "play" and "accept" not in legal(g)
+
+
 def test_BF_fidelity_eight_miss_a_turn():
     """Source (forum house list): "8 - miss a turn".
 
