@@ -110,9 +110,8 @@ def vec_reset_args(
         return check_optional_seed(seed), None, mask
     if len(seed) != n:
         raise ValueError(f"seed given as a list must have one seed per game ({n}), got {len(seed)}")
-    seeds = np.empty(n, np.uint64)
-    for i, s in enumerate(seed):
-        seeds[i] = int(env.np_random.integers(0, DRAW_BOUND)) if s is None else check_seed(s, f"seed[{i}]")
+    given = [None if s is None else check_seed(s, f"seed[{i}]") for i, s in enumerate(seed)]  # all checked first
+    seeds = np.array([int(env.np_random.integers(0, DRAW_BOUND)) if s is None else s for s in given], np.uint64)
     return None, seeds, mask
 
 

@@ -248,20 +248,19 @@ class VecEnv(_GymVectorEnv):
         from the env's generator. A list of seeds, one per game (``None`` entries drawn from
         the env's generator), deals game ``i`` as game 0 of ``reset(seed=seed[i])``: equal
         seeds deal equal games. ``options={"reset_mask": m}`` (bool, one per game) deals only
-        the games ``m`` marks, as a full reset with that seed deals them; the other games and
-        their rows are left as they were."""
+        the games ``m`` marks, as a full reset with that seed deals them; the other games'
+        episodes and rows are left as they were (every row of the info is current)."""
         check_vecenv(self, "reset", started=False)
         seed, seeds, mask = vec_reset_args(self, seed, options)
-        if seed is None:
-            if not self._started and self._initial_seed is not None and seeds is None:
-                seed = self._initial_seed
-            else:
-                seed = int(self.np_random.integers(0, DRAW_BOUND))
-        else:
+        if seed is not None:
             self._np_random, self._np_random_seed = seeding.np_random(seed)  # np_random_seed == seed
-        self._core.reset(seed, seeds, mask)
+        elif seeds is None:  # (with a list each game has its own seed)
+            fresh = self._started or self._initial_seed is None
+            seed = int(self.np_random.integers(0, DRAW_BOUND)) if fresh else self._initial_seed
+        self._core.reset(seed or 0, seeds, mask)
         self._started = True
-        self._done[slice(None) if mask is None else mask] = False
+        # A reset's info holds no final observation; next_step's ended games not dealt keep their flag.
+        self._done[slice(None) if mask is None or self.autoreset_mode == AutoresetMode.SAME_STEP else mask] = False
         self._resample(self._every if mask is None else mask)  # the pools' draws for the games dealt
         self._play_opponents()
         return self._obs_out(self._obs), self._info()

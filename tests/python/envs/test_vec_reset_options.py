@@ -111,9 +111,13 @@ def test_a_reset_mask_draws_the_pool_again_only_for_the_games_it_deals():
 
 def test_bad_reset_arguments_are_refused_and_change_nothing():
     env = VecEnv("crazy_eights", 4, copy=True)
+    twin = VecEnv("crazy_eights", 4, copy=True)
     with pytest.raises(RuntimeError, match=r"reset_mask.*call reset\(\) first"):
         env.reset(options={"reset_mask": np.ones(4, bool)})
-    obs, _ = env.reset(seed=0)
+    env.reset(seed=0)
+    twin.reset(seed=0)
+    env.np_random.integers(9)  # the generators at some point of their streams, the same in both
+    twin.np_random.integers(9)
     bad = [
         (
             {"options": {"reset_mask": [True] * 4}},
@@ -129,11 +133,28 @@ def test_bad_reset_arguments_are_refused_and_change_nothing():
         ({"seed": [1, "x", 3, 4]}, TypeError, r"seed\[1\]"),
         ({"seed": [True, 2, 3, 4]}, TypeError, r"seed\[0\] must be an integer"),
         ({"seed": 1.5}, TypeError, r"seed must be an integer"),
+        ({"seed": [None, -1, 2, 3]}, ValueError, r"seed\[1\]"),  # refused before the None is drawn
     ]
     for kwargs, exc, match in bad:
         with pytest.raises(exc, match=match):
             env.reset(**kwargs)
-    np.testing.assert_array_equal(env.step(np.asarray(env.random_actions()))[0].shape, obs.shape)
+    # The games and the generator are as in the twin, which saw none of the bad calls.
+    for _ in range(5):
+        np.testing.assert_array_equal(env.step(env.random_actions())[0], twin.step(twin.random_actions())[0])
+    np.testing.assert_array_equal(env.reset(seed=[None] * 4)[0], twin.reset(seed=[None] * 4)[0])
+
+
+def test_a_masked_reset_under_same_step_reports_no_final_observation():
+    env = VecEnv("crazy_eights", N, autoreset="same_step", copy=True)
+    env.reset(seed=5)
+    for _ in range(500):
+        *_, info = env.step(env.random_actions())
+        if info["_final_obs"].any():
+            break
+    assert info["_final_obs"].any()  # those final observations were reported by that step
+    mask = ~info["_final_obs"]
+    _, info = env.reset(seed=6, options={"reset_mask": mask})
+    assert not info["_final_obs"].any() and not info["_final_info"].any()
 
 
 def test_every_info_key_has_its_gymnasium_mask():
