@@ -110,6 +110,7 @@ class SB3VecEnv(_BaseVecEnv):
         seed = self._seeds[0]
         obs, _ = self.venv.reset(seed=None if seed is None else int(seed) % (2**63))
         self._reset_seeds()
+        self._reset_options()
         self.reset_infos = [{} for _ in range(self.num_envs)]
         return _copy(obs)
 
@@ -129,6 +130,25 @@ class SB3VecEnv(_BaseVecEnv):
                 infos[i]["terminal_observation"] = _copy(final, int(i))
                 infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
         return _copy(obs), np.array(rewards, dtype=np.float32), dones.copy(), infos
+
+    def set_options(self, options: Union[None, Dict[str, Any], Sequence[Optional[Dict[str, Any]]]] = None) -> None:
+        """SB3's reset options, one dict per env (or one for all).  The games of this batch are
+        dealt from its seed and take no option (a Gymnasium env's ``deck`` fixes one game's
+        deal), so only empty options are accepted; any other is refused here rather than
+        dropped at the next reset, and the options in force are left as they were."""
+        rows = list(options) if isinstance(options, (list, tuple)) else [options]
+        if isinstance(options, (list, tuple)) and len(rows) != self.num_envs:
+            raise ValueError(f"set_options: a list needs one dict per env ({self.num_envs}), got {len(rows)}")
+        for i, opts in enumerate(rows):
+            if opts is not None and not isinstance(opts, dict):
+                raise TypeError(f"set_options: options must be dicts or None, got {type(opts).__name__}")
+            if opts:
+                where = f" for env {i}" if isinstance(options, (list, tuple)) else ""
+                raise ValueError(
+                    f"set_options: an SB3VecEnv's games take no reset option, got {sorted(opts)}{where}; they are "
+                    "dealt from the batch's seed (a fixed deck needs DummyVecEnv([eights.make, ...]))"
+                )
+        super().set_options(options)
 
     def action_masks(self) -> np.ndarray:
         """Legal-action masks of the learner in every game, shape ``(num_envs, 197)``."""

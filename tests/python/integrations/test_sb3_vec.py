@@ -68,6 +68,27 @@ def test_an_illegal_action_says_which_algorithms_train_on_it_and_leaves_the_batc
     venv.close()
 
 
+def test_set_options_refuses_what_the_batch_cannot_take_and_keeps_the_options_in_force():
+    # set_options was inherited: a {"deck": ...} was stored and then dropped at the next reset.
+    venv = eights.integrations.sb3.SB3VecEnv("crazy_eights", num_envs=3, seed=0, num_threads=1)
+    venv.set_options({})
+    venv.set_options([{}, None, {}])
+    assert venv._options == [{}, None, {}]
+    with pytest.raises(ValueError, match=r"take no reset option, got \['deck'\]; .*DummyVecEnv"):
+        venv.set_options({"deck": ["8H"]})
+    with pytest.raises(ValueError, match=r"got \['reset_mask'\] for env 1"):
+        venv.set_options([{}, {"reset_mask": True}, {}])
+    with pytest.raises(ValueError, match=r"one dict per env \(3\), got 2"):
+        venv.set_options([{}, {}])
+    with pytest.raises(TypeError, match="options must be dicts or None, got str"):
+        venv.set_options("deck")
+    assert venv._options == [{}, None, {}]  # a refused call leaves the options in force
+    first = venv.reset()
+    venv.seed(0)
+    assert np.array_equal(venv.reset(), first)
+    venv.close()
+
+
 def test_same_seed_same_games():
     a = eights.integrations.sb3.SB3VecEnv("switch_blackjack", num_envs=4, num_players=3)
     b = eights.integrations.sb3.SB3VecEnv("switch_blackjack", num_envs=4, num_players=3)
