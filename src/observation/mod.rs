@@ -560,4 +560,46 @@ mod tests {
         }
         assert!(checked > 10_000);
     }
+
+    /// An observation is a function of what its player knows: a determinization for that
+    /// player (every hidden card re-dealt, what the player has seen kept) leaves its
+    /// observation, and the acting player's legal actions, exactly as they were. A feature that
+    /// read another hand or the stock's order would tell the two apart.
+    #[test]
+    fn an_observation_reads_no_hidden_card() {
+        use crate::action::ActionMask;
+        use crate::game::{random_step, test_tables};
+        use rand::SeedableRng;
+        use rand_xoshiro::Xoshiro256PlusPlus;
+        let (mut real, mut dealt) = ([0f32; OBS_SIZE], [0f32; OBS_SIZE]);
+        let (mut mask, mut mask_dealt) = (ActionMask::default(), ActionMask::default());
+        let mut worlds = Xoshiro256PlusPlus::seed_from_u64(5);
+        let (mut checked, mut moved) = (0, 0);
+        for (preset, n, rules) in test_tables() {
+            let mut g = Game::new(rules, crate::game::derive_seed(9, n as u64));
+            let mut bot = Xoshiro256PlusPlus::seed_from_u64(n as u64);
+            let mut episode = 0;
+            for step in 0..1500 {
+                if step % 3 == 0 {
+                    for p in 0..n {
+                        let d = g.determinize(p, &mut worlds);
+                        encode(&g, p, &mut real);
+                        encode(&d, p, &mut dealt);
+                        let at = real.iter().zip(&dealt).position(|(a, b)| a != b);
+                        assert_eq!(at, None, "{preset} {n}p, step {step}, seat {p}: feature {at:?} moved");
+                        if g.current_player() == Some(p) {
+                            g.legal_actions(&mut mask);
+                            d.legal_actions(&mut mask_dealt);
+                            assert!(mask == mask_dealt, "{preset} {n}p, step {step}, seat {p}: legal actions moved");
+                        }
+                        moved += usize::from((0..n).any(|q| q != p && d.hand(q) != g.hand(q)));
+                        checked += 1;
+                    }
+                }
+                random_step(&mut g, &mut bot, &mut mask, 9, &mut episode);
+            }
+        }
+        // The hidden cards were re-dealt in most of the positions checked.
+        assert!(checked > 20_000 && moved * 2 > checked, "{checked} positions, {moved} re-dealt");
+    }
 }
