@@ -45,6 +45,7 @@ Peers that are not installed are skipped (ratios then read n/a).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import time
@@ -281,7 +282,21 @@ def arena_net(preset, players, seconds, deals, threads):
     return arena_vs_heuristic("net", preset, players, seconds, deals, threads)
 
 
-def thread_sweep(preset, players, seconds, rounds, max_threads):
+def _commit():
+    """The checkout's commit (None outside a git checkout)."""
+    import subprocess
+
+    try:
+        here = os.path.dirname(os.path.abspath(__file__))
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=10, cwd=here
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def thread_sweep(preset, players, seconds, rounds, max_threads, json_path=None):
     """The thread sweep (1, 2, 4, ... up to ``max_threads``): learner steps against
     ``heuristic`` (b=16384, without and with ``obs_rules``), self-play decisions (b=4096 and
     16384, float32 and uint8 observations), and the arena's ``net`` and ``ismcts:100`` against
@@ -328,6 +343,24 @@ def thread_sweep(preset, players, seconds, rounds, max_threads):
             f"{best[name, t] / 1e6:.3g} M" if best[name, t] >= 1e5 else f"{best[name, t]:,.0f}" for t in counts
         )
         print(f"| {name} | {cells} | {best[name, counts[-1]] / best[name, 1]:.2f} |")
+    if json_path:
+        record = {
+            "what": "benchmarks/throughput.py --thread-sweep: decisions a second, each cell the best of its rounds",
+            "date": time.strftime("%Y-%m-%d", time.gmtime()),
+            "eights": eights.__version__,
+            "commit": _commit(),
+            "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.processor() or platform.system()}",
+            "preset": preset,
+            "players": players,
+            "seconds": seconds,
+            "rounds": rounds,
+            "threads": counts,
+            "rows": {name: [best[name, t] for t in counts] for name, _ in rows},
+        }
+        with open(json_path, "w", encoding="utf-8") as f:
+            json.dump(record, f, indent=1)
+            f.write("\n")
+        print(f"wrote {json_path} (plot it with benchmarks/plot_thread_sweep.py)")
     return best
 
 
@@ -360,9 +393,10 @@ def main():
         "self-play, the arena), each cell as a ratio to one thread",
     )
     ap.add_argument("--max-threads", type=int, default=os.cpu_count() or 1, help="the thread sweep's largest count")
+    ap.add_argument("--json", metavar="FILE", help="the thread sweep's cells also written to FILE (JSON)")
     args = ap.parse_args()
     if args.thread_sweep:
-        thread_sweep(args.preset, args.players, args.seconds, args.rounds, args.max_threads)
+        thread_sweep(args.preset, args.players, args.seconds, args.rounds, args.max_threads, args.json)
         return
     preset, players, sec = args.preset, args.players, args.seconds
     cores = os.cpu_count() or 1

@@ -65,7 +65,7 @@ if [ "${PROFILE:-1}" = 1 ]; then
 fi
 if [ "${SWEEP:-1}" = 1 ]; then
     el "thread sweep"
-    timeout 180 "$PYTHON" benchmarks/throughput.py --thread-sweep --seconds 1 --rounds 2 > "$OUT/thread_sweep.txt" 2>&1
+    timeout 180 "$PYTHON" benchmarks/throughput.py --thread-sweep --seconds 1 --rounds 2 --json "$OUT/thread_sweep.json" > "$OUT/thread_sweep.txt" 2>&1
 fi
 if [ -n "${STEP_SPLIT:-}" ]; then
     el "step split"
