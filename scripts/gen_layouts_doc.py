@@ -206,8 +206,12 @@ TABLE = {
         "that they keep their offsets)"
     ),
     "no_refill_after_out": (
-        "the stock is not refilled once a player holds no cards (`stock.no_refill_after_out`; added last, so "
-        "that the columns before it keep their offsets)"
+        "the stock is not refilled once a player holds no cards (`stock.no_refill_after_out`; added after the "
+        "columns above, so that they keep their offsets)"
+    ),
+    "nomination_lapses": (
+        "a named suit binds the next player's turn only (`match.nomination_lapses`; added last, so that the "
+        "columns before it keep their offsets)"
     ),
 }
 

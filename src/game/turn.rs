@@ -114,6 +114,10 @@ impl Game {
         self.turn = Turn::default();
         self.free_play = false;
         self.restrict = Restrict::None;
+        if self.rules.settings.nomination_lapses {
+            // `match.nomination_lapses`: the named suit bound this turn only (docs/fidelity.md, D33).
+            self.nominated = None;
+        }
         self.current = self.step_in(self.current, 1);
         self.phase = Phase::Play;
         self.begin_turn();

@@ -30,6 +30,8 @@ pub struct Settings {
     /// match (`match.after_wild = nominated_suit_or_own_wild`, unless
     /// `countdown.equal_rank_on_wild`).
     pub rank_closed_after_wild: bool,
+    /// `match.nomination_lapses`: a turn that ends with no card placed ends the named suit.
+    pub nomination_lapses: bool,
     // ----- countdown
     /// `countdown` is set: scores count down and each player's wild rank is their score.
     pub countdown: bool,
@@ -160,6 +162,7 @@ impl Settings {
             any_court: s.matching.any_court,
             rank_closed_after_wild: s.matching.after_wild == AfterWild::NominatedSuitOrOwnWild
                 && !cd.is_some_and(|c| c.equal_rank_on_wild),
+            nomination_lapses: s.matching.nomination_lapses,
             countdown: cd.is_some(),
             countdown_start: cd.map_or(0, |c| c.start_score),
             pure_wild,

@@ -83,6 +83,7 @@ enum Mutation {
     Order(FirstPlayer, Direction, NextDealer),
     RankBlocked(Vec<String>),
     AnyCourt(bool),
+    NominationLapses(bool),
     Draw {
         voluntary: bool,
         mode: DrawMode,
@@ -217,6 +218,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
             .prop_map(|(f, d, n)| Mutation::Order(f, d, n)),
         1 => prop::collection::vec(rank_sel(), 0..3).prop_map(Mutation::RankBlocked),
         1 => prop::bool::ANY.prop_map(Mutation::AnyCourt),
+        1 => prop::bool::ANY.prop_map(Mutation::NominationLapses),
         3 => (prop::bool::ANY,
               select(&[DrawMode::One, DrawMode::UntilPlayable, DrawMode::UntilPlayableOrHand, DrawMode::UpTo][..]),
               0u8..=9,
@@ -354,6 +356,7 @@ fn apply(spec: &mut RulesSpec, m: &Mutation) {
         }
         Mutation::RankBlocked(r) => spec.matching.rank_blocked = r,
         Mutation::AnyCourt(b) => spec.matching.any_court = b,
+        Mutation::NominationLapses(b) => spec.matching.nomination_lapses = b,
         Mutation::Draw { voluntary, mode, limit, after } => {
             spec.draw.voluntary = voluntary;
             spec.draw.mode = mode;

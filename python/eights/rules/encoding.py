@@ -11,7 +11,7 @@ layout table is in ``docs/layouts.md``.
 >>> x = eights.Rules("switch_blackjack").encode(2)
 >>> cards, table = split(x)
 >>> cards.shape, table.shape
-((54, 78), (89,))
+((54, 78), (90,))
 >>> float(cards[face("2H"), CARD_FEATURE_NAMES.index("chain_amount")] * 16)  # a draw-two chain
 2.0
 """

@@ -199,6 +199,13 @@ pub(super) fn matching(s: &RulesSpec) -> Vec<String> {
             .into(),
         );
     }
+    if s.matching.nomination_lapses {
+        v.push(
+            "A named suit binds the next player only: once their turn ends without a card played (a draw, a pass, \
+             a penalty taken), the card that named it is followed as an ordinary card."
+                .into(),
+        );
+    }
     v
 }
 

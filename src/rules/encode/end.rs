@@ -57,5 +57,6 @@ impl Rules {
         o.flag("last_card_timing=on_penultimate_play", s.last_card_timing == LastCardTiming::OnPenultimatePlay);
         o.flag("pass_only_when_unable", !s.pass_voluntary);
         o.flag("no_refill_after_out", s.no_refill_after_out);
+        o.flag("nomination_lapses", s.nomination_lapses);
     }
 }

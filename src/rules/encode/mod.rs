@@ -67,7 +67,7 @@ const WORD: f32 = u32::MAX as f32;
 pub const CARD_FEATURES: usize = 78;
 /// Table-wide values (the columns `table`, `turn` and `end` write, checked against their
 /// writes).
-pub const TABLE_FEATURES: usize = 89;
+pub const TABLE_FEATURES: usize = 90;
 /// Length of the rules encoding: `NUM_FACES * CARD_FEATURES + TABLE_FEATURES`.
 pub const RULES_SIZE: usize = NUM_FACES * CARD_FEATURES + TABLE_FEATURES;
 

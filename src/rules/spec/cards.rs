@@ -35,6 +35,11 @@ pub struct MatchSpec {
     /// A court card matches any court card (switch_blackjack alternative reading).
     pub any_court: bool,
     pub extra: Vec<MatchExtra>,
+    /// A named suit binds only the next player's turn: a turn that ends with no card placed
+    /// (a draw, a pass, a penalty taken) lets it lapse, and the card that named it is then
+    /// followed as the ordinary card it is (advanced_switch: "Special cards only affect the next person
+    /// to play"; larby_switch: picking up "consumes the special effect").
+    pub nomination_lapses: bool,
 }
 impl Default for MatchSpec {
     fn default() -> Self {
@@ -44,6 +49,7 @@ impl Default for MatchSpec {
             after_wild: AfterWild::default(),
             any_court: false,
             extra: vec![],
+            nomination_lapses: false,
         }
     }
 }

@@ -442,3 +442,66 @@ def test_AS_fidelity_ace_without_a_new_suit_is_followed_by_its_own():
     assert g.nominated_suit is None
     assert g.active_suit == "S"
     assert legal(g) == plays("AC 7S")
+
+
+def test_AS_fidelity_an_aces_named_suit_binds_the_next_player_only():
+    """Source (Advanced Switch): "Aces: Wild cards that can be played at any time to the
+    discard pack and a new suit may be selected." with "Special cards only affect the next
+    person to play.  Other players treat it as an ordinary card." (docs/fidelity.md, D33)
+
+    n=3. P0 plays `AS` on `9S` and selects hearts; P1 holds no heart (nor an ace) and draws.
+    P2 then treats `AS` as an ordinary ace of spades: a spade or an ace, not a heart. The
+    engine held P2 to hearts (`6H` only)."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["AS", "3C", "4C"], ["4D", "5C"], ["6H", "7S", "9D", "AD"]],
+        discard=["9S"],
+        stock=["2D", "3D", "4D", "5D", "6D"],
+    )
+    g.step("play AS")
+    g.step("suit H")
+    assert g.current_player == 1 and g.active_suit == "H"
+    assert legal(g) == {"draw"}  # the next person to play is bound by the hearts
+    g.step("draw")
+    assert g.current_player == 2 and g.top_card == "AS"
+    assert g.nominated_suit is None and g.active_suit == "S"
+    assert legal(g) == plays("7S AD")
+    with pytest.raises(eights.IllegalActionError):
+        g.step("play 6H")
+
+
+def test_AS_fidelity_a_turned_up_aces_named_suit_binds_the_first_player_only():
+    """Source (Advanced Switch): "If a special card is turned up on the deal it must be
+    played as above." with "Special cards only affect the next person to play.  Other
+    players treat it as an ordinary card." (D33)
+
+    n=3, `AC` turned up: the dealer (P2) selects hearts; P0 holds no heart and draws; P1
+    follows the ordinary ace of clubs: `9C`, not its hearts."""
+    hands = [["3D", "4D", "6D", "7D", "9D"], ["3H", "4H", "6H", "7H", "9C"], ["3S", "4S", "6S", "7C", "9S"]]
+    g = eights.Game(PRESET, 3, seed=7)
+    g.reset(seed=7, deck=deal_deck(hands, "AC", ["2D", "5D", "KD", "QD"]))
+    assert g.top_card == "AC" and legal(g) >= ALL_SUIT_NOMINATIONS  # the dealer selects
+    g.step("suit H")
+    assert g.current_player == 0 and legal(g) == {"draw"}
+    g.step("draw")
+    assert g.current_player == 1 and g.nominated_suit is None
+    assert legal(g) == plays("9C")
+
+
+def test_AS_fidelity_a_named_suit_still_binds_the_next_player_after_a_play():
+    """The other side of D33: the next person to play is bound by the selected suit, and a
+    card that follows it ends the selection as any card placed does (`AS` naming hearts, P1
+    plays `4H`: P2 follows the four of hearts)."""
+    g = position(
+        PRESET,
+        3,
+        hands=[["AS", "3C", "4C"], ["4H", "5S"], ["6H", "7S", "4D"]],
+        discard=["9S"],
+        stock=["2D", "3D", "4D", "5D", "6D"],
+    )
+    g.step("play AS")
+    g.step("suit H")
+    assert legal(g) == plays("4H")  # 5S, a spade like the ordinary AS, is not allowed
+    g.step("play 4H")
+    assert legal(g) == plays("6H 4D")

@@ -507,3 +507,44 @@ def test_LS_fidelity_several_twos_at_once_two_each():
     assert g.current_player == 1
     assert g.pending_draw == 4
     assert legal(g) == {"accept"}
+
+
+def test_LS_fidelity_a_pick_up_consumes_the_jacks_named_suit():
+    """Source (Switch, David Larby): "Note that picking up cards (except when a three is
+    played) counts as your turn, and consumes the special effect, so the following player
+    plays normally." with "Jack: can be played on any card (except a joker) and the player
+    specifies which suit should be played next" (docs/fidelity.md, D34).
+
+    n=3. P0 plays `JC` on `9C` naming hearts; P1 picks up. P2 plays normally on `JC`: a
+    club or a jack (`7C`), not `6H`. The engine held P2 to hearts."""
+    g = _pos(3, [["JC", "3D", "4D"], ["4S", "5S"], ["6H", "7C", "9D"]], ["9C"], stock=["2D", "3S", "4H", "5D", "6D"])
+    g.step("play JC")
+    g.step("suit H")
+    assert g.current_player == 1 and legal(g) == {"draw"}
+    g.step("draw")
+    assert g.current_player == 2 and g.nominated_suit is None
+    assert legal(g) == plays("7C") | {"draw"}
+
+
+def test_LS_fidelity_a_pick_up_consumes_a_turned_up_jacks_named_suit():
+    """Source: "Any special effect of the the first turned up card applies" with the note
+    that picking up "consumes the special effect, so the following player plays normally"
+    (D34). n=3, `JC` turned up: the dealer (P2) names hearts, P0 (no heart) picks up, and P1
+    follows the jack of clubs: `9C`, not its hearts."""
+    hands = [["3D", "4D", "6D", "7S", "9D"], ["3H", "4H", "6H", "7H", "9C"], ["3S", "4S", "6S", "8D", "9S"]]
+    g = dealt_game(PRESET, 3, hands=hands, start="JC", stock=["2D", "5D", "KD", "QD", "TD", "5S"], rules=RULES)
+    assert legal(g) == ALL_SUIT_NOMINATIONS
+    g.step("suit H")
+    assert g.current_player == 0 and legal(g) == {"draw"}
+    g.step("draw")
+    assert g.current_player == 1 and g.nominated_suit is None
+    assert legal(g) == plays("9C") | {"draw"}
+
+
+def test_LS_fidelity_the_player_after_a_jack_is_still_held_to_its_suit():
+    """The other side of D34: the player after the jack follows the named suit ("which suit
+    should be played next"), not the jack's own (`JC` naming hearts: `6H`, not `7C`)."""
+    g = _pos(3, [["JC", "3D", "4D"], ["6H", "7C"], ["4S", "5S"]], ["9C"], stock=["2D", "3S", "4H", "5D", "6D"])
+    g.step("play JC")
+    g.step("suit H")
+    assert legal(g) == plays("6H") | {"draw"}
