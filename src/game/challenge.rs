@@ -32,6 +32,10 @@ impl Game {
             self.void_took(b.by as usize, joker);
             self.plays = self.plays.saturating_sub(1);
             self.nominated = b.prev_nominated.map(|i| Suit::ALL[i as usize]);
+            if self.nominated.is_some() && self.rules.settings.nomination_lapses {
+                // The bluffer's turn ends with no card placed: a suit that bound it lapses.
+                self.lapse_nomination();
+            }
             self.free_play = b.prev_free_play;
             self.restrict = b.prev_restrict;
             self.draw_cards(b.by as usize, b.amount as usize);

@@ -114,13 +114,23 @@ impl Game {
         self.turn = Turn::default();
         self.free_play = false;
         self.restrict = Restrict::None;
-        if self.rules.settings.nomination_lapses {
-            // `match.nomination_lapses`: the named suit bound this turn only (docs/fidelity.md, D33).
-            self.nominated = None;
+        if self.nominated.is_some() && self.rules.settings.nomination_lapses {
+            self.lapse_nomination();
         }
         self.current = self.step_in(self.current, 1);
         self.phase = Phase::Play;
         self.begin_turn();
+    }
+
+    /// `match.nomination_lapses` (docs/fidelity.md, D33): the named suit bound the turn that
+    /// just ended with no card placed, and the card that named it is followed as an ordinary
+    /// card from now on. A card with no suit of its own (a joker) keeps the suit it named: it
+    /// has nothing else to be followed by.
+    #[cold]
+    pub(super) fn lapse_nomination(&mut self) {
+        if self.match_card().and_then(Card::suit).is_some() {
+            self.nominated = None;
+        }
     }
 
     pub(super) fn accept(&mut self) {

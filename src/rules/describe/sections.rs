@@ -201,8 +201,9 @@ pub(super) fn matching(s: &RulesSpec) -> Vec<String> {
     }
     if s.matching.nomination_lapses {
         v.push(
-            "A named suit binds the next player only: once their turn ends without a card played (a draw, a pass, \
-             a penalty taken), the card that named it is followed as an ordinary card."
+            "A named suit binds only the next player who takes a turn: once that turn ends without a card played \
+             (a draw, a pass, a pick-up paid), the card that named it is followed as an ordinary card (a joker keeps \
+             the suit it named)."
                 .into(),
         );
     }

@@ -35,10 +35,12 @@ pub struct MatchSpec {
     /// A court card matches any court card (switch_blackjack alternative reading).
     pub any_court: bool,
     pub extra: Vec<MatchExtra>,
-    /// A named suit binds only the next player's turn: a turn that ends with no card placed
-    /// (a draw, a pass, a penalty taken) lets it lapse, and the card that named it is then
-    /// followed as the ordinary card it is (advanced_switch: "Special cards only affect the next person
-    /// to play"; larby_switch: picking up "consumes the special effect").
+    /// A named suit binds only the next player who takes a turn: when that turn ends with no
+    /// card placed (a draw, a pass, a pending pick-up paid) the suit lapses, and the card that
+    /// named it is then followed as the ordinary card it is. A player who misses the turn
+    /// (skipped, or made to draw and lose it) takes none; a card with no suit of its own (a
+    /// joker) keeps the suit it named. advanced_switch: "Special cards only affect the next
+    /// person to play"; larby_switch: picking up "consumes the special effect".
     pub nomination_lapses: bool,
 }
 impl Default for MatchSpec {
