@@ -131,7 +131,7 @@ class SB3VecEnv(_BaseVecEnv):
                 infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
         return _copy(obs), np.array(rewards, dtype=np.float32), dones.copy(), infos
 
-    def set_options(self, options: Union[None, Dict[str, Any], Sequence[Optional[Dict[str, Any]]]] = None) -> None:
+    def set_options(self, options: Union[List[Dict[str, Any]], Dict[str, Any], None] = None) -> None:
         """SB3's reset options, one dict per env (or one for all).  The games of this batch are
         dealt from its seed and take no option (a Gymnasium env's ``deck`` fixes one game's
         deal), so only empty options are accepted; any other is refused here rather than
