@@ -110,6 +110,7 @@ impl Game {
         }
     }
 
+    #[inline]
     pub(super) fn end_turn_without_play(&mut self) {
         self.turn = Turn::default();
         self.free_play = false;
