@@ -68,11 +68,20 @@ class TerminateIllegal(ReadsThrough, wrappers.TerminateIllegalWrapper):
 
 
 class AssertOutOfBounds(ReadsThrough, wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's ``AssertOutOfBoundsWrapper``, reading through to the bare env."""
+    """PettingZoo's ``AssertOutOfBoundsWrapper``, reading through to the bare env. An action
+    that is a plain ``int`` in range is in the space and goes straight on: ``env()``'s
+    ``OrderEnforcing`` hands every live agent's action down as one, and the space's
+    ``contains`` only repeated that check; anything else gets PettingZoo's assertion."""
 
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._raw = env.unwrapped
+
+    def step(self, action: Any) -> None:
+        if type(action) is int and 0 <= action < NUM_ACTIONS:
+            self.env.step(action)
+        else:
+            super().step(action)
 
 
 def checked_action(action: Any) -> int:

@@ -80,3 +80,18 @@ def test_a_value_set_on_a_wrapper_still_hides_the_bare_envs_as_in_pettingzoo():
     env.reset(seed=0)
     env.env.infos = {"mine": 1}  # PettingZoo's wrappers let a caller shadow an attribute
     assert env.env.infos == {"mine": 1} and env.unwrapped.infos != {"mine": 1}
+
+
+def test_the_bounds_wrapper_passes_an_int_in_range_and_asserts_on_anything_else():
+    # Its fast path (a plain int in range goes straight on) leaves PettingZoo's assertion for
+    # every other action: out of range, another type, or None for a live agent.
+    env = make_env("crazy_eights", 2)
+    env.reset(seed=0)
+    bounds = env.env
+    legal = [a for a in range(197) if env.last()[0]["action_mask"][a]]
+    for bad in (197, -1, 2.0, None):
+        with pytest.raises(AssertionError, match="action is not in action space"):
+            bounds.step(bad)
+    before = env.unwrapped.game.to_dict()
+    bounds.step(legal[0])
+    assert env.unwrapped.game.to_dict() != before  # played
