@@ -119,3 +119,14 @@ def test_joker_effects_under_a_deck_without_jokers_say_no_joker_is_in_play():
     assert not next(line for line in added if line.startswith("Jokers [joker]")).endswith("deck.jokers = 0).")
     mine = _lines(eights.Rules("crazy_eights", cards={"RJ": {"skip": 1}}))
     assert next(line for line in mine if "[RJ]" in line).endswith("(no joker is in play: deck.jokers = 0).")
+
+
+def test_a_named_suit_that_binds_the_next_player_only_is_described_so():
+    """advanced_switch and larby_switch (docs/fidelity.md, D33 and D34): the rules list says
+    that a named suit binds only the next player who takes a turn; presets whose suit lasts
+    until a card covers it say nothing of the kind."""
+    sentence = "A named suit binds only the next player who takes a turn"
+    for preset in ("advanced_switch", "larby_switch"):
+        assert any(line.startswith(sentence) for line in _lines(eights.Rules(preset))), preset
+    for preset in ("crazy_eights", "switch_blackjack", "crazy_eights_xtreme"):
+        assert not any(line.startswith(sentence) for line in _lines(eights.Rules(preset))), preset
