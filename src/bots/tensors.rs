@@ -43,9 +43,19 @@ pub(crate) fn tensor(st: &SafeTensors<'_>, name: &str, shape: &[usize]) -> Resul
         return Err(format!("net weights: tensor {name:?} must have shape {shape:?}, got {:?}", t.shape()));
     }
     // safetensors stores little-endian values; float16 widens to float32 exactly.
-    match t.dtype() {
-        Dtype::F32 => Ok(t.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()),
-        Dtype::F16 => Ok(t.data().chunks_exact(2).map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32()).collect()),
-        other => Err(format!("net weights: tensor {name:?} must be float32 or float16, got {other:?}")),
+    let values: Vec<f32> = match t.dtype() {
+        Dtype::F32 => t.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
+        Dtype::F16 => t.data().chunks_exact(2).map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
+        other => return Err(format!("net weights: tensor {name:?} must be float32 or float16, got {other:?}")),
+    };
+    // A NaN weight makes every logit NaN, and the bot would play its lowest legal action under
+    // the file's name: a file no training writes, refused here rather than played.
+    if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+        return Err(format!(
+            "net weights: tensor {name:?} holds a value that is not finite ({} at index {i}); \
+             every weight must be a finite number",
+            values[i]
+        ));
     }
+    Ok(values)
 }

@@ -126,7 +126,7 @@ def read_exported(data: bytes, name: str = "net weights") -> Tuple[Dict[str, Any
     ``attention`` metadata, ``width``, ``context`` and ``table_width`` in [1, 4096], known rules
     columns, each named at most once, and exactly the
     tensors the architecture calls for (one missing or one too many is refused), in float16 or
-    float32. Every refusal is a :class:`~eights.train.files.FileFormatError` (a
+    float32, every value finite. Every refusal is a :class:`~eights.train.files.FileFormatError` (a
     ``ValueError``) naming ``name``."""
     import torch
     from safetensors.torch import load as load_bytes
@@ -170,6 +170,11 @@ def read_exported(data: bytes, name: str = "net weights") -> Tuple[Dict[str, Any
     for key, t in sorted(tensors.items()):
         if t.dtype not in (torch.float16, torch.float32):
             raise FileFormatError(f"{name}: tensor {key!r} must be float32 or float16, got {t.dtype}")
+        if not bool(torch.isfinite(t).all()):  # a NaN weight trains nothing and plays nonsense
+            bad = t.flatten()[~torch.isfinite(t.flatten())][0].item()
+            raise FileFormatError(
+                f"{name}: tensor {key!r} holds a value that is not finite ({bad}); every weight must be a finite number"
+            )
     return arch, tensors
 
 

@@ -23,6 +23,8 @@ import stat
 import tempfile
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
+import numpy as np
+
 from .._utils.optional import check_safe_torch_load
 
 __all__ = [
@@ -382,12 +384,20 @@ def read_file_header(path: str) -> Dict[str, Any]:
 
 def load_arrays(path: str) -> Dict[str, Any]:
     """The tensors of the safetensors file at ``path`` as numpy arrays (name -> array), its
-    header checked first (:func:`read_file_header`)."""
+    header checked first (:func:`read_file_header`), every float value finite."""
     from safetensors.numpy import load_file
 
     path = os.fspath(path)
     read_file_header(path)
     try:
-        return load_file(path)
+        arrays = load_file(path)
     except Exception as exc:  # noqa: BLE001 - safetensors' own error type
         raise FileFormatError(f"{path}: damaged safetensors file ({_first_line(exc)})") from None
+    for key in sorted(arrays):  # a NaN weight trains nothing and plays nonsense
+        a = arrays[key]
+        if np.issubdtype(a.dtype, np.floating) and not np.isfinite(a).all():
+            raise FileFormatError(
+                f"{path}: tensor {key[:80]!r} holds a value that is not finite ({a[~np.isfinite(a)].flat[0]}); "
+                "every weight must be a finite number"
+            )
+    return arrays

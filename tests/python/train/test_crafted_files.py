@@ -188,6 +188,48 @@ def test_exported_policies_of_sizes_no_run_trains_are_refused_before_they_are_bu
         _quickly(lambda path=path: load_exported(str(path)), match=refused + ".*" + message)
 
 
+def _with_a_nan(arrays, key):
+    """``arrays`` with one value of ``arrays[key]`` made NaN."""
+    bad = arrays[key].copy()
+    bad.flat[3] = np.nan
+    return {**arrays, key: bad}
+
+
+def test_a_weights_file_holding_a_nan_is_refused_by_every_loader(tmp_path):
+    # Every weight NaN made every logit NaN: the bot then always played its lowest legal action,
+    # won 97.5% against random under the file's name, and `train --init` failed mid-update.
+    from safetensors.numpy import load as load_bytes
+    from safetensors.numpy import save_file
+
+    from eights.train import cardnet, write_agent_file
+    from eights.train.export import load_exported
+    from eights.train.files import load_arrays, read_header
+
+    card = load_bytes(_core.card_net_weights())
+    meta = read_header(_core.card_net_weights())[0]["__metadata__"]
+    key = next(k for k in sorted(card) if card[k].size > 3)
+    card_file = tmp_path / "card_nan.safetensors"
+    save_file(_with_a_nan(card, key), str(card_file), metadata=meta)
+    flat_good = tmp_path / "flat.safetensors"
+    write_agent_file(str(flat_good), PolicyNet(OBS, ACTIONS, 16), "crazy_eights", {}, num_players=2)
+    flat = load_arrays(str(flat_good))
+    flat_key = next(k for k in sorted(flat) if k.endswith("fc2.weight"))
+    flat_file = tmp_path / "flat_nan.safetensors"
+    flat_meta = read_header(flat_good.read_bytes())[0]["__metadata__"]
+    save_file(_with_a_nan(flat, flat_key), str(flat_file), metadata=flat_meta)
+    not_finite = "holds a value that is not finite (NaN at index 3); every weight must be a finite number"
+    for path, tensor in ((card_file, key), (flat_file, flat_key)):
+        with pytest.raises(ValueError, match=re.escape(f'tensor "{tensor}" {not_finite}')) as err:
+            eights.Bot(str(path))
+        assert path.name in str(err.value)
+    not_finite = "holds a value that is not finite (nan); every weight must be a finite number"
+    with pytest.raises(ValueError, match=re.escape(f"tensor {key!r} {not_finite}")):
+        cardnet.load_path(str(card_file))
+    with pytest.raises(FileFormatError, match=re.escape(not_finite)):
+        load_exported(str(flat_file))
+    assert eights.Bot(str(flat_good)) is not None  # the same file without the NaN loads
+
+
 # ---------------------------------------------------------------- a resumed train run
 
 
