@@ -215,7 +215,7 @@ impl Net1Weights {
                     .iter()
                     .any(|p| p.rules.spec.name == rules.spec.name && p.players == usize::from(rules.num_players))
                 {
-                    ", with changed rules"
+                    ", under rules that play differently"
                 } else {
                     ""
                 }

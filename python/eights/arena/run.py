@@ -5,7 +5,6 @@ that asks the engine for the schedule (deal seeds, seats, bot seeds) once per ba
 from __future__ import annotations
 
 import functools
-import json
 import os
 import time
 from collections.abc import Sequence as _SequenceABC
@@ -29,6 +28,7 @@ from .._utils.seeds import check_seed
 from ..agents.spec import AgentActionError, AgentSpec, as_agent
 from ..records import EpisodeRecorder
 from ..rules import resolve_preset
+from ..rules.changes import label
 
 __all__ = ["AgentLike", "Preset", "checked_table", "concat", "play", "play_range", "rotation_table", "rules_label"]
 
@@ -62,26 +62,10 @@ def check_progress(progress: Any) -> Optional[Callable[[int], Any]]:
 
 
 def rules_label(preset: Preset, rules: Optional[Dict[str, Any]] = None) -> str:
-    """How results name the rules: the preset name, or an ``eights.Rules``'s name, followed by
-    the overrides ``rules`` played on top (``crazy_eights + deal.hand_size=4``), so that a
-    result on changed rules is not taken for one on the preset."""
-    name = preset if isinstance(preset, str) else (getattr(preset, "name", "") or "custom rules")
-    changes = ", ".join(_changes(rules or {}, ""))
-    return f"{name} + {changes}" if changes else name
-
-
-def _changes(table: Dict[str, Any], prefix: str) -> List[str]:
-    """``key.path=value`` for each value of a (nested) overrides table; lists of names comma-joined."""
-    out: List[str] = []
-    for key, value in table.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, dict) and value:
-            out.extend(_changes(value, path + "."))
-        elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-            out.append(f"{path}={','.join(value)}")
-        else:
-            out.append(f"{path}={json.dumps(value) if not isinstance(value, str) else value}")
-    return out
+    """How results name the rules: the preset name, or an ``eights.Rules``'s label (its name and
+    the changes it makes), followed by the overrides ``rules`` played on top (``crazy_eights +
+    deal.hand_size=4``), so that a result on changed rules is not taken for one on the preset."""
+    return label(preset, rules)
 
 
 @functools.cache

@@ -10,9 +10,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 
-from .._core import presets
 from .._utils import outputs as _outputs
 from .._utils.checks import terminal_safe
 from ..rules import Rules
@@ -103,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--full writes TOML: give --toml or --out")
     rules = _rules(args)
     if args.out is None:
-        print(rules.to_toml(full=args.full) if args.toml else terminal_safe(_words(rules)))
+        print(rules.to_toml(full=args.full) if args.toml else terminal_safe(rules.describe()))
         return 0
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(_header(rules, args.out, args.full) + rules.to_toml(full=args.full))
@@ -126,96 +125,3 @@ def _header(rules: Rules, path: str, full: bool) -> str:
         f"# {what}.\n"
         f"# Play them with any command's `--preset {path}`, or eights.Rules.from_toml({path!r}).\n\n"
     )
-
-
-#: The fields that name and present rules rather than play them.
-_LABELS = ("name", "title", "source", "description", "inherits")
-
-#: The most changed fields the words name (then "and N more").
-_FIELDS_SHOWN = 6
-
-
-def _flat(value: Any, path: str = "") -> Dict[str, Any]:
-    """A specification's leaves by dotted path (lists are leaves)."""
-    if not isinstance(value, dict):
-        return {path: value}
-    out: Dict[str, Any] = {}
-    for key, sub in value.items():
-        out.update(_flat(sub, f"{path}.{key}" if path else str(key)))
-    return out
-
-
-def _changes(rules: Rules) -> Optional[Tuple[str, List[str], List[str]]]:
-    """``(preset, variants added, other fields changed)`` when ``rules`` keep a preset's prose
-    summary (its ``description``) but do not play as that preset: the summary describes the
-    preset, not these rules. None when they play as the preset, or the prose is their own."""
-    spec = rules.to_dict()
-    prose = spec.get("description")
-    if not prose:
-        return None
-    for name in [rules.preset] if rules.preset else presets():  # a complete file: the preset of its prose
-        base = Rules(name)
-        if base.to_dict().get("description") == prose:
-            break
-    else:
-        return None
-    added = [v for v in rules.active_variants if v not in base.active_variants]
-    try:
-        expected = base.with_variants(*added).to_dict()
-    except ValueError:  # pragma: no cover - the rules applied them, so the preset documents them
-        expected = base.to_dict()
-    # A card entry one side lacks holds the defaults there (a change to `cards.7.skip` adds the
-    # whole entry `cards.7`): compare it with the defaults, not with nothing.
-    mine_cards, their_cards = set(spec.get("cards") or {}), set(expected.get("cards") or {})
-    if mine_cards - their_cards:
-        expected = (
-            Rules.from_dict(expected).replace(rules={"cards": {k: {} for k in mine_cards - their_cards}}).to_dict()
-        )
-    if their_cards - mine_cards:
-        spec = rules.replace(rules={"cards": {k: {} for k in their_cards - mine_cards}}).to_dict()
-    mine, theirs = _flat(spec), _flat(expected)
-    fields = sorted(
-        k for k in set(mine) | set(theirs) if k.split(".")[0] not in _LABELS and mine.get(k, ()) != theirs.get(k, ())
-    )
-    if not added and not fields:
-        return None
-    return name, added, _tables_named(fields, theirs)
-
-
-def _tables_named(fields: List[str], theirs: Dict[str, Any]) -> List[str]:
-    """Each field under a table the preset does not have named by that table: a new
-    ``cards.2.draw_chain`` listed each of its fields, defaults included, and pushed the
-    changes made elsewhere into "and 3 more"."""
-    out: List[str] = []
-    for field in fields:
-        parts = field.split(".")
-        for n in range(1, len(parts)):
-            head = ".".join(parts[:n])
-            if theirs.get(head) is None and not any(k.startswith(head + ".") for k in theirs):
-                field = head
-                break
-        if field not in out:
-            out.append(field)
-    return out
-
-
-def _words(rules: Rules) -> str:
-    """The rules in words (:meth:`eights.Rules.describe`); when variants or changes are applied
-    to a preset, its prose summary is labelled as the preset's and followed by what changed,
-    since the list below it, not the summary, describes the rules in play."""
-    text = rules.describe()
-    changed = _changes(rules)
-    prose = rules.to_dict().get("description") or ""
-    if changed is None or prose not in text:
-        return text
-    preset, added, fields = changed
-    parts = [f"variant{'s' if len(added) > 1 else ''} {', '.join(added)}"] if added else []
-    if fields:
-        more = len(fields) - _FIELDS_SHOWN
-        shown = ", ".join(fields[:_FIELDS_SHOWN]) + (f" and {more} more" if more > 0 else "")
-        parts.append(f"changes to {shown}")
-    note = (
-        f"Changed by: {'; '.join(parts)}. The summary above is the {preset} preset's; "
-        "the rules listed below are the ones in play."
-    )
-    return text.replace(prose, f"{preset}: {prose}\n\n{note}", 1)

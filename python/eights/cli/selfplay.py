@@ -109,7 +109,7 @@ def _report(title: str, stats: Dict[str, Any]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the Rust self-play benchmark, then the optional Python loop."""
     preset, rules = _args.rules_of(args)
-    print(f"preset={_args.rules_label(preset)} players={args.players} seed={args.seed}")
+    print(f"preset={_args.rules_label(preset, rules)} players={args.players} seed={args.seed}")
     stats = eights.random_selfplay(preset, num_players=args.players, games=args.games, seed=args.seed, rules=rules)
     _report("Rust loop (eights.random_selfplay)", stats)
     if args.python_loop > 0:

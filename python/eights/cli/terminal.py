@@ -273,7 +273,7 @@ def play(
     def say(text: str = "") -> None:  # the rules' name and title are a file's text: escaped
         print(terminal_safe(text), file=shown, flush=True)
 
-    name = preset if isinstance(preset, str) else preset.name
+    name = _args.rules_label(preset, rules)
     say(
         f"{name}, {num_players} players, seed {seed}. You are seat {seat}; "
         + ", ".join(f"P{p}: {seat_bots[p].label}" for p in sorted(seat_bots))

@@ -46,6 +46,7 @@ from .._core import presets as _presets
 from .._utils.checks import as_flag, as_path, quoted, shown_path, unusable_path
 from .._utils.file_kinds import wrong_place
 from .._utils.overrides import check_depth, deep_merge, rules_and_overrides, variant_names
+from .changes import described, label
 from .toml_text import PRESET_HELP, is_rules_path, load_toml_text, preset_guess
 
 __all__ = ["Rules"]
@@ -324,14 +325,23 @@ class Rules:
 
     def describe(self) -> str:
         """The rules in words: players and deck, deal, matching, every special card, drawing
-        and passing, the last card, scoring, match play, variants and simplifications."""
-        return describe_rules(self._spec)
+        and passing, the last card, scoring, match play, variants and simplifications. Rules
+        changed from a preset keep its prose summary, labelled as the preset's and followed by
+        what changed."""
+        return described(self, describe_rules(self._spec))
 
     # ------------------------------------------------------------- properties
 
     @property
     def name(self) -> str:
         return self._spec.get("name") or ""
+
+    @property
+    def label(self) -> str:
+        """How results and logs name these rules: :attr:`name`, followed by the changes made on
+        top of the preset (``crazy_eights + deal.hand_size=6``) when there are any; a
+        house-rules file or a complete specification goes by its own name."""
+        return label(self)
 
     @property
     def title(self) -> str:

@@ -149,7 +149,7 @@ def record(
         "command": command or " ".join(sys.argv),
         "hardware": machine.hardware(dev),
         "seed": str(seed),
-        "table": f"{rules.name}, {players} players, learner seats {','.join(map(str, seats))}",
+        "table": f"{rules.label}, {players} players, learner seats {','.join(map(str, seats))}",
         "init": init,
         "eights": _version(),
         "python": platform.python_version(),

@@ -222,7 +222,7 @@ def train(
     plan.update(out=out, dev=dev, env_threads=env_threads, torch_threads=torch_threads, seed=seed, log=log)
     plan.update(eval_deals=eval_deals, eval_seed=eval_seed, log_every=log_every, progress=progress, command=command)
     log(
-        f"rules {plan['rules'].name}, {players} players, learner seats {plan['seats']}, init {init}; "
+        f"rules {plan['rules'].label}, {players} players, learner seats {plan['seats']}, init {init}; "
         f"device {dev}, {_count(env_threads, 'env thread')}, {_count(torch_threads, 'PyTorch thread')} "
         f"({machine.hardware(dev)})"
     )
@@ -349,7 +349,7 @@ def _train(plan: Dict[str, Any], restart: bool):
     agent, curve, step0 = run.agent, plan["curve"], run.step
     settings = {"seed": plan["seed"], **dataclasses.asdict(plan["ppo"]), **dataclasses.asdict(plan["league"])}
     meta = outputs.record(ruleset, players, plan["seats"], init, plan["command"], plan["seed"], plan["dev"])
-    title = f"{ruleset.name}, {players} players, init {init}"
+    title = f"{ruleset.label}, {players} players, init {init}"
 
     def save() -> None:
         folder.save_checkpoint(run, agent, curve, plan["setting"], settings)
@@ -407,7 +407,7 @@ def _evaluate(plan: Dict[str, Any], folder: outputs.RunFolder, run: SelfPlay, me
     ruleset, players, fair = plan["rules"], plan["players"], 1.0 / plan["players"]
     results: Dict[str, Dict[str, Any]] = {}
     if plan["eval_deals"] > 0:
-        plan["log"](f"arena: {ruleset.name}, {players} players, {plan['eval_deals']} duplicate deals, 95% intervals")
+        plan["log"](f"arena: {ruleset.label}, {players} players, {plan['eval_deals']} duplicate deals, 95% intervals")
         for opp in ("random", "heuristic"):
             r = folder.evaluate(
                 ruleset, players, opp, plan["eval_deals"], plan["eval_seed"], plan["env_threads"], plan["progress"]

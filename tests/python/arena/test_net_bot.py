@@ -140,9 +140,9 @@ def test_net_is_refused_on_other_rules(preset, players, rules):
     g = eights.Game(preset, players, seed=1, rules=rules)
     with pytest.raises(ValueError, match=SUPPORTED) as refused:
         eights.Bot("net1").act(g)
-    # "with changed rules" only where the rules differ: not for a preset of its own at
+    # "under rules that play differently" only where the rules differ: not for a preset of its own at
     # another table (it said so for crazy_eights at 3 players).
-    assert ("with changed rules" in str(refused.value)) == (rules is not None)
+    assert ("under rules that play differently" in str(refused.value)) == (rules is not None)
     # The other bots still play these rules.
     _core.check_bot_rules("ismcts:10", preset, players, rules)
 

@@ -194,3 +194,13 @@ def test_a_new_card_table_is_named_as_one_change(tmp_path):
     want = "Changed by: changes to cards.2.draw_chain, cards.Q.skip, deal.hand_size, deal.hand_size_by_players.2."
     assert line.startswith(want), line
     assert "more" not in line and "draw_chain.group" not in line, line
+
+
+def test_commands_name_the_changes_their_rules_make():
+    # `selfplay`, `play`, `train` and `exploit` printed "crazy_eights" for changed rules; only
+    # `arena` named the changes.
+    argv = ["selfplay", "--players", "2", "--games", "4", "--python-loop", "0"]
+    code, out, _ = _run([*argv, "--rules", '{"deal": {"hand_size": 6}}', "--variants", "multiple_cards"])
+    assert code == 0 and out.startswith("preset=crazy_eights + deal.hand_size=6, variants=multiple_cards players=2")
+    code, out, _ = _run(argv)
+    assert code == 0 and out.startswith("preset=crazy_eights players=2")

@@ -130,3 +130,30 @@ def test_a_named_suit_that_binds_the_next_player_only_is_described_so():
         assert any(line.startswith(sentence) for line in _lines(eights.Rules(preset))), preset
     for preset in ("crazy_eights", "switch_blackjack", "crazy_eights_xtreme"):
         assert not any(line.startswith(sentence) for line in _lines(eights.Rules(preset))), preset
+
+
+def test_rules_changed_from_a_preset_say_so_in_python_as_on_the_command_line():
+    # `eights rules` labelled the preset's prose and said what changed; `Rules.describe()`, on
+    # which the command prints, opened with the preset's summary ("Aces change the suit but must
+    # themselves match") above a list saying aces are wild, and nothing said the rules changed.
+    summary = eights.Rules("switch_blackjack").to_dict()["description"]
+    changed = eights.Rules("switch_blackjack", deal__hand_size=6, variants=["aces_wild"]).describe()
+    assert f"switch_blackjack: {summary}\n\nChanged by: variant aces_wild; changes to deal.hand_size. " in changed
+    assert "- Aces [A]: wild: playable on any card" in changed
+    plain = eights.Rules("switch_blackjack").describe()
+    assert "Changed by" not in plain and f"\n\n{summary}\n\n" in plain
+
+
+def test_a_label_names_the_changes_made_on_a_preset():
+    # Results and logs on changed rules said "crazy_eights", as for the preset itself.
+    assert eights.Rules("crazy_eights").label == "crazy_eights"
+    assert eights.Rules("crazy_eights", deal__hand_size=6).label == "crazy_eights + deal.hand_size=6"
+    multiple = eights.Rules("crazy_eights").with_variants("multiple_cards")
+    assert multiple.label == "crazy_eights + variants=multiple_cards"
+    result = eights.arena.evaluate("random", "heuristic", eights.Rules("crazy_eights", deal__hand_size=6), games=4)
+    assert result.preset == "crazy_eights + deal.hand_size=6"
+    # Overrides given beside the rules are named after the rules' own.
+    result = eights.arena.evaluate(
+        "random", "heuristic", eights.Rules("crazy_eights", deal__hand_size=6), games=4, rules={"deck": {"packs": 2}}
+    )
+    assert result.preset == "crazy_eights + deal.hand_size=6, deck.packs=2"

@@ -1,0 +1,131 @@
+"""What rules change from the preset they start from, in words: the note :meth:`eights.Rules.describe`
+adds under a preset's prose summary when variants or changes are applied to it, and the label
+(:attr:`eights.Rules.label`) that results and logs give rules changed from a preset, so that a
+result on changed rules is not taken for one on the preset."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List, Optional, Tuple
+
+from .._core import presets
+from .._utils.overrides import deep_merge
+
+#: The fields that name and present rules rather than play them.
+_LABELS = ("name", "title", "source", "description", "inherits")
+
+#: The most changed fields the words name (then "and N more").
+_FIELDS_SHOWN = 6
+
+
+def _flat(value: Any, path: str = "") -> Dict[str, Any]:
+    """A specification's leaves by dotted path (lists are leaves)."""
+    if not isinstance(value, dict):
+        return {path: value}
+    out: Dict[str, Any] = {}
+    for key, sub in value.items():
+        out.update(_flat(sub, f"{path}.{key}" if path else str(key)))
+    return out
+
+
+def _changes(rules: Any) -> Optional[Tuple[str, List[str], List[str]]]:
+    """``(preset, variants added, other fields changed)`` when ``rules`` keep a preset's prose
+    summary (its ``description``) but do not play as that preset: the summary describes the
+    preset, not these rules. None when they play as the preset, or the prose is their own."""
+    spec = rules.to_dict()
+    prose = spec.get("description")
+    if not prose:
+        return None
+    for name in [rules.preset] if rules.preset else presets():  # a complete file: the preset of its prose
+        base = type(rules)(name)
+        if base.to_dict().get("description") == prose:
+            break
+    else:
+        return None
+    added = [v for v in rules.active_variants if v not in base.active_variants]
+    try:
+        expected = base.with_variants(*added).to_dict()
+    except ValueError:  # pragma: no cover - the rules applied them, so the preset documents them
+        expected = base.to_dict()
+    # A card entry one side lacks holds the defaults there (a change to `cards.7.skip` adds the
+    # whole entry `cards.7`): compare it with the defaults, not with nothing.
+    mine_cards, their_cards = set(spec.get("cards") or {}), set(expected.get("cards") or {})
+    if mine_cards - their_cards:
+        blank = {"cards": {k: {} for k in mine_cards - their_cards}}
+        expected = type(rules).from_dict(expected).replace(rules=blank).to_dict()
+    if their_cards - mine_cards:
+        spec = rules.replace(rules={"cards": {k: {} for k in their_cards - mine_cards}}).to_dict()
+    mine, theirs = _flat(spec), _flat(expected)
+    fields = sorted(
+        k for k in set(mine) | set(theirs) if k.split(".")[0] not in _LABELS and mine.get(k, ()) != theirs.get(k, ())
+    )
+    if not added and not fields:
+        return None
+    return name, added, _tables_named(fields, theirs)
+
+
+def _tables_named(fields: List[str], theirs: Dict[str, Any]) -> List[str]:
+    """Each field under a table the preset does not have named by that table: a new
+    ``cards.2.draw_chain`` listed each of its fields, defaults included, and pushed the
+    changes made elsewhere into "and 3 more"."""
+    out: List[str] = []
+    for field in fields:
+        parts = field.split(".")
+        for n in range(1, len(parts)):
+            head = ".".join(parts[:n])
+            if theirs.get(head) is None and not any(k.startswith(head + ".") for k in theirs):
+                field = head
+                break
+        if field not in out:
+            out.append(field)
+    return out
+
+
+def described(rules: Any, text: str) -> str:
+    """``text``, the rules in words, with the preset's prose summary labelled as the preset's and
+    followed by what changed when variants or changes are applied to it: the list below the
+    summary, not the summary, describes the rules in play."""
+    changed = _changes(rules)
+    prose = rules.to_dict().get("description") or ""
+    if changed is None or prose not in text:
+        return text
+    preset, added, fields = changed
+    parts = [f"variant{'s' if len(added) > 1 else ''} {', '.join(added)}"] if added else []
+    if fields:
+        more = len(fields) - _FIELDS_SHOWN
+        shown = ", ".join(fields[:_FIELDS_SHOWN]) + (f" and {more} more" if more > 0 else "")
+        parts.append(f"changes to {shown}")
+    note = (
+        f"Changed by: {'; '.join(parts)}. The summary above is the {preset} preset's; "
+        "the rules listed below are the ones in play."
+    )
+    return text.replace(prose, f"{preset}: {prose}\n\n{note}", 1)
+
+
+def label(preset: Any, overrides: Optional[Dict[str, Any]] = None) -> str:
+    """How results and logs name rules: a preset's name, or a :class:`eights.Rules`'s, followed
+    by the changes played on top of the preset (``crazy_eights + deal.hand_size=4``): those the
+    ``Rules`` make and then ``overrides``. Rules with a name of their own (a house-rules file, a
+    complete specification) go by that name and their own changes are not listed."""
+    if isinstance(preset, str):
+        name, changes = preset, overrides or {}
+    else:
+        name = preset.name or "custom rules"
+        own = preset.overrides if preset.preset is not None and name == preset.preset else {}
+        changes = deep_merge(own, overrides or {})
+    listed = ", ".join(override_paths({k: v for k, v in changes.items() if k not in _LABELS}))
+    return f"{name} + {listed}" if listed else name
+
+
+def override_paths(table: Dict[str, Any], prefix: str = "") -> List[str]:
+    """``key.path=value`` for each value of a (nested) overrides table; lists of names comma-joined."""
+    out: List[str] = []
+    for key, value in table.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict) and value:
+            out.extend(override_paths(value, path + "."))
+        elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+            out.append(f"{path}={','.join(value)}")
+        else:
+            out.append(f"{path}={json.dumps(value) if not isinstance(value, str) else value}")
+    return out
