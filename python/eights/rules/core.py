@@ -48,6 +48,7 @@ from .._utils.file_kinds import wrong_place
 from .._utils.overrides import check_depth, deep_merge, rules_and_overrides, variant_names
 from .changes import described, label
 from .toml_text import PRESET_HELP, is_rules_path, load_toml_text, preset_guess
+from .variant_tables import check_variant_tables
 
 __all__ = ["Rules"]
 
@@ -156,6 +157,7 @@ class Rules:
         except ValueError as exc:  # a misspelt preset, in `inherits` or as the name: a guess, as --preset gets
             raise _with_preset_guess(exc) from None
         validate_rules(spec, spec["players"]["min"])
+        check_variant_tables(base, overrides, spec)
         self._base = base
         self._overrides = overrides
         self._spec_cache: Optional[Dict[str, Any]] = spec

@@ -284,6 +284,26 @@ def test_toml_errors(tmp_path):
         eights.Rules.from_toml("inherits = 3\n")
 
 
+def test_a_variant_table_with_a_bad_field_is_refused_when_the_rules_are_made(tmp_path):
+    # A misspelt key in a house file's own [variant.qr] was accepted, listed by `eights rules`
+    # as a documented variant, and refused only when `--variants qr` applied it, naming
+    # 'cards.Q.revrse' with no word of the variant it sat in.
+    text = 'inherits = "crazy_eights"\n[variant.qr]\ncards = { Q = { %s = true } }\n'
+    with pytest.raises(eights.RulesError, match=r"^invalid rules field 'variant\.qr\.cards\.Q\.revrse': unknown field"):
+        eights.Rules.from_toml(text % "revrse")
+    with pytest.raises(eights.RulesError, match=r"'variant\.qr\.deal\.hand_size': .*\(in variant \"qr\"\)"):
+        eights.Rules("crazy_eights", variant={"qr": {"deal": {"hand_size": "six"}}})
+    complete = eights.Rules.from_toml(text % "reverse").to_dict()
+    complete["variant"]["qr"] = {"cards": {"Q": {"revrse": True}}}
+    with pytest.raises(eights.RulesError, match=r"'variant\.qr\.cards\.Q\.revrse'"):
+        eights.Rules.from_dict(complete)
+    # Spelt right, it is documented and plays; every preset's own tables pass the check.
+    rules = eights.Rules.from_toml(text % "reverse")
+    assert "qr" in rules.variants and rules.with_variants("qr").to_dict()["cards"]["Q"]["reverse"] is True
+    for preset in eights.presets():
+        assert eights.Rules.from_dict(eights.Rules(preset).to_dict()) == eights.Rules(preset)
+
+
 # ------------------------------------------------------------------ describe
 
 
