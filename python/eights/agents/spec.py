@@ -146,8 +146,9 @@ class AgentSpec:
             return actions
         if self.policy is None:
             raise TypeError(
-                f"agent {self.label!r} is the built-in bot {self.bot!r}: it plays from the game "
-                "(make_bot), not from observations"
+                f"agent {self.label!r} is the built-in bot {self.bot!r}: it plays from the game, not from "
+                f"observations: eights.Bot({self.bot!r}).act(game) gives its move, and the arena, "
+                "VecEnv opponents and make(opponents=...) take it as it is"
             )
         if isinstance(obs, dict):  # obs_rules: one dict of rows per decision
             return [self.policy({k: v[i] for k, v in obs.items()}, m) for i, m in enumerate(masks)]

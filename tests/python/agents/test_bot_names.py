@@ -76,3 +76,13 @@ def test_a_run_folder_is_a_bot_but_not_under_a_built_in_name(tmp_path, monkeypat
     assert parse_bot("net") == "net"
     assert as_agent("net").bot == "net"
     assert as_agent("./net").bot == str(tmp_path / "net" / "final.safetensors")
+
+
+def test_a_built_in_bot_asked_to_act_on_observations_says_how_it_plays():
+    # load_agent("final.safetensors").act(obs, mask) said "(make_bot)": no such public name.
+    from eights.agents import load_agent
+
+    env = eights.make("crazy_eights", num_players=2)
+    obs, info = env.reset(seed=0)
+    with pytest.raises(TypeError, match=r"eights\.Bot\('heuristic'\)\.act\(game\) gives its move"):
+        load_agent("heuristic").act(obs, info["action_mask"])
