@@ -4,11 +4,12 @@ argument), and the per-seat layout of ``opponents``."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import numbers
 import operator
 import os
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, Iterable, List, Optional
 
 import numpy as np
 
@@ -142,6 +143,39 @@ def as_action(action: Any, who: str = "action") -> int:
         except TypeError:
             pass
     raise TypeError(f"{who} must be an integer in [0, {NUM_ACTIONS}), got {describe(action)}")
+
+
+#: The longest list of names (presets) an argument takes, as ``VecEnv`` caps its list of
+#: rule sets: each name is listed once, and there are a few dozen presets.
+MAX_NAMES = 1024
+
+
+def distinct_names(
+    items: Iterable[Any],
+    name: str,
+    what: str,
+    error: Optional[Callable[[str], Exception]] = None,
+) -> List[str]:
+    """``items`` as a list of names (``str``), read one at a time and refused at the first
+    name listed twice, or past :data:`MAX_NAMES` entries, before any work is done on them (a
+    list of one preset 100,000 times had each copy built). ``TypeError`` naming ``name`` for
+    an entry that is not a ``str``; otherwise ``error(why)`` (default: a ``ValueError``
+    ``"<name>: <why>"``), ``why`` as ``preset "crazy_eights" is listed twice; list each
+    preset once``."""
+    fail = error or (lambda why: ValueError(f"{name}: {why}"))
+    out: List[str] = []
+    seen = set()
+    for i, item in enumerate(itertools.islice(items, MAX_NAMES + 1)):
+        if not isinstance(item, str):
+            raise TypeError(f"{name} must be {what} names (str), got {describe(item)} at {name}[{i}]")
+        if item in seen:
+            raise fail(f"{what} {quoted(item)} is listed twice; list each {what} once")
+        if i == MAX_NAMES:
+            size = f"{len(items):,}" if hasattr(items, "__len__") else "more"  # type: ignore[arg-type]
+            raise fail(f"a list of {what} names holds at most {MAX_NAMES:,}, got {size}")
+        seen.add(item)
+        out.append(item)
+    return out
 
 
 #: The most players at a table (the engine's limit; its own check says the same).

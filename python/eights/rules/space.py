@@ -35,7 +35,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from .._core import RulesError, RuleSpaceCore, derive_seed
-from .._utils.checks import MAX_TABLE, as_int, describe
+from .._utils.checks import MAX_TABLE, as_int, describe, distinct_names
 from .._utils.seeds import check_seed
 from .core import Rules
 
@@ -117,8 +117,8 @@ class RuleSpace:
     """A space of rule sets (see the module documentation).
 
     Args:
-        presets: names of the presets to draw from (default: every preset that allows each
-            of ``num_players``); an empty list is an error.
+        presets: names of the presets to draw from, each listed once (default: every preset
+            that allows each of ``num_players``); an empty list is an error.
         variant_prob: chance of each documented variant of the drawn preset.
         house_prob: chance that a draw has house-rule changes.
         mutations: mean number of changes of a draw with house rules (1 to 8).
@@ -152,11 +152,13 @@ class RuleSpace:
         if presets is not None:
             if not isinstance(presets, Iterable):
                 raise TypeError(f"presets must be a list of preset names (str), got {type(presets).__name__}")
-            presets = list(presets)
+            # Each name once, read before any is built: 3,000 copies of one preset took 1.8 s
+            # deaf to Ctrl-C (100,000: 105 s), each copy built whole.
+            presets = distinct_names(
+                presets, "presets", "preset", lambda why: RulesError(f"invalid rules field 'presets': {why}")
+            )
             if not presets:
                 raise RulesError("invalid rules field 'presets': the list of presets is empty (leave it out for all)")
-            if not all(isinstance(p, str) for p in presets):
-                raise TypeError("presets must be preset names (str)")
         weights = _weights(dims)
         mutations = _real(mutations, "mutations", "a number")
         counts = _player_counts(num_players)
