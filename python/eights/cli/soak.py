@@ -9,6 +9,7 @@ import json
 import sys
 from typing import Any, Dict
 
+from .._utils.checks import distinct_names
 from ..diagnostics import soak
 from . import _args
 
@@ -95,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
     presets = None if args.presets is None else _args.names(args.presets)
     if presets == []:
         raise ValueError(f"--presets {args.presets!r} names no preset: give comma-separated preset names")
+    if presets is not None:  # named as the option: "--presets: preset ... is listed twice"
+        presets = distinct_names(presets, "--presets", "preset")
     if args.decisions is not None:
         res = soak.fast_soak(
             args.decisions, args.seed, presets, args.threads, args.obs_every, args.full_every, log=_log

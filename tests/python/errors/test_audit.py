@@ -806,6 +806,11 @@ FLAGS = {
     ),
     "cli-soak-presets": (["soak", "--presets", ","], "--presets ',' names no preset"),
     "cli-soak-decisions": (["soak", "--decisions", "0"], "argument --decisions: must be in [1,"),
+    # Each copy's tables were built and played: 5,000 copies used 2.2 GB, Ctrl-C took 7 s.
+    "cli-soak-presets-twice": (
+        ["soak", "--presets", "crazy_eights,zodiac,crazy_eights", "--decisions", "10"],
+        '--presets: preset "crazy_eights" is listed twice; list each preset once',
+    ),
     "cli-replay-missing": (["replay", "/nonexistent/r.json"], "cannot read '/nonexistent/r.json'"),
     "cli-replay-folder": (["replay", "/"], "'/' is not a game record: not a regular file"),
     "cli-serve-port": (["serve", "--port", "0"], "argument --port: must be in [1, 65535]"),

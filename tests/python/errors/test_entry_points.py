@@ -218,6 +218,20 @@ def test_soak_api_refuses_no_time_and_an_empty_preset_list():
         soak.fast_soak(10, presets=["crazy_eights"], num_threads=-1)
 
 
+def test_soak_api_refuses_a_preset_listed_twice_before_any_table():
+    # Each copy's tables were built and played: 5,000 copies used 2.2 GB.
+    from eights.diagnostics import soak
+
+    with pytest.raises(ValueError, match='^presets: preset "crazy_eights" is listed twice; list each preset once'):
+        soak.table_sizes(["crazy_eights"] * 5000)
+    with pytest.raises(ValueError, match='preset "zodiac" is listed twice'):
+        soak.fast_soak(10, presets=["zodiac", "crazy_eights", "zodiac"])
+    with pytest.raises(ValueError, match="a list of preset names holds at most 1,024, got 1,025"):
+        soak.soak(1, presets=[f"p{i}" for i in range(1025)])
+    with pytest.raises(TypeError, match=r"presets must be a list of preset names, got 5 \(type int\)"):
+        soak.table_sizes(5)
+
+
 def test_cli_record_errors_name_the_file(tmp_path):
     path = tmp_path / "r.json"
     path.write_text(json.dumps({"actions": [], "players": 2}))
