@@ -98,9 +98,16 @@ def _player_counts(num_players: Union[int, Iterable[int]]) -> List[int]:
     return counts
 
 
+#: The largest weight of a house-rule dimension: the engine draws a dimension by the sum of
+#: the weights, which two weights near the largest float made infinite (every draw then
+#: took one dimension); a million to one is beyond any useful ratio.
+MAX_WEIGHT = 1e6
+
+
 def _weights(dims: Optional[Mapping[str, float]]) -> List[Tuple[str, float]]:
     """The ``(dimension, weight)`` pairs of ``dims``: names as strings, weights real numbers
-    (a bool or a string is a ``TypeError``; the range is checked by the space itself)."""
+    in ``[0, MAX_WEIGHT]`` (a bool or a string is a ``TypeError``, a weight out of range a
+    ``RulesError`` on ``dims.<name>``; the names are checked by the space itself)."""
     if dims is None:
         return []
     if not isinstance(dims, Mapping):
@@ -109,7 +116,13 @@ def _weights(dims: Optional[Mapping[str, float]]) -> List[Tuple[str, float]]:
     for name, weight in dims.items():
         if not isinstance(name, str):
             raise TypeError(f"dims: a dimension name must be a str, got {name!r}")
-        out.append((name, _real(weight, f"dims[{name!r}]", "a number (a weight >= 0)")))
+        w = _real(weight, f"dims[{name!r}]", "a number (a weight >= 0)")
+        if not 0.0 <= w <= MAX_WEIGHT:  # NaN and the infinities too
+            raise RulesError(
+                f"invalid rules field 'dims.{name}': a weight must be >= 0 and at most {MAX_WEIGHT:g} "
+                f"(a finite number in [0, {MAX_WEIGHT:g}]), got {weight!r}"
+            )
+        out.append((name, w))
     return out
 
 
@@ -122,8 +135,8 @@ class RuleSpace:
         variant_prob: chance of each documented variant of the drawn preset.
         house_prob: chance that a draw has house-rule changes.
         mutations: mean number of changes of a draw with house rules (1 to 8).
-        dims: weights of the house-rule dimensions by name (see :data:`DIMENSIONS`); the
-            ones left out keep their default weight, 0 turns one off.
+        dims: weights of the house-rule dimensions by name (see :data:`DIMENSIONS`), each
+            in ``[0, 1e6]``; the ones left out keep their default weight, 0 turns one off.
         num_players: the player count (or counts) every draw must allow.
 
     Raises:

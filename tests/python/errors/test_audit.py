@@ -531,6 +531,13 @@ CASES = {
     "space-dims-str": (lambda: eights.RuleSpace(dims={"chain": "2"}), TypeError, r"dims\['chain'\] must be a number"),
     "space-dims-unknown": (lambda: eights.RuleSpace(dims={"x": 1}), eights.RulesError, 'unknown dimension "x"'),
     "space-dims-negative": (lambda: eights.RuleSpace(dims={"chain": -1}), eights.RulesError, "must be >= 0"),
+    # Accepted: the engine's sum of the weights was infinite, and every draw took one dimension.
+    "space-dims-huge": (
+        lambda: eights.RuleSpace(dims={"chain": 1e308, "hand_size": 1e308}),
+        eights.RulesError,
+        r"invalid rules field 'dims.chain': a weight must be >= 0 and at most 1e\+06 \(a finite number in "
+        r"\[0, 1e\+06\]\), got 1e\+308",
+    ),
     "space-prob": (lambda: eights.RuleSpace(variant_prob=2), eights.RulesError, r"probability in \[0, 1\]"),
     "space-mutations": (lambda: eights.RuleSpace(mutations=NAN), eights.RulesError, r"must be in \[1, 8\]"),
     "space-num_players": (lambda: eights.RuleSpace(num_players=2.0), TypeError, "num_players must be an int"),

@@ -68,6 +68,18 @@ def test_dimensions_can_be_weighted_or_switched_off():
     assert space.dims["hand_size"] == 1.0 and space.dims["card_effect"] == 0.0
 
 
+def test_weights_at_the_cap_still_draw_every_dimension_they_weigh():
+    # The cap (1e6 each) keeps the sum of all eleven weights finite: a draw spreads by their ratio.
+    space = eights.RuleSpace(
+        ["crazy_eights"],
+        house_prob=1.0,
+        variant_prob=0.0,
+        dims={d: (1e6 if d in ("hand_size", "direction") else 0.0) for d in eights.RuleSpace.DIMENSIONS},
+    )
+    firsts = {c.split()[0] for s in range(60) for c in space.changes(s)}
+    assert len(firsts) == 2, firsts
+
+
 @pytest.mark.parametrize(
     "kwargs, field",
     [
@@ -76,6 +88,9 @@ def test_dimensions_can_be_weighted_or_switched_off():
         (dict(mutations=0.5), "mutations"),
         (dict(dims={"colour": 1.0}), "dims"),
         (dict(dims={"hand_size": -1.0}), "dims.hand_size"),
+        # Accepted: two such weights summed to inf in the engine, and every draw took one dimension.
+        (dict(dims={"hand_size": 1e308, "chain": 1e308}), "dims.hand_size"),
+        (dict(dims={"chain": 1e6 + 1}), "dims.chain"),
         (dict(presets=[]), "presets"),
         (dict(presets=["crazy_nines"]), "presets"),
         (dict(presets=["stalin"], num_players=2), "presets"),
