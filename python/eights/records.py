@@ -8,12 +8,13 @@ record through a fresh game and yields every state.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
-from typing import Any, Dict, Iterator, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, Mapping, Optional, Tuple, Union
 
-from ._utils.checks import shown_path, unusable_path
+from ._utils.checks import describe, shown_path, unusable_path
 
 __all__ = ["EpisodeRecorder", "load_record", "replay_states"]
 
@@ -55,14 +56,61 @@ class EpisodeRecorder:
             raise TypeError(f"{name} must be a directory path or None, got {type(directory).__name__}")
         return cls(directory, name)
 
-    def save(self, game: Any, extra: Optional[Dict[str, Any]] = None) -> str:
-        """Write the record of ``game`` (plus ``extra`` keys); returns the file's path."""
+    def save(self, game: Any, extra: Optional[Mapping[str, Any]] = None) -> str:
+        """Write the record of ``game`` (an :class:`eights.Game`) plus the fields of ``extra``
+        (a dict of JSON values under names the record does not use); returns the file's path.
+
+        The record is made into JSON before the file is opened, and written to a temporary
+        file renamed into place, so a refused call writes nothing and leaves the count as it
+        was: ``TypeError`` for a ``game`` that is not a Game, an ``extra`` that is not a dict
+        or holds what JSON cannot write; ``ValueError`` for a field of ``extra`` the record
+        has itself (``actions``, ``rules``, ...: ``load_record`` refused the file after) or
+        for NaN or an infinity in it (not JSON)."""
+        from ._core import Game
+
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be an eights.Game (whose record is saved), got {describe(game)}")
+        if extra is not None and not isinstance(extra, Mapping):
+            raise TypeError(
+                f"extra must be a dict of further fields (name -> JSON value) or None, got {describe(extra)}"
+            )
         record = game.record()
-        if extra:
-            record.update(extra)
+        for key in extra or ():
+            if not isinstance(key, str):
+                raise TypeError(f"extra's field names must be str, got {describe(key)}")
+        clash = [key for key in extra or () if key in record]
+        if clash:
+            raise ValueError(
+                f"extra cannot set the record's own fields: {', '.join(map(repr, clash))} (a record's fields are "
+                f"{', '.join(record)}; give extra fields other names)"
+            )
+        record.update(extra or {})
+        try:
+            text = json.dumps(record, allow_nan=False)
+        except TypeError as exc:  # "Object of type object is not JSON serializable"
+            raise TypeError(
+                f"extra must hold JSON values (str, numbers, True/False, None, lists and dicts of them): {exc}"
+            ) from None
+        except ValueError as exc:
+            if "Out of range float" in str(exc):
+                raise ValueError(
+                    "extra holds NaN or an infinity, which JSON cannot write (a record is valid JSON): "
+                    "give a finite number or None"
+                ) from None
+            raise ValueError(f"extra cannot be written as JSON: {exc}") from None
+        except RecursionError:
+            raise ValueError("extra cannot be written as JSON: it is nested too deeply") from None
         path = os.path.join(self.directory, f"episode_{self.count}.json")
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(record, f)
+        # A hidden name the count skips, created as the record was (the same permissions).
+        temporary = os.path.join(self.directory, f".episode_{self.count}.json.tmp")
+        try:
+            with open(temporary, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(temporary, path)
+        except BaseException:  # a full disk, Ctrl-C: no half-written record is left
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
         self.count += 1
         return path
 

@@ -10,7 +10,7 @@ import pytest
 
 import eights
 from eights.__main__ import main
-from eights.records import load_record
+from eights.records import EpisodeRecorder, load_record
 from eights.render import replay_html, replay_text
 
 
@@ -116,6 +116,32 @@ def test_envs_and_arena_save_records(tmp_path):
         g = eights.Game.from_record(r)
         assert g.is_terminal or g.is_truncated
         assert (-1 if g.winner is None else g.winner) == winner
+
+
+@pytest.mark.parametrize(
+    "game, extra, error, message",
+    [
+        # TypeError after the file was opened: a truncated episode_0.json was left.
+        (None, {"agent": object()}, TypeError, "extra must hold JSON values .*Object of type object"),
+        # Written, and load_record refused the file ('actions' must be a list).
+        (None, {"actions": 5, "seed": 1}, ValueError, r"extra cannot set the record's own fields: 'actions', 'seed'"),
+        # NaN was written: not JSON.
+        (None, {"x": float("nan")}, ValueError, "extra holds NaN or an infinity, which JSON cannot write"),
+        (None, 5, TypeError, r"extra must be a dict of further fields .*got 5 \(type int\)"),  # not iterable
+        (None, {3: "x"}, TypeError, "extra's field names must be str"),
+        (5, None, TypeError, r"game must be an eights.Game .*got 5 \(type int\)"),  # AttributeError
+    ],
+    ids=["extra-object", "extra-own-field", "extra-nan", "extra-int", "extra-int-key", "game-int"],
+)
+def test_a_refused_save_writes_nothing_and_keeps_the_count(tmp_path, game, extra, error, message):
+    recorder = EpisodeRecorder(tmp_path)
+    g = eights.Game("crazy_eights", 2, seed=1)
+    with pytest.raises(error, match=message):
+        recorder.save(g if game is None else game, extra)
+    assert os.listdir(tmp_path) == [] and recorder.count == 0
+    path = recorder.save(g, {"agent": "me"})  # the next save is episode_0, and loads
+    assert os.listdir(tmp_path) == ["episode_0.json"] and recorder.count == 1
+    assert load_record(path)["agent"] == "me" and eights.Game.from_record(load_record(path)).to_dict() == g.to_dict()
 
 
 def test_an_arena_record_replays_with_each_seats_agent(tmp_path):
