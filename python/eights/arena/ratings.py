@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Any, Dict, List, Sequence, Tuple
+import numbers
+from typing import Any, Dict, Iterable, List, Sequence, Tuple
 
 import numpy as np
 
@@ -143,8 +144,8 @@ def _maximise(x: np.ndarray, w: np.ndarray, free: np.ndarray) -> Tuple[np.ndarra
 
 def profile_intervals(wins: np.ndarray, prior: float = 0.5, agents: Sequence[int] = ()) -> np.ndarray:
     """95% profile-likelihood intervals ``(k, 2)`` of the ratings :func:`bradley_terry` fits
-    (Elo scale, the first agent at 0), for the agents listed (all but the first when none
-    are; the others' rows are NaN).
+    (Elo scale, the first agent at 0), for the agents listed (indices in ``[0, k - 1]``, each
+    once; all but the first when none are; the others' rows are NaN).
 
     Agent ``a``'s interval holds the ratings ``t`` where the highest likelihood with ``a``
     held at ``t`` (every other agent refitted) is within half the 95% chi-squared quantile
@@ -155,6 +156,7 @@ def profile_intervals(wins: np.ndarray, prior: float = 0.5, agents: Sequence[int
     """
     raw = _check_wins(wins)
     prior = _check_prior(prior)
+    chosen = _check_agents(agents, raw.shape[0])
     if prior == 0 and sweep_pairs(raw):
         raise ValueError("with prior=0 a sweep's rating gap has no finite fit: give a prior > 0")
     w = _with_prior(raw, prior)
@@ -169,10 +171,36 @@ def profile_intervals(wins: np.ndarray, prior: float = 0.5, agents: Sequence[int
     top = _log_likelihood(best, w)
     out = np.full((k, 2), np.nan)
     out[0] = 0.0
-    for a in agents or range(1, k):
+    for a in chosen or range(1, k):
         if a != 0:
             free = np.array([i for i in range(1, k) if i != a], dtype=np.int64)
             out[a] = [_profile_end(best, w, free, a, sign, top) * _ELO for sign in (-1.0, 1.0)]
+    return out
+
+
+def _check_agents(agents: Any, k: int) -> List[int]:
+    """``agents`` of :func:`profile_intervals` as a list of ints: agent indices (rows of the
+    ``k``-agent ``wins``; 0, the anchor, has the interval ``[0, 0]``), each listed once, read
+    one at a time. ``TypeError`` for what is not a list of integers (a bool included: it
+    indexed every row); ``ValueError`` for an index out of ``[0, k - 1]`` or listed twice
+    (before: an ``IndexError``, a singular matrix for -1, numpy errors for floats)."""
+    what = f"a list of agent indices (int) in [0, {k - 1}], the rows of wins"
+    if agents is None:
+        return []
+    if isinstance(agents, (str, bytes)) or not isinstance(agents, Iterable):
+        raise TypeError(f"agents must be {what}, got {describe(agents)}")
+    out: List[int] = []
+    for i, a in enumerate(agents):
+        if isinstance(a, (bool, np.bool_)) or not isinstance(a, numbers.Integral):
+            raise TypeError(f"agents must be {what}, got {describe(a)} at agents[{i}]")
+        index = int(a)
+        if not 0 <= index < k:
+            raise ValueError(
+                f"agents must be agent indices in [0, {k - 1}] (the rows of wins), got {index} at agents[{i}]"
+            )
+        if index in out:  # each agent's profile is computed once; at most k entries are read
+            raise ValueError(f"agent {index} is listed twice in agents; list each agent once")
+        out.append(index)
     return out
 
 

@@ -473,6 +473,38 @@ def test_bradley_terry_checks_wins_and_its_arguments():
     assert arena.bradley_terry(np.zeros((3, 2, 2))).shape == (3, 2)
 
 
+@pytest.mark.parametrize(
+    "agents, error, message",
+    [
+        ([5], ValueError, r"agents must be agent indices in \[0, 2\] \(the rows of wins\), got 5 at agents\[0\]"),
+        ([1, -1], ValueError, r"in \[0, 2\] \(the rows of wins\), got -1 at agents\[1\]"),  # LinAlgError
+        ([2**64], ValueError, r"in \[0, 2\] \(the rows of wins\), got 18446744073709551616"),  # IndexError
+        ([True], TypeError, r"agents must be a list of agent indices \(int\) in \[0, 2\].*got True"),  # infinities
+        ([0.5], TypeError, r"got 0.5 \(type float\) at agents\[0\]"),  # IndexError
+        ("x", TypeError, r"agents must be a list of agent indices \(int\) in \[0, 2\].*got 'x' \(type str\)"),
+        (5, TypeError, r"got 5 \(type int\)"),
+        ([1, 2, 1], ValueError, "agent 1 is listed twice in agents; list each agent once"),
+    ],
+    ids=["past-k", "negative", "huge", "bool", "float", "str", "int", "twice"],
+)
+def test_profile_intervals_checks_agents(agents, error, message):
+    # Before: IndexError, LinAlgError (a singular matrix), numpy's index errors, and [True]
+    # taken, returning infinities for every agent.
+    wins = np.array([[0.0, 30, 5], [20, 0, 12], [40, 25, 0]])
+    with pytest.raises(error, match=message):
+        arena.profile_intervals(wins, agents=agents)
+
+
+def test_profile_intervals_takes_numpy_indices_and_an_array_of_them():
+    # An array of agents was "the truth value of an array ... is ambiguous".
+    wins = np.array([[0.0, 30, 5], [20, 0, 12], [40, 25, 0]])
+    every = arena.profile_intervals(wins)
+    np.testing.assert_allclose(arena.profile_intervals(wins, agents=np.array([1, 2])), every)
+    some = arena.profile_intervals(wins, agents=[np.int64(2)])
+    np.testing.assert_allclose(some[[0, 2]], every[[0, 2]])
+    assert np.isnan(some[1]).all()
+
+
 def test_wilson_interval():
     lo, hi = arena.wilson_interval(50, 100)
     assert lo < 0.5 < hi and hi - lo == pytest.approx(0.192, abs=0.005)
