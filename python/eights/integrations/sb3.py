@@ -20,8 +20,9 @@ Conventions (those of SB3's ``DummyVecEnv``): ``reset()`` returns the observatio
 a game that ended is dealt again inside the same step, its last observation is
 ``infos[i]["terminal_observation"]`` and ``infos[i]["TimeLimit.truncated"]`` tells a
 truncation (the engine's decision cap) from a real end.  Observations are copies (safe
-to keep).  Actions must be legal (an illegal one raises ``IllegalActionError``, the batch
-left as it was): train with a masking algorithm.
+to keep).  Actions are integers, shape ``(num_envs,)``, checked as :meth:`eights.VecEnv.step`
+checks them, and must be legal (an illegal one raises ``IllegalActionError``, the batch left
+as it was): train with a masking algorithm.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _BaseVecEnv
 
 from .._core import NUM_ACTIONS, IllegalActionError
+from ..agents.pool import check_batch_actions
 from ..envs.vector import VecEnv as _EightsVecEnv
 
 __all__ = ["SB3VecEnv"]
@@ -115,7 +117,10 @@ class SB3VecEnv(_BaseVecEnv):
         return _copy(obs)
 
     def step_async(self, actions: np.ndarray) -> None:
-        np.copyto(self._actions, np.asarray(actions).reshape(self.num_envs), casting="unsafe")
+        # VecEnv.step's own check (a float, bool or string array, a wrong shape, an unsigned value
+        # past int64: TypeError/ValueError naming ``actions``), before anything is kept.
+        arr = check_batch_actions(actions, self.num_envs, "actions")
+        np.copyto(self._actions, arr, casting="unsafe")  # unsigned values past int64 were refused
 
     def step_wait(self) -> Any:
         try:

@@ -124,3 +124,56 @@ def test_maskable_ppo_learns_on_it():
     actions, _ = model.predict(obs, action_masks=np.stack(venv.env_method("action_masks")), deterministic=True)
     masks = venv.venv.action_masks()
     assert masks[np.arange(8), actions].all()
+
+
+def _batch(seed=0):
+    venv = eights.integrations.sb3.SB3VecEnv("crazy_eights", num_envs=2, seed=seed, num_threads=1)
+    venv.reset()
+    return venv
+
+
+def _games(venv):
+    return [venv.venv.game(i).to_dict() for i in range(venv.num_envs)]
+
+
+_BAD_ACTIONS = {
+    # step_async copied with casting="unsafe" and no check: truncated, parsed, cast or reshaped.
+    "float": lambda legal: legal + 0.9,
+    "float-exact": lambda legal: legal.astype(np.float64),  # VecEnv.step refuses any float dtype
+    "string": lambda legal: np.array([str(a) for a in legal]),
+    "bool": lambda legal: np.ones(len(legal), dtype=bool),
+    "nan": lambda legal: np.full(len(legal), np.nan),
+    "uint64-max": lambda legal: np.full(len(legal), 2**64 - 1, dtype=np.uint64),
+    "none": lambda legal: None,
+    "short": lambda legal: legal[:1],
+    "predict-pair": lambda legal: (legal, None),
+}
+
+
+@pytest.mark.parametrize("kind", list(_BAD_ACTIONS))
+def test_step_checks_its_actions_as_vec_env_step_does_and_steps_nothing(kind):
+    venv, twin = _batch(), _batch()
+    legal = np.array([np.flatnonzero(m)[0] for m in venv.action_masks()])
+    bad = _BAD_ACTIONS[kind](legal)
+    plain = eights.VecEnv("crazy_eights", 2, num_threads=1, autoreset="same_step", seed=0)
+    plain.reset()
+    with pytest.raises((TypeError, ValueError)) as want:
+        plain.step(bad)
+    before = _games(venv)
+    with pytest.raises(want.type) as got:
+        venv.step(bad)
+    assert str(got.value) == str(want.value) and "actions" in str(got.value)
+    assert _games(venv) == before
+    # Nothing stepped, no generator drawn: the next step is the one a batch without the bad call takes.
+    obs, rewards, dones, _ = venv.step(legal)
+    obs2, rewards2, dones2, _ = twin.step(legal)
+    assert np.array_equal(obs, obs2) and np.array_equal(rewards, rewards2) and np.array_equal(dones, dones2)
+    assert _games(venv) == _games(twin)
+
+
+def test_step_takes_any_integer_actions():
+    venv, twin = _batch(), _batch()
+    legal = np.array([np.flatnonzero(m)[0] for m in venv.action_masks()])
+    venv.step(legal.astype(np.uint8))
+    twin.step([int(a) for a in legal])
+    assert _games(venv) == _games(twin)
