@@ -38,6 +38,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _BaseVecEnv
 
 from .._core import NUM_ACTIONS, IllegalActionError
+from .._utils.seeds import check_optional_seed
 from ..agents.pool import check_batch_actions
 from ..envs.vector import VecEnv as _EightsVecEnv
 
@@ -109,12 +110,17 @@ class SB3VecEnv(_BaseVecEnv):
     # ------------------------------------------------------------ SB3 API
 
     def reset(self) -> np.ndarray:
-        seed = self._seeds[0]
-        obs, _ = self.venv.reset(seed=None if seed is None else int(seed) % (2**63))
+        obs, _ = self.venv.reset(seed=self._seeds[0])  # checked by seed(): None or in [0, 2**64)
         self._reset_seeds()
         self._reset_options()
         self.reset_infos = [{} for _ in range(self.num_envs)]
         return _copy(obs)
+
+    def seed(self, seed: Optional[int] = None) -> Sequence[Union[None, int]]:
+        """SB3's seeding: the next :meth:`reset` deals from ``seed``, an integer in the package's
+        seed range ``[0, 2**64)`` (None: a random one, as SB3 draws).  Anything else is refused
+        here (``TypeError``/``ValueError`` naming ``seed``), the seed in force left as it was."""
+        return super().seed(check_optional_seed(seed))
 
     def step_async(self, actions: np.ndarray) -> None:
         # VecEnv.step's own check (a float, bool or string array, a wrong shape, an unsigned value

@@ -177,3 +177,31 @@ def test_step_takes_any_integer_actions():
     venv.step(legal.astype(np.uint8))
     twin.step([int(a) for a in legal])
     assert _games(venv) == _games(twin)
+
+
+def test_seed_is_the_packages_seed_range_and_deals_as_given():
+    def dealt(seed):
+        venv = eights.integrations.sb3.SB3VecEnv("crazy_eights", num_envs=2, num_threads=1)
+        venv.seed(seed)
+        venv.reset()
+        return _games(venv)
+
+    plain = eights.VecEnv("crazy_eights", 2, num_threads=1, autoreset="same_step")
+    plain.reset(seed=2**63)
+    # int(seed) % 2**63 dealt seed(2**63) as seed(0).
+    assert dealt(2**63) == [plain.game(i).to_dict() for i in range(2)] != dealt(0)
+    assert dealt(2**64 - 1) != dealt(2**63 - 1)
+    venv = eights.integrations.sb3.SB3VecEnv("crazy_eights", num_envs=2, num_threads=1)
+    assert len(venv.seed(None)) == 2  # SB3 draws a seed for None
+    venv.seed(5)
+    for bad, error, message in [
+        (-1, ValueError, r"seed must be in \[0, 2\*\*64\), got -1"),  # was dealt as 2**63 - 1
+        (2**64, ValueError, r"seed must be in \[0, 2\*\*64\), got 18446744073709551616"),
+        (1.9, TypeError, r"seed must be an integer, got 1.9 \(type float\)"),  # was dealt as 1
+        (True, TypeError, r"seed must be an integer, got True \(type bool\)"),
+        ("3", TypeError, r"seed must be an integer, got '3' \(type str\)"),
+    ]:
+        with pytest.raises(error, match=message):
+            venv.seed(bad)
+    venv.reset()
+    assert _games(venv) == dealt(5)  # the seed in force was kept
