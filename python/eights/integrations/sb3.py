@@ -31,6 +31,8 @@ from .._utils.optional import require
 
 require("stable_baselines3", "sb3", "eights.integrations.sb3")
 
+import numbers
+from collections.abc import Iterable, Mapping
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
@@ -38,6 +40,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _BaseVecEnv
 
 from .._core import NUM_ACTIONS, IllegalActionError
+from .._utils.checks import as_int, describe
 from .._utils.seeds import check_optional_seed
 from ..agents.pool import check_batch_actions
 from ..envs.vector import VecEnv as _EightsVecEnv
@@ -201,12 +204,19 @@ class SB3VecEnv(_BaseVecEnv):
     def get_images(self) -> Sequence[Optional[np.ndarray]]:
         return [None for _ in range(self.num_envs)]
 
-    def _indices(self, indices: Union[None, int, Sequence[int]]) -> List[int]:
+    def _indices(self, indices: Any) -> List[int]:
+        """SB3's ``indices`` (None for every env, one index, or an iterable of them) as a list of
+        env indices, each checked against ``num_envs`` (``TypeError``/``ValueError`` naming it)."""
         if indices is None:
             return list(range(self.num_envs))
-        if isinstance(indices, int):
-            return [indices]
-        return list(indices)
+        high = self.num_envs - 1
+        if isinstance(indices, np.ndarray) and indices.ndim == 0:
+            indices = indices.item()
+        if isinstance(indices, (numbers.Integral, np.bool_)):
+            return [as_int(indices, "indices", 0, high)]
+        if isinstance(indices, (str, bytes, Mapping)) or not isinstance(indices, Iterable):
+            raise TypeError(f"indices must be None, an env index or a list of env indices, got {describe(indices)}")
+        return [as_int(i, f"indices[{k}]", 0, high) for k, i in enumerate(indices)]
 
 
 def _copy(obs: Any, i: Optional[int] = None) -> Any:

@@ -205,3 +205,21 @@ def test_seed_is_the_packages_seed_range_and_deals_as_given():
             venv.seed(bad)
     venv.reset()
     assert _games(venv) == dealt(5)  # the seed in force was kept
+
+
+def test_indices_are_checked_against_num_envs():
+    venv = _batch()
+    # env_method("action_masks", indices=[9]) was a raw IndexError, get_attr(indices=[99]) answered.
+    with pytest.raises(ValueError, match=r"indices\[0\] must be in \[0, 1\], got 9"):
+        venv.env_method("action_masks", indices=[9])
+    with pytest.raises(ValueError, match=r"indices\[1\] must be in \[0, 1\], got 99"):
+        venv.get_attr("num_players", indices=[0, 99])
+    with pytest.raises(ValueError, match=r"indices must be in \[0, 1\], got -1"):
+        venv.env_is_wrapped(object, indices=-1)
+    with pytest.raises(TypeError, match=r"indices\[0\] must be an integer, got True \(type bool\)"):
+        venv.get_attr("num_players", indices=[True])
+    with pytest.raises(TypeError, match=r"indices must be None, an env index or a list of env indices, got '0'"):
+        venv.get_attr("num_players", indices="0")
+    assert venv.get_attr("num_players", indices=np.int64(1)) == [2]
+    assert len(venv.env_method("action_masks", indices=np.array([1, 0]))) == 2
+    assert venv.env_is_wrapped(object, indices=range(2)) == [False, False]
