@@ -20,8 +20,9 @@ Conventions
   ``"score"``: the normalised score) with its final observation, and
   ``terminateds["__all__"]`` is True. A hand stopped at the engine's decision cap
   ends with ``truncateds["__all__"] = True``.
-* An illegal action raises :class:`eights.IllegalActionError` (a ``ValueError``); with the
-  masking module it never happens.
+* An action that is not an integer (a float, a string, a bool, None) is a ``TypeError`` naming
+  the agent, as the Gymnasium env's; an illegal action raises :class:`eights.IllegalActionError`
+  (a ``ValueError``); with the masking module it never happens.
 * Seeds: ``reset(seed=s)`` deals the same hand for the same ``s``; ``reset()`` without a
   seed continues the env's own seeded stream (``env_config["seed"]``, default 0, offset
   by the env runner and vector index when RLlib passes an ``EnvContext``), so runs
@@ -70,6 +71,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.utils.typing import MultiAgentDict
 
 from .._core import NUM_ACTIONS
+from .._utils.checks import as_action, describe
 from ..envs._common import Table, check_flag
 from ..envs._rulesets import obs_rules_space
 from ..envs.spaces import BindsItsActionSpace, LegalActionSpace
@@ -149,13 +151,18 @@ class EightsMultiAgentEnv(BindsItsActionSpace, MultiAgentEnv):
     def step(  # type: ignore[override]  # RLlib's multi-agent form
         self, action_dict: MultiAgentDict
     ) -> Tuple[Dict[str, Any], Dict[str, float], Dict[str, bool], Dict[str, bool], Dict[str, Any]]:
+        if not self._started:  # the game is the template dealt from seed 0, not an episode
+            raise RuntimeError("call reset() before step()")
+        if not isinstance(action_dict, Mapping):
+            raise TypeError(f"action_dict must be a dict of agent id to action, got {describe(action_dict)}")
         seat = self.game.current_player
         if seat < 0:
             raise ValueError("the hand is over: call reset() before step()")
         me = agent_id(seat)
         if me not in action_dict:
             raise ValueError(f"it is {me}'s turn; action_dict has {sorted(map(str, action_dict))}")
-        self.game.step(int(action_dict[me]))
+        # The Gymnasium env's check: a float, string, bool or None is a TypeError, never truncated or parsed.
+        self.game.step(as_action(action_dict[me], f"action_dict[{me!r}]"))
         self._acted.add(seat)
         if self.game.is_terminal or self.game.is_truncated:
             returns = self.game.returns(self.reward_kind)

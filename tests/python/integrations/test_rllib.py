@@ -215,3 +215,45 @@ def test_the_masking_module_refuses_a_space_without_the_mask():
     )
     with pytest.raises(ValueError, match=r"needs a Dict observation space with 'observations' and 'action_mask'"):
         spec.build()
+
+
+def _state(env: EightsMultiAgentEnv):
+    """What a bad call must leave as it was: the game and the env's generator."""
+    return env.game.to_dict(), env._rng.bit_generator.state
+
+
+@pytest.mark.parametrize(
+    "make_bad",
+    [
+        lambda a: a + 0.9,  # int() truncated it: legal + 0.9 played the legal action
+        lambda a: float(a),
+        lambda a: np.float64(a),
+        lambda a: str(a),  # int() parsed it
+        lambda a: True,  # played as action 1
+        lambda a: None,
+        lambda a: [a],
+    ],
+    ids=["float", "float-exact", "np-float", "string", "bool", "none", "list"],
+)
+def test_step_checks_the_action_as_the_gymnasium_env_does(make_bad):
+    env, twin = EightsMultiAgentEnv({}), EightsMultiAgentEnv({})
+    obs, _ = env.reset(seed=0)
+    twin.reset(seed=0)
+    ((agent, o),) = obs.items()
+    legal = int(np.flatnonzero(o["action_mask"])[0])
+    before = _state(env)
+    with pytest.raises(TypeError, match=rf"action_dict\['{agent}'\] must be an integer in \[0, 197\), got"):
+        env.step({agent: make_bad(legal)})
+    assert _state(env) == before
+    assert str(env.step({agent: legal})) == str(twin.step({agent: legal}))
+
+
+def test_step_before_reset_and_a_step_without_a_dict_are_clear_errors():
+    env = EightsMultiAgentEnv({})
+    before = _state(env)
+    with pytest.raises(RuntimeError, match=r"^call reset\(\) before step\(\)$"):  # it played the template deal
+        env.step({"player_0": 58})
+    assert _state(env) == before
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match=r"action_dict must be a dict of agent id to action, got None"):
+        env.step(None)
