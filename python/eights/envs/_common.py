@@ -154,14 +154,19 @@ class Table:
         """Deal the next episode from ``seed``: the same game dealt again, or with mixed rules
         a game of the rules drawn for that seed (as a batch draws them)."""
         if self.ruleset.mixed:
-            if deck is not None:
-                raise ValueError("options['deck'] needs one rule set; this env draws its rules at every episode")
+            self.check_deck(deck)
             rules, over, _ = self.ruleset.draw(seed)
             self.game = Game(rules, self.num_players, seed=seed, rules=over)
             self.encoding = None
         else:
             self.game.reset(seed=seed, deck=deck)
         return self.game
+
+    def check_deck(self, deck: Any) -> None:
+        """``ValueError`` for a reset's ``deck`` with rules drawn at every episode (callable before
+        anything changes, so that such a reset leaves the env and its generator as they were)."""
+        if deck is not None and self.ruleset.mixed:
+            raise ValueError("options['deck'] needs one rule set; this env draws its rules at every episode")
 
     def observation(self, seat: int, scale: bool, obs_rules: bool) -> Any:
         """Seat ``seat``'s observation (scaled into ``[0, 1]`` with ``scale``); with

@@ -59,7 +59,7 @@ See ``examples/rllib_selfplay.py`` in the repository for a full self-play run.
 from __future__ import annotations
 
 from .._utils.optional import require
-from .._utils.seeds import check_seed
+from .._utils.seeds import check_optional_seed, check_seed
 
 require(["ray.rllib", "torch"], "rllib", "eights.integrations.rllib")
 
@@ -72,8 +72,9 @@ from ray.rllib.utils.typing import MultiAgentDict
 
 from .._core import NUM_ACTIONS
 from .._utils.checks import as_action, describe
-from ..envs._common import Table, check_flag
+from ..envs._common import Table, check_flag, reset_deck
 from ..envs._rulesets import obs_rules_space
+from ..envs.gym import RESET_OPTIONS
 from ..envs.spaces import BindsItsActionSpace, LegalActionSpace
 from ..rules import Rules
 
@@ -140,9 +141,17 @@ class EightsMultiAgentEnv(BindsItsActionSpace, MultiAgentEnv):
     def reset(  # type: ignore[override]  # RLlib's multi-agent form
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
     ) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """Deal a new hand.  ``seed`` (in ``[0, 2**64)``) reseeds the env's generator; ``options``
+        may hold ``"deck"`` (card strings fixing the first cards of the pack), as the Gymnasium
+        env's; another key is refused."""
+        # Every argument is checked before anything changes (the generator, the game): a call
+        # that raises leaves the env exactly as it was.
+        seed = check_optional_seed(seed)
+        deck = reset_deck(self.game, options, RESET_OPTIONS)
+        self._table.check_deck(deck)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self.game = self._table.deal(int(self._rng.integers(2**63)), (options or {}).get("deck"))
+        self.game = self._table.deal(int(self._rng.integers(2**63)), deck)
         self._acted = set()
         self._started = True
         seat = self.game.current_player

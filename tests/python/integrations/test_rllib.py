@@ -257,3 +257,44 @@ def test_step_before_reset_and_a_step_without_a_dict_are_clear_errors():
     env.reset(seed=0)
     with pytest.raises(TypeError, match=r"action_dict must be a dict of agent id to action, got None"):
         env.step(None)
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "x", 2**64, True, [1, 2]], ids=repr)
+def test_reset_checks_the_seed_as_the_package_does_and_changes_nothing(seed):
+    # -1, 1.5, "x": numpy's errors; 2**64, True, [1, 2]: seeded the generator.
+    with pytest.raises((TypeError, ValueError)) as want:
+        eights.make("crazy_eights").reset(seed=seed)
+    env = EightsMultiAgentEnv({})
+    env.reset(seed=3)
+    before = _state(env)
+    with pytest.raises(want.type) as got:
+        env.reset(seed=seed)
+    assert str(got.value) == str(want.value) and str(got.value).startswith("seed must be")
+    assert _state(env) == before
+
+
+@pytest.mark.parametrize(
+    "config,options",
+    [
+        ({}, 5),  # AttributeError: 'int' object has no attribute 'get'
+        ({}, {"x": 1}),  # ignored
+        ({}, {"deck": ["ZZ"]}),
+        ({}, {"deck": "8H"}),
+        ({"preset": ["crazy_eights", "switch_blackjack"], "obs_rules": True}, {"deck": ["8H"]}),  # drew a seed first
+    ],
+    ids=["not-a-dict", "unknown-key", "bad-card", "deck-string", "deck-with-drawn-rules"],
+)
+def test_reset_checks_its_options_as_the_gymnasium_env_does_and_changes_nothing(config, options):
+    gym_env = eights.make(config.get("preset", "crazy_eights"), obs_rules=config.get("obs_rules", False))
+    with pytest.raises((TypeError, ValueError)) as want:
+        gym_env.reset(options=options)
+    env, twin = EightsMultiAgentEnv(config), EightsMultiAgentEnv(config)
+    env.reset(seed=3)
+    twin.reset(seed=3)
+    before = _state(env)
+    for seed in (None, 5):
+        with pytest.raises(want.type) as got:
+            env.reset(seed=seed, options=options)
+        assert str(got.value) == str(want.value)
+        assert _state(env) == before
+    assert str(env.reset()) == str(twin.reset())  # the stream goes on as if the bad calls never happened
