@@ -97,6 +97,8 @@ class EightsMultiAgentEnv(BindsItsActionSpace, MultiAgentEnv):
 
     def __init__(self, config: Optional[Mapping[str, Any]] = None) -> None:
         super().__init__()
+        if config is not None and not isinstance(config, Mapping):  # an EnvContext is a dict
+            raise TypeError(f"env_config must be a dict (mapping) of settings or None, got {describe(config)}")
         # An EnvContext (what RLlib passes) tells which runner and sub-env this is: give
         # each its own stream so parallel runners do not play the same deals.
         worker = int(getattr(config, "worker_index", 0))

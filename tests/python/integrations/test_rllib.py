@@ -298,3 +298,10 @@ def test_reset_checks_its_options_as_the_gymnasium_env_does_and_changes_nothing(
         assert str(got.value) == str(want.value)
         assert _state(env) == before
     assert str(env.reset()) == str(twin.reset())  # the stream goes on as if the bad calls never happened
+
+
+@pytest.mark.parametrize("config", [5, "crazy_eights", [("preset", "crazy_eights")]], ids=repr)
+def test_a_config_that_is_not_a_dict_is_a_type_error(config):
+    # 5: "'int' object is not iterable"; a string: "dictionary update sequence element #0 ..."
+    with pytest.raises(TypeError, match=r"env_config must be a dict \(mapping\) of settings or None, got"):
+        EightsMultiAgentEnv(config)
