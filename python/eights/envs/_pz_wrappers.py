@@ -19,6 +19,7 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 from .._core import NUM_ACTIONS, IllegalActionError
 from .._utils.checks import as_action as _as_action
 from .._utils.checks import describe as _describe
+from .._utils.checks import shown_path
 
 #: Why ``step`` and ``last`` refuse once every agent has left (the hand is over and each
 #: done agent was stepped with None): there is no agent to act or to report on.
@@ -129,6 +130,13 @@ class OrderEnforcing(ReadsThrough, wrappers.OrderEnforcingWrapper):
         return str(self.env)
 
 
+def _names(keys: Any) -> str:
+    """The keys of an actions dict that name no live agent, as a message lists them: the first
+    five, each shortened past 120 characters (never a huge name echoed whole), then how many more."""
+    shown = ", ".join(shown_path(k) if isinstance(k, str) else _describe(k) for k in keys[:5])
+    return shown if len(keys) <= 5 else f"{shown} and {len(keys) - 5:,} more"
+
+
 class TurnBasedParallel(turn_based_aec_to_parallel_wrapper):
     """PettingZoo's ``turn_based_aec_to_parallel`` wrapper with ``step`` checked: before
     ``reset`` a ``RuntimeError``; ``actions`` must be a dict holding one action per live
@@ -150,7 +158,7 @@ class TurnBasedParallel(turn_based_aec_to_parallel_wrapper):
         unknown = [a for a in actions if a not in agents]
         if missing or unknown:
             parts = ([f"no action for {', '.join(map(repr, missing))}"] if missing else []) + (
-                [f"actions for agents that are not live: {', '.join(map(repr, unknown))}"] if unknown else []
+                [f"actions for agents that are not live: {_names(unknown)}"] if unknown else []
             )
             raise ValueError(
                 f"actions must be a dict with one action per live agent ({', '.join(agents)}): " + "; ".join(parts)

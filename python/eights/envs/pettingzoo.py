@@ -78,6 +78,7 @@ from .._core import NUM_ACTIONS
 from .._utils.checks import as_int as _as_int
 from .._utils.checks import as_real as _as_real
 from .._utils.checks import describe as _describe
+from .._utils.checks import shown_path as _shown
 from .._utils.overrides import env_overrides
 from .._utils.seeds import DRAW_BOUND, check_optional_seed
 from ..records import EpisodeRecorder
@@ -244,7 +245,8 @@ class raw_env(AECEnv):
         try:
             return self.agent_name_mapping[agent]
         except KeyError:
-            raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}") from None
+            # A huge name is shortened (its first 100 characters and its length), never echoed whole.
+            raise ValueError(f"unknown agent {_shown(agent)}; agents are {self.possible_agents}") from None
 
     # ---------------------------------------------------------------- API
 

@@ -343,3 +343,26 @@ def gymnasium_id_version() -> int:
     import gymnasium
 
     return max(gymnasium.spec(i).version for i in gymnasium.registry if i.startswith("eights/crazy_eights-"))
+
+
+def test_a_huge_unknown_agent_name_is_not_echoed_whole():
+    # observe, action_space, observation_space and the parallel step echoed all of a
+    # million-character name (a ValueError of a million characters).
+    huge = "x" * 10**6
+    env, par = make_env("crazy_eights", 2), parallel_env("crazy_eights", 2)
+    env.reset(seed=0)
+    par.reset(seed=0)
+    for call in (
+        lambda: env.observe(huge),
+        lambda: env.action_space(huge),
+        lambda: env.observation_space(huge),
+        lambda: par.step({huge: 0, "player_0": 0, "player_1": 0}),
+    ):
+        with pytest.raises(ValueError, match=r"xxx\.\.\.' \(1,000,000 characters\)") as err:
+            call()
+        assert len(str(err.value)) < 300
+    many = {f"a{k}": 0 for k in range(100)}
+    with pytest.raises(ValueError, match="'a0', 'a1', 'a2', 'a3', 'a4' and 95 more$"):
+        par.step({**many, "player_0": 0, "player_1": 0})
+    with pytest.raises(ValueError, match=r"unknown agent 'x'; agents are \['player_0', 'player_1'\]"):
+        env.observe("x")
