@@ -52,6 +52,7 @@ require("pyspiel", "openspiel", "eights.integrations.openspiel")
 
 import hashlib
 import json
+import numbers
 from collections.abc import Mapping
 from typing import Any, Dict, List, Optional, Tuple, Union
 
@@ -229,7 +230,12 @@ class EightsState(pyspiel.State):
         return sorted(self.game.legal_actions())
 
     def chance_outcomes(self) -> List[Tuple[int, float]]:
-        assert self.game is None
+        if self.game is not None:  # OpenSpiel's own games raise a SpielError at a node not of chance
+            where = "at the end of the game" if self.is_terminal() else f"player {self.game.current_player} to act"
+            raise pyspiel.SpielError(
+                f"chance_outcomes() is only for chance nodes (the deal, while is_chance_node()); this state is "
+                f"past the deal, {where}"
+            )
         left = self._pack_size - len(self._pack)
         return [(face, count / left) for face, count in enumerate(self._remaining) if count > 0]
 
@@ -289,10 +295,16 @@ class EightsState(pyspiel.State):
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> EightsState:
         """A state ``player_id`` cannot tell from this one: the cards it cannot see dealt
         again (``eights.determinize``), seeded from ``probability_sampler()``."""
+        player_id = _player(player_id, self._num_players, "player_id")
+        if not callable(probability_sampler):
+            raise TypeError(
+                f"probability_sampler must be a function returning a probability in [0, 1], got "
+                f"{describe(probability_sampler)}"
+            )
         clone = self.clone()
         if self.game is not None and not self.is_terminal():
-            seed = int(float(probability_sampler()) * 2**52)
-            clone.game = determinize(self.game, int(player_id), seed)
+            seed = int(_probability(probability_sampler()) * 2**52)
+            clone.game = determinize(self.game, player_id, seed)
         return clone
 
     def __str__(self) -> str:
@@ -327,6 +339,22 @@ class EightsState(pyspiel.State):
             self._digests[p] = hashlib.sha1(digest + self.game.observation(p).tobytes()).digest()
 
 
+def _player(player: Any, num_players: int, name: str = "player") -> int:
+    """``player`` as a seat of the table: ``TypeError`` for a bool or a non-integer, ``ValueError``
+    outside ``[0, num_players)`` (-1 read seat 1's information state from the end of a list)."""
+    return as_int(player, name, 0, num_players - 1)
+
+
+def _probability(value: Any) -> float:
+    """What ``resample_from_infostate``'s sampler returned, as a probability in ``[0, 1]``."""
+    wanted = "probability_sampler must return a probability, a number in [0, 1] (as OpenSpiel's samplers do)"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{wanted}, returned {describe(value)}")
+    if not 0 <= value <= 1:  # NaN too; compared before float(), which overflows past 2**1024
+        raise ValueError(f"{wanted}, returned {describe(value)}")
+    return float(value)
+
+
 def _parse_state(text: Any) -> Dict[str, Any]:
     """The JSON object of a serialized state, its shape checked; ``ValueError`` otherwise."""
     if not isinstance(text, str):
@@ -357,6 +385,7 @@ class EightsObserver:
             self.dict["own_actions"] = self.tensor[OBS_SIZE:]
 
     def set_from(self, state: EightsState, player: int) -> None:
+        player = _player(player, state._num_players)  # before the tensor is touched
         self.tensor.fill(0.0)
         if state.game is not None:
             self.tensor[:OBS_SIZE] = state.game.observation(player)
@@ -364,6 +393,7 @@ class EightsObserver:
             self.tensor[OBS_SIZE:] = state._own_actions[player]
 
     def string_from(self, state: EightsState, player: int) -> str:
+        player = _player(player, state._num_players)
         if self.perfect_recall:
             return f"p{player} {state._digests[player].hex()}"
         if state.game is None:

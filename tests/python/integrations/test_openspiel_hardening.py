@@ -232,3 +232,62 @@ def test_a_game_that_failed_to_init_prints_without_crashing():
     assert done.returncode == 0, done.stderr
     assert "not made" in done.stdout
     assert repr(pyspiel.load_game("eights_one_card")) == "eights_one_card(players=2,seed=0)"
+
+
+@pytest.mark.parametrize("player,error", [(-1, ValueError), (5, ValueError), (True, TypeError), (1.0, TypeError)])
+@pytest.mark.parametrize("perfect_recall", [False, True])
+@pytest.mark.parametrize("dealt", [False, True])
+def test_the_observer_checks_its_player(player, error, perfect_recall, dealt):
+    # Before: -1 served seat 1's information state (and, while dealing, any player at all its
+    # "p5 dealing"), 5 was a raw IndexError, True a numpy broadcast error or seat 1's string.
+    game = pyspiel.load_game("eights_crazy_eights")
+    state = _play(game.new_initial_state(), np.random.default_rng(0), 0) if dealt else game.new_initial_state()
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=perfect_recall))
+    observer.set_from(state, 0)
+    before = observer.tensor.copy()
+    with pytest.raises(error, match=r"player must be (an integer|in \[0, 1\])"):
+        observer.set_from(state, player)
+    with pytest.raises(error, match=r"player must be (an integer|in \[0, 1\])"):
+        observer.string_from(state, player)
+    assert (observer.tensor == before).all()  # left as it was
+    observer.set_from(state, np.int64(1))
+    assert observer.string_from(state, np.int64(1)) == observer.string_from(state, 1)
+
+
+def test_chance_outcomes_past_the_deal_is_a_spiel_error_as_in_openspiels_games():
+    # Before: a bare AssertionError. OpenSpiel's own games raise a SpielError at a node that
+    # is not of chance (kuhn_poker: CHECK_TRUE(IsChanceNode())).
+    state = _play(pyspiel.load_game("eights_crazy_eights").new_initial_state(), np.random.default_rng(0), 0)
+    with pytest.raises(pyspiel.SpielError, match=r"chance_outcomes\(\) is only for chance nodes.*player 0 to act"):
+        state.chance_outcomes()
+    _play(state, np.random.default_rng(0), 10**4)
+    assert state.is_terminal()
+    with pytest.raises(pyspiel.SpielError, match="at the end of the game"):
+        state.chance_outcomes()
+
+
+@pytest.mark.parametrize(
+    "value,error",
+    [
+        (math.nan, ValueError),
+        (5000.0, ValueError),
+        (-0.5, ValueError),
+        (2**2000, ValueError),
+        ("x", TypeError),
+        (None, TypeError),
+        (True, TypeError),
+    ],
+)
+def test_resample_from_infostate_names_what_the_sampler_returned(value, error):
+    # Before: NaN was "cannot convert float NaN to integer", 5000.0 "seed must be in [0, 2**64)".
+    state = _play(pyspiel.load_game("eights_crazy_eights").new_initial_state(), np.random.default_rng(0), 0)
+    with pytest.raises(error, match=r"probability_sampler must return a probability, a number in \[0, 1\]"):
+        state.resample_from_infostate(0, lambda: value)
+    for fine in (0.0, 1.0, np.float32(0.5), 0):
+        assert state.resample_from_infostate(0, lambda fine=fine: fine).game is not None
+    with pytest.raises(TypeError, match="probability_sampler must be a function"):
+        state.resample_from_infostate(0, 0.5)
+    with pytest.raises(TypeError, match="player_id must be an integer"):
+        state.resample_from_infostate(True, lambda: 0.5)
+    with pytest.raises(ValueError, match=r"player_id must be in \[0, 1\], got -1"):
+        pyspiel.load_game("eights_crazy_eights").new_initial_state().resample_from_infostate(-1, lambda: 0.5)
