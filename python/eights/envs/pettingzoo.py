@@ -94,6 +94,7 @@ from ._pz_wrappers import (
 )
 from ._rulesets import RulesArg, obs_rules_space
 from .registration import ENV_VERSION
+from .spaces import ActionSpace
 
 __all__ = ["env", "raw_env", "parallel_env", "RENDER_VIEWS"]
 
@@ -226,7 +227,7 @@ class raw_env(AECEnv):
         if self.obs_rules:
             parts["rules"] = obs_rules_space(parts["observation"])["rules"]
         self._observation_spaces: Dict[str, spaces.Space] = {a: spaces.Dict(dict(parts)) for a in self.possible_agents}
-        self._action_spaces: Dict[str, spaces.Space] = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._action_spaces: Dict[str, spaces.Space] = {a: ActionSpace(NUM_ACTIONS) for a in self.possible_agents}
         self.history = new_history()
 
     # ------------------------------------------------------------- spaces

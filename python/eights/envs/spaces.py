@@ -25,13 +25,24 @@ class MaskedBatch(Protocol):
     _mask: np.ndarray
 
 
-__all__ = ["LegalActionSpace", "LegalMultiDiscrete", "OBS_DTYPES", "batched_spaces", "check_obs_options"]
+__all__ = ["ActionSpace", "LegalActionSpace", "LegalMultiDiscrete", "OBS_DTYPES", "batched_spaces", "check_obs_options"]
 
 #: Accepted observation dtypes (compact types keep the layout; values saturate).
 OBS_DTYPES = ("float32", "uint8", "int8")
 
 
-class LegalActionSpace(spaces.Discrete):
+class ActionSpace(spaces.Discrete):
+    """``Discrete(NUM_ACTIONS)`` whose :meth:`contains` answers ``False`` for an ``int`` out of
+    range, however large: Gymnasium before 1.4 cast a Python ``int`` to ``int64`` first, an
+    ``OverflowError`` past 64 bits (``contains(2**64)``)."""
+
+    def contains(self, x: Any) -> bool:
+        if isinstance(x, int) and not int(self.start) <= x < int(self.start) + int(self.n):
+            return False
+        return bool(super().contains(x))
+
+
+class LegalActionSpace(ActionSpace):
     """``Discrete(NUM_ACTIONS)`` whose default :meth:`sample` is legal.
 
     Called without ``mask``/``probability``, :meth:`sample` draws uniformly
@@ -189,4 +200,4 @@ def batched_spaces(env: Any, obs_dtype: str) -> Tuple[spaces.Space, spaces.Discr
     )
     if env.obs_rules:
         single, batched = obs_rules_space(single), obs_rules_space(batched, num_envs)
-    return single, spaces.Discrete(NUM_ACTIONS), batched, LegalMultiDiscrete(num_envs, env)
+    return single, ActionSpace(NUM_ACTIONS), batched, LegalMultiDiscrete(num_envs, env)

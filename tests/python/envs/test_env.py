@@ -218,6 +218,34 @@ def test_action_space_sample_is_legal():
     assert 0 <= copy.sample() < eights.NUM_ACTIONS
 
 
+def _contains_before_gymnasium_1_4(space, x):
+    """``Discrete.contains`` of Gymnasium 1.0 to 1.3: a Python int cast to int64 first."""
+    if isinstance(x, int):
+        as_int64 = np.int64(x)  # OverflowError past 64 bits
+    elif isinstance(x, (np.generic, np.ndarray)) and np.issubdtype(x.dtype, np.integer) and x.shape == ():
+        as_int64 = np.int64(x)
+    else:
+        return False
+    return bool(space.start <= as_int64 < space.start + space.n)
+
+
+def test_action_space_contains_answers_for_any_int(monkeypatch):
+    # Gymnasium before 1.4 (the package takes >= 1.0) raised OverflowError for contains(2**64):
+    # its Discrete cast the int to int64. The version installed here is simulated.
+    monkeypatch.setattr(gymnasium.spaces.Discrete, "contains", _contains_before_gymnasium_1_4)
+    pz = pytest.importorskip("eights.envs.pettingzoo")
+    vec = eights.VecEnv("crazy_eights", 2)
+    for space in (
+        eights.make("crazy_eights").action_space,
+        vec.single_action_space,
+        pz.raw_env().action_space("player_0"),
+    ):
+        for x in (2**64, -(2**64), 2**63, eights.NUM_ACTIONS, -1):
+            assert space.contains(x) is False and x not in space
+        assert space.contains(0) and space.contains(np.int64(196)) and 196 in space
+        assert not space.contains(np.int64(197)) and not space.contains("0") and not space.contains(1.0)
+
+
 def test_same_seed_same_trajectory():
     env_a = eights.make("crazy_eights", num_players=3)
     env_b = eights.make("crazy_eights", num_players=3)
