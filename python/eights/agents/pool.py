@@ -73,10 +73,11 @@ def _not_actions(actions: Any, n: int, who: str, got: str = "") -> str:
 
 
 def _batch_rows(obs: Any, mask: Any) -> int:
-    """Rows of a batch: those of ``mask`` (2-d), which ``obs`` (or each array of its dict) shares."""
+    """Rows of a batch: those of ``mask`` (2-d, a column per action), which ``obs`` (or each
+    array of its dict) shares."""
     shape = np.shape(mask)
-    if len(shape) != 2:
-        raise ValueError(f"mask must have shape (rows, NUM_ACTIONS), got shape {shape}")
+    if len(shape) != 2 or shape[1] != NUM_ACTIONS:  # a narrower mask reached the policies
+        raise ValueError(f"mask must have shape (rows, NUM_ACTIONS) = (rows, {NUM_ACTIONS}), got shape {shape}")
     for part in obs.values() if isinstance(obs, dict) else [obs]:
         if np.shape(part)[:1] != shape[:1]:
             raise ValueError(f"obs must have one row per row of mask ({shape[0]}), got shape {np.shape(part)}")

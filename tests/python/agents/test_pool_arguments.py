@@ -62,6 +62,18 @@ def test_act_checks_the_rows_of_obs_and_mask():
     assert pool.act(OBS[:0], MASK[:0], np.zeros(0, dtype=int)).shape == (0,)
 
 
+@pytest.mark.parametrize("width", [5, eights.NUM_ACTIONS + 1])
+@pytest.mark.parametrize("rows", [3, 0])
+def test_act_checks_the_width_of_mask(rows, width):
+    # A mask of the wrong width ((3, 5)) reached the policies.
+    calls = []
+    pool = OpponentPool([lambda obs, mask: calls.append(mask) or np.zeros(len(mask), dtype=int)])
+    want = rf"mask must have shape \(rows, NUM_ACTIONS\) = \(rows, 197\), got shape \({rows}, {width}\)"
+    with pytest.raises(ValueError, match=want):
+        pool.act(OBS[:rows], np.ones((rows, width), dtype=bool), np.zeros(rows, dtype=int))
+    assert calls == []
+
+
 def test_vec_env_with_rules_in_the_observation_plays_a_pool_of_policies():
     # obs_rules=True gives the opponents a dict of arrays; a pool's callable snapshot used to
     # fail with "TypeError: unhashable type: 'numpy.ndarray'" (the dict indexed by rows).
