@@ -123,8 +123,14 @@ class ObservationBounds:
 
     def scale(self, obs: np.ndarray) -> np.ndarray:
         """``obs`` (shape ``(..., OBS_SIZE)``) mapped into ``[0, 1]``, as a new ``float32``
-        array (see the module table)."""
-        x = np.asarray(obs, dtype=np.float32)
+        array (see the module table); ``TypeError`` for anything but an array of numbers."""
+        try:
+            x = obs if isinstance(obs, np.ndarray) else np.asarray(obs)
+        except (TypeError, ValueError):  # a ragged list
+            x = np.asarray(None)
+        if x.dtype.kind not in "biuf":  # a string was numpy's "could not convert string to float"
+            raise TypeError(f"obs must be a numeric array of shape (..., {OBS_SIZE}), got {describe(obs)}")
+        x = x.astype(np.float32, copy=False)
         if x.shape[-1:] != (OBS_SIZE,):
             raise ValueError(f"observations must have {OBS_SIZE} entries in the last axis, got shape {x.shape}")
         out = x * self._mul + self._add
