@@ -45,6 +45,7 @@ from .._core import encode_rules as _encode_rules
 from .._core import presets as _presets
 from .._utils.checks import as_flag, as_path, quoted, shown_path, unusable_path
 from .._utils.file_kinds import wrong_place
+from .._utils.outputs import file_problem
 from .._utils.overrides import check_depth, deep_merge, rules_and_overrides, variant_names
 from .changes import described, label
 from .toml_text import PRESET_HELP, is_rules_path, load_toml_text, preset_guess
@@ -73,6 +74,17 @@ def _with_preset_guess(exc: ValueError) -> ValueError:
     found = re.match(r'unknown preset "([^"]*)";', str(exc))
     guess = preset_guess(found.group(1)) if found else ""
     return type(exc)(str(exc).replace(";", f"{guess};", 1)) if guess else exc
+
+
+def _write(path: str, text: str) -> None:
+    """Write ``text`` at ``path`` (``to_toml``): an ``OSError`` of Python's kind naming the argument,
+    worded as the commands word a bad output (``is a folder, not a file``), not ``[Errno 21]``."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as exc:
+        why = file_problem(path) or exc.strerror or str(exc)
+        raise type(exc)(f"to_toml cannot write the rules to path {shown_path(path)}: {why}") from None
 
 
 class Rules:
@@ -287,7 +299,8 @@ class Rules:
         return copy.deepcopy(self._spec)
 
     def to_toml(self, path: Optional[PathOrText] = None, full: bool = False) -> str:
-        """The rules as TOML text; also written to ``path`` when given.
+        """The rules as TOML text; also written to ``path`` when given (a path that cannot be
+        written, a folder say, is an ``OSError`` of Python's kind naming it).
 
         Rules built on a preset are written as ``inherits = "<preset>"`` plus the
         overrides, unless ``full=True``; rules from a complete specification are written
@@ -321,8 +334,7 @@ class Rules:
                 header = f"# Complete rules, with these variants applied: {', '.join(applied)}.\n"
         text = header + tomli_w.dumps(_drop_none(table))
         if path is not None:
-            with open(as_path(path, "path"), "w", encoding="utf-8") as f:
-                f.write(text)
+            _write(as_path(path, "path"), text)
         return text
 
     def describe(self) -> str:

@@ -304,6 +304,23 @@ def test_a_variant_table_with_a_bad_field_is_refused_when_the_rules_are_made(tmp
         assert eights.Rules.from_dict(eights.Rules(preset).to_dict()) == eights.Rules(preset)
 
 
+def test_to_toml_names_a_path_it_cannot_write(tmp_path):
+    # Python's raw "[Errno 21] Is a directory: '/tmp'" and "No such file or directory: ''".
+    rules = eights.Rules("crazy_eights")
+    cases = [
+        (tmp_path, IsADirectoryError, "is a folder, not a file"),
+        ("", FileNotFoundError, "an empty path"),
+        (tmp_path / "missing" / "house.toml", FileNotFoundError, "the folder .* does not exist"),
+    ]
+    for path, error, why in cases:
+        with pytest.raises(error, match=f"to_toml cannot write the rules to path .*: {why}$"):
+            rules.to_toml(path)
+    with pytest.raises(OSError, match=r"\.\.\.' \(100,001 characters\): "):
+        rules.to_toml("/" + "z" * 10**5)
+    assert not (tmp_path / "missing").exists()
+    assert eights.Rules.from_toml(rules.to_toml(tmp_path / "house.toml")) == rules
+
+
 # ------------------------------------------------------------------ describe
 
 
