@@ -13,7 +13,7 @@ import re
 import sys
 from typing import Any, Callable, Dict, List, NoReturn, Optional, Tuple, Union, cast
 
-from .._utils.checks import MAX_DEALS, as_int, terminal_safe
+from .._utils.checks import MAX_DEALS, as_int, quoted, terminal_safe
 from .._utils.file_kinds import wrong_place
 from .._utils.seeds import check_seed
 from ..rules import Rules, resolve_preset
@@ -156,6 +156,14 @@ def names(text: Optional[str]) -> List[str]:
     return [item.strip() for item in (text or "").split(",") if item.strip()]
 
 
+def variant_list(text: str) -> str:
+    """The argparse type of ``--variants``: comma-separated names, at least one (``,`` named
+    none and was taken as no variants, where ``--bots ,`` and ``--presets ,`` are refused)."""
+    if not names(text):
+        raise argparse.ArgumentTypeError(f"needs at least one variant name (e.g. aces_wild), got {quoted(text)}")
+    return text
+
+
 # --------------------------------------------------------------------------- rules
 
 
@@ -236,7 +244,8 @@ def add_variants(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--variants",
         dest="apply_variants",
-        default="",
+        type=variant_list,
+        default=None,
         metavar="A,B",
         help="documented variants of the rules to apply, comma separated (eights rules --preset NAME lists them; "
         "default: none)",

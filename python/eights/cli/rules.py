@@ -38,7 +38,8 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument(
         "--variants",
-        default="",
+        type=_args.variant_list,
+        default=None,
         metavar="NAME,...",
         help="the preset's variants to apply, comma separated (the words list them; default: none)",
     )

@@ -47,7 +47,12 @@ def add_parser(subparsers: Any) -> None:
     _args.add_rules(p)
     rules = p._option_string_actions["--rules"]
     rules.help = f"{rules.help} (default: none, the preset's own rules)"
-    p.add_argument("--variants", default="", help="the preset's variants to apply, comma separated (default: none)")
+    p.add_argument(
+        "--variants",
+        type=_args.variant_list,
+        default=None,
+        help="the preset's variants to apply, comma separated (default: none)",
+    )
     p.add_argument("--out", default="runs/train", metavar="DIR", help="the run folder (default: runs/train)")
     p.add_argument(
         "--minutes",

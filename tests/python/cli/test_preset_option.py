@@ -100,3 +100,16 @@ def test_variants_apply_in_every_command_that_plays_rules(capsys, tmp_path):
     for cmd in (["exploit", "--agent", "random"], ["play"], ["selfplay"]):
         parsed = build_parser().parse_args([*cmd, "--variants", "aces_wild"])
         assert _args.rules_of(parsed) == ("crazy_eights", {"variants": ["aces_wild"]}), cmd
+
+
+@pytest.mark.parametrize("value", [",", " , ,", ""])
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_variants_naming_no_variant_are_refused(command, value, capsys):
+    # `--variants ,` was taken as no variants, where `--bots ,` and `--presets ,` are refused.
+    with pytest.raises(SystemExit) as exit_:
+        build_parser().parse_args([command, *COMMANDS[command], "--variants", value])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f'argument --variants: needs at least one variant name (e.g. aces_wild), got "{value}"' in err
+    parsed = build_parser().parse_args([command, *COMMANDS[command]])  # not given: no variants
+    assert getattr(parsed, "apply_variants", getattr(parsed, "variants", None)) is None
