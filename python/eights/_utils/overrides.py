@@ -175,13 +175,20 @@ def env_overrides(
     misspelt settings: a key that is not a rules field (or is a rules table given a plain
     value, ``players=3``) and is close to one of the env's keywords (read from the
     signatures, so they cannot drift) is a ``TypeError`` as Python's own ``unexpected keyword
-    argument``, with a "did you mean"; any other key is left to the rules (which name a bad
+    argument``, with a "did you mean"; so is ``seed`` where the env takes none (PettingZoo's:
+    seeded through ``reset(seed=...)``); any other key is left to the rules (which name a bad
     field)."""
     keywords = set(_keywords(env)).union(*(_keywords(f) for f in more))
     fields = dict(_rules_fields())
+    name = getattr(env, "__name__", "the env")
     for key, value in overrides.items():
         if not isinstance(key, str) or key in keywords:
             continue
+        if key == "seed":  # an env without a seed keyword (PettingZoo's): seeded by its reset
+            raise TypeError(
+                f"{name}() got an unexpected keyword argument 'seed': this env is seeded through "
+                "reset(seed=...) (other keywords are rules overrides)"
+            )
         top = key.split("__")[0]
         if top in fields and (not fields[top] or top != key or isinstance(value, Mapping)):
             continue  # a rules field, given a value of its kind
@@ -193,7 +200,6 @@ def env_overrides(
             why = f"the rules field {key!r} is a table, given as a dict or as {key}__<field>=..."
         else:
             why = f"the rules fields are {', '.join(fields)}"
-        name = getattr(env, "__name__", "the env")
         raise TypeError(
             f"{name}() got an unexpected keyword argument {key!r}: did you mean {close[0]}? "
             f"(other keywords are rules overrides; {why})"

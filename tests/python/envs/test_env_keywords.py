@@ -46,6 +46,19 @@ def test_a_misspelt_env_keyword_is_a_type_error_with_did_you_mean(name, key, val
     assert "the rules field" in str(err.value)  # what the other keywords are
 
 
+@pytest.mark.parametrize("name", ["env", "parallel_env", "raw_env"])
+def test_seed_given_to_a_pettingzoo_env_says_it_is_seeded_through_reset(name):
+    # Was a rules error listing every rules field: PettingZoo envs take their seed in reset().
+    words = rf"^{name}\(\) got an unexpected keyword argument 'seed': this env is seeded through reset\(seed=\.\.\.\)"
+    with pytest.raises(TypeError, match=words):
+        _env(name)("crazy_eights", seed=0)
+    _env(name)("crazy_eights").reset(seed=0)
+    # The envs whose constructor takes a seed keep it (gymnasium.make passes it to EightsEnv).
+    for other in ("make", "EightsEnv", "VecEnv"):
+        assert _env(other)("crazy_eights", seed=0).num_players == 2
+    assert gymnasium.make("eights/crazy_eights-v1", seed=0).unwrapped.num_players == 2
+
+
 def test_gymnasium_make_names_the_env_class():
     with pytest.raises(
         TypeError, match=r"EightsEnv\(\) got an unexpected keyword argument 'players': did you mean num_players\?"
