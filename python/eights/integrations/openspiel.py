@@ -350,9 +350,13 @@ def _probability(value: Any) -> float:
     wanted = "probability_sampler must return a probability, a number in [0, 1] (as OpenSpiel's samplers do)"
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{wanted}, returned {describe(value)}")
-    if not 0 <= value <= 1:  # NaN too; compared before float(), which overflows past 2**1024
+    try:
+        real = float(value)
+    except OverflowError:  # an int past 2**1024
+        real = float("inf")
+    if not 0.0 <= real <= 1.0:  # NaN too
         raise ValueError(f"{wanted}, returned {describe(value)}")
-    return float(value)
+    return real
 
 
 def _parse_state(text: Any) -> Dict[str, Any]:
