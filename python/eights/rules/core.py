@@ -32,7 +32,6 @@ import copy
 import json
 import os
 import pathlib
-import re
 import stat
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Union
 
@@ -45,10 +44,9 @@ from .._core import encode_rules as _encode_rules
 from .._core import presets as _presets
 from .._utils.checks import as_flag, as_path, quoted, shown_path, unusable_path
 from .._utils.file_kinds import wrong_place
-from .._utils.outputs import file_problem
 from .._utils.overrides import check_depth, deep_merge, rules_and_overrides, variant_names
 from .changes import described, label
-from .toml_text import PRESET_HELP, is_rules_path, load_toml_text, preset_guess
+from .toml_text import PRESET_HELP, drop_none, is_rules_path, load_toml_text, with_preset_guess, write_toml
 from .variant_tables import check_variant_tables
 
 __all__ = ["Rules"]
@@ -58,33 +56,6 @@ PathOrText = Union[str, "os.PathLike[str]"]
 #: The most characters :meth:`Rules.from_toml` reads from a file: a complete rule set
 #: written out is about 6 KB, so a file this large is not one.
 MAX_RULES_FILE_CHARS = 1 << 20
-
-
-def _drop_none(value: Any) -> Any:
-    """Remove ``None`` entries (TOML has no null: an absent key means "not set")."""
-    if isinstance(value, dict):
-        return {k: _drop_none(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [_drop_none(v) for v in value if v is not None]
-    return value
-
-
-def _with_preset_guess(exc: ValueError) -> ValueError:
-    """``exc`` with ``(did you mean NAME?)`` after an unknown preset's name close to a preset's."""
-    found = re.match(r'unknown preset "([^"]*)";', str(exc))
-    guess = preset_guess(found.group(1)) if found else ""
-    return type(exc)(str(exc).replace(";", f"{guess};", 1)) if guess else exc
-
-
-def _write(path: str, text: str) -> None:
-    """Write ``text`` at ``path`` (``to_toml``): an ``OSError`` of Python's kind naming the argument,
-    worded as the commands word a bad output (``is a folder, not a file``), not ``[Errno 21]``."""
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as exc:
-        why = file_problem(path) or exc.strerror or str(exc)
-        raise type(exc)(f"to_toml cannot write the rules to path {shown_path(path)}: {why}") from None
 
 
 class Rules:
@@ -167,7 +138,7 @@ class Rules:
         try:
             spec = resolve_rules(base, overrides or None)
         except ValueError as exc:  # a misspelt preset, in `inherits` or as the name: a guess, as --preset gets
-            raise _with_preset_guess(exc) from None
+            raise with_preset_guess(exc) from None
         validate_rules(spec, spec["players"]["min"])
         check_variant_tables(base, overrides, spec)
         self._base = base
@@ -332,9 +303,9 @@ class Rules:
             table["variants"] = []
             if applied:
                 header = f"# Complete rules, with these variants applied: {', '.join(applied)}.\n"
-        text = header + tomli_w.dumps(_drop_none(table))
+        text = header + tomli_w.dumps(drop_none(table))
         if path is not None:
-            _write(as_path(path, "path"), text)
+            write_toml(as_path(path, "path"), text)
         return text
 
     def describe(self) -> str:

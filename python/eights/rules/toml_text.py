@@ -1,6 +1,7 @@
-"""Reading rules TOML safely, and telling a rules file's path from a preset name: the text
-is scanned for keys too deep before the TOML parser sees it (the parser is quadratic in a
-key's parts), and the parsed table for nesting too deep (:mod:`eights._utils.overrides`)."""
+"""Reading rules TOML safely, writing it, and telling a rules file's path from a preset name:
+the text is scanned for keys too deep before the TOML parser sees it (the parser is quadratic
+in a key's parts), and the parsed table for nesting too deep (:mod:`eights._utils.overrides`);
+a path ``to_toml`` cannot write is an error naming it."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from typing import Any, Dict
 
 from .._core import RulesError
 from .._core import presets as _presets
+from .._utils.checks import shown_path
+from .._utils.outputs import file_problem
 from .._utils.overrides import MAX_RULES_DEPTH, check_depth
 
 __all__ = ["PRESET_HELP", "is_rules_path", "load_toml_text", "preset_guess"]
@@ -102,3 +105,30 @@ def load_toml_text(text: str, where: str) -> Dict[str, Any]:
         ) from None
     check_depth(table, where)
     return table
+
+
+def drop_none(value: Any) -> Any:
+    """Remove ``None`` entries (TOML has no null: an absent key means "not set")."""
+    if isinstance(value, dict):
+        return {k: drop_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [drop_none(v) for v in value if v is not None]
+    return value
+
+
+def with_preset_guess(exc: ValueError) -> ValueError:
+    """``exc`` with ``(did you mean NAME?)`` after an unknown preset's name close to a preset's."""
+    found = re.match(r'unknown preset "([^"]*)";', str(exc))
+    guess = preset_guess(found.group(1)) if found else ""
+    return type(exc)(str(exc).replace(";", f"{guess};", 1)) if guess else exc
+
+
+def write_toml(path: str, text: str) -> None:
+    """Write ``text`` at ``path`` (``to_toml``): an ``OSError`` of Python's kind naming the argument,
+    worded as the commands word a bad output (``is a folder, not a file``), not ``[Errno 21]``."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as exc:
+        why = file_problem(path) or exc.strerror or str(exc)
+        raise type(exc)(f"to_toml cannot write the rules to path {shown_path(path)}: {why}") from None
