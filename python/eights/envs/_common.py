@@ -162,11 +162,13 @@ class Table:
             self.game.reset(seed=seed, deck=deck)
         return self.game
 
-    def check_deck(self, deck: Any) -> None:
-        """``ValueError`` for a reset's ``deck`` with rules drawn at every episode (callable before
-        anything changes, so that such a reset leaves the env and its generator as they were)."""
+    def check_deck(self, deck: Any) -> Any:
+        """``deck``, or a ``ValueError`` for a reset's ``deck`` with rules drawn at every episode
+        (callable before anything changes, so that such a reset leaves the env and its generator
+        as they were)."""
         if deck is not None and self.ruleset.mixed:
             raise ValueError("options['deck'] needs one rule set; this env draws its rules at every episode")
+        return deck
 
     def observation(self, seat: int, scale: bool, obs_rules: bool) -> Any:
         """Seat ``seat``'s observation (scaled into ``[0, 1]`` with ``scale``); with

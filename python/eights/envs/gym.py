@@ -240,7 +240,7 @@ class EightsEnv(BindsItsActionSpace, gymnasium.Env):
         # Every argument is checked before anything changes (the RNG, the opponents, the
         # game): a call that raises leaves the env exactly as it was.
         seed = check_optional_seed(seed)
-        deck = reset_deck(self.game, options, RESET_OPTIONS)
+        deck = self._table.check_deck(reset_deck(self.game, options, RESET_OPTIONS))
         if seed is None and not self._started and self._initial_seed is not None:
             seed = self._initial_seed
         super().reset(seed=seed)

@@ -123,8 +123,13 @@ def test_gymnasium_env_draws_at_every_reset_and_sees_the_rules():
     env.reset(seed=11)
     again.reset(seed=11)
     assert env.game.to_dict() == again.game.to_dict()
+    # A refused deck leaves the env's generator as it was: the next reset deals what it would
+    # have dealt (it drew the hand's seed first).
     with pytest.raises(ValueError, match="deck"):
         env.reset(options={"deck": ["AH"]})
+    env.reset()
+    again.reset()
+    assert env.game.to_dict() == again.game.to_dict()
 
 
 def test_gymnasium_checker_on_a_rule_space():
