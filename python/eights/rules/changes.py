@@ -51,7 +51,7 @@ def _changes(rules: Any) -> Optional[Tuple[str, List[str], List[str]]]:
     # whole entry `cards.7`): compare it with the defaults, not with nothing.
     mine_cards, their_cards = set(spec.get("cards") or {}), set(expected.get("cards") or {})
     if mine_cards - their_cards:
-        blank = {"cards": {k: {} for k in mine_cards - their_cards}}
+        blank: Dict[str, Any] = {"cards": {k: {} for k in mine_cards - their_cards}}
         expected = type(rules).from_dict(expected).replace(rules=blank).to_dict()
     if their_cards - mine_cards:
         spec = rules.replace(rules={"cards": {k: {} for k in their_cards - mine_cards}}).to_dict()
