@@ -37,10 +37,12 @@ def run(args: argparse.Namespace) -> int:
     """Time each bot's decisions on each preset (one thread, games against the heuristic)."""
     from .. import arena
     from .._core import Game, check_bot_rules
+    from .._utils.checks import distinct_names
     from ..agents.spec import as_agent
 
-    bots = _args.names(args.bots)
-    presets = _args.names(args.presets)
+    # A name listed twice was timed twice (and a preset 5,000 times, 5,000 times).
+    bots = distinct_names(_args.names(args.bots), "--bots", "bot")
+    presets = distinct_names(_args.names(args.presets), "--presets", "preset")
     if not bots:
         raise ValueError(f"--bots needs at least one bot name (e.g. random,heuristic), got {args.bots!r}")
     if not presets:

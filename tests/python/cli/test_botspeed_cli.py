@@ -20,3 +20,13 @@ def test_bots_that_play_every_preset_are_timed(capsys):
     assert main(argv) == 0
     rows = [line.split() for line in capsys.readouterr().out.splitlines()[2:]]
     assert [r[:2] for r in rows] == [["crazy_eights", "random"], ["crazy_eights", "net1"]]
+
+
+def test_a_name_listed_twice_is_refused_before_any_timing(capsys):
+    # Each copy was timed: a preset listed 5,000 times was timed 5,000 times.
+    for flag, names, what in (("--presets", "crazy_eights,crazy_eights", "preset"), ("--bots", "random,random", "bot")):
+        argv = ["botspeed", "--bots", "random", "--presets", "crazy_eights", "--games", "1", flag, names]
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        first = names.split(",")[0]
+        assert f'{flag}: {what} "{first}" is listed twice; list each {what} once' in err and out == "", err
