@@ -543,7 +543,7 @@ mod tests {
         spec.deal.hand_size_by_players.clear();
         spec.deal.hand_size = 5;
         let e = policy_for(&Rules::from_spec(spec, 2).unwrap()).unwrap_err();
-        assert!(e.contains("changed rules") && e.contains("crazy_eights_specials"), "{e}");
+        assert!(e.contains("under rules that play differently") && e.contains("crazy_eights_specials"), "{e}");
     }
 
     #[test]

@@ -608,7 +608,7 @@ mod file_bots {
         let mut other = house;
         other.deal.hand_size = 7;
         let e = spec.check_rules(&Rules::from_spec(other, 3).unwrap()).unwrap_err();
-        assert!(e.contains("\"house\"") && e.contains("changed rules"), "{e}");
+        assert!(e.contains("\"house\"") && e.contains("under rules that play differently"), "{e}");
     }
 
     #[test]
