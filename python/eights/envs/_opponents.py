@@ -44,8 +44,11 @@ def check_opponent(spec: Any, seat: int, obs_rules: bool = False) -> Any:
     if isinstance(spec, os.PathLike):
         spec = os.fspath(spec)  # a weights file's path, a bot name
     if callable(spec) and not isinstance(spec, AgentSpec) and not callable(getattr(spec, "act_batch", None)):
+        if getattr(spec, "obs_rules", False) is True and not obs_rules:  # it was given bare observations
+            raise ValueError(_needs_rules(seat, getattr(spec, "__name__", type(spec).__name__)))
         return spec
-    if not isinstance(spec, (str, AgentSpec)) and not callable(getattr(spec, "act", None)):
+    plays = callable(getattr(spec, "act", None)) or callable(getattr(spec, "act_batch", None))
+    if not isinstance(spec, (str, AgentSpec)) and not plays:
         raise TypeError(
             f"opponent for seat {seat} must be a built-in bot name, a batched callable "
             f"f(obs, mask) -> actions, an object with act_batch or act, or an OpponentPool, got {_describe(spec)}"
@@ -59,11 +62,16 @@ def check_opponent(spec: Any, seat: int, obs_rules: bool = False) -> Any:
     if agent.is_builtin:
         return agent.bot
     if agent.obs_rules and not obs_rules:
-        raise ValueError(
-            f"opponent for seat {seat}: {agent.label!r} reads the rules beside the observation (obs_rules = True "
-            "on it); make the VecEnv with obs_rules=True, so that its opponents are given them"
-        )
+        raise ValueError(_needs_rules(seat, agent.label))
     return agent.batch_policy if agent.batch_policy is not None else agent.act_batch
+
+
+def _needs_rules(seat: int, label: str) -> str:
+    """The refusal of an opponent that reads the rules by a batch that has none to give."""
+    return (
+        f"opponent for seat {seat}: {label!r} reads the rules beside the observation (obs_rules = True "
+        "on it); make the VecEnv with obs_rules=True, so that its opponents are given them"
+    )
 
 
 #: Opponent rounds per step before giving up on a Python opponent loop.

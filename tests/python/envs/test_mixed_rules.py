@@ -236,3 +236,34 @@ def test_same_step_final_info_is_the_ended_games_info():
     np.testing.assert_array_equal(final["current_player"][done], -1)
     assert not final["action_mask"][done].any()
     np.testing.assert_array_equal(info["final_obs"][done], n[0][done])
+
+
+def test_a_vec_env_gives_its_python_opponents_the_rules_or_refuses_those_that_read_them():
+    # A plain callable marked obs_rules = True was taken by a VecEnv without obs_rules and
+    # given bare observations; an object with act_batch alone was refused with a message
+    # naming "an object with act_batch" among what it takes.
+    def first_legal(obs, masks):
+        first_legal.seen = type(obs).__name__
+        return np.array([np.flatnonzero(m)[0] for m in masks])
+
+    class Batched:
+        def __init__(self, reads_rules):
+            self.obs_rules, self.seen = reads_rules, None
+
+        def act_batch(self, obs, masks):
+            self.seen = type(obs).__name__
+            return first_legal(obs, masks)
+
+    first_legal.obs_rules = True
+    for opponent in (first_legal, Batched(True)):
+        with pytest.raises(ValueError, match="reads the rules beside the observation .* obs_rules=True"):
+            eights.VecEnv("crazy_eights", 4, opponents=opponent)
+    for opponent, obs_rules, seen in (
+        (first_legal, True, "dict"),
+        (Batched(True), True, "dict"),
+        (Batched(False), False, "ndarray"),
+    ):
+        env = eights.VecEnv("crazy_eights", 4, opponents=opponent, obs_rules=obs_rules, seed=0)
+        env.reset()
+        env.step(env.random_actions())
+        assert (first_legal.seen if opponent is first_legal else opponent.seen) == seen
