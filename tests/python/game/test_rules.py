@@ -302,6 +302,28 @@ def test_a_variant_table_with_a_bad_field_is_refused_when_the_rules_are_made(tmp
     assert "qr" in rules.variants and rules.with_variants("qr").to_dict()["cards"]["Q"]["reverse"] is True
     for preset in eights.presets():
         assert eights.Rules.from_dict(eights.Rules(preset).to_dict()) == eights.Rules(preset)
+    with pytest.raises(eights.RulesError, match=r"^invalid rules field 'variant\.x': a variant is a table"):
+        eights.Rules.from_toml('inherits = "crazy_eights"\nvariant.x = 5\n')
+
+
+def test_the_variant_table_check_refuses_no_rules_that_play():
+    # The check first applied each table over the rules' own changes and validated the result:
+    # it refused rules written by `eights rules --full` (crazy_eights under winner_collects, whose
+    # match_to_100 asks for another series winner), a house file whose own changes override its
+    # variant's, and one house draw of RuleSpace in thirty written back and read again.
+    changed = eights.Rules("crazy_eights", score={"mode": "winner_collects"})
+    assert eights.Rules.from_toml(changed.to_toml(full=True)) == changed
+    house = eights.Rules.from_toml(
+        'inherits = "crazy_eights"\n[score]\nmode = "winner_collects"\n[series]\nwinner = "first_to_reach"\n'
+        '[variant.long_match]\nseries = { match = true, target = 500, winner = "lowest" }\n'
+    )
+    assert house.with_variants("long_match").to_dict()["series"]["winner"] == "first_to_reach"
+    space = eights.RuleSpace(house_prob=1.0)
+    for seed in range(200):
+        drawn = space.sample(seed)
+        assert eights.Rules.from_dict(drawn.to_dict()) == drawn
+        # (written whole, the applied variants are listed in a comment: the same play)
+        np.testing.assert_array_equal(eights.Rules.from_toml(drawn.to_toml(full=True)).encode(), drawn.encode())
 
 
 def test_to_toml_names_a_path_it_cannot_write(tmp_path):
