@@ -241,7 +241,6 @@ def run(args: argparse.Namespace) -> int:
 
         curve = LearningCurve()
         curve.points = list(load_checkpoint(f"{result.out}/checkpoint.pt", ("curve",))["curve"])
-        curve.plot(plot, f"{preset if isinstance(preset, str) else preset.name}, {args.players} players",
-                   fair=1.0 / args.players)  # fmt: skip
+        curve.plot(plot, f"{_args.rules_label(preset)}, {args.players} players", fair=1.0 / args.players)
         print(f"learning curve: {plot}")
     return 0

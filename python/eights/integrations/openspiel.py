@@ -405,6 +405,14 @@ class EightsObserver:
         return table_text(state.game, player)
 
 
+#: The rules registered under each name by :func:`register`.
+_REGISTERED: Dict[str, Union[str, Rules]] = {}
+
+
+def _label(rules: Union[str, Rules]) -> str:
+    return f"the {rules} preset" if isinstance(rules, str) else rules.label
+
+
 def _preset_init(self: EightsGame, params: Optional[Dict[str, Any]] = None) -> None:
     EightsGame.__init__(self, type(self)._PRESET, params)
 
@@ -421,8 +429,16 @@ def register(*rules: Rules) -> List[str]:
         name = game_name(preset)
         names.append(name)
         if name in registered:
+            # Rules changed from a preset keep its name: under it they played the preset.
+            known = _REGISTERED.get(name)
+            if isinstance(preset, Rules) and known is not None and Rules(known) != preset:
+                raise ValueError(
+                    f"register(): {name!r} is registered for other rules ({_label(known)}), not for "
+                    f"{preset.label}; give these rules a name of their own, e.g. rules.replace(name='mine')"
+                )
             continue
         registered.add(name)
+        _REGISTERED[name] = preset
         # One subclass per rule set (pyspiel wants a class taking the parameters).
         cls = type(f"EightsGame_{name}", (EightsGame,), {"_PRESET": preset, "__init__": _preset_init})
         pyspiel.register_game(_game_type(preset), cls)

@@ -28,10 +28,11 @@ def _flat(value: Any, path: str = "") -> Dict[str, Any]:
     return out
 
 
-def _changes(rules: Any) -> Optional[Tuple[str, List[str], List[str]]]:
-    """``(preset, variants added, other fields changed)`` when ``rules`` keep a preset's prose
-    summary (its ``description``) but do not play as that preset: the summary describes the
-    preset, not these rules. None when they play as the preset, or the prose is their own."""
+def _changes(rules: Any) -> Optional[Tuple[str, List[str], List[str], Dict[str, Any]]]:
+    """``(preset, variants added, other fields changed, the rules' fields by dotted path)`` when
+    ``rules`` keep a preset's prose summary (its ``description``) but do not play as that
+    preset: the summary describes the preset, not these rules. None when they play as the
+    preset, or the prose is their own."""
     spec = rules.to_dict()
     prose = spec.get("description")
     if not prose:
@@ -61,7 +62,7 @@ def _changes(rules: Any) -> Optional[Tuple[str, List[str], List[str]]]:
     )
     if not added and not fields:
         return None
-    return name, added, _tables_named(fields, theirs)
+    return name, added, _tables_named(fields, theirs), mine
 
 
 def _tables_named(fields: List[str], theirs: Dict[str, Any]) -> List[str]:
@@ -89,7 +90,7 @@ def described(rules: Any, text: str) -> str:
     prose = rules.to_dict().get("description") or ""
     if changed is None or prose not in text:
         return text
-    preset, added, fields = changed
+    preset, added, fields, _ = changed
     parts = [f"variant{'s' if len(added) > 1 else ''} {', '.join(added)}"] if added else []
     if fields:
         more = len(fields) - _FIELDS_SHOWN
@@ -105,27 +106,46 @@ def described(rules: Any, text: str) -> str:
 def label(preset: Any, overrides: Optional[Dict[str, Any]] = None) -> str:
     """How results and logs name rules: a preset's name, or a :class:`eights.Rules`'s, followed
     by the changes played on top of the preset (``crazy_eights + deal.hand_size=4``): those the
-    ``Rules`` make and then ``overrides``. Rules with a name of their own (a house-rules file, a
-    complete specification) go by that name and their own changes are not listed."""
+    ``Rules`` make and then ``overrides``, in the order of their fields. Rules with a name of
+    their own (a house-rules file, a complete specification named otherwise) go by that name;
+    a complete specification under a preset's name lists what differs from the preset."""
+    own: List[str] = []
     if isinstance(preset, str):
-        name, changes = preset, overrides or {}
+        name = preset
     else:
         name = preset.name or "custom rules"
-        own = preset.overrides if preset.preset is not None and name == preset.preset else {}
-        changes = deep_merge(own, overrides or {})
-    listed = ", ".join(override_paths({k: v for k, v in changes.items() if k not in _LABELS}))
+        if preset.preset is not None and name == preset.preset:
+            overrides = deep_merge(preset.overrides, overrides or {})
+        elif preset.preset is None and name in presets():
+            changed = _changes(preset)
+            if changed is not None:
+                added, fields, values = changed[1], changed[2], changed[3]
+                own = [f"variants={','.join(added)}"] if added else []
+                own += [_shown(f, values[f]) if f in values else f for f in fields if not f.startswith("variant.")]
+    listed = ", ".join(own + override_paths({k: v for k, v in (overrides or {}).items() if k not in _PLAY_ONLY}))
     return f"{name} + {listed}" if listed else name
 
 
+#: Top-level fields that do not change play: the labels, and the documented variants' tables.
+_PLAY_ONLY = (*_LABELS, "variant")
+
+
 def override_paths(table: Dict[str, Any], prefix: str = "") -> List[str]:
-    """``key.path=value`` for each value of a (nested) overrides table; lists of names comma-joined."""
+    """``key.path=value`` for each value of a (nested) overrides table, in the order of the keys
+    (the same rules give the same words); lists of names comma-joined, empty tables and lists
+    left out."""
     out: List[str] = []
-    for key, value in table.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, dict) and value:
+    for key in sorted(table, key=str):
+        value, path = table[key], f"{prefix}{key}"
+        if isinstance(value, dict):
             out.extend(override_paths(value, path + "."))
-        elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-            out.append(f"{path}={','.join(value)}")
-        else:
-            out.append(f"{path}={json.dumps(value) if not isinstance(value, str) else value}")
+        elif not (isinstance(value, (list, tuple)) and not value):
+            out.append(_shown(path, value))
     return out
+
+
+def _shown(path: str, value: Any) -> str:
+    """``path=value``: a list of names comma-joined, a string as it is, anything else as JSON."""
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        return f"{path}={','.join(value)}"
+    return f"{path}={value if isinstance(value, str) else json.dumps(value)}"

@@ -170,7 +170,8 @@ class BestResponse:
         self.device, self.env_threads = torch.device(device), env_threads
         torch.manual_seed(seed)
         if warm_start == "net1":
-            model = net_state_dict(identity["preset"])
+            # net1's network for the preset by name (the identity's label names changes too)
+            model = net_state_dict(preset if isinstance(preset, str) else preset.name)
             hidden, inputs = (int(x) for x in model["fc1.weight"].shape)
             self.net = PolicyNet(inputs, NUM_ACTIONS, hidden)
             self.net.load_state_dict(model, strict=False)  # the value head stays new

@@ -150,6 +150,19 @@ def test_a_label_names_the_changes_made_on_a_preset():
     assert eights.Rules("crazy_eights", deal__hand_size=6).label == "crazy_eights + deal.hand_size=6"
     multiple = eights.Rules("crazy_eights").with_variants("multiple_cards")
     assert multiple.label == "crazy_eights + variants=multiple_cards"
+    # The same rules are named the same whatever the order of their keys; nothing is named for
+    # an empty table or list, or for a variant's table (documentation, not play).
+    a = eights.Rules("crazy_eights", rules={"draw": {"limit": 2}, "deal": {"hand_size": 6}})
+    b = eights.Rules("crazy_eights", rules={"deal": {"hand_size": 6}, "draw": {"limit": 2}})
+    assert a.label == b.label == "crazy_eights + deal.hand_size=6, draw.limit=2"
+    assert eights.Rules("crazy_eights", deal={}, variants=[]).label == "crazy_eights"
+    assert eights.Rules("crazy_eights", variant={"x": {"deal": {"hand_size": 3}}}).label == "crazy_eights"
+    # A complete specification under a preset's name says what differs from the preset.
+    complete = eights.Rules.from_dict(
+        eights.Rules("switch_blackjack", variants=["aces_wild"], deal__hand_size=6).to_dict()
+    )
+    assert complete.label == "switch_blackjack + variants=aces_wild, deal.hand_size=6"
+    assert eights.Rules.from_dict(eights.Rules("crazy_eights").to_dict()).label == "crazy_eights"
     result = eights.arena.evaluate("random", "heuristic", eights.Rules("crazy_eights", deal__hand_size=6), games=4)
     assert result.preset == "crazy_eights + deal.hand_size=6"
     # Overrides given beside the rules are named after the rules' own.

@@ -32,6 +32,21 @@ def test_every_preset_is_registered():
         pyspiel.load_game("eights_crazy_eights", {"players": 1})
 
 
+def test_rules_changed_from_a_preset_are_registered_under_a_name_of_their_own():
+    # register(Rules("crazy_eights", deal__hand_size=3)) returned "eights_crazy_eights", already
+    # registered for the preset, and load_game then played the preset's rules.
+    from eights.integrations.openspiel import register
+
+    changed = eights.Rules("crazy_eights", deal__hand_size=3)
+    with pytest.raises(ValueError, match=r"'eights_crazy_eights' is registered for other rules \(the crazy_eights pre"):
+        register(changed)
+    assert register(changed.replace(name="three_cards"))[-1] == "eights_three_cards"
+    state = pyspiel.load_game("eights_three_cards").new_initial_state()
+    _deal(state, np.random.default_rng(0))
+    assert len(state.game.hand(0)) == 3
+    assert register(eights.Rules("crazy_eights"))[-1] == "eights_crazy_eights"  # the preset's own rules
+
+
 @pytest.mark.parametrize("preset,players", PRESETS)
 def test_openspiel_random_simulation_check(preset, players):
     game = pyspiel.load_game(f"eights_{preset}", {"players": players})
