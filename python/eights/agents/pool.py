@@ -27,10 +27,11 @@ BatchPolicy = Callable[[np.ndarray, np.ndarray], Any]
 
 
 def check_batch_actions(
-    actions: Any, n: int, who: str, allowed: str = f"action ids are in [0, {NUM_ACTIONS - 1}]"
+    actions: Any, n: int, who: str, allowed: str = f"action ids are in [0, {NUM_ACTIONS - 1}]", step: bool = False
 ) -> np.ndarray:
     """``actions`` as an int array of shape ``(n,)``; TypeError/ValueError otherwise (``allowed``
-    says what the values may be)."""
+    says what the values may be; ``step``: they were given to a batch's ``step``, not returned
+    by a batch's policy, which a refused single action's message says)."""
     try:
         arr = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
     except (ValueError, TypeError):  # ragged or nested: numpy's message names nothing
@@ -46,12 +47,15 @@ def check_batch_actions(
     if arr.shape != (n,):
         if _predict_pair(actions, n):
             raise TypeError(_not_actions(actions, n, who))
-        one = (
-            " (one action: a batch's policy gets every waiting game's rows, obs (k, ...) and masks (k, "
-            f"{NUM_ACTIONS}), and returns k actions; a policy of one game goes in eights.make)"
-            if arr.shape == ()
-            else ""
-        )
+        if arr.shape != ():
+            one = ""
+        elif step:
+            one = f" (one action: step takes an action for each of the {n} games of the batch)"
+        else:
+            one = (
+                " (one action: a batch's policy gets every waiting game's rows, obs (k, ...) and masks (k, "
+                f"{NUM_ACTIONS}), and returns k actions; a policy of one game goes in eights.make)"
+            )
         raise ValueError(f"{who} must have shape ({n},), got {arr.shape}{one}")
     if arr.dtype.kind == "u" and arr.size and arr.max() > np.iinfo(np.int64).max:
         # Cast to the engine's int64 ids, 2**64 - 1 would read as action -1.

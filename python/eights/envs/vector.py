@@ -284,7 +284,7 @@ class VecEnv(_GymVectorEnv):
             In every case nothing has changed.
         """
         check_vecenv(self, "step")
-        arr = _check_batch_actions(actions, self.num_envs, "actions")
+        arr = _check_batch_actions(actions, self.num_envs, "actions", step=True)
         if arr.dtype != np.int64 or not arr.flags.c_contiguous:
             # Unsigned values past int64 were refused above: the cast keeps every value.
             np.copyto(self._actions, arr, casting="unsafe")

@@ -20,7 +20,8 @@ Conventions (those of SB3's ``DummyVecEnv``): ``reset()`` returns the observatio
 a game that ended is dealt again inside the same step, its last observation is
 ``infos[i]["terminal_observation"]`` and ``infos[i]["TimeLimit.truncated"]`` tells a
 truncation (the engine's decision cap) from a real end.  Observations are copies (safe
-to keep).  Actions are integers, shape ``(num_envs,)``, checked as :meth:`eights.VecEnv.step`
+to keep).  Actions are integers, ``num_envs`` of them (shape ``(num_envs,)``, or
+``(num_envs, 1)`` as SB3's ``DummyVecEnv`` takes), checked as :meth:`eights.VecEnv.step`
 checks them, and must be legal (an illegal one raises ``IllegalActionError``, the batch left
 as it was): train with a masking algorithm.
 """
@@ -126,9 +127,10 @@ class SB3VecEnv(_BaseVecEnv):
         return super().seed(check_optional_seed(seed))
 
     def step_async(self, actions: np.ndarray) -> None:
-        # VecEnv.step's own check (a float, bool or string array, a wrong shape, an unsigned value
-        # past int64: TypeError/ValueError naming ``actions``), before anything is kept.
-        arr = check_batch_actions(actions, self.num_envs, "actions")
+        # Shape (num_envs, 1), which DummyVecEnv takes, or one action for one env is read as
+        # (num_envs,); then VecEnv.step's own check (a float, bool or string array, a wrong size,
+        # an unsigned value past int64: TypeError/ValueError naming ``actions``), before anything is kept.
+        arr = check_batch_actions(_flat(actions, self.num_envs), self.num_envs, "actions", step=True)
         np.copyto(self._actions, arr, casting="unsafe")  # unsigned values past int64 were refused
 
     def step_wait(self) -> Any:
@@ -217,6 +219,17 @@ class SB3VecEnv(_BaseVecEnv):
         if isinstance(indices, (str, bytes, Mapping)) or not isinstance(indices, Iterable):
             raise TypeError(f"indices must be None, an env index or a list of env indices, got {describe(indices)}")
         return [as_int(i, f"indices[{k}]", 0, high) for k, i in enumerate(indices)]
+
+
+def _flat(actions: Any, n: int) -> Any:
+    """``actions`` of ``n`` envs in another shape holding ``n`` values (``(n, 1)``, which
+    DummyVecEnv takes, or one action when ``n`` is 1) as shape ``(n,)``; anything else as
+    given, for the check to name."""
+    try:
+        arr = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+    except (TypeError, ValueError, RuntimeError):  # ragged, or a tensor numpy cannot read: the check says
+        return actions
+    return arr.reshape(n) if arr.ndim != 1 and arr.size == n else actions
 
 
 def _copy(obs: Any, i: Optional[int] = None) -> Any:

@@ -458,6 +458,15 @@ def test_a_game_of_the_batch_is_a_copy_with_the_batchs_legal_actions():
         env.game(4)
 
 
+def test_one_action_given_to_step_is_told_step_takes_one_per_game():
+    # It read the opponents' message: "a batch's policy gets ... goes in eights.make".
+    env = eights.VecEnv("crazy_eights", 3, num_threads=1, seed=0)
+    env.reset()
+    want = r"^actions must have shape \(3,\), got \(\) \(one action: step takes an action for each of the 3 games"
+    with pytest.raises(ValueError, match=want):
+        env.step(int(np.flatnonzero(env.action_masks()[0])[0]))
+
+
 def test_a_policy_of_one_game_as_a_batch_opponent_is_told_where_it_goes():
     # A notebook walk passed eights.make's kind of opponent, f(obs, mask) -> one action, to a
     # VecEnv and read "must have shape (3,), got ()".

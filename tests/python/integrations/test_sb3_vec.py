@@ -179,6 +179,54 @@ def test_step_takes_any_integer_actions():
     assert _games(venv) == _games(twin)
 
 
+def test_step_takes_actions_of_shape_n_by_1_as_dummy_vec_env_does():
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    # DummyVecEnv steps env i on actions[i], so a column of actions, shape (n, 1), plays.
+    dummy = DummyVecEnv([lambda: eights.make("crazy_eights", seed=0) for _ in range(2)])
+    dummy.reset()
+    column = np.array([[np.flatnonzero(m)[0]] for m in dummy.env_method("action_masks")])
+    dummy.step(column)
+    venv, twin = _batch(), _batch()
+    legal = np.array([np.flatnonzero(m)[0] for m in venv.action_masks()])
+    venv.step(legal.reshape(2, 1))  # was "actions must have shape (2,), got (2, 1)"
+    twin.step(legal)
+    assert _games(venv) == _games(twin)
+    legal = np.array([np.flatnonzero(m)[0] for m in venv.action_masks()])
+    venv.step([[int(a)] for a in legal])
+    twin.step(legal)
+    assert _games(venv) == _games(twin)
+    # Still refused in that shape: floats, bools, out of range, the wrong number of actions.
+    for bad, error, message in [
+        (legal.reshape(2, 1) + 0.5, TypeError, r"actions must be integers .* got dtype float64"),
+        (np.ones((2, 1), dtype=bool), TypeError, r"actions must be integers .* got dtype bool"),
+        (np.full((2, 1), 2**64 - 1, dtype=np.uint64), ValueError, r"actions are out of range"),
+        (np.stack([legal, legal], axis=1), ValueError, r"actions must have shape \(2,\), got \(2, 2\)"),
+        (int(legal[0]), ValueError, r"got \(\) \(one action: step takes an action for each of the 2 games"),
+    ]:
+        with pytest.raises(error, match=message):
+            venv.step(bad)
+    assert _games(venv) == _games(twin)
+
+
+def test_step_of_one_env_takes_one_action_and_torch_tensors():
+    torch = pytest.importorskip("torch")
+    one = eights.integrations.sb3.SB3VecEnv("crazy_eights", num_envs=1, seed=0, num_threads=1)
+    twin = eights.integrations.sb3.SB3VecEnv("crazy_eights", num_envs=1, seed=0, num_threads=1)
+    one.reset(), twin.reset()
+    action = int(np.flatnonzero(one.action_masks()[0])[0])
+    one.step(action)  # one env, one action: shape () has the one value
+    twin.step(np.array([action]))
+    assert _games(one) == _games(twin)
+    venv, twin = _batch(), _batch()
+    legal = np.array([np.flatnonzero(m)[0] for m in venv.action_masks()])
+    venv.step(torch.tensor(legal).reshape(2, 1))
+    twin.step(legal)
+    assert _games(venv) == _games(twin)
+    with pytest.raises(TypeError, match=r"actions must be integers .* got dtype float32"):
+        venv.step(torch.tensor(legal, dtype=torch.float32).reshape(2, 1))
+
+
 def test_seed_is_the_packages_seed_range_and_deals_as_given():
     def dealt(seed):
         venv = eights.integrations.sb3.SB3VecEnv("crazy_eights", num_envs=2, num_threads=1)
