@@ -208,17 +208,18 @@ class SB3VecEnv(_BaseVecEnv):
 
     def _indices(self, indices: Any) -> List[int]:
         """SB3's ``indices`` (None for every env, one index, or an iterable of them) as a list of
-        env indices, each checked against ``num_envs`` (``TypeError``/``ValueError`` naming it)."""
+        env indices, each checked against ``num_envs`` (``TypeError``/``ValueError`` naming it);
+        a negative index counts from the end, as in DummyVecEnv's list of envs."""
         if indices is None:
             return list(range(self.num_envs))
-        high = self.num_envs - 1
+        n = self.num_envs
         if isinstance(indices, np.ndarray) and indices.ndim == 0:
             indices = indices.item()
         if isinstance(indices, (numbers.Integral, np.bool_)):
-            return [as_int(indices, "indices", 0, high)]
+            return [as_int(indices, "indices", -n, n - 1) % n]
         if isinstance(indices, (str, bytes, Mapping)) or not isinstance(indices, Iterable):
             raise TypeError(f"indices must be None, an env index or a list of env indices, got {describe(indices)}")
-        return [as_int(i, f"indices[{k}]", 0, high) for k, i in enumerate(indices)]
+        return [as_int(i, f"indices[{k}]", -n, n - 1) % n for k, i in enumerate(indices)]
 
 
 def _flat(actions: Any, n: int) -> Any:

@@ -258,12 +258,12 @@ def test_seed_is_the_packages_seed_range_and_deals_as_given():
 def test_indices_are_checked_against_num_envs():
     venv = _batch()
     # env_method("action_masks", indices=[9]) was a raw IndexError, get_attr(indices=[99]) answered.
-    with pytest.raises(ValueError, match=r"indices\[0\] must be in \[0, 1\], got 9"):
+    with pytest.raises(ValueError, match=r"indices\[0\] must be in \[-2, 1\], got 9"):
         venv.env_method("action_masks", indices=[9])
-    with pytest.raises(ValueError, match=r"indices\[1\] must be in \[0, 1\], got 99"):
+    with pytest.raises(ValueError, match=r"indices\[1\] must be in \[-2, 1\], got 99"):
         venv.get_attr("num_players", indices=[0, 99])
-    with pytest.raises(ValueError, match=r"indices must be in \[0, 1\], got -1"):
-        venv.env_is_wrapped(object, indices=-1)
+    with pytest.raises(ValueError, match=r"indices must be in \[-2, 1\], got -3"):
+        venv.env_is_wrapped(object, indices=-3)
     with pytest.raises(TypeError, match=r"indices\[0\] must be an integer, got True \(type bool\)"):
         venv.get_attr("num_players", indices=[True])
     with pytest.raises(TypeError, match=r"indices must be None, an env index or a list of env indices, got '0'"):
@@ -271,3 +271,22 @@ def test_indices_are_checked_against_num_envs():
     assert venv.get_attr("num_players", indices=np.int64(1)) == [2]
     assert len(venv.env_method("action_masks", indices=np.array([1, 0]))) == 2
     assert venv.env_is_wrapped(object, indices=range(2)) == [False, False]
+
+
+def test_negative_indices_count_from_the_end_as_in_dummy_vec_env():
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    dummy = DummyVecEnv([lambda: eights.make("crazy_eights", seed=0) for _ in range(2)])
+    venv = _batch()
+    for indices in [-1, [-2], [-1, 0], np.array([-2, -1])]:
+        assert venv.get_attr("num_players", indices=indices) == dummy.get_attr("num_players", indices=indices)
+        assert venv.env_is_wrapped(object, indices=indices) == dummy.env_is_wrapped(object, indices=indices)
+    assert venv.get_attr("num_players", indices=np.int64(-1)) == [2]  # a numpy index too (DummyVecEnv's is a list)
+    masks = venv.action_masks()
+    got = venv.env_method("action_masks", indices=[-1, -2])
+    assert np.array_equal(got[0], masks[1]) and np.array_equal(got[1], masks[0])
+    assert len(venv.env_method("seed", 3, indices=[-1, 0])) == 2  # every game, named from either end
+    with pytest.raises(IndexError):
+        dummy.get_attr("num_players", indices=-3)  # past the start: DummyVecEnv's list refuses it, as this does
+    with pytest.raises(ValueError, match=r"indices must be in \[-2, 1\], got -3"):
+        venv.get_attr("num_players", indices=-3)
