@@ -146,7 +146,8 @@ def as_action(action: Any, who: str = "action") -> int:
 
 
 #: The longest list of names (presets) an argument takes, as ``VecEnv`` caps its list of
-#: rule sets: each name is listed once, and there are a few dozen presets.
+#: rule sets: there are a few dozen presets (a ``RuleSpace`` may list one more than once,
+#: as a weight, within the cap).
 MAX_NAMES = 1024
 
 
@@ -155,20 +156,22 @@ def distinct_names(
     name: str,
     what: str,
     error: Optional[Callable[[str], Exception]] = None,
+    repeats: bool = False,
 ) -> List[str]:
     """``items`` as a list of names (``str``), read one at a time and refused at the first
     name listed twice, or past :data:`MAX_NAMES` entries, before any work is done on them (a
     list of one preset 100,000 times had each copy built). ``TypeError`` naming ``name`` for
     an entry that is not a ``str``; otherwise ``error(why)`` (default: a ``ValueError``
     ``"<name>: <why>"``), ``why`` as ``preset "crazy_eights" is listed twice; list each
-    preset once``."""
+    preset once``.  With ``repeats``, a name may be listed more than once (where a repeat
+    means something, as a weight); the cap still applies."""
     fail = error or (lambda why: ValueError(f"{name}: {why}"))
     out: List[str] = []
     seen = set()
     for i, item in enumerate(itertools.islice(items, MAX_NAMES + 1)):
         if not isinstance(item, str):
             raise TypeError(f"{name} must be {what} names (str), got {describe(item)} at {name}[{i}]")
-        if item in seen:
+        if item in seen and not repeats:
             raise fail(f"{what} {quoted(item)} is listed twice; list each {what} once")
         if i == MAX_NAMES:
             size = f"{len(items):,}" if hasattr(items, "__len__") else "more"  # type: ignore[arg-type]

@@ -56,6 +56,18 @@ def test_presets_only():
         assert space.changes(s) == []
 
 
+def test_a_preset_listed_twice_is_drawn_twice_as_often():
+    # The draw is uniform over the list: listing a preset k times weights it k to 1.
+    space = eights.RuleSpace(["crazy_eights", "crazy_eights", "one_card"])
+    assert space.presets == ["crazy_eights", "crazy_eights", "one_card"]
+    drawn = [rules.preset for rules in space.samples(3000, seed=0)]
+    counts = {name: drawn.count(name) for name in set(drawn)}
+    assert set(counts) == {"crazy_eights", "one_card"}
+    # A fixed seed: the counts are always the same (1,979 and 1,021), within 5% of 2,000 and 1,000.
+    assert 1900 <= counts["crazy_eights"] <= 2100 and counts["one_card"] == 3000 - counts["crazy_eights"], counts
+    assert space != eights.RuleSpace(["crazy_eights", "one_card"])  # another space: it draws otherwise
+
+
 def test_dimensions_can_be_weighted_or_switched_off():
     space = eights.RuleSpace(
         ["crazy_eights"],
