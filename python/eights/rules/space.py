@@ -35,7 +35,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from .._core import RulesError, RuleSpaceCore, derive_seed
-from .._utils.checks import MAX_TABLE, as_int, describe, distinct_names
+from .._utils.checks import MAX_TABLE, as_int, describe, distinct_names, quoted
 from .._utils.seeds import check_seed
 from .core import Rules
 
@@ -105,9 +105,10 @@ MAX_WEIGHT = 1e6
 
 
 def _weights(dims: Optional[Mapping[str, float]]) -> List[Tuple[str, float]]:
-    """The ``(dimension, weight)`` pairs of ``dims``: names as strings, weights real numbers
+    """The ``(dimension, weight)`` pairs of ``dims``: names of :data:`DIMENSIONS` (a
+    ``RulesError`` on ``dims`` for another, checked before its weight), weights real numbers
     in ``[0, MAX_WEIGHT]`` (a bool or a string is a ``TypeError``, a weight out of range a
-    ``RulesError`` on ``dims.<name>``; the names are checked by the space itself)."""
+    ``RulesError`` on ``dims.<name>``)."""
     if dims is None:
         return []
     if not isinstance(dims, Mapping):
@@ -116,6 +117,10 @@ def _weights(dims: Optional[Mapping[str, float]]) -> List[Tuple[str, float]]:
     for name, weight in dims.items():
         if not isinstance(name, str):
             raise TypeError(f"dims: a dimension name must be a str, got {name!r}")
+        if name not in DIMENSIONS:  # the engine's words; its check came after the weight's
+            raise RulesError(
+                f"invalid rules field 'dims': unknown dimension {quoted(name)}; dimensions: {', '.join(DIMENSIONS)}"
+            )
         w = _real(weight, f"dims[{name!r}]", "a number (a weight >= 0)")
         if not 0.0 <= w <= MAX_WEIGHT:  # NaN and the infinities too
             raise RulesError(

@@ -99,6 +99,8 @@ def test_weights_at_the_cap_still_draw_every_dimension_they_weigh():
         (dict(house_prob=-0.1), "house_prob"),
         (dict(mutations=0.5), "mutations"),
         (dict(dims={"colour": 1.0}), "dims"),
+        # The weight's range was checked first: "'dims.nope': a weight must be ... at most 1e+06".
+        (dict(dims={"nope": 1e9}), "dims"),
         (dict(dims={"hand_size": -1.0}), "dims.hand_size"),
         # Accepted: two such weights summed to inf in the engine, and every draw took one dimension.
         (dict(dims={"hand_size": 1e308, "chain": 1e308}), "dims.hand_size"),
