@@ -80,16 +80,20 @@ def test_dimensions_can_be_weighted_or_switched_off():
     assert space.dims["hand_size"] == 1.0 and space.dims["card_effect"] == 0.0
 
 
-def test_weights_at_the_cap_still_draw_every_dimension_they_weigh():
-    # The cap (1e6 each) keeps the sum of all eleven weights finite: a draw spreads by their ratio.
-    space = eights.RuleSpace(
-        ["crazy_eights"],
-        house_prob=1.0,
-        variant_prob=0.0,
-        dims={d: (1e6 if d in ("hand_size", "direction") else 0.0) for d in eights.RuleSpace.DIMENSIONS},
-    )
-    firsts = {c.split()[0] for s in range(60) for c in space.changes(s)}
-    assert len(firsts) == 2, firsts
+def test_weights_up_to_the_cap_are_taken_and_one_just_above_it_is_refused():
+    # Two weights of 1e308 made the engine's sum infinite and every draw took one dimension;
+    # the cap (1e6 each) keeps the sum of all eleven weights finite.
+    def space(weight):
+        dims = {d: (weight if d in ("hand_size", "direction") else 0.0) for d in eights.RuleSpace.DIMENSIONS}
+        return eights.RuleSpace(["crazy_eights"], house_prob=1.0, variant_prob=0.0, dims=dims)
+
+    at_cap = space(1e6)
+    assert at_cap.dims["hand_size"] == at_cap.dims["direction"] == 1e6
+    firsts = {c.split()[0] for s in range(60) for c in at_cap.changes(s)}
+    assert len(firsts) == 2, firsts  # drawn by their ratio, 1 to 1
+    for above in (np.nextafter(1e6, np.inf), 1e6 + 1, 1e308):
+        with pytest.raises(eights.RulesError, match=r"'dims\.hand_size': a weight must be >= 0 and at most 1e\+06"):
+            space(above)
 
 
 @pytest.mark.parametrize(
