@@ -254,9 +254,10 @@ class raw_env(AECEnv):
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         """Deal a new hand.  ``seed`` reseeds the env's generator; ``options`` may hold
         ``"deck"`` (a list of card strings fixing the first cards of the pack); other
-        option keys are ignored."""
+        option keys are ignored.  A bad ``seed`` or ``deck`` (a deck with rules drawn at every
+        episode included) is refused before anything changes, the generator included."""
         seed = check_optional_seed(seed)
-        deck = reset_deck(self.game, options)
+        deck = self._table.check_deck(reset_deck(self.game, options))
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         self.game = self._table.deal(int(self._np_random.integers(0, DRAW_BOUND)), deck)

@@ -152,6 +152,25 @@ def test_pettingzoo_observations_gain_the_rules():
     api_test(make_env(TWO, obs_rules=True), num_cycles=30)
 
 
+def test_pettingzoo_refuses_a_deck_with_rules_drawn_at_every_episode_before_drawing():
+    pytest.importorskip("pettingzoo")
+    from eights.envs.pettingzoo import raw_env
+
+    env = raw_env(["crazy_eights", "one_card"], obs_rules=True)
+    again = raw_env(["crazy_eights", "one_card"], obs_rules=True)
+    env.reset(seed=11)
+    again.reset(seed=11)
+    assert env.game.to_dict() == again.game.to_dict()
+    # Refused after the hand's seed was drawn from the env's generator: the next reset dealt
+    # another hand than a twin's.
+    with pytest.raises(ValueError, match="needs one rule set"):
+        env.reset(options={"deck": ["8H"]})
+    for _ in range(3):
+        env.reset()
+        again.reset()
+        assert env.game.to_dict() == again.game.to_dict()
+
+
 def test_sb3_vector_env_with_the_rules():
     pytest.importorskip("stable_baselines3")
     from eights.integrations import sb3
