@@ -346,8 +346,11 @@ def _player(player: Any, num_players: int, name: str = "player") -> int:
 
 
 def _probability(value: Any) -> float:
-    """What ``resample_from_infostate``'s sampler returned, as a probability in ``[0, 1]``."""
+    """What ``resample_from_infostate``'s sampler returned, as a probability in ``[0, 1]``: any
+    real number, NumPy's scalars and 0-d arrays (``array(0.3)``) included."""
     wanted = "probability_sampler must return a probability, a number in [0, 1] (as OpenSpiel's samplers do)"
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]  # its scalar: a number is taken, a bool, a string or an object is not
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{wanted}, returned {describe(value)}")
     try:

@@ -276,6 +276,11 @@ def test_chance_outcomes_past_the_deal_is_a_spiel_error_as_in_openspiels_games()
         ("x", TypeError),
         (None, TypeError),
         (True, TypeError),
+        (np.array(math.nan), ValueError),
+        (np.array(1.5), ValueError),
+        (np.array("x"), TypeError),
+        (np.array(True), TypeError),
+        (np.array([0.5]), TypeError),
     ],
 )
 def test_resample_from_infostate_names_what_the_sampler_returned(value, error):
@@ -283,8 +288,11 @@ def test_resample_from_infostate_names_what_the_sampler_returned(value, error):
     state = _play(pyspiel.load_game("eights_crazy_eights").new_initial_state(), np.random.default_rng(0), 0)
     with pytest.raises(error, match=r"probability_sampler must return a probability, a number in \[0, 1\]"):
         state.resample_from_infostate(0, lambda: value)
-    for fine in (0.0, 1.0, np.float32(0.5), 0):
+    for fine in (0.0, 1.0, np.float32(0.5), 0, np.array(0.3), np.array(1)):
         assert state.resample_from_infostate(0, lambda fine=fine: fine).game is not None
+    # A 0-d array (a sampler that returns rng.random(size=())) was refused; it deals as its number.
+    dealt = state.resample_from_infostate(0, lambda: np.array(0.3)).game.to_dict()
+    assert dealt == state.resample_from_infostate(0, lambda: 0.3).game.to_dict()
     with pytest.raises(TypeError, match="probability_sampler must be a function"):
         state.resample_from_infostate(0, 0.5)
     with pytest.raises(TypeError, match="player_id must be an integer"):
