@@ -412,10 +412,6 @@ class EightsObserver:
 _REGISTERED: Dict[str, Union[str, Rules]] = {}
 
 
-def _label(rules: Union[str, Rules]) -> str:
-    return f"the {rules} preset" if isinstance(rules, str) else rules.label
-
-
 def _preset_init(self: EightsGame, params: Optional[Dict[str, Any]] = None) -> None:
     EightsGame.__init__(self, type(self)._PRESET, params)
 
@@ -435,8 +431,9 @@ def register(*rules: Rules) -> List[str]:
             # Rules changed from a preset keep its name: under it they played the preset.
             known = _REGISTERED.get(name)
             if isinstance(preset, Rules) and known is not None and Rules(known) != preset:
+                was = f"the {known} preset" if isinstance(known, str) else known.label
                 raise ValueError(
-                    f"register(): {name!r} is registered for other rules ({_label(known)}), not for "
+                    f"register(): {name!r} is registered for other rules ({was}), not for "
                     f"{preset.label}; give these rules a name of their own, e.g. rules.replace(name='mine')"
                 )
             continue
