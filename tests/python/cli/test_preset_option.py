@@ -90,7 +90,7 @@ def test_variants_apply_in_every_command_that_plays_rules(capsys, tmp_path):
     assert capsys.readouterr().out.startswith("crazy_eights + variants=multiple_cards,aces_wild, 2 players")
     both = ["--rules", '{"variants": ["aces_wild"], "deal": {"hand_size": 4}}', "--variants", "multiple_cards"]
     assert main(["arena", *both, *game]) == 0
-    assert "variants=aces_wild,multiple_cards, deal.hand_size=4" in capsys.readouterr().out.splitlines()[0]
+    assert "+ deal.hand_size=4, variants=aces_wild,multiple_cards, 2 players" in capsys.readouterr().out.splitlines()[0]
     assert main(["arena", "--rules", str(house), "--variants", "queens_reverse", *game]) == 0
     for args in (["arena", "--variants", "nope", *game], ["arena", "--rules", str(house), "--variants", "nope", *game]):
         assert main(args) == 2
