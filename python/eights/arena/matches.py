@@ -17,11 +17,12 @@ from .._utils.checks import MAX_DEALS, as_flag
 from .._utils.checks import describe as _describe
 from ..agents.spec import AGENT_HELP, AgentSpec, as_agent
 from ..rules import resolve_preset
+from ..rules.changes import label as rules_label
 from .cluster import check_address
 from .cluster import play as _play_on_cluster
 from .ratings import bradley_terry, pair_wins_per_deal, rating_intervals
 from .report import EvalResult, TournamentResult
-from .run import _MAX_GAMES, AgentLike, Preset, count_arg, play, rules_label
+from .run import _MAX_GAMES, AgentLike, Preset, count_arg, play
 from .stats import summarise
 
 __all__ = ["evaluate", "tournament"]

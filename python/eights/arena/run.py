@@ -28,9 +28,8 @@ from .._utils.seeds import check_seed
 from ..agents.spec import AgentActionError, AgentSpec, as_agent
 from ..records import EpisodeRecorder
 from ..rules import resolve_preset
-from ..rules.changes import label
 
-__all__ = ["AgentLike", "Preset", "checked_table", "concat", "play", "play_range", "rotation_table", "rules_label"]
+__all__ = ["AgentLike", "Preset", "checked_table", "concat", "play", "play_range", "rotation_table"]
 
 #: Anything :func:`eights.agents.spec.as_agent` accepts.
 AgentLike = Union[str, Callable[[np.ndarray, np.ndarray], Any], Any]
@@ -59,13 +58,6 @@ def check_progress(progress: Any) -> Optional[Callable[[int], Any]]:
         "progress must be None or a callable taking the number of games just finished, got "
         f"{_describe(progress)} (arena.evaluate and arena.tournament take progress=True for a bar)"
     )
-
-
-def rules_label(preset: Preset, rules: Optional[Dict[str, Any]] = None) -> str:
-    """How results name the rules: the preset name, or an ``eights.Rules``'s label (its name and
-    the changes it makes), followed by the overrides ``rules`` played on top (``crazy_eights +
-    deal.hand_size=4``), so that a result on changed rules is not taken for one on the preset."""
-    return label(preset, rules)
 
 
 @functools.cache

@@ -17,7 +17,6 @@ from .._utils.checks import MAX_DEALS, as_int, quoted, terminal_safe
 from .._utils.file_kinds import wrong_place
 from .._utils.seeds import check_seed
 from ..rules import Rules, resolve_preset
-from ..rules.changes import label
 
 #: The largest count the engine takes (its counts are 64-bit unsigned integers).
 COUNT_MAX = 2**64 - 1
@@ -276,12 +275,6 @@ def rules_of(args: argparse.Namespace) -> Tuple[Union[str, Rules], Optional[Dict
     given = (overrides or {}).get("variants", [])
     listed = list(given) if isinstance(given, list) else [given]  # another type: the rules' own error
     return preset, {**(overrides or {}), "variants": listed + [v for v in variants if v not in listed]}
-
-
-def rules_label(preset: Union[str, Rules], overrides: Optional[Dict[str, Any]] = None) -> str:
-    """How a command names the rules it plays: a preset's name, or a :class:`eights.Rules`'s
-    label, followed by the ``overrides`` played on top (``crazy_eights + deal.hand_size=6``)."""
-    return label(preset, overrides)
 
 
 def add_ray(parser: argparse.ArgumentParser) -> None:

@@ -13,6 +13,7 @@ from typing import Any, Dict, Optional, Union
 import eights
 
 from .._utils.optional import import_optional
+from ..rules.changes import label
 from . import _args
 
 
@@ -109,7 +110,7 @@ def _report(title: str, stats: Dict[str, Any]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the Rust self-play benchmark, then the optional Python loop."""
     preset, rules = _args.rules_of(args)
-    print(f"preset={_args.rules_label(preset, rules)} players={args.players} seed={args.seed}")
+    print(f"preset={label(preset, rules)} players={args.players} seed={args.seed}")
     stats = eights.random_selfplay(preset, num_players=args.players, games=args.games, seed=args.seed, rules=rules)
     _report("Rust loop (eights.random_selfplay)", stats)
     if args.python_loop > 0:

@@ -30,6 +30,7 @@ from ..agents.spec import as_agent
 from ..observation import ObservationBounds
 from ..render import HISTORY_SHOWN, SUIT_SYMBOLS, action_text, card_symbol, table_text
 from ..rules import Rules, resolve_preset
+from ..rules.changes import label
 from . import _args
 
 __all__ = ["parse_move", "play"]
@@ -273,7 +274,7 @@ def play(
     def say(text: str = "") -> None:  # the rules' name and title are a file's text: escaped
         print(terminal_safe(text), file=shown, flush=True)
 
-    name = _args.rules_label(preset, rules)
+    name = label(preset, rules)
     say(
         f"{name}, {num_players} players, seed {seed}. You are seat {seat}; "
         + ", ".join(f"P{p}: {seat_bots[p].label}" for p in sorted(seat_bots))

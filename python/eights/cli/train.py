@@ -200,6 +200,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from .._utils.outputs import chart_path
     from ..rules import Rules
+    from ..rules.changes import label
     from ..train import train
 
     if overrides:
@@ -241,6 +242,6 @@ def run(args: argparse.Namespace) -> int:
 
         curve = LearningCurve()
         curve.points = list(load_checkpoint(f"{result.out}/checkpoint.pt", ("curve",))["curve"])
-        curve.plot(plot, f"{_args.rules_label(preset)}, {args.players} players", fair=1.0 / args.players)
+        curve.plot(plot, f"{label(preset)}, {args.players} players", fair=1.0 / args.players)
         print(f"learning curve: {plot}")
     return 0
