@@ -10,6 +10,7 @@ Evaluating a run reads its agent file and never writes it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import platform
@@ -140,12 +141,30 @@ def opponents(names: Sequence[str], rules: Rules, players: int, device: str) -> 
     return pool, labels
 
 
+#: The fields that name and present rules, not play them: left out of :func:`agent_name`'s digest.
+_NOT_PLAYED = ("name", "title", "source", "description", "inherits", "variant", "variants")
+
+
+def agent_name(rules: Rules, players: int) -> str:
+    """The name a run's agent plays under in the arena: ``train-crazy_eights-2p`` on a preset
+    or a house-rules file as it is, and on rules changed from a preset (those whose
+    :attr:`~eights.Rules.label` lists changes) ``train-crazy_eights-changed-3fa2b1c0-2p``: the
+    first 8 hex digits of the SHA-256 of the rules as played (every field but the names, the
+    prose and the variant tables), so that agents of other rules never share the preset's name
+    or each other's, and the same rules, however written, give the same name."""
+    if rules.label == rules.name:
+        return f"train-{rules.name}-{players}p"
+    played = {k: v for k, v in rules.to_dict().items() if k not in _NOT_PLAYED}
+    digest = hashlib.sha256(json.dumps(played, sort_keys=True).encode("utf-8")).hexdigest()[:8]
+    return f"train-{rules.name}-changed-{digest}-{players}p"
+
+
 def record(
     rules: Rules, players: int, seats: Sequence[int], init: str, command: str, seed: int, dev: str
 ) -> Dict[str, str]:
     """The metadata of a run's agent file (decisions and minutes are added at the end)."""
     return {
-        "name": f"train-{rules.name}-{players}p",
+        "name": agent_name(rules, players),
         "command": command or " ".join(sys.argv),
         "hardware": machine.hardware(dev),
         "seed": str(seed),

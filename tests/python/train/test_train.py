@@ -5,6 +5,9 @@ are checked."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -281,3 +284,34 @@ def test_self_play_run_takes_the_budgets_train_takes():
         sp.run(None)
     sp.run(0)
     assert sp.update == 0
+
+
+def test_an_agent_trained_on_changed_rules_is_not_named_as_the_presets(tmp_path):
+    """The agent file's name (the arena's row for it) was ``train-<rules.name>-<n>p``: an agent
+    trained on ``crazy_eights`` with six cards each was named as one trained on the preset."""
+    from eights.agents.files import agent_file_label
+    from eights.train import train
+    from eights.train.outputs import record
+
+    def name(rules, players=2):
+        return record(rules, players, [0, 1], "scratch", "eights train", 0, "cpu")["name"]
+
+    six = eights.Rules("crazy_eights", {"deal": {"hand_size": 6}})
+    # A preset, a house-rules file or a complete file of the preset's rules: named as before.
+    assert name(eights.Rules("crazy_eights")) == "train-crazy_eights-2p"
+    assert name(eights.Rules.from_dict(eights.Rules("crazy_eights").to_dict()), 3) == "train-crazy_eights-3p"
+    house = eights.Rules.from_toml(Path(__file__).resolve().parents[3] / "examples" / "switch_house.toml")
+    assert name(house, 3) == "train-switch_house-3p"
+    # Changed rules: a name of their own, the same however the same rules are written.
+    changed = name(six)
+    assert re.fullmatch(r"train-crazy_eights-changed-[0-9a-f]{8}-2p", changed), changed
+    assert name(eights.Rules.from_toml(six.to_toml())) == name(eights.Rules.from_dict(six.to_dict())) == changed
+    others = {name(eights.Rules("crazy_eights", {"deal": {"hand_size": 4}})), name(six.with_variants("aces_wild"))}
+    assert changed not in others and len(others) == 2
+    assert name(eights.Rules("crazy_eights").with_variants("aces_wild")) not in others | {"train-crazy_eights-2p"}
+    # The name the trained file plays under in the arena.
+    result = train(
+        six, 2, out=str(tmp_path), decisions=100, ppo=PPOConfig(num_envs=8, num_steps=16),
+        eval_deals=0, progress=False, log=lambda _: None,
+    )  # fmt: skip
+    assert agent_file_label(result.agent_file) == changed
