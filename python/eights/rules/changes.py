@@ -1,7 +1,8 @@
 """What rules change from the preset they start from, in words: the note :meth:`eights.Rules.describe`
-adds under a preset's prose summary when variants or changes are applied to it, and the label
+adds under a preset's prose summary when variants or changes are applied to it, the label
 (:attr:`eights.Rules.label`) that results and logs give rules changed from a preset, so that a
-result on changed rules is not taken for one on the preset."""
+result on changed rules is not taken for one on the preset, and the title a page shows them
+under (:func:`titled`), for the same reason."""
 
 from __future__ import annotations
 
@@ -109,6 +110,24 @@ def label(preset: Any, overrides: Optional[Dict[str, Any]] = None) -> str:
     ``Rules`` make and then ``overrides``, in the order of their fields. Rules with a name of
     their own (a house-rules file, a complete specification named otherwise) go by that name;
     a complete specification under a preset's name lists what differs from the preset."""
+    name, listed = _listed(preset, overrides)
+    return f"{name} + {', '.join(listed)}" if listed else name
+
+
+def titled(rules: Any) -> str:
+    """The title a page shows a :class:`eights.Rules` under: its ``title``, followed by the
+    changes its :func:`label` lists when there are any (``Crazy Eights (changed:
+    deal.hand_size=6)``; past six of them, ``and N more``), so that a table of changed rules
+    is not shown as the preset's. A house-rules file keeps its own title."""
+    listed = _listed(rules)[1]
+    if not listed:
+        return rules.title
+    more = len(listed) - _FIELDS_SHOWN
+    return f"{rules.title} (changed: {', '.join(listed[:_FIELDS_SHOWN])}{f' and {more} more' if more > 0 else ''})"
+
+
+def _listed(preset: Any, overrides: Optional[Dict[str, Any]] = None) -> Tuple[str, List[str]]:
+    """The name :func:`label` gives rules and the changes it lists after it (``key.path=value``)."""
     own: List[str] = []
     if isinstance(preset, str):
         name = preset
@@ -122,8 +141,7 @@ def label(preset: Any, overrides: Optional[Dict[str, Any]] = None) -> str:
                 added, fields, values = changed[1], changed[2], changed[3]
                 own = [f"variants={','.join(added)}"] if added else []
                 own += [_shown(f, values[f]) if f in values else f for f in fields if not f.startswith("variant.")]
-    listed = ", ".join(own + override_paths({k: v for k, v in (overrides or {}).items() if k not in _PLAY_ONLY}))
-    return f"{name} + {listed}" if listed else name
+    return name, own + override_paths({k: v for k, v in (overrides or {}).items() if k not in _PLAY_ONLY})
 
 
 #: Top-level fields that do not change play: the labels, and the documented variants' tables.

@@ -17,6 +17,8 @@ from .._core import Game
 from .._utils.checks import as_int, describe
 from .._utils.overrides import check_depth
 from ..render import action_text
+from ..rules import Rules
+from ..rules.changes import titled
 from .config import MAX_RECORD_BYTES, MAX_TABLE_DECISIONS
 from .errors import bad_request, forbidden, not_found, too_large
 from .views import position_view, pretty
@@ -59,6 +61,7 @@ class Replay:
         self.steps = len(self._actions)
         self.n = final.num_players
         self.names = _names(record, self.n)
+        self.title = _title(record)
         self.touched = time.monotonic()
 
     def summary(self) -> Dict[str, Any]:
@@ -69,7 +72,7 @@ class Replay:
             "steps": self.steps,
             "players": self.n,
             "names": self.names,
-            "rules": {"name": record.get("rules", {}).get("name") or record.get("preset"), "title": _title(record)},
+            "rules": {"name": record.get("rules", {}).get("name") or record.get("preset"), "title": self.title},
             "seed": None if record.get("seed") is None else str(record.get("seed")),
         }
 
@@ -100,10 +103,15 @@ def _index(value: Any, name: str, high: int) -> int:
 
 
 def _title(record: Dict[str, Any]) -> str:
+    """The title of a record's rules as a page shows it: with what changed from the preset
+    (:func:`eights.rules.changes.titled`), not the preset's own title over changed rules."""
     rules = record.get("rules")
     if not isinstance(rules, dict):
         rules = {}
-    return str(rules.get("title") or rules.get("name") or record.get("preset") or "")
+    try:
+        return titled(Rules.from_dict(rules))
+    except (ValueError, TypeError):  # pragma: no cover - the record replayed, so its rules are valid
+        return str(rules.get("title") or rules.get("name") or record.get("preset") or "")
 
 
 #: The fields of a record a replay reads (the game's own, and the seat names the web app and

@@ -19,6 +19,7 @@ from ..agents.seats import seat_player
 from ..agents.spec import AgentSpec
 from ..render import action_text
 from ..rules import Rules
+from ..rules.changes import titled
 from .errors import ApiError, conflict
 from .requests import is_quick
 from .views import is_match, pretty
@@ -72,6 +73,7 @@ class Table:
         self.mode = mode
         self.rules = rules
         self.match = is_match(rules)  # a match over several hands
+        self.title = titled(rules)  # the page's title: the preset's with what changed from it
         self.n = num_players
         self.participants = participants
         self.seating = list(range(num_players))  # seating[seat] = index of the participant there

@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from .._core import special_cards, variant_changes
 from ..render import SUIT_NAMES, SUIT_SYMBOLS, action_text, card_symbol
 from ..rules import Rules
+from ..rules.changes import titled
 
 __all__ = ["is_match", "move_view", "position_view", "pretty", "rules_view", "table_view"]
 
@@ -143,7 +144,7 @@ def table_view(table: Any) -> Dict[str, Any]:
         "id": table.id,
         "mode": table.mode,
         "you": you,
-        "rules": {"name": table.rules.name, "title": table.rules.title, "match": table.match},
+        "rules": {"name": table.rules.name, "title": table.title, "match": table.match},
         "players": table.n,
         "deal": table.deals,
         "seed": str(table.seed) if over or you is None else None,
@@ -197,7 +198,7 @@ def rules_view(rules: Rules) -> Dict[str, Any]:
     spec = rules.to_dict()
     return {
         "name": rules.name,
-        "title": rules.title,
+        "title": titled(rules),  # with what changed from the preset: not the preset's own title
         "preset": rules.preset,
         "players": {"min": rules.players.start, "max": rules.players.stop - 1},
         "variants": [{"name": v, "changes": variant_changes(spec["variant"][v])} for v in rules.variants],

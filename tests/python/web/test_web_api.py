@@ -178,6 +178,27 @@ def test_rules_endpoint_describes_presets_variants_and_uploads(client, server):
     )
 
 
+def test_a_table_of_changed_rules_is_not_titled_as_the_preset(client, server):
+    # The page's title was the preset's ("Crazy Eights") over a preset with variants or an
+    # uploaded file of changes to it; a house-rules file of its own name keeps its own title.
+    plain = _create(client, server, preset="crazy_eights", players=2, bots="random", seed=1)
+    assert plain["rules"]["title"] == "Crazy Eights"
+    game = _create(client, server, preset="crazy_eights", variants=["aces_wild"], players=2, bots="random", seed=1)
+    assert game["rules"]["title"] == "Crazy Eights (changed: variants=aces_wild)"
+    assert client.get(f"{server}/api/games/{game['id']}/rules").json()["title"] == game["rules"]["title"]
+    six = "inherits = 'crazy_eights'\n[deal]\nhand_size = 6\n"
+    body = client.post(f"{server}/api/rules", json={"toml": six}).json()
+    assert body["title"] == "Crazy Eights (changed: deal.hand_size=6)" and body["name"] == "crazy_eights"
+    game = _create(client, server, toml=six, players=2, bots="random", seed=1)
+    assert game["rules"]["title"] == "Crazy Eights (changed: deal.hand_size=6)"
+    with open(HOUSE_RULES, encoding="utf-8") as f:
+        text = f.read()
+    assert client.post(f"{server}/api/rules", json={"toml": text}).json()["title"] == "House Eights"
+    assert _create(client, server, toml=text, players=3, bots="random", seed=1)["rules"]["title"] == "House Eights"
+    own = "inherits = 'crazy_eights'\nname = 'mine'\ntitle = 'My Eights'\n[deal]\nhand_size = 6\n"
+    assert client.post(f"{server}/api/rules", json={"toml": own}).json()["title"] == "My Eights"
+
+
 @pytest.mark.parametrize(
     "body,status,words",
     [

@@ -138,6 +138,16 @@ def test_every_position_of_an_uploaded_record(client, server):
     assert _open(client, server, record=record)["id"] == summary["id"]
 
 
+def test_a_replay_of_changed_rules_is_not_titled_as_the_preset(client, server):
+    # The replay's title was the record's rules' title: the preset's, over changed rules.
+    title = eights.Rules("switch_blackjack").title
+    assert _open(client, server, record=_finished_game(seed=5).record())["rules"]["title"] == title
+    rules = eights.Rules("switch_blackjack", {"deal": {"hand_size": 6}})
+    summary = _open(client, server, record=_finished_game(rules, seed=5).record())
+    assert summary["rules"]["name"] == "switch_blackjack"
+    assert summary["rules"]["title"].startswith(f"{title} (changed: deal.hand_size=6"), summary["rules"]
+
+
 def test_an_uploads_other_fields_are_not_held(client, server):
     # Every field of an upload was kept for the replay's life: 2 MB of padding held about
     # 50 MB, 256 replays at a time.
