@@ -6,8 +6,9 @@ under (:func:`titled`), for the same reason."""
 
 from __future__ import annotations
 
+import copy
 import json
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, cast
 
 from .._core import presets
 from .._utils.overrides import deep_merge
@@ -108,8 +109,10 @@ def label(preset: Any, overrides: Optional[Dict[str, Any]] = None) -> str:
     """How results and logs name rules: a preset's name, or a :class:`eights.Rules`'s, followed
     by the changes played on top of the preset (``crazy_eights + deal.hand_size=4``): those the
     ``Rules`` make and then ``overrides``, in the order of their fields. Rules with a name of
-    their own (a house-rules file, a complete specification named otherwise) go by that name;
-    a complete specification under a preset's name lists what differs from the preset."""
+    their own (a house-rules file, a complete specification named otherwise) go by that name,
+    followed by the changes made on top of the table that named them (``switch_multiples +
+    deal.hand_size=3``: see :func:`house_table`); a complete specification under a preset's
+    name lists what differs from the preset."""
     name, listed = _listed(preset, overrides)
     return f"{name} + {', '.join(listed)}" if listed else name
 
@@ -133,19 +136,54 @@ def _listed(preset: Any, overrides: Optional[Dict[str, Any]] = None) -> Tuple[st
         name = preset
     else:
         name = preset.name or "custom rules"
-        if preset.preset is not None and name == preset.preset:
+        if preset._house is not None:  # a name of their own: what changed on top of its table
+            return name, _paths(_played(preset._house), _played(deep_merge(preset.overrides, overrides or {})))
+        if preset.preset is not None:
             overrides = deep_merge(preset.overrides, overrides or {})
-        elif preset.preset is None and name in presets():
+        else:  # a complete specification under a preset's name: what differs from the preset
             changed = _changes(preset)
             if changed is not None:
                 added, fields, values = changed[1], changed[2], changed[3]
                 own = [f"variants={','.join(added)}"] if added else []
                 own += [_shown(f, values[f]) if f in values else f for f in fields if not f.startswith("variant.")]
-    return name, own + override_paths({k: v for k, v in (overrides or {}).items() if k not in _PLAY_ONLY})
+    return name, own + override_paths(_played(overrides or {}))
+
+
+def house_table(base: Any, overrides: Dict[str, Any], name: Any, was: Any = None) -> Optional[Dict[str, Any]]:
+    """The table of changes that gave rules a name of their own, those :func:`label` lists the
+    changes on top of: a house-rules file's own content (``inherits``, ``name`` and its changes),
+    or the overrides that renamed a preset; ``{}`` for a complete specification of its own name
+    as read (its changes are those made since). Rules changed further under the same name
+    (:meth:`eights.Rules.replace`) keep the table of ``was``, the rules they change; renamed,
+    they are a house of their own, its table the one that renamed them. None for rules under
+    their preset's name (``base``, or a preset's for a complete specification), whose changes
+    are those from the preset."""
+    if name == base or (not isinstance(base, str) and name in presets()):
+        return None
+    if was is not None and was._house is not None and was.name == name:
+        return cast(Dict[str, Any], was._house)
+    return copy.deepcopy(overrides)
+
+
+def _played(table: Dict[str, Any]) -> Dict[str, Any]:
+    """``table`` without the fields that name and present rules or document their variants."""
+    return {k: v for k, v in table.items() if k not in _PLAY_ONLY}
+
+
+def _paths(before: Dict[str, Any], after: Dict[str, Any]) -> List[str]:
+    """``key.path=value`` for each value of the table ``after`` that differs from ``before``, in
+    the order of the fields; an empty list where ``before`` has nothing is no change (as for a
+    preset: :func:`override_paths`)."""
+    old, new = _flat(before), _flat(after)
+    changed = [p for p, v in new.items() if old.get(p, _NOTHING) != v and (p in old or v not in ([], ()))]
+    return [_shown(p, new[p]) for p in sorted(changed, key=lambda p: p.split("."))]
 
 
 #: Top-level fields that do not change play: the labels, and the documented variants' tables.
 _PLAY_ONLY = (*_LABELS, "variant")
+
+#: A value no table holds, for a field a table lacks.
+_NOTHING = object()
 
 
 def override_paths(table: Dict[str, Any], prefix: str = "") -> List[str]:
@@ -164,6 +202,6 @@ def override_paths(table: Dict[str, Any], prefix: str = "") -> List[str]:
 
 def _shown(path: str, value: Any) -> str:
     """``path=value``: a list of names comma-joined, a string as it is, anything else as JSON."""
-    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
         return f"{path}={','.join(value)}"
     return f"{path}={value if isinstance(value, str) else json.dumps(value)}"

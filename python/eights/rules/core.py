@@ -45,7 +45,7 @@ from .._core import presets as _presets
 from .._utils.checks import as_flag, as_path, quoted, shown_path, unusable_path
 from .._utils.file_kinds import wrong_place
 from .._utils.overrides import check_depth, deep_merge, rules_and_overrides, variant_names
-from .changes import described, label
+from .changes import described, house_table, label
 from .toml_text import PRESET_HELP, drop_none, is_rules_path, load_toml_text, with_preset_guess, write_toml
 from .variant_tables import check_variant_tables
 
@@ -85,7 +85,7 @@ class Rules:
     A :class:`Rules` is immutable: :meth:`replace` returns a changed copy.
     """
 
-    __slots__ = ("_base", "_overrides", "_spec_cache")
+    __slots__ = ("_base", "_overrides", "_spec_cache", "_house")
 
     def __init__(
         self,
@@ -106,10 +106,10 @@ class Rules:
             )
         more = rules_and_overrides(rules, overrides)
         if isinstance(preset, Rules):  # the overrides on top, as replace() puts them
-            self._init(preset._base, deep_merge(preset._overrides, more))
+            self._init(preset._base, deep_merge(preset._overrides, more), preset)
         elif isinstance(path, str) and is_path:  # a house-rules file: the same
             base = Rules._read_path(path, "preset", PRESET_HELP)
-            self._init(base._base, deep_merge(base._overrides, more))
+            self._init(base._base, deep_merge(base._overrides, more), base)
         elif isinstance(path, str):
             self._init(path, more)
 
@@ -128,7 +128,11 @@ class Rules:
                 raise
             raise type(exc)(f"{path}: {exc}") from None
 
-    def _init(self, base: Union[str, Dict[str, Any]], overrides: Dict[str, Any]) -> None:
+    def _init(
+        self, base: Union[str, Dict[str, Any]], overrides: Dict[str, Any], was: Any = None, house: Any = None
+    ) -> None:
+        """``was``: the rules these change, whose house-rules table (:func:`house_table`) they keep
+        under the same name; ``house``: that table itself (a pickle's)."""
         overrides = dict(overrides)
         # `inherits` in a resolved spec only records the parent preset: kept when it names the
         # base (a house-rules file), dropped otherwise. In changes to a preset, another parent
@@ -144,11 +148,14 @@ class Rules:
         self._base = base
         self._overrides = overrides
         self._spec_cache: Optional[Dict[str, Any]] = spec
+        self._house = house if house is not None else house_table(base, overrides, spec.get("name"), was)
 
     @classmethod
-    def _make(cls, base: Union[str, Dict[str, Any]], overrides: Dict[str, Any]) -> Rules:
+    def _make(
+        cls, base: Union[str, Dict[str, Any]], overrides: Dict[str, Any], was: Any = None, house: Any = None
+    ) -> Rules:
         self = cls.__new__(cls)
-        self._init(base, overrides)
+        self._init(base, overrides, was, house)
         return self
 
     @classmethod
@@ -159,6 +166,7 @@ class Rules:
         self._base = preset
         self._overrides = overrides
         self._spec_cache = None
+        self._house = None  # a draw changes the preset under its name
         return self
 
     @property
@@ -266,7 +274,10 @@ class Rules:
     # ------------------------------------------------------------- writing
 
     def to_dict(self) -> Dict[str, Any]:
-        """The complete resolved specification (every field), as a fresh dict."""
+        """The complete resolved specification (every field), as a fresh dict.  It records the rules
+        in play, not what they were changed from: a house-rules file changed further is a complete
+        specification under the file's name, which :meth:`from_dict` labels by that name alone (a
+        pickle keeps the :attr:`label`; ``replace(name=...)`` gives such rules a name of their own)."""
         return copy.deepcopy(self._spec)
 
     def to_toml(self, path: Optional[PathOrText] = None, full: bool = False) -> str:
@@ -325,7 +336,9 @@ class Rules:
     def label(self) -> str:
         """How results and logs name these rules: :attr:`name`, followed by the changes made on
         top of the preset (``crazy_eights + deal.hand_size=6``) when there are any; a
-        house-rules file or a complete specification goes by its own name."""
+        house-rules file or a complete specification goes by its own name, followed by the
+        changes made on top of it (``switch_multiples + deal.hand_size=3``).  Rules equal as
+        played and named may differ in label: :meth:`to_dict` keeps no house-rules file."""
         return label(self)
 
     @property
@@ -366,7 +379,7 @@ class Rules:
         if rules is not None and not isinstance(rules, Mapping):
             raise TypeError(f"rules must be a dict of rule overrides, got {type(rules).__name__}")
         more = rules_and_overrides(rules, overrides)
-        return type(self)._make(self._base, deep_merge(self._overrides, more))
+        return type(self)._make(self._base, deep_merge(self._overrides, more), self)
 
     def with_variants(self, *names: Union[str, Sequence[str]]) -> Rules:
         """A copy with the named documented variants applied as well (``"a", "b"`` or ``["a", "b"]``)."""
@@ -426,6 +439,4 @@ class Rules:
         return self.describe()
 
     def __reduce__(self):
-        if isinstance(self._base, str):
-            return (Rules._make, (self._base, self._overrides))
-        return (Rules._make, (self._base, {}))
+        return (Rules._make, (self._base, self._overrides, None, self._house))

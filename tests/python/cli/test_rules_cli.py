@@ -204,3 +204,16 @@ def test_commands_name_the_changes_their_rules_make():
     assert code == 0 and out.startswith("preset=crazy_eights + deal.hand_size=6, variants=multiple_cards players=2")
     code, out, _ = _run(argv)
     assert code == 0 and out.startswith("preset=crazy_eights players=2")
+
+
+def test_commands_name_the_changes_made_to_a_house_rules_file(tmp_path):
+    # `--preset FILE.toml --variants` (and `train --rules` on a file) named the file alone.
+    path = tmp_path / "house.toml"
+    path.write_text("inherits = 'crazy_eights'\nname = 'mine'\n[draw]\nlimit = 2\n", encoding="utf-8")
+    argv = ["selfplay", "--players", "2", "--games", "4", "--python-loop", "0", "--preset", str(path)]
+    code, out, _ = _run(argv)
+    assert code == 0 and out.startswith("preset=mine players=2")
+    code, out, _ = _run([*argv, "--rules", '{"deal": {"hand_size": 3}}'])
+    assert code == 0 and out.startswith("preset=mine + deal.hand_size=3 players=2")
+    code, out, _ = _run([*argv, "--variants", "multiple_cards"])
+    assert code == 0 and out.startswith("preset=mine + variants=multiple_cards players=2"), out

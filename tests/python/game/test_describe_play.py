@@ -3,9 +3,14 @@ what the engine does, each checked in words and, where a position shows it, in p
 
 from __future__ import annotations
 
+import pickle
 import random
+from pathlib import Path
 
 import eights
+from eights.rules.changes import label, titled
+
+MULTIPLES = Path(__file__).resolve().parents[3] / "examples" / "switch_multiples.toml"
 
 
 def _lines(rules) -> list:
@@ -170,3 +175,51 @@ def test_a_label_names_the_changes_made_on_a_preset():
         "random", "heuristic", eights.Rules("crazy_eights", deal__hand_size=6), games=4, rules={"deck": {"packs": 2}}
     )
     assert result.preset == "crazy_eights + deal.hand_size=6, deck.packs=2"
+
+
+def test_a_house_file_changed_further_lists_the_changes_made_on_top_of_it(tmp_path):
+    # A house-rules file changed further (replace(), more overrides, the variants of a command)
+    # was labelled as the file: the file's table was merged with the changes and lost.
+    house = eights.Rules.from_toml(MULTIPLES)
+    assert house.label == "switch_multiples" and titled(house) == house.title
+    three = house.replace(deal={"hand_size": 3})
+    assert three.label == "switch_multiples + deal.hand_size=3"
+    assert titled(three) == f"{house.title} (changed: deal.hand_size=3)"
+    assert eights.Rules(house, deal__hand_size=3).label == three.label
+    assert eights.Rules(str(MULTIPLES), deal__hand_size=3).label == three.label
+    assert three.replace(draw={"limit": 2}).label == "switch_multiples + deal.hand_size=3, draw.limit=2"
+    # Overrides given beside the rules, as the commands give --rules with --preset FILE.toml.
+    assert label(house, {"deal": {"hand_size": 3}}) == three.label
+    assert label(three, {"draw": {"limit": 2}}) == "switch_multiples + deal.hand_size=3, draw.limit=2"
+    assert label(three, {"deal": {"hand_size": 4}}) == "switch_multiples + deal.hand_size=4"
+    # The file's own values set again change nothing; a variant taken away is named.
+    assert house.replace(multi={"mode": "equal_rank"}, draw={"after": "may_play_drawn"}).label == "switch_multiples"
+    assert house.replace(variants=[]).label == "switch_multiples + variants=[]"
+    # Copies and pickles keep what the file said and what changed on top of it.
+    for copy in (pickle.loads(pickle.dumps(three)), eights.Rules(three)):
+        assert copy == three and copy.label == three.label
+    assert pickle.loads(pickle.dumps(house)).label == "switch_multiples"
+    # Renamed, the rules go by their new name (a house of their own), changes on top of it listed.
+    other = three.replace(name="other")
+    assert other.label == "other" and other.replace(draw={"limit": 2}).label == "other + draw.limit=2"
+    # A file without a name goes by the file's; rules with a name of their own from a table or
+    # from Python the same.
+    path = tmp_path / "house.toml"
+    path.write_text("inherits = 'crazy_eights'\n[draw]\nlimit = 2\n", encoding="utf-8")
+    nameless = eights.Rules.from_toml(path)
+    assert nameless.label == "house" and nameless.replace(deal__hand_size=3).label == "house + deal.hand_size=3"
+    table = {"inherits": "crazy_eights", "name": "mine", "draw": {"limit": 2}}
+    assert eights.Rules.from_dict(table).replace(deal__hand_size=3).label == "mine + deal.hand_size=3"
+    mine = eights.Rules("crazy_eights", name="mine", draw__limit=2)
+    assert mine.label == "mine" and mine.replace(deal__hand_size=3).label == "mine + deal.hand_size=3"
+    # A complete specification of its own name changed on top: the changes listed, and kept by a pickle.
+    complete = eights.Rules.from_dict(house.to_dict())
+    assert complete.label == "switch_multiples"
+    changed = complete.replace(deal={"hand_size": 3})
+    assert changed.label == "switch_multiples + deal.hand_size=3"
+    again = pickle.loads(pickle.dumps(changed))
+    assert again == changed and again.to_dict()["deal"]["hand_size"] == 3 and again.label == changed.label
+    # Written out whole, the changed rules are a complete specification under the file's name:
+    # it plays as they do but records no file to compare with, so it goes by that name.
+    assert eights.Rules.from_dict(three.to_dict()) == three
+    assert eights.Rules.from_dict(three.to_dict()).label == "switch_multiples"

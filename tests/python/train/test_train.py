@@ -302,6 +302,9 @@ def test_an_agent_trained_on_changed_rules_is_not_named_as_the_presets(tmp_path)
     assert name(eights.Rules.from_dict(eights.Rules("crazy_eights").to_dict()), 3) == "train-crazy_eights-3p"
     house = eights.Rules.from_toml(Path(__file__).resolve().parents[3] / "examples" / "switch_house.toml")
     assert name(house, 3) == "train-switch_house-3p"
+    # A house-rules file changed further is not named as the file.
+    smaller = name(house.replace(deal={"hand_size": 5}), 3)
+    assert re.fullmatch(r"train-switch_house-changed-[0-9a-f]{8}-3p", smaller), smaller
     # Changed rules: a name of their own, the same however the same rules are written.
     changed = name(six)
     assert re.fullmatch(r"train-crazy_eights-changed-[0-9a-f]{8}-2p", changed), changed

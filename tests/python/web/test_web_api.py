@@ -197,6 +197,9 @@ def test_a_table_of_changed_rules_is_not_titled_as_the_preset(client, server):
     assert _create(client, server, toml=text, players=3, bots="random", seed=1)["rules"]["title"] == "House Eights"
     own = "inherits = 'crazy_eights'\nname = 'mine'\ntitle = 'My Eights'\n[deal]\nhand_size = 6\n"
     assert client.post(f"{server}/api/rules", json={"toml": own}).json()["title"] == "My Eights"
+    # Changed on top, a house-rules file's own title says so.
+    body = client.post(f"{server}/api/rules", json={"toml": own, "variants": ["aces_wild"]}).json()
+    assert body["title"] == "My Eights (changed: variants=aces_wild)"
 
 
 @pytest.mark.parametrize(
