@@ -35,6 +35,16 @@ def _changes(rules: Any) -> Optional[Tuple[str, List[str], List[str], Dict[str, 
     ``rules`` keep a preset's prose summary (its ``description``) but do not play as that
     preset: the summary describes the preset, not these rules. None when they play as the
     preset, or the prose is their own."""
+    diff = _diff(rules)
+    if diff is None:
+        return None
+    base, added, fields, mine, theirs = diff
+    return base.name, added, _tables_named(fields, theirs), mine
+
+
+def _diff(rules: Any) -> Optional[Tuple[Any, List[str], List[str], Dict[str, Any], Dict[str, Any]]]:
+    """What :func:`_changes` finds: ``(the preset's Rules, variants added, the fields by dotted
+    path that differ, the rules' fields by dotted path, the preset's with those variants)``."""
     spec = rules.to_dict()
     prose = spec.get("description")
     if not prose:
@@ -64,7 +74,7 @@ def _changes(rules: Any) -> Optional[Tuple[str, List[str], List[str], Dict[str, 
     )
     if not added and not fields:
         return None
-    return name, added, _tables_named(fields, theirs), mine
+    return base, added, fields, mine, theirs
 
 
 def _tables_named(fields: List[str], theirs: Dict[str, Any]) -> List[str]:
@@ -140,13 +150,44 @@ def _listed(preset: Any, overrides: Optional[Dict[str, Any]] = None) -> Tuple[st
             return name, _paths(_played(preset._house), _played(deep_merge(preset.overrides, overrides or {})))
         if preset.preset is not None:
             overrides = deep_merge(preset.overrides, overrides or {})
-        else:  # a complete specification under a preset's name: what differs from the preset
-            changed = _changes(preset)
-            if changed is not None:
-                added, fields, values = changed[1], changed[2], changed[3]
-                own = [f"variants={','.join(added)}"] if added else []
-                own += [_shown(f, values[f]) if f in values else f for f in fields if not f.startswith("variant.")]
+        else:
+            own = _complete_paths(preset)
     return name, own + override_paths(_played(overrides or {}))
+
+
+def _complete_paths(rules: Any) -> List[str]:
+    """``key.path=value`` for what a complete specification under a preset's name changes from
+    the preset: the changes that make the preset play as it does, as :func:`label` lists them
+    for the same rules given as changes to the preset. A field the others clear is left out (an
+    explicit ``deal.hand_size`` supersedes the preset's ``deal.hand_size_by_players``, as in
+    the engine), a new table's unset fields too; a field no change to the preset removes is
+    shown ``=(removed)``."""
+    diff = _diff(rules)
+    if diff is None:
+        return []
+    base, added, fields, mine, theirs = diff
+    values: Dict[str, Any] = {"variants": base.active_variants + added} if added else {}
+    gone: List[str] = []
+    for path in fields:
+        if path.split(".")[0] in _PLAY_ONLY:
+            continue
+        if path in mine and (mine[path] is not None or _holds(theirs, path)):
+            values[path] = mine[path]
+        elif path not in mine and not _holds(mine, path):
+            gone.append(path)
+    if gone:
+        try:
+            kept = _flat(type(rules)(base.name, dict(values)).to_dict())
+            gone = [p for p in gone if p in kept]
+        except ValueError:  # pragma: no cover - the changes come from rules that resolved
+            pass
+    listed = [(p, _shown(p, v)) for p, v in values.items()] + [(p, f"{p}=(removed)") for p in gone]
+    return [text for _, text in sorted(listed, key=lambda item: item[0].split("."))]
+
+
+def _holds(flat: Dict[str, Any], path: str) -> bool:
+    """Whether fields by dotted path ``flat`` hold ``path`` or a field under it."""
+    return path in flat or any(k.startswith(path + ".") for k in flat)
 
 
 def house_table(base: Any, overrides: Dict[str, Any], name: Any, was: Any = None) -> Optional[Dict[str, Any]]:

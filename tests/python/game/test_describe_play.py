@@ -166,7 +166,7 @@ def test_a_label_names_the_changes_made_on_a_preset():
     complete = eights.Rules.from_dict(
         eights.Rules("switch_blackjack", variants=["aces_wild"], deal__hand_size=6).to_dict()
     )
-    assert complete.label == "switch_blackjack + variants=aces_wild, deal.hand_size=6"
+    assert complete.label == "switch_blackjack + deal.hand_size=6, variants=aces_wild"
     assert eights.Rules.from_dict(eights.Rules("crazy_eights").to_dict()).label == "crazy_eights"
     result = eights.arena.evaluate("random", "heuristic", eights.Rules("crazy_eights", deal__hand_size=6), games=4)
     assert result.preset == "crazy_eights + deal.hand_size=6"
@@ -223,3 +223,31 @@ def test_a_house_file_changed_further_lists_the_changes_made_on_top_of_it(tmp_pa
     # it plays as they do but records no file to compare with, so it goes by that name.
     assert eights.Rules.from_dict(three.to_dict()) == three
     assert eights.Rules.from_dict(three.to_dict()).label == "switch_multiples"
+
+
+def test_a_complete_spec_is_labelled_as_the_same_rules_written_as_changes_to_the_preset():
+    # Read back from to_dict(), rules changed from a preset listed a field the change cleared
+    # as a bare path (`deal.hand_size_by_players.2`: an explicit hand size supersedes the
+    # preset's size for two players, as in the engine), or a new table without its values.
+    cases = [
+        ("crazy_eights", {"deal": {"hand_size": 6}}),
+        ("crazy_eights", {"deal": {"hand_size": 6}, "variants": ["multiple_cards"]}),
+        ("crazy_eights", {"deck": {"packs": 2}}),
+        ("crazy_eights", {"cards": {"2": {"draw_chain": {"amount": 2}}}}),
+        ("crazy_eights", {"deal": {"hand_size_by_players": {"3": 6}}, "draw": {"limit": 2}}),
+        ("switch_blackjack", {"cards": {"2": {"draw_chain": None}}}),
+    ]
+    for preset, changes in cases:
+        rules = eights.Rules(preset, changes)
+        complete = eights.Rules.from_dict(rules.to_dict())
+        assert complete == rules and complete.label == rules.label, (preset, changes)
+    assert eights.Rules.from_dict(eights.Rules("crazy_eights", deal__hand_size=6).to_dict()).label == (
+        "crazy_eights + deal.hand_size=6"
+    )
+    # A field that no change to the preset removes is shown removed, not as a bare path: the
+    # preset's seven cards for two players are gone and five are dealt.
+    spec = eights.Rules("crazy_eights").to_dict()
+    spec["deal"]["hand_size_by_players"] = {}
+    removed = eights.Rules.from_dict(spec)
+    assert removed.label == "crazy_eights + deal.hand_size_by_players.2=(removed)"
+    assert len(eights.Game(removed, 2, seed=0).hand(0)) == 5 != len(eights.Game("crazy_eights", 2, seed=0).hand(0))
