@@ -213,10 +213,10 @@ def _played(table: Dict[str, Any]) -> Dict[str, Any]:
 
 def _paths(before: Dict[str, Any], after: Dict[str, Any]) -> List[str]:
     """``key.path=value`` for each value of the table ``after`` that differs from ``before``, in
-    the order of the fields; an empty list where ``before`` has nothing is no change (as for a
+    the order of the fields; no variants where ``before`` names none is no change (as for a
     preset: :func:`override_paths`)."""
     old, new = _flat(before), _flat(after)
-    changed = [p for p, v in new.items() if old.get(p, _NOTHING) != v and (p in old or v not in ([], ()))]
+    changed = [p for p, v in new.items() if old.get(p, _NOTHING) != v and (p in old or not _no_variants(p, v))]
     return [_shown(p, new[p]) for p in sorted(changed, key=lambda p: p.split("."))]
 
 
@@ -229,16 +229,22 @@ _NOTHING = object()
 
 def override_paths(table: Dict[str, Any], prefix: str = "") -> List[str]:
     """``key.path=value`` for each value of a (nested) overrides table, in the order of the keys
-    (the same rules give the same words); lists of names comma-joined, empty tables and lists
-    left out."""
+    (the same rules give the same words); lists of names comma-joined, empty tables and an empty
+    ``variants`` (none applied) left out: an empty list elsewhere (``multi.excluded=[]``) empties
+    the preset's."""
     out: List[str] = []
     for key in sorted(table, key=str):
         value, path = table[key], f"{prefix}{key}"
         if isinstance(value, dict):
             out.extend(override_paths(value, path + "."))
-        elif not (isinstance(value, (list, tuple)) and not value):
+        elif not _no_variants(path, value):
             out.append(_shown(path, value))
     return out
+
+
+def _no_variants(path: str, value: Any) -> bool:
+    """Whether ``path=value`` applies no variants (``variants=[]``): a change that changes nothing."""
+    return path == "variants" and isinstance(value, (list, tuple)) and not value
 
 
 def _shown(path: str, value: Any) -> str:

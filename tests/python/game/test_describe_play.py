@@ -236,6 +236,7 @@ def test_a_complete_spec_is_labelled_as_the_same_rules_written_as_changes_to_the
         ("crazy_eights", {"cards": {"2": {"draw_chain": {"amount": 2}}}}),
         ("crazy_eights", {"deal": {"hand_size_by_players": {"3": 6}}, "draw": {"limit": 2}}),
         ("switch_blackjack", {"cards": {"2": {"draw_chain": None}}}),
+        ("one_left", {"match": {"rank_blocked": []}}),
     ]
     for preset, changes in cases:
         rules = eights.Rules(preset, changes)
@@ -244,6 +245,9 @@ def test_a_complete_spec_is_labelled_as_the_same_rules_written_as_changes_to_the
     assert eights.Rules.from_dict(eights.Rules("crazy_eights", deal__hand_size=6).to_dict()).label == (
         "crazy_eights + deal.hand_size=6"
     )
+    # A list emptied is a change (it was left out with `variants=[]`, which applies none).
+    emptied = eights.Rules("one_left", match={"rank_blocked": []})
+    assert emptied != eights.Rules("one_left") and emptied.label == "one_left + match.rank_blocked=[]"
     # A field that no change to the preset removes is shown removed, not as a bare path: the
     # preset's seven cards for two players are gone and five are dealt.
     spec = eights.Rules("crazy_eights").to_dict()
