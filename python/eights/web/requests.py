@@ -116,7 +116,8 @@ def players_from(body: Dict[str, Any], rules: Rules) -> int:
     if n not in allowed:
         lo, hi = allowed.start, allowed.stop - 1
         words = f"is for exactly {lo} players" if lo == hi else f"allows {lo} to {hi} players"
-        raise bad_request(f"'players': {rules.name} {words}, got {n}")
+        # The rules in play, with their changes: not the preset's name over changed rules.
+        raise bad_request(f"'players': {rules.label} {words}, got {n}")
     try:
         rules.validate(n)
     except ValueError as exc:

@@ -238,6 +238,11 @@ def test_bad_rules_are_refused_with_the_reason(client, server, body, status, wor
     "body,words",
     [
         ({"preset": "one_left", "players": 3}, "one_left is for exactly 2 players, got 3"),
+        # Changed rules are named with their changes, not as the preset they change.
+        (
+            {"toml": "inherits = 'crazy_eights'\n[players]\nmax = 3\n", "players": 4},
+            "'players': crazy_eights + players.max=3 allows 2 to 3 players, got 4",
+        ),
         ({"players": 11}, "'players' must be in [2, 10]"),
         ({"players": "two"}, "'players' must be an integer"),
         ({"seat": 2, "players": 2}, "'seat' must be in [0, 1]"),
