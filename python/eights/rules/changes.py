@@ -150,9 +150,22 @@ def _listed(preset: Any, overrides: Optional[Dict[str, Any]] = None) -> Tuple[st
             return name, _paths(_played(preset._house), _played(deep_merge(preset.overrides, overrides or {})))
         if preset.preset is not None:
             overrides = deep_merge(preset.overrides, overrides or {})
+            if _plays_as_preset(type(preset), preset.preset, overrides):
+                return name, []
         else:
             own = _complete_paths(preset)
     return name, own + override_paths(_played(overrides or {}))
+
+
+def _plays_as_preset(cls: Any, preset: str, overrides: Dict[str, Any]) -> bool:
+    """Whether changes to ``preset`` leave it as it plays (``deal.dealer_extra=0`` where the
+    preset's is 0): rules equal to the preset's are labelled as the preset, whatever was set."""
+    if not _played(overrides):
+        return False
+    try:
+        return bool(cls(preset, rules=overrides) == cls(preset))
+    except (ValueError, TypeError):  # pragma: no cover - the changes come from rules that resolved
+        return False
 
 
 def _complete_paths(rules: Any) -> List[str]:

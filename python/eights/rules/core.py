@@ -166,7 +166,9 @@ class Rules:
         self._base = preset
         self._overrides = overrides
         self._spec_cache = None
-        self._house = None  # a draw changes the preset under its name
+        # A draw has a name of its own (the preset's and a digest): its label is that name, as a
+        # house-rules file's is, and changes made on top of it are listed after it.
+        self._house = overrides if overrides.get("name", preset) != preset else None
         return self
 
     @property

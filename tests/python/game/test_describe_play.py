@@ -162,6 +162,9 @@ def test_a_label_names_the_changes_made_on_a_preset():
     assert a.label == b.label == "crazy_eights + deal.hand_size=6, draw.limit=2"
     assert eights.Rules("crazy_eights", deal={}, variants=[]).label == "crazy_eights"
     assert eights.Rules("crazy_eights", variant={"x": {"deal": {"hand_size": 3}}}).label == "crazy_eights"
+    # Changes that leave the preset as it plays (its own values set again) are no change.
+    assert eights.Rules("crazy_eights", deal__dealer_extra=0).label == "crazy_eights"
+    assert eights.Rules("crazy_eights", deal__dealer_extra=0, draw__limit=2).label.endswith("draw.limit=2")
     # A complete specification under a preset's name says what differs from the preset.
     complete = eights.Rules.from_dict(
         eights.Rules("switch_blackjack", variants=["aces_wild"], deal__hand_size=6).to_dict()
@@ -223,6 +226,19 @@ def test_a_house_file_changed_further_lists_the_changes_made_on_top_of_it(tmp_pa
     # it plays as they do but records no file to compare with, so it goes by that name.
     assert eights.Rules.from_dict(three.to_dict()) == three
     assert eights.Rules.from_dict(three.to_dict()).label == "switch_multiples"
+
+
+def test_a_rule_space_draw_is_labelled_by_its_own_name():
+    # A draw names itself after its preset and a digest of its changes; labelled like a house
+    # file, it goes by that name (listing its changes too made labels of dozens of fields), and
+    # changes made on top of it are listed after it, through copies and pickles.
+    space = eights.RuleSpace(presets=["crazy_eights"], house_prob=1.0)
+    seed = next(s for s in range(100) if space.changes(s))
+    draw = space.sample(seed)
+    assert draw.name.startswith("crazy_eights_house_") and draw.label == draw.name
+    assert pickle.loads(pickle.dumps(draw)).label == draw.name
+    assert draw.replace(deck={"packs": 2}).label == f"{draw.name} + deck.packs=2"
+    assert pickle.loads(pickle.dumps(draw.replace(deck={"packs": 2}))).label == f"{draw.name} + deck.packs=2"
 
 
 def test_a_complete_spec_is_labelled_as_the_same_rules_written_as_changes_to_the_preset():
