@@ -172,7 +172,8 @@ fn player_count_entries<'a, T>(
 
 // ----- players, deck, deal -------------------------------------------------------------
 
-/// The pack count for `n` players and the full deck it makes.
+/// The pack count for `n` players and the full deck it makes. Every pack count and joker
+/// count of the spec is in its range already (`check_ranges`).
 fn compile_deck(s: &RulesSpec, n: usize) -> Result<(u8, CardCounts), RulesError> {
     let mut packs = s.deck.packs;
     // The largest threshold at or below `n` wins (entries in increasing numeric order).
@@ -181,15 +182,7 @@ fn compile_deck(s: &RulesSpec, n: usize) -> Result<(u8, CardCounts), RulesError>
             packs = p;
         }
     }
-    if packs == 0 || packs > 4 {
-        return Err(RulesError::invalid("deck.packs", format!("must be 1 to 4, got {packs}")));
-    }
-    if s.deck.jokers != 0 && s.deck.jokers != 2 {
-        return Err(RulesError::invalid(
-            "deck.jokers",
-            format!("jokers per pack must be 0 or 2, got {}", s.deck.jokers),
-        ));
-    }
+    debug_assert!((1..=super::ranges::MAX_PACKS).contains(&packs) && matches!(s.deck.jokers, 0 | 2));
     let mut deck = CardCounts::new();
     for c in Card::all() {
         let k = if c.is_joker() { packs * s.deck.jokers / 2 } else { packs };
@@ -201,16 +194,14 @@ fn compile_deck(s: &RulesSpec, n: usize) -> Result<(u8, CardCounts), RulesError>
     Ok((packs, deck))
 }
 
-/// The hand size for `n` players, checked against the deck.
+/// The hand size for `n` players, checked against the deck (every hand size of the spec is
+/// at least 1 already, `check_ranges`).
 fn compile_hand_size(s: &RulesSpec, n: usize, packs: u8, deck: &CardCounts) -> Result<u8, RulesError> {
     let mut hand_size = s.deal.hand_size;
     for (k, &h) in player_count_entries("deal.hand_size_by_players", &s.deal.hand_size_by_players)? {
         if k == n {
             hand_size = h;
         }
-    }
-    if hand_size == 0 {
-        return Err(RulesError::invalid("deal.hand_size", "must be at least 1"));
     }
     let needed = hand_size as usize * n + s.deal.dealer_extra as usize + usize::from(s.deal.starter == Starter::TurnUp);
     if needed > deck.len() {

@@ -3,6 +3,7 @@
 //! line, and for a field written in the wrong table the table that has it.
 
 use super::error::{RulesError, cut, quoted};
+use super::ranges::{FieldRange, range_of};
 use super::spec::RulesSpec;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -60,8 +61,11 @@ pub fn spec_from_value(v: Value) -> Result<RulesSpec, RulesError> {
     match <RulesSpec as serde::Deserialize>::deserialize(de) {
         Ok(s) => Ok(s),
         Err(e) => {
-            let path = track.path().to_string();
-            let msg = plain_words(&e.to_string());
+            // A field with a fixed range (`deck.packs`) is described by it, not by its type's.
+            let path = track.path();
+            let segments: Vec<String> = path.iter().map(segment_name).collect();
+            let path = path.to_string();
+            let msg = plain_words(&e.to_string(), range_of(&segments));
             let (path, msg) =
                 if msg.len() + path.len() > LONG_MESSAGE { (cut(&path), cut_backticked(&msg)) } else { (path, msg) };
             // serde reports an unknown key at its parent; add the key itself to the path.
@@ -129,11 +133,22 @@ fn tables_holding(shape: &Value, key: &str, field: &str) -> Vec<String> {
     found
 }
 
+/// One step of serde's path as the dotted field names it (`deck`, `6`).
+fn segment_name(segment: &serde_path_to_error::Segment) -> String {
+    use serde_path_to_error::Segment;
+    match segment {
+        Segment::Map { key } | Segment::Enum { variant: key } => key.clone(),
+        Segment::Seq { index } => format!("[{index}]"),
+        Segment::Unknown => "?".to_string(),
+    }
+}
+
 /// serde's message in the words of a rules file's reader: `u8` is "a whole number from 0 to
-/// 255", `struct PlayersSpec` "a table of fields", a `map` "a table", a `sequence` "a list", and
+/// 255" (or, for a field with a fixed range, that range: "a whole number from 1 to 4"),
+/// `struct PlayersSpec` "a table of fields", a `map` "a table", a `sequence` "a list", and
 /// an unknown enum `variant` an unknown value (a *variant* of these rules is something else).
 /// Only the words outside the backticks, which quote the user's own value, change.
-pub(super) fn plain_words(msg: &str) -> String {
+pub(super) fn plain_words(msg: &str, range: Option<&FieldRange>) -> String {
     const WORDS: &[(&str, &str)] = &[
         ("expected u8", "expected a whole number from 0 to 255"),
         ("expected u16", "expected a whole number from 0 to 65,535"),
@@ -152,6 +167,8 @@ pub(super) fn plain_words(msg: &str) -> String {
         ("expected a sequence", "expected a list"),
         ("unknown variant", "unknown value"),
     ];
+    // An integer type's words, for a field with a fixed range.
+    let allowed = range.map(|r| format!("expected {}", r.allowed()));
     msg.split('`')
         .enumerate()
         .map(|(i, part)| {
@@ -160,6 +177,10 @@ pub(super) fn plain_words(msg: &str) -> String {
             }
             let mut part = part.to_string();
             for (serde, plain) in WORDS {
+                let plain = match &allowed {
+                    Some(allowed) if plain.starts_with("expected a whole number") => allowed.as_str(),
+                    _ => plain,
+                };
                 part = replace_word(&part, serde, plain);
             }
             match part.split_once("expected struct ") {

@@ -21,7 +21,8 @@
 //! to 3), `deserialize.rs` step 3's deserializing with errors in a rules reader's words,
 //! `spec/` the specification itself, `validate.rs` and `compile.rs` step 4 (the checks,
 //! then the compilation into the [`Rules`] of `compiled.rs`, with the table-wide
-//! `settings.rs`); `error.rs` holds [`RulesError`].
+//! `settings.rs`); `ranges.rs` the fixed allowed values of the numeric fields, whose words
+//! steps 3 and 4 share; `error.rs` holds [`RulesError`].
 //! This file only declares the modules and re-exports what the crate uses.
 
 mod compile;
@@ -31,6 +32,7 @@ mod deserialize;
 pub mod encode;
 mod error;
 mod load;
+mod ranges;
 pub(crate) mod selector;
 pub mod settings;
 pub mod space;

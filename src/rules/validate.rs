@@ -3,7 +3,7 @@
 //! spec itself or on the effect table the compiler built from it (`compile.rs`). Each error
 //! names the rules field and what is allowed.
 
-use super::compiled::{CardRule, MAX_PLAYERS};
+use super::compiled::CardRule;
 use super::error::RulesError;
 use super::spec::*;
 use crate::card::{Card, NUM_FACES, Rank};
@@ -11,10 +11,16 @@ use crate::card_set::CardCounts;
 
 // ----- players -------------------------------------------------------------------------
 
-/// The spec's own player range: `2 <= players.min <= players.max <= MAX_PLAYERS`.
+/// The spec's own player range: `players.min` and `players.max` each in their allowed range
+/// (the table of `ranges.rs`), and `players.min <= players.max`.
 pub fn validate_player_range(s: &RulesSpec) -> Result<(), RulesError> {
-    if s.players.min < 2 || s.players.min > s.players.max || s.players.max as usize > MAX_PLAYERS {
-        return Err(RulesError::invalid("players", format!("need 2 <= players.min <= players.max <= {MAX_PLAYERS}")));
+    super::ranges::check_fixed_ranges(s, "players.")?;
+    let (min, max) = (s.players.min, s.players.max);
+    if min > max {
+        return Err(RulesError::invalid(
+            "players",
+            format!("players.min must be at most players.max, got min {min} and max {max}"),
+        ));
     }
     Ok(())
 }
@@ -136,16 +142,6 @@ pub(super) fn validate_end_and_options(s: &RulesSpec, n: usize) -> Result<(), Ru
             "a match needs series.target, series.target_per_player or series.max_hands",
         ));
     }
-    for (field, value) in [
-        ("series.target", s.series.target),
-        ("series.target_per_player", s.series.target_per_player),
-        ("series.max_hands", s.series.max_hands),
-    ] {
-        if value == Some(0) {
-            // Every score is at 0 before the first hand, and no match is over before it.
-            return Err(RulesError::invalid(field, format!("{field} must be at least 1, got 0")));
-        }
-    }
     validate_scoring_agrees(s)?;
     if s.countdown.is_some() && s.series.play_match {
         // The countdown is the match: scores count down from the start score, and the game
@@ -154,9 +150,6 @@ pub(super) fn validate_end_and_options(s: &RulesSpec, n: usize) -> Result<(), Ru
             "series.match",
             "a countdown game is its own match (it ends when a score reaches 0): series.match must be false",
         ));
-    }
-    if s.countdown.as_ref().is_some_and(|c| !(1..=13).contains(&c.start_score)) {
-        return Err(RulesError::invalid("countdown.start_score", "must be 1 to 13 (the wild rank follows the score)"));
     }
     if s.last_card.mode == LastCardMode::Action && s.last_card.penalty == 0 {
         return Err(RulesError::invalid(

@@ -198,11 +198,16 @@ fn a_decision_cap_past_ten_million_is_refused() {
     // an uncapped game gets (end.blocked = false was accepted under it).
     let load = |cap: u32| Rules::load("crazy_eights", 2, Some(&json!({"limits": {"max_decisions": cap}})));
     assert!(load(10_000_000).is_ok());
-    for cap in [10_000_001, u32::MAX] {
+    for (cap, got) in [(10_000_001, "10,000,001"), (u32::MAX, "4,294,967,295")] {
         let e = load(cap).err().unwrap();
         assert_eq!(field_of(e.clone()), "limits.max_decisions");
-        assert!(e.to_string().contains("must be in [0, 10,000,000] (0: no cap)"), "{e}");
+        let want = format!("must be a whole number from 0 to 10,000,000 (0: no cap), got {got}");
+        assert!(e.to_string().ends_with(&want), "{e}");
     }
+    // Past the u32 the field is stored in, serde's words state the same range.
+    let past = Rules::load("crazy_eights", 2, Some(&json!({"limits": {"max_decisions": 1u64 << 32}})));
+    let e = past.err().unwrap();
+    assert!(e.to_string().ends_with("expected a whole number from 0 to 10,000,000 (0: no cap)"), "{e}");
 }
 
 #[test]

@@ -266,56 +266,19 @@ pub const MAX_CARD_POINTS: i32 = 10_000;
 pub const MAX_WINNER_BONUS: i32 = 1_000_000;
 
 impl RulesSpec {
-    /// Numeric fields whose type allows values the engine cannot use safely: a message
-    /// naming the field and its allowed range. `num_players` scales the per-player target.
+    /// Numeric fields whose type allows values the engine cannot use safely, or that mean
+    /// nothing (`deck.packs = 0`): each value is checked against its field's allowed values
+    /// (the table of `ranges.rs`, whose words serde's errors use too), and the per-player
+    /// target against `num_players`. An error names the field and what is allowed.
     pub fn check_ranges(&self, num_players: usize) -> Result<(), super::error::RulesError> {
-        let s = &self.series;
-        let bad = |field: String, message: String| Err(super::error::RulesError::invalid(field, message));
-        let cap = self.limits.max_decisions;
-        if cap > MAX_DECISIONS {
-            return bad(
-                "limits.max_decisions".into(),
-                format!(
-                    "must be in [0, {}] (0: no cap), got {}",
-                    super::error::thousands(MAX_DECISIONS as usize),
-                    super::error::thousands(cap as usize)
-                ),
-            );
-        }
-        if let Some(t) = s.target.filter(|&t| t > MAX_SERIES_TARGET) {
-            return bad("series.target".into(), format!("must be in [0, {MAX_SERIES_TARGET}], got {t}"));
-        }
-        if let Some(t) = s.target_per_player {
-            let total = u64::from(t) * num_players as u64;
+        use super::ranges::{check_fixed_ranges, number, row};
+        check_fixed_ranges(self, "")?;
+        if let Some(t) = self.series.target_per_player {
+            let total = u64::from(t).saturating_mul(num_players as u64);
             if total > u64::from(MAX_SERIES_TARGET) {
-                return bad(
-                    "series.target_per_player".into(),
-                    format!("times {num_players} players must be at most {MAX_SERIES_TARGET}, got {t} (total {total})"),
-                );
+                let got = format!("{}, {} for {num_players} players", number(t), number(total));
+                return Err(row("series.target_per_player").refusal("series.target_per_player", &got));
             }
-        }
-        let points = |field: String, v: i32| {
-            // Positive i32 constants: exact as u32.
-            if v.unsigned_abs() > MAX_CARD_POINTS as u32 {
-                bad(field, format!("card points must be in [-{MAX_CARD_POINTS}, {MAX_CARD_POINTS}], got {v}"))
-            } else {
-                Ok(())
-            }
-        };
-        for (sel, &v) in &self.score.values {
-            points(format!("score.values.{sel}"), v)?;
-        }
-        for (k, table) in &self.score.values_by_players {
-            for (sel, &v) in table {
-                points(format!("score.values_by_players.{k}.{sel}"), v)?;
-            }
-        }
-        let b = self.score.winner_bonus;
-        if b.unsigned_abs() > MAX_WINNER_BONUS as u32 {
-            return bad(
-                "score.winner_bonus".into(),
-                format!("must be in [-{MAX_WINNER_BONUS}, {MAX_WINNER_BONUS}], got {b}"),
-            );
         }
         Ok(())
     }

@@ -524,6 +524,34 @@ def test_dots_in_strings_comments_and_numbers_are_no_key_parts():
 
 
 @pytest.mark.parametrize(
+    "field, values, allowed",
+    [
+        ("deck.packs", [-1, 0, 5, 300], "a whole number from 1 to 4"),
+        ("deck.packs_by_players.6", [-1, 0, 5], "a whole number from 1 to 4"),
+        ("deck.jokers", [-1, 1, 3], "0 or 2 (jokers per pack)"),
+        ("deal.hand_size", [-3, 0, 256], "a whole number from 1 to 255 (and the deal must fit the deck)"),
+        ("players.max", [1, 11, 300], "a whole number from 2 to 10"),
+        ("series.target", [-5, 0, 10**6 + 1, 10**7, 2**32], "a whole number from 1 to 1,000,000"),
+        ("score.values.A", [-10_001, 10_001, 2**31], "a whole number from -10,000 to 10,000 (card points)"),
+        ("score.winner_bonus", [-(10**6) - 1, 10**6 + 1, 2**31], "a whole number from -1,000,000 to 1,000,000"),
+        ("limits.max_decisions", [-1, 10**7 + 1, 2**32], "a whole number from 0 to 10,000,000 (0: no cap)"),
+    ],
+)
+def test_a_rules_field_is_given_one_range_whatever_refuses_the_value(field, values, allowed):
+    # A value the field's type cannot hold was refused with the type's range (deck.packs = -1:
+    # "from 0 to 255"), one it can hold with another ("must be 1 to 4"); series.target had three.
+    for value in values:
+        rules = value
+        for key in reversed(field.split(".")):
+            rules = {key: rules}
+        with pytest.raises(eights.RulesError) as refused:
+            eights.Rules("crazy_eights", rules)
+        message = str(refused.value)
+        assert message.startswith(f"invalid rules field '{field}': "), message
+        assert message.endswith((f"expected {allowed}", f"must be {allowed}, got {value:,}")), message
+
+
+@pytest.mark.parametrize(
     "rules, field",
     [
         ({"score": {"values": {"A": 2**31}}}, "score.values"),

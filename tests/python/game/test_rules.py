@@ -128,11 +128,18 @@ def test_invalid_rules_name_the_field(kwargs, field):
         eights.Rules("crazy_eights", **kwargs)
 
 
-@pytest.mark.parametrize("field", ["target", "target_per_player", "max_hands"])
-def test_a_match_bound_of_zero_is_refused(field):
+@pytest.mark.parametrize(
+    ("field", "allowed"),
+    [
+        ("target", "a whole number from 1 to 1,000,000"),
+        ("target_per_player", r"a whole number from 1 to 500,000 \(and times the player count at most 1,000,000\)"),
+        ("max_hands", "a whole number from 1 to 4,294,967,295"),
+    ],
+)
+def test_a_match_bound_of_zero_is_refused(field, allowed):
     # A target of 0 was met before the first hand and 0 hands ended after one: each match
     # played a single hand, whatever its rules said.
-    with pytest.raises(eights.RulesError, match=f"'series.{field}': series.{field} must be at least 1, got 0"):
+    with pytest.raises(eights.RulesError, match=rf"'series\.{field}': must be {allowed}, got 0$"):
         eights.Rules("crazy_eights", series={"match": True, field: 0})
     assert eights.Rules("crazy_eights", series={"match": True, field: 1}).to_dict()["series"][field] == 1
 
