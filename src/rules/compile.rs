@@ -152,16 +152,16 @@ fn player_count_key(table: &str, key: &str) -> Result<usize, RulesError> {
     }
 }
 
-/// The entries of a per-player-count table as `(player count, value)` in increasing numeric
-/// order (keys are strings, so `"10"` sorts before `"4"` in the table itself); two keys for
-/// one count (`"4"` and `"04"`) are an error naming the table.
+/// The entries of a per-player-count table as `(player count, key, value)` in increasing
+/// numeric order (keys are strings, so `"10"` sorts before `"4"` in the table itself); two keys
+/// for one count (`"4"` and `"04"`) are an error naming the table.
 fn player_count_entries<'a, T>(
     table: &str,
     map: &'a std::collections::BTreeMap<String, T>,
-) -> Result<Vec<(usize, &'a T)>, RulesError> {
+) -> Result<Vec<(usize, &'a str, &'a T)>, RulesError> {
     let mut v = Vec::with_capacity(map.len());
     for (k, x) in map {
-        v.push((player_count_key(table, k)?, x));
+        v.push((player_count_key(table, k)?, k.as_str(), x));
     }
     v.sort_by_key(|e| e.0);
     if let Some(w) = v.windows(2).find(|w| w[0].0 == w[1].0) {
@@ -177,7 +177,7 @@ fn player_count_entries<'a, T>(
 fn compile_deck(s: &RulesSpec, n: usize) -> Result<(u8, CardCounts), RulesError> {
     let mut packs = s.deck.packs;
     // The largest threshold at or below `n` wins (entries in increasing numeric order).
-    for (from, &p) in player_count_entries("deck.packs_by_players", &s.deck.packs_by_players)? {
+    for (from, _, &p) in player_count_entries("deck.packs_by_players", &s.deck.packs_by_players)? {
         if n >= from {
             packs = p;
         }
@@ -195,18 +195,20 @@ fn compile_deck(s: &RulesSpec, n: usize) -> Result<(u8, CardCounts), RulesError>
 }
 
 /// The hand size for `n` players, checked against the deck (every hand size of the spec is
-/// at least 1 already, `check_ranges`).
+/// at least 1 already, `check_ranges`). An error names the field the size came from.
 fn compile_hand_size(s: &RulesSpec, n: usize, packs: u8, deck: &CardCounts) -> Result<u8, RulesError> {
     let mut hand_size = s.deal.hand_size;
-    for (k, &h) in player_count_entries("deal.hand_size_by_players", &s.deal.hand_size_by_players)? {
+    let mut field = "deal.hand_size".to_string();
+    for (k, key, &h) in player_count_entries("deal.hand_size_by_players", &s.deal.hand_size_by_players)? {
         if k == n {
             hand_size = h;
+            field = format!("deal.hand_size_by_players.{key}");
         }
     }
     let needed = hand_size as usize * n + s.deal.dealer_extra as usize + usize::from(s.deal.starter == Starter::TurnUp);
     if needed > deck.len() {
         return Err(RulesError::invalid(
-            "deal.hand_size",
+            field,
             format!(
                 "dealing {hand_size} cards to {n} players needs {needed} cards but the deck ({packs} pack(s)) has {}",
                 deck.len()
@@ -419,7 +421,7 @@ fn compile_wild(cs: &CardSpec, face: Card, zodiac_mask: u64, r: &mut CardRule) -
 /// Card points: `score.values`, with `score.values_by_players` for `n` players on top.
 fn compile_points(s: &RulesSpec, n: usize) -> Result<[i32; NUM_FACES], RulesError> {
     let mut vals = selector_entries("score.values", &s.score.values, 0)?;
-    for (k, table) in player_count_entries("score.values_by_players", &s.score.values_by_players)? {
+    for (k, _, table) in player_count_entries("score.values_by_players", &s.score.values_by_players)? {
         if k == n {
             vals.extend(selector_entries(&format!("score.values_by_players.{k}"), table, 3)?);
         }

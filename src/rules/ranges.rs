@@ -373,6 +373,11 @@ mod tests {
                 Rules::load("crazy_eights", n, Some(&json!({"deck": {"packs_by_players": {"6": 0}}}))).err().unwrap();
             assert_eq!(e.field(), Some("deck.packs_by_players.6"), "{e}");
         }
+        // A hand size the deck cannot deal, from the per-player table, was named `deal.hand_size`.
+        let deal = json!({"deal": {"hand_size_by_players": {"3": 20}}});
+        let e = Rules::load("crazy_eights", 3, Some(&deal)).err().unwrap();
+        assert_eq!(e.field(), Some("deal.hand_size_by_players.3"), "{e}");
+        assert!(Rules::load("crazy_eights", 2, Some(&deal)).is_ok());
     }
 
     #[test]

@@ -583,9 +583,9 @@ fn build(p: &Plan) -> (RulesSpec, Arc<Rules>) {
                     // rule needs three players and a last-below match.
                     None if field == "options.joker_bluff" => spec.options.joker_bluff = false,
                     None if field == "options.allow_500" => spec.options.allow_500 = false,
-                    // A hand size (from a variant or a mutation) too large for the deck at this
-                    // table: deal five.
-                    None if field == "deal.hand_size" => {
+                    // A hand size (from a variant or a mutation, or the per-player table)
+                    // too large for the deck at this table: deal five.
+                    None if field == "deal.hand_size" || field.starts_with("deal.hand_size_by_players.") => {
                         spec.deal.hand_size = 5;
                         spec.deal.hand_size_by_players.clear();
                     }
