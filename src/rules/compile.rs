@@ -23,7 +23,7 @@ impl Rules {
         // A resolved table's `variants` only labels the overlays already applied; a state or
         // table written by hand could still list one twice.
         super::deserialize::check_listed_once(s.variants.iter().map(String::as_str))?;
-        s.check_ranges(num_players)?;
+        super::ranges::check_ranges(s, num_players)?;
         let n = validate_players(s, num_players)?;
         let (packs, deck) = compile_deck(s, n)?;
         let hand_size = compile_hand_size(s, n, packs, &deck)?;

@@ -10,8 +10,8 @@ use crate::card::{Card, NUM_FACES, Suit};
 use crate::card_set::{CardCounts, Pile};
 use serde_json::Value;
 
-/// Most players any preset allows.
-pub const MAX_PLAYERS: usize = 10;
+/// Most players any preset allows (defined with the specification, whose ranges use it).
+pub use super::spec::MAX_PLAYERS;
 
 /// A draw chain carried by a card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

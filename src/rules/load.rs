@@ -463,7 +463,7 @@ mod tests {
         // misspelt draw mode "unknown variant", though a variant of the rules is another thing.
         let msg = |o: serde_json::Value| load_spec("crazy_eights", Some(&o)).unwrap_err().to_string();
         let hand = msg(json!({"deal": {"hand_size": -7}}));
-        // deal.hand_size has a fixed range (ranges.rs): serde's words state it, not the u8's.
+        // deal.hand_size has a fixed range (ranges/): serde's words state it, not the u8's.
         let range = "a whole number from 1 to 255 (and the deal must fit the deck)";
         assert!(hand.ends_with(&format!("invalid value: integer `-7`, expected {range}")), "{hand}");
         let players = msg(json!({"players": 3}));

@@ -21,7 +21,7 @@
 //! to 3), `deserialize.rs` step 3's deserializing with errors in a rules reader's words,
 //! `spec/` the specification itself, `validate.rs` and `compile.rs` step 4 (the checks,
 //! then the compilation into the [`Rules`] of `compiled.rs`, with the table-wide
-//! `settings.rs`); `ranges.rs` the fixed allowed values of the numeric fields, whose words
+//! `settings.rs`); `ranges/` the fixed allowed values of the numeric fields, whose words
 //! steps 3 and 4 share; `error.rs` holds [`RulesError`].
 //! This file only declares the modules and re-exports what the crate uses.
 

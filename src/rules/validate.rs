@@ -12,7 +12,7 @@ use crate::card_set::CardCounts;
 // ----- players -------------------------------------------------------------------------
 
 /// The spec's own player range: `players.min` and `players.max` each in their allowed range
-/// (the table of `ranges.rs`), and `players.min <= players.max`.
+/// (the table of `ranges/`), and `players.min <= players.max`.
 pub fn validate_player_range(s: &RulesSpec) -> Result<(), RulesError> {
     super::ranges::check_fixed_ranges(s, "players.")?;
     let (min, max) = (s.players.min, s.players.max);

@@ -257,6 +257,8 @@ impl Default for LimitsSpec {
 /// random play in the Rust loop, beyond which a cap bounds nothing a user could wait for
 /// (and would let past the checks that an uncapped game can end).
 pub const MAX_DECISIONS: u32 = 10_000_000;
+/// Most players any preset allows.
+pub const MAX_PLAYERS: usize = 10;
 /// Largest match target (after `target_per_player` is multiplied by the player count), so
 /// that match totals stay far from the `i32` limits.
 pub const MAX_SERIES_TARGET: u32 = 1_000_000;
@@ -264,22 +266,3 @@ pub const MAX_SERIES_TARGET: u32 = 1_000_000;
 pub const MAX_CARD_POINTS: i32 = 10_000;
 /// Largest magnitude of `score.winner_bonus`.
 pub const MAX_WINNER_BONUS: i32 = 1_000_000;
-
-impl RulesSpec {
-    /// Numeric fields whose type allows values the engine cannot use safely, or that mean
-    /// nothing (`deck.packs = 0`): each value is checked against its field's allowed values
-    /// (the table of `ranges.rs`, whose words serde's errors use too), and the per-player
-    /// target against `num_players`. An error names the field and what is allowed.
-    pub fn check_ranges(&self, num_players: usize) -> Result<(), super::error::RulesError> {
-        use super::ranges::{check_fixed_ranges, number, row};
-        check_fixed_ranges(self, "")?;
-        if let Some(t) = self.series.target_per_player {
-            let total = u64::from(t).saturating_mul(num_players as u64);
-            if total > u64::from(MAX_SERIES_TARGET) {
-                let got = format!("{}, {} for {num_players} players", number(t), number(total));
-                return Err(row("series.target_per_player").refusal("series.target_per_player", &got));
-            }
-        }
-        Ok(())
-    }
-}
