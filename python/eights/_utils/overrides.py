@@ -19,6 +19,7 @@ __all__ = [
     "rules_and_overrides",
     "check_depth",
     "env_overrides",
+    "UnknownKeywordError",
     "variant_names",
     "MAX_RULES_DEPTH",
 ]
@@ -161,6 +162,27 @@ def _keywords(func: Callable[..., Any]) -> FrozenSet[str]:
     return frozenset(p.name for p in params if p.kind in kinds)
 
 
+class UnknownKeywordError(RulesError, TypeError):
+    """A keyword of an environment that is neither one of its settings nor a rules field
+    (``frameskip=4``): the engine's ``RulesError`` naming the field, as before, and also the
+    ``TypeError`` "got an unexpected keyword argument" of Python's own functions, which tools
+    rely on (TorchRL's ``GymEnv`` passes ``frameskip`` and drops it on that error only)."""
+
+
+def _refuse_unknown(name: str, key: str, top: str) -> None:
+    """Raise :class:`UnknownKeywordError` for ``key`` (whose first part ``top`` is no rules
+    field), with the engine's own words for that field (its hints kept: ``hand_size`` is a
+    field of ``deal``). A malformed name (``__foo``) keeps its ``ValueError``."""
+    _split_key(key, "__")
+    try:
+        resolve_rules("crazy_eights", {top: 0})
+    except RulesError as err:
+        raise UnknownKeywordError(
+            f"{name}() got an unexpected keyword argument {key!r}: it is no setting of the env, "
+            f"and as a rules override: {err}"
+        ) from None
+
+
 #: How close (``difflib`` ratio) a rules table given a plain value must be to an env keyword
 #: to be taken for a misspelt keyword (``players=3`` for ``num_players``, 0.78); an unknown
 #: name needs difflib's usual 0.6 (``opponent``, ``num_player``, ``seeds``).
@@ -176,8 +198,9 @@ def env_overrides(
     value, ``players=3``) and is close to one of the env's keywords (read from the
     signatures, so they cannot drift) is a ``TypeError`` as Python's own ``unexpected keyword
     argument``, with a "did you mean"; so is ``seed`` where the env takes none (PettingZoo's:
-    seeded through ``reset(seed=...)``); any other key is left to the rules (which name a bad
-    field)."""
+    seeded through ``reset(seed=...)``); a key whose first part is no rules field at all
+    (``frameskip``) is an :class:`UnknownKeywordError`, Python's ``TypeError`` and the engine's
+    ``RulesError`` in one; any other key is left to the rules (which name a bad field)."""
     keywords = set(_keywords(env)).union(*(_keywords(f) for f in more))
     fields = dict(_rules_fields())
     name = getattr(env, "__name__", "the env")
@@ -194,6 +217,8 @@ def env_overrides(
             continue  # a rules field, given a value of its kind
         cutoff = _TABLE_CUTOFF if top in fields else 0.6
         close = difflib.get_close_matches(key, sorted(keywords), n=1, cutoff=cutoff)
+        if not close and top not in fields:
+            _refuse_unknown(name, key, top)
         if not close:
             continue
         if top in fields:

@@ -81,6 +81,20 @@ def test_torchrl_check_env_specs_passes_on_the_gym_env():
         check_env_specs(GymWrapper(eights.make("crazy_eights", num_players=2)), seed=0)
 
 
+def test_torchrl_gym_env_builds_a_registered_id_and_its_specs_pass():
+    # TorchRL's GymEnv(id) passes frameskip= and drops it only on Python's TypeError "unexpected
+    # keyword argument 'frameskip'"; the env's rules error for it stopped GymEnv from building.
+    pytest.importorskip("torchrl")
+    from torchrl.envs import GymEnv
+    from torchrl.envs.utils import check_env_specs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env = GymEnv("eights/crazy_eights-v1", num_players=3)
+        check_env_specs(env, seed=0)
+    assert env._env.unwrapped.num_players == 3
+
+
 def test_torchrl_check_env_specs_passes_on_the_pettingzoo_env():
     pytest.importorskip("torchrl")
     pytest.importorskip("pettingzoo")

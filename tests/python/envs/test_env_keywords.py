@@ -80,6 +80,27 @@ def test_other_unknown_keywords_keep_the_rules_error(key, value, message):
         eights.make("crazy_eights", **{key: value})
 
 
+@pytest.mark.parametrize("how", ["make", "EightsEnv", "VecEnv", "env", "gymnasium.make"])
+def test_a_keyword_that_is_neither_a_setting_nor_a_rules_field_is_also_a_type_error(how):
+    # Was a RulesError (a ValueError) alone. Python's convention for an unknown keyword is a
+    # TypeError "got an unexpected keyword argument", which tools build on: TorchRL's
+    # GymEnv("eights/crazy_eights-v1") passes frameskip= and drops it on that TypeError only.
+    name = "EightsEnv" if how == "gymnasium.make" else how
+
+    def make(**kwargs):
+        if how == "gymnasium.make":
+            return gymnasium.make("eights/crazy_eights-v1", **kwargs)
+        return _env(how)("crazy_eights", **kwargs)
+
+    with pytest.raises(TypeError, match=rf"^{name}\(\) got an unexpected keyword argument 'frameskip'") as err:
+        make(frameskip=4)
+    assert isinstance(err.value, eights.RulesError)  # and still the rules error it was, word for word
+    assert "invalid rules field 'frameskip': unknown field `frameskip`, expected one of `name`" in str(err.value)
+    # The engine's hint for a field of another table is kept.
+    with pytest.raises(TypeError, match=r"`hand_size` is a field of another table: `deal\.hand_size`"):
+        make(hand_size=8)
+
+
 def test_a_rules_table_given_as_a_table_is_still_a_rule_override():
     env = eights.make("crazy_eights", num_players=3, players={"min": 2, "max": 5}, deal={"hand_size": 4})
     assert env.rules == {"players": {"min": 2, "max": 5}, "deal": {"hand_size": 4}}
