@@ -141,7 +141,16 @@ class TurnBasedParallel(turn_based_aec_to_parallel_wrapper):
     """PettingZoo's ``turn_based_aec_to_parallel`` wrapper with ``step`` checked: before
     ``reset`` a ``RuntimeError``; ``actions`` must be a dict holding one action per live
     agent (``TypeError``, ``ValueError`` naming the missing and unknown agents); once every
-    agent has left, PettingZoo's warning and five empty dicts (the wrapper returned four)."""
+    agent has left, PettingZoo's warning and five empty dicts (the wrapper returned four).
+
+    The infos of ``reset`` and ``step`` are new dicts at every call, each live agent's naming
+    the agent to act (``"active_agent"``), and none once the hand is over. PettingZoo's
+    wrapper wrote that key into the AEC env's own info dicts and returned those, so the
+    infos a step returned changed at the next step, and it named no agent at ``reset``."""
+
+    def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[Any, Any]:
+        observations, _ = super().reset(seed=seed, options=options)
+        return observations, self._infos(self.aec_env.infos)
 
     def step(self, actions: Any) -> Tuple[Dict[str, Any], ...]:
         agents = getattr(self, "agents", None)
@@ -163,4 +172,20 @@ class TurnBasedParallel(turn_based_aec_to_parallel_wrapper):
             raise ValueError(
                 f"actions must be a dict with one action per live agent ({', '.join(agents)}): " + "; ".join(parts)
             )
-        return super().step(actions)
+        aec = self.aec_env
+        aec.step(actions[aec.agent_selection])
+        rewards, terminations, truncations = dict(aec.rewards), dict(aec.terminations), dict(aec.truncations)
+        infos = dict(aec.infos)  # before the agents that are done are stepped with None (and leave it)
+        observations = {agent: aec.observe(agent) for agent in aec.agents}
+        while aec.agents and (aec.terminations[aec.agent_selection] or aec.truncations[aec.agent_selection]):
+            aec.step(None)
+        self.agents = aec.agents[:]
+        return observations, rewards, terminations, truncations, self._infos(infos)
+
+    def _infos(self, infos: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
+        """Copies of the AEC env's ``infos``, each live agent's naming the agent to act."""
+        aec = self.aec_env
+        live = set(aec.agents)
+        return {
+            a: {**info, "active_agent": aec.agent_selection} if a in live else dict(info) for a, info in infos.items()
+        }

@@ -42,8 +42,9 @@ Conventions
   ``is_parallelizable`` (PettingZoo's ``aec_to_parallel`` requires every agent to act once
   per cycle and refuses it).  :func:`parallel_env` uses ``turn_based_aec_to_parallel``
   instead: each parallel step applies the action of the agent to act (named by
-  ``infos[agent]["active_agent"]``) and ignores the others'.  ``step(actions)`` needs a dict
-  with one action per live agent (``env.agents``), and ``reset()`` first.
+  ``infos[agent]["active_agent"]`` from ``reset`` on, in infos that are new dicts at every
+  call) and ignores the others'.  ``step(actions)`` needs a dict with one action per live
+  agent (``env.agents``), and ``reset()`` first.
 
 Example:
 

@@ -366,3 +366,32 @@ def test_a_huge_unknown_agent_name_is_not_echoed_whole():
         par.step({**many, "player_0": 0, "player_1": 0})
     with pytest.raises(ValueError, match=r"unknown agent 'x'; agents are \['player_0', 'player_1'\]"):
         env.observe("x")
+
+
+def test_parallel_infos_name_the_agent_to_act_and_are_new_dicts_at_every_call():
+    # PettingZoo's turn_based_aec_to_parallel wrote "active_agent" into the AEC env's own info
+    # dicts and returned those: the infos of a step changed when the next step ran (a step kept
+    # in a buffer named the wrong agent), the bare env's infos gained the key, the reset's
+    # infos named no agent, and the last step's named the agent of the step before.
+    env = parallel_env("switch_blackjack", 3)
+    obs, infos = env.reset(seed=0)
+    raw = env.unwrapped
+    to_act = raw.agent_selection
+    assert infos == {a: {"active_agent": to_act} for a in env.agents}
+    assert obs[to_act]["action_mask"].any()
+    kept = []
+    while env.agents:
+        actions = {
+            a: int(np.flatnonzero(obs[a]["action_mask"])[0]) if obs[a]["action_mask"].any() else 0 for a in env.agents
+        }
+        obs, rewards, terms, truncs, infos = env.step(actions)
+        live = env.agents
+        expected = {a: ({"active_agent": raw.agent_selection} if a in live else {}) for a in infos}
+        assert infos == expected
+        if live:  # the agent named is the one whose mask holds its legal actions
+            assert obs[raw.agent_selection]["action_mask"].any()
+        kept.append((infos, {a: dict(i) for a, i in infos.items()}))
+        assert all(i == {} for i in raw.infos.values())  # the bare env's infos are left alone
+    assert kept[-1][0] == {a: {} for a in env.possible_agents}  # nobody is to act once the hand is over
+    for returned, copy in kept:
+        assert returned == copy  # no later step changed what an earlier one returned
