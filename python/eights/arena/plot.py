@@ -1,6 +1,8 @@
 """The arena's charts, drawn with matplotlib (the ``plot`` extra, imported through the
 package's optional-dependency gate): a tournament's ratings with their 95% intervals, and the
-learning curves of best responses (:func:`eights.train.exploit`)."""
+learning curves of best responses (:func:`eights.train.exploit`). Each is a
+:class:`matplotlib.figure.Figure` drawn outside pyplot (:mod:`eights._utils.figures`: the
+caller's backend is left as it was), saved to a path or returned."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from typing import Any, Dict, List, Optional, Protocol, Sequence, Tuple
 
 import numpy as np
 
-from .._utils.optional import import_optional
+from .._utils.figures import finish, new_figure
 
 __all__ = ["ExploitCurve", "RatedTable", "plot_exploit", "plot_ratings"]
 
@@ -24,18 +26,18 @@ class RatedTable(Protocol):
     deals: int
 
 
-def plot_ratings(result: RatedTable, path: str) -> None:
-    """Save a chart of ``result``'s ratings and intervals to ``path`` (an ImportError naming
-    the ``plot`` extra when matplotlib is not installed)."""
-    matplotlib = import_optional("matplotlib", "plot", "saving a chart")
-    matplotlib.use("Agg")
-    plt = import_optional("matplotlib.pyplot", "plot", "saving a chart")
+def plot_ratings(result: RatedTable, path: Optional[str] = None) -> Any:
+    """A chart of ``result``'s ratings and intervals: saved to ``path``, which is returned
+    (``.png`` added to a path without an extension), or, with no path, the
+    :class:`matplotlib.figure.Figure` itself (an ImportError naming the ``plot`` extra when
+    matplotlib is not installed)."""
     order = np.argsort(result.ratings, kind="stable")
     names = [result.agents[i] for i in order]
     r = result.ratings[order]
     lo = r - result.rating_ci[order, 0]
     hi = result.rating_ci[order, 1] - r
-    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.5 * len(names)))
+    fig = new_figure("drawing a chart", figsize=(7, 1.2 + 0.5 * len(names)))
+    ax = fig.subplots()
     ax.errorbar(r, range(len(names)), xerr=[lo, hi], fmt="o", capsize=4)
     ax.set_yticks(range(len(names)))
     ax.set_yticklabels(names)
@@ -43,8 +45,7 @@ def plot_ratings(result: RatedTable, path: str) -> None:
     ax.set_title(f"{result.preset}, {result.num_players} players, {result.deals} duplicate deals per table")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    return finish(fig, path)
 
 
 class ExploitCurve(Protocol):
@@ -82,8 +83,10 @@ def _exploit_panel(ax: Any, results: Sequence[ExploitCurve], colours: Dict[str, 
     ax.grid(alpha=0.3)
 
 
-def plot_exploit(results: Sequence[ExploitCurve], path: str) -> None:
-    """Save the learning curves of best responses to ``path``: one panel per preset (columns)
+def plot_exploit(results: Sequence[ExploitCurve], path: Optional[str] = None) -> Any:
+    """The learning curves of best responses, saved to ``path`` (which is returned; ``.png``
+    added to a path without an extension) or, with no path, as the
+    :class:`matplotlib.figure.Figure` itself: one panel per preset (columns)
     and start (rows: from scratch, from ``net1``'s weights), one colour per agent exploited.
     Each curve is the best response's score in its training games over the learner decisions
     (with its 95% band); a diamond at its end is its win rate on the fresh duplicate deals of
@@ -91,16 +94,17 @@ def plot_exploit(results: Sequence[ExploitCurve], path: str) -> None:
     naming the ``plot`` extra without matplotlib."""
     if not results:
         raise ValueError("plot_exploit needs at least one result")
-    matplotlib = import_optional("matplotlib", "plot", "saving a chart")
-    matplotlib.use("Agg")
-    plt = import_optional("matplotlib.pyplot", "plot", "saving a chart")
     presets = list(dict.fromkeys(r.preset for r in results))
     starts = sorted({r.warm_start or "" for r in results})
     agents = list(dict.fromkeys(r.agent for r in results))
-    cmap = plt.get_cmap("tab10")
-    colours = {agent: cmap(k % 10) for k, agent in enumerate(agents)}
     height = 3.6 * len(starts) + 0.5  # inches: the panels and the legend under them
-    fig, axes = plt.subplots(len(starts), len(presets), figsize=(5 * len(presets), height), sharey=True, squeeze=False)
+    fig = new_figure("drawing a chart", figsize=(5 * len(presets), height))
+    from matplotlib import colormaps
+    from matplotlib.lines import Line2D
+
+    cmap = colormaps["tab10"]
+    colours = {agent: cmap(k % 10) for k, agent in enumerate(agents)}
+    axes = fig.subplots(len(starts), len(presets), sharey=True, squeeze=False)
     for i, start in enumerate(starts):
         for j, preset in enumerate(presets):
             panel = [r for r in results if r.preset == preset and (r.warm_start or "") == start]
@@ -109,10 +113,9 @@ def plot_exploit(results: Sequence[ExploitCurve], path: str) -> None:
             else:
                 axes[i][j].set_visible(False)
         axes[i][0].set_ylabel("win rate against the agent")
-    handles = [plt.Line2D([], [], color=colours[a], lw=2) for a in agents]
+    handles = [Line2D([], [], color=colours[a], lw=2) for a in agents]
     fig.legend(
         handles, [f"best response to {a}" for a in agents], loc="lower center", ncol=min(len(agents), 4), frameon=False
     )
     fig.tight_layout(rect=(0, 0.4 / height, 1, 1))
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    return finish(fig, path)

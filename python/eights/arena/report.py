@@ -13,7 +13,6 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .._utils.outputs import chart_path
 from .budget import Budget
 from .ratings import sweep_pairs
 
@@ -230,15 +229,14 @@ class TournamentResult:
             for row in data["agents"]:
                 writer.writerow({**settings, **row})
 
-    def plot(self, path: str) -> str:
-        """Save a chart of the ratings with their intervals (needs matplotlib: the
-        ``plot`` extra) and return the path written (:func:`eights._utils.outputs.chart_path`: ``.png`` added to a
-        path without an extension)."""
+    def plot(self, path: Optional[str] = None) -> Any:
+        """A chart of the ratings with their intervals (needs matplotlib: the ``plot`` extra):
+        with no ``path`` the :class:`matplotlib.figure.Figure` (a notebook shows it when a cell
+        ends with it), else saved there and the path written returned (``.png`` added to a path
+        without an extension). The caller's matplotlib backend is left as it was."""
         from .plot import plot_ratings
 
-        path = chart_path(path)
-        plot_ratings(self, path)
-        return path
+        return plot_ratings(self, path)
 
 
 @dataclass
@@ -410,12 +408,10 @@ class ExploitResult:
             what = "its JSON is nested too deeply" if isinstance(exc, RecursionError) else what
             raise ValueError(f"{bad}: {what}") from None
 
-    def plot(self, path: str) -> str:
-        """Save the learning curve and the evaluated win rate as a chart (needs matplotlib) and
-        return the path written (:func:`eights._utils.outputs.chart_path`: ``.png`` added to a path without an
-        extension)."""
+    def plot(self, path: Optional[str] = None) -> Any:
+        """The learning curve and the evaluated win rate as a chart (needs matplotlib): with no
+        ``path`` the :class:`matplotlib.figure.Figure`, else saved there and the path written
+        returned (``.png`` added to a path without an extension)."""
         from .plot import plot_exploit
 
-        path = chart_path(path)
-        plot_exploit([self], path)
-        return path
+        return plot_exploit([self], path)

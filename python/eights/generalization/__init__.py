@@ -8,7 +8,7 @@ others, against the same opponent, with duplicate deals.
 * :func:`evaluate` (:mod:`eights.generalization.evaluate`) plays an agent against the
   heuristic on every rule set of a split and reports each win rate with its 95% interval,
   and the mean and interquartile mean over rule sets with stratified bootstrap intervals;
-  ``result.plot(path)`` draws them.
+  ``result.plot(path)`` draws them (``result.plot()``: the matplotlib figure).
 
 From the shell: ``python -m eights generalize --agent ismcts:100 --split heldout_presets``.
 

@@ -20,8 +20,8 @@ import numpy as np
 
 from .._core import check_bot_rules
 from .._utils.checks import as_flag, as_int
+from .._utils.figures import finish, new_figure
 from .._utils.optional import import_optional
-from .._utils.outputs import chart_path
 from ..agents.spec import as_agent
 from ..arena import evaluate as _evaluate
 from ..arena.cluster import check_address
@@ -147,23 +147,19 @@ class GeneralizationResult:
         with open(path, "w", encoding="utf-8") as f:
             json.dump(self.to_dict(), f, indent=2, allow_nan=False)
 
-    def plot(self, path: str) -> str:
+    def plot(self, path: Optional[str] = None) -> Any:
         """A chart of the win rates (one bar per rule set, the aggregates last) with their
-        intervals and the fair share (needs matplotlib); returns the path written
+        intervals and the fair share (needs matplotlib): with no ``path`` the
+        :class:`matplotlib.figure.Figure`, else saved there and the path written returned
         (:func:`eights._utils.outputs.chart_path`: ``.png`` added to a path without an
-        extension)."""
-        import_optional("matplotlib", "plot", "plotting a generalization result")
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
+        extension). The caller's matplotlib backend is left as it was."""
         rows = [r for r in self.rule_sets if r.refused is None]
         names = [r.name for r in rows] + ["mean", "IQM"]
         vals = [r.win_rate for r in rows] + [self.mean, self.iqm]
         cis = [r.ci for r in rows] + [self.mean_ci, self.iqm_ci]
         err = np.array([[v - lo for v, (lo, _) in zip(vals, cis)], [hi - v for v, (_, hi) in zip(vals, cis)]])
-        fig, ax = plt.subplots(figsize=(7, 0.3 * len(names) + 1.2))
+        fig = new_figure("plotting a generalization result", figsize=(7, 0.3 * len(names) + 1.2))
+        ax = fig.subplots()
         colors = ["#4c72b0"] * len(rows) + ["#dd8452", "#dd8452"]
         ax.barh(range(len(names)), vals, xerr=np.clip(err, 0, None), color=colors, capsize=2)
         ax.axvline(self.fair_share, color="grey", linestyle="--", linewidth=1, label="fair share")
@@ -175,10 +171,7 @@ class GeneralizationResult:
         ax.set_title(f"{self.agent}: split {self.split}, {self.num_players} players", fontsize=9)
         ax.legend(loc="lower right", fontsize=7)
         fig.tight_layout()
-        path = chart_path(path)
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-        return path
+        return finish(fig, path)
 
 
 def _rule_set(value: Any, i: int) -> Rules:

@@ -57,16 +57,14 @@ class LearningCurve:
     def plot(self, path: str, title: str, fair: float = 0.5) -> None:
         """The win rates against learner decisions as a PNG (nothing without points), with a
         dashed line at the table's fair share ``fair`` (``1 / players``: what an agent as strong
-        as its opponents wins)."""
+        as its opponents wins). Drawn outside pyplot: the caller's matplotlib backend stays."""
         if not self.points:
             return
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        from .._utils.figures import new_figure
 
         steps = np.array([c["step"] for c in self.points])
-        fig, ax = plt.subplots(figsize=(7, 4))
+        fig = new_figure("the learning curve", figsize=(7, 4))
+        ax = fig.subplots()
         for key in (k for k in self.points[0] if k.startswith("vs_")):
             y = np.array([c[key] for c in self.points], dtype=float)
             ax.plot(steps, y, label=key[3:] + (" bot" if key != "vs_snapshots" else ""))
@@ -80,4 +78,3 @@ class LearningCurve:
         fig.tight_layout()
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         fig.savefig(path, dpi=110)
-        plt.close(fig)
