@@ -1,7 +1,8 @@
 """The results of the arena as people and files read them: :class:`EvalResult` (one match,
 one line of text), :class:`TournamentResult` (the ratings table, plain JSON-able data,
 JSON and CSV files) and :class:`ExploitResult` (a best response's win rate, learning curve and
-budget, as text and JSON); their charts are drawn by :mod:`eights.arena.plot`."""
+budget, as text and JSON); their charts are drawn by :mod:`eights.arena.plot`. IPython shows
+each as its text, Jupyter the first two as HTML tables (:mod:`eights.arena.report_html`)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from .._utils.display import text_display
 from .budget import Budget
 from .ratings import sweep_pairs
+from .report_html import eval_html, speeds, tournament_html
 
 __all__ = ["EvalResult", "ExploitResult", "TournamentResult", "results_format"]
 
@@ -41,11 +44,7 @@ def results_format(path: str) -> str:
     return ext[1:]
 
 
-def _speeds(rates: Dict[str, float]) -> str:
-    """Each agent's decisions per second, as text: ``"decisions/s: a 1,200, b 5,400,000"``."""
-    return "decisions/s: " + ", ".join(f"{name} {rate:,.0f}" for name, rate in rates.items())
-
-
+@text_display
 @dataclass
 class EvalResult:
     """Result of :func:`evaluate` (agent = table entry 0).
@@ -82,8 +81,11 @@ class EvalResult:
             f"{self.agent} vs {', '.join(self.opponents)} on {self.preset} ({self.num_players} players, "
             f"{self.deals} deals x {self.num_players} seats): win rate {self.win_rate:.3f} "
             f"[{lo:.3f}, {hi:.3f}], hand points {self.mean_hand_points:.2f}, score {self.mean_score:+.3f}, "
-            f"length {self.mean_length:.1f} decisions; {_speeds(self.decisions_per_second)}"
+            f"length {self.mean_length:.1f} decisions; {speeds(self.decisions_per_second)}"
         )
+
+    def _repr_html_(self) -> str:
+        return eval_html(self)
 
     def to_dict(self) -> Dict[str, Any]:
         """The match as plain JSON-able data (one entry of a tournament's ``matches``)."""
@@ -105,6 +107,7 @@ class EvalResult:
         }
 
 
+@text_display
 @dataclass
 class TournamentResult:
     """Result of :func:`tournament`: ``decisions_per_second`` holds each agent's decisions per
@@ -183,6 +186,9 @@ class TournamentResult:
     def __str__(self) -> str:
         return self.table()
 
+    def _repr_html_(self) -> str:
+        return tournament_html(self)
+
     def to_dict(self) -> Dict[str, Any]:
         """The results as plain JSON-able data: the settings, one entry per agent
         (rating, 95% interval, decisions per second, mean game length), the pairwise
@@ -239,6 +245,7 @@ class TournamentResult:
         return plot_ratings(self, path)
 
 
+@text_display
 @dataclass
 class ExploitResult:
     """Result of :func:`eights.train.exploit`: the best response's win rate against the agent on fresh

@@ -20,6 +20,7 @@ import numpy as np
 
 from .._core import check_bot_rules
 from .._utils.checks import as_flag, as_int
+from .._utils.display import html_table, text_display
 from .._utils.figures import finish, new_figure
 from .._utils.optional import import_optional
 from ..agents.spec import as_agent
@@ -38,6 +39,10 @@ def _finite(x: float) -> Optional[float]:
     """``x`` as a float, or None when it is not finite (JSON has no NaN)."""
     x = float(x)
     return x if math.isfinite(x) else None
+
+
+def _interval(ci: tuple) -> str:
+    return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
 def iqm(values: np.ndarray, axis: int = -1) -> np.ndarray:
@@ -63,6 +68,7 @@ class RuleSetResult:
     per_deal: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
 
 
+@text_display
 @dataclass
 class GeneralizationResult:
     """The result of :func:`evaluate`: one :class:`RuleSetResult` per rule set and the
@@ -115,6 +121,20 @@ class GeneralizationResult:
 
     def __str__(self) -> str:
         return self.table()
+
+    def _repr_html_(self) -> str:
+        """The table as HTML (what Jupyter shows): a row per rule set, then the mean and IQM."""
+        text = self.table().splitlines()
+        rows = [
+            [r.name, "refused", ""] if r.refused is not None else [r.name, f"{r.win_rate:.3f}", _interval(r.ci)]
+            for r in self.rule_sets
+        ]
+        if any(r.refused is None for r in self.rule_sets):
+            for name, value, ci in (("mean", self.mean, self.mean_ci), ("IQM", self.iqm, self.iqm_ci)):
+                rows.append([name, f"{value:.3f}", _interval(ci)])
+        notes = [f"{r.name} refused: {r.refused}" for r in self.rule_sets if r.refused is not None]
+        notes += [line.strip("()") for line in text if line.startswith("(")]
+        return html_table(text[0], ["rule set", "win rate", "95% interval"], rows, notes)
 
     def to_dict(self) -> Dict[str, Any]:
         """Plain JSON-able data; a number that is not finite (the win rate of a refused rule

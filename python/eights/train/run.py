@@ -28,6 +28,7 @@ import torch
 
 from .._core import NUM_ACTIONS, OBS_SIZE, Bot
 from .._utils.checks import MAX_DEALS, as_int, as_minutes, as_path, describe
+from .._utils.display import text_display
 from .._utils.seeds import check_seed
 from ..agents.files import checkpoint_hint
 from ..rules import Rules, resolve_preset
@@ -83,11 +84,13 @@ def resolve_rules(rules: Union[str, Rules, os.PathLike[str]], variants: Sequence
     return out.with_variants(*variants) if variants else out
 
 
+@text_display
 @dataclasses.dataclass
 class TrainResult:
     """What :func:`train` did: the run folder and its files, the learner decisions and minutes
     of training (those of the runs it resumed included), the device and threads, and the
-    arena results (opponent -> ``{"win_rate", "ci", "deals", ...}``; empty when skipped)."""
+    arena results (opponent -> ``{"win_rate", "ci", "deals", ...}``; empty when skipped).
+    IPython shows it as its text (``str``)."""
 
     out: str
     agent_file: str
