@@ -1,6 +1,6 @@
 """The arena's entry points: :func:`evaluate` (one agent against opponents) and
 :func:`tournament` (every table of agents, rated), with their argument checks, the
-optional progress bar (tqdm, through the package's optional-dependency gate) and the
+optional progress bar (tqdm.auto, through :mod:`eights._utils.progress`) and the
 choice of where the games run (this machine, or a Ray cluster: ``ray=``)."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import numpy as np
 
 from .._utils.checks import MAX_DEALS, as_flag
 from .._utils.checks import describe as _describe
+from .._utils.progress import progress_bar
 from ..agents.spec import AGENT_HELP, AgentSpec, as_agent
 from ..rules import resolve_preset
 from ..rules.changes import label as rules_label
@@ -36,17 +37,13 @@ MAX_TABLES = 100_000
 
 
 def _progress_bar(total: int, show: Any, desc: str) -> Tuple[Optional[Callable[[int], Any]], Callable[[], Any]]:
-    """A tqdm bar (when ``show`` and tqdm is installed) as (update, close) callables;
-    ``TypeError`` when ``show`` (the ``progress`` argument) is not True or False."""
-    if not as_flag(show, "progress"):
+    """A tqdm bar (:func:`eights._utils.progress.progress_bar`: a notebook's widget or the text
+    bar; none, with a warning, without tqdm) as (update, close) callables, or (None, a no-op)
+    when ``show`` is False; ``TypeError`` when ``show`` (the ``progress`` argument) is not True
+    or False."""
+    bar = progress_bar(as_flag(show, "progress"), total=total, desc=desc, unit="game", smoothing=0.1)
+    if bar is None:
         return None, lambda: None
-    from .._utils.optional import import_optional
-
-    try:
-        tqdm = import_optional("tqdm", "progress", "a progress bar").tqdm
-    except ImportError:  # no bar without tqdm, as before
-        return None, lambda: None
-    bar = tqdm(total=total, desc=desc, unit="game", smoothing=0.1)
     return bar.update, bar.close
 
 

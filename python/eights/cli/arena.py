@@ -10,6 +10,7 @@ from typing import Any
 
 from .._core import BOT_NAMES_HELP
 from .._utils import outputs as _outputs
+from .._utils.progress import installed as progress_installed
 from . import _args
 
 
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         threads=args.threads,
         rules=rules,
         bootstrap=args.bootstrap,
-        progress=not args.no_progress,
+        progress=not args.no_progress and progress_installed(),
         record_dir=args.record,
         ray=ray,
     )

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from .._utils import outputs as _outputs
+from .._utils.progress import installed as progress_installed
 from . import _args
 
 
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         opponent=opponent,
         threads=args.threads,
-        progress=not args.no_progress,
+        progress=not args.no_progress and progress_installed(),
         ray=ray,
     )
     print(result.table())

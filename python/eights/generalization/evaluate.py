@@ -22,7 +22,7 @@ from .._core import check_bot_rules
 from .._utils.checks import as_flag, as_int
 from .._utils.display import html_table, text_display
 from .._utils.figures import finish, new_figure
-from .._utils.optional import import_optional
+from .._utils.progress import progress_bar
 from ..agents.spec import as_agent
 from ..arena import evaluate as _evaluate
 from ..arena.cluster import check_address
@@ -296,10 +296,7 @@ def evaluate(
     for rules, why in zip(sets, refusals(opp, sets, num_players)):  # before any game
         if why is not None:
             raise ValueError(f"the opponent {opp.label} cannot play the rule set {rules.name}: {why}")
-    bar = None
-    if progress:
-        tqdm = import_optional("tqdm", "progress", "a progress bar")
-        bar = tqdm.tqdm(total=len(sets), desc=f"{spec.label} on {split}", unit="rule set")
+    bar = progress_bar(progress, total=len(sets), desc=f"{spec.label} on {split}", unit="rule set")
     results: List[RuleSetResult] = []
     try:
         for rules, why in zip(sets, refused):

@@ -185,12 +185,15 @@ def _version() -> str:
         return "unknown"
 
 
-def progress_bar(show: bool):
-    """A bar in thousandths of the budget, with the time left and the latest win rates."""
-    from tqdm import tqdm
+def progress_bar(show: bool) -> Any:
+    """A bar in thousandths of the budget, with the time left and the latest win rates
+    (:func:`eights._utils.progress.progress_bar`); one that draws nothing when not ``show`` or
+    without tqdm, which is then not needed."""
+    from .._utils.progress import QuietBar
+    from .._utils.progress import progress_bar as bar
 
     fmt = "{l_bar}{bar}| {elapsed}<{remaining}{postfix}"
-    return tqdm(total=1000, disable=not show, bar_format=fmt, dynamic_ncols=True, desc="training")
+    return bar(show, total=1000, bar_format=fmt, dynamic_ncols=True, desc="training") or QuietBar()
 
 
 def _flat(table: Any, prefix: str = "") -> Dict[str, Any]:
