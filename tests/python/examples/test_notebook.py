@@ -31,7 +31,7 @@ def test_quickstart_notebook_executes_from_a_shell(tmp_path):
     pytest.importorskip("sb3_contrib")
     pytest.importorskip("ipykernel")
     env = dict(os.environ, QUICKSTART_BUDGET="0.01")
-    # A copy, so that the run (in the notebook's folder) writes its chart there, not in examples/.
+    # A copy, so that the run (in the notebook's folder) writes nothing in examples/.
     shutil.copy(NOTEBOOK, tmp_path / "quickstart.ipynb")
     # `python -m nbconvert` is `jupyter nbconvert` (the notebook's command) in this interpreter.
     command = [sys.executable, "-m", "nbconvert", "--to", "notebook", "--execute", "quickstart.ipynb"]
@@ -49,9 +49,16 @@ def test_quickstart_notebook_executes_from_a_shell(tmp_path):
     assert not [o for o in outputs if o.get("output_type") == "error"]
     text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
     assert "vs random" in text and "vs heuristic" in text and "decisions/s" in text
-    assert (tmp_path / "quickstart_ratings.png").is_file()
-    # The game cells show the game itself (its rich repr) as a result.
+    # The game cells show the game itself (its rich repr) as a result; the arena cell its tables
+    # and the chart, a figure shown inline, written to no file (and nothing else is shown as a
+    # result: the training cell's model is not).
     assert any(o.get("output_type") == "execute_result" for o in outputs)
+    arena_cell = next(c for c in nb.cells if c.cell_type == "code" and "arena.tournament(" in c.source)
+    data = [o.get("data", {}) for o in arena_cell.outputs]
+    assert any("<table" in d.get("text/html", "") for d in data)
+    assert any(d.get("image/png") and d["text/plain"].startswith("<Figure") for d in data)
+    assert sorted(os.listdir(tmp_path)) == ["quickstart.ipynb", "run.ipynb"]
+    assert not [o for o in _training_cell(nb).outputs if o.get("output_type") == "execute_result"]
     # The training shows its progress: ten lines up to the last step of the (tiny) run.
     progress = re.findall(r"([\d,]+) / ([\d,]+) steps", _stream(_training_cell(nb)))
     assert len(progress) == 10 and progress[-1][0] == progress[-1][1] == "2,048", progress
