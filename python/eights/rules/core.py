@@ -46,6 +46,7 @@ from .._utils.checks import as_flag, as_path, quoted, shown_path, unusable_path
 from .._utils.file_kinds import wrong_place
 from .._utils.overrides import check_depth, deep_merge, rules_and_overrides, variant_names
 from .changes import described, house_table, label
+from .rules_html import rules_html
 from .toml_text import PRESET_HELP, drop_none, is_rules_path, load_toml_text, with_preset_guess, write_toml
 from .variant_tables import check_variant_tables
 
@@ -439,6 +440,9 @@ class Rules:
 
     def __str__(self) -> str:
         return self.describe()
+
+    def _repr_html_(self) -> str:  # Jupyter: the title, label and players, the description folded
+        return rules_html(self)
 
     def __reduce__(self):
         return (Rules._make, (self._base, self._overrides, None, self._house))
