@@ -5,6 +5,7 @@ record (:func:`replay_text`, what ``python -m eights replay`` prints)."""
 from __future__ import annotations
 
 import html
+import uuid
 from typing import Any, List, Optional, Tuple
 
 from .._utils.checks import as_int
@@ -19,9 +20,6 @@ class ReplayHTML(str):
 
     def _repr_html_(self) -> str:
         return str(self)
-
-
-_REPLAY_COUNTER = [0]
 
 
 def _viewer(record: Any, viewer: Optional[int]) -> Optional[int]:
@@ -46,8 +44,9 @@ def replay_html(record: Any, viewer: Optional[int] = None) -> ReplayHTML:
 
     record = load_record(record)
     viewer = _viewer(record, viewer)
-    _REPLAY_COUNTER[0] += 1
-    uid = f"eights-replay-{_REPLAY_COUNTER[0]}"
+    # An id of its own (not a count, which starts again in every kernel: a viewer of an earlier
+    # session still on the page would share its id, frames and function with a new one).
+    uid = f"eights-replay-{uuid.uuid4().hex[:16]}"
     frames = []
     history: List[Tuple[int, Action]] = []
     for k, step, game in replay_states(record):

@@ -4,6 +4,9 @@ the notebook viewer and python -m eights replay."""
 import json
 import os
 import random
+import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -174,6 +177,27 @@ def test_viewer_and_terminal_replay(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "switch_blackjack" in out and "  12. P" in out
     assert main(["replay", str(tmp_path / "missing.json")]) == 2
+
+
+def test_every_viewer_has_ids_of_its_own_across_sessions():
+    # The ids counted up from 1 in every process: after a kernel restart the next viewer took the
+    # id, frame class and function of one still on the page, and the buttons of either stepped both.
+    code = (
+        "import re, eights; from eights.render import replay_html; "
+        "page = replay_html(eights.Game('crazy_eights', 2, seed=1).record()); "
+        'print(re.search(r\'id="(eights-replay-[^"]+)"\', page)[1])'
+    )
+    ids = [
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout for _ in "ab"
+    ]
+    assert ids[0].startswith("eights-replay-") and ids[0] != ids[1]
+    record = _random_game("crazy_eights", 2, seed=3, steps=4).record()
+    first, second = replay_html(record), replay_html(record)
+    uid = re.search(r'id="(eights-replay-[^"]+)"', first)[1]
+    assert uid not in second
+    function = uid.replace("-", "_")
+    assert f"function {function}(d, to)" in first and first.count(f'"{function}(') == 3  # prev, slider, next
+    assert first.count(f'class="{uid}-frame"') == 5
 
 
 def test_record_upto_out_of_range_names_the_argument():
