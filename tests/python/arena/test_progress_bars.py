@@ -5,6 +5,7 @@ the call goes on without one."""
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 import warnings
@@ -15,9 +16,10 @@ from eights import arena
 from eights import generalization as G
 from eights._utils.progress import bar_class
 
-tqdm = pytest.importorskip("tqdm")
+pytest.importorskip("tqdm")
 pytest.importorskip("IPython")
 
+import tqdm  # noqa: E402
 import tqdm.notebook  # noqa: E402
 import tqdm.std  # noqa: E402
 
@@ -32,7 +34,7 @@ def kernel(monkeypatch):
         monkeypatch.delitem(sys.modules, name, raising=False)
         if hasattr(tqdm, name.split(".")[1]):
             monkeypatch.setattr(tqdm, name.split(".")[1], getattr(tqdm, name.split(".")[1]))
-    for name in [k for k in __import__("os").environ if k == "QT_API" or k.startswith("SPYDER")]:
+    for name in [k for k in os.environ if k == "QT_API" or k.startswith("SPYDER")]:
         monkeypatch.delenv(name)
     monkeypatch.setitem(sys.modules, "ipykernel.zmqshell", types.ModuleType("ipykernel.zmqshell"))
 
