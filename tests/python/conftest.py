@@ -60,6 +60,7 @@ LANES = {
     "integrations/test_sb3.py": ("integration", "train"),
     "integrations/test_sb3_vec.py": ("integration", "train"),
     "layout/test_stubs.py": ("slow",),
+    "render/test_notebook_display.py": ("slow",),
     "train/test_cardnet.py": ("train",),
     "train/test_exploit.py": ("train",),
     "train/test_train.py": ("train",),
