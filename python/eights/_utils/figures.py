@@ -42,8 +42,8 @@ def _inline_display() -> None:
 
     if matplotlib.__version_info__ >= (3, 10):
         backend = matplotlib.get_backend(auto_select=False)
-    else:  # the backend as set, not resolved (resolving one would import pyplot)
-        backend = matplotlib.rcParams._get("backend")
+    else:  # the backend as set, not resolved (resolving one would import pyplot), as 3.10 reads it
+        backend = dict.__getitem__(matplotlib.rcParams, "backend")
     if backend in _INLINE:
         try:
             importlib.import_module("matplotlib_inline.backend_inline")
