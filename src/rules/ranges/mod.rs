@@ -35,9 +35,11 @@ pub(super) struct FieldRange {
     pub(super) only: &'static [i64],
     /// A few words after the range, in parentheses ("0: no cap"), or "".
     pub(super) note: &'static str,
-    /// The field's values in a specification, each with the dotted field it is at (the
-    /// table's key for a `*`). An absent optional field has none.
-    values: fn(&RulesSpec) -> Vec<(String, i64)>,
+    /// Visits the field's values in a specification, each with the keys of its tables that
+    /// stand for the `*`s (none for a plain field); an absent optional field has none. A
+    /// visitor's error stops the visit. Nothing is allocated on the way: a field's name is
+    /// written out ([`at`](Self::at)) only for an error.
+    values: fn(&RulesSpec, Visit<'_>) -> Result<(), RulesError>,
 }
 
 impl FieldRange {
@@ -65,9 +67,23 @@ impl FieldRange {
         RulesError::invalid(field, format!("must be {}, got {got}", self.allowed()))
     }
 
-    /// `Err` with [`refusal`](Self::refusal) unless `value` is allowed.
-    fn check(&self, field: String, value: i64) -> Result<(), RulesError> {
-        if self.admits(value) { Ok(()) } else { Err(self.refusal(field, &number(value))) }
+    /// `Err` with [`refusal`](Self::refusal), naming the field at `keys`, unless `value` is
+    /// allowed.
+    fn check(&self, keys: &[&str], value: i64) -> Result<(), RulesError> {
+        if self.admits(value) { Ok(()) } else { Err(self.refusal(self.at(keys), &number(value))) }
+    }
+
+    /// This row's field with its `*`s replaced by `keys`, in order (`score.values_by_players.2.8`).
+    pub(super) fn at(&self, keys: &[&str]) -> String {
+        let mut keys = keys.iter();
+        let parts: Vec<&str> =
+            self.field.split('.').map(|p| if p == "*" { keys.next().copied().unwrap_or(p) } else { p }).collect();
+        parts.join(".")
+    }
+
+    /// Each value of this row's field in `s`, with the keys that stand for its `*`s.
+    pub(super) fn visit(&self, s: &RulesSpec, f: Visit<'_>) -> Result<(), RulesError> {
+        (self.values)(s, f)
     }
 
     /// Whether `segments` (a field's dotted path, split) is this row's field.
@@ -94,14 +110,26 @@ pub(super) fn number(v: impl Into<i128>) -> String {
     out
 }
 
-/// One value at `field`.
-fn one(field: &str, v: impl Into<i64>) -> Vec<(String, i64)> {
-    vec![(field.to_string(), v.into())]
+/// What [`FieldRange::values`] calls for each value: the keys standing for the row's `*`s,
+/// and the value.
+pub(super) type Visit<'a> = &'a mut dyn FnMut(&[&str], i64) -> Result<(), RulesError>;
+
+/// A plain field's value, if it is set.
+fn one(v: Option<impl Into<i64>>, f: Visit<'_>) -> Result<(), RulesError> {
+    v.map_or(Ok(()), |v| f(&[], v.into()))
 }
 
-/// The values of a table keyed by strings, at `field.<key>`.
-fn keyed<T: Copy + Into<i64>>(field: &str, table: &BTreeMap<String, T>) -> Vec<(String, i64)> {
-    table.iter().map(|(k, &v)| (format!("{field}.{k}"), v.into())).collect()
+/// The values of a table keyed by strings (the field's last `*`), after the key of the table
+/// holding it, where there is one (`score.values_by_players.*.*`).
+fn keyed<T: Copy + Into<i64>>(
+    outer: Option<&str>,
+    table: &BTreeMap<String, T>,
+    f: Visit<'_>,
+) -> Result<(), RulesError> {
+    table.iter().try_for_each(|(k, &v)| match outer {
+        None => f(&[k.as_str()], v.into()),
+        Some(a) => f(&[a, k.as_str()], v.into()),
+    })
 }
 
 /// Largest `series.target_per_player`: at the fewest players the product is at most
@@ -119,7 +147,7 @@ pub(super) static RANGES: &[FieldRange] = &[
         max: MAX_PLAYERS as i64,
         only: &[],
         note: "",
-        values: |s| one("players.min", s.players.min),
+        values: |s, f| one(Some(s.players.min), f),
     },
     FieldRange {
         field: "players.max",
@@ -127,7 +155,7 @@ pub(super) static RANGES: &[FieldRange] = &[
         max: MAX_PLAYERS as i64,
         only: &[],
         note: "",
-        values: |s| one("players.max", s.players.max),
+        values: |s, f| one(Some(s.players.max), f),
     },
     FieldRange {
         field: "deck.packs",
@@ -135,7 +163,7 @@ pub(super) static RANGES: &[FieldRange] = &[
         max: MAX_PACKS as i64,
         only: &[],
         note: "",
-        values: |s| one("deck.packs", s.deck.packs),
+        values: |s, f| one(Some(s.deck.packs), f),
     },
     FieldRange {
         field: "deck.packs_by_players.*",
@@ -143,7 +171,7 @@ pub(super) static RANGES: &[FieldRange] = &[
         max: MAX_PACKS as i64,
         only: &[],
         note: "",
-        values: |s| keyed("deck.packs_by_players", &s.deck.packs_by_players),
+        values: |s, f| keyed(None, &s.deck.packs_by_players, f),
     },
     FieldRange {
         field: "deck.jokers",
@@ -151,7 +179,7 @@ pub(super) static RANGES: &[FieldRange] = &[
         max: 2,
         only: &[0, 2],
         note: "jokers per pack",
-        values: |s| one("deck.jokers", s.deck.jokers),
+        values: |s, f| one(Some(s.deck.jokers), f),
     },
     FieldRange {
         field: "deal.hand_size",
@@ -159,7 +187,7 @@ pub(super) static RANGES: &[FieldRange] = &[
         max: u8::MAX as i64,
         only: &[],
         note: "and the deal must fit the deck",
-        values: |s| one("deal.hand_size", s.deal.hand_size),
+        values: |s, f| one(Some(s.deal.hand_size), f),
     },
     FieldRange {
         field: "deal.hand_size_by_players.*",
@@ -167,7 +195,7 @@ pub(super) static RANGES: &[FieldRange] = &[
         max: u8::MAX as i64,
         only: &[],
         note: "and the deal must fit the deck",
-        values: |s| keyed("deal.hand_size_by_players", &s.deal.hand_size_by_players),
+        values: |s, f| keyed(None, &s.deal.hand_size_by_players, f),
     },
     FieldRange {
         field: "series.target",
@@ -175,7 +203,7 @@ pub(super) static RANGES: &[FieldRange] = &[
         max: MAX_SERIES_TARGET as i64,
         only: &[],
         note: "",
-        values: |s| s.series.target.map_or_else(Vec::new, |v| one("series.target", v)),
+        values: |s, f| one(s.series.target, f),
     },
     FieldRange {
         field: "series.target_per_player",
@@ -184,7 +212,7 @@ pub(super) static RANGES: &[FieldRange] = &[
         only: &[],
         // A test checks the number against MAX_SERIES_TARGET.
         note: "and times the player count at most 1,000,000",
-        values: |s| s.series.target_per_player.map_or_else(Vec::new, |v| one("series.target_per_player", v)),
+        values: |s, f| one(s.series.target_per_player, f),
     },
     FieldRange {
         field: "series.max_hands",
@@ -192,7 +220,7 @@ pub(super) static RANGES: &[FieldRange] = &[
         max: u32::MAX as i64,
         only: &[],
         note: "",
-        values: |s| s.series.max_hands.map_or_else(Vec::new, |v| one("series.max_hands", v)),
+        values: |s, f| one(s.series.max_hands, f),
     },
     FieldRange {
         field: "countdown.start_score",
@@ -200,7 +228,7 @@ pub(super) static RANGES: &[FieldRange] = &[
         max: 13,
         only: &[],
         note: "the wild rank follows the score",
-        values: |s| s.countdown.as_ref().map_or_else(Vec::new, |c| one("countdown.start_score", c.start_score)),
+        values: |s, f| one(s.countdown.as_ref().map(|c| c.start_score), f),
     },
     FieldRange {
         field: "score.values.*",
@@ -208,7 +236,7 @@ pub(super) static RANGES: &[FieldRange] = &[
         max: MAX_CARD_POINTS as i64,
         only: &[],
         note: "card points",
-        values: |s| keyed("score.values", &s.score.values),
+        values: |s, f| keyed(None, &s.score.values, f),
     },
     FieldRange {
         field: "score.values_by_players.*.*",
@@ -216,10 +244,7 @@ pub(super) static RANGES: &[FieldRange] = &[
         max: MAX_CARD_POINTS as i64,
         only: &[],
         note: "card points",
-        values: |s| {
-            let by = &s.score.values_by_players;
-            by.iter().flat_map(|(k, table)| keyed(&format!("score.values_by_players.{k}"), table)).collect()
-        },
+        values: |s, f| s.score.values_by_players.iter().try_for_each(|(k, table)| keyed(Some(k.as_str()), table, f)),
     },
     FieldRange {
         field: "score.winner_bonus",
@@ -227,7 +252,7 @@ pub(super) static RANGES: &[FieldRange] = &[
         max: MAX_WINNER_BONUS as i64,
         only: &[],
         note: "",
-        values: |s| one("score.winner_bonus", s.score.winner_bonus),
+        values: |s, f| one(Some(s.score.winner_bonus), f),
     },
     FieldRange {
         field: "limits.max_decisions",
@@ -235,7 +260,7 @@ pub(super) static RANGES: &[FieldRange] = &[
         max: MAX_DECISIONS as i64,
         only: &[],
         note: "0: no cap",
-        values: |s| one("limits.max_decisions", s.limits.max_decisions),
+        values: |s, f| one(Some(s.limits.max_decisions), f),
     },
 ];
 
@@ -254,8 +279,7 @@ pub(super) fn row(field: &str) -> &'static FieldRange {
 /// `""`: all of them), checked against its row, in the table's order: the first refused
 /// names its field (a table's key included) and what is allowed.
 pub(super) fn check_fixed_ranges(s: &RulesSpec, prefix: &str) -> Result<(), RulesError> {
-    let rows = RANGES.iter().filter(|r| r.field.starts_with(prefix));
-    rows.map(|r| (r, (r.values)(s))).try_for_each(|(r, values)| values.into_iter().try_for_each(|(f, v)| r.check(f, v)))
+    RANGES.iter().filter(|r| r.field.starts_with(prefix)).try_for_each(|r| r.visit(s, &mut |keys, v| r.check(keys, v)))
 }
 
 /// Numeric fields whose type allows values the engine cannot use safely, or that mean

@@ -5,6 +5,17 @@ use super::*;
 use crate::rules::{Rules, load_spec};
 use serde_json::{Value, json};
 
+/// The values of `row`'s field in `spec`, each with its field written out.
+fn read(row: &FieldRange, spec: &RulesSpec) -> Vec<(String, i64)> {
+    let mut out = Vec::new();
+    let visited = row.visit(spec, &mut |keys, v| {
+        out.push((row.at(keys), v));
+        Ok(())
+    });
+    visited.unwrap_or_else(|e| panic!("{}: {e}", row.field));
+    out
+}
+
 /// A row's field with each `*` a key its table takes (a player count, a rank).
 fn concrete(row: &FieldRange) -> String {
     row.field.replace('*', "2")
@@ -54,7 +65,7 @@ fn every_field_takes_the_ends_of_its_range() {
         let ends = if row.only.is_empty() { vec![row.min, row.max] } else { row.only.to_vec() };
         for v in ends {
             let spec = load_spec(preset(row), Some(&set(&field, v))).unwrap_or_else(|e| panic!("{field} = {v}: {e}"));
-            let values = (row.values)(&spec);
+            let values = read(row, &spec);
             assert!(values.contains(&(field.clone(), v)), "{field} = {v}: read {values:?}");
             check_fixed_ranges(&spec, "").unwrap_or_else(|e| panic!("{field} = {v}: {e}"));
         }
