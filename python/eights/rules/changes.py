@@ -10,7 +10,7 @@ import copy
 import json
 from typing import Any, Dict, List, Optional, Tuple, cast
 
-from .._core import presets
+from .._core import presets, resolve_rules
 from .._utils.overrides import deep_merge
 
 #: The fields that name and present rules rather than play them.
@@ -144,28 +144,37 @@ def _listed(preset: Any, overrides: Optional[Dict[str, Any]] = None) -> Tuple[st
     own: List[str] = []
     if isinstance(preset, str):
         name = preset
+        if overrides and name in presets() and _plays_as(name, {}, overrides):
+            return name, []
     else:
         name = preset.name or "custom rules"
         if preset._house is not None:  # a name of their own: what changed on top of its table
-            return name, _paths(_played(preset._house), _played(deep_merge(preset.overrides, overrides or {})))
+            changes = _played(deep_merge(preset.overrides, overrides or {}))
+            if _plays_as(preset._base, preset._house, changes):
+                return name, []
+            return name, _paths(_played(preset._house), changes)
         if preset.preset is not None:
             overrides = deep_merge(preset.overrides, overrides or {})
-            if _plays_as_preset(type(preset), preset.preset, overrides):
+            if _plays_as(preset.preset, {}, overrides):
                 return name, []
         else:
             own = _complete_paths(preset)
     return name, own + override_paths(_played(overrides or {}))
 
 
-def _plays_as_preset(cls: Any, preset: str, overrides: Dict[str, Any]) -> bool:
-    """Whether changes to ``preset`` leave it as it plays (``deal.dealer_extra=0`` where the
-    preset's is 0): rules equal to the preset's are labelled as the preset, whatever was set."""
-    if not _played(overrides):
+def _plays_as(base: Any, table: Dict[str, Any], changes: Dict[str, Any]) -> bool:
+    """Whether ``changes`` leave the rules ``base`` (a preset's name, or a complete
+    specification) with ``table`` on top as they play (``deal.dealer_extra=0`` where it is
+    0 already), names, titles and prose aside: such rules are labelled as those they change,
+    whatever was set again."""
+    if not _played(changes):
         return False
     try:
-        return bool(cls(preset, rules=overrides) == cls(preset))
+        before = resolve_rules(base, copy.deepcopy(table) or None)
+        after = resolve_rules(base, deep_merge(table, changes) or None)
     except (ValueError, TypeError):  # pragma: no cover - the changes come from rules that resolved
         return False
+    return bool(_played(before) == _played(after))
 
 
 def _complete_paths(rules: Any) -> List[str]:
@@ -173,8 +182,8 @@ def _complete_paths(rules: Any) -> List[str]:
     the preset: the changes that make the preset play as it does, as :func:`label` lists them
     for the same rules given as changes to the preset. A field the others clear is left out (an
     explicit ``deal.hand_size`` supersedes the preset's ``deal.hand_size_by_players``, as in
-    the engine), a new table's unset fields too; a field no change to the preset removes is
-    shown ``=(removed)``."""
+    the engine, so a per-player table emptied is that field set), a new table's unset fields
+    too; a field no change to the preset removes is shown ``=(removed)``."""
     diff = _diff(rules)
     if diff is None:
         return []
@@ -188,6 +197,10 @@ def _complete_paths(rules: Any) -> List[str]:
             values[path] = mine[path]
         elif path not in mine and not _holds(mine, path):
             gone.append(path)
+    for path in gone:  # an explicit value supersedes its per-player table, as in the engine
+        head, _, count = path.rpartition("_by_players.")
+        if count and head in mine and head not in values:
+            values[head] = mine[head]
     if gone:
         try:
             kept = _flat(type(rules)(base.name, dict(values)).to_dict())

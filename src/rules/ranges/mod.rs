@@ -270,11 +270,6 @@ pub(super) fn range_of<S: AsRef<str>>(segments: &[S]) -> Option<&'static FieldRa
     RANGES.iter().find(|r| r.matches(segments))
 }
 
-/// The row whose field is `field`, written as in the table (`score.values.*`).
-pub(super) fn row(field: &str) -> &'static FieldRange {
-    RANGES.iter().find(|r| r.field == field).unwrap_or_else(|| unreachable!("no rules range for {field}"))
-}
-
 /// Every value in `s` of the fields of the table that start with `prefix` (`"players."`;
 /// `""`: all of them), checked against its row, in the table's order: the first refused
 /// names its field (a table's key included) and what is allowed.
@@ -291,8 +286,16 @@ pub(super) fn check_ranges(s: &RulesSpec, num_players: usize) -> Result<(), Rule
     if let Some(t) = s.series.target_per_player {
         let total = u64::from(t).saturating_mul(num_players as u64);
         if total > u64::from(MAX_SERIES_TARGET) {
-            let got = format!("{}, {} for {num_players} players", number(t), number(total));
-            return Err(row("series.target_per_player").refusal("series.target_per_player", &got));
+            // In range on its own (the row's check came first): the product is what is refused.
+            return Err(RulesError::invalid(
+                "series.target_per_player",
+                format!(
+                    "times {num_players} players must be at most {}, got {} ({} in all)",
+                    number(MAX_SERIES_TARGET),
+                    number(t),
+                    number(total)
+                ),
+            ));
         }
     }
     Ok(())

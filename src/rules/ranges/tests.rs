@@ -5,6 +5,11 @@ use super::*;
 use crate::rules::{Rules, load_spec};
 use serde_json::{Value, json};
 
+/// The row whose field is `field`, written as in the table (`score.values.*`).
+fn row(field: &str) -> &'static FieldRange {
+    RANGES.iter().find(|r| r.field == field).unwrap_or_else(|| unreachable!("no rules range for {field}"))
+}
+
 /// The values of `row`'s field in `spec`, each with its field written out.
 fn read(row: &FieldRange, spec: &RulesSpec) -> Vec<(String, i64)> {
     let mut out = Vec::new();
@@ -108,8 +113,8 @@ fn a_per_player_target_too_large_for_the_player_count_states_the_range() {
     let load = |n| Rules::load("crazy_eights", n, Some(&json!({"series": {"target_per_player": 300_000}})));
     assert!(load(3).is_ok());
     let e = load(4).err().unwrap();
-    let allowed = row("series.target_per_player").allowed();
-    let want = format!("must be {allowed}, got 300,000, 1,200,000 for 4 players");
+    // Not "must be a whole number from 1 to 500,000 (...), got 300,000": 300,000 is in that range.
+    let want = "times 4 players must be at most 1,000,000, got 300,000 (1,200,000 in all)";
     assert_eq!(e, RulesError::invalid("series.target_per_player", want));
 }
 

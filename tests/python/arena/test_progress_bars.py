@@ -16,8 +16,9 @@ from eights import arena
 from eights import generalization as G
 from eights._utils.progress import bar_class
 
+# IPython is needed only to stand for a kernel (the `kernel` fixture): the test without tqdm
+# runs where neither is installed, as in the wheel's lean test environment.
 pytest.importorskip("tqdm")
-pytest.importorskip("IPython")
 
 import tqdm  # noqa: E402
 import tqdm.notebook  # noqa: E402
@@ -28,7 +29,7 @@ import tqdm.std  # noqa: E402
 def kernel(monkeypatch):
     """Makes tqdm.auto, imported afresh, see a Jupyter kernel (as tqdm.autonotebook tells one);
     yields a switch for whether ipywidgets is there."""
-    import IPython
+    IPython = pytest.importorskip("IPython")
 
     for name in ("tqdm.auto", "tqdm.autonotebook"):
         monkeypatch.delitem(sys.modules, name, raising=False)

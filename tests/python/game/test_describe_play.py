@@ -162,8 +162,11 @@ def test_a_label_names_the_changes_made_on_a_preset():
     assert a.label == b.label == "crazy_eights + deal.hand_size=6, draw.limit=2"
     assert eights.Rules("crazy_eights", deal={}, variants=[]).label == "crazy_eights"
     assert eights.Rules("crazy_eights", variant={"x": {"deal": {"hand_size": 3}}}).label == "crazy_eights"
-    # Changes that leave the preset as it plays (its own values set again) are no change.
+    # Changes that leave the preset as it plays (its own values set again) are no change, with a
+    # title of one's own too, and given beside the preset's name (the arena's `rules=`).
     assert eights.Rules("crazy_eights", deal__dealer_extra=0).label == "crazy_eights"
+    assert eights.Rules("crazy_eights", deal__dealer_extra=0, title="Our Eights").label == "crazy_eights"
+    assert label("crazy_eights", {"deal": {"dealer_extra": 0}}) == "crazy_eights"
     assert eights.Rules("crazy_eights", deal__dealer_extra=0, draw__limit=2).label.endswith("draw.limit=2")
     # A complete specification under a preset's name says what differs from the preset.
     complete = eights.Rules.from_dict(
@@ -195,7 +198,9 @@ def test_a_house_file_changed_further_lists_the_changes_made_on_top_of_it(tmp_pa
     assert label(house, {"deal": {"hand_size": 3}}) == three.label
     assert label(three, {"draw": {"limit": 2}}) == "switch_multiples + deal.hand_size=3, draw.limit=2"
     assert label(three, {"deal": {"hand_size": 4}}) == "switch_multiples + deal.hand_size=4"
-    # The file's own values set again change nothing; a variant taken away is named.
+    # The file's own values set again change nothing, nor do values it inherits set again; a
+    # variant taken away is named.
+    assert house.replace(deal={"dealer_extra": 0}).label == "switch_multiples"
     assert house.replace(multi={"mode": "equal_rank"}, draw={"after": "may_play_drawn"}).label == "switch_multiples"
     assert house.replace(variants=[]).label == "switch_multiples + variants=[]"
     # Copies and pickles keep what the file said and what changed on top of it.
@@ -264,10 +269,16 @@ def test_a_complete_spec_is_labelled_as_the_same_rules_written_as_changes_to_the
     # A list emptied is a change (it was left out with `variants=[]`, which applies none).
     emptied = eights.Rules("one_left", match={"rank_blocked": []})
     assert emptied != eights.Rules("one_left") and emptied.label == "one_left + match.rank_blocked=[]"
-    # A field that no change to the preset removes is shown removed, not as a bare path: the
-    # preset's seven cards for two players are gone and five are dealt.
+    # A per-player table emptied is its field set explicitly, which supersedes the table in the
+    # engine: the preset's seven cards for two players are gone and five are dealt, as the
+    # change the label names deals them (it said `deal.hand_size_by_players.2=(removed)`, and
+    # the same rules written as changes, `deal.hand_size=5` or `deck.packs=1`, were labelled so).
     spec = eights.Rules("crazy_eights").to_dict()
     spec["deal"]["hand_size_by_players"] = {}
     removed = eights.Rules.from_dict(spec)
-    assert removed.label == "crazy_eights + deal.hand_size_by_players.2=(removed)"
+    assert removed.label == "crazy_eights + deal.hand_size=5"
+    assert removed == eights.Rules("crazy_eights", deal__hand_size=5)
     assert len(eights.Game(removed, 2, seed=0).hand(0)) == 5 != len(eights.Game("crazy_eights", 2, seed=0).hand(0))
+    for changes in ({"deal": {"hand_size": 5}}, {"deck": {"packs": 1}}):
+        rules = eights.Rules("crazy_eights", changes)
+        assert eights.Rules.from_dict(rules.to_dict()).label == rules.label == label("crazy_eights", changes)
