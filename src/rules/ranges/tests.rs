@@ -1,5 +1,9 @@
 //! The tests of the fields' ranges: every row refused just past both ends, through serde or
 //! validation, in the same words, and taken at both ends.
+//!
+//! Compiled only for `cargo test` (`#[cfg(test)] mod tests;`): its `unwrap`, `panic!` and
+//! `unreachable!` are test assertions and helpers over the static table; no input of a user
+//! reaches them, and the library's own code in `ranges/mod.rs` has none.
 
 use super::*;
 use crate::rules::{Rules, load_spec};
